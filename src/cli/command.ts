@@ -1,0 +1,147 @@
+import { parseArgs } from 'node:util';
+import { UsageError } from '../shared/errors.js';
+
+/**
+ * Commands declare their options as data; parsing, validation and --help all come from that one
+ * table, so the help can never disagree with what is accepted.
+ */
+
+interface OptionBase {
+  help: string;
+  /** Placeholder in the help, e.g. `N`, `FILE`. */
+  value?: string;
+  short?: string;
+}
+
+export type OptionSpec =
+  | (OptionBase & { type: 'boolean' })
+  | (OptionBase & { type: 'string'; default?: string; choices?: readonly string[] })
+  | (OptionBase & { type: 'list' })
+  | (OptionBase & { type: 'integer'; default?: number; min?: number; max?: number })
+  | (OptionBase & { type: 'number'; default?: number; min?: number; max?: number });
+
+export type OptionTable = Record<string, OptionSpec>;
+
+type ValueOf<S extends OptionSpec> = S extends { type: 'boolean' }
+  ? boolean
+  : S extends { type: 'list' }
+    ? string[]
+    : S extends { type: 'integer' | 'number'; default: number }
+      ? number
+      : S extends { type: 'integer' | 'number' }
+        ? number | undefined
+        : S extends { type: 'string'; default: string }
+          ? string
+          : string | undefined;
+
+export type ParsedOptions<T extends OptionTable> = { [K in keyof T]: ValueOf<T[K]> };
+
+export interface CommandIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  /** Resolves when the user asks the process to stop (SIGINT/SIGTERM). */
+  stopSignal: Promise<string>;
+}
+
+export interface Command<T extends OptionTable = OptionTable> {
+  name: string;
+  summary: string;
+  /** Paragraphs after the usage line of `--help`. */
+  description: string;
+  options: T;
+  examples?: string[];
+  run(options: ParsedOptions<T>, io: CommandIO): Promise<number>;
+}
+
+export function defineCommand<T extends OptionTable>(command: Command<T>): Command<T> {
+  return command;
+}
+
+export const HELP_OPTION: OptionSpec = { type: 'boolean', short: 'h', help: 'show this help' };
+
+export function parseOptions<T extends OptionTable>(command: Command<T>, argv: string[]): ParsedOptions<T> & { help: boolean } {
+  const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  for (const [name, spec] of Object.entries(command.options)) {
+    config[name] = { type: spec.type === 'boolean' ? 'boolean' : 'string', ...(spec.type === 'list' ? { multiple: true } : {}), ...(spec.short ? { short: spec.short } : {}) };
+  }
+  let values: Record<string, string | boolean | Array<string | boolean> | undefined>;
+  try {
+    ({ values } = parseArgs({ args: argv, options: config, strict: true, allowPositionals: false }));
+  } catch (err) {
+    throw new UsageError(`${command.name}: ${describeParseError(err as Error & { code?: string })}; see 'zonewarden ${command.name} --help'`);
+  }
+  const out: Record<string, unknown> = { help: values['help'] === true };
+  for (const [name, spec] of Object.entries(command.options)) {
+    out[name] = convert(command.name, name, spec, values[name]);
+  }
+  return out as ParsedOptions<T> & { help: boolean };
+}
+
+function describeParseError(err: Error & { code?: string }): string {
+  const option = /'(-{1,2}[^'\s]+)/.exec(err.message)?.[1];
+  switch (err.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${option ?? ''}`.trim();
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return /argument missing/.test(err.message) ? `option ${option ?? ''} needs a value` : `option ${option ?? ''} takes no value`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unexpected argument ${/'([^']*)'/.exec(err.message)?.[1] ?? ''}`.trim();
+    default:
+      return err.message.split('\n')[0]!;
+  }
+}
+
+function convert(command: string, name: string, spec: OptionSpec, raw: unknown): unknown {
+  const flag = `--${name}`;
+  switch (spec.type) {
+    case 'boolean':
+      return raw === true;
+    case 'list':
+      return (raw as string[] | undefined) ?? [];
+    case 'string': {
+      const value = (raw as string | undefined) ?? spec.default;
+      if (value !== undefined && spec.choices && !spec.choices.includes(value)) {
+        throw new UsageError(`${command}: ${flag} must be one of ${spec.choices.join(', ')}, got "${value}"`);
+      }
+      return value;
+    }
+    case 'integer':
+    case 'number': {
+      if (raw === undefined) return spec.default;
+      const text = String(raw).trim();
+      const n = Number(text);
+      const kind = spec.type === 'integer' ? 'a whole number' : 'a number';
+      if (text === '' || !Number.isFinite(n) || (spec.type === 'integer' && !Number.isInteger(n))) {
+        throw new UsageError(`${command}: ${flag} must be ${kind}, got "${text}"`);
+      }
+      if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
+        throw new UsageError(`${command}: ${flag} must be ${kind} from ${spec.min ?? '-∞'} to ${spec.max ?? '∞'}, got ${text}`);
+      }
+      return n;
+    }
+  }
+}
+
+export function commandHelp(command: Command): string {
+  const rows: Array<[string, string]> = Object.entries(command.options).map(([name, spec]) => {
+    const short = spec.short ? `-${spec.short}, ` : '';
+    const value = spec.type === 'boolean' ? '' : ` ${spec.value ?? (spec.type === 'integer' || spec.type === 'number' ? 'N' : 'VALUE')}`;
+    const repeat = spec.type === 'list' ? ' (repeatable)' : '';
+    const dflt = 'default' in spec && spec.default !== undefined ? ` (default: ${spec.default})` : '';
+    const choices = spec.type === 'string' && spec.choices ? ` [${spec.choices.join('|')}]` : '';
+    return [`${short}--${name}${value}`, `${spec.help}${choices}${repeat}${dflt}`];
+  });
+  rows.push(['-h, --help', 'show this help']);
+  const width = Math.min(32, Math.max(...rows.map(([l]) => l.length)) + 2);
+  const lines = [
+    `Usage: zonewarden ${command.name} [options]`,
+    '',
+    command.description.trim(),
+    '',
+    'Options:',
+    ...rows.map(([l, r]) => (l.length + 2 > width ? `  ${l}\n  ${' '.repeat(width)}${r}` : `  ${l.padEnd(width)}${r}`)),
+  ];
+  if (command.examples?.length) lines.push('', 'Examples:', ...command.examples.map((e) => `  ${e}`));
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,89 @@
+import { DatasetError } from '../../emulator/datasets/index.js';
+import { startEmulator, type EmulatorOptions } from '../../emulator/server.js';
+import { UsageError } from '../../shared/errors.js';
+import { defineCommand } from '../command.js';
+
+export const emulatorCommand = defineCommand({
+  name: 'emulator',
+  summary: 'run the local API emulator (the v4 API on loopback, for demos, tests and benchmarks)',
+  description: `
+Starts a local HTTP server that behaves like the v4 zone security API, seeded from a dataset, and
+runs until SIGINT or SIGTERM. Its first line on stdout is "listening on <base URL>". It accepts the
+token given by --token, or the key pair --email/--key. Counters for tests and benchmarks are served
+at GET /__emulator/stats (DELETE resets them). Dataset format: docs/dataset-format.md.`,
+  options: {
+    port: { type: 'integer', default: 0, min: 0, max: 65535, help: 'port to listen on; 0 picks a free one' },
+    host: { type: 'string', default: '127.0.0.1', value: 'ADDRESS', help: 'address to bind' },
+    dataset: { type: 'string', default: 'demo', value: 'NAME|FILE', help: 'demo, generated, or a dataset JSON file' },
+    seed: { type: 'integer', default: 1, min: 0, help: 'generated dataset: random seed' },
+    accounts: { type: 'integer', default: 5, min: 1, max: 100_000, help: 'generated dataset: accounts' },
+    zones: { type: 'integer', default: 50, min: 0, max: 1_000_000, help: 'generated dataset: zones' },
+    records: { type: 'integer', default: 2000, min: 0, max: 100_000_000, help: 'generated dataset: DNS records over all zones' },
+    now: { type: 'string', value: 'ISO', help: "the emulator clock's start (dataset times are relative to it); default: the real time" },
+    token: { type: 'string', default: 'emulator-token', value: 'TOKEN', help: 'API token the emulator accepts' },
+    email: { type: 'string', default: 'admin@example.com', value: 'EMAIL', help: 'key-pair e-mail the emulator accepts' },
+    key: { type: 'string', default: 'emulator-key', value: 'KEY', help: 'key-pair API key the emulator accepts' },
+    latency: { type: 'integer', default: 0, min: 0, max: 600_000, value: 'MS', help: 'delay before every answer' },
+    'rate-limit': { type: 'integer', default: 1200, min: 0, help: 'requests allowed per window; 0 disables' },
+    'rate-window': { type: 'integer', default: 300, min: 1, value: 'SECONDS', help: 'length of the rate-limit window' },
+    'ip-rate-limit': { type: 'integer', default: 200, min: 0, help: 'requests per second from one address; 0 disables' },
+    'ratelimit-headers': { type: 'string', default: 'modern', choices: ['modern', 'legacy', 'both'], help: 'Ratelimit headers, x-ratelimit-* headers, or both' },
+    'fault-rate': { type: 'number', default: 0, min: 0, max: 1, value: 'P', help: 'share of answers replaced by a 500, 502 or 503' },
+    'fault-seed': { type: 'integer', default: 1, min: 0, help: 'seed of the fault injection' },
+    'fail-route': { type: 'list', value: 'ROUTE', help: 'a route that always answers 500, e.g. "GET /zones/{zone_id}/filters"' },
+    'timeout-per-page': { type: 'integer', min: 1, help: 'a list page with per_page above N never answers' },
+    'repeat-page': { type: 'boolean', help: 'every list serves page 1 for every page (a broken paginator)' },
+    verbose: { type: 'boolean', help: 'log one line per request to stderr' },
+  },
+  examples: [
+    'zonewarden emulator --port 8787',
+    'zonewarden emulator --dataset generated --seed 7 --zones 1000 --records 100000 --latency 20',
+    'zonewarden emulator --rate-limit 100 --rate-window 60 --fault-rate 0.2',
+  ],
+  async run(o, io) {
+    let now: Date | undefined;
+    if (o.now !== undefined) {
+      now = new Date(o.now);
+      if (Number.isNaN(now.getTime())) throw new UsageError(`emulator: --now must be an ISO 8601 time such as 2026-01-31T00:00:00Z, got "${o.now}"`);
+    }
+    const options: EmulatorOptions = {
+      host: o.host,
+      port: o.port,
+      dataset: o.dataset,
+      generated: { seed: o.seed, accounts: o.accounts, zones: o.zones, records: o.records },
+      token: o.token,
+      email: o.email,
+      key: o.key,
+      latencyMs: o.latency,
+      rateLimit: o['rate-limit'],
+      rateWindowSeconds: o['rate-window'],
+      ipRateLimit: o['ip-rate-limit'],
+      rateLimitHeaders: o['ratelimit-headers'] as EmulatorOptions['rateLimitHeaders'],
+      faultRate: o['fault-rate'],
+      faultSeed: o['fault-seed'],
+      failRoutes: o['fail-route'],
+      timeoutPerPage: o['timeout-per-page'] ?? null,
+      repeatPage: o['repeat-page'],
+    };
+    if (now) options.now = now;
+    if (o.verbose) options.onRequest = (line) => io.stderr(`${line}\n`);
+    let emulator;
+    try {
+      emulator = await startEmulator(options);
+    } catch (err) {
+      if (err instanceof DatasetError) throw new UsageError(`emulator: ${err.message}`);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new UsageError(`emulator: port ${o.port} is in use; pick another with --port, or --port 0 for a free one`);
+      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`emulator: cannot bind ${o.host}; use a local address such as 127.0.0.1`);
+      throw err;
+    }
+    const state = emulator.org.state;
+    const records = state.zones.reduce((n, z) => n + z.dns.size, 0);
+    io.stdout(`listening on ${emulator.url}\n`);
+    io.stdout(`dataset ${o.dataset}: ${state.accounts.length} accounts, ${state.zones.length} zones, ${records} DNS records\n`);
+    const signal = await io.stopSignal;
+    await emulator.close();
+    io.stderr(`emulator stopped (${signal})\n`);
+    return 0;
+  },
+});

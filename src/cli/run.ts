@@ -1,0 +1,62 @@
+import { ZonewardenError, EXIT } from '../shared/errors.js';
+import { PACKAGE } from '../shared/package-info.js';
+import { commandHelp, parseOptions, type CommandIO } from './command.js';
+import { COMMANDS } from './commands/index.js';
+
+/**
+ * The CLI as a function: argv in, exit code out. main.ts binds it to the process; tests call it
+ * directly. Every failure becomes one line on stderr (the stack only with --verbose) and exit 2.
+ */
+export async function runCli(argv: string[], io: CommandIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    const out = name === undefined ? io.stderr : io.stdout;
+    out(mainHelp());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === '--version' || name === '-V') {
+    io.stdout(`${PACKAGE.version}\n`);
+    return EXIT.ok;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    io.stderr(`zonewarden: unknown command "${name.slice(0, 60)}"; commands: ${COMMANDS.map((c) => c.name).join(', ')} (see zonewarden --help)\n`);
+    return EXIT.usage;
+  }
+  const verbose = rest.includes('--verbose');
+  try {
+    const options = parseOptions(command, rest);
+    if (options.help) {
+      io.stdout(commandHelp(command));
+      return EXIT.ok;
+    }
+    return await command.run(options, io);
+  } catch (err) {
+    if (err instanceof ZonewardenError) {
+      io.stderr(`zonewarden ${err.message}\n`);
+      if (verbose && err.stack) io.stderr(`${err.stack}\n`);
+      return err.exitCode;
+    }
+    const e = err as Error;
+    io.stderr(`zonewarden ${command.name}: unexpected error: ${e.message ?? String(err)} (run with --verbose for details)\n`);
+    if (verbose && e.stack) io.stderr(`${e.stack}\n`);
+    return EXIT.usage;
+  }
+}
+
+export function mainHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 4;
+  return [
+    `zonewarden ${PACKAGE.version}: audits the security configuration of zones served by the v4 zone security API.`,
+    '',
+    'Usage: zonewarden <command> [options]',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    "Run 'zonewarden <command> --help' for a command's options.",
+    'Exit codes: 0 done; 1 findings at or above --fail-on; 2 usage, configuration or fatal error;',
+    '3 the scan is incomplete.',
+    '',
+  ].join('\n');
+}

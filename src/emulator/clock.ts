@@ -1,0 +1,44 @@
+/**
+ * The emulator's clock: a fixed starting instant (`--now`, default the real time) that then moves
+ * with real time. Dataset times are resolved against the start, so expiry cases are stable.
+ */
+export interface EmulatorClock {
+  readonly start: Date;
+  now(): Date;
+  iso(): string;
+}
+
+export function createClock(start: Date = new Date()): EmulatorClock {
+  const startedAt = performance.now();
+  const startMs = start.getTime();
+  const now = () => new Date(startMs + Math.floor(performance.now() - startedAt));
+  return { start: new Date(startMs), now, iso: () => formatApiTime(now()) };
+}
+
+/** RFC 3339 with microseconds and a trailing Z, as the API writes timestamps. */
+export function formatApiTime(d: Date): string {
+  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+const RELATIVE = /^now((?:[+-]\d+(?:\.\d+)?[dhms])*)$/;
+const PART = /([+-])(\d+(?:\.\d+)?)([dhms])/g;
+const UNIT_MS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 };
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Resolves a dataset time (`now`, `now-3d`, `now+5d12h`, or RFC 3339) against `now`.
+ * Returns null for strings that are neither, so the loader can name the bad field.
+ */
+export function resolveTime(value: string, now: Date): Date | null {
+  const rel = RELATIVE.exec(value);
+  if (rel) {
+    let ms = now.getTime();
+    for (const [, sign, amount, unit] of rel[1]!.matchAll(PART)) {
+      ms += (sign === '-' ? -1 : 1) * Number(amount) * UNIT_MS[unit!]!;
+    }
+    return new Date(ms);
+  }
+  if (!RFC3339.test(value)) return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d;
+}

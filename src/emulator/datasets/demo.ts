@@ -1,0 +1,1152 @@
+/**
+ * The demo dataset: a fictional organisation whose zones exercise every audit check, each with at
+ * least one failing and one passing case. Tests and documentation refer to its zones by name, so
+ * renaming a zone or moving a case is a change to announce (test/emulator/demo-dataset.test.ts pins
+ * the cases down).
+ *
+ * The organisation:
+ *
+ * - "Acme Bank Group" (enterprise account, Enterprise zones): the bank's main site with a legacy
+ *   WAF full of overrides, two zones whose firewall rule counts straddle the migration limit of
+ *   200, two zones in validation mode (one stalled), and a careers site that has migrated.
+ * - "Northwind Retail | EU `prod` |" (Business and Pro zones): a shop, the corporate site near its
+ *   Pro rule quota, a paused blog and a staging zone still waiting for its name servers.
+ * - "Sam's hobby projects" (Free zones): a few small sites, one at the free rule quota and one whose
+ *   DNS publishes private addresses.
+ * - "Globex Partners <img ...>" (the user is not a member yet): reached through a pending invite.
+ *
+ * Case map (zone -> cases that fail there; every other zone passes the check):
+ *
+ * | zone                      | plan       | failing cases                                                       |
+ * |---------------------------|------------|---------------------------------------------------------------------|
+ * | acme-bank.example         | enterprise | migration-incompatible (URI overrides), migration-pending (high,    |
+ * |                           |            | block), migration-overrides-lost (group + rule), certificate-expiry |
+ * |                           |            | (+5d), hostname-not-covered (v1.api: two labels under the wildcard),|
+ * |                           |            | firewall-rule-inactive (paused rule, paused filter, deleted filter),|
+ * |                           |            | filter-orphaned, dns-origin-exposed (A), dns-private-address        |
+ * |                           |            | (10.0.0.5), bypass rule for the legacy WAF                          |
+ * | acme-payments.example     | enterprise | migration-too-many-firewall-rules (201), migration-pending (high)   |
+ * | acme-cards.example        | enterprise | migration-pending (medium, simulate), overrides-lost (rules only);  |
+ * |                           |            | passes: exactly 200 rules, a 4,095-byte and a 4,096-char expression |
+ * | acme-loans.example        | enterprise | migration-validation-stalled (since now-20d),                       |
+ * |                           |            | migration-expression-too-long (4,097 bytes, < 4,096 characters)     |
+ * | acme-invest.example       | enterprise | firewall-expression-too-long (4,097 characters), also too long for  |
+ * |                           |            | migration, certificate-pack-unhealthy (validation_timed_out),       |
+ * |                           |            | hostname-not-covered (portal: only the timed-out pack names it);    |
+ * |                           |            | passes migration-validation-stalled (since now-3d)                  |
+ * | acme-careers.example      | enterprise | none: migrated (complete), the clean reference zone                 |
+ * | northwind-shop.example    | business   | migration-pending (low, block, no validation mode), overrides-lost  |
+ * |                           |            | (group + rule), firewall-duplicate-expression, hostname-not-covered |
+ * |                           |            | (legacy: no pack; checkout: only a pending pack), bypass rule,      |
+ * |                           |            | pack being issued (expires_on null)                                 |
+ * | northwind.example         | pro        | firewall-rule-quota (16 of 20, medium), migration-pending (off,     |
+ * |                           |            | challenge), certificate-expiry (expired now-2d), filter-orphaned,   |
+ * |                           |            | dns-origin-exposed (CNAME)                                          |
+ * | northwind-blog.example    | pro        | zone-not-active (paused), certificate-expiry (+12d); migrated       |
+ * | northwind-staging.example | business   | zone-not-active (pending), legacy WAF switched off, pack being      |
+ * |                           |            | issued (expires_on null)                                            |
+ * | tinkerer.test             | free       | firewall-rule-quota (5 of 5, high), filter-orphaned,                |
+ * |                           |            | dns-origin-exposed (ssh -> apex address)                            |
+ * | pet-photos.example.org    | free       | dns-private-address (192.168, 127, 169.254, fd00::, fe80::)         |
+ * | weekend-hack.test         | free       | none (no rules, hostile TXT content only)                           |
+ * | globex-partners.example   | business   | (non-member account) migration-pending (medium, block)              |
+ *
+ * Invites: pending to Globex Partners (not a member) and to Northwind Retail, expired and accepted
+ * to Acme Bank Group, rejected to Northwind Retail.
+ *
+ * Hostile strings (HTML, Markdown table syntax, control characters, right-to-left override, long
+ * mixed-script Unicode) sit in account names, invite senders, rule and filter descriptions, DNS
+ * comments, TXT contents and certificate validation errors, never in zone or DNS record names.
+ *
+ * Everything is deterministic: times are relative to the emulator's clock, ids are derived by the
+ * loader from names.
+ */
+import type {
+  DatasetAccount,
+  DatasetCertificate,
+  DatasetCertificatePack,
+  DatasetDnsRecord,
+  DatasetFile,
+  DatasetFilter,
+  DatasetFirewallRule,
+  DatasetInvite,
+  DatasetWaf,
+  DatasetWafOverride,
+  DatasetWafPackage,
+  DatasetZone,
+  Time,
+} from './format.js';
+
+// ---------------------------------------------------------------------------------------------
+// Times
+// ---------------------------------------------------------------------------------------------
+
+/** `now+5d`, `now-2d` or `now`. */
+function daysFromNow(days: number): Time {
+  if (days === 0) return 'now';
+  return days > 0 ? `now+${days}d` : `now-${-days}d`;
+}
+
+function ago(days: number): Time {
+  return daysFromNow(-days);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hostile strings: what a report renderer (HTML, Markdown, terminal) must escape
+// ---------------------------------------------------------------------------------------------
+
+const SCRIPT = '<script>alert(1)</script>';
+const IMG = '<img src=x onerror=alert(1)>';
+const MD_TABLE = '| col | `code` |';
+const BELL = '\u0007';
+const ANSI_RED = '\u001b[31m';
+const ANSI_RESET = '\u001b[0m';
+const CRLF = '\r\n';
+const RLO = '\u202e';
+
+/** About 300 code points of mixed scripts and emoji (ZWJ sequences included). */
+const LONG_UNICODE = (() => {
+  const pieces = [
+    'Zürich Ölçü Ærøskøbing',
+    'Ελληνικά κείμενα',
+    'Кириллица и ёж',
+    '日本語のテキスト',
+    '中文字符测试',
+    '한국어 문장',
+    'עברית',
+    'العربية',
+    'हिन्दी पाठ',
+    'ภาษาไทย',
+    '🚀🔥✅',
+    '👩🏽‍💻👨‍👩‍👧',
+    '🏳️‍🌈',
+    'Ⅻ ∑ ∞ ≠',
+  ];
+  let text = '';
+  for (let i = 0; [...text].length < 300; i++) text += `${pieces[i % pieces.length] ?? ''} `;
+  return text.trim();
+})();
+
+// ---------------------------------------------------------------------------------------------
+// Firewall expressions of an exact size
+// ---------------------------------------------------------------------------------------------
+
+const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
+const codePoints = (s: string): number => [...s].length;
+
+/**
+ * `<field> in {"item" "item" ... "pad"}` measuring exactly `target` under `measure`: items are added
+ * while they fit, then a last ASCII item is padded to land on the target.
+ */
+function sizedSetExpression(
+  field: string,
+  item: (i: number) => string,
+  measure: (s: string) => number,
+  target: number,
+): string {
+  const build = (items: string[]): string => `${field} in {${items.map((x) => `"${x}"`).join(' ')}}`;
+  const pad = '/legacy-';
+  const items: string[] = [];
+  while (measure(build([...items, item(items.length), pad])) <= target) items.push(item(items.length));
+  const missing = target - measure(build([...items, pad]));
+  const expression = build([...items, pad + 'x'.repeat(missing)]);
+  if (measure(expression) !== target) throw new Error(`demo dataset: expression size ${measure(expression)} != ${target}`);
+  return expression;
+}
+
+/** Localised shop paths: accented Latin (2 bytes) and Japanese (3 bytes) characters. */
+const localisedPath = (i: number): string =>
+  [`/fr/boutique/crème-brûlée-${i}`, `/ja/商品/カテゴリー-${i}`, `/de/größe-ändern-${i}`][i % 3] ?? '';
+
+/** 4,097 bytes of UTF-8 in fewer than 4,096 characters: over the migration's 4 KB limit only. */
+const EXPR_4097_BYTES = sizedSetExpression('http.request.uri.path', localisedPath, utf8Bytes, 4097);
+/** 4,095 bytes of UTF-8: just under every limit. */
+const EXPR_4095_BYTES = sizedSetExpression('http.request.uri.path', localisedPath, utf8Bytes, 4095);
+/** 4,097 ASCII characters: over the rules language's 4,096-character limit (and 4 KB). */
+const EXPR_4097_CHARS = sizedSetExpression(
+  'http.request.uri.path',
+  (i) => `/reports/2015/quarterly-report-${i}.aspx`,
+  codePoints,
+  4097,
+);
+/** Exactly 4,096 ASCII characters (and bytes): at both limits, which is allowed. */
+const EXPR_4096_CHARS = sizedSetExpression(
+  'http.request.uri.path',
+  (i) => `/old-site/page-${i}.html`,
+  codePoints,
+  4096,
+);
+if (codePoints(EXPR_4097_BYTES) > 4096) throw new Error('demo dataset: multibyte expression has too many characters');
+
+// ---------------------------------------------------------------------------------------------
+// DNS
+// ---------------------------------------------------------------------------------------------
+
+type RecordOptions = Partial<Omit<DatasetDnsRecord, 'type' | 'name' | 'content'>>;
+/** [type, label ('@' is the apex), content, options]. */
+type Rec = [type: string, label: string, content: string, options?: RecordOptions];
+
+function dns(zone: string, records: Rec[]): DatasetDnsRecord[] {
+  return records.map(([type, label, content, options]) => {
+    const proxied = options?.proxied ?? false;
+    return {
+      type,
+      name: label === '@' ? zone : `${label}.${zone}`,
+      content,
+      proxied,
+      ttl: proxied ? 1 : 3600,
+      ...options,
+    };
+  });
+}
+
+/** MX pair, SPF and DMARC for a zone whose mail is hosted by `provider`. */
+function mail(zone: string, provider: string): Rec[] {
+  return [
+    ['MX', '@', `mx1.${provider}`, { priority: 10 }],
+    ['MX', '@', `mx2.${provider}`, { priority: 20 }],
+    ['TXT', '@', `v=spf1 include:_spf.${provider} -all`],
+    ['TXT', '_dmarc', `v=DMARC1; p=quarantine; rua=mailto:dmarc-reports@${zone}`],
+  ];
+}
+
+const CA_DOMAIN = { lets_encrypt: 'letsencrypt.org', google: 'pki.goog', digicert: 'digicert.com', ssl_com: 'ssl.com' };
+type Ca = keyof typeof CA_DOMAIN;
+
+function caa(...cas: Ca[]): Rec[] {
+  return cas.map((ca): Rec => [
+    'CAA',
+    '@',
+    `0 issue "${CA_DOMAIN[ca]}"`,
+    { data: { flags: 0, tag: 'issue', value: CA_DOMAIN[ca] } },
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Certificate packs
+// ---------------------------------------------------------------------------------------------
+
+const ISSUER: Record<Ca, string> = {
+  lets_encrypt: 'LetsEncrypt',
+  google: 'GoogleTrustServices',
+  digicert: 'DigiCertInc',
+  ssl_com: 'SSLCorp',
+};
+
+interface PackSpec {
+  type?: 'universal' | 'advanced';
+  hosts: string[];
+  ca: Ca;
+  validityDays: 14 | 30 | 90 | 365;
+  /** Days until the certificates expire (negative: expired); null while the pack is being issued. */
+  expiresIn: number | null;
+  status?: string;
+  /** Default: when the current certificates were issued. */
+  created?: Time;
+  validationMethod?: 'txt' | 'http' | 'email';
+  validationErrors?: string[];
+}
+
+/** A pack with explicit certificates: ECDSA only for universal packs, ECDSA + RSA for advanced. */
+function certPack(spec: PackSpec): DatasetCertificatePack {
+  const type = spec.type ?? 'universal';
+  const status = spec.status ?? 'active';
+  const expiresIn = spec.expiresIn;
+  const issuedAgo = expiresIn === null ? null : spec.validityDays - expiresIn;
+  const signatures = type === 'advanced' ? ['ECDSAWithSHA256', 'SHA256WithRSA'] : ['ECDSAWithSHA256'];
+  const certificates = signatures.map((signature, i): DatasetCertificate => {
+    const cert: DatasetCertificate = {
+      hosts: spec.hosts,
+      issuer: ISSUER[spec.ca],
+      signature,
+      status: expiresIn === null ? status : expiresIn < 0 ? 'expired' : 'active',
+      bundle_method: 'ubiquitous',
+      expires_on: expiresIn === null ? null : daysFromNow(expiresIn),
+      priority: type === 'advanced' ? i + 1 : null,
+    };
+    if (issuedAgo !== null) {
+      cert.uploaded_on = ago(issuedAgo);
+      cert.modified_on = ago(issuedAgo);
+    }
+    return cert;
+  });
+  const pack: DatasetCertificatePack = {
+    type,
+    hosts: spec.hosts,
+    status,
+    validity_days: spec.validityDays,
+    validation_method: spec.validationMethod ?? 'txt',
+    certificate_authority: spec.ca,
+    created_on: spec.created ?? (issuedAgo === null ? 'now-1h' : ago(issuedAgo)),
+    certificates,
+  };
+  if (spec.validationErrors) pack.validation_errors = spec.validationErrors.map((message) => ({ message }));
+  return pack;
+}
+
+/** The free universal pack: the apex and one level of subdomains. */
+function universal(zone: string, ca: Ca, validityDays: 14 | 30 | 90 | 365, expiresIn: number | null, created?: Time) {
+  return certPack({ hosts: [zone, `*.${zone}`], ca, validityDays, expiresIn, ...(created ? { created } : {}) });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Legacy WAF (the previous managed rules)
+// ---------------------------------------------------------------------------------------------
+
+interface CatalogueGroup {
+  name: string;
+  description: string;
+  default_mode: 'on' | 'off';
+  rules: Array<[id: string, description: string]>;
+}
+
+const MANAGED_MODES = ['default', 'disable', 'simulate', 'block', 'challenge'];
+
+const MANAGED_GROUPS: CatalogueGroup[] = [
+  {
+    name: 'Cloudflare Specials',
+    description: 'Rules written for specific attack types seen across the network.',
+    default_mode: 'on',
+    rules: [
+      ['100001', 'Block requests with a null byte in the URI'],
+      ['100002', 'SQLi - Comment sequence in the query string'],
+      ['100003', 'XSS - JavaScript URI in the request body'],
+      ['100004', 'Anomaly: Header: Host - Missing or malformed'],
+    ],
+  },
+  {
+    name: 'Cloudflare WordPress',
+    description: 'Attacks against WordPress sites and plugins.',
+    default_mode: 'on',
+    rules: [
+      ['100005', 'WordPress - xmlrpc.php pingback abuse'],
+      ['100006', 'WordPress - Dangerous file upload via admin-ajax.php'],
+      ['100007', 'WordPress - Broken access control in plugin REST routes'],
+    ],
+  },
+  {
+    name: 'Cloudflare PHP',
+    description: 'Attacks against PHP applications.',
+    default_mode: 'on',
+    rules: [
+      ['100008', 'PHP - Code injection via php://input'],
+      ['100009', 'PHP - Remote file inclusion in the query string'],
+    ],
+  },
+  {
+    name: 'Cloudflare Drupal',
+    description: 'Attacks against Drupal sites. Off unless the site runs Drupal.',
+    default_mode: 'off',
+    rules: [
+      ['100010', 'Drupal - Form API injection'],
+      ['100011', 'Drupal - Remote code execution in the REST module'],
+    ],
+  },
+];
+
+const OWASP_GROUPS: CatalogueGroup[] = [
+  {
+    name: 'OWASP Bad Robots',
+    description: 'Requests from known scanners and rogue crawlers.',
+    default_mode: 'on',
+    rules: [
+      ['990002', 'Request Indicates a Security Scanner Scanned the Site'],
+      ['990012', 'Rogue web site crawler'],
+    ],
+  },
+  {
+    name: 'OWASP XSS Attacks',
+    description: 'Cross-site scripting patterns.',
+    default_mode: 'on',
+    rules: [
+      ['958000', 'Cross-site Scripting (XSS) Attack'],
+      ['958001', 'Cross-site Scripting (XSS) Attack: document.cookie'],
+      ['973300', 'Possible XSS Attack Detected - HTML Tag Handler'],
+    ],
+  },
+  {
+    name: 'OWASP SQL Injection Attacks',
+    description: 'SQL injection patterns.',
+    default_mode: 'on',
+    rules: [
+      ['981318', 'SQL Injection Attack: Common Injection Testing Detected'],
+      ['950901', 'SQL Injection Attack: SQL Tautology Detected'],
+    ],
+  },
+  {
+    name: 'OWASP Protocol Violations',
+    description: 'Requests that break the HTTP protocol.',
+    default_mode: 'on',
+    rules: [
+      ['960911', 'Invalid HTTP Request Line'],
+      ['960020', 'Pragma Header requires Cache-Control Header'],
+    ],
+  },
+];
+
+interface WafSpec {
+  /** `old_waf_status`; default true. */
+  enabled?: boolean;
+  sensitivity: 'high' | 'medium' | 'low' | 'off';
+  actionMode: 'simulate' | 'block' | 'challenge';
+  /** Group name -> mode, where it differs from the group's default (a group override). */
+  groupOverrides?: Record<string, 'on' | 'off'>;
+  /** Rule id -> mode, where it differs from the rule's default (a rule override). */
+  ruleOverrides?: Record<string, string>;
+  /** URI-based overrides (Enterprise only; they block the migration). */
+  overrides?: DatasetWafOverride[];
+}
+
+/** The standard legacy WAF: the managed package and the OWASP package, with the given changes. */
+function legacyWaf(spec: WafSpec): DatasetWaf {
+  const groupOverrides = spec.groupOverrides ?? {};
+  const ruleOverrides = spec.ruleOverrides ?? {};
+  const used = new Set<string>();
+  const groups = (catalogue: CatalogueGroup[], ruleDefault: string, allowed: string[]) =>
+    catalogue.map((g) => {
+      if (g.name in groupOverrides) used.add(g.name);
+      return {
+        name: g.name,
+        description: g.description,
+        default_mode: g.default_mode,
+        mode: groupOverrides[g.name] ?? g.default_mode,
+        rules: g.rules.map(([id, description], i) => {
+          if (id in ruleOverrides) used.add(id);
+          return {
+            id,
+            description,
+            priority: String((i + 1) * 5),
+            default_mode: ruleDefault,
+            mode: ruleOverrides[id] ?? ruleDefault,
+            allowed_modes: allowed,
+          };
+        }),
+      };
+    });
+  const packages: DatasetWafPackage[] = [
+    {
+      name: 'Cloudflare Managed Ruleset',
+      description: 'Covers OWASP Top 10 vulnerabilities, and more.',
+      detection_mode: 'traditional',
+      groups: groups(MANAGED_GROUPS, 'block', MANAGED_MODES),
+    },
+    {
+      name: 'OWASP ModSecurity Core Rule Set',
+      description: 'OWASP Core Ruleset (2013) provides protection against common attack categories.',
+      detection_mode: 'anomaly',
+      sensitivity: spec.sensitivity,
+      action_mode: spec.actionMode,
+      groups: groups(OWASP_GROUPS, 'on', ['on', 'off']),
+    },
+  ];
+  for (const key of [...Object.keys(groupOverrides), ...Object.keys(ruleOverrides)]) {
+    if (!used.has(key)) throw new Error(`demo dataset: override of unknown WAF group or rule ${key}`);
+  }
+  const waf: DatasetWaf = { enabled: spec.enabled ?? true, packages };
+  if (spec.overrides) waf.overrides = spec.overrides;
+  return waf;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Firewall rules
+// ---------------------------------------------------------------------------------------------
+
+/** A rule created in one call with its filter inline. */
+function inline(
+  action: string,
+  expression: string,
+  description: string,
+  extra: Partial<DatasetFirewallRule> = {},
+): DatasetFirewallRule {
+  return { action, description, priority: null, filter: { expression }, ...extra };
+}
+
+/** A rule referencing a standalone filter by its `ref`. */
+function using(
+  action: string,
+  filterRef: string,
+  description: string,
+  extra: Partial<DatasetFirewallRule> = {},
+): DatasetFirewallRule {
+  return { action, description, priority: null, filter: filterRef, ...extra };
+}
+
+/**
+ * An incident blocklist grown one ticket at a time: `count` rules with distinct expressions,
+ * alternating a source address and a path, all created through the single-call form.
+ */
+function blocklist(count: number, ticketPrefix: string): DatasetFirewallRule[] {
+  const actions = ['block', 'challenge', 'managed_challenge', 'js_challenge', 'log'];
+  const rules: DatasetFirewallRule[] = [];
+  for (let i = 1; i <= count; i++) {
+    const n = Math.ceil(i / 2);
+    const expression =
+      i % 2 === 1
+        ? `ip.src eq ${n <= 254 ? `198.51.100.${n}` : `203.0.113.${n - 254}`}`
+        : `http.request.uri.path eq "/path-${n}"`;
+    rules.push({
+      action: actions[i % actions.length] ?? 'block',
+      priority: i,
+      description: `${ticketPrefix}-${1000 + i}: blocklist entry ${i}`,
+      filter: { expression },
+      created_on: ago(400 - i),
+      modified_on: ago(400 - i),
+    });
+  }
+  return rules;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Zones
+// ---------------------------------------------------------------------------------------------
+
+const NS_A = ['arya.ns.dnshost.example', 'tom.ns.dnshost.example'];
+const NS_B = ['kiki.ns.dnshost.example', 'lou.ns.dnshost.example'];
+
+function acmeBank(): DatasetZone {
+  const zone = 'acme-bank.example';
+  const filters: DatasetFilter[] = [
+    { ref: 'sanctioned-countries', expression: 'ip.geoip.country in {"KP" "SY"}', description: 'Sanctions list, reviewed quarterly' },
+    {
+      ref: 'admin-paths',
+      expression: 'http.request.uri.path contains "/wp-admin" or http.request.uri.path contains "/phpmyadmin"',
+      description: `Admin paths ${MD_TABLE} probes`,
+    },
+    { ref: 'office-network', expression: 'ip.src in {203.0.113.0/24 198.51.100.7}', description: 'Head office and VPN egress' },
+    {
+      ref: 'partner-api',
+      expression: 'http.host eq "api.acme-bank.example" and ip.src in {192.0.2.0/24}',
+      paused: true,
+      description: 'Partner API allowlist, paused during the partner migration',
+    },
+    {
+      ref: 'security-scanner',
+      expression: 'ip.src eq 198.51.100.200 and http.user_agent contains "AcmeSecurityScanner"',
+      description: 'Weekly external scan',
+    },
+    {
+      // Referenced by no rule.
+      ref: 'tor-exit-block',
+      expression: 'ip.geoip.country eq "T1"',
+      description: 'Left over by a half-failed single-call create: the filter was made, the rule was not',
+    },
+  ];
+  const firewall_rules: DatasetFirewallRule[] = [
+    using('block', 'sanctioned-countries', 'Block sanctioned countries', { priority: 1, created_on: ago(700) }),
+    using('managed_challenge', 'admin-paths', `Challenge admin probes ${SCRIPT}`, { priority: 2 }),
+    using('allow', 'office-network', 'Allow the office', { priority: 3 }),
+    // Active rule, paused filter: it never matches.
+    using('allow', 'partner-api', 'Allow partner API calls', { priority: 4 }),
+    // Bypass of the previous managed rules: migrated as a skip rule.
+    using('bypass', 'security-scanner', 'Let the weekly scanner past the WAF', { products: ['waf'], priority: 5 }),
+    inline('js_challenge', 'cf.threat_score gt 30', 'Challenge suspicious clients (paused after complaints)', {
+      paused: true,
+      modified_on: ago(45),
+    }),
+    { action: 'block', priority: null, description: 'Block the 2021 spam campaign', filter: { deleted: true }, created_on: ago(1100) },
+    inline('log', 'http.user_agent contains "python-requests"', `Log scripted clients${CRLF}(ticket SEC-77)`),
+  ];
+  return {
+    name: zone,
+    plan: 'enterprise',
+    created_on: ago(2400),
+    activated_on: ago(2399),
+    modified_on: ago(3),
+    name_servers: NS_A,
+    dns_records: dns(zone, [
+      ['A', '@', '203.0.113.10', { proxied: true }],
+      ['AAAA', '@', '2001:db8:10::10', { proxied: true }],
+      ['CNAME', 'www', zone, { proxied: true }],
+      ['A', 'online', '203.0.113.11', { proxied: true, comment: 'Online banking' }],
+      // One label under the wildcard: covered by *.acme-bank.example.
+      ['A', 'api', '203.0.113.12', { proxied: true }],
+      // Two labels under the wildcard: not covered.
+      ['A', 'v1.api', '203.0.113.12', { proxied: true, comment: 'Old API version, still used by the mobile app' }],
+      // Same address as the proxied apex, published unproxied: the origin is exposed.
+      ['A', 'direct', '203.0.113.10', { comment: `Origin for the payment processor ${IMG}`, tags: ['owner:payments'] }],
+      // Unproxied, but its own address: fine.
+      ['A', 'mail', '203.0.113.25', { ttl: 300 }],
+      ['A', 'vpn-internal', '10.0.0.5', { comment: `Split-horizon leak ${ANSI_RED}FIXME${ANSI_RESET}` }],
+      ...mail(zone, 'mailhost.example.net'),
+      ['TXT', '@', 'acme-site-verification=9f3c1e7a52b04d8e'],
+      ...caa('lets_encrypt', 'digicert'),
+    ]),
+    certificate_packs: [
+      universal(zone, 'lets_encrypt', 90, 5, ago(2399)),
+      certPack({ type: 'advanced', hosts: [zone, `www.${zone}`], ca: 'digicert', validityDays: 365, expiresIn: 60 }),
+    ],
+    filters,
+    firewall_rules,
+    waf: legacyWaf({
+      sensitivity: 'high',
+      actionMode: 'block',
+      groupOverrides: { 'Cloudflare WordPress': 'off', 'Cloudflare Drupal': 'on' },
+      ruleOverrides: { '100002': 'simulate', '100008': 'disable', '958001': 'off' },
+      overrides: [
+        {
+          description: 'Statement export posts raw CSV; keep the SQLi rule from firing',
+          urls: ['acme-bank.example/statements/export*'],
+          priority: 1,
+          rules: { '100002': 'disable', '981318': 'off' },
+        },
+        {
+          description: `Marketing CMS ${SCRIPT}`,
+          urls: ['www.acme-bank.example/cms/*', 'acme-bank.example/cms/*'],
+          priority: 2,
+          paused: true,
+          groups: { 'Cloudflare PHP': 'disable' },
+          rewrite_action: { block: 'challenge', challenge: 'challenge', simulate: 'simulate', disable: 'disable', default: 'challenge' },
+        },
+      ],
+    }),
+    migration: { state: 'start', since: ago(900) },
+  };
+}
+
+function acmePayments(): DatasetZone {
+  const zone = 'acme-payments.example';
+  return {
+    name: zone,
+    plan: 'enterprise',
+    created_on: ago(1500),
+    activated_on: ago(1500),
+    modified_on: ago(1),
+    name_servers: NS_A,
+    dns_records: dns(zone, [
+      ['A', '@', '203.0.113.30', { proxied: true }],
+      ['AAAA', '@', '2001:db8:30::1', { proxied: true }],
+      ['CNAME', 'www', zone, { proxied: true }],
+      ['A', 'checkout', '203.0.113.31', { proxied: true }],
+      ['A', 'api', '203.0.113.32', { proxied: true }],
+      ...mail(zone, 'mailhost.example.net'),
+      ...caa('lets_encrypt'),
+    ]),
+    certificate_packs: [universal(zone, 'lets_encrypt', 90, 47, ago(1500))],
+    // 201 rules: one more than the migration can carry.
+    firewall_rules: blocklist(201, 'PAY'),
+    waf: legacyWaf({ sensitivity: 'high', actionMode: 'challenge' }),
+    migration: { state: 'start', since: ago(600) },
+  };
+}
+
+function acmeCards(): DatasetZone {
+  const zone = 'acme-cards.example';
+  return {
+    name: zone,
+    plan: 'enterprise',
+    created_on: ago(1300),
+    activated_on: ago(1299),
+    modified_on: ago(6),
+    name_servers: NS_A,
+    dns_records: dns(zone, [
+      ['A', '@', '198.51.100.40', { proxied: true }],
+      ['CNAME', 'www', zone, { proxied: true }],
+      ['CNAME', 'apply', 'cards-apply.hosting.example.net', { proxied: true }],
+      ...mail(zone, 'mailhost.example.net'),
+      ...caa('google'),
+    ]),
+    certificate_packs: [universal(zone, 'google', 30, 25, ago(1299))],
+    // Exactly 200 rules, the most the migration carries; two of them sit just at the length limits.
+    firewall_rules: [
+      ...blocklist(198, 'CARD'),
+      inline('block', EXPR_4095_BYTES, 'Localised pages of the retired shop (4,095 bytes)', { priority: 500 }),
+      inline('block', EXPR_4096_CHARS, 'Pages of the old site (exactly 4,096 characters)', { priority: 501 }),
+    ],
+    waf: legacyWaf({
+      sensitivity: 'medium',
+      actionMode: 'simulate',
+      ruleOverrides: { '100004': 'challenge', '990012': 'off' },
+    }),
+    migration: { state: 'start', since: ago(600) },
+  };
+}
+
+function acmeLoans(): DatasetZone {
+  const zone = 'acme-loans.example';
+  return {
+    name: zone,
+    plan: 'enterprise',
+    created_on: ago(1000),
+    activated_on: ago(1000),
+    modified_on: ago(20),
+    name_servers: NS_A,
+    dns_records: dns(zone, [
+      ['A', '@', '203.0.113.50', { proxied: true }],
+      ['AAAA', '@', '2001:db8:50::1', { proxied: true }],
+      ['CNAME', 'www', zone, { proxied: true }],
+      ['A', 'apply', '203.0.113.51', { proxied: true }],
+      ...mail(zone, 'mailhost.example.net'),
+      ...caa('ssl_com'),
+    ]),
+    certificate_packs: [
+      certPack({ type: 'advanced', hosts: [zone, `*.${zone}`], ca: 'ssl_com', validityDays: 365, expiresIn: 165 }),
+    ],
+    firewall_rules: [
+      // Over 4 KB of UTF-8 in well under 4,096 characters: the migration refuses it.
+      inline('block', EXPR_4097_BYTES, 'Localised pages of the retired shop (4,097 bytes)', { priority: 1 }),
+      inline('managed_challenge', 'http.request.uri.path eq "/apply" and cf.threat_score gt 20', 'Challenge risky applicants', {
+        priority: 2,
+      }),
+      inline('allow', 'ip.src in {192.0.2.0/24}', 'Allow the credit bureau', { priority: 3 }),
+    ],
+    waf: legacyWaf({ sensitivity: 'medium', actionMode: 'block' }),
+    // Validation mode for twenty days: past the 14-day threshold.
+    migration: { state: 'validation', since: ago(20), source: 'api' },
+  };
+}
+
+function acmeInvest(): DatasetZone {
+  const zone = 'acme-invest.example';
+  return {
+    name: zone,
+    plan: 'enterprise',
+    created_on: ago(800),
+    activated_on: ago(799),
+    modified_on: ago(3),
+    name_servers: NS_A,
+    dns_records: dns(zone, [
+      ['A', '@', '203.0.113.60', { proxied: true }],
+      ['CNAME', 'www', zone, { proxied: true }],
+      // Only the timed-out pack names it.
+      ['A', 'portal', '203.0.113.61', { proxied: true, comment: `Client portal${BELL}` }],
+      ['A', 'sftp', '198.51.100.62', { comment: 'Statement drop for custodians' }],
+      ...mail(zone, 'mailhost.example.net'),
+      ...caa('digicert'),
+    ]),
+    certificate_packs: [
+      certPack({ type: 'advanced', hosts: [zone, `www.${zone}`], ca: 'digicert', validityDays: 365, expiresIn: 200 }),
+      certPack({
+        type: 'advanced',
+        hosts: [`portal.${zone}`],
+        ca: 'digicert',
+        validityDays: 365,
+        expiresIn: null,
+        status: 'validation_timed_out',
+        created: ago(9),
+        validationErrors: [
+          'Certificate authority encountered a CAA record which does not permit certificate issuance for portal.acme-invest.example',
+          `TXT record not found at _acme-challenge.portal.acme-invest.example ${IMG}${CRLF}${ANSI_RED}retry later${ANSI_RESET}`,
+        ],
+      }),
+    ],
+    firewall_rules: [
+      // Imported from the old site before the 4,096-character limit was enforced.
+      inline('block', EXPR_4097_CHARS, 'Retired quarterly report URLs (4,097 characters)', { priority: 1, created_on: ago(790) }),
+      inline('challenge', 'http.request.uri.path contains "/login" and not ip.geoip.country in {"GB" "IE"}', 'Challenge foreign logins', {
+        priority: 2,
+      }),
+    ],
+    waf: legacyWaf({ sensitivity: 'medium', actionMode: 'block' }),
+    // Validation mode for three days: within the threshold.
+    migration: { state: 'validation', since: ago(3), source: 'dashboard' },
+  };
+}
+
+function acmeCareers(): DatasetZone {
+  const zone = 'acme-careers.example';
+  return {
+    name: zone,
+    plan: 'enterprise',
+    created_on: ago(600),
+    activated_on: ago(600),
+    modified_on: ago(200),
+    name_servers: NS_A,
+    dns_records: dns(zone, [
+      ['A', '@', '198.51.100.70', { proxied: true }],
+      ['AAAA', '@', '2001:db8:70::1', { proxied: true }],
+      ['CNAME', 'www', zone, { proxied: true }],
+      ['CNAME', 'jobs', 'acme.jobboard.example.com', { proxied: true }],
+      ...mail(zone, 'mailhost.example.net'),
+      ...caa('lets_encrypt'),
+    ]),
+    certificate_packs: [universal(zone, 'lets_encrypt', 90, 80, ago(600))],
+    filters: [
+      { ref: 'apply-spam', expression: 'http.request.uri.path eq "/apply" and cf.threat_score gt 10', description: 'Spam applications' },
+      { ref: 'crawlers', expression: 'http.user_agent contains "scrapy"', description: 'Job-board scrapers' },
+    ],
+    firewall_rules: [
+      using('managed_challenge', 'apply-spam', 'Challenge spammy applications', { priority: 1 }),
+      using('block', 'crawlers', 'Block scrapers', { priority: 2 }),
+    ],
+    // Migrated: no legacy WAF any more.
+    migration: { state: 'complete', since: ago(200), source: 'api' },
+  };
+}
+
+function northwindShop(): DatasetZone {
+  const zone = 'northwind-shop.example';
+  return {
+    name: zone,
+    plan: 'business',
+    created_on: ago(1100),
+    activated_on: ago(1100),
+    modified_on: ago(10),
+    name_servers: NS_B,
+    dns_records: dns(zone, [
+      ['A', '@', '192.0.2.20', { proxied: true }],
+      ['AAAA', '@', '2001:db8:20::20', { proxied: true }],
+      ['CNAME', 'www', zone, { proxied: true }],
+      // No pack names it at all.
+      ['A', 'legacy', '192.0.2.21', { proxied: true, comment: `Old shop ${MD_TABLE}` }],
+      // Only a pack still pending validation names it.
+      ['A', 'checkout', '192.0.2.22', { proxied: true }],
+      ['A', 'origin-eu', '192.0.2.23', { comment: 'Second origin, failover only' }],
+      ...mail(zone, 'shopmail.example.com'),
+      ['TXT', '@', 'shop-verification=1f0c2a'],
+      ...caa('google', 'lets_encrypt'),
+    ]),
+    certificate_packs: [
+      certPack({ type: 'advanced', hosts: [zone, `www.${zone}`], ca: 'google', validityDays: 90, expiresIn: 45 }),
+      certPack({
+        type: 'advanced',
+        hosts: [`checkout.${zone}`],
+        ca: 'lets_encrypt',
+        validityDays: 90,
+        expiresIn: null,
+        status: 'pending_validation',
+        created: 'now-2h',
+        validationMethod: 'http',
+      }),
+    ],
+    // Two distinct filters with the same expression text. The API refuses a duplicate expression
+    // (error 10102) only when a filter is created through the filters API; these two came about
+    // anyway (one was edited into the other's text later), which the emulator must also serve.
+    filters: [
+      { ref: 'xmlrpc', expression: 'http.request.uri.path eq "/xmlrpc.php"', description: 'Block XML-RPC' },
+      {
+        ref: 'xmlrpc-agency',
+        expression: 'http.request.uri.path eq "/xmlrpc.php"',
+        description: `Block XML-RPC (agency ticket ${MD_TABLE} SHOP-42) ${RLO}gnp.exe`,
+      },
+      { ref: 'scanner', expression: 'ip.src eq 192.0.2.250', description: 'Payment provider PCI scan' },
+    ],
+    firewall_rules: [
+      using('block', 'xmlrpc', 'Block XML-RPC', { priority: 10 }),
+      using('challenge', 'xmlrpc-agency', `Challenge XML-RPC ${LONG_UNICODE}`, { priority: 11 }),
+      using('bypass', 'scanner', 'PCI scan must reach the origin', { products: ['waf', 'uaBlock'], priority: 1 }),
+      inline('managed_challenge', 'http.request.uri.path contains "/cart" and cf.threat_score gt 15', 'Protect the cart', { priority: 20 }),
+      inline('block', 'http.user_agent contains "sqlmap" or http.user_agent contains "nikto"', 'Block attack tools', { priority: 21 }),
+    ],
+    waf: legacyWaf({
+      sensitivity: 'low',
+      actionMode: 'block',
+      groupOverrides: { 'Cloudflare PHP': 'off' },
+      ruleOverrides: { '100006': 'challenge' },
+    }),
+    migration: { state: 'start', since: ago(700) },
+  };
+}
+
+/** The corporate site: 16 of the Pro plan's 20 rules. */
+function northwind(): DatasetZone {
+  const zone = 'northwind.example';
+  const rules: Array<[action: string, expression: string, description: string]> = [
+    ['block', 'ip.geoip.country in {"KP" "SY"}', 'Sanctioned countries'],
+    ['managed_challenge', 'http.request.uri.path contains "/wp-login.php"', 'WordPress login probes'],
+    ['block', 'http.request.uri.path contains "/.env"', 'Environment file probes'],
+    ['block', 'http.request.uri.path contains "/.git/"', 'Git metadata probes'],
+    ['js_challenge', 'http.request.uri.path eq "/login" and cf.threat_score gt 10', 'Login from risky clients'],
+    ['block', 'http.user_agent contains "sqlmap"', 'sqlmap'],
+    ['block', 'http.user_agent contains "masscan"', 'masscan'],
+    ['challenge', 'http.user_agent eq ""', 'Empty user agent'],
+    ['allow', 'ip.src in {203.0.113.64/26}', 'Head office'],
+    ['log', 'http.request.uri.path contains "/api/v1/"', 'Watch the deprecated API'],
+    ['block', 'http.request.uri.path contains "/phpmyadmin"', 'phpMyAdmin probes'],
+    ['managed_challenge', 'ip.geoip.country eq "T1"', 'Tor exit nodes'],
+    ['block', 'http.host eq "old.northwind.example"', 'Retired host name'],
+    ['block', 'http.request.uri.path eq "/xmlrpc.php"', 'XML-RPC'],
+    ['challenge', 'cf.threat_score gt 40', 'High threat score'],
+    ['allow', 'http.user_agent contains "NorthwindUptimeBot" and ip.src in {198.51.100.10 198.51.100.11}', 'Uptime monitor'],
+  ];
+  return {
+    name: zone,
+    plan: 'pro',
+    created_on: ago(3000),
+    activated_on: ago(3000),
+    modified_on: ago(2),
+    name_servers: NS_B,
+    dns_records: dns(zone, [
+      ['A', '@', '192.0.2.30', { proxied: true }],
+      ['AAAA', '@', '2001:db8:30::30', { proxied: true }],
+      ['CNAME', 'www', zone, { proxied: true }],
+      ['CNAME', 'assets', 'northwind-assets.storage.example.net', { proxied: true }],
+      // Unproxied alias of the proxied assets target: the storage origin is exposed.
+      ['CNAME', 'assets-origin', 'northwind-assets.storage.example.net', { comment: 'For the CDN purge script' }],
+      // Unproxied alias of another target: fine.
+      ['CNAME', 'status', 'northwind.statuspage.example.com'],
+      ['A', 'vpn', '198.51.100.33', { comment: `Office VPN${CRLF}owner: it@northwind.example` }],
+      ...mail(zone, 'shopmail.example.com'),
+      ['TXT', '@', 'northwind-verification=a7b2c9d4e5'],
+      ['TXT', 'selector1._domainkey', 'v=DKIM1; k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDdemo'],
+      ...caa('lets_encrypt'),
+    ]),
+    // The renewal failed two days ago; the pack still reads active.
+    certificate_packs: [universal(zone, 'lets_encrypt', 90, -2, ago(3000))],
+    filters: [
+      {
+        // Referenced by no rule.
+        ref: 'backup-downloads',
+        expression: 'http.request.uri.path matches "^/backup.*"',
+        description: 'Left over by a single-call create: the rule needed a Business feature (regex), the filter stayed',
+      },
+    ],
+    firewall_rules: rules.map(([action, expression, description], i) =>
+      inline(action, expression, description, { priority: (i + 1) * 10 }),
+    ),
+    waf: legacyWaf({ sensitivity: 'off', actionMode: 'challenge' }),
+    migration: { state: 'start', since: ago(700) },
+  };
+}
+
+function northwindBlog(): DatasetZone {
+  const zone = 'northwind-blog.example';
+  return {
+    name: zone,
+    plan: 'pro',
+    paused: true,
+    created_on: ago(900),
+    activated_on: ago(899),
+    modified_on: ago(30),
+    name_servers: NS_B,
+    dns_records: dns(zone, [
+      ['A', '@', '198.51.100.80', { proxied: true }],
+      ['CNAME', 'www', zone, { proxied: true }],
+      ['TXT', '@', 'v=spf1 -all'],
+      ['TXT', '@', `blog-verification=${SCRIPT}`],
+      ...caa('google'),
+    ]),
+    certificate_packs: [universal(zone, 'google', 14, 12, ago(899))],
+    firewall_rules: [inline('block', 'http.request.uri.path contains "/wp-admin/install.php"', 'Installer')],
+    migration: { state: 'complete', since: ago(300), source: 'dashboard' },
+  };
+}
+
+function northwindStaging(): DatasetZone {
+  const zone = 'northwind-staging.example';
+  return {
+    name: zone,
+    plan: 'business',
+    status: 'pending',
+    created_on: ago(4),
+    activated_on: null,
+    modified_on: ago(4),
+    name_servers: NS_B,
+    dns_records: dns(zone, [
+      // DNS only until the name servers move and the zone turns active.
+      ['A', '@', '192.0.2.90'],
+      ['AAAA', '@', '2001:db8:90::90'],
+      ['CNAME', 'www', zone],
+      ['A', 'preview', '192.0.2.91', { comment: 'Preview builds' }],
+      ['TXT', '@', 'v=spf1 -all'],
+    ]),
+    // Issued only once the zone is active.
+    certificate_packs: [
+      certPack({
+        hosts: [zone, `*.${zone}`],
+        ca: 'lets_encrypt',
+        validityDays: 90,
+        expiresIn: null,
+        status: 'pending_validation',
+        created: ago(4),
+      }),
+    ],
+    firewall_rules: [inline('allow', 'ip.src in {203.0.113.64/26}', 'Only the office may see staging')],
+    waf: legacyWaf({ enabled: false, sensitivity: 'medium', actionMode: 'block' }),
+    migration: { state: 'start', since: ago(4) },
+  };
+}
+
+function tinkerer(): DatasetZone {
+  const zone = 'tinkerer.test';
+  return {
+    name: zone,
+    plan: 'free',
+    created_on: ago(1200),
+    activated_on: ago(1200),
+    modified_on: ago(15),
+    name_servers: NS_B,
+    dns_records: dns(zone, [
+      ['A', '@', '192.0.2.100', { proxied: true }],
+      ['CNAME', 'www', zone, { proxied: true }],
+      // The same machine as the proxied apex, published for SSH: the origin is exposed.
+      ['A', 'ssh', '192.0.2.100'],
+      ['MX', '@', 'mx.freemail.example.org', { priority: 10 }],
+      ['TXT', '@', 'v=spf1 include:freemail.example.org ~all'],
+    ]),
+    certificate_packs: [universal(zone, 'lets_encrypt', 90, 70, ago(1200))],
+    filters: [
+      {
+        // Referenced by no rule: the sixth rule hit the free plan's quota of 5.
+        ref: 'xmlrpc',
+        expression: 'http.request.uri.path contains "/xmlrpc.php"',
+        description: 'Left over by a half-failed single-call create (rule quota reached)',
+      },
+    ],
+    // Five rules: the free plan's whole quota.
+    firewall_rules: [
+      inline('block', 'http.request.uri.path contains "/wp-admin"', 'Not a WordPress site'),
+      inline('managed_challenge', 'ip.geoip.country eq "T1"', 'Tor'),
+      inline('block', 'http.user_agent contains "curl"', `No curl${BELL}${BELL}`),
+      inline('allow', 'ip.src eq 192.0.2.77', `Home${CRLF}${ANSI_RED}do not remove${ANSI_RESET}`),
+      inline('js_challenge', 'http.request.uri.path eq "/login"', `Login ${IMG}`),
+    ],
+  };
+}
+
+function petPhotos(): DatasetZone {
+  const zone = 'pet-photos.example.org';
+  return {
+    name: zone,
+    plan: 'free',
+    created_on: ago(500),
+    activated_on: ago(500),
+    modified_on: ago(40),
+    name_servers: NS_B,
+    dns_records: dns(zone, [
+      ['A', '@', '192.0.2.50', { proxied: true }],
+      ['AAAA', '@', '2001:db8:50::50', { proxied: true }],
+      ['CNAME', 'www', zone, { proxied: true }],
+      // A different machine than the apex: not an exposure.
+      ['A', 'ftp', '192.0.2.51'],
+      // Private and special-purpose addresses published to the world.
+      ['A', 'nas', '192.168.1.10', { comment: 'The NAS at home' }],
+      ['A', 'local', '127.0.0.1'],
+      ['A', 'printer', '169.254.1.1'],
+      ['AAAA', 'nas6', 'fd00::1'],
+      ['AAAA', 'router6', 'fe80::1'],
+      ['TXT', '@', 'v=spf1 -all'],
+    ]),
+    certificate_packs: [universal(zone, 'google', 90, 50, ago(500))],
+    firewall_rules: [inline('block', 'http.user_agent contains "BadBot"', 'Bad bot')],
+  };
+}
+
+function weekendHack(): DatasetZone {
+  const zone = 'weekend-hack.test';
+  return {
+    name: zone,
+    plan: 'free',
+    created_on: ago(30),
+    activated_on: ago(30),
+    modified_on: ago(3),
+    name_servers: NS_B,
+    dns_records: dns(zone, [
+      ['A', '@', '198.51.100.120', { proxied: true }],
+      ['AAAA', '@', '2001:db8:120::1', { proxied: true }],
+      ['CNAME', 'www', zone, { proxied: true }],
+      ['TXT', '@', `note=${SCRIPT} ${MD_TABLE} ${LONG_UNICODE}`],
+      ['TXT', 'hello', `${RLO}dlrow olleh ${ANSI_RED}red${ANSI_RESET}${BELL}`],
+    ]),
+    certificate_packs: [universal(zone, 'lets_encrypt', 90, 87)],
+  };
+}
+
+function globexPartners(): DatasetZone {
+  const zone = 'globex-partners.example';
+  return {
+    name: zone,
+    plan: 'business',
+    created_on: ago(700),
+    activated_on: ago(700),
+    modified_on: ago(9),
+    name_servers: NS_A,
+    dns_records: dns(zone, [
+      ['A', '@', '203.0.113.140', { proxied: true }],
+      ['CNAME', 'www', zone, { proxied: true }],
+      ['A', 'extranet', '203.0.113.141', { proxied: true }],
+      ...mail(zone, 'mailhost.example.net'),
+    ]),
+    certificate_packs: [universal(zone, 'google', 90, 33, ago(700))],
+    firewall_rules: [
+      inline('managed_challenge', 'http.request.uri.path contains "/extranet/login"', 'Extranet login'),
+      inline('block', 'ip.geoip.country in {"KP"}', 'Sanctions'),
+    ],
+    waf: legacyWaf({ sensitivity: 'medium', actionMode: 'block' }),
+    migration: { state: 'start', since: ago(700) },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The organisation
+// ---------------------------------------------------------------------------------------------
+
+const ACME = 'Acme Bank Group';
+const NORTHWIND = 'Northwind Retail | EU `prod` |';
+const HOBBY = `Sam's hobby projects ${ANSI_RED}(personal)${ANSI_RESET}${BELL}`;
+const GLOBEX = `Globex Partners ${IMG}${SCRIPT}`;
+
+export function demoDataset(): DatasetFile {
+  const accounts: DatasetAccount[] = [
+    {
+      name: ACME,
+      type: 'enterprise',
+      created_on: ago(2500),
+      zones: [acmeBank(), acmePayments(), acmeCards(), acmeLoans(), acmeInvest(), acmeCareers()],
+    },
+    {
+      name: NORTHWIND,
+      created_on: ago(3100),
+      zones: [northwindShop(), northwind(), northwindBlog(), northwindStaging()],
+    },
+    {
+      name: HOBBY,
+      created_on: ago(1300),
+      zones: [tinkerer(), petPhotos(), weekendHack()],
+    },
+    {
+      // Listed only once the pending invite is accepted.
+      name: GLOBEX,
+      member: false,
+      created_on: ago(800),
+      zones: [globexPartners()],
+    },
+  ];
+  const invites: DatasetInvite[] = [
+    {
+      account: GLOBEX,
+      invited_by: `it-security@globex-partners.example ${SCRIPT}${CRLF}${RLO}moc.evil`,
+      invited_on: ago(2),
+      expires_on: daysFromNow(5),
+      roles: [{ name: 'Administrator Read Only', description: 'Can access the full account in read-only mode.' }],
+      status: 'pending',
+    },
+    {
+      account: NORTHWIND,
+      invited_by: `Åsa Lindqvist ${LONG_UNICODE}`,
+      invited_on: ago(1),
+      expires_on: daysFromNow(6),
+      roles: [{ name: 'Firewall', description: 'Can edit WAF, IP Firewall, and Zone Lockdown settings.' }],
+      status: 'pending',
+    },
+    {
+      account: ACME,
+      invited_by: 'ciso@acme-bank.example',
+      invited_on: ago(60),
+      expires_on: ago(53),
+      roles: [{ name: 'Administrator', description: 'Can access the full account, except for membership management and billing.' }],
+      status: 'expired',
+    },
+    {
+      account: ACME,
+      invited_by: 'ciso@acme-bank.example',
+      invited_on: ago(50),
+      expires_on: ago(43),
+      roles: [{ name: 'Administrator', description: 'Can access the full account, except for membership management and billing.' }],
+      status: 'accepted',
+    },
+    {
+      account: NORTHWIND,
+      invited_by: 'it@northwind.example',
+      invited_on: ago(400),
+      expires_on: ago(393),
+      roles: [{ name: 'Billing', description: 'Can edit the account’s billing profile and subscriptions.' }],
+      status: 'rejected',
+    },
+  ];
+  return {
+    version: 1,
+    user: { email: 'admin@example.com' },
+    accounts,
+    invites,
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * The dataset format: an organisation described as JSON, the way users and tests bring their own
+ * data to the emulator (`zonewarden emulator --dataset FILE.json`). The demo dataset is written in
+ * the same format. docs/dataset-format.md documents every field; keep the two in step.
+ *
+ * Times (`Time`) are RFC 3339 strings or relative to the emulator's clock: `now`, `now-3d`,
+ * `now+5d12h`, `now-90m` (units d, h, m, s), so that expiry cases mean the same whenever it runs.
+ * Ids may be omitted; the loader derives stable ones from names, so two loads of one file agree.
+ */
+
+export type Time = string;
+
+export type PlanName = 'free' | 'pro' | 'business' | 'enterprise';
+
+export interface DatasetFile {
+  /** Format version; only 1 exists. */
+  version: 1;
+  /** The user the credentials belong to. */
+  user?: { id?: string; email?: string };
+  accounts: DatasetAccount[];
+  invites?: DatasetInvite[];
+}
+
+export interface DatasetAccount {
+  id?: string;
+  name: string;
+  /** Default `standard`. */
+  type?: 'standard' | 'enterprise';
+  created_on?: Time;
+  /**
+   * Whether the user is already a member (default true). An account with `member: false` is
+   * listed only after an invite to it (`invites[].account`) is accepted.
+   */
+  member?: boolean;
+  zones?: DatasetZone[];
+}
+
+export interface DatasetZone {
+  id?: string;
+  /** A domain name, lower case. */
+  name: string;
+  /** Default `active`. */
+  status?: 'initializing' | 'pending' | 'active' | 'moved';
+  paused?: boolean;
+  /** Default `full`. */
+  type?: 'full' | 'partial' | 'secondary';
+  /** Default `free`. */
+  plan?: PlanName;
+  created_on?: Time;
+  activated_on?: Time | null;
+  modified_on?: Time;
+  name_servers?: string[];
+  dns_records?: DatasetDnsRecord[];
+  certificate_packs?: DatasetCertificatePack[];
+  /** Standalone filters, referenced from rules by `ref` or `id`. */
+  filters?: DatasetFilter[];
+  firewall_rules?: DatasetFirewallRule[];
+  /** The previous managed rules (legacy WAF). Omitted: the zone has none and the WAF is off. */
+  waf?: DatasetWaf;
+  /** Default `{state: "start"}`. */
+  migration?: DatasetMigration;
+}
+
+export interface DatasetDnsRecord {
+  id?: string;
+  type: string;
+  /** Full host name; `@` stands for the zone apex and `x.@` for `x.<zone>`. */
+  name: string;
+  content: string;
+  /** Default false. Only A, AAAA and CNAME records are proxiable. */
+  proxied?: boolean;
+  /** 1 means automatic. Default 1. */
+  ttl?: number;
+  comment?: string | null;
+  tags?: string[];
+  priority?: number | null;
+  data?: Record<string, unknown>;
+  created_on?: Time;
+  modified_on?: Time;
+}
+
+export interface DatasetCertificatePack {
+  id?: string;
+  /** Default `universal`. */
+  type?: string;
+  hosts: string[];
+  /** Default `active`. */
+  status?: string;
+  /** Default 90. */
+  validity_days?: number;
+  /** Default `txt`. */
+  validation_method?: string;
+  /** Default `lets_encrypt`. */
+  certificate_authority?: string;
+  validation_errors?: Array<{ message: string }>;
+  created_on?: Time;
+  /** Default: one certificate for the pack's hosts, expiring `validity_days` after `created_on`. */
+  certificates?: DatasetCertificate[];
+}
+
+export interface DatasetCertificate {
+  id?: string;
+  /** Default: the pack's hosts. */
+  hosts?: string[];
+  issuer?: string;
+  signature?: string;
+  /** Default: the pack's status. */
+  status?: string;
+  bundle_method?: string;
+  uploaded_on?: Time;
+  modified_on?: Time;
+  /** `null` while the pack is being issued (the field is then absent from the API answer). */
+  expires_on?: Time | null;
+  priority?: number | null;
+}
+
+export interface DatasetFilter {
+  id?: string;
+  /** Referenced by rules as `filter: "<ref>"`; also the API's `ref` field. */
+  ref?: string;
+  expression: string;
+  paused?: boolean;
+  description?: string;
+}
+
+export interface DatasetFirewallRule {
+  id?: string;
+  /** block, challenge, js_challenge, managed_challenge, allow, log or bypass. */
+  action: string;
+  priority?: number | null;
+  paused?: boolean;
+  description?: string;
+  ref?: string;
+  /** Required with `bypass`. */
+  products?: string[];
+  /**
+   * A string names a filter of this zone by `ref` or `id`; an object with `expression` creates
+   * the filter inline (as the single-call API does); `{deleted: true}` is a rule whose filter was
+   * removed (the API then answers `filter: {id, deleted: true}`).
+   */
+  filter: string | { expression: string; paused?: boolean; description?: string } | { deleted: true };
+  created_on?: Time;
+  modified_on?: Time;
+}
+
+export interface DatasetWaf {
+  /** The zone's previous WAF switch (`old_waf_status`). Default true. */
+  enabled?: boolean;
+  packages?: DatasetWafPackage[];
+  /** URI-based overrides; Enterprise zones only. Any one makes the zone incompatible. */
+  overrides?: DatasetWafOverride[];
+}
+
+export interface DatasetWafPackage {
+  id?: string;
+  name: string;
+  description?: string;
+  /** `anomaly` for the OWASP package, `traditional` for the managed one. Default `traditional`. */
+  detection_mode?: 'anomaly' | 'traditional';
+  /** OWASP package only. */
+  sensitivity?: 'high' | 'medium' | 'low' | 'off';
+  /** OWASP package only. */
+  action_mode?: 'simulate' | 'block' | 'challenge';
+  groups?: DatasetWafGroup[];
+}
+
+export interface DatasetWafGroup {
+  id?: string;
+  name: string;
+  description?: string;
+  /** Default `on`. A group whose mode differs from `default_mode` is a group override. */
+  mode?: 'on' | 'off';
+  /** Default `on`. */
+  default_mode?: 'on' | 'off';
+  rules?: DatasetWafRule[];
+}
+
+export interface DatasetWafRule {
+  id?: string;
+  description: string;
+  priority?: string;
+  /** Default: `default_mode`. A rule whose mode differs from it is a rule override. */
+  mode?: string;
+  /** Default `block` (`on` in anomaly packages). */
+  default_mode?: string;
+  allowed_modes?: string[];
+}
+
+export interface DatasetWafOverride {
+  id?: string;
+  description?: string;
+  urls: string[];
+  priority?: number;
+  paused?: boolean;
+  /** Group id or name to mode. */
+  groups?: Record<string, string>;
+  /** Rule id to mode. */
+  rules?: Record<string, string>;
+  rewrite_action?: Record<string, string>;
+}
+
+export interface DatasetMigration {
+  /** `start` (previous version only), `validation` (both), `complete` (new version only). */
+  state: 'start' | 'validation' | 'complete';
+  /** When the current state began (used as the status endpoint's `created`). Default `now-30d`. */
+  since?: Time;
+  /** The migration's origin as the status endpoint reports it. Default `api`. */
+  source?: string;
+}
+
+export interface DatasetInvite {
+  id?: string;
+  /** Name of an account of this dataset (usually one with `member: false`). */
+  account: string;
+  invited_by: string;
+  /** Default: the user's e-mail. */
+  invited_member_email?: string;
+  invited_on?: Time;
+  expires_on?: Time;
+  roles?: Array<{ id?: string; name: string; description?: string }>;
+  /** Default `pending`. */
+  status?: 'pending' | 'accepted' | 'rejected' | 'expired';
+}

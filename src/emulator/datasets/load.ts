@@ -1,0 +1,426 @@
+import { formatApiTime, resolveTime } from '../clock.js';
+import { stableId, stableUuid } from '../ids.js';
+import { KNOWN_ACTIONS, KNOWN_PRODUCTS, PROXIABLE_TYPES, RECORD_TYPES, isHostname, issuerFor } from '../vocabulary.js';
+import { migrationConfig } from '../waf-mapping.js';
+import {
+  ArrayRecordStore,
+  type Account,
+  type CertificatePack,
+  type DnsRecord,
+  type Filter,
+  type FirewallRule,
+  type Invite,
+  type LegacyWaf,
+  type Migration,
+  type OrgState,
+  type WafGroup,
+  type WafOverride,
+  type WafPackage,
+  type Zone,
+} from '../state.js';
+import { DatasetError, Fields } from './fields.js';
+
+const MAX_TXT_CONTENT = 2048;
+const MAX_RULE_DESCRIPTION = 500;
+
+/**
+ * Turns a dataset (parsed JSON of the documented format, untrusted) into the emulator's state,
+ * resolving relative times against `now` and deriving stable ids where none are given.
+ */
+export function loadDataset(json: unknown, now: Date): OrgState {
+  return new DatasetLoader(now).load(json);
+}
+
+class DatasetLoader {
+  private readonly accountIds = new Set<string>();
+  private readonly zoneIds = new Set<string>();
+  private readonly zoneNames = new Set<string>();
+
+  constructor(private readonly now: Date) {}
+
+  time(f: Fields, key: string, fallback: string): string {
+    const value = f.str(key, fallback);
+    const d = resolveTime(value, this.now);
+    if (!d) f.fail(key, 'expected an RFC 3339 time or now±N[dhms] (e.g. now-3d)');
+    return formatApiTime(d);
+  }
+
+  nullableTime(f: Fields, key: string, fallback: string | null): string | null {
+    if (f.raw(key) === null) return null;
+    return f.has(key) ? this.time(f, key, '') : fallback;
+  }
+
+  load(json: unknown): OrgState {
+    const f = Fields.of(json, '');
+    if (f.raw('version') !== 1) f.fail('version', 'expected 1 (the only dataset format version)');
+    const u = f.has('user') ? Fields.of(f.raw('user'), 'user') : null;
+    const email = u ? u.str('email', 'admin@example.com') : 'admin@example.com';
+    const user = { id: u ? u.str('id', stableId('user', email)) : stableId('user', email), email };
+    u?.done();
+
+    const accounts: Account[] = [];
+    const zones: Zone[] = [];
+    for (const { value, path } of f.array('accounts')) {
+      const { account, accountZones } = this.account(Fields.of(value, path));
+      accounts.push(account);
+      zones.push(...accountZones);
+    }
+    if (accounts.length === 0) f.fail('accounts', 'at least one account is required');
+    const invites = f.array('invites').map(({ value, path }, i) => this.invite(Fields.of(value, path), i, accounts, email));
+    f.done();
+    return { user, accounts, zones, invites };
+  }
+
+  account(f: Fields): { account: Account; accountZones: Zone[] } {
+    const name = f.str('name');
+    const account: Account = {
+      id: f.str('id', stableId('account', name)),
+      name,
+      type: f.oneOf('type', ['standard', 'enterprise'] as const, 'standard'),
+      created_on: this.time(f, 'created_on', 'now-1000d'),
+      member: f.bool('member', true),
+    };
+    if (this.accountIds.has(account.id)) f.fail('id', `duplicate account id ${account.id}`);
+    this.accountIds.add(account.id);
+    const accountZones = f.array('zones').map(({ value, path }) => this.zone(Fields.of(value, path), account));
+    f.done();
+    return { account, accountZones };
+  }
+
+  zone(f: Fields, account: Account): Zone {
+    const name = f.str('name');
+    if (!isHostname(name) || name !== name.toLowerCase()) f.fail('name', 'expected a lower-case domain name');
+    if (this.zoneNames.has(name)) f.fail('name', `duplicate zone name ${name}`);
+    this.zoneNames.add(name);
+    const id = f.str('id', stableId('zone', name));
+    if (this.zoneIds.has(id)) f.fail('id', `duplicate zone id ${id}`);
+    this.zoneIds.add(id);
+    const status = f.oneOf('status', ['initializing', 'pending', 'active', 'moved'] as const, 'active');
+    const created_on = this.time(f, 'created_on', 'now-900d');
+    const zone: Zone = {
+      id,
+      name,
+      status,
+      paused: f.bool('paused', false),
+      type: f.oneOf('type', ['full', 'partial', 'secondary'] as const, 'full'),
+      accountId: account.id,
+      plan: f.oneOf('plan', ['free', 'pro', 'business', 'enterprise'] as const, 'free'),
+      name_servers: f.strArray('name_servers', ['ada.ns.example.net', 'bob.ns.example.net']),
+      created_on,
+      modified_on: this.time(f, 'modified_on', created_on),
+      activated_on: this.nullableTime(f, 'activated_on', status === 'active' || status === 'moved' ? created_on : null),
+      dns: new ArrayRecordStore(),
+      certificatePacks: [],
+      filters: new Map(),
+      firewallRules: new Map(),
+      waf: { enabled: false, packages: [], overrides: [] },
+      migration: { state: 'start', since: created_on, source: 'api', entrypoint: null },
+    };
+    zone.dns = new ArrayRecordStore(f.array('dns_records').map(({ value, path }, i) => this.dnsRecord(Fields.of(value, path), zone, i)));
+    zone.certificatePacks = f.array('certificate_packs').map(({ value, path }, i) => this.certificatePack(Fields.of(value, path), zone, i));
+    for (const { value, path } of f.array('filters')) {
+      const filter = this.filter(Fields.of(value, path), zone, zone.filters.size);
+      if (zone.filters.has(filter.id)) throw new DatasetError(`${path}.id: duplicate filter id ${filter.id}`);
+      zone.filters.set(filter.id, filter);
+    }
+    for (const [i, { value, path }] of f.array('firewall_rules').entries()) {
+      const rule = this.firewallRule(Fields.of(value, path), zone, i);
+      if (zone.firewallRules.has(rule.id)) throw new DatasetError(`${path}.id: duplicate firewall rule id ${rule.id}`);
+      zone.firewallRules.set(rule.id, rule);
+    }
+    if (f.has('waf')) zone.waf = this.waf(Fields.of(f.raw('waf'), f.at('waf')), zone);
+    if (f.has('migration')) zone.migration = this.migration(Fields.of(f.raw('migration'), f.at('migration')), zone);
+    f.done();
+    return zone;
+  }
+
+  dnsRecord(f: Fields, zone: Zone, index: number): DnsRecord {
+    const type = f.str('type').toUpperCase();
+    if (!RECORD_TYPES.includes(type)) f.fail('type', `unknown record type; expected one of ${RECORD_TYPES.join(', ')}`);
+    let name = f.str('name');
+    if (name === '@') name = zone.name;
+    else if (name.endsWith('.@')) name = `${name.slice(0, -2)}.${zone.name}`;
+    if (name !== zone.name && !name.endsWith(`.${zone.name}`)) f.fail('name', `must be ${zone.name} or end in .${zone.name}`);
+    const content = f.str('content');
+    if (type === 'TXT' && content.length > MAX_TXT_CONTENT) f.fail('content', `TXT content is at most ${MAX_TXT_CONTENT} characters`);
+    const proxiable = PROXIABLE_TYPES.has(type);
+    const proxied = f.bool('proxied', false);
+    if (proxied && !proxiable) f.fail('proxied', `${type} records cannot be proxied`);
+    const created_on = this.time(f, 'created_on', zone.created_on);
+    const record: DnsRecord = {
+      id: f.str('id', stableId('dns', zone.name, index)),
+      type,
+      name,
+      content,
+      proxiable,
+      proxied,
+      ttl: f.int('ttl', 1, 1, 86_400),
+      comment: f.nullableStr('comment', null),
+      tags: f.strArray('tags', []),
+      created_on,
+      modified_on: this.time(f, 'modified_on', created_on),
+    };
+    if (f.has('priority') || ['MX', 'SRV', 'URI'].includes(type)) {
+      record.priority = f.nullableInt('priority', type === 'MX' ? 10 : null, 0, 65_535);
+    }
+    if (f.has('data')) {
+      const data = f.raw('data');
+      if (data === null || typeof data !== 'object' || Array.isArray(data)) f.fail('data', 'expected an object');
+      record.data = data as Record<string, unknown>;
+    }
+    f.done();
+    return record;
+  }
+
+  certificatePack(f: Fields, zone: Zone, index: number): CertificatePack {
+    const hosts = f.strArray('hosts', []);
+    if (hosts.length === 0) f.fail('hosts', 'at least one host is required');
+    const status = f.str('status', 'active');
+    const validity_days = f.int('validity_days', 90, 1, 3650);
+    const created_on = this.time(f, 'created_on', 'now-30d');
+    const certificate_authority = f.str('certificate_authority', 'lets_encrypt');
+    const id = f.str('id', stableUuid('pack', zone.name, index));
+    const defaultExpiry = formatApiTime(new Date(Date.parse(created_on) + validity_days * 86_400_000));
+    const certs = f.has('certificates') ? f.array('certificates') : [{ value: {}, path: f.at('certificates[0]') }];
+    const certificates = certs.map(({ value, path }, i) => {
+      const c = Fields.of(value, path);
+      const uploaded_on = this.time(c, 'uploaded_on', created_on);
+      const cert = {
+        id: c.str('id', stableUuid('certificate', zone.name, index, i)),
+        hosts: c.strArray('hosts', hosts),
+        issuer: c.str('issuer', issuerFor(certificate_authority)),
+        signature: c.str('signature', 'ECDSAWithSHA256'),
+        status: c.str('status', status),
+        bundle_method: c.str('bundle_method', 'ubiquitous'),
+        zone_id: zone.id,
+        uploaded_on,
+        modified_on: this.time(c, 'modified_on', uploaded_on),
+        priority: c.nullableInt('priority', i, 0, 1000),
+      } as CertificatePack['certificates'][number];
+      const expires = this.nullableTime(c, 'expires_on', defaultExpiry);
+      if (expires !== null) cert.expires_on = expires;
+      c.done();
+      return cert;
+    });
+    const pack: CertificatePack = {
+      id,
+      type: f.str('type', 'universal'),
+      hosts,
+      primary_certificate: certificates[0]?.id ?? '',
+      status,
+      certificates,
+      created_on,
+      validity_days,
+      validation_method: f.str('validation_method', 'txt'),
+      certificate_authority,
+    };
+    if (f.has('validation_errors')) {
+      pack.validation_errors = f.array('validation_errors').map(({ value, path }) => {
+        const e = Fields.of(value, path);
+        const message = e.str('message');
+        e.done();
+        return { message };
+      });
+    }
+    f.done();
+    return pack;
+  }
+
+  filter(f: Fields, zone: Zone, index: number): Filter {
+    const ref = f.has('ref') ? f.str('ref') : undefined;
+    const filter: Filter = {
+      id: f.str('id', stableId('filter', zone.name, ref ?? String(index))),
+      expression: f.str('expression'),
+      paused: f.bool('paused', false),
+      description: f.str('description', ''),
+    };
+    if (ref !== undefined) filter.ref = ref;
+    f.done();
+    return filter;
+  }
+
+  firewallRule(f: Fields, zone: Zone, index: number): FirewallRule {
+    const action = f.oneOf('action', KNOWN_ACTIONS);
+    const created_on = this.time(f, 'created_on', 'now-60d');
+    const raw = f.raw('filter');
+    let filterId: string;
+    if (typeof raw === 'string') {
+      const found = [...zone.filters.values()].find((x) => x.ref === raw || x.id === raw);
+      if (!found) f.fail('filter', `no filter with ref or id "${raw}" in zone ${zone.name}`);
+      filterId = found.id;
+    } else {
+      const inline = Fields.of(raw, f.at('filter'));
+      if (inline.bool('deleted', false)) {
+        filterId = stableId('deleted-filter', zone.name, index);
+      } else {
+        const filter: Filter = {
+          id: stableId('inline-filter', zone.name, index),
+          expression: inline.str('expression'),
+          paused: inline.bool('paused', false),
+          description: inline.str('description', ''),
+        };
+        zone.filters.set(filter.id, filter);
+        filterId = filter.id;
+      }
+      inline.done();
+    }
+    const rule: FirewallRule = {
+      id: f.str('id', stableId('firewall-rule', zone.name, index)),
+      action,
+      priority: f.nullableInt('priority', null, 0, 2_147_483_647),
+      paused: f.bool('paused', false),
+      description: f.str('description', ''),
+      filterId,
+      created_on,
+      modified_on: this.time(f, 'modified_on', created_on),
+    };
+    if ([...rule.description].length > MAX_RULE_DESCRIPTION) f.fail('description', `at most ${MAX_RULE_DESCRIPTION} characters`);
+    if (f.has('ref')) rule.ref = f.str('ref');
+    const products = f.strArray('products', []);
+    if (products.some((p) => !KNOWN_PRODUCTS.includes(p))) f.fail('products', `expected some of ${KNOWN_PRODUCTS.join(', ')}`);
+    if (action === 'bypass' && products.length === 0) f.fail('products', 'bypass rules need at least one product');
+    if (products.length > 0) rule.products = products;
+    f.done();
+    return rule;
+  }
+
+  waf(f: Fields, zone: Zone): LegacyWaf {
+    const packages = f.array('packages').map(({ value, path }) => this.wafPackage(Fields.of(value, path), zone));
+    const overrides = f.array('overrides').map(({ value, path }, i) => this.wafOverride(Fields.of(value, path), zone, i));
+    if (overrides.length > 0 && zone.plan !== 'enterprise') f.fail('overrides', 'URI-based overrides exist on Enterprise zones only');
+    const waf = { enabled: f.bool('enabled', true), packages, overrides };
+    f.done();
+    return waf;
+  }
+
+  wafPackage(f: Fields, zone: Zone): WafPackage {
+    const name = f.str('name');
+    const id = f.str('id', stableId('waf-package', zone.name, name));
+    const detection_mode = f.oneOf('detection_mode', ['anomaly', 'traditional'] as const, 'traditional');
+    const pkg: WafPackage = {
+      id,
+      name,
+      description: f.str('description', ''),
+      detection_mode,
+      zone_id: zone.id,
+      status: 'active',
+      groups: [],
+    };
+    if (f.has('sensitivity')) pkg.sensitivity = f.oneOf('sensitivity', ['high', 'medium', 'low', 'off'] as const);
+    if (f.has('action_mode')) pkg.action_mode = f.oneOf('action_mode', ['simulate', 'block', 'challenge'] as const);
+    if (detection_mode === 'anomaly') {
+      pkg.sensitivity ??= 'high';
+      pkg.action_mode ??= 'challenge';
+    }
+    pkg.groups = f.array('groups').map(({ value, path }) => this.wafGroup(Fields.of(value, path), zone, pkg));
+    f.done();
+    return pkg;
+  }
+
+  wafGroup(f: Fields, zone: Zone, pkg: WafPackage): WafGroup {
+    const name = f.str('name');
+    const group: WafGroup = {
+      id: f.str('id', stableId('waf-group', zone.name, pkg.name, name)),
+      name,
+      description: f.str('description', ''),
+      mode: f.oneOf('mode', ['on', 'off'] as const, 'on'),
+      default_mode: f.oneOf('default_mode', ['on', 'off'] as const, 'on'),
+      allowed_modes: ['on', 'off'],
+      package_id: pkg.id,
+      rules: [],
+    };
+    const anomaly = pkg.detection_mode === 'anomaly';
+    group.rules = f.array('rules').map(({ value, path }, i) => {
+      const r = Fields.of(value, path);
+      const default_mode = r.str('default_mode', anomaly ? 'on' : 'block');
+      const rule = {
+        id: r.str('id', stableId('waf-rule', zone.name, pkg.name, name, i)),
+        description: r.str('description'),
+        priority: r.str('priority', String(i + 1)),
+        default_mode,
+        mode: r.str('mode', default_mode),
+        allowed_modes: r.strArray('allowed_modes', anomaly ? ['on', 'off'] : ['default', 'disable', 'simulate', 'block', 'challenge']),
+        group: { id: group.id, name },
+        package_id: pkg.id,
+      };
+      if (!rule.allowed_modes.includes(rule.mode) && !(rule.mode === rule.default_mode)) {
+        r.fail('mode', `expected one of ${rule.allowed_modes.join(', ')}`);
+      }
+      r.done();
+      return rule;
+    });
+    f.done();
+    return group;
+  }
+
+  wafOverride(f: Fields, zone: Zone, index: number): WafOverride {
+    const urls = f.strArray('urls', []);
+    if (urls.length === 0) f.fail('urls', 'at least one URL pattern is required');
+    const override: WafOverride = {
+      id: f.str('id', stableId('waf-override', zone.name, index)),
+      description: f.str('description', ''),
+      urls,
+      priority: f.int('priority', index + 1, -1_000_000_000, 1_000_000_000),
+      paused: f.bool('paused', false),
+      groups: f.stringMap('groups'),
+      rules: f.stringMap('rules'),
+      rewrite_action: f.stringMap('rewrite_action'),
+    };
+    f.done();
+    return override;
+  }
+
+  migration(f: Fields, zone: Zone): Migration {
+    const state = f.oneOf('state', ['start', 'validation', 'complete'] as const);
+    const since = this.time(f, 'since', 'now-30d');
+    if (state !== 'start' && zone.waf.overrides.length > 0) {
+      f.fail('state', 'a zone with URI-based overrides cannot have started its migration');
+    }
+    if (state === 'validation' && zone.plan !== 'enterprise') f.fail('state', 'validation mode is for Enterprise zones only');
+    const migration: Migration = { state, since, source: f.str('source', 'api'), entrypoint: null };
+    if (state !== 'start') {
+      // A zone that has started migrating got its entry point from the migration's PUT.
+      const config = migrationConfig(zone.waf, zone.firewallRules.values(), zone.filters);
+      migration.entrypoint = {
+        id: stableId('entrypoint', zone.name),
+        name: config.name,
+        description: '',
+        phase: 'http_request_firewall_managed',
+        kind: 'zone',
+        version: '1',
+        last_updated: since,
+        rules: config.rules.map((r, i) => ({ ...r, id: stableId('entrypoint-rule', zone.name, i), version: '1', last_updated: since })),
+      };
+    }
+    f.done();
+    return migration;
+  }
+
+  invite(f: Fields, index: number, accounts: Account[], userEmail: string): Invite {
+    const accountName = f.str('account');
+    const account = accounts.find((a) => a.name === accountName);
+    if (!account) f.fail('account', `no account named "${accountName}" in this dataset`);
+    const invited_on = this.time(f, 'invited_on', 'now-2d');
+    const roles = f.has('roles')
+      ? f.array('roles').map(({ value, path }, i) => {
+          const r = Fields.of(value, path);
+          const role = { id: r.str('id', stableId('role', index, i)), name: r.str('name'), description: r.str('description', '') };
+          r.done();
+          return role;
+        })
+      : [{ id: stableId('role', 'administrator'), name: 'Administrator', description: 'Can access the full account, except for membership management and billing.' }];
+    const invite: Invite = {
+      id: f.str('id', stableId('invite', accountName, index)),
+      organization_id: account.id,
+      organization_name: account.name,
+      invited_by: f.str('invited_by'),
+      invited_member_email: f.str('invited_member_email', userEmail),
+      invited_on,
+      expires_on: this.time(f, 'expires_on', formatApiTime(new Date(Date.parse(invited_on) + 7 * 86_400_000))),
+      roles,
+      status: f.oneOf('status', ['pending', 'accepted', 'rejected', 'expired'] as const, 'pending'),
+    };
+    f.done();
+    return invite;
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The API's JSON envelope and its failures. Handlers return `ok(...)` or throw `ApiFailure`; the
+ * server turns both into the envelope, so no answer can leave without one.
+ */
+
+export interface ErrorItem {
+  code?: number;
+  message: string;
+  documentation_url?: string;
+  source?: { pointer: string };
+  error_chain?: Array<{ code: number; message: string }>;
+  meta?: Record<string, unknown>;
+}
+
+export interface ResultInfo {
+  page: number;
+  per_page: number;
+  count: number;
+  total_count: number;
+  total_pages?: number;
+}
+
+export interface Envelope {
+  success: boolean;
+  errors: ErrorItem[];
+  messages: unknown[];
+  result: unknown;
+  result_info?: ResultInfo;
+}
+
+export interface Answer {
+  status: number;
+  body: Envelope;
+}
+
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly errors: ErrorItem[],
+  ) {
+    super(errors.map((e) => e.message).join('; '));
+  }
+}
+
+export function ok(result: unknown, result_info?: ResultInfo, status = 200): Answer {
+  const body: Envelope = { success: true, errors: [], messages: [], result };
+  if (result_info) body.result_info = result_info;
+  return { status, body };
+}
+
+export function failureBody(errors: ErrorItem[]): Envelope {
+  return { success: false, errors, messages: [], result: null };
+}
+
+export function fail(status: number, code: number | undefined, message: string, extra: Partial<ErrorItem> = {}): ApiFailure {
+  return new ApiFailure(status, [{ ...(code === undefined ? {} : { code }), message, ...extra }]);
+}
+
+/**
+ * Error codes. Those marked "wild" are the real API's (api-facts.md); the rest are the emulator's
+ * own choice for failures whose real code is not published, kept stable so tests can rely on them.
+ */
+export const CODES = {
+  /** wild: invalid or missing zone id */
+  invalidZone: 1003,
+  /** emulator: page or per_page not a positive whole number */
+  invalidPagination: 1004,
+  /** emulator: an object id in the path does not exist */
+  notFound: 1005,
+  /** wild: malformed authentication headers */
+  badAuthHeaders: 6003,
+  /** emulator: body is not JSON or lacks the JSON content type */
+  malformedJson: 6007,
+  /** wild: route not found (with 7000) */
+  noRoute: 7003,
+  noRouteChain: 7000,
+  /** emulator: method not allowed on a known route */
+  methodNotAllowed: 7001,
+  /** wild: authentication error */
+  authentication: 10000,
+  /** emulator: request body fails validation */
+  validation: 10014,
+  /** emulator: firewall rule quota of the plan reached */
+  quotaExceeded: 10019,
+  /** emulator: the zone's plan lacks a feature the request asks for */
+  notEntitled: 10020,
+  /** wild: the entry point ruleset does not exist yet */
+  rulesetNotFound: 10003,
+  /** wild: duplicate filter expression (meta.id names the existing filter) */
+  duplicateFilter: 10102,
+  /** emulator: migration request refused (state, plan or compatibility) */
+  migrationRefused: 10600,
+  /** emulator: the previous managed rules no longer exist for a migrated zone */
+  legacyWafGone: 10601,
+  /** emulator: URI-based overrides need an Enterprise zone */
+  overridesNotEntitled: 10602,
+  /** emulator: invite cannot change */
+  inviteState: 10700,
+  /** wild: rate limited */
+  rateLimited: 971,
+  /** emulator: injected server failure */
+  internal: 10500,
+} as const;

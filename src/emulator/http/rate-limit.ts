@@ -1,0 +1,63 @@
+/**
+ * A sliding-window request budget, as the real API keeps per user: at most `limit` requests in any
+ * `windowMs`. Going over blocks every call for a whole window, which is what makes tripping it so
+ * costly for everyone who shares the quota.
+ */
+export interface RateDecision {
+  allowed: boolean;
+  remaining: number;
+  /** Milliseconds until the window frees a request (or the block ends). */
+  resetMs: number;
+}
+
+export class RateLimiter {
+  private readonly times: number[] = [];
+  private head = 0;
+  private blockedUntil = 0;
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  get enabled(): boolean {
+    return this.limit > 0;
+  }
+
+  take(): RateDecision {
+    const t = this.now();
+    if (t < this.blockedUntil) return { allowed: false, remaining: 0, resetMs: this.blockedUntil - t };
+    while (this.head < this.times.length && this.times[this.head]! <= t - this.windowMs) this.head++;
+    if (this.head > 4096 && this.head * 2 > this.times.length) {
+      this.times.splice(0, this.head);
+      this.head = 0;
+    }
+    const used = this.times.length - this.head;
+    if (used >= this.limit) {
+      this.blockedUntil = t + this.windowMs;
+      return { allowed: false, remaining: 0, resetMs: this.windowMs };
+    }
+    this.times.push(t);
+    return { allowed: true, remaining: this.limit - used - 1, resetMs: this.times[this.head]! + this.windowMs - t };
+  }
+}
+
+export type RateLimitHeaderStyle = 'modern' | 'legacy' | 'both';
+
+/** `Ratelimit`/`Ratelimit-Policy` (current) and `x-ratelimit-*` (older responses). */
+export function rateLimitHeaders(limiter: RateLimiter, d: RateDecision, style: RateLimitHeaderStyle): Record<string, string> {
+  if (!limiter.enabled) return {};
+  const seconds = Math.max(0, Math.ceil(d.resetMs / 1000));
+  const headers: Record<string, string> = {};
+  if (style !== 'legacy') {
+    headers['ratelimit'] = `"default";r=${d.remaining};t=${seconds}`;
+    headers['ratelimit-policy'] = `"burst";q=${limiter.limit};w=${Math.round(limiter.windowMs / 1000)}`;
+  }
+  if (style !== 'modern') {
+    headers['x-ratelimit-limit'] = String(limiter.limit);
+    headers['x-ratelimit-remaining'] = String(d.remaining);
+    headers['x-ratelimit-reset'] = String(seconds);
+  }
+  return headers;
+}

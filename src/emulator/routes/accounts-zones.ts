@@ -1,0 +1,73 @@
+import { param, queryList, type RequestContext } from '../http/context.js';
+import { CODES, fail, ok } from '../http/envelope.js';
+import { compareValues, direction, indexed, LIMITS, orderField, paginate } from '../http/pagination.js';
+import type { Route } from '../http/router.js';
+import * as serialize from '../serialize.js';
+import type { Zone } from '../state.js';
+import { combine, notFound, textMatcher, zoneFor } from './lookup.js';
+
+function listAccounts(ctx: RequestContext) {
+  orderField(ctx, []);
+  const dir = direction(ctx);
+  const name = ctx.query.get('name');
+  const matcher = name ? textMatcher(name) : () => true;
+  const accounts = ctx.org
+    .visibleAccounts()
+    .filter((a) => matcher(a.name))
+    .sort((a, b) => dir * compareValues(a.name, b.name) || compareValues(a.id, b.id));
+  return paginate(ctx, indexed(accounts), LIMITS.accounts, serialize.account);
+}
+
+function getAccount(ctx: RequestContext) {
+  const a = ctx.org.accountsById.get(param(ctx, 'account_id'));
+  if (!a || !a.member) notFound('account', param(ctx, 'account_id'));
+  return ok(serialize.account(a));
+}
+
+const ZONE_ORDER: Record<string, (z: Zone, ctx: RequestContext) => unknown> = {
+  name: (z) => z.name,
+  status: (z) => z.status,
+  'account.id': (z) => z.accountId,
+  'account.name': (z, ctx) => ctx.org.accountsById.get(z.accountId)?.name,
+  'plan.id': (z) => serialize.planId(z),
+};
+
+const ZONE_STATUSES = ['initializing', 'pending', 'active', 'moved'];
+
+function listZones(ctx: RequestContext) {
+  const q = ctx.query;
+  const predicates: Array<(z: Zone) => boolean> = [];
+  const accountIds = queryList(q, 'account.id');
+  if (accountIds.length) predicates.push((z) => accountIds.includes(z.accountId));
+  const accountName = q.get('account.name');
+  if (accountName) {
+    const m = textMatcher(accountName);
+    predicates.push((z) => m(ctx.org.accountsById.get(z.accountId)?.name ?? ''));
+  }
+  const name = q.get('name');
+  if (name) {
+    const m = textMatcher(name);
+    predicates.push((z) => m(z.name));
+  }
+  const statuses = queryList(q, 'status');
+  for (const s of statuses) {
+    if (!ZONE_STATUSES.includes(s)) throw fail(400, CODES.validation, `status must be one of ${ZONE_STATUSES.join(', ')}`);
+  }
+  if (statuses.length) predicates.push((z) => statuses.includes(z.status));
+  const keep = combine(ctx, predicates);
+  const order = orderField(ctx, Object.keys(ZONE_ORDER)) ?? 'name';
+  const key = ZONE_ORDER[order]!;
+  const dir = direction(ctx);
+  const zones = ctx.org
+    .visibleZones()
+    .filter(keep)
+    .sort((a, b) => dir * compareValues(key(a, ctx), key(b, ctx)) || compareValues(a.name, b.name));
+  return paginate(ctx, indexed(zones), LIMITS.zones, (z) => serialize.zone(z, ctx.org));
+}
+
+export const accountAndZoneRoutes: Route[] = [
+  { method: 'GET', template: '/accounts', handler: listAccounts },
+  { method: 'GET', template: '/accounts/{account_id}', handler: getAccount },
+  { method: 'GET', template: '/zones', handler: listZones },
+  { method: 'GET', template: '/zones/{zone_id}', handler: (ctx) => ok(serialize.zone(zoneFor(ctx), ctx.org)) },
+];

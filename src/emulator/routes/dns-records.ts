@@ -1,0 +1,88 @@
+import { param, queryBool, queryList, type RequestContext } from '../http/context.js';
+import { ok } from '../http/envelope.js';
+import { compareValues, direction, LIMITS, orderField, paginate, type Indexed } from '../http/pagination.js';
+import type { Route } from '../http/router.js';
+import type { DnsRecord, RecordStore } from '../state.js';
+import { combine, notFound, textMatcher, zoneFor } from './lookup.js';
+
+const ORDERS = ['type', 'name', 'content', 'ttl', 'proxied'] as const;
+
+/**
+ * Filtered or ordered views of a zone's records, cached per store and query, so that paging
+ * through a large generated zone in name order sorts it once rather than once per page.
+ */
+const views = new WeakMap<RecordStore, Map<string, Int32Array>>();
+
+function view(store: RecordStore, signature: string, build: () => Int32Array): Indexed<DnsRecord> {
+  let byQuery = views.get(store);
+  if (!byQuery) views.set(store, (byQuery = new Map()));
+  const key = `${store.size}|${signature}`;
+  let indexes = byQuery.get(key);
+  if (!indexes) {
+    if (byQuery.size > 16) byQuery.clear();
+    byQuery.set(key, (indexes = build()));
+  }
+  const idx = indexes;
+  return { size: idx.length, at: (i) => store.at(idx[i]!) };
+}
+
+function listRecords(ctx: RequestContext) {
+  const zone = zoneFor(ctx);
+  const q = ctx.query;
+  const predicates: Array<(r: DnsRecord) => boolean> = [];
+  const types = queryList(q, 'type').map((t) => t.toUpperCase());
+  if (types.length) predicates.push((r) => types.includes(r.type));
+  for (const [key, make] of [
+    ['name', (v: string) => textMatcher(v)],
+    ['name.exact', (v: string) => textMatcher(v)],
+    ['name.contains', (v: string) => textMatcher(`contains:${v}`)],
+    ['name.startswith', (v: string) => textMatcher(`starts_with:${v}`)],
+    ['name.endswith', (v: string) => textMatcher(`ends_with:${v}`)],
+  ] as const) {
+    const v = q.get(key);
+    if (v) {
+      const m = make(v);
+      predicates.push((r) => m(r.name));
+    }
+  }
+  const content = q.get('content');
+  if (content) predicates.push((r) => r.content === content);
+  const proxied = queryBool(q, 'proxied');
+  if (proxied !== undefined) predicates.push((r) => r.proxied === proxied);
+  const order = orderField(ctx, ORDERS) as (typeof ORDERS)[number] | undefined;
+  const dir = direction(ctx);
+
+  const store = zone.dns;
+  let items: Indexed<DnsRecord> = store;
+  if (predicates.length || order || dir === -1) {
+    const keep = combine(ctx, predicates);
+    const signature = [...q].filter(([k]) => k !== 'page' && k !== 'per_page').map(([k, v]) => `${k}=${v}`).join('&');
+    items = view(store, signature, () => {
+      const picked: number[] = [];
+      for (let i = 0; i < store.size; i++) if (keep(store.at(i))) picked.push(i);
+      if (order) {
+        const keys = picked.map((i) => store.at(i)[order]);
+        const pos = picked.map((_, j) => j);
+        pos.sort((a, b) => dir * compareValues(keys[a], keys[b]) || a - b);
+        return Int32Array.from(pos, (j) => picked[j]!);
+      }
+      return Int32Array.from(dir === -1 ? picked.reverse() : picked);
+    });
+  }
+  return paginate(ctx, items, LIMITS.dnsRecords, (r) => r);
+}
+
+function getRecord(ctx: RequestContext) {
+  const zone = zoneFor(ctx);
+  const id = param(ctx, 'record_id');
+  for (let i = 0; i < zone.dns.size; i++) {
+    const r = zone.dns.at(i);
+    if (r.id === id) return ok(r);
+  }
+  return notFound('DNS record', id);
+}
+
+export const dnsRoutes: Route[] = [
+  { method: 'GET', template: '/zones/{zone_id}/dns_records', handler: listRecords },
+  { method: 'GET', template: '/zones/{zone_id}/dns_records/{record_id}', handler: getRecord },
+];

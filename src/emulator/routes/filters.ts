@@ -1,0 +1,128 @@
+import { param, queryBool, queryList, type RequestContext } from '../http/context.js';
+import { ApiFailure, CODES, fail, ok, type ErrorItem } from '../http/envelope.js';
+import { indexed, LIMITS, paginate } from '../http/pagination.js';
+import type { Route } from '../http/router.js';
+import * as serialize from '../serialize.js';
+import type { Filter, Zone } from '../state.js';
+import { duplicateError, findByExpression, isObject, readFilterInput, toFilter, validationError, type FilterInput } from './filter-input.js';
+import { notFound, zoneFor } from './lookup.js';
+
+/** The filters interface: standalone filters that firewall rules (and other features) reference. */
+
+function listFilters(ctx: RequestContext) {
+  const zone = zoneFor(ctx);
+  const q = ctx.query;
+  const ids = queryList(q, 'id');
+  const paused = queryBool(q, 'paused');
+  const expression = q.get('expression');
+  const description = q.get('description');
+  const ref = q.get('ref');
+  const filters = [...zone.filters.values()].filter(
+    (f) =>
+      (!ids.length || ids.includes(f.id)) &&
+      (paused === undefined || f.paused === paused) &&
+      (expression === null || f.expression.includes(expression)) &&
+      (description === null || f.description.toLowerCase().includes(description.toLowerCase())) &&
+      (ref === null || f.ref === ref),
+  );
+  return paginate(ctx, indexed(filters), LIMITS.filters, serialize.filter);
+}
+
+function getFilter(ctx: RequestContext) {
+  const zone = zoneFor(ctx);
+  const id = param(ctx, 'filter_id');
+  const f = zone.filters.get(id);
+  return f ? ok(serialize.filter(f)) : notFound('filter', id);
+}
+
+export function bodyArray(ctx: RequestContext): unknown[] {
+  const body = ctx.body();
+  if (!Array.isArray(body) || body.length === 0) throw fail(400, CODES.validation, 'request body must be a non-empty JSON array');
+  return body;
+}
+
+function createFilters(ctx: RequestContext) {
+  const zone = zoneFor(ctx);
+  const errors: ErrorItem[] = [];
+  const inputs = bodyArray(ctx).map((raw, i) => readFilterInput(raw, `/${i}`, errors));
+  rejectDuplicates(zone, inputs, errors);
+  if (errors.length) throw new ApiFailure(400, errors);
+  const created = (inputs as FilterInput[]).map((input) => {
+    const f = toFilter(ctx.org.newId(), input);
+    zone.filters.set(f.id, f);
+    return serialize.filter(f);
+  });
+  return ok(created);
+}
+
+function rejectDuplicates(zone: Zone, inputs: Array<FilterInput | null>, errors: ErrorItem[], ids: string[] = []): void {
+  const seen = new Set<string>();
+  inputs.forEach((input, i) => {
+    if (!input) return;
+    const existing = findByExpression(zone, input.expression, ids[i]);
+    if (existing || seen.has(input.expression)) errors.push(duplicateError(existing, `/${i}/expression`));
+    seen.add(input.expression);
+  });
+}
+
+function applyUpdate(zone: Zone, raw: unknown, pointer: string, errors: ErrorItem[], fixedId?: string): Filter | null {
+  const id = fixedId ?? (isObject(raw) && typeof raw['id'] === 'string' ? raw['id'] : undefined);
+  if (!id) {
+    errors.push(validationError(`${pointer}/id`, 'id is required'));
+    return null;
+  }
+  if (!zone.filters.has(id)) {
+    errors.push({ code: CODES.notFound, message: `filter not found: ${id.slice(0, 64)}`, source: { pointer: `${pointer}/id` } });
+    return null;
+  }
+  const input = readFilterInput(raw, pointer, errors);
+  return input ? toFilter(id, input) : null;
+}
+
+function updateFilters(ctx: RequestContext, raws: unknown[], fixedId?: string) {
+  const zone = zoneFor(ctx);
+  const errors: ErrorItem[] = [];
+  const updated = raws.map((raw, i) => applyUpdate(zone, raw, fixedId ? '' : `/${i}`, errors, fixedId));
+  rejectDuplicates(
+    zone,
+    updated.map((f) => (f ? { ...f, usesRegex: false, fields: [] } : null)),
+    errors,
+    updated.map((f) => f?.id ?? ''),
+  );
+  if (errors.length) throw new ApiFailure(400, errors);
+  for (const f of updated as Filter[]) zone.filters.set(f.id, f);
+  return (updated as Filter[]).map(serialize.filter);
+}
+
+function deleteFilters(zone: Zone, ids: string[]) {
+  for (const id of ids) if (!zone.filters.has(id)) notFound('filter', id);
+  // Rules that referenced a deleted filter keep pointing at it and show `{id, deleted: true}`.
+  for (const id of ids) zone.filters.delete(id);
+  return ids.map((id) => ({ id }));
+}
+
+export const filterRoutes: Route[] = [
+  { method: 'GET', template: '/zones/{zone_id}/filters', handler: listFilters },
+  { method: 'POST', template: '/zones/{zone_id}/filters', handler: createFilters },
+  { method: 'PUT', template: '/zones/{zone_id}/filters', handler: (ctx) => ok(updateFilters(ctx, bodyArray(ctx))) },
+  {
+    method: 'DELETE',
+    template: '/zones/{zone_id}/filters',
+    handler: (ctx) => {
+      const ids = queryList(ctx.query, 'id');
+      if (!ids.length) throw fail(400, CODES.validation, 'give the filters to delete as id=...&id=...');
+      return ok(deleteFilters(zoneFor(ctx), ids));
+    },
+  },
+  { method: 'GET', template: '/zones/{zone_id}/filters/{filter_id}', handler: getFilter },
+  {
+    method: 'PUT',
+    template: '/zones/{zone_id}/filters/{filter_id}',
+    handler: (ctx) => ok(updateFilters(ctx, [ctx.body()], param(ctx, 'filter_id'))[0]),
+  },
+  {
+    method: 'DELETE',
+    template: '/zones/{zone_id}/filters/{filter_id}',
+    handler: (ctx) => ok(deleteFilters(zoneFor(ctx), [param(ctx, 'filter_id')])[0]),
+  },
+];

@@ -1,0 +1,256 @@
+import { checkExpression } from '../expression.js';
+import { param, queryBool, queryList, type RequestContext } from '../http/context.js';
+import { ApiFailure, CODES, fail, ok, type ErrorItem } from '../http/envelope.js';
+import { indexed, LIMITS, paginate } from '../http/pagination.js';
+import type { Route } from '../http/router.js';
+import * as serialize from '../serialize.js';
+import { FIREWALL_RULE_QUOTA, type FirewallRule, type Zone } from '../state.js';
+import { KNOWN_ACTIONS, KNOWN_PRODUCTS } from '../vocabulary.js';
+import {
+  duplicateError,
+  findByExpression,
+  isObject,
+  missingFeature,
+  readFilterInput,
+  toFilter,
+  validationError,
+  type FilterInput,
+} from './filter-input.js';
+import { bodyArray } from './filters.js';
+import { notFound, zoneFor } from './lookup.js';
+
+const MAX_DESCRIPTION = 500;
+const MAX_PRIORITY = 2_147_483_647;
+
+function listRules(ctx: RequestContext) {
+  const zone = zoneFor(ctx);
+  const q = ctx.query;
+  const ids = queryList(q, 'id');
+  const action = q.get('action');
+  const paused = queryBool(q, 'paused');
+  const description = q.get('description');
+  const rules = [...zone.firewallRules.values()].filter(
+    (r) =>
+      (!ids.length || ids.includes(r.id)) &&
+      (action === null || r.action === action) &&
+      (paused === undefined || r.paused === paused) &&
+      (description === null || r.description.toLowerCase().includes(description.toLowerCase())),
+  );
+  return paginate(ctx, indexed(rules), LIMITS.firewallRules, (r) => serialize.firewallRule(r, zone));
+}
+
+/** A validated rule of a request: its own fields, and either a new inline filter or an existing one. */
+interface RuleInput {
+  action: string;
+  priority: number | null;
+  paused: boolean;
+  description: string;
+  ref?: string;
+  products?: string[];
+  inline?: FilterInput;
+  filterId?: string;
+}
+
+function readRuleFields(raw: Record<string, unknown>, pointer: string, errors: ErrorItem[]): Omit<RuleInput, 'inline' | 'filterId'> | null {
+  const before = errors.length;
+  const { action, priority, paused, description, ref, products } = raw;
+  if (typeof action !== 'string' || !(KNOWN_ACTIONS as readonly string[]).includes(action)) {
+    errors.push(validationError(`${pointer}/action`, `action must be one of ${KNOWN_ACTIONS.join(', ')}`));
+  }
+  if (priority !== undefined && priority !== null && (!Number.isInteger(priority) || (priority as number) < 0 || (priority as number) > MAX_PRIORITY)) {
+    errors.push(validationError(`${pointer}/priority`, `priority must be null or a whole number from 0 to ${MAX_PRIORITY}`));
+  }
+  if (paused !== undefined && typeof paused !== 'boolean') errors.push(validationError(`${pointer}/paused`, 'paused must be a boolean'));
+  if (description !== undefined && (typeof description !== 'string' || [...description].length > MAX_DESCRIPTION)) {
+    errors.push(validationError(`${pointer}/description`, `description must be a string of at most ${MAX_DESCRIPTION} characters`));
+  }
+  if (ref !== undefined && typeof ref !== 'string') errors.push(validationError(`${pointer}/ref`, 'ref must be a string'));
+  if (products !== undefined && (!Array.isArray(products) || products.some((p) => !KNOWN_PRODUCTS.includes(p as string)))) {
+    errors.push(validationError(`${pointer}/products`, `products must be some of ${KNOWN_PRODUCTS.join(', ')}`));
+  }
+  if (action === 'bypass' && (!Array.isArray(products) || products.length === 0)) {
+    errors.push(validationError(`${pointer}/products`, 'a bypass rule needs the products it bypasses'));
+  }
+  if (errors.length > before) return null;
+  const fields: Omit<RuleInput, 'inline' | 'filterId'> = {
+    action: action as string,
+    priority: (priority as number | null | undefined) ?? null,
+    paused: (paused as boolean | undefined) ?? false,
+    description: (description as string | undefined) ?? '',
+  };
+  if (typeof ref === 'string') fields.ref = ref;
+  if (Array.isArray(products) && products.length) fields.products = products as string[];
+  return fields;
+}
+
+function readRule(zone: Zone, raw: unknown, pointer: string, errors: ErrorItem[]): RuleInput | null {
+  if (!isObject(raw)) {
+    errors.push(validationError(pointer, 'each firewall rule must be an object'));
+    return null;
+  }
+  const fields = readRuleFields(raw, pointer, errors);
+  const filter = raw['filter'];
+  if (!isObject(filter)) {
+    errors.push(validationError(`${pointer}/filter`, 'filter is required: {expression} inline or {id} of an existing filter'));
+    return null;
+  }
+  if (typeof filter['id'] === 'string' && filter['expression'] === undefined) {
+    if (!zone.filters.has(filter['id'])) {
+      errors.push({ code: CODES.notFound, message: `filter not found: ${filter['id'].slice(0, 64)}`, source: { pointer: `${pointer}/filter/id` } });
+      return null;
+    }
+    return fields && { ...fields, filterId: filter['id'] };
+  }
+  const inline = readFilterInput(filter, `${pointer}/filter`, errors);
+  return fields && inline && { ...fields, inline };
+}
+
+/**
+ * POST takes an array and validates it all or nothing (spec, Errors 4). Inline filters are then
+ * created before the quota and plan features are checked, so a refusal for quota or a missing
+ * feature leaves those filters behind without rules (spec, Errors 5): the client must create the
+ * rules again referencing them.
+ */
+function createRules(ctx: RequestContext) {
+  const zone = zoneFor(ctx);
+  const errors: ErrorItem[] = [];
+  const inputs = bodyArray(ctx).map((raw, i) => readRule(zone, raw, `/${i}`, errors));
+  const seen = new Set<string>();
+  inputs.forEach((input, i) => {
+    if (!input?.inline) return;
+    const existing = findByExpression(zone, input.inline.expression);
+    if (existing || seen.has(input.inline.expression)) errors.push(duplicateError(existing, `/${i}/filter/expression`));
+    seen.add(input.inline.expression);
+  });
+  if (errors.length) throw new ApiFailure(400, errors);
+
+  const rules = inputs as RuleInput[];
+  for (const input of rules) {
+    if (!input.inline) continue;
+    const f = toFilter(ctx.org.newId(), input.inline);
+    zone.filters.set(f.id, f);
+    input.filterId = f.id;
+  }
+  const quota = FIREWALL_RULE_QUOTA[zone.plan];
+  if (zone.firewallRules.size + rules.length > quota) {
+    throw fail(
+      400,
+      CODES.quotaExceeded,
+      `firewallrules.api.quota_exceeded: the ${zone.plan} plan allows ${quota} firewall rules per zone; ${zone.name} has ${zone.firewallRules.size} and this request adds ${rules.length}`,
+    );
+  }
+  for (const input of rules) {
+    const filter = zone.filters.get(input.filterId!)!;
+    const check = checkExpression(filter.expression);
+    const missing = check.ok ? missingFeature(zone, check) : null;
+    if (missing) throw fail(400, CODES.notEntitled, `firewallrules.api.not_entitled: ${missing}`);
+  }
+  const now = ctx.org.clock.iso();
+  const created = rules.map((input) => {
+    const rule = toRule(ctx.org.newId(), input, now, now);
+    zone.firewallRules.set(rule.id, rule);
+    return serialize.firewallRule(rule, zone);
+  });
+  return ok(created);
+}
+
+function toRule(id: string, input: RuleInput, created_on: string, modified_on: string): FirewallRule {
+  const rule: FirewallRule = {
+    id,
+    action: input.action,
+    priority: input.priority,
+    paused: input.paused,
+    description: input.description,
+    filterId: input.filterId!,
+    created_on,
+    modified_on,
+  };
+  if (input.ref !== undefined) rule.ref = input.ref;
+  if (input.products !== undefined) rule.products = input.products;
+  return rule;
+}
+
+/**
+ * Updates may re-point a rule to another existing filter, but never change a filter: filters are
+ * changed through the filters interface only (spec, Firewall rules 2).
+ */
+function updateRules(ctx: RequestContext, raws: unknown[], fixedId?: string) {
+  const zone = zoneFor(ctx);
+  const errors: ErrorItem[] = [];
+  const updates = raws.map((raw, i) => {
+    const pointer = fixedId ? '' : `/${i}`;
+    const id = fixedId ?? (isObject(raw) && typeof raw['id'] === 'string' ? raw['id'] : undefined);
+    const existing = id ? zone.firewallRules.get(id) : undefined;
+    if (!existing) {
+      errors.push({ code: CODES.notFound, message: `firewall rule not found: ${String(id).slice(0, 64)}`, source: { pointer: `${pointer}/id` } });
+      return null;
+    }
+    if (!isObject(raw)) return null;
+    const fields = readRuleFields(raw, pointer, errors);
+    const filter = raw['filter'];
+    if (!isObject(filter) || typeof filter['id'] !== 'string') {
+      errors.push(validationError(`${pointer}/filter`, 'filter must reference an existing filter as {id}'));
+      return null;
+    }
+    const current = zone.filters.get(filter['id']);
+    if (!current) {
+      errors.push({ code: CODES.notFound, message: `filter not found: ${filter['id'].slice(0, 64)}`, source: { pointer: `${pointer}/filter/id` } });
+      return null;
+    }
+    if ((filter['expression'] !== undefined && filter['expression'] !== current.expression) || (filter['paused'] !== undefined && filter['paused'] !== current.paused)) {
+      errors.push(validationError(`${pointer}/filter`, 'filters cannot be changed through the firewall rules endpoint; use PUT /zones/{zone_id}/filters/{id}'));
+      return null;
+    }
+    return fields && toRule(existing.id, { ...fields, filterId: current.id }, existing.created_on, ctx.org.clock.iso());
+  });
+  if (errors.length) throw new ApiFailure(400, errors);
+  for (const rule of updates as FirewallRule[]) zone.firewallRules.set(rule.id, rule);
+  return (updates as FirewallRule[]).map((r) => serialize.firewallRule(r, zone));
+}
+
+/** Deleting a rule leaves its filter unless `delete_filter_if_unused=true`. */
+function deleteRules(ctx: RequestContext, ids: string[]) {
+  const zone = zoneFor(ctx);
+  for (const id of ids) if (!zone.firewallRules.has(id)) notFound('firewall rule', id);
+  const dropUnused = queryBool(ctx.query, 'delete_filter_if_unused') ?? false;
+  for (const id of ids) {
+    const rule = zone.firewallRules.get(id)!;
+    zone.firewallRules.delete(id);
+    if (dropUnused && ![...zone.firewallRules.values()].some((r) => r.filterId === rule.filterId)) zone.filters.delete(rule.filterId);
+  }
+  return ids.map((id) => ({ id }));
+}
+
+export const firewallRuleRoutes: Route[] = [
+  { method: 'GET', template: '/zones/{zone_id}/firewall/rules', handler: listRules },
+  { method: 'POST', template: '/zones/{zone_id}/firewall/rules', handler: createRules },
+  { method: 'PUT', template: '/zones/{zone_id}/firewall/rules', handler: (ctx) => ok(updateRules(ctx, bodyArray(ctx))) },
+  {
+    method: 'DELETE',
+    template: '/zones/{zone_id}/firewall/rules',
+    handler: (ctx) => {
+      const ids = queryList(ctx.query, 'id');
+      if (!ids.length) throw fail(400, CODES.validation, 'give the rules to delete as id=...&id=...');
+      return ok(deleteRules(ctx, ids));
+    },
+  },
+  {
+    method: 'GET',
+    template: '/zones/{zone_id}/firewall/rules/{rule_id}',
+    handler: (ctx) => {
+      const zone = zoneFor(ctx);
+      const rule = zone.firewallRules.get(param(ctx, 'rule_id'));
+      return rule ? ok(serialize.firewallRule(rule, zone)) : notFound('firewall rule', param(ctx, 'rule_id'));
+    },
+  },
+  {
+    method: 'PUT',
+    template: '/zones/{zone_id}/firewall/rules/{rule_id}',
+    handler: (ctx) => ok(updateRules(ctx, [ctx.body()], param(ctx, 'rule_id'))[0]),
+  },
+  {
+    method: 'DELETE',
+    template: '/zones/{zone_id}/firewall/rules/{rule_id}',
+    handler: (ctx) => ok(deleteRules(ctx, [param(ctx, 'rule_id')])[0]),
+  },
+];

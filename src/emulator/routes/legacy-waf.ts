@@ -1,0 +1,147 @@
+import { param, queryList, type RequestContext } from '../http/context.js';
+import { CODES, fail, ok } from '../http/envelope.js';
+import { compareValues, direction, indexed, LIMITS, orderField, paginate } from '../http/pagination.js';
+import type { Route } from '../http/router.js';
+import * as serialize from '../serialize.js';
+import type { WafGroup, WafPackage, WafRule, Zone } from '../state.js';
+import { isObject } from './filter-input.js';
+import { notFound, zoneFor } from './lookup.js';
+
+/**
+ * The previous managed rules (legacy WAF): packages, groups, rules and URI-based overrides.
+ * After a zone has migrated these endpoints stop working for it (spec, States rule 2).
+ */
+
+function legacyZone(ctx: RequestContext): Zone {
+  const zone = zoneFor(ctx);
+  if (zone.migration.state === 'complete') {
+    throw fail(400, CODES.legacyWafGone, `${zone.name} has migrated to the new managed rules; the previous WAF API no longer applies: use the rulesets API`);
+  }
+  return zone;
+}
+
+function packageOf(ctx: RequestContext): WafPackage {
+  const id = param(ctx, 'package_id');
+  return legacyZone(ctx).waf.packages.find((p) => p.id === id) ?? notFound('WAF package', id);
+}
+
+function groupOf(ctx: RequestContext): WafGroup {
+  const id = param(ctx, 'group_id');
+  return packageOf(ctx).groups.find((g) => g.id === id) ?? notFound('WAF rule group', id);
+}
+
+function ruleOf(ctx: RequestContext): WafRule {
+  const id = param(ctx, 'rule_id');
+  for (const g of packageOf(ctx).groups) {
+    const rule = g.rules.find((r) => r.id === id);
+    if (rule) return rule;
+  }
+  return notFound('WAF rule', id);
+}
+
+function bodyField(ctx: RequestContext, key: string, allowed: readonly string[]): string {
+  const body = ctx.body();
+  const value = isObject(body) ? body[key] : undefined;
+  if (typeof value !== 'string' || !allowed.includes(value)) {
+    throw fail(400, CODES.validation, `${key} must be one of ${allowed.join(', ')}`, { source: { pointer: `/${key}` } });
+  }
+  return value;
+}
+
+function listPackages(ctx: RequestContext) {
+  const zone = legacyZone(ctx);
+  orderField(ctx, ['name']);
+  const dir = direction(ctx);
+  const name = ctx.query.get('name');
+  const packages = zone.waf.packages.filter((p) => name === null || p.name === name).sort((a, b) => dir * compareValues(a.name, b.name));
+  return paginate(ctx, indexed(packages), LIMITS.legacyWaf, serialize.wafPackage);
+}
+
+function patchPackage(ctx: RequestContext) {
+  const pkg = packageOf(ctx);
+  if (pkg.detection_mode !== 'anomaly') throw fail(400, CODES.validation, 'only the anomaly (OWASP) package has a sensitivity and an action mode');
+  const body = ctx.body();
+  if (isObject(body) && body['sensitivity'] !== undefined) pkg.sensitivity = bodyField(ctx, 'sensitivity', ['high', 'medium', 'low', 'off']) as WafPackage['sensitivity'];
+  if (isObject(body) && body['action_mode'] !== undefined) pkg.action_mode = bodyField(ctx, 'action_mode', ['simulate', 'block', 'challenge']) as WafPackage['action_mode'];
+  return ok(serialize.wafPackage(pkg));
+}
+
+function listGroups(ctx: RequestContext) {
+  const mode = ctx.query.get('mode');
+  const groups = packageOf(ctx).groups.filter((g) => mode === null || g.mode === mode);
+  return paginate(ctx, indexed(groups), LIMITS.legacyWaf, serialize.wafGroup);
+}
+
+function listRules(ctx: RequestContext) {
+  const mode = ctx.query.get('mode');
+  const groupIds = queryList(ctx.query, 'group_id');
+  const rules = packageOf(ctx)
+    .groups.flatMap((g) => g.rules)
+    .filter((r) => (mode === null || r.mode === mode) && (!groupIds.length || groupIds.includes(r.group.id)));
+  return paginate(ctx, indexed(rules), LIMITS.legacyWaf, serialize.wafRule);
+}
+
+function overridesZone(ctx: RequestContext): Zone {
+  const zone = legacyZone(ctx);
+  if (zone.plan !== 'enterprise') {
+    throw fail(403, CODES.overridesNotEntitled, `URI-based WAF overrides are available on Enterprise zones only; ${zone.name} is on the ${zone.plan} plan`);
+  }
+  return zone;
+}
+
+function overrideIndex(ctx: RequestContext): { zone: Zone; index: number } {
+  const zone = overridesZone(ctx);
+  const id = param(ctx, 'override_id');
+  const index = zone.waf.overrides.findIndex((o) => o.id === id);
+  if (index < 0) notFound('WAF override', id);
+  return { zone, index };
+}
+
+const PACKAGES = '/zones/{zone_id}/firewall/waf/packages';
+const OVERRIDES = '/zones/{zone_id}/firewall/waf/overrides';
+
+export const legacyWafRoutes: Route[] = [
+  { method: 'GET', template: PACKAGES, handler: listPackages },
+  { method: 'GET', template: `${PACKAGES}/{package_id}`, handler: (ctx) => ok(serialize.wafPackage(packageOf(ctx))) },
+  { method: 'PATCH', template: `${PACKAGES}/{package_id}`, handler: patchPackage },
+  { method: 'GET', template: `${PACKAGES}/{package_id}/groups`, handler: listGroups },
+  { method: 'GET', template: `${PACKAGES}/{package_id}/groups/{group_id}`, handler: (ctx) => ok(serialize.wafGroup(groupOf(ctx))) },
+  {
+    method: 'PATCH',
+    template: `${PACKAGES}/{package_id}/groups/{group_id}`,
+    handler: (ctx) => {
+      const group = groupOf(ctx);
+      group.mode = bodyField(ctx, 'mode', group.allowed_modes) as WafGroup['mode'];
+      return ok(serialize.wafGroup(group));
+    },
+  },
+  { method: 'GET', template: `${PACKAGES}/{package_id}/rules`, handler: listRules },
+  { method: 'GET', template: `${PACKAGES}/{package_id}/rules/{rule_id}`, handler: (ctx) => ok(serialize.wafRule(ruleOf(ctx))) },
+  {
+    method: 'PATCH',
+    template: `${PACKAGES}/{package_id}/rules/{rule_id}`,
+    handler: (ctx) => {
+      const rule = ruleOf(ctx);
+      rule.mode = bodyField(ctx, 'mode', rule.allowed_modes);
+      return ok(serialize.wafRule(rule));
+    },
+  },
+  { method: 'GET', template: OVERRIDES, handler: (ctx) => paginate(ctx, indexed(overridesZone(ctx).waf.overrides), LIMITS.legacyWaf, (o) => o) },
+  {
+    method: 'GET',
+    template: `${OVERRIDES}/{override_id}`,
+    handler: (ctx) => {
+      const { zone, index } = overrideIndex(ctx);
+      return ok(zone.waf.overrides[index]);
+    },
+  },
+  {
+    method: 'DELETE',
+    template: `${OVERRIDES}/{override_id}`,
+    handler: (ctx) => {
+      const { zone, index } = overrideIndex(ctx);
+      const [removed] = zone.waf.overrides.splice(index, 1);
+      return ok({ id: removed!.id });
+    },
+  },
+];

@@ -1,0 +1,42 @@
+import { param, type RequestContext } from '../http/context.js';
+import { CODES, fail } from '../http/envelope.js';
+import type { Zone } from '../state.js';
+
+/** The zone named by the path, or the API's answer for an unknown one (400, code 1003). */
+export function zoneFor(ctx: RequestContext): Zone {
+  const zone = ctx.org.visibleZone(param(ctx, 'zone_id'));
+  if (!zone) throw fail(400, CODES.invalidZone, 'Invalid or missing zone id.');
+  return zone;
+}
+
+export function notFound(what: string, id: string): never {
+  throw fail(404, CODES.notFound, `${what} not found: ${id.slice(0, 64)}`);
+}
+
+/** Text filters on lists: exact, or the `contains:`/`starts_with:`/`ends_with:` forms of the zones list. */
+export function textMatcher(raw: string): (value: string) => boolean {
+  const [op, ...rest] = raw.split(':');
+  const arg = rest.join(':').toLowerCase();
+  switch (op) {
+    case 'contains':
+      return (v) => v.toLowerCase().includes(arg);
+    case 'starts_with':
+      return (v) => v.toLowerCase().startsWith(arg);
+    case 'ends_with':
+      return (v) => v.toLowerCase().endsWith(arg);
+    case 'equal':
+      return (v) => v.toLowerCase() === arg;
+    case 'not_equal':
+      return (v) => v.toLowerCase() !== arg;
+    default:
+      return (v) => v.toLowerCase() === raw.toLowerCase();
+  }
+}
+
+/** `match=all` (default) needs every filter to hold; `match=any` one of them. */
+export function combine<T>(ctx: RequestContext, predicates: Array<(item: T) => boolean>): (item: T) => boolean {
+  const match = ctx.query.get('match') ?? 'all';
+  if (match !== 'all' && match !== 'any') throw fail(400, CODES.validation, 'match must be any or all');
+  if (predicates.length === 0) return () => true;
+  return match === 'all' ? (item) => predicates.every((p) => p(item)) : (item) => predicates.some((p) => p(item));
+}

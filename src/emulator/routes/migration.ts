@@ -1,0 +1,192 @@
+import { checkExpression } from '../expression.js';
+import type { RequestContext } from '../http/context.js';
+import { ApiFailure, CODES, fail, ok, type ErrorItem } from '../http/envelope.js';
+import type { Route } from '../http/router.js';
+import { stableId } from '../ids.js';
+import type { MigrationState, Ruleset, RulesetRule, Zone } from '../state.js';
+import { KNOWN_MANAGED_RULESETS, migrationConfig } from '../waf-mapping.js';
+import { isObject, validationError } from './filter-input.js';
+import { zoneFor } from './lookup.js';
+
+/**
+ * The managed-rules migration: check, config and status, and the entry point PUT that moves a
+ * zone through the spec's state table (start -> validation -> new version only), irreversibly.
+ */
+
+const PHASE = 'http_request_firewall_managed';
+const RULESET_ACTIONS = ['execute', 'skip', 'log', 'block', 'challenge', 'js_challenge', 'managed_challenge'];
+const TARGETS: Record<string, MigrationState> = { pending: 'complete', '1': 'complete', validation: 'validation', '2': 'validation' };
+
+function requirePhaseTwo(ctx: RequestContext): void {
+  if (ctx.query.get('phase_two') !== '1') {
+    throw fail(400, CODES.migrationRefused, 'phase_two=1 is required: phase one of the migration has ended');
+  }
+}
+
+function check(ctx: RequestContext) {
+  requirePhaseTwo(ctx);
+  const zone = zoneFor(ctx);
+  // The spec's only reason for ineligibility: URI-based overrides of the previous version.
+  return ok({ compatible: zone.waf.overrides.length === 0, migration_state: zone.migration.state });
+}
+
+function config(ctx: RequestContext) {
+  requirePhaseTwo(ctx);
+  const zone = zoneFor(ctx);
+  return ok(migrationConfig(zone.waf, zone.firewallRules.values(), zone.filters));
+}
+
+export function migrationStatus(zone: Zone) {
+  const m = zone.migration;
+  const newEnabled = m.state !== 'start' || (m.entrypoint?.rules.some((r) => r.enabled) ?? false);
+  const oldEnabled = m.state === 'validation' || (m.state === 'start' && zone.waf.enabled);
+  return {
+    migration_state: m.state,
+    old_waf_status: oldEnabled ? 'enabled' : 'disabled',
+    new_waf_status: newEnabled ? 'enabled' : 'disabled',
+    created: m.since,
+    source: m.source,
+  };
+}
+
+function getEntrypoint(ctx: RequestContext) {
+  const zone = zoneFor(ctx);
+  if (!zone.migration.entrypoint) {
+    throw fail(404, CODES.rulesetNotFound, `could not find entrypoint ruleset in the ${PHASE} phase`);
+  }
+  return ok(zone.migration.entrypoint);
+}
+
+interface RulesetBody {
+  name: string;
+  description: string;
+  rules: Array<Omit<RulesetRule, 'last_updated'>>;
+}
+
+function readRulesetBody(raw: unknown): RulesetBody {
+  if (!isObject(raw)) throw fail(400, CODES.validation, 'request body must be a ruleset object with name and rules');
+  const errors: ErrorItem[] = [];
+  const { name, description, rules } = raw;
+  if (name !== undefined && typeof name !== 'string') errors.push(validationError('/name', 'name must be a string'));
+  if (!Array.isArray(rules)) errors.push(validationError('/rules', 'rules must be an array'));
+  const parsed = (Array.isArray(rules) ? rules : []).map((rule, i) => readRulesetRule(rule, `/rules/${i}`, errors));
+  if (errors.length) throw new ApiFailure(400, errors);
+  return { name: (name as string | undefined) ?? 'default', description: typeof description === 'string' ? description : '', rules: parsed as RulesetBody['rules'] };
+}
+
+function readRulesetRule(raw: unknown, pointer: string, errors: ErrorItem[]): RulesetBody['rules'][number] | null {
+  if (!isObject(raw)) {
+    errors.push(validationError(pointer, 'each rule must be an object'));
+    return null;
+  }
+  const before = errors.length;
+  const { id, version, action, expression, description, ref, enabled, action_parameters } = raw;
+  for (const [key, value] of Object.entries({ id, version, description, ref })) {
+    if (value !== undefined && typeof value !== 'string') errors.push(validationError(`${pointer}/${key}`, `${key} must be a string (empty allowed)`));
+  }
+  if (typeof action !== 'string' || !RULESET_ACTIONS.includes(action)) {
+    errors.push(validationError(`${pointer}/action`, `action must be one of ${RULESET_ACTIONS.join(', ')}`));
+  }
+  if (typeof expression !== 'string') {
+    errors.push(validationError(`${pointer}/expression`, 'expression is required'));
+  } else if (expression !== 'true') {
+    const parsed = checkExpression(expression);
+    if (!parsed.ok) errors.push({ message: parsed.message, source: { pointer: `${pointer}/expression` } });
+  }
+  if (enabled !== undefined && typeof enabled !== 'boolean') errors.push(validationError(`${pointer}/enabled`, 'enabled must be a boolean'));
+  if (action_parameters !== undefined && !isObject(action_parameters)) {
+    errors.push(validationError(`${pointer}/action_parameters`, 'action_parameters must be an object'));
+  }
+  if (action === 'execute') {
+    const target = isObject(action_parameters) ? action_parameters['id'] : undefined;
+    if (typeof target !== 'string' || !KNOWN_MANAGED_RULESETS.has(target)) {
+      errors.push(validationError(`${pointer}/action_parameters/id`, 'execute needs action_parameters.id of a managed ruleset'));
+    } else if (isObject(action_parameters) && action_parameters['overrides'] !== undefined) {
+      const overrides = action_parameters['overrides'];
+      const list = isObject(overrides) ? overrides['rules'] : undefined;
+      if (!isObject(overrides) || (list !== undefined && (!Array.isArray(list) || list.some((o) => !isObject(o) || typeof o['id'] !== 'string')))) {
+        errors.push(validationError(`${pointer}/action_parameters/overrides`, 'overrides.rules must be an array of {id, action?, enabled?}'));
+      }
+    }
+  }
+  if (errors.length > before) return null;
+  const rule: RulesetBody['rules'][number] = {
+    id: (id as string | undefined) ?? '',
+    version: (version as string | undefined) ?? '',
+    action: action as string,
+    expression: expression as string,
+    description: (description as string | undefined) ?? '',
+    ref: (ref as string | undefined) ?? '',
+    enabled: (enabled as boolean | undefined) ?? true,
+  };
+  if (isObject(action_parameters)) rule.action_parameters = action_parameters;
+  return rule;
+}
+
+function save(ctx: RequestContext, zone: Zone, body: RulesetBody): Ruleset {
+  const now = ctx.org.clock.iso();
+  const previous = zone.migration.entrypoint;
+  const version = String(Number(previous?.version ?? '0') + 1);
+  const ruleset: Ruleset = {
+    id: previous?.id ?? stableId('entrypoint', zone.name),
+    name: body.name,
+    description: body.description,
+    phase: PHASE,
+    kind: 'zone',
+    version,
+    last_updated: now,
+    rules: body.rules.map((r) => ({ ...r, id: r.id || ctx.org.newId(), version, last_updated: now })),
+  };
+  zone.migration.entrypoint = ruleset;
+  return ruleset;
+}
+
+function putEntrypoint(ctx: RequestContext) {
+  const zone = zoneFor(ctx);
+  const body = readRulesetBody(ctx.body());
+  const m = zone.migration;
+  const requested = ctx.query.get('waf_migration');
+  if (requested === null) {
+    // The ordinary ruleset API. Before migrating, a zone may only store disabled rules.
+    if (m.state === 'start' && body.rules.some((r) => r.enabled)) {
+      throw fail(
+        400,
+        CODES.migrationRefused,
+        `${zone.name} still runs the previous managed rules: migrate with waf_migration=pending (or validation), or keep every rule enabled:false`,
+      );
+    }
+    return ok(save(ctx, zone, body));
+  }
+  const target = TARGETS[requested];
+  if (!target) throw fail(400, CODES.validation, 'waf_migration must be pending, 1, validation or 2');
+  requirePhaseTwo(ctx);
+  if (m.state === 'complete') throw fail(400, CODES.migrationRefused, `${zone.name} has already migrated; the migration is irreversible`);
+  if (zone.waf.overrides.length > 0) {
+    throw fail(
+      400,
+      CODES.migrationRefused,
+      `${zone.name} is not compatible: delete its ${zone.waf.overrides.length} URI-based override(s) of the previous managed rules first`,
+    );
+  }
+  if (target === 'validation') {
+    if (zone.plan !== 'enterprise') {
+      throw fail(400, CODES.migrationRefused, `validation mode is for Enterprise zones only; ${zone.name} is on the ${zone.plan} plan`);
+    }
+    if (m.state === 'validation') throw fail(400, CODES.migrationRefused, `${zone.name} is already in validation mode; PUT with waf_migration=pending to finish`);
+  }
+  const ruleset = save(ctx, zone, body);
+  m.state = target;
+  m.since = ruleset.last_updated;
+  m.source = 'api';
+  return ok(ruleset);
+}
+
+const ENTRYPOINT = `/zones/{zone_id}/rulesets/phases/${PHASE}/entrypoint`;
+
+export const migrationRoutes: Route[] = [
+  { method: 'GET', template: '/zones/{zone_id}/waf_migration/check', handler: check },
+  { method: 'GET', template: '/zones/{zone_id}/waf_migration/config', handler: config },
+  { method: 'GET', template: '/zones/{zone_id}/waf_migration/status', handler: (ctx) => ok(migrationStatus(zoneFor(ctx))) },
+  { method: 'GET', template: ENTRYPOINT, handler: getEntrypoint },
+  { method: 'PUT', template: ENTRYPOINT, handler: putEntrypoint },
+];

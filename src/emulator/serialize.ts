@@ -1,0 +1,129 @@
+import type { Account, Filter, FirewallRule, Organisation, WafGroup, WafPackage, WafRule, Zone } from './state.js';
+
+/** State objects to the API's JSON, with the fields the real service adds around them. */
+
+const PLANS = {
+  free: { id: '0feeeeeeeeeeeeeeeeeeeeeeeeeeeeee', name: 'Free Website', price: 0 },
+  pro: { id: '94f3b7b768b0458b56d2cac4fe5ec0f9', name: 'Pro Website', price: 20 },
+  business: { id: '6d2f8e0b4b0f4d3c9d5a2b1c0e9f8a7b', name: 'Business Website', price: 200 },
+  enterprise: { id: '1d2f8e0b4b0f4d3c9d5a2b1c0e9f8a7e', name: 'Enterprise Website', price: 5000 },
+} as const;
+
+export function planOf(zone: Zone): Record<string, unknown> {
+  const p = PLANS[zone.plan];
+  return {
+    id: p.id,
+    name: p.name,
+    price: p.price,
+    currency: 'USD',
+    frequency: zone.plan === 'free' ? '' : 'monthly',
+    is_subscribed: zone.plan !== 'free',
+    can_subscribe: zone.plan !== 'enterprise',
+    legacy_id: zone.plan,
+    legacy_discount: false,
+    externally_managed: zone.plan === 'enterprise',
+  };
+}
+
+export function planId(zone: Zone): string {
+  return PLANS[zone.plan].id;
+}
+
+export function account(a: Account): Record<string, unknown> {
+  return {
+    id: a.id,
+    name: a.name,
+    type: a.type,
+    settings: { enforce_twofactor: a.type === 'enterprise', api_access_enabled: null, abuse_contact_email: null },
+    created_on: a.created_on,
+  };
+}
+
+export function zone(z: Zone, org: Organisation): Record<string, unknown> {
+  const owner = org.accountsById.get(z.accountId);
+  return {
+    id: z.id,
+    name: z.name,
+    status: z.status,
+    paused: z.paused,
+    type: z.type,
+    development_mode: 0,
+    name_servers: z.name_servers,
+    original_name_servers: null,
+    original_registrar: null,
+    original_dnshost: null,
+    modified_on: z.modified_on,
+    created_on: z.created_on,
+    activated_on: z.activated_on,
+    meta: { step: 2, custom_certificate_quota: z.plan === 'enterprise' ? 10 : 0, page_rule_quota: 3, phishing_detected: false },
+    owner: { id: null, type: 'user', email: null },
+    account: { id: z.accountId, name: owner?.name ?? '' },
+    tenant: { id: null, name: null },
+    tenant_unit: { id: null },
+    permissions: ['#zone:read', '#zone:edit', '#waf:read', '#waf:edit', '#dns_records:read', '#ssl:read'],
+    plan: planOf(z),
+  };
+}
+
+export function filter(f: Filter): Record<string, unknown> {
+  const out: Record<string, unknown> = { id: f.id, paused: f.paused, description: f.description, expression: f.expression };
+  if (f.ref !== undefined) out['ref'] = f.ref;
+  return out;
+}
+
+export function firewallRule(r: FirewallRule, z: Zone): Record<string, unknown> {
+  const f = z.filters.get(r.filterId);
+  const out: Record<string, unknown> = {
+    id: r.id,
+    paused: r.paused,
+    description: r.description,
+    action: r.action,
+    priority: r.priority,
+    filter: f ? filter(f) : { id: r.filterId, deleted: true },
+    created_on: r.created_on,
+    modified_on: r.modified_on,
+  };
+  if (r.ref !== undefined) out['ref'] = r.ref;
+  if (r.products !== undefined) out['products'] = r.products;
+  return out;
+}
+
+export function wafPackage(p: WafPackage): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    detection_mode: p.detection_mode,
+    zone_id: p.zone_id,
+    status: p.status,
+  };
+  if (p.sensitivity !== undefined) out['sensitivity'] = p.sensitivity;
+  if (p.action_mode !== undefined) out['action_mode'] = p.action_mode;
+  return out;
+}
+
+export function wafGroup(g: WafGroup): Record<string, unknown> {
+  return {
+    id: g.id,
+    name: g.name,
+    description: g.description,
+    mode: g.mode,
+    rules_count: g.rules.length,
+    modified_rules_count: g.rules.filter((r) => r.mode !== r.default_mode).length,
+    package_id: g.package_id,
+    allowed_modes: g.allowed_modes,
+  };
+}
+
+export function wafRule(r: WafRule): Record<string, unknown> {
+  return {
+    id: r.id,
+    description: r.description,
+    priority: r.priority,
+    group: r.group,
+    package_id: r.package_id,
+    allowed_modes: r.allowed_modes,
+    mode: r.mode,
+    default_mode: r.default_mode,
+  };
+}

@@ -1,0 +1,265 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createClock } from './clock.js';
+import { buildOrganisation, DEFAULT_GENERATED, type DatasetChoice, type GeneratedSize } from './datasets/index.js';
+import { authenticate, type Credentials } from './http/auth.js';
+import { Hang, type RequestContext } from './http/context.js';
+import { ApiFailure, CODES, failureBody, type Answer } from './http/envelope.js';
+import { Faults } from './http/faults.js';
+import { RateLimiter, rateLimitHeaders, type RateLimitHeaderStyle } from './http/rate-limit.js';
+import { Router, type RouteMatch } from './http/router.js';
+import { createIdFactory } from './ids.js';
+import { accountAndZoneRoutes } from './routes/accounts-zones.js';
+import { certificatePackRoutes } from './routes/certificate-packs.js';
+import { dnsRoutes } from './routes/dns-records.js';
+import { filterRoutes } from './routes/filters.js';
+import { firewallRuleRoutes } from './routes/firewall-rules.js';
+import { legacyWafRoutes } from './routes/legacy-waf.js';
+import { migrationRoutes } from './routes/migration.js';
+import { userRoutes } from './routes/user.js';
+import { Organisation } from './state.js';
+import { StatsCounter, type EmulatorStats } from './stats.js';
+
+export const API_PREFIX = '/client/v4';
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+export interface EmulatorOptions {
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  dataset?: DatasetChoice;
+  generated?: Partial<GeneratedSize>;
+  /** The emulator clock's starting instant; dataset times are relative to it. Default: now. */
+  now?: Date;
+  token?: string;
+  email?: string;
+  key?: string;
+  /** Delay before every API answer. */
+  latencyMs?: number;
+  /** Requests per window (default 1200 per 300 s); 0 disables the budget. */
+  rateLimit?: number;
+  rateWindowSeconds?: number;
+  /** Requests per second from one client address (default 200); 0 disables. */
+  ipRateLimit?: number;
+  rateLimitHeaders?: RateLimitHeaderStyle;
+  faultRate?: number;
+  faultSeed?: number;
+  /** Routes that always answer 500, e.g. `GET /zones/{zone_id}/filters`. */
+  failRoutes?: string[];
+  /** A list page whose per_page is above this never answers. */
+  timeoutPerPage?: number | null;
+  /** Every list serves page 1 for every page; or only the named routes do. */
+  repeatPage?: boolean | string[];
+  /** Called once per answered request with a one-line summary (never headers or bodies). */
+  onRequest?: (line: string) => void;
+}
+
+export interface RunningEmulator {
+  /** Base URL of the API, ending in /client/v4. */
+  url: string;
+  origin: string;
+  port: number;
+  org: Organisation;
+  stats(): EmulatorStats;
+  resetStats(): void;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_CREDENTIALS: Credentials = { token: 'emulator-token', email: 'admin@example.com', key: 'emulator-key' };
+
+export function buildRouter(): Router {
+  return new Router().add([
+    ...accountAndZoneRoutes,
+    ...dnsRoutes,
+    ...certificatePackRoutes,
+    ...firewallRuleRoutes,
+    ...filterRoutes,
+    ...userRoutes,
+    ...migrationRoutes,
+    ...legacyWafRoutes,
+  ]);
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const clock = createClock(options.now);
+  const org = new Organisation(
+    buildOrganisation(options.dataset ?? 'demo', clock.start, { ...DEFAULT_GENERATED, ...options.generated }),
+    clock,
+    createIdFactory('emulator'),
+  );
+  const credentials: Credentials = {
+    token: options.token ?? DEFAULT_CREDENTIALS.token,
+    email: options.email ?? DEFAULT_CREDENTIALS.email,
+    key: options.key ?? DEFAULT_CREDENTIALS.key,
+  };
+  const router = buildRouter();
+  const stats = new StatsCounter();
+  const budget = new RateLimiter(options.rateLimit ?? 1200, (options.rateWindowSeconds ?? 300) * 1000);
+  const perSecond = new Map<string, RateLimiter>();
+  const ipLimit = options.ipRateLimit ?? 200;
+  const headerStyle = options.rateLimitHeaders ?? 'modern';
+  const faults = new Faults({ faultRate: options.faultRate ?? 0, failRoutes: options.failRoutes ?? [], seed: options.faultSeed ?? 1 });
+  const latency = options.latencyMs ?? 0;
+
+  function ipLimiter(address: string): RateLimiter {
+    let limiter = perSecond.get(address);
+    if (!limiter) perSecond.set(address, (limiter = new RateLimiter(ipLimit, 1000)));
+    return limiter;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+    const method = req.method ?? 'GET';
+    if (url.pathname.startsWith('/__emulator/')) return admin(url.pathname, method, res);
+
+    const path = url.pathname.startsWith(`${API_PREFIX}/`) ? url.pathname.slice(API_PREFIX.length) : null;
+    const match: RouteMatch = path === null ? { kind: 'none', key: `${method} (no route)` } : router.match(method, path);
+    stats.count(match.key);
+    const rawBody = await readBody(req);
+    if (latency > 0) await sleep(latency);
+
+    const send = (status: number, body: string, contentType: string, extra: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), ...extra });
+      res.end(body);
+      options.onRequest?.(`${method} ${url.pathname} ${status} ${Math.round(performance.now() - started)}ms`);
+    };
+    const sendJson = (status: number, body: unknown, extra: Record<string, string> = {}) =>
+      send(status, JSON.stringify(body), 'application/json; charset=utf-8', extra);
+
+    if (ipLimit > 0) {
+      const perIp = ipLimiter(req.socket.remoteAddress ?? 'unknown').take();
+      if (!perIp.allowed) {
+        stats.rateLimited++;
+        return sendJson(429, failureBody([{ code: CODES.rateLimited, message: 'Too many requests from this address; slow down' }]), { 'retry-after': '1' });
+      }
+    }
+    const decision = budget.take();
+    const limitHeaders = rateLimitHeaders(budget, decision, headerStyle);
+    if (!decision.allowed) {
+      stats.rateLimited++;
+      const retryAfter = String(Math.max(1, Math.ceil(decision.resetMs / 1000)));
+      const message = `Rate limited: more than ${budget.limit} requests per ${budget.windowMs / 1000} seconds; every call is blocked until the window passes`;
+      return sendJson(429, failureBody([{ code: CODES.rateLimited, message }]), { ...limitHeaders, 'retry-after': retryAfter });
+    }
+    const fault = faults.pick(match.key);
+    if (fault) {
+      stats.faultsInjected++;
+      return send(fault.status, fault.body, fault.contentType, limitHeaders);
+    }
+
+    try {
+      authenticate(req.headers, credentials);
+      if (match.kind === 'none') {
+        throw new ApiFailure(400, [
+          { code: CODES.noRoute, message: `Could not route to ${url.pathname.slice(0, 200)}, perhaps your object identifier is invalid?` },
+          { code: CODES.noRouteChain, message: 'No route for that URI' },
+        ]);
+      }
+      if (match.kind === 'method-not-allowed') {
+        throw new ApiFailure(405, [{ code: CODES.methodNotAllowed, message: `${method} is not allowed on ${match.template}; allowed: ${match.allowed.join(', ')}` }]);
+      }
+      const repeat = options.repeatPage;
+      const ctx: RequestContext = {
+        method,
+        routeKey: match.key,
+        params: match.params,
+        query: url.searchParams,
+        org,
+        body: () => parseJsonBody(req, rawBody),
+        list: {
+          repeatPage: repeat === true || (Array.isArray(repeat) && repeat.includes(match.key)),
+          timeoutPerPage: options.timeoutPerPage ?? null,
+        },
+      };
+      const answer: Answer = await match.route.handler(ctx);
+      sendJson(answer.status, answer.body, limitHeaders);
+    } catch (err) {
+      if (err instanceof Hang) {
+        stats.hung++;
+        return;
+      }
+      if (err instanceof ApiFailure) return sendJson(err.status, failureBody(err.errors), limitHeaders);
+      // A bug in the emulator: answer like the real service's 500 and say where on stderr.
+      process.stderr.write(`emulator: ${method} ${match.key} failed: ${(err as Error).stack ?? String(err)}\n`);
+      sendJson(500, failureBody([{ code: CODES.internal, message: 'Internal server error' }]), limitHeaders);
+    }
+  }
+
+  function admin(pathname: string, method: string, res: ServerResponse): void {
+    let status = 200;
+    let body: unknown;
+    if (pathname === '/__emulator/stats' && method === 'GET') body = stats.snapshot();
+    else if (pathname === '/__emulator/stats' && method === 'DELETE') {
+      stats.reset();
+      body = stats.snapshot();
+    } else {
+      status = 404;
+      body = { error: `no emulator admin route ${method} ${pathname}; try GET or DELETE /__emulator/stats` };
+    }
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) {
+        const tooLarge = err instanceof BodyTooLarge;
+        res.writeHead(tooLarge ? 413 : 500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify(failureBody([{ code: tooLarge ? CODES.validation : CODES.internal, message: tooLarge ? 'request body too large' : 'Internal server error' }])));
+      }
+    });
+  });
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const origin = `http://${host}:${address.port}`;
+  return {
+    url: `${origin}${API_PREFIX}`,
+    origin,
+    port: address.port,
+    org,
+    stats: () => stats.snapshot(),
+    resetStats: () => stats.reset(),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Hung requests (--timeout-per-page) and idle keep-alive sockets would hold close open.
+        server.closeAllConnections();
+      }),
+  };
+}
+
+class BodyTooLarge extends Error {}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function parseJsonBody(req: IncomingMessage, raw: Buffer): unknown {
+  const type = req.headers['content-type'] ?? '';
+  if (!/^application\/json\b/i.test(type)) {
+    throw new ApiFailure(400, [{ code: CODES.malformedJson, message: 'Content-Type must be application/json' }]);
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new ApiFailure(400, [{ code: CODES.malformedJson, message: 'Malformed JSON in request body' }]);
+  }
+}

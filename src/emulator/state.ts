@@ -1,0 +1,294 @@
+import type { PlanName } from './datasets/format.js';
+import type { EmulatorClock } from './clock.js';
+
+/**
+ * The emulator's in-memory organisation. Objects keep the field names of the API's answers so
+ * that serialising them stays a plain copy; relations are held by id.
+ */
+
+export type Plan = PlanName;
+export type MigrationState = 'start' | 'validation' | 'complete';
+
+export interface User {
+  id: string;
+  email: string;
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  type: 'standard' | 'enterprise';
+  created_on: string;
+  /** False until an invite to this account is accepted. */
+  member: boolean;
+}
+
+export interface DnsRecord {
+  id: string;
+  type: string;
+  name: string;
+  content: string;
+  proxiable: boolean;
+  proxied: boolean;
+  ttl: number;
+  comment: string | null;
+  tags: string[];
+  priority?: number | null;
+  data?: Record<string, unknown>;
+  created_on: string;
+  modified_on: string;
+}
+
+/**
+ * DNS records by zone. The generated dataset serves millions of records without holding them:
+ * a record is computed from its index on demand, and only a zone that is written to is
+ * materialised into an array.
+ */
+export interface RecordStore {
+  readonly size: number;
+  at(index: number): DnsRecord;
+}
+
+export class ArrayRecordStore implements RecordStore {
+  constructor(readonly records: DnsRecord[] = []) {}
+  get size(): number {
+    return this.records.length;
+  }
+  at(index: number): DnsRecord {
+    return this.records[index]!;
+  }
+}
+
+export class LazyRecordStore implements RecordStore {
+  constructor(
+    readonly size: number,
+    private readonly make: (index: number) => DnsRecord,
+  ) {}
+  at(index: number): DnsRecord {
+    return this.make(index);
+  }
+}
+
+export interface Certificate {
+  id: string;
+  hosts: string[];
+  issuer: string;
+  signature: string;
+  status: string;
+  bundle_method: string;
+  zone_id: string;
+  uploaded_on: string;
+  modified_on: string;
+  /** Absent while a pack is being issued. */
+  expires_on?: string;
+  priority: number | null;
+}
+
+export interface CertificatePack {
+  id: string;
+  type: string;
+  hosts: string[];
+  primary_certificate: string;
+  status: string;
+  certificates: Certificate[];
+  created_on: string;
+  validity_days: number;
+  validation_method: string;
+  certificate_authority: string;
+  validation_errors?: Array<{ message: string }>;
+}
+
+export interface Filter {
+  id: string;
+  expression: string;
+  paused: boolean;
+  description: string;
+  ref?: string;
+}
+
+export interface FirewallRule {
+  id: string;
+  action: string;
+  priority: number | null;
+  paused: boolean;
+  description: string;
+  ref?: string;
+  products?: string[];
+  /** May name a filter that no longer exists: the API then answers `{id, deleted: true}`. */
+  filterId: string;
+  created_on: string;
+  modified_on: string;
+}
+
+export interface WafRule {
+  id: string;
+  description: string;
+  priority: string;
+  mode: string;
+  default_mode: string;
+  allowed_modes: string[];
+  group: { id: string; name: string };
+  package_id: string;
+}
+
+export interface WafGroup {
+  id: string;
+  name: string;
+  description: string;
+  mode: 'on' | 'off';
+  default_mode: 'on' | 'off';
+  allowed_modes: string[];
+  package_id: string;
+  rules: WafRule[];
+}
+
+export interface WafPackage {
+  id: string;
+  name: string;
+  description: string;
+  detection_mode: 'anomaly' | 'traditional';
+  zone_id: string;
+  status: string;
+  sensitivity?: 'high' | 'medium' | 'low' | 'off';
+  action_mode?: 'simulate' | 'block' | 'challenge';
+  groups: WafGroup[];
+}
+
+export interface WafOverride {
+  id: string;
+  description: string;
+  urls: string[];
+  priority: number;
+  paused: boolean;
+  groups: Record<string, string>;
+  rules: Record<string, string>;
+  rewrite_action: Record<string, string>;
+}
+
+export interface LegacyWaf {
+  enabled: boolean;
+  packages: WafPackage[];
+  overrides: WafOverride[];
+}
+
+export interface RulesetRule {
+  id: string;
+  version: string;
+  action: string;
+  expression: string;
+  description: string;
+  ref: string;
+  enabled: boolean;
+  action_parameters?: Record<string, unknown>;
+  last_updated: string;
+}
+
+export interface Ruleset {
+  id: string;
+  name: string;
+  description: string;
+  phase: string;
+  kind: string;
+  version: string;
+  last_updated: string;
+  rules: RulesetRule[];
+}
+
+export interface Migration {
+  state: MigrationState;
+  /** When the current state began; the status endpoint's `created`. */
+  since: string;
+  source: string;
+  /** The http_request_firewall_managed entry point; null until the first PUT. */
+  entrypoint: Ruleset | null;
+}
+
+export interface Zone {
+  id: string;
+  name: string;
+  status: 'initializing' | 'pending' | 'active' | 'moved';
+  paused: boolean;
+  type: 'full' | 'partial' | 'secondary';
+  accountId: string;
+  plan: Plan;
+  name_servers: string[];
+  created_on: string;
+  modified_on: string;
+  activated_on: string | null;
+  dns: RecordStore;
+  certificatePacks: CertificatePack[];
+  /** Insertion-ordered, as the API lists them. */
+  filters: Map<string, Filter>;
+  firewallRules: Map<string, FirewallRule>;
+  waf: LegacyWaf;
+  migration: Migration;
+}
+
+export interface Invite {
+  id: string;
+  organization_id: string;
+  organization_name: string;
+  invited_by: string;
+  invited_member_email: string;
+  invited_on: string;
+  expires_on: string;
+  roles: Array<{ id: string; name: string; description: string }>;
+  status: 'pending' | 'accepted' | 'rejected' | 'expired';
+}
+
+export interface OrgState {
+  user: User;
+  accounts: Account[];
+  zones: Zone[];
+  invites: Invite[];
+}
+
+/** The organisation plus the indexes and services that route handlers share. */
+export class Organisation {
+  readonly accountsById = new Map<string, Account>();
+  readonly zonesById = new Map<string, Zone>();
+
+  constructor(
+    readonly state: OrgState,
+    readonly clock: EmulatorClock,
+    readonly newId: () => string,
+  ) {
+    for (const a of state.accounts) this.accountsById.set(a.id, a);
+    for (const z of state.zones) this.zonesById.set(z.id, z);
+  }
+
+  /** Accounts the user can see: members only. */
+  visibleAccounts(): Account[] {
+    return this.state.accounts.filter((a) => a.member);
+  }
+
+  /** A zone is visible when its account is; others answer as if they did not exist. */
+  visibleZone(id: string): Zone | undefined {
+    const zone = this.zonesById.get(id);
+    return zone && this.accountsById.get(zone.accountId)?.member ? zone : undefined;
+  }
+
+  visibleZones(): Zone[] {
+    return this.state.zones.filter((z) => this.accountsById.get(z.accountId)?.member);
+  }
+
+  /** Test and dataset hook: add a DNS record, materialising a generated zone first. */
+  addDnsRecord(zone: Zone, record: DnsRecord): void {
+    if (!(zone.dns instanceof ArrayRecordStore)) {
+      const records: DnsRecord[] = [];
+      for (let i = 0; i < zone.dns.size; i++) records.push(zone.dns.at(i));
+      zone.dns = new ArrayRecordStore(records);
+    }
+    (zone.dns as ArrayRecordStore).records.push(record);
+  }
+}
+
+export const PLAN_RANK: Record<Plan, number> = { free: 0, pro: 1, business: 2, enterprise: 3 };
+
+/** Custom firewall rules a zone may have, by plan (api-facts.md). */
+export const FIREWALL_RULE_QUOTA: Record<Plan, number> = {
+  free: 5,
+  pro: 20,
+  business: 100,
+  enterprise: 1000,
+};

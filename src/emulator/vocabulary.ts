@@ -1,0 +1,43 @@
+/** Enumerations of the API as the emulator enforces them (api-facts.md). */
+
+export const KNOWN_ACTIONS = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'allow', 'log', 'bypass'] as const;
+
+/** What a bypass firewall rule may skip. */
+export const KNOWN_PRODUCTS = ['zoneLockdown', 'uaBlock', 'bic', 'hot', 'securityLevel', 'rateLimit', 'waf'];
+
+export const RECORD_TYPES = [
+  'A', 'AAAA', 'CAA', 'CERT', 'CNAME', 'DNSKEY', 'DS', 'HTTPS', 'LOC', 'MX', 'NAPTR',
+  'NS', 'OPENPGPKEY', 'PTR', 'SMIMEA', 'SRV', 'SSHFP', 'SVCB', 'TLSA', 'TXT', 'URI',
+];
+
+export const PROXIABLE_TYPES = new Set(['A', 'AAAA', 'CNAME']);
+
+export const CERTIFICATE_PACK_STATUSES = [
+  'initializing', 'pending_validation', 'deleted', 'pending_issuance', 'pending_deployment',
+  'pending_deletion', 'pending_expiration', 'expired', 'active', 'initializing_timed_out',
+  'validation_timed_out', 'issuance_timed_out', 'deployment_timed_out', 'deletion_timed_out',
+  'pending_cleanup', 'staging_deployment', 'staging_active', 'deactivating', 'inactive',
+  'backup_issued', 'holding_deployment',
+];
+
+const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/i;
+
+/** A DNS name of labels (a leading `*.` is allowed for wildcards); no trailing dot. */
+export function isHostname(name: string): boolean {
+  if (name.length === 0 || name.length > 253) return false;
+  const labels = name.split('.');
+  if (labels.length < 2) return false;
+  return labels.every((label, i) => (i === 0 && label === '*') || LABEL.test(label));
+}
+
+const ISSUERS: Record<string, string> = {
+  lets_encrypt: 'LetsEncrypt',
+  google: 'GoogleTrustServices',
+  digicert: 'DigiCertInc',
+  ssl_com: 'SSLCorp',
+  sectigo: 'Sectigo',
+};
+
+export function issuerFor(certificateAuthority: string): string {
+  return ISSUERS[certificateAuthority] ?? certificateAuthority;
+}

@@ -1,0 +1,94 @@
+import type { Filter, FirewallRule, LegacyWaf, RulesetRule } from './state.js';
+
+/**
+ * The migration mapping of the spec: a zone's previous managed rules (legacy WAF) expressed as the
+ * equivalent new managed-rules configuration, as GET /waf_migration/config answers it.
+ */
+
+export const MANAGED_RULESET_ID = 'efb7b8c949ac4650a09736fc376e9aee';
+export const OWASP_RULESET_ID = '4814384a9e5d4991b9815dcfc25d2f1f';
+/** The OWASP rule that compares the anomaly score with the threshold. */
+export const OWASP_SCORE_RULE_ID = '6179ae15870a4bb7b2d480d4843b323c';
+export const KNOWN_MANAGED_RULESETS = new Set([MANAGED_RULESET_ID, OWASP_RULESET_ID]);
+
+type Sensitivity = 'high' | 'medium' | 'low' | 'default';
+
+/** The spec's table: old sensitivity -> paranoia level and score threshold. */
+export const SENSITIVITY_MAPPING: Record<Sensitivity, { paranoiaLevel: 1 | 2; threshold: 'high' | 'medium'; score: number }> = {
+  high: { paranoiaLevel: 2, threshold: 'medium', score: 40 },
+  medium: { paranoiaLevel: 1, threshold: 'high', score: 25 },
+  low: { paranoiaLevel: 1, threshold: 'medium', score: 40 },
+  default: { paranoiaLevel: 2, threshold: 'medium', score: 40 },
+};
+
+/** Simulate becomes Log; the other actions carry over. */
+export function mapOwaspAction(actionMode: string | undefined): string {
+  if (actionMode === 'simulate') return 'log';
+  return actionMode ?? 'block';
+}
+
+export interface MigrationConfig {
+  name: string;
+  rules: Array<Omit<RulesetRule, 'last_updated'>>;
+}
+
+export function migrationConfig(waf: LegacyWaf, firewallRules: Iterable<FirewallRule>, filters: Map<string, Filter>): MigrationConfig {
+  const owasp = waf.packages.find((p) => p.detection_mode === 'anomaly');
+  const sensitivity: Sensitivity = owasp?.sensitivity && owasp.sensitivity !== 'off' ? owasp.sensitivity : 'default';
+  const mapping = SENSITIVITY_MAPPING[sensitivity];
+  const disabledLevels = [mapping.paranoiaLevel + 1, 3, 4].filter((v, i, a) => v <= 4 && a.indexOf(v) === i);
+
+  const rules: MigrationConfig['rules'] = [];
+  // Firewall rules that bypassed the previous managed rules become skip rules placed first.
+  for (const fw of firewallRules) {
+    if (fw.action !== 'bypass' || fw.paused || !fw.products?.includes('waf')) continue;
+    const filter = filters.get(fw.filterId);
+    if (!filter) continue;
+    rules.push({
+      id: '',
+      version: '',
+      action: 'skip',
+      expression: filter.expression,
+      description: `Migrated from firewall rule ${fw.id}`,
+      ref: '',
+      enabled: true,
+      action_parameters: { ruleset: 'current' },
+    });
+  }
+  rules.push({
+    id: '',
+    version: '',
+    action: 'execute',
+    expression: 'true',
+    description: '',
+    ref: '',
+    enabled: waf.enabled && waf.packages.some((p) => p.detection_mode === 'traditional'),
+    action_parameters: { id: MANAGED_RULESET_ID, overrides: { rules: [] } },
+  });
+  if (owasp) {
+    rules.push({
+      id: '',
+      version: '',
+      action: 'execute',
+      expression: 'true',
+      description: '',
+      ref: '',
+      enabled: waf.enabled && owasp.sensitivity !== 'off',
+      action_parameters: {
+        id: OWASP_RULESET_ID,
+        overrides: {
+          categories: disabledLevels.map((level) => ({ category: `paranoia-level-${level}`, enabled: false })),
+          rules: [
+            {
+              id: OWASP_SCORE_RULE_ID,
+              action: mapOwaspAction(owasp.action_mode),
+              score_threshold: mapping.score,
+              enabled: true,
+            },
+          ],
+        },
+      },
+    });
+  }
+  return { name: 'default', rules };
+}

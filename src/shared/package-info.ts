@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The package's own package.json, found by walking up from this file: the same code runs from
+ * src/ under vitest and from dist/src/ once built.
+ */
+function findPackageJson(): { name: string; version: string } {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'zonewarden' && pkg.version) return { name: pkg.name, version: pkg.version };
+    } catch {
+      // not here; keep walking up
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return { name: 'zonewarden', version: '0.0.0' };
+    dir = parent;
+  }
+}
+
+export const PACKAGE = findPackageJson();
