@@ -20,8 +20,10 @@ export function formatApiTime(d: Date): string {
   return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
-const RELATIVE = /^now((?:[+-]\d+(?:\.\d+)?[dhms])*)$/;
-const PART = /([+-])(\d+(?:\.\d+)?)([dhms])/g;
+const RELATIVE = /^now((?:[+-](?:\d+(?:\.\d+)?[dhms])+)*)$/;
+/** A signed run of amounts: `-3d`, `+5d12h` (the sign applies to every amount of the run). */
+const SIGNED_RUN = /([+-])((?:\d+(?:\.\d+)?[dhms])+)/g;
+const AMOUNT = /(\d+(?:\.\d+)?)([dhms])/g;
 const UNIT_MS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 };
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -33,8 +35,8 @@ export function resolveTime(value: string, now: Date): Date | null {
   const rel = RELATIVE.exec(value);
   if (rel) {
     let ms = now.getTime();
-    for (const [, sign, amount, unit] of rel[1]!.matchAll(PART)) {
-      ms += (sign === '-' ? -1 : 1) * Number(amount) * UNIT_MS[unit!]!;
+    for (const [, sign, run] of rel[1]!.matchAll(SIGNED_RUN)) {
+      for (const [, amount, unit] of run!.matchAll(AMOUNT)) ms += (sign === '-' ? -1 : 1) * Number(amount) * UNIT_MS[unit!]!;
     }
     return new Date(ms);
   }

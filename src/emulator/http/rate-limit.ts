@@ -26,6 +26,7 @@ export class RateLimiter {
   }
 
   take(): RateDecision {
+    if (!this.enabled) return { allowed: true, remaining: Infinity, resetMs: 0 };
     const t = this.now();
     if (t < this.blockedUntil) return { allowed: false, remaining: 0, resetMs: this.blockedUntil - t };
     while (this.head < this.times.length && this.times[this.head]! <= t - this.windowMs) this.head++;

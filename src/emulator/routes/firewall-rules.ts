@@ -185,7 +185,10 @@ function updateRules(ctx: RequestContext, raws: unknown[], fixedId?: string) {
       errors.push({ code: CODES.notFound, message: `firewall rule not found: ${String(id).slice(0, 64)}`, source: { pointer: `${pointer}/id` } });
       return null;
     }
-    if (!isObject(raw)) return null;
+    if (!isObject(raw)) {
+      errors.push(validationError(pointer, 'a firewall rule must be an object'));
+      return null;
+    }
     const fields = readRuleFields(raw, pointer, errors);
     const filter = raw['filter'];
     if (!isObject(filter) || typeof filter['id'] !== 'string') {
@@ -213,7 +216,8 @@ function deleteRules(ctx: RequestContext, ids: string[]) {
   const zone = zoneFor(ctx);
   for (const id of ids) if (!zone.firewallRules.has(id)) notFound('firewall rule', id);
   const dropUnused = queryBool(ctx.query, 'delete_filter_if_unused') ?? false;
-  for (const id of ids) {
+  // A Set: an id given twice must not be looked up again after its rule is gone.
+  for (const id of new Set(ids)) {
     const rule = zone.firewallRules.get(id)!;
     zone.firewallRules.delete(id);
     if (dropUnused && ![...zone.firewallRules.values()].some((r) => r.filterId === rule.filterId)) zone.filters.delete(rule.filterId);

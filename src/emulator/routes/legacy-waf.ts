@@ -61,8 +61,11 @@ function patchPackage(ctx: RequestContext) {
   const pkg = packageOf(ctx);
   if (pkg.detection_mode !== 'anomaly') throw fail(400, CODES.validation, 'only the anomaly (OWASP) package has a sensitivity and an action mode');
   const body = ctx.body();
-  if (isObject(body) && body['sensitivity'] !== undefined) pkg.sensitivity = bodyField(ctx, 'sensitivity', ['high', 'medium', 'low', 'off']) as WafPackage['sensitivity'];
-  if (isObject(body) && body['action_mode'] !== undefined) pkg.action_mode = bodyField(ctx, 'action_mode', ['simulate', 'block', 'challenge']) as WafPackage['action_mode'];
+  // Validate both fields before changing either, so a failed PATCH leaves the package as it was.
+  const sensitivity = isObject(body) && body['sensitivity'] !== undefined ? (bodyField(ctx, 'sensitivity', ['high', 'medium', 'low', 'off']) as WafPackage['sensitivity']) : undefined;
+  const actionMode = isObject(body) && body['action_mode'] !== undefined ? (bodyField(ctx, 'action_mode', ['simulate', 'block', 'challenge']) as WafPackage['action_mode']) : undefined;
+  if (sensitivity !== undefined) pkg.sensitivity = sensitivity;
+  if (actionMode !== undefined) pkg.action_mode = actionMode;
   return ok(serialize.wafPackage(pkg));
 }
 

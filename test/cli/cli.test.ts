@@ -1,0 +1,98 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exited, runCli, startCli } from '../support/cli.js';
+
+/** The CLI contract: help, one-line errors with exit 2, and the emulator as a process. */
+describe('zonewarden CLI', () => {
+  it('prints the command list with --help and exits 0', async () => {
+    const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^zonewarden \d+\.\d+\.\d+: /);
+    expect(r.stdout).toMatch(/^ {2}emulator {4}/m);
+    expect(r.stdout).toContain('Exit codes: 0');
+  });
+
+  it('prints the help on stderr and exits 2 without a command', async () => {
+    const r = await runCli([]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Usage: zonewarden <command>');
+  });
+
+  it('prints the version', async () => {
+    const r = await runCli(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it.each([
+    [['frobnicate'], /^zonewarden: unknown command "frobnicate"; commands: emulator/],
+    [['emulator', '--bogus'], /^zonewarden emulator: unknown option --bogus; see 'zonewarden emulator --help'$/],
+    [['emulator', '--port', 'eighty'], /^zonewarden emulator: --port must be a whole number, got "eighty"$/],
+    [['emulator', '--port', '70000'], /^zonewarden emulator: --port must be a whole number from 0 to 65535, got 70000$/],
+    [['emulator', '--fault-rate', '2'], /--fault-rate must be a number from 0 to 1, got 2$/],
+    [['emulator', '--ratelimit-headers', 'new'], /--ratelimit-headers must be one of modern, legacy, both, got "new"$/],
+    [['emulator', '--port'], /^zonewarden emulator: option --port needs a value/],
+    [['emulator', 'extra'], /^zonewarden emulator: unexpected argument extra/],
+    [['emulator', '--now', 'tuesday'], /^zonewarden emulator: --now must be an ISO 8601 time/],
+    [['emulator', '--dataset', '/nonexistent/org.json'], /^zonewarden emulator: cannot read dataset file \/nonexistent\/org\.json \(ENOENT\)/],
+  ])('refuses %j with one line and exit 2', async (args, message) => {
+    const r = await runCli(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stdout).toBe('');
+  });
+
+  it('names the bad field of a dataset file in one line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zw-cli-'));
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ version: 1, accounts: [{ name: 'A', zones: [{ name: 'a.example', plan: 'platinum' }] }] }));
+    const r = await runCli(['emulator', '--dataset', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim()).toBe('zonewarden emulator: accounts[0].zones[0].plan: expected one of free, pro, business, enterprise');
+  });
+
+  it('shows every emulator option in emulator --help', async () => {
+    const r = await runCli(['emulator', '--help']);
+    expect(r.code).toBe(0);
+    for (const flag of ['--port', '--dataset', '--seed', '--accounts', '--zones', '--records', '--now', '--token', '--email', '--key', '--latency', '--rate-limit', '--fault-rate', '--timeout-per-page', '--repeat-page', '--fail-route']) {
+      expect(r.stdout).toContain(flag);
+    }
+  });
+
+  it('runs the emulator: first line is the base URL, it serves the API, and SIGTERM stops it with exit 0', async () => {
+    const { child, firstLine, output } = await startCli(['emulator', '--port', '0', '--token', 'cli-test-token', '--verbose']);
+    try {
+      expect(firstLine).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+\/client\/v4$/);
+      const base = firstLine.replace('listening on ', '');
+      const ok = await fetch(`${base}/zones?per_page=5`, { headers: { authorization: 'Bearer cli-test-token' } });
+      expect(ok.status).toBe(200);
+      expect(((await ok.json()) as { result_info: { total_count: number } }).result_info.total_count).toBeGreaterThanOrEqual(10);
+      const denied = await fetch(`${base}/zones`, { headers: { authorization: 'Bearer emulator-token' } });
+      expect(denied.status).toBe(403);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited(child)).toBe(0);
+    const { stdout, stderr } = output();
+    expect(stdout).toMatch(/dataset demo: 4 accounts, 14 zones, \d+ DNS records/);
+    expect(stderr).toMatch(/^GET \/client\/v4\/zones 200 \d+ms$/m);
+    expect(stderr).not.toContain('cli-test-token');
+    expect(stderr).toContain('emulator stopped (SIGTERM)');
+  });
+
+  it('refuses a port in use with one line', async () => {
+    const { child, firstLine } = await startCli(['emulator', '--port', '0']);
+    try {
+      const port = firstLine.match(/:(\d+)\//)![1]!;
+      const r = await runCli(['emulator', '--port', port]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim()).toBe(`zonewarden emulator: port ${port} is in use; pick another with --port, or --port 0 for a free one`);
+    } finally {
+      child.kill('SIGINT');
+      await exited(child);
+    }
+  });
+});
