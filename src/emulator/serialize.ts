@@ -1,3 +1,4 @@
+import { RawJson } from './http/envelope.js';
 import type { Account, Filter, FirewallRule, Organisation, WafGroup, WafPackage, WafRule, Zone } from './state.js';
 
 /** State objects to the API's JSON, with the fields the real service adds around them. */
@@ -37,6 +38,22 @@ export function account(a: Account): Record<string, unknown> {
     settings: { enforce_twofactor: a.type === 'enterprise', api_access_enabled: null, abuse_contact_email: null },
     created_on: a.created_on,
   };
+}
+
+const zoneJsonCache = new WeakMap<Zone, { stamp: string; json: RawJson }>();
+
+/**
+ * A zone's JSON, kept between requests. The stamp covers every field the answer is built from, so
+ * a zone changed in place (by a test or a future write endpoint) is serialised afresh.
+ */
+export function zoneJson(z: Zone, org: Organisation): RawJson {
+  const accountName = org.accountsById.get(z.accountId)?.name ?? '';
+  const stamp = [z.name, z.status, z.paused, z.type, z.plan, z.accountId, accountName, z.modified_on, z.activated_on, z.created_on, ...z.name_servers].join('\u0000');
+  const cached = zoneJsonCache.get(z);
+  if (cached?.stamp === stamp) return cached.json;
+  const json = new RawJson(JSON.stringify(zone(z, org)));
+  zoneJsonCache.set(z, { stamp, json });
+  return json;
 }
 
 export function zone(z: Zone, org: Organisation): Record<string, unknown> {

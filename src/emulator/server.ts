@@ -5,7 +5,7 @@ import { createClock } from './clock.js';
 import { buildOrganisation, DEFAULT_GENERATED, type DatasetChoice, type GeneratedSize } from './datasets/index.js';
 import { authenticate, type Credentials } from './http/auth.js';
 import { Hang, type RequestContext } from './http/context.js';
-import { ApiFailure, CODES, failureBody, type Answer } from './http/envelope.js';
+import { ApiFailure, CODES, envelopeText, failureBody, type Answer, type Envelope } from './http/envelope.js';
 import { Faults } from './http/faults.js';
 import { RateLimiter, rateLimitHeaders, type RateLimitHeaderStyle } from './http/rate-limit.js';
 import { Router, type RouteMatch } from './http/router.js';
@@ -117,7 +117,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const path = url.pathname.startsWith(`${API_PREFIX}/`) ? url.pathname.slice(API_PREFIX.length) : null;
     const match: RouteMatch = path === null ? { kind: 'none', key: `${method} (no route)` } : router.match(method, path);
     stats.count(match.key);
-    const rawBody = await readBody(req);
+    const rawBody = hasBody(req) ? await readBody(req) : EMPTY;
     if (latency > 0) await sleep(latency);
 
     const send = (status: number, body: string, contentType: string, extra: Record<string, string> = {}) => {
@@ -125,8 +125,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       res.end(body);
       options.onRequest?.(`${method} ${url.pathname} ${status} ${Math.round(performance.now() - started)}ms`);
     };
-    const sendJson = (status: number, body: unknown, extra: Record<string, string> = {}) =>
-      send(status, JSON.stringify(body), 'application/json; charset=utf-8', extra);
+    const sendJson = (status: number, body: Envelope, extra: Record<string, string> = {}) =>
+      send(status, envelopeText(body), 'application/json; charset=utf-8', extra);
 
     if (ipLimit > 0) {
       const perIp = ipLimiter(req.socket.remoteAddress ?? 'unknown').take();
@@ -240,6 +240,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 }
 
 class BodyTooLarge extends Error {}
+
+const EMPTY = Buffer.alloc(0);
+
+/** GETs carry no body; skipping the stream read keeps list requests cheap. */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+}
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];

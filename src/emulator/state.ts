@@ -247,6 +247,8 @@ export interface OrgState {
 export class Organisation {
   readonly accountsById = new Map<string, Account>();
   readonly zonesById = new Map<string, Zone>();
+  private revision = 0;
+  private memos = new Map<string, unknown>();
 
   constructor(
     readonly state: OrgState,
@@ -255,6 +257,24 @@ export class Organisation {
   ) {
     for (const a of state.accounts) this.accountsById.set(a.id, a);
     for (const z of state.zones) this.zonesById.set(z.id, z);
+  }
+
+  /**
+   * Marks the organisation changed: derived views (sorted zone lists) are rebuilt. Write
+   * endpoints that change what lists show call it; so must tests that change state directly.
+   */
+  touch(): void {
+    this.revision++;
+    this.memos.clear();
+  }
+
+  /** A value derived from the state, computed once per revision. */
+  memo<T>(key: string, build: () => T): T {
+    if (!this.memos.has(key)) {
+      if (this.memos.size > 64) this.memos.clear();
+      this.memos.set(key, build());
+    }
+    return this.memos.get(key) as T;
   }
 
   /** Accounts the user can see: members only. */
@@ -280,6 +300,7 @@ export class Organisation {
       zone.dns = new ArrayRecordStore(records);
     }
     (zone.dns as ArrayRecordStore).records.push(record);
+    this.touch();
   }
 }
 

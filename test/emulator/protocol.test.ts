@@ -24,7 +24,7 @@ describe('envelope, authentication and routing', () => {
     expect(withKey.status).toBe(200);
     expect(withKey.json.result.email).toBe('admin@example.com');
 
-    for (const headers of [
+    for (const headers of <Array<Record<string, string>>>[
       {},
       { authorization: 'Bearer wrong-token' },
       { 'x-auth-email': 'admin@example.com', 'x-auth-key': 'wrong-key' },

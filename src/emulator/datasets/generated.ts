@@ -1,6 +1,6 @@
 import { formatApiTime } from '../clock.js';
 import { seededRandom } from '../http/faults.js';
-import { stableId, stableUuid } from '../ids.js';
+import { fastStableId, mix32, stableId, stableUuid } from '../ids.js';
 import {
   LazyRecordStore,
   type Account,
@@ -149,30 +149,31 @@ const SUBDOMAINS = ['www', 'api', 'mail', 'static', 'img', 'app', 'admin', 'vpn'
 
 /** Record i of a zone, the same every time it is asked for. */
 function generateRecord(seed: number, zoneIndex: number, zone: string, i: number, created: string): DnsRecord {
-  const h = stableId('g-dns', seed, zoneIndex, i);
-  const roll = Number.parseInt(h.slice(0, 4), 16) / 0x10000;
-  const octet = Number.parseInt(h.slice(4, 6), 16);
-  const base = { id: h, proxiable: true, ttl: 1, comment: null, tags: [] as string[], created_on: created, modified_on: created };
-  const fixed: Array<Pick<DnsRecord, 'type' | 'name' | 'content' | 'proxied'> & { priority?: number }> = [
-    { type: 'A', name: zone, content: `203.0.113.${octet}`, proxied: true },
-    { type: 'CNAME', name: `www.${zone}`, content: zone, proxied: true },
-    { type: 'MX', name: zone, content: `mx.${zone}`, proxied: false, priority: 10 },
-    { type: 'TXT', name: zone, content: 'v=spf1 include:_spf.example.net ~all', proxied: false },
-  ];
-  const f = fixed[i];
-  if (f) {
-    const proxiable = f.type === 'A' || f.type === 'CNAME';
-    return { ...base, ...f, proxiable };
+  const id = fastStableId(seed, zoneIndex, i);
+  const bits = mix32(mix32(seed + zoneIndex) ^ i);
+  const roll = (bits >>> 16) / 0x10000;
+  const octet = bits & 0xff;
+  const record = (type: string, name: string, content: string, proxied: boolean, priority?: number): DnsRecord => {
+    const r: DnsRecord = { id, type, name, content, proxiable: type === 'A' || type === 'AAAA' || type === 'CNAME', proxied, ttl: 1, comment: null, tags: [], created_on: created, modified_on: created };
+    if (priority !== undefined) r.priority = priority;
+    return r;
+  };
+  switch (i) {
+    case 0:
+      return record('A', zone, `203.0.113.${octet}`, true);
+    case 1:
+      return record('CNAME', `www.${zone}`, zone, true);
+    case 2:
+      return record('MX', zone, `mx.${zone}`, false, 10);
+    case 3:
+      return record('TXT', zone, 'v=spf1 include:_spf.example.net ~all', false);
   }
-  const host = `${pick(() => roll, SUBDOMAINS)}-${i}.${zone}`;
-  if (roll < 0.55) {
-    // A few origins sit in private ranges, as misconfigured zones do.
-    const content = roll < 0.005 ? `10.0.${octet}.${i % 250}` : `198.51.100.${octet}`;
-    return { ...base, type: 'A', name: host, content, proxied: roll < 0.4 };
-  }
-  if (roll < 0.7) return { ...base, type: 'AAAA', name: host, content: `2001:db8::${(octet * 256 + (i % 256)).toString(16)}`, proxied: roll < 0.65 };
-  if (roll < 0.85) return { ...base, type: 'CNAME', name: host, content: `origin-${octet}.hosting.example.net`, proxied: roll < 0.8 };
-  return { ...base, type: 'TXT', name: host, content: `verification=${h}`, proxied: false, proxiable: false };
+  const host = `${SUBDOMAINS[octet % SUBDOMAINS.length]}-${i}.${zone}`;
+  // A few origins sit in private ranges, as misconfigured zones do.
+  if (roll < 0.55) return record('A', host, roll < 0.005 ? `10.0.${octet}.${i % 250}` : `198.51.100.${octet}`, roll < 0.4);
+  if (roll < 0.7) return record('AAAA', host, `2001:db8::${(octet * 256 + (i % 256)).toString(16)}`, roll < 0.65);
+  if (roll < 0.85) return record('CNAME', host, `origin-${octet}.hosting.example.net`, roll < 0.8);
+  return record('TXT', host, `verification=${id}`, false);
 }
 
 function generatePacks(random: () => number, seed: number, zoneId: string, zone: string, now: Date): CertificatePack[] {

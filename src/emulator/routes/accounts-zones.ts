@@ -58,11 +58,15 @@ function listZones(ctx: RequestContext) {
   const order = orderField(ctx, Object.keys(ZONE_ORDER)) ?? 'name';
   const key = ZONE_ORDER[order]!;
   const dir = direction(ctx);
-  const zones = ctx.org
-    .visibleZones()
-    .filter(keep)
-    .sort((a, b) => dir * compareValues(key(a, ctx), key(b, ctx)) || compareValues(a.name, b.name));
-  return paginate(ctx, indexed(zones), LIMITS.zones, (z) => serialize.zone(z, ctx.org));
+  // Paging through the list repeats the same filter and sort for every page: do it once.
+  const signature = [...q].filter(([k]) => k !== 'page' && k !== 'per_page').map(([k, v]) => `${k}=${v}`).join('&');
+  const zones = ctx.org.memo(`zones?${signature}`, () =>
+    ctx.org
+      .visibleZones()
+      .filter(keep)
+      .sort((a, b) => dir * compareValues(key(a, ctx), key(b, ctx)) || compareValues(a.name, b.name)),
+  );
+  return paginate(ctx, indexed(zones), LIMITS.zones, (z) => serialize.zoneJson(z, ctx.org));
 }
 
 export const accountAndZoneRoutes: Route[] = [

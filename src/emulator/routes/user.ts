@@ -30,6 +30,7 @@ function answerInvite(ctx: RequestContext) {
   if (status === 'accepted') {
     const account = ctx.org.accountsById.get(invite.organization_id);
     if (account) account.member = true;
+    ctx.org.touch();
   }
   return ok(invite);
 }

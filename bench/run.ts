@@ -1,0 +1,30 @@
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { parseArgs } from 'node:util';
+import { emulatorThroughput, throughputMarkdown } from './emulator-throughput.js';
+
+/**
+ * `npm run bench`: runs every benchmark, prints the tables and rewrites BENCHMARKS.md with the
+ * machine and date. Figures come from this run only; nothing is carried over.
+ */
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, 'no-write': { type: 'boolean', default: false } } });
+const seconds = Number(values.seconds);
+if (!Number.isFinite(seconds) || seconds <= 0) {
+  process.stderr.write('bench: --seconds must be a positive number\n');
+  process.exit(2);
+}
+
+const sections: string[] = [];
+process.stderr.write('bench: emulator throughput...\n');
+sections.push(throughputMarkdown(await emulatorThroughput(seconds)));
+
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
+const doc = [
+  '# Benchmarks',
+  '',
+  `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}; machine: ${machine}.`,
+  '',
+  ...sections,
+].join('\n');
+process.stdout.write(`${doc}\n`);
+if (!values['no-write']) writeFileSync(new URL('../../BENCHMARKS.md', import.meta.url), `${doc}\n`);
