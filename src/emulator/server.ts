@@ -7,7 +7,7 @@ import { authenticate, type Credentials } from './http/auth.js';
 import { Hang, type RequestContext } from './http/context.js';
 import { ApiFailure, CODES, envelopeText, failureBody, type Answer, type Envelope } from './http/envelope.js';
 import { Faults } from './http/faults.js';
-import { RateLimiter, rateLimitHeaders, type RateLimitHeaderStyle } from './http/rate-limit.js';
+import { RateLimiter, rateLimitHeaders, secondsUntil, type RateLimitHeaderStyle } from './http/rate-limit.js';
 import { Router, type RouteMatch } from './http/router.js';
 import { createIdFactory } from './ids.js';
 import { accountAndZoneRoutes } from './routes/accounts-zones.js';
@@ -139,7 +139,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const limitHeaders = rateLimitHeaders(budget, decision, headerStyle);
     if (!decision.allowed) {
       stats.rateLimited++;
-      const retryAfter = String(Math.max(1, Math.ceil(decision.resetMs / 1000)));
+      const retryAfter = String(Math.max(1, secondsUntil(decision.resetMs)));
       const message = `Rate limited: more than ${budget.limit} requests per ${budget.windowMs / 1000} seconds; every call is blocked until the window passes`;
       return sendJson(429, failureBody([{ code: CODES.rateLimited, message }]), { ...limitHeaders, 'retry-after': retryAfter });
     }

@@ -477,7 +477,7 @@ describe('PUT /filters/{id}', () => {
 
   it('answers code 1005 for an unknown filter', async () => {
     const api = zoneApi(emu(), PRO);
-    const errors = expectFailure(await api.put('/filters/00000000000000000000000000000000', { expression: 'ssl' }), 400);
+    const errors = expectFailure(await api.put('/filters/00000000000000000000000000000000', { expression: 'ssl' }), 404);
     expect(errors.map((e) => e.code)).toContain(NOT_FOUND);
     expect(expressions(await api.filters())).not.toContain('ssl');
   });
@@ -806,7 +806,7 @@ describe('PUT /firewall/rules/{id}', () => {
 
   it('answers code 1005 for an unknown rule', async () => {
     const api = zoneApi(emu(), PRO);
-    const errors = expectFailure(await api.put('/firewall/rules/00000000000000000000000000000000', ruleOn(P.adminFilter)), 400);
+    const errors = expectFailure(await api.put('/firewall/rules/00000000000000000000000000000000', ruleOn(P.adminFilter)), 404);
     expect(errors.map((e) => e.code)).toContain(NOT_FOUND);
     expect(await api.rules()).toHaveLength(4);
   });

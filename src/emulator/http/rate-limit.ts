@@ -49,7 +49,7 @@ export type RateLimitHeaderStyle = 'modern' | 'legacy' | 'both';
 /** `Ratelimit`/`Ratelimit-Policy` (current) and `x-ratelimit-*` (older responses). */
 export function rateLimitHeaders(limiter: RateLimiter, d: RateDecision, style: RateLimitHeaderStyle): Record<string, string> {
   if (!limiter.enabled) return {};
-  const seconds = Math.max(0, Math.ceil(d.resetMs / 1000));
+  const seconds = secondsUntil(d.resetMs);
   const headers: Record<string, string> = {};
   if (style !== 'legacy') {
     headers['ratelimit'] = `"default";r=${d.remaining};t=${seconds}`;
@@ -61,4 +61,9 @@ export function rateLimitHeaders(limiter: RateLimiter, d: RateDecision, style: R
     headers['x-ratelimit-reset'] = String(seconds);
   }
   return headers;
+}
+
+/** Whole seconds until a reset, rounded to the millisecond first so float noise never adds one. */
+export function secondsUntil(ms: number): number {
+  return Math.max(0, Math.ceil(Math.round(ms) / 1000));
 }

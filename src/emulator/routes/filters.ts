@@ -81,6 +81,7 @@ function applyUpdate(zone: Zone, raw: unknown, pointer: string, errors: ErrorIte
 
 function updateFilters(ctx: RequestContext, raws: unknown[], fixedId?: string) {
   const zone = zoneFor(ctx);
+  if (fixedId !== undefined && !zone.filters.has(fixedId)) notFound('filter', fixedId);
   const errors: ErrorItem[] = [];
   const updated = raws.map((raw, i) => applyUpdate(zone, raw, fixedId ? '' : `/${i}`, errors, fixedId));
   rejectDuplicates(

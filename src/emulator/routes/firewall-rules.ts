@@ -94,7 +94,11 @@ function readRule(zone: Zone, raw: unknown, pointer: string, errors: ErrorItem[]
     errors.push(validationError(`${pointer}/filter`, 'filter is required: {expression} inline or {id} of an existing filter'));
     return null;
   }
-  if (typeof filter['id'] === 'string' && filter['expression'] === undefined) {
+  if (filter['id'] !== undefined && filter['expression'] !== undefined) {
+    errors.push(validationError(`${pointer}/filter`, 'give the filter either inline as {expression} or by reference as {id}, not both'));
+    return null;
+  }
+  if (typeof filter['id'] === 'string') {
     if (!zone.filters.has(filter['id'])) {
       errors.push({ code: CODES.notFound, message: `filter not found: ${filter['id'].slice(0, 64)}`, source: { pointer: `${pointer}/filter/id` } });
       return null;
@@ -176,6 +180,7 @@ function toRule(id: string, input: RuleInput, created_on: string, modified_on: s
  */
 function updateRules(ctx: RequestContext, raws: unknown[], fixedId?: string) {
   const zone = zoneFor(ctx);
+  if (fixedId !== undefined && !zone.firewallRules.has(fixedId)) notFound('firewall rule', fixedId);
   const errors: ErrorItem[] = [];
   const updates = raws.map((raw, i) => {
     const pointer = fixedId ? '' : `/${i}`;

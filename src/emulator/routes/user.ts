@@ -5,27 +5,30 @@ import type { Invite } from '../state.js';
 import { isObject } from './filter-input.js';
 import { notFound } from './lookup.js';
 
-/** A pending invite past its expiry is expired, whatever it was stored as. */
+/** A pending invite past its expiry reads as expired (without a read changing the state). */
 function current(invite: Invite, now: Date): Invite {
-  if (invite.status === 'pending' && Date.parse(invite.expires_on) < now.getTime()) invite.status = 'expired';
-  return invite;
+  return invite.status === 'pending' && Date.parse(invite.expires_on) < now.getTime() ? { ...invite, status: 'expired' } : invite;
+}
+
+function storedInvite(ctx: RequestContext): Invite {
+  const id = param(ctx, 'invite_id');
+  return ctx.org.state.invites.find((i) => i.id === id) ?? notFound('invite', id);
 }
 
 function findInvite(ctx: RequestContext): Invite {
-  const id = param(ctx, 'invite_id');
-  const invite = ctx.org.state.invites.find((i) => i.id === id);
-  return invite ? current(invite, ctx.org.clock.now()) : notFound('invite', id);
+  return current(storedInvite(ctx), ctx.org.clock.now());
 }
 
 /** Accepting an invite makes its account, and the account's zones, visible to the user. */
 function answerInvite(ctx: RequestContext) {
-  const invite = findInvite(ctx);
+  const invite = storedInvite(ctx);
+  const state = current(invite, ctx.org.clock.now()).status;
   const body = ctx.body();
   const status = isObject(body) ? body['status'] : undefined;
   if (status !== 'accepted' && status !== 'rejected') {
     throw fail(400, CODES.validation, 'status must be "accepted" or "rejected"', { source: { pointer: '/status' } });
   }
-  if (invite.status !== 'pending') throw fail(400, CODES.inviteState, `invite is ${invite.status} and can no longer be ${status}`);
+  if (state !== 'pending') throw fail(400, CODES.inviteState, `invite is ${state} and can no longer be ${status}`);
   invite.status = status;
   if (status === 'accepted') {
     const account = ctx.org.accountsById.get(invite.organization_id);
