@@ -38,57 +38,30 @@ export function migrationConfig(waf: LegacyWaf, firewallRules: Iterable<Firewall
   const mapping = SENSITIVITY_MAPPING[sensitivity];
   const disabledLevels = [mapping.paranoiaLevel + 1, 3, 4].filter((v, i, a) => v <= 4 && a.indexOf(v) === i);
 
+  // Rule entries carry id, version and ref as empty strings, as the spec's examples do.
+  const rule = (action: string, expression: string, enabled: boolean, action_parameters: Record<string, unknown>, description = '') => ({
+    id: '',
+    version: '',
+    action,
+    expression,
+    description,
+    ref: '',
+    enabled,
+    action_parameters,
+  });
   const rules: MigrationConfig['rules'] = [];
   // Firewall rules that bypassed the previous managed rules become skip rules placed first.
   for (const fw of firewallRules) {
     if (fw.action !== 'bypass' || fw.paused || !fw.products?.includes('waf')) continue;
     const filter = filters.get(fw.filterId);
-    if (!filter) continue;
-    rules.push({
-      id: '',
-      version: '',
-      action: 'skip',
-      expression: filter.expression,
-      description: `Migrated from firewall rule ${fw.id}`,
-      ref: '',
-      enabled: true,
-      action_parameters: { ruleset: 'current' },
-    });
+    if (filter) rules.push(rule('skip', filter.expression, true, { ruleset: 'current' }, `Migrated from firewall rule ${fw.id}`));
   }
-  rules.push({
-    id: '',
-    version: '',
-    action: 'execute',
-    expression: 'true',
-    description: '',
-    ref: '',
-    enabled: waf.enabled && waf.packages.some((p) => p.detection_mode === 'traditional'),
-    action_parameters: { id: MANAGED_RULESET_ID, overrides: { rules: [] } },
-  });
+  const managedEnabled = waf.enabled && waf.packages.some((p) => p.detection_mode === 'traditional');
+  rules.push(rule('execute', 'true', managedEnabled, { id: MANAGED_RULESET_ID, overrides: { rules: [] } }));
   if (owasp) {
-    rules.push({
-      id: '',
-      version: '',
-      action: 'execute',
-      expression: 'true',
-      description: '',
-      ref: '',
-      enabled: waf.enabled && owasp.sensitivity !== 'off',
-      action_parameters: {
-        id: OWASP_RULESET_ID,
-        overrides: {
-          categories: disabledLevels.map((level) => ({ category: `paranoia-level-${level}`, enabled: false })),
-          rules: [
-            {
-              id: OWASP_SCORE_RULE_ID,
-              action: mapOwaspAction(owasp.action_mode),
-              score_threshold: mapping.score,
-              enabled: true,
-            },
-          ],
-        },
-      },
-    });
+    const score = { id: OWASP_SCORE_RULE_ID, action: mapOwaspAction(owasp.action_mode), score_threshold: mapping.score, enabled: true };
+    const categories = disabledLevels.map((level) => ({ category: `paranoia-level-${level}`, enabled: false }));
+    rules.push(rule('execute', 'true', waf.enabled && owasp.sensitivity !== 'off', { id: OWASP_RULESET_ID, overrides: { categories, rules: [score] } }));
   }
   return { name: 'default', rules };
 }

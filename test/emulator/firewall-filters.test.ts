@@ -15,7 +15,7 @@ import type { DatasetFile, DatasetFirewallRule } from '../../src/emulator/datase
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { emulatorFor, get, listAll, raw, zoneId, type RawAnswer } from '../support/http.js';
 
-// --- Error codes (api-facts.md for 10102; the emulator's stable choices for the rest) ----------
+// Error codes (api-facts.md for 10102; the emulator's stable choices for the rest).
 
 const INVALID_ZONE = 1003;
 const BAD_PAGINATION = 1004;
@@ -26,7 +26,7 @@ const QUOTA_EXCEEDED = 10019;
 const NOT_ENTITLED = 10020;
 const DUPLICATE_FILTER = 10102;
 
-// --- The dataset ------------------------------------------------------------------------------
+// The dataset.
 
 const FREE = 'free.example';
 const PRO = 'pro.example';
@@ -100,7 +100,7 @@ function dataset(): DatasetFile {
   };
 }
 
-// --- Wire shapes ------------------------------------------------------------------------------
+// Wire shapes.
 
 interface ApiFilter {
   id: string;
@@ -127,7 +127,7 @@ interface ApiError {
   meta?: { id?: string };
 }
 
-// --- Helpers ----------------------------------------------------------------------------------
+// Helpers.
 
 /** A fresh emulator for each test of the enclosing describe: mutations must not leak. */
 function freshEmulatorPerTest(): () => RunningEmulator {
@@ -220,7 +220,7 @@ async function snapshot(api: ZoneApi) {
   return { filters: await api.filters(), rules: await api.rules() };
 }
 
-// --- Lists ------------------------------------------------------------------------------------
+// Lists.
 
 describe.each([
   { list: 'filters', path: '/filters', paused: PAGED_PAUSED_FILTERS },
@@ -339,7 +339,7 @@ describe('GET firewall rules embeds each rule’s filter', () => {
   });
 });
 
-// --- Filters: create --------------------------------------------------------------------------
+// Filters: create.
 
 describe('POST /filters', () => {
   const emu = freshEmulatorPerTest();
@@ -442,7 +442,7 @@ describe('POST /filters', () => {
   });
 });
 
-// --- Filters: update and delete ---------------------------------------------------------------
+// Filters: update and delete.
 
 describe('PUT /filters/{id}', () => {
   const emu = freshEmulatorPerTest();
@@ -520,7 +520,7 @@ describe('DELETE /filters', () => {
   });
 });
 
-// --- Firewall rules: create -------------------------------------------------------------------
+// Firewall rules: create.
 
 describe('POST /firewall/rules', () => {
   const emu = freshEmulatorPerTest();
@@ -640,7 +640,7 @@ describe('POST /firewall/rules', () => {
   });
 });
 
-// --- Firewall rules: partial creation (spec, Errors 5) ----------------------------------------
+// Firewall rules: partial creation (spec, Errors 5).
 
 describe('POST /firewall/rules over the quota (free plan: 5 rules)', () => {
   const emu = freshEmulatorPerTest();
@@ -737,7 +737,7 @@ describe('POST /firewall/rules with a feature the plan lacks', () => {
   });
 });
 
-// --- Firewall rules: update and delete --------------------------------------------------------
+// Firewall rules: update and delete.
 
 describe('PUT /firewall/rules/{id}', () => {
   const emu = freshEmulatorPerTest();
@@ -873,7 +873,7 @@ describe('DELETE /firewall/rules', () => {
   });
 });
 
-// --- Request bodies ---------------------------------------------------------------------------
+// Request bodies.
 
 describe('JSON bodies', () => {
   const emu = freshEmulatorPerTest();

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { emulatorFor, get, raw, zoneId, type RawAnswer } from '../support/http.js';
+import { expectFailure, expectOk } from '../support/envelope.js';
 
 /** Emulator error codes (src/emulator/http/envelope.ts), spelled out so a renumbering fails here. */
 const CODE = { invalidZone: 1003, notFound: 1005, validation: 10014, inviteState: 10700 };
@@ -36,18 +37,6 @@ function dataset(): DatasetFile {
   };
 }
 
-function expectOk(r: RawAnswer) {
-  expect(r.status, r.text).toBe(200);
-  expect(r.json).toMatchObject({ success: true, errors: [] });
-  return r.json.result;
-}
-
-function expectFailure(r: RawAnswer, status: number, code: number): void {
-  expect(r.status, r.text).toBe(status);
-  expect(r.json.success).toBe(false);
-  expect(r.json.result).toBeNull();
-  expect(r.json.errors[0].code).toBe(code);
-}
 
 const answer = (emu: RunningEmulator, id: string, body: unknown) => raw(emu, 'PATCH', `/user/invites/${id}`, { body });
 

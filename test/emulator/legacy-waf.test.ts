@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { DatasetFile, DatasetWaf, DatasetWafPackage, DatasetZone } from '../../src/emulator/datasets/format.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { emulatorFor, get, raw, zoneId, type RawAnswer } from '../support/http.js';
+import { expectFailure, expectOk } from '../support/envelope.js';
 
 /** Emulator error codes (src/emulator/http/envelope.ts), spelled out so a renumbering fails here. */
 const CODE = { notFound: 1005, validation: 10014, legacyWafGone: 10601, overridesNotEntitled: 10602 };
@@ -102,22 +103,6 @@ function dataset(): DatasetFile {
   return { version: 1, accounts: [{ name: 'Legacy Co', type: 'enterprise', zones }] };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Helpers
-// ---------------------------------------------------------------------------------------------
-
-function expectOk(r: RawAnswer) {
-  expect(r.status, r.text).toBe(200);
-  expect(r.json).toMatchObject({ success: true, errors: [] });
-  return r.json.result;
-}
-
-function expectFailure(r: RawAnswer, status: number, code: number): void {
-  expect(r.status, r.text).toBe(status);
-  expect(r.json.success).toBe(false);
-  expect(r.json.result).toBeNull();
-  expect(r.json.errors[0].code).toBe(code);
-}
 
 const ids = (items: Array<{ id: string }>) => items.map((i) => i.id);
 

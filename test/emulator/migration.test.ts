@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { DatasetFile, DatasetWaf, DatasetZone } from '../../src/emulator/datasets/format.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { emulatorFor, get, raw, zoneId, type RawAnswer } from '../support/http.js';
+import { expectFailure, expectOk } from '../support/envelope.js';
 
 const MANAGED_RULESET = 'efb7b8c949ac4650a09736fc376e9aee';
 const OWASP_RULESET = '4814384a9e5d4991b9815dcfc25d2f1f';
@@ -91,22 +92,6 @@ function dataset(): DatasetFile {
   };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Helpers
-// ---------------------------------------------------------------------------------------------
-
-function expectOk(r: RawAnswer) {
-  expect(r.status, r.text).toBe(200);
-  expect(r.json).toMatchObject({ success: true, errors: [] });
-  return r.json.result;
-}
-
-function expectFailure(r: RawAnswer, status: number, code: number): void {
-  expect(r.status, r.text).toBe(status);
-  expect(r.json.success).toBe(false);
-  expect(r.json.result).toBeNull();
-  expect(r.json.errors[0].code).toBe(code);
-}
 
 interface Rule {
   id: string;
