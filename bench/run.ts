@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { emulatorThroughput, throughputMarkdown } from './emulator-throughput.js';
+import { emulatorThroughput, generatedStartup, startupMarkdown, throughputMarkdown } from './emulator-throughput.js';
 
 /**
  * `npm run bench`: runs every benchmark, prints the tables and rewrites BENCHMARKS.md with the
@@ -17,6 +17,8 @@ if (!Number.isFinite(seconds) || seconds <= 0) {
 const sections: string[] = [];
 process.stderr.write('bench: emulator throughput...\n');
 sections.push(throughputMarkdown(await emulatorThroughput(seconds)));
+process.stderr.write('bench: emulator start-up with a million records...\n');
+sections.push(startupMarkdown(await generatedStartup()));
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 const doc = [
