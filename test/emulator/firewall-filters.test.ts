@@ -10,10 +10,10 @@
  *
  * Every assertion about state re-reads it through GET, never through emulator internals.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DatasetFile, DatasetFirewallRule } from '../../src/emulator/datasets/format.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import { emulatorFor, get, listAll, raw, zoneId, type RawAnswer } from '../support/http.js';
+import { emulatorPerDescribe, freshEmulatorPerTest, get, listAll, raw, zoneId, type RawAnswer } from '../support/http.js';
 
 // Error codes (api-facts.md for 10102; the emulator's stable choices for the rest).
 
@@ -129,22 +129,6 @@ interface ApiError {
 
 // Helpers.
 
-/** A fresh emulator for each test of the enclosing describe: mutations must not leak. */
-function freshEmulatorPerTest(): () => RunningEmulator {
-  let current: RunningEmulator | undefined;
-  beforeEach(async () => {
-    current = await emulatorFor({ dataset: dataset() });
-  });
-  afterEach(async () => {
-    await current?.close();
-    current = undefined;
-  });
-  return () => {
-    if (!current) throw new Error('emulator not started');
-    return current;
-  };
-}
-
 /** Requests against one zone, paths relative to /zones/{zone_id}. */
 function zoneApi(emu: RunningEmulator, zone: string) {
   const base = `/zones/${zoneId(emu, zone)}`;
@@ -226,14 +210,10 @@ describe.each([
   { list: 'filters', path: '/filters', paused: PAGED_PAUSED_FILTERS },
   { list: 'firewall rules', path: '/firewall/rules', paused: PAGED_PAUSED_RULES },
 ])('GET $list (read only)', ({ path, paused }) => {
-  let emu: RunningEmulator;
+  const emu = emulatorPerDescribe(() => ({ dataset: dataset() }));
   let api: ZoneApi;
-  beforeAll(async () => {
-    emu = await emulatorFor({ dataset: dataset() });
-    api = zoneApi(emu, ENTERPRISE);
-  });
-  afterAll(async () => {
-    await emu.close();
+  beforeAll(() => {
+    api = zoneApi(emu(), ENTERPRISE);
   });
 
   it('serves 25 items by default, without total_pages', async () => {
@@ -314,21 +294,15 @@ describe.each([
   });
 
   it('answers 400 code 1003 for an unknown zone', async () => {
-    expectSingleError(await get(emu, `/zones/0123456789abcdef0123456789abcdef${path}`), 400, INVALID_ZONE);
+    expectSingleError(await get(emu(), `/zones/0123456789abcdef0123456789abcdef${path}`), 400, INVALID_ZONE);
   });
 });
 
 describe('GET firewall rules embeds each rule’s filter', () => {
-  let emu: RunningEmulator;
-  beforeAll(async () => {
-    emu = await emulatorFor({ dataset: dataset() });
-  });
-  afterAll(async () => {
-    await emu.close();
-  });
+  const emu = emulatorPerDescribe(() => ({ dataset: dataset() }));
 
   it('every rule carries the full filter that the filters list also serves', async () => {
-    const api = zoneApi(emu, ENTERPRISE);
+    const api = zoneApi(emu(), ENTERPRISE);
     const [rules, filters] = [await api.rules(), await api.filters()];
     expect(rules).toHaveLength(PAGED);
     const byId = new Map(filters.map((f) => [f.id, f]));
@@ -342,7 +316,7 @@ describe('GET firewall rules embeds each rule’s filter', () => {
 // Filters: create.
 
 describe('POST /filters', () => {
-  const emu = freshEmulatorPerTest();
+  const emu = freshEmulatorPerTest(() => ({ dataset: dataset() }));
 
   it('creates every filter of the array and serves them back', async () => {
     const api = zoneApi(emu(), PRO);
@@ -445,7 +419,7 @@ describe('POST /filters', () => {
 // Filters: update and delete.
 
 describe('PUT /filters/{id}', () => {
-  const emu = freshEmulatorPerTest();
+  const emu = freshEmulatorPerTest(() => ({ dataset: dataset() }));
 
   it('replaces the filter, and the rules using it show the change', async () => {
     const api = zoneApi(emu(), PRO);
@@ -484,7 +458,7 @@ describe('PUT /filters/{id}', () => {
 });
 
 describe('DELETE /filters', () => {
-  const emu = freshEmulatorPerTest();
+  const emu = freshEmulatorPerTest(() => ({ dataset: dataset() }));
 
   it('deletes one by id; a rule using it then shows filter {id, deleted: true}', async () => {
     const api = zoneApi(emu(), PRO);
@@ -523,7 +497,7 @@ describe('DELETE /filters', () => {
 // Firewall rules: create.
 
 describe('POST /firewall/rules', () => {
-  const emu = freshEmulatorPerTest();
+  const emu = freshEmulatorPerTest(() => ({ dataset: dataset() }));
 
   it.each([
     ['an object', inlineRule('ssl')],
@@ -643,7 +617,7 @@ describe('POST /firewall/rules', () => {
 // Firewall rules: partial creation (spec, Errors 5).
 
 describe('POST /firewall/rules over the quota (free plan: 5 rules)', () => {
-  const emu = freshEmulatorPerTest();
+  const emu = freshEmulatorPerTest(() => ({ dataset: dataset() }));
   const first = 'http.request.uri.path eq "/over/1"';
   const second = 'http.request.uri.path eq "/over/2"';
 
@@ -698,7 +672,7 @@ describe('POST /firewall/rules over the quota (free plan: 5 rules)', () => {
 });
 
 describe('POST /firewall/rules with a feature the plan lacks', () => {
-  const emu = freshEmulatorPerTest();
+  const emu = freshEmulatorPerTest(() => ({ dataset: dataset() }));
 
   it.each([FREE, PRO])('on %s, a regex rule is refused with 10020 but its filter is created', async (zone) => {
     const api = zoneApi(emu(), zone);
@@ -740,7 +714,7 @@ describe('POST /firewall/rules with a feature the plan lacks', () => {
 // Firewall rules: update and delete.
 
 describe('PUT /firewall/rules/{id}', () => {
-  const emu = freshEmulatorPerTest();
+  const emu = freshEmulatorPerTest(() => ({ dataset: dataset() }));
 
   it('pauses a rule', async () => {
     const api = zoneApi(emu(), PRO);
@@ -813,7 +787,7 @@ describe('PUT /firewall/rules/{id}', () => {
 });
 
 describe('DELETE /firewall/rules', () => {
-  const emu = freshEmulatorPerTest();
+  const emu = freshEmulatorPerTest(() => ({ dataset: dataset() }));
 
   it('deletes a rule and leaves its filter, now orphaned', async () => {
     const api = zoneApi(emu(), PRO);
@@ -876,7 +850,7 @@ describe('DELETE /firewall/rules', () => {
 // Request bodies.
 
 describe('JSON bodies', () => {
-  const emu = freshEmulatorPerTest();
+  const emu = freshEmulatorPerTest(() => ({ dataset: dataset() }));
 
   const validBody: Record<string, unknown> = {
     'POST /firewall/rules': [inlineRule('http.host eq "body.pro.example"')],

@@ -3,10 +3,10 @@
  * makes the invited account and its zones visible), rejecting, expiry, and the refusals. Each test
  * gets a fresh emulator because answering an invite changes what the user can see.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import { emulatorFor, get, raw, zoneId, type RawAnswer } from '../support/http.js';
+import { freshEmulatorPerTest, get, raw, zoneId, type RawAnswer } from '../support/http.js';
 import { expectFailure, expectOk } from '../support/envelope.js';
 
 /** Emulator error codes (src/emulator/http/envelope.ts), spelled out so a renumbering fails here. */
@@ -37,7 +37,6 @@ function dataset(): DatasetFile {
   };
 }
 
-
 const answer = (emu: RunningEmulator, id: string, body: unknown) => raw(emu, 'PATCH', `/user/invites/${id}`, { body });
 
 async function accountIds(emu: RunningEmulator): Promise<string[]> {
@@ -56,15 +55,7 @@ async function inviteStatus(emu: RunningEmulator, id: string): Promise<string> {
 }
 
 describe('user invites', () => {
-  let current: RunningEmulator | undefined;
-  const emu = () => current!;
-  beforeEach(async () => {
-    current = await emulatorFor({ dataset: dataset() });
-  });
-  afterEach(async () => {
-    await current?.close();
-    current = undefined;
-  });
+  const emu = freshEmulatorPerTest(() => ({ dataset: dataset() }));
 
   it('lists every invite in one unpaginated answer (no result_info), expiry applied', async () => {
     const r = await get(emu(), '/user/invites');

@@ -3,10 +3,10 @@
  * groups, rules, their PATCHes, URI-based overrides (Enterprise only), and the end of it all once
  * a zone has migrated. The dataset is inline so counts and modes are known exactly.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DatasetFile, DatasetWaf, DatasetWafPackage, DatasetZone } from '../../src/emulator/datasets/format.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import { emulatorFor, get, raw, zoneId, type RawAnswer } from '../support/http.js';
+import { emulatorPerDescribe, freshEmulatorPerTest, get, raw, zoneId, type RawAnswer } from '../support/http.js';
 import { expectFailure, expectOk } from '../support/envelope.js';
 
 /** Emulator error codes (src/emulator/http/envelope.ts), spelled out so a renumbering fails here. */
@@ -15,9 +15,7 @@ const CODE = { notFound: 1005, validation: 10014, legacyWafGone: 10601, override
 const MANAGED = 'pkg-managed';
 const OWASP = 'pkg-owasp';
 
-// ---------------------------------------------------------------------------------------------
-// Dataset
-// ---------------------------------------------------------------------------------------------
+// Dataset.
 
 /**
  * The traditional package: WordPress carries a group override (off, default on) and one rule
@@ -103,7 +101,6 @@ function dataset(): DatasetFile {
   return { version: 1, accounts: [{ name: 'Legacy Co', type: 'enterprise', zones }] };
 }
 
-
 const ids = (items: Array<{ id: string }>) => items.map((i) => i.id);
 
 /** `/zones/{id}/firewall/waf` of the named zone. */
@@ -119,24 +116,18 @@ function patch(emu: RunningEmulator, path: string, body: unknown): Promise<RawAn
   return raw(emu, 'PATCH', path, { body });
 }
 
-// ---------------------------------------------------------------------------------------------
-// Reads
-// ---------------------------------------------------------------------------------------------
+// Reads.
 
 describe('legacy WAF reads', () => {
-  let emu: RunningEmulator;
-  beforeAll(async () => {
-    emu = await emulatorFor({ dataset: dataset() });
-  });
-  afterAll(() => emu.close());
+  const emu = emulatorPerDescribe(() => ({ dataset: dataset() }));
 
   it('lists both packages with their detection mode; only OWASP has sensitivity and action_mode', async () => {
-    const r = await get(emu, packagesPath(emu, 'legacy-ent.example'));
+    const r = await get(emu(), packagesPath(emu(), 'legacy-ent.example'));
     const packages = expectOk(r);
     expect(r.json.result_info).toEqual({ page: 1, per_page: 50, count: 2, total_count: 2 });
     const managed = packages.find((p: { id: string }) => p.id === MANAGED);
     const owasp = packages.find((p: { id: string }) => p.id === OWASP);
-    expect(managed).toMatchObject({ name: 'Cloudflare Managed Ruleset', detection_mode: 'traditional', zone_id: zoneId(emu, 'legacy-ent.example') });
+    expect(managed).toMatchObject({ name: 'Cloudflare Managed Ruleset', detection_mode: 'traditional', zone_id: zoneId(emu(), 'legacy-ent.example') });
     expect(managed).not.toHaveProperty('sensitivity');
     expect(managed).not.toHaveProperty('action_mode');
     expect(owasp).toMatchObject({ name: 'OWASP ModSecurity Core Rule Set', detection_mode: 'anomaly', sensitivity: 'medium', action_mode: 'simulate' });
@@ -151,7 +142,7 @@ describe('legacy WAF reads', () => {
       ['?per_page=500', 100],
     ];
     for (const [query, perPage] of cases) {
-      const r = await get(emu, packagesPath(emu, 'legacy-many.example', query));
+      const r = await get(emu(), packagesPath(emu(), 'legacy-many.example', query));
       expectOk(r);
       expect(r.json.result_info.per_page, query).toBe(perPage);
       expect(r.json.result_info.total_count).toBe(7);
@@ -159,28 +150,28 @@ describe('legacy WAF reads', () => {
   });
 
   it('orders by name in both directions and pages through them', async () => {
-    const asc = expectOk(await get(emu, packagesPath(emu, 'legacy-many.example', '?order=name&direction=asc&per_page=5')));
+    const asc = expectOk(await get(emu(), packagesPath(emu(), 'legacy-many.example', '?order=name&direction=asc&per_page=5')));
     expect(asc.map((p: { name: string }) => p.name)).toEqual(['Package A', 'Package B', 'Package C', 'Package D', 'Package E']);
-    const page2 = await get(emu, packagesPath(emu, 'legacy-many.example', '?order=name&direction=asc&per_page=5&page=2'));
+    const page2 = await get(emu(), packagesPath(emu(), 'legacy-many.example', '?order=name&direction=asc&per_page=5&page=2'));
     expect(ids(expectOk(page2))).toEqual(['pkg-f', 'pkg-g']);
     expect(page2.json.result_info).toEqual({ page: 2, per_page: 5, count: 2, total_count: 7 });
     // The spec's upper-case spelling is accepted too.
-    const desc = expectOk(await get(emu, packagesPath(emu, 'legacy-many.example', '?order=name&direction=DESC')));
+    const desc = expectOk(await get(emu(), packagesPath(emu(), 'legacy-many.example', '?order=name&direction=DESC')));
     expect(ids(desc)).toEqual(['pkg-g', 'pkg-f', 'pkg-e', 'pkg-d', 'pkg-c', 'pkg-b', 'pkg-a']);
   });
 
   it('rejects an unknown order field or direction with 400', async () => {
-    expectFailure(await get(emu, packagesPath(emu, 'legacy-many.example', '?order=id')), 400, CODE.validation);
-    expectFailure(await get(emu, packagesPath(emu, 'legacy-many.example', '?direction=sideways')), 400, CODE.validation);
+    expectFailure(await get(emu(), packagesPath(emu(), 'legacy-many.example', '?order=id')), 400, CODE.validation);
+    expectFailure(await get(emu(), packagesPath(emu(), 'legacy-many.example', '?direction=sideways')), 400, CODE.validation);
   });
 
   it('gets one package by id; an unknown id is 404', async () => {
-    expect(expectOk(await get(emu, packagesPath(emu, 'legacy-ent.example', `/${OWASP}`)))).toMatchObject({ id: OWASP, sensitivity: 'medium' });
-    expectFailure(await get(emu, packagesPath(emu, 'legacy-ent.example', '/pkg-nope')), 404, CODE.notFound);
+    expect(expectOk(await get(emu(), packagesPath(emu(), 'legacy-ent.example', `/${OWASP}`)))).toMatchObject({ id: OWASP, sensitivity: 'medium' });
+    expectFailure(await get(emu(), packagesPath(emu(), 'legacy-ent.example', '/pkg-nope')), 404, CODE.notFound);
   });
 
   it('lists groups with rules_count and modified_rules_count counting rule overrides', async () => {
-    const r = await get(emu, packagesPath(emu, 'legacy-ent.example', `/${MANAGED}/groups`));
+    const r = await get(emu(), packagesPath(emu(), 'legacy-ent.example', `/${MANAGED}/groups`));
     const groups = expectOk(r);
     expect(r.json.result_info).toMatchObject({ per_page: 50, count: 3, total_count: 3 });
     const summary = groups.map((g: Record<string, unknown>) => [g['id'], g['mode'], g['rules_count'], g['modified_rules_count']]);
@@ -193,20 +184,20 @@ describe('legacy WAF reads', () => {
   });
 
   it('filters groups by mode and gets one group by id', async () => {
-    expect(ids(expectOk(await get(emu, packagesPath(emu, 'legacy-ent.example', `/${MANAGED}/groups?mode=off`))))).toEqual(['grp-wp']);
-    expect(ids(expectOk(await get(emu, packagesPath(emu, 'legacy-ent.example', `/${MANAGED}/groups?mode=on`))))).toEqual(['grp-php', 'grp-misc']);
-    expect(expectOk(await get(emu, packagesPath(emu, 'legacy-ent.example', `/${MANAGED}/groups/grp-php`)))).toMatchObject({ rules_count: 3, modified_rules_count: 2 });
-    expectFailure(await get(emu, packagesPath(emu, 'legacy-ent.example', `/${MANAGED}/groups/grp-xss`)), 404, CODE.notFound);
+    expect(ids(expectOk(await get(emu(), packagesPath(emu(), 'legacy-ent.example', `/${MANAGED}/groups?mode=off`))))).toEqual(['grp-wp']);
+    expect(ids(expectOk(await get(emu(), packagesPath(emu(), 'legacy-ent.example', `/${MANAGED}/groups?mode=on`))))).toEqual(['grp-php', 'grp-misc']);
+    expect(expectOk(await get(emu(), packagesPath(emu(), 'legacy-ent.example', `/${MANAGED}/groups/grp-php`)))).toMatchObject({ rules_count: 3, modified_rules_count: 2 });
+    expectFailure(await get(emu(), packagesPath(emu(), 'legacy-ent.example', `/${MANAGED}/groups/grp-xss`)), 404, CODE.notFound);
   });
 
   it('lists every rule of a package with mode and default_mode', async () => {
-    const r = await get(emu, packagesPath(emu, 'legacy-ent.example', `/${MANAGED}/rules`));
+    const r = await get(emu(), packagesPath(emu(), 'legacy-ent.example', `/${MANAGED}/rules`));
     const rules = expectOk(r);
     expect(r.json.result_info).toMatchObject({ per_page: 50, count: 6, total_count: 6 });
     expect(ids(rules)).toEqual(['100001', '100002', '100101', '100102', '100103', '100201']);
     expect(rules[1]).toMatchObject({ mode: 'simulate', default_mode: 'block', group: { id: 'grp-wp', name: 'Cloudflare WordPress' }, package_id: MANAGED });
     // Anomaly rules default to on and switch on/off.
-    const owaspRules = expectOk(await get(emu, packagesPath(emu, 'legacy-ent.example', `/${OWASP}/rules`)));
+    const owaspRules = expectOk(await get(emu(), packagesPath(emu(), 'legacy-ent.example', `/${OWASP}/rules`)));
     expect(owaspRules.map((x: Record<string, unknown>) => [x['id'], x['mode'], x['default_mode']])).toEqual([
       ['958001', 'off', 'on'],
       ['958002', 'on', 'on'],
@@ -214,7 +205,7 @@ describe('legacy WAF reads', () => {
   });
 
   it('filters rules by mode and by group_id (repeated or comma-separated)', async () => {
-    const list = async (query: string) => ids(expectOk(await get(emu, packagesPath(emu, 'legacy-ent.example', `/${MANAGED}/rules${query}`))));
+    const list = async (query: string) => ids(expectOk(await get(emu(), packagesPath(emu(), 'legacy-ent.example', `/${MANAGED}/rules${query}`))));
     expect(await list('?mode=block')).toEqual(['100001', '100101', '100201']);
     expect(await list('?mode=disable')).toEqual(['100102']);
     expect(await list('?group_id=grp-php')).toEqual(['100101', '100102', '100103']);
@@ -224,42 +215,32 @@ describe('legacy WAF reads', () => {
   });
 
   it('lists URI-based overrides on an Enterprise zone and gets one by id', async () => {
-    const r = await get(emu, `${wafPath(emu, 'legacy-ent.example')}/overrides`);
+    const r = await get(emu(), `${wafPath(emu(), 'legacy-ent.example')}/overrides`);
     const overrides = expectOk(r);
     expect(r.json.result_info).toMatchObject({ per_page: 50, count: 2, total_count: 2 });
     expect(overrides[0]).toMatchObject({ id: 'ovr-export', urls: ['legacy-ent.example/export*'], rules: { '100001': 'disable' }, paused: false });
     expect(overrides[1]).toMatchObject({ id: 'ovr-cms', paused: true, groups: { 'grp-php': 'off' } });
-    expect(expectOk(await get(emu, `${wafPath(emu, 'legacy-ent.example')}/overrides/ovr-cms`))).toMatchObject({ id: 'ovr-cms' });
-    expectFailure(await get(emu, `${wafPath(emu, 'legacy-ent.example')}/overrides/ovr-nope`), 404, CODE.notFound);
+    expect(expectOk(await get(emu(), `${wafPath(emu(), 'legacy-ent.example')}/overrides/ovr-cms`))).toMatchObject({ id: 'ovr-cms' });
+    expectFailure(await get(emu(), `${wafPath(emu(), 'legacy-ent.example')}/overrides/ovr-nope`), 404, CODE.notFound);
   });
 
   it('answers 403 code 10602 for overrides on a non-Enterprise zone', async () => {
-    expectFailure(await get(emu, `${wafPath(emu, 'legacy-biz.example')}/overrides`), 403, CODE.overridesNotEntitled);
-    expectFailure(await get(emu, `${wafPath(emu, 'legacy-biz.example')}/overrides/ovr-export`), 403, CODE.overridesNotEntitled);
+    expectFailure(await get(emu(), `${wafPath(emu(), 'legacy-biz.example')}/overrides`), 403, CODE.overridesNotEntitled);
+    expectFailure(await get(emu(), `${wafPath(emu(), 'legacy-biz.example')}/overrides/ovr-export`), 403, CODE.overridesNotEntitled);
     // Packages still work there: only overrides are an Enterprise feature.
-    expect(ids(expectOk(await get(emu, packagesPath(emu, 'legacy-biz.example'))))).toHaveLength(2);
+    expect(ids(expectOk(await get(emu(), packagesPath(emu(), 'legacy-biz.example'))))).toHaveLength(2);
   });
 
   it('keeps working in validation mode, where both versions run', async () => {
-    expect(ids(expectOk(await get(emu, packagesPath(emu, 'legacy-validation.example'))))).toHaveLength(2);
-    expectOk(await get(emu, `${wafPath(emu, 'legacy-validation.example')}/overrides`));
+    expect(ids(expectOk(await get(emu(), packagesPath(emu(), 'legacy-validation.example'))))).toHaveLength(2);
+    expectOk(await get(emu(), `${wafPath(emu(), 'legacy-validation.example')}/overrides`));
   });
 });
 
-// ---------------------------------------------------------------------------------------------
-// Writes
-// ---------------------------------------------------------------------------------------------
+// Writes.
 
 describe('legacy WAF writes', () => {
-  let current: RunningEmulator | undefined;
-  const emu = () => current!;
-  beforeEach(async () => {
-    current = await emulatorFor({ dataset: dataset() });
-  });
-  afterEach(async () => {
-    await current?.close();
-    current = undefined;
-  });
+  const emu = freshEmulatorPerTest(() => ({ dataset: dataset() }));
   const owaspPath = () => packagesPath(emu(), 'legacy-ent.example', `/${OWASP}`);
 
   it('PATCHes the OWASP sensitivity and action mode, and a re-read shows them', async () => {
@@ -342,9 +323,7 @@ describe('legacy WAF writes', () => {
   });
 });
 
-// ---------------------------------------------------------------------------------------------
-// After the migration
-// ---------------------------------------------------------------------------------------------
+// After the migration.
 
 /** Every legacy endpoint, as [method, path, body] for the named zone. */
 function everyLegacyEndpoint(emu: RunningEmulator, zone: string): Array<[string, string, unknown]> {
@@ -367,15 +346,7 @@ function everyLegacyEndpoint(emu: RunningEmulator, zone: string): Array<[string,
 }
 
 describe('legacy WAF after the migration', () => {
-  let current: RunningEmulator | undefined;
-  const emu = () => current!;
-  beforeEach(async () => {
-    current = await emulatorFor({ dataset: dataset() });
-  });
-  afterEach(async () => {
-    await current?.close();
-    current = undefined;
-  });
+  const emu = freshEmulatorPerTest(() => ({ dataset: dataset() }));
 
   async function expectAllGone(zone: string): Promise<void> {
     for (const [method, path, body] of everyLegacyEndpoint(emu(), zone)) {

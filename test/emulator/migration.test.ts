@@ -4,10 +4,10 @@
  * built inline so each zone is exactly the case a test needs; tests that change state get a fresh
  * emulator, so no test depends on another's order.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DatasetFile, DatasetWaf, DatasetZone } from '../../src/emulator/datasets/format.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import { emulatorFor, get, raw, zoneId, type RawAnswer } from '../support/http.js';
+import { emulatorPerDescribe, freshEmulatorPerTest, get, raw, zoneId, type RawAnswer } from '../support/http.js';
 import { expectFailure, expectOk } from '../support/envelope.js';
 
 const MANAGED_RULESET = 'efb7b8c949ac4650a09736fc376e9aee';
@@ -20,9 +20,7 @@ const CODE = { invalidZone: 1003, validation: 10014, rulesetNotFound: 10003, mig
 type Sensitivity = 'high' | 'medium' | 'low' | 'off';
 type ActionMode = 'simulate' | 'block' | 'challenge';
 
-// ---------------------------------------------------------------------------------------------
-// Dataset
-// ---------------------------------------------------------------------------------------------
+// Dataset.
 
 /** A legacy WAF with both packages: the managed (traditional) one and OWASP (anomaly). */
 function legacyWaf(sensitivity: Sensitivity = 'high', action_mode: ActionMode = 'challenge', extra: Partial<DatasetWaf> = {}): DatasetWaf {
@@ -92,7 +90,6 @@ function dataset(): DatasetFile {
   };
 }
 
-
 interface Rule {
   id: string;
   action: string;
@@ -147,62 +144,38 @@ const START = { migration_state: 'start', old_waf_status: 'enabled', new_waf_sta
 const VALIDATION = { migration_state: 'validation', old_waf_status: 'enabled', new_waf_status: 'enabled' };
 const COMPLETE = { migration_state: 'complete', old_waf_status: 'disabled', new_waf_status: 'enabled' };
 
-/** A fresh emulator for every test of the enclosing describe (for tests that change state). */
-function freshEmulatorPerTest(): { emu: () => RunningEmulator } {
-  let current: RunningEmulator | undefined;
-  beforeEach(async () => {
-    current = await emulatorFor({ dataset: dataset() });
-  });
-  afterEach(async () => {
-    await current?.close();
-    current = undefined;
-  });
-  return {
-    emu: () => {
-      if (!current) throw new Error('emulator not started');
-      return current;
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Read-only endpoints: one emulator for the describe
-// ---------------------------------------------------------------------------------------------
+// Read-only endpoints.
 
 describe('check and config', () => {
-  let emu: RunningEmulator;
-  beforeAll(async () => {
-    emu = await emulatorFor({ dataset: dataset() });
-  });
-  afterAll(() => emu.close());
+  const emu = emulatorPerDescribe(() => ({ dataset: dataset() }));
 
   it('require phase_two=1: without it, or with another value, both answer 400', async () => {
     for (const endpoint of ['check', 'config']) {
       for (const query of ['', '?phase_two=0', '?phase_two=true']) {
-        const r = await get(emu, `${zonePath(emu, 'ent-start.example')}/waf_migration/${endpoint}${query}`);
+        const r = await get(emu(), `${zonePath(emu(), 'ent-start.example')}/waf_migration/${endpoint}${query}`);
         expectFailure(r, 400, CODE.migrationRefused);
       }
     }
   });
 
   it('check says compatible without URI-based overrides and not compatible with one', async () => {
-    expect(await check(emu, 'ent-start.example')).toEqual({ compatible: true, migration_state: 'start' });
-    expect(await check(emu, 'biz.example')).toEqual({ compatible: true, migration_state: 'start' });
-    expect(await check(emu, 'ent-override.example')).toEqual({ compatible: false, migration_state: 'start' });
+    expect(await check(emu(), 'ent-start.example')).toEqual({ compatible: true, migration_state: 'start' });
+    expect(await check(emu(), 'biz.example')).toEqual({ compatible: true, migration_state: 'start' });
+    expect(await check(emu(), 'ent-override.example')).toEqual({ compatible: false, migration_state: 'start' });
   });
 
   it('check reports the dataset migration state of zones that have begun or finished', async () => {
-    expect(await check(emu, 'ent-validation.example')).toEqual({ compatible: true, migration_state: 'validation' });
-    expect(await check(emu, 'ent-complete.example')).toEqual({ compatible: true, migration_state: 'complete' });
+    expect(await check(emu(), 'ent-validation.example')).toEqual({ compatible: true, migration_state: 'validation' });
+    expect(await check(emu(), 'ent-complete.example')).toEqual({ compatible: true, migration_state: 'complete' });
   });
 
   it('answers an unknown zone with 400 code 1003', async () => {
-    const r = await get(emu, '/zones/0123456789abcdef0123456789abcdef/waf_migration/check?phase_two=1');
+    const r = await get(emu(), '/zones/0123456789abcdef0123456789abcdef/waf_migration/check?phase_two=1');
     expectFailure(r, 400, CODE.invalidZone);
   });
 
   it('config is named default and executes the managed ruleset on all traffic', async () => {
-    const config = await migrationConfig(emu, 'ent-start.example');
+    const config = await migrationConfig(emu(), 'ent-start.example');
     expect(config.name).toBe('default');
     const managed = executeRule(config.rules, MANAGED_RULESET);
     expect(managed).toMatchObject({ action: 'execute', expression: 'true', enabled: true });
@@ -220,7 +193,7 @@ describe('check and config', () => {
     { zone: 'sens-off.example', pl: 2, threshold: 40, action: 'log', enabled: false },
   ];
   it.each(table)('maps the OWASP package of $zone to PL$pl, threshold $threshold, action $action', async (row) => {
-    const config = await migrationConfig(emu, row.zone);
+    const config = await migrationConfig(emu(), row.zone);
     const owasp = executeRule(config.rules, OWASP_RULESET);
     expect(owasp).toBeDefined();
     expect(owasp!.enabled).toBe(row.enabled);
@@ -233,7 +206,7 @@ describe('check and config', () => {
   });
 
   it('turns an active bypass of the WAF into a skip rule placed first, and nothing else', async () => {
-    const { rules } = await migrationConfig(emu, 'ent-start.example');
+    const { rules } = await migrationConfig(emu(), 'ent-start.example');
     const skips = rules.filter((r) => r.action === 'skip');
     // The rateLimit bypass, the paused bypass and the block rule stay behind.
     expect(skips).toHaveLength(1);
@@ -242,13 +215,13 @@ describe('check and config', () => {
   });
 
   it('keeps both execute rules disabled when the previous WAF is switched off', async () => {
-    const { rules } = await migrationConfig(emu, 'waf-disabled.example');
+    const { rules } = await migrationConfig(emu(), 'waf-disabled.example');
     expect(executeRule(rules, MANAGED_RULESET)?.enabled).toBe(false);
     expect(executeRule(rules, OWASP_RULESET)?.enabled).toBe(false);
   });
 
   it('status reports a validation zone from its dataset: both enabled, created = since resolved against NOW', async () => {
-    expect(await migrationStatus(emu, 'ent-validation.example')).toEqual({
+    expect(await migrationStatus(emu(), 'ent-validation.example')).toEqual({
       ...VALIDATION,
       // since: now-10d with NOW = 2026-11-01T12:00:00Z, in the API's microsecond format.
       created: '2026-10-22T12:00:00.000000Z',
@@ -257,19 +230,17 @@ describe('check and config', () => {
   });
 
   it('status reports start (previous only) and complete (new only) zones', async () => {
-    expect(await migrationStatus(emu, 'ent-start.example')).toMatchObject({ ...START, source: 'api' });
-    expect(await migrationStatus(emu, 'ent-complete.example')).toEqual({ ...COMPLETE, created: '2026-09-22T12:00:00.000000Z', source: 'api' });
+    expect(await migrationStatus(emu(), 'ent-start.example')).toMatchObject({ ...START, source: 'api' });
+    expect(await migrationStatus(emu(), 'ent-complete.example')).toEqual({ ...COMPLETE, created: '2026-09-22T12:00:00.000000Z', source: 'api' });
     // A zone whose previous WAF is switched off and not migrated is protected by neither.
-    expect(await migrationStatus(emu, 'waf-disabled.example')).toMatchObject({ old_waf_status: 'disabled', new_waf_status: 'disabled' });
+    expect(await migrationStatus(emu(), 'waf-disabled.example')).toMatchObject({ old_waf_status: 'disabled', new_waf_status: 'disabled' });
   });
 });
 
-// ---------------------------------------------------------------------------------------------
-// The state table
-// ---------------------------------------------------------------------------------------------
+// The state table.
 
 describe('migration state table (PUT entry point with waf_migration)', () => {
-  const { emu } = freshEmulatorPerTest();
+  const emu = freshEmulatorPerTest(() => ({ dataset: dataset() }));
 
   it.each(['validation', '2'])('start + waf_migration=%s on Enterprise enters validation mode', async (value) => {
     const r = await migrate(emu(), 'ent-start.example', `?waf_migration=${value}&phase_two=1`);
@@ -379,12 +350,10 @@ describe('migration state table (PUT entry point with waf_migration)', () => {
   });
 });
 
-// ---------------------------------------------------------------------------------------------
-// The entry point ruleset itself
-// ---------------------------------------------------------------------------------------------
+// The entry point ruleset itself.
 
 describe('entry point ruleset (GET and PUT)', () => {
-  const { emu } = freshEmulatorPerTest();
+  const emu = freshEmulatorPerTest(() => ({ dataset: dataset() }));
   const entrypoint = (name: string) => `${zonePath(emu(), name)}${ENTRYPOINT}`;
 
   it('GET before any PUT answers 404 code 10003', async () => {

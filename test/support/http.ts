@@ -1,3 +1,4 @@
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/server.js';
 
 /**
@@ -48,6 +49,42 @@ export function get(emulator: RunningEmulator, path: string) {
 /** Starts an emulator for a test file; the clock is fixed and per-second limiting off unless asked. */
 export async function emulatorFor(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   return startEmulator({ now: NOW, ipRateLimit: 0, ...options });
+}
+
+type OptionsSource = EmulatorOptions | (() => EmulatorOptions);
+
+/**
+ * Registers hooks that start an emulator (with `start`) and close it again (with `stop`), and
+ * returns an accessor to the running one; `who` names the helper in the accessor's error.
+ */
+function emulatorLifecycle(
+  options: OptionsSource,
+  start: (fn: () => Promise<void>) => void,
+  stop: (fn: () => Promise<void>) => void,
+  who: string,
+): () => RunningEmulator {
+  let current: RunningEmulator | undefined;
+  start(async () => {
+    current = await emulatorFor(typeof options === 'function' ? options() : options);
+  });
+  stop(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  return () => {
+    if (!current) throw new Error(`emulator not started: ${who}() gives the emulator only inside the tests and hooks of its describe`);
+    return current;
+  };
+}
+
+/** A fresh emulator for each test of the enclosing describe, so state changes must not leak between tests. */
+export function freshEmulatorPerTest(options: OptionsSource): () => RunningEmulator {
+  return emulatorLifecycle(options, beforeEach, afterEach, 'freshEmulatorPerTest');
+}
+
+/** One emulator for the whole enclosing describe: read-only suites share one server. */
+export function emulatorPerDescribe(options: OptionsSource): () => RunningEmulator {
+  return emulatorLifecycle(options, beforeAll, afterAll, 'emulatorPerDescribe');
 }
 
 /** The demo zone with this name (ids are derived, so tests look them up). */
