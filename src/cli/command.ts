@@ -11,6 +11,10 @@ interface OptionBase {
   /** Placeholder in the help, e.g. `N`, `FILE`. */
   value?: string;
   short?: string;
+  /** Environment variable that also sets it, shown in --help. */
+  env?: string;
+  /** Default shown in --help when the default is applied elsewhere (the config loader). */
+  defaultText?: string;
 }
 
 export type OptionSpec =
@@ -40,8 +44,14 @@ export interface CommandIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
+  cwd: string;
   /** Resolves when the user asks the process to stop (SIGINT/SIGTERM). */
   stopSignal: Promise<string>;
+}
+
+export interface ArgumentSpec {
+  name: string;
+  help: string;
 }
 
 export interface Command<T extends OptionTable = OptionTable> {
@@ -50,8 +60,10 @@ export interface Command<T extends OptionTable = OptionTable> {
   /** Paragraphs after the usage line of `--help`. */
   description: string;
   options: T;
+  /** Positional arguments, all required. */
+  args?: ArgumentSpec[];
   examples?: string[];
-  run(options: ParsedOptions<T>, io: CommandIO): Promise<number>;
+  run(options: ParsedOptions<T>, io: CommandIO, args: string[]): Promise<number>;
 }
 
 export function defineCommand<T extends OptionTable>(command: Command<T>): Command<T> {
@@ -60,22 +72,29 @@ export function defineCommand<T extends OptionTable>(command: Command<T>): Comma
 
 export const HELP_OPTION: OptionSpec = { type: 'boolean', short: 'h', help: 'show this help' };
 
-export function parseOptions<T extends OptionTable>(command: Command<T>, argv: string[]): ParsedOptions<T> & { help: boolean } {
+export function parseOptions<T extends OptionTable>(command: Command<T>, argv: string[]): ParsedOptions<T> & { help: boolean; _: string[] } {
   const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = { help: { type: 'boolean', short: 'h' } };
   for (const [name, spec] of Object.entries(command.options)) {
     config[name] = { type: spec.type === 'boolean' ? 'boolean' : 'string', ...(spec.type === 'list' ? { multiple: true } : {}), ...(spec.short ? { short: spec.short } : {}) };
   }
   let values: Record<string, string | boolean | Array<string | boolean> | undefined>;
+  let positionals: string[];
+  const expected = command.args ?? [];
   try {
-    ({ values } = parseArgs({ args: argv, options: config, strict: true, allowPositionals: false }));
+    ({ values, positionals } = parseArgs({ args: argv, options: config, strict: true, allowPositionals: expected.length > 0 }));
   } catch (err) {
     throw new UsageError(`${command.name}: ${describeParseError(err as Error & { code?: string })}; see 'zonewarden ${command.name} --help'`);
   }
-  const out: Record<string, unknown> = { help: values['help'] === true };
+  const out: Record<string, unknown> = { help: values['help'] === true, _: positionals };
+  if (!out['help'] && positionals.length !== expected.length) {
+    const names = expected.map((a) => `<${a.name}>`).join(' ');
+    const problem = positionals.length < expected.length ? `missing ${names}` : `unexpected argument ${positionals[expected.length]}`;
+    throw new UsageError(`${command.name}: ${problem}; see 'zonewarden ${command.name} --help'`);
+  }
   for (const [name, spec] of Object.entries(command.options)) {
     out[name] = convert(command.name, name, spec, values[name]);
   }
-  return out as ParsedOptions<T> & { help: boolean };
+  return out as ParsedOptions<T> & { help: boolean; _: string[] };
 }
 
 function describeParseError(err: Error & { code?: string }): string {
@@ -128,17 +147,20 @@ export function commandHelp(command: Command): string {
     const short = spec.short ? `-${spec.short}, ` : '';
     const value = spec.type === 'boolean' ? '' : ` ${spec.value ?? (spec.type === 'integer' || spec.type === 'number' ? 'N' : 'VALUE')}`;
     const repeat = spec.type === 'list' ? ' (repeatable)' : '';
-    const dflt = 'default' in spec && spec.default !== undefined ? ` (default: ${spec.default})` : '';
+    const shownDefault = 'default' in spec && spec.default !== undefined ? String(spec.default) : spec.defaultText;
+    const dflt = [shownDefault !== undefined ? `default: ${shownDefault}` : '', spec.env ? `env ${spec.env}` : ''].filter(Boolean).join('; ');
     const choices = spec.type === 'string' && spec.choices ? ` [${spec.choices.join('|')}]` : '';
-    return [`${short}--${name}${value}`, `${spec.help}${choices}${repeat}${dflt}`];
+    return [`${short}--${name}${value}`, `${spec.help}${choices}${repeat}${dflt ? ` (${dflt})` : ''}`];
   });
   rows.push(['-h, --help', 'show this help']);
   const width = Math.min(32, Math.max(...rows.map(([l]) => l.length)) + 2);
+  const usageArgs = (command.args ?? []).map((a) => ` <${a.name}>`).join('');
   const lines = [
-    `Usage: zonewarden ${command.name} [options]`,
+    `Usage: zonewarden ${command.name}${usageArgs} [options]`,
     '',
     command.description.trim(),
     '',
+    ...(command.args?.length ? ['Arguments:', ...command.args.map((a) => `  <${a.name}>  ${a.help}`), ''] : []),
     'Options:',
     ...rows.map(([l, r]) => (l.length + 2 > width ? `  ${l}\n  ${' '.repeat(width)}${r}` : `  ${l.padEnd(width)}${r}`)),
   ];

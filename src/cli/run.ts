@@ -1,4 +1,6 @@
+import { secretsFromEnv } from '../config/credentials.js';
 import { ZonewardenError, EXIT } from '../shared/errors.js';
+import { createRedactor } from '../shared/redact.js';
 import { PACKAGE } from '../shared/package-info.js';
 import { commandHelp, parseOptions, type CommandIO } from './command.js';
 import { COMMANDS } from './commands/index.js';
@@ -7,7 +9,14 @@ import { COMMANDS } from './commands/index.js';
  * The CLI as a function: argv in, exit code out. main.ts binds it to the process; tests call it
  * directly. Every failure becomes one line on stderr (the stack only with --verbose) and exit 2.
  */
-export async function runCli(argv: string[], io: CommandIO): Promise<number> {
+export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> {
+  // Everything the CLI prints passes here: credentials from the environment never reach a
+  // terminal or a log. The e-mail of the key pair is removed from diagnostics but not from API
+  // data printed on stdout, where it is the user's own and expected (e.g. in invites).
+  const { secrets, identities } = secretsFromEnv(rawIo.env);
+  const redactOut = createRedactor(secrets);
+  const redactErr = createRedactor([...secrets, ...identities]);
+  const io: CommandIO = { ...rawIo, stdout: (t) => rawIo.stdout(redactOut(t)), stderr: (t) => rawIo.stderr(redactErr(t)) };
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const out = name === undefined ? io.stderr : io.stdout;
@@ -30,10 +39,11 @@ export async function runCli(argv: string[], io: CommandIO): Promise<number> {
       io.stdout(commandHelp(command));
       return EXIT.ok;
     }
-    return await command.run(options, io);
+    return await command.run(options, io, options._);
   } catch (err) {
     if (err instanceof ZonewardenError) {
-      io.stderr(`zonewarden ${err.message}\n`);
+      const prefixed = err.message.startsWith(`${command.name}:`) ? err.message : `${command.name}: ${err.message}`;
+      io.stderr(`zonewarden ${prefixed}\n`);
       if (verbose && err.stack) io.stderr(`${err.stack}\n`);
       return err.exitCode;
     }

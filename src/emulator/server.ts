@@ -6,7 +6,7 @@ import { buildOrganisation, DEFAULT_GENERATED, type DatasetChoice, type Generate
 import { authenticate, type Credentials } from './http/auth.js';
 import { Hang, type RequestContext } from './http/context.js';
 import { ApiFailure, CODES, envelopeText, failureBody, type Answer, type Envelope } from './http/envelope.js';
-import { Faults } from './http/faults.js';
+import { Faults, type FaultKind } from './http/faults.js';
 import { RateLimiter, rateLimitHeaders, secondsUntil, type RateLimitHeaderStyle } from './http/rate-limit.js';
 import { Router, type RouteMatch } from './http/router.js';
 import { createIdFactory } from './ids.js';
@@ -44,6 +44,8 @@ export interface EmulatorOptions {
   ipRateLimit?: number;
   rateLimitHeaders?: RateLimitHeaderStyle;
   faultRate?: number;
+  /** Which faults --fault-rate injects (default 500, 502, 503). */
+  faultKinds?: FaultKind[];
   faultSeed?: number;
   /** Routes that always answer 500, e.g. `GET /zones/{zone_id}/filters`. */
   failRoutes?: string[];
@@ -99,7 +101,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const perSecond = new Map<string, RateLimiter>();
   const ipLimit = options.ipRateLimit ?? 200;
   const headerStyle = options.rateLimitHeaders ?? 'modern';
-  const faults = new Faults({ faultRate: options.faultRate ?? 0, failRoutes: options.failRoutes ?? [], seed: options.faultSeed ?? 1 });
+  const faults = new Faults({ faultRate: options.faultRate ?? 0, kinds: options.faultKinds ?? [], failRoutes: options.failRoutes ?? [], seed: options.faultSeed ?? 1 });
   const latency = options.latencyMs ?? 0;
 
   function ipLimiter(address: string): RateLimiter {

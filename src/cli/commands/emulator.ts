@@ -1,4 +1,5 @@
 import { DatasetError } from '../../emulator/datasets/index.js';
+import { FAULT_KINDS, type FaultKind } from '../../emulator/http/faults.js';
 import { startEmulator, type EmulatorOptions } from '../../emulator/server.js';
 import { UsageError } from '../../shared/errors.js';
 import { defineCommand } from '../command.js';
@@ -29,6 +30,12 @@ at GET /__emulator/stats (DELETE resets them). Dataset format: docs/dataset-form
     'ip-rate-limit': { type: 'integer', default: 200, min: 0, help: 'requests per second from one address; 0 disables' },
     'ratelimit-headers': { type: 'string', default: 'modern', choices: ['modern', 'legacy', 'both'], help: 'Ratelimit headers, x-ratelimit-* headers, or both' },
     'fault-rate': { type: 'number', default: 0, min: 0, max: 1, value: 'P', help: 'share of answers replaced by a 500, 502 or 503' },
+    'fault-kinds': {
+      type: 'string',
+      default: '500,502,503',
+      value: 'LIST',
+      help: `faults --fault-rate injects, comma-separated: ${FAULT_KINDS.join(', ')}`,
+    },
     'fault-seed': { type: 'integer', default: 1, min: 0, help: 'seed of the fault injection' },
     'fail-route': { type: 'list', value: 'ROUTE', help: 'a route that always answers 500, e.g. "GET /zones/{zone_id}/filters"' },
     'timeout-per-page': { type: 'integer', min: 1, help: 'a list page with per_page above N never answers' },
@@ -46,6 +53,9 @@ at GET /__emulator/stats (DELETE resets them). Dataset format: docs/dataset-form
       now = new Date(o.now);
       if (Number.isNaN(now.getTime())) throw new UsageError(`emulator: --now must be an ISO 8601 time such as 2026-01-31T00:00:00Z, got "${o.now}"`);
     }
+    const kinds = o['fault-kinds'].split(',').map((k) => k.trim()).filter(Boolean);
+    const unknown = kinds.find((k) => !(FAULT_KINDS as readonly string[]).includes(k));
+    if (unknown !== undefined) throw new UsageError(`emulator: --fault-kinds: unknown kind "${unknown}"; kinds: ${FAULT_KINDS.join(', ')}`);
     const options: EmulatorOptions = {
       host: o.host,
       port: o.port,
@@ -60,6 +70,7 @@ at GET /__emulator/stats (DELETE resets them). Dataset format: docs/dataset-form
       ipRateLimit: o['ip-rate-limit'],
       rateLimitHeaders: o['ratelimit-headers'] as EmulatorOptions['rateLimitHeaders'],
       faultRate: o['fault-rate'],
+      faultKinds: kinds as FaultKind[],
       faultSeed: o['fault-seed'],
       failRoutes: o['fail-route'],
       timeoutPerPage: o['timeout-per-page'] ?? null,

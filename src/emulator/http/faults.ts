@@ -4,9 +4,19 @@ import { CODES, failureBody } from './envelope.js';
  * Injected server failures for tests and benchmarks. A fault is decided before the request is
  * handled, so a failed write never half-happens: retrying it is always safe against the emulator.
  */
+/**
+ * What an injected fault looks like: server errors as the API (500, 503) and the edge (502, an
+ * HTML page) send them, and the malformed successes a client must not trust: HTTP 200 with
+ * `success: false`, a JSON body cut short, and an HTML page on 200.
+ */
+export const FAULT_KINDS = ['500', '502', '503', '200-false', 'truncated', 'html-200'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
 export interface FaultOptions {
-  /** Share of answers (0..1) replaced by a 500, 502 or 503. */
+  /** Share of answers (0..1) replaced by a fault. */
   faultRate: number;
+  /** The faults to rotate through (default 500, 502, 503). */
+  kinds?: readonly FaultKind[];
   /** Routes (`GET /zones/{zone_id}/filters`) that always answer 500. */
   failRoutes: readonly string[];
   seed: number;
@@ -42,16 +52,33 @@ export class Faults {
   }
 
   pick(routeKey: string): InjectedFault | null {
-    if (this.options.failRoutes.includes(routeKey)) return this.make(500);
+    if (this.options.failRoutes.includes(routeKey)) return makeFault('500');
     if (this.options.faultRate <= 0 || this.random() >= this.options.faultRate) return null;
-    // Rotate through the statuses seen in the wild: an API error, the edge's HTML page, overload.
-    const status = [500, 502, 503][this.next++ % 3]!;
-    return this.make(status);
+    const kinds = this.options.kinds?.length ? this.options.kinds : DEFAULT_KINDS;
+    return makeFault(kinds[this.next++ % kinds.length]!);
   }
+}
 
-  private make(status: number): InjectedFault {
-    if (status === 502) return { status, contentType: 'text/html', body: BAD_GATEWAY_PAGE };
-    const message = status === 503 ? 'Service temporarily unavailable' : 'Internal server error';
-    return { status, contentType: 'application/json', body: JSON.stringify(failureBody([{ code: CODES.internal, message }])) };
+const DEFAULT_KINDS: readonly FaultKind[] = ['500', '502', '503'];
+
+function makeFault(kind: FaultKind): InjectedFault {
+  const json = (status: number, message: string) => ({
+    status,
+    contentType: 'application/json',
+    body: JSON.stringify(failureBody([{ code: CODES.internal, message }])),
+  });
+  switch (kind) {
+    case '500':
+      return json(500, 'Internal server error');
+    case '503':
+      return json(503, 'Service temporarily unavailable');
+    case '502':
+      return { status: 502, contentType: 'text/html', body: BAD_GATEWAY_PAGE };
+    case '200-false':
+      return json(200, 'Internal error: please retry');
+    case 'truncated':
+      return { status: 200, contentType: 'application/json', body: '{"success":true,"errors":[],"messages":[],"result":[{"id":"' };
+    case 'html-200':
+      return { status: 200, contentType: 'text/html', body: '<html><body><h1>Scheduled maintenance</h1></body></html>' };
   }
 }

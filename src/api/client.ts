@@ -1,0 +1,240 @@
+import { Agent, request as undiciRequest } from 'undici';
+import type { Credentials } from '../config/credentials.js';
+import { silentLogger, type Logger } from '../shared/logger.js';
+import { PACKAGE } from '../shared/package-info.js';
+import type { Redact } from '../shared/redact.js';
+import { readAnswer, type ApiAnswer } from './envelope.js';
+import {
+  ApiAbortedError,
+  ApiError,
+  ApiNetworkError,
+  ApiRateLimitError,
+  ApiTimeoutError,
+} from './errors.js';
+import { abortableSleep, Pacer, parseRateLimitHeaders, parseRetryAfter } from './pacer.js';
+import { PagedList, type ListOptions } from './paginate.js';
+import { routeTemplate, StatsRecorder, type ClientStats } from './stats.js';
+
+export interface ApiClientOptions {
+  /** Already validated (validateBaseUrl). */
+  baseUrl: string;
+  credentials: Credentials;
+  /** Requests per budget window for the whole process. */
+  budget: number;
+  budgetWindowMs: number;
+  concurrency: number;
+  timeoutMs: number;
+  /** Retries after the first attempt. */
+  retries: number;
+  /** Most time one request may spend waiting between attempts. */
+  maxRetryWaitMs: number;
+  logger?: Logger;
+  redact?: Redact;
+  /** For tests of the backoff: a source of jitter. */
+  random?: () => number;
+}
+
+export type QueryValue = string | number | boolean | readonly string[] | undefined;
+
+export interface RequestOptions {
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  signal?: AbortSignal;
+  /**
+   * Whether a timed-out attempt is retried as it was. Lists turn it off for large pages, which
+   * they fetch again in smaller ones instead.
+   */
+  retryTimeouts?: boolean;
+}
+
+const READS = new Set(['GET', 'HEAD']);
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_CAP_MS = 30_000;
+/** A 429 without Retry-After or a Ratelimit reset: wait a minute before trying again. */
+const DEFAULT_RETRY_AFTER_MS = 60_000;
+
+/**
+ * The one way the project talks to the API: authentication, the envelope, typed errors, retries
+ * with backoff, the shared rate budget, keep-alive connections and per-route counters.
+ */
+export class ApiClient {
+  readonly pacer: Pacer;
+  private readonly agent: Agent;
+  private readonly stats = new StatsRecorder();
+  private readonly logger: Logger;
+  private readonly redact: Redact;
+  private readonly random: () => number;
+  private readonly origin: string;
+  private readonly basePath: string;
+  private readonly headers: Record<string, string>;
+  /** Page sizes learnt from timeouts, by route template, so later lists start small. */
+  readonly learntPerPage = new Map<string, number>();
+
+  constructor(readonly options: ApiClientOptions) {
+    const url = new URL(options.baseUrl);
+    this.origin = url.origin;
+    this.basePath = url.pathname;
+    this.pacer = new Pacer({ budget: options.budget, windowMs: options.budgetWindowMs, concurrency: options.concurrency });
+    this.agent = new Agent({ connections: options.concurrency + 2, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+    this.logger = options.logger ?? silentLogger;
+    this.redact = options.redact ?? ((t) => t);
+    this.random = options.random ?? Math.random;
+    const c = options.credentials;
+    this.headers = {
+      accept: 'application/json',
+      'user-agent': `zonewarden/${PACKAGE.version}`,
+      ...(c.kind === 'token' ? { authorization: `Bearer ${c.token}` } : { 'x-auth-email': c.email, 'x-auth-key': c.key }),
+    };
+  }
+
+  get<T>(path: string, options: RequestOptions = {}): Promise<ApiAnswer<T>> {
+    return this.request<T>('GET', path, options);
+  }
+
+  /** Every page of a list endpoint; see PagedList for the guards. */
+  list<T>(path: string, options: ListOptions): PagedList<T> {
+    return new PagedList<T>(this, path, options, this.logger);
+  }
+
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<ApiAnswer<T>> {
+    const route = `${method} ${path.split('?')[0]}`;
+    const template = `${method} ${routeTemplate(path)}`;
+    const idempotent = READS.has(method);
+    const maxAttempts = this.options.retries + 1;
+    let waited = 0;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.attempt<T>(method, path, route, template, options, idempotent);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        err.attempts = attempt;
+        const retryable = err.retryable && !(err instanceof ApiTimeoutError && options.retryTimeouts === false);
+        if (!retryable || attempt >= maxAttempts) throw err;
+        const wait = err instanceof ApiRateLimitError ? err.retryAfterMs : this.backoff(attempt);
+        if (waited + wait > this.options.maxRetryWaitMs) {
+          err.message = `${err.message} (gave up: the next retry would exceed --retry-wait)`;
+          throw err;
+        }
+        waited += wait;
+        this.stats.add(template, { retries: 1 });
+        this.logger.debug(`${route}: ${err.code}, retry ${attempt} of ${this.options.retries} in ${(wait / 1000).toFixed(1)} s`);
+        // After a 429 the pacer holds every request; other failures wait here, for this request only.
+        if (!(err instanceof ApiRateLimitError)) await this.sleep(wait, options.signal, route);
+      }
+    }
+  }
+
+  /** Exponential backoff with jitter: half the step fixed, half random, so clients spread out. */
+  backoff(attempt: number): number {
+    const step = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+    return step / 2 + this.random() * (step / 2);
+  }
+
+  private async sleep(ms: number, signal: AbortSignal | undefined, route: string): Promise<void> {
+    try {
+      await abortableSleep(ms, signal);
+    } catch {
+      throw new ApiAbortedError(route);
+    }
+  }
+
+  private url(path: string, query: Record<string, QueryValue> | undefined): string {
+    const rel = path.startsWith('/') ? path : `/${path}`;
+    const [pathname, existing] = rel.split('?', 2);
+    const params = new URLSearchParams(existing);
+    for (const [key, value] of Object.entries(query ?? {})) {
+      if (value === undefined) continue;
+      params.delete(key);
+      if (Array.isArray(value)) for (const v of value) params.append(key, v);
+      else params.set(key, String(value));
+    }
+    const qs = params.toString();
+    return `${this.origin}${this.basePath}${pathname}${qs ? `?${qs}` : ''}`;
+  }
+
+  private async attempt<T>(method: string, path: string, route: string, template: string, options: RequestOptions, idempotent: boolean): Promise<ApiAnswer<T>> {
+    try {
+      await this.pacer.acquire(options.signal);
+    } catch {
+      throw new ApiAbortedError(route);
+    }
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    const headers = { ...this.headers };
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const started = performance.now();
+    this.stats.add(template, { requests: 1 });
+    let status: number;
+    let text: string;
+    let responseHeaders: Record<string, string | string[] | undefined>;
+    try {
+      const res = await undiciRequest(this.url(path, options.query), {
+        dispatcher: this.agent,
+        method: method as 'GET',
+        headers,
+        body,
+        signal,
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+      });
+      status = res.statusCode;
+      responseHeaders = res.headers;
+      text = await res.body.text();
+    } catch (err) {
+      this.stats.add(template, { failures: 1 });
+      throw this.transportError(err, route, idempotent, options.signal);
+    }
+    const bytes = Buffer.byteLength(text);
+    this.stats.add(template, { bytes });
+    const header = (name: string) => {
+      const v = responseHeaders[name];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    const limits = parseRateLimitHeaders(header);
+    if (limits) this.pacer.observe(limits);
+    let retryAfterMs = 0;
+    if (status === 429) {
+      retryAfterMs = parseRetryAfter(header('retry-after')) ?? (limits ? limits.resetSeconds * 1000 : DEFAULT_RETRY_AFTER_MS);
+      this.pacer.pause(retryAfterMs);
+      this.stats.add(template, { rateLimited: 1 });
+      this.logger.warn(`rate limited by the API on ${route}: pausing every request for ${Math.ceil(retryAfterMs / 1000)} s`);
+    }
+    this.logger.debug(`${method} ${path} ${status} ${Math.round(performance.now() - started)}ms ${bytes} B`);
+    try {
+      return readAnswer<T>({ route, status, body: text, retryAfterMs, redact: this.redact, idempotent });
+    } catch (err) {
+      this.stats.add(template, { failures: 1 });
+      throw err;
+    }
+  }
+
+  private transportError(err: unknown, route: string, idempotent: boolean, callerSignal: AbortSignal | undefined): ApiError {
+    if (callerSignal?.aborted) return new ApiAbortedError(route);
+    const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string } };
+    const timedOut = e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || (e.name === 'AbortError' && !callerSignal?.aborted);
+    if (timedOut) {
+      return new ApiTimeoutError(`${route}: no answer within ${this.options.timeoutMs / 1000} s`, { route, status: null, retryable: idempotent, cause: err });
+    }
+    const code = e.code ?? e.cause?.code ?? 'ERROR';
+    // A connection that was never made cannot have changed anything: safe to retry even a write.
+    const neverSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+    return new ApiNetworkError(`${route}: connection failed (${code}): ${this.redact(e.message ?? String(err))}`, {
+      route,
+      status: null,
+      retryable: idempotent || neverSent,
+      cause: err,
+    });
+  }
+
+  snapshotStats(): ClientStats {
+    return this.stats.snapshot(this.pacer.waitedMs);
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

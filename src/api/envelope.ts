@@ -1,0 +1,126 @@
+import {
+  ApiAuthError,
+  ApiError,
+  ApiMalformedError,
+  ApiRateLimitError,
+  ApiRequestError,
+  ApiServerError,
+  type ApiErrorItem,
+} from './errors.js';
+
+/**
+ * Reading an answer: the body, never the status alone, decides success (a 200 can carry
+ * `success: false`), and a body that is not the envelope is an error naming the status, the route
+ * and a short excerpt.
+ */
+
+export interface ResultInfo {
+  page?: number;
+  per_page?: number;
+  count?: number;
+  total_count?: number;
+  total_pages?: number;
+}
+
+export interface ApiAnswer<T = unknown> {
+  status: number;
+  result: T;
+  resultInfo: ResultInfo | null;
+  messages: unknown[];
+}
+
+export interface AnswerContext {
+  route: string;
+  status: number;
+  body: string;
+  /** Retry-After in ms, for 429s. */
+  retryAfterMs: number;
+  redact: (text: string) => string;
+  /** Whether repeating the request is safe (reads), for failures that may be passing. */
+  idempotent: boolean;
+}
+
+/** Control characters shown escaped and long text cut, so an excerpt is one readable line. */
+export function excerpt(text: string, max = 120): string {
+  const oneLine = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
+}
+
+function describeErrors(items: ApiErrorItem[]): string {
+  return items.map((e) => (e.code === undefined ? excerpt(e.message, 200) : `${e.code} ${excerpt(e.message, 200)}`)).join('; ');
+}
+
+function readErrorItems(value: unknown): ApiErrorItem[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((e): ApiErrorItem[] => {
+    if (e === null || typeof e !== 'object') return [];
+    const item = e as Record<string, unknown>;
+    const out: ApiErrorItem = { message: typeof item['message'] === 'string' ? item['message'] : JSON.stringify(e) };
+    if (typeof item['code'] === 'number') out.code = item['code'];
+    if (item['meta'] && typeof item['meta'] === 'object') out.meta = item['meta'] as Record<string, unknown>;
+    return [out];
+  });
+}
+
+function readResultInfo(value: unknown): ResultInfo | null {
+  if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) return null;
+  const v = value as Record<string, unknown>;
+  const info: ResultInfo = {};
+  for (const key of ['page', 'per_page', 'count', 'total_count', 'total_pages'] as const) {
+    if (typeof v[key] === 'number' && Number.isFinite(v[key])) info[key] = v[key] as number;
+  }
+  return info;
+}
+
+export function readAnswer<T>(ctx: AnswerContext): ApiAnswer<T> {
+  const { route, status, redact } = ctx;
+  const fields = { route, status };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(ctx.body);
+  } catch {
+    const what = ctx.body.length === 0 ? 'an empty body' : `a body that is not JSON: "${excerpt(redact(ctx.body))}"`;
+    if (status === 429) throw rateLimited(ctx, []);
+    if (status >= 500) throw new ApiServerError(`${route}: HTTP ${status} with ${what}`, { ...fields, retryable: ctx.idempotent });
+    if (status >= 400) throw new ApiRequestError(`${route}: HTTP ${status} with ${what}`, fields);
+    throw new ApiMalformedError(`${route}: HTTP ${status} with ${what}`, { ...fields, retryable: ctx.idempotent });
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || typeof (parsed as { success?: unknown }).success !== 'boolean') {
+    const message = `${route}: HTTP ${status} with JSON that is not the API envelope (no boolean "success"): "${excerpt(redact(ctx.body))}"`;
+    if (status >= 500) throw new ApiServerError(message, { ...fields, retryable: ctx.idempotent });
+    if (status >= 400 && status !== 429) throw new ApiRequestError(message, fields);
+    throw new ApiMalformedError(message, { ...fields, retryable: ctx.idempotent });
+  }
+  const envelope = parsed as Record<string, unknown>;
+  const errors = readErrorItems(envelope['errors']);
+  if (envelope['success'] === false || status >= 400) {
+    throw failure(ctx, errors);
+  }
+  if (!('result' in envelope)) {
+    throw new ApiMalformedError(`${route}: HTTP ${status} with an envelope that has no "result"`, { ...fields, retryable: ctx.idempotent });
+  }
+  return {
+    status,
+    result: envelope['result'] as T,
+    resultInfo: readResultInfo(envelope['result_info']),
+    messages: Array.isArray(envelope['messages']) ? envelope['messages'] : [],
+  };
+}
+
+function rateLimited(ctx: AnswerContext, errors: ApiErrorItem[]): ApiRateLimitError {
+  const detail = errors.length ? `: ${ctx.redact(describeErrors(errors))}` : '';
+  return new ApiRateLimitError(`${ctx.route}: HTTP 429, rate limited${detail}`, { route: ctx.route, status: 429, apiErrors: errors }, ctx.retryAfterMs);
+}
+
+function failure(ctx: AnswerContext, errors: ApiErrorItem[]): ApiError {
+  const { route, status } = ctx;
+  const detail = errors.length ? ctx.redact(describeErrors(errors)) : 'no error details';
+  const message = `${route}: HTTP ${status}, API error ${detail}`;
+  const fields = { route, status, apiErrors: errors };
+  if (status === 429 || errors.some((e) => e.code === 971 || e.code === 10100)) return rateLimited(ctx, errors);
+  if ((status === 403 && errors.some((e) => e.code === 10000)) || errors.some((e) => e.code === 6003)) {
+    return new ApiAuthError(`${message} (check ZONEWARDEN_API_TOKEN, or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY)`, fields);
+  }
+  if (status >= 500) return new ApiServerError(message, { ...fields, retryable: ctx.idempotent });
+  return new ApiRequestError(message, fields);
+}

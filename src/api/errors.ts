@@ -1,0 +1,110 @@
+import { ZonewardenError } from '../shared/errors.js';
+
+/**
+ * Failures of API calls, one class per kind with a stable `code`, so that callers branch on
+ * classes, codes and `retryable`, never on message text (undici's style).
+ */
+export interface ApiErrorItem {
+  code?: number;
+  message: string;
+  meta?: Record<string, unknown>;
+}
+
+export interface ApiErrorFields {
+  /** `GET /zones/{id}/dns_records` style: method and path, never the query's secrets (there are none). */
+  route: string;
+  status: number | null;
+  apiErrors?: ApiErrorItem[];
+  retryable: boolean;
+  attempts?: number;
+  cause?: unknown;
+}
+
+export class ApiError extends ZonewardenError {
+  readonly route: string;
+  readonly status: number | null;
+  readonly apiErrors: readonly ApiErrorItem[];
+  readonly retryable: boolean;
+  attempts: number;
+
+  constructor(code: string, message: string, fields: ApiErrorFields) {
+    super(code, message, fields.cause === undefined ? undefined : { cause: fields.cause });
+    this.route = fields.route;
+    this.status = fields.status;
+    this.apiErrors = fields.apiErrors ?? [];
+    this.retryable = fields.retryable;
+    this.attempts = fields.attempts ?? 1;
+  }
+
+  /** Whether the API answered with this error code (e.g. 10102, duplicate filter). */
+  hasCode(code: number): boolean {
+    return this.apiErrors.some((e) => e.code === code);
+  }
+}
+
+/** A 4xx, or `success: false` on any status: the request itself is wrong. Not retried. */
+export class ApiRequestError extends ApiError {
+  constructor(message: string, fields: Omit<ApiErrorFields, 'retryable'>) {
+    super('ZW_API_REQUEST', message, { ...fields, retryable: false });
+  }
+}
+
+/** 403 code 10000 or 400 code 6003: the credentials are wrong, missing or malformed. */
+export class ApiAuthError extends ApiError {
+  constructor(message: string, fields: Omit<ApiErrorFields, 'retryable'>) {
+    super('ZW_API_AUTH', message, { ...fields, retryable: false });
+  }
+}
+
+/** 429: over the rate limit. Retried after Retry-After. */
+export class ApiRateLimitError extends ApiError {
+  constructor(
+    message: string,
+    fields: Omit<ApiErrorFields, 'retryable'>,
+    readonly retryAfterMs: number,
+  ) {
+    super('ZW_API_RATE_LIMITED', message, { ...fields, retryable: true });
+  }
+}
+
+/** 5xx: the service failed. Retried with backoff (reads only: a write may have happened). */
+export class ApiServerError extends ApiError {
+  constructor(message: string, fields: ApiErrorFields) {
+    super('ZW_API_SERVER', message, fields);
+  }
+}
+
+/** A body that is not the API's JSON envelope: not JSON, truncated, or of the wrong shape. */
+export class ApiMalformedError extends ApiError {
+  constructor(message: string, fields: ApiErrorFields) {
+    super('ZW_API_MALFORMED', message, fields);
+  }
+}
+
+/** An attempt that took longer than the time limit. */
+export class ApiTimeoutError extends ApiError {
+  constructor(message: string, fields: ApiErrorFields) {
+    super('ZW_API_TIMEOUT', message, fields);
+  }
+}
+
+/** The connection failed or was reset. */
+export class ApiNetworkError extends ApiError {
+  constructor(message: string, fields: ApiErrorFields) {
+    super('ZW_API_NETWORK', message, fields);
+  }
+}
+
+/** The caller cancelled the request (AbortSignal). Never retried. */
+export class ApiAbortedError extends ApiError {
+  constructor(route: string) {
+    super('ZW_API_ABORTED', `${route}: cancelled`, { route, status: null, retryable: false });
+  }
+}
+
+/** Bad --base-url: one line saying what is wrong and what a good one looks like. */
+export class BaseUrlError extends ZonewardenError {
+  constructor(message: string) {
+    super('ZW_BASE_URL', message);
+  }
+}

@@ -1,0 +1,71 @@
+import { validateBaseUrl } from '../api/base-url.js';
+import { ApiClient } from '../api/client.js';
+import { credentialsFromEnv, secretsFromEnv } from '../config/credentials.js';
+import { ConfigError, loadConfig, type Config } from '../config/load.js';
+import { COMMON_OPTIONS, type CommonKey, type OptionDef } from '../config/options.js';
+import { createLogger, type Logger } from '../shared/logger.js';
+import { createRedactor } from '../shared/redact.js';
+import type { CommandIO, OptionSpec } from './command.js';
+
+/**
+ * The common options as command-line specs. They carry no parse-time default: the config loader
+ * applies defaults, so that a config file or the environment can set what a flag did not.
+ */
+export function commonOptions<K extends CommonKey>(...keys: K[]): Record<(typeof COMMON_OPTIONS)[K]['flag'], OptionSpec> {
+  const out: Record<string, OptionSpec> = {};
+  for (const key of keys) {
+    const def = COMMON_OPTIONS[key] as OptionDef;
+    const base = { help: def.help, ...(def.value ? { value: def.value } : {}), ...(def.env ? { env: def.env } : {}) };
+    const defaultText = def.default === undefined ? undefined : String(def.default);
+    switch (def.type) {
+      case 'boolean':
+      case 'list':
+        out[def.flag] = { ...base, type: def.type };
+        break;
+      case 'integer':
+      case 'number':
+        out[def.flag] = { ...base, type: def.type, ...(def.min !== undefined ? { min: def.min } : {}), ...(def.max !== undefined ? { max: def.max } : {}), ...(defaultText ? { defaultText } : {}) };
+        break;
+      case 'string':
+        out[def.flag] = { ...base, type: 'string', ...(defaultText ? { defaultText } : {}) };
+        break;
+    }
+  }
+  return out as Record<(typeof COMMON_OPTIONS)[K]['flag'], OptionSpec>;
+}
+
+/** Loads the config from parsed flags (by flag name) and the environment. */
+export function configFrom(parsed: Record<string, unknown>, io: CommandIO): Config {
+  const flags: Partial<Record<CommonKey, unknown>> = {};
+  for (const def of Object.values(COMMON_OPTIONS) as OptionDef[]) {
+    if (def.flag in parsed) flags[def.key as CommonKey] = parsed[def.flag];
+  }
+  return loadConfig({ flags, env: io.env, cwd: io.cwd });
+}
+
+export function loggerFor(config: Config, io: CommandIO): Logger {
+  const { secrets, identities } = secretsFromEnv(io.env);
+  return createLogger(config.verbose ? 'verbose' : config.quiet ? 'quiet' : 'normal', io.stderr, createRedactor([...secrets, ...identities]));
+}
+
+/** The API client for a command: base URL checked, credentials from the environment. */
+export function clientFor(config: Config, io: CommandIO, logger: Logger): ApiClient {
+  if (!config.baseUrl) {
+    throw new ConfigError('no API base URL: set --base-url, ZONEWARDEN_BASE_URL or "baseUrl" in the config file (it ends in /client/v4)');
+  }
+  const baseUrl = validateBaseUrl(config.baseUrl);
+  const credentials = credentialsFromEnv(io.env);
+  const { secrets, identities } = secretsFromEnv(io.env);
+  return new ApiClient({
+    baseUrl,
+    credentials,
+    budget: config.budget,
+    budgetWindowMs: config.budgetWindow * 1000,
+    concurrency: config.concurrency,
+    timeoutMs: config.timeout * 1000,
+    retries: config.retries,
+    maxRetryWaitMs: config.retryWait * 1000,
+    logger,
+    redact: createRedactor([...secrets, ...identities]),
+  });
+}

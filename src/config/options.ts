@@ -1,0 +1,94 @@
+/**
+ * The options shared by the commands that talk to the API or the database: one table with each
+ * option's name, type, default, environment variable and help. Commands pick the ones they take;
+ * the loader applies precedence (defaults < config file < environment < flags); --help and the
+ * README's configuration reference are generated from it.
+ */
+
+export type OptionType = 'string' | 'integer' | 'number' | 'boolean' | 'list';
+
+export interface OptionDef {
+  /** The key in the config file and in the loaded config. */
+  key: string;
+  /** The command-line flag, without dashes. */
+  flag: string;
+  type: OptionType;
+  default?: string | number | boolean | string[];
+  /** Environment variable that sets it, if any. */
+  env?: string;
+  /** Placeholder in --help. */
+  value?: string;
+  min?: number;
+  max?: number;
+  choices?: readonly string[];
+  help: string;
+  /** Flags only: not read from the config file (e.g. --config itself). */
+  flagOnly?: boolean;
+}
+
+export const COMMON_OPTIONS = {
+  baseUrl: {
+    key: 'baseUrl',
+    flag: 'base-url',
+    type: 'string',
+    env: 'ZONEWARDEN_BASE_URL',
+    value: 'URL',
+    help: 'API base URL, ending in /client/v4 (https, or http on loopback only)',
+  },
+  db: { key: 'db', flag: 'db', type: 'string', default: './zonewarden.db', env: 'ZONEWARDEN_DB', value: 'FILE', help: 'SQLite database file' },
+  config: {
+    key: 'config',
+    flag: 'config',
+    type: 'string',
+    value: 'FILE',
+    flagOnly: true,
+    help: 'JSON config file (default: ./zonewarden.config.json when present)',
+  },
+  concurrency: { key: 'concurrency', flag: 'concurrency', type: 'integer', default: 8, min: 1, max: 64, help: 'requests in flight at once' },
+  budget: {
+    key: 'budget',
+    flag: 'budget',
+    type: 'integer',
+    default: 1000,
+    min: 1,
+    max: 1_000_000,
+    help: 'API requests allowed per budget window (the API allows 1,200 per 5 minutes, shared with your colleagues)',
+  },
+  budgetWindow: {
+    key: 'budgetWindow',
+    flag: 'budget-window',
+    type: 'integer',
+    default: 300,
+    min: 1,
+    max: 3600,
+    value: 'SECONDS',
+    help: 'length of the budget window',
+  },
+  timeout: { key: 'timeout', flag: 'timeout', type: 'integer', default: 60, min: 1, max: 3600, value: 'SECONDS', help: 'time limit of one request attempt' },
+  retries: { key: 'retries', flag: 'retries', type: 'integer', default: 4, min: 0, max: 20, help: 'retries of a failed request (429, 5xx, timeouts, resets)' },
+  retryWait: {
+    key: 'retryWait',
+    flag: 'retry-wait',
+    type: 'integer',
+    default: 900,
+    min: 0,
+    max: 86_400,
+    value: 'SECONDS',
+    help: 'most time one request may spend waiting between retries (a 429 blocks for 5 minutes)',
+  },
+  account: { key: 'account', flag: 'account', type: 'list', value: 'ID', help: 'limit to this account id' },
+  zone: { key: 'zone', flag: 'zone', type: 'list', value: 'NAME', help: 'limit to this zone name' },
+  quiet: { key: 'quiet', flag: 'quiet', type: 'boolean', default: false, help: 'print only results and errors' },
+  verbose: { key: 'verbose', flag: 'verbose', type: 'boolean', default: false, help: 'log every request and print stacks of errors' },
+} as const satisfies Record<string, OptionDef>;
+
+export type CommonKey = keyof typeof COMMON_OPTIONS;
+
+/** Environment variables that carry credentials: read from the environment only, never from files or flags. */
+export const CREDENTIAL_ENV = {
+  token: 'ZONEWARDEN_API_TOKEN',
+  email: 'ZONEWARDEN_API_EMAIL',
+  key: 'ZONEWARDEN_API_KEY',
+} as const;
+
+export const DEFAULT_CONFIG_FILE = 'zonewarden.config.json';
