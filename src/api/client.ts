@@ -32,6 +32,8 @@ export interface ApiClientOptions {
   redact?: Redact;
   /** For tests of the backoff: a source of jitter. */
   random?: () => number;
+  /** First backoff step (default 500 ms); doubles per attempt up to 30 s. */
+  backoffBaseMs?: number;
 }
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -126,7 +128,7 @@ export class ApiClient {
 
   /** Exponential backoff with jitter: half the step fixed, half random, so clients spread out. */
   backoff(attempt: number): number {
-    const step = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+    const step = Math.min(BACKOFF_CAP_MS, (this.options.backoffBaseMs ?? BACKOFF_BASE_MS) * 2 ** (attempt - 1));
     return step / 2 + this.random() * (step / 2);
   }
 
@@ -171,8 +173,9 @@ export class ApiClient {
     let status: number;
     let text: string;
     let responseHeaders: Record<string, string | string[] | undefined>;
+    const url = this.url(path, options.query);
     try {
-      const res = await undiciRequest(this.url(path, options.query), {
+      const res = await undiciRequest(url, {
         dispatcher: this.agent,
         method: method as 'GET',
         headers,
@@ -203,7 +206,7 @@ export class ApiClient {
       this.stats.add(template, { rateLimited: 1 });
       this.logger.warn(`rate limited by the API on ${route}: pausing every request for ${Math.ceil(retryAfterMs / 1000)} s`);
     }
-    this.logger.debug(`${method} ${path} ${status} ${Math.round(performance.now() - started)}ms ${bytes} B`);
+    this.logger.debug(`${method} ${url.slice(this.origin.length + this.basePath.length)} ${status} ${Math.round(performance.now() - started)}ms ${bytes} B`);
     try {
       return readAnswer<T>({ route, status, body: text, retryAfterMs, redact: this.redact, idempotent });
     } catch (err) {

@@ -50,14 +50,15 @@ function describeErrors(items: ApiErrorItem[]): string {
   return items.map((e) => (e.code === undefined ? excerpt(e.message, 200) : `${e.code} ${excerpt(e.message, 200)}`)).join('; ');
 }
 
-function readErrorItems(value: unknown): ApiErrorItem[] {
+/** The API's error items, their text redacted: they are kept on errors that may be logged. */
+function readErrorItems(value: unknown, redact: (text: string) => string): ApiErrorItem[] {
   if (!Array.isArray(value)) return [];
   return value.flatMap((e): ApiErrorItem[] => {
     if (e === null || typeof e !== 'object') return [];
     const item = e as Record<string, unknown>;
-    const out: ApiErrorItem = { message: typeof item['message'] === 'string' ? item['message'] : JSON.stringify(e) };
+    const out: ApiErrorItem = { message: redact(typeof item['message'] === 'string' ? item['message'] : JSON.stringify(e)) };
     if (typeof item['code'] === 'number') out.code = item['code'];
-    if (item['meta'] && typeof item['meta'] === 'object') out.meta = item['meta'] as Record<string, unknown>;
+    if (item['meta'] && typeof item['meta'] === 'object') out.meta = JSON.parse(redact(JSON.stringify(item['meta']))) as Record<string, unknown>;
     return [out];
   });
 }
@@ -87,12 +88,13 @@ export function readAnswer<T>(ctx: AnswerContext): ApiAnswer<T> {
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || typeof (parsed as { success?: unknown }).success !== 'boolean') {
     const message = `${route}: HTTP ${status} with JSON that is not the API envelope (no boolean "success"): "${excerpt(redact(ctx.body))}"`;
+    if (status === 429) throw rateLimited(ctx, []);
     if (status >= 500) throw new ApiServerError(message, { ...fields, retryable: ctx.idempotent });
-    if (status >= 400 && status !== 429) throw new ApiRequestError(message, fields);
+    if (status >= 400) throw new ApiRequestError(message, fields);
     throw new ApiMalformedError(message, { ...fields, retryable: ctx.idempotent });
   }
   const envelope = parsed as Record<string, unknown>;
-  const errors = readErrorItems(envelope['errors']);
+  const errors = readErrorItems(envelope['errors'], redact);
   if (envelope['success'] === false || status >= 400) {
     throw failure(ctx, errors);
   }

@@ -13,13 +13,15 @@ export interface RateLimitState {
   resetSeconds: number;
   /** The server's quota per window, when it says. */
   limit?: number;
+  /** The server's window in seconds, when it says. */
+  windowSeconds?: number;
 }
 
 export interface PacerOptions {
   /** Requests allowed per window. */
   budget: number;
   windowMs: number;
-  /** Requests that may be in flight at once: the reserve kept when the server's quota runs low. */
+  /** Requests that may be in flight at once: the most kept in reserve when the server's quota runs low. */
   concurrency: number;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -36,6 +38,8 @@ export class Pacer {
   private nextSlot = 0;
   private pausedUntil = 0;
   private headerIntervalMs = 0;
+  /** Start times of our recent requests, to tell our use of the server's quota from others'. */
+  private readonly sent: number[] = [];
   private readonly now: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Total time requests spent waiting for a slot, for the summary. */
@@ -49,6 +53,7 @@ export class Pacer {
 
   /** Waits for this request's slot. */
   async acquire(signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw signal.reason;
     for (;;) {
       const now = this.now();
       if (now < this.pausedUntil) {
@@ -59,7 +64,12 @@ export class Pacer {
       this.nextSlot = slot + Math.max(this.baseIntervalMs, this.headerIntervalMs);
       if (slot > now) await this.wait(slot - now, signal);
       // A 429 seen while this request waited pauses it too.
-      if (this.now() >= this.pausedUntil) return;
+      const start = this.now();
+      if (start >= this.pausedUntil) {
+        this.sent.push(start);
+        if (this.sent.length > 100_000) this.sent.splice(0, 50_000);
+        return;
+      }
     }
   }
 
@@ -73,17 +83,36 @@ export class Pacer {
   }
 
   /**
-   * Reads the server's view of the quota. As the remaining requests fall, spacing widens so that
-   * what is left lasts until the window frees more; at the reserve, everything waits for the reset.
+   * Reads the server's view of the quota. When the server states its quota and window, the
+   * requests it counted beyond ours were made by others sharing the quota (colleagues, the
+   * dashboard, Terraform), and we space ours over what they leave. Without a stated policy we
+   * can only slow down as the remaining requests run low. Either way, nothing left means waiting
+   * for the window to free quota.
    */
   observe(state: RateLimitState): void {
-    const reserve = this.options.concurrency + 1;
     const resetMs = Math.max(0, state.resetSeconds) * 1000;
+    if (state.limit !== undefined && state.windowSeconds !== undefined && state.windowSeconds > 0) {
+      const windowMs = state.windowSeconds * 1000;
+      const ours = this.sentWithin(windowMs);
+      const others = Math.max(0, state.limit - state.remaining - ours);
+      const ourShare = Math.max(1, state.limit - others);
+      this.headerIntervalMs = (windowMs / ourShare) * SPACING_MARGIN;
+      if (state.remaining === 0 && resetMs > 0) this.pause(resetMs);
+      return;
+    }
+    const reserve = this.options.concurrency + 1;
     if (state.remaining <= reserve) {
       if (resetMs > 0) this.pause(resetMs);
       return;
     }
-    this.headerIntervalMs = resetMs / (state.remaining - reserve);
+    this.headerIntervalMs = state.remaining < 4 * reserve ? resetMs / (state.remaining - reserve) : 0;
+  }
+
+  private sentWithin(windowMs: number): number {
+    const since = this.now() - windowMs;
+    let n = 0;
+    for (let i = this.sent.length - 1; i >= 0 && this.sent[i]! > since; i--) n++;
+    return n;
   }
 
   get currentIntervalMs(): number {
@@ -123,8 +152,10 @@ export function parseRateLimitHeaders(get: (name: string) => string | undefined,
     if (r && t) {
       const policy = get('ratelimit-policy');
       const q = policy ? /(?:^|;)\s*q=(\d+)/.exec(policy) : null;
+      const w = policy ? /(?:^|;)\s*w=(\d+)/.exec(policy) : null;
       const state: RateLimitState = { remaining: Number(r[1]), resetSeconds: Number(t[1]) };
       if (q) state.limit = Number(q[1]);
+      if (w) state.windowSeconds = Number(w[1]);
       return state;
     }
   }

@@ -39,6 +39,8 @@ export interface ListSummary {
   perPage: number;
   /** What the server said the list holds, from the last page that said. */
   totalCount: number | null;
+  /** Items the server counted in total_count but never served (pages shorter than they should be). */
+  shortfall: number;
 }
 
 const DEFAULT_MAX_PAGES = 10_000;
@@ -48,7 +50,7 @@ function idOf(item: unknown): string {
   return JSON.stringify(item);
 }
 
-/** The largest divisor of n at most n/10, so the smaller pages still line up with the offset reached. */
+/** The largest divisor of n at most n/10 (so smaller pages line up with the offset reached), else `min`. */
 export function smallerPageSize(n: number, min: number): number {
   for (let d = Math.floor(n / 10); d > min; d--) if (n % d === 0) return d;
   return min;
@@ -71,6 +73,7 @@ export class PagedList<T> implements AsyncIterable<T[]> {
       duplicatesDropped: 0,
       perPage: options.perPage,
       totalCount: null,
+      shortfall: 0,
     };
   }
 
@@ -106,7 +109,9 @@ export class PagedList<T> implements AsyncIterable<T[]> {
         if (!(err instanceof ApiTimeoutError) || perPage <= min) throw err;
         const offset = (page - 1) * perPage;
         perPage = smallerPageSize(perPage, min);
-        page = offset / perPage + 1;
+        // When the new size does not divide the offset, start a little earlier: the items read
+        // twice are dropped by id.
+        page = Math.floor(offset / perPage) + 1;
         this.client.learntPerPage.set(template, perPage);
         this.logger.warn(`${this.path}: a page timed out; reading the rest in pages of ${perPage}`);
         continue;
@@ -139,6 +144,10 @@ export class PagedList<T> implements AsyncIterable<T[]> {
         (info.total_pages !== undefined ? page >= info.total_pages : info.total_count !== undefined ? reached >= info.total_count : items.length < servedPerPage);
       if (done) {
         s.perPage = perPage;
+        if (s.totalCount !== null && s.items < s.totalCount && !s.totalCountChanged) {
+          s.shortfall = s.totalCount - s.items;
+          this.logger.warn(`${this.path}: the server listed ${s.totalCount} items but served ${s.items}`);
+        }
         return;
       }
       // The server may clamp per_page: page numbers follow the size it used.

@@ -46,7 +46,7 @@ export function loadConfig(input: LoadInput): Config {
   const configFile = findConfigFile(input);
   if (configFile) {
     for (const [key, raw] of Object.entries(readConfigFile(configFile))) {
-      const def = (COMMON_OPTIONS as Record<string, OptionDef>)[key];
+      const def = optionDef(key);
       if (CREDENTIAL_KEYS.test(key)) {
         throw new ConfigError(
           `config file ${configFile}: "${key}" looks like a credential; credentials come from the environment only (${CREDENTIAL_ENV.token}, or ${CREDENTIAL_ENV.email} with ${CREDENTIAL_ENV.key}): remove it`,
@@ -66,13 +66,18 @@ export function loadConfig(input: LoadInput): Config {
   }
 
   for (const [key, raw] of Object.entries(input.flags)) {
-    const def = (COMMON_OPTIONS as Record<string, OptionDef>)[key];
+    const def = optionDef(key);
     if (!def || raw === undefined || (Array.isArray(raw) && raw.length === 0)) continue;
     values[key] = coerce(def, raw, `--${def.flag}`);
   }
 
   values['configFile'] = configFile;
   return Object.freeze(values) as Config;
+}
+
+/** Own keys only: a config file key such as "toString" must be unknown, not Object.prototype's. */
+function optionDef(key: string): OptionDef | undefined {
+  return Object.hasOwn(COMMON_OPTIONS, key) ? (COMMON_OPTIONS as Record<string, OptionDef>)[key] : undefined;
 }
 
 function findConfigFile(input: LoadInput): string | null {

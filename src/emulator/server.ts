@@ -53,6 +53,8 @@ export interface EmulatorOptions {
   timeoutPerPage?: number | null;
   /** Every list serves page 1 for every page; or only the named routes do. */
   repeatPage?: boolean | string[];
+  /** Full list pages lose their last item (pages shorter than per_page that are not the last). */
+  shortPages?: boolean;
   /** Called once per answered request with a one-line summary (never headers or bodies). */
   onRequest?: (line: string) => void;
 }
@@ -173,6 +175,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         list: {
           repeatPage: repeat === true || (Array.isArray(repeat) && repeat.includes(match.key)),
           timeoutPerPage: options.timeoutPerPage ?? null,
+          shortPages: options.shortPages ?? false,
         },
       };
       const answer: Answer = await match.route.handler(ctx);

@@ -11,6 +11,7 @@ describe('zonewarden CLI', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^zonewarden \d+\.\d+\.\d+: /);
     expect(r.stdout).toMatch(/^ {2}emulator {4}/m);
+    expect(r.stdout).toMatch(/^ {2}api {9}/m);
     expect(r.stdout).toContain('Exit codes: 0');
   });
 
@@ -27,12 +28,12 @@ describe('zonewarden CLI', () => {
   });
 
   it.each([
-    [['frobnicate'], /^zonewarden: unknown command "frobnicate"; commands: emulator/],
+    [['frobnicate'], /^zonewarden: unknown command "frobnicate"; commands: api, emulator/],
     [['emulator', '--bogus'], /^zonewarden emulator: unknown option --bogus; see 'zonewarden emulator --help'$/],
     [['emulator', '--port', 'eighty'], /^zonewarden emulator: --port must be a whole number, got "eighty"$/],
     [['emulator', '--port', '70000'], /^zonewarden emulator: --port must be a whole number from 0 to 65535, got 70000$/],
     [['emulator', '--fault-rate', '2'], /--fault-rate must be a number from 0 to 1, got 2$/],
-    [['emulator', '--ratelimit-headers', 'new'], /--ratelimit-headers must be one of modern, legacy, both, got "new"$/],
+    [['emulator', '--ratelimit-headers', 'new'], /--ratelimit-headers must be one of modern, legacy, both, none, got "new"$/],
     [['emulator', '--port'], /^zonewarden emulator: option --port needs a value/],
     [['emulator', 'extra'], /^zonewarden emulator: unexpected argument extra/],
     [['emulator', '--now', 'tuesday'], /^zonewarden emulator: --now must be an ISO 8601 time/],

@@ -131,6 +131,29 @@ describe('injected faults', () => {
     expect(accounts1.json.result[0].id).not.toBe(accounts2.json.result[0]?.id);
   });
 
+  it('drops the last item of every full page with --short-pages', async () => {
+    const e = await start({ shortPages: true });
+    const page = await get(e, '/zones?per_page=5&page=1');
+    expect(page.json.result).toHaveLength(4);
+    expect(page.json.result_info).toMatchObject({ per_page: 5, count: 4, total_count: 13 });
+    const last = await get(e, '/zones?per_page=5&page=3');
+    expect(last.json.result).toHaveLength(3);
+  });
+
+  it('injects malformed successes when asked: success:false on 200, truncated JSON, HTML on 200', async () => {
+    const e = await start({ faultRate: 1, faultKinds: ['200-false', 'truncated', 'html-200'] });
+    const falseOk = await get(e, '/zones');
+    expect(falseOk.status).toBe(200);
+    expect(falseOk.json).toMatchObject({ success: false, result: null });
+    const cut = await get(e, '/zones');
+    expect(cut.status).toBe(200);
+    expect(cut.json).toBeUndefined();
+    expect(cut.text.startsWith('{"success":true')).toBe(true);
+    const html = await get(e, '/zones');
+    expect(html.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(e.stats().faultsInjected).toBe(3);
+  });
+
   it('delays every answer by --latency', async () => {
     const e = await start({ latencyMs: 150 });
     const t = performance.now();

@@ -28,7 +28,7 @@ at GET /__emulator/stats (DELETE resets them). Dataset format: docs/dataset-form
     'rate-limit': { type: 'integer', default: 1200, min: 0, help: 'requests allowed per window; 0 disables' },
     'rate-window': { type: 'integer', default: 300, min: 1, value: 'SECONDS', help: 'length of the rate-limit window' },
     'ip-rate-limit': { type: 'integer', default: 200, min: 0, help: 'requests per second from one address; 0 disables' },
-    'ratelimit-headers': { type: 'string', default: 'modern', choices: ['modern', 'legacy', 'both'], help: 'Ratelimit headers, x-ratelimit-* headers, or both' },
+    'ratelimit-headers': { type: 'string', default: 'modern', choices: ['modern', 'legacy', 'both', 'none'], help: 'Ratelimit headers, x-ratelimit-* headers, both, or none' },
     'fault-rate': { type: 'number', default: 0, min: 0, max: 1, value: 'P', help: 'share of answers replaced by a 500, 502 or 503' },
     'fault-kinds': {
       type: 'string',
@@ -40,6 +40,7 @@ at GET /__emulator/stats (DELETE resets them). Dataset format: docs/dataset-form
     'fail-route': { type: 'list', value: 'ROUTE', help: 'a route that always answers 500, e.g. "GET /zones/{zone_id}/filters"' },
     'timeout-per-page': { type: 'integer', min: 1, help: 'a list page with per_page above N never answers' },
     'repeat-page': { type: 'boolean', help: 'every list serves page 1 for every page (a broken paginator)' },
+    'short-pages': { type: 'boolean', help: 'full list pages lose their last item (short pages that are not the last)' },
     verbose: { type: 'boolean', help: 'log one line per request to stderr' },
   },
   examples: [
@@ -75,6 +76,7 @@ at GET /__emulator/stats (DELETE resets them). Dataset format: docs/dataset-form
       failRoutes: o['fail-route'],
       timeoutPerPage: o['timeout-per-page'] ?? null,
       repeatPage: o['repeat-page'],
+      shortPages: o['short-pages'],
     };
     if (now) options.now = now;
     if (o.verbose) options.onRequest = (line) => io.stderr(`${line}\n`);

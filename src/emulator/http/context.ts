@@ -19,6 +19,8 @@ export interface ListBehaviour {
   repeatPage: boolean;
   /** A page whose per_page is above this never answers. */
   timeoutPerPage: number | null;
+  /** Full pages lose their last item: short pages that are not the last, as in the wild. */
+  shortPages: boolean;
 }
 
 /** Thrown by a handler to leave the request unanswered (the client must time out). */

@@ -57,6 +57,7 @@ export function paginate<T>(ctx: RequestContext, items: Indexed<T>, limits: Page
   const end = Math.min(items.size, start + perPage);
   const result: unknown[] = [];
   for (let i = start; i < end; i++) result.push(serialize(items.at(i)));
+  if (ctx.list.shortPages && result.length === perPage && perPage > 1) result.pop();
 
   const info: ResultInfo = { page, per_page: perPage, count: result.length, total_count: items.size };
   if (limits.totalPages) info.total_pages = Math.ceil(items.size / perPage);

@@ -44,18 +44,19 @@ export class RateLimiter {
   }
 }
 
-export type RateLimitHeaderStyle = 'modern' | 'legacy' | 'both';
+/** `none`: a server (or proxy) that sends no quota headers, so clients learn of the limit only from 429s. */
+export type RateLimitHeaderStyle = 'modern' | 'legacy' | 'both' | 'none';
 
 /** `Ratelimit`/`Ratelimit-Policy` (current) and `x-ratelimit-*` (older responses). */
 export function rateLimitHeaders(limiter: RateLimiter, d: RateDecision, style: RateLimitHeaderStyle): Record<string, string> {
-  if (!limiter.enabled) return {};
+  if (!limiter.enabled || style === 'none') return {};
   const seconds = secondsUntil(d.resetMs);
   const headers: Record<string, string> = {};
-  if (style !== 'legacy') {
+  if (style === 'modern' || style === 'both') {
     headers['ratelimit'] = `"default";r=${d.remaining};t=${seconds}`;
     headers['ratelimit-policy'] = `"burst";q=${limiter.limit};w=${Math.round(limiter.windowMs / 1000)}`;
   }
-  if (style !== 'modern') {
+  if (style === 'legacy' || style === 'both') {
     headers['x-ratelimit-limit'] = String(limiter.limit);
     headers['x-ratelimit-remaining'] = String(d.remaining);
     headers['x-ratelimit-reset'] = String(seconds);
