@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
+import { startEmulatorProcess } from './emulator-process.js';
 import { cpus } from 'node:os';
-import { fileURLToPath } from 'node:url';
 
 /**
  * Requests per second the emulator serves for 50-item list pages, with the emulator alone in its
@@ -15,22 +14,6 @@ export interface ThroughputResult {
   p50ms: number;
   p99ms: number;
   errors: number;
-}
-
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-
-async function startEmulatorProcess(args: string[]): Promise<{ base: string; pid: number; stop: () => void }> {
-  const child = spawn(process.execPath, [CLI, 'emulator', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const base = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    child.on('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
-  });
-  return { base, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
+import { callsMarkdown, clientCalls } from './client-calls.js';
 import { emulatorThroughput, generatedStartup, startupMarkdown, throughputMarkdown } from './emulator-throughput.js';
 
 /**
@@ -19,6 +20,8 @@ process.stderr.write('bench: emulator throughput...\n');
 sections.push(throughputMarkdown(await emulatorThroughput(seconds)));
 process.stderr.write('bench: emulator start-up with a million records...\n');
 sections.push(startupMarkdown(await generatedStartup()));
+process.stderr.write('bench: client calls against the minimum...\n');
+sections.push(callsMarkdown(await clientCalls()));
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 const doc = [
