@@ -1,21 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { credentialsFromEnv, secretsFromEnv } from '../../src/config/credentials.js';
 import { ConfigError } from '../../src/config/load.js';
+import { thrownBy } from '../support/errors.js';
 
 const TOKEN = 'tok_0123456789abcdefABCDEF';
 const EMAIL = 'auditor@example.com';
 const KEY = 'c2547eb745079dac9320b638f5e225cf483cc5cfdda41';
 
 /** The ConfigError thrown by `fn`; fails the test when nothing (or something else) is thrown. */
-function configError(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return err as ConfigError;
-  }
-  throw new Error('expected a ConfigError, nothing was thrown');
-}
+const configError = (fn: () => unknown): ConfigError => thrownBy(fn, ConfigError);
 
 describe('credentialsFromEnv', () => {
   it('uses the token alone', () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, coerce, loadConfig, type LoadInput } from '../../src/config/load.js';
 import { COMMON_OPTIONS, CREDENTIAL_ENV, DEFAULT_CONFIG_FILE, type OptionDef } from '../../src/config/options.js';
+import { thrownBy } from '../support/errors.js';
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'zw-config-'));
@@ -21,15 +22,7 @@ function load(partial: Partial<LoadInput> = {}) {
 }
 
 /** The ConfigError thrown by `fn`; fails the test when nothing (or something else) is thrown. */
-function configError(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ConfigError);
-    return err as ConfigError;
-  }
-  throw new Error('expected a ConfigError, nothing was thrown');
-}
+const configError = (fn: () => unknown): ConfigError => thrownBy(fn, ConfigError);
 
 describe('loadConfig precedence', () => {
   it('takes the defaults when nothing else is given', () => {
