@@ -45,6 +45,8 @@ export interface CommandIO {
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Whether stderr is a terminal (progress bars redraw in place there). */
+  stderrIsTTY?: boolean;
   /** Resolves when the user asks the process to stop (SIGINT/SIGTERM). */
   stopSignal: Promise<string>;
 }

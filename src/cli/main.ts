@@ -10,6 +10,7 @@ const code = await runCli(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(text),
   env: process.env,
   cwd: process.cwd(),
+  stderrIsTTY: process.stderr.isTTY === true,
   stopSignal,
 });
 process.exitCode = code;

@@ -1,6 +1,8 @@
 import type { Command } from '../command.js';
 import { apiCommand } from './api.js';
 import { emulatorCommand } from './emulator.js';
+import { pruneCommand } from './prune.js';
+import { scanCommand } from './scan.js';
 
 /** Every command, in the order `zonewarden --help` lists them. */
-export const COMMANDS: Command[] = [apiCommand as unknown as Command, emulatorCommand as unknown as Command];
+export const COMMANDS: Command[] = [scanCommand, pruneCommand, apiCommand, emulatorCommand] as unknown as Command[];

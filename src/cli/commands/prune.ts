@@ -1,0 +1,42 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { UsageError } from '../../shared/errors.js';
+import { openSnapshot } from '../../snapshot/db.js';
+import { pruneScans } from '../../snapshot/prune.js';
+import { defineCommand } from '../command.js';
+import { commonOptions, configFrom } from '../common.js';
+
+export const pruneCommand = defineCommand({
+  name: 'prune',
+  summary: 'delete old scans, keeping the newest N, the latest complete scan and every baseline',
+  description: `
+Deletes all but the newest --keep scans, and the stored versions only they used. The latest
+complete scan and every accepted baseline are always kept, and a running scan is never touched.
+With --vacuum the file is compacted afterwards so the space goes back to the disk.`,
+  options: {
+    keep: { type: 'integer', min: 1, help: 'how many of the newest scans to keep (required)' },
+    vacuum: { type: 'boolean', help: 'compact the database file afterwards' },
+    ...commonOptions('db', 'config', 'quiet'),
+  },
+  examples: ['zonewarden prune --keep 30', 'zonewarden prune --keep 7 --vacuum --db /var/lib/zonewarden/zonewarden.db'],
+  async run(o, io) {
+    if (o.keep === undefined) throw new UsageError("prune: --keep N is required, e.g. --keep 30; see 'zonewarden prune --help'");
+    const config = configFrom(o, io);
+    const path = resolve(io.cwd, config.db);
+    const db = openSnapshot(path);
+    try {
+      const before = statSync(path).size;
+      const result = pruneScans(db, o.keep);
+      if (o.vacuum) db.exec('VACUUM');
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      const after = statSync(path).size;
+      if (!config.quiet) {
+        const which = result.deletedScans.length ? `scans ${result.deletedScans.join(', ')}` : 'nothing';
+        io.stdout(`deleted ${which} (${result.deletedRows} stored versions); kept ${result.keptScans.length} scans; database ${(before / 1e6).toFixed(1)} MB -> ${(after / 1e6).toFixed(1)} MB\n`);
+      }
+      return 0;
+    } finally {
+      db.close();
+    }
+  },
+});

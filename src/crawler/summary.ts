@@ -1,0 +1,60 @@
+import type { ClientStats } from '../api/stats.js';
+import type { CrawlResult, MissingPart } from './crawl.js';
+import { formatDuration } from './progress.js';
+
+/** What a scan did, for people (text) and for tools (`--format json`). */
+export interface ScanSummary {
+  scanId: number;
+  status: 'complete' | 'incomplete' | 'aborted';
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  accounts: number;
+  zones: number;
+  /** Items read this scan, by table. */
+  counts: Record<string, number>;
+  requests: { total: number; retries: number; rateLimited: number; bytes: number };
+  missing: MissingPart[];
+  notPermitted: MissingPart[];
+  skipped: number;
+}
+
+export function buildSummary(scanId: number, status: ScanSummary['status'], started: Date, crawl: CrawlResult, counts: Record<string, number>, stats: ClientStats): ScanSummary {
+  const finished = new Date();
+  return {
+    scanId,
+    status,
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    durationMs: finished.getTime() - started.getTime(),
+    accounts: crawl.accounts,
+    zones: crawl.zones,
+    counts: Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1))),
+    requests: { total: stats.total.requests, retries: stats.total.retries, rateLimited: stats.total.rateLimited, bytes: stats.total.bytes },
+    missing: crawl.missing,
+    notPermitted: crawl.notPermitted,
+    skipped: crawl.skipped,
+  };
+}
+
+const MAX_LISTED = 20;
+
+function describePart(p: MissingPart): string {
+  const where = p.kind === 'user' ? 'user' : `${p.kind} ${p.name ?? p.scopeId}`;
+  return `${where}: ${p.endpoint} (${p.state}): ${p.reason}`;
+}
+
+export function summaryText(s: ScanSummary): string {
+  const c = s.counts;
+  const lines = [
+    `scan ${s.scanId} ${s.status} in ${formatDuration(s.durationMs)}: ${s.accounts} accounts, ${s.zones} zones, ${c['dns_records'] ?? 0} DNS records, ${c['certificate_packs'] ?? 0} certificate packs, ${c['firewall_rules'] ?? 0} firewall rules, ${c['filters'] ?? 0} filters`,
+    `requests: ${s.requests.total} (${s.requests.retries} retries, ${s.requests.rateLimited} rate limited, ${(s.requests.bytes / 1e6).toFixed(1)} MB)`,
+  ];
+  if (s.missing.length) {
+    lines.push(`missing (${s.missing.length}); checks that need these parts will say "unknown":`);
+    for (const p of s.missing.slice(0, MAX_LISTED)) lines.push(`  - ${describePart(p)}`);
+    if (s.missing.length > MAX_LISTED) lines.push(`  ... and ${s.missing.length - MAX_LISTED} more (--format json lists all)`);
+  }
+  for (const p of s.notPermitted) lines.push(`not readable with these credentials: ${describePart(p)}`);
+  return `${lines.join('\n')}\n`;
+}

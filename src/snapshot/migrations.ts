@@ -1,0 +1,98 @@
+/**
+ * The database schema as numbered, append-only migrations; PRAGMA user_version records how many
+ * have been applied. Never edit a migration that has shipped: add the next one.
+ *
+ * Storage model. A scan rereads everything, but most of it is unchanged night after night, so
+ * each resource is stored as versions valid over a range of scans [first_scan, last_scan]: a
+ * rescan that finds a resource unchanged only moves its last_scan. Resources are read in
+ * partitions (one endpoint of one zone, account or the user); `partitions` remembers, for each,
+ * the last scan that attempted it and the last that read it completely, and a version is extended
+ * only if it was current at that last complete read. `coverage` says for every partition and scan
+ * what happened (read, failed, skipped); readers of a scan only trust partitions it covered.
+ */
+
+/** The columns every versioned resource table has, around its own. */
+function versioned(table: string, scope: string, columns: string): string {
+  return `
+    CREATE TABLE ${table} (
+      pk INTEGER PRIMARY KEY,
+      ${scope} TEXT NOT NULL,
+      item_id TEXT NOT NULL,
+      hash TEXT NOT NULL,
+      first_scan INTEGER NOT NULL,
+      last_scan INTEGER NOT NULL,
+      ${columns},
+      raw TEXT NOT NULL
+    );
+    CREATE INDEX ${table}_item ON ${table} (${scope}, item_id);`;
+}
+
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE scans (
+    id INTEGER PRIMARY KEY,
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    status TEXT NOT NULL CHECK (status IN ('running', 'complete', 'incomplete', 'aborted')),
+    base_url TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    tool_version TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    heartbeat_at TEXT NOT NULL,
+    summary TEXT
+  );
+
+  CREATE TABLE partitions (
+    kind TEXT NOT NULL,
+    scope_id TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    last_attempt_scan INTEGER NOT NULL,
+    last_ok_scan INTEGER,
+    PRIMARY KEY (kind, scope_id, endpoint)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE coverage (
+    pk INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    scope_id TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    first_scan INTEGER NOT NULL,
+    last_scan INTEGER NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('ok', 'failed', 'skipped', 'denied')),
+    http_status INTEGER,
+    api_code INTEGER,
+    error_code TEXT,
+    message TEXT,
+    pages INTEGER NOT NULL,
+    items INTEGER NOT NULL,
+    truncated INTEGER NOT NULL
+  );
+  CREATE INDEX coverage_partition ON coverage (kind, scope_id, endpoint);
+  CREATE INDEX coverage_first ON coverage (first_scan);
+
+  ${versioned('accounts', 'scope_id', 'name TEXT, type TEXT')}
+  ${versioned('zones', 'zone_id', 'account_id TEXT, name TEXT NOT NULL, status TEXT, paused INTEGER, plan TEXT, type TEXT')}
+  CREATE INDEX zones_account ON zones (account_id);
+  ${versioned('dns_records', 'zone_id', 'type TEXT, name TEXT, content TEXT, proxied INTEGER, ttl INTEGER')}
+  ${versioned('certificate_packs', 'zone_id', 'type TEXT, status TEXT')}
+  ${versioned('firewall_rules', 'zone_id', 'action TEXT, paused INTEGER, priority INTEGER, filter_id TEXT, filter_deleted INTEGER')}
+  ${versioned('filters', 'zone_id', 'expression TEXT, paused INTEGER')}
+  ${versioned('zone_objects', 'zone_id', 'endpoint TEXT NOT NULL')}
+  ${versioned('waf_packages', 'zone_id', 'name TEXT, detection_mode TEXT, sensitivity TEXT, action_mode TEXT')}
+  ${versioned('waf_groups', 'zone_id', 'package_id TEXT, name TEXT, mode TEXT, modified_rules_count INTEGER')}
+  ${versioned('waf_rules', 'zone_id', 'package_id TEXT, group_id TEXT, mode TEXT, default_mode TEXT')}
+  ${versioned('waf_overrides', 'zone_id', 'paused INTEGER')}
+  ${versioned('invites', 'scope_id', 'status TEXT, organization_id TEXT')}
+
+  CREATE TABLE baselines (
+    id INTEGER PRIMARY KEY,
+    scan_id INTEGER NOT NULL REFERENCES scans (id),
+    accepted_at TEXT NOT NULL,
+    note TEXT
+  );
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

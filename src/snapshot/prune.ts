@@ -1,0 +1,55 @@
+import type { Db } from './db.js';
+
+/**
+ * Retention: keeps the newest `keep` scans, and always the latest complete scan and every
+ * accepted baseline, whatever their age. Versions no kept scan falls inside are deleted with the
+ * scans; a running scan is never touched.
+ */
+export interface PruneResult {
+  deletedScans: number[];
+  keptScans: number[];
+  deletedRows: number;
+}
+
+const VERSIONED_TABLES = [
+  'coverage',
+  'accounts',
+  'zones',
+  'dns_records',
+  'certificate_packs',
+  'firewall_rules',
+  'filters',
+  'zone_objects',
+  'waf_packages',
+  'waf_groups',
+  'waf_rules',
+  'waf_overrides',
+  'invites',
+];
+
+export function pruneScans(db: Db, keep: number): PruneResult {
+  return db
+    .transaction((): PruneResult => {
+      const scans = db.prepare('SELECT id, status FROM scans ORDER BY id DESC').all() as Array<{ id: number; status: string }>;
+      const protectedIds = new Set<number>();
+      const latestComplete = scans.find((s) => s.status === 'complete');
+      if (latestComplete) protectedIds.add(latestComplete.id);
+      for (const r of db.prepare('SELECT DISTINCT scan_id FROM baselines').all() as Array<{ scan_id: number }>) protectedIds.add(r.scan_id);
+      for (const s of scans) if (s.status === 'running') protectedIds.add(s.id);
+      const kept = new Set(scans.slice(0, keep).map((s) => s.id));
+      for (const id of protectedIds) kept.add(id);
+      const deleted = scans.filter((s) => !kept.has(s.id)).map((s) => s.id);
+      if (deleted.length === 0) return { deletedScans: [], keptScans: [...kept].sort((a, b) => a - b), deletedRows: 0 };
+      const del = db.prepare('DELETE FROM scans WHERE id = ?');
+      for (const id of deleted) del.run(id);
+      let deletedRows = 0;
+      // A version survives if some remaining scan lies in its range.
+      for (const table of VERSIONED_TABLES) {
+        deletedRows += db
+          .prepare(`DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM scans s WHERE s.id BETWEEN ${table}.first_scan AND ${table}.last_scan)`)
+          .run().changes;
+      }
+      return { deletedScans: deleted.sort((a, b) => a - b), keptScans: [...kept].sort((a, b) => a - b), deletedRows };
+    })
+    .immediate();
+}

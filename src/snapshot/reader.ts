@@ -1,0 +1,275 @@
+import { SnapshotError, type Db } from './db.js';
+import type { Endpoint, PartitionKind } from './tables.js';
+import type { CoverageState, ScanScope } from './writer.js';
+
+/**
+ * The typed, read-only view of one scan: the only way the policy engine sees data. A partition
+ * the scan did not read completely answers `known: false` with the reason, so a check can say
+ * "unknown" instead of passing or failing on data it does not have.
+ */
+
+export interface ScanRow {
+  id: number;
+  startedAt: string;
+  finishedAt: string | null;
+  status: 'running' | 'complete' | 'incomplete' | 'aborted';
+  baseUrl: string;
+  scope: ScanScope;
+  toolVersion: string;
+  summary: unknown;
+}
+
+export interface CoverageRow {
+  kind: PartitionKind;
+  scopeId: string;
+  endpoint: Endpoint;
+  state: CoverageState;
+  httpStatus: number | null;
+  apiCode: number | null;
+  errorCode: string | null;
+  message: string | null;
+  pages: number;
+  items: number;
+  truncated: boolean;
+}
+
+export type Readout<T> = { known: true; items: T[] } | { known: false; state: CoverageState | 'not-read'; reason: string };
+
+export interface AccountRow {
+  id: string;
+  name: string | null;
+  type: string | null;
+  raw: string;
+}
+export interface ZoneRow {
+  id: string;
+  accountId: string | null;
+  name: string;
+  status: string | null;
+  paused: boolean | null;
+  plan: string | null;
+  type: string | null;
+  raw: string;
+}
+export interface DnsRecordRow {
+  id: string;
+  type: string | null;
+  name: string | null;
+  content: string | null;
+  proxied: boolean | null;
+  ttl: number | null;
+  raw: string;
+}
+export interface FirewallRuleRow {
+  id: string;
+  action: string | null;
+  paused: boolean | null;
+  priority: number | null;
+  filterId: string | null;
+  filterDeleted: boolean;
+  raw: string;
+}
+export interface FilterRow {
+  id: string;
+  expression: string | null;
+  paused: boolean | null;
+  raw: string;
+}
+/** Rows of the other tables: the API's item as served. */
+export interface RawRow {
+  id: string;
+  raw: string;
+}
+
+const flag = (v: number | null): boolean | null => (v === null ? null : v === 1);
+
+export class SnapshotReader {
+  readonly scan: ScanRow;
+  private coverageByKey: Map<string, CoverageRow> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    scanId: number,
+  ) {
+    const row = db.prepare('SELECT * FROM scans WHERE id = ?').get(scanId) as Record<string, unknown> | undefined;
+    if (!row) throw new SnapshotError('ZW_SCAN_MISSING', `there is no scan ${scanId} in this database; zonewarden status lists them`);
+    this.scan = {
+      id: row['id'] as number,
+      startedAt: row['started_at'] as string,
+      finishedAt: row['finished_at'] as string | null,
+      status: row['status'] as ScanRow['status'],
+      baseUrl: row['base_url'] as string,
+      scope: JSON.parse(row['scope'] as string) as ScanScope,
+      toolVersion: row['tool_version'] as string,
+      summary: row['summary'] === null ? null : JSON.parse(row['summary'] as string),
+    };
+    if (this.scan.status === 'running' || this.scan.status === 'aborted') {
+      throw new SnapshotError('ZW_SCAN_UNUSABLE', `scan ${scanId} is ${this.scan.status}: its data is partial; use a complete or incomplete scan`);
+    }
+  }
+
+  /** The latest scan with this status (default: complete), or null. */
+  static latestScanId(db: Db, statuses: ReadonlyArray<ScanRow['status']> = ['complete']): number | null {
+    const row = db.prepare(`SELECT max(id) AS id FROM scans WHERE status IN (${statuses.map(() => '?').join(', ')})`).get(...statuses) as { id: number | null };
+    return row.id;
+  }
+
+  private valid(table: string): string {
+    return `SELECT * FROM ${table} WHERE first_scan <= ${this.scan.id} AND last_scan >= ${this.scan.id}`;
+  }
+
+  /** Everything this scan recorded about what it read. */
+  coverage(): CoverageRow[] {
+    return [...this.coverageMap().values()];
+  }
+
+  private coverageMap(): Map<string, CoverageRow> {
+    if (this.coverageByKey) return this.coverageByKey;
+    const map = new Map<string, CoverageRow>();
+    for (const r of this.db.prepare(this.valid('coverage')).all() as Array<Record<string, unknown>>) {
+      const row: CoverageRow = {
+        kind: r['kind'] as PartitionKind,
+        scopeId: r['scope_id'] as string,
+        endpoint: r['endpoint'] as Endpoint,
+        state: r['state'] as CoverageState,
+        httpStatus: r['http_status'] as number | null,
+        apiCode: r['api_code'] as number | null,
+        errorCode: r['error_code'] as string | null,
+        message: r['message'] as string | null,
+        pages: r['pages'] as number,
+        items: r['items'] as number,
+        truncated: r['truncated'] === 1,
+      };
+      map.set(`${row.kind}|${row.scopeId}|${row.endpoint}`, row);
+    }
+    return (this.coverageByKey = map);
+  }
+
+  /** How this scan read one partition, if it did. */
+  coverageOf(kind: PartitionKind, scopeId: string, endpoint: Endpoint): CoverageRow | undefined {
+    return this.coverageMap().get(`${kind}|${scopeId}|${endpoint}`);
+  }
+
+  private readout<T>(kind: PartitionKind, scopeId: string, endpoint: Endpoint, load: () => T[]): Readout<T> {
+    const c = this.coverageOf(kind, scopeId, endpoint);
+    if (!c) return { known: false, state: 'not-read', reason: `${endpoint} was not read in scan ${this.scan.id}` };
+    if (c.state !== 'ok' || c.truncated) {
+      const why = c.message ?? (c.truncated ? 'the list was truncated' : c.state);
+      return { known: false, state: c.truncated && c.state === 'ok' ? 'failed' : c.state, reason: `${endpoint}: ${why}` };
+    }
+    return { known: true, items: load() };
+  }
+
+  accounts(): Readout<AccountRow> {
+    return this.readout('user', '', 'accounts', () =>
+      (this.db.prepare(this.valid('accounts')).all() as Array<Record<string, unknown>>).map((r) => ({
+        id: r['item_id'] as string,
+        name: r['name'] as string | null,
+        type: r['type'] as string | null,
+        raw: r['raw'] as string,
+      })),
+    );
+  }
+
+  invites(): Readout<RawRow> {
+    return this.readout('user', '', 'invites', () => this.rawRows('invites', 'scope_id', ''));
+  }
+
+  /** Zones this scan read, by name. */
+  zones(): ZoneRow[] {
+    const rows = this.db.prepare(`${this.valid('zones')} ORDER BY name`).all() as Array<Record<string, unknown>>;
+    return rows
+      .filter((r) => this.coverageOf('zone', r['item_id'] as string, 'zone')?.state === 'ok')
+      .map((r) => ({
+        id: r['item_id'] as string,
+        accountId: r['account_id'] as string | null,
+        name: r['name'] as string,
+        status: r['status'] as string | null,
+        paused: flag(r['paused'] as number | null),
+        plan: r['plan'] as string | null,
+        type: r['type'] as string | null,
+        raw: r['raw'] as string,
+      }));
+  }
+
+  /** Whether the scan read the account's zone list completely (else its zones are not all known). */
+  zoneListing(accountId: string): CoverageRow | undefined {
+    return this.coverageOf('account', accountId, 'zones');
+  }
+
+  dnsRecords(zoneId: string): Readout<DnsRecordRow> {
+    return this.readout('zone', zoneId, 'dns_records', () =>
+      (this.db.prepare(`${this.valid('dns_records')} AND zone_id = ?`).all(zoneId) as Array<Record<string, unknown>>).map((r) => ({
+        id: r['item_id'] as string,
+        type: r['type'] as string | null,
+        name: r['name'] as string | null,
+        content: r['content'] as string | null,
+        proxied: flag(r['proxied'] as number | null),
+        ttl: r['ttl'] as number | null,
+        raw: r['raw'] as string,
+      })),
+    );
+  }
+
+  firewallRules(zoneId: string): Readout<FirewallRuleRow> {
+    return this.readout('zone', zoneId, 'firewall_rules', () =>
+      (this.db.prepare(`${this.valid('firewall_rules')} AND zone_id = ?`).all(zoneId) as Array<Record<string, unknown>>).map((r) => ({
+        id: r['item_id'] as string,
+        action: r['action'] as string | null,
+        paused: flag(r['paused'] as number | null),
+        priority: r['priority'] as number | null,
+        filterId: r['filter_id'] as string | null,
+        filterDeleted: r['filter_deleted'] === 1,
+        raw: r['raw'] as string,
+      })),
+    );
+  }
+
+  filters(zoneId: string): Readout<FilterRow> {
+    return this.readout('zone', zoneId, 'filters', () =>
+      (this.db.prepare(`${this.valid('filters')} AND zone_id = ?`).all(zoneId) as Array<Record<string, unknown>>).map((r) => ({
+        id: r['item_id'] as string,
+        expression: r['expression'] as string | null,
+        paused: flag(r['paused'] as number | null),
+        raw: r['raw'] as string,
+      })),
+    );
+  }
+
+  certificatePacks(zoneId: string): Readout<RawRow> {
+    return this.readout('zone', zoneId, 'certificate_packs', () => this.rawRows('certificate_packs', 'zone_id', zoneId));
+  }
+
+  wafPackages(zoneId: string): Readout<RawRow> {
+    return this.readout('zone', zoneId, 'waf_packages', () => this.rawRows('waf_packages', 'zone_id', zoneId));
+  }
+
+  wafGroups(zoneId: string): Readout<RawRow> {
+    return this.readout('zone', zoneId, 'waf_groups', () => this.rawRows('waf_groups', 'zone_id', zoneId));
+  }
+
+  wafRules(zoneId: string): Readout<RawRow> {
+    return this.readout('zone', zoneId, 'waf_rules', () => this.rawRows('waf_rules', 'zone_id', zoneId));
+  }
+
+  wafOverrides(zoneId: string): Readout<RawRow> {
+    return this.readout('zone', zoneId, 'waf_overrides', () => this.rawRows('waf_overrides', 'zone_id', zoneId));
+  }
+
+  /** A single-object endpoint of a zone (migration status, check, config, entry point). */
+  zoneObject(zoneId: string, endpoint: 'migration_status' | 'migration_check' | 'migration_config' | 'entrypoint'): Readout<RawRow> {
+    return this.readout('zone', zoneId, endpoint, () =>
+      (this.db.prepare(`${this.valid('zone_objects')} AND zone_id = ? AND endpoint = ?`).all(zoneId, endpoint) as Array<Record<string, unknown>>).map((r) => ({
+        id: r['item_id'] as string,
+        raw: r['raw'] as string,
+      })),
+    );
+  }
+
+  private rawRows(table: string, scopeColumn: string, scopeId: string): RawRow[] {
+    return (this.db.prepare(`${this.valid(table)} AND ${scopeColumn} = ?`).all(scopeId) as Array<Record<string, unknown>>).map((r) => ({
+      id: r['item_id'] as string,
+      raw: r['raw'] as string,
+    }));
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * What each partition stores: its table, and the columns rules query, taken from the item as the
+ * API served it (the raw JSON is kept whole beside them). Extraction tolerates missing and
+ * oddly typed fields: the API adds and drops fields, and null turns up where strings are usual.
+ */
+
+export type PartitionKind = 'user' | 'account' | 'zone';
+
+export type Endpoint =
+  | 'accounts'
+  | 'invites'
+  | 'zones'
+  | 'zone'
+  | 'dns_records'
+  | 'certificate_packs'
+  | 'firewall_rules'
+  | 'filters'
+  | 'migration_status'
+  | 'migration_check'
+  | 'migration_config'
+  | 'entrypoint'
+  | 'waf_packages'
+  | 'waf_groups'
+  | 'waf_rules'
+  | 'waf_overrides';
+
+type Row = Record<string, string | number | null>;
+
+export interface TableSpec {
+  table: string;
+  scopeColumn: string;
+  /** For tables shared by several single-object endpoints: the column naming the endpoint. */
+  endpointColumn?: string;
+  itemId(item: Record<string, unknown>, endpoint: Endpoint): string;
+  columns(item: Record<string, unknown>): Row;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : v === undefined || v === null ? null : String(v));
+const int = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : null);
+const bool = (v: unknown): number | null => (typeof v === 'boolean' ? (v ? 1 : 0) : null);
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const byId = (item: Record<string, unknown>): string => str(item['id']) ?? JSON.stringify(item);
+
+const none = (): Row => ({});
+
+export const TABLES: Record<Endpoint, TableSpec | null> = {
+  accounts: { table: 'accounts', scopeColumn: 'scope_id', itemId: byId, columns: (i) => ({ name: str(i['name']), type: str(i['type']) }) },
+  invites: {
+    table: 'invites',
+    scopeColumn: 'scope_id',
+    itemId: byId,
+    columns: (i) => ({ status: str(i['status']), organization_id: str(i['organization_id']) }),
+  },
+  // The account's zone listing stores nothing of its own: each zone is its own partition.
+  zones: null,
+  zone: {
+    table: 'zones',
+    scopeColumn: 'zone_id',
+    itemId: byId,
+    columns: (i) => ({
+      account_id: str(obj(i['account'])['id']),
+      name: str(i['name']) ?? '',
+      status: str(i['status']),
+      paused: bool(i['paused']),
+      plan: str(obj(i['plan'])['legacy_id']),
+      type: str(i['type']),
+    }),
+  },
+  dns_records: {
+    table: 'dns_records',
+    scopeColumn: 'zone_id',
+    itemId: byId,
+    columns: (i) => ({ type: str(i['type']), name: str(i['name']), content: str(i['content']), proxied: bool(i['proxied']), ttl: int(i['ttl']) }),
+  },
+  certificate_packs: { table: 'certificate_packs', scopeColumn: 'zone_id', itemId: byId, columns: (i) => ({ type: str(i['type']), status: str(i['status']) }) },
+  firewall_rules: {
+    table: 'firewall_rules',
+    scopeColumn: 'zone_id',
+    itemId: byId,
+    columns: (i) => {
+      const filter = obj(i['filter']);
+      return {
+        action: str(i['action']),
+        paused: bool(i['paused']),
+        priority: int(i['priority']),
+        filter_id: str(filter['id']),
+        filter_deleted: filter['deleted'] === true ? 1 : 0,
+      };
+    },
+  },
+  filters: { table: 'filters', scopeColumn: 'zone_id', itemId: byId, columns: (i) => ({ expression: str(i['expression']), paused: bool(i['paused']) }) },
+  migration_status: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
+  migration_check: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
+  migration_config: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
+  entrypoint: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
+  waf_packages: {
+    table: 'waf_packages',
+    scopeColumn: 'zone_id',
+    itemId: byId,
+    columns: (i) => ({ name: str(i['name']), detection_mode: str(i['detection_mode']), sensitivity: str(i['sensitivity']), action_mode: str(i['action_mode']) }),
+  },
+  waf_groups: {
+    table: 'waf_groups',
+    scopeColumn: 'zone_id',
+    // Group ids are unique per package only.
+    itemId: (i) => `${str(i['package_id'])}/${byId(i)}`,
+    columns: (i) => ({ package_id: str(i['package_id']), name: str(i['name']), mode: str(i['mode']), modified_rules_count: int(i['modified_rules_count']) }),
+  },
+  waf_rules: {
+    table: 'waf_rules',
+    scopeColumn: 'zone_id',
+    itemId: (i) => `${str(i['package_id'])}/${byId(i)}`,
+    columns: (i) => ({ package_id: str(i['package_id']), group_id: str(obj(i['group'])['id']), mode: str(i['mode']), default_mode: str(i['default_mode']) }),
+  },
+  waf_overrides: { table: 'waf_overrides', scopeColumn: 'zone_id', itemId: byId, columns: (i) => ({ paused: bool(i['paused']) }) },
+};
