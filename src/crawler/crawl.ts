@@ -317,7 +317,7 @@ class Crawler {
       return;
     }
     const packageIds = this.o.writer
-      .all<{ item_id: string }>('SELECT item_id FROM waf_packages WHERE zone_id = ? AND last_scan = ?', zone.id, this.o.writer.scanId)
+      .all<{ item_id: string }>('SELECT item_id FROM waf_packages WHERE zone_id = ? AND last_scan = ?', zone.id, this.o.writer.ref)
       .map((r) => r.item_id);
     for (const [endpoint, key] of [
       ['waf_groups', 'wafGroups'],

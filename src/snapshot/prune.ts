@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { SCAN_REF_BASE } from './scan-ref.js';
 
 /**
  * Retention: keeps the newest `keep` scans, and always the latest complete scan and every
@@ -46,7 +47,7 @@ export function pruneScans(db: Db, keep: number): PruneResult {
       // A version survives if some remaining scan lies in its range.
       for (const table of VERSIONED_TABLES) {
         deletedRows += db
-          .prepare(`DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM scans s WHERE s.id BETWEEN ${table}.first_scan AND ${table}.last_scan)`)
+          .prepare(`DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM scans s WHERE s.id + ${SCAN_REF_BASE} BETWEEN ${table}.first_scan AND ${table}.last_scan)`)
           .run().changes;
       }
       return { deletedScans: deleted.sort((a, b) => a - b), keptScans: [...kept].sort((a, b) => a - b), deletedRows };

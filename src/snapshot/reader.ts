@@ -1,4 +1,5 @@
 import { SnapshotError, type Db } from './db.js';
+import { scanRef } from './scan-ref.js';
 import type { Endpoint, PartitionKind } from './tables.js';
 import type { CoverageState, ScanScope } from './writer.js';
 
@@ -115,7 +116,8 @@ export class SnapshotReader {
   }
 
   private valid(table: string): string {
-    return `SELECT * FROM ${table} WHERE first_scan <= ${this.scan.id} AND last_scan >= ${this.scan.id}`;
+    const ref = scanRef(this.scan.id);
+    return `SELECT * FROM ${table} WHERE first_scan <= ${ref} AND last_scan >= ${ref}`;
   }
 
   /** Everything this scan recorded about what it read. */

@@ -4,6 +4,7 @@ import type { Statement } from 'better-sqlite3';
 import { PACKAGE } from '../shared/package-info.js';
 import type { Redact } from '../shared/redact.js';
 import { scanIsAlive, SnapshotError, type Db } from './db.js';
+import { SCAN_REF_BASE, scanRef } from './scan-ref.js';
 import { TABLES, type Endpoint, type PartitionKind, type TableSpec } from './tables.js';
 
 /**
@@ -38,6 +39,8 @@ function sha1(text: string): string {
 
 export class ScanWriter {
   readonly scanId: number;
+  /** This scan as version ranges and partitions refer to it (see scan-ref.ts). */
+  readonly ref: number;
   private readonly statements = new Map<string, Statement>();
   private heartbeat: NodeJS.Timeout;
   /** Items written this scan, by table. */
@@ -49,6 +52,7 @@ export class ScanWriter {
     private readonly redact: Redact,
   ) {
     this.scanId = scanId;
+    this.ref = scanRef(scanId);
     const beat = db.prepare('UPDATE scans SET heartbeat_at = ? WHERE id = ?');
     this.heartbeat = setInterval(() => beat.run(new Date().toISOString(), scanId), HEARTBEAT_MS);
     this.heartbeat.unref();
@@ -104,20 +108,20 @@ export class ScanWriter {
   closeZones(zoneIds: string[]): void {
     const close = this.statement("UPDATE partitions SET last_attempt_scan = ? WHERE kind = 'zone' AND scope_id = ?");
     this.db.transaction(() => {
-      for (const id of zoneIds) close.run(this.scanId, id);
+      for (const id of zoneIds) close.run(this.ref, id);
     })();
   }
 
-  /** Zones of an account at the last complete read of its listing: to find the ones that vanished. */
-  zonesOfAccountAt(accountId: string, scanId: number): string[] {
-    return (this.statement('SELECT item_id FROM zones WHERE account_id = ? AND last_scan = ?').all(accountId, scanId) as Array<{ item_id: string }>).map((r) => r.item_id);
+  /** Zones of an account at the last complete read of its listing (a scan reference): to find the ones that vanished. */
+  zonesOfAccountAt(accountId: string, ref: number): string[] {
+    return (this.statement('SELECT item_id FROM zones WHERE account_id = ? AND last_scan = ?').all(accountId, ref) as Array<{ item_id: string }>).map((r) => r.item_id);
   }
 
   /** Zones this database has seen migrated (`complete`) in an earlier complete scan. */
   migratedZones(): Set<string> {
     const rows = this.db
       .prepare(
-        `SELECT DISTINCT o.zone_id FROM zone_objects o JOIN scans s ON s.id BETWEEN o.first_scan AND o.last_scan
+        `SELECT DISTINCT o.zone_id FROM zone_objects o JOIN scans s ON s.id + ${SCAN_REF_BASE} BETWEEN o.first_scan AND o.last_scan
          WHERE o.endpoint = 'migration_status' AND s.status = 'complete' AND json_extract(o.raw, '$.migration_state') = 'complete'`,
       )
       .all() as Array<{ zone_id: string }>;
@@ -195,7 +199,7 @@ export class PartitionWriter {
     if (!spec) throw new Error(`${this.endpoint} stores no items`);
     if (items.length === 0) return;
     const current = (this.current ??= this.loadCurrent(spec));
-    const scanId = this.scan.scanId;
+    const scanId = this.scan.ref;
     const extra = spec.endpointColumn ? [spec.endpointColumn] : [];
     const sample = spec.columns({});
     const columns = [...Object.keys(sample), ...extra];
@@ -224,7 +228,7 @@ export class PartitionWriter {
 
   /** Records what happened to this partition in this scan. */
   finish(outcome: CoverageOutcome): void {
-    const scanId = this.scan.scanId;
+    const scanId = this.scan.ref;
     const o = {
       state: outcome.state,
       http_status: outcome.httpStatus ?? null,

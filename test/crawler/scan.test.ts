@@ -1,0 +1,313 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiClientOptions } from '../../src/api/client.js';
+import type { ClientStats } from '../../src/api/stats.js';
+import { crawl, type CrawlProgress, type CrawlResult } from '../../src/crawler/crawl.js';
+import { createProgress, formatDuration, progressLine } from '../../src/crawler/progress.js';
+import { buildSummary, summaryText } from '../../src/crawler/summary.js';
+import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/server.js';
+import type { Zone } from '../../src/emulator/state.js';
+import { createRedactor } from '../../src/shared/redact.js';
+import { openSnapshot, type Db } from '../../src/snapshot/db.js';
+import { SnapshotReader } from '../../src/snapshot/reader.js';
+import { ScanWriter, type ScanScope } from '../../src/snapshot/writer.js';
+import { clientFor, recordingLogger } from '../support/client.js';
+import { emulatorFor, TOKEN, zoneId } from '../support/http.js';
+
+const running: RunningEmulator[] = [];
+const openDbs: Db[] = [];
+
+afterEach(async () => {
+  for (const db of openDbs.splice(0)) db.close();
+  for (const emu of running.splice(0)) await emu.close();
+});
+
+async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const emu = await emulatorFor(options);
+  running.push(emu);
+  return emu;
+}
+
+function dbFile(): string {
+  return join(mkdtempSync(join(tmpdir(), 'zw-crawl-')), 'zonewarden.db');
+}
+
+interface ScanOutcome {
+  scanId: number;
+  status: 'complete' | 'incomplete';
+  result: CrawlResult;
+  stats: ClientStats;
+  db: Db;
+}
+
+/** One scan as the CLI runs it, but in-process: the database stays open for the assertions. */
+async function scan(
+  emu: RunningEmulator,
+  path: string,
+  options: { scope?: Partial<ScanScope>; client?: Partial<ApiClientOptions>; concurrency?: number; onProgress?: (p: CrawlProgress) => void } = {},
+): Promise<ScanOutcome> {
+  const scope: ScanScope = { accounts: options.scope?.accounts ?? [], zones: options.scope?.zones ?? [] };
+  const db = openSnapshot(path);
+  openDbs.push(db);
+  const client = clientFor(emu, options.client ?? {});
+  try {
+    const started = new Date();
+    const writer = ScanWriter.start(db, emu.url, scope, createRedactor([TOKEN]));
+    const result = await crawl({
+      client,
+      writer,
+      scope,
+      concurrency: options.concurrency ?? 4,
+      logger: recordingLogger(),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+    const status = result.missing.length ? 'incomplete' : 'complete';
+    const stats = client.snapshotStats();
+    writer.finish(status, buildSummary(writer.scanId, status, started, result, writer.written, stats));
+    return { scanId: writer.scanId, status, result, stats, db };
+  } finally {
+    await client.close();
+  }
+}
+
+const legacy = (z: Zone) => z.migration.state !== 'complete';
+const groupsOf = (z: Zone) => z.waf.packages.flatMap((p) => p.groups);
+const dnsIds = (z: Zone) => Array.from({ length: z.dns.size }, (_, i) => z.dns.at(i).id).sort();
+
+function known<T>(readout: { known: true; items: T[] } | { known: false; reason: string }): T[] {
+  if (!readout.known) throw new Error(`expected a known readout, got: ${readout.reason}`);
+  return readout.items;
+}
+
+/** Every count the reader gives for the scan equals what the emulator serves. */
+function expectStoredEqualsServed(emu: RunningEmulator, reader: SnapshotReader): void {
+  const served = emu.org.visibleZones();
+  expect(reader.zones().map((z) => z.id).sort()).toEqual(served.map((z) => z.id).sort());
+  expect(known(reader.accounts()).map((a) => a.id).sort()).toEqual(emu.org.visibleAccounts().map((a) => a.id).sort());
+  expect(known(reader.invites())).toHaveLength(emu.org.state.invites.length);
+  for (const z of served) {
+    const where = z.name;
+    expect(known(reader.dnsRecords(z.id)).map((r) => r.id).sort(), where).toEqual(dnsIds(z));
+    expect(known(reader.certificatePacks(z.id)), where).toHaveLength(z.certificatePacks.length);
+    expect(known(reader.firewallRules(z.id)), where).toHaveLength(z.firewallRules.size);
+    expect(known(reader.filters(z.id)), where).toHaveLength(z.filters.size);
+    expect(known(reader.zoneObject(z.id, 'migration_status')), where).toHaveLength(1);
+    if (legacy(z)) {
+      expect(known(reader.wafPackages(z.id)), where).toHaveLength(z.waf.packages.length);
+      expect(known(reader.wafGroups(z.id)), where).toHaveLength(groupsOf(z).length);
+      expect(known(reader.wafRules(z.id)), where).toHaveLength(groupsOf(z).flatMap((g) => g.rules).length);
+      if (z.plan === 'enterprise') expect(known(reader.wafOverrides(z.id)), where).toHaveLength(z.waf.overrides.length);
+      else expect(reader.wafOverrides(z.id), where).toMatchObject({ known: false, state: 'skipped' });
+    } else {
+      expect(reader.wafPackages(z.id), where).toMatchObject({ known: false, state: 'skipped' });
+    }
+  }
+}
+
+describe('crawl into a snapshot', () => {
+  it('stores what the demo organisation serves, every count equal', async () => {
+    const emu = await emulator({ dataset: 'demo' });
+    const { scanId, status, result, db } = await scan(emu, dbFile());
+    expect(result.missing).toEqual([]);
+    expect(status).toBe('complete');
+    const reader = new SnapshotReader(db, scanId);
+    expect(reader.scan.status).toBe('complete');
+    // One account stays hidden until its invite is accepted, and its zone with it.
+    expect(emu.org.visibleZones()).toHaveLength(13);
+    expect(emu.org.state.zones.length).toBeGreaterThan(13);
+    expect(reader.zones()).toHaveLength(13);
+    expectStoredEqualsServed(emu, reader);
+    // Certificate packs in every status, not only the active ones the API lists by default.
+    const statuses = new Set(emu.org.visibleZones().flatMap((z) => known(reader.certificatePacks(z.id)).map((p) => JSON.parse(p.raw).status)));
+    expect([...statuses].some((s) => s !== 'active')).toBe(true);
+    // Enterprise zones with overrides exist in the demo, so the override count above is not vacuous.
+    expect(emu.org.visibleZones().some((z) => legacy(z) && z.plan === 'enterprise' && z.waf.overrides.length > 0)).toBe(true);
+  });
+
+  it('stores what a generated organisation of 40 zones and 5,000 records serves', async () => {
+    const emu = await emulator({ dataset: 'generated', generated: { seed: 7, accounts: 3, zones: 40, records: 5000 } });
+    const { scanId, status, db } = await scan(emu, dbFile(), { concurrency: 8 });
+    expect(status).toBe('complete');
+    const reader = new SnapshotReader(db, scanId);
+    expect(reader.zones()).toHaveLength(40);
+    expectStoredEqualsServed(emu, reader);
+    const total = emu.org.visibleZones().reduce((n, z) => n + known(reader.dnsRecords(z.id)).length, 0);
+    expect(total).toBe(5000);
+  });
+
+  it('completes with 20% injected 5xx and a tight rate limit, never tripping it', async () => {
+    const emu = await emulator({ dataset: 'demo', faultRate: 0.2, rateLimit: 80, rateWindowSeconds: 1 });
+    // Retries enough that five faults in a row on one request (0.2^11) cannot happen in practice.
+    const { scanId, status, result, stats, db } = await scan(emu, dbFile(), { client: { budget: 80, budgetWindowMs: 1000, retries: 10 } });
+    expect(result.missing).toEqual([]);
+    expect(status).toBe('complete');
+    expect(emu.stats().faultsInjected).toBeGreaterThan(10);
+    expect(stats.total.retries).toBeGreaterThanOrEqual(emu.stats().faultsInjected);
+    expect(emu.stats().rateLimited).toBe(0);
+    expectStoredEqualsServed(emu, new SnapshotReader(db, scanId));
+  });
+
+  it('asks nothing whose answer is already known: no legacy WAF on migrated zones, no overrides below Enterprise', async () => {
+    const emu = await emulator({ dataset: 'demo' });
+    const { scanId, db } = await scan(emu, dbFile(), { concurrency: 1 });
+    const reader = new SnapshotReader(db, scanId);
+    const byRoute = emu.stats().requests.byRoute;
+    const zones = emu.org.visibleZones();
+    const legacyZones = zones.filter(legacy);
+    // Each non-migrated zone asks for its packages once; migrated ones never do.
+    expect(byRoute['GET /zones/{zone_id}/firewall/waf/packages']).toBe(legacyZones.length);
+    expect(byRoute['GET /zones/{zone_id}/firewall/waf/overrides']).toBe(legacyZones.filter((z) => z.plan === 'enterprise').length);
+    for (const name of ['acme-careers.example', 'northwind-blog.example']) {
+      const id = zoneId(emu, name);
+      expect(emu.org.zonesById.get(id)!.migration.state).toBe('complete');
+      for (const endpoint of ['waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides', 'migration_check', 'migration_config'] as const) {
+        expect(reader.coverageOf('zone', id, endpoint), `${name} ${endpoint}`).toMatchObject({ state: 'skipped', pages: 0 });
+      }
+      expect(reader.coverageOf('zone', id, 'entrypoint')?.state).toBe('ok');
+    }
+    const free = zones.find((z) => z.plan !== 'enterprise' && legacy(z))!;
+    expect(reader.coverageOf('zone', free.id, 'waf_overrides')).toMatchObject({ state: 'skipped' });
+    expect(reader.coverageOf('zone', free.id, 'waf_packages')).toMatchObject({ state: 'ok' });
+  });
+
+  it('keeps skipping the legacy WAF of a zone known migrated when its status cannot be read', async () => {
+    const emu = await emulator({ dataset: 'demo' });
+    const path = dbFile();
+    await scan(emu, path);
+    openDbs.pop()!.close();
+    await emu.close();
+    running.pop();
+    const failing = await emulator({ dataset: 'demo', failRoutes: ['GET /zones/{zone_id}/waf_migration/status'] });
+    const { scanId, db } = await scan(failing, path, { client: { retries: 0 } });
+    const id = zoneId(failing, 'acme-careers.example');
+    expect(failing.stats().requests.byRoute['GET /zones/{zone_id}/firewall/waf/packages']).toBe(failing.org.visibleZones().filter(legacy).length);
+    expect(new SnapshotReader(db, scanId).coverageOf('zone', id, 'waf_packages')?.state).toBe('skipped');
+  });
+
+  it('reads only the named zones with a zone scope', async () => {
+    const emu = await emulator({ dataset: 'demo' });
+    const names = ['acme-bank.example', 'northwind.example'];
+    const { scanId, status, db } = await scan(emu, dbFile(), { scope: { zones: names } });
+    expect(status).toBe('complete');
+    const reader = new SnapshotReader(db, scanId);
+    expect(reader.zones().map((z) => z.name)).toEqual(names);
+    expect(reader.scan.scope).toEqual({ accounts: [], zones: names });
+    expect(emu.stats().requests.byRoute['GET /zones/{zone_id}/dns_records']).toBe(2);
+    for (const z of emu.org.visibleZones().filter((z) => !names.includes(z.name))) {
+      expect(reader.dnsRecords(z.id)).toMatchObject({ known: false, state: 'not-read' });
+    }
+  });
+
+  it('reads only the zones of the named account with an account scope', async () => {
+    const emu = await emulator({ dataset: 'generated', generated: { seed: 3, accounts: 3, zones: 12, records: 120 } });
+    const account = emu.org.visibleAccounts()[1]!;
+    const mine = emu.org.visibleZones().filter((z) => z.accountId === account.id);
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.length).toBeLessThan(12);
+    const { scanId, db } = await scan(emu, dbFile(), { scope: { accounts: [account.id] } });
+    const reader = new SnapshotReader(db, scanId);
+    expect(reader.zones().map((z) => z.id).sort()).toEqual(mine.map((z) => z.id).sort());
+    expect(reader.zones().every((z) => z.accountId === account.id)).toBe(true);
+    expect(emu.stats().requests.byRoute['GET /zones/{zone_id}/dns_records']).toBe(mine.length);
+  });
+
+  it('names every missing partition when an endpoint always fails', async () => {
+    const emu = await emulator({ dataset: 'demo', failRoutes: ['GET /zones/{zone_id}/filters'] });
+    const { scanId, status, result, db } = await scan(emu, dbFile(), { client: { retries: 1 } });
+    expect(status).toBe('incomplete');
+    const zones = emu.org.visibleZones();
+    expect(result.missing).toHaveLength(zones.length);
+    expect(result.missing.every((m) => m.endpoint === 'filters' && m.state === 'failed')).toBe(true);
+    expect(result.missing.map((m) => m.name).sort()).toEqual(zones.map((z) => z.name).sort());
+    const reader = new SnapshotReader(db, scanId);
+    for (const z of zones) {
+      expect(reader.filters(z.id)).toMatchObject({ known: false, state: 'failed' });
+      expect(reader.coverageOf('zone', z.id, 'filters')).toMatchObject({ state: 'failed', httpStatus: 500 });
+      expect(reader.firewallRules(z.id).known).toBe(true);
+    }
+  });
+});
+
+describe('scan summary and progress', () => {
+  const stats = (requests: number, retries = 0, rateLimited = 0): ClientStats => ({
+    total: { requests, retries, rateLimited, failures: 0, bytes: 0 },
+    byRoute: {},
+    pacedMs: 0,
+  });
+
+  it('formats durations in seconds, minutes and hours', () => {
+    expect(formatDuration(4_400)).toBe('4s');
+    expect(formatDuration(125_000)).toBe('2m05s');
+    expect(formatDuration(3_723_000)).toBe('1h02m');
+  });
+
+  it('formats a progress line with a bar, the counters and an ETA', () => {
+    const line = progressLine({ zonesDone: 5, zonesKnown: 20, accountsDone: 2, accountsKnown: 2 }, stats(120, 3, 1), 10_000, true);
+    expect(line).toBe('[######..................] 5/20 zones · 120 requests · 3 retries · 1 rate limited · 10s · ETA 30s');
+  });
+
+  it('marks the zone count open and gives no ETA while accounts are still being listed', () => {
+    const line = progressLine({ zonesDone: 5, zonesKnown: 20, accountsDone: 1, accountsKnown: 2 }, stats(7), 3_000, false);
+    expect(line).toBe('5/20+ zones · 7 requests · 0 retries · 0 rate limited · 3s');
+  });
+
+  it('prints a plain scan: line per interval when not on a terminal, and nothing when quiet', async () => {
+    let clock = 0;
+    const lines: string[] = [];
+    const progress = createProgress({ tty: false, quiet: false, write: (t) => lines.push(t), stats: () => stats(42), intervalMs: 20, now: () => clock });
+    progress.update({ zonesDone: 1, zonesKnown: 4, accountsDone: 1, accountsKnown: 1 });
+    // Updates alone do not print off a terminal: only the interval does.
+    expect(lines).toEqual([]);
+    clock = 2_000;
+    await new Promise((r) => setTimeout(r, 70));
+    progress.stop();
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    expect(lines[0]).toBe('scan: 1/4 zones · 42 requests · 0 retries · 0 rate limited · 2s · ETA 6s\n');
+    expect(lines.every((l) => l.startsWith('scan: ') && !l.includes('\r'))).toBe(true);
+    const after = lines.length;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(lines).toHaveLength(after);
+
+    const quiet: string[] = [];
+    const silent = createProgress({ tty: false, quiet: true, write: (t) => quiet.push(t), stats: () => stats(1), intervalMs: 5 });
+    silent.update({ zonesDone: 1, zonesKnown: 1, accountsDone: 1, accountsKnown: 1 });
+    await new Promise((r) => setTimeout(r, 40));
+    silent.stop();
+    expect(quiet).toEqual([]);
+  });
+
+  it('redraws in place on a terminal and clears the line when done', () => {
+    let clock = 0;
+    const out: string[] = [];
+    const progress = createProgress({ tty: true, quiet: false, write: (t) => out.push(t), stats: () => stats(1), now: () => clock });
+    progress.update({ zonesDone: 0, zonesKnown: 2, accountsDone: 1, accountsKnown: 1 });
+    clock = 50;
+    // Too soon after the last draw: not redrawn.
+    progress.update({ zonesDone: 1, zonesKnown: 2, accountsDone: 1, accountsKnown: 1 });
+    progress.stop();
+    expect(out).toHaveLength(2);
+    expect(out[0]).toMatch(/^\r\u001b\[2K\[\.{24}\] 0\/2 zones/);
+    expect(out[1]).toBe('\r\u001b[2K');
+  });
+
+  it('lists the missing parts in the text summary, at most 20 of them', () => {
+    const missing = Array.from({ length: 23 }, (_, i) => ({
+      kind: 'zone' as const,
+      scopeId: `id${i}`,
+      name: `z${i}.example`,
+      endpoint: 'filters' as const,
+      state: 'failed',
+      reason: 'Internal server error',
+    }));
+    const summary = buildSummary(9, 'incomplete', new Date(), { accounts: 1, zones: 23, missing, notPermitted: [], skipped: 0 }, { dns_records: 5, filters: 0 }, stats(99, 2));
+    expect(summary).toMatchObject({ scanId: 9, status: 'incomplete', zones: 23, counts: { dns_records: 5, filters: 0 }, requests: { total: 99, retries: 2 } });
+    const text = summaryText(summary);
+    expect(text).toMatch(/^scan 9 incomplete in \d+s: 1 accounts, 23 zones, 5 DNS records/);
+    expect(text).toContain('missing (23); checks that need these parts will say "unknown":');
+    expect(text).toContain('  - zone z0.example: filters (failed): Internal server error');
+    expect(text).not.toContain('z20.example');
+    expect(text).toContain('... and 3 more (--format json lists all)');
+  });
+});
