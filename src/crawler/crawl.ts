@@ -159,7 +159,7 @@ class Crawler {
 
   private list(endpoint: ListEndpoint, params: Record<string, string>, query: Record<string, string> = {}): PagedList<unknown> {
     return this.o.client.list(fillPath(endpoint.template, params), {
-      perPage: endpoint.maxPerPage,
+      perPage: endpoint.crawlPerPage ?? endpoint.maxPerPage,
       minPerPage: endpoint.minPerPage,
       query: { ...endpoint.query, ...query },
       ...(this.o.signal ? { signal: this.o.signal } : {}),

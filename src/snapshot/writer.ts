@@ -114,7 +114,10 @@ export class ScanWriter {
 
   /** Zones of an account at the last complete read of its listing (a scan reference): to find the ones that vanished. */
   zonesOfAccountAt(accountId: string, ref: number): string[] {
-    return (this.statement('SELECT item_id FROM zones WHERE account_id = ? AND last_scan = ?').all(accountId, ref) as Array<{ item_id: string }>).map((r) => r.item_id);
+    // Valid at that read, not last written by it: a later --zone scan or an aborted scan may have extended the version.
+    return (this.statement('SELECT item_id FROM zones WHERE account_id = ? AND first_scan <= ? AND last_scan >= ?').all(accountId, ref, ref) as Array<{ item_id: string }>).map(
+      (r) => r.item_id,
+    );
   }
 
   /** Zones this database has seen migrated (`complete`) in an earlier complete scan. */
@@ -157,6 +160,9 @@ export class ScanWriter {
     this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 }
+
+/** Marks an item this read has already stored. */
+const WRITTEN = { pk: -1, hash: '' };
 
 export class PartitionWriter {
   private current: Map<string, { pk: number; hash: string }> | null = null;
@@ -207,19 +213,22 @@ export class PartitionWriter {
     this.scan.db.transaction(() => {
       for (const value of items) {
         const item = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
-        const raw = this.scan.redactRaw(JSON.stringify(value));
-        const hash = sha1(raw);
         const id = spec.itemId(item, this.endpoint);
         const existing = current.get(id);
+        // An item served twice in one read (pages shift while listing) is stored once.
+        if (existing === WRITTEN) continue;
+        const raw = this.scan.redactRaw(JSON.stringify(value));
+        const hash = sha1(raw);
         if (existing && existing.hash === hash) {
           this.scan.run(`UPDATE ${spec.table} SET last_scan = ? WHERE pk = ?`, scanId, existing.pk);
         } else {
           const cols = spec.columns(item);
-          const values = [...Object.keys(sample).map((c) => cols[c] ?? null), ...(spec.endpointColumn ? [this.endpoint] : [])];
+          // The columns are copies of the item's fields: a secret the API served back is redacted there as in raw.
+          const redacted = (v: string | number | null | undefined) => (typeof v === 'string' ? this.scan.redactRaw(v) : (v ?? null));
+          const values = [...Object.keys(sample).map((c) => redacted(cols[c])), ...(spec.endpointColumn ? [this.endpoint] : [])];
           this.scan.run(insertSql, this.scopeId, id, hash, scanId, scanId, ...values, raw);
         }
-        // An item served twice in one read is stored once.
-        current.delete(id);
+        current.set(id, WRITTEN);
       }
     })();
     this.items += items.length;

@@ -51,7 +51,8 @@ async function scan(
   const scope: ScanScope = { accounts: options.scope?.accounts ?? [], zones: options.scope?.zones ?? [] };
   const db = openSnapshot(path);
   openDbs.push(db);
-  const client = clientFor(emu, options.client ?? {});
+  // Unpaced unless a test sets a budget: pacing is tested where it is the point.
+  const client = clientFor(emu, { budget: 1_000_000, budgetWindowMs: 1000, ...options.client });
   try {
     const started = new Date();
     const writer = ScanWriter.start(db, emu.url, scope, createRedactor([TOKEN]));

@@ -1,0 +1,396 @@
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { crawl } from '../../src/crawler/crawl.js';
+import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/server.js';
+import { ArrayRecordStore, type DnsRecord, type Zone } from '../../src/emulator/state.js';
+import { createRedactor, REDACTED } from '../../src/shared/redact.js';
+import { openSnapshot, type Db } from '../../src/snapshot/db.js';
+import { pruneScans } from '../../src/snapshot/prune.js';
+import { SnapshotReader, type Readout } from '../../src/snapshot/reader.js';
+import { scanRef } from '../../src/snapshot/scan-ref.js';
+import { ScanWriter, type ScanScope } from '../../src/snapshot/writer.js';
+import { clientFor, recordingLogger } from '../support/client.js';
+import { emulatorFor, TOKEN, zoneId } from '../support/http.js';
+
+const running: RunningEmulator[] = [];
+
+afterEach(async () => {
+  for (const emu of running.splice(0)) await emu.close();
+});
+
+async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const emu = await emulatorFor(options);
+  running.push(emu);
+  return emu;
+}
+
+function dbFile(): string {
+  return join(mkdtempSync(join(tmpdir(), 'zw-store-')), 'zonewarden.db');
+}
+
+/** A whole scan in-process, database closed afterwards (as the CLI leaves it). */
+async function scan(emu: RunningEmulator, path: string, scope: Partial<ScanScope> = {}, secrets: string[] = [TOKEN]): Promise<{ scanId: number; status: string }> {
+  const s: ScanScope = { accounts: scope.accounts ?? [], zones: scope.zones ?? [] };
+  const db = openSnapshot(path);
+  // No pacing: these tests measure storage, not politeness to the API.
+  const client = clientFor(emu, { budget: 1_000_000, budgetWindowMs: 1000 });
+  try {
+    const writer = ScanWriter.start(db, emu.url, s, createRedactor(secrets));
+    const result = await crawl({ client, writer, scope: s, concurrency: 8, logger: recordingLogger() });
+    const status = result.missing.length ? 'incomplete' : 'complete';
+    writer.finish(status, { missing: result.missing.length });
+    return { scanId: writer.scanId, status };
+  } finally {
+    await client.close();
+    db.close();
+  }
+}
+
+function withDb<T>(path: string, fn: (db: Db) => T): T {
+  const db = openSnapshot(path);
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+const VERSIONED = ['coverage', 'accounts', 'zones', 'dns_records', 'certificate_packs', 'firewall_rules', 'filters', 'zone_objects', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides', 'invites'];
+
+function rowCounts(db: Db): Record<string, number> {
+  return Object.fromEntries(VERSIONED.map((t) => [t, (db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
+}
+
+function shape<T extends { id: string; raw: string }>(r: Readout<T>): unknown {
+  return r.known ? r.items.map((i) => [i.id, i.raw]).sort(([a], [b]) => (a! < b! ? -1 : 1)) : { unknown: r.state };
+}
+
+/** Everything a reader returns for a scan, in a comparable form. */
+function dump(db: Db, scanId: number): Record<string, unknown> {
+  const reader = new SnapshotReader(db, scanId);
+  const out: Record<string, unknown> = { accounts: shape(reader.accounts()), invites: shape(reader.invites()) };
+  for (const z of reader.zones()) {
+    out[z.name] = {
+      zone: z.raw,
+      dns: shape(reader.dnsRecords(z.id)),
+      packs: shape(reader.certificatePacks(z.id)),
+      rules: shape(reader.firewallRules(z.id)),
+      filters: shape(reader.filters(z.id)),
+      packages: shape(reader.wafPackages(z.id)),
+      groups: shape(reader.wafGroups(z.id)),
+      wafRules: shape(reader.wafRules(z.id)),
+      overrides: shape(reader.wafOverrides(z.id)),
+      status: shape(reader.zoneObject(z.id, 'migration_status')),
+      check: shape(reader.zoneObject(z.id, 'migration_check')),
+      config: shape(reader.zoneObject(z.id, 'migration_config')),
+      entrypoint: shape(reader.zoneObject(z.id, 'entrypoint')),
+    };
+  }
+  return out;
+}
+
+function dnsOf(db: Db, scanId: number, zone: string): Array<{ id: string; content: string | null }> {
+  const r = new SnapshotReader(db, scanId).dnsRecords(zone);
+  if (!r.known) throw new Error(r.reason);
+  return r.items.map((i) => ({ id: i.id, content: i.content }));
+}
+
+/** Makes a zone's records an editable array (generated zones compute them on demand). */
+function records(zone: Zone): DnsRecord[] {
+  if (!(zone.dns instanceof ArrayRecordStore)) zone.dns = new ArrayRecordStore(Array.from({ length: zone.dns.size }, (_, i) => zone.dns.at(i)));
+  return (zone.dns as ArrayRecordStore).records;
+}
+
+function removeZone(emu: RunningEmulator, name: string): Zone {
+  const zone = emu.org.state.zones.find((z) => z.name === name)!;
+  emu.org.state.zones.splice(emu.org.state.zones.indexOf(zone), 1);
+  emu.org.zonesById.delete(zone.id);
+  emu.org.touch();
+  return zone;
+}
+
+function restoreZone(emu: RunningEmulator, zone: Zone): void {
+  emu.org.state.zones.push(zone);
+  emu.org.zonesById.set(zone.id, zone);
+  emu.org.touch();
+}
+
+describe('scan writer', () => {
+  function freshScan(db: Db): ScanWriter {
+    return ScanWriter.start(db, 'http://127.0.0.1:1/client/v4', { accounts: [], zones: [] }, createRedactor(['s3cret-value']));
+  }
+
+  it('stores an item served twice in one read once', () => {
+    withDb(dbFile(), (db) => {
+      for (let round = 0; round < 2; round++) {
+        const w = freshScan(db);
+        const p = w.partition('zone', 'z1', 'dns_records');
+        // Paging shifts (an insert before the cursor) serve the same record on two pages.
+        p.write([{ id: 'r1', type: 'A', content: '192.0.2.1' }, { id: 'r2', type: 'A', content: '192.0.2.2' }]);
+        p.write([{ id: 'r2', type: 'A', content: '192.0.2.2' }, { id: 'r3', type: 'A', content: '192.0.2.3' }]);
+        p.finish({ state: 'ok', pages: 2, items: 4 });
+        w.finish('complete', {});
+        expect(dnsOf(db, w.scanId, 'z1').map((r) => r.id).sort()).toEqual(['r1', 'r2', 'r3']);
+      }
+      expect(rowCounts(db)['dns_records']).toBe(3);
+    });
+  });
+
+  it('extends unchanged items, versions changed ones, and redacts secrets in stored JSON', () => {
+    withDb(dbFile(), (db) => {
+      const write = (items: unknown[]) => {
+        const w = freshScan(db);
+        const p = w.partition('zone', 'z1', 'dns_records');
+        p.write(items);
+        p.finish({ state: 'ok', pages: 1, items: items.length });
+        w.finish('complete', {});
+        return w.scanId;
+      };
+      const a = { id: 'a', type: 'TXT', content: 'token=s3cret-value' };
+      const b = { id: 'b', type: 'A', content: '192.0.2.1', proxied: true, ttl: 300 };
+      const s1 = write([a, b]);
+      const s2 = write([a, { ...b, content: '192.0.2.9' }]);
+      expect(db.prepare('SELECT item_id, first_scan, last_scan FROM dns_records ORDER BY pk').all()).toEqual([
+        { item_id: 'a', first_scan: scanRef(s1), last_scan: scanRef(s2) },
+        { item_id: 'b', first_scan: scanRef(s1), last_scan: scanRef(s1) },
+        { item_id: 'b', first_scan: scanRef(s2), last_scan: scanRef(s2) },
+      ]);
+      expect(dnsOf(db, s1, 'z1')).toEqual(expect.arrayContaining([{ id: 'b', content: '192.0.2.1' }]));
+      expect(dnsOf(db, s2, 'z1')).toEqual(expect.arrayContaining([{ id: 'b', content: '192.0.2.9' }]));
+      const rows = db.prepare('SELECT raw, content FROM dns_records').all() as Array<{ raw: string; content: string }>;
+      expect(rows.map((r) => r.raw).join('\n')).not.toContain('s3cret-value');
+      expect(rows[0]!.raw).toContain(REDACTED);
+      const r = new SnapshotReader(db, s1).dnsRecords('z1');
+      expect(r.known && r.items.find((i) => i.id === 'b')).toMatchObject({ type: 'A', proxied: true, ttl: 300 });
+    });
+  });
+
+  it('answers unknown for a partition the scan did not read, or read only in part', () => {
+    withDb(dbFile(), (db) => {
+      const w = freshScan(db);
+      const p = w.partition('zone', 'z1', 'firewall_rules');
+      p.write([{ id: 'f1', action: 'block' }]);
+      p.finish({ state: 'failed', pages: 1, items: 1, httpStatus: 502, message: 'Bad gateway' });
+      const t = w.partition('zone', 'z1', 'filters');
+      t.write([{ id: 'x' }]);
+      t.finish({ state: 'ok', pages: 1, items: 1, truncated: true, message: 'list truncated' });
+      w.finish('incomplete', {});
+      const reader = new SnapshotReader(db, w.scanId);
+      expect(reader.firewallRules('z1')).toEqual({ known: false, state: 'failed', reason: 'firewall_rules: Bad gateway' });
+      expect(reader.filters('z1')).toMatchObject({ known: false, state: 'failed' });
+      expect(reader.dnsRecords('z1')).toMatchObject({ known: false, state: 'not-read' });
+      expect(reader.coverageOf('zone', 'z1', 'firewall_rules')).toMatchObject({ state: 'failed', httpStatus: 502, items: 1 });
+    });
+  });
+});
+
+describe('rescans', () => {
+  it('grow an unchanged organisation by at most 2%, then version only what changed, keeping history', async () => {
+    const emu = await emulator({ dataset: 'generated', generated: { seed: 5, accounts: 4, zones: 200, records: 20_000 } });
+    const path = dbFile();
+    const s1 = await scan(emu, path);
+    expect(s1.status).toBe('complete');
+    const size1 = statSync(path).size;
+    const rows1 = withDb(path, rowCounts);
+    expect(rows1['dns_records']).toBe(20_000);
+
+    const s2 = await scan(emu, path);
+    expect(s2.status).toBe('complete');
+    const size2 = statSync(path).size;
+    // finish() folds the WAL into the file, so the file size is the whole story.
+    expect(!existsSync(`${path}-wal`) || statSync(`${path}-wal`).size === 0).toBe(true);
+    expect(size2).toBeLessThanOrEqual(size1 * 1.02);
+    const rows2 = withDb(path, rowCounts);
+    expect(rows2).toEqual(rows1);
+    withDb(path, (db) => {
+      expect(db.prepare('SELECT count(*) AS n FROM dns_records WHERE first_scan = ? AND last_scan = ?').get(scanRef(s1.scanId), scanRef(s2.scanId))).toEqual({ n: 20_000 });
+      expect(dump(db, s2.scanId)).toEqual(dump(db, s1.scanId));
+    });
+
+    const zones = emu.org.visibleZones().filter((z) => z.dns.size >= 5 && z.firewallRules.size > 0);
+    const [a, b, c] = [zones[0]!, zones[1]!, zones[2]!];
+    const removed = records(a).splice(4, 1)[0]!;
+    const rule = [...b.firewallRules.values()][0]!;
+    const oldAction = rule.action;
+    rule.action = oldAction === 'block' ? 'log' : 'block';
+    const added: DnsRecord = { ...c.dns.at(0), id: 'added00000000000000000000000000a', name: `new.${c.name}`, content: '192.0.2.77' };
+    emu.org.addDnsRecord(c, added);
+    emu.org.touch();
+
+    const s3 = await scan(emu, path);
+    expect(s3.status).toBe('complete');
+    withDb(path, (db) => {
+      const rows3 = rowCounts(db);
+      expect(rows3['dns_records']).toBe(rows1['dns_records']! + 1);
+      expect(rows3['firewall_rules']).toBe(rows1['firewall_rules']! + 1);
+      for (const t of ['zones', 'certificate_packs', 'filters', 'waf_packages', 'waf_groups', 'waf_rules', 'zone_objects', 'accounts', 'invites']) expect(rows3[t], t).toBe(rows1[t]);
+      expect(db.prepare('SELECT item_id FROM dns_records WHERE first_scan = ?').all(scanRef(s3.scanId))).toEqual([{ item_id: added.id }]);
+      expect(db.prepare('SELECT item_id FROM firewall_rules WHERE first_scan = ?').all(scanRef(s3.scanId))).toEqual([{ item_id: rule.id }]);
+      expect(db.prepare('SELECT last_scan FROM dns_records WHERE item_id = ?').get(removed.id)).toEqual({ last_scan: scanRef(s2.scanId) });
+
+      // Scan 1 still answers with the data as it was then.
+      expect(dnsOf(db, s1.scanId, a.id).map((r) => r.id)).toContain(removed.id);
+      expect(dnsOf(db, s3.scanId, a.id).map((r) => r.id)).not.toContain(removed.id);
+      const actionIn = (scanId: number) => {
+        const r = new SnapshotReader(db, scanId).firewallRules(b.id);
+        return r.known ? r.items.find((i) => i.id === rule.id)?.action : undefined;
+      };
+      expect(actionIn(s1.scanId)).toBe(oldAction);
+      expect(actionIn(s3.scanId)).toBe(rule.action);
+      expect(dnsOf(db, s1.scanId, c.id).map((r) => r.id)).not.toContain(added.id);
+      expect(dnsOf(db, s3.scanId, c.id)).toContainEqual({ id: added.id, content: '192.0.2.77' });
+      expect(dump(db, s2.scanId)).toEqual(dump(db, s1.scanId));
+    });
+  });
+
+  it('never shows a record in a scan that did not see it, even when it comes back identical', async () => {
+    const emu = await emulator({ dataset: 'demo' });
+    const path = dbFile();
+    const zone = emu.org.zonesById.get(zoneId(emu, 'northwind.example'))!;
+    const list = records(zone);
+    const s1 = await scan(emu, path);
+    const [gone] = list.splice(0, 1);
+    emu.org.touch();
+    const s2 = await scan(emu, path);
+    list.unshift(gone!);
+    emu.org.touch();
+    const s3 = await scan(emu, path);
+    withDb(path, (db) => {
+      expect(dnsOf(db, s1.scanId, zone.id).map((r) => r.id)).toContain(gone!.id);
+      expect(dnsOf(db, s2.scanId, zone.id).map((r) => r.id)).not.toContain(gone!.id);
+      expect(dnsOf(db, s3.scanId, zone.id).map((r) => r.id)).toContain(gone!.id);
+      expect(dnsOf(db, s2.scanId, zone.id)).toHaveLength(list.length - 1);
+    });
+  });
+
+  it('drops a zone the listing no longer has from that scan, and shows it again when restored', async () => {
+    const emu = await emulator({ dataset: 'demo' });
+    const path = dbFile();
+    const s1 = await scan(emu, path);
+    const zone = removeZone(emu, 'northwind-shop.example');
+    const s2 = await scan(emu, path);
+    expect(s2.status).toBe('complete');
+    restoreZone(emu, zone);
+    const s3 = await scan(emu, path);
+    withDb(path, (db) => {
+      const names = (id: number) => new SnapshotReader(db, id).zones().map((z) => z.name);
+      expect(names(s1.scanId)).toContain(zone.name);
+      expect(names(s2.scanId)).not.toContain(zone.name);
+      expect(names(s2.scanId)).toHaveLength(12);
+      expect(names(s3.scanId)).toContain(zone.name);
+      expect(new SnapshotReader(db, s2.scanId).dnsRecords(zone.id)).toMatchObject({ known: false, state: 'not-read' });
+      expect(dnsOf(db, s3.scanId, zone.id)).toHaveLength(zone.dns.size);
+    });
+  });
+
+  it('drops a vanished zone from history even when a scoped scan read it after the last full listing', async () => {
+    const emu = await emulator({ dataset: 'demo' });
+    const path = dbFile();
+    const name = 'northwind-shop.example';
+    await scan(emu, path);
+    // A --zone scan reads the zone but not its account's listing.
+    await scan(emu, path, { zones: [name] });
+    const zone = removeZone(emu, name);
+    const gone = await scan(emu, path);
+    restoreZone(emu, zone);
+    await scan(emu, path);
+    withDb(path, (db) => {
+      const reader = new SnapshotReader(db, gone.scanId);
+      expect(reader.zones().map((z) => z.name)).not.toContain(name);
+      expect(reader.dnsRecords(zone.id).known).toBe(false);
+    });
+  });
+});
+
+describe('prune', () => {
+  it('keeps the newest N, the latest complete scan and baselines, and the versions they use', async () => {
+    const emu = await emulator({ dataset: 'demo' });
+    const path = dbFile();
+    const zone = emu.org.zonesById.get(zoneId(emu, 'northwind.example'))!;
+    const list = records(zone);
+    const temp: DnsRecord = { ...list[0]!, id: 'temp0000000000000000000000000001', name: `tmp.${zone.name}`, content: '192.0.2.55' };
+    const ids: number[] = [];
+    ids.push((await scan(emu, path)).scanId);
+    list.push(temp);
+    emu.org.touch();
+    ids.push((await scan(emu, path)).scanId);
+    list.pop();
+    emu.org.touch();
+    for (let i = 0; i < 3; i++) ids.push((await scan(emu, path)).scanId);
+    expect(ids).toEqual([1, 2, 3, 4, 5]);
+
+    const before = withDb(path, (db) => {
+      db.prepare("INSERT INTO baselines (scan_id, accepted_at, note) VALUES (1, '2026-11-01T00:00:00Z', 'accepted')").run();
+      // The two newest did not finish reading: scan 3 is the latest complete one.
+      db.prepare("UPDATE scans SET status = 'incomplete' WHERE id IN (4, 5)").run();
+      return Object.fromEntries([1, 3, 4, 5].map((id) => [id, dump(db, id)]));
+    });
+
+    const result = withDb(path, (db) => pruneScans(db, 2));
+    expect(result.deletedScans).toEqual([2]);
+    expect(result.keptScans).toEqual([1, 3, 4, 5]);
+    expect(result.deletedRows).toBeGreaterThan(0);
+    withDb(path, (db) => {
+      expect((db.prepare('SELECT id FROM scans ORDER BY id').all() as Array<{ id: number }>).map((r) => r.id)).toEqual([1, 3, 4, 5]);
+      // The record only scan 2 saw is gone; nothing is left that no kept scan uses.
+      expect(db.prepare('SELECT count(*) AS n FROM dns_records WHERE item_id = ?').get(temp.id)).toEqual({ n: 0 });
+      for (const t of VERSIONED) {
+        const orphans = (db.prepare(`SELECT first_scan, last_scan FROM ${t}`).all() as Array<{ first_scan: number; last_scan: number }>).filter(
+          (r) => ![1, 3, 4, 5].some((id) => r.first_scan <= scanRef(id) && scanRef(id) <= r.last_scan),
+        );
+        expect(orphans, t).toEqual([]);
+      }
+      for (const id of [1, 3, 4, 5]) expect(dump(db, id), `scan ${id}`).toEqual(before[id]);
+    });
+
+    // Pruning to one still keeps the baseline and the latest complete scan.
+    expect(withDb(path, (db) => pruneScans(db, 1))).toMatchObject({ deletedScans: [4], keptScans: [1, 3, 5] });
+    // A later scan still extends the surviving versions instead of copying them.
+    const rows = withDb(path, rowCounts);
+    const next = await scan(emu, path);
+    expect(next.status).toBe('complete');
+    expect(withDb(path, rowCounts)['dns_records']).toBe(rows['dns_records']);
+  });
+
+  it('never deletes a running scan', () => {
+    const path = dbFile();
+    withDb(path, (db) => {
+      for (let i = 0; i < 3; i++) ScanWriter.start(db, 'http://127.0.0.1:1/client/v4', { accounts: [], zones: [] }, createRedactor([])).finish('complete', {});
+      db.prepare("UPDATE scans SET status = 'running', pid = ? WHERE id = 1").run(process.pid);
+      expect(pruneScans(db, 1)).toMatchObject({ deletedScans: [2], keptScans: [1, 3] });
+    });
+  });
+});
+
+describe('secrets', () => {
+  it('never stores the token, even when the API serves it back, nor credentials in the base URL', async () => {
+    const token = 'zw-test-token-7f3c2a9e41b8';
+    const emu = await emulator({ dataset: 'demo', token });
+    const zone = emu.org.zonesById.get(zoneId(emu, 'northwind.example'))!;
+    // Someone pasted the token into a TXT record: the API serves it like any other content.
+    emu.org.addDnsRecord(zone, { ...zone.dns.at(0), id: 'leak0000000000000000000000000001', type: 'TXT', name: `leak.${zone.name}`, content: `api-token=${token}` });
+    const path = dbFile();
+    const db = openSnapshot(path);
+    const client = clientFor(emu, { credentials: { kind: 'token', token } });
+    try {
+      const writer = ScanWriter.start(db, emu.url, { accounts: [], zones: [] }, createRedactor([token]));
+      const result = await crawl({ client, writer, scope: { accounts: [], zones: [] }, concurrency: 4, logger: recordingLogger() });
+      expect(result.missing).toEqual([]);
+      // Stop before finish(): the WAL still holds the pages, and it must be clean too.
+      expect(existsSync(`${path}-wal`)).toBe(true);
+      for (const file of [path, `${path}-wal`]) expect(readFileSync(file).includes(token), file).toBe(false);
+      writer.finish('complete', {});
+      expect(readFileSync(path).includes(token)).toBe(false);
+      const leak = dnsOf(db, writer.scanId, zone.id).find((r) => r.id === 'leak0000000000000000000000000001');
+      expect(leak?.content).toBe(`api-token=${REDACTED}`);
+      const base = (db.prepare('SELECT base_url FROM scans').get() as { base_url: string }).base_url;
+      expect(base).toBe(emu.url);
+      expect(new URL(base).username + new URL(base).password).toBe('');
+    } finally {
+      await client.close();
+      db.close();
+    }
+  });
+});
