@@ -2,13 +2,21 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { callsMarkdown, clientCalls } from './client-calls.js';
+import { scanBench, scanMarkdown } from './scan.js';
 import { emulatorThroughput, generatedStartup, startupMarkdown, throughputMarkdown } from './emulator-throughput.js';
 
 /**
  * `npm run bench`: runs every benchmark, prints the tables and rewrites BENCHMARKS.md with the
  * machine and date. Figures come from this run only; nothing is carried over.
  */
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, 'no-write': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    'no-write': { type: 'boolean', default: false },
+    // Organisations to scan, as zones:records pairs; the large one takes about twelve minutes.
+    scans: { type: 'string', default: '1000:100000,10000:1000000' },
+  },
+});
 const seconds = Number(values.seconds);
 if (!Number.isFinite(seconds) || seconds <= 0) {
   process.stderr.write('bench: --seconds must be a positive number\n');
@@ -22,6 +30,18 @@ process.stderr.write('bench: emulator start-up with a million records...\n');
 sections.push(startupMarkdown(await generatedStartup()));
 process.stderr.write('bench: client calls against the minimum...\n');
 sections.push(callsMarkdown(await clientCalls()));
+
+const scans = [];
+for (const pair of values.scans.split(',').filter(Boolean)) {
+  const [zones, records] = pair.split(':').map(Number);
+  if (!Number.isInteger(zones) || !Number.isInteger(records)) {
+    process.stderr.write(`bench: --scans takes zones:records pairs, got "${pair}"\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`bench: scan of ${zones} zones and ${records} records at 20 ms latency, then a rescan...\n`);
+  scans.push(await scanBench(zones!, records!));
+}
+if (scans.length) sections.push(scanMarkdown(scans));
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 const doc = [

@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
 import { fillPath, LIST_ENDPOINTS, type ListEndpoint } from '../api/endpoints.js';
 import { ApiAuthError, ApiError } from '../api/errors.js';
-import type { PagedList } from '../api/paginate.js';
+import type { ListSummary, PagedList } from '../api/paginate.js';
 import type { Logger } from '../shared/logger.js';
 import type { PartitionWriter, ScanScope, ScanWriter } from '../snapshot/writer.js';
 import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
@@ -58,6 +58,13 @@ interface ZoneItem {
   account?: { id?: string };
 }
 
+/** Whether a finished list is whole, and if not, why: truncated, or items listed but not served. */
+function listProblem(s: ListSummary): string | null {
+  if (s.truncated) return `list truncated (${s.truncatedReason})`;
+  if (s.shortfall > 0) return `the server listed ${s.totalCount} items but served ${s.items}`;
+  return null;
+}
+
 /** An auth failure on the first calls means the credentials are wrong: the whole scan stops. */
 class CredentialsRejected extends Error {
   constructor(readonly error: ApiAuthError) {
@@ -106,12 +113,11 @@ class Crawler {
     try {
       for await (const page of list) partition.write(page);
       const s = list.summary;
-      const incomplete = s.truncated || s.shortfall > 0;
-      const message = s.truncated ? `list truncated (${s.truncatedReason})` : s.shortfall > 0 ? `the server listed ${s.totalCount} items but served ${s.items}` : null;
-      partition.finish({ state: incomplete ? 'failed' : 'ok', pages: s.pages, items: s.items, truncated: s.truncated, message });
-      if (incomplete) this.missing(kind, scopeId, name, endpoint, 'failed', message!);
+      const problem = listProblem(s);
+      partition.finish({ state: problem ? 'failed' : 'ok', pages: s.pages, items: s.items, truncated: s.truncated, message: problem });
+      if (problem) this.missing(kind, scopeId, name, endpoint, 'failed', problem);
       else this.anyReadSucceeded = true;
-      return !incomplete;
+      return problem === null;
     } catch (err) {
       this.failed(partition, err, list.summary.pages, list.summary.items, name);
       return false;
@@ -175,7 +181,9 @@ class Crawler {
         partition.write(page);
         for (const a of page as Array<{ id?: unknown }>) if (typeof a.id === 'string') ids.push(a.id);
       }
-      partition.finish({ state: list.summary.truncated ? 'failed' : 'ok', pages: list.summary.pages, items: list.summary.items, truncated: list.summary.truncated });
+      const problem = listProblem(list.summary);
+      partition.finish({ state: problem ? 'failed' : 'ok', pages: list.summary.pages, items: list.summary.items, truncated: list.summary.truncated, message: problem });
+      if (problem) this.missing('user', '', null, 'accounts', 'failed', problem);
       this.anyReadSucceeded = true;
     } catch (err) {
       if (err instanceof ApiAuthError && !this.anyReadSucceeded) throw new CredentialsRejected(err);
@@ -221,10 +229,9 @@ class Crawler {
         }
       }
       const s = list.summary;
-      const incomplete = s.truncated || s.shortfall > 0;
-      const message = incomplete ? (s.truncated ? `zone list truncated (${s.truncatedReason})` : `the server listed ${s.totalCount} zones but served ${s.items}`) : null;
-      listing.finish({ state: incomplete ? 'failed' : 'ok', pages: s.pages, items: s.items, truncated: s.truncated, message });
-      if (incomplete) this.missing('account', accountId, null, 'zones', 'failed', message!);
+      const problem = listProblem(s);
+      listing.finish({ state: problem ? 'failed' : 'ok', pages: s.pages, items: s.items, truncated: s.truncated, message: problem });
+      if (problem) this.missing('account', accountId, null, 'zones', 'failed', problem);
       else this.closeVanished(accountId, listing.previousOk, listed);
     } catch (err) {
       this.failed(listing, err, list.summary.pages, list.summary.items, null);
@@ -333,7 +340,7 @@ class Crawler {
           for await (const page of list) partition.write(page);
           pages += list.summary.pages;
           items += list.summary.items;
-          if (list.summary.truncated) problem = `list truncated (${list.summary.truncatedReason})`;
+          problem ??= listProblem(list.summary);
         }
         partition.finish({ state: problem ? 'failed' : 'ok', pages, items, truncated: problem !== null, message: problem });
         if (problem) this.missing('zone', zone.id, zone.name, endpoint, 'failed', problem);
