@@ -38,6 +38,7 @@ export class Pacer {
   private nextSlot = 0;
   private pausedUntil = 0;
   private headerIntervalMs = 0;
+  private lastStart = -Infinity;
   /** Start times of our recent requests, to tell our use of the server's quota from others'. */
   private readonly sent: number[] = [];
   private readonly now: () => number;
@@ -65,8 +66,17 @@ export class Pacer {
       if (slot > now) await this.wait(slot - now, signal);
       // A 429 seen while this request waited pauses it too.
       const start = this.now();
-      if (start >= this.pausedUntil) {
-        this.sent.push(start);
+      // Timers that fire late (a busy event loop) would send several waiters at once: keep
+      // starts most of an interval apart, so lateness never turns into a burst. The start is
+      // reserved before waiting, so waiters woken together queue up rather than wait alike.
+      const at = Math.max(start, this.lastStart + this.baseIntervalMs * 0.9);
+      this.lastStart = at;
+      if (at > start) {
+        this.nextSlot = Math.max(this.nextSlot, at + this.baseIntervalMs);
+        await this.wait(at - start, signal);
+      }
+      if (this.now() >= this.pausedUntil) {
+        this.sent.push(at);
         if (this.sent.length > 100_000) this.sent.splice(0, 50_000);
         return;
       }

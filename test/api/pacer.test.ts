@@ -473,3 +473,20 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(value, NOW)).toBeNull();
   });
 });
+
+describe('Pacer under late timers', () => {
+  it('never sends waiters woken together as a burst: starts stay most of an interval apart', async () => {
+    // The event loop is blocked until t = 1000 (a large page write): every timer due before then
+    // fires at once when it frees.
+    const clock = new FakeClock();
+    const lateSleep = (ms: number, signal?: AbortSignal) => clock.sleep(Math.max(ms, 1000 - clock.t), signal);
+    const pacer = new Pacer({ budget: 10, windowMs: 1000, concurrency: 8, now: clock.now, sleep: lateSleep });
+    const starts: number[] = [];
+    const waiters = Array.from({ length: 6 }, () => pacer.acquire().then(() => starts.push(clock.now())));
+    await clock.run();
+    await Promise.all(waiters);
+    const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
+    expect(starts).toHaveLength(6);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(pacer.baseIntervalMs * 0.9 - 1e-9);
+  });
+});
