@@ -180,8 +180,11 @@ export class SnapshotReader {
   /** Zones this scan read, by name. */
   zones(): ZoneRow[] {
     const rows = this.db.prepare(`${this.valid('zones')} ORDER BY name`).all() as Array<Record<string, unknown>>;
+    // A scoped scan read only the zones in its scope; versions of others may span it.
+    const { accounts, zones } = this.scan.scope;
     return rows
       .filter((r) => this.coverageOf('zone', r['item_id'] as string, 'zone')?.state === 'ok')
+      .filter((r) => (zones.length === 0 || zones.includes(r['name'] as string)) && (accounts.length === 0 || accounts.includes(r['account_id'] as string)))
       .map((r) => ({
         id: r['item_id'] as string,
         accountId: r['account_id'] as string | null,

@@ -304,6 +304,22 @@ describe('rescans', () => {
   });
 });
 
+describe('scoped scans', () => {
+  it('show only their scope, even where versions of other zones span them', async () => {
+    const emu = await emulator({ dataset: 'demo' });
+    const path = dbFile();
+    const first = await scan(emu, path);
+    const scoped = await scan(emu, path, { zones: ['tinkerer.test'] });
+    const last = await scan(emu, path);
+    withDb(path, (db) => {
+      const all = new SnapshotReader(db, first.scanId).zones().map((z) => z.name);
+      expect(all).toHaveLength(13);
+      expect(new SnapshotReader(db, scoped.scanId).zones().map((z) => z.name)).toEqual(['tinkerer.test']);
+      expect(new SnapshotReader(db, last.scanId).zones().map((z) => z.name)).toEqual(all);
+    });
+  });
+});
+
 describe('prune', () => {
   it('keeps the newest N, the latest complete scan and baselines, and the versions they use', async () => {
     const emu = await emulator({ dataset: 'demo' });
