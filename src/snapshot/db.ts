@@ -102,15 +102,20 @@ export function scanIsAlive(row: { pid: number; host: string; heartbeat_at: stri
   return fresh && processAlive(row.pid);
 }
 
+export interface RunningScan {
+  id: number;
+  pid: number;
+  host: string;
+  heartbeat_at: string;
+}
+
+export function runningScans(db: Db): RunningScan[] {
+  return db.prepare("SELECT id, pid, host, heartbeat_at FROM scans WHERE status = 'running'").all() as RunningScan[];
+}
+
 /** Scans left `running` by a process that is gone (killed, crashed) become `aborted`. */
 export function recoverAbandonedScans(db: Db): number[] {
-  const running = db.prepare("SELECT id, pid, host, heartbeat_at FROM scans WHERE status = 'running'").all() as Array<{
-    id: number;
-    pid: number;
-    host: string;
-    heartbeat_at: string;
-  }>;
-  const dead = running.filter((r) => !scanIsAlive(r));
+  const dead = runningScans(db).filter((r) => !scanIsAlive(r));
   const mark = db.prepare("UPDATE scans SET status = 'aborted', finished_at = coalesce(finished_at, heartbeat_at) WHERE id = ? AND status = 'running'");
   for (const r of dead) mark.run(r.id);
   return dead.map((r) => r.id);

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Statement } from 'better-sqlite3';
 import { PACKAGE } from '../shared/package-info.js';
 import type { Redact } from '../shared/redact.js';
-import { scanIsAlive, SnapshotError, type Db } from './db.js';
+import { runningScans, scanIsAlive, SnapshotError, type Db } from './db.js';
 import { SCAN_REF_BASE, scanRef } from './scan-ref.js';
 import { TABLES, type Endpoint, type PartitionKind, type TableSpec } from './tables.js';
 
@@ -65,12 +65,7 @@ export class ScanWriter {
   static start(db: Db, baseUrl: string, scope: ScanScope, redact: Redact): ScanWriter {
     const id = db
       .transaction(() => {
-        const running = db.prepare("SELECT id, pid, host, heartbeat_at FROM scans WHERE status = 'running'").all() as Array<{
-          id: number;
-          pid: number;
-          host: string;
-          heartbeat_at: string;
-        }>;
+        const running = runningScans(db);
         const live = running.find((r) => scanIsAlive(r));
         if (live) {
           throw new SnapshotError(

@@ -4,15 +4,14 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/server.js';
+import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { SCHEMA_VERSION } from '../../src/snapshot/migrations.js';
 import { SnapshotReader, type Readout } from '../../src/snapshot/reader.js';
 import { scanRef } from '../../src/snapshot/scan-ref.js';
 import { CLI, exited, runCli } from '../support/cli.js';
-import { emulatorFor, TOKEN, zoneId } from '../support/http.js';
+import { emulatorsClosedAfterEach, TOKEN, zoneId } from '../support/http.js';
 
-const emulators: RunningEmulator[] = [];
 const children: ChildProcess[] = [];
 
 afterEach(async () => {
@@ -22,14 +21,9 @@ afterEach(async () => {
       await exited(child);
     }
   }
-  for (const emu of emulators.splice(0)) await emu.close();
 });
 
-async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const emu = await emulatorFor(options);
-  emulators.push(emu);
-  return emu;
-}
+const emulator = emulatorsClosedAfterEach();
 
 function dbFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'zw-cli-scan-')), 'zonewarden.db');

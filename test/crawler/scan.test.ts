@@ -7,28 +7,21 @@ import type { ClientStats } from '../../src/api/stats.js';
 import { crawl, type CrawlProgress, type CrawlResult } from '../../src/crawler/crawl.js';
 import { createProgress, formatDuration, progressLine } from '../../src/crawler/progress.js';
 import { buildSummary, summaryText } from '../../src/crawler/summary.js';
-import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/server.js';
+import type { RunningEmulator } from '../../src/emulator/server.js';
 import type { Zone } from '../../src/emulator/state.js';
 import { createRedactor } from '../../src/shared/redact.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
 import { ScanWriter, type ScanScope } from '../../src/snapshot/writer.js';
 import { clientFor, recordingLogger } from '../support/client.js';
-import { emulatorFor, TOKEN, zoneId } from '../support/http.js';
+import { emulatorsClosedAfterEach, TOKEN, zoneId } from '../support/http.js';
 
-const running: RunningEmulator[] = [];
 const openDbs: Db[] = [];
+const emulator = emulatorsClosedAfterEach();
 
-afterEach(async () => {
+afterEach(() => {
   for (const db of openDbs.splice(0)) db.close();
-  for (const emu of running.splice(0)) await emu.close();
 });
-
-async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const emu = await emulatorFor(options);
-  running.push(emu);
-  return emu;
-}
 
 function dbFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'zw-crawl-')), 'zonewarden.db');
@@ -182,7 +175,6 @@ describe('crawl into a snapshot', () => {
     await scan(emu, path);
     openDbs.pop()!.close();
     await emu.close();
-    running.pop();
     const failing = await emulator({ dataset: 'demo', failRoutes: ['GET /zones/{zone_id}/waf_migration/status'] });
     const { scanId, db } = await scan(failing, path, { client: { retries: 0 } });
     const id = zoneId(failing, 'acme-careers.example');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crawl } from '../../src/crawler/crawl.js';
-import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/server.js';
+import type { RunningEmulator } from '../../src/emulator/server.js';
 import { ArrayRecordStore, type DnsRecord, type Zone } from '../../src/emulator/state.js';
 import { createRedactor, REDACTED } from '../../src/shared/redact.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
@@ -12,19 +12,9 @@ import { SnapshotReader, type Readout } from '../../src/snapshot/reader.js';
 import { scanRef } from '../../src/snapshot/scan-ref.js';
 import { ScanWriter, type ScanScope } from '../../src/snapshot/writer.js';
 import { clientFor, recordingLogger } from '../support/client.js';
-import { emulatorFor, TOKEN, zoneId } from '../support/http.js';
+import { emulatorsClosedAfterEach, TOKEN, zoneId } from '../support/http.js';
 
-const running: RunningEmulator[] = [];
-
-afterEach(async () => {
-  for (const emu of running.splice(0)) await emu.close();
-});
-
-async function emulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const emu = await emulatorFor(options);
-  running.push(emu);
-  return emu;
-}
+const emulator = emulatorsClosedAfterEach();
 
 function dbFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'zw-store-')), 'zonewarden.db');

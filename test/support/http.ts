@@ -109,3 +109,19 @@ export async function listAll(emulator: RunningEmulator, path: string, perPage: 
   }
   return items;
 }
+
+/**
+ * For tests that start emulators with different options each: `start` them freely, and every
+ * one is closed after its test.
+ */
+export function emulatorsClosedAfterEach(): (options?: EmulatorOptions) => Promise<RunningEmulator> {
+  const started: RunningEmulator[] = [];
+  afterEach(async () => {
+    for (const emu of started.splice(0)) await emu.close();
+  });
+  return async (options = {}) => {
+    const emu = await emulatorFor(options);
+    started.push(emu);
+    return emu;
+  };
+}
