@@ -124,8 +124,17 @@ class Crawler {
     }
   }
 
-  /** Reads a single object into a partition. */
-  private async readObject(zone: ZoneItem, endpoint: Endpoint, path: string, query: Record<string, string> = {}): Promise<Record<string, unknown> | null> {
+  /**
+   * Reads a single object into a partition. `absentCode` is the API error that means "there is
+   * none" (an answer, not a failure): the partition is then read, with no item.
+   */
+  private async readObject(
+    zone: ZoneItem,
+    endpoint: Endpoint,
+    path: string,
+    query: Record<string, string> = {},
+    absentCode?: number,
+  ): Promise<Record<string, unknown> | null> {
     const partition = this.o.writer.partition('zone', zone.id, endpoint);
     try {
       const answer = await this.o.client.get<Record<string, unknown>>(path, { query, signal: this.o.signal });
@@ -134,7 +143,11 @@ class Crawler {
       this.anyReadSucceeded = true;
       return answer.result && typeof answer.result === 'object' ? answer.result : null;
     } catch (err) {
-      this.failed(partition, err, 0, 0, zone.name);
+      if (absentCode !== undefined && err instanceof ApiError && err.hasCode(absentCode)) {
+        partition.finish({ state: 'ok', pages: 1, items: 0, httpStatus: err.status, apiCode: absentCode });
+      } else {
+        this.failed(partition, err, 0, 0, zone.name);
+      }
       return null;
     }
   }
@@ -307,7 +320,9 @@ class Crawler {
       else this.skip(zone, 'waf_overrides', 'URI-based overrides exist on Enterprise zones only');
     }
     if (state === 'validation' || migrated) {
-      await this.readEntrypoint(zone);
+      // 10003: no entry point has been written yet.
+      const entrypoint = `/zones/${encodeURIComponent(zone.id)}/rulesets/phases/http_request_firewall_managed/entrypoint`;
+      await this.readObject(zone, 'entrypoint', entrypoint, {}, 10003);
     } else {
       this.skip(zone, 'entrypoint', 'the zone has not started migrating: it has no managed-rules entry point');
     }
@@ -347,20 +362,6 @@ class Crawler {
       } catch (err) {
         this.failed(partition, err, pages, items, zone.name);
       }
-    }
-  }
-
-  private async readEntrypoint(zone: ZoneItem): Promise<void> {
-    const partition = this.o.writer.partition('zone', zone.id, 'entrypoint');
-    const path = `/zones/${encodeURIComponent(zone.id)}/rulesets/phases/http_request_firewall_managed/entrypoint`;
-    try {
-      const answer = await this.o.client.get<Record<string, unknown>>(path, this.o.signal ? { signal: this.o.signal } : {});
-      partition.write([answer.result]);
-      partition.finish({ state: 'ok', pages: 1, items: 1 });
-    } catch (err) {
-      // 10003: no entry point yet. That is an answer, not a failure.
-      if (err instanceof ApiError && err.hasCode(10003)) partition.finish({ state: 'ok', pages: 1, items: 0, httpStatus: err.status, apiCode: 10003 });
-      else this.failed(partition, err, 0, 0, zone.name);
     }
   }
 }

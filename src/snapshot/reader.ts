@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import { SnapshotError, type Db } from './db.js';
 import { scanRef } from './scan-ref.js';
 import type { Endpoint, PartitionKind } from './tables.js';
@@ -87,6 +88,8 @@ const flag = (v: number | null): boolean | null => (v === null ? null : v === 1)
 export class SnapshotReader {
   readonly scan: ScanRow;
   private coverageByKey: Map<string, CoverageRow> | null = null;
+  /** Prepared once per query shape: checks call these for every zone of a scan. */
+  private readonly statements = new Map<string, Statement>();
 
   constructor(
     private readonly db: Db,
@@ -204,7 +207,7 @@ export class SnapshotReader {
 
   dnsRecords(zoneId: string): Readout<DnsRecordRow> {
     return this.readout('zone', zoneId, 'dns_records', () =>
-      (this.db.prepare(`${this.valid('dns_records')} AND zone_id = ?`).all(zoneId) as Array<Record<string, unknown>>).map((r) => ({
+      this.rows('dns_records', 'zone_id', zoneId).map((r) => ({
         id: r['item_id'] as string,
         type: r['type'] as string | null,
         name: r['name'] as string | null,
@@ -218,7 +221,7 @@ export class SnapshotReader {
 
   firewallRules(zoneId: string): Readout<FirewallRuleRow> {
     return this.readout('zone', zoneId, 'firewall_rules', () =>
-      (this.db.prepare(`${this.valid('firewall_rules')} AND zone_id = ?`).all(zoneId) as Array<Record<string, unknown>>).map((r) => ({
+      this.rows('firewall_rules', 'zone_id', zoneId).map((r) => ({
         id: r['item_id'] as string,
         action: r['action'] as string | null,
         paused: flag(r['paused'] as number | null),
@@ -232,7 +235,7 @@ export class SnapshotReader {
 
   filters(zoneId: string): Readout<FilterRow> {
     return this.readout('zone', zoneId, 'filters', () =>
-      (this.db.prepare(`${this.valid('filters')} AND zone_id = ?`).all(zoneId) as Array<Record<string, unknown>>).map((r) => ({
+      this.rows('filters', 'zone_id', zoneId).map((r) => ({
         id: r['item_id'] as string,
         expression: r['expression'] as string | null,
         paused: flag(r['paused'] as number | null),
@@ -264,17 +267,22 @@ export class SnapshotReader {
   /** A single-object endpoint of a zone (migration status, check, config, entry point). */
   zoneObject(zoneId: string, endpoint: 'migration_status' | 'migration_check' | 'migration_config' | 'entrypoint'): Readout<RawRow> {
     return this.readout('zone', zoneId, endpoint, () =>
-      (this.db.prepare(`${this.valid('zone_objects')} AND zone_id = ? AND endpoint = ?`).all(zoneId, endpoint) as Array<Record<string, unknown>>).map((r) => ({
+      this.rows('zone_objects', 'zone_id', zoneId, endpoint).map((r) => ({
         id: r['item_id'] as string,
         raw: r['raw'] as string,
       })),
     );
   }
 
+  /** Rows of a table valid in this scan for one scope (and, in zone_objects, one endpoint). */
+  private rows(table: string, scopeColumn: string, scopeId: string, endpoint?: string): Array<Record<string, unknown>> {
+    const sql = `${this.valid(table)} AND ${scopeColumn} = ?${endpoint === undefined ? '' : ' AND endpoint = ?'}`;
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement.all(...(endpoint === undefined ? [scopeId] : [scopeId, endpoint])) as Array<Record<string, unknown>>;
+  }
+
   private rawRows(table: string, scopeColumn: string, scopeId: string): RawRow[] {
-    return (this.db.prepare(`${this.valid(table)} AND ${scopeColumn} = ?`).all(scopeId) as Array<Record<string, unknown>>).map((r) => ({
-      id: r['item_id'] as string,
-      raw: r['raw'] as string,
-    }));
+    return this.rows(table, scopeColumn, scopeId).map((r) => ({ id: r['item_id'] as string, raw: r['raw'] as string }));
   }
 }
