@@ -1,0 +1,154 @@
+import type { SnapshotReader, ScanRow, ZoneRow } from '../snapshot/reader.js';
+import { compareFindings, fingerprint, renderMessage, type Finding, type Named } from './findings.js';
+import type { ActiveRule } from './registry.js';
+import type { ResourceRef, RuleOptions, Severity, ZoneContext } from './rule.js';
+import { SnapshotView } from './snapshot-view.js';
+import { ZoneView } from './zone-view.js';
+
+/**
+ * Runs the rules over one scan. Zone rules run zone by zone, all of them on one zone's data
+ * before the next is read, so memory holds one zone at a time however large the organisation. A
+ * rule that throws is reported as an error for that rule (and zone) and the others carry on; its
+ * partial verdicts for that zone are discarded rather than half-kept.
+ */
+
+export interface RuleRunError {
+  rule: string;
+  zone: Named | null;
+  message: string;
+}
+
+export interface Evaluation {
+  scan: ScanRow;
+  /** The instant the rules judged against: the scan's start. */
+  now: Date;
+  /** The rules that ran, in catalogue order. */
+  rules: ActiveRule[];
+  /** Every verdict, passes included, worst first. */
+  findings: Finding[];
+  errors: RuleRunError[];
+  zones: number;
+}
+
+export interface EvaluateOptions {
+  /** Overrides the scan's time (tests only). */
+  now?: Date;
+}
+
+const named = (id: string | null, name: string | null): Named | null => (id === null ? null : { id, name });
+
+class Verdicts {
+  readonly findings: Finding[] = [];
+  passed = false;
+
+  constructor(
+    private readonly active: ActiveRule,
+    private readonly where: (resource: ResourceRef) => { account: Named | null; zone: Named | null },
+  ) {}
+
+  private add(resource: ResourceRef, status: Finding['status'], message: string, messageId: string | null, data: Record<string, unknown>, severity: Severity): void {
+    const meta = this.active.rule.meta;
+    if (!resource || typeof resource.id !== 'string' || typeof resource.type !== 'string') throw new Error('a finding needs a resource with a type and an id');
+    const { account, zone } = this.where(resource);
+    this.findings.push({
+      rule: meta.id,
+      category: meta.category,
+      severity: this.active.severity ?? severity,
+      status,
+      account,
+      zone,
+      resource: { type: resource.type, id: resource.id, name: resource.name ?? null },
+      message,
+      messageId,
+      data,
+      fingerprint: fingerprint(meta.id, zone?.id ?? null, resource),
+    });
+  }
+
+  pass(resource: ResourceRef): void {
+    this.passed = true;
+    this.add(resource, 'pass', this.active.rule.meta.title, null, {}, this.active.rule.meta.severity);
+  }
+
+  fail(resource: ResourceRef, messageId: string, data: Record<string, unknown>, severity?: Severity): void {
+    const template = this.active.rule.meta.messages[messageId];
+    if (template === undefined) throw new Error(`no message "${messageId}" in meta.messages`);
+    this.add(resource, 'fail', renderMessage(template, data), messageId, data, severity ?? this.active.rule.meta.severity);
+  }
+
+  unknown(resource: ResourceRef, reason: string): void {
+    this.add(resource, 'unknown', `not judged: ${reason}`, null, { reason }, this.active.rule.meta.severity);
+  }
+}
+
+export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], options: EvaluateOptions = {}): Evaluation {
+  const scan = reader.scan;
+  const now = options.now ?? new Date(scan.startedAt);
+  const snapshot = new SnapshotView(reader);
+  const enabled = rules.filter((r) => r.enabled);
+  const findings: Finding[] = [];
+  const errors: RuleRunError[] = [];
+  const zones = snapshot.zones();
+
+  const accountOf = (zone: ZoneRow): Named | null => {
+    const account = snapshot.account(zone.accountId);
+    return account ? { id: account.id, name: account.name } : named(zone.accountId, null);
+  };
+
+  const run = (active: ActiveRule, verdicts: Verdicts, ctx: object, zone: Named | null): void => {
+    try {
+      active.rule.check(ctx as ZoneContext<RuleOptions>);
+      if (verdicts.findings.length === 0) throw new Error('the rule gave no verdict');
+      findings.push(...verdicts.findings);
+    } catch (err) {
+      errors.push({ rule: active.rule.meta.id, zone, message: err instanceof Error ? err.message : String(err) });
+    }
+  };
+
+  const contextFor = (active: ActiveRule, verdicts: Verdicts, fallback: ResourceRef | null, zone?: ZoneView) => ({
+    options: active.options,
+    now,
+    scan,
+    snapshot,
+    ...(zone ? { zone } : {}),
+    pass: (resource?: ResourceRef) => {
+      const target = resource ?? fallback;
+      if (!target) throw new Error('pass() needs a resource in an organisation rule');
+      verdicts.pass(target);
+    },
+    fail: (resource: ResourceRef, messageId: string, data: Record<string, unknown> = {}, severity?: Severity) => verdicts.fail(resource, messageId, data, severity),
+    unknown: (resource: ResourceRef, reason: string) => verdicts.unknown(resource, reason),
+  });
+
+  const zoneRules = enabled.filter((r) => r.rule.meta.scope === 'zone');
+  for (const zoneRow of zones) {
+    const account = accountOf(zoneRow);
+    const view = new ZoneView(reader, zoneRow, account);
+    const zone = { id: zoneRow.id, name: zoneRow.name };
+    for (const active of zoneRules) {
+      const verdicts = new Verdicts(active, () => ({ account, zone }));
+      run(active, verdicts, contextFor(active, verdicts, view.resource, view), zone);
+    }
+  }
+
+  // Organisation rules: a finding about a zone or an account is filed under it.
+  const zonesById = new Map(zones.map((z) => [z.id, z]));
+  const whereInOrganisation = (resource: ResourceRef) => {
+    if (resource.type === 'zone') {
+      const z = zonesById.get(resource.id);
+      return { account: z ? accountOf(z) : null, zone: { id: resource.id, name: z?.name ?? resource.name } };
+    }
+    if (resource.type === 'account') {
+      const a = snapshot.account(resource.id);
+      return { account: { id: resource.id, name: a?.name ?? resource.name }, zone: null };
+    }
+    return { account: null, zone: null };
+  };
+  for (const active of enabled.filter((r) => r.rule.meta.scope === 'organisation')) {
+    const verdicts = new Verdicts(active, whereInOrganisation);
+    run(active, verdicts, contextFor(active, verdicts, null), null);
+  }
+
+  findings.sort(compareFindings);
+  return { scan, now, rules: enabled, findings, errors, zones: zones.length };
+}

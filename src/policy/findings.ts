@@ -1,0 +1,83 @@
+import { createHash } from 'node:crypto';
+import { severityRank, type Category, type ResourceRef, type Severity } from './rule.js';
+
+/**
+ * A finding: one verdict of one rule on one resource. The fingerprint (rule + resource identity)
+ * stays the same from scan to scan, so drift and notifications can tell new from old.
+ */
+
+export const STATUSES = ['fail', 'unknown', 'waived', 'pass'] as const;
+export type Status = (typeof STATUSES)[number];
+
+export interface Named {
+  id: string;
+  name: string | null;
+}
+
+export interface AppliedWaiver {
+  reason: string;
+  owner: string;
+  expires: string;
+  /** 1-based position in the waivers file. */
+  index: number;
+}
+
+export interface Finding {
+  rule: string;
+  category: Category;
+  severity: Severity;
+  status: Status;
+  account: Named | null;
+  zone: Named | null;
+  resource: ResourceRef;
+  message: string;
+  /** The rule's message id for a failure; null for other statuses. */
+  messageId: string | null;
+  data: Record<string, unknown>;
+  fingerprint: string;
+  waiver?: AppliedWaiver;
+}
+
+export function fingerprint(rule: string, zoneId: string | null, resource: ResourceRef): string {
+  return createHash('sha256')
+    .update([rule, zoneId ?? '', resource.type, resource.id].join('\u0000'))
+    .digest('hex')
+    .slice(0, 32);
+}
+
+/** A message template's placeholders, e.g. `{{days}}`. */
+export function placeholders(template: string): string[] {
+  return [...template.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1] as string);
+}
+
+function display(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return Number.isInteger(value) ? value.toLocaleString('en-US') : String(value);
+  if (Array.isArray(value)) return value.map(display).join(', ');
+  if (value instanceof Date) return value.toISOString();
+  return JSON.stringify(value) ?? String(value);
+}
+
+/**
+ * Fills a message template. A placeholder without data is a bug in the rule, not something to
+ * print as "undefined": it throws, and the engine reports the rule as failed to run.
+ */
+export function renderMessage(template: string, data: Record<string, unknown>): string {
+  return template.replace(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g, (_, key: string) => {
+    if (!Object.hasOwn(data, key) || data[key] === undefined) throw new Error(`message placeholder {{${key}}} has no data`);
+    return display(data[key]);
+  });
+}
+
+const STATUS_ORDER: Record<Status, number> = { fail: 0, unknown: 1, waived: 2, pass: 3 };
+
+/** Worst first: failing before unknown before waived before passing, then by severity, rule, zone, resource. */
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    STATUS_ORDER[a.status] - STATUS_ORDER[b.status] ||
+    severityRank(b.severity) - severityRank(a.severity) ||
+    a.rule.localeCompare(b.rule) ||
+    (a.zone?.name ?? '').localeCompare(b.zone?.name ?? '') ||
+    (a.resource.name ?? a.resource.id).localeCompare(b.resource.name ?? b.resource.id)
+  );
+}

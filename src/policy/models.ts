@@ -1,0 +1,161 @@
+/**
+ * Typed models of the raw API items the rules need beyond the snapshot's columns, parsed
+ * defensively: the API adds and drops fields and sends null where strings are usual, so a
+ * missing field becomes null here and the rule decides what that means.
+ */
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const strings = (v: unknown): string[] => arr(v).filter((x): x is string => typeof x === 'string');
+
+function parseJson(raw: string): Record<string, unknown> {
+  try {
+    return obj(JSON.parse(raw));
+  } catch {
+    return {};
+  }
+}
+
+export interface Certificate {
+  id: string;
+  hosts: string[];
+  status: string | null;
+  /** Null while the pack is being issued. */
+  expiresOn: Date | null;
+}
+
+export interface CertificatePack {
+  id: string;
+  type: string | null;
+  status: string | null;
+  hosts: string[];
+  certificates: Certificate[];
+  validationErrors: string[];
+}
+
+function date(v: unknown): Date | null {
+  const s = str(v);
+  if (!s) return null;
+  const d = new Date(s);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+export function parseCertificatePack(id: string, raw: string): CertificatePack {
+  const p = parseJson(raw);
+  return {
+    id,
+    type: str(p['type']),
+    status: str(p['status']),
+    hosts: strings(p['hosts']),
+    certificates: arr(p['certificates']).map((c, i) => {
+      const o = obj(c);
+      return { id: str(o['id']) ?? `${id}#${i}`, hosts: strings(o['hosts']), status: str(o['status']), expiresOn: date(o['expires_on']) };
+    }),
+    validationErrors: arr(p['validation_errors'])
+      .map((e) => str(obj(e)['message']))
+      .filter((m): m is string => m !== null),
+  };
+}
+
+export interface MigrationStatus {
+  /** `start`, `validation`, `complete`, or another value the API may add. */
+  state: string | null;
+  oldWaf: string | null;
+  newWaf: string | null;
+  /** When the zone entered its current state, when the API says. */
+  since: Date | null;
+}
+
+export function parseMigrationStatus(raw: string): MigrationStatus {
+  const s = parseJson(raw);
+  return { state: str(s['migration_state']), oldWaf: str(s['old_waf_status']), newWaf: str(s['new_waf_status']), since: date(s['created']) };
+}
+
+export interface MigrationCheck {
+  compatible: boolean | null;
+  state: string | null;
+}
+
+export function parseMigrationCheck(raw: string): MigrationCheck {
+  const c = parseJson(raw);
+  return { compatible: bool(c['compatible']), state: str(c['migration_state']) };
+}
+
+export interface WafPackage {
+  id: string;
+  name: string | null;
+  detectionMode: string | null;
+  sensitivity: string | null;
+  actionMode: string | null;
+}
+
+export function parseWafPackage(id: string, raw: string): WafPackage {
+  const p = parseJson(raw);
+  return { id, name: str(p['name']), detectionMode: str(p['detection_mode']), sensitivity: str(p['sensitivity']), actionMode: str(p['action_mode']) };
+}
+
+/** A group or a rule of the previous managed rules; either is an override when its mode is not its default. */
+export interface WafSetting {
+  id: string;
+  packageId: string | null;
+  name: string | null;
+  mode: string | null;
+  defaultMode: string | null;
+}
+
+export function parseWafGroup(raw: string): WafSetting {
+  const g = parseJson(raw);
+  return { id: str(g['id']) ?? '', packageId: str(g['package_id']), name: str(g['name']), mode: str(g['mode']), defaultMode: str(g['default_mode']) };
+}
+
+export function parseWafRule(raw: string): WafSetting {
+  const r = parseJson(raw);
+  return { id: str(r['id']) ?? '', packageId: str(r['package_id']), name: str(r['description']), mode: str(r['mode']), defaultMode: str(r['default_mode']) };
+}
+
+export interface WafOverride {
+  id: string;
+  urls: string[];
+  description: string | null;
+  paused: boolean | null;
+}
+
+export function parseWafOverride(id: string, raw: string): WafOverride {
+  const o = parseJson(raw);
+  return { id, urls: strings(o['urls']), description: str(o['description']), paused: bool(o['paused']) };
+}
+
+export interface Invite {
+  id: string;
+  status: string | null;
+  organizationId: string | null;
+  organizationName: string | null;
+  invitedBy: string | null;
+  expiresOn: Date | null;
+}
+
+export function parseInvite(id: string, raw: string): Invite {
+  const i = parseJson(raw);
+  return {
+    id,
+    status: str(i['status']),
+    organizationId: str(i['organization_id']),
+    organizationName: str(i['organization_name']),
+    invitedBy: str(i['invited_by']),
+    expiresOn: date(i['expires_on']),
+  };
+}
+
+export interface FirewallRuleDetail {
+  description: string | null;
+  /** The expression the rule's inline filter object carries, when it does. */
+  inlineExpression: string | null;
+  products: string[];
+}
+
+export function parseFirewallRuleDetail(raw: string): FirewallRuleDetail {
+  const r = parseJson(raw);
+  return { description: str(r['description']), inlineExpression: str(obj(r['filter'])['expression']), products: strings(r['products']) };
+}

@@ -1,0 +1,134 @@
+import { ZonewardenError } from '../shared/errors.js';
+import { placeholders } from './findings.js';
+import { CATEGORIES, SEVERITIES, type AnyRule, type OptionValue, type RuleOptions, type Severity } from './rule.js';
+
+/**
+ * The catalogue: rules validated when loaded (a malformed rule is refused before any scan is
+ * judged by it), and the rule settings of the config file applied over their defaults.
+ */
+
+export class RuleDefinitionError extends ZonewardenError {
+  constructor(message: string) {
+    super('ZW_RULE_INVALID', message);
+  }
+}
+
+/** A bad `rules` entry in the config file. */
+export class RuleConfigError extends ZonewardenError {
+  constructor(message: string) {
+    super('ZW_RULE_CONFIG', message);
+  }
+}
+
+const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
+function problemsOf(rule: AnyRule): string[] {
+  const m = rule.meta;
+  const problems: string[] = [];
+  const text = (key: 'title' | 'description' | 'remediation' | 'resource') => {
+    if (typeof m[key] !== 'string' || m[key].trim() === '') problems.push(`meta.${key} must be a non-empty string`);
+  };
+  if (typeof m.id !== 'string' || !KEBAB.test(m.id)) problems.push('meta.id must be kebab-case');
+  text('title');
+  text('description');
+  text('remediation');
+  text('resource');
+  if (!SEVERITIES.includes(m.severity)) problems.push(`meta.severity must be one of ${SEVERITIES.join(', ')}`);
+  if (!CATEGORIES.includes(m.category)) problems.push(`meta.category must be one of ${CATEGORIES.join(', ')}`);
+  if (m.scope !== 'zone' && m.scope !== 'organisation') problems.push('meta.scope must be zone or organisation');
+  const messages = Object.entries(m.messages ?? {});
+  if (messages.length === 0) problems.push('meta.messages must hold at least one message');
+  for (const [id, template] of messages) {
+    if (typeof template !== 'string' || template.trim() === '') problems.push(`meta.messages.${id} must be a non-empty string`);
+    else placeholders(template);
+  }
+  if (!Array.isArray(m.references) || m.references.some((r) => typeof r !== 'string' || r === '')) problems.push('meta.references must be a list of strings');
+  for (const key of Object.keys(rule.defaultOptions ?? {})) {
+    if (!m.optionHelp?.[key]) problems.push(`option "${key}" needs a line in meta.optionHelp`);
+  }
+  for (const key of Object.keys(m.optionHelp ?? {})) {
+    if (!Object.hasOwn(rule.defaultOptions, key)) problems.push(`meta.optionHelp documents "${key}", which is not an option`);
+  }
+  if (typeof rule.check !== 'function') problems.push('check must be a function');
+  return problems;
+}
+
+/** Validates every rule and returns them by id, in catalogue order. */
+export function loadCatalogue(rules: readonly AnyRule[]): ReadonlyMap<string, AnyRule> {
+  const byId = new Map<string, AnyRule>();
+  for (const rule of rules) {
+    const problems = problemsOf(rule);
+    const id = typeof rule?.meta?.id === 'string' ? rule.meta.id : '(no id)';
+    if (problems.length) throw new RuleDefinitionError(`rule ${id} is malformed: ${problems.join('; ')}`);
+    if (byId.has(id)) throw new RuleDefinitionError(`rule ${id} is listed twice in rules/index.ts`);
+    byId.set(id, rule);
+  }
+  return byId;
+}
+
+/** One rule's settings in the config file's `rules` object. */
+export interface RuleSettings {
+  enabled?: boolean;
+  severity?: Severity;
+  options?: Record<string, unknown>;
+}
+
+/** A rule as it will run: its settings applied. */
+export interface ActiveRule {
+  rule: AnyRule;
+  enabled: boolean;
+  /** Set when the config overrides the severity of every finding of the rule. */
+  severity: Severity | null;
+  options: RuleOptions;
+}
+
+function sameShape(def: OptionValue, value: unknown): boolean {
+  if (Array.isArray(def)) return Array.isArray(value) && value.every((v) => typeof v === 'string');
+  if (typeof def === 'object') {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+    return Object.entries(value).every(([k, v]) => Object.hasOwn(def, k) && typeof v === 'number' && Number.isFinite(v) && v >= 0);
+  }
+  if (typeof def === 'number') return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+  return typeof value === typeof def;
+}
+
+function describeShape(def: OptionValue): string {
+  if (Array.isArray(def)) return 'a list of strings';
+  if (typeof def === 'object') return `an object of non-negative numbers with keys from ${Object.keys(def).join(', ')}`;
+  if (typeof def === 'number') return 'a non-negative number';
+  return `a ${typeof def}`;
+}
+
+/**
+ * Applies the config file's rule settings. Every rule id, setting and option is checked, so a typo
+ * is an error naming the fix rather than a setting silently ignored.
+ */
+export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: Readonly<Record<string, RuleSettings>> = {}, source = 'config file'): ActiveRule[] {
+  for (const id of Object.keys(settings)) {
+    if (!catalogue.has(id)) throw new RuleConfigError(`${source}: rules.${id}: no such rule; zonewarden rules lists them`);
+  }
+  return [...catalogue.values()].map((rule) => {
+    const s = settings[rule.meta.id] ?? {};
+    const where = `${source}: rules.${rule.meta.id}`;
+    for (const key of Object.keys(s)) {
+      if (!['enabled', 'severity', 'options'].includes(key)) throw new RuleConfigError(`${where}: unknown setting "${key}"; use enabled, severity or options`);
+    }
+    if (s.enabled !== undefined && typeof s.enabled !== 'boolean') throw new RuleConfigError(`${where}.enabled: expected true or false`);
+    if (s.severity !== undefined && !SEVERITIES.includes(s.severity)) throw new RuleConfigError(`${where}.severity: expected one of ${SEVERITIES.join(', ')}`);
+    const options: Record<string, OptionValue> = { ...(rule.defaultOptions as RuleOptions) };
+    if (s.options !== undefined && (s.options === null || typeof s.options !== 'object' || Array.isArray(s.options))) {
+      throw new RuleConfigError(`${where}.options: expected an object`);
+    }
+    for (const [key, value] of Object.entries(s.options ?? {})) {
+      const def = (rule.defaultOptions as RuleOptions)[key];
+      if (def === undefined) {
+        const known = Object.keys(rule.defaultOptions);
+        throw new RuleConfigError(`${where}.options: unknown option "${key}"; ${known.length ? `options: ${known.join(', ')}` : 'this rule has no options'}`);
+      }
+      if (!sameShape(def, value)) throw new RuleConfigError(`${where}.options.${key}: expected ${describeShape(def)}`);
+      // Objects (such as quotas by plan) merge over the default, so one key can be changed alone.
+      options[key] = typeof def === 'object' && !Array.isArray(def) ? { ...(def as Record<string, number>), ...(value as Record<string, number>) } : (value as OptionValue);
+    }
+    return { rule, enabled: s.enabled ?? true, severity: s.severity ?? null, options: Object.freeze(options) };
+  });
+}

@@ -1,0 +1,93 @@
+import type { ScanRow } from '../snapshot/reader.js';
+import type { SnapshotView } from './snapshot-view.js';
+import type { ZoneView } from './zone-view.js';
+
+/**
+ * The rule contract (design.md, "A rule"): a rule is data about itself plus one synchronous, pure
+ * `check`. It sees the scan only through typed read-only views, uses the scan's time, and reports
+ * each verdict through its context. It never calls the API and never reads the wall clock.
+ */
+
+export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export const CATEGORIES = ['migration', 'tls', 'firewall', 'dns', 'zone', 'scan'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+/** Zone rules run once per zone of the scan; organisation rules once per scan. */
+export type RuleScope = 'zone' | 'organisation';
+
+/** What a finding points at. `id` is stable across scans: it feeds the fingerprint. */
+export interface ResourceRef {
+  type: string;
+  id: string;
+  name: string | null;
+}
+
+export type OptionValue = number | string | boolean | readonly string[] | Readonly<Record<string, number>>;
+export type RuleOptions = Readonly<Record<string, OptionValue>>;
+
+export interface RuleMeta<S extends RuleScope = RuleScope> {
+  /** Kebab-case, and the rule's file name. */
+  id: string;
+  /** The compliant state, e.g. "Certificates are renewed well before they expire". */
+  title: string;
+  /** Why it matters. */
+  description: string;
+  severity: Severity;
+  category: Category;
+  scope: S;
+  /** The kind of resource its failures point at, e.g. `certificate`. */
+  resource: string;
+  /** Message templates by id; `{{name}}` is replaced with `data.name`. */
+  messages: Readonly<Record<string, string>>;
+  remediation: string;
+  references: readonly string[];
+  /** What each option means, by option name (every default option is documented). */
+  optionHelp?: Readonly<Record<string, string>>;
+}
+
+interface BaseContext<O extends RuleOptions> {
+  readonly options: O;
+  /** The scan's start: what "now" means for this scan. */
+  readonly now: Date;
+  readonly scan: ScanRow;
+  readonly snapshot: SnapshotView;
+  /** The resource is compliant. */
+  pass(resource?: ResourceRef): void;
+  /** The resource is not; `data` fills the message's placeholders and is kept with the finding. */
+  fail(resource: ResourceRef, messageId: string, data?: Record<string, unknown>, severity?: Severity): void;
+  /** The data needed to judge the resource was not read. */
+  unknown(resource: ResourceRef, reason: string): void;
+}
+
+export interface ZoneContext<O extends RuleOptions> extends BaseContext<O> {
+  readonly zone: ZoneView;
+}
+
+export type OrganisationContext<O extends RuleOptions> = BaseContext<O>;
+
+export type ContextFor<S extends RuleScope, O extends RuleOptions> = S extends 'zone' ? ZoneContext<O> : OrganisationContext<O>;
+
+export interface RuleDefinition<O extends RuleOptions = RuleOptions, S extends RuleScope = RuleScope> {
+  meta: RuleMeta<S>;
+  defaultOptions: O;
+  check(ctx: ContextFor<S, O>): void;
+}
+
+/** A rule of any options and scope, as the registry holds them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRule = RuleDefinition<any, RuleScope>;
+
+export function defineRule<O extends RuleOptions, S extends RuleScope>(rule: RuleDefinition<O, S>): RuleDefinition<O, S> {
+  return rule;
+}
+
+export function severityRank(severity: Severity): number {
+  return SEVERITIES.length - SEVERITIES.indexOf(severity);
+}
+
+/** Whether `severity` is at or above `threshold`. */
+export function atOrAbove(severity: Severity, threshold: Severity): boolean {
+  return severityRank(severity) >= severityRank(threshold);
+}

@@ -1,0 +1,144 @@
+import type { DnsRecordRow, FilterRow, FirewallRuleRow, Readout, SnapshotReader, ZoneRow } from '../snapshot/reader.js';
+import {
+  parseCertificatePack,
+  parseFirewallRuleDetail,
+  parseMigrationCheck,
+  parseMigrationStatus,
+  parseWafGroup,
+  parseWafOverride,
+  parseWafPackage,
+  parseWafRule,
+  type CertificatePack,
+  type FirewallRuleDetail,
+  type MigrationCheck,
+  type MigrationStatus,
+  type WafOverride,
+  type WafPackage,
+  type WafSetting,
+} from './models.js';
+import type { Named } from './findings.js';
+import type { ResourceRef } from './rule.js';
+
+/**
+ * One zone of a scan as the rules see it. Every list is read from the snapshot at most once and
+ * shared by all rules of the zone (three rules read the DNS records of a zone, one query serves
+ * them), then dropped with the view when the engine moves to the next zone.
+ */
+
+export type FirewallRule = FirewallRuleRow & FirewallRuleDetail;
+
+function mapReadout<A, B>(r: Readout<A>, f: (a: A) => B): Readout<B> {
+  return r.known ? { known: true, items: r.items.map(f) } : r;
+}
+
+/** The single object of a readout, or null when the API answered "there is none". */
+export type ObjectReadout<T> = { known: true; value: T | null } | { known: false; state: string; reason: string };
+
+function single<A, B>(r: Readout<A>, f: (a: A) => B): ObjectReadout<B> {
+  if (!r.known) return r;
+  const first = r.items[0];
+  return { known: true, value: first === undefined ? null : f(first) };
+}
+
+export class ZoneView {
+  private readonly cache = new Map<string, unknown>();
+  readonly resource: ResourceRef;
+
+  constructor(
+    private readonly reader: SnapshotReader,
+    readonly zone: ZoneRow,
+    readonly account: Named | null,
+  ) {
+    this.resource = { type: 'zone', id: zone.id, name: zone.name };
+  }
+
+  get id(): string {
+    return this.zone.id;
+  }
+
+  get name(): string {
+    return this.zone.name;
+  }
+
+  /** The plan's legacy id (free, pro, business, enterprise), or null. */
+  get plan(): string | null {
+    return this.zone.plan;
+  }
+
+  private memo<T>(key: string, load: () => T): T {
+    if (this.cache.has(key)) return this.cache.get(key) as T;
+    const value = load();
+    this.cache.set(key, value);
+    return value;
+  }
+
+  dnsRecords(): Readout<DnsRecordRow> {
+    return this.memo('dns', () => this.reader.dnsRecords(this.zone.id));
+  }
+
+  certificatePacks(): Readout<CertificatePack> {
+    return this.memo('packs', () => mapReadout(this.reader.certificatePacks(this.zone.id), (r) => parseCertificatePack(r.id, r.raw)));
+  }
+
+  firewallRules(): Readout<FirewallRule> {
+    return this.memo('rules', () => mapReadout(this.reader.firewallRules(this.zone.id), (r) => ({ ...r, ...parseFirewallRuleDetail(r.raw) })));
+  }
+
+  filters(): Readout<FilterRow> {
+    return this.memo('filters', () => this.reader.filters(this.zone.id));
+  }
+
+  /**
+   * Each firewall rule with the expression it runs: its filter's, from the filters list, else the
+   * copy inline in the rule. Unknown when neither list was read.
+   */
+  ruleExpressions(): Readout<{ rule: FirewallRule; filter: FilterRow | null; expression: string | null }> {
+    return this.memo('expressions', () => {
+      const rules = this.firewallRules();
+      if (!rules.known) return rules;
+      const filters = this.filters();
+      const byId = new Map(filters.known ? filters.items.map((f) => [f.id, f]) : []);
+      return {
+        known: true,
+        items: rules.items.map((rule) => {
+          const filter = rule.filterId ? (byId.get(rule.filterId) ?? null) : null;
+          return { rule, filter, expression: filter?.expression ?? rule.inlineExpression };
+        }),
+      };
+    });
+  }
+
+  migrationStatus(): ObjectReadout<MigrationStatus> {
+    return this.memo('status', () => single(this.reader.zoneObject(this.zone.id, 'migration_status'), (r) => parseMigrationStatus(r.raw)));
+  }
+
+  migrationCheck(): ObjectReadout<MigrationCheck> {
+    return this.memo('check', () => single(this.reader.zoneObject(this.zone.id, 'migration_check'), (r) => parseMigrationCheck(r.raw)));
+  }
+
+  wafPackages(): Readout<WafPackage> {
+    return this.memo('packages', () => mapReadout(this.reader.wafPackages(this.zone.id), (r) => parseWafPackage(r.id, r.raw)));
+  }
+
+  wafGroups(): Readout<WafSetting> {
+    return this.memo('groups', () => mapReadout(this.reader.wafGroups(this.zone.id), (r) => parseWafGroup(r.raw)));
+  }
+
+  wafRules(): Readout<WafSetting> {
+    return this.memo('wafRules', () => mapReadout(this.reader.wafRules(this.zone.id), (r) => parseWafRule(r.raw)));
+  }
+
+  wafOverrides(): Readout<WafOverride> {
+    return this.memo('overrides', () => mapReadout(this.reader.wafOverrides(this.zone.id), (r) => parseWafOverride(r.id, r.raw)));
+  }
+
+  /**
+   * Where the zone stands in the managed-rules migration: `migrated` once it runs the new
+   * managed rules only, from the status endpoint (the legacy endpoints are gone by then).
+   */
+  migration(): ObjectReadout<MigrationStatus & { migrated: boolean }> {
+    const status = this.migrationStatus();
+    if (!status.known) return status;
+    return { known: true, value: status.value ? { ...status.value, migrated: status.value.state === 'complete' } : null };
+  }
+}
