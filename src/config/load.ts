@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ZonewardenError } from '../shared/errors.js';
-import { COMMON_OPTIONS, CREDENTIAL_ENV, DEFAULT_CONFIG_FILE, type CommonKey, type OptionDef } from './options.js';
+import { COMMON_OPTIONS, CREDENTIAL_ENV, DEFAULT_CONFIG_FILE, FILE_SECTIONS, type CommonKey, type OptionDef } from './options.js';
 
 /** Bad configuration (file, environment or values): one line naming the source and the fix. */
 export class ConfigError extends ZonewardenError {
@@ -23,6 +23,8 @@ type ValueOf<D extends OptionDef> = D['type'] extends 'boolean'
 export type Config = Readonly<{ [K in CommonKey]: ValueOf<(typeof COMMON_OPTIONS)[K]> }> & {
   /** The config file that was read, if any. */
   readonly configFile: string | null;
+  /** The file's `rules` section: settings by rule id, checked by the policy module. */
+  readonly rules: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 };
 
 export interface LoadInput {
@@ -43,9 +45,14 @@ export function loadConfig(input: LoadInput): Config {
     else if (def.type === 'list') values[def.key] = [];
   }
 
+  values['rules'] = Object.freeze({});
   const configFile = findConfigFile(input);
   if (configFile) {
     for (const [key, raw] of Object.entries(readConfigFile(configFile))) {
+      if (Object.hasOwn(FILE_SECTIONS, key)) {
+        values[key] = section(raw, `config file ${configFile}: ${key}`);
+        continue;
+      }
       const def = optionDef(key);
       if (CREDENTIAL_KEYS.test(key)) {
         throw new ConfigError(
@@ -53,7 +60,7 @@ export function loadConfig(input: LoadInput): Config {
         );
       }
       if (!def || def.flagOnly) {
-        const known = (Object.values(COMMON_OPTIONS) as OptionDef[]).filter((d) => !d.flagOnly).map((d) => d.key);
+        const known = [...(Object.values(COMMON_OPTIONS) as OptionDef[]).filter((d) => !d.flagOnly).map((d) => d.key), ...Object.keys(FILE_SECTIONS)];
         throw new ConfigError(`config file ${configFile}: unknown key "${key}"; known keys: ${known.join(', ')}`);
       }
       values[key] = coerce(def, raw, `config file ${configFile}: ${key}`);
@@ -73,6 +80,16 @@ export function loadConfig(input: LoadInput): Config {
 
   values['configFile'] = configFile;
   return Object.freeze(values) as Config;
+}
+
+/** A section is an object of objects (one per entry); deeper checks belong to its owner. */
+function section(raw: unknown, source: string): Readonly<Record<string, Readonly<Record<string, unknown>>>> {
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (!isObject(raw)) throw new ConfigError(`${source}: expected an object`);
+  for (const [name, entry] of Object.entries(raw)) {
+    if (!isObject(entry)) throw new ConfigError(`${source}.${name}: expected an object`);
+  }
+  return Object.freeze(structuredClone(raw)) as Readonly<Record<string, Readonly<Record<string, unknown>>>>;
 }
 
 /** Own keys only: a config file key such as "toString" must be unknown, not Object.prototype's. */

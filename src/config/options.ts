@@ -78,6 +78,24 @@ export const COMMON_OPTIONS = {
   },
   account: { key: 'account', flag: 'account', type: 'list', value: 'ID', help: 'limit to this account id' },
   zone: { key: 'zone', flag: 'zone', type: 'list', value: 'NAME', help: 'limit to this zone name' },
+  failOn: {
+    key: 'failOn',
+    flag: 'fail-on',
+    type: 'string',
+    default: 'none',
+    env: 'ZONEWARDEN_FAIL_ON',
+    value: 'SEVERITY',
+    choices: ['critical', 'high', 'medium', 'low', 'info', 'none'],
+    help: 'exit 1 when a finding at or above this severity fails: critical, high, medium, low, info, or none',
+  },
+  waivers: {
+    key: 'waivers',
+    flag: 'waivers',
+    type: 'string',
+    env: 'ZONEWARDEN_WAIVERS',
+    value: 'FILE',
+    help: 'waivers file (YAML or JSON): accepted risks with reason, owner and end date',
+  },
   quiet: { key: 'quiet', flag: 'quiet', type: 'boolean', default: false, help: 'print only results and errors' },
   verbose: { key: 'verbose', flag: 'verbose', type: 'boolean', default: false, help: 'log every request and print stacks of errors' },
 } as const satisfies Record<string, OptionDef>;
@@ -89,6 +107,14 @@ export const CREDENTIAL_ENV = {
   token: 'ZONEWARDEN_API_TOKEN',
   email: 'ZONEWARDEN_API_EMAIL',
   key: 'ZONEWARDEN_API_KEY',
+} as const;
+
+/**
+ * Config-file sections that are structured rather than single values, so they have no flag;
+ * the loader checks their shape and the module that owns them checks their contents.
+ */
+export const FILE_SECTIONS = {
+  rules: 'per rule: {"<rule id>": {"enabled": false, "severity": "low", "options": {...}}}; zonewarden rules lists ids and options',
 } as const;
 
 export const DEFAULT_CONFIG_FILE = 'zonewarden.config.json';

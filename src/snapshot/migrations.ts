@@ -93,6 +93,40 @@ export const MIGRATIONS: readonly string[] = [
     note TEXT
   );
   `,
+  // 2: audits. One per scan (auditing again replaces it); findings other than passes, which are counts.
+  `
+  CREATE TABLE audits (
+    scan_id INTEGER PRIMARY KEY REFERENCES scans (id) ON DELETE CASCADE,
+    evaluated_at TEXT NOT NULL,
+    tool_version TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    counts TEXT NOT NULL,
+    errors TEXT NOT NULL,
+    waivers TEXT NOT NULL
+  );
+
+  CREATE TABLE findings (
+    pk INTEGER PRIMARY KEY,
+    scan_id INTEGER NOT NULL REFERENCES audits (scan_id) ON DELETE CASCADE,
+    fingerprint TEXT NOT NULL,
+    rule TEXT NOT NULL,
+    category TEXT NOT NULL,
+    severity TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('fail', 'unknown', 'waived')),
+    account_id TEXT,
+    account_name TEXT,
+    zone_id TEXT,
+    zone_name TEXT,
+    resource_type TEXT NOT NULL,
+    resource_id TEXT NOT NULL,
+    resource_name TEXT,
+    message TEXT NOT NULL,
+    message_id TEXT,
+    data TEXT NOT NULL,
+    waiver TEXT
+  );
+  CREATE INDEX findings_scan ON findings (scan_id, fingerprint);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

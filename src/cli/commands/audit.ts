@@ -1,0 +1,86 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { catalogue, rulesFor } from '../../policy/catalogue.js';
+import { failuresAtOrAbove, runAudit } from '../../policy/audit.js';
+import type { Severity } from '../../policy/rule.js';
+import { saveAudit } from '../../policy/store.js';
+import { loadWaivers } from '../../policy/waivers.js';
+import { EXIT } from '../../shared/errors.js';
+import { openSnapshot, SnapshotError, type Db } from '../../snapshot/db.js';
+import { SnapshotReader } from '../../snapshot/reader.js';
+import { defineCommand } from '../command.js';
+import { commonOptions, configFrom } from '../common.js';
+import { auditJson } from '../output/audit-json.js';
+import { auditText } from '../output/audit-text.js';
+
+/** The scan to audit: the one asked for, else the latest complete one. */
+export function chooseScan(db: Db, path: string, asked: number | undefined): number {
+  if (asked !== undefined) return asked;
+  const latest = SnapshotReader.latestScanId(db, ['complete']);
+  if (latest !== null) return latest;
+  const incomplete = SnapshotReader.latestScanId(db, ['incomplete']);
+  throw new SnapshotError(
+    'ZW_SCAN_MISSING',
+    incomplete === null
+      ? `no finished scan in ${path}: run zonewarden scan first`
+      : `no complete scan in ${path}: audit the latest incomplete one with --scan ${incomplete}, or run zonewarden scan again`,
+  );
+}
+
+export function openExisting(path: string): Db {
+  if (!existsSync(path)) throw new SnapshotError('ZW_DB_MISSING', `no database at ${path}: run zonewarden scan first, or point --db at one`);
+  return openSnapshot(path);
+}
+
+export const auditCommand = defineCommand({
+  name: 'audit',
+  summary: 'evaluate the rules on a scan, store the findings with it and print them',
+  description: `
+Runs every enabled rule (zonewarden rules lists them) on a scan: by default the latest complete
+one. Each check gives each zone or resource a verdict: fail, pass, unknown (the data it needs was
+not read, so it is neither passed nor failed) or waived (a failure covered by a waiver that has
+not expired). The findings are stored with the scan, replacing those of an earlier audit of it.
+
+Rules are configured in the config file's "rules" section, per rule id: "enabled", "severity"
+(replaces the severity of every finding of the rule) and "options". Waivers come from a YAML or
+JSON file: a list of {rule, zone and/or resource, reason, owner, expires}; rule, zone and
+resource take names, ids or globs (* and ?). An expired waiver no longer applies and is listed,
+as are waivers ending within 14 days and waivers that match nothing.
+
+Exit 1: a failure (not waived) at or above --fail-on. Otherwise exit 3 when the scan is
+incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or database error.`,
+  options: {
+    scan: { type: 'integer', min: 1, value: 'ID', help: 'the scan to audit (default: the latest complete scan)' },
+    format: { type: 'string', default: 'text', choices: ['text', 'json'], help: 'output: a table, or JSON (schema zonewarden.audit/1)' },
+    passes: { type: 'boolean', help: 'list passing verdicts too' },
+    ...commonOptions('failOn', 'waivers', 'db', 'config', 'quiet', 'verbose'),
+  },
+  examples: [
+    'zonewarden audit',
+    'zonewarden audit --fail-on high --waivers waivers.yaml',
+    'zonewarden audit --scan 12 --format json > findings.json',
+  ],
+  async run(o, io) {
+    const config = configFrom(o, io);
+    const rules = rulesFor(config);
+    const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()]) : [];
+    const path = resolve(io.cwd, config.db);
+    const db = openExisting(path);
+    try {
+      const reader = new SnapshotReader(db, chooseScan(db, path, o.scan));
+      const result = runAudit(reader, rules, waivers);
+      saveAudit(db, result);
+      const failOn = config.failOn;
+      const failing = failOn === 'none' ? [] : failuresAtOrAbove(result.findings, failOn as Severity);
+      const incomplete = result.scan.status !== 'complete' || result.errors.length > 0;
+      const exitCode = failing.length ? EXIT.findings : incomplete ? EXIT.incomplete : EXIT.ok;
+      if (o.format === 'json') io.stdout(auditJson(result, { passes: o.passes, failOn, exitCode }));
+      else io.stdout(auditText(result, { passes: o.passes, failOn }));
+      if (!config.quiet && failing.length) io.stderr(`${failing.length} failing finding(s) at or above ${failOn}\n`);
+      if (!config.quiet && result.scan.status !== 'complete') io.stderr(`scan ${result.scan.id} is ${result.scan.status}: checks of what it could not read are unknown\n`);
+      return exitCode;
+    } finally {
+      db.close();
+    }
+  },
+});

@@ -1,0 +1,36 @@
+import type { AnyRule } from '../../policy/rule.js';
+
+/** The rule catalogue in three shapes; the Markdown table is the one in the README. */
+
+function optionsText(rule: AnyRule): string[] {
+  return Object.entries(rule.defaultOptions).map(([k, v]) => `${k} = ${JSON.stringify(v)}: ${rule.meta.optionHelp?.[k] ?? ''}`);
+}
+
+export function rulesText(rules: readonly AnyRule[]): string {
+  const blocks = rules.map((r) => {
+    const m = r.meta;
+    const lines = [`${m.id}  [${m.severity}, ${m.category}]`, `  checks: ${m.title}`, `  why: ${m.description}`, `  fix: ${m.remediation}`];
+    const options = optionsText(r);
+    if (options.length) lines.push('  options:', ...options.map((o) => `    ${o}`));
+    return lines.join('\n');
+  });
+  return `${blocks.join('\n\n')}\n`;
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+export function rulesMarkdown(rules: readonly AnyRule[]): string {
+  const rows = rules.map((r) => {
+    const options = Object.entries(r.defaultOptions).map(([k, v]) => `\`${k}\` = \`${JSON.stringify(v)}\``);
+    return `| \`${r.meta.id}\` | ${r.meta.category} | ${r.meta.severity} | ${cell(r.meta.title)} | ${cell(options.join(', ') || '')} |`;
+  });
+  return ['| rule | category | severity | checks that | options |', '|---|---|---|---|---|', ...rows].join('\n') + '\n';
+}
+
+export function rulesJson(rules: readonly AnyRule[]): string {
+  return `${JSON.stringify(
+    rules.map((r) => ({ ...r.meta, defaultOptions: r.defaultOptions })),
+    null,
+    2,
+  )}\n`;
+}

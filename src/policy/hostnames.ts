@@ -1,0 +1,52 @@
+/**
+ * Host names as DNS records and certificates write them: case does not matter and a fully
+ * qualified name may end in a dot, so both are normalised away before names are compared.
+ */
+
+export function normaliseHostname(name: string): string {
+  const lower = name.trim().toLowerCase();
+  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
+}
+
+/** The name without its first label (`a.b.example` -> `b.example`), or null for a single label. */
+function parent(host: string): string | null {
+  const dot = host.indexOf('.');
+  return dot === -1 ? null : host.slice(dot + 1);
+}
+
+/**
+ * Certificate host patterns indexed for lookup in constant time, so that checking every proxied
+ * name of a large zone stays linear. A wildcard `*.example.com` covers exactly one label:
+ * `a.example.com`, not `example.com` and not `a.b.example.com` (RFC 6125, 6.4.3).
+ */
+export class HostPatterns<T> {
+  private readonly exact = new Map<string, T>();
+  /** Wildcard patterns by the name below the `*.`. */
+  private readonly wildcard = new Map<string, T>();
+
+  /** Adds a pattern; the first value given for a pattern is kept. */
+  add(pattern: string, value: T): void {
+    const p = normaliseHostname(pattern);
+    if (p.startsWith('*.')) {
+      const base = p.slice(2);
+      if (base !== '' && !this.wildcard.has(base)) this.wildcard.set(base, value);
+    } else if (p !== '' && !this.exact.has(p)) {
+      this.exact.set(p, value);
+    }
+  }
+
+  /** The value of a pattern covering `host`, an exact one first; undefined when none does. */
+  match(host: string): T | undefined {
+    const h = normaliseHostname(host);
+    const exact = this.exact.get(h);
+    if (exact !== undefined) return exact;
+    // A wildcard record name (`*.example.com`) is served by the same wildcard only.
+    if (h.startsWith('*.')) return this.wildcard.get(h.slice(2));
+    const base = parent(h);
+    return base === null ? undefined : this.wildcard.get(base);
+  }
+
+  covers(host: string): boolean {
+    return this.match(host) !== undefined;
+  }
+}

@@ -1,0 +1,95 @@
+import { PACKAGE } from '../shared/package-info.js';
+import type { Db } from '../snapshot/db.js';
+import type { AuditCounts, AuditResult } from './audit.js';
+import type { RuleRunError } from './engine.js';
+import type { Finding } from './findings.js';
+import type { WaiverReport } from './waivers.js';
+
+/**
+ * Findings kept with their scan. Passing verdicts are stored as counts only: a zone rule passes a
+ * zone exactly when it stored nothing else for it, so drift and reports can tell "fixed" from
+ * "unknown" without a row per zone and rule (200,000 rows a night at 10,000 zones).
+ */
+
+export interface StoredAudit {
+  scanId: number;
+  evaluatedAt: string;
+  toolVersion: string;
+  rules: Array<{ id: string; severity: string | null; options: unknown }>;
+  counts: AuditCounts;
+  errors: RuleRunError[];
+  waivers: WaiverReport;
+  /** Failing, unknown and waived findings. */
+  findings: Finding[];
+}
+
+export function saveAudit(db: Db, result: AuditResult, evaluatedAt = new Date()): void {
+  const insert = db.prepare(`INSERT INTO findings (scan_id, fingerprint, rule, category, severity, status, account_id, account_name, zone_id, zone_name,
+      resource_type, resource_id, resource_name, message, message_id, data, waiver) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  db.transaction(() => {
+    // Auditing a scan again replaces its findings (new rules, settings or waivers).
+    db.prepare('DELETE FROM audits WHERE scan_id = ?').run(result.scan.id);
+    db.prepare('INSERT INTO audits (scan_id, evaluated_at, tool_version, rules, counts, errors, waivers) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+      result.scan.id,
+      evaluatedAt.toISOString(),
+      PACKAGE.version,
+      JSON.stringify(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity, options: r.options }))),
+      JSON.stringify(result.counts),
+      JSON.stringify(result.errors),
+      JSON.stringify(result.waivers),
+    );
+    for (const f of result.findings) {
+      if (f.status === 'pass') continue;
+      insert.run(
+        result.scan.id,
+        f.fingerprint,
+        f.rule,
+        f.category,
+        f.severity,
+        f.status,
+        f.account?.id ?? null,
+        f.account?.name ?? null,
+        f.zone?.id ?? null,
+        f.zone?.name ?? null,
+        f.resource.type,
+        f.resource.id,
+        f.resource.name,
+        f.message,
+        f.messageId,
+        JSON.stringify(f.data),
+        f.waiver ? JSON.stringify(f.waiver) : null,
+      );
+    }
+  }).immediate();
+}
+
+export function loadAudit(db: Db, scanId: number): StoredAudit | null {
+  const row = db.prepare('SELECT * FROM audits WHERE scan_id = ?').get(scanId) as Record<string, string | number> | undefined;
+  if (!row) return null;
+  const findings = (db.prepare('SELECT * FROM findings WHERE scan_id = ? ORDER BY pk').all(scanId) as Array<Record<string, string | null>>).map(
+    (r): Finding => ({
+      rule: r['rule'] as string,
+      category: r['category'] as Finding['category'],
+      severity: r['severity'] as Finding['severity'],
+      status: r['status'] as Finding['status'],
+      account: r['account_id'] === null ? null : { id: r['account_id'] as string, name: r['account_name'] ?? null },
+      zone: r['zone_id'] === null ? null : { id: r['zone_id'] as string, name: r['zone_name'] ?? null },
+      resource: { type: r['resource_type'] as string, id: r['resource_id'] as string, name: r['resource_name'] ?? null },
+      message: r['message'] as string,
+      messageId: r['message_id'] ?? null,
+      data: JSON.parse(r['data'] as string) as Record<string, unknown>,
+      fingerprint: r['fingerprint'] as string,
+      ...(r['waiver'] ? { waiver: JSON.parse(r['waiver']) as Finding['waiver'] & object } : {}),
+    }),
+  );
+  return {
+    scanId,
+    evaluatedAt: row['evaluated_at'] as string,
+    toolVersion: row['tool_version'] as string,
+    rules: JSON.parse(row['rules'] as string) as StoredAudit['rules'],
+    counts: JSON.parse(row['counts'] as string) as AuditCounts,
+    errors: JSON.parse(row['errors'] as string) as RuleRunError[],
+    waivers: JSON.parse(row['waivers'] as string) as WaiverReport,
+    findings,
+  };
+}
