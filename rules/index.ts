@@ -1,6 +1,45 @@
 import type { AnyRule } from '../src/policy/rule.js';
+import certificateExpiry from './certificate-expiry.js';
+import certificatePackUnhealthy from './certificate-pack-unhealthy.js';
+import dnsOriginExposed from './dns-origin-exposed.js';
+import dnsPrivateAddress from './dns-private-address.js';
+import filterOrphaned from './filter-orphaned.js';
+import firewallDuplicateExpression from './firewall-duplicate-expression.js';
+import firewallExpressionTooLong from './firewall-expression-too-long.js';
+import firewallRuleInactive from './firewall-rule-inactive.js';
 import firewallRuleQuota from './firewall-rule-quota.js';
+import hostnameNotCovered from './hostname-not-covered.js';
+import invitePending from './invite-pending.js';
+import managedRulesDisabled from './managed-rules-disabled.js';
+import migrationExpressionTooLong from './migration-expression-too-long.js';
+import migrationIncompatible from './migration-incompatible.js';
+import migrationOverridesLost from './migration-overrides-lost.js';
+import migrationPending from './migration-pending.js';
+import migrationTooManyFirewallRules from './migration-too-many-firewall-rules.js';
+import migrationValidationStalled from './migration-validation-stalled.js';
+import scanCoverage from './scan-coverage.js';
 import zoneNotActive from './zone-not-active.js';
 
 /** The rule catalogue, in the order `zonewarden rules` lists it. One file per rule, named by its id. */
-export const RULES: readonly AnyRule[] = [firewallRuleQuota, zoneNotActive];
+export const RULES: readonly AnyRule[] = [
+  migrationIncompatible,
+  migrationTooManyFirewallRules,
+  migrationExpressionTooLong,
+  migrationPending,
+  migrationOverridesLost,
+  migrationValidationStalled,
+  certificateExpiry,
+  certificatePackUnhealthy,
+  hostnameNotCovered,
+  firewallRuleQuota,
+  firewallExpressionTooLong,
+  firewallRuleInactive,
+  firewallDuplicateExpression,
+  filterOrphaned,
+  managedRulesDisabled,
+  dnsOriginExposed,
+  dnsPrivateAddress,
+  zoneNotActive,
+  invitePending,
+  scanCoverage,
+];

@@ -1,6 +1,6 @@
 import type { SnapshotReader } from '../snapshot/reader.js';
 import { evaluate, type Evaluation } from './engine.js';
-import { STATUSES, type Finding, type Status } from './findings.js';
+import { compareFindings, STATUSES, type Finding, type Status } from './findings.js';
 import type { ActiveRule } from './registry.js';
 import { atOrAbove, SEVERITIES, type Severity } from './rule.js';
 import { applyWaivers, type Waiver, type WaiverReport } from './waivers.js';
@@ -38,6 +38,8 @@ export function countFindings(findings: readonly Finding[], ruleIds: readonly st
 export function runAudit(reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[] = [], options: { now?: Date } = {}): AuditResult {
   const evaluation = evaluate(reader, rules, options);
   const { findings, report } = applyWaivers(evaluation.findings, waivers, evaluation.now);
+  // Waived failures move down the list, after the ones still failing.
+  findings.sort(compareFindings);
   return { ...evaluation, findings, waivers: report, counts: countFindings(findings, evaluation.rules.map((r) => r.rule.meta.id)) };
 }
 

@@ -136,7 +136,7 @@ describe('loadConfig config file', () => {
     const cwd = cwdWithConfig({ budgte: 5 });
     const message = configError(() => load({ cwd })).message;
     expect(message).toBe(
-      `config file ${join(cwd, DEFAULT_CONFIG_FILE)}: unknown key "budgte"; known keys: baseUrl, db, concurrency, budget, budgetWindow, timeout, retries, retryWait, account, zone, quiet, verbose`,
+      `config file ${join(cwd, DEFAULT_CONFIG_FILE)}: unknown key "budgte"; known keys: baseUrl, db, concurrency, budget, budgetWindow, timeout, retries, retryWait, account, zone, failOn, waivers, quiet, verbose, rules`,
     );
   });
 
@@ -215,9 +215,27 @@ describe('loadConfig type errors name the source and the expectation', () => {
 });
 
 describe('loadConfig environment strings', () => {
-  it('has environment variables only for the base URL and the database (credentials are separate)', () => {
+  it('has environment variables only for the base URL, database, --fail-on and waivers (credentials are separate)', () => {
     const withEnvVar = (Object.values(COMMON_OPTIONS) as OptionDef[]).filter((d) => d.env).map((d) => d.env);
-    expect(withEnvVar).toEqual(['ZONEWARDEN_BASE_URL', 'ZONEWARDEN_DB']);
+    expect(withEnvVar).toEqual(['ZONEWARDEN_BASE_URL', 'ZONEWARDEN_DB', 'ZONEWARDEN_FAIL_ON', 'ZONEWARDEN_WAIVERS']);
+  });
+
+  it('reads the rules section as an object of objects, and refuses other shapes', () => {
+    const rules = { 'certificate-expiry': { severity: 'low', options: { tiers: { high: 10 } } } };
+    expect(load({ cwd: cwdWithConfig({ rules }) }).rules).toEqual(rules);
+    expect(load({}).rules).toEqual({});
+    const cwd = cwdWithConfig({ rules: ['certificate-expiry'] });
+    expect(configError(() => load({ cwd })).message).toBe(`config file ${join(cwd, DEFAULT_CONFIG_FILE)}: rules: expected an object`);
+    const entry = cwdWithConfig({ rules: { 'certificate-expiry': false } });
+    expect(configError(() => load({ cwd: entry })).message).toBe(`config file ${join(entry, DEFAULT_CONFIG_FILE)}: rules.certificate-expiry: expected an object`);
+  });
+
+  it('checks --fail-on against the severities', () => {
+    expect(load({ flags: { failOn: 'high' } }).failOn).toBe('high');
+    expect(load({}).failOn).toBe('none');
+    expect(configError(() => load({ env: { ZONEWARDEN_FAIL_ON: 'urgent' } })).message).toBe(
+      'environment ZONEWARDEN_FAIL_ON: expected one of critical, high, medium, low, info, none, got "urgent"',
+    );
   });
 
   it('keeps a string environment value as given', () => {

@@ -134,7 +134,7 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
         account: { id: accountId, name: accounts.find((a) => a['id'] === accountId)?.['name'] ?? null },
         plan: plan === null ? null : { id: `plan-${plan}`, name: plan, legacy_id: plan },
       },
-    ]);
+    ], z.unread.zone);
     for (const [endpoint, key, shape] of ZONE_ENDPOINTS) {
       const value = z[key] as Item[] | Item | null | undefined;
       const unread = z.unread[endpoint];

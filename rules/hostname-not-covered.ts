@@ -1,0 +1,58 @@
+import { HostPatterns, normaliseHostname } from '../src/policy/hostnames.js';
+import { defineRule } from '../src/policy/rule.js';
+
+export default defineRule({
+  meta: {
+    id: 'hostname-not-covered',
+    title: 'Every proxied host name is covered by an active certificate',
+    description:
+      'The edge terminates TLS for proxied host names, so each needs an active certificate naming it. A name no active pack covers (a second-level subdomain under a one-label wildcard, a name added after the pack was ordered, a pack stuck in validation) answers HTTPS with a certificate error.',
+    severity: 'high',
+    category: 'tls',
+    scope: 'zone',
+    resource: 'hostname',
+    messages: {
+      notCovered: '{{hostname}} is proxied but no certificate pack covers it',
+      onlyInactive: '{{hostname}} is proxied but no active certificate pack covers it: only a {{status}} pack covers it',
+    },
+    remediation:
+      'Order an advanced certificate pack that names the host (a wildcard covers one label only), fix the validation of the pack that names it, or stop proxying the name.',
+    references: [
+      'API spec: Resources and their fields (Certificate pack: hosts, wildcard patterns allowed)',
+      'api-facts: certificate pack hosts include the apex',
+    ],
+  },
+  defaultOptions: {},
+  check(ctx) {
+    const records = ctx.zone.dnsRecords();
+    if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
+    const packs = ctx.zone.certificatePacks();
+    if (!packs.known) return ctx.unknown(ctx.zone.resource, packs.reason);
+
+    const active = new HostPatterns<true>();
+    // Packs that name a host without serving it: the likely reason the host is not covered.
+    const inactive = new HostPatterns<string>();
+    for (const pack of packs.items) {
+      for (const host of pack.hosts) {
+        if (pack.status === 'active') active.add(host, true);
+        else inactive.add(host, pack.status ?? 'status-less');
+      }
+    }
+
+    const seen = new Set<string>();
+    let failed = false;
+    for (const record of records.items) {
+      if (record.proxied !== true || record.name === null) continue;
+      const hostname = normaliseHostname(record.name);
+      if (seen.has(hostname)) continue;
+      seen.add(hostname);
+      if (active.covers(hostname)) continue;
+      failed = true;
+      const status = inactive.match(hostname);
+      const resource = { type: 'hostname', id: hostname, name: hostname };
+      if (status === undefined) ctx.fail(resource, 'notCovered', { hostname });
+      else ctx.fail(resource, 'onlyInactive', { hostname, status });
+    }
+    if (!failed) ctx.pass();
+  },
+});

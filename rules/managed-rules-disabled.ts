@@ -1,0 +1,37 @@
+import { defineRule } from '../src/policy/rule.js';
+
+export default defineRule({
+  meta: {
+    id: 'managed-rules-disabled',
+    title: 'The zone is protected by managed rules, previous or new',
+    description:
+      'The managed rules block common attacks (SQL injection, cross-site scripting, known CMS exploits) without anyone writing a rule. With both the previous and the new managed rules disabled, none of that runs and only custom firewall rules stand between the internet and the origin.',
+    severity: 'high',
+    category: 'firewall',
+    scope: 'zone',
+    resource: 'zone',
+    messages: {
+      neither: 'neither the previous nor the new managed rules are enabled (migration state {{state}}): the zone has no managed-rule protection',
+    },
+    remediation:
+      'Deploy the new managed rules (migrating the zone enables them). The previous managed rules are being retired: switching them back on only bridges the time until the migration.',
+    references: ['API spec: Managed-rules migration (status: old and new managed rules enabled or disabled)', 'API spec: States and transitions'],
+    optionHelp: { plans: 'plans (legacy plan ids) that include managed rules; zones on other plans pass' },
+  },
+  defaultOptions: { plans: ['pro', 'business', 'enterprise'] as readonly string[] },
+  check(ctx) {
+    const status = ctx.zone.migrationStatus();
+    if (!status.known) return ctx.unknown(ctx.zone.resource, status.reason);
+    if (!status.value) return ctx.unknown(ctx.zone.resource, 'the migration status endpoint returned no status');
+    const { oldWaf, newWaf, state } = status.value;
+    if (oldWaf === 'enabled' || newWaf === 'enabled') return ctx.pass();
+    if (oldWaf === 'disabled' && newWaf === 'disabled') {
+      // The Free plan never had the previous managed rules: nothing there was switched off.
+      const plan = ctx.zone.plan;
+      if (plan === null) return ctx.unknown(ctx.zone.resource, 'the zone record does not name its plan, so whether it includes managed rules is not known');
+      if (!ctx.options.plans.includes(plan)) return ctx.pass();
+      return ctx.fail(ctx.zone.resource, 'neither', { state: state ?? 'not given', oldWaf, newWaf, plan });
+    }
+    ctx.unknown(ctx.zone.resource, 'the migration status does not say whether the previous and new managed rules are enabled');
+  },
+});

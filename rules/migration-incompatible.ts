@@ -1,0 +1,56 @@
+import { firstFew } from '../src/policy/migration-preview.js';
+import type { WafOverride } from '../src/policy/models.js';
+import { defineRule } from '../src/policy/rule.js';
+
+const label = (o: WafOverride): string => {
+  const where = o.urls.length ? o.urls.join(' ') : o.id;
+  // A paused override still blocks the migration: only deleting it lifts the block.
+  return `${o.description ? `"${o.description}" (${where})` : where}${o.paused ? ' [paused]' : ''}`;
+};
+
+export default defineRule({
+  meta: {
+    id: 'migration-incompatible',
+    title: 'The zone can migrate to the new managed rules',
+    description:
+      'The previous managed rules are being retired and the migration to the new ones is irreversible. A zone the compatibility check refuses cannot migrate at all until the cause is removed, and the usual cause, URI-based overrides of the previous managed rules, has no equivalent that migrates with it.',
+    severity: 'high',
+    category: 'migration',
+    scope: 'zone',
+    resource: 'zone',
+    messages: {
+      uriOverrides: 'the zone cannot migrate to the new managed rules: {{count}} URI-based override(s) of the previous managed rules block it: {{overrides}}',
+      overridesNotRead: 'the compatibility check says the zone cannot migrate to the new managed rules; its URI-based overrides, the usual cause, were not read ({{reason}})',
+      noOverrides: 'the compatibility check says the zone cannot migrate to the new managed rules, yet it has no URI-based overrides: ask the vendor\'s support what blocks it',
+    },
+    remediation:
+      'Recreate what each URI-based override does as an exception or override of the new managed rules, then delete the override; run the compatibility check again before migrating.',
+    references: [
+      'API spec: Managed-rules migration, rule 4 (compatible false: a URI-based override exists)',
+      'API spec: States and transitions, rule 3 (zones with URI-based overrides cannot migrate)',
+      'API spec: Errors, rule 6',
+    ],
+  },
+  defaultOptions: {},
+  check(ctx) {
+    const migration = ctx.zone.migration();
+    if (!migration.known) return ctx.unknown(ctx.zone.resource, migration.reason);
+    if (!migration.value) return ctx.unknown(ctx.zone.resource, 'the migration status endpoint returned no status');
+    // A migrated zone is not checked any more (its check partition is skipped): nothing blocks it.
+    if (migration.value.migrated) return ctx.pass();
+
+    const check = ctx.zone.migrationCheck();
+    if (!check.known) return ctx.unknown(ctx.zone.resource, check.reason);
+    if (check.value?.compatible == null) return ctx.unknown(ctx.zone.resource, 'the compatibility check did not say whether the zone is compatible');
+    if (check.value.compatible) return ctx.pass();
+
+    const overrides = ctx.zone.wafOverrides();
+    if (!overrides.known) return ctx.fail(ctx.zone.resource, 'overridesNotRead', { reason: overrides.reason });
+    if (overrides.items.length === 0) return ctx.fail(ctx.zone.resource, 'noOverrides');
+    ctx.fail(ctx.zone.resource, 'uriOverrides', {
+      count: overrides.items.length,
+      overrides: firstFew(overrides.items.map(label)),
+      overrideIds: overrides.items.map((o) => o.id),
+    });
+  },
+});

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { evaluate } from '../../src/policy/engine.js';
+import { activeRules, loadCatalogue } from '../../src/policy/registry.js';
+import { defineRule, type RuleMeta, type RuleScope } from '../../src/policy/rule.js';
+import { snapshotOf, zoneIdOf, type FixtureSpec } from '../support/snapshot-fixture.js';
+
+function meta<S extends RuleScope>(id: string, scope: S, extra: Partial<RuleMeta> = {}): RuleMeta<S> {
+  return {
+    id,
+    title: `${id} holds`,
+    description: 'for the engine tests',
+    severity: 'medium',
+    category: 'zone',
+    scope,
+    resource: 'zone',
+    messages: { bad: '{{what}} is bad' },
+    remediation: 'fix it',
+    references: [],
+    ...extra,
+  } as RuleMeta<S>;
+}
+
+const failPaused = defineRule({
+  meta: meta('fail-paused', 'zone'),
+  defaultOptions: {},
+  check(ctx) {
+    if (ctx.zone.zone.paused) ctx.fail(ctx.zone.resource, 'bad', { what: ctx.zone.name });
+    else ctx.pass();
+  },
+});
+
+const throwsOnB = defineRule({
+  meta: meta('throws-on-b', 'zone'),
+  defaultOptions: {},
+  check(ctx) {
+    ctx.fail(ctx.zone.resource, 'bad', { what: 'first' });
+    if (ctx.zone.name === 'b.example') throw new Error('boom');
+  },
+});
+
+const snapshot = { zones: [{ name: 'a.example', paused: true }, { name: 'b.example' }, { name: 'c.example' }] };
+
+function run(rules: Parameters<typeof loadCatalogue>[0], settings = {}, spec: FixtureSpec = snapshot) {
+  const { reader, db } = snapshotOf(spec);
+  try {
+    return evaluate(reader, activeRules(loadCatalogue(rules), settings));
+  } finally {
+    db.close();
+  }
+}
+
+describe('engine', () => {
+  it('gives every zone a verdict and files findings under zone and account', () => {
+    const result = run([failPaused]);
+    expect(result.zones).toBe(3);
+    expect(result.findings.map((f) => [f.zone?.name, f.status])).toEqual([
+      ['a.example', 'fail'],
+      ['b.example', 'pass'],
+      ['c.example', 'pass'],
+    ]);
+    const [fail] = result.findings;
+    expect(fail).toMatchObject({ rule: 'fail-paused', severity: 'medium', category: 'zone', message: 'a.example is bad', messageId: 'bad', account: { name: 'Example Org' } });
+    expect(result.now.toISOString()).toBe('2026-11-01T12:00:00.000Z');
+  });
+
+  it('reports a throwing rule as an error for that zone, keeps none of its verdicts there, and runs the rest', () => {
+    const result = run([throwsOnB, failPaused]);
+    expect(result.errors).toEqual([{ rule: 'throws-on-b', zone: { id: zoneIdOf('b.example'), name: 'b.example' }, message: 'boom' }]);
+    const byRule = (id: string) => result.findings.filter((f) => f.rule === id).map((f) => f.zone?.name).sort();
+    expect(byRule('throws-on-b')).toEqual(['a.example', 'c.example']);
+    expect(byRule('fail-paused')).toEqual(['a.example', 'b.example', 'c.example']);
+  });
+
+  it('treats a rule that gives no verdict, or a message without its data, as an error', () => {
+    const silent = defineRule({ meta: meta('silent', 'zone'), defaultOptions: {}, check() {} });
+    const noData = defineRule({ meta: meta('no-data', 'zone'), defaultOptions: {}, check: (ctx) => ctx.fail(ctx.zone.resource, 'bad', {}) });
+    const badId = defineRule({ meta: meta('bad-id', 'zone'), defaultOptions: {}, check: (ctx) => ctx.fail(ctx.zone.resource, 'nope') });
+    const result = run([silent, noData, badId], {}, { zones: [{ name: 'a.example' }] });
+    expect(result.findings).toEqual([]);
+    expect(result.errors.map((e) => `${e.rule}: ${e.message}`)).toEqual([
+      'silent: the rule gave no verdict',
+      'no-data: message placeholder {{what}} has no data',
+      'bad-id: no message "nope" in meta.messages',
+    ]);
+  });
+
+  it('skips disabled rules and applies a configured severity to every finding', () => {
+    const tiered = defineRule({
+      meta: meta('tiered', 'zone'),
+      defaultOptions: {},
+      check: (ctx) => ctx.fail(ctx.zone.resource, 'bad', { what: 'x' }, 'critical'),
+    });
+    expect(run([tiered]).findings.map((f) => f.severity)).toEqual(['critical', 'critical', 'critical']);
+    expect(run([tiered], { tiered: { severity: 'low' } }).findings.map((f) => f.severity)).toEqual(['low', 'low', 'low']);
+    const off = run([tiered, failPaused], { tiered: { enabled: false } });
+    expect(off.rules.map((r) => r.rule.meta.id)).toEqual(['fail-paused']);
+    expect(off.findings.every((f) => f.rule === 'fail-paused')).toBe(true);
+  });
+
+  it('keeps fingerprints stable across scans and distinct across rules and resources', () => {
+    const first = run([failPaused]).findings;
+    const second = run([failPaused]).findings;
+    expect(second.map((f) => f.fingerprint)).toEqual(first.map((f) => f.fingerprint));
+    expect(new Set(first.map((f) => f.fingerprint)).size).toBe(3);
+    const other = run([throwsOnB]).findings.find((f) => f.zone?.name === 'a.example');
+    expect(other?.fingerprint).not.toBe(first[0]?.fingerprint);
+  });
+
+  it('runs organisation rules once and files zone and account resources under them', () => {
+    const org = defineRule({
+      meta: meta('org', 'organisation'),
+      defaultOptions: {},
+      check(ctx) {
+        for (const z of ctx.snapshot.zones()) ctx.fail({ type: 'zone', id: z.id, name: z.name }, 'bad', { what: z.name });
+        ctx.pass({ type: 'account', id: 'acc0000000000000000000000000000a', name: null });
+        ctx.pass({ type: 'user', id: 'me', name: null });
+      },
+    });
+    const result = run([org]);
+    expect(result.findings.filter((f) => f.status === 'fail').map((f) => [f.zone?.name, f.account?.name])).toEqual([
+      ['a.example', 'Example Org'],
+      ['b.example', 'Example Org'],
+      ['c.example', 'Example Org'],
+    ]);
+    const passes = result.findings.filter((f) => f.status === 'pass');
+    expect(passes.map((f) => [f.resource.type, f.account?.name ?? null, f.zone])).toEqual([
+      ['account', 'Example Org', null],
+      ['user', null, null],
+    ]);
+  });
+
+  it('reads only zones the scan covered', () => {
+    const result = run([failPaused], {}, { zones: [{ name: 'a.example' }, { name: 'gone.example', unread: { zone: 'missing' } }] });
+    expect(result.findings.map((f) => f.zone?.name)).toEqual(['a.example']);
+  });
+});

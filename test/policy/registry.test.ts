@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { activeRules, loadCatalogue, RuleConfigError, RuleDefinitionError } from '../../src/policy/registry.js';
+import { defineRule, type AnyRule } from '../../src/policy/rule.js';
+import { thrownBy } from '../support/errors.js';
+
+const good = defineRule({
+  meta: {
+    id: 'good-rule',
+    title: 'all is well',
+    description: 'why',
+    severity: 'low',
+    category: 'dns',
+    scope: 'zone',
+    resource: 'zone',
+    messages: { bad: 'bad {{n}}' },
+    remediation: 'fix',
+    references: ['spec'],
+    optionHelp: { limit: 'how many', quotas: 'per plan', names: 'names' },
+  },
+  defaultOptions: { limit: 3, quotas: { free: 5, pro: 20 } as Record<string, number>, names: ['a'] as readonly string[] },
+  check: (ctx) => ctx.pass(),
+});
+
+const broken = (patch: Record<string, unknown>, options?: Record<string, unknown>): AnyRule =>
+  ({ ...good, meta: { ...good.meta, ...patch }, ...(options ? { defaultOptions: options } : {}) }) as AnyRule;
+
+describe('rule catalogue', () => {
+  it('loads valid rules by id in order', () => {
+    const other = broken({ id: 'other-rule' });
+    expect([...loadCatalogue([good, other]).keys()]).toEqual(['good-rule', 'other-rule']);
+  });
+
+  it.each([
+    [{ id: 'Bad_Id' }, 'meta.id must be kebab-case'],
+    [{ title: '' }, 'meta.title must be a non-empty string'],
+    [{ severity: 'urgent' }, 'meta.severity must be one of critical, high, medium, low, info'],
+    [{ category: 'network' }, 'meta.category must be one of'],
+    [{ scope: 'account' }, 'meta.scope must be zone or organisation'],
+    [{ messages: {} }, 'meta.messages must hold at least one message'],
+    [{ references: 'spec' }, 'meta.references must be a list of strings'],
+    [{ optionHelp: { limit: 'x', quotas: 'y' } }, 'option "names" needs a line in meta.optionHelp'],
+    [{ optionHelp: { limit: 'x', quotas: 'y', names: 'z', extra: 'w' } }, 'documents "extra", which is not an option'],
+  ])('refuses malformed metadata %o', (patch, message) => {
+    expect(thrownBy(() => loadCatalogue([broken(patch)]), RuleDefinitionError).message).toContain(message);
+  });
+
+  it('refuses a rule listed twice', () => {
+    expect(thrownBy(() => loadCatalogue([good, good]), RuleDefinitionError).message).toBe('rule good-rule is listed twice in rules/index.ts');
+  });
+});
+
+describe('rule settings from the config file', () => {
+  const catalogue = loadCatalogue([good]);
+
+  it('applies defaults, then settings; object options merge key by key', () => {
+    expect(activeRules(catalogue)[0]).toMatchObject({ enabled: true, severity: null, options: { limit: 3, quotas: { free: 5, pro: 20 } } });
+    const [r] = activeRules(catalogue, { 'good-rule': { enabled: false, severity: 'high', options: { limit: 7, quotas: { pro: 40 }, names: ['x', 'y'] } } });
+    expect(r).toMatchObject({ enabled: false, severity: 'high', options: { limit: 7, quotas: { free: 5, pro: 40 }, names: ['x', 'y'] } });
+  });
+
+  it.each([
+    [{ 'no-such-rule': {} }, 'cfg: rules.no-such-rule: no such rule; zonewarden rules lists them'],
+    [{ 'good-rule': { enable: false } }, 'cfg: rules.good-rule: unknown setting "enable"; use enabled, severity or options'],
+    [{ 'good-rule': { enabled: 'no' } }, 'cfg: rules.good-rule.enabled: expected true or false'],
+    [{ 'good-rule': { severity: 'urgent' } }, 'cfg: rules.good-rule.severity: expected one of critical, high, medium, low, info'],
+    [{ 'good-rule': { options: [] } }, 'cfg: rules.good-rule.options: expected an object'],
+    [{ 'good-rule': { options: { limt: 1 } } }, 'cfg: rules.good-rule.options: unknown option "limt"; options: limit, quotas, names'],
+    [{ 'good-rule': { options: { limit: '3' } } }, 'cfg: rules.good-rule.options.limit: expected a non-negative number'],
+    [{ 'good-rule': { options: { limit: -1 } } }, 'cfg: rules.good-rule.options.limit: expected a non-negative number'],
+    [{ 'good-rule': { options: { quotas: { team: 3 } } } }, 'expected an object of non-negative numbers with keys from free, pro'],
+    [{ 'good-rule': { options: { names: 'a' } } }, 'cfg: rules.good-rule.options.names: expected a list of strings'],
+  ])('refuses %o with one line naming the fix', (settings, message) => {
+    expect(thrownBy(() => activeRules(catalogue, settings as never, 'cfg'), RuleConfigError).message).toContain(message);
+  });
+});

@@ -1,0 +1,115 @@
+import rule from '../../rules/migration-incompatible.js';
+import { days, type FixtureZone } from '../support/snapshot-fixture.js';
+import { testRule } from '../support/rule-tester.js';
+
+const migrated: Partial<FixtureZone> = {
+  migrationStatus: { migration_state: 'complete', old_waf_status: 'disabled', new_waf_status: 'enabled', created: days(-30) },
+  unread: { migration_check: 'skipped', migration_config: 'skipped', waf_packages: 'skipped', waf_groups: 'skipped', waf_rules: 'skipped', waf_overrides: 'skipped' },
+};
+const incompatible = { migrationCheck: { compatible: false, migration_state: 'start' } };
+const override = (i: number, extra: Record<string, unknown> = {}) => ({ id: `ovr${i}`, urls: [`bank.example/path${i}/*`], paused: false, ...extra });
+
+testRule(rule, {
+  valid: [
+    { name: 'a compatible zone', snapshot: { zones: [{ name: 'a.example' }] } },
+    { name: 'a compatible Enterprise zone without overrides', snapshot: { zones: [{ name: 'a.example', plan: 'enterprise' }] } },
+    { name: 'a migrated zone, whose check is skipped', snapshot: { zones: [{ name: 'done.example', plan: 'enterprise', ...migrated }] } },
+    {
+      name: 'a migrated zone even if a stale check said incompatible',
+      snapshot: { zones: [{ name: 'done.example', plan: 'enterprise', ...migrated, ...incompatible, unread: { ...migrated.unread, migration_check: undefined } }] },
+    },
+  ],
+  invalid: [
+    {
+      name: 'URI-based overrides block the migration, named with their description and urls',
+      snapshot: {
+        zones: [
+          {
+            name: 'bank.example',
+            plan: 'enterprise',
+            ...incompatible,
+            wafOverrides: [
+              override(1, { description: 'Statement export posts raw CSV', urls: ['bank.example/statements/export*', 'bank.example/csv/*'] }),
+              override(2, { paused: true }),
+            ],
+          },
+        ],
+      },
+      findings: [
+        {
+          messageId: 'uriOverrides',
+          severity: 'high',
+          zone: 'bank.example',
+          resourceType: 'zone',
+          message: [
+            'the zone cannot migrate to the new managed rules: 2 URI-based override(s)',
+            '"Statement export posts raw CSV" (bank.example/statements/export* bank.example/csv/*), bank.example/path2/* [paused]',
+          ],
+          data: { count: 2, overrideIds: ['ovr1', 'ovr2'] },
+        },
+      ],
+    },
+    {
+      name: 'many overrides: the first five, then how many more; data keeps every id',
+      snapshot: { zones: [{ name: 'bank.example', plan: 'enterprise', ...incompatible, wafOverrides: Array.from({ length: 7 }, (_, i) => override(i + 1)) }] },
+      findings: [
+        {
+          messageId: 'uriOverrides',
+          message: ['7 URI-based', 'bank.example/path5/* and 2 more'],
+          data: { overrideIds: ['ovr1', 'ovr2', 'ovr3', 'ovr4', 'ovr5', 'ovr6', 'ovr7'] },
+        },
+      ],
+    },
+    {
+      name: 'an override without urls is named by its id',
+      snapshot: { zones: [{ name: 'bank.example', plan: 'enterprise', ...incompatible, wafOverrides: [override(9, { urls: [] })] }] },
+      findings: [{ messageId: 'uriOverrides', message: '1 URI-based override(s) of the previous managed rules block it: ovr9' }],
+    },
+    {
+      name: 'incompatible, with the overrides not read (not Enterprise: skipped)',
+      snapshot: { zones: [{ name: 'shop.example', plan: 'business', ...incompatible }] },
+      findings: [{ messageId: 'overridesNotRead', message: ['cannot migrate', 'were not read', 'waf_overrides'] }],
+    },
+    {
+      name: 'incompatible, with the overrides read failing',
+      snapshot: { zones: [{ name: 'bank.example', plan: 'enterprise', ...incompatible, unread: { waf_overrides: 'failed' } }] },
+      findings: [{ messageId: 'overridesNotRead', message: 'waf_overrides' }],
+    },
+    {
+      name: 'incompatible without any override',
+      snapshot: { zones: [{ name: 'bank.example', plan: 'enterprise', ...incompatible }] },
+      findings: [{ messageId: 'noOverrides', message: "ask the vendor's support" }],
+    },
+    {
+      name: 'one finding per zone, for incompatible zones only',
+      snapshot: { zones: [{ name: 'a.example', plan: 'enterprise', ...incompatible, wafOverrides: [override(1)] }, { name: 'b.example', plan: 'enterprise' }] },
+      findings: [{ zone: 'a.example', messageId: 'uriOverrides' }],
+    },
+    { name: 'the configured severity wins', severity: 'critical', snapshot: { zones: [{ name: 'a.example', plan: 'enterprise', ...incompatible }] }, findings: [{ severity: 'critical' }] },
+    {
+      name: 'unknown when the migration status was not read (even with an incompatible check)',
+      snapshot: { zones: [{ name: 'a.example', ...incompatible, unread: { migration_status: 'failed' } }] },
+      findings: [{ status: 'unknown', message: 'migration_status' }],
+    },
+    {
+      name: 'unknown when the status endpoint returned no status',
+      snapshot: { zones: [{ name: 'a.example', migrationStatus: null }] },
+      findings: [{ status: 'unknown', message: 'returned no status' }],
+    },
+    {
+      name: 'unknown when the check was not read',
+      snapshot: { zones: [{ name: 'a.example', unread: { migration_check: 'denied' } }] },
+      findings: [{ status: 'unknown', message: 'migration_check' }],
+    },
+    {
+      name: 'unknown when the check returned nothing',
+      snapshot: { zones: [{ name: 'a.example', migrationCheck: null }] },
+      findings: [{ status: 'unknown', message: 'did not say whether the zone is compatible' }],
+    },
+    {
+      name: 'unknown when compatible is not a boolean',
+      snapshot: { zones: [{ name: 'a.example', migrationCheck: { compatible: 'false', migration_state: 'start' } }] },
+      findings: [{ status: 'unknown', message: 'did not say whether the zone is compatible' }],
+    },
+  ],
+});
