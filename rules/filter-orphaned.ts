@@ -1,18 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-
-function shorten(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
-}
-
-function descriptionOf(raw: string): string | null {
-  try {
-    const d: unknown = (JSON.parse(raw) as Record<string, unknown> | null)?.['description'];
-    return typeof d === 'string' && d.trim() !== '' ? d : null;
-  } catch {
-    return null;
-  }
-}
+import { shorten } from '../src/shared/printable.js';
 
 export default defineRule({
   meta: {
@@ -43,7 +30,7 @@ export default defineRule({
     for (const filter of filters.items) {
       if (used.has(filter.id)) continue;
       failed = true;
-      ctx.fail({ type: 'filter', id: filter.id, name: descriptionOf(filter.raw) }, 'orphaned', { expression: shorten(filter.expression ?? '(no expression)', 80) });
+      ctx.fail({ type: 'filter', id: filter.id, name: filter.description }, 'orphaned', { expression: shorten(filter.expression ?? '(no expression)', 80) });
     }
     if (!failed) ctx.pass();
   },

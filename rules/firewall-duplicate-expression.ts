@@ -1,15 +1,11 @@
 import { createHash } from 'node:crypto';
 import { defineRule } from '../src/policy/rule.js';
+import { shorten } from '../src/shared/printable.js';
 import type { FirewallRule } from '../src/policy/zone-view.js';
 
 const SHOWN = 5;
 
 const normalise = (expression: string): string => expression.trim().replace(/\s+/g, ' ');
-
-function shorten(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
-}
 
 const label = (rule: FirewallRule): string => (rule.description ? `${shorten(rule.description, 60)} (${rule.id})` : rule.id);
 

@@ -8,15 +8,6 @@ function lengthOver(expression: string, max: number): number | null {
   return length > max ? length : null;
 }
 
-function descriptionOf(raw: string): string | null {
-  try {
-    const d: unknown = (JSON.parse(raw) as Record<string, unknown> | null)?.['description'];
-    return typeof d === 'string' && d.trim() !== '' ? d : null;
-  } catch {
-    return null;
-  }
-}
-
 export default defineRule({
   meta: {
     id: 'firewall-expression-too-long',
@@ -52,7 +43,7 @@ export default defineRule({
       ctx.fail(resource(), messageId, { length, limit: max });
     };
     if (filters.known) {
-      for (const f of filters.items) judge(f.expression, 'filterTooLong', () => ({ type: 'filter', id: f.id, name: descriptionOf(f.raw) }));
+      for (const f of filters.items) judge(f.expression, 'filterTooLong', () => ({ type: 'filter', id: f.id, name: f.description }));
     }
     if (expressions.known) {
       // Rules whose expression was judged with their filter above are not reported twice.

@@ -1,9 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-
-function shorten(text: string, max: number): string {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
-}
+import { shorten } from '../src/shared/printable.js';
 
 export default defineRule({
   meta: {

@@ -1,4 +1,4 @@
-import { expressionBytes, MIGRATION_LIMITS } from '../src/policy/migration-preview.js';
+import { MIGRATION_LIMITS, expressionBytes, stillToMigrate } from '../src/policy/migration-preview.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({
@@ -24,10 +24,7 @@ export default defineRule({
   },
   defaultOptions: { maxBytes: MIGRATION_LIMITS.expressionBytes as number },
   check(ctx) {
-    const migration = ctx.zone.migration();
-    if (!migration.known) return ctx.unknown(ctx.zone.resource, migration.reason);
-    if (!migration.value) return ctx.unknown(ctx.zone.resource, 'the migration status endpoint returned no status');
-    if (migration.value.migrated) return ctx.pass();
+    if (!stillToMigrate(ctx)) return;
 
     const expressions = ctx.zone.ruleExpressions();
     if (!expressions.known) return ctx.unknown(ctx.zone.resource, expressions.reason);

@@ -1,4 +1,4 @@
-import { firstFew } from '../src/policy/migration-preview.js';
+import { firstFew, stillToMigrate } from '../src/policy/migration-preview.js';
 import type { WafOverride } from '../src/policy/models.js';
 import { defineRule } from '../src/policy/rule.js';
 
@@ -33,11 +33,7 @@ export default defineRule({
   },
   defaultOptions: {},
   check(ctx) {
-    const migration = ctx.zone.migration();
-    if (!migration.known) return ctx.unknown(ctx.zone.resource, migration.reason);
-    if (!migration.value) return ctx.unknown(ctx.zone.resource, 'the migration status endpoint returned no status');
-    // A migrated zone is not checked any more (its check partition is skipped): nothing blocks it.
-    if (migration.value.migrated) return ctx.pass();
+    if (!stillToMigrate(ctx)) return;
 
     const check = ctx.zone.migrationCheck();
     if (!check.known) return ctx.unknown(ctx.zone.resource, check.reason);

@@ -1,4 +1,4 @@
-import { firstFew } from '../src/policy/migration-preview.js';
+import { firstFew, stillToMigrate } from '../src/policy/migration-preview.js';
 import type { WafSetting } from '../src/policy/models.js';
 import { defineRule } from '../src/policy/rule.js';
 
@@ -28,10 +28,7 @@ export default defineRule({
   },
   defaultOptions: {},
   check(ctx) {
-    const migration = ctx.zone.migration();
-    if (!migration.known) return ctx.unknown(ctx.zone.resource, migration.reason);
-    if (!migration.value) return ctx.unknown(ctx.zone.resource, 'the migration status endpoint returned no status');
-    if (migration.value.migrated) return ctx.pass();
+    if (!stillToMigrate(ctx)) return;
 
     const groups = ctx.zone.wafGroups();
     if (!groups.known) return ctx.unknown(ctx.zone.resource, groups.reason);

@@ -1,4 +1,4 @@
-import { MIGRATION_LIMITS } from '../src/policy/migration-preview.js';
+import { MIGRATION_LIMITS, stillToMigrate } from '../src/policy/migration-preview.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({
@@ -23,10 +23,7 @@ export default defineRule({
   },
   defaultOptions: { maxRules: MIGRATION_LIMITS.firewallRules as number },
   check(ctx) {
-    const migration = ctx.zone.migration();
-    if (!migration.known) return ctx.unknown(ctx.zone.resource, migration.reason);
-    if (!migration.value) return ctx.unknown(ctx.zone.resource, 'the migration status endpoint returned no status');
-    if (migration.value.migrated) return ctx.pass();
+    if (!stillToMigrate(ctx)) return;
 
     const rules = ctx.zone.firewallRules();
     if (!rules.known) return ctx.unknown(ctx.zone.resource, rules.reason);

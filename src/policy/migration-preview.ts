@@ -1,3 +1,4 @@
+import type { RuleOptions, ZoneContext } from './rule.js';
 import type { WafPackage } from './models.js';
 
 /**
@@ -56,4 +57,18 @@ export function expressionBytes(expression: string): number {
 export function firstFew(names: readonly string[], max = 5): string {
   const shown = names.slice(0, max).join(', ');
   return names.length > max ? `${shown} and ${names.length - max} more` : shown;
+}
+
+/**
+ * The opening of every check about migrating: unknown without a migration status, a pass once
+ * the zone has migrated (its previous managed rules are gone, so nothing is left to judge).
+ * True when the zone has yet to migrate and the check goes on.
+ */
+export function stillToMigrate(ctx: ZoneContext<RuleOptions>): boolean {
+  const migration = ctx.zone.migration();
+  if (!migration.known) ctx.unknown(ctx.zone.resource, migration.reason);
+  else if (!migration.value) ctx.unknown(ctx.zone.resource, 'the migration status endpoint returned no status');
+  else if (migration.value.migrated) ctx.pass();
+  else return true;
+  return false;
 }

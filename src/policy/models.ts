@@ -159,3 +159,9 @@ export function parseFirewallRuleDetail(raw: string): FirewallRuleDetail {
   const r = parseJson(raw);
   return { description: str(r['description']), inlineExpression: str(obj(r['filter'])['expression']), products: strings(r['products']) };
 }
+
+/** A filter's description: null when absent or blank, so callers can fall back to its id. */
+export function parseFilterDescription(raw: string): string | null {
+  const d = parseJson(raw)['description'];
+  return typeof d === 'string' && d.trim() !== '' ? d : null;
+}

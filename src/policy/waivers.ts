@@ -106,14 +106,8 @@ function readWaiver(entry: unknown, index: number, source: string, ruleIds: read
   return { index, rule, zone, resource, reason, owner, expires, expiresAt };
 }
 
-export interface WaiverState {
-  index: number;
-  rule: string;
-  zone: string | null;
-  resource: string | null;
-  reason: string;
-  owner: string;
-  expires: string;
+/** A waiver as the audit reports it (its end as written, without the parsed instant). */
+export interface WaiverState extends Omit<Waiver, 'expiresAt'> {
   /** Whole days until it ends (negative once ended). */
   daysLeft: number;
   /** Failures it waived (or, once expired, would have waived). */
@@ -153,16 +147,10 @@ export function applyWaivers(findings: readonly Finding[], waivers: readonly Wai
     }
     return applied ?? f;
   });
-  const state = (c: (typeof compiled)[number]): WaiverState => ({
-    index: c.w.index,
-    rule: c.w.rule,
-    zone: c.w.zone,
-    resource: c.w.resource,
-    reason: c.w.reason,
-    owner: c.w.owner,
-    expires: c.w.expires,
-    daysLeft: Math.floor((c.w.expiresAt.getTime() - now.getTime()) / 86_400_000),
-    matched: c.matched,
+  const state = ({ w: { expiresAt, ...waiver }, matched }: (typeof compiled)[number]): WaiverState => ({
+    ...waiver,
+    daysLeft: Math.floor((expiresAt.getTime() - now.getTime()) / 86_400_000),
+    matched,
   });
   const active = compiled.filter((c) => c.active);
   return {

@@ -1,6 +1,7 @@
 import type { DnsRecordRow, FilterRow, FirewallRuleRow, Readout, SnapshotReader, ZoneRow } from '../snapshot/reader.js';
 import {
   parseCertificatePack,
+  parseFilterDescription,
   parseFirewallRuleDetail,
   parseMigrationCheck,
   parseMigrationStatus,
@@ -26,6 +27,7 @@ import type { ResourceRef } from './rule.js';
  */
 
 export type FirewallRule = FirewallRuleRow & FirewallRuleDetail;
+export type Filter = FilterRow & { description: string | null };
 
 function mapReadout<A, B>(r: Readout<A>, f: (a: A) => B): Readout<B> {
   return r.known ? { known: true, items: r.items.map(f) } : r;
@@ -84,15 +86,15 @@ export class ZoneView {
     return this.memo('rules', () => mapReadout(this.reader.firewallRules(this.zone.id), (r) => ({ ...r, ...parseFirewallRuleDetail(r.raw) })));
   }
 
-  filters(): Readout<FilterRow> {
-    return this.memo('filters', () => this.reader.filters(this.zone.id));
+  filters(): Readout<Filter> {
+    return this.memo('filters', () => mapReadout(this.reader.filters(this.zone.id), (f) => ({ ...f, description: parseFilterDescription(f.raw) })));
   }
 
   /**
    * Each firewall rule with the expression it runs: its filter's, from the filters list, else the
    * copy inline in the rule. Unknown when neither list was read.
    */
-  ruleExpressions(): Readout<{ rule: FirewallRule; filter: FilterRow | null; expression: string | null }> {
+  ruleExpressions(): Readout<{ rule: FirewallRule; filter: Filter | null; expression: string | null }> {
     return this.memo('expressions', () => {
       const rules = this.firewallRules();
       if (!rules.known) return rules;

@@ -1,5 +1,6 @@
 import rule from '../../rules/migration-overrides-lost.js';
 import { days, type FixtureZone } from '../support/snapshot-fixture.js';
+import { UNKNOWN_MIGRATION_STATUS } from '../support/migration-cases.js';
 import { testRule } from '../support/rule-tester.js';
 
 const migrated: Partial<FixtureZone> = {
@@ -98,15 +99,6 @@ testRule(rule, {
       snapshot: { zones: [{ name: 'a.example', wafGroups: [group('g3', 'Cloudflare PHP', 'off', 'on')], unread: { waf_rules: 'denied' } }] },
       findings: [{ status: 'unknown', message: 'waf_rules' }],
     },
-    {
-      name: 'unknown when the migration status was not read',
-      snapshot: { zones: [{ name: 'a.example', unread: { migration_status: 'failed' } }] },
-      findings: [{ status: 'unknown', message: 'migration_status' }],
-    },
-    {
-      name: 'unknown when the status endpoint returned no status',
-      snapshot: { zones: [{ name: 'a.example', migrationStatus: null }] },
-      findings: [{ status: 'unknown', message: 'returned no status' }],
-    },
+    ...UNKNOWN_MIGRATION_STATUS,
   ],
 });

@@ -1,5 +1,6 @@
 import rule from '../../rules/migration-pending.js';
 import { days, firewall, type FixtureZone } from '../support/snapshot-fixture.js';
+import { UNKNOWN_MIGRATION_STATUS } from '../support/migration-cases.js';
 import { testRule } from '../support/rule-tester.js';
 
 const migrated: Partial<FixtureZone> = {
@@ -132,16 +133,7 @@ testRule(rule, {
       snapshot: { zones: [{ name: 'a.example', ...packages({ sensitivity: 'high', action_mode: 'block' }) }, { name: 'b.example', ...oldOff }, { name: 'c.example', ...migrated }] },
       findings: [{ zone: 'a.example', messageId: 'pending' }],
     },
-    {
-      name: 'unknown when the migration status was not read',
-      snapshot: { zones: [{ name: 'a.example', unread: { migration_status: 'failed' } }] },
-      findings: [{ status: 'unknown', message: 'migration_status' }],
-    },
-    {
-      name: 'unknown when the status endpoint returned no status',
-      snapshot: { zones: [{ name: 'a.example', migrationStatus: null }] },
-      findings: [{ status: 'unknown', message: 'returned no status' }],
-    },
+    ...UNKNOWN_MIGRATION_STATUS,
     {
       name: 'unknown for a state the spec does not describe',
       snapshot: { zones: [{ name: 'a.example', migrationStatus: { migration_state: 'default', old_waf_status: 'enabled', new_waf_status: 'disabled' } }] },

@@ -1,5 +1,6 @@
 import rule from '../../rules/migration-validation-stalled.js';
 import { days, FIXTURE_NOW } from '../support/snapshot-fixture.js';
+import { UNKNOWN_MIGRATION_STATUS } from '../support/migration-cases.js';
 import { testRule } from '../support/rule-tester.js';
 
 const inValidation = (created: string | undefined) => ({
@@ -55,15 +56,6 @@ testRule(rule, {
       snapshot: { zones: [{ name: 'v.example', plan: 'enterprise', ...inValidation('last Tuesday') }] },
       findings: [{ status: 'unknown', message: 'does not say when validation mode began' }],
     },
-    {
-      name: 'unknown when the migration status was not read',
-      snapshot: { zones: [{ name: 'a.example', unread: { migration_status: 'failed' } }] },
-      findings: [{ status: 'unknown', message: 'migration_status' }],
-    },
-    {
-      name: 'unknown when the status endpoint returned no status',
-      snapshot: { zones: [{ name: 'a.example', migrationStatus: null }] },
-      findings: [{ status: 'unknown', message: 'returned no status' }],
-    },
+    ...UNKNOWN_MIGRATION_STATUS,
   ],
 });
