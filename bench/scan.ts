@@ -20,6 +20,12 @@ export interface ScanBenchResult {
   dbMiB: number;
   rescanSeconds: number;
   rescanGrowthPercent: number;
+  /** `zonewarden audit` of the first scan, as its own process (start-up included). */
+  auditSeconds: number;
+  auditPeakRssMiB: number;
+  /** Findings that are not passes (failing, unknown, waived), and all verdicts. */
+  auditFindings: number;
+  auditVerdicts: number;
 }
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -36,12 +42,10 @@ function fileSize(path: string): number {
   return size;
 }
 
-/** Runs one scan, sampling the process's high-water RSS until it exits. */
-async function runScan(base: string, db: string, concurrency: number): Promise<{ summary: { durationMs: number; requests: { total: number }; counts: Record<string, number>; status: string }; peakKiB: number }> {
-  const child = spawn(process.execPath, [CLI, 'scan', '--db', db, '--budget', '1000000', '--concurrency', String(concurrency), '--format', 'json', '--quiet'], {
-    env: { ...process.env, ZONEWARDEN_BASE_URL: base, ZONEWARDEN_API_TOKEN: 'emulator-token' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+/** Runs the CLI in its own process, sampling its high-water RSS until it exits. */
+async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; peakKiB: number; ms: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (d) => (out += d));
   let peakKiB = 0;
@@ -55,8 +59,31 @@ async function runScan(base: string, db: string, concurrency: number): Promise<{
   }, 100);
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   clearInterval(sample);
-  if (code !== 0) throw new Error(`scan exited with ${code}: ${out.slice(0, 500)}`);
-  return { summary: JSON.parse(out), peakKiB };
+  return { code, out, peakKiB, ms: performance.now() - started };
+}
+
+interface ScanSummary {
+  durationMs: number;
+  requests: { total: number };
+  counts: Record<string, number>;
+  status: string;
+}
+
+async function runScan(base: string, db: string, concurrency: number): Promise<{ summary: ScanSummary; peakKiB: number }> {
+  const r = await runCli(['scan', '--db', db, '--budget', '1000000', '--concurrency', String(concurrency), '--format', 'json', '--quiet'], {
+    ZONEWARDEN_BASE_URL: base,
+    ZONEWARDEN_API_TOKEN: 'emulator-token',
+  });
+  if (r.code !== 0) throw new Error(`scan exited with ${r.code}: ${r.out.slice(0, 500)}`);
+  return { summary: JSON.parse(r.out) as ScanSummary, peakKiB: r.peakKiB };
+}
+
+async function runAudit(db: string): Promise<{ seconds: number; peakKiB: number; findings: number; verdicts: number }> {
+  const r = await runCli(['audit', '--db', db, '--scan', '1', '--format', 'json', '--quiet'], {});
+  if (r.code !== 0 && r.code !== 3) throw new Error(`audit exited with ${r.code}: ${r.out.slice(0, 500)}`);
+  const { counts } = JSON.parse(r.out) as { counts: { byStatus: Record<string, number> } };
+  const verdicts = Object.values(counts.byStatus).reduce((a, b) => a + b, 0);
+  return { seconds: r.ms / 1000, peakKiB: r.peakKiB, findings: verdicts - (counts.byStatus['pass'] ?? 0), verdicts };
 }
 
 export async function scanBench(zones: number, records: number, concurrency = 8): Promise<ScanBenchResult> {
@@ -68,6 +95,7 @@ export async function scanBench(zones: number, records: number, concurrency = 8)
     const sizeAfterFirst = fileSize(db);
     const second = await runScan(emulator.base, db, concurrency);
     const sizeAfterSecond = fileSize(db);
+    const audit = await runAudit(db);
     const rows = Object.values(first.summary.counts).reduce((a, b) => a + b, 0);
     return {
       zones,
@@ -79,6 +107,10 @@ export async function scanBench(zones: number, records: number, concurrency = 8)
       dbMiB: sizeAfterFirst / 2 ** 20,
       rescanSeconds: second.summary.durationMs / 1000,
       rescanGrowthPercent: ((sizeAfterSecond - sizeAfterFirst) / sizeAfterFirst) * 100,
+      auditSeconds: audit.seconds,
+      auditPeakRssMiB: audit.peakKiB / 1024,
+      auditFindings: audit.findings,
+      auditVerdicts: audit.verdicts,
     };
   } finally {
     emulator.stop();
@@ -99,6 +131,16 @@ export function scanMarkdown(results: ScanBenchResult[]): string {
     ...results.map(
       (r) =>
         `| ${r.zones} | ${r.records} | ${r.seconds.toFixed(1)} s | ${r.requests} | ${r.rows} | ${Math.round(r.rows / r.seconds)} | ${r.peakRssMiB.toFixed(0)} MiB | ${r.dbMiB.toFixed(1)} MiB | ${r.rescanSeconds.toFixed(1)} s | ${r.rescanGrowthPercent.toFixed(2)}% |`,
+    ),
+    '',
+    '## Audit: `zonewarden audit` of those scans',
+    '',
+    'Every rule of the catalogue on the first scan, in its own process (start-up included), JSON output.',
+    '',
+    '| zones | records | audit time | peak RSS | verdicts | findings (not passing) |',
+    '|---|---|---|---|---|---|',
+    ...results.map(
+      (r) => `| ${r.zones} | ${r.records} | ${r.auditSeconds.toFixed(1)} s | ${r.auditPeakRssMiB.toFixed(0)} MiB | ${r.auditVerdicts} | ${r.auditFindings} |`,
     ),
     '',
   ].join('\n');
