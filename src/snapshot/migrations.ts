@@ -127,6 +127,26 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX findings_scan ON findings (scan_id, fingerprint);
   `,
+  // 3: the write commands' audit log: every write to the API, what it aimed at and how it ended.
+  `
+  CREATE TABLE actions (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    command TEXT NOT NULL,
+    action TEXT NOT NULL,
+    target_type TEXT NOT NULL,
+    target_id TEXT,
+    target_name TEXT,
+    zone_id TEXT,
+    zone_name TEXT,
+    outcome TEXT NOT NULL CHECK (outcome IN ('ok', 'failed')),
+    http_status INTEGER,
+    api_codes TEXT NOT NULL,
+    message TEXT,
+    detail TEXT NOT NULL
+  );
+  CREATE INDEX actions_at ON actions (at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

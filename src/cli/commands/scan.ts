@@ -1,13 +1,12 @@
 import { resolve } from 'node:path';
-import { ApiError } from '../../api/errors.js';
-import { crawl, CredentialsRejected, type CrawlResult } from '../../crawler/crawl.js';
+import { CredentialsRejected } from '../../crawler/crawl.js';
 import { createProgress } from '../../crawler/progress.js';
-import { buildSummary, summaryText } from '../../crawler/summary.js';
+import { runScan, ScanFailed } from '../../crawler/run-scan.js';
+import { summaryText } from '../../crawler/summary.js';
 import { secretsFromEnv } from '../../config/credentials.js';
 import { EXIT, ZonewardenError } from '../../shared/errors.js';
 import { createRedactor } from '../../shared/redact.js';
 import { openSnapshot } from '../../snapshot/db.js';
-import { ScanWriter } from '../../snapshot/writer.js';
 import { defineCommand } from '../command.js';
 import { clientFor, commonOptions, configFrom, loggerFor } from '../common.js';
 
@@ -49,41 +48,29 @@ started, is marked aborted).`,
       stoppedBy = signal;
       controller.abort(new Error(signal));
     });
-    const started = new Date();
-    let writer: ScanWriter | undefined;
+    const progress = createProgress({ tty: io.stderrIsTTY === true, quiet: config.quiet, write: io.stderr, stats: () => client.snapshotStats() });
     try {
-      writer = ScanWriter.start(db, client.options.baseUrl, { accounts: [...config.account], zones: [...config.zone] }, createRedactor([...secrets, ...identities]));
-      const w = writer;
-      const progress = createProgress({ tty: io.stderrIsTTY === true, quiet: config.quiet, write: io.stderr, stats: () => client.snapshotStats() });
-      let result: CrawlResult;
-      try {
-        result = await crawl({
-          client,
-          writer: w,
-          scope: { accounts: [...config.account], zones: [...config.zone] },
-          concurrency: config.concurrency,
-          logger,
-          signal: controller.signal,
-          onProgress: (p) => progress.update(p),
-        });
-      } finally {
-        progress.stop();
-      }
-      const status = result.missing.length ? 'incomplete' : 'complete';
-      const summary = buildSummary(w.scanId, status, started, result, w.written, client.snapshotStats());
-      w.finish(status, summary);
+      const { scanId, status, summary } = await runScan({
+        db,
+        client,
+        scope: { accounts: [...config.account], zones: [...config.zone] },
+        concurrency: config.concurrency,
+        logger,
+        redact: createRedactor([...secrets, ...identities]),
+        signal: controller.signal,
+        onProgress: (p) => progress.update(p),
+      }).finally(() => progress.stop());
       if (o.format === 'json') io.stdout(`${JSON.stringify(summary, null, 2)}\n`);
       else {
-        io.stdout(`${w.scanId}\n`);
+        io.stdout(`${scanId}\n`);
         if (!config.quiet) io.stderr(summaryText(summary));
       }
       return status === 'complete' ? EXIT.ok : EXIT.incomplete;
     } catch (err) {
-      if (writer) writer.finish('aborted', { error: err instanceof Error ? err.message : String(err) });
-      if (stoppedBy && writer) throw new ScanAborted(writer.scanId, stoppedBy);
-      if (err instanceof CredentialsRejected) throw err.error;
-      if (err instanceof ApiError || err instanceof ZonewardenError) throw err;
-      throw err;
+      if (!(err instanceof ScanFailed)) throw err;
+      if (stoppedBy && err.scanId !== null) throw new ScanAborted(err.scanId, stoppedBy);
+      if (err.error instanceof CredentialsRejected) throw err.error.error;
+      throw err.error;
     } finally {
       await client.close();
       db.close();

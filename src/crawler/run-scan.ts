@@ -1,0 +1,64 @@
+import type { ApiClient } from '../api/client.js';
+import type { Logger } from '../shared/logger.js';
+import type { Redact } from '../shared/redact.js';
+import type { Db } from '../snapshot/db.js';
+import { ScanWriter, type ScanScope } from '../snapshot/writer.js';
+import { crawl, type CrawlProgress } from './crawl.js';
+import { buildSummary, type ScanSummary } from './summary.js';
+
+/**
+ * One scan from start to finish: the writer's lock, the crawl, the summary, and the final status
+ * in one place, for `scan` and for the write commands' rescans of the zones they touched. A scan
+ * that throws is marked aborted and earlier scans stay intact.
+ */
+
+export interface RunScanOptions {
+  db: Db;
+  client: ApiClient;
+  scope: ScanScope;
+  concurrency: number;
+  logger: Logger;
+  redact: Redact;
+  signal?: AbortSignal;
+  onProgress?: (progress: CrawlProgress) => void;
+}
+
+export interface ScanOutcome {
+  scanId: number;
+  status: 'complete' | 'incomplete';
+  summary: ScanSummary;
+}
+
+/** Thrown when the scan fails: the scan id (marked aborted) and the original error. */
+export class ScanFailed extends Error {
+  constructor(
+    readonly scanId: number | null,
+    readonly error: unknown,
+  ) {
+    super(error instanceof Error ? error.message : String(error));
+  }
+}
+
+export async function runScan(o: RunScanOptions): Promise<ScanOutcome> {
+  const started = new Date();
+  let writer: ScanWriter | undefined;
+  try {
+    writer = ScanWriter.start(o.db, o.client.options.baseUrl, o.scope, o.redact);
+    const result = await crawl({
+      client: o.client,
+      writer,
+      scope: o.scope,
+      concurrency: o.concurrency,
+      logger: o.logger,
+      ...(o.signal ? { signal: o.signal } : {}),
+      ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+    });
+    const status = result.missing.length ? 'incomplete' : 'complete';
+    const summary = buildSummary(writer.scanId, status, started, result, writer.written, o.client.snapshotStats());
+    writer.finish(status, summary);
+    return { scanId: writer.scanId, status, summary };
+  } catch (err) {
+    if (writer) writer.finish('aborted', { error: err instanceof Error ? err.message : String(err) });
+    throw new ScanFailed(writer?.scanId ?? null, err);
+  }
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { createFirewallRule, type FirewallPlan } from '../../src/actions/firewall.js';
+import { ActionLog, listActions } from '../../src/actions/log.js';
+import { openSnapshot } from '../../src/snapshot/db.js';
+import { clientFor } from '../support/client.js';
+import { emulatorsClosedAfterEach, get, raw, zoneId } from '../support/http.js';
+
+/**
+ * The duplicate-filter answer (400, code 10102, meta.id = the existing filter): a filter that
+ * appears between the pre-check and the write, or an inline create repeated, reuses that filter.
+ */
+
+const start = emulatorsClosedAfterEach();
+const EXPRESSION = 'ip.src eq 198.51.100.200';
+
+describe('creating a rule over an existing filter the pre-check did not see', () => {
+  it.each([false, true])('reuses the filter named by the duplicate answer (emergency: %s)', async (emergency) => {
+    const emu = await start();
+    const zone = { id: zoneId(emu, 'northwind.example'), name: 'northwind.example', plan: 'pro', accountId: null };
+    const made = await raw(emu, 'POST', `/zones/${zone.id}/filters`, { body: [{ expression: EXPRESSION }] });
+    const existing = made.json.result[0].id as string;
+    const db = openSnapshot(':memory:');
+    const client = clientFor(emu);
+    try {
+      const plan: FirewallPlan = { zone, request: { expression: EXPRESSION, action: 'block' }, existingFilterId: null, existingRuleId: null, rules: 16, quota: 20 };
+      const result = await createFirewallRule(client, new ActionLog(db, (s) => s), plan, { emergency });
+      expect(result).toMatchObject({ filterId: existing, filterReused: true });
+      const rules = (await get(emu, `/zones/${zone.id}/firewall/rules?per_page=100`)).json.result as Array<{ id: string; filter: { id: string } }>;
+      expect(rules.find((r) => r.id === result.ruleId)?.filter.id).toBe(existing);
+      // The refused duplicate is logged with its code and the filter it pointed to, then the rule.
+      expect(listActions(db).reverse().map((a) => [a.action, a.outcome, a.apiCodes, a.detail['reusedFilterId'] ?? a.detail['filterId']])).toEqual([
+        [emergency ? 'rule.create' : 'filter.create', 'failed', [10102], existing],
+        ['rule.create', 'ok', [], existing],
+      ]);
+      const filters = (await get(emu, `/zones/${zone.id}/filters?per_page=100`)).json.result as Array<{ expression: string }>;
+      expect(filters.filter((f) => f.expression === EXPRESSION)).toHaveLength(1);
+    } finally {
+      await client.close();
+      db.close();
+    }
+  });
+});
