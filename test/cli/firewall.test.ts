@@ -107,7 +107,7 @@ describe('zonewarden firewall create', () => {
   it('keeps the filter when the quota refuses the rule, says so, and finishes with it on the next run', async () => {
     const emu = await start();
     // A quota setting above the plan's lets the pre-check pass, so the API's refusal is what stops it.
-    const { run, actions } = setup(emu, { rules: { 'firewall-rule-quota': { options: { quotas: { free: 10 } } } } });
+    const { run, actions, db } = setup(emu, { rules: { 'firewall-rule-quota': { options: { quotas: { free: 10 } } } } });
     const args = ['--zone', 'tinkerer.test', '--expression', 'ip.src eq 203.0.113.99', '--action', 'block', '--yes'];
     const refused = await run(...args);
     expect(refused.code).toBe(2);
@@ -128,6 +128,15 @@ describe('zonewarden firewall create', () => {
     expect(finished.stdout).toContain(`reusing filter ${kept?.id}`);
     expect((await rulesOf(emu, 'tinkerer.test')).filter((x) => x.filter.id === kept?.id)).toHaveLength(1);
     expect(actions().slice(2).map((a) => [a.action, a.outcome, a.detail['filterReused']])).toEqual([['rule.create', 'ok', true]]);
+
+    // `zonewarden log` reads the same record back, newest first.
+    const log = await runInProcess(['log', '--db', db], {}, '/');
+    expect(log.code).toBe(0);
+    expect(log.stdout.trimEnd().split('\n').map((l) => l.replace(/^\S+ {2}/, ''))).toEqual([
+      expect.stringMatching(/^ok {6}firewall create: rule\.create firewall_rule \w+ on tinkerer\.test$/),
+      expect.stringMatching(/^failed {2}firewall create: rule\.create firewall_rule \(none\) on tinkerer\.test HTTP 400 codes 10019: .*quota/),
+      expect.stringMatching(/^ok {6}firewall create: filter\.create filter \w+ on tinkerer\.test$/),
+    ]);
   });
 
   it('keeps the filter when the plan lacks a feature the expression needs', async () => {
