@@ -25,12 +25,23 @@ const KINDS = RANGES.map(([kind, v4, v6]): [string, BlockList] => [kind, blockLi
 /** Every range in one list: a check costs microseconds, and most addresses of a large zone are public. */
 const ANY = RANGES.reduce((list, [, v4, v6]) => blockList(v4, v6, list), new BlockList());
 
+const ipv4Number = (address: string): number => address.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
+
+/** IPv4 ranges as numbers: most records of a large zone are IPv4, and arithmetic beats BlockList tenfold. */
+const V4_RANGES = RANGES.flatMap(([kind, v4]) =>
+  v4.map(([network, prefix]) => ({ kind, base: ipv4Number(network), size: 2 ** (32 - prefix) })),
+);
+
 function addressKind(address: string): string | null {
   const family = isIP(address);
   // Content that is not an address is ignored rather than reported unknown: the data was read, and
   // a value that is not an address points nowhere, so it cannot leak an internal one.
   if (family === 0) return null;
-  const type = family === 4 ? 'ipv4' : 'ipv6';
+  if (family === 4) {
+    const n = ipv4Number(address);
+    return V4_RANGES.find((r) => n >= r.base && n < r.base + r.size)?.kind ?? null;
+  }
+  const type = 'ipv6';
   if (!ANY.check(address, type)) return null;
   return KINDS.find(([, list]) => list.check(address, type))?.[0] ?? null;
 }

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
 import { fillPath, LIST_ENDPOINTS, type ListEndpoint } from '../api/endpoints.js';
@@ -73,6 +74,8 @@ class CredentialsRejected extends Error {
 }
 
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
+  // Every request in flight listens to the stop signal: more than Node's default of 10 at high concurrency.
+  if (options.signal) setMaxListeners(Math.max(10, options.concurrency * 4), options.signal);
   return new Crawler(options).run();
 }
 

@@ -1,9 +1,11 @@
+import type { Db } from '../snapshot/db.js';
 import type { SnapshotReader } from '../snapshot/reader.js';
-import { evaluate, type Evaluation } from './engine.js';
+import { evaluate, type EvaluateOptions, type Evaluation } from './engine.js';
 import { compareFindings, STATUSES, type Finding, type Status } from './findings.js';
 import type { ActiveRule } from './registry.js';
 import { atOrAbove, SEVERITIES, type Severity } from './rule.js';
-import { applyWaivers, type Waiver, type WaiverReport } from './waivers.js';
+import { AuditRecorder } from './store.js';
+import { WaiverSet, type Waiver, type WaiverReport } from './waivers.js';
 
 /** An audit: the rules' verdicts on a scan with the waivers applied, and the numbers that sum it up. */
 
@@ -17,30 +19,86 @@ export interface AuditCounts {
 export interface AuditResult extends Evaluation {
   waivers: WaiverReport;
   counts: AuditCounts;
+  /** Failures at or above each severity: what --fail-on looks at (findings may have been streamed away). */
+  failingAtOrAbove: Record<Severity, number>;
 }
 
 const zeroStatuses = (): Record<Status, number> => Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<Status, number>;
 
-export function countFindings(findings: readonly Finding[], ruleIds: readonly string[]): AuditCounts {
-  const counts: AuditCounts = {
-    byStatus: zeroStatuses(),
-    failBySeverity: Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>,
-    byRule: Object.fromEntries(ruleIds.map((id) => [id, zeroStatuses()])),
-  };
-  for (const f of findings) {
-    counts.byStatus[f.status]++;
-    (counts.byRule[f.rule] ??= zeroStatuses())[f.status]++;
-    if (f.status === 'fail') counts.failBySeverity[f.severity]++;
+/** Counts by status, severity and rule, one finding at a time; passes may come as counts only. */
+export class FindingCounter {
+  readonly counts: AuditCounts;
+
+  constructor(ruleIds: readonly string[]) {
+    this.counts = {
+      byStatus: zeroStatuses(),
+      failBySeverity: Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>,
+      byRule: Object.fromEntries(ruleIds.map((id) => [id, zeroStatuses()])),
+    };
   }
-  return counts;
+
+  add(f: Finding): void {
+    if (f.status === 'pass') return;
+    this.counts.byStatus[f.status]++;
+    (this.counts.byRule[f.rule] ??= zeroStatuses())[f.status]++;
+    if (f.status === 'fail') this.counts.failBySeverity[f.severity]++;
+  }
+
+  addPasses(passes: Readonly<Record<string, number>>): void {
+    for (const [rule, n] of Object.entries(passes)) {
+      this.counts.byStatus.pass += n;
+      (this.counts.byRule[rule] ??= zeroStatuses()).pass += n;
+    }
+  }
+
+  failingAtOrAbove(): Record<Severity, number> {
+    return Object.fromEntries(
+      SEVERITIES.map((threshold) => [threshold, SEVERITIES.filter((s) => atOrAbove(s, threshold)).reduce((n, s) => n + this.counts.failBySeverity[s], 0)]),
+    ) as Record<Severity, number>;
+  }
 }
 
-export function runAudit(reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[] = [], options: { now?: Date } = {}): AuditResult {
+function finish(evaluation: Evaluation, findings: Finding[], waivers: WaiverSet, counter: FindingCounter): AuditResult {
+  counter.addPasses(evaluation.passes);
+  return { ...evaluation, findings, waivers: waivers.report(), counts: counter.counts, failingAtOrAbove: counter.failingAtOrAbove() };
+}
+
+/** An audit held in memory, every finding sorted worst first: for tests and --passes. */
+export function runAudit(reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[] = [], options: Omit<EvaluateOptions, 'sink'> = {}): AuditResult {
   const evaluation = evaluate(reader, rules, options);
-  const { findings, report } = applyWaivers(evaluation.findings, waivers, evaluation.now);
+  const set = new WaiverSet(waivers, evaluation.now);
+  const counter = new FindingCounter(evaluation.rules.map((r) => r.rule.meta.id));
+  const findings = evaluation.findings.map((f) => set.apply(f));
+  for (const f of findings) counter.add(f);
   // Waived failures move down the list, after the ones still failing.
   findings.sort(compareFindings);
-  return { ...evaluation, findings, waivers: report, counts: countFindings(findings, evaluation.rules.map((r) => r.rule.meta.id)) };
+  return finish(evaluation, findings, set, counter);
+}
+
+/**
+ * An audit streamed into the database: each finding is stored as the rules produce it, inside one
+ * transaction that replaces any earlier audit of the scan, so memory stays flat however many
+ * findings there are. The result carries no findings: read them back with storedFindings().
+ */
+export function recordAudit(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[] = [], evaluatedAt = new Date()): AuditResult {
+  return db
+    .transaction((): AuditResult => {
+      const recorder = new AuditRecorder(db, reader.scan.id);
+      const set = new WaiverSet(waivers, new Date(reader.scan.startedAt));
+      const counter = new FindingCounter(rules.filter((r) => r.enabled).map((r) => r.rule.meta.id));
+      const evaluation = evaluate(reader, rules, {
+        keepPasses: false,
+        sink: (f) => {
+          const applied = set.apply(f);
+          counter.add(applied);
+          recorder.add(applied);
+        },
+      });
+      const result = finish(evaluation, [], set, counter);
+      recorder.finish(result, evaluatedAt);
+      return result;
+    })
+    .immediate();
 }
 
 /** Failures (not waived, not unknown) at or above the threshold: what `--fail-on` turns into exit 1. */

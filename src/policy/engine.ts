@@ -24,8 +24,10 @@ export interface Evaluation {
   now: Date;
   /** The rules that ran, in catalogue order. */
   rules: ActiveRule[];
-  /** Every verdict, passes included, worst first. */
+  /** Every verdict, worst first; passes only when kept (see EvaluateOptions.keepPasses). */
   findings: Finding[];
+  /** Passing verdicts by rule, kept or not. */
+  passes: Record<string, number>;
   errors: RuleRunError[];
   zones: number;
 }
@@ -33,6 +35,16 @@ export interface Evaluation {
 export interface EvaluateOptions {
   /** Overrides the scan's time (tests only). */
   now?: Date;
+  /**
+   * Whether passing verdicts are returned as findings (default true). A large organisation has
+   * hundreds of thousands; when only failures are shown, they are counted instead of kept.
+   */
+  keepPasses?: boolean;
+  /**
+   * Receives the findings instead of the returned list, in evaluation order (zone by zone), so
+   * that an audit of a large organisation never holds them all; the returned list is then empty.
+   */
+  sink?: (finding: Finding) => void;
 }
 
 const named = (id: string | null, name: string | null): Named | null => (id === null ? null : { id, name });
@@ -87,8 +99,11 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   const snapshot = new SnapshotView(reader);
   const enabled = rules.filter((r) => r.enabled);
   const findings: Finding[] = [];
+  const passes: Record<string, number> = Object.fromEntries(enabled.map((r) => [r.rule.meta.id, 0]));
+  const keepPasses = options.keepPasses ?? true;
   const errors: RuleRunError[] = [];
   const zones = snapshot.zones();
+  const emit = options.sink ?? ((f: Finding) => findings.push(f));
 
   const accountOf = (zone: ZoneRow): Named | null => {
     const account = snapshot.account(zone.accountId);
@@ -99,7 +114,10 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
     try {
       active.rule.check(ctx as ZoneContext<RuleOptions>);
       if (verdicts.findings.length === 0) throw new Error('the rule gave no verdict');
-      findings.push(...verdicts.findings);
+      for (const f of verdicts.findings) {
+        if (f.status === 'pass') passes[f.rule] = (passes[f.rule] ?? 0) + 1;
+        if (f.status !== 'pass' || keepPasses) emit(f);
+      }
     } catch (err) {
       errors.push({ rule: active.rule.meta.id, zone, message: err instanceof Error ? err.message : String(err) });
     }
@@ -150,5 +168,5 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   }
 
   findings.sort(compareFindings);
-  return { scan, now, rules: enabled, findings, errors, zones: zones.length };
+  return { scan, now, rules: enabled, findings, passes, errors, zones: zones.length };
 }

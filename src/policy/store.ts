@@ -1,4 +1,5 @@
 import { PACKAGE } from '../shared/package-info.js';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from '../snapshot/db.js';
 import type { AuditCounts, AuditResult } from './audit.js';
 import type { RuleRunError } from './engine.js';
@@ -23,65 +24,98 @@ export interface StoredAudit {
   findings: Finding[];
 }
 
-export function saveAudit(db: Db, result: AuditResult, evaluatedAt = new Date()): void {
-  const insert = db.prepare(`INSERT INTO findings (scan_id, fingerprint, rule, category, severity, status, account_id, account_name, zone_id, zone_name,
+/** Stores one audit of a scan, replacing an earlier one; call inside a transaction. */
+export class AuditRecorder {
+  private readonly insert: Statement;
+
+  constructor(
+    private readonly db: Db,
+    private readonly scanId: number,
+  ) {
+    db.prepare('DELETE FROM audits WHERE scan_id = ?').run(scanId);
+    // A header row first, as the findings reference it; finish() fills it in.
+    db.prepare("INSERT INTO audits (scan_id, evaluated_at, tool_version, rules, counts, errors, waivers) VALUES (?, '', ?, '[]', '{}', '[]', '{}')").run(scanId, PACKAGE.version);
+    this.insert = db.prepare(`INSERT INTO findings (scan_id, fingerprint, rule, category, severity, status, account_id, account_name, zone_id, zone_name,
       resource_type, resource_id, resource_name, message, message_id, data, waiver) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-  db.transaction(() => {
-    // Auditing a scan again replaces its findings (new rules, settings or waivers).
-    db.prepare('DELETE FROM audits WHERE scan_id = ?').run(result.scan.id);
-    db.prepare('INSERT INTO audits (scan_id, evaluated_at, tool_version, rules, counts, errors, waivers) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
-      result.scan.id,
-      evaluatedAt.toISOString(),
-      PACKAGE.version,
-      JSON.stringify(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity, options: r.options }))),
-      JSON.stringify(result.counts),
-      JSON.stringify(result.errors),
-      JSON.stringify(result.waivers),
+  }
+
+  add(f: Finding): void {
+    if (f.status === 'pass') return;
+    this.insert.run(
+      this.scanId,
+      f.fingerprint,
+      f.rule,
+      f.category,
+      f.severity,
+      f.status,
+      f.account?.id ?? null,
+      f.account?.name ?? null,
+      f.zone?.id ?? null,
+      f.zone?.name ?? null,
+      f.resource.type,
+      f.resource.id,
+      f.resource.name,
+      f.message,
+      f.messageId,
+      JSON.stringify(f.data),
+      f.waiver ? JSON.stringify(f.waiver) : null,
     );
-    for (const f of result.findings) {
-      if (f.status === 'pass') continue;
-      insert.run(
-        result.scan.id,
-        f.fingerprint,
-        f.rule,
-        f.category,
-        f.severity,
-        f.status,
-        f.account?.id ?? null,
-        f.account?.name ?? null,
-        f.zone?.id ?? null,
-        f.zone?.name ?? null,
-        f.resource.type,
-        f.resource.id,
-        f.resource.name,
-        f.message,
-        f.messageId,
-        JSON.stringify(f.data),
-        f.waiver ? JSON.stringify(f.waiver) : null,
+  }
+
+  finish(result: Omit<AuditResult, 'findings'>, evaluatedAt: Date): void {
+    this.db
+      .prepare('UPDATE audits SET evaluated_at = ?, rules = ?, counts = ?, errors = ?, waivers = ? WHERE scan_id = ?')
+      .run(
+        evaluatedAt.toISOString(),
+        JSON.stringify(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity, options: r.options }))),
+        JSON.stringify(result.counts),
+        JSON.stringify(result.errors),
+        JSON.stringify(result.waivers),
+        this.scanId,
       );
-    }
+  }
+}
+
+/** Stores an audit held in memory (see recordAudit for one streamed as it runs). */
+export function saveAudit(db: Db, result: AuditResult, evaluatedAt = new Date()): void {
+  db.transaction(() => {
+    const recorder = new AuditRecorder(db, result.scan.id);
+    for (const f of result.findings) recorder.add(f);
+    recorder.finish(result, evaluatedAt);
   }).immediate();
+}
+
+/** Worst first, as compareFindings orders them in memory. */
+const ORDER = `CASE status WHEN 'fail' THEN 0 WHEN 'unknown' THEN 1 ELSE 2 END,
+  CASE severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END,
+  rule, coalesce(zone_name, ''), coalesce(resource_name, resource_id)`;
+
+function toFinding(r: Record<string, string | null>): Finding {
+  return {
+    rule: r['rule'] as string,
+    category: r['category'] as Finding['category'],
+    severity: r['severity'] as Finding['severity'],
+    status: r['status'] as Finding['status'],
+    account: r['account_id'] === null ? null : { id: r['account_id'] as string, name: r['account_name'] ?? null },
+    zone: r['zone_id'] === null ? null : { id: r['zone_id'] as string, name: r['zone_name'] ?? null },
+    resource: { type: r['resource_type'] as string, id: r['resource_id'] as string, name: r['resource_name'] ?? null },
+    message: r['message'] as string,
+    messageId: r['message_id'] ?? null,
+    data: JSON.parse(r['data'] as string) as Record<string, unknown>,
+    fingerprint: r['fingerprint'] as string,
+    ...(r['waiver'] ? { waiver: JSON.parse(r['waiver']) as Finding['waiver'] & object } : {}),
+  };
+}
+
+/** The stored findings of a scan, worst first, one at a time (a large audit never sits in memory whole). */
+export function* storedFindings(db: Db, scanId: number): Generator<Finding> {
+  for (const row of db.prepare(`SELECT * FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`).iterate(scanId)) yield toFinding(row as Record<string, string | null>);
 }
 
 export function loadAudit(db: Db, scanId: number): StoredAudit | null {
   const row = db.prepare('SELECT * FROM audits WHERE scan_id = ?').get(scanId) as Record<string, string | number> | undefined;
   if (!row) return null;
-  const findings = (db.prepare('SELECT * FROM findings WHERE scan_id = ? ORDER BY pk').all(scanId) as Array<Record<string, string | null>>).map(
-    (r): Finding => ({
-      rule: r['rule'] as string,
-      category: r['category'] as Finding['category'],
-      severity: r['severity'] as Finding['severity'],
-      status: r['status'] as Finding['status'],
-      account: r['account_id'] === null ? null : { id: r['account_id'] as string, name: r['account_name'] ?? null },
-      zone: r['zone_id'] === null ? null : { id: r['zone_id'] as string, name: r['zone_name'] ?? null },
-      resource: { type: r['resource_type'] as string, id: r['resource_id'] as string, name: r['resource_name'] ?? null },
-      message: r['message'] as string,
-      messageId: r['message_id'] ?? null,
-      data: JSON.parse(r['data'] as string) as Record<string, unknown>,
-      fingerprint: r['fingerprint'] as string,
-      ...(r['waiver'] ? { waiver: JSON.parse(r['waiver']) as Finding['waiver'] & object } : {}),
-    }),
-  );
+  const findings = [...storedFindings(db, scanId)];
   return {
     scanId,
     evaluatedAt: row['evaluated_at'] as string,

@@ -134,32 +134,51 @@ function matcher(w: Waiver): (f: Finding) => boolean {
     (resource === null || resource.test(f.resource.id) || (f.resource.name !== null && resource.test(f.resource.name)));
 }
 
-/** Failures matched by an active waiver (the first in the file) become `waived`. */
-export function applyWaivers(findings: readonly Finding[], waivers: readonly Waiver[], now: Date): { findings: Finding[]; report: WaiverReport } {
-  const compiled = waivers.map((w) => ({ w, match: matcher(w), active: w.expiresAt.getTime() > now.getTime(), matched: 0 }));
-  const out = findings.map((f) => {
-    if (f.status !== 'fail') return f;
+/**
+ * The waivers of an audit, applied finding by finding (so findings can stream past) while the
+ * report of what each waiver matched builds up.
+ */
+export class WaiverSet {
+  private readonly compiled;
+
+  constructor(
+    waivers: readonly Waiver[],
+    private readonly now: Date,
+  ) {
+    this.compiled = waivers.map((w) => ({ w, match: matcher(w), active: w.expiresAt.getTime() > now.getTime(), matched: 0 }));
+  }
+
+  /** A failure matched by an active waiver (the first in the file) becomes `waived`. */
+  apply(f: Finding): Finding {
+    if (f.status !== 'fail' || this.compiled.length === 0) return f;
     let applied: Finding | null = null;
-    for (const c of compiled) {
+    for (const c of this.compiled) {
       if (!c.match(f)) continue;
       c.matched++;
       if (c.active && !applied) applied = { ...f, status: 'waived', waiver: { reason: c.w.reason, owner: c.w.owner, expires: c.w.expires, index: c.w.index } };
     }
     return applied ?? f;
-  });
-  const state = ({ w: { expiresAt, ...waiver }, matched }: (typeof compiled)[number]): WaiverState => ({
-    ...waiver,
-    daysLeft: Math.floor((expiresAt.getTime() - now.getTime()) / 86_400_000),
-    matched,
-  });
-  const active = compiled.filter((c) => c.active);
-  return {
-    findings: out,
-    report: {
+  }
+
+  report(): WaiverReport {
+    const now = this.now.getTime();
+    const state = ({ w: { expiresAt, ...waiver }, matched }: (typeof this.compiled)[number]): WaiverState => ({
+      ...waiver,
+      daysLeft: Math.floor((expiresAt.getTime() - now) / 86_400_000),
+      matched,
+    });
+    const active = this.compiled.filter((c) => c.active);
+    return {
       active: active.map(state),
-      expiring: active.filter((c) => c.w.expiresAt.getTime() - now.getTime() <= EXPIRING_DAYS * 86_400_000).map(state),
-      expired: compiled.filter((c) => !c.active).map(state),
+      expiring: active.filter((c) => c.w.expiresAt.getTime() - now <= EXPIRING_DAYS * 86_400_000).map(state),
+      expired: this.compiled.filter((c) => !c.active).map(state),
       unused: active.filter((c) => c.matched === 0).map(state),
-    },
-  };
+    };
+  }
+}
+
+export function applyWaivers(findings: readonly Finding[], waivers: readonly Waiver[], now: Date): { findings: Finding[]; report: WaiverReport } {
+  const set = new WaiverSet(waivers, now);
+  const out = findings.map((f) => set.apply(f));
+  return { findings: out, report: set.report() };
 }

@@ -1,4 +1,4 @@
-import type { DnsRecordRow, FilterRow, FirewallRuleRow, Readout, SnapshotReader, ZoneRow } from '../snapshot/reader.js';
+import type { DnsRecordFields, FilterRow, FirewallRuleRow, Readout, SnapshotReader, ZoneRow } from '../snapshot/reader.js';
 import {
   parseCertificatePack,
   parseFilterDescription,
@@ -74,8 +74,8 @@ export class ZoneView {
     return value;
   }
 
-  dnsRecords(): Readout<DnsRecordRow> {
-    return this.memo('dns', () => this.reader.dnsRecords(this.zone.id));
+  dnsRecords(): Readout<DnsRecordFields> {
+    return this.memo('dns', () => this.reader.dnsRecordFields(this.zone.id));
   }
 
   certificatePacks(): Readout<CertificatePack> {

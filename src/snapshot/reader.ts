@@ -53,13 +53,16 @@ export interface ZoneRow {
   type: string | null;
   raw: string;
 }
-export interface DnsRecordRow {
+/** A DNS record's queried columns: what checks use, without the raw JSON (the bulk of a row). */
+export interface DnsRecordFields {
   id: string;
   type: string | null;
   name: string | null;
   content: string | null;
   proxied: boolean | null;
   ttl: number | null;
+}
+export interface DnsRecordRow extends DnsRecordFields {
   raw: string;
 }
 export interface FirewallRuleRow {
@@ -84,6 +87,15 @@ export interface RawRow {
 }
 
 const flag = (v: number | null): boolean | null => (v === null ? null : v === 1);
+
+const dnsFields = (r: Record<string, unknown>): DnsRecordFields => ({
+  id: r['item_id'] as string,
+  type: r['type'] as string | null,
+  name: r['name'] as string | null,
+  content: r['content'] as string | null,
+  proxied: flag(r['proxied'] as number | null),
+  ttl: r['ttl'] as number | null,
+});
 
 export class SnapshotReader {
   readonly scan: ScanRow;
@@ -118,9 +130,9 @@ export class SnapshotReader {
     return row.id;
   }
 
-  private valid(table: string): string {
+  private valid(table: string, columns = '*'): string {
     const ref = scanRef(this.scan.id);
-    return `SELECT * FROM ${table} WHERE first_scan <= ${ref} AND last_scan >= ${ref}`;
+    return `SELECT ${columns} FROM ${table} WHERE first_scan <= ${ref} AND last_scan >= ${ref}`;
   }
 
   /** Everything this scan recorded about what it read. */
@@ -207,15 +219,14 @@ export class SnapshotReader {
 
   dnsRecords(zoneId: string): Readout<DnsRecordRow> {
     return this.readout('zone', zoneId, 'dns_records', () =>
-      this.rows('dns_records', 'zone_id', zoneId).map((r) => ({
-        id: r['item_id'] as string,
-        type: r['type'] as string | null,
-        name: r['name'] as string | null,
-        content: r['content'] as string | null,
-        proxied: flag(r['proxied'] as number | null),
-        ttl: r['ttl'] as number | null,
-        raw: r['raw'] as string,
-      })),
+      this.rows('dns_records', 'zone_id', zoneId).map((r) => ({ ...dnsFields(r), raw: r['raw'] as string })),
+    );
+  }
+
+  /** DNS records without their raw JSON: a zone can hold a million, and checks need the columns only. */
+  dnsRecordFields(zoneId: string): Readout<DnsRecordFields> {
+    return this.readout('zone', zoneId, 'dns_records', () =>
+      this.rows('dns_records', 'zone_id', zoneId, undefined, 'item_id, type, name, content, proxied, ttl').map(dnsFields),
     );
   }
 
@@ -275,8 +286,8 @@ export class SnapshotReader {
   }
 
   /** Rows of a table valid in this scan for one scope (and, in zone_objects, one endpoint). */
-  private rows(table: string, scopeColumn: string, scopeId: string, endpoint?: string): Array<Record<string, unknown>> {
-    const sql = `${this.valid(table)} AND ${scopeColumn} = ?${endpoint === undefined ? '' : ' AND endpoint = ?'}`;
+  private rows(table: string, scopeColumn: string, scopeId: string, endpoint?: string, columns = '*'): Array<Record<string, unknown>> {
+    const sql = `${this.valid(table, columns)} AND ${scopeColumn} = ?${endpoint === undefined ? '' : ' AND endpoint = ?'}`;
     let statement = this.statements.get(sql);
     if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
     return statement.all(...(endpoint === undefined ? [scopeId] : [scopeId, endpoint])) as Array<Record<string, unknown>>;

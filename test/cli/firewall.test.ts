@@ -99,7 +99,7 @@ describe('zonewarden firewall create', () => {
     const action = await run('--zone', 'northwind.example', '--expression', 'ip.src eq 192.0.2.1', '--action', 'drop', '--yes');
     expect(action.stderr).toMatch(/^zonewarden firewall: --action drop is not a firewall rule action; use one of block, challenge/);
     const missing = await run('--zone', 'northwind.example', '--action', 'block');
-    expect(missing.stderr).toBe("zonewarden firewall: firewall create: --expression is required; see 'zonewarden firewall --help'\n");
+    expect(missing.stderr).toBe("zonewarden firewall: --expression is required; see 'zonewarden firewall --help'\n");
     expect(writes(emu)).toEqual([]);
     expect(actions()).toEqual([]);
   });

@@ -76,10 +76,10 @@ describe('zonewarden invites accept', () => {
     const { emu, run } = await setup();
     const r = await run('--id', 'feedfacefeedfacefeedfacefeedface', '--yes');
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('zonewarden invites: invites accept: feedfacefeedfacefeedfacefeedface is not a pending invitation; the pending ones are listed above\n');
+    expect(r.stderr).toBe('zonewarden invites: feedfacefeedfacefeedfacefeedface is not a pending invitation; the pending ones are listed above\n');
     expect(writes(emu)).toEqual([]);
     const both = await run('--all', '--id', 'x');
-    expect(both.stderr).toBe('zonewarden invites: invites accept: give --all or --id, not both\n');
+    expect(both.stderr).toBe('zonewarden invites: give --all or --id, not both\n');
     const verb = await runInProcess(['invites', 'decline'], {}, '/');
     expect(verb.stderr).toMatch(/^zonewarden invites: unknown action decline; the action is accept/);
   });

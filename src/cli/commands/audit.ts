@@ -1,17 +1,18 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { catalogue, rulesFor } from '../../policy/catalogue.js';
-import { failuresAtOrAbove, runAudit } from '../../policy/audit.js';
+import { recordAudit, runAudit, type AuditResult } from '../../policy/audit.js';
+import type { Finding } from '../../policy/findings.js';
 import type { Severity } from '../../policy/rule.js';
-import { saveAudit } from '../../policy/store.js';
+import { saveAudit, storedFindings } from '../../policy/store.js';
 import { loadWaivers } from '../../policy/waivers.js';
 import { EXIT } from '../../shared/errors.js';
 import { openSnapshot, SnapshotError, type Db } from '../../snapshot/db.js';
 import { SnapshotReader } from '../../snapshot/reader.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom } from '../common.js';
-import { auditJson } from '../output/audit-json.js';
-import { auditText } from '../output/audit-text.js';
+import { writeAuditJson } from '../output/audit-json.js';
+import { writeAuditText } from '../output/audit-text.js';
 
 /** The scan to audit: the one asked for, else the latest complete one. */
 export function chooseScan(db: Db, path: string, asked: number | undefined): number {
@@ -68,15 +69,25 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
     const db = openExisting(path);
     try {
       const reader = new SnapshotReader(db, chooseScan(db, path, o.scan));
-      const result = runAudit(reader, rules, waivers);
-      saveAudit(db, result);
+      // Streamed into the database by default; --passes needs every verdict, so that audit is held in memory.
+      let result: AuditResult;
+      let findings: () => Iterable<Finding>;
+      if (o.passes) {
+        const held = runAudit(reader, rules, waivers, { keepPasses: true });
+        saveAudit(db, held);
+        result = held;
+        findings = () => held.findings;
+      } else {
+        result = recordAudit(db, reader, rules, waivers);
+        findings = () => storedFindings(db, reader.scan.id);
+      }
       const failOn = config.failOn;
-      const failing = failOn === 'none' ? [] : failuresAtOrAbove(result.findings, failOn as Severity);
+      const failing = failOn === 'none' ? 0 : result.failingAtOrAbove[failOn as Severity];
       const incomplete = result.scan.status !== 'complete' || result.errors.length > 0;
-      const exitCode = failing.length ? EXIT.findings : incomplete ? EXIT.incomplete : EXIT.ok;
-      if (o.format === 'json') io.stdout(auditJson(result, { passes: o.passes, failOn, exitCode }));
-      else io.stdout(auditText(result, { passes: o.passes, failOn }));
-      if (!config.quiet && failing.length) io.stderr(`${failing.length} failing finding(s) at or above ${failOn}\n`);
+      const exitCode = failing ? EXIT.findings : incomplete ? EXIT.incomplete : EXIT.ok;
+      if (o.format === 'json') writeAuditJson(result, findings(), { failOn, exitCode }, io.stdout);
+      else writeAuditText(result, findings, { failOn }, io.stdout);
+      if (!config.quiet && failing) io.stderr(`${failing} failing finding(s) at or above ${failOn}\n`);
       if (!config.quiet && result.scan.status !== 'complete') io.stderr(`scan ${result.scan.id} is ${result.scan.status}: checks of what it could not read are unknown\n`);
       return exitCode;
     } finally {

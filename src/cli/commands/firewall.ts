@@ -45,7 +45,7 @@ zone is rescanned afterwards.`,
   async run(o, io, args) {
     if (args[0] !== 'create') throw new UsageError(`firewall: unknown action ${args[0] ?? ''}; the action is create, e.g. zonewarden firewall create --zone example.com ...`);
     for (const required of ['zone', 'expression', 'action'] as const) {
-      if (o[required] === undefined) throw new UsageError(`firewall create: --${required} is required; see 'zonewarden firewall --help'`);
+      if (o[required] === undefined) throw new UsageError(`--${required} is required; see 'zonewarden firewall --help'`);
     }
     const config = configFrom(o, io);
     const quotas = quotasFrom(config);

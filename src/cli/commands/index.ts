@@ -5,9 +5,10 @@ import { emulatorCommand } from './emulator.js';
 import { firewallCommand } from './firewall.js';
 import { invitesCommand } from './invites.js';
 import { logCommand } from './log.js';
+import { migrateCommand } from './migrate.js';
 import { pruneCommand } from './prune.js';
 import { rulesCommand } from './rules.js';
 import { scanCommand } from './scan.js';
 
 /** Every command, in the order `zonewarden --help` lists them. */
-export const COMMANDS: Command[] = [scanCommand, auditCommand, rulesCommand, invitesCommand, firewallCommand, logCommand, pruneCommand, apiCommand, emulatorCommand] as unknown as Command[];
+export const COMMANDS: Command[] = [scanCommand, auditCommand, rulesCommand, invitesCommand, firewallCommand, migrateCommand, logCommand, pruneCommand, apiCommand, emulatorCommand] as unknown as Command[];

@@ -28,7 +28,7 @@ database's audit log.`,
   examples: ['zonewarden invites accept', 'zonewarden invites accept --all', 'zonewarden invites accept --id 4f5f0c14a2a41d5063dcf8fd0a40ba6a --yes'],
   async run(o, io, args) {
     if (args[0] !== 'accept') throw new UsageError(`invites: unknown action ${args[0] ?? ''}; the action is accept, e.g. zonewarden invites accept --all`);
-    if (o.all && o.id.length) throw new UsageError('invites accept: give --all or --id, not both');
+    if (o.all && o.id.length) throw new UsageError('give --all or --id, not both');
     const config = configFrom(o, io);
     const session = openWriteSession(config, io);
     try {
@@ -39,7 +39,7 @@ database's audit log.`,
       }
       io.stdout(`${pending.length} pending invitation(s):\n${pending.map(line).join('\n')}\n`);
       const unknown = o.id.filter((id) => !pending.some((p) => p.id === id));
-      if (unknown.length) throw new UsageError(`invites accept: ${unknown.join(', ')} is not a pending invitation; the pending ones are listed above`);
+      if (unknown.length) throw new UsageError(`${unknown.join(', ')} is not a pending invitation; the pending ones are listed above`);
       const chosen = o.all ? pending : pending.filter((p) => o.id.includes(p.id));
       if (chosen.length === 0) {
         io.stdout('choose with --all or --id ID, and add --yes to accept\n');

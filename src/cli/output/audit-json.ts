@@ -1,10 +1,15 @@
 import type { AuditResult } from '../../policy/audit.js';
+import type { Finding } from '../../policy/findings.js';
 
 /** The audit as JSON for other tools; `schema` changes only with a new version number. */
 export const AUDIT_JSON_SCHEMA = 'zonewarden.audit/1';
 
-export function auditJson(result: AuditResult, options: { passes: boolean; failOn: string; exitCode: number }): string {
-  return `${JSON.stringify(
+/**
+ * Writes the audit as one JSON document, the findings last and one per line: written in chunks,
+ * so that 100,000s of findings never become one string in memory, and easy to grep or diff.
+ */
+export function writeAuditJson(result: AuditResult, findings: Iterable<Finding>, options: { failOn: string; exitCode: number }, write: (text: string) => void): void {
+  const head = JSON.stringify(
     {
       schema: AUDIT_JSON_SCHEMA,
       scan: { id: result.scan.id, startedAt: result.scan.startedAt, finishedAt: result.scan.finishedAt, status: result.scan.status },
@@ -13,11 +18,22 @@ export function auditJson(result: AuditResult, options: { passes: boolean; failO
       failOn: options.failOn,
       exitCode: options.exitCode,
       counts: result.counts,
-      findings: result.findings.filter((f) => options.passes || f.status !== 'pass'),
       waivers: result.waivers,
       errors: result.errors,
     },
     null,
     2,
-  )}\n`;
+  );
+  write(`${head.slice(0, -2)},\n  "findings": [`);
+  let n = 0;
+  let chunk: string[] = [];
+  for (const f of findings) {
+    chunk.push(`${n++ === 0 ? '' : ','}\n    ${JSON.stringify(f)}`);
+    if (chunk.length === 1000) {
+      write(chunk.join(''));
+      chunk = [];
+    }
+  }
+  write(chunk.join(''));
+  write(`${n ? '\n  ' : ''}]\n}\n`);
 }

@@ -17,9 +17,29 @@ function resourceText(f: Finding): string {
   return `${f.resource.type} ${f.resource.name ?? f.resource.id}`;
 }
 
-function table(rows: string[][]): string[] {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => [...(r[i] ?? '')].length))) ?? [];
-  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - [...cell].length))).join('  ').trimEnd());
+const width = (text: string): number => [...text].length;
+
+function cells(f: Finding): string[] {
+  return [
+    STATUS_LABEL[f.status],
+    f.severity,
+    f.rule,
+    printable(shorten(f.zone?.name ?? f.account?.name ?? '-', 40)),
+    printable(shorten(resourceText(f), 48)),
+    printable(f.message) + (f.waiver ? printable(` [waived: ${f.waiver.reason}; owner ${f.waiver.owner}; until ${f.waiver.expires}]`) : ''),
+  ];
+}
+
+/**
+ * An aligned table, written row by row: the findings are read twice (widths, then rows) instead
+ * of held, since an audit can have 100,000s. The last column is not padded.
+ */
+function writeTable(header: string[], rows: () => Iterable<Finding>, write: (line: string) => void): void {
+  const widths = header.map(width);
+  for (const f of rows()) cells(f).forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, width(c))));
+  const line = (r: string[]) => r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - width(cell)))).join('  ').trimEnd();
+  write(line(header));
+  for (const f of rows()) write(line(cells(f)));
 }
 
 function waiverLine(w: WaiverState, what: string): string {
@@ -27,25 +47,18 @@ function waiverLine(w: WaiverState, what: string): string {
   return printable(`  waiver ${w.index} (${w.rule}, ${scope}; owner ${w.owner}) ${what}`);
 }
 
-export function auditText(result: AuditResult, options: { passes: boolean; failOn: string }): string {
+/** Writes the audit as text; `findings` gives the findings to list, worst first, each time it is called. */
+export function writeAuditText(result: AuditResult, findings: () => Iterable<Finding>, options: { failOn: string }, out: (text: string) => void): void {
   const lines: string[] = [];
   const s = result.scan;
-  lines.push(`scan ${s.id} · started ${s.startedAt} · ${s.status} · ${result.zones.toLocaleString('en-US')} zones · ${result.rules.length} rules`);
-  const shown = result.findings.filter((f) => options.passes || f.status !== 'pass');
-  if (shown.length) {
-    lines.push('');
-    const rows = [['STATUS', 'SEVERITY', 'RULE', 'ZONE', 'RESOURCE', 'MESSAGE']];
-    for (const f of shown) {
-      rows.push([
-        STATUS_LABEL[f.status],
-        f.severity,
-        f.rule,
-        printable(shorten(f.zone?.name ?? f.account?.name ?? '-', 40)),
-        printable(shorten(resourceText(f), 48)),
-        printable(f.message) + (f.waiver ? printable(` [waived: ${f.waiver.reason}; owner ${f.waiver.owner}; until ${f.waiver.expires}]`) : ''),
-      ]);
-    }
-    lines.push(...table(rows));
+  out(`scan ${s.id} · started ${s.startedAt} · ${s.status} · ${result.zones.toLocaleString('en-US')} zones · ${result.rules.length} rules\n`);
+  const probe = findings()[Symbol.iterator]();
+  const empty = probe.next().done === true;
+  // Close the probe at once: an open database cursor would keep its statement busy.
+  probe.return?.();
+  if (!empty) {
+    out('\n');
+    writeTable(['STATUS', 'SEVERITY', 'RULE', 'ZONE', 'RESOURCE', 'MESSAGE'], findings, (l) => out(`${l}\n`));
   }
   const c = result.counts;
   const bySeverity = SEVERITIES.filter((sev) => c.failBySeverity[sev] > 0).map((sev) => `${c.failBySeverity[sev]} ${sev}`);
@@ -72,5 +85,5 @@ export function auditText(result: AuditResult, options: { passes: boolean; failO
     lines.push(`rules that failed to run (their verdicts are missing; please report this):`);
     for (const e of result.errors) lines.push(printable(`  ${e.rule}${e.zone ? ` on ${e.zone.name ?? e.zone.id}` : ''}: ${e.message}`));
   }
-  return `${lines.join('\n')}\n`;
+  out(`${lines.join('\n')}\n`);
 }

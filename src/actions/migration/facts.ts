@@ -1,0 +1,267 @@
+import type { ApiClient } from '../../api/client.js';
+import { fillPath, LIST_ENDPOINTS, type ListEndpoint } from '../../api/endpoints.js';
+import { ApiError } from '../../api/errors.js';
+import type { WafPackage } from '../../policy/models.js';
+import { ZonewardenError } from '../../shared/errors.js';
+import { type ZoneTarget } from '../zones.js';
+
+/**
+ * Migrating a zone's managed rules, following the spec's sequence: read the status, check
+ * compatibility, get the equivalent configuration (or take the user's adjusted one), then PUT the
+ * entry point with waf_migration=validation or pending. The migration is irreversible, so every
+ * reason to refuse is found from GET requests before the one write, and the write is recorded in
+ * the audit log whatever its outcome.
+ */
+
+export const MIGRATION_MODES = ['validation', 'pending'] as const;
+export type MigrationMode = (typeof MIGRATION_MODES)[number];
+
+export const ENTRYPOINT_PHASE = 'http_request_firewall_managed';
+/** The API's code for an entry point that has never been written. */
+const RULESET_NOT_FOUND = 10003;
+
+/** The PUT body: the new managed-rules configuration (spec: name and rules). */
+export interface ManagedRulesConfig {
+  name: string;
+  rules: Array<Record<string, unknown>>;
+}
+
+export type Readout<T> = { known: true; items: T[] } | { known: false; reason: string };
+
+/** A group or rule of the previous managed rules. */
+export interface LegacySetting {
+  id: string;
+  name: string | null;
+  mode: string | null;
+  defaultMode: string | null;
+}
+
+export interface UriOverride {
+  id: string;
+  urls: string[];
+  description: string | null;
+  paused: boolean;
+}
+
+export interface RuleExpression {
+  id: string;
+  description: string | null;
+  /** Null when the rule's filter was deleted or could not be found. */
+  expression: string | null;
+}
+
+/** Everything the GET requests said about one zone. */
+export interface MigrationFacts {
+  zone: ZoneTarget;
+  state: string | null;
+  oldWaf: string | null;
+  newWaf: string | null;
+  /** Null when not read (the zone has migrated) or when the check did not say. */
+  compatible: boolean | null;
+  config: ManagedRulesConfig | null;
+  /** `config`: GET waf_migration/config; `entrypoint`: what validation mode already runs. */
+  configSource: 'config' | 'entrypoint' | null;
+  packages: Readout<WafPackage>;
+  groups: Readout<LegacySetting>;
+  rules: Readout<LegacySetting>;
+  /** Null where URI-based overrides do not exist (every plan but Enterprise). */
+  overrides: Readout<UriOverride> | null;
+  firewallRules: Readout<RuleExpression>;
+}
+
+export type Stage = 'start' | 'validation' | 'complete' | 'unknown';
+
+export interface Blocker {
+  kind: 'incompatible' | 'too-many-rules' | 'expression-too-long' | 'unverified';
+  message: string;
+}
+
+export interface MigrationPlan {
+  zone: ZoneTarget;
+  state: string | null;
+  stage: Stage;
+  oldWaf: string | null;
+  newWaf: string | null;
+  compatible: boolean | null;
+  /** What makes the migration fail or needs the vendor's support; empty when none. */
+  blockers: Blocker[];
+  sensitivity: { known: boolean; from: string | null; paranoiaLevel: string | null; scoreThreshold: string | null; text: string };
+  action: { from: string | null; to: string | null; text: string };
+  validationMode: { available: boolean; text: string };
+  lost:
+    | { known: true; groupOverrides: LegacySetting[]; ruleOverrides: LegacySetting[]; groupsOff: LegacySetting[] }
+    | { known: false; reason: string };
+  firewallRules: { count: number | null; longExpressions: Array<{ id: string; description: string | null; bytes: number; characters: number }> };
+  config: ManagedRulesConfig | null;
+  configSource: 'config' | 'entrypoint' | null;
+}
+
+export class MigrationRefused extends ZonewardenError {
+  constructor(message: string) {
+    super('ZW_MIGRATION_REFUSED', message);
+  }
+}
+
+export class MigrationFailed extends ZonewardenError {
+  constructor(message: string) {
+    super('ZW_MIGRATION_FAILED', message);
+  }
+}
+
+export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const obj = (v: unknown): Record<string, unknown> => (isObject(v) ? v : {});
+export const n = (x: number): string => x.toLocaleString('en-US');
+
+export function entrypointPath(zoneId: string): string {
+  return `/zones/${encodeURIComponent(zoneId)}/rulesets/phases/${ENTRYPOINT_PHASE}/entrypoint`;
+}
+
+// Reading.
+
+class IncompleteList extends Error {}
+
+export async function listAll(client: ApiClient, endpoint: ListEndpoint, params: Record<string, string>): Promise<unknown[]> {
+  const list = client.list<unknown>(fillPath(endpoint.template, params), { perPage: endpoint.maxPerPage, minPerPage: endpoint.minPerPage, query: endpoint.query ?? {} });
+  const items = await list.all();
+  // A count taken from a list that stopped early would understate what the migration carries.
+  if (list.summary.truncated || list.summary.shortfall > 0) throw new IncompleteList(`${endpoint.template}: the list came back incomplete`);
+  return items;
+}
+
+/** API failures become "not known, because"; anything else is a bug and is thrown. */
+async function readout<T>(read: () => Promise<T[]>): Promise<Readout<T>> {
+  try {
+    return { known: true, items: await read() };
+  } catch (err) {
+    if (err instanceof ApiError || err instanceof IncompleteList) return { known: false, reason: err.message };
+    throw err;
+  }
+}
+
+function setting(raw: unknown, nameKey: 'name' | 'description'): LegacySetting {
+  const o = obj(raw);
+  return { id: str(o['id']) ?? '', name: str(o[nameKey]), mode: str(o['mode']), defaultMode: str(o['default_mode']) };
+}
+
+/** The entry point as a PUT body: server-managed fields (version, last_updated) left out. */
+function configFromEntrypoint(raw: unknown): ManagedRulesConfig {
+  const o = obj(raw);
+  const rules = (Array.isArray(o['rules']) ? o['rules'] : []).filter(isObject).map((r) => {
+    const { version: _version, last_updated: _updated, ...rest } = r;
+    return rest;
+  });
+  return { name: str(o['name']) ?? 'default', rules };
+}
+
+function configFromAnswer(raw: unknown): ManagedRulesConfig {
+  const o = obj(raw);
+  return { name: str(o['name']) ?? 'default', rules: (Array.isArray(o['rules']) ? o['rules'] : []).filter(isObject) };
+}
+
+async function firewallExpressions(client: ApiClient, zoneId: string): Promise<RuleExpression[]> {
+  const params = { zone_id: zoneId };
+  const rules = (await listAll(client, LIST_ENDPOINTS.firewallRules, params)).map(obj);
+  // Rules usually carry their filter's expression; the filters are read only when one does not.
+  const unresolved = rules.some((r) => {
+    const f = obj(r['filter']);
+    return str(f['expression']) === null && f['deleted'] !== true && str(f['id']) !== null;
+  });
+  const byId = new Map<string, string>();
+  if (unresolved) {
+    for (const f of (await listAll(client, LIST_ENDPOINTS.filters, params)).map(obj)) {
+      const id = str(f['id']);
+      const expression = str(f['expression']);
+      if (id !== null && expression !== null) byId.set(id, expression);
+    }
+  }
+  return rules.map((r) => {
+    const f = obj(r['filter']);
+    const filterId = str(f['id']);
+    return {
+      id: str(r['id']) ?? '',
+      description: str(r['description']),
+      expression: str(f['expression']) ?? (filterId === null ? null : (byId.get(filterId) ?? null)),
+    };
+  });
+}
+
+async function legacyWaf(client: ApiClient, zoneId: string): Promise<Pick<MigrationFacts, 'packages' | 'groups' | 'rules'>> {
+  const packages = await readout(async () =>
+    (await listAll(client, LIST_ENDPOINTS.wafPackages, { zone_id: zoneId })).map((raw): WafPackage => {
+      const p = obj(raw);
+      return { id: str(p['id']) ?? '', name: str(p['name']), detectionMode: str(p['detection_mode']), sensitivity: str(p['sensitivity']), actionMode: str(p['action_mode']) };
+    }),
+  );
+  if (!packages.known) {
+    const reason = `the packages of the previous managed rules could not be read (${packages.reason})`;
+    return { packages, groups: { known: false, reason }, rules: { known: false, reason } };
+  }
+  const each = (endpoint: ListEndpoint, nameKey: 'name' | 'description') =>
+    readout(async () => {
+      const out: LegacySetting[] = [];
+      for (const p of packages.items) {
+        for (const raw of await listAll(client, endpoint, { zone_id: zoneId, package_id: p.id })) out.push(setting(raw, nameKey));
+      }
+      return out;
+    });
+  return { packages, groups: await each(LIST_ENDPOINTS.wafGroups, 'name'), rules: await each(LIST_ENDPOINTS.wafRules, 'description') };
+}
+
+/**
+ * The GET requests of a plan: status first, and nothing more once the zone has migrated (the
+ * previous managed rules' APIs are gone then). Status, check and configuration are required; the
+ * rest only informs the plan, so a failure there is reported rather than fatal.
+ */
+export async function gatherFacts(client: ApiClient, zone: ZoneTarget): Promise<MigrationFacts> {
+  const base = `/zones/${encodeURIComponent(zone.id)}`;
+  const status = obj((await client.get<unknown>(`${base}/waf_migration/status`)).result);
+  const state = str(status['migration_state']);
+  const head = { zone, state, oldWaf: str(status['old_waf_status']), newWaf: str(status['new_waf_status']) };
+  if (state === 'complete') {
+    const gone = { known: false as const, reason: 'the zone has migrated: the previous managed rules no longer exist' };
+    return { ...head, compatible: null, config: null, configSource: null, packages: gone, groups: gone, rules: gone, overrides: null, firewallRules: gone };
+  }
+  const check = obj((await client.get<unknown>(`${base}/waf_migration/check`, { query: { phase_two: '1' } })).result);
+  const compatible = typeof check['compatible'] === 'boolean' ? check['compatible'] : null;
+
+  let config: ManagedRulesConfig | null = null;
+  let configSource: MigrationFacts['configSource'] = null;
+  if (state === 'validation') {
+    // Validation mode runs the configuration PUT when it began, perhaps adjusted since: finishing
+    // the migration keeps it rather than going back to the one derived from the previous rules.
+    try {
+      config = configFromEntrypoint((await client.get<unknown>(entrypointPath(zone.id))).result);
+      configSource = 'entrypoint';
+    } catch (err) {
+      if (!(err instanceof ApiError && err.hasCode(RULESET_NOT_FOUND))) throw err;
+    }
+  }
+  if (config === null) {
+    config = configFromAnswer((await client.get<unknown>(`${base}/waf_migration/config`, { query: { phase_two: '1' } })).result);
+    configSource = 'config';
+  }
+
+  const legacy = await legacyWaf(client, zone.id);
+  const overrides =
+    zone.plan === 'enterprise'
+      ? await readout(async () =>
+          (await listAll(client, LIST_ENDPOINTS.wafOverrides, { zone_id: zone.id })).map((raw): UriOverride => {
+            const o = obj(raw);
+            return { id: str(o['id']) ?? '', urls: (Array.isArray(o['urls']) ? o['urls'] : []).filter((u): u is string => typeof u === 'string'), description: str(o['description']), paused: o['paused'] === true };
+          }),
+        )
+      : null;
+  const firewallRules = await readout(() => firewallExpressions(client, zone.id));
+  return { ...head, compatible, config, configSource, ...legacy, overrides, firewallRules };
+}
+
+// Planning.
+
+export function stageOf(state: string | null): Stage {
+  // `default` is seen in the wild for zones that have not started (api-facts), like `start`.
+  if (state === 'start' || state === 'default') return 'start';
+  if (state === 'validation' || state === 'complete') return state;
+  return 'unknown';
+}
+

@@ -1,0 +1,4 @@
+/** The migration write command's modules: what the GETs say, what to do about it, and doing it. */
+export * from './facts.js';
+export * from './plan.js';
+export * from './apply.js';

@@ -1,0 +1,313 @@
+/**
+ * `zonewarden migrate plan|apply` in-process against the emulator: the command parses its argv
+ * as the CLI does and runs with a fake terminal, so the tests see stdout, stderr, the exit code,
+ * the emulator's request counters and the database the command leaves behind.
+ */
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { listActions } from '../../src/actions/log.js';
+import { commandHelp, parseOptions, type Command, type CommandIO } from '../../src/cli/command.js';
+import { migrateCommand } from '../../src/cli/commands/migrate.js';
+import type { RunningEmulator } from '../../src/emulator/server.js';
+import { ZonewardenError } from '../../src/shared/errors.js';
+import { openSnapshot } from '../../src/snapshot/db.js';
+import { SnapshotReader } from '../../src/snapshot/reader.js';
+import { emulatorsClosedAfterEach, get, TOKEN, zoneId } from '../support/http.js';
+
+const OWASP_RULESET = '4814384a9e5d4991b9815dcfc25d2f1f';
+const PUT_ENTRYPOINT = 'PUT /zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint';
+/** Unpaced: the default budget spaces requests 300 ms apart. */
+const FAST = ['--budget', '1000000', '--budget-window', '1'];
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** What runCli does for a command (src/cli/run.ts): parse, run, and turn a ZonewardenError into one line and its exit code. */
+async function migrate(emu: RunningEmulator, cwd: string, argv: string[]): Promise<Run> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CommandIO = {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    env: { ZONEWARDEN_BASE_URL: emu.url, ZONEWARDEN_API_TOKEN: TOKEN },
+    cwd,
+    stopSignal: new Promise(() => {}),
+  };
+  const command = migrateCommand as unknown as Command;
+  let code: number;
+  try {
+    const options = parseOptions(command, [...argv, ...FAST]);
+    code = await command.run(options, io, options._);
+  } catch (e) {
+    if (!(e instanceof ZonewardenError)) throw e;
+    io.stderr(`zonewarden ${e.message.startsWith('migrate:') ? e.message : `migrate: ${e.message}`}\n`);
+    code = e.exitCode;
+  }
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+const workdir = (): string => mkdtempSync(join(tmpdir(), 'zw-migrate-'));
+const writes = (emu: RunningEmulator): string[] => Object.keys(emu.stats().requests.byRoute).filter((k) => !k.startsWith('GET '));
+
+async function state(emu: RunningEmulator, name: string): Promise<string> {
+  return (await get(emu, `/zones/${zoneId(emu, name)}/waf_migration/status`)).json.result.migration_state;
+}
+
+/** The audit log and the latest scan's view of one zone's migration, from the database the command wrote. */
+function database(cwd: string, emu: RunningEmulator, name: string) {
+  const db = openSnapshot(join(cwd, 'zw.db'));
+  try {
+    const actions = listActions(db);
+    const scanId = SnapshotReader.latestScanId(db, ['complete', 'incomplete']);
+    const status = scanId === null ? null : new SnapshotReader(db, scanId).zoneObject(zoneId(emu, name), 'migration_status');
+    const scanned = status?.known ? (JSON.parse(status.items[0]!.raw) as { migration_state: string }).migration_state : null;
+    return { actions, scanId, scanned };
+  } finally {
+    db.close();
+  }
+}
+
+describe('migrate plan', () => {
+  const start = emulatorsClosedAfterEach();
+
+  it('shows blockers, mapping, validation mode, what is lost and the configuration, with GET requests only', async () => {
+    const emu = await start({ dataset: 'demo' });
+    const cwd = workdir();
+    const r = await migrate(emu, cwd, ['plan', '--zone', 'acme-bank.example', '--db', 'zw.db']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('blockers:\n  - not compatible: 2 URI-based override(s)');
+    expect(r.stdout).toContain('sensitivity high → paranoia level PL2, score threshold Medium (40 or higher)');
+    expect(r.stdout).toContain('action block (carried over)');
+    expect(r.stdout).toContain('validation mode available (Enterprise)');
+    expect(r.stdout).toContain('  - rule override: SQLi - Comment sequence in the query string (100002) simulate (default block)');
+    expect(r.stdout).toContain('  - group switched off, perhaps by default: Cloudflare WordPress');
+    expect(r.stdout).toMatch(/resulting configuration "default" \(3 rule\(s\), from GET waf_migration\/config\):\n {2}1\. skip \(enabled\)/);
+    expect(r.stdout).toContain('next: remove the blockers above');
+    // A hostile override description from the API reaches the terminal inert.
+    expect(r.stdout).not.toMatch(/[\u0000-\u0008\u001b\u202e]/);
+    expect(writes(emu)).toEqual([]);
+    expect(existsSync(join(cwd, 'zw.db'))).toBe(false);
+  });
+
+  it('says what a Business zone lacks and what to run next', async () => {
+    const emu = await start({ dataset: 'demo' });
+    const r = await migrate(emu, workdir(), ['plan', '--zone', zoneId(emu, 'northwind-shop.example')]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('blockers: none');
+    expect(r.stdout).toContain('sensitivity low → paranoia level PL1, score threshold Medium (40 or higher)');
+    expect(r.stdout).toContain('no validation mode on the business plan: enabling the new managed rules disables the previous ones at once');
+    expect(r.stdout).toContain('next: zonewarden migrate apply --zone northwind-shop.example --mode pending');
+  });
+
+  it('says a migrated zone has nothing left to plan, and exits 0', async () => {
+    const emu = await start({ dataset: 'demo' });
+    const r = await migrate(emu, workdir(), ['plan', '--zone', 'acme-careers.example']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('already migrated (state complete)');
+    expect(r.stdout).not.toContain('blockers');
+  });
+
+  it('prints JSON whose config, edited, is what apply --config sends', async () => {
+    const emu = await start({ dataset: 'demo' });
+    const cwd = workdir();
+    const plan = await migrate(emu, cwd, ['plan', '--zone', 'acme-cards.example', '--format', 'json']);
+    expect(plan.code).toBe(0);
+    const json = JSON.parse(plan.stdout);
+    expect(json).toMatchObject({ schema: 'zonewarden.migration-plan/1', stage: 'start', blockers: [], validationMode: { available: true }, sensitivity: { paranoiaLevel: 'PL1' } });
+    const config = json.config as { name: string; rules: Array<Record<string, unknown> & { action_parameters: { id: string } }> };
+    const adjusted = { ...config, rules: config.rules.map((r) => (r.action_parameters.id === OWASP_RULESET ? { ...r, enabled: false } : r)) };
+    writeFileSync(join(cwd, 'managed.json'), JSON.stringify(adjusted));
+
+    const r = await migrate(emu, cwd, ['apply', '--zone', 'acme-cards.example', '--mode', 'validation', '--config', 'managed.json', '--db', 'zw.db', '--yes']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('from your file');
+    const entrypoint = (await get(emu, `/zones/${zoneId(emu, 'acme-cards.example')}/rulesets/phases/http_request_firewall_managed/entrypoint`)).json.result;
+    const owasp = (entrypoint.rules as Array<{ enabled: boolean; action_parameters?: { id?: string } }>).find((x) => x.action_parameters?.id === OWASP_RULESET);
+    expect(owasp?.enabled).toBe(false);
+    expect(database(cwd, emu, 'acme-cards.example').actions[0]!.detail).toMatchObject({ configSource: 'file' });
+  });
+});
+
+describe('migrate apply, one zone', () => {
+  const start = emulatorsClosedAfterEach();
+
+  it('without --yes shows the PUT and the warning, writes nothing and exits 0', async () => {
+    const emu = await start({ dataset: 'demo' });
+    const cwd = workdir();
+    const r = await migrate(emu, cwd, ['apply', '--zone', 'acme-cards.example', '--mode', 'validation', '--db', 'zw.db']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`would send PUT /zones/${zoneId(emu, 'acme-cards.example')}/rulesets/phases/http_request_firewall_managed/entrypoint?waf_migration=validation&phase_two=1`);
+    expect(r.stdout).toContain('body: configuration "default" with 2 rule(s), from GET waf_migration/config');
+    expect(r.stdout).toContain('dry run: nothing was written; add --yes to migrate');
+    expect(r.stderr).toMatch(/^warning: migrating acme-cards\.example to the new managed rules is irreversible/m);
+    expect(r.stdout).toContain('lost: 2 rule override(s) not migrated (and 1 group(s) switched off, perhaps by default)');
+    expect(writes(emu)).toEqual([]);
+    expect(existsSync(join(cwd, 'zw.db'))).toBe(false);
+    expect(await state(emu, 'acme-cards.example')).toBe('start');
+  });
+
+  it('with --yes migrates, records the write and rescans the zone', async () => {
+    const emu = await start({ dataset: 'demo' });
+    const cwd = workdir();
+    const r = await migrate(emu, cwd, ['apply', '--zone', 'acme-cards.example', '--mode', 'validation', '--db', 'zw.db', '--yes']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('acme-cards.example is in validation mode');
+    expect(r.stdout).toContain('finish with zonewarden migrate apply --zone acme-cards.example --mode pending --yes');
+    expect(r.stderr).toContain('irreversible');
+    expect(emu.stats().requests.byRoute[PUT_ENTRYPOINT]).toBe(1);
+    expect(await state(emu, 'acme-cards.example')).toBe('validation');
+    const { actions, scanId, scanned } = database(cwd, emu, 'acme-cards.example');
+    expect(actions).toHaveLength(1);
+    expect(actions[0]).toMatchObject({ command: 'migrate apply', action: 'migration.validation', target: { type: 'zone', name: 'acme-cards.example' }, outcome: 'ok', httpStatus: 200 });
+    expect(scanId).not.toBeNull();
+    expect(scanned).toBe('validation');
+
+    const finish = await migrate(emu, cwd, ['apply', '--zone', 'acme-cards.example', '--mode', 'pending', '--db', 'zw.db', '--yes']);
+    expect(finish.code).toBe(0);
+    expect(finish.stdout).toContain('from the entry point validation mode runs');
+    expect(await state(emu, 'acme-cards.example')).toBe('complete');
+    expect(database(cwd, emu, 'acme-cards.example')).toMatchObject({ scanned: 'complete' });
+  });
+
+  it.each([
+    ['northwind-shop.example', 'validation', 'validation mode is for Enterprise zones only and northwind-shop.example is on the business plan: use --mode pending'],
+    ['acme-bank.example', 'pending', 'not compatible: 2 URI-based override(s) of the previous managed rules block it until deleted'],
+    ['acme-payments.example', 'pending', "201 firewall rules, more than the 200 the migration carries: migrating this zone needs the vendor's support"],
+    ['acme-invest.example', 'pending', "longer than 4,096 bytes of UTF-8"],
+    ['acme-loans.example', 'validation', 'acme-loans.example is already in validation mode: use --mode pending'],
+    ['acme-careers.example', 'pending', 'acme-careers.example has already migrated (state complete); the migration is irreversible'],
+  ])('refuses %s with --mode %s before any write, in one line', async (name, mode, why) => {
+    const emu = await start({ dataset: 'demo' });
+    const cwd = workdir();
+    const r = await migrate(emu, cwd, ['apply', '--zone', name, '--mode', mode, '--db', 'zw.db', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`zonewarden migrate: will not migrate ${name}, nothing was written: `);
+    expect(r.stderr).toContain(why);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(writes(emu)).toEqual([]);
+    expect(database(cwd, emu, name).actions).toEqual([]);
+  });
+
+  it('records the API\'s refusal of an adjusted configuration and exits 2', async () => {
+    const emu = await start({ dataset: 'demo' });
+    const cwd = workdir();
+    writeFileSync(join(cwd, 'bad.json'), JSON.stringify({ name: 'default', rules: [{ action: 'explode', expression: 'true', enabled: true }] }));
+    const r = await migrate(emu, cwd, ['apply', '--zone', 'northwind.example', '--mode', 'pending', '--config', 'bad.json', '--db', 'zw.db', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/zonewarden migrate: the API refused the migration of northwind\.example: PUT .*HTTP 400.*\(recorded in the audit log\)/);
+    expect(await state(emu, 'northwind.example')).toBe('start');
+    const [row] = database(cwd, emu, 'northwind.example').actions;
+    expect(row).toMatchObject({ action: 'migration.pending', outcome: 'failed', httpStatus: 400 });
+    expect(row!.apiCodes.length).toBeGreaterThan(0);
+  });
+
+  it('prints the dry run as JSON', async () => {
+    const emu = await start({ dataset: 'demo' });
+    const r = await migrate(emu, workdir(), ['apply', '--zone', 'northwind.example', '--mode', 'pending', '--format', 'json']);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json).toMatchObject({ schema: 'zonewarden.migration-apply/1', mode: 'pending', dryRun: true, counts: { 'would migrate': 1 } });
+    expect(json.zones[0].request).toMatchObject({ method: 'PUT', query: { waf_migration: 'pending', phase_two: '1' }, rules: 2, configSource: 'config' });
+  });
+});
+
+describe('migrate apply --all-eligible', () => {
+  const start = emulatorsClosedAfterEach();
+
+  it('dry run: a table of every zone in scope, nothing written', async () => {
+    const emu = await start({ dataset: 'demo' });
+    const cwd = workdir();
+    const r = await migrate(emu, cwd, ['apply', '--all-eligible', '--mode', 'validation', '--db', 'zw.db']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^zone +plan +outcome +reason$/);
+    expect(lines.find((l) => l.startsWith('acme-cards.example'))).toMatch(/enterprise +would migrate +to validation mode/);
+    expect(lines.find((l) => l.startsWith('northwind-shop.example'))).toMatch(/business +skipped +validation mode is for Enterprise zones only/);
+    expect(lines.find((l) => l.startsWith('acme-careers.example'))).toMatch(/skipped +acme-careers\.example has already migrated/);
+    expect(r.stdout).toContain('dry run: nothing was written; add --yes to migrate the 1 eligible zone(s)');
+    expect(r.stderr).toContain('warning: migrating 1 zone(s) to the new managed rules is irreversible');
+    expect(writes(emu)).toEqual([]);
+    expect(existsSync(join(cwd, 'zw.db'))).toBe(false);
+  });
+
+  it('migrates the eligible zones of an account, records each write and rescans them', async () => {
+    const emu = await start({ dataset: 'demo' });
+    const cwd = workdir();
+    const northwind = emu.org.state.zones.find((z) => z.name === 'northwind.example')!.accountId;
+    const r = await migrate(emu, cwd, ['apply', '--all-eligible', '--account', northwind, '--mode', 'pending', '--db', 'zw.db', '--yes']);
+    expect(r.code).toBe(0);
+    const rows = r.stdout.split('\n').map((l) => l.split(/ {2,}/));
+    const migrated = rows.filter((cells) => cells[2] === 'migrated').map((cells) => cells[0]);
+    expect(migrated).toEqual(['northwind-shop.example', 'northwind-staging.example', 'northwind.example']);
+    expect(rows.find((cells) => cells[0] === 'northwind-blog.example')?.[2]).toBe('skipped');
+    expect(r.stdout).toContain('4 zone(s), mode pending: 3 migrated, 1 skipped');
+    for (const name of migrated) expect(await state(emu, name!)).toBe('complete');
+    const { actions, scanned } = database(cwd, emu, 'northwind.example');
+    expect(actions.map((a) => [a.target.name, a.action, a.outcome]).sort()).toEqual(migrated.map((n) => [n, 'migration.pending', 'ok']));
+    expect(scanned).toBe('complete');
+  });
+
+  it('exits 2 when a write fails, and records the failure', async () => {
+    const emu = await start({ dataset: 'demo', failRoutes: [PUT_ENTRYPOINT] });
+    const cwd = workdir();
+    const r = await migrate(emu, cwd, ['apply', '--all-eligible', '--zone', 'northwind.example', '--zone', 'acme-careers.example', '--mode', 'pending', '--db', 'zw.db', '--yes', '--format', 'json']);
+    expect(r.code).toBe(2);
+    const json = JSON.parse(r.stdout);
+    expect(json.zones.map((z: { zone: { name: string }; outcome: string }) => [z.zone.name, z.outcome])).toEqual([
+      ['acme-careers.example', 'skipped'],
+      ['northwind.example', 'failed'],
+    ]);
+    expect(json.zones[1].httpStatus).toBe(500);
+    expect(database(cwd, emu, 'northwind.example').actions).toMatchObject([{ target: { name: 'northwind.example' }, outcome: 'failed', httpStatus: 500 }]);
+  });
+});
+
+describe('usage', () => {
+  const start = emulatorsClosedAfterEach();
+
+  it.each([
+    [['launch', '--zone', 'a.example'], 'zonewarden migrate: unknown action "launch"; use plan (read only) or apply'],
+    [['apply', '--zone', 'a.example'], 'zonewarden migrate: apply needs --mode: validation'],
+    [['apply', '--mode', 'pending'], 'zonewarden migrate: name exactly one zone with --zone NAME|ID, or use --all-eligible'],
+    [['plan', '--zone', 'a.example', '--zone', 'b.example'], 'zonewarden migrate: name exactly one zone with --zone NAME|ID\n'],
+    [['plan', '--zone', 'a.example', '--yes'], 'zonewarden migrate: --yes belongs to migrate apply'],
+    [['apply', '--zone', 'a.example', '--mode', 'pending', '--account', 'x'], '--account selects zones for --all-eligible'],
+    [['apply', '--all-eligible', '--mode', 'pending', '--config', 'c.json'], '--config is one zone\'s configuration'],
+    [['apply', '--zone', 'a.example', '--mode', 'later'], '--mode must be one of validation, pending'],
+    [['apply', '--zone', 'a.example', '--mode', 'pending', '--config', 'missing.json'], 'cannot read --config missing.json (ENOENT)'],
+  ])('%j: one line, exit 2, no request', async (argv, message) => {
+    const emu = await start({ dataset: 'demo' });
+    const r = await migrate(emu, workdir(), argv);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(emu.stats().requests.total).toBe(0);
+  });
+
+  it('refuses a malformed --config file before any request', async () => {
+    const emu = await start({ dataset: 'demo' });
+    const cwd = workdir();
+    writeFileSync(join(cwd, 'managed.json'), '{"name": "default", "rules": [');
+    const r = await migrate(emu, cwd, ['apply', '--zone', 'northwind.example', '--mode', 'pending', '--config', 'managed.json', '--yes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^zonewarden migrate: --config managed\.json is not valid JSON \(.+\)\n$/);
+    expect(emu.stats().requests.total).toBe(0);
+  });
+
+  it('does not take --config as the zonewarden config file, which it reads from the default place', async () => {
+    const emu = await start({ dataset: 'demo' });
+    const cwd = workdir();
+    // A zonewarden config file at the default place still applies (here: where the database goes).
+    writeFileSync(join(cwd, 'zonewarden.config.json'), JSON.stringify({ db: 'from-config.db' }));
+    writeFileSync(join(cwd, 'managed.json'), JSON.stringify({ name: 'default', rules: [{ action: 'execute', expression: 'true', enabled: true, action_parameters: { id: OWASP_RULESET } }] }));
+    const r = await migrate(emu, cwd, ['apply', '--zone', 'northwind.example', '--mode', 'pending', '--config', 'managed.json', '--yes']);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(cwd, 'from-config.db'))).toBe(true);
+    expect(commandHelp(migrateCommand as unknown as Command)).toContain('not the zonewarden config file');
+  });
+});
