@@ -8,47 +8,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listActions } from '../../src/actions/log.js';
-import { commandHelp, parseOptions, type Command, type CommandIO } from '../../src/cli/command.js';
+import { commandHelp, type Command } from '../../src/cli/command.js';
 import { migrateCommand } from '../../src/cli/commands/migrate.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import { ZonewardenError } from '../../src/shared/errors.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
 import { emulatorsClosedAfterEach, get, TOKEN, zoneId } from '../support/http.js';
+import { runInProcess } from '../support/in-process.js';
 
 const OWASP_RULESET = '4814384a9e5d4991b9815dcfc25d2f1f';
 const PUT_ENTRYPOINT = 'PUT /zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint';
 /** Unpaced: the default budget spaces requests 300 ms apart. */
 const FAST = ['--budget', '1000000', '--budget-window', '1'];
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** What runCli does for a command (src/cli/run.ts): parse, run, and turn a ZonewardenError into one line and its exit code. */
-async function migrate(emu: RunningEmulator, cwd: string, argv: string[]): Promise<Run> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CommandIO = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    env: { ZONEWARDEN_BASE_URL: emu.url, ZONEWARDEN_API_TOKEN: TOKEN },
-    cwd,
-    stopSignal: new Promise(() => {}),
-  };
-  const command = migrateCommand as unknown as Command;
-  let code: number;
-  try {
-    const options = parseOptions(command, [...argv, ...FAST]);
-    code = await command.run(options, io, options._);
-  } catch (e) {
-    if (!(e instanceof ZonewardenError)) throw e;
-    io.stderr(`zonewarden ${e.message.startsWith('migrate:') ? e.message : `migrate: ${e.message}`}\n`);
-    code = e.exitCode;
-  }
-  return { code, stdout: out.join(''), stderr: err.join('') };
+/** The CLI in-process, as `zonewarden migrate ...` runs, unpaced. */
+function migrate(emu: RunningEmulator, cwd: string, argv: string[]) {
+  return runInProcess(['migrate', ...argv, ...FAST], { ZONEWARDEN_BASE_URL: emu.url, ZONEWARDEN_API_TOKEN: TOKEN }, cwd);
 }
 
 const workdir = (): string => mkdtempSync(join(tmpdir(), 'zw-migrate-'));
