@@ -77,9 +77,7 @@ import type {
   Time,
 } from './format.js';
 
-// ---------------------------------------------------------------------------------------------
 // Times
-// ---------------------------------------------------------------------------------------------
 
 /** `now+5d`, `now-2d` or `now`. */
 function daysFromNow(days: number): Time {
@@ -91,9 +89,7 @@ function ago(days: number): Time {
   return daysFromNow(-days);
 }
 
-// ---------------------------------------------------------------------------------------------
 // Hostile strings: what a report renderer (HTML, Markdown, terminal) must escape
-// ---------------------------------------------------------------------------------------------
 
 const SCRIPT = '<script>alert(1)</script>';
 const IMG = '<img src=x onerror=alert(1)>';
@@ -127,9 +123,7 @@ const LONG_UNICODE = (() => {
   return text.trim();
 })();
 
-// ---------------------------------------------------------------------------------------------
 // Firewall expressions of an exact size
-// ---------------------------------------------------------------------------------------------
 
 const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
 const codePoints = (s: string): number => [...s].length;
@@ -178,9 +172,7 @@ const EXPR_4096_CHARS = sizedSetExpression(
 );
 if (codePoints(EXPR_4097_BYTES) > 4096) throw new Error('demo dataset: multibyte expression has too many characters');
 
-// ---------------------------------------------------------------------------------------------
 // DNS
-// ---------------------------------------------------------------------------------------------
 
 type RecordOptions = Partial<Omit<DatasetDnsRecord, 'type' | 'name' | 'content'>>;
 /** [type, label ('@' is the apex), content, options]. */
@@ -222,9 +214,7 @@ function caa(...cas: Ca[]): Rec[] {
   ]);
 }
 
-// ---------------------------------------------------------------------------------------------
 // Certificate packs
-// ---------------------------------------------------------------------------------------------
 
 const ISSUER: Record<Ca, string> = {
   lets_encrypt: 'LetsEncrypt',
@@ -289,9 +279,7 @@ function universal(zone: string, ca: Ca, validityDays: 14 | 30 | 90 | 365, expir
   return certPack({ hosts: [zone, `*.${zone}`], ca, validityDays, expiresIn, ...(created ? { created } : {}) });
 }
 
-// ---------------------------------------------------------------------------------------------
 // Legacy WAF (the previous managed rules)
-// ---------------------------------------------------------------------------------------------
 
 interface CatalogueGroup {
   name: string;
@@ -447,9 +435,7 @@ function legacyWaf(spec: WafSpec): DatasetWaf {
   return waf;
 }
 
-// ---------------------------------------------------------------------------------------------
 // Firewall rules
-// ---------------------------------------------------------------------------------------------
 
 /** A rule created in one call with its filter inline. */
 function inline(
@@ -496,9 +482,7 @@ function blocklist(count: number, ticketPrefix: string): DatasetFirewallRule[] {
   return rules;
 }
 
-// ---------------------------------------------------------------------------------------------
 // Zones
-// ---------------------------------------------------------------------------------------------
 
 const NS_A = ['arya.ns.dnshost.example', 'tom.ns.dnshost.example'];
 const NS_B = ['kiki.ns.dnshost.example', 'lou.ns.dnshost.example'];
@@ -1066,9 +1050,7 @@ function globexPartners(): DatasetZone {
   };
 }
 
-// ---------------------------------------------------------------------------------------------
 // The organisation
-// ---------------------------------------------------------------------------------------------
 
 const ACME = 'Acme Bank Group';
 const NORTHWIND = 'Northwind Retail | EU `prod` |';
