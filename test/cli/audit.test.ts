@@ -48,6 +48,18 @@ describe('zonewarden audit', () => {
     expect(r.stdout).not.toMatch(/^pass /m);
   });
 
+  it('caps the table at --limit rows, worst first, and says how many more there are', async () => {
+    const all = JSON.parse((await audit('--format', 'json')).stdout);
+    const r = await audit('--limit', '2');
+    const rows = r.stdout.split('\n').filter((l) => /^(FAIL|UNKNOWN|WAIVED) /.test(l));
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(/^FAIL\s+critical\s/);
+    expect(r.stdout).toContain(`… and ${all.findings.length - 2} more, less severe (--limit 0 lists all; --format json gives every finding)\n`);
+    const unlimited = await audit('--limit', '0');
+    expect(unlimited.stdout.split('\n').filter((l) => /^(FAIL|UNKNOWN|WAIVED) /.test(l))).toHaveLength(all.findings.length);
+    expect(unlimited.stdout).not.toContain('more, less severe');
+  });
+
   it('never lets control characters or bidi overrides from API data reach the terminal', async () => {
     const r = await audit('--passes');
     // eslint-disable-next-line no-control-regex

@@ -54,6 +54,7 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
     scan: { type: 'integer', min: 1, value: 'ID', help: 'the scan to audit (default: the latest complete scan)' },
     format: { type: 'string', default: 'text', choices: ['text', 'json'], help: 'output: a table, or JSON (schema zonewarden.audit/1)' },
     passes: { type: 'boolean', help: 'list passing verdicts too' },
+    limit: { type: 'integer', default: 1000, min: 0, value: 'N', help: 'list at most N findings in the text table, worst first (0: all); JSON lists all' },
     ...commonOptions('failOn', 'waivers', 'db', 'config', 'quiet', 'verbose'),
   },
   examples: [
@@ -86,7 +87,7 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
       const incomplete = result.scan.status !== 'complete' || result.errors.length > 0;
       const exitCode = failing ? EXIT.findings : incomplete ? EXIT.incomplete : EXIT.ok;
       if (o.format === 'json') writeAuditJson(result, findings(), { failOn, exitCode }, io.stdout);
-      else writeAuditText(result, findings, { failOn }, io.stdout);
+      else writeAuditText(result, findings, { failOn, limit: o.limit }, io.stdout);
       if (!config.quiet && failing) io.stderr(`${failing} failing finding(s) at or above ${failOn}\n`);
       if (!config.quiet && result.scan.status !== 'complete') io.stderr(`scan ${result.scan.id} is ${result.scan.status}: checks of what it could not read are unknown\n`);
       return exitCode;

@@ -34,12 +34,25 @@ function cells(f: Finding): string[] {
  * An aligned table, written row by row: the findings are read twice (widths, then rows) instead
  * of held, since an audit can have 100,000s. The last column is not padded.
  */
-function writeTable(header: string[], rows: () => Iterable<Finding>, write: (line: string) => void): void {
+function writeTable(header: string[], rows: () => Iterable<Finding>, limit: number, write: (line: string) => void): number {
   const widths = header.map(width);
-  for (const f of rows()) cells(f).forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, width(c))));
+  let n = 0;
+  for (const f of rows()) {
+    if (limit > 0 && n++ >= limit) break;
+    cells(f).forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, width(c))));
+  }
   const line = (r: string[]) => r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - width(cell)))).join('  ').trimEnd();
   write(line(header));
-  for (const f of rows()) write(line(cells(f)));
+  let written = 0;
+  let total = 0;
+  for (const f of rows()) {
+    total++;
+    if (limit === 0 || written < limit) {
+      write(line(cells(f)));
+      written++;
+    }
+  }
+  return total - written;
 }
 
 function waiverLine(w: WaiverState, what: string): string {
@@ -48,7 +61,7 @@ function waiverLine(w: WaiverState, what: string): string {
 }
 
 /** Writes the audit as text; `findings` gives the findings to list, worst first, each time it is called. */
-export function writeAuditText(result: AuditResult, findings: () => Iterable<Finding>, options: { failOn: string }, out: (text: string) => void): void {
+export function writeAuditText(result: AuditResult, findings: () => Iterable<Finding>, options: { failOn: string; limit: number }, out: (text: string) => void): void {
   const lines: string[] = [];
   const s = result.scan;
   out(`scan ${s.id} · started ${s.startedAt} · ${s.status} · ${result.zones.toLocaleString('en-US')} zones · ${result.rules.length} rules\n`);
@@ -58,7 +71,8 @@ export function writeAuditText(result: AuditResult, findings: () => Iterable<Fin
   probe.return?.();
   if (!empty) {
     out('\n');
-    writeTable(['STATUS', 'SEVERITY', 'RULE', 'ZONE', 'RESOURCE', 'MESSAGE'], findings, (l) => out(`${l}\n`));
+    const more = writeTable(['STATUS', 'SEVERITY', 'RULE', 'ZONE', 'RESOURCE', 'MESSAGE'], findings, options.limit, (l) => out(`${l}\n`));
+    if (more > 0) out(`… and ${more.toLocaleString('en-US')} more, less severe (--limit 0 lists all; --format json gives every finding)\n`);
   }
   const c = result.counts;
   const bySeverity = SEVERITIES.filter((sev) => c.failBySeverity[sev] > 0).map((sev) => `${c.failBySeverity[sev]} ${sev}`);
