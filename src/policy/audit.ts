@@ -76,29 +76,31 @@ export function runAudit(reader: SnapshotReader, rules: readonly ActiveRule[], w
 }
 
 /**
- * An audit streamed into the database: each finding is stored as the rules produce it, inside one
- * transaction that replaces any earlier audit of the scan, so memory stays flat however many
- * findings there are. The result carries no findings: read them back with storedFindings().
+ * An audit streamed into the database: each finding is staged as the rules produce it, so memory
+ * stays flat however many there are. The rules read inside one read transaction (a consistent
+ * view of the file, and no lock that would stop a scan writing it); the findings then replace
+ * any earlier audit of the scan in one short write transaction. The result carries no findings:
+ * read them back with storedFindings().
  */
 export function recordAudit(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[] = [], evaluatedAt = new Date()): AuditResult {
-  return db
-    .transaction((): AuditResult => {
-      const recorder = new AuditRecorder(db, reader.scan.id);
-      const set = new WaiverSet(waivers, new Date(reader.scan.startedAt));
-      const counter = new FindingCounter(rules.filter((r) => r.enabled).map((r) => r.rule.meta.id));
-      const evaluation = evaluate(reader, rules, {
+  const recorder = new AuditRecorder(db, reader.scan.id);
+  const set = new WaiverSet(waivers, new Date(reader.scan.startedAt));
+  const counter = new FindingCounter(rules.filter((r) => r.enabled).map((r) => r.rule.meta.id));
+  const evaluation = db
+    .transaction(() =>
+      evaluate(reader, rules, {
         keepPasses: false,
         sink: (f) => {
           const applied = set.apply(f);
           counter.add(applied);
           recorder.add(applied);
         },
-      });
-      const result = finish(evaluation, [], set, counter);
-      recorder.finish(result, evaluatedAt);
-      return result;
-    })
-    .immediate();
+      }),
+    )
+    .deferred();
+  const result = finish(evaluation, [], set, counter);
+  recorder.finish(result, evaluatedAt);
+  return result;
 }
 
 /** Failures (not waived, not unknown) at or above the threshold: what `--fail-on` turns into exit 1. */

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { runAudit } from '../../src/policy/audit.js';
+import { recordAudit, runAudit } from '../../src/policy/audit.js';
 import { activeRules, loadCatalogue } from '../../src/policy/registry.js';
+import { defineRule } from '../../src/policy/rule.js';
 import { loadAudit, saveAudit } from '../../src/policy/store.js';
 import { parseWaivers } from '../../src/policy/waivers.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
@@ -67,6 +68,36 @@ describe('stored audits', () => {
     expect(loadAudit(db, reader.scan.id)).toBeNull();
     expect((db.prepare('SELECT DISTINCT scan_id FROM findings').all() as Array<{ scan_id: number }>).map((r) => r.scan_id)).toEqual([]);
     expect(loadAudit(db, second.scanId)).not.toBeNull();
+    db.close();
+  });
+
+  it('lets a scan write the same file while an audit runs, and replaces the audit only at the end', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'zw-store-')), 'busy.db');
+    const db = openSnapshot(path);
+    const writer = ScanWriter.start(db, 'http://127.0.0.1/client/v4', { accounts: [], zones: [] }, (s) => s);
+    writer.partition('user', '', 'accounts').finish({ state: 'ok', pages: 1, items: 0 });
+    writer.finish('complete', {});
+    const reader = new SnapshotReader(db, writer.scanId);
+    saveAudit(db, runAudit(reader, rules));
+    // Another process (here a second connection that will not wait) writes while the rules run.
+    const other = new Database(path);
+    other.pragma('busy_timeout = 0');
+    const seen: Array<number | null> = [];
+    const probe = defineRule({
+      meta: { ...zoneNotActive.meta, id: 'probe', scope: 'organisation' },
+      defaultOptions: {},
+      check(ctx) {
+        other.prepare("UPDATE scans SET heartbeat_at = 'written during the audit' WHERE id = ?").run(writer.scanId);
+        // The earlier audit stays readable, whole, until the new one replaces it.
+        seen.push((other.prepare('SELECT count(*) AS n FROM audits').get() as { n: number }).n);
+        ctx.pass({ type: 'user', id: 'probe', name: null });
+      },
+    });
+    recordAudit(db, reader, activeRules(loadCatalogue([probe])));
+    expect(seen).toEqual([1]);
+    expect((db.prepare('SELECT heartbeat_at FROM scans').get() as { heartbeat_at: string }).heartbeat_at).toBe('written during the audit');
+    expect(loadAudit(db, writer.scanId)?.rules.map((r) => r.id)).toEqual(['probe']);
+    other.close();
     db.close();
   });
 
