@@ -1,38 +1,19 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listActions } from '../../src/actions/log.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
-import { emulatorsClosedAfterEach, get, raw, TOKEN, zoneId } from '../support/http.js';
-import { runInProcess } from '../support/in-process.js';
+import { emulatorsClosedAfterEach, get, raw, zoneId } from '../support/http.js';
+import { runInProcess, writeCommand, writesTo } from '../support/in-process.js';
 
 /** `zonewarden firewall create` against the demo organisation: each test gets a fresh emulator. */
 
 const start = emulatorsClosedAfterEach();
 
-function setup(emu: RunningEmulator, config?: unknown) {
-  const dir = mkdtempSync(join(tmpdir(), 'zw-firewall-'));
-  if (config) writeFileSync(join(dir, 'zonewarden.config.json'), JSON.stringify(config));
-  const db = join(dir, 'zonewarden.db');
-  const run = (...args: string[]) => runInProcess(['firewall', 'create', '--base-url', emu.url, '--db', db, '--budget', '1000000', ...args], { ZONEWARDEN_API_TOKEN: TOKEN }, dir);
-  const actions = () => {
-    const handle = openSnapshot(db);
-    try {
-      return listActions(handle).reverse();
-    } finally {
-      handle.close();
-    }
-  };
-  return { db, run, actions };
-}
+const setup = (emu: RunningEmulator, config?: unknown) => writeCommand(emu, ['firewall', 'create'], config);
 
 /** The error line: informational lines (the rescan) come before it. */
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
 
-const writes = (emu: RunningEmulator) => Object.entries(emu.stats().requests.byRoute).filter(([route]) => !route.startsWith('GET'));
 
 async function rulesOf(emu: RunningEmulator, zone: string): Promise<Array<{ id: string; action: string; filter: { id: string; expression: string } }>> {
   return (await get(emu, `/zones/${zoneId(emu, zone)}/firewall/rules?per_page=100`)).json.result;
@@ -53,7 +34,7 @@ describe('zonewarden firewall create', () => {
         '',
       ].join('\n'),
     );
-    expect(writes(emu)).toEqual([]);
+    expect(writesTo(emu)).toEqual([]);
     expect(actions()).toEqual([]);
   });
 
@@ -100,7 +81,7 @@ describe('zonewarden firewall create', () => {
     expect(action.stderr).toMatch(/^zonewarden firewall: --action drop is not a firewall rule action; use one of block, challenge/);
     const missing = await run('--zone', 'northwind.example', '--action', 'block');
     expect(missing.stderr).toBe("zonewarden firewall: --expression is required; see 'zonewarden firewall --help'\n");
-    expect(writes(emu)).toEqual([]);
+    expect(writesTo(emu)).toEqual([]);
     expect(actions()).toEqual([]);
   });
 

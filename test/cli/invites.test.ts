@@ -1,13 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listActions } from '../../src/actions/log.js';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
-import { emulatorsClosedAfterEach, get, TOKEN } from '../support/http.js';
-import { runInProcess } from '../support/in-process.js';
+import { emulatorsClosedAfterEach, get } from '../support/http.js';
+import { runInProcess, writeCommand, writesTo } from '../support/in-process.js';
 
 /**
  * `zonewarden invites accept` on the demo organisation, whose user has two pending invitations
@@ -19,21 +15,9 @@ const start = emulatorsClosedAfterEach();
 
 async function setup(options: EmulatorOptions = {}) {
   const emu = await start({ now: new Date(), ...options });
-  const dir = mkdtempSync(join(tmpdir(), 'zw-invites-'));
-  const db = join(dir, 'zonewarden.db');
-  const run = (...args: string[]) => runInProcess(['invites', 'accept', '--base-url', emu.url, '--db', db, '--budget', '1000000', ...args], { ZONEWARDEN_API_TOKEN: TOKEN }, dir);
-  const actions = () => {
-    const handle = openSnapshot(db);
-    try {
-      return listActions(handle).reverse();
-    } finally {
-      handle.close();
-    }
-  };
-  return { emu, db, run, actions };
+  return { emu, ...writeCommand(emu, ['invites', 'accept']) };
 }
 
-const writes = (emu: RunningEmulator) => Object.keys(emu.stats().requests.byRoute).filter((route) => !route.startsWith('GET'));
 
 async function pendingIds(emu: RunningEmulator): Promise<Array<{ id: string; organization_name: string }>> {
   return ((await get(emu, '/user/invites')).json.result as Array<{ id: string; status: string; organization_name: string }>).filter((i) => i.status === 'pending');
@@ -50,7 +34,7 @@ describe('zonewarden invites accept', () => {
     expect(list.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u202e]/);
     const dry = await run('--all');
     expect(dry.stdout).toContain('would accept 2 invitation(s); dry run: nothing was written, add --yes to accept');
-    expect(writes(emu)).toEqual([]);
+    expect(writesTo(emu)).toEqual([]);
     expect(actions()).toEqual([]);
   });
 
@@ -60,7 +44,7 @@ describe('zonewarden invites accept', () => {
     const r = await run('--id', globex.id, '--yes');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`accepted ${globex.id} (Globex Partners`);
-    expect(writes(emu)).toEqual(['PATCH /user/invites/{invite_id}']);
+    expect(writesTo(emu)).toEqual(['PATCH /user/invites/{invite_id}']);
     expect((await pendingIds(emu)).map((i) => i.id)).not.toContain(globex.id);
     expect(actions().map((a) => [a.action, a.outcome, a.target.id])).toEqual([['invite.accept', 'ok', globex.id]]);
     expect(r.stderr).toMatch(/rescanned 1 zone\(s\) into scan 1/);
@@ -77,7 +61,7 @@ describe('zonewarden invites accept', () => {
     const r = await run('--id', 'feedfacefeedfacefeedfacefeedface', '--yes');
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('zonewarden invites: feedfacefeedfacefeedfacefeedface is not a pending invitation; the pending ones are listed above\n');
-    expect(writes(emu)).toEqual([]);
+    expect(writesTo(emu)).toEqual([]);
     const both = await run('--all', '--id', 'x');
     expect(both.stderr).toBe('zonewarden invites: give --all or --id, not both\n');
     const verb = await runInProcess(['invites', 'decline'], {}, '/');

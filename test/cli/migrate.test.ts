@@ -14,7 +14,7 @@ import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
 import { emulatorsClosedAfterEach, get, TOKEN, zoneId } from '../support/http.js';
-import { runInProcess } from '../support/in-process.js';
+import { runInProcess, writesTo } from '../support/in-process.js';
 
 const OWASP_RULESET = '4814384a9e5d4991b9815dcfc25d2f1f';
 const PUT_ENTRYPOINT = 'PUT /zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint';
@@ -27,7 +27,6 @@ function migrate(emu: RunningEmulator, cwd: string, argv: string[]) {
 }
 
 const workdir = (): string => mkdtempSync(join(tmpdir(), 'zw-migrate-'));
-const writes = (emu: RunningEmulator): string[] => Object.keys(emu.stats().requests.byRoute).filter((k) => !k.startsWith('GET '));
 
 async function state(emu: RunningEmulator, name: string): Promise<string> {
   return (await get(emu, `/zones/${zoneId(emu, name)}/waf_migration/status`)).json.result.migration_state;
@@ -65,7 +64,7 @@ describe('migrate plan', () => {
     expect(r.stdout).toContain('next: remove the blockers above');
     // A hostile override description from the API reaches the terminal inert.
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u001b\u202e]/);
-    expect(writes(emu)).toEqual([]);
+    expect(writesTo(emu)).toEqual([]);
     expect(existsSync(join(cwd, 'zw.db'))).toBe(false);
   });
 
@@ -121,7 +120,7 @@ describe('migrate apply, one zone', () => {
     expect(r.stdout).toContain('dry run: nothing was written; add --yes to migrate');
     expect(r.stderr).toMatch(/^warning: migrating acme-cards\.example to the new managed rules is irreversible/m);
     expect(r.stdout).toContain('lost: 2 rule override(s) not migrated (and 1 group(s) switched off, perhaps by default)');
-    expect(writes(emu)).toEqual([]);
+    expect(writesTo(emu)).toEqual([]);
     expect(existsSync(join(cwd, 'zw.db'))).toBe(false);
     expect(await state(emu, 'acme-cards.example')).toBe('start');
   });
@@ -164,7 +163,7 @@ describe('migrate apply, one zone', () => {
     expect(r.stderr).toContain(`zonewarden migrate: will not migrate ${name}, nothing was written: `);
     expect(r.stderr).toContain(why);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(writes(emu)).toEqual([]);
+    expect(writesTo(emu)).toEqual([]);
     expect(database(cwd, emu, name).actions).toEqual([]);
   });
 
@@ -206,7 +205,7 @@ describe('migrate apply --all-eligible', () => {
     expect(lines.find((l) => l.startsWith('acme-careers.example'))).toMatch(/skipped +acme-careers\.example has already migrated/);
     expect(r.stdout).toContain('dry run: nothing was written; add --yes to migrate the 1 eligible zone(s)');
     expect(r.stderr).toContain('warning: migrating 1 zone(s) to the new managed rules is irreversible');
-    expect(writes(emu)).toEqual([]);
+    expect(writesTo(emu)).toEqual([]);
     expect(existsSync(join(cwd, 'zw.db'))).toBe(false);
   });
 
