@@ -51,7 +51,6 @@ const named = (id: string | null, name: string | null): Named | null => (id === 
 
 class Verdicts {
   readonly findings: Finding[] = [];
-  passed = false;
 
   constructor(
     private readonly active: ActiveRule,
@@ -78,7 +77,6 @@ class Verdicts {
   }
 
   pass(resource: ResourceRef): void {
-    this.passed = true;
     this.add(resource, 'pass', this.active.rule.meta.title, null, {}, this.active.rule.meta.severity);
   }
 

@@ -5,8 +5,8 @@ import { ApiError } from '../../api/errors.js';
 import { UsageError } from '../../shared/errors.js';
 import type { ActionLog } from '../log.js';
 import { resolveZone, type ZoneTarget } from '../zones.js';
-import { MigrationMode, ManagedRulesConfig, Stage, MigrationPlan, isObject, gatherFacts } from './facts.js';
-import { planMigration, refusalsFor, MigrationRequest, AdjustedConfig, migrationRequest } from './plan.js';
+import { type MigrationMode, type ManagedRulesConfig, type Stage, type MigrationPlan, isObject, gatherFacts } from './facts.js';
+import { planMigration, refusalsFor, type MigrationRequest, type AdjustedConfig, migrationRequest } from './plan.js';
 
 /** Carrying a decision out: one zone or every eligible one, each write logged whatever its outcome. */
 

@@ -1,6 +1,6 @@
 import { expressionBytes, firstFew, mapAction, MIGRATION_LIMITS, owaspPackage, paranoiaLabel, SENSITIVITY_MAPPING, sensitivityRow, thresholdLabel } from '../../policy/migration-preview.js';
 import { type ZoneTarget } from '../zones.js';
-import { MigrationMode, ManagedRulesConfig, LegacySetting, UriOverride, RuleExpression, MigrationFacts, Blocker, MigrationPlan, MigrationRefused, n, entrypointPath, stageOf } from './facts.js';
+import { type MigrationMode, type ManagedRulesConfig, type LegacySetting, type UriOverride, type RuleExpression, type MigrationFacts, type Blocker, type MigrationPlan, MigrationRefused, n, entrypointPath, stageOf } from './facts.js';
 
 /** From what the GETs said to a decision: blockers, the mapping preview, what is lost, the PUT to send. */
 
