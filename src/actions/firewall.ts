@@ -1,7 +1,8 @@
 import type { ApiClient } from '../api/client.js';
-import { fillPath, LIST_ENDPOINTS } from '../api/endpoints.js';
+import { LIST_ENDPOINTS } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import { ZonewardenError } from '../shared/errors.js';
+import { listAll } from './lists.js';
 import type { ActionLog } from './log.js';
 import type { ZoneTarget } from './zones.js';
 
@@ -66,8 +67,9 @@ export async function planFirewallRule(client: ApiClient, zone: ZoneTarget, requ
     throw new FirewallCreateError(`--action ${request.action} is not a firewall rule action; use one of ${FIREWALL_ACTIONS.join(', ')}`);
   }
   const params = { zone_id: zone.id };
-  const rules = (await client.list<RuleItem>(fillPath(LIST_ENDPOINTS.firewallRules.template, params), { perPage: 100, minPerPage: 5 }).all()) as RuleItem[];
-  const filters = (await client.list<FilterItem>(fillPath(LIST_ENDPOINTS.filters.template, params), { perPage: 100, minPerPage: 5 }).all()) as FilterItem[];
+  // Whole lists or none: a short rule list would overstate the quota's headroom.
+  const rules = await listAll<RuleItem>(client, LIST_ENDPOINTS.firewallRules, params);
+  const filters = await listAll<FilterItem>(client, LIST_ENDPOINTS.filters, params);
   const existingFilterId = (filters.find((f) => f.expression === request.expression)?.id as string | undefined) ?? null;
   const existingRuleId = existingFilterId
     ? ((rules.find((r) => r.filter?.id === existingFilterId && r.action === request.action)?.id as string | undefined) ?? null)
@@ -124,7 +126,7 @@ export async function createFirewallRule(client: ApiClient, log: ActionLog, plan
     } catch (err) {
       const duplicate = duplicateOf(err);
       if (duplicate === null) {
-        const orphan = err instanceof ApiError && (err.hasCode(QUOTA_EXCEEDED) || err.hasCode(NOT_ENTITLED)) ? await findFilter(client, filtersPath, request.expression) : null;
+        const orphan = err instanceof ApiError && (err.hasCode(QUOTA_EXCEEDED) || err.hasCode(NOT_ENTITLED)) ? await findFilter(client, zone.id, request.expression) : null;
         log.recordFailure({ ...where, action: 'rule.create', target: { type: 'firewall_rule', id: null, name: request.description ?? null }, detail: { inline: true, orphanFilterId: orphan } }, err);
         const left = orphan ? ` The filter ${orphan} was created without its rule and is kept: run the same command again to finish with it.` : '';
         throw new FirewallCreateError(`the rule was refused: ${(err as Error).message}.${left}`);
@@ -168,9 +170,9 @@ export async function createFirewallRule(client: ApiClient, log: ActionLog, plan
   }
 }
 
-async function findFilter(client: ApiClient, path: string, expression: string): Promise<string | null> {
+async function findFilter(client: ApiClient, zoneId: string, expression: string): Promise<string | null> {
   try {
-    const filters = (await client.list<FilterItem>(path, { perPage: 100, minPerPage: 5 }).all()) as FilterItem[];
+    const filters = await listAll<FilterItem>(client, LIST_ENDPOINTS.filters, { zone_id: zoneId });
     const match = filters.find((f) => f.expression === expression)?.id;
     return typeof match === 'string' ? match : null;
   } catch {

@@ -1,4 +1,6 @@
 import type { ApiClient } from '../api/client.js';
+import { LIST_ENDPOINTS } from '../api/endpoints.js';
+import { listAll } from './lists.js';
 import type { ActionLog } from './log.js';
 
 /** Invitations to other organisations: listed from /user/invites, answered by PATCH. */
@@ -65,8 +67,7 @@ export async function acceptInvites(client: ApiClient, log: ActionLog, invites: 
 export async function zonesOfAccounts(client: ApiClient, accountIds: readonly string[]): Promise<string[]> {
   const names: string[] = [];
   for (const id of accountIds) {
-    const zones = (await client.list<{ name?: unknown }>('/zones', { perPage: 50, minPerPage: 5, query: { 'account.id': id } }).all()) as Array<{ name?: unknown }>;
-    for (const z of zones) if (typeof z.name === 'string') names.push(z.name);
+    for (const z of await listAll<{ name?: unknown }>(client, LIST_ENDPOINTS.zones, {}, { 'account.id': id })) if (typeof z.name === 'string') names.push(z.name);
   }
   return names;
 }

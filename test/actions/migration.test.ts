@@ -17,13 +17,12 @@ import {
   planMigration,
   prepareMigration,
   refusalsFor,
-  zonesInScope,
   type ManagedRulesConfig,
   type MigrationFacts,
   type MigrationPlan,
 } from '../../src/actions/migration/index.js';
 import { ActionLog, listActions } from '../../src/actions/log.js';
-import { resolveZone } from '../../src/actions/zones.js';
+import { resolveZone, zonesInScope } from '../../src/actions/zones.js';
 import type { ApiClient } from '../../src/api/client.js';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/server.js';
 import { UsageError } from '../../src/shared/errors.js';

@@ -1,10 +1,9 @@
 import pLimit from 'p-limit';
 import type { ApiClient } from '../../api/client.js';
-import { LIST_ENDPOINTS } from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
 import { UsageError } from '../../shared/errors.js';
 import type { ActionLog } from '../log.js';
-import { resolveZone, type ZoneTarget } from '../zones.js';
+import { type ZoneTarget } from '../zones.js';
 import { type MigrationMode, type ManagedRulesConfig, type Stage, type MigrationPlan, isObject, gatherFacts } from './facts.js';
 import { planMigration, refusalsFor, type MigrationRequest, type AdjustedConfig, migrationRequest } from './plan.js';
 
@@ -86,38 +85,6 @@ export function parseAdjustedConfig(text: string, source: string): ManagedRulesC
 }
 
 // Many zones (--all-eligible).
-
-interface ZoneItem {
-  id?: unknown;
-  name?: unknown;
-  plan?: { legacy_id?: unknown } | null;
-  account?: { id?: unknown } | null;
-}
-
-const toTarget = (z: ZoneItem): ZoneTarget => ({
-  id: String(z.id),
-  name: String(z.name),
-  plan: typeof z.plan?.legacy_id === 'string' ? z.plan.legacy_id : null,
-  accountId: typeof z.account?.id === 'string' ? z.account.id : null,
-});
-
-/** The zones of a scope as the scan reads them: named zones (within the accounts, if given), else the accounts' zones, else every zone. */
-export async function zonesInScope(client: ApiClient, scope: { accounts: readonly string[]; zones: readonly string[] }): Promise<ZoneTarget[]> {
-  const out = new Map<string, ZoneTarget>();
-  if (scope.zones.length) {
-    for (const ref of scope.zones) {
-      const zone = await resolveZone(client, ref);
-      if (!scope.accounts.length || (zone.accountId !== null && scope.accounts.includes(zone.accountId))) out.set(zone.id, zone);
-    }
-  } else {
-    const queries = scope.accounts.length ? scope.accounts.map((id) => ({ 'account.id': id })) : [{}];
-    for (const query of queries) {
-      const zones = (await client.list<ZoneItem>(LIST_ENDPOINTS.zones.template, { perPage: LIST_ENDPOINTS.zones.maxPerPage, minPerPage: LIST_ENDPOINTS.zones.minPerPage, query }).all()) as ZoneItem[];
-      for (const z of zones) if (typeof z.id === 'string' && typeof z.name === 'string') out.set(z.id, toTarget(z));
-    }
-  }
-  return [...out.values()].sort((a, b) => a.name.localeCompare(b.name));
-}
 
 export type BulkOutcome = 'migrated' | 'would migrate' | 'skipped' | 'failed' | 'error' | 'not attempted';
 

@@ -1,8 +1,9 @@
 import type { ApiClient } from '../../api/client.js';
-import { fillPath, LIST_ENDPOINTS, type ListEndpoint } from '../../api/endpoints.js';
+import { LIST_ENDPOINTS, type ListEndpoint } from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
 import type { WafPackage } from '../../policy/models.js';
 import { ZonewardenError } from '../../shared/errors.js';
+import { IncompleteList, listAll } from '../lists.js';
 import { type ZoneTarget } from '../zones.js';
 
 /**
@@ -118,16 +119,6 @@ export function entrypointPath(zoneId: string): string {
 }
 
 // Reading.
-
-class IncompleteList extends Error {}
-
-export async function listAll(client: ApiClient, endpoint: ListEndpoint, params: Record<string, string>): Promise<unknown[]> {
-  const list = client.list<unknown>(fillPath(endpoint.template, params), { perPage: endpoint.maxPerPage, minPerPage: endpoint.minPerPage, query: endpoint.query ?? {} });
-  const items = await list.all();
-  // A count taken from a list that stopped early would understate what the migration carries.
-  if (list.summary.truncated || list.summary.shortfall > 0) throw new IncompleteList(`${endpoint.template}: the list came back incomplete`);
-  return items;
-}
 
 /** API failures become "not known, because"; anything else is a bug and is thrown. */
 async function readout<T>(read: () => Promise<T[]>): Promise<Readout<T>> {

@@ -12,14 +12,13 @@ import {
   parseAdjustedConfig,
   planMigration,
   prepareMigration,
-  zonesInScope,
   type AdjustedConfig,
   type BulkRow,
   type MigrationMode,
   type MigrationPlan,
   type MigrationRequest,
 } from '../../actions/migration/index.js';
-import { resolveZone } from '../../actions/zones.js';
+import { resolveZone, zonesInScope } from '../../actions/zones.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Config } from '../../config/load.js';
 import { EXIT, UsageError } from '../../shared/errors.js';
