@@ -25,6 +25,8 @@ export type Config = Readonly<{ [K in CommonKey]: ValueOf<(typeof COMMON_OPTIONS
   readonly configFile: string | null;
   /** The file's `rules` section: settings by rule id, checked by the policy module. */
   readonly rules: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** The file's `drift` section, checked by the drift module; undefined when absent. */
+  readonly drift: Readonly<Record<string, unknown>> | undefined;
 };
 
 export interface LoadInput {
@@ -50,7 +52,7 @@ export function loadConfig(input: LoadInput): Config {
   if (configFile) {
     for (const [key, raw] of Object.entries(readConfigFile(configFile))) {
       if (Object.hasOwn(FILE_SECTIONS, key)) {
-        values[key] = section(raw, `config file ${configFile}: ${key}`);
+        values[key] = key === 'rules' ? section(raw, `config file ${configFile}: ${key}`) : object(raw, `config file ${configFile}: ${key}`);
         continue;
       }
       const def = optionDef(key);
@@ -82,9 +84,16 @@ export function loadConfig(input: LoadInput): Config {
   return Object.freeze(values) as Config;
 }
 
-/** A section is an object of objects (one per entry); deeper checks belong to its owner. */
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A section is an object; deeper checks belong to its owner. */
+function object(raw: unknown, source: string): Readonly<Record<string, unknown>> {
+  if (!isObject(raw)) throw new ConfigError(`${source}: expected an object`);
+  return Object.freeze(structuredClone(raw));
+}
+
+/** The rules section is an object of objects, one per rule. */
 function section(raw: unknown, source: string): Readonly<Record<string, Readonly<Record<string, unknown>>>> {
-  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
   if (!isObject(raw)) throw new ConfigError(`${source}: expected an object`);
   for (const [name, entry] of Object.entries(raw)) {
     if (!isObject(entry)) throw new ConfigError(`${source}.${name}: expected an object`);

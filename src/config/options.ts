@@ -115,6 +115,7 @@ export const CREDENTIAL_ENV = {
  */
 export const FILE_SECTIONS = {
   rules: 'per rule: {"<rule id>": {"enabled": false, "severity": "low", "options": {...}}}; zonewarden rules lists ids and options',
+  drift: 'what configuration drift leaves out: {"ignore": ["<resource type>.<field>", ...]} replaces the default list (see README, Drift)',
 } as const;
 
 export const DEFAULT_CONFIG_FILE = 'zonewarden.config.json';

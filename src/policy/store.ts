@@ -12,7 +12,8 @@ import type { WaiverReport } from './waivers.js';
  * "unknown" without a row per zone and rule (200,000 rows a night at 10,000 zones).
  */
 
-export interface StoredAudit {
+/** An audit without its findings. */
+export interface AuditHeader {
   scanId: number;
   evaluatedAt: string;
   toolVersion: string;
@@ -20,6 +21,9 @@ export interface StoredAudit {
   counts: AuditCounts;
   errors: RuleRunError[];
   waivers: WaiverReport;
+}
+
+export interface StoredAudit extends AuditHeader {
   /** Failing, unknown and waived findings. */
   findings: Finding[];
 }
@@ -105,7 +109,8 @@ const ORDER = `CASE status WHEN 'fail' THEN 0 WHEN 'unknown' THEN 1 ELSE 2 END,
   CASE severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END,
   rule, coalesce(zone_name, ''), coalesce(resource_name, resource_id)`;
 
-function toFinding(r: Record<string, string | null>): Finding {
+/** A finding from a row of the findings table (or a query giving its columns). */
+export function findingFromRow(r: Record<string, string | null>): Finding {
   return {
     rule: r['rule'] as string,
     category: r['category'] as Finding['category'],
@@ -124,21 +129,24 @@ function toFinding(r: Record<string, string | null>): Finding {
 
 /** The stored findings of a scan, worst first, one at a time (a large audit never sits in memory whole). */
 export function* storedFindings(db: Db, scanId: number): Generator<Finding> {
-  for (const row of db.prepare(`SELECT * FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`).iterate(scanId)) yield toFinding(row as Record<string, string | null>);
+  for (const row of db.prepare(`SELECT * FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`).iterate(scanId)) yield findingFromRow(row as Record<string, string | null>);
 }
 
-export function loadAudit(db: Db, scanId: number): StoredAudit | null {
+export function loadAuditHeader(db: Db, scanId: number): AuditHeader | null {
   const row = db.prepare('SELECT * FROM audits WHERE scan_id = ?').get(scanId) as Record<string, string | number> | undefined;
   if (!row) return null;
-  const findings = [...storedFindings(db, scanId)];
   return {
     scanId,
     evaluatedAt: row['evaluated_at'] as string,
     toolVersion: row['tool_version'] as string,
-    rules: JSON.parse(row['rules'] as string) as StoredAudit['rules'],
+    rules: JSON.parse(row['rules'] as string) as AuditHeader['rules'],
     counts: JSON.parse(row['counts'] as string) as AuditCounts,
     errors: JSON.parse(row['errors'] as string) as RuleRunError[],
     waivers: JSON.parse(row['waivers'] as string) as WaiverReport,
-    findings,
   };
+}
+
+export function loadAudit(db: Db, scanId: number): StoredAudit | null {
+  const header = loadAuditHeader(db, scanId);
+  return header && { ...header, findings: [...storedFindings(db, scanId)] };
 }

@@ -1,6 +1,8 @@
 import type { Command } from '../command.js';
 import { apiCommand } from './api.js';
 import { auditCommand } from './audit.js';
+import { baselineCommand } from './baseline.js';
+import { diffCommand } from './diff.js';
 import { emulatorCommand } from './emulator.js';
 import { firewallCommand } from './firewall.js';
 import { invitesCommand } from './invites.js';
@@ -11,4 +13,4 @@ import { rulesCommand } from './rules.js';
 import { scanCommand } from './scan.js';
 
 /** Every command, in the order `zonewarden --help` lists them. */
-export const COMMANDS: Command[] = [scanCommand, auditCommand, rulesCommand, invitesCommand, firewallCommand, migrateCommand, logCommand, pruneCommand, apiCommand, emulatorCommand] as unknown as Command[];
+export const COMMANDS: Command[] = [scanCommand, auditCommand, diffCommand, baselineCommand, rulesCommand, invitesCommand, firewallCommand, migrateCommand, logCommand, pruneCommand, apiCommand, emulatorCommand] as unknown as Command[];

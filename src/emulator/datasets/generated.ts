@@ -23,13 +23,15 @@ import { migrationConfig } from '../waf-mapping.js';
  * A deterministic organisation of any size (`--dataset generated --seed S --accounts A --zones Z
  * --records R`), with realistic spreads: most zones small and a few large (Zipf), mostly free and
  * pro plans, a minority migrated. DNS records are computed from their index when served, so a
- * million records cost no memory and no start-up time.
+ * million records cost no memory and no start-up time. A revision above 0 is the same organisation
+ * some nights later: about one DNS record in a hundred has been edited (for drift tests and benchmarks).
  */
 export interface GeneratedSize {
   seed: number;
   accounts: number;
   zones: number;
   records: number;
+  revision?: number;
 }
 
 const DAY = 86_400_000;
@@ -75,7 +77,7 @@ export function generateOrganisation(size: GeneratedSize, now: Date): OrgState {
   for (let j = 0; j < size.zones; j++) {
     // Accounts hold zones unevenly too: the first accounts hold the most.
     const accountIndex = Math.min(size.accounts - 1, Math.floor(size.accounts * (j / size.zones) ** 2));
-    zones.push(generateZone(size.seed, j, accounts[accountIndex]!, recordCounts[j]!, now));
+    zones.push(generateZone(size.seed, j, accounts[accountIndex]!, recordCounts[j]!, now, size.revision ?? 0));
   }
   const invites: Invite[] = [0, 1].map((i) => ({
     id: stableId('g-invite', size.seed, i),
@@ -91,7 +93,7 @@ export function generateOrganisation(size: GeneratedSize, now: Date): OrgState {
   return { user: { id: stableId('user', 'admin@example.com'), email: 'admin@example.com' }, accounts: [...accounts, partner], zones, invites };
 }
 
-function generateZone(seed: number, index: number, account: Account, recordCount: number, now: Date): Zone {
+function generateZone(seed: number, index: number, account: Account, recordCount: number, now: Date, revision: number): Zone {
   const random = seededRandom(Number.parseInt(stableId('g-zone', seed, index).slice(0, 8), 16));
   const at = (days: number) => formatApiTime(new Date(now.getTime() + days * DAY));
   const name = `z${String(index).padStart(6, '0')}-${pick(random, ['shop', 'api', 'docs', 'mail', 'blog', 'app', 'cdn', 'portal'])}.example`;
@@ -111,7 +113,7 @@ function generateZone(seed: number, index: number, account: Account, recordCount
     created_on: created,
     modified_on: created,
     activated_on: status === 'active' ? created : null,
-    dns: new LazyRecordStore(recordCount, (i) => generateRecord(seed, index, name, i, created)),
+    dns: new LazyRecordStore(recordCount, (i) => revised(generateRecord(seed, index, name, i, created), revision, at(-1))),
     certificatePacks: generatePacks(random, seed, id, name, now),
     filters: new Map(),
     firewallRules: new Map(),
@@ -148,6 +150,14 @@ function generateZone(seed: number, index: number, account: Account, recordCount
 const SUBDOMAINS = ['www', 'api', 'mail', 'static', 'img', 'app', 'admin', 'vpn', 'dev', 'staging'];
 
 /** Record i of a zone, the same every time it is asked for. */
+/** The record as edited by revision `revision`: about one in a hundred changes its TTL and comment each revision. */
+function revised(record: DnsRecord, revision: number, editedOn: string): DnsRecord {
+  for (let r = revision; r > 0; r--) {
+    if (mix32(Number.parseInt(record.id.slice(16, 24), 16) ^ mix32(r)) % 100 === 0) return { ...record, ttl: 300 + r, comment: `edited in revision ${r}`, modified_on: editedOn };
+  }
+  return record;
+}
+
 function generateRecord(seed: number, zoneIndex: number, zone: string, i: number, created: string): DnsRecord {
   const id = fastStableId(seed, zoneIndex, i);
   const bits = mix32(mix32(seed + zoneIndex) ^ i);

@@ -1,0 +1,74 @@
+import { resolve } from 'node:path';
+import { diffScans, ignoreListFrom } from '../../drift/index.js';
+import { recordAudit } from '../../policy/audit.js';
+import { catalogue, rulesFor } from '../../policy/catalogue.js';
+import { loadWaivers } from '../../policy/waivers.js';
+import { EXIT } from '../../shared/errors.js';
+import { defineCommand } from '../command.js';
+import { commonOptions, configFrom } from '../common.js';
+import { diffJson } from '../output/diff-json.js';
+import { diffMarkdown } from '../output/diff-markdown.js';
+import { writeDiffText } from '../output/diff-text.js';
+import { openExisting } from './audit.js';
+
+export const diffCommand = defineCommand({
+  name: 'diff',
+  summary: 'what changed between two scans, or since the accepted baseline: findings and configuration',
+  description: `
+Compares two scans: by default the latest complete scan with the complete scan before it; with
+--baseline, the accepted baseline (zonewarden baseline accept) with the latest complete scan.
+
+Findings are matched by fingerprint (rule and resource): new, fixed, severity changed, newly
+waived, no longer waived, newly unknown (the later scan could not read what the check needs: never
+shown as fixed) and known again; still failing, still waived and still unknown are counted. A scan
+that has not been audited is audited first, with the current rules and --waivers, and stored.
+
+Configuration drift lists accounts, zones, DNS records, certificate packs and certificates,
+firewall rules, filters, migration state, the legacy WAF and invites that were added, removed or
+changed, with each changed field's old and new value. Fields that move without anyone changing
+anything (modified_on, counters the service keeps) are ignored by a default list that the config
+file's "drift": {"ignore": [...]} replaces. Data one scan could not read is reported as not
+compared (unknown), never as removed; zones outside a scoped scan (--zone, --account) are not
+compared.
+
+Exit 1 with --fail-on-drift when anything was added, removed, fixed or changed. Otherwise exit 3
+when something could not be compared (an incomplete scan, unread data, newly unknown findings, or
+rules that ran in only one audit); else 0. Exit 2: a usage, configuration or database error.`,
+  options: {
+    from: { type: 'integer', min: 1, value: 'ID', help: 'the earlier scan (default: the complete scan before --to)' },
+    to: { type: 'integer', min: 1, value: 'ID', help: 'the later scan (default: the latest complete scan)' },
+    baseline: { type: 'boolean', help: 'compare from the accepted baseline instead of --from' },
+    format: { type: 'string', default: 'text', choices: ['text', 'json', 'md'], help: 'output: text, JSON (schema zonewarden.diff/1) or Markdown' },
+    'fail-on-drift': { type: 'boolean', help: 'exit 1 when anything changed' },
+    limit: { type: 'integer', default: 500, min: 0, value: 'N', help: 'list at most N entries per section in text and Markdown (0: all); JSON lists all' },
+    ...commonOptions('waivers', 'db', 'config', 'quiet', 'verbose'),
+  },
+  examples: ['zonewarden diff', 'zonewarden diff --baseline --fail-on-drift', 'zonewarden diff --from 12 --to 15 --format md > drift.md'],
+  async run(o, io) {
+    const config = configFrom(o, io);
+    const ignore = ignoreListFrom(config.drift, `config file ${config.configFile ?? ''}: drift`);
+    const rules = rulesFor(config);
+    const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()]) : [];
+    const db = openExisting(resolve(io.cwd, config.db));
+    try {
+      const result = diffScans(db, {
+        ...(o.from === undefined ? {} : { from: o.from }),
+        ...(o.to === undefined ? {} : { to: o.to }),
+        baseline: o.baseline,
+        ignore,
+        audit: (reader) => {
+          if (!config.quiet) io.stderr(`scan ${reader.scan.id} has not been audited: auditing it now\n`);
+          recordAudit(db, reader, rules, waivers);
+        },
+      });
+      const exitCode = o['fail-on-drift'] && result.changed ? EXIT.findings : result.partial ? EXIT.incomplete : EXIT.ok;
+      if (o.format === 'json') io.stdout(diffJson(result, exitCode));
+      else if (o.format === 'md') io.stdout(diffMarkdown(result, { limit: o.limit }));
+      else writeDiffText(result, { limit: o.limit }, io.stdout);
+      if (!config.quiet && exitCode === EXIT.findings) io.stderr(`drift between scan ${result.from.id} and scan ${result.to.id}\n`);
+      return exitCode;
+    } finally {
+      db.close();
+    }
+  },
+});

@@ -1,0 +1,58 @@
+import { kindOf } from '../../drift/resources.js';
+import type { DriftResult, FindingChangeKind, ResourceChange } from '../../drift/result.js';
+import type { FieldChange } from '../../drift/fields.js';
+import { shorten } from '../../shared/printable.js';
+
+/** Wording shared by the text and Markdown forms of a diff: labels, counts and values. */
+
+export const FINDING_LABEL: Record<FindingChangeKind, string> = {
+  new: 'new',
+  fixed: 'fixed',
+  'severity-changed': 'severity changed',
+  'newly-waived': 'newly waived',
+  unwaived: 'no longer waived',
+  'newly-unknown': 'newly unknown',
+  'known-again': 'known again',
+};
+
+export const label = (type: string): string => kindOf(type)?.label ?? type;
+
+export function scanLine(scan: DriftResult['from']): string {
+  const scope = [...scan.scope.accounts.map((a) => `account ${a}`), ...scan.scope.zones.map((z) => `zone ${z}`)];
+  return `scan ${scan.id} (${scan.status}, ${scan.startedAt}${scope.length ? `, only ${scope.join(', ')}` : ''})`;
+}
+
+export function findingSummary(d: DriftResult): string {
+  const c = d.findings.counts;
+  const moved = (Object.keys(FINDING_LABEL) as FindingChangeKind[]).filter((k) => c[k] > 0).map((k) => `${c[k]} ${FINDING_LABEL[k]}`);
+  const steady = [`${c['still-failing']} still failing`, `${c['still-waived']} still waived`, `${c['still-unknown']} still unknown`];
+  return `${moved.length ? moved.join(', ') : 'no change'}; ${steady.join(', ')}`;
+}
+
+export function configurationSummary(d: DriftResult): string {
+  const totals = { added: 0, removed: 0, changed: 0, unknown: 0 };
+  for (const c of Object.values(d.configuration.counts)) for (const k of Object.keys(totals) as Array<keyof typeof totals>) totals[k] += c[k];
+  const parts = (Object.keys(totals) as Array<keyof typeof totals>).filter((k) => totals[k] > 0).map((k) => `${totals[k]} ${k === 'unknown' ? 'not compared (unread)' : k}`);
+  return parts.length ? parts.join(', ') : 'no change';
+}
+
+/** A field's value for a person: JSON, shortened; an absent field says so. */
+export function valueText(value: unknown, max = 80): string {
+  if (value === undefined) return '(absent)';
+  return shorten(JSON.stringify(value), max);
+}
+
+export function fieldText(f: FieldChange): string {
+  return `${f.field}: ${valueText(f.before)} -> ${valueText(f.after)}`;
+}
+
+export function resourceTitle(type: string, name: string | null, id?: string): string {
+  return `${label(type)}${name ? ` "${shorten(name, 80)}"` : ''}${id ? ` (${shorten(id, 40)})` : ''}`;
+}
+
+export function contentsText(contents: Record<string, number> | undefined): string {
+  const parts = Object.entries(contents ?? {}).map(([type, n]) => `${n} ${label(type)}${n === 1 ? '' : 's'}`);
+  return parts.length ? ` with ${parts.join(', ')}` : '';
+}
+
+export const SIGN: Record<ResourceChange['change'], string> = { added: '+', removed: '-', changed: '~' };

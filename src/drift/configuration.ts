@@ -1,0 +1,204 @@
+import type { Named } from '../policy/findings.js';
+import type { Db } from '../snapshot/db.js';
+import { scanRef } from '../snapshot/scan-ref.js';
+import { TABLES, type Endpoint, type PartitionKind } from '../snapshot/tables.js';
+import { named, partitionKey, type ScanCoverage, type ZoneInfo } from './coverage-pair.js';
+import { fieldDiff } from './fields.js';
+import type { IgnoreList } from './ignore.js';
+import { CERTIFICATE_KIND, kindOfEndpoint, RESOURCE_KINDS, RESOURCE_TYPES, type ResourceKind } from './resources.js';
+import type { ConfigurationDrift, ResourceChange, UnreadPartition } from './result.js';
+
+/**
+ * Configuration drift between two scans. Versions are stored over ranges of scans, so what
+ * differs between two scans is exactly the versions valid in one and not the other: one pass over
+ * each table finds them, however many unchanged resources there are. Only partitions both scans
+ * could use are compared; the rest are reported as unknown, never as removed or added.
+ */
+export function configurationDrift(db: Db, from: ScanCoverage, to: ScanCoverage, ignore: IgnoreList, zones: ReadonlyMap<string, ZoneInfo>): ConfigurationDrift {
+  const drift = new Collector(ignore);
+  const comparable = new Set<string>();
+
+  const judge = (kind: PartitionKind, scopeId: string, resource: ResourceKind, zone: Named | null): void => {
+    const [rf, rt] = [from.get(kind, scopeId, resource.endpoint), to.get(kind, scopeId, resource.endpoint)];
+    if (!rf && !rt) return;
+    if (from.usable(rf) && to.usable(rt)) {
+      comparable.add(partitionKey(kind, scopeId, resource.endpoint));
+      return;
+    }
+    // A permission the credentials lack in both scans (invites, say) is not drift.
+    if (rf?.state === 'denied' && rt?.state === 'denied') return;
+    const [bad, good] = to.usable(rt) ? [from, to] : [to, from];
+    const what = `${resource.label} list${zone ? ` of ${zone.name ?? zone.id}` : ''}`;
+    const resources = good.usable(good.get(kind, scopeId, resource.endpoint)) ? itemsAt(db, resource, scopeId, good.scanId) : [];
+    drift.unknown({ change: 'unknown', type: resource.type, zone, scan: bad.scanId, ...bad.why(bad.get(kind, scopeId, resource.endpoint), what), resources });
+  };
+
+  for (const kind of RESOURCE_KINDS.filter((k) => k.partition === 'user')) judge('user', '', kind, null);
+
+  const outside: Named[] = [];
+  for (const id of new Set([...from.zoneIds(), ...to.zoneIds(), ...zones.keys()])) {
+    const info: ZoneInfo = zones.get(id) ?? { id, name: id, accountId: null };
+    const zone = named(zones.get(id), id);
+    const [pf, pt] = [from.presence(info), to.presence(info)];
+    if (pf === 'present' && pt === 'present') {
+      for (const kind of RESOURCE_KINDS.filter((k) => k.partition === 'zone')) judge('zone', id, kind, zone);
+    } else if (pf === 'outside' || pt === 'outside') {
+      if (pf === 'present' || pt === 'present') outside.push(zone);
+    } else if (pf === 'absent' && pt === 'present') {
+      drift.change({ change: 'added', type: 'zone', id, name: info.name, zone, contents: byType(to.contents(id)) });
+    } else if (pf === 'present' && pt === 'absent') {
+      drift.change({ change: 'removed', type: 'zone', id, name: info.name, zone, contents: byType(from.contents(id)) });
+    } else if ((pf === 'present' && pt === 'unread') || (pf === 'unread' && pt === 'present')) {
+      const [bad, good] = pt === 'unread' ? [to, from] : [from, to];
+      const listing = info.accountId === null ? undefined : bad.get('account', info.accountId, 'zones');
+      drift.unknown({ change: 'unknown', type: 'zone', zone, scan: bad.scanId, ...bad.why(listing, `zone list of account ${info.accountId ?? '(unknown)'}`), resources: [zone] });
+    }
+  }
+
+  for (const pair of changedVersions(db, from.scanId, to.scanId, comparable)) {
+    const zone = pair.kind.partition === 'zone' ? named(zones.get(pair.scopeId), pair.scopeId) : null;
+    drift.pair(pair.kind, pair.id, zone, pair.before, pair.after);
+  }
+  return drift.result(outside.sort((a, b) => (a.name ?? a.id).localeCompare(b.name ?? b.id)));
+}
+
+interface VersionPair {
+  kind: ResourceKind;
+  scopeId: string;
+  id: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/** Versions valid in exactly one of the two scans, in comparable partitions, paired by resource. */
+function changedVersions(db: Db, from: number, to: number, comparable: ReadonlySet<string>): Iterable<VersionPair> {
+  const [f, t] = [scanRef(from), scanRef(to)];
+  const pairs = new Map<string, VersionPair>();
+  for (const table of new Set(RESOURCE_KINDS.map((k) => k.table))) {
+    const kinds = RESOURCE_KINDS.filter((k) => k.table === table);
+    const spec = TABLES[kinds[0]!.endpoint]!;
+    const endpoint = spec.endpointColumn ?? `'${kinds[0]!.endpoint}'`;
+    const rows = db
+      .prepare(
+        `SELECT ${spec.scopeColumn} AS scope, item_id, ${endpoint} AS endpoint, first_scan <= ? AND last_scan >= ? AS in_from, raw FROM ${table}
+         WHERE (first_scan <= ? AND last_scan >= ?) != (first_scan <= ? AND last_scan >= ?)`,
+      )
+      .iterate(f, f, f, f, t, t) as Iterable<{ scope: string; item_id: string; endpoint: Endpoint; in_from: number; raw: string }>;
+    for (const r of rows) {
+      const kind = kinds.find((k) => k.endpoint === r.endpoint);
+      if (!kind || !comparable.has(partitionKey(kind.partition, r.scope, r.endpoint))) continue;
+      const key = `${r.endpoint}|${r.scope}|${r.item_id}`;
+      let pair = pairs.get(key);
+      if (!pair) pairs.set(key, (pair = { kind, scopeId: r.scope, id: r.item_id }));
+      if (r.in_from) pair.before = parse(r.raw);
+      else pair.after = parse(r.raw);
+    }
+  }
+  return pairs.values();
+}
+
+function parse(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+const asObject = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** The resources a scan read in one partition, by name: what an unreadable partition leaves unknown. */
+function itemsAt(db: Db, kind: ResourceKind, scopeId: string, scanId: number): Named[] {
+  const spec = TABLES[kind.endpoint]!;
+  const ref = scanRef(scanId);
+  const where = spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : '';
+  const rows = db
+    .prepare(`SELECT item_id, raw FROM ${kind.table} WHERE ${spec.scopeColumn} = ? AND first_scan <= ? AND last_scan >= ?${where}`)
+    .all(scopeId, ref, ref, ...(spec.endpointColumn ? [kind.endpoint] : [])) as Array<{ item_id: string; raw: string }>;
+  return rows.map((r) => ({ id: r.item_id, name: kind.name(asObject(parse(r.raw))) })).sort(byName);
+}
+
+const byName = (a: Named, b: Named): number => (a.name ?? '').localeCompare(b.name ?? '') || a.id.localeCompare(b.id);
+
+function byType(contents: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [endpoint, n] of Object.entries(contents)) out[kindOfEndpoint(endpoint as Endpoint)?.type ?? endpoint] = n;
+  return out;
+}
+
+/** Accumulates changes and counts, splitting certificates out of their packs. */
+class Collector {
+  private readonly changes: ResourceChange[] = [];
+  private readonly unread: UnreadPartition[] = [];
+  private ignored = 0;
+  private readonly counts: ConfigurationDrift['counts'] = {};
+
+  constructor(private readonly ignore: IgnoreList) {}
+
+  private count(type: string, what: 'added' | 'removed' | 'changed' | 'unknown'): void {
+    (this.counts[type] ??= { added: 0, removed: 0, changed: 0, unknown: 0 })[what]++;
+  }
+
+  change(c: ResourceChange): void {
+    this.changes.push(c);
+    this.count(c.type, c.change);
+  }
+
+  unknown(u: UnreadPartition): void {
+    this.unread.push(u);
+    this.count(u.type, 'unknown');
+  }
+
+  pair(kind: ResourceKind, id: string, zone: Named | null, before: unknown, after: unknown): void {
+    if (kind.type !== 'certificate_pack') return this.resource(kind, id, zone, before, after);
+    const [b, a] = [certificates(before), certificates(after)];
+    this.resource(kind, id, zone, b?.pack, a?.pack);
+    for (const certId of new Set([...(b?.certs.keys() ?? []), ...(a?.certs.keys() ?? [])])) {
+      this.resource(CERTIFICATE_KIND, certId, zone, b?.certs.get(certId), a?.certs.get(certId), { type: kind.type, id });
+    }
+  }
+
+  private resource(kind: ResourceKind, id: string, zone: Named | null, before: unknown, after: unknown, parent?: ResourceChange['parent']): void {
+    if (before === undefined && after === undefined) return;
+    const name = kind.name(asObject(after ?? before));
+    const base = { type: kind.type, id, name, zone, ...(parent ? { parent } : {}) };
+    if (before === undefined) return this.change({ change: 'added', ...base });
+    if (after === undefined) return this.change({ change: 'removed', ...base });
+    const diff = fieldDiff(kind.type, before, after, this.ignore);
+    if (diff.changes.length === 0) {
+      if (diff.ignored > 0) this.ignored++;
+      return;
+    }
+    this.change({ change: 'changed', ...base, fields: diff.changes });
+  }
+
+  result(zonesOutsideScope: Named[]): ConfigurationDrift {
+    const order = (type: string) => RESOURCE_TYPES.indexOf(type);
+    const where = (z: Named | null) => (z ? (z.name ?? z.id) : '');
+    this.changes.sort(
+      (x, y) =>
+        where(x.zone).localeCompare(where(y.zone)) ||
+        order(x.type) - order(y.type) ||
+        (x.name ?? '').localeCompare(y.name ?? '') ||
+        x.id.localeCompare(y.id),
+    );
+    this.unread.sort((x, y) => where(x.zone).localeCompare(where(y.zone)) || order(x.type) - order(y.type));
+    return {
+      counts: this.counts,
+      changes: this.changes,
+      unknown: this.unread,
+      ignoredChanges: this.ignored,
+      ignore: [...this.ignore.patterns],
+      zonesOutsideScope,
+    };
+  }
+}
+
+/** A certificate pack without its certificates, and its certificates by id. */
+function certificates(raw: unknown): { pack: Record<string, unknown>; certs: Map<string, unknown> } | undefined {
+  if (raw === undefined) return undefined;
+  const { certificates: list, ...pack } = asObject(raw);
+  const certs = new Map<string, unknown>();
+  if (Array.isArray(list)) list.forEach((c, i) => certs.set(typeof asObject(c)['id'] === 'string' ? (asObject(c)['id'] as string) : `#${i}`, c));
+  return { pack, certs };
+}

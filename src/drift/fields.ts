@@ -1,0 +1,101 @@
+import type { IgnoreList } from './ignore.js';
+
+/**
+ * Field-by-field differences between two versions of a resource as the API served them. Paths
+ * name fields with dots; array elements that carry an `id` are matched by it (`rules[abc].action`),
+ * so a reordered list is not a change; lists of plain values are compared as sets, since the API
+ * does not promise an order for hosts, tags or name servers. A field absent on one side has no
+ * `before` (added) or no `after` (removed).
+ */
+export interface FieldChange {
+  field: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+export interface FieldDiff {
+  changes: FieldChange[];
+  /** Fields that differ but are on the ignore list. */
+  ignored: number;
+}
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+const isObject = (v: unknown): v is Record<string, Json> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((x, i) => sameJson(x, b[i]));
+  if (isObject(a)) {
+    if (!isObject(b)) return false;
+    const keys = Object.keys(a);
+    return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
+  }
+  return false;
+}
+
+/** The id that matches an element across versions, when every element has a distinct one. */
+function idsOf(items: unknown[]): string[] | null {
+  const ids: string[] = [];
+  for (const item of items) {
+    if (!isObject(item)) return null;
+    const id = item['id'];
+    if (typeof id !== 'string' && typeof id !== 'number') return null;
+    ids.push(String(id));
+  }
+  return new Set(ids).size === ids.length ? ids : null;
+}
+
+const isScalar = (v: unknown): boolean => v === null || typeof v !== 'object';
+
+function sameSet(a: unknown[], b: unknown[]): boolean {
+  const key = (v: unknown) => JSON.stringify(v);
+  const sorted = (xs: unknown[]) => xs.map(key).sort();
+  const x = sorted(a);
+  const y = sorted(b);
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+}
+
+export function fieldDiff(type: string, before: unknown, after: unknown, ignore: IgnoreList): FieldDiff {
+  const result: FieldDiff = { changes: [], ignored: 0 };
+  walk(before, after, '', []);
+  return result;
+
+  function change(path: string, a: unknown, b: unknown): void {
+    const entry: FieldChange = { field: path || '(whole)' };
+    if (a !== undefined) entry.before = a;
+    if (b !== undefined) entry.after = b;
+    result.changes.push(entry);
+  }
+
+  function walk(a: unknown, b: unknown, path: string, names: string[]): void {
+    if (names.length > 0 && ignore.ignores(type, names)) {
+      if (!sameJson(a, b)) result.ignored++;
+      return;
+    }
+    if (isObject(a) && isObject(b)) {
+      const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+      for (const k of keys) walk(a[k], b[k], path ? `${path}.${k}` : k, [...names, k]);
+      return;
+    }
+    if (Array.isArray(a) && Array.isArray(b)) {
+      const ia = idsOf(a);
+      const ib = idsOf(b);
+      if (ia && ib) {
+        const byId = new Map(a.map((x, i) => [ia[i]!, x]));
+        const after = new Map(b.map((x, i) => [ib[i]!, x]));
+        for (const id of [...new Set([...ib, ...ia])]) walk(byId.get(id), after.get(id), `${path}[${id}]`, names);
+        return;
+      }
+      if (a.every(isScalar) && b.every(isScalar)) {
+        if (!sameSet(a, b)) change(path, a, b);
+        return;
+      }
+      if (a.length === b.length) {
+        a.forEach((x, i) => walk(x, b[i], `${path}[${i}]`, names));
+        return;
+      }
+    }
+    if (!sameJson(a, b)) change(path, a, b);
+  }
+}

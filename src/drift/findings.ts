@@ -1,0 +1,122 @@
+import type { Finding } from '../policy/findings.js';
+import { severityRank } from '../policy/rule.js';
+import { findingFromRow, type AuditHeader } from '../policy/store.js';
+import type { Db } from '../snapshot/db.js';
+import type { ScanCoverage, ZoneInfo } from './coverage-pair.js';
+import {
+  FINDING_CHANGES,
+  FINDING_STEADY,
+  type FindingChange,
+  type FindingChangeKind,
+  type FindingDrift,
+  type FindingState,
+  type FindingSteadyKind,
+} from './result.js';
+
+/**
+ * Finding drift between the stored audits of two scans, by fingerprint. Passes are stored as
+ * counts only, so a failure missing from the later audit is fixed only when that audit could have
+ * seen it: the rule ran there without error, gave no unknown for that rule and zone, and the zone
+ * was read (or is known to be gone). Otherwise it is newly unknown, never fixed.
+ */
+export function findingDrift(
+  db: Db,
+  audits: { from: AuditHeader; to: AuditHeader },
+  coverage: { from: ScanCoverage; to: ScanCoverage },
+  zones: ReadonlyMap<string, ZoneInfo>,
+): FindingDrift {
+  const [from, to] = [audits.from.scanId, audits.to.scanId];
+  const rulesFrom = new Set(audits.from.rules.map((r) => r.id));
+  const rulesTo = new Set(audits.to.rules.map((r) => r.id));
+  const compared = new Set([...rulesTo].filter((r) => rulesFrom.has(r)));
+  const rulesNotCompared = [...new Set([...rulesFrom, ...rulesTo])].filter((r) => !compared.has(r)).sort();
+
+  const key = (rule: string, zoneId: string | null) => `${rule}\u0000${zoneId ?? ''}`;
+  const unknownInTo = new Set(
+    (db.prepare("SELECT DISTINCT rule, zone_id FROM findings WHERE scan_id = ? AND status = 'unknown'").all(to) as Array<{ rule: string; zone_id: string | null }>).map((r) =>
+      key(r.rule, r.zone_id),
+    ),
+  );
+  const erroredInTo = new Set(audits.to.errors.map((e) => key(e.rule, e.zone?.id ?? null)));
+  // A zone outside either scan's scope is not compared: a --zone rescan says nothing of the others.
+  const inBothScopes = (zoneId: string | null): boolean => {
+    if (zoneId === null) return true;
+    const zone = zones.get(zoneId);
+    return !zone || (coverage.from.presence(zone) !== 'outside' && coverage.to.presence(zone) !== 'outside');
+  };
+  const seenByTo = (f: Finding): boolean => {
+    const zoneId = f.zone?.id ?? null;
+    if (unknownInTo.has(key(f.rule, zoneId)) || erroredInTo.has(key(f.rule, zoneId)) || erroredInTo.has(key(f.rule, null))) return false;
+    if (zoneId === null) return true;
+    const zone = zones.get(zoneId);
+    const presence = zone ? coverage.to.presence(zone) : 'unread';
+    return presence === 'present' || presence === 'absent';
+  };
+
+  const counts = Object.fromEntries([...FINDING_CHANGES, ...FINDING_STEADY].map((k) => [k, 0])) as FindingDrift['counts'];
+  const changes: FindingChange[] = [];
+  const record = (kind: FindingChangeKind | FindingSteadyKind, f: Finding, before: FindingState, after: FindingState, previousSeverity: string | null) => {
+    counts[kind]++;
+    if ((FINDING_STEADY as readonly string[]).includes(kind)) return;
+    changes.push({
+      change: kind as FindingChangeKind,
+      fingerprint: f.fingerprint,
+      rule: f.rule,
+      category: f.category,
+      severity: f.severity,
+      previousSeverity: previousSeverity !== null && previousSeverity !== f.severity ? (previousSeverity as Finding['severity']) : null,
+      before,
+      after,
+      account: f.account,
+      zone: f.zone,
+      resource: f.resource,
+      message: f.message,
+    });
+  };
+
+  const later = db
+    .prepare(
+      `SELECT t.*, f.status AS before_status, f.severity AS before_severity FROM findings t
+       LEFT JOIN findings f ON f.scan_id = ? AND f.fingerprint = t.fingerprint WHERE t.scan_id = ?`,
+    )
+    .iterate(from, to) as Iterable<Record<string, string | null>>;
+  for (const row of later) {
+    const f = findingFromRow(row);
+    if (!compared.has(f.rule) || !inBothScopes(f.zone?.id ?? null)) continue;
+    const before = row['before_status'] as FindingState;
+    const after = f.status as Exclude<FindingState, null>;
+    record(transition(before, after, row['before_severity'] !== null && row['before_severity'] !== f.severity), f, before, after, row['before_severity'] ?? null);
+  }
+
+  const gone = db
+    .prepare('SELECT f.* FROM findings f WHERE f.scan_id = ? AND NOT EXISTS (SELECT 1 FROM findings t WHERE t.scan_id = ? AND t.fingerprint = f.fingerprint)')
+    .iterate(from, to) as Iterable<Record<string, string | null>>;
+  for (const row of gone) {
+    const f = findingFromRow(row);
+    if (!compared.has(f.rule) || !inBothScopes(f.zone?.id ?? null)) continue;
+    const before = f.status as Exclude<FindingState, null>;
+    const seen = seenByTo(f);
+    if (before === 'unknown') record(seen ? 'known-again' : 'still-unknown', f, before, seen ? null : 'unknown', null);
+    else record(seen ? 'fixed' : 'newly-unknown', f, before, seen ? null : 'unknown', null);
+  }
+
+  const rank = (k: FindingChangeKind) => FINDING_CHANGES.indexOf(k);
+  changes.sort(
+    (a, b) =>
+      rank(a.change) - rank(b.change) ||
+      severityRank(b.severity) - severityRank(a.severity) ||
+      a.rule.localeCompare(b.rule) ||
+      (a.zone?.name ?? '').localeCompare(b.zone?.name ?? '') ||
+      (a.resource.name ?? a.resource.id).localeCompare(b.resource.name ?? b.resource.id) ||
+      a.fingerprint.localeCompare(b.fingerprint),
+  );
+  return { counts, changes, rulesNotCompared };
+}
+
+/** How a finding present in the later audit moved from its earlier state. */
+function transition(before: FindingState, after: Exclude<FindingState, null>, severityMoved: boolean): FindingChangeKind | FindingSteadyKind {
+  if (after === 'unknown') return before === 'unknown' ? 'still-unknown' : 'newly-unknown';
+  if (before === null || before === 'unknown') return 'new';
+  if (before === after) return severityMoved ? 'severity-changed' : after === 'fail' ? 'still-failing' : 'still-waived';
+  return after === 'waived' ? 'newly-waived' : 'unwaived';
+}
