@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { callsMarkdown, clientCalls } from './client-calls.js';
+import { driftMarkdown } from './drift.js';
 import { scanBench, scanMarkdown } from './scan.js';
 import { emulatorThroughput, generatedStartup, startupMarkdown, throughputMarkdown } from './emulator-throughput.js';
 
@@ -41,7 +42,7 @@ for (const pair of values.scans.split(',').filter(Boolean)) {
   process.stderr.write(`bench: scan of ${zones} zones and ${records} records at 20 ms latency, then a rescan...\n`);
   scans.push(await scanBench(zones!, records!));
 }
-if (scans.length) sections.push(scanMarkdown(scans));
+if (scans.length) sections.push(scanMarkdown(scans), driftMarkdown(scans));
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 const doc = [

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runCli } from './cli-process.js';
+import { driftBench, type DriftBenchResult } from './drift.js';
 import { startEmulatorProcess } from './emulator-process.js';
 
 /**
@@ -26,9 +26,8 @@ export interface ScanBenchResult {
   /** Findings that are not passes (failing, unknown, waived), and all verdicts. */
   auditFindings: number;
   auditVerdicts: number;
+  drift: DriftBenchResult;
 }
-
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
 function fileSize(path: string): number {
   let size = 0;
@@ -40,26 +39,6 @@ function fileSize(path: string): number {
     }
   }
   return size;
-}
-
-/** Runs the CLI in its own process, sampling its high-water RSS until it exits. */
-async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; peakKiB: number; ms: number }> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  let peakKiB = 0;
-  const sample = setInterval(() => {
-    try {
-      const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
-      peakKiB = Math.max(peakKiB, hwm);
-    } catch {
-      // exited between samples
-    }
-  }, 100);
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  clearInterval(sample);
-  return { code, out, peakKiB, ms: performance.now() - started };
 }
 
 interface ScanSummary {
@@ -87,7 +66,9 @@ async function runAudit(db: string): Promise<{ seconds: number; peakKiB: number;
 }
 
 export async function scanBench(zones: number, records: number, concurrency = 8): Promise<ScanBenchResult> {
-  const emulator = await startEmulatorProcess(['--dataset', 'generated', '--zones', String(zones), '--records', String(records), '--latency', '20', '--rate-limit', '0', '--ip-rate-limit', '0']);
+  // A fixed clock, so that the next night's emulator (driftBench) serves the same times.
+  const emulatorArgs = ['--dataset', 'generated', '--zones', String(zones), '--records', String(records), '--latency', '20', '--rate-limit', '0', '--ip-rate-limit', '0', '--now', new Date().toISOString()];
+  const emulator = await startEmulatorProcess(emulatorArgs);
   const dir = mkdtempSync(join(tmpdir(), 'zw-bench-scan-'));
   const db = join(dir, 'bench.db');
   try {
@@ -96,6 +77,8 @@ export async function scanBench(zones: number, records: number, concurrency = 8)
     const second = await runScan(emulator.base, db, concurrency);
     const sizeAfterSecond = fileSize(db);
     const audit = await runAudit(db);
+    emulator.stop();
+    const drift = await driftBench(emulatorArgs, db, concurrency);
     const rows = Object.values(first.summary.counts).reduce((a, b) => a + b, 0);
     return {
       zones,
@@ -111,6 +94,7 @@ export async function scanBench(zones: number, records: number, concurrency = 8)
       auditPeakRssMiB: audit.peakKiB / 1024,
       auditFindings: audit.findings,
       auditVerdicts: audit.verdicts,
+      drift,
     };
   } finally {
     emulator.stop();

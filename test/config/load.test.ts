@@ -136,7 +136,7 @@ describe('loadConfig config file', () => {
     const cwd = cwdWithConfig({ budgte: 5 });
     const message = configError(() => load({ cwd })).message;
     expect(message).toBe(
-      `config file ${join(cwd, DEFAULT_CONFIG_FILE)}: unknown key "budgte"; known keys: baseUrl, db, concurrency, budget, budgetWindow, timeout, retries, retryWait, account, zone, failOn, waivers, quiet, verbose, rules`,
+      `config file ${join(cwd, DEFAULT_CONFIG_FILE)}: unknown key "budgte"; known keys: baseUrl, db, concurrency, budget, budgetWindow, timeout, retries, retryWait, account, zone, failOn, waivers, quiet, verbose, rules, drift`,
     );
   });
 
@@ -228,6 +228,14 @@ describe('loadConfig environment strings', () => {
     expect(configError(() => load({ cwd })).message).toBe(`config file ${join(cwd, DEFAULT_CONFIG_FILE)}: rules: expected an object`);
     const entry = cwdWithConfig({ rules: { 'certificate-expiry': false } });
     expect(configError(() => load({ cwd: entry })).message).toBe(`config file ${join(entry, DEFAULT_CONFIG_FILE)}: rules.certificate-expiry: expected an object`);
+  });
+
+  it('reads the drift section as an object whose contents the drift module checks, and refuses other shapes', () => {
+    const drift = { ignore: ['*.modified_on'] };
+    expect(load({ cwd: cwdWithConfig({ drift }) }).drift).toEqual(drift);
+    expect(load({}).drift).toBeUndefined();
+    const cwd = cwdWithConfig({ drift: ['*.modified_on'] });
+    expect(configError(() => load({ cwd })).message).toBe(`config file ${join(cwd, DEFAULT_CONFIG_FILE)}: drift: expected an object`);
   });
 
   it('checks --fail-on against the severities', () => {

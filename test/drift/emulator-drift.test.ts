@@ -18,8 +18,8 @@ import { runInProcess, writeCommand } from '../support/in-process.js';
 const HOSTILE = '<img src=x onerror=alert(1)> | **@channel** [x](javascript:y) \u001b[2J\u202e';
 const RENEWED_CERT = '7a1c1d52-1f0e-4c61-9d11-0a9d1b0f7c3e';
 
-function organisation(changed: boolean): DatasetFile {
-  return {
+function organisation(changed: boolean, without: string[] = []): DatasetFile {
+  const org: DatasetFile = {
     version: 1,
     accounts: [
       {
@@ -61,6 +61,8 @@ function organisation(changed: boolean): DatasetFile {
     ],
     invites: [{ account: 'Partner Ltd', invited_by: 'owner@partner.example' }],
   };
+  for (const account of org.accounts) account.zones = (account.zones ?? []).filter((z) => !without.includes(z.name));
+  return org;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'zw-drift-'));
@@ -71,8 +73,8 @@ const emulators: RunningEmulator[] = [];
 /** Wall-clock time (scans judge certificates against their start), the same for every emulator so their dataset times agree. */
 const now = new Date();
 
-async function emulator(changed: boolean, options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const emu = await startEmulator({ dataset: organisation(changed), now, rateLimit: 0, ipRateLimit: 0, ...options });
+async function emulator(changed: boolean, options: EmulatorOptions = {}, without: string[] = []): Promise<RunningEmulator> {
+  const emu = await startEmulator({ dataset: organisation(changed, without), now, rateLimit: 0, ipRateLimit: 0, ...options });
   emulators.push(emu);
   return emu;
 }
@@ -309,5 +311,37 @@ describe('drift after a scan of one zone', () => {
     const r = await runInProcess(['diff', '--db', file], env, local);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^zonewarden diff: no complete scan before scan 1 to compare it with: .*--from and --to\n$/);
+  });
+});
+
+describe('drift when a zone goes, and when the zone list cannot be read', () => {
+  it('shows a deleted zone as removed, with what it held; an unreadable zone list leaves every zone unknown', async () => {
+    const local = mkdtempSync(join(tmpdir(), 'zw-drift-zones-'));
+    const file = join(local, 'zonewarden.db');
+    const scanOf = async (emu: RunningEmulator) => {
+      const r = await runInProcess(['scan', '--base-url', emu.url, '--db', file, '--budget', '1000000', '--retries', '0', '--quiet'], env, local);
+      return Number(r.stdout.trim());
+    };
+    const diffOf = async (from: number, to: number) => {
+      const r = await runInProcess(['diff', '--db', file, '--from', String(from), '--to', String(to), '--format', 'json', '--quiet'], env, local);
+      return { code: r.code, d: JSON.parse(r.stdout) as DriftResult };
+    };
+    const first = await scanOf(await emulator(false));
+    const second = await scanOf(await emulator(false, {}, ['api.example']));
+    const third = await scanOf(await emulator(false, { failRoutes: ['GET /zones'] }, ['api.example']));
+
+    const gone = (await diffOf(first, second)).d;
+    expect(gone.configuration.changes.map((c) => `${c.change} ${c.type} ${c.name}`)).toEqual(['removed zone api.example']);
+    expect(gone.configuration.changes[0]!.contents).toMatchObject({ waf_package: 1 });
+    expect(gone.findings.changes.filter((f) => f.zone?.name === 'api.example').map((f) => f.change)).toEqual(
+      expect.arrayContaining(['fixed']),
+    );
+
+    const { code, d: unreadable } = await diffOf(second, third);
+    expect(code).toBe(3);
+    expect(unreadable.configuration.changes).toEqual([]);
+    expect(unreadable.configuration.unknown.map((u) => [u.type, u.zone?.name, u.scan])).toEqual([['zone', 'shop.example', third]]);
+    expect(unreadable.findings.changes.filter((f) => f.change === 'fixed')).toEqual([]);
+    expect(unreadable.findings.counts['newly-unknown']).toBeGreaterThan(0);
   });
 });
