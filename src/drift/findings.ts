@@ -32,17 +32,25 @@ export function findingDrift(
   const rulesNotCompared = [...new Set([...rulesFrom, ...rulesTo])].filter((r) => !compared.has(r)).sort();
 
   const key = (rule: string, zoneId: string | null) => `${rule}\u0000${zoneId ?? ''}`;
-  const unknownInTo = new Set(
-    (db.prepare("SELECT DISTINCT rule, zone_id FROM findings WHERE scan_id = ? AND status = 'unknown'").all(to) as Array<{ rule: string; zone_id: string | null }>).map((r) =>
-      key(r.rule, r.zone_id),
-    ),
-  );
+  // Rules and zones for which an audit could not judge everything (a zone-level unknown stands for its resources).
+  const unknownIn = (scanId: number) =>
+    new Set(
+      (db.prepare("SELECT DISTINCT rule, zone_id FROM findings WHERE scan_id = ? AND status = 'unknown'").all(scanId) as Array<{ rule: string; zone_id: string | null }>).map((r) =>
+        key(r.rule, r.zone_id),
+      ),
+    );
+  const unknownInFrom = unknownIn(from);
+  const unknownInTo = unknownIn(to);
   const erroredInTo = new Set(audits.to.errors.map((e) => key(e.rule, e.zone?.id ?? null)));
   // A zone outside either scan's scope is not compared: a --zone rescan says nothing of the others.
   const inBothScopes = (zoneId: string | null): boolean => {
     if (zoneId === null) return true;
     const zone = zones.get(zoneId);
     return !zone || (coverage.from.presence(zone) !== 'outside' && coverage.to.presence(zone) !== 'outside');
+  };
+  const unjudgedInFrom = (f: Finding): boolean => {
+    const zone = f.zone ? zones.get(f.zone.id) : undefined;
+    return unknownInFrom.has(key(f.rule, f.zone?.id ?? null)) || (zone !== undefined && coverage.from.presence(zone) === 'unread');
   };
   const seenByTo = (f: Finding): boolean => {
     const zoneId = f.zone?.id ?? null;
@@ -83,7 +91,8 @@ export function findingDrift(
   for (const row of later) {
     const f = findingFromRow(row);
     if (!compared.has(f.rule) || !inBothScopes(f.zone?.id ?? null)) continue;
-    const before = row['before_status'] as FindingState;
+    // No earlier finding, but the earlier audit could not judge this rule there: it was unknown, not passing.
+    const before = (row['before_status'] as FindingState) ?? (unjudgedInFrom(f) ? 'unknown' : null);
     const after = f.status as Exclude<FindingState, null>;
     record(transition(before, after, row['before_severity'] !== null && row['before_severity'] !== f.severity), f, before, after, row['before_severity'] ?? null);
   }

@@ -234,6 +234,15 @@ describe('drift between scans of a changing organisation', () => {
     expect(unread.partial).toBe(true);
   });
 
+  it('shows a verdict the earlier scan could not give and the later one passes as known again', async () => {
+    const { result } = await diff('--from', String(scans[3]), '--to', String(scans[2]));
+    const inactive = finding(result, 'firewall-rule-inactive', 'shop.example');
+    expect(inactive.map((f) => [f.change, f.before, f.after, f.resource.name])).toEqual([
+      ['new', 'unknown', 'fail', 'Block bots'],
+      ['known-again', 'unknown', null, 'shop.example'],
+    ]);
+  });
+
   it('exits 3 when something could not be compared', async () => {
     expect((await diff('--from', String(scans[2]), '--to', String(scans[3]))).code).toBe(3);
   });
@@ -241,6 +250,9 @@ describe('drift between scans of a changing organisation', () => {
   it('prints hostile API text inertly in text and Markdown, and never the token', async () => {
     const text = await runInProcess(['diff', '--db', db, '--from', String(scans[1]), '--to', String(scans[2])], env, dir);
     expect(text.stdout).toContain('No wp-admin');
+    expect(text.stdout).toMatch(/~ firewall rule "Block bots" \(\w+\)\n\s+paused: false -> true\n/);
+    const short = await runInProcess(['diff', '--db', db, '--from', String(scans[1]), '--to', String(scans[2]), '--limit', '1'], env, dir);
+    expect(short.stdout).toMatch(/\.\.\. and \d+ more \(--limit 0 shows all/);
     expect(text.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u202e]/);
     expect(text.stdout).toContain('\\u001b[2J');
     const md = await runInProcess(['diff', '--db', db, '--from', String(scans[1]), '--to', String(scans[2]), '--format', 'md'], env, dir);
@@ -343,5 +355,32 @@ describe('drift when a zone goes, and when the zone list cannot be read', () => 
     expect(unreadable.configuration.unknown.map((u) => [u.type, u.zone?.name, u.scan])).toEqual([['zone', 'shop.example', third]]);
     expect(unreadable.findings.changes.filter((f) => f.change === 'fixed')).toEqual([]);
     expect(unreadable.findings.counts['newly-unknown']).toBeGreaterThan(0);
+  });
+});
+
+describe('finding drift from waivers and severity settings', () => {
+  it('shows findings newly waived, no longer waived, and with a changed severity', async () => {
+    const local = mkdtempSync(join(tmpdir(), 'zw-drift-waivers-'));
+    const file = join(local, 'zonewarden.db');
+    const emu = await emulator(false);
+    for (let i = 0; i < 2; i++) expect((await runInProcess(['scan', '--base-url', emu.url, '--db', file, '--budget', '1000000', '--quiet'], env, local)).code).toBe(0);
+    writeFileSync(
+      join(local, 'waivers.yaml'),
+      '- {rule: certificate-expiry, zone: shop.example, reason: renewal booked, owner: web@example.com, expires: 2099-01-01}\n',
+    );
+    writeFileSync(join(local, 'severity.json'), JSON.stringify({ rules: { 'invite-pending': { severity: 'high' } } }));
+    const audit = (scan: number, ...args: string[]) => runInProcess(['audit', '--db', file, '--scan', String(scan), '--quiet', ...args], env, local);
+    const drift = async () => JSON.parse((await runInProcess(['diff', '--db', file, '--format', 'json', '--quiet'], env, local)).stdout) as DriftResult;
+
+    await audit(1);
+    await audit(2, '--waivers', 'waivers.yaml', '--config', 'severity.json');
+    const later = await drift();
+    expect(finding(later, 'certificate-expiry', 'shop.example').map((f) => [f.change, f.before, f.after])).toEqual([['newly-waived', 'fail', 'waived']]);
+    const invite = finding(later, 'invite-pending', null);
+    expect(invite.map((f) => [f.change, f.previousSeverity, f.severity])).toEqual([['severity-changed', 'low', 'high']]);
+
+    await audit(1, '--waivers', 'waivers.yaml');
+    await audit(2);
+    expect(finding(await drift(), 'certificate-expiry', 'shop.example').map((f) => [f.change, f.before, f.after])).toEqual([['unwaived', 'waived', 'fail']]);
   });
 });
