@@ -137,7 +137,9 @@ function convert(command: string, name: string, spec: OptionSpec, raw: unknown):
         throw new UsageError(`${command}: ${flag} must be ${kind}, got "${text}"`);
       }
       if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
-        throw new UsageError(`${command}: ${flag} must be ${kind} from ${spec.min ?? '-∞'} to ${spec.max ?? '∞'}, got ${text}`);
+        const range =
+          spec.max === undefined ? `of at least ${spec.min}` : spec.min === undefined ? `of at most ${spec.max}` : `from ${spec.min} to ${spec.max}`;
+        throw new UsageError(`${command}: ${flag} must be ${kind} ${range}, got ${text}`);
       }
       return n;
     }

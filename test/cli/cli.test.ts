@@ -28,7 +28,7 @@ describe('zonewarden CLI', () => {
   });
 
   it.each([
-    [['frobnicate'], /^zonewarden: unknown command "frobnicate"; commands: scan, audit, rules, invites, firewall, migrate, log, prune, api, emulator/],
+    [['frobnicate'], /^zonewarden: unknown command "frobnicate"; commands: scan, audit, diff, baseline, rules, invites, firewall, migrate, log, prune, api, emulator/],
     [['emulator', '--bogus'], /^zonewarden emulator: unknown option --bogus; see 'zonewarden emulator --help'$/],
     [['emulator', '--port', 'eighty'], /^zonewarden emulator: --port must be a whole number, got "eighty"$/],
     [['emulator', '--port', '70000'], /^zonewarden emulator: --port must be a whole number from 0 to 65535, got 70000$/],
@@ -38,6 +38,9 @@ describe('zonewarden CLI', () => {
     [['emulator', 'extra'], /^zonewarden emulator: unexpected argument extra/],
     [['emulator', '--now', 'tuesday'], /^zonewarden emulator: --now must be an ISO 8601 time/],
     [['emulator', '--dataset', '/nonexistent/org.json'], /^zonewarden emulator: cannot read dataset file \/nonexistent\/org\.json \(ENOENT\)/],
+    [['diff', '--format', 'html'], /^zonewarden diff: --format must be one of text, json, md, got "html"$/],
+    [['diff', '--from', '0'], /^zonewarden diff: --from must be a whole number of at least 1, got 0$/],
+    [['baseline', 'approve'], /^zonewarden baseline: unknown action "approve": use baseline accept \[--scan ID\] or baseline list$/],
   ])('refuses %j with one line and exit 2', async (args, message) => {
     const r = await runCli(args);
     expect(r.code).toBe(2);
