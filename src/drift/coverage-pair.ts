@@ -1,8 +1,9 @@
 import type { Named } from '../policy/findings.js';
 import type { Db } from '../snapshot/db.js';
-import type { CoverageRow, SnapshotReader } from '../snapshot/reader.js';
+import type { SnapshotReader } from '../snapshot/reader.js';
 import { scanRef } from '../snapshot/scan-ref.js';
 import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
+import type { CoverageState } from '../snapshot/writer.js';
 
 /**
  * What each of two scans read, to decide what can be compared. A partition can be compared when
@@ -22,50 +23,79 @@ export interface ZoneInfo {
 
 export const partitionKey = (kind: PartitionKind, scopeId: string, endpoint: Endpoint): string => `${kind}|${scopeId}|${endpoint}`;
 
-export class ScanCoverage {
-  private readonly rows = new Map<string, CoverageRow>();
-  private readonly byZone = new Map<string, CoverageRow[]>();
-  private readonly accounts: Set<string> | null;
+/** What a scan read of one partition: the columns of its coverage row that drift needs. */
+export interface PartitionRead {
+  state: CoverageState;
+  truncated: boolean;
+  items: number;
+  message: string | null;
+}
 
-  constructor(
-    db: Db,
-    readonly reader: SnapshotReader,
-  ) {
-    for (const row of reader.coverage()) {
-      this.rows.set(partitionKey(row.kind, row.scopeId, row.endpoint), row);
-      if (row.kind !== 'zone') continue;
-      const zone = this.byZone.get(row.scopeId);
-      if (zone) zone.push(row);
-      else this.byZone.set(row.scopeId, [row]);
+export class ScanCoverage {
+  /** By scope, then endpoint: the endpoints of a user, an account and a zone are distinct, so the kind is implied. */
+  private readonly byScope = new Map<string, Map<Endpoint, PartitionRead>>();
+  private readonly zones = new Set<string>();
+  private accounts: Set<string> | null = null;
+
+  private constructor(readonly reader: SnapshotReader) {}
+
+  /**
+   * Both scans' coverage in one pass: a partition read the same way in both is one row spanning
+   * them, so this reads 130,000 rows at 10,000 zones rather than twice that.
+   */
+  static pair(db: Db, from: SnapshotReader, to: SnapshotReader): { from: ScanCoverage; to: ScanCoverage } {
+    const pair = { from: new ScanCoverage(from), to: new ScanCoverage(to) };
+    const [f, t] = [scanRef(from.scan.id), scanRef(to.scan.id)];
+    const rows = db
+      .prepare(
+        `SELECT kind, scope_id, endpoint, state, truncated, items, message, first_scan <= ? AND last_scan >= ? AS in_from, first_scan <= ? AND last_scan >= ? AS in_to
+         FROM coverage WHERE (first_scan <= ? AND last_scan >= ?) OR (first_scan <= ? AND last_scan >= ?)`,
+      )
+      .raw()
+      .iterate(f, f, t, t, f, f, t, t) as Iterable<[PartitionKind, string, Endpoint, CoverageState, number, number, string | null, number, number]>;
+    for (const [kind, scopeId, endpoint, state, truncated, items, message, inFrom, inTo] of rows) {
+      const read: PartitionRead = { state, truncated: truncated === 1, items, message };
+      if (inFrom) pair.from.add(kind, scopeId, endpoint, read);
+      if (inTo) pair.to.add(kind, scopeId, endpoint, read);
     }
-    const ref = scanRef(reader.scan.id);
-    this.accounts = this.usable(this.get('user', '', 'accounts'))
-      ? new Set((db.prepare('SELECT item_id FROM accounts WHERE first_scan <= ? AND last_scan >= ?').all(ref, ref) as Array<{ item_id: string }>).map((r) => r.item_id))
-      : null;
+    for (const side of [pair.from, pair.to]) {
+      const ref = scanRef(side.scanId);
+      side.accounts = side.usable(side.get('user', '', 'accounts'))
+        ? new Set((db.prepare('SELECT item_id FROM accounts WHERE first_scan <= ? AND last_scan >= ?').all(ref, ref) as Array<{ item_id: string }>).map((r) => r.item_id))
+        : null;
+    }
+    return pair;
+  }
+
+  private add(kind: PartitionKind, scopeId: string, endpoint: Endpoint, read: PartitionRead): void {
+    let scope = this.byScope.get(scopeId);
+    if (!scope) this.byScope.set(scopeId, (scope = new Map()));
+    scope.set(endpoint, read);
+    if (kind === 'zone') this.zones.add(scopeId);
   }
 
   get scanId(): number {
     return this.reader.scan.id;
   }
 
-  get(kind: PartitionKind, scopeId: string, endpoint: Endpoint): CoverageRow | undefined {
-    return this.rows.get(partitionKey(kind, scopeId, endpoint));
+  get(_kind: PartitionKind, scopeId: string, endpoint: Endpoint): PartitionRead | undefined {
+    return this.byScope.get(scopeId)?.get(endpoint);
   }
 
   /** Read whole, or known to be empty. */
-  usable(row: CoverageRow | undefined): boolean {
+  usable(row: PartitionRead | undefined): boolean {
     return row !== undefined && ((row.state === 'ok' && !row.truncated) || row.state === 'skipped');
   }
 
   /** Why a partition cannot be used, for a person. */
-  why(row: CoverageRow | undefined, what: string): { state: CoverageRow['state'] | 'not-read'; reason: string } {
+  why(row: PartitionRead | undefined, what: string): { state: CoverageState | 'not-read'; reason: string } {
     if (!row) return { state: 'not-read', reason: `scan ${this.scanId} did not read the ${what}` };
     if (row.truncated && row.state === 'ok') return { state: 'failed', reason: `scan ${this.scanId} read the ${what} only in part (the list was truncated)` };
     return { state: row.state, reason: `scan ${this.scanId} could not read the ${what}: ${row.message ?? row.state}` };
   }
 
   zoneIds(): string[] {
-    return [...this.byZone.keys()];
+    return [...this.zones];
   }
 
   presence(zone: ZoneInfo): Presence {
@@ -82,7 +112,7 @@ export class ScanCoverage {
   /** How many resources each partition of a zone held, by endpoint: what an added or removed zone carried. */
   contents(zoneId: string): Record<string, number> {
     const out: Record<string, number> = {};
-    for (const r of this.byZone.get(zoneId) ?? []) if (r.endpoint !== 'zone' && r.items > 0) out[r.endpoint] = r.items;
+    for (const [endpoint, read] of this.byScope.get(zoneId) ?? []) if (endpoint !== 'zone' && read.items > 0) out[endpoint] = read.items;
     return out;
   }
 }

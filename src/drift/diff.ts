@@ -68,7 +68,7 @@ export function diffScans(db: Db, options: DiffOptions = {}): DriftResult {
   const audits = { from: auditOf(db, readers.from, options.audit), to: auditOf(db, readers.to, options.audit) };
   // Both drifts are read in one transaction, so a scan finishing meanwhile cannot tear them apart.
   return db.transaction((): DriftResult => {
-    const coverage = { from: new ScanCoverage(db, readers.from), to: new ScanCoverage(db, readers.to) };
+    const coverage = ScanCoverage.pair(db, readers.from, readers.to);
     const zones = zoneInfo(db, pair.from, pair.to);
     const findings = findingDrift(db, audits, coverage, zones);
     const configuration = configurationDrift(db, coverage.from, coverage.to, options.ignore ?? ignoreList(DEFAULT_IGNORED_FIELDS), zones);

@@ -32,15 +32,8 @@ export function findingDrift(
   const rulesNotCompared = [...new Set([...rulesFrom, ...rulesTo])].filter((r) => !compared.has(r)).sort();
 
   const key = (rule: string, zoneId: string | null) => `${rule}\u0000${zoneId ?? ''}`;
-  // Rules and zones for which an audit could not judge everything (a zone-level unknown stands for its resources).
-  const unknownIn = (scanId: number) =>
-    new Set(
-      (db.prepare("SELECT DISTINCT rule, zone_id FROM findings WHERE scan_id = ? AND status = 'unknown'").all(scanId) as Array<{ rule: string; zone_id: string | null }>).map((r) =>
-        key(r.rule, r.zone_id),
-      ),
-    );
-  const unknownInFrom = unknownIn(from);
-  const unknownInTo = unknownIn(to);
+  const merged = mergeByFingerprint(db, from, to, key);
+  const { unknownInFrom, unknownInTo } = merged;
   const erroredInTo = new Set(audits.to.errors.map((e) => key(e.rule, e.zone?.id ?? null)));
   // A zone outside either scan's scope is not compared: a --zone rescan says nothing of the others.
   const inBothScopes = (zoneId: string | null): boolean => {
@@ -82,26 +75,21 @@ export function findingDrift(
     });
   };
 
-  const later = db
-    .prepare(
-      `SELECT t.*, f.status AS before_status, f.severity AS before_severity FROM findings t
-       LEFT JOIN findings f ON f.scan_id = ? AND f.fingerprint = t.fingerprint WHERE t.scan_id = ?`,
-    )
-    .iterate(from, to) as Iterable<Record<string, string | null>>;
-  for (const row of later) {
-    const f = findingFromRow(row);
+  for (const [status, n] of merged.steady) counts[status === 'fail' ? 'still-failing' : status === 'waived' ? 'still-waived' : 'still-unknown'] += n;
+  const full = db.prepare('SELECT * FROM findings WHERE pk = ?');
+  const load = (pk: number) => findingFromRow(full.get(pk) as Record<string, string | null>);
+
+  for (const moved of merged.later) {
+    const f = load(moved.pk);
     if (!compared.has(f.rule) || !inBothScopes(f.zone?.id ?? null)) continue;
     // No earlier finding, but the earlier audit could not judge this rule there: it was unknown, not passing.
-    const before = (row['before_status'] as FindingState) ?? (unjudgedInFrom(f) ? 'unknown' : null);
+    const before = moved.before ?? (unjudgedInFrom(f) ? 'unknown' : null);
     const after = f.status as Exclude<FindingState, null>;
-    record(transition(before, after, row['before_severity'] !== null && row['before_severity'] !== f.severity), f, before, after, row['before_severity'] ?? null);
+    record(transition(before, after, moved.beforeSeverity !== null && moved.beforeSeverity !== f.severity), f, before, after, moved.beforeSeverity);
   }
 
-  const gone = db
-    .prepare('SELECT f.* FROM findings f WHERE f.scan_id = ? AND NOT EXISTS (SELECT 1 FROM findings t WHERE t.scan_id = ? AND t.fingerprint = f.fingerprint)')
-    .iterate(from, to) as Iterable<Record<string, string | null>>;
-  for (const row of gone) {
-    const f = findingFromRow(row);
+  for (const pk of merged.gone) {
+    const f = load(pk);
     if (!compared.has(f.rule) || !inBothScopes(f.zone?.id ?? null)) continue;
     const before = f.status as Exclude<FindingState, null>;
     const seen = seenByTo(f);
@@ -128,4 +116,58 @@ function transition(before: FindingState, after: Exclude<FindingState, null>, se
   if (before === null || before === 'unknown') return 'new';
   if (before === after) return severityMoved ? 'severity-changed' : after === 'fail' ? 'still-failing' : 'still-waived';
   return after === 'waived' ? 'newly-waived' : 'unwaived';
+}
+
+interface Merged {
+  /** Findings with the same status and severity in both audits, by status. */
+  steady: Map<string, number>;
+  /** Findings of the later audit that are new or moved: their row, and the earlier status and severity. */
+  later: Array<{ pk: number; before: FindingState; beforeSeverity: string | null }>;
+  /** Rows of the earlier audit whose fingerprint the later one lacks. */
+  gone: number[];
+  unknownInFrom: Set<string>;
+  unknownInTo: Set<string>;
+}
+
+type Row = [pk: number, fingerprint: string, status: Exclude<FindingState, null>, severity: string];
+
+/**
+ * Both audits' findings in fingerprint order (the order of their index), walked side by side:
+ * one sequential read of each instead of an index lookup per finding. Only the moved findings are
+ * loaded whole afterwards. Fingerprints are hex, so JavaScript's string order is SQLite's.
+ */
+function mergeByFingerprint(db: Db, from: number, to: number, key: (rule: string, zoneId: string | null) => string): Merged {
+  // Both read from the index alone (schema 4), without touching the findings' rows.
+  const ordered = (scanId: number) =>
+    db.prepare('SELECT pk, fingerprint, status, severity FROM findings WHERE scan_id = ? ORDER BY fingerprint').raw().iterate(scanId) as IterableIterator<Row>;
+  const unknownIn = (scanId: number) =>
+    new Set(
+      (db.prepare("SELECT DISTINCT rule, zone_id FROM findings WHERE scan_id = ? AND status = 'unknown'").raw().all(scanId) as Array<[string, string | null]>).map(([rule, zone]) =>
+        key(rule, zone),
+      ),
+    );
+  const merged: Merged = { steady: new Map(), later: [], gone: [], unknownInFrom: unknownIn(from), unknownInTo: unknownIn(to) };
+  const [a, b] = [ordered(from), ordered(to)];
+  const next = (it: IterableIterator<Row>): Row | undefined => {
+    const r = it.next();
+    return r.done ? undefined : r.value;
+  };
+  let x = next(a);
+  let y = next(b);
+  while (x || y) {
+    if (x && (!y || x[1] < y[1])) {
+      merged.gone.push(x[0]);
+      x = next(a);
+    } else if (y && (!x || y[1] < x[1])) {
+      merged.later.push({ pk: y[0], before: null, beforeSeverity: null });
+      y = next(b);
+    } else {
+      const [old, now] = [x!, y!];
+      if (old[2] === now[2] && old[3] === now[3]) merged.steady.set(now[2], (merged.steady.get(now[2]) ?? 0) + 1);
+      else merged.later.push({ pk: now[0], before: old[2], beforeSeverity: old[3] });
+      x = next(a);
+      y = next(b);
+    }
+  }
+  return merged;
 }

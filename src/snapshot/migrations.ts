@@ -147,6 +147,12 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX actions_at ON actions (at);
   `,
+  // 4: drift walks two audits' findings in fingerprint order; an index holding the columns it
+  // compares spares it reading every finding's message and data (150 MB at 10,000 zones).
+  `
+  CREATE INDEX findings_by_fingerprint ON findings (scan_id, fingerprint, status, severity, rule, zone_id);
+  DROP INDEX findings_scan;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
