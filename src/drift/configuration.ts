@@ -49,7 +49,7 @@ export function configurationDrift(db: Db, from: ScanCoverage, to: ScanCoverage,
     } else if (pf === 'present' && pt === 'absent') {
       drift.change({ change: 'removed', type: 'zone', id, name: info.name, zone, contents: byType(from.contents(id)) });
     } else if ((pf === 'present' && pt === 'unread') || (pf === 'unread' && pt === 'present')) {
-      const [bad, good] = pt === 'unread' ? [to, from] : [from, to];
+      const bad = pt === 'unread' ? to : from;
       const listing = info.accountId === null ? undefined : bad.get('account', info.accountId, 'zones');
       drift.unknown({ change: 'unknown', type: 'zone', zone, scan: bad.scanId, ...bad.why(listing, `zone list of account ${info.accountId ?? '(unknown)'}`), resources: [zone] });
     }
