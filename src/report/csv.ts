@@ -1,0 +1,82 @@
+import type { Finding } from '../policy/findings.js';
+
+/**
+ * Findings as CSV, for spreadsheets and other tools. Fields follow RFC 4180 (quotes doubled, CRLF
+ * line breaks, no BOM) so any conforming reader gets the same cells back. Findings carry strings
+ * read from the API (zone, record and rule names) that whoever controls the zone can choose, so a
+ * string that a spreadsheet would run as a formula is neutralised with a leading `'` (OWASP "CSV
+ * injection"). Nothing else is altered: CSV is data, and the reader decides how to show it.
+ */
+
+type CsvValue = string | number | boolean | null | undefined;
+
+/** Leads that make a spreadsheet read a cell as a formula (TAB and CR are stripped by some first). */
+const FORMULA_LEAD = /^[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",\r\n]/;
+
+export function csvCell(value: CsvValue): string {
+  if (value === null || value === undefined) return '';
+  // Numbers and booleans are ours, not the attacker's: a negative number must stay a number.
+  if (typeof value !== 'string') return String(value);
+  const text = FORMULA_LEAD.test(value) ? `'${value}` : value;
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export function csvRow(values: ReadonlyArray<CsvValue>): string {
+  return `${values.map(csvCell).join(',')}\r\n`;
+}
+
+export const FINDINGS_CSV_COLUMNS = [
+  'rule',
+  'category',
+  'severity',
+  'status',
+  'account_id',
+  'account_name',
+  'zone_id',
+  'zone_name',
+  'resource_type',
+  'resource_id',
+  'resource_name',
+  'message',
+  'fingerprint',
+  'waiver_reason',
+  'waiver_owner',
+  'waiver_expires',
+] as const;
+
+function findingCells(f: Finding): CsvValue[] {
+  return [
+    f.rule,
+    f.category,
+    f.severity,
+    f.status,
+    f.account?.id,
+    f.account?.name,
+    f.zone?.id,
+    f.zone?.name,
+    f.resource.type,
+    f.resource.id,
+    f.resource.name,
+    f.message,
+    f.fingerprint,
+    f.waiver?.reason,
+    f.waiver?.owner,
+    f.waiver?.expires,
+  ];
+}
+
+/**
+ * Writes the header and one row per finding, one `write` call per row: an organisation's scan can
+ * hold hundreds of thousands of findings, so the file is never built in memory. Returns the number
+ * of findings written.
+ */
+export function writeFindingsCsv(findings: Iterable<Finding>, write: (chunk: string) => void): number {
+  write(csvRow(FINDINGS_CSV_COLUMNS));
+  let count = 0;
+  for (const finding of findings) {
+    write(csvRow(findingCells(finding)));
+    count++;
+  }
+  return count;
+}

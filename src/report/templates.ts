@@ -1,0 +1,90 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import Handlebars from 'handlebars';
+import { ZonewardenError } from '../shared/errors.js';
+import { PACKAGE } from '../shared/package-info.js';
+import { HELPERS } from './helpers.js';
+
+/**
+ * The one Handlebars environment of the reports. Templates live in the package's `templates/`
+ * (`<name>.hbs`, partials in `templates/partials/`); a directory given with `--templates` may
+ * replace any of them by file name. Templates compile in strict mode, so a field the view model
+ * lacks is an error rather than an empty cell, and HTML escaping stays on. Markdown templates
+ * (`*.md.hbs`) compile without HTML escaping: their view model carries text already escaped for
+ * Markdown, which HTML escaping would garble; so do partials named `md-*`.
+ */
+
+export const TEMPLATE_NAMES = ['report.html', 'report.md', 'index.html'] as const;
+export type TemplateName = (typeof TEMPLATE_NAMES)[number];
+
+export class TemplateError extends ZonewardenError {
+  constructor(message: string) {
+    super('ZW_TEMPLATE', message);
+  }
+}
+
+export interface Templates {
+  render(name: TemplateName, view: object): string;
+}
+
+export const PACKAGE_TEMPLATES = join(PACKAGE.root, 'templates');
+
+/** `.hbs` files of a directory, by name without the extension. */
+function hbsFiles(dir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  if (!existsSync(dir)) return files;
+  for (const entry of readdirSync(dir)) {
+    const path = join(dir, entry);
+    if (entry.endsWith('.hbs') && statSync(path).isFile()) files.set(basename(entry, '.hbs'), path);
+  }
+  return files;
+}
+
+function oneLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
+}
+
+export function loadTemplates(options: { overrideDir?: string } = {}): Templates {
+  const env = Handlebars.create();
+  for (const [name, helper] of Object.entries(HELPERS)) env.registerHelper(name, helper.fn);
+
+  const templates = hbsFiles(PACKAGE_TEMPLATES);
+  const partials = hbsFiles(join(PACKAGE_TEMPLATES, 'partials'));
+  if (options.overrideDir !== undefined) {
+    const dir = options.overrideDir;
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new TemplateError(`--templates ${dir}: no such directory`);
+    const known = [...TEMPLATE_NAMES, ...partials.keys()].map((n) => `${n}.hbs`);
+    for (const [name, path] of hbsFiles(dir)) {
+      if (!(TEMPLATE_NAMES as readonly string[]).includes(name)) {
+        throw new TemplateError(`--templates ${dir}: ${name}.hbs is not a template zonewarden renders; the templates are ${TEMPLATE_NAMES.map((n) => `${n}.hbs`).join(', ')}`);
+      }
+      templates.set(name, path);
+    }
+    for (const [name, path] of hbsFiles(join(dir, 'partials'))) {
+      if (!partials.has(name)) throw new TemplateError(`--templates ${dir}: partials/${name}.hbs is not a partial of the templates; they are ${[...partials.keys()].join(', ') || 'none'} (known files: ${known.join(', ')})`);
+      partials.set(name, path);
+    }
+  }
+  for (const [name, path] of partials) {
+    try {
+      env.registerPartial(name, env.compile(readFileSync(path, 'utf8'), { strict: true, noEscape: name.startsWith('md-') }));
+    } catch (err) {
+      throw new TemplateError(`${path}: ${oneLine(err)}`);
+    }
+  }
+
+  const compiled = new Map<TemplateName, HandlebarsTemplateDelegate>();
+  return {
+    render(name, view) {
+      let template = compiled.get(name);
+      const path = templates.get(name);
+      if (!path) throw new TemplateError(`no template ${name}.hbs in ${PACKAGE_TEMPLATES}: the package is incomplete; reinstall it`);
+      try {
+        if (!template) compiled.set(name, (template = env.compile(readFileSync(path, 'utf8'), { strict: true, noEscape: name.endsWith('.md') })));
+        return template(view);
+      } catch (err) {
+        throw new TemplateError(`${path}: ${oneLine(err)}`);
+      }
+    },
+  };
+}
