@@ -160,27 +160,6 @@ describe('csvRow', () => {
 });
 
 describe('writeFindingsCsv', () => {
-  it('has the documented columns in order', () => {
-    expect(FINDINGS_CSV_COLUMNS).toEqual([
-      'rule',
-      'category',
-      'severity',
-      'status',
-      'account_id',
-      'account_name',
-      'zone_id',
-      'zone_name',
-      'resource_type',
-      'resource_id',
-      'resource_name',
-      'message',
-      'fingerprint',
-      'waiver_reason',
-      'waiver_owner',
-      'waiver_expires',
-    ]);
-  });
-
   it('writes the header first, with no BOM', () => {
     const { chunks, count } = capture([]);
     expect(count).toBe(0);
