@@ -1,0 +1,93 @@
+import { diffScans, type DriftResult } from '../drift/index.js';
+import { catalogue } from '../policy/catalogue.js';
+import type { Finding, Named, Status } from '../policy/findings.js';
+import { CATEGORIES, type Category } from '../policy/rule.js';
+import { loadAuditHeader, storedFindings, type AuditHeader } from '../policy/store.js';
+import { SnapshotError, type Db } from '../snapshot/db.js';
+import { SnapshotReader, type ScanRow } from '../snapshot/reader.js';
+import { scanRef } from '../snapshot/scan-ref.js';
+import type { CoverageState } from '../snapshot/writer.js';
+
+/**
+ * What every report format shows of one audited scan, gathered in code so that the templates only
+ * lay it out: the audit's counts and waivers, the worst failures, drift since the complete scan
+ * before it, and the scan's health (what it could not read). The findings themselves are streamed
+ * from the database by each format, never held here.
+ */
+export interface ReportData {
+  scan: ScanRow;
+  audit: AuditHeader;
+  /** Findings by category and status, in catalogue category order. */
+  categories: Array<{ category: Category } & Record<Exclude<Status, 'pass'> | 'pass', number>>;
+  /** The worst failures (not waived), worst first. */
+  topRisks: Finding[];
+  /** Drift from the complete scan before this one; null when there is none. */
+  drift: DriftResult | null;
+  health: ScanHealth;
+}
+
+export interface UnreadPart {
+  zone: Named | null;
+  /** The account or user scope of a partition that is not a zone's. */
+  scope: string;
+  endpoint: string;
+  state: CoverageState;
+  reason: string;
+}
+
+export interface ScanHealth {
+  complete: boolean;
+  /** Partitions the scan could not read whole (failed, denied, truncated). */
+  unread: UnreadPart[];
+  ruleErrors: AuditHeader['errors'];
+}
+
+export function reportData(db: Db, scanId: number, options: { topRisks?: number } = {}): ReportData {
+  const reader = new SnapshotReader(db, scanId);
+  const audit = loadAuditHeader(db, scanId);
+  if (!audit) throw new SnapshotError('ZW_NOT_AUDITED', `scan ${scanId} has not been audited: run zonewarden audit --scan ${scanId} first`);
+
+  const rules = catalogue();
+  const categories = CATEGORIES.map((category) => ({ category, fail: 0, waived: 0, unknown: 0, pass: 0 }));
+  for (const [rule, counts] of Object.entries(audit.counts.byRule)) {
+    const row = categories.find((c) => c.category === rules.get(rule)?.meta.category);
+    if (!row) continue;
+    for (const status of ['fail', 'waived', 'unknown', 'pass'] as const) row[status] += counts[status];
+  }
+
+  const topRisks: Finding[] = [];
+  const limit = options.topRisks ?? 20;
+  // Stored worst first: failures, by severity.
+  for (const f of storedFindings(db, scanId)) {
+    if (f.status !== 'fail' || topRisks.length >= limit) break;
+    topRisks.push(f);
+  }
+
+  const previous = db.prepare("SELECT max(s.id) AS id FROM scans s JOIN audits a ON a.scan_id = s.id WHERE s.status = 'complete' AND s.id < ?").get(scanId) as {
+    id: number | null;
+  };
+  const drift = previous.id === null ? null : diffScans(db, { from: previous.id, to: scanId });
+
+  return { scan: reader.scan, audit, categories, topRisks, drift, health: scanHealth(db, reader, audit) };
+}
+
+function scanHealth(db: Db, reader: SnapshotReader, audit: AuditHeader): ScanHealth {
+  const ref = scanRef(reader.scan.id);
+  const names = new Map(
+    (db.prepare('SELECT item_id, name FROM zones WHERE first_scan <= ? AND last_scan >= ?').all(ref, ref) as Array<{ item_id: string; name: string }>).map((r) => [r.item_id, r.name]),
+  );
+  const unread = reader
+    .coverage()
+    .filter((c) => c.state === 'failed' || c.state === 'denied' || (c.state === 'ok' && c.truncated))
+    .map(
+      (c): UnreadPart => ({
+        zone: c.kind === 'zone' ? { id: c.scopeId, name: names.get(c.scopeId) ?? null } : null,
+        scope: c.kind === 'zone' ? '' : c.scopeId,
+        endpoint: c.endpoint,
+        state: c.state,
+        reason: c.message ?? (c.truncated ? 'the list was truncated' : c.state),
+      }),
+    )
+    .sort((a, b) => (a.zone?.name ?? a.scope).localeCompare(b.zone?.name ?? b.scope) || a.endpoint.localeCompare(b.endpoint));
+  return { complete: reader.scan.status === 'complete', unread, ruleErrors: audit.errors };
+}
