@@ -1,6 +1,6 @@
 import type { DriftResult, FindingChange, ResourceChange } from '../../drift/result.js';
 import { markdownText as md } from '../../shared/markdown.js';
-import { configurationSummary, contentsText, FINDING_LABEL, findingSummary, label, scanLine, valueText } from './diff-words.js';
+import { configurationSummary, contentsText, FINDING_LABEL, findingSummary, label, scanLine, valueText } from '../../drift/words.js';
 
 /**
  * A diff in Markdown, for pull requests and chat: a summary, then tables of finding and

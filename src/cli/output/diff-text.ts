@@ -1,7 +1,7 @@
 import type { DriftResult, FindingChange, ResourceChange, UnreadPartition } from '../../drift/result.js';
 import { kindOf } from '../../drift/resources.js';
 import { printable, shorten } from '../../shared/printable.js';
-import { configurationSummary, contentsText, fieldText, FINDING_LABEL, findingSummary, label, resourceTitle, scanLine, SIGN } from './diff-words.js';
+import { configurationSummary, contentsText, fieldText, FINDING_LABEL, findingSummary, label, resourceTitle, scanLine, SIGN } from '../../drift/words.js';
 
 /**
  * A diff for the terminal: the two scans, then finding drift (worst first within each kind), then

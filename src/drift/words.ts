@@ -1,9 +1,9 @@
-import { kindOf } from '../../drift/resources.js';
-import type { DriftResult, FindingChangeKind, ResourceChange } from '../../drift/result.js';
-import type { FieldChange } from '../../drift/fields.js';
-import { shorten } from '../../shared/printable.js';
+import { kindOf } from './resources.js';
+import type { DriftResult, FindingChangeKind, ResourceChange } from './result.js';
+import type { FieldChange } from './fields.js';
+import { shorten } from '../shared/printable.js';
 
-/** Wording shared by the text and Markdown forms of a diff: labels, counts and values. */
+/** Drift in words, shared by the diff command's text and Markdown and by the reports: labels, counts and values. */
 
 export const FINDING_LABEL: Record<FindingChangeKind, string> = {
   new: 'new',

@@ -1,0 +1,81 @@
+import { configurationSummary, FINDING_LABEL, label } from '../drift/words.js';
+import { kindOfEndpoint } from '../drift/resources.js';
+import type { FindingChange } from '../drift/result.js';
+import type { Endpoint } from '../snapshot/tables.js';
+import type { Finding } from '../policy/findings.js';
+import { SEVERITIES } from '../policy/rule.js';
+import { markdownText as md } from '../shared/markdown.js';
+import { shorten } from '../shared/printable.js';
+import type { ReportData } from './report-data.js';
+import type { Templates } from './templates.js';
+
+/**
+ * The Markdown digest for pull requests and chat: summary, new and fixed, top risks, drift counts
+ * and scan health. A pull-request comment holds 65,536 characters, so the digest keeps under
+ * MAX_DIGEST_CHARS by shortening its lists (halving them until it fits) and says so when it does.
+ * Every piece of API text is escaped here, in code; the template only lays the rows out.
+ */
+export const MAX_DIGEST_CHARS = 60_000;
+const FIRST_LIMIT = 100;
+
+interface DigestRow {
+  cells: string[];
+}
+
+function riskRow(f: Finding): DigestRow {
+  const resource = f.resource.type === 'zone' ? 'zone' : `${f.resource.type} ${f.resource.name ?? f.resource.id}`;
+  return { cells: [f.severity, `\`${f.rule}\``, md(f.zone?.name ?? f.account?.name ?? '-'), md(shorten(resource, 80)), md(shorten(f.message, 300))] };
+}
+
+function changeRow(c: FindingChange): DigestRow {
+  const resource = c.resource.type === 'zone' ? 'zone' : `${c.resource.type} ${c.resource.name ?? c.resource.id}`;
+  return { cells: [FINDING_LABEL[c.change], c.severity, `\`${c.rule}\``, md(c.zone?.name ?? c.account?.name ?? '-'), md(shorten(resource, 80))] };
+}
+
+function listOf<T>(items: readonly T[], limit: number, row: (item: T) => DigestRow) {
+  return { rows: items.slice(0, limit).map(row), shown: Math.min(limit, items.length), total: items.length, cut: items.length > limit };
+}
+
+/** The digest's view: every string in it is Markdown-safe. */
+export function digestView(data: ReportData, limit: number) {
+  const { audit, scan, drift, health } = data;
+  const moved = drift?.findings.changes.filter((c) => c.change === 'new' || c.change === 'fixed' || c.change === 'unwaived') ?? [];
+  const configuration = drift
+    ? Object.entries(drift.configuration.counts)
+        .map(([type, c]) => ({ type: md(label(type)), ...c }))
+        .sort((a, b) => a.type.localeCompare(b.type))
+    : [];
+  const unread = listOf(health.unread, limit, (u) => ({
+    cells: [md(u.zone?.name ?? (u.scope || 'user')), md(kindOfEndpoint(u.endpoint as Endpoint)?.label ?? u.endpoint), u.state, md(shorten(u.reason, 200))],
+  }));
+  const lists = [listOf(data.topRisks, limit, riskRow), listOf(moved, limit, changeRow), unread];
+  return {
+    scan: { id: scan.id, startedAt: scan.startedAt, status: scan.status },
+    counts: audit.counts.byStatus,
+    bySeverity: SEVERITIES.map((severity) => ({ severity, count: audit.counts.failBySeverity[severity] })),
+    categories: data.categories.map((c) => ({ ...c })),
+    risks: lists[0]!,
+    drift: drift && {
+      from: drift.from.id,
+      baseline: drift.baseline !== null,
+      counts: drift.findings.counts,
+      changes: lists[1]!,
+      configuration,
+      configurationSummary: md(configurationSummary(drift)),
+    },
+    health: {
+      complete: health.complete,
+      unread,
+      ruleErrors: health.ruleErrors.map((e) => ({ rule: e.rule, zone: md(e.zone?.name ?? '-'), message: md(shorten(e.message, 200)) })),
+    },
+    waivers: { active: audit.waivers.active.length, expiring: audit.waivers.expiring.length, expired: audit.waivers.expired.length },
+    cut: lists.some((l) => l.cut),
+  };
+}
+
+export function renderDigest(templates: Templates, data: ReportData): string {
+  for (let limit = FIRST_LIMIT; ; limit = Math.floor(limit / 2)) {
+    const text = templates.render('report.md', digestView(data, limit));
+    if (text.length <= MAX_DIGEST_CHARS || limit === 0) return text.length <= MAX_DIGEST_CHARS ? text : `${text.slice(0, MAX_DIGEST_CHARS - 80)}\n\n_Cut at ${MAX_DIGEST_CHARS} characters._\n`;
+  }
+}
