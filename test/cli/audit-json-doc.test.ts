@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { writeAuditJson } from '../../src/cli/output/audit-json.js';
+import { writeAuditJson } from '../../src/report/findings-json.js';
 import { runAudit } from '../../src/policy/audit.js';
 import { activeRules, loadCatalogue } from '../../src/policy/registry.js';
 import { parseWaivers } from '../../src/policy/waivers.js';

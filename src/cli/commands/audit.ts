@@ -11,7 +11,7 @@ import { openSnapshot, SnapshotError, type Db } from '../../snapshot/db.js';
 import { SnapshotReader } from '../../snapshot/reader.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom } from '../common.js';
-import { writeAuditJson } from '../output/audit-json.js';
+import { writeAuditJson } from '../../report/findings-json.js';
 import { writeAuditText } from '../output/audit-text.js';
 
 /** The scan to audit: the one asked for, else the latest complete one. */

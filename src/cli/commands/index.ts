@@ -9,8 +9,9 @@ import { invitesCommand } from './invites.js';
 import { logCommand } from './log.js';
 import { migrateCommand } from './migrate.js';
 import { pruneCommand } from './prune.js';
+import { reportCommand } from './report.js';
 import { rulesCommand } from './rules.js';
 import { scanCommand } from './scan.js';
 
 /** Every command, in the order `zonewarden --help` lists them. */
-export const COMMANDS: Command[] = [scanCommand, auditCommand, diffCommand, baselineCommand, rulesCommand, invitesCommand, firewallCommand, migrateCommand, logCommand, pruneCommand, apiCommand, emulatorCommand] as unknown as Command[];
+export const COMMANDS: Command[] = [scanCommand, auditCommand, reportCommand, diffCommand, baselineCommand, rulesCommand, invitesCommand, firewallCommand, migrateCommand, logCommand, pruneCommand, apiCommand, emulatorCommand] as unknown as Command[];

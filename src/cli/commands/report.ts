@@ -1,0 +1,60 @@
+import { resolve } from 'node:path';
+import { REPORT_FORMATS, writeReport, type ReportFormat } from '../../report/write-report.js';
+import { loadTemplates } from '../../report/templates.js';
+import { EXIT, UsageError } from '../../shared/errors.js';
+import { defineCommand } from '../command.js';
+import { commonOptions, configFrom } from '../common.js';
+import { chooseScan, openExisting } from './audit.js';
+
+export function parseFormats(text: string): ReportFormat[] {
+  const formats = [...new Set(text.split(',').map((f) => f.trim().toLowerCase()).filter(Boolean))];
+  const unknown = formats.filter((f) => !(REPORT_FORMATS as readonly string[]).includes(f));
+  if (unknown.length || formats.length === 0) {
+    throw new UsageError(`--format takes a comma-separated list of ${REPORT_FORMATS.join(', ')}; got "${text.slice(0, 60)}"`);
+  }
+  return formats as ReportFormat[];
+}
+
+export const reportCommand = defineCommand({
+  name: 'report',
+  summary: 'write the HTML, Markdown, JSON and CSV reports of an audited scan, and the index of all runs',
+  description: `
+Writes the reports of a scan (default: the latest complete one; it must have been audited) into
+<out>/<scan time>-scan-<id>/: report.html (self-contained, works offline from file://: summary,
+new and fixed since the previous audited scan, configuration drift, every finding with filters,
+search, sorting and paging, zones, certificate expiry and failure trend charts, scan health,
+waivers), report.md (a digest under 60,000 characters for pull requests and chat), findings.json
+(schema zonewarden.audit/1, docs/audit-json.md) and findings.csv (one row per finding). Then
+refreshes <out>/index.html, the list of all audited runs with their trend.
+
+--templates DIR replaces any of the templates (report.html.hbs, report.md.hbs, index.html.hbs,
+partials/*.hbs, report.js) with files of the same name.
+
+Exit 3 when the scan is incomplete; else 0. Exit 2: a usage, template or database error.`,
+  options: {
+    scan: { type: 'integer', min: 1, value: 'ID', help: 'the scan to report (default: the latest complete scan)' },
+    out: { type: 'string', default: 'reports', value: 'DIR', help: 'where to write the reports' },
+    format: { type: 'string', default: 'html,md,json,csv', value: 'LIST', help: 'which reports, comma-separated: html, md, json, csv' },
+    templates: { type: 'string', value: 'DIR', help: 'a directory of templates that replace the built-in ones by name' },
+    ...commonOptions('db', 'config', 'quiet', 'verbose'),
+  },
+  examples: ['zonewarden report', 'zonewarden report --scan 12 --format md --out /tmp/reports', 'zonewarden report --templates ./my-templates'],
+  async run(o, io) {
+    const formats = parseFormats(o.format);
+    const config = configFrom(o, io);
+    const templatesDir = o.templates === undefined ? undefined : resolve(io.cwd, o.templates);
+    const templates = loadTemplates(templatesDir === undefined ? {} : { overrideDir: templatesDir });
+    const path = resolve(io.cwd, config.db);
+    const db = openExisting(path);
+    try {
+      const scanId = chooseScan(db, path, o.scan);
+      const written = writeReport(db, scanId, { out: resolve(io.cwd, o.out), formats, templates, ...(templatesDir === undefined ? {} : { templatesDir }) });
+      for (const file of written.files) io.stdout(`${file}\n`);
+      io.stdout(`${written.index}\n`);
+      if (written.incomplete && !config.quiet) io.stderr(`scan ${scanId} is incomplete: its report says what could not be read\n`);
+      return written.incomplete ? EXIT.incomplete : EXIT.ok;
+    } finally {
+      db.close();
+    }
+  },
+});

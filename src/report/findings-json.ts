@@ -1,0 +1,56 @@
+import type { AuditResult } from '../policy/audit.js';
+import type { Finding } from '../policy/findings.js';
+import type { AuditHeader } from '../policy/store.js';
+import type { ScanRow } from '../snapshot/reader.js';
+
+/** The audit as JSON for other tools; `schema` changes only with a new version number. */
+export const AUDIT_JSON_SCHEMA = 'zonewarden.audit/1';
+
+/**
+ * Writes the audit as one JSON document, the findings last and one per line: written in chunks,
+ * so that 100,000s of findings never become one string in memory, and easy to grep or diff.
+ */
+export function writeAuditJson(result: AuditResult, findings: Iterable<Finding>, options: { failOn: string; exitCode: number }, write: (text: string) => void): void {
+  const rules = result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity ?? r.rule.meta.severity, options: r.options }));
+  writeJson({ ...head(result.scan, result.zones, options), rules, counts: result.counts, waivers: result.waivers, errors: result.errors }, findings, write);
+}
+
+/** The same document from an audit stored with its scan (the report's findings.json). */
+export function writeStoredAuditJson(
+  audit: AuditHeader,
+  scan: ScanRow,
+  zones: number,
+  findings: Iterable<Finding>,
+  options: { failOn: string; exitCode: number },
+  write: (text: string) => void,
+): void {
+  writeJson({ ...head(scan, zones, options), rules: audit.rules, counts: audit.counts, waivers: audit.waivers, errors: audit.errors }, findings, write);
+}
+
+function head(scan: ScanRow, zones: number, options: { failOn: string; exitCode: number }) {
+  return {
+    schema: AUDIT_JSON_SCHEMA,
+    scan: { id: scan.id, startedAt: scan.startedAt, finishedAt: scan.finishedAt, status: scan.status },
+    zones,
+    failOn: options.failOn,
+    exitCode: options.exitCode,
+  };
+}
+
+function writeJson(document: ReturnType<typeof head> & Record<string, unknown>, findings: Iterable<Finding>, write: (text: string) => void): void {
+  // Keys in the documented order: schema, scan, zones, rules, failOn, exitCode, counts, waivers, errors.
+  const { schema, scan, zones, rules, failOn, exitCode, counts, waivers, errors } = document;
+  const text = JSON.stringify({ schema, scan, zones, rules, failOn, exitCode, counts, waivers, errors }, null, 2);
+  write(`${text.slice(0, -2)},\n  "findings": [`);
+  let n = 0;
+  let chunk: string[] = [];
+  for (const f of findings) {
+    chunk.push(`${n++ === 0 ? '' : ','}\n    ${JSON.stringify(f)}`);
+    if (chunk.length === 1000) {
+      write(chunk.join(''));
+      chunk = [];
+    }
+  }
+  write(chunk.join(''));
+  write(`${n ? '\n  ' : ''}]\n}\n`);
+}

@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { label } from '../drift/words.js';
+import { kindOfEndpoint } from '../drift/resources.js';
+import type { Finding } from '../policy/findings.js';
+import { SEVERITIES, type Severity } from '../policy/rule.js';
+import { PACKAGE } from '../shared/package-info.js';
+import { shorten } from '../shared/printable.js';
+import type { Endpoint } from '../snapshot/tables.js';
+import { CHART, type expiryTimeline, type failureTrend } from './charts.js';
+import type { ReportData } from './report-data.js';
+import { PACKAGE_TEMPLATES, TemplateError } from './templates.js';
+
+/**
+ * The HTML report's view: everything the template lays out, plus the findings as compact rows for
+ * the page's script (templates/report.js), which filters, sorts and pages them in the browser.
+ * Strings here are plain text: Handlebars escapes them, and the script sets them as textContent.
+ */
+
+export const FINDING_COLUMNS = ['status', 'severity', 'category', 'rule', 'account', 'zone', 'resource', 'message', 'zoneId'] as const;
+/** Lists shown in full in the page before "and N more". */
+const LIST_LIMIT = 200;
+
+/** The page script (report.js of --templates, else the package's) and its Content-Security-Policy: only this exact script may run. */
+export function pageScript(overrideDir?: string): { text: string; csp: string } {
+  const dir = overrideDir !== undefined && existsSync(join(overrideDir, 'report.js')) ? overrideDir : PACKAGE_TEMPLATES;
+  const text = readFileSync(join(dir, 'report.js'), 'utf8');
+  // It is inlined raw into a <script> element, which this would end early.
+  if (/<\/script/i.test(text)) throw new TemplateError(`${join(dir, 'report.js')}: the page script must not contain "</script"`);
+  const hash = createHash('sha256').update(text).digest('base64');
+  return { text, csp: `default-src 'none'; script-src 'sha256-${hash}'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'` };
+}
+
+const resourceText = (f: { resource: { type: string; id: string; name: string | null } }) =>
+  f.resource.type === 'zone' ? 'zone' : `${label(f.resource.type)} ${f.resource.name ?? f.resource.id}`;
+
+const capped = <T, U>(items: readonly T[], map: (t: T) => U) => ({ items: items.slice(0, LIST_LIMIT).map(map), more: Math.max(0, items.length - LIST_LIMIT) });
+
+export function htmlView(
+  data: ReportData,
+  findings: Iterable<Finding>,
+  charts: { timeline: ReturnType<typeof expiryTimeline>; trend: ReturnType<typeof failureTrend> },
+  script: { text: string; csp: string },
+) {
+  const rows: string[][] = [];
+  const zones = new Map<string, { id: string; name: string; counts: Record<Severity, number>; total: number }>();
+  for (const f of findings) {
+    rows.push([f.status, f.severity, f.category, f.rule, f.account?.name ?? '', f.zone?.name ?? '', resourceText(f), f.message, f.zone?.id ?? '']);
+    if (f.status !== 'fail' || !f.zone) continue;
+    let zone = zones.get(f.zone.id);
+    if (!zone) zones.set(f.zone.id, (zone = { id: f.zone.id, name: f.zone.name ?? f.zone.id, counts: Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>, total: 0 }));
+    zone.counts[f.severity]++;
+    zone.total++;
+  }
+  const { audit, scan, drift, health } = data;
+  const moved = drift?.findings.changes ?? [];
+  return {
+    csp: script.csp,
+    script: script.text,
+    toolVersion: PACKAGE.version,
+    scan: { id: scan.id, startedAt: scan.startedAt, finishedAt: scan.finishedAt ?? '', status: scan.status },
+    counts: audit.counts.byStatus,
+    bySeverity: SEVERITIES.map((severity) => ({ severity, count: audit.counts.failBySeverity[severity] })),
+    categories: data.categories,
+    zones: [...zones.values()].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name)).map((z) => ({ ...z, bySeverity: SEVERITIES.map((s) => z.counts[s]) })),
+    severities: SEVERITIES,
+    drift: drift && {
+      from: drift.from.id,
+      counts: drift.findings.counts,
+      newFindings: capped(
+        moved.filter((c) => c.change === 'new' || c.change === 'unwaived'),
+        (c) => ({ severity: c.severity, rule: c.rule, zone: c.zone?.name ?? '', resource: resourceText(c), message: c.message }),
+      ),
+      fixed: capped(
+        moved.filter((c) => c.change === 'fixed'),
+        (c) => ({ severity: c.severity, rule: c.rule, zone: c.zone?.name ?? '', resource: resourceText(c), message: c.message }),
+      ),
+      configuration: Object.entries(drift.configuration.counts)
+        .map(([type, c]) => ({ type: label(type), ...c }))
+        .sort((a, b) => a.type.localeCompare(b.type)),
+      changes: capped(drift.configuration.changes, (c) => ({
+        change: c.change,
+        what: `${label(c.type)} ${c.name ?? c.id}`,
+        zone: c.zone?.name ?? '',
+        fields: (c.fields ?? []).map((f) => ({ field: f.field, before: f.before === undefined ? '(absent)' : shorten(JSON.stringify(f.before), 120), after: f.after === undefined ? '(absent)' : shorten(JSON.stringify(f.after), 120) })),
+      })),
+      unknown: drift.configuration.unknown.length,
+    },
+    health: {
+      complete: health.complete,
+      unread: capped(health.unread, (u) => ({ where: u.zone?.name ?? (u.scope || 'user'), what: kindOfEndpoint(u.endpoint as Endpoint)?.label ?? u.endpoint, state: u.state, reason: u.reason })),
+      ruleErrors: health.ruleErrors.map((e) => ({ rule: e.rule, zone: e.zone?.name ?? '', message: e.message })),
+    },
+    waivers: {
+      active: audit.waivers.active.length,
+      expiring: audit.waivers.expiring,
+      expired: audit.waivers.expired,
+    },
+    chart: CHART,
+    timeline: charts.timeline,
+    trend: charts.trend,
+    findingsData: { columns: FINDING_COLUMNS, rows },
+  };
+}

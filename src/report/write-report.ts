@@ -1,0 +1,102 @@
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { storedFindings } from '../policy/store.js';
+import { EXIT } from '../shared/errors.js';
+import type { Db } from '../snapshot/db.js';
+import { SnapshotReader } from '../snapshot/reader.js';
+import { expiryTimeline, failureTrend } from './charts.js';
+import { writeFindingsCsv } from './csv.js';
+import { writeStoredAuditJson } from './findings-json.js';
+import { htmlView, pageScript } from './html-view.js';
+import { renderDigest } from './markdown-digest.js';
+import { reportData } from './report-data.js';
+import type { Templates } from './templates.js';
+
+/**
+ * Writes the reports of one audited scan into `<out>/<scan time>-scan-<id>/` and refreshes
+ * `<out>/index.html`. Each file is written under a temporary name and renamed into place, so a
+ * report that fails half way never replaces a good one.
+ */
+
+export const REPORT_FORMATS = ['html', 'md', 'json', 'csv'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+export const REPORT_FILES: Record<ReportFormat, string> = { html: 'report.html', md: 'report.md', json: 'findings.json', csv: 'findings.csv' };
+
+export interface WrittenReport {
+  dir: string;
+  files: string[];
+  index: string;
+  incomplete: boolean;
+}
+
+/** A directory name that sorts by time and is valid on every file system. */
+export function reportDirName(scan: { id: number; startedAt: string }): string {
+  return `${scan.startedAt.replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')}-scan-${scan.id}`;
+}
+
+function writeFileAtomically(path: string, fill: (write: (text: string) => void) => void): void {
+  const temporary = `${path}.partial`;
+  const fd = openSync(temporary, 'w');
+  try {
+    fill((text) => void writeSync(fd, text));
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temporary, path);
+}
+
+export function writeReport(db: Db, scanId: number, options: { out: string; formats: readonly ReportFormat[]; templates: Templates; templatesDir?: string }): WrittenReport {
+  const reader = new SnapshotReader(db, scanId);
+  const data = reportData(db, scanId);
+  const dir = join(options.out, reportDirName(reader.scan));
+  mkdirSync(dir, { recursive: true });
+  const incomplete = reader.scan.status !== 'complete';
+  const files: string[] = [];
+  for (const format of options.formats) {
+    const path = join(dir, REPORT_FILES[format]);
+    writeFileAtomically(path, (write) => {
+      if (format === 'html') {
+        const charts = { timeline: expiryTimeline(reader, new Date(reader.scan.startedAt)), trend: failureTrend(db, scanId) };
+        write(options.templates.render('report.html', htmlView(data, storedFindings(db, scanId), charts, pageScript(options.templatesDir))));
+      } else if (format === 'md') {
+        write(renderDigest(options.templates, data));
+      } else if (format === 'json') {
+        writeStoredAuditJson(data.audit, reader.scan, reader.zones().length, storedFindings(db, scanId), { failOn: 'none', exitCode: incomplete ? EXIT.incomplete : EXIT.ok }, write);
+      } else {
+        writeFindingsCsv(storedFindings(db, scanId), write);
+      }
+    });
+    files.push(path);
+  }
+  const index = join(options.out, 'index.html');
+  writeFileAtomically(index, (write) => write(options.templates.render('index.html', indexView(db, options.out))));
+  return { dir, files, index, incomplete };
+}
+
+/** Every audited scan, newest first, with links to the reports written for it and the trend. */
+function indexView(db: Db, out: string) {
+  const dirs = new Set(existsSync(out) ? readdirSync(out) : []);
+  const runs = (
+    db.prepare('SELECT s.id, s.started_at, s.status, a.counts FROM scans s JOIN audits a ON a.scan_id = s.id ORDER BY s.id DESC').all() as Array<{
+      id: number;
+      started_at: string;
+      status: string;
+      counts: string;
+    }>
+  ).map((r) => {
+    const counts = JSON.parse(r.counts) as { byStatus: Record<string, number>; failBySeverity: Record<string, number> };
+    const name = reportDirName({ id: r.id, startedAt: r.started_at });
+    const written = dirs.has(name) ? readdirSync(join(out, name)).filter((f) => Object.values(REPORT_FILES).includes(f)) : [];
+    return {
+      id: r.id,
+      startedAt: r.started_at,
+      status: r.status,
+      failing: counts.byStatus['fail'] ?? 0,
+      critical: counts.failBySeverity['critical'] ?? 0,
+      high: counts.failBySeverity['high'] ?? 0,
+      links: written.sort().map((file) => ({ file, href: `${encodeURIComponent(name)}/${file}` })),
+    };
+  });
+  const latest = runs[0]?.id ?? 0;
+  return { runs, trend: failureTrend(db, latest), chart: { width: 640, height: 160 }, csp: "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'" };
+}

@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { FINDINGS_CSV_COLUMNS } from '../../src/report/csv.js';
+import { TOKEN } from '../support/http.js';
+import { runInProcess } from '../support/in-process.js';
+
+/** `zonewarden report` on two audited scans of the demo organisation. */
+describe('zonewarden report', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zw-report-'));
+  const env = { ZONEWARDEN_API_TOKEN: TOKEN };
+  const run = (...args: string[]) => runInProcess([...args, '--db', join(dir, 'zonewarden.db')], env, dir);
+  let emu: RunningEmulator;
+  let out: string[];
+  let reportDir: string;
+
+  beforeAll(async () => {
+    emu = await startEmulator({ dataset: 'demo', now: new Date(), rateLimit: 0, ipRateLimit: 0 });
+    for (let i = 0; i < 2; i++) {
+      await run('scan', '--base-url', emu.url, '--budget', '1000000', '--quiet');
+      await run('audit', '--quiet');
+    }
+    const r = await run('report', '--quiet');
+    expect(r.code, r.stderr).toBe(0);
+    out = r.stdout.trim().split('\n');
+    reportDir = join(dir, 'reports', readdirSync(join(dir, 'reports')).find((d) => d.endsWith('-scan-2'))!);
+  }, 60_000);
+
+  afterAll(async () => {
+    await emu?.close();
+  });
+
+  it('writes the four reports into a directory named by the scan time, and the index', () => {
+    expect(readdirSync(reportDir).sort()).toEqual(['findings.csv', 'findings.json', 'report.html', 'report.md']);
+    expect(reportDir).toMatch(/reports\/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z-scan-2$/);
+    expect(out).toEqual([...['report.html', 'report.md', 'findings.json', 'findings.csv'].map((f) => join(reportDir, f)), join(dir, 'reports', 'index.html')]);
+  });
+
+  it('lets only its own script run: the CSP carries the hash of the inline script', () => {
+    const html = readFileSync(join(reportDir, 'report.html'), 'utf8');
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
+    const hash = createHash('sha256').update(script).digest('base64');
+    expect(html).toContain(`script-src 'sha256-${hash}'`);
+    expect(html).toContain("default-src 'none'");
+    expect(html.match(/<script/g)).toHaveLength(2);
+  });
+
+  it('escapes the demo hostile strings in the HTML', () => {
+    const html = readFileSync(join(reportDir, 'report.html'), 'utf8');
+    expect(html).not.toMatch(/<img src=x/i);
+    expect(html).not.toContain('<script>alert(1)</script>');
+    // The findings travel as JSON in a data block, where no < can end it.
+    expect(html).toContain('\\u003cscript\\u003ealert(1)\\u003c/script\\u003e');
+  });
+
+  it('writes findings.json in the documented audit schema and findings.csv with a row per finding', () => {
+    const json = JSON.parse(readFileSync(join(reportDir, 'findings.json'), 'utf8')) as { schema: string; scan: { id: number }; findings: unknown[] };
+    expect(json.schema).toBe('zonewarden.audit/1');
+    expect(json.scan.id).toBe(2);
+    const csv = readFileSync(join(reportDir, 'findings.csv'), 'utf8');
+    expect(csv.split('\r\n')[0]).toBe(FINDINGS_CSV_COLUMNS.join(','));
+    for (const f of json.findings as Array<{ fingerprint: string }>) expect(csv).toContain(`,${f.fingerprint},`);
+  });
+
+  it('lists every audited run in the index, linking the reports written', () => {
+    const index = readFileSync(join(dir, 'reports', 'index.html'), 'utf8');
+    expect(index).toMatch(/<td>2<\/td>[\s\S]*href="[^"]*-scan-2\/report\.html"/);
+    expect(index).toMatch(/<td>1<\/td>[\s\S]*none written/);
+  });
+
+  it('writes only the formats asked for, and refuses unknown ones', async () => {
+    const r = await run('report', '--format', 'md,csv', '--out', 'only', '--quiet');
+    expect(r.code, r.stderr).toBe(0);
+    const only = join(dir, 'only', readdirSync(join(dir, 'only')).find((d) => d.endsWith('-scan-2'))!);
+    expect(readdirSync(only).sort()).toEqual(['findings.csv', 'report.md']);
+    const bad = await run('report', '--format', 'html,pdf');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('zonewarden report: --format takes a comma-separated list of html, md, json, csv; got "html,pdf"\n');
+  });
+
+  it('uses templates from --templates, and refuses one that names a missing field', async () => {
+    const templates = join(dir, 'mine');
+    mkdirSync(templates, { recursive: true });
+    writeFileSync(join(templates, 'report.md.hbs'), 'Scan {{scan.id}}: {{number counts.fail}} failing.\n');
+    const r = await run('report', '--format', 'md', '--templates', 'mine', '--out', 'custom', '--quiet');
+    expect(r.code, r.stderr).toBe(0);
+    const md = readFileSync(r.stdout.split('\n')[0]!, 'utf8');
+    expect(md).toMatch(/^Scan 2: \d+ failing\.\n$/);
+    writeFileSync(join(templates, 'report.md.hbs'), '{{scan.nope}}\n');
+    const broken = await run('report', '--format', 'md', '--templates', 'mine', '--out', 'custom');
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/report\.md\.hbs: "nope" not defined/);
+  });
+
+  it('refuses a scan that has not been audited', async () => {
+    await run('scan', '--base-url', emu.url, '--budget', '1000000', '--quiet');
+    const r = await run('report', '--out', 'none');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('zonewarden report: scan 3 has not been audited: run zonewarden audit --scan 3 first\n');
+    expect(existsSync(join(dir, 'none'))).toBe(false);
+  });
+});
