@@ -1,0 +1,349 @@
+(() => {
+  'use strict';
+
+  const PAGE_SIZE = 100;
+  const SEARCH_DELAY_MS = 150;
+  const COLUMNS = ['status', 'severity', 'category', 'rule', 'account', 'zone', 'resource', 'message', 'zoneId'];
+  const FILTERS = ['status', 'severity', 'category', 'rule', 'account', 'zone'];
+  // Account has no column of its own, so the search box is the only way to find it by text.
+  const SEARCHED = ['rule', 'account', 'zone', 'resource', 'message'];
+  // Worst first. Status and severity sort (and list their options) by rank, never alphabetically.
+  const RANKS = {
+    status: ['fail', 'unknown', 'waived', 'pass'],
+    severity: ['critical', 'high', 'medium', 'low', 'info'],
+  };
+  // Numeric so that "rule-9" sorts before "rule-10". Default sensitivity keeps "a" and "A" apart,
+  // so each distinct value gets a sort position of its own.
+  const collator = new Intl.Collator('en', { numeric: true });
+  const fmt = (n) => n.toLocaleString('en-US');
+  const byId = (id) => document.getElementById(id);
+
+  let findings = [];
+  let displayKeys = [];
+  let visible = [];
+  let sortCache = null;
+  let searchTimer = 0;
+  const optionValues = {};
+  const state = defaultState();
+  const els = {};
+
+  function defaultState() {
+    return { filters: Object.fromEntries(FILTERS.map((key) => [key, ''])), q: '', sort: '', desc: false, page: 1 };
+  }
+
+  function readData() {
+    try {
+      const data = JSON.parse(byId('zw-findings').textContent);
+      if (data && Array.isArray(data.columns) && Array.isArray(data.rows)) return data;
+    } catch (err) {
+      // Reported below through the count line, which is where the reader is looking.
+    }
+    return null;
+  }
+
+  // Rows become objects once, with the lower-cased search text precomputed, so a keystroke over
+  // 100,000 findings is a single substring test per row.
+  function toFindings(data) {
+    const at = COLUMNS.map((name) => data.columns.indexOf(name));
+    return data.rows.map((row, index) => {
+      const cells = Array.isArray(row) ? row : [];
+      const f = { index };
+      COLUMNS.forEach((name, i) => (f[name] = String(cells[at[i]] ?? '')));
+      // NUL between fields stops a query from matching across two of them.
+      f.haystack = SEARCHED.map((name) => f[name]).join('\u0000').toLowerCase();
+      return f;
+    });
+  }
+
+  // Zones are filtered by id: two accounts may hold zones with the same name.
+  const filterValue = (f, key) => (key === 'zone' ? f.zoneId : f[key]);
+
+  // Values outside the known ranks (a newer server) sort after the known ones, by name.
+  function rank(key, value) {
+    const i = RANKS[key].indexOf(value);
+    return i < 0 ? RANKS[key].length : i;
+  }
+
+  const compareValues = (key, a, b) => (RANKS[key] ? rank(key, a) - rank(key, b) : 0) || collator.compare(a, b);
+
+  function distinctOptions(key) {
+    const labels = new Map();
+    for (const f of findings) {
+      const value = filterValue(f, key);
+      if (value !== '' && !labels.has(value)) labels.set(value, key === 'zone' ? f.zone || value : value);
+    }
+    if (key === 'zone') disambiguate(labels);
+    return [...labels].sort((a, b) => compareValues(key, a[1], b[1]) || collator.compare(a[0], b[0]));
+  }
+
+  // A name shared by several zone ids gets its id appended, or the options would look identical.
+  function disambiguate(labels) {
+    const uses = new Map();
+    for (const label of labels.values()) uses.set(label, (uses.get(label) || 0) + 1);
+    for (const [id, label] of labels) if (uses.get(label) > 1 && label !== id) labels.set(id, label + ' (' + id + ')');
+  }
+
+  function fillSelects() {
+    for (const key of FILTERS) {
+      const options = distinctOptions(key);
+      optionValues[key] = new Set(options.map((o) => o[0]));
+      for (const [value, label] of options) {
+        const option = document.createElement('option');
+        option.value = value;
+        option.textContent = label;
+        els.selects[key].appendChild(option);
+      }
+    }
+  }
+
+  // Sorting 100,000 rows is the one costly step, so the order is kept until the sort changes and
+  // filters only ever walk it. The collator runs over the distinct values only; the rows are then
+  // ordered by each value's position, a plain number comparison.
+  function sortedFindings() {
+    if (!state.sort) return findings;
+    if (sortCache && sortCache.key === state.sort && sortCache.desc === state.desc) return sortCache.order;
+    const key = state.sort;
+    const distinct = [...new Set(findings.map((f) => f[key]))].sort((a, b) => compareValues(key, a, b));
+    const position = new Map(distinct.map((value, i) => [value, i]));
+    const sign = state.desc ? -1 : 1;
+    // Ties fall back to the original worst-first order in both directions: a stable sort.
+    const order = findings.slice().sort((a, b) => sign * (position.get(a[key]) - position.get(b[key])) || a.index - b.index);
+    sortCache = { key, desc: state.desc, order };
+    return order;
+  }
+
+  function matches(f, needle) {
+    for (const key of FILTERS) {
+      const want = state.filters[key];
+      if (want !== '' && filterValue(f, key) !== want) return false;
+    }
+    return needle === '' || f.haystack.includes(needle);
+  }
+
+  const isFiltered = () => state.q.trim() !== '' || FILTERS.some((key) => state.filters[key] !== '');
+
+  const classSafe = (value) => value.replace(/[^A-Za-z0-9_-]/g, '');
+
+  function zoneButton(f) {
+    const el = button('zw-zone', f.zone || f.zoneId);
+    el.dataset.zone = f.zoneId;
+    el.title = 'Show only this zone';
+    return el;
+  }
+
+  function buildRow(f) {
+    const tr = document.createElement('tr');
+    tr.className = 'sev-' + classSafe(f.severity) + ' st-' + classSafe(f.status);
+    for (const key of displayKeys) {
+      const td = document.createElement('td');
+      if (key === 'zone' && f.zoneId !== '') td.appendChild(zoneButton(f));
+      else td.textContent = COLUMNS.includes(key) ? f[key] : '';
+      tr.appendChild(td);
+    }
+    return tr;
+  }
+
+  // The total is only worth repeating when a filter or search hides part of it.
+  function countText(start, shown) {
+    const n = visible.length;
+    if (n === 0) return 'No findings match.';
+    const text = 'Showing ' + fmt(start + 1) + '\u2013' + fmt(start + shown) + ' of ' + fmt(n) + (n === 1 ? ' finding' : ' findings');
+    return isFiltered() ? text + ' (' + fmt(findings.length) + ' in total)' : text;
+  }
+
+  function renderControls(pages) {
+    els.prev.disabled = state.page <= 1;
+    els.next.disabled = state.page >= pages;
+    els.pageLabel.textContent = 'Page ' + fmt(state.page) + ' of ' + fmt(pages);
+    for (const th of els.headers) {
+      if (th.dataset.key === state.sort) th.setAttribute('aria-sort', state.desc ? 'descending' : 'ascending');
+      else th.removeAttribute('aria-sort');
+    }
+  }
+
+  function render() {
+    const pages = Math.max(1, Math.ceil(visible.length / PAGE_SIZE));
+    state.page = Math.min(Math.max(1, state.page), pages);
+    const start = (state.page - 1) * PAGE_SIZE;
+    const slice = visible.slice(start, start + PAGE_SIZE);
+    const rows = document.createDocumentFragment();
+    for (const f of slice) rows.appendChild(buildRow(f));
+    els.tbody.replaceChildren(rows);
+    els.count.textContent = countText(start, slice.length);
+    renderControls(pages);
+    writeHash();
+  }
+
+  function update() {
+    const needle = state.q.trim().toLowerCase();
+    visible = sortedFindings().filter((f) => matches(f, needle));
+    render();
+  }
+
+  function stateToHash() {
+    const parts = [];
+    for (const key of FILTERS) if (state.filters[key] !== '') parts.push(key + '=' + encodeURIComponent(state.filters[key]));
+    if (state.q !== '') parts.push('q=' + encodeURIComponent(state.q));
+    if (state.sort) parts.push('sort=' + (state.desc ? '-' : '') + encodeURIComponent(state.sort));
+    if (state.page > 1) parts.push('page=' + state.page);
+    return parts.join('&');
+  }
+
+  const currentHash = () => location.hash.replace(/^#/, '');
+
+  // replaceState rather than new history entries: narrowing a filter letter by letter shouldn't
+  // take as many Back presses to undo.
+  function writeHash() {
+    const hash = stateToHash();
+    if (hash === currentHash()) return;
+    history.replaceState(history.state, '', location.href.split('#')[0] + (hash ? '#' + hash : ''));
+  }
+
+  // Anything unknown or invalid in a bookmark is dropped rather than shown as an empty view.
+  function applyHashValue(next, key, value) {
+    if (FILTERS.includes(key)) {
+      if (optionValues[key].has(value)) next.filters[key] = value;
+    } else if (key === 'q') {
+      next.q = value;
+    } else if (key === 'page') {
+      if (/^[1-9][0-9]{0,8}$/.test(value)) next.page = Number(value);
+    } else if (key === 'sort') {
+      const desc = value.startsWith('-');
+      const sortKey = desc ? value.slice(1) : value;
+      if (displayKeys.includes(sortKey) && COLUMNS.includes(sortKey)) Object.assign(next, { sort: sortKey, desc });
+    }
+  }
+
+  function readHash() {
+    const next = defaultState();
+    for (const part of currentHash().split('&')) {
+      const eq = part.indexOf('=');
+      if (eq < 1) continue;
+      try {
+        applyHashValue(next, part.slice(0, eq), decodeURIComponent(part.slice(eq + 1)));
+      } catch (err) {
+        // A malformed escape (a hand-edited or truncated link) drops just that one value.
+      }
+    }
+    return next;
+  }
+
+  function loadHash() {
+    Object.assign(state, readHash());
+    for (const key of FILTERS) els.selects[key].value = state.filters[key];
+    els.search.value = state.q;
+  }
+
+  // Every change of what is shown starts again at page 1; only the pager moves between pages.
+  function change(apply) {
+    apply();
+    state.page = 1;
+    update();
+  }
+
+  function applySearch() {
+    clearTimeout(searchTimer);
+    if (els.search.value !== state.q) change(() => (state.q = els.search.value));
+  }
+
+  function sortBy(key) {
+    change(() => {
+      state.desc = state.sort === key ? !state.desc : false;
+      state.sort = key;
+    });
+  }
+
+  function goToPage(page) {
+    state.page = page;
+    render();
+    // The pager may sit below a long table; the new page should start where the reader can see it.
+    if (els.table.getBoundingClientRect().top < 0) els.table.scrollIntoView({ block: 'start' });
+  }
+
+  function drillDown(zoneId) {
+    if (!optionValues.zone.has(zoneId)) return;
+    els.selects.zone.value = zoneId;
+    change(() => (state.filters.zone = zoneId));
+    // The clicked button is gone after the re-render; focus the filter that now holds the zone.
+    els.selects.zone.focus({ preventScroll: true });
+    els.table.scrollIntoView({ block: 'start' });
+  }
+
+  function button(className, text) {
+    const el = document.createElement('button');
+    el.type = 'button';
+    el.className = className;
+    el.textContent = text;
+    return el;
+  }
+
+  function buildControls() {
+    // Header text moves into a button so a sortable column is reachable from the keyboard.
+    for (const th of els.headers) {
+      const sort = button('zw-sort', '');
+      while (th.firstChild) sort.appendChild(th.firstChild);
+      th.appendChild(sort);
+    }
+    els.prev = button('zw-prev', 'Previous');
+    els.next = button('zw-next', 'Next');
+    els.pageLabel = document.createElement('span');
+    byId('zw-pager').replaceChildren(els.prev, els.pageLabel, els.next);
+  }
+
+  function listen() {
+    const form = byId('zw-filters');
+    form.addEventListener('change', (event) => {
+      const key = FILTERS.find((k) => els.selects[k] === event.target);
+      if (key) change(() => (state.filters[key] = event.target.value));
+    });
+    // Enter in the search box would otherwise submit the form and reload the page.
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      applySearch();
+    });
+    els.search.addEventListener('input', () => {
+      clearTimeout(searchTimer);
+      searchTimer = setTimeout(applySearch, SEARCH_DELAY_MS);
+    });
+    els.prev.addEventListener('click', () => goToPage(state.page - 1));
+    els.next.addEventListener('click', () => goToPage(state.page + 1));
+    els.table.tHead.addEventListener('click', (event) => {
+      const th = event.target.closest('th[data-key]');
+      if (th && COLUMNS.includes(th.dataset.key)) sortBy(th.dataset.key);
+    });
+    els.tbody.addEventListener('click', (event) => {
+      const zone = event.target.closest('button.zw-zone');
+      if (zone) drillDown(zone.dataset.zone);
+    });
+    // Our own writes never change the hash away from the state, so only an edit by hand lands here.
+    window.addEventListener('hashchange', () => {
+      if (currentHash() === stateToHash()) return;
+      loadHash();
+      update();
+    });
+  }
+
+  // The page template guarantees these elements, so they are looked up once and not re-checked.
+  function start() {
+    els.table = byId('zw-table');
+    els.count = byId('zw-count');
+    els.search = byId('zw-search');
+    els.tbody = els.table.tBodies[0];
+    els.headers = Array.from(els.table.tHead.querySelectorAll('th[data-key]'));
+    els.selects = {};
+    for (const key of FILTERS) els.selects[key] = byId('zw-f-' + key);
+    displayKeys = els.headers.map((th) => th.dataset.key);
+    const data = readData();
+    findings = data ? toFindings(data) : [];
+    fillSelects();
+    buildControls();
+    loadHash();
+    listen();
+    update();
+    if (!data) els.count.textContent = 'The findings data in this report could not be read.';
+    document.documentElement.dataset.zwReady = '1';
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();
