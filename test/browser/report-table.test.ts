@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { ARTIFACTS, browserDescribe, closeWatched, launchChromium, openWatched, type WatchedPage } from '../support/browser.js';
 
 /**
  * The HTML report's table script (templates/report.js) in a real browser, under the report's
@@ -12,11 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
  * contract rather than from the server-side template, so this test pins the script's side of it.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-const IN_CI = process.env.CI === 'true';
 const SCRIPT = readFileSync(new URL('../../templates/report.js', import.meta.url), 'utf8');
-const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 
 const COLUMNS = ['status', 'severity', 'category', 'rule', 'account', 'zone', 'resource', 'message', 'zoneId'] as const;
 const DISPLAYED = ['status', 'severity', 'category', 'rule', 'zone', 'resource', 'message'] as const;
@@ -142,21 +139,11 @@ function sortedBy(key: 'rule' | 'severity', desc: boolean): Row[] {
 
 const resources = (rows: Row[]) => rows.map((r) => r.resource);
 
-if (!HAVE_CHROMIUM && IN_CI) {
-  describe('the HTML report table in Chromium', () => {
-    it('has a browser to run in', () => {
-      throw new Error(`Chromium is missing at ${CHROMIUM}; CI must run the browser tests (apt-get install chromium)`);
-    });
-  });
-} else if (!HAVE_CHROMIUM) {
-  console.warn(`test/browser/report-table.test.ts: browser tests SKIPPED because Chromium is missing at ${CHROMIUM}`);
-}
-
-(HAVE_CHROMIUM ? describe : describe.skip)('the HTML report table in Chromium', { timeout: 60_000 }, () => {
+browserDescribe('the HTML report table in Chromium', 'test/browser/report-table.test.ts', () => {
   let browser: Browser;
   let dir: string;
   let url: string;
-  const open: { page: Page; problems: string[] }[] = [];
+  const open: WatchedPage[] = [];
 
   beforeAll(async () => {
     expect(SCRIPT).not.toMatch(/<\/script|<!--/i);
@@ -164,17 +151,11 @@ if (!HAVE_CHROMIUM && IN_CI) {
     const file = join(dir, 'report.html');
     writeFileSync(file, pageHtml(ROWS));
     url = pathToFileURL(file).href;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await launchChromium();
   }, 60_000);
 
   afterEach(async () => {
-    const pages = open.splice(0);
-    for (const { page, problems } of pages) {
-      const violations = (await page.evaluate('window.__cspViolations')) as string[];
-      await page.close();
-      expect(problems, 'console errors or uncaught exceptions').toEqual([]);
-      expect(violations, 'Content-Security-Policy violations').toEqual([]);
-    }
+    for (const watched of open.splice(0)) await closeWatched(watched);
   });
 
   afterAll(async () => {
@@ -184,20 +165,9 @@ if (!HAVE_CHROMIUM && IN_CI) {
 
   /** A fresh page each time: a hash-only change to the same URL would not reload the script. */
   async function load(hash = ''): Promise<Page> {
-    const page = await browser.newPage();
-    const problems: string[] = [];
-    open.push({ page, problems });
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    // Init scripts run outside the page's CSP, so this listener adds no script of its own.
-    await page.addInitScript(
-      "window.__cspViolations = []; document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));",
-    );
-    await page.goto(url + hash);
-    await page.waitForFunction('document.documentElement.dataset.zwReady === "1"', undefined, { timeout: 10_000 });
-    return page;
+    const watched = await openWatched(browser, url + hash);
+    open.push(watched);
+    return watched.page;
   }
 
   const countText = (page: Page) => page.locator('#zw-count').textContent();
