@@ -65,6 +65,14 @@ describe('zonewarden report', () => {
     for (const f of json.findings as Array<{ fingerprint: string }>) expect(csv).toContain(`,${f.fingerprint},`);
   });
 
+  it('writes findings.json as the golden file has it (times aside)', () => {
+    const golden = new URL('../fixtures/golden/findings.json', import.meta.url);
+    const json = readFileSync(join(reportDir, 'findings.json'), 'utf8').replace(/\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?/g, '<time>');
+    // UPDATE_GOLDEN=1 rewrites it after an intended change; review the diff before committing.
+    if (process.env['UPDATE_GOLDEN']) writeFileSync(golden, json);
+    expect(json).toBe(readFileSync(golden, 'utf8'));
+  });
+
   it('lists every audited run in the index, linking the reports written', () => {
     const index = readFileSync(join(dir, 'reports', 'index.html'), 'utf8');
     expect(index).toMatch(/<td>2<\/td>[\s\S]*href="[^"]*-scan-2\/report\.html"/);
