@@ -3,6 +3,8 @@ import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { callsMarkdown, clientCalls } from './client-calls.js';
 import { driftMarkdown } from './drift.js';
+import Database from 'better-sqlite3';
+import { reportBench, reportMarkdown } from './report.js';
 import { scanBench, scanMarkdown } from './scan.js';
 import { emulatorThroughput, generatedStartup, startupMarkdown, throughputMarkdown } from './emulator-throughput.js';
 
@@ -16,8 +18,16 @@ const { values } = parseArgs({
     'no-write': { type: 'boolean', default: false },
     // Organisations to scan, as zones:records pairs; the large one takes about twelve minutes.
     scans: { type: 'string', default: '1000:100000,10000:1000000' },
+    // FILE:SCAN: only the report benchmark, on an audited scan of an existing database.
+    'report-db': { type: 'string' },
   },
 });
+if (values['report-db']) {
+  const [file, scan] = values['report-db'].split(':');
+  const findings = (new Database(file!, { readonly: true }).prepare('SELECT count(*) AS n FROM findings WHERE scan_id = ?').get(Number(scan)) as { n: number }).n;
+  process.stdout.write(reportMarkdown([await reportBench(file!, Number(scan), findings)]));
+  process.exit(0);
+}
 const seconds = Number(values.seconds);
 if (!Number.isFinite(seconds) || seconds <= 0) {
   process.stderr.write('bench: --seconds must be a positive number\n');
@@ -42,7 +52,7 @@ for (const pair of values.scans.split(',').filter(Boolean)) {
   process.stderr.write(`bench: scan of ${zones} zones and ${records} records at 20 ms latency, then a rescan...\n`);
   scans.push(await scanBench(zones!, records!));
 }
-if (scans.length) sections.push(scanMarkdown(scans), driftMarkdown(scans));
+if (scans.length) sections.push(scanMarkdown(scans), driftMarkdown(scans), reportMarkdown(scans.map((s) => s.report)));
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
 const doc = [

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli-process.js';
 import { driftBench, type DriftBenchResult } from './drift.js';
+import { reportBench, type ReportBenchResult } from './report.js';
 import { startEmulatorProcess } from './emulator-process.js';
 
 /**
@@ -27,6 +28,7 @@ export interface ScanBenchResult {
   auditFindings: number;
   auditVerdicts: number;
   drift: DriftBenchResult;
+  report: ReportBenchResult;
 }
 
 function fileSize(path: string): number {
@@ -79,6 +81,7 @@ export async function scanBench(zones: number, records: number, concurrency = 8)
     const audit = await runAudit(db);
     emulator.stop();
     const drift = await driftBench(emulatorArgs, db, concurrency);
+    const report = await reportBench(db, 3, audit.findings);
     const rows = Object.values(first.summary.counts).reduce((a, b) => a + b, 0);
     return {
       zones,
@@ -95,6 +98,7 @@ export async function scanBench(zones: number, records: number, concurrency = 8)
       auditFindings: audit.findings,
       auditVerdicts: audit.verdicts,
       drift,
+      report,
     };
   } finally {
     emulator.stop();
