@@ -98,7 +98,7 @@ export function htmlView(
       ruleErrors: health.ruleErrors.map((e) => ({ rule: e.rule, zone: e.zone?.name ?? '', message: e.message })),
     },
     waivers: {
-      active: audit.waivers.active.length,
+      active: audit.waivers.active,
       expiring: audit.waivers.expiring,
       expired: audit.waivers.expired,
     },

@@ -113,4 +113,19 @@ describe('zonewarden report', () => {
     expect(r.stderr).toBe('zonewarden report: scan 3 has not been audited: run zonewarden audit --scan 3 first\n');
     expect(existsSync(join(dir, 'none'))).toBe(false);
   });
+
+  it('lists the waivers: active with how many failures each waived, ending soon, and expired', async () => {
+    const soon = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+    writeFileSync(
+      join(dir, 'waivers.yaml'),
+      `- {rule: certificate-expiry, zone: northwind.example, reason: "renewal <b>booked</b>", owner: web@example.com, expires: ${soon}}\n` +
+        '- {rule: dns-private-address, zone: "*", reason: lab, owner: net@example.com, expires: 2020-01-01}\n',
+    );
+    expect((await run('audit', '--scan', '2', '--waivers', 'waivers.yaml', '--quiet')).code).toBe(0);
+    const r = await run('report', '--scan', '2', '--format', 'html', '--out', 'waived', '--quiet');
+    const html = readFileSync(r.stdout.split('\n')[0]!, 'utf8');
+    expect(html).toMatch(/<p>1 active, 1 ending within 14 days, 1 expired\.<\/p>/);
+    expect(html).toMatch(/#1 ending soon, 1 waived<\/td><td>certificate-expiry<\/td>[\s\S]*web@example\.com[\s\S]*renewal &lt;b&gt;booked&lt;\/b&gt;/);
+    expect(html).toMatch(/#2 expired<\/td><td>dns-private-address<\/td>/);
+  });
 });
