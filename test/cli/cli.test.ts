@@ -28,7 +28,7 @@ describe('zonewarden CLI', () => {
   });
 
   it.each([
-    [['frobnicate'], /^zonewarden: unknown command "frobnicate"; commands: scan, audit, diff, baseline, rules, invites, firewall, migrate, log, prune, api, emulator/],
+    [['frobnicate'], /^zonewarden: unknown command "frobnicate"; commands: scan, audit, report, diff, baseline, rules, invites, firewall, migrate, log, prune, api, emulator/],
     [['emulator', '--bogus'], /^zonewarden emulator: unknown option --bogus; see 'zonewarden emulator --help'$/],
     [['emulator', '--port', 'eighty'], /^zonewarden emulator: --port must be a whole number, got "eighty"$/],
     [['emulator', '--port', '70000'], /^zonewarden emulator: --port must be a whole number from 0 to 65535, got 70000$/],
@@ -40,6 +40,8 @@ describe('zonewarden CLI', () => {
     [['emulator', '--dataset', '/nonexistent/org.json'], /^zonewarden emulator: cannot read dataset file \/nonexistent\/org\.json \(ENOENT\)/],
     [['diff', '--format', 'html'], /^zonewarden diff: --format must be one of text, json, md, got "html"$/],
     [['diff', '--from', '0'], /^zonewarden diff: --from must be a whole number of at least 1, got 0$/],
+    [['report', '--format', 'pdf'], /^zonewarden report: --format takes a comma-separated list of html, md, json, csv; got "pdf"$/],
+    [['report', '--templates', '/nonexistent/templates'], /^zonewarden report: --templates \/nonexistent\/templates: no such directory$/],
     [['baseline', 'approve'], /^zonewarden baseline: unknown action "approve": use baseline accept \[--scan ID\] or baseline list$/],
   ])('refuses %j with one line and exit 2', async (args, message) => {
     const r = await runCli(args);
