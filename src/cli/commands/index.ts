@@ -9,9 +9,11 @@ import { invitesCommand } from './invites.js';
 import { logCommand } from './log.js';
 import { migrateCommand } from './migrate.js';
 import { pruneCommand } from './prune.js';
+import { demoCommand } from './demo.js';
+import { runCommand } from './run.js';
 import { reportCommand } from './report.js';
 import { rulesCommand } from './rules.js';
 import { scanCommand } from './scan.js';
 
 /** Every command, in the order `zonewarden --help` lists them. */
-export const COMMANDS: Command[] = [scanCommand, auditCommand, reportCommand, diffCommand, baselineCommand, rulesCommand, invitesCommand, firewallCommand, migrateCommand, logCommand, pruneCommand, apiCommand, emulatorCommand] as unknown as Command[];
+export const COMMANDS: Command[] = [demoCommand, runCommand, scanCommand, auditCommand, reportCommand, diffCommand, baselineCommand, rulesCommand, invitesCommand, firewallCommand, migrateCommand, logCommand, pruneCommand, apiCommand, emulatorCommand] as unknown as Command[];
