@@ -38,6 +38,14 @@ export interface Finding {
   waiver?: AppliedWaiver;
 }
 
+/**
+ * What a finding is about, for a person: "zone" for the zone itself, else its resource type and
+ * name (or id). `typeName` can turn the type into words (`dns_record` as "DNS record").
+ */
+export function resourceText(resource: ResourceRef, typeName: (type: string) => string = (type) => type): string {
+  return resource.type === 'zone' ? 'zone' : `${typeName(resource.type)} ${resource.name ?? resource.id}`;
+}
+
 export function fingerprint(rule: string, zoneId: string | null, resource: ResourceRef): string {
   return createHash('sha256')
     .update([rule, zoneId ?? '', resource.type, resource.id].join('\u0000'))

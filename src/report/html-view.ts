@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { label } from '../drift/words.js';
 import { kindOfEndpoint } from '../drift/resources.js';
-import type { Finding } from '../policy/findings.js';
+import { resourceText, type Finding } from '../policy/findings.js';
 import { SEVERITIES, type Severity } from '../policy/rule.js';
 import { PACKAGE } from '../shared/package-info.js';
 import { shorten } from '../shared/printable.js';
@@ -33,8 +33,6 @@ export function pageScript(overrideDir?: string): { text: string; csp: string } 
   return { text, csp: `default-src 'none'; script-src 'sha256-${hash}'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'` };
 }
 
-const resourceText = (f: { resource: { type: string; id: string; name: string | null } }) =>
-  f.resource.type === 'zone' ? 'zone' : `${label(f.resource.type)} ${f.resource.name ?? f.resource.id}`;
 
 const capped = <T, U>(items: readonly T[], map: (t: T) => U) => ({ items: items.slice(0, LIST_LIMIT).map(map), more: Math.max(0, items.length - LIST_LIMIT) });
 
@@ -47,7 +45,7 @@ export function htmlView(
   const rows: string[][] = [];
   const zones = new Map<string, { id: string; name: string; counts: Record<Severity, number>; total: number }>();
   for (const f of findings) {
-    rows.push([f.status, f.severity, f.category, f.rule, f.account?.name ?? '', f.zone?.name ?? '', resourceText(f), f.message, f.zone?.id ?? '']);
+    rows.push([f.status, f.severity, f.category, f.rule, f.account?.name ?? '', f.zone?.name ?? '', resourceText(f.resource, label), f.message, f.zone?.id ?? '']);
     if (f.status !== 'fail' || !f.zone) continue;
     let zone = zones.get(f.zone.id);
     if (!zone) zones.set(f.zone.id, (zone = { id: f.zone.id, name: f.zone.name ?? f.zone.id, counts: Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>, total: 0 }));
@@ -75,11 +73,11 @@ export function htmlView(
       counts: drift.findings.counts,
       newFindings: capped(
         moved.filter((c) => c.change === 'new' || c.change === 'unwaived'),
-        (c) => ({ severity: c.severity, rule: c.rule, zone: c.zone?.name ?? '', resource: resourceText(c), message: c.message }),
+        (c) => ({ severity: c.severity, rule: c.rule, zone: c.zone?.name ?? '', resource: resourceText(c.resource, label), message: c.message }),
       ),
       fixed: capped(
         moved.filter((c) => c.change === 'fixed'),
-        (c) => ({ severity: c.severity, rule: c.rule, zone: c.zone?.name ?? '', resource: resourceText(c), message: c.message }),
+        (c) => ({ severity: c.severity, rule: c.rule, zone: c.zone?.name ?? '', resource: resourceText(c.resource, label), message: c.message }),
       ),
       configuration: Object.entries(drift.configuration.counts)
         .map(([type, c]) => ({ type: label(type), ...c }))

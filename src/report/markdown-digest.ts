@@ -2,7 +2,7 @@ import { configurationSummary, FINDING_LABEL, label } from '../drift/words.js';
 import { kindOfEndpoint } from '../drift/resources.js';
 import type { FindingChange } from '../drift/result.js';
 import type { Endpoint } from '../snapshot/tables.js';
-import type { Finding } from '../policy/findings.js';
+import { resourceText, type Finding } from '../policy/findings.js';
 import { SEVERITIES } from '../policy/rule.js';
 import { markdownText as md } from '../shared/markdown.js';
 import { shorten } from '../shared/printable.js';
@@ -23,13 +23,11 @@ interface DigestRow {
 }
 
 function riskRow(f: Finding): DigestRow {
-  const resource = f.resource.type === 'zone' ? 'zone' : `${f.resource.type} ${f.resource.name ?? f.resource.id}`;
-  return { cells: [f.severity, `\`${f.rule}\``, md(f.zone?.name ?? f.account?.name ?? '-'), md(shorten(resource, 80)), md(shorten(f.message, 300))] };
+  return { cells: [f.severity, `\`${f.rule}\``, md(f.zone?.name ?? f.account?.name ?? '-'), md(shorten(resourceText(f.resource), 80)), md(shorten(f.message, 300))] };
 }
 
 function changeRow(c: FindingChange): DigestRow {
-  const resource = c.resource.type === 'zone' ? 'zone' : `${c.resource.type} ${c.resource.name ?? c.resource.id}`;
-  return { cells: [FINDING_LABEL[c.change], c.severity, `\`${c.rule}\``, md(c.zone?.name ?? c.account?.name ?? '-'), md(shorten(resource, 80))] };
+  return { cells: [FINDING_LABEL[c.change], c.severity, `\`${c.rule}\``, md(c.zone?.name ?? c.account?.name ?? '-'), md(shorten(resourceText(c.resource), 80))] };
 }
 
 function listOf<T>(items: readonly T[], limit: number, row: (item: T) => DigestRow) {

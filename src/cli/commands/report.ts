@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { REPORT_FORMATS, writeReport, type ReportFormat } from '../../report/write-report.js';
 import { loadTemplates } from '../../report/templates.js';
 import { EXIT, UsageError } from '../../shared/errors.js';
-import { defineCommand } from '../command.js';
+import { defineCommand, type OptionTable } from '../command.js';
 import { commonOptions, configFrom } from '../common.js';
 import { chooseScan, openExisting } from './audit.js';
 
@@ -14,6 +14,13 @@ export function parseFormats(text: string): ReportFormat[] {
   }
   return formats as ReportFormat[];
 }
+
+/** The options of the reports, which `run` takes too. */
+export const REPORT_OPTIONS = {
+  out: { type: 'string', default: 'reports', value: 'DIR', help: 'where to write the reports' },
+  format: { type: 'string', default: 'html,md,json,csv', value: 'LIST', help: 'which reports, comma-separated: html, md, json, csv' },
+  templates: { type: 'string', value: 'DIR', help: 'a directory of templates that replace the built-in ones by name' },
+} as const satisfies OptionTable;
 
 export const reportCommand = defineCommand({
   name: 'report',
@@ -33,9 +40,7 @@ partials/*.hbs, report.js) with files of the same name.
 Exit 3 when the scan is incomplete; else 0. Exit 2: a usage, template or database error.`,
   options: {
     scan: { type: 'integer', min: 1, value: 'ID', help: 'the scan to report (default: the latest complete scan)' },
-    out: { type: 'string', default: 'reports', value: 'DIR', help: 'where to write the reports' },
-    format: { type: 'string', default: 'html,md,json,csv', value: 'LIST', help: 'which reports, comma-separated: html, md, json, csv' },
-    templates: { type: 'string', value: 'DIR', help: 'a directory of templates that replace the built-in ones by name' },
+    ...REPORT_OPTIONS,
     ...commonOptions('db', 'config', 'quiet', 'verbose'),
   },
   examples: ['zonewarden report', 'zonewarden report --scan 12 --format md --out /tmp/reports', 'zonewarden report --templates ./my-templates'],

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom } from '../common.js';
 import { runJob } from '../job.js';
-import { parseFormats } from './report.js';
+import { parseFormats, REPORT_OPTIONS } from './report.js';
 
 export const runCommand = defineCommand({
   name: 'run',
@@ -14,9 +14,7 @@ audit) and writes its reports (as zonewarden report), printing the report paths.
 Exit 1: a failure (not waived) at or above --fail-on. Otherwise exit 3 when the scan is incomplete
 or a rule could not run; else 0. Exit 2: a usage, configuration or fatal error.`,
   options: {
-    out: { type: 'string', default: 'reports', value: 'DIR', help: 'where to write the reports' },
-    format: { type: 'string', default: 'html,md,json,csv', value: 'LIST', help: 'which reports, comma-separated: html, md, json, csv' },
-    templates: { type: 'string', value: 'DIR', help: 'a directory of templates that replace the built-in ones by name' },
+    ...REPORT_OPTIONS,
     ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'timeout', 'retries', 'retryWait', 'failOn', 'waivers', 'quiet', 'verbose'),
   },
   examples: ['zonewarden run --fail-on high', 'zonewarden run --out /srv/zonewarden/reports --waivers waivers.yaml --format html,md'],

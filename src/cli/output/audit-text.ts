@@ -1,5 +1,5 @@
 import type { AuditResult } from '../../policy/audit.js';
-import type { Finding } from '../../policy/findings.js';
+import { resourceText, type Finding } from '../../policy/findings.js';
 import { SEVERITIES } from '../../policy/rule.js';
 import type { WaiverState } from '../../policy/waivers.js';
 import { printable, shorten } from '../../shared/printable.js';
@@ -12,11 +12,6 @@ import { printable, shorten } from '../../shared/printable.js';
 
 const STATUS_LABEL: Record<Finding['status'], string> = { fail: 'FAIL', unknown: 'UNKNOWN', waived: 'WAIVED', pass: 'pass' };
 
-function resourceText(f: Finding): string {
-  if (f.resource.type === 'zone') return 'zone';
-  return `${f.resource.type} ${f.resource.name ?? f.resource.id}`;
-}
-
 const width = (text: string): number => [...text].length;
 
 function cells(f: Finding): string[] {
@@ -25,7 +20,7 @@ function cells(f: Finding): string[] {
     f.severity,
     f.rule,
     printable(shorten(f.zone?.name ?? f.account?.name ?? '-', 40)),
-    printable(shorten(resourceText(f), 48)),
+    printable(shorten(resourceText(f.resource), 48)),
     printable(f.message) + (f.waiver ? printable(` [waived: ${f.waiver.reason}; owner ${f.waiver.owner}; until ${f.waiver.expires}]`) : ''),
   ];
 }

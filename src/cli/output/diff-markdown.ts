@@ -1,4 +1,5 @@
 import type { DriftResult, FindingChange, ResourceChange } from '../../drift/result.js';
+import { resourceText } from '../../policy/findings.js';
 import { markdownText as md } from '../../shared/markdown.js';
 import { configurationSummary, contentsText, FINDING_LABEL, findingSummary, label, scanLine, valueText } from '../../drift/words.js';
 
@@ -47,8 +48,7 @@ function table<T>(add: (...l: string[]) => void, header: string[], items: readon
 
 function findingRow(c: FindingChange): string {
   const severity = c.previousSeverity ? `${c.previousSeverity} → ${c.severity}` : c.severity;
-  const resource = c.resource.type === 'zone' ? 'zone' : `${c.resource.type} ${c.resource.name ?? c.resource.id}`;
-  return `| ${FINDING_LABEL[c.change]} | ${severity} | \`${c.rule}\` | ${md(c.zone?.name ?? c.account?.name ?? '-')} | ${md(resource)} | ${md(c.message)} |`;
+  return `| ${FINDING_LABEL[c.change]} | ${severity} | \`${c.rule}\` | ${md(c.zone?.name ?? c.account?.name ?? '-')} | ${md(resourceText(c.resource))} | ${md(c.message)} |`;
 }
 
 function changeRow(c: ResourceChange): string {

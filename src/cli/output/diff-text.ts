@@ -1,5 +1,6 @@
 import type { DriftResult, FindingChange, ResourceChange, UnreadPartition } from '../../drift/result.js';
 import { kindOf } from '../../drift/resources.js';
+import { resourceText } from '../../policy/findings.js';
 import { printable, shorten } from '../../shared/printable.js';
 import { configurationSummary, contentsText, fieldText, FINDING_LABEL, findingSummary, label, resourceTitle, scanLine, SIGN } from '../../drift/words.js';
 
@@ -55,9 +56,8 @@ function capped<T>(items: readonly T[], limit: number, each: (item: T) => void, 
 
 function findingLine(c: FindingChange): string {
   const where = c.zone?.name ?? c.account?.name ?? '-';
-  const what = c.resource.type === 'zone' ? 'zone' : `${c.resource.type} ${c.resource.name ?? c.resource.id}`;
   const severity = c.previousSeverity ? `${c.previousSeverity} -> ${c.severity}` : c.severity;
-  return `${FINDING_LABEL[c.change].toUpperCase().padEnd(16)} ${severity.padEnd(8)} ${c.rule}  ${shorten(where, 40)}  ${shorten(what, 48)}: ${c.message}`;
+  return `${FINDING_LABEL[c.change].toUpperCase().padEnd(16)} ${severity.padEnd(8)} ${c.rule}  ${shorten(where, 40)}  ${shorten(resourceText(c.resource), 48)}: ${c.message}`;
 }
 
 function changeLines(c: ResourceChange): string[] {
