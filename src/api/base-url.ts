@@ -3,7 +3,8 @@ import { BaseUrlError } from './errors.js';
 
 const EXAMPLE = 'e.g. https://api.example.com/client/v4';
 
-function isLoopback(hostname: string): boolean {
+/** localhost, 127.0.0.0/8 and ::1: where plain http cannot leave the machine. */
+export function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.startsWith('127.');

@@ -27,6 +27,8 @@ export type Config = Readonly<{ [K in CommonKey]: ValueOf<(typeof COMMON_OPTIONS
   readonly rules: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** The file's `drift` section, checked by the drift module; undefined when absent. */
   readonly drift: Readonly<Record<string, unknown>> | undefined;
+  /** The file's `notifications` section, checked by the notifications module; undefined when absent. */
+  readonly notifications: Readonly<Record<string, unknown>> | undefined;
 };
 
 export interface LoadInput {

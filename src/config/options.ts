@@ -96,6 +96,33 @@ export const COMMON_OPTIONS = {
     value: 'FILE',
     help: 'waivers file (YAML or JSON): accepted risks with reason, owner and end date',
   },
+  keep: {
+    key: 'keep',
+    flag: 'keep',
+    type: 'integer',
+    min: 1,
+    max: 100_000,
+    value: 'N',
+    help: 'after each run, delete all but the newest N scans and their reports (the latest complete scan and baselines stay)',
+  },
+  maxAge: {
+    key: 'maxAge',
+    flag: 'max-age',
+    type: 'string',
+    default: '36h',
+    env: 'ZONEWARDEN_MAX_AGE',
+    value: 'DURATION',
+    help: 'how old the last complete scan may be (e.g. 36h, 2d, 90m) before status exits 1 and a stale notification goes out',
+  },
+  cron: {
+    key: 'cron',
+    flag: 'cron',
+    type: 'string',
+    env: 'ZONEWARDEN_CRON',
+    value: 'EXPR',
+    help: 'when schedule runs the job: a cron expression, 5 fields or 6 with seconds first, e.g. "0 2 * * *"',
+  },
+  timezone: { key: 'timezone', flag: 'tz', type: 'string', env: 'ZONEWARDEN_TZ', value: 'ZONE', help: "time zone of --cron, an IANA name such as Europe/Berlin (default: the machine's)" },
   quiet: { key: 'quiet', flag: 'quiet', type: 'boolean', default: false, help: 'print only results and errors' },
   verbose: { key: 'verbose', flag: 'verbose', type: 'boolean', default: false, help: 'log every request and print stacks of errors' },
 } as const satisfies Record<string, OptionDef>;
@@ -116,6 +143,7 @@ export const CREDENTIAL_ENV = {
 export const FILE_SECTIONS = {
   rules: 'per rule: {"<rule id>": {"enabled": false, "severity": "low", "options": {...}}}; zonewarden rules lists ids and options',
   drift: 'what configuration drift leaves out: {"ignore": ["<resource type>.<field>", ...]} replaces the default list (see README, Drift)',
+  notifications: 'webhooks called after runs: {"webhooks": [{"url" or "urlEnv", "format": "slack"|"json", "minSeverity", "on"}], "minSeverity", "on", "reportUrl", "timeout", "retries"} (see README, Notifications)',
 } as const;
 
 export const DEFAULT_CONFIG_FILE = 'zonewarden.config.json';

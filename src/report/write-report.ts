@@ -1,5 +1,6 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DriftResult } from '../drift/result.js';
 import { storedFindings } from '../policy/store.js';
 import { EXIT } from '../shared/errors.js';
 import type { Db } from '../snapshot/db.js';
@@ -27,6 +28,8 @@ export interface WrittenReport {
   files: string[];
   index: string;
   incomplete: boolean;
+  /** Drift since the previous audited complete scan, as the reports show it; null for the first. */
+  drift: DriftResult | null;
 }
 
 /** A directory name that sorts by time and is valid on every file system. */
@@ -68,9 +71,14 @@ export function writeReport(db: Db, scanId: number, options: { out: string; form
     });
     files.push(path);
   }
-  const index = join(options.out, 'index.html');
-  writeFileAtomically(index, (write) => write(options.templates.render('index.html', indexView(db, options.out))));
-  return { dir, files, index, incomplete };
+  return { dir, files, index: writeIndex(db, options.out, options.templates), incomplete, drift: data.drift };
+}
+
+/** `<out>/index.html`, listing every audited scan: after a report is written, or old ones deleted. */
+export function writeIndex(db: Db, out: string, templates: Templates): string {
+  const index = join(out, 'index.html');
+  writeFileAtomically(index, (write) => write(templates.render('index.html', indexView(db, out))));
+  return index;
 }
 
 /** Every audited scan, newest first, with links to the reports written for it and the trend. */

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import Database from 'better-sqlite3';
 import { ZonewardenError } from '../shared/errors.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { processAlive } from '../shared/process-alive.js';
 
 export type Db = Database.Database;
 
@@ -84,15 +85,6 @@ function migrate(db: Db, from: number): void {
     for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Whether a `running` scan row belongs to a live process (on this host, with a fresh heartbeat). */

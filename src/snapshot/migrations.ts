@@ -153,6 +153,49 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX findings_by_fingerprint ON findings (scan_id, fingerprint, status, severity, rule, zone_id);
   DROP INDEX findings_scan;
   `,
+  // 5: the nightly job. \`runs\`: every run of \`run\` or \`schedule\`, for status and its log;
+  // \`scheduler\`: the one scheduler's cron and next tick, so status can say when the next run is
+  // and a restarted scheduler can tell that it missed one; \`notifications\`: each webhook
+  // delivery (target by origin only: a webhook URL's path is a secret).
+  `
+  CREATE TABLE runs (
+    id INTEGER PRIMARY KEY,
+    trigger TEXT NOT NULL CHECK (trigger IN ('manual', 'schedule', 'run-now', 'catch-up')),
+    started_at TEXT NOT NULL,
+    finished_at TEXT,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    outcome TEXT CHECK (outcome IN ('ok', 'findings', 'incomplete', 'failed', 'aborted')),
+    exit_code INTEGER,
+    scan_id INTEGER REFERENCES scans (id) ON DELETE SET NULL,
+    summary TEXT
+  );
+  CREATE INDEX runs_started ON runs (started_at);
+
+  CREATE TABLE scheduler (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    cron TEXT NOT NULL,
+    timezone TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    started_at TEXT NOT NULL,
+    stopped_at TEXT,
+    next_run_at TEXT
+  );
+
+  CREATE TABLE notifications (
+    id INTEGER PRIMARY KEY,
+    run_id INTEGER REFERENCES runs (id) ON DELETE SET NULL,
+    event TEXT NOT NULL,
+    target TEXT NOT NULL,
+    at TEXT NOT NULL,
+    ok INTEGER NOT NULL,
+    attempts INTEGER NOT NULL,
+    http_status INTEGER,
+    error TEXT
+  );
+  CREATE INDEX notifications_event ON notifications (event, at);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

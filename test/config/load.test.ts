@@ -136,7 +136,7 @@ describe('loadConfig config file', () => {
     const cwd = cwdWithConfig({ budgte: 5 });
     const message = configError(() => load({ cwd })).message;
     expect(message).toBe(
-      `config file ${join(cwd, DEFAULT_CONFIG_FILE)}: unknown key "budgte"; known keys: baseUrl, db, concurrency, budget, budgetWindow, timeout, retries, retryWait, account, zone, failOn, waivers, quiet, verbose, rules, drift`,
+      `config file ${join(cwd, DEFAULT_CONFIG_FILE)}: unknown key "budgte"; known keys: baseUrl, db, concurrency, budget, budgetWindow, timeout, retries, retryWait, account, zone, failOn, waivers, keep, maxAge, cron, timezone, quiet, verbose, rules, drift, notifications`,
     );
   });
 
@@ -215,9 +215,9 @@ describe('loadConfig type errors name the source and the expectation', () => {
 });
 
 describe('loadConfig environment strings', () => {
-  it('has environment variables only for the base URL, database, --fail-on and waivers (credentials are separate)', () => {
+  it('has environment variables only for what a service unit or CI job sets per machine (credentials are separate)', () => {
     const withEnvVar = (Object.values(COMMON_OPTIONS) as OptionDef[]).filter((d) => d.env).map((d) => d.env);
-    expect(withEnvVar).toEqual(['ZONEWARDEN_BASE_URL', 'ZONEWARDEN_DB', 'ZONEWARDEN_FAIL_ON', 'ZONEWARDEN_WAIVERS']);
+    expect(withEnvVar).toEqual(['ZONEWARDEN_BASE_URL', 'ZONEWARDEN_DB', 'ZONEWARDEN_FAIL_ON', 'ZONEWARDEN_WAIVERS', 'ZONEWARDEN_MAX_AGE', 'ZONEWARDEN_CRON', 'ZONEWARDEN_TZ']);
   });
 
   it('reads the rules section as an object of objects, and refuses other shapes', () => {
@@ -236,6 +236,14 @@ describe('loadConfig environment strings', () => {
     expect(load({}).drift).toBeUndefined();
     const cwd = cwdWithConfig({ drift: ['*.modified_on'] });
     expect(configError(() => load({ cwd })).message).toBe(`config file ${join(cwd, DEFAULT_CONFIG_FILE)}: drift: expected an object`);
+  });
+
+  it('reads the notifications section as an object whose contents the notifications module checks', () => {
+    const notifications = { webhooks: [{ urlEnv: 'HOOK', format: 'slack' }] };
+    expect(load({ cwd: cwdWithConfig({ notifications }) }).notifications).toEqual(notifications);
+    expect(load({}).notifications).toBeUndefined();
+    const cwd = cwdWithConfig({ notifications: 'https://hooks.example.com/x' });
+    expect(configError(() => load({ cwd })).message).toBe(`config file ${join(cwd, DEFAULT_CONFIG_FILE)}: notifications: expected an object`);
   });
 
   it('checks --fail-on against the severities', () => {

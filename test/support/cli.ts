@@ -29,9 +29,12 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 
 }
 
 /** Starts a long-running command and resolves with its first stdout line. */
-export function startCli(args: string[]): Promise<{ child: ChildProcess; firstLine: string; output: () => { stdout: string; stderr: string } }> {
+export function startCli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<{ child: ChildProcess; firstLine: string; output: () => { stdout: string; stderr: string } }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.env ? { env: { PATH: process.env['PATH'], ...options.env } } : {}) });
     let stdout = '';
     let stderr = '';
     const output = () => ({ stdout, stderr });

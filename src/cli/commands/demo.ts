@@ -5,7 +5,7 @@ import { loadConfig } from '../../config/load.js';
 import { DEFAULT_CREDENTIALS, startEmulator } from '../../emulator/server.js';
 import { REPORT_FORMATS } from '../../report/write-report.js';
 import { defineCommand } from '../command.js';
-import { runJob } from '../job.js';
+import { nightlyRun, nightlySettings } from '../nightly.js';
 
 export const demoCommand = defineCommand({
   name: 'demo',
@@ -32,9 +32,11 @@ database is <out>/zonewarden-demo.db, so running the demo again shows drift sinc
       delete env[CREDENTIAL_ENV.email];
       delete env[CREDENTIAL_ENV.key];
       const config = loadConfig({ flags: { baseUrl: emulator.url, db: join(out, 'zonewarden-demo.db'), budget: 1_000_000, quiet: o.quiet }, env: {}, cwd: out });
-      const outcome = await runJob(config, { ...io, env, cwd: out }, { out, formats: REPORT_FORMATS });
-      if (!o.quiet) io.stderr(`demo: done. Open ${outcome.report.files[0]} in a browser; ${outcome.report.index} lists every run.\n`);
-      return outcome.exitCode;
+      const demoIo = { ...io, env, cwd: out };
+      const { report, error } = await nightlyRun(config, demoIo, nightlySettings(config, demoIo, { out, formats: REPORT_FORMATS }), 'manual');
+      if (error !== null) throw error;
+      if (!o.quiet) io.stderr(`demo: done. Open ${report.reportFiles[0]} in a browser; ${join(out, 'index.html')} lists every run.\n`);
+      return report.exitCode;
     } finally {
       await emulator.close();
     }

@@ -13,7 +13,9 @@ import { demoCommand } from './demo.js';
 import { runCommand } from './run.js';
 import { reportCommand } from './report.js';
 import { rulesCommand } from './rules.js';
+import { scheduleCommand } from './schedule.js';
+import { statusCommand } from './status.js';
 import { scanCommand } from './scan.js';
 
 /** Every command, in the order `zonewarden --help` lists them. */
-export const COMMANDS: Command[] = [demoCommand, runCommand, scanCommand, auditCommand, reportCommand, diffCommand, baselineCommand, rulesCommand, invitesCommand, firewallCommand, migrateCommand, logCommand, pruneCommand, apiCommand, emulatorCommand] as unknown as Command[];
+export const COMMANDS: Command[] = [demoCommand, runCommand, scheduleCommand, statusCommand, scanCommand, auditCommand, reportCommand, diffCommand, baselineCommand, rulesCommand, invitesCommand, firewallCommand, migrateCommand, logCommand, pruneCommand, apiCommand, emulatorCommand] as unknown as Command[];

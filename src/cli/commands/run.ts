@@ -1,31 +1,44 @@
 import { resolve } from 'node:path';
-import { defineCommand } from '../command.js';
+import type { Config } from '../../config/load.js';
+import { defineCommand, type CommandIO } from '../command.js';
 import { commonOptions, configFrom } from '../common.js';
-import { runJob } from '../job.js';
+import { nightlyRun, nightlySettings, type NightlySettings } from '../nightly.js';
 import { parseFormats, REPORT_OPTIONS } from './report.js';
+
+/** The options of the nightly job: every option of scan, audit and report, retention and staleness. */
+export const JOB_OPTIONS = {
+  ...REPORT_OPTIONS,
+  ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'timeout', 'retries', 'retryWait', 'failOn', 'waivers', 'keep', 'maxAge', 'quiet', 'verbose'),
+};
+
+/** The config and the job's settings from parsed options, checked before anything runs. */
+export function jobSetup(o: { out: string; format: string; templates: string | undefined } & Record<string, unknown>, io: CommandIO): { config: Config; settings: NightlySettings } {
+  const formats = parseFormats(o.format);
+  const config = configFrom(o, io);
+  const report = { out: resolve(io.cwd, o.out), formats, ...(o.templates === undefined ? {} : { templatesDir: resolve(io.cwd, o.templates) }) };
+  return { config, settings: nightlySettings(config, io, report) };
+}
 
 export const runCommand = defineCommand({
   name: 'run',
   summary: 'the nightly job: scan, audit and report, with the exit code of the audit',
   description: `
 Scans (as zonewarden scan), audits the new scan with the rules, config and --waivers (as zonewarden
-audit) and writes its reports (as zonewarden report), printing the report paths.
+audit) and writes its reports (as zonewarden report), printing the report paths. The run is
+recorded for zonewarden status. With --keep N, older scans and their reports are deleted
+afterwards. Webhooks in the config file's "notifications" section are called for new failures,
+a failed or incomplete run, and a last complete scan older than --max-age; a webhook that fails
+is a warning, never the run's failure.
 
 Exit 1: a failure (not waived) at or above --fail-on. Otherwise exit 3 when the scan is incomplete
 or a rule could not run; else 0. Exit 2: a usage, configuration or fatal error.`,
-  options: {
-    ...REPORT_OPTIONS,
-    ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'timeout', 'retries', 'retryWait', 'failOn', 'waivers', 'quiet', 'verbose'),
-  },
-  examples: ['zonewarden run --fail-on high', 'zonewarden run --out /srv/zonewarden/reports --waivers waivers.yaml --format html,md'],
+  options: JOB_OPTIONS,
+  examples: ['zonewarden run --fail-on high', 'zonewarden run --out /srv/zonewarden/reports --waivers waivers.yaml --format html,md --keep 30'],
   async run(o, io) {
-    const formats = parseFormats(o.format);
-    const config = configFrom(o, io);
-    const outcome = await runJob(config, io, {
-      out: resolve(io.cwd, o.out),
-      formats,
-      ...(o.templates === undefined ? {} : { templatesDir: resolve(io.cwd, o.templates) }),
-    });
-    return outcome.exitCode;
+    const { config, settings } = jobSetup(o, io);
+    const { report, error } = await nightlyRun(config, io, settings, 'manual');
+    for (const d of report.notifications) if (!d.ok) io.stderr(`warning: notification ${d.event} to ${d.target} failed after ${d.attempts} attempts: ${d.error}\n`);
+    if (error !== null) throw error;
+    return report.exitCode;
   },
 });

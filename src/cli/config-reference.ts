@@ -1,0 +1,22 @@
+import { COMMON_OPTIONS, FILE_SECTIONS, type OptionDef } from '../config/options.js';
+import { COMMANDS } from './commands/index.js';
+
+/**
+ * The README's configuration reference, generated from the option table and the commands that
+ * take each option, so the two cannot disagree (test/config/docs.test.ts compares them; run
+ * `npm run docs` to rewrite the README's copy).
+ */
+export function configReference(): string {
+  const cell = (text: string) => text.replace(/\|/g, '\\|');
+  const rows = (Object.values(COMMON_OPTIONS) as OptionDef[]).map((def) => {
+    const flag = `\`--${def.flag}${def.type === 'boolean' ? '' : ` ${def.value ?? (def.type === 'list' ? 'VALUE' : 'N')}`}\``;
+    const key = def.flagOnly ? '' : `\`${def.key}\``;
+    const env = def.env ? `\`${def.env}\`` : '';
+    const fallback = def.default === undefined ? '' : `\`${Array.isArray(def.default) ? def.default.join(',') : String(def.default)}\``;
+    const commands = COMMANDS.filter((c) => Object.hasOwn(c.options, def.flag)).map((c) => c.name);
+    const repeat = def.type === 'list' ? ' (repeatable, or comma-separated)' : '';
+    return `| ${flag} | ${key} | ${env} | ${fallback} | ${commands.join(', ')} | ${cell(def.help)}${repeat} |`;
+  });
+  const sections = Object.entries(FILE_SECTIONS).map(([key, help]) => `| | \`${key}\` | | | config file only | ${cell(help)} |`);
+  return ['| flag | config key | environment | default | commands | meaning |', '|---|---|---|---|---|---|', ...rows, ...sections].join('\n');
+}

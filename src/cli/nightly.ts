@@ -1,0 +1,180 @@
+import { resolve } from 'node:path';
+import { secretsFromEnv } from '../config/credentials.js';
+import { ConfigError, type Config } from '../config/load.js';
+import { loadTemplates } from '../report/templates.js';
+import { pruneScansAndReports } from '../report/retention.js';
+import type { ReportFormat } from '../report/write-report.js';
+import { newFailures, total } from '../schedule/new-findings.js';
+import type { RunOutcome, RunTrigger } from '../schedule/notifications/notice.js';
+import { notify } from '../schedule/notifications/notify.js';
+import { notificationSettings, type NotificationSettings } from '../schedule/notifications/settings.js';
+import { beginRun, finishRun, recordDeliveries } from '../schedule/run-log.js';
+import { runNotices, staleNotice, type RunReport } from '../schedule/run-report.js';
+import { staleNoticeDue, staleness } from '../schedule/staleness.js';
+import { parseDuration } from '../shared/duration.js';
+import { EXIT, ZonewardenError } from '../shared/errors.js';
+import { createRedactor } from '../shared/redact.js';
+import { openSnapshot, type Db } from '../snapshot/db.js';
+import type { CommandIO } from './command.js';
+import { runJob, ScanAborted, type JobOutcome } from './job.js';
+
+/**
+ * One run of the nightly job as `run` and `schedule` do it: the job (scan, audit, report)
+ * recorded in the run log, then retention (--keep), then webhook notifications. A failing
+ * webhook is logged, never the run's failure; a failed run is returned, not thrown, so that
+ * its notifications still go out and the scheduler carries on.
+ */
+
+export interface ReportSettings {
+  out: string;
+  formats: readonly ReportFormat[];
+  templatesDir?: string;
+}
+
+export interface NightlySettings {
+  report: ReportSettings;
+  maxAgeMs: number;
+  notifications: NotificationSettings;
+}
+
+/** The settings `run` and `schedule` share, checked once before anything starts. */
+export function nightlySettings(config: Config, io: CommandIO, report: ReportSettings): NightlySettings {
+  const maxAgeMs = parseDuration(config.maxAge);
+  if (maxAgeMs === null) throw new ConfigError(`max-age "${config.maxAge.slice(0, 40)}" is not a duration; e.g. 36h, 2d, 90m or 1d12h`);
+  const source = config.configFile ? `config file ${config.configFile}` : 'config';
+  return { report, maxAgeMs, notifications: notificationSettings(config.notifications, io.env, source) };
+}
+
+export interface NightlyResult {
+  report: RunReport;
+  /** Why the run failed, for `run` to exit with; null when it ran. */
+  error: unknown;
+}
+
+function outcomeOf(job: JobOutcome): RunOutcome {
+  return job.exitCode === EXIT.findings ? 'findings' : job.exitCode === EXIT.incomplete ? 'incomplete' : 'ok';
+}
+
+export async function nightlyRun(config: Config, io: CommandIO, settings: NightlySettings, trigger: RunTrigger): Promise<NightlyResult> {
+  const { secrets, identities } = secretsFromEnv(io.env);
+  const redact = createRedactor([...secrets, ...identities]);
+  const db = openSnapshot(resolve(io.cwd, config.db));
+  try {
+    const started = new Date();
+    const runId = beginRun(db, trigger, started);
+    let job: JobOutcome | null = null;
+    let error: unknown = null;
+    try {
+      job = await runJob(config, io, settings.report);
+    } catch (err) {
+      error = err;
+    }
+    const finished = new Date();
+    const fresh = job ? newFailures(db, job.scan.scanId, job.report.drift, job.audit.counts.failBySeverity) : null;
+    const report = reportOf(db, { runId, trigger, started, finished, job, fresh, error, redact });
+    if (config.keep !== undefined && report.outcome !== 'aborted') report.deletedScans = retain(db, config.keep, settings.report, io);
+    finishRun(
+      db,
+      runId,
+      {
+        outcome: report.outcome,
+        exitCode: report.exitCode,
+        scanId: report.scan?.id ?? null,
+        summary: { counts: report.counts, newFindings: report.newFindings, error: report.error, reportDir: report.reportDir, deletedScans: report.deletedScans },
+      },
+      finished,
+    );
+    const stale = staleness(db, settings.maxAgeMs);
+    const notices = runNotices(report, fresh?.worst ?? [], stale, staleNoticeDue(db, stale));
+    if (notices.length && settings.notifications.webhooks.length) {
+      report.notifications = await notify(settings.notifications, notices, { redact });
+      recordDeliveries(db, runId, report.notifications);
+    }
+    return { report, error };
+  } finally {
+    db.close();
+  }
+}
+
+/** At the scheduler's start: a stale database gets its notice before the first tick. */
+export async function notifyIfStale(config: Config, io: CommandIO, settings: NightlySettings): Promise<RunReport['notifications']> {
+  if (!settings.notifications.webhooks.length) return [];
+  const { secrets, identities } = secretsFromEnv(io.env);
+  const db = openSnapshot(resolve(io.cwd, config.db));
+  try {
+    const stale = staleness(db, settings.maxAgeMs);
+    if (!staleNoticeDue(db, stale)) return [];
+    const deliveries = await notify(settings.notifications, [staleNotice(stale)], { redact: createRedactor([...secrets, ...identities]) });
+    recordDeliveries(db, null, deliveries);
+    return deliveries;
+  } finally {
+    db.close();
+  }
+}
+
+/** Retention must not turn a good run into a failed one: a report directory that cannot be deleted is a warning. */
+function retain(db: Db, keep: number, report: ReportSettings, io: CommandIO): number[] {
+  try {
+    const templates = loadTemplates(report.templatesDir === undefined ? {} : { overrideDir: report.templatesDir });
+    return pruneScansAndReports(db, { keep, out: report.out, templates }).deletedScans;
+  } catch (err) {
+    io.stderr(`warning: --keep ${keep}: old scans or reports could not be deleted: ${(err as Error).message}\n`);
+    return [];
+  }
+}
+
+interface RunFacts {
+  runId: number;
+  trigger: RunTrigger;
+  started: Date;
+  finished: Date;
+  job: JobOutcome | null;
+  fresh: ReturnType<typeof newFailures> | null;
+  error: unknown;
+  redact: (text: string) => string;
+}
+
+function reportOf(db: Db, f: RunFacts): RunReport {
+  const base = {
+    run: f.runId,
+    trigger: f.trigger,
+    startedAt: f.started.toISOString(),
+    finishedAt: f.finished.toISOString(),
+    durationSeconds: Math.round((f.finished.getTime() - f.started.getTime()) / 100) / 10,
+    deletedScans: [],
+    notifications: [],
+  };
+  if (f.job) {
+    const { scan, audit } = f.job;
+    const fresh = f.fresh!;
+    return {
+      ...base,
+      outcome: outcomeOf(f.job),
+      exitCode: f.job.exitCode,
+      scan: { id: scan.scanId, status: scan.status, startedAt: scan.summary.startedAt, zones: scan.summary.zones, requests: scan.summary.requests.total, unreadPartitions: scan.summary.missing.length },
+      counts: { ...audit.counts.byStatus },
+      newFindings: { total: total(fresh.bySeverity), bySeverity: fresh.bySeverity, comparedWithScan: fresh.comparedWithScan },
+      ruleErrors: audit.errors.length,
+      reportDir: f.job.report.dir,
+      reportFiles: f.job.report.files,
+      error: null,
+    };
+  }
+  // The scan this run started, if it got that far (the writer allows one running scan per database).
+  const scan = db.prepare('SELECT id, status, started_at FROM scans WHERE started_at >= ? ORDER BY id DESC LIMIT 1').get(f.started.toISOString()) as
+    | { id: number; status: 'complete' | 'incomplete' | 'aborted'; started_at: string }
+    | undefined;
+  const message = f.error instanceof Error ? f.error.message : String(f.error);
+  return {
+    ...base,
+    outcome: f.error instanceof ScanAborted ? 'aborted' : 'failed',
+    exitCode: f.error instanceof ZonewardenError ? f.error.exitCode : EXIT.usage,
+    scan: scan ? { id: scan.id, status: scan.status, startedAt: scan.started_at, zones: null, requests: null, unreadPartitions: null } : null,
+    counts: null,
+    newFindings: null,
+    ruleErrors: 0,
+    reportDir: null,
+    reportFiles: [],
+    error: f.redact(message),
+  };
+}

@@ -1,0 +1,110 @@
+import { hostname } from 'node:os';
+import type { Severity } from '../policy/rule.js';
+import type { Db } from '../snapshot/db.js';
+import type { Delivery } from './notifications/deliver.js';
+import type { NotificationEvent, RunOutcome, RunTrigger } from './notifications/notice.js';
+import { processAlive } from '../shared/process-alive.js';
+
+/**
+ * The record of every run of the nightly job (`run`, or a tick of `schedule`): when, what
+ * started it, how it ended, and the numbers its log line carries. `status` reads it; the
+ * scheduler reads it to tell whether a tick was missed. Webhook deliveries are logged beside it.
+ */
+
+export interface RunSummary {
+  counts: { fail: number; waived: number; unknown: number; pass: number } | null;
+  /** New failures since the previous audited complete scan, by severity; null without an audit. */
+  newFindings: { total: number; bySeverity: Record<Severity, number>; comparedWithScan: number | null } | null;
+  error: string | null;
+  reportDir: string | null;
+  /** Scans deleted by --keep after the run. */
+  deletedScans: number[];
+}
+
+export interface RunRecord {
+  id: number;
+  trigger: RunTrigger;
+  startedAt: string;
+  finishedAt: string | null;
+  pid: number;
+  host: string;
+  /** Null while the run is going (or its process died without finishing it; see recoverAbandonedRuns). */
+  outcome: RunOutcome | null;
+  exitCode: number | null;
+  scanId: number | null;
+  summary: RunSummary | null;
+}
+
+export function beginRun(db: Db, trigger: RunTrigger, now = new Date()): number {
+  recoverAbandonedRuns(db);
+  const info = db.prepare('INSERT INTO runs (trigger, started_at, pid, host) VALUES (?, ?, ?, ?)').run(trigger, now.toISOString(), process.pid, hostname());
+  return Number(info.lastInsertRowid);
+}
+
+export function finishRun(db: Db, id: number, end: { outcome: RunOutcome; exitCode: number; scanId: number | null; summary: RunSummary }, now = new Date()): void {
+  db.prepare('UPDATE runs SET finished_at = ?, outcome = ?, exit_code = ?, scan_id = ?, summary = ? WHERE id = ?').run(
+    now.toISOString(),
+    end.outcome,
+    end.exitCode,
+    end.scanId,
+    JSON.stringify(end.summary),
+    id,
+  );
+}
+
+/**
+ * Runs left unfinished by a process on this host that is gone (killed, power cut) are marked
+ * aborted, so status never shows a dead run as still going. Runs of other hosts are left alone:
+ * their processes cannot be checked from here.
+ */
+export function recoverAbandonedRuns(db: Db): number[] {
+  const open = db.prepare('SELECT id, pid, host, started_at FROM runs WHERE outcome IS NULL').all() as Array<{ id: number; pid: number; host: string; started_at: string }>;
+  const dead = open.filter((r) => r.host === hostname() && r.pid !== process.pid && !processAlive(r.pid));
+  const summary: RunSummary = { counts: null, newFindings: null, error: 'the process ended before the run finished', reportDir: null, deletedScans: [] };
+  const mark = db.prepare("UPDATE runs SET outcome = 'aborted', finished_at = ?, summary = ? WHERE id = ? AND outcome IS NULL");
+  for (const r of dead) mark.run(r.started_at, JSON.stringify(summary), r.id);
+  return dead.map((r) => r.id);
+}
+
+function runFromRow(r: Record<string, unknown>): RunRecord {
+  return {
+    id: r['id'] as number,
+    trigger: r['trigger'] as RunTrigger,
+    startedAt: r['started_at'] as string,
+    finishedAt: (r['finished_at'] as string | null) ?? null,
+    pid: r['pid'] as number,
+    host: r['host'] as string,
+    outcome: (r['outcome'] as RunOutcome | null) ?? null,
+    exitCode: (r['exit_code'] as number | null) ?? null,
+    scanId: (r['scan_id'] as number | null) ?? null,
+    summary: r['summary'] ? (JSON.parse(r['summary'] as string) as RunSummary) : null,
+  };
+}
+
+/** The newest runs, newest first. */
+export function recentRuns(db: Db, limit: number): RunRecord[] {
+  return (db.prepare('SELECT * FROM runs ORDER BY id DESC LIMIT ?').all(limit) as Array<Record<string, unknown>>).map(runFromRow);
+}
+
+export function lastRun(db: Db): RunRecord | null {
+  return recentRuns(db, 1)[0] ?? null;
+}
+
+/** The newest complete scan, by any command: what staleness is measured from. */
+export function lastCompleteScan(db: Db): { id: number; finishedAt: string } | null {
+  const row = db.prepare("SELECT id, finished_at FROM scans WHERE status = 'complete' ORDER BY id DESC LIMIT 1").get() as { id: number; finished_at: string } | undefined;
+  return row ? { id: row.id, finishedAt: row.finished_at } : null;
+}
+
+export function recordDeliveries(db: Db, runId: number | null, deliveries: readonly Delivery[], now = new Date()): void {
+  const insert = db.prepare('INSERT INTO notifications (run_id, event, target, at, ok, attempts, http_status, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  db.transaction(() => {
+    for (const d of deliveries) insert.run(runId, d.event, d.target, now.toISOString(), d.ok ? 1 : 0, d.attempts, d.status, d.error);
+  })();
+}
+
+/** When an event was last delivered to some target, or null. */
+export function lastDelivered(db: Db, event: NotificationEvent): string | null {
+  const row = db.prepare('SELECT max(at) AS at FROM notifications WHERE event = ? AND ok = 1').get(event) as { at: string | null };
+  return row.at;
+}

@@ -1,0 +1,96 @@
+import type { Db } from '../snapshot/db.js';
+import { cronTimer } from './cron.js';
+import type { RunTrigger } from './notifications/notice.js';
+import { lastRun } from './run-log.js';
+import { claimScheduler, recordNextRun, releaseScheduler } from './scheduler-state.js';
+
+/**
+ * The scheduler's loop: runs the job at every cron tick, never two at once (a tick that finds a
+ * run going is skipped and logged), catches up once at start on a tick missed while it was down,
+ * and on the stop signal lets the current run end (the job sees the same signal and aborts its
+ * scan cleanly) before it returns. Everything it does is one JSON event on `log`.
+ */
+
+export interface SchedulerOptions {
+  cron: string;
+  timezone: string;
+  /** Run once at start, whatever the schedule says (this also covers a missed tick). */
+  runNow: boolean;
+  /** The database the scheduler records itself and reads the run log in. */
+  db: Db;
+  /** One run of the job; resolves with the fields of its log line, and must not reject. */
+  job: (trigger: RunTrigger) => Promise<Record<string, unknown>>;
+  log: (event: Record<string, unknown>) => void;
+  stopSignal: Promise<string>;
+  /** Called once after the start has been logged, before any run (the staleness check). */
+  onStart?: () => Promise<void>;
+}
+
+/** Whether a tick was due while no scheduler ran: the last recorded next tick passed with no run started since. */
+export function missedTick(previousNextRun: string | null, lastRunStartedAt: string | null, now: Date): string | null {
+  if (previousNextRun === null || Date.parse(previousNextRun) > now.getTime()) return null;
+  if (lastRunStartedAt !== null && Date.parse(lastRunStartedAt) >= Date.parse(previousNextRun)) return null;
+  return previousNextRun;
+}
+
+export async function runScheduler(o: SchedulerOptions): Promise<void> {
+  let current: Promise<void> | null = null;
+  let runningSince: string | null = null;
+  let stopping = false;
+  let signalled: string | null = null;
+  void o.stopSignal.then((signal) => (signalled = signal));
+
+  const start = (trigger: RunTrigger) => {
+    runningSince = new Date().toISOString();
+    current = o
+      .job(trigger)
+      .then((fields) => o.log({ event: 'run', ...fields }))
+      .catch((err: unknown) => o.log({ event: 'error', message: err instanceof Error ? err.message : String(err) }))
+      .finally(() => {
+        current = null;
+        runningSince = null;
+        if (!stopping) recordNextRun(o.db, timer.next());
+      });
+  };
+  const skip = (at: Date, reason: string) => o.log({ event: 'skipped', tick: at.toISOString(), reason, runningSince });
+  const timer = cronTimer(
+    o.cron,
+    o.timezone,
+    (at) => {
+      if (stopping) return;
+      if (current) skip(at, 'a run is in progress');
+      else start('schedule');
+      recordNextRun(o.db, timer.next());
+    },
+    (at) => !stopping && skip(at, current ? 'a run is in progress' : 'the process was busy at the tick'),
+  );
+
+  timer.start();
+  let previous;
+  try {
+    previous = claimScheduler(o.db, { cron: o.cron, timezone: o.timezone, nextRunAt: timer.next() });
+  } catch (err) {
+    timer.stop();
+    throw err;
+  }
+  o.log({ event: 'started', cron: o.cron, timezone: o.timezone, pid: process.pid, nextRun: timer.next()?.toISOString() ?? null });
+  await o.onStart?.();
+
+  const missed = missedTick(previous?.nextRunAt ?? null, lastRun(o.db)?.startedAt ?? null, new Date());
+  // A stop that came while starting up starts nothing.
+  if (!signalled && o.runNow) start('run-now');
+  else if (!signalled && missed) {
+    o.log({ event: 'catch-up', missedTick: missed });
+    start('catch-up');
+  }
+
+  const signal = await o.stopSignal;
+  stopping = true;
+  // The next tick stays recorded: if it passes before a scheduler runs again, that one catches up.
+  recordNextRun(o.db, timer.next());
+  timer.stop();
+  o.log({ event: 'stopping', signal, waitingForRun: current !== null });
+  while (current) await current;
+  releaseScheduler(o.db);
+  o.log({ event: 'stopped', signal });
+}

@@ -1,0 +1,164 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { hostname } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { beginRun, finishRun, lastCompleteScan, lastRun, recordDeliveries, recoverAbandonedRuns, type RunSummary } from '../../src/schedule/run-log.js';
+import { missedTick } from '../../src/schedule/scheduler.js';
+import { claimScheduler, recordNextRun, releaseScheduler, SchedulerRunning, schedulerState } from '../../src/schedule/scheduler-state.js';
+import { staleNoticeDue, staleness } from '../../src/schedule/staleness.js';
+import { statusOf } from '../../src/schedule/status.js';
+import type { Db } from '../../src/snapshot/db.js';
+import { tempDatabases } from '../support/temp-db.js';
+
+const HOUR = 3_600_000;
+const NOW = new Date('2026-11-22T12:00:00.000Z');
+const hoursAgo = (h: number) => new Date(NOW.getTime() - h * HOUR).toISOString();
+
+const freshDb = tempDatabases('zw-runlog-');
+
+function addScan(db: Db, status: string, startedHoursAgo: number, finishedHoursAgo: number | null): number {
+  const info = db
+    .prepare("INSERT INTO scans (started_at, finished_at, status, base_url, scope, tool_version, pid, host, heartbeat_at) VALUES (?, ?, ?, 'http://127.0.0.1/client/v4', '{}', 't', 1, 'h', ?)")
+    .run(hoursAgo(startedHoursAgo), finishedHoursAgo === null ? null : hoursAgo(finishedHoursAgo), status, hoursAgo(startedHoursAgo));
+  return Number(info.lastInsertRowid);
+}
+
+/** The pid of a process that has ended: a child that exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '0']);
+  return child.pid!;
+}
+
+const summary: RunSummary = { counts: { fail: 3, waived: 0, unknown: 1, pass: 9 }, newFindings: null, error: null, reportDir: '/r', deletedScans: [] };
+
+describe('the run log', () => {
+  it('records a run from start to finish', () => {
+    const db = freshDb();
+    const scan = addScan(db, 'complete', 1, 0.5);
+    const id = beginRun(db, 'schedule', new Date(hoursAgo(1)));
+    expect(lastRun(db)).toMatchObject({ id, trigger: 'schedule', outcome: null, finishedAt: null, pid: process.pid, host: hostname() });
+    finishRun(db, id, { outcome: 'findings', exitCode: 1, scanId: scan, summary }, new Date(hoursAgo(0.5)));
+    expect(lastRun(db)).toMatchObject({ id, outcome: 'findings', exitCode: 1, scanId: scan, finishedAt: hoursAgo(0.5), summary });
+  });
+
+  it('marks runs of dead processes on this host aborted, and leaves live ones and other hosts alone', () => {
+    const db = freshDb();
+    const insert = db.prepare("INSERT INTO runs (trigger, started_at, pid, host) VALUES ('schedule', ?, ?, ?)");
+    const dead = Number(insert.run(hoursAgo(3), deadPid(), hostname()).lastInsertRowid);
+    const live = Number(insert.run(hoursAgo(2), process.pid, hostname()).lastInsertRowid);
+    const elsewhere = Number(insert.run(hoursAgo(1), deadPid(), 'another-host').lastInsertRowid);
+    expect(recoverAbandonedRuns(db)).toEqual([dead]);
+    const outcome = (id: number) => db.prepare('SELECT outcome, summary FROM runs WHERE id = ?').get(id) as { outcome: string | null; summary: string | null };
+    expect(outcome(dead).outcome).toBe('aborted');
+    expect(JSON.parse(outcome(dead).summary!).error).toMatch(/process ended before the run finished/);
+    expect(outcome(live).outcome).toBeNull();
+    expect(outcome(elsewhere).outcome).toBeNull();
+  });
+
+  it('finds the last complete scan, not a later incomplete or aborted one', () => {
+    const db = freshDb();
+    expect(lastCompleteScan(db)).toBeNull();
+    const complete = addScan(db, 'complete', 30, 29);
+    addScan(db, 'incomplete', 6, 5);
+    addScan(db, 'aborted', 2, 1);
+    expect(lastCompleteScan(db)).toEqual({ id: complete, finishedAt: hoursAgo(29) });
+  });
+});
+
+describe('staleness', () => {
+  it('is stale when nothing has run, and gives a new install max-age to succeed', () => {
+    const db = freshDb();
+    expect(staleness(db, 36 * HOUR, NOW)).toMatchObject({ stale: true, ageMs: null, lastComplete: null });
+    addScan(db, 'incomplete', 10, 9);
+    expect(staleness(db, 36 * HOUR, NOW)).toMatchObject({ stale: false, ageMs: 10 * HOUR });
+    expect(staleness(db, 9 * HOUR, NOW)).toMatchObject({ stale: true });
+  });
+
+  it('measures from the last complete scan, to the millisecond of max-age', () => {
+    const db = freshDb();
+    addScan(db, 'complete', 37, 36);
+    addScan(db, 'incomplete', 2, 1);
+    expect(staleness(db, 36 * HOUR, NOW).stale).toBe(false);
+    expect(staleness(db, 36 * HOUR - 1, NOW).stale).toBe(true);
+  });
+
+  it('is due for a notice once per episode: not again until a complete scan ends it', () => {
+    const db = freshDb();
+    addScan(db, 'complete', 50, 49);
+    const s = staleness(db, 36 * HOUR, NOW);
+    expect(staleNoticeDue(db, s)).toBe(true);
+    recordDeliveries(db, null, [{ target: 't', event: 'stale', ok: false, attempts: 4, status: 500, error: 'x' }], new Date(hoursAgo(2)));
+    expect(staleNoticeDue(db, s), 'a failed delivery does not count').toBe(true);
+    recordDeliveries(db, null, [{ target: 't', event: 'stale', ok: true, attempts: 1, status: 200, error: null }], new Date(hoursAgo(1)));
+    expect(staleNoticeDue(db, s)).toBe(false);
+    // A complete scan ended that episode; a new one starts when it too grows old.
+    addScan(db, 'complete', 0.9, 0.8);
+    const later = new Date(NOW.getTime() + 40 * HOUR);
+    expect(staleNoticeDue(db, staleness(db, 36 * HOUR, later))).toBe(true);
+    expect(staleNoticeDue(db, staleness(db, 36 * HOUR, NOW))).toBe(false);
+  });
+});
+
+describe('the scheduler record', () => {
+  it('returns the previous record when claimed, and keeps the next tick when released', () => {
+    const db = freshDb();
+    expect(claimScheduler(db, { cron: '0 2 * * *', timezone: 'UTC', nextRunAt: new Date(hoursAgo(-14)) }, NOW)).toBeNull();
+    recordNextRun(db, new Date(hoursAgo(-13)));
+    releaseScheduler(db, NOW);
+    const state = schedulerState(db)!;
+    expect(state).toMatchObject({ cron: '0 2 * * *', timezone: 'UTC', pid: process.pid, stoppedAt: NOW.toISOString(), nextRunAt: hoursAgo(-13) });
+    const previous = claimScheduler(db, { cron: '*/5 * * * *', timezone: 'Europe/Berlin', nextRunAt: null }, NOW);
+    expect(previous).toEqual(state);
+    expect(schedulerState(db)).toMatchObject({ cron: '*/5 * * * *', stoppedAt: null });
+  });
+
+  it('refuses a second scheduler while the first one lives on this host, and replaces a dead one', async () => {
+    const db = freshDb();
+    const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      db.prepare("INSERT INTO scheduler (id, cron, timezone, pid, host, started_at) VALUES (1, '0 2 * * *', 'UTC', ?, ?, ?)").run(sleeper.pid, hostname(), hoursAgo(1));
+      expect(() => claimScheduler(db, { cron: '0 3 * * *', timezone: 'UTC', nextRunAt: null })).toThrow(SchedulerRunning);
+      expect(schedulerState(db)?.cron).toBe('0 2 * * *');
+    } finally {
+      sleeper.kill();
+      await new Promise((r) => sleeper.once('exit', r));
+    }
+    expect(claimScheduler(db, { cron: '0 3 * * *', timezone: 'UTC', nextRunAt: null })?.pid).toBe(sleeper.pid);
+    expect(schedulerState(db)?.pid).toBe(process.pid);
+  });
+});
+
+describe('missed ticks', () => {
+  const tick = '2026-11-22T02:00:00.000Z';
+  it.each([
+    ['no scheduler before', null, null, null],
+    ['the tick is still ahead', '2026-11-22T13:00:00.000Z', null, null],
+    ['a run started at or after the tick', tick, '2026-11-22T02:00:00.000Z', null],
+    ['the tick passed with no run since', tick, '2026-11-21T02:00:00.000Z', tick],
+    ['the tick passed and nothing ever ran', tick, null, tick],
+  ])('%s', (_, next, lastStart, expected) => expect(missedTick(next, lastStart, NOW)).toBe(expected));
+});
+
+describe('status', () => {
+  it('reports the last run, the scheduler and its next tick, and the last delivery', () => {
+    const db = freshDb();
+    const scan = addScan(db, 'complete', 3, 2);
+    const run = beginRun(db, 'schedule', new Date(hoursAgo(3)));
+    finishRun(db, run, { outcome: 'ok', exitCode: 0, scanId: scan, summary: { ...summary, newFindings: { total: 4, bySeverity: { critical: 0, high: 4, medium: 0, low: 0, info: 0 }, comparedWithScan: null } } }, new Date(hoursAgo(2)));
+    claimScheduler(db, { cron: '0 2 * * *', timezone: 'UTC', nextRunAt: new Date(hoursAgo(-14)) }, NOW);
+    recordDeliveries(db, run, [{ target: 'webhooks[0] https://hooks.example/…', event: 'new-findings', ok: false, attempts: 4, status: 503, error: 'HTTP 503' }], NOW);
+    const view = statusOf(db, 36 * HOUR, NOW);
+    expect(view).toMatchObject({
+      schema: 'zonewarden.status/1',
+      stale: false,
+      ageSeconds: 7200,
+      lastCompleteScan: { id: scan },
+      lastRun: { id: run, outcome: 'ok', running: false, newFailures: 4, scanId: scan, reportDir: '/r' },
+      scheduler: { cron: '0 2 * * *', running: true },
+      nextRun: hoursAgo(-14),
+      lastNotification: { event: 'new-findings', ok: false, attempts: 4, error: 'HTTP 503' },
+    });
+    releaseScheduler(db, NOW);
+    expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ scheduler: { running: false }, nextRun: null });
+    expect(statusOf(db, HOUR, NOW).stale).toBe(true);
+  });
+});
