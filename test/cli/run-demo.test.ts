@@ -4,18 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { runCli } from '../support/cli.js';
+import { allFilesText } from '../support/files.js';
 import { TOKEN } from '../support/http.js';
 import { runInProcess } from '../support/in-process.js';
 
 const REPORT_FILES = ['findings.csv', 'findings.json', 'report.html', 'report.md'];
 
-/** Every file under a directory, recursively, as text: to look for secrets. */
-function allText(dir: string): string {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => readFileSync(join(e.parentPath, e.name)).toString('latin1'))
-    .join('\n');
-}
 
 describe('zonewarden demo', () => {
   it('runs the whole job offline as the built command, and writes every report', async () => {
@@ -37,7 +31,7 @@ describe('zonewarden demo', () => {
     const out = join(cwd, 'd');
     const second = readdirSync(out).find((d) => d.endsWith('-scan-2'))!;
     expect(readFileSync(join(out, second, 'report.md'), 'utf8')).toContain('### Since scan 1');
-    const everything = allText(out);
+    const everything = allFilesText(out);
     for (const value of Object.values(env)) expect(everything).not.toContain(value);
   });
 });
