@@ -25,9 +25,13 @@ export function staleness(db: Db, maxAgeMs: number, now = new Date()): Staleness
   return { stale: ageMs === null || ageMs > maxAgeMs, lastComplete, ageMs, maxAgeMs };
 }
 
-/** Stale, and no stale notice delivered since the last complete scan (or ever, when there is none). */
+/**
+ * Stale, and no stale notice delivered since the last complete scan (or ever, when there is
+ * none). A database where nothing has run yet gets no notice: a scheduler starting on a new
+ * install is not an alarm (status still exits 1 for monitoring).
+ */
 export function staleNoticeDue(db: Db, s: Staleness): boolean {
-  if (!s.stale) return false;
+  if (!s.stale || s.ageMs === null) return false;
   const sent = lastDelivered(db, 'stale');
   return sent === null || (s.lastComplete !== null && Date.parse(sent) < Date.parse(s.lastComplete.finishedAt));
 }

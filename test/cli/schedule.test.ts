@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,6 +9,7 @@ import { claimScheduler, releaseScheduler } from '../../src/schedule/scheduler-s
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { exited, runCli, startCli } from '../support/cli.js';
 import { TOKEN } from '../support/http.js';
+import { startReceiver } from '../support/receiver.js';
 
 /**
  * `zonewarden schedule` and `zonewarden status` as users run them: the built CLI in its own
@@ -127,6 +128,34 @@ describe('zonewarden schedule', () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ trigger: 'catch-up', outcome: 'ok' });
   }, 90_000);
+
+  it('sends a stale notice at start when the last complete scan is older than --max-age, once', async () => {
+    const hooks = await startReceiver();
+    try {
+      const cwd = mkdtempSync(join(tmpdir(), 'zw-schedule-stale-'));
+      writeFileSync(join(cwd, 'zonewarden.config.json'), JSON.stringify({ notifications: { webhooks: [{ url: `${hooks.origin}/hook/s3cret` }] } }));
+      const first = await runCli(['run', '--base-url', slow.url, '--budget', '1000000', '--quiet', '--db', join(cwd, 'zonewarden.db'), '--out', join(cwd, 'reports')], { ZONEWARDEN_API_TOKEN: TOKEN });
+      expect(first.code, first.stderr).toBe(0);
+      const db = new Database(join(cwd, 'zonewarden.db'));
+      db.prepare("UPDATE scans SET started_at = '2026-01-01T00:00:00.000Z', finished_at = '2026-01-01T00:05:00.000Z'").run();
+      db.close();
+      const before = hooks.received.length;
+      for (let i = 0; i < 2; i++) {
+        const { child, output } = await schedule(slow, cwd, '--cron', '0 3 1 1 *', '--max-age', '2d');
+        await until(() => events(output().stdout).length >= 1, 'the start');
+        // The staleness check runs before the scheduler waits for a signal: by exit, any notice has gone.
+        child.kill('SIGTERM');
+        expect(await exited(child)).toBe(0);
+        const notices = events(output().stdout).filter((e) => e.event === 'notification');
+        if (i === 0) expect(notices).toEqual([expect.objectContaining({ notice: 'stale', ok: true, target: `webhooks[0] ${hooks.origin}/…` })]);
+        else expect(notices, 'once per episode').toEqual([]);
+      }
+      const stale = hooks.received.slice(before).map((q) => JSON.parse(q.body) as Record<string, unknown>);
+      expect(stale).toEqual([expect.objectContaining({ event: 'stale', run: null, lastCompleteScan: { id: 1, finishedAt: '2026-01-01T00:05:00.000Z' }, maxAgeSeconds: 172_800 })]);
+    } finally {
+      await hooks.close();
+    }
+  }, 60_000);
 
   it.each([
     [[], /^zonewarden schedule: --cron EXPR is required .*e\.g\. --cron "0 2 \* \* \*"\n$/],

@@ -68,6 +68,7 @@ describe('staleness', () => {
   it('is stale when nothing has run, and gives a new install max-age to succeed', () => {
     const db = freshDb();
     expect(staleness(db, 36 * HOUR, NOW)).toMatchObject({ stale: true, ageMs: null, lastComplete: null });
+    expect(staleNoticeDue(db, staleness(db, 36 * HOUR, NOW)), 'a new install is no alarm').toBe(false);
     addScan(db, 'incomplete', 10, 9);
     expect(staleness(db, 36 * HOUR, NOW)).toMatchObject({ stale: false, ageMs: 10 * HOUR });
     expect(staleness(db, 9 * HOUR, NOW)).toMatchObject({ stale: true });
