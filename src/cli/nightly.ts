@@ -70,8 +70,8 @@ export async function nightlyRun(config: Config, io: CommandIO, settings: Nightl
       error = err;
     }
     const finished = new Date();
-    const fresh = job ? newFailures(db, job.scan.scanId, job.report.drift, job.audit.counts.failBySeverity) : null;
-    const report = reportOf(db, { runId, trigger, started, finished, job, fresh, error, redact });
+    const done = job && { job, fresh: newFailures(db, job.scan.scanId, job.report.drift, job.audit.counts.failBySeverity) };
+    const report = reportOf(db, { runId, trigger, started, finished, done, error, redact });
     if (config.keep !== undefined && report.outcome !== 'aborted') report.deletedScans = retain(db, config.keep, settings.report, io);
     finishRun(
       db,
@@ -85,7 +85,7 @@ export async function nightlyRun(config: Config, io: CommandIO, settings: Nightl
       finished,
     );
     const stale = staleness(db, settings.maxAgeMs);
-    const notices = runNotices(report, fresh?.worst ?? [], stale, staleNoticeDue(db, stale));
+    const notices = runNotices(report, done?.fresh.worst ?? [], stale, staleNoticeDue(db, stale));
     if (notices.length && settings.notifications.webhooks.length) {
       report.notifications = await notify(settings.notifications, notices, { redact });
       recordDeliveries(db, runId, report.notifications);
@@ -128,8 +128,8 @@ interface RunFacts {
   trigger: RunTrigger;
   started: Date;
   finished: Date;
-  job: JobOutcome | null;
-  fresh: ReturnType<typeof newFailures> | null;
+  /** The job's outcome and its new failures; null when it threw `error`. */
+  done: { job: JobOutcome; fresh: ReturnType<typeof newFailures> } | null;
   error: unknown;
   redact: (text: string) => string;
 }
@@ -144,19 +144,19 @@ function reportOf(db: Db, f: RunFacts): RunReport {
     deletedScans: [],
     notifications: [],
   };
-  if (f.job) {
-    const { scan, audit } = f.job;
-    const fresh = f.fresh!;
+  if (f.done) {
+    const { job, fresh } = f.done;
+    const { scan, audit } = job;
     return {
       ...base,
-      outcome: outcomeOf(f.job),
-      exitCode: f.job.exitCode,
+      outcome: outcomeOf(job),
+      exitCode: job.exitCode,
       scan: { id: scan.scanId, status: scan.status, startedAt: scan.summary.startedAt, zones: scan.summary.zones, requests: scan.summary.requests.total, unreadPartitions: scan.summary.missing.length },
       counts: { ...audit.counts.byStatus },
       newFindings: { total: total(fresh.bySeverity), bySeverity: fresh.bySeverity, comparedWithScan: fresh.comparedWithScan },
       ruleErrors: audit.errors.length,
-      reportDir: f.job.report.dir,
-      reportFiles: f.job.report.files,
+      reportDir: job.report.dir,
+      reportFiles: job.report.files,
       error: null,
     };
   }
