@@ -48,13 +48,17 @@ export function loggerFor(config: Config, io: CommandIO): Logger {
   return createLogger(config.verbose ? 'verbose' : config.quiet ? 'quiet' : 'normal', io.stderr, createRedactor([...secrets, ...identities]));
 }
 
-/** The API client for a command: base URL checked, credentials from the environment. */
-export function clientFor(config: Config, io: CommandIO, logger: Logger): ApiClient {
+/** The base URL checked and the credentials from the environment: before a job starts, and for each client. */
+export function apiAccess(config: Config, io: CommandIO): { baseUrl: string; credentials: ReturnType<typeof credentialsFromEnv> } {
   if (!config.baseUrl) {
     throw new ConfigError('no API base URL: set --base-url, ZONEWARDEN_BASE_URL or "baseUrl" in the config file (it ends in /client/v4)');
   }
-  const baseUrl = validateBaseUrl(config.baseUrl);
-  const credentials = credentialsFromEnv(io.env);
+  return { baseUrl: validateBaseUrl(config.baseUrl), credentials: credentialsFromEnv(io.env) };
+}
+
+/** The API client for a command: base URL checked, credentials from the environment. */
+export function clientFor(config: Config, io: CommandIO, logger: Logger): ApiClient {
+  const { baseUrl, credentials } = apiAccess(config, io);
   const { secrets, identities } = secretsFromEnv(io.env);
   return new ApiClient({
     baseUrl,

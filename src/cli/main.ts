@@ -1,8 +1,25 @@
 #!/usr/bin/env node
 import { runCli } from './run.js';
 
+/**
+ * SIGINT or SIGTERM asks the running command to stop cleanly; another one later kills the process
+ * at once. A second signal within a second is the same request delivered twice, not impatience:
+ * systemd signals every process of a service and npm passes its own on to its child, and a
+ * terminal's Ctrl-C reaches npx and zonewarden alike.
+ */
+const DUPLICATE_WINDOW_MS = 1000;
 const stopSignal = new Promise<string>((resolve) => {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve(signal));
+  let first = 0;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (first === 0) {
+      first = Date.now();
+      resolve(signal);
+    } else if (Date.now() - first > DUPLICATE_WINDOW_MS) {
+      process.stderr.write(`zonewarden: ${signal} again: stopping at once\n`);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, onSignal);
 });
 
 const code = await runCli(process.argv.slice(2), {

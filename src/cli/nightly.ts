@@ -141,9 +141,9 @@ function reportOf(db: Db, f: RunFacts): RunReport {
     startedAt: f.started.toISOString(),
     finishedAt: f.finished.toISOString(),
     durationSeconds: Math.round((f.finished.getTime() - f.started.getTime()) / 100) / 10,
-    deletedScans: [],
-    notifications: [],
   };
+  // Filled in after the run: retention, then the webhooks.
+  const after = { deletedScans: [], notifications: [] };
   if (f.done) {
     const { job, fresh } = f.done;
     const { scan, audit } = job;
@@ -158,6 +158,7 @@ function reportOf(db: Db, f: RunFacts): RunReport {
       reportDir: job.report.dir,
       reportFiles: job.report.files,
       error: null,
+      ...after,
     };
   }
   // The scan this run started, if it got that far (the writer allows one running scan per database).
@@ -176,5 +177,6 @@ function reportOf(db: Db, f: RunFacts): RunReport {
     reportDir: null,
     reportFiles: [],
     error: f.redact(message),
+    ...after,
   };
 }

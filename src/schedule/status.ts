@@ -1,12 +1,16 @@
+import { hostname } from 'node:os';
+import { processAlive } from '../shared/process-alive.js';
 import type { Db } from '../snapshot/db.js';
-import { recentRuns, recoverAbandonedRuns, type RunRecord } from './run-log.js';
+import { recentRuns, type RunRecord } from './run-log.js';
 import { schedulerAlive, schedulerState } from './scheduler-state.js';
 import { staleness } from './staleness.js';
 
 /**
  * What `zonewarden status` reports, for people and for monitoring: the last run and how it
  * ended, the scheduler and its next tick, the last webhook delivery, and whether the last
- * complete scan is older than max-age. The JSON form is `zonewarden.status/1`.
+ * complete scan is older than max-age. The JSON form is `zonewarden.status/1`. It only reads:
+ * monitoring may run as a user who cannot write the database, and against a database written by
+ * an older zonewarden (one without the run log: no runs, no scheduler).
  */
 
 export interface StatusView {
@@ -24,15 +28,23 @@ export interface StatusView {
   lastNotification: { event: string; target: string; at: string; ok: boolean; attempts: number; error: string | null } | null;
 }
 
+/** An unfinished run is going if its process is (or, on another host, cannot be checked); else it was cut short. */
+function stillGoing(run: RunRecord): boolean {
+  return run.outcome === null && (run.host !== hostname() || processAlive(run.pid));
+}
+
 export function statusOf(db: Db, maxAgeMs: number, now = new Date()): StatusView {
-  recoverAbandonedRuns(db);
   const s = staleness(db, maxAgeMs, now);
-  const run = recentRuns(db, 1)[0];
-  const scheduler = schedulerState(db);
+  const hasRunLog = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'").get() !== undefined;
+  const run = hasRunLog ? recentRuns(db, 1)[0] : undefined;
+  const scheduler = hasRunLog ? schedulerState(db) : null;
   const running = scheduler !== null && schedulerAlive(scheduler);
-  const note = db.prepare('SELECT event, target, at, ok, attempts, error FROM notifications ORDER BY id DESC LIMIT 1').get() as
-    | { event: string; target: string; at: string; ok: number; attempts: number; error: string | null }
-    | undefined;
+  const note = hasRunLog
+    ? (db.prepare('SELECT event, target, at, ok, attempts, error FROM notifications ORDER BY id DESC LIMIT 1').get() as
+        | { event: string; target: string; at: string; ok: number; attempts: number; error: string | null }
+        | undefined)
+    : undefined;
+  const cut = run !== undefined && run.outcome === null && !stillGoing(run);
   return {
     schema: 'zonewarden.status/1',
     checkedAt: now.toISOString(),
@@ -46,13 +58,14 @@ export function statusOf(db: Db, maxAgeMs: number, now = new Date()): StatusView
           trigger: run.trigger,
           startedAt: run.startedAt,
           finishedAt: run.finishedAt,
-          outcome: run.outcome,
+          // A run whose process died unfinished is reported as the next writer will record it.
+          outcome: cut ? 'aborted' : run.outcome,
           exitCode: run.exitCode,
           scanId: run.scanId,
-          running: run.outcome === null,
+          running: stillGoing(run),
           newFailures: run.summary?.newFindings?.total ?? null,
           reportDir: run.summary?.reportDir ?? null,
-          error: run.summary?.error ?? null,
+          error: cut ? 'the process ended before the run finished' : (run.summary?.error ?? null),
         }
       : null,
     scheduler: scheduler && { cron: scheduler.cron, timezone: scheduler.timezone, pid: scheduler.pid, host: scheduler.host, startedAt: scheduler.startedAt, stoppedAt: scheduler.stoppedAt, running },

@@ -107,7 +107,7 @@ describe('notifications after zonewarden run', () => {
     const cwd = project({ retries: 1, webhooks: [{ url: `${broken.origin}${JSON_PATH}` }, { url: `${working.origin}${JSON_PATH}`, format: 'slack' }] });
     const r = await run(cwd, {}, '--fail-on', 'critical');
     expect(r.code, 'the audit decides the exit code').toBe(1);
-    expect(r.stderr).toContain(`warning: notification new-findings to webhooks[0] ${broken.origin}/… failed after 2 attempts: webhooks[0] ${broken.origin}/…: HTTP 503 (2 attempts)`);
+    expect(r.stderr).toContain(`warning: notification new-findings failed: webhooks[0] ${broken.origin}/…: HTTP 503 (2 attempts)\n`);
     expect(broken.received).toHaveLength(2);
     expect(working.received).toHaveLength(1);
     expect(existsSync(join(cwd, 'reports'))).toBe(true);

@@ -95,6 +95,8 @@ describe('zonewarden schedule', () => {
       const { child, output } = await schedule(slower, cwd, '--cron', '0 3 1 1 *', '--run-now');
       const dbPath = join(cwd, 'zonewarden.db');
       await until(() => existsSync(dbPath) && consistency(dbPath).running === 1, 'the scan to start');
+      // Twice at once, as systemd and npm deliver it: the same request, still a clean stop.
+      child.kill('SIGTERM');
       child.kill('SIGTERM');
       expect(await exited(child), output().stderr).toBe(0);
       const log = events(output().stdout);
@@ -164,9 +166,24 @@ describe('zonewarden schedule', () => {
     [['--cron', '0 2 * * *', '--tz', 'Mars/Olympus'], /^zonewarden schedule: --tz "Mars\/Olympus" is not a time zone; use an IANA name such as UTC/],
     [['--cron', '0 2 * * *', '--max-age', '36'], /^zonewarden schedule: max-age "36" is not a duration; e\.g\. 36h, 2d, 90m or 1d12h\n$/],
   ])('refuses %j with one line naming the fix', async (args, message) => {
-    const r = await runCli(['schedule', '--base-url', 'http://127.0.0.1:9/client/v4', '--db', join(mkdtempSync(join(tmpdir(), 'zw-s-')), 'z.db'), ...args]);
+    const r = await runCli(['schedule', '--base-url', 'http://127.0.0.1:9/client/v4', '--db', join(mkdtempSync(join(tmpdir(), 'zw-s-')), 'z.db'), ...args], { ZONEWARDEN_API_TOKEN: TOKEN });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
+  });
+});
+
+describe('zonewarden run and schedule, before they start', () => {
+  it.each([
+    [['schedule', '--cron', '0 2 * * *', '--base-url', 'ftp://api.example.com/client/v4'], {}, /^zonewarden schedule: --base-url must be https/],
+    [['schedule', '--cron', '0 2 * * *', '--base-url', 'https://api.example.com/client/v4'], null, /^zonewarden schedule: no API credentials: set ZONEWARDEN_API_TOKEN/],
+    [['run', '--base-url', 'https://api.example.com/v4'], {}, /^zonewarden run: --base-url must end in \/client\/v4/],
+  ])('refuses %j with one line, before any scan or notification', async (args, env, message) => {
+    const cwd = mkdtempSync(join(tmpdir(), 'zw-early-'));
+    const r = await runCli([...args, '--db', join(cwd, 'z.db')], env === null ? {} : { ZONEWARDEN_API_TOKEN: TOKEN });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(join(cwd, 'z.db'))).toBe(false);
   });
 });
 

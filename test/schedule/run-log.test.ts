@@ -162,4 +162,20 @@ describe('status', () => {
     expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ scheduler: { running: false }, nextRun: null });
     expect(statusOf(db, HOUR, NOW).stale).toBe(true);
   });
+
+  it('only reads: a run whose process died shows as aborted without being rewritten', () => {
+    const db = freshDb();
+    db.prepare("INSERT INTO runs (trigger, started_at, pid, host) VALUES ('schedule', ?, ?, ?)").run(hoursAgo(1), deadPid(), hostname());
+    expect(statusOf(db, 36 * HOUR, NOW).lastRun).toMatchObject({ outcome: 'aborted', running: false, error: 'the process ended before the run finished' });
+    expect(db.prepare('SELECT outcome FROM runs').get()).toEqual({ outcome: null });
+    db.prepare("UPDATE runs SET pid = ?").run(process.pid);
+    expect(statusOf(db, 36 * HOUR, NOW).lastRun).toMatchObject({ outcome: null, running: true });
+  });
+
+  it('reads a database of a zonewarden from before the run log', () => {
+    const db = freshDb();
+    addScan(db, 'complete', 2, 1);
+    db.exec('DROP TABLE notifications; DROP TABLE scheduler; DROP TABLE runs;');
+    expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ stale: false, lastRun: null, scheduler: null, nextRun: null, lastNotification: null });
+  });
 });

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Config } from '../../config/load.js';
 import { defineCommand, type CommandIO } from '../command.js';
-import { commonOptions, configFrom } from '../common.js';
+import { apiAccess, commonOptions, configFrom } from '../common.js';
 import { nightlyRun, nightlySettings, type NightlySettings } from '../nightly.js';
 import { parseFormats, REPORT_OPTIONS } from './report.js';
 
@@ -15,6 +15,8 @@ export const JOB_OPTIONS = {
 export function jobSetup(o: { out: string; format: string; templates: string | undefined } & Record<string, unknown>, io: CommandIO): { config: Config; settings: NightlySettings } {
   const formats = parseFormats(o.format);
   const config = configFrom(o, io);
+  // A typo in the URL or a missing token is a usage error now, not a failed run (and its alerts) later.
+  apiAccess(config, io);
   const report = { out: resolve(io.cwd, o.out), formats, ...(o.templates === undefined ? {} : { templatesDir: resolve(io.cwd, o.templates) }) };
   return { config, settings: nightlySettings(config, io, report) };
 }
@@ -37,7 +39,8 @@ or a rule could not run; else 0. Exit 2: a usage, configuration or fatal error.`
   async run(o, io) {
     const { config, settings } = jobSetup(o, io);
     const { report, error } = await nightlyRun(config, io, settings, 'manual');
-    for (const d of report.notifications) if (!d.ok) io.stderr(`warning: notification ${d.event} to ${d.target} failed after ${d.attempts} attempts: ${d.error}\n`);
+    for (const d of report.notifications) if (!d.ok) io.stderr(`warning: notification ${d.event} failed: ${d.error}\n`);
+    if (report.deletedScans.length && !config.quiet) io.stderr(`--keep ${config.keep}: deleted scans ${report.deletedScans.join(', ')} and their reports\n`);
     if (error !== null) throw error;
     return report.exitCode;
   },

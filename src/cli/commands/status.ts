@@ -5,7 +5,7 @@ import { EXIT, UsageError } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom } from '../common.js';
-import { openExisting } from './audit.js';
+import { openSnapshot } from '../../snapshot/db.js';
 
 export const statusCommand = defineCommand({
   name: 'status',
@@ -26,7 +26,7 @@ Exit 2 when there is no database at --db.`,
     const config = configFrom(o, io);
     const maxAgeMs = parseDuration(config.maxAge);
     if (maxAgeMs === null) throw new UsageError(`--max-age "${config.maxAge.slice(0, 40)}" is not a duration; e.g. 36h, 2d, 90m or 1d12h`);
-    const db = openExisting(resolve(io.cwd, config.db));
+    const db = openSnapshot(resolve(io.cwd, config.db), { readonly: true });
     try {
       const view = statusOf(db, maxAgeMs);
       io.stdout(o.format === 'json' ? `${JSON.stringify(view, null, 2)}\n` : statusText(view));
