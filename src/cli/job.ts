@@ -84,7 +84,7 @@ export async function runJob(config: Config, io: CommandIO, report: { out: strin
   const db = openSnapshot(resolve(io.cwd, config.db));
   try {
     const audit = recordAudit(db, new SnapshotReader(db, scan.scanId), rules, waivers);
-    const written = writeReport(db, scan.scanId, { out: report.out, formats: report.formats, templates, ...(report.templatesDir === undefined ? {} : { templatesDir: report.templatesDir }) });
+    const written = await writeReport(db, scan.scanId, { out: report.out, formats: report.formats, templates, ...(report.templatesDir === undefined ? {} : { templatesDir: report.templatesDir }) });
     const failOn = config.failOn;
     const failing = failOn === 'none' ? 0 : audit.failingAtOrAbove[failOn as Severity];
     const incomplete = scan.status !== 'complete' || audit.errors.length > 0;

@@ -1,3 +1,4 @@
+import { HeapCeiling } from '../shared/heap.js';
 import type { SnapshotReader, ScanRow, ZoneRow } from '../snapshot/reader.js';
 import { compareFindings, fingerprint, renderMessage, type Finding, type Named } from './findings.js';
 import type { ActiveRule } from './registry.js';
@@ -137,7 +138,9 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   });
 
   const zoneRules = enabled.filter((r) => r.rule.meta.scope === 'zone');
+  const heap = new HeapCeiling(96);
   for (const zoneRow of zones) {
+    heap.check();
     const account = accountOf(zoneRow);
     const view = new ZoneView(reader, zoneRow, account);
     const zone = { id: zoneRow.id, name: zoneRow.name };

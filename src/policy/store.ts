@@ -5,6 +5,7 @@ import type { AuditCounts, AuditResult } from './audit.js';
 import type { RuleRunError } from './engine.js';
 import type { Finding } from './findings.js';
 import type { WaiverReport } from './waivers.js';
+import { HeapCeiling } from '../shared/heap.js';
 
 /**
  * Findings kept with their scan. Passing verdicts are stored as counts only: a zone rule passes a
@@ -127,9 +128,16 @@ export function findingFromRow(r: Record<string, string | null>): Finding {
   };
 }
 
-/** The stored findings of a scan, worst first, one at a time (a large audit never sits in memory whole). */
+/**
+ * The stored findings of a scan, worst first, one at a time (a large audit never sits in memory
+ * whole). Each becomes garbage once used, so the heap is kept from piling them up.
+ */
 export function* storedFindings(db: Db, scanId: number): Generator<Finding> {
-  for (const row of db.prepare(`SELECT * FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`).iterate(scanId)) yield findingFromRow(row as Record<string, string | null>);
+  const heap = new HeapCeiling(96, 1000);
+  for (const row of db.prepare(`SELECT * FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`).iterate(scanId)) {
+    heap.check();
+    yield findingFromRow(row as Record<string, string | null>);
+  }
 }
 
 export function loadAuditHeader(db: Db, scanId: number): AuditHeader | null {

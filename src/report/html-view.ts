@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { label } from '../drift/words.js';
 import { kindOfEndpoint } from '../drift/resources.js';
-import { resourceText, type Finding } from '../policy/findings.js';
-import { SEVERITIES, type Severity } from '../policy/rule.js';
+import { resourceText } from '../policy/findings.js';
+import { SEVERITIES } from '../policy/rule.js';
 import { PACKAGE } from '../shared/package-info.js';
 import { shorten } from '../shared/printable.js';
 import type { Endpoint } from '../snapshot/tables.js';
 import { CHART, type expiryTimeline, type failureTrend } from './charts.js';
+import type { FindingsTable } from './findings-table.js';
 import type { ReportData } from './report-data.js';
 import { PACKAGE_TEMPLATES, TemplateError } from './templates.js';
 
@@ -19,7 +19,6 @@ import { PACKAGE_TEMPLATES, TemplateError } from './templates.js';
  * Strings here are plain text: Handlebars escapes them, and the script sets them as textContent.
  */
 
-export const FINDING_COLUMNS = ['status', 'severity', 'category', 'rule', 'account', 'zone', 'resource', 'message', 'zoneId'] as const;
 /** Lists shown in full in the page before "and N more". */
 const LIST_LIMIT = 200;
 
@@ -38,20 +37,10 @@ const capped = <T, U>(items: readonly T[], map: (t: T) => U) => ({ items: items.
 
 export function htmlView(
   data: ReportData,
-  findings: Iterable<Finding>,
+  table: FindingsTable,
   charts: { timeline: ReturnType<typeof expiryTimeline>; trend: ReturnType<typeof failureTrend> },
   script: { text: string; csp: string },
 ) {
-  const rows: string[][] = [];
-  const zones = new Map<string, { id: string; name: string; counts: Record<Severity, number>; total: number }>();
-  for (const f of findings) {
-    rows.push([f.status, f.severity, f.category, f.rule, f.account?.name ?? '', f.zone?.name ?? '', resourceText(f.resource, label), f.message, f.zone?.id ?? '']);
-    if (f.status !== 'fail' || !f.zone) continue;
-    let zone = zones.get(f.zone.id);
-    if (!zone) zones.set(f.zone.id, (zone = { id: f.zone.id, name: f.zone.name ?? f.zone.id, counts: Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>, total: 0 }));
-    zone.counts[f.severity]++;
-    zone.total++;
-  }
   const { audit, scan, drift, health } = data;
   const moved = drift?.findings.changes ?? [];
   return {
@@ -64,7 +53,7 @@ export function htmlView(
     categories: data.categories,
     // The zones with most failures; the findings table's zone filter reaches every zone.
     zones: capped(
-      [...zones.values()].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name)),
+      [...table.zones].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name)),
       (z) => ({ ...z, bySeverity: SEVERITIES.map((s) => z.counts[s]) }),
     ),
     severities: SEVERITIES,
@@ -104,6 +93,6 @@ export function htmlView(
     timeline: charts.timeline,
     trend: charts.trend,
     // Gzip and base64 (which the page script inflates): the JSON of 100,000 findings is 35 MB, this about 3.
-    findingsBlob: gzipSync(JSON.stringify({ columns: FINDING_COLUMNS, rows })).toString('base64'),
+    findingsBlob: table.blob,
   };
 }

@@ -53,7 +53,7 @@ Exit 3 when the scan is incomplete; else 0. Exit 2: a usage, template or databas
     const db = openExisting(path);
     try {
       const scanId = chooseScan(db, path, o.scan);
-      const written = writeReport(db, scanId, { out: resolve(io.cwd, o.out), formats, templates, ...(templatesDir === undefined ? {} : { templatesDir }) });
+      const written = await writeReport(db, scanId, { out: resolve(io.cwd, o.out), formats, templates, ...(templatesDir === undefined ? {} : { templatesDir }) });
       for (const file of written.files) io.stdout(`${file}\n`);
       io.stdout(`${written.index}\n`);
       if (written.incomplete && !config.quiet) io.stderr(`scan ${scanId} is incomplete: its report says what could not be read\n`);

@@ -1,0 +1,48 @@
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/policy/findings.js';
+import { FINDING_COLUMNS, findingsTable } from '../../src/report/findings-table.js';
+
+function finding(i: number): Finding {
+  const zone = { id: `z${i % 7}`, name: `zone-${i % 7}.example` };
+  return {
+    rule: 'dns-wildcard',
+    category: 'dns',
+    severity: i % 3 === 0 ? 'high' : 'low',
+    status: i % 5 === 0 ? 'waived' : 'fail',
+    account: { id: 'a', name: 'Acme "quoted", </script>' },
+    zone,
+    resource: { type: 'dns_record', id: `r${i}`, name: `host-${i}.${zone.name}` },
+    message: `message ${i}: \u2028 line separator, "quotes" and <b>tags</b>`,
+    messageId: 'wildcard',
+    data: {},
+    fingerprint: `f${i}`,
+  };
+}
+
+describe('the findings table of the HTML report', () => {
+  it('streams any number of findings into gzipped JSON the page can read, row for row', async () => {
+    const findings = Array.from({ length: 1234 }, (_, i) => finding(i));
+    const table = await findingsTable(findings);
+    const json = JSON.parse(gunzipSync(Buffer.from(table.blob, 'base64')).toString('utf8')) as { columns: string[]; rows: string[][] };
+    expect(json.columns).toEqual([...FINDING_COLUMNS]);
+    expect(json.rows).toHaveLength(1234);
+    expect(json.rows[1001]).toEqual(['fail', 'low', 'dns', 'dns-wildcard', 'Acme "quoted", </script>', 'zone-0.example', 'DNS record host-1001.zone-0.example', findings[1001]!.message, 'z0']);
+    expect(json.rows.map((r) => r[6])).toEqual(findings.map((f) => `DNS record ${f.resource.name}`));
+  });
+
+  it('counts failures (not waived ones) per zone on the way', async () => {
+    const findings = Array.from({ length: 70 }, (_, i) => finding(i));
+    const { zones } = await findingsTable(findings);
+    const z0 = zones.find((z) => z.id === 'z0')!;
+    const expected = findings.filter((f) => f.zone?.id === 'z0' && f.status === 'fail');
+    expect(z0.total).toBe(expected.length);
+    expect(z0.counts.high).toBe(expected.filter((f) => f.severity === 'high').length);
+    expect(zones).toHaveLength(7);
+  });
+
+  it('writes an empty table for an audit without findings', async () => {
+    const table = await findingsTable([]);
+    expect(JSON.parse(gunzipSync(Buffer.from(table.blob, 'base64')).toString('utf8'))).toEqual({ columns: [...FINDING_COLUMNS], rows: [] });
+  });
+});
