@@ -21,9 +21,9 @@ async function cli(args: string[]): Promise<{ out: string; peakKiB: number; ms: 
   return r;
 }
 
-/** `db` holds scans 1 and 2 of `emulatorArgs` (with a fixed --now); this adds scan 3 of the next night. */
-export async function driftBench(emulatorArgs: string[], db: string, concurrency: number): Promise<DriftBenchResult> {
-  const emulator = await startEmulatorProcess([...emulatorArgs, '--revision', '1']);
+/** `db` holds scans 1 and 2 of the organisation (with a fixed --now); this adds scan 3, of the next night's emulator. */
+export async function driftBench(nextNightArgs: string[], db: string, concurrency: number): Promise<DriftBenchResult> {
+  const emulator = await startEmulatorProcess(nextNightArgs);
   try {
     await cli(['scan', '--db', db, '--base-url', emulator.base, '--budget', '1000000', '--concurrency', String(concurrency), '--quiet']);
   } finally {

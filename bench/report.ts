@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -30,8 +30,12 @@ async function report(db: string, scan: number, formats: string): Promise<{ seco
   return { seconds: r.ms / 1000, peakKiB: r.peakKiB, html };
 }
 
-/** Seconds from navigation to the first rows of the findings table on screen, in a fresh page each time. */
+/** Seconds from navigation to the first rows of the findings table on screen, in a fresh page each time; none without Chromium. */
 async function firstRows(html: string, runs: number): Promise<number[]> {
+  if (!existsSync(CHROMIUM)) {
+    process.stderr.write(`bench: no ${CHROMIUM}; the report's first rows are not measured (apt-get install chromium)\n`);
+    return [];
+  }
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   try {
     const times: number[] = [];
@@ -77,7 +81,7 @@ export function reportMarkdown(results: ReportBenchResult[]): string {
     '|---|---|---|---|---|---|',
     ...results.map(
       (r) =>
-        `| ${r.findings} | ${r.allFormatsSeconds.toFixed(1)} s | ${r.htmlSeconds.toFixed(1)} s | ${r.peakRssMiB.toFixed(0)} MiB | ${r.htmlMB.toFixed(1)} MB | ${r.firstRowsSeconds.map((s) => s.toFixed(2)).join(', ')} s |`,
+        `| ${r.findings} | ${r.allFormatsSeconds.toFixed(1)} s | ${r.htmlSeconds.toFixed(1)} s | ${r.peakRssMiB.toFixed(0)} MiB | ${r.htmlMB.toFixed(1)} MB | ${r.firstRowsSeconds.length ? `${r.firstRowsSeconds.map((s) => s.toFixed(2)).join(', ')} s` : 'not measured (no Chromium)'} |`,
     ),
     '',
   ].join('\n');

@@ -1,66 +1,83 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { callsMarkdown, clientCalls } from './client-calls.js';
-import { driftMarkdown } from './drift.js';
 import Database from 'better-sqlite3';
+import { callsMarkdown, clientCalls } from './client-calls.js';
+import { budgetFor, budgetRuns } from './compare.js';
+import { comparisonMarkdown, targetsMarkdown } from './compare-markdown.js';
+import { driftMarkdown } from './drift.js';
+import { emulatorThroughput, generatedStartup, startupMarkdown, throughputMarkdown } from './emulator-throughput.js';
 import { reportBench, reportMarkdown } from './report.js';
 import { scanBench, scanMarkdown } from './scan.js';
-import { emulatorThroughput, generatedStartup, startupMarkdown, throughputMarkdown } from './emulator-throughput.js';
+import { SCALE_NAMES, SCALES, type ScaleName } from './scales.js';
+import { replaceSection } from './sections.js';
 
 /**
- * `npm run bench`: runs every benchmark, prints the tables and rewrites BENCHMARKS.md with the
- * machine and date. Figures come from this run only; nothing is carried over.
+ * `npm run bench [-- --scale small|medium|large]`: measures zonewarden against scripts on the
+ * official SDK and the whole pipeline on one organisation (or several, comma-separated), prints
+ * the tables and writes them into BENCHMARKS.md with the machine and date. Each scale has its own
+ * section there, replaced when that scale is measured again; the rest of the file is kept.
+ * Figures come from this run only; nothing is carried over.
  */
 const { values } = parseArgs({
   options: {
+    scale: { type: 'string', default: 'medium' },
+    // Seconds of load per route for the emulator's own throughput (medium and large only).
     seconds: { type: 'string', default: '5' },
     'no-write': { type: 'boolean', default: false },
-    // Organisations to scan, as zones:records pairs; the large one takes about twelve minutes.
-    scans: { type: 'string', default: '1000:100000,10000:1000000' },
     // FILE:SCAN: only the report benchmark, on an audited scan of an existing database.
     'report-db': { type: 'string' },
   },
 });
+const fail = (message: string): never => {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(2);
+};
 if (values['report-db']) {
   const [file, scan] = values['report-db'].split(':');
   const findings = (new Database(file!, { readonly: true }).prepare('SELECT count(*) AS n FROM findings WHERE scan_id = ?').get(Number(scan)) as { n: number }).n;
   process.stdout.write(reportMarkdown([await reportBench(file!, Number(scan), findings)]));
   process.exit(0);
 }
+const scales = values.scale.split(',').map((s) => s.trim()) as ScaleName[];
+for (const s of scales) if (!SCALE_NAMES.includes(s)) fail(`--scale takes ${SCALE_NAMES.join(', ')} (or a comma-separated list), got "${s}"`);
 const seconds = Number(values.seconds);
-if (!Number.isFinite(seconds) || seconds <= 0) {
-  process.stderr.write('bench: --seconds must be a positive number\n');
-  process.exit(2);
-}
-
-const sections: string[] = [];
-process.stderr.write('bench: emulator throughput...\n');
-sections.push(throughputMarkdown(await emulatorThroughput(seconds)));
-process.stderr.write('bench: emulator start-up with a million records...\n');
-sections.push(startupMarkdown(await generatedStartup()));
-process.stderr.write('bench: client calls against the minimum...\n');
-sections.push(callsMarkdown(await clientCalls()));
-
-const scans = [];
-for (const pair of values.scans.split(',').filter(Boolean)) {
-  const [zones, records] = pair.split(':').map(Number);
-  if (!Number.isInteger(zones) || !Number.isInteger(records)) {
-    process.stderr.write(`bench: --scans takes zones:records pairs, got "${pair}"\n`);
-    process.exit(2);
-  }
-  process.stderr.write(`bench: scan of ${zones} zones and ${records} records at 20 ms latency, then a rescan...\n`);
-  scans.push(await scanBench(zones!, records!));
-}
-if (scans.length) sections.push(scanMarkdown(scans), driftMarkdown(scans), reportMarkdown(scans.map((s) => s.report)));
+if (!Number.isFinite(seconds) || seconds <= 0) fail('--seconds must be a positive number');
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`;
-const doc = [
-  '# Benchmarks',
-  '',
-  `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}; machine: ${machine}.`,
-  '',
-  ...sections,
-].join('\n');
-process.stdout.write(`${doc}\n`);
-if (!values['no-write']) writeFileSync(new URL('../../BENCHMARKS.md', import.meta.url), `${doc}\n`);
+const stamp = `Measured by \`npm run bench -- --scale NAME\` on ${new Date().toISOString().slice(0, 10)}; machine: ${machine}.`;
+const output = new URL('../../BENCHMARKS.md', import.meta.url);
+let doc = existsSync(output) ? readFileSync(output, 'utf8') : '# Benchmarks\n';
+
+for (const name of scales) {
+  const scale = SCALES[name];
+  process.stderr.write(`bench: ${name} (${scale.description}): zonewarden, the SDK scripts, the rescan, audit, drift and reports...\n`);
+  const result = await scanBench(scale);
+  const budget = budgetFor(result.minimum.minimum);
+  process.stderr.write(`bench: ${name}: the three under a budget of ${budget.limit} requests per ${budget.windowSeconds} s...\n`);
+  result.budget = { budget, runs: await budgetRuns(scale.dataset, budget) };
+  const sections = [
+    `## Scale ${name}: ${scale.description}`,
+    '',
+    stamp,
+    '',
+    comparisonMarkdown(result),
+    targetsMarkdown(result),
+    scanMarkdown([result]).replace(/^## /gm, '### '),
+    driftMarkdown([result]).replace(/^## /gm, '### '),
+    reportMarkdown([result.report]).replace(/^## /gm, '### '),
+  ];
+  if (name !== 'small') {
+    // The emulator's own figures, which the comparison relies on: its throughput and start-up, and the client's calls.
+    process.stderr.write('bench: emulator throughput, start-up, and the client against the minimum...\n');
+    sections.push(
+      throughputMarkdown(await emulatorThroughput(seconds)).replace(/^## /gm, '### '),
+      startupMarkdown(await generatedStartup()).replace(/^## /gm, '### '),
+      callsMarkdown(await clientCalls()).replace(/^## /gm, '### '),
+    );
+  }
+  const section = sections.join('\n');
+  process.stdout.write(`${section}\n`);
+  doc = replaceSection(doc, name, section);
+}
+if (!values['no-write']) writeFileSync(output, doc);

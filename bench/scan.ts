@@ -2,9 +2,12 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './cli-process.js';
+import { CONCURRENCY, LATENCY_MS, sdkRuns, zonewardenScan, type Budget, type ToolRun } from './compare.js';
 import { driftBench, type DriftBenchResult } from './drift.js';
+import { minimumRequests, type Minimum } from './minimum.js';
 import { reportBench, type ReportBenchResult } from './report.js';
 import { startEmulatorProcess } from './emulator-process.js';
+import type { Scale, ScaleName } from './scales.js';
 
 /**
  * `zonewarden scan` as users run it (its own process) against the emulator at 20 ms latency:
@@ -12,6 +15,7 @@ import { startEmulatorProcess } from './emulator-process.js';
  * unchanged rescan.
  */
 export interface ScanBenchResult {
+  scale: ScaleName;
   zones: number;
   records: number;
   seconds: number;
@@ -29,6 +33,11 @@ export interface ScanBenchResult {
   auditVerdicts: number;
   drift: DriftBenchResult;
   report: ReportBenchResult;
+  minimum: Minimum;
+  /** The scan and the SDK scripts with latency the only limit. */
+  latency: ToolRun[];
+  /** The same under a budget tighter than the work; filled in by the caller. */
+  budget: { budget: Budget; runs: ToolRun[] } | null;
 }
 
 function fileSize(path: string): number {
@@ -43,22 +52,6 @@ function fileSize(path: string): number {
   return size;
 }
 
-interface ScanSummary {
-  durationMs: number;
-  requests: { total: number };
-  counts: Record<string, number>;
-  status: string;
-}
-
-async function runScan(base: string, db: string, concurrency: number): Promise<{ summary: ScanSummary; peakKiB: number }> {
-  const r = await runCli(['scan', '--db', db, '--budget', '1000000', '--concurrency', String(concurrency), '--format', 'json', '--quiet'], {
-    ZONEWARDEN_BASE_URL: base,
-    ZONEWARDEN_API_TOKEN: 'emulator-token',
-  });
-  if (r.code !== 0) throw new Error(`scan exited with ${r.code}: ${r.out.slice(0, 500)}`);
-  return { summary: JSON.parse(r.out) as ScanSummary, peakKiB: r.peakKiB };
-}
-
 async function runAudit(db: string): Promise<{ seconds: number; peakKiB: number; findings: number; verdicts: number }> {
   const r = await runCli(['audit', '--db', db, '--scan', '1', '--format', 'json', '--quiet'], {});
   if (r.code !== 0 && r.code !== 3) throw new Error(`audit exited with ${r.code}: ${r.out.slice(0, 500)}`);
@@ -67,29 +60,40 @@ async function runAudit(db: string): Promise<{ seconds: number; peakKiB: number;
   return { seconds: r.ms / 1000, peakKiB: r.peakKiB, findings: verdicts - (counts.byStatus['pass'] ?? 0), verdicts };
 }
 
-export async function scanBench(zones: number, records: number, concurrency = 8): Promise<ScanBenchResult> {
+/**
+ * The whole pipeline on one scale: zonewarden's scan, the SDK scripts against the same emulator,
+ * the minimum the scan could have made, an unchanged rescan, the audit, the next night's drift and
+ * the reports.
+ */
+export async function scanBench(scale: Scale): Promise<ScanBenchResult> {
   // A fixed clock, so that the next night's emulator (driftBench) serves the same times.
-  const emulatorArgs = ['--dataset', 'generated', '--zones', String(zones), '--records', String(records), '--latency', '20', '--rate-limit', '0', '--ip-rate-limit', '0', '--now', new Date().toISOString()];
+  const now = ['--now', new Date().toISOString()];
+  const emulatorArgs = [...scale.dataset, ...now, '--latency', String(LATENCY_MS), '--rate-limit', '0', '--ip-rate-limit', '0'];
   const emulator = await startEmulatorProcess(emulatorArgs);
   const dir = mkdtempSync(join(tmpdir(), 'zw-bench-scan-'));
   const db = join(dir, 'bench.db');
   try {
-    const first = await runScan(emulator.base, db, concurrency);
+    const first = await zonewardenScan(emulator.base, db, null);
+    if (!first.completed) throw new Error(`zonewarden scan failed: ${first.failure}`);
     const sizeAfterFirst = fileSize(db);
-    const second = await runScan(emulator.base, db, concurrency);
+    const minimum = minimumRequests(db, 1);
+    const sdk = await sdkRuns(emulator.base);
+    const second = await zonewardenScan(emulator.base, db, null);
     const sizeAfterSecond = fileSize(db);
     const audit = await runAudit(db);
     emulator.stop();
-    const drift = await driftBench(emulatorArgs, db, concurrency);
+    const drift = await driftBench([...scale.dataset, ...now, ...scale.nextNight, '--latency', String(LATENCY_MS), '--rate-limit', '0', '--ip-rate-limit', '0'], db, CONCURRENCY);
     const report = await reportBench(db, 3, audit.findings);
-    const rows = Object.values(first.summary.counts).reduce((a, b) => a + b, 0);
+    const { summary } = first;
+    const rows = Object.values(summary.counts).reduce((a, b) => a + b, 0);
     return {
-      zones,
-      records,
-      seconds: first.summary.durationMs / 1000,
-      requests: first.summary.requests.total,
+      scale: scale.name,
+      zones: summary.zones,
+      records: summary.counts['dns_records'] ?? 0,
+      seconds: summary.durationMs / 1000,
+      requests: summary.requests.total,
       rows,
-      peakRssMiB: Math.max(first.peakKiB, second.peakKiB) / 1024,
+      peakRssMiB: Math.max(first.peakRssMiB, second.peakRssMiB),
       dbMiB: sizeAfterFirst / 2 ** 20,
       rescanSeconds: second.summary.durationMs / 1000,
       rescanGrowthPercent: ((sizeAfterSecond - sizeAfterFirst) / sizeAfterFirst) * 100,
@@ -99,6 +103,9 @@ export async function scanBench(zones: number, records: number, concurrency = 8)
       auditVerdicts: audit.verdicts,
       drift,
       report,
+      minimum,
+      latency: [first, ...sdk],
+      budget: null,
     };
   } finally {
     emulator.stop();

@@ -1,0 +1,70 @@
+import Database from 'better-sqlite3';
+import { LIST_ENDPOINTS } from '../src/api/endpoints.js';
+import { SCAN_REF_BASE } from '../src/snapshot/scan-ref.js';
+
+/**
+ * The fewest requests that could read what a scan read: for every list, its items divided by the
+ * endpoint's largest page, rounded up (at least one call: an empty list still has to be asked),
+ * plus one call per single object. Worked out from the scan's own coverage record, so it counts
+ * the lists zonewarden reads (zones per account, WAF groups and rules per package).
+ */
+export interface Minimum {
+  lists: number;
+  listCalls: number;
+  singles: number;
+  minimum: number;
+}
+
+const LIST_PAGE: Record<string, number> = {
+  accounts: LIST_ENDPOINTS.accounts.maxPerPage,
+  zones: LIST_ENDPOINTS.zones.maxPerPage,
+  dns_records: LIST_ENDPOINTS.dnsRecords.maxPerPage,
+  certificate_packs: LIST_ENDPOINTS.certificatePacks.maxPerPage,
+  firewall_rules: LIST_ENDPOINTS.firewallRules.maxPerPage,
+  filters: LIST_ENDPOINTS.filters.maxPerPage,
+  waf_packages: LIST_ENDPOINTS.wafPackages.maxPerPage,
+  waf_overrides: LIST_ENDPOINTS.wafOverrides.maxPerPage,
+};
+/** One list per WAF package. */
+const PER_PACKAGE: Record<string, { table: string; page: number }> = {
+  waf_groups: { table: 'waf_groups', page: LIST_ENDPOINTS.wafGroups.maxPerPage },
+  waf_rules: { table: 'waf_rules', page: LIST_ENDPOINTS.wafRules.maxPerPage },
+};
+/** Objects read with one call each: the invites list is not paginated. */
+const SINGLES = new Set(['invites', 'migration_status', 'migration_check', 'migration_config', 'entrypoint']);
+
+export function minimumRequests(dbPath: string, scanId: number): Minimum {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const ref = SCAN_REF_BASE + scanId;
+    const rows = db
+      .prepare("SELECT kind, scope_id, endpoint, items FROM coverage WHERE ? BETWEEN first_scan AND last_scan AND state != 'skipped'")
+      .all(ref) as Array<{ kind: string; scope_id: string; endpoint: string; items: number }>;
+    const perPackage = (table: string, zone: string, page: number): { lists: number; calls: number } => {
+      const packages = db.prepare('SELECT item_id FROM waf_packages WHERE zone_id = ? AND ? BETWEEN first_scan AND last_scan').all(zone, ref) as Array<{ item_id: string }>;
+      const count = db.prepare(`SELECT count(*) AS n FROM ${table} WHERE zone_id = ? AND package_id = ? AND ? BETWEEN first_scan AND last_scan`);
+      let calls = 0;
+      for (const p of packages) calls += Math.max(1, Math.ceil((count.get(zone, p.item_id, ref) as { n: number }).n / page));
+      return { lists: packages.length, calls };
+    };
+    let lists = 0;
+    let listCalls = 0;
+    let singles = 0;
+    for (const r of rows) {
+      if (SINGLES.has(r.endpoint)) singles++;
+      else if (r.endpoint in LIST_PAGE) {
+        lists++;
+        listCalls += Math.max(1, Math.ceil(r.items / LIST_PAGE[r.endpoint]!));
+      } else if (r.endpoint in PER_PACKAGE) {
+        const { table, page } = PER_PACKAGE[r.endpoint]!;
+        const m = perPackage(table, r.scope_id, page);
+        lists += m.lists;
+        listCalls += m.calls;
+      }
+      // The zone's own record comes with the zone list: no call of its own.
+    }
+    return { lists, listCalls, singles, minimum: listCalls + singles };
+  } finally {
+    db.close();
+  }
+}
