@@ -35,16 +35,18 @@ function project(notifications: unknown): string {
 }
 
 
+// One emulator for the file: the demo organisation is only read.
+let emu: RunningEmulator;
+beforeAll(async () => {
+  emu = await startEmulator({ dataset: 'demo', now: new Date(), rateLimit: 0, ipRateLimit: 0 });
+});
+afterAll(async () => {
+  await emu?.close();
+});
+const run = (cwd: string, env: NodeJS.ProcessEnv = {}, ...args: string[]) =>
+  runInProcess(['run', '--base-url', emu.url, '--budget', '1000000', '--quiet', ...args], { ZONEWARDEN_API_TOKEN: TOKEN, ...env }, cwd);
+
 describe('notifications after zonewarden run', () => {
-  let emu: RunningEmulator;
-  beforeAll(async () => {
-    emu = await startEmulator({ dataset: 'demo', now: new Date(), rateLimit: 0, ipRateLimit: 0 });
-  });
-  afterAll(async () => {
-    await emu?.close();
-  });
-  const run = (cwd: string, env: NodeJS.ProcessEnv = {}, ...args: string[]) =>
-    runInProcess(['run', '--base-url', emu.url, '--budget', '1000000', '--quiet', ...args], { ZONEWARDEN_API_TOKEN: TOKEN, ...env }, cwd);
 
   it('sends new failures to a JSON and a Slack webhook, with no credentials and no webhook secret anywhere', async () => {
     const hooks = await receiver();
@@ -123,20 +125,11 @@ describe('notifications after zonewarden run', () => {
 });
 
 describe('retention after zonewarden run (--keep)', () => {
-  let emu: RunningEmulator;
-  beforeAll(async () => {
-    emu = await startEmulator({ dataset: 'demo', now: new Date(), rateLimit: 0, ipRateLimit: 0 });
-  });
-  afterAll(async () => {
-    await emu?.close();
-  });
-
   it('deletes the older scans and only their report directories, and rewrites the index without them', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'zw-keep-'));
-    const run = (...args: string[]) => runInProcess(['run', '--base-url', emu.url, '--budget', '1000000', '--quiet', ...args], { ZONEWARDEN_API_TOKEN: TOKEN }, cwd);
-    for (let i = 0; i < 2; i++) expect((await run()).code).toBe(0);
+    for (let i = 0; i < 2; i++) expect((await run(cwd)).code).toBe(0);
     writeFileSync(join(cwd, 'reports', 'notes.txt'), 'the team keeps this here');
-    const r = await run('--keep', '2');
+    const r = await run(cwd, {}, '--keep', '2');
     expect(r.code, r.stderr).toBe(0);
     const dirs = readdirSync(join(cwd, 'reports')).sort();
     expect(dirs.filter((d) => /-scan-\d+$/.test(d)).map((d) => d.replace(/.*-scan-/, ''))).toEqual(['2', '3']);
