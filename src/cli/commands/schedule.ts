@@ -15,14 +15,15 @@ export const scheduleCommand = defineCommand({
 Runs the job of zonewarden run at every tick of --cron, in --tz, until SIGTERM or SIGINT. Runs
 never overlap: a tick that comes while a run is going is skipped and logged. On SIGTERM or SIGINT
 the current run ends cleanly (a scan that is cut is marked aborted; earlier scans are intact) and
-the scheduler exits 0; another signal more than a second later kills it at once. If a tick was missed while no scheduler
-was running, one run catches up at start; --run-now runs once at start in any case.
+the scheduler exits 0; another signal more than a second later kills it at once. If a tick was
+missed while no scheduler was running, one run catches up at start; --run-now runs once at start
+in any case.
 
 stdout carries one JSON object per line, for journald or a log shipper: "started", "run" (one per
 run: start, end, outcome, exit code, scan, counts, new failures, report directory, deleted scans,
-notifications, error), "skipped", "catch-up", "notification" (a stale notice at start),
-"error" (a run that could not even be recorded), "stopping", "stopped". The runs' progress,
-report paths and warnings go to stderr. One scheduler per database: a second one on the same host is refused.`,
+notifications, error), "skipped", "catch-up", "notification" (a stale notice at start), "error"
+(a run that could not even be recorded), "stopping", "stopped". The runs' progress, report paths
+and warnings go to stderr. One scheduler per database: a second one on the same host is refused.`,
   options: {
     ...commonOptions('cron', 'timezone'),
     'run-now': { type: 'boolean', help: 'run once at start, then on the schedule' },
