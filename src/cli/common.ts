@@ -1,10 +1,9 @@
 import { validateBaseUrl } from '../api/base-url.js';
 import { ApiClient } from '../api/client.js';
-import { credentialsFromEnv, secretsFromEnv } from '../config/credentials.js';
+import { credentialsFromEnv, redactorFor } from '../config/credentials.js';
 import { ConfigError, loadConfig, type Config } from '../config/load.js';
 import { COMMON_OPTIONS, type CommonKey, type OptionDef } from '../config/options.js';
 import { createLogger, type Logger } from '../shared/logger.js';
-import { createRedactor } from '../shared/redact.js';
 import type { CommandIO, OptionSpec } from './command.js';
 
 /**
@@ -44,8 +43,7 @@ export function configFrom(parsed: Record<string, unknown>, io: CommandIO): Conf
 }
 
 export function loggerFor(config: Config, io: CommandIO): Logger {
-  const { secrets, identities } = secretsFromEnv(io.env);
-  return createLogger(config.verbose ? 'verbose' : config.quiet ? 'quiet' : 'normal', io.stderr, createRedactor([...secrets, ...identities]));
+  return createLogger(config.verbose ? 'verbose' : config.quiet ? 'quiet' : 'normal', io.stderr, redactorFor(io.env));
 }
 
 /** The base URL checked and the credentials from the environment: before a job starts, and for each client. */
@@ -59,7 +57,6 @@ export function apiAccess(config: Config, io: CommandIO): { baseUrl: string; cre
 /** The API client for a command: base URL checked, credentials from the environment. */
 export function clientFor(config: Config, io: CommandIO, logger: Logger): ApiClient {
   const { baseUrl, credentials } = apiAccess(config, io);
-  const { secrets, identities } = secretsFromEnv(io.env);
   return new ApiClient({
     baseUrl,
     credentials,
@@ -70,6 +67,6 @@ export function clientFor(config: Config, io: CommandIO, logger: Logger): ApiCli
     retries: config.retries,
     maxRetryWaitMs: config.retryWait * 1000,
     logger,
-    redact: createRedactor([...secrets, ...identities]),
+    redact: redactorFor(io.env),
   });
 }

@@ -3,7 +3,7 @@ import { CredentialsRejected } from '../crawler/crawl.js';
 import { createProgress } from '../crawler/progress.js';
 import { runScan, ScanFailed, type ScanOutcome } from '../crawler/run-scan.js';
 import { summaryText } from '../crawler/summary.js';
-import { secretsFromEnv } from '../config/credentials.js';
+import { redactorFor } from '../config/credentials.js';
 import type { Config } from '../config/load.js';
 import { recordAudit, type AuditResult } from '../policy/audit.js';
 import { catalogue, rulesFor } from '../policy/catalogue.js';
@@ -12,7 +12,6 @@ import { loadWaivers } from '../policy/waivers.js';
 import { loadTemplates } from '../report/templates.js';
 import { writeReport, type ReportFormat, type WrittenReport } from '../report/write-report.js';
 import { EXIT, ZonewardenError } from '../shared/errors.js';
-import { createRedactor } from '../shared/redact.js';
 import { openSnapshot } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
 import type { CommandIO } from './command.js';
@@ -34,7 +33,6 @@ export class ScanAborted extends ZonewardenError {
 export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutcome> {
   const logger = loggerFor(config, io);
   const client = clientFor(config, io, logger);
-  const { secrets, identities } = secretsFromEnv(io.env);
   const db = openSnapshot(resolve(io.cwd, config.db));
   const controller = new AbortController();
   let stoppedBy: string | null = null;
@@ -50,7 +48,7 @@ export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutco
       scope: { accounts: [...config.account], zones: [...config.zone] },
       concurrency: config.concurrency,
       logger,
-      redact: createRedactor([...secrets, ...identities]),
+      redact: redactorFor(io.env),
       signal: controller.signal,
       onProgress: (p) => progress.update(p),
     }).finally(() => progress.stop());

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { secretsFromEnv } from '../config/credentials.js';
+import { redactorFor } from '../config/credentials.js';
 import { ConfigError, type Config } from '../config/load.js';
 import { loadTemplates } from '../report/templates.js';
 import { pruneScansAndReports } from '../report/retention.js';
@@ -13,7 +13,6 @@ import { runNotices, staleNotice, type RunReport } from '../schedule/run-report.
 import { staleNoticeDue, staleness } from '../schedule/staleness.js';
 import { parseDuration } from '../shared/duration.js';
 import { EXIT, ZonewardenError } from '../shared/errors.js';
-import { createRedactor } from '../shared/redact.js';
 import { openSnapshot, type Db } from '../snapshot/db.js';
 import type { CommandIO } from './command.js';
 import { runJob, ScanAborted, type JobOutcome } from './job.js';
@@ -56,8 +55,7 @@ function outcomeOf(job: JobOutcome): RunOutcome {
 }
 
 export async function nightlyRun(config: Config, io: CommandIO, settings: NightlySettings, trigger: RunTrigger): Promise<NightlyResult> {
-  const { secrets, identities } = secretsFromEnv(io.env);
-  const redact = createRedactor([...secrets, ...identities]);
+  const redact = redactorFor(io.env);
   const db = openSnapshot(resolve(io.cwd, config.db));
   try {
     const started = new Date();
@@ -99,12 +97,11 @@ export async function nightlyRun(config: Config, io: CommandIO, settings: Nightl
 /** At the scheduler's start: a stale database gets its notice before the first tick. */
 export async function notifyIfStale(config: Config, io: CommandIO, settings: NightlySettings): Promise<RunReport['notifications']> {
   if (!settings.notifications.webhooks.length) return [];
-  const { secrets, identities } = secretsFromEnv(io.env);
   const db = openSnapshot(resolve(io.cwd, config.db));
   try {
     const stale = staleness(db, settings.maxAgeMs);
     if (!staleNoticeDue(db, stale)) return [];
-    const deliveries = await notify(settings.notifications, [staleNotice(stale)], { redact: createRedactor([...secrets, ...identities]) });
+    const deliveries = await notify(settings.notifications, [staleNotice(stale)], { redact: redactorFor(io.env) });
     recordDeliveries(db, null, deliveries);
     return deliveries;
   } finally {

@@ -1,4 +1,4 @@
-import { secretsFromEnv } from '../config/credentials.js';
+import { redactorFor, secretsFromEnv } from '../config/credentials.js';
 import { ZonewardenError, EXIT } from '../shared/errors.js';
 import { createRedactor } from '../shared/redact.js';
 import { PACKAGE } from '../shared/package-info.js';
@@ -13,9 +13,8 @@ export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> 
   // Everything the CLI prints passes here: credentials from the environment never reach a
   // terminal or a log. The e-mail of the key pair is removed from diagnostics but not from API
   // data printed on stdout, where it is the user's own and expected (e.g. in invites).
-  const { secrets, identities } = secretsFromEnv(rawIo.env);
-  const redactOut = createRedactor(secrets);
-  const redactErr = createRedactor([...secrets, ...identities]);
+  const redactOut = createRedactor(secretsFromEnv(rawIo.env).secrets);
+  const redactErr = redactorFor(rawIo.env);
   const io: CommandIO = { ...rawIo, stdout: (t) => rawIo.stdout(redactOut(t)), stderr: (t) => rawIo.stderr(redactErr(t)) };
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
 import { ActionLog } from '../actions/log.js';
 import type { ApiClient } from '../api/client.js';
-import { secretsFromEnv } from '../config/credentials.js';
+import { redactorFor } from '../config/credentials.js';
 import type { Config } from '../config/load.js';
 import { runScan, ScanFailed } from '../crawler/run-scan.js';
 import type { Logger } from '../shared/logger.js';
-import { createRedactor, type Redact } from '../shared/redact.js';
+import type { Redact } from '../shared/redact.js';
 import { openSnapshot, type Db } from '../snapshot/db.js';
 import type { CommandIO } from './command.js';
 import { clientFor, loggerFor } from './common.js';
@@ -29,8 +29,7 @@ export interface WriteSession {
 export function openWriteSession(config: Config, io: CommandIO): WriteSession {
   const logger = loggerFor(config, io);
   const client = clientFor(config, io, logger);
-  const { secrets, identities } = secretsFromEnv(io.env);
-  const redact = createRedactor([...secrets, ...identities]);
+  const redact = redactorFor(io.env);
   let db: Db;
   try {
     db = openSnapshot(resolve(io.cwd, config.db));

@@ -1,3 +1,4 @@
+import { createRedactor, type Redact } from '../shared/redact.js';
 import { CREDENTIAL_ENV } from './options.js';
 import { ConfigError } from './load.js';
 
@@ -32,4 +33,10 @@ export function credentialsFromEnv(env: NodeJS.ProcessEnv): Credentials {
 export function secretsFromEnv(env: NodeJS.ProcessEnv): { secrets: string[]; identities: string[] } {
   const pick = (name: string) => (env[name] ? [env[name]!] : []);
   return { secrets: [...pick(CREDENTIAL_ENV.token), ...pick(CREDENTIAL_ENV.key)], identities: pick(CREDENTIAL_ENV.email) };
+}
+
+/** Removes every credential of the environment, and the key pair's e-mail, from diagnostics, webhooks and stored errors. */
+export function redactorFor(env: NodeJS.ProcessEnv): Redact {
+  const { secrets, identities } = secretsFromEnv(env);
+  return createRedactor([...secrets, ...identities]);
 }
