@@ -196,6 +196,33 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX notifications_event ON notifications (event, at);
   `,
+  // 6: coverage state 'retired': the API answered that an endpoint no longer exists (410 Gone, or
+  // its 404 equivalent), a permanent answer that is neither a failure to retry nor a denial to
+  // grant. SQLite cannot widen a CHECK in place, so the table is rebuilt with the same rows.
+  `
+  CREATE TABLE coverage_v6 (
+    pk INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    scope_id TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    first_scan INTEGER NOT NULL,
+    last_scan INTEGER NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('ok', 'failed', 'skipped', 'denied', 'retired')),
+    http_status INTEGER,
+    api_code INTEGER,
+    error_code TEXT,
+    message TEXT,
+    pages INTEGER NOT NULL,
+    items INTEGER NOT NULL,
+    truncated INTEGER NOT NULL
+  );
+  INSERT INTO coverage_v6 SELECT * FROM coverage;
+  DROP TABLE coverage;
+  ALTER TABLE coverage_v6 RENAME TO coverage;
+  CREATE INDEX coverage_partition ON coverage (kind, scope_id, endpoint);
+  CREATE INDEX coverage_first ON coverage (first_scan);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -18,7 +18,7 @@ export interface ScanScope {
   zones: string[];
 }
 
-export type CoverageState = 'ok' | 'failed' | 'skipped' | 'denied';
+export type CoverageState = 'ok' | 'failed' | 'skipped' | 'denied' | 'retired';
 
 export interface CoverageOutcome {
   state: CoverageState;

@@ -74,6 +74,30 @@ describe('openSnapshot', () => {
     }
   });
 
+  it('migration 6 keeps every coverage row of an older database and admits the state retired', () => {
+    const path = dbFile();
+    const old = new Database(path);
+    for (const m of MIGRATIONS.slice(0, 5)) old.exec(m);
+    old.pragma('user_version = 5');
+    old.exec(`INSERT INTO coverage (kind, scope_id, endpoint, hash, first_scan, last_scan, state, pages, items, truncated)
+              VALUES ('zone', 'z1', 'dns_records', 'h', 1, 3, 'denied', 0, 0, 0)`);
+    expect(() => old.exec(`INSERT INTO coverage (kind, scope_id, endpoint, hash, first_scan, last_scan, state, pages, items, truncated)
+              VALUES ('zone', 'z1', 'waf_overrides', 'h', 1, 1, 'retired', 0, 0, 0)`)).toThrow(/CHECK/);
+    old.close();
+    const db = openSnapshot(path);
+    try {
+      expect(db.prepare('SELECT kind, scope_id, endpoint, state, last_scan FROM coverage').all()).toEqual([
+        { kind: 'zone', scope_id: 'z1', endpoint: 'dns_records', state: 'denied', last_scan: 3 },
+      ]);
+      db.exec(`INSERT INTO coverage (kind, scope_id, endpoint, hash, first_scan, last_scan, state, pages, items, truncated)
+               VALUES ('zone', 'z1', 'waf_overrides', 'h', 4, 4, 'retired', 0, 0, 0)`);
+      const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'coverage'").all() as Array<{ name: string }>).map((r) => r.name);
+      expect(indexes.sort()).toEqual(['coverage_first', 'coverage_partition']);
+    } finally {
+      db.close();
+    }
+  });
+
   it('applies the migrations in one transaction: a failure leaves the file as it was', () => {
     const path = dbFile();
     const raw = new Database(path);
