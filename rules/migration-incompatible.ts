@@ -1,12 +1,24 @@
-import { firstFew, stillToMigrate } from '../src/policy/migration-preview.js';
+import { expressionBytes, firstFew, MIGRATION_LIMITS, stillBeforeCheck } from '../src/policy/migration-preview.js';
 import type { WafOverride } from '../src/policy/models.js';
 import { defineRule } from '../src/policy/rule.js';
+import type { ZoneView } from '../src/policy/zone-view.js';
 
 const label = (o: WafOverride): string => {
   const where = o.urls.length ? o.urls.join(' ') : o.id;
   // A paused override still blocks the migration: only deleting it lifts the block.
   return `${o.description ? `"${o.description}" (${where})` : where}${o.paused ? ' [paused]' : ''}`;
 };
+
+/** The other documented reasons the check refuses a zone: more than 200 bypass rules to migrate, or one over 4 KB. */
+function limitsPassed(zone: ZoneView): string | null {
+  const bypass = zone.bypassRulesToMigrate();
+  if (!bypass.known) return null;
+  const parts: string[] = [];
+  if (bypass.items.length > MIGRATION_LIMITS.firewallRules) parts.push(`${bypass.items.length} bypass rules, more than ${MIGRATION_LIMITS.firewallRules}`);
+  const long = bypass.items.filter((e) => e.expression !== null && expressionBytes(e.expression) > MIGRATION_LIMITS.expressionBytes).length;
+  if (long) parts.push(`${long} expression(s) over ${MIGRATION_LIMITS.expressionBytes} bytes`);
+  return parts.length ? parts.join(', ') : null;
+}
 
 export default defineRule({
   meta: {
@@ -22,18 +34,19 @@ export default defineRule({
       uriOverrides: 'the zone cannot migrate to the new managed rules: {{count}} URI-based override(s) of the previous managed rules block it: {{overrides}}',
       overridesNotRead: 'the compatibility check says the zone cannot migrate to the new managed rules; its URI-based overrides, the usual cause, were not read ({{reason}})',
       noOverrides: 'the compatibility check says the zone cannot migrate to the new managed rules, yet it has no URI-based overrides: ask the vendor\'s support what blocks it',
+      limits: 'the compatibility check says the zone cannot migrate to the new managed rules: it has no URI-based overrides, and its bypass rules to migrate are past the migration\'s limits ({{limits}}), which needs the vendor\'s support',
     },
     remediation:
       'Recreate what each URI-based override does as an exception or override of the new managed rules, then delete the override; run the compatibility check again before migrating.',
     references: [
       'API spec: Managed-rules migration, rule 4 (compatible false: a URI-based override exists)',
       'API spec: States and transitions, rule 3 (zones with URI-based overrides cannot migrate)',
-      'API spec: Errors, rule 6',
+      'API spec: Errors, rules 6 and 7 (compatible false; more than 200 firewall rules to migrate, or an expression over 4 KB)',
     ],
   },
   defaultOptions: {},
   check(ctx) {
-    if (!stillToMigrate(ctx)) return;
+    if (!stillBeforeCheck(ctx)) return;
 
     const check = ctx.zone.migrationCheck();
     if (!check.known) return ctx.unknown(ctx.zone.resource, check.reason);
@@ -42,7 +55,10 @@ export default defineRule({
 
     const overrides = ctx.zone.wafOverrides();
     if (!overrides.known) return ctx.fail(ctx.zone.resource, 'overridesNotRead', { reason: overrides.reason });
-    if (overrides.items.length === 0) return ctx.fail(ctx.zone.resource, 'noOverrides');
+    if (overrides.items.length === 0) {
+      const limits = limitsPassed(ctx.zone);
+      return limits ? ctx.fail(ctx.zone.resource, 'limits', { limits }) : ctx.fail(ctx.zone.resource, 'noOverrides');
+    }
     ctx.fail(ctx.zone.resource, 'uriOverrides', {
       count: overrides.items.length,
       overrides: firstFew(overrides.items.map(label)),

@@ -1,4 +1,5 @@
-import { expressionBytes, mapAction, MIGRATION_LIMITS, owaspPackage, paranoiaLabel, SENSITIVITY_MAPPING, sensitivityRow, thresholdLabel } from '../src/policy/migration-preview.js';
+import { owaspFromConfig, owaspFromMapping } from '../src/policy/migration-config.js';
+import { expressionBytes, MIGRATION_LIMITS } from '../src/policy/migration-preview.js';
 import { defineRule } from '../src/policy/rule.js';
 import type { ZoneView } from '../src/policy/zone-view.js';
 
@@ -12,13 +13,13 @@ function blockersOf(zone: ZoneView): string[] {
   const blockers: string[] = [];
   const check = zone.migrationCheck();
   if (check.known && check.value?.compatible === false) blockers.push('blocked until its URI-based overrides are deleted');
-  const rules = zone.firewallRules();
-  if (rules.known && rules.items.length > MIGRATION_LIMITS.firewallRules) {
-    blockers.push(`${n(rules.items.length)} firewall rules, more than the ${n(MIGRATION_LIMITS.firewallRules)} the migration carries, need the vendor's support`);
+  // Only the bypass rules are migrated, so only they count towards the limits.
+  const bypass = zone.bypassRulesToMigrate();
+  if (bypass.known && bypass.items.length > MIGRATION_LIMITS.firewallRules) {
+    blockers.push(`${n(bypass.items.length)} bypass rules to migrate, more than the ${n(MIGRATION_LIMITS.firewallRules)} the migration carries, need the vendor's support`);
   }
-  const expressions = zone.ruleExpressions();
-  const long = expressions.known ? expressions.items.filter((e) => e.expression !== null && expressionBytes(e.expression) > MIGRATION_LIMITS.expressionBytes).length : 0;
-  if (long > 0) blockers.push(`${long} firewall rule expression(s) longer than ${n(MIGRATION_LIMITS.expressionBytes)} bytes need the vendor's support`);
+  const long = bypass.known ? bypass.items.filter((e) => e.expression !== null && expressionBytes(e.expression) > MIGRATION_LIMITS.expressionBytes).length : 0;
+  if (long > 0) blockers.push(`${long} bypass rule expression(s) longer than ${n(MIGRATION_LIMITS.expressionBytes)} bytes need the vendor's support`);
   return blockers;
 }
 
@@ -33,15 +34,16 @@ export default defineRule({
     scope: 'zone',
     resource: 'zone',
     messages: {
-      pending:
-        'the zone still runs the previous managed rules and has not started migrating. Migrating maps sensitivity {{sensitivity}} to {{paranoiaLevel}} with score threshold {{scoreThreshold}}; action: {{action}}; {{validation}}{{blockers}}',
+      pending: 'the zone still runs the previous managed rules and has not started migrating. After migrating, {{owasp}}; {{validation}}{{blockers}}',
       sensitivityNotRead:
-        'the zone still runs the previous managed rules and has not started migrating. Its OWASP sensitivity was not read ({{reason}}), so the paranoia level and score threshold it would get are not known; {{validation}}{{blockers}}',
+        'the zone still runs the previous managed rules and has not started migrating. Neither its migration configuration nor its OWASP sensitivity was read ({{reason}}), so the paranoia level and score threshold it would get are not known; {{validation}}{{blockers}}',
     },
     remediation:
       'Check the preview against what the zone needs, recreate the group and rule overrides the migration drops, remove what blocks it, then migrate: on Enterprise in validation mode first, on other plans in one step at a quiet time.',
     references: [
+      'API spec: Managed-rules migration (GET waf_migration/config: the equivalent new configuration)',
       'API spec: Migration mapping rules (sensitivity table; Simulate becomes Log)',
+      'Vendor migration guide: OWASP sensitivity off deploys the new OWASP ruleset disabled',
       'API spec: States and transitions (validation mode for Enterprise zones only)',
       'API spec: Managed-rules migration, rule 3 (the intended sequence)',
     ],
@@ -51,10 +53,10 @@ export default defineRule({
     const migration = ctx.zone.migration();
     if (!migration.known) return ctx.unknown(ctx.zone.resource, migration.reason);
     if (!migration.value) return ctx.unknown(ctx.zone.resource, 'the migration status endpoint returned no status');
-    const { state, oldWaf, migrated } = migration.value;
+    const { state, stage, oldWaf } = migration.value;
     // Under way (validation) or done: migration-validation-stalled watches the former.
-    if (migrated || state === 'validation') return ctx.pass();
-    if (state !== 'start') return ctx.unknown(ctx.zone.resource, `the migration state "${state ?? 'none'}" is not one zonewarden knows`);
+    if (stage === 'complete' || stage === 'validation') return ctx.pass();
+    if (stage === 'unknown') return ctx.unknown(ctx.zone.resource, `the migration state "${state ?? 'none'}" is not one zonewarden knows`);
     // A zone with the previous managed rules switched off has nothing running to migrate from.
     if (oldWaf === 'disabled') return ctx.pass();
     if (oldWaf !== 'enabled') return ctx.unknown(ctx.zone.resource, 'the migration status does not say whether the previous managed rules are enabled');
@@ -72,24 +74,13 @@ export default defineRule({
       blockers: blockerList.length ? `. Before it can migrate: ${blockerList.join('; ')}` : '',
     };
 
+    // What the migration deploys, as the API's own configuration says; the mapping table only without it.
+    const config = ctx.zone.migrationConfig();
+    const fromConfig = config.known && config.value ? owaspFromConfig(config.value) : null;
+    if (fromConfig) return ctx.fail(ctx.zone.resource, 'pending', { ...common, owasp: fromConfig.text, preview: fromConfig });
     const packages = ctx.zone.wafPackages();
     if (!packages.known) return ctx.fail(ctx.zone.resource, 'sensitivityNotRead', { ...common, reason: packages.reason });
-    const owasp = owaspPackage(packages.items);
-    const sensitivity = owasp?.sensitivity ?? null;
-    const row = sensitivityRow(sensitivity);
-    const mapped = SENSITIVITY_MAPPING[row];
-    const action = mapAction(owasp?.actionMode ?? null);
-    ctx.fail(ctx.zone.resource, 'pending', {
-      ...common,
-      paranoiaLevel: paranoiaLabel(mapped),
-      scoreThreshold: thresholdLabel(mapped),
-      sensitivity: row === 'default' ? `${sensitivity ?? (owasp ? 'not set' : 'not set (no OWASP package)')}, as the Default row,` : row,
-      action:
-        action === null
-          ? 'not known (the OWASP package states none)'
-          : owasp?.actionMode?.toLowerCase() === 'simulate'
-            ? 'log (Simulate becomes Log)'
-            : action,
-    });
+    const mapped = owaspFromMapping(packages.items);
+    ctx.fail(ctx.zone.resource, 'pending', { ...common, owasp: mapped.text, preview: mapped });
   },
 });

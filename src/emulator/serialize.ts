@@ -119,6 +119,7 @@ export function wafPackage(p: WafPackage): Record<string, unknown> {
   return out;
 }
 
+/** A group: no default mode (the API gives none); `modified_rules_count` says how many of its rules were changed. */
 export function wafGroup(g: WafGroup): Record<string, unknown> {
   return {
     id: g.id,
@@ -132,7 +133,11 @@ export function wafGroup(g: WafGroup): Record<string, unknown> {
   };
 }
 
-export function wafRule(r: WafRule): Record<string, unknown> {
+/**
+ * A rule of the previous managed rules. Rules of the OWASP package (anomaly detection) carry `mode`
+ * on|off and no `default_mode` in the real API; only rules of the vendor's own packages state one.
+ */
+export function wafRule(r: WafRule, pkg: Pick<WafPackage, 'detection_mode'>): Record<string, unknown> {
   return {
     id: r.id,
     description: r.description,
@@ -141,6 +146,6 @@ export function wafRule(r: WafRule): Record<string, unknown> {
     package_id: r.package_id,
     allowed_modes: r.allowed_modes,
     mode: r.mode,
-    default_mode: r.default_mode,
+    ...(pkg.detection_mode === 'anomaly' ? {} : { default_mode: r.default_mode }),
   };
 }

@@ -37,6 +37,8 @@ export interface EmulatorOptions {
   key?: string;
   /** Delay before every API answer. */
   latencyMs?: number;
+  /** How long a migration PUT takes to show in the status; default 0 (at once). */
+  migrationDelaySeconds?: number;
   /** Requests per window (default 1200 per 300 s); 0 disables the budget. */
   rateLimit?: number;
   rateWindowSeconds?: number;
@@ -92,6 +94,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     clock,
     createIdFactory('emulator'),
   );
+  org.migrationDelayMs = (options.migrationDelaySeconds ?? 0) * 1000;
   const credentials: Credentials = {
     token: options.token ?? DEFAULT_CREDENTIALS.token,
     email: options.email ?? DEFAULT_CREDENTIALS.email,

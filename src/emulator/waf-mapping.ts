@@ -27,6 +27,40 @@ export function mapOwaspAction(actionMode: string | undefined): string {
   return actionMode ?? 'block';
 }
 
+/** Past these the migration fails and needs the vendor's support (spec: Errors rule 7, Limits). */
+export const MIGRATION_LIMITS = { bypassRules: 200, expressionBytes: 4096 } as const;
+
+/**
+ * The firewall rules the migration carries: action Bypass of the previous managed rules, that is
+ * `bypass` with `waf` among the products (spec: Migration mapping rules, rule 3). Paused ones too
+ * (a documented guess: the spec counts the rules with the action; they become disabled skip rules).
+ */
+export function bypassRulesToMigrate(firewallRules: Iterable<FirewallRule>, filters: Map<string, Filter>): Array<{ rule: FirewallRule; expression: string | null }> {
+  return [...firewallRules].filter((fw) => fw.action === 'bypass' && (fw.products?.includes('waf') ?? false)).map((rule) => ({ rule, expression: filters.get(rule.filterId)?.expression ?? null }));
+}
+
+/** The spec's failures needing the vendor's support, as the check and the PUT report them. */
+export function overLimitReasons(carried: ReadonlyArray<{ expression: string | null }>): string[] {
+  const reasons: string[] = [];
+  if (carried.length > MIGRATION_LIMITS.bypassRules) reasons.push(`more than ${MIGRATION_LIMITS.bypassRules} firewall rules to migrate (${carried.length}): contact support`);
+  const long = carried.filter((c) => c.expression !== null && Buffer.byteLength(c.expression) > MIGRATION_LIMITS.expressionBytes).length;
+  if (long) reasons.push(`${long} firewall rule expression(s) to migrate longer than 4 KB: contact support`);
+  return reasons;
+}
+
+/**
+ * Rule overrides of the vendor's own package, carried into the new configuration (vendor migration
+ * guide). The new rules' ids are the previous ones here: a documented guess, the real mapping of
+ * rule ids is the vendor's.
+ */
+function carriedOverrides(waf: LegacyWaf): Array<Record<string, unknown>> {
+  return waf.packages
+    .filter((p) => p.detection_mode === 'traditional')
+    .flatMap((p) => p.groups.flatMap((g) => g.rules))
+    .filter((r) => r.mode !== 'default' && r.mode !== r.default_mode)
+    .map((r) => (r.mode === 'disable' ? { id: r.id, enabled: false } : { id: r.id, action: r.mode === 'simulate' ? 'log' : r.mode }));
+}
+
 export interface MigrationConfig {
   name: string;
   rules: Array<Omit<RulesetRule, 'last_updated'>>;
@@ -51,16 +85,16 @@ export function migrationConfig(waf: LegacyWaf, firewallRules: Iterable<Firewall
   });
   const rules: MigrationConfig['rules'] = [];
   // Firewall rules that bypassed the previous managed rules become skip rules placed first.
-  for (const fw of firewallRules) {
-    if (fw.action !== 'bypass' || fw.paused || !fw.products?.includes('waf')) continue;
-    const filter = filters.get(fw.filterId);
-    if (filter) rules.push(rule('skip', filter.expression, true, { ruleset: 'current' }, `Migrated from firewall rule ${fw.id}`));
+  for (const { rule: fw, expression } of bypassRulesToMigrate(firewallRules, filters)) {
+    if (expression !== null) rules.push(rule('skip', expression, !fw.paused, { ruleset: 'current' }, `Migrated from firewall rule ${fw.id}`));
   }
   const managedEnabled = waf.enabled && waf.packages.some((p) => p.detection_mode === 'traditional');
-  rules.push(rule('execute', 'true', managedEnabled, { id: MANAGED_RULESET_ID, overrides: { rules: [] } }));
+  rules.push(rule('execute', 'true', managedEnabled, { id: MANAGED_RULESET_ID, overrides: { rules: carriedOverrides(waf) } }));
   if (owasp) {
     const score = { id: OWASP_SCORE_RULE_ID, action: mapOwaspAction(owasp.action_mode), score_threshold: mapping.score, enabled: true };
     const categories = disabledLevels.map((level) => ({ category: `paranoia-level-${level}`, enabled: false }));
+    // Sensitivity off disables the OWASP package: the migration deploys it disabled (vendor guide).
+    // Its group and rule overrides are not carried (spec: Migration mapping rules, rule 2).
     rules.push(rule('execute', 'true', waf.enabled && owasp.sensitivity !== 'off', { id: OWASP_RULESET_ID, overrides: { categories, rules: [score] } }));
   }
   return { name: 'default', rules };

@@ -92,27 +92,66 @@ export interface WafPackage {
 }
 
 export function parseWafPackage(id: string, raw: string): WafPackage {
-  const p = parseJson(raw);
-  return { id, name: str(p['name']), detectionMode: str(p['detection_mode']), sensitivity: str(p['sensitivity']), actionMode: str(p['action_mode']) };
+  return parseWafPackageObject(id, parseJson(raw));
 }
 
-/** A group or a rule of the previous managed rules; either is an override when its mode is not its default. */
+/**
+ * A group or a rule of the previous managed rules. A rule of the vendor's own package states its
+ * `default_mode`; a rule of the OWASP package (anomaly detection) does not, and a group never does:
+ * a group says instead how many of its rules were changed from their defaults.
+ */
 export interface WafSetting {
   id: string;
   packageId: string | null;
   name: string | null;
   mode: string | null;
   defaultMode: string | null;
+  /** Groups only: `modified_rules_count`; null for rules or when the API left it out. */
+  modifiedRulesCount: number | null;
+  /** Rules only: the group the rule belongs to. */
+  groupId: string | null;
+}
+
+const count = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : null);
+
+/** One group or rule object of the API, in either module's terms (the scan's raw JSON or a live answer). */
+export function wafSettingOf(o: Record<string, unknown>, nameKey: 'name' | 'description', packageId: string | null = null): WafSetting {
+  return {
+    id: str(o['id']) ?? '',
+    packageId: str(o['package_id']) ?? packageId,
+    name: str(o[nameKey]),
+    mode: str(o['mode']),
+    defaultMode: str(o['default_mode']),
+    modifiedRulesCount: nameKey === 'name' ? count(o['modified_rules_count']) : null,
+    groupId: nameKey === 'description' ? str(obj(o['group'])['id']) : null,
+  };
 }
 
 export function parseWafGroup(raw: string): WafSetting {
-  const g = parseJson(raw);
-  return { id: str(g['id']) ?? '', packageId: str(g['package_id']), name: str(g['name']), mode: str(g['mode']), defaultMode: str(g['default_mode']) };
+  return wafSettingOf(parseJson(raw), 'name');
 }
 
 export function parseWafRule(raw: string): WafSetting {
-  const r = parseJson(raw);
-  return { id: str(r['id']) ?? '', packageId: str(r['package_id']), name: str(r['description']), mode: str(r['mode']), defaultMode: str(r['default_mode']) };
+  return wafSettingOf(parseJson(raw), 'description');
+}
+
+export function parseWafPackageObject(id: string, p: Record<string, unknown>): WafPackage {
+  return { id, name: str(p['name']), detectionMode: str(p['detection_mode']), sensitivity: str(p['sensitivity']), actionMode: str(p['action_mode']) };
+}
+
+/** The new managed-rules configuration (GET waf_migration/config): the PUT body of the migration. */
+export interface ManagedRulesConfig {
+  name: string;
+  rules: Array<Record<string, unknown>>;
+}
+
+export function managedRulesConfigOf(v: unknown): ManagedRulesConfig {
+  const o = obj(v);
+  return { name: str(o['name']) ?? 'default', rules: arr(o['rules']).filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r)) };
+}
+
+export function parseManagedRulesConfig(raw: string): ManagedRulesConfig {
+  return managedRulesConfigOf(parseJson(raw));
 }
 
 export interface WafOverride {

@@ -4,6 +4,7 @@ import {
   parseFilterDescription,
   parseFirewallRuleDetail,
   parseMigrationCheck,
+  parseManagedRulesConfig,
   parseMigrationStatus,
   parseWafGroup,
   parseWafOverride,
@@ -11,6 +12,7 @@ import {
   parseWafRule,
   type CertificatePack,
   type FirewallRuleDetail,
+  type ManagedRulesConfig,
   type MigrationCheck,
   type MigrationStatus,
   type WafOverride,
@@ -18,6 +20,8 @@ import {
   type WafSetting,
 } from './models.js';
 import type { Named } from './findings.js';
+import { migratesAsBypass } from './migration-carry.js';
+import { migrationStage, type MigrationStage } from './migration-preview.js';
 import type { ResourceRef } from './rule.js';
 
 /**
@@ -110,6 +114,19 @@ export class ZoneView {
     });
   }
 
+  /** The firewall rules the migration carries (bypass of the previous managed rules), with their expressions. */
+  bypassRulesToMigrate(): ReturnType<ZoneView['ruleExpressions']> {
+    return this.memo('bypass', () => {
+      const all = this.ruleExpressions();
+      return all.known ? { known: true, items: all.items.filter((e) => migratesAsBypass(e.rule)) } : all;
+    });
+  }
+
+  /** The new configuration GET waf_migration/config answered: what the migration would deploy. */
+  migrationConfig(): ObjectReadout<ManagedRulesConfig> {
+    return this.memo('config', () => single(this.reader.zoneObject(this.zone.id, 'migration_config'), (r) => parseManagedRulesConfig(r.raw)));
+  }
+
   migrationStatus(): ObjectReadout<MigrationStatus> {
     return this.memo('status', () => single(this.reader.zoneObject(this.zone.id, 'migration_status'), (r) => parseMigrationStatus(r.raw)));
   }
@@ -138,9 +155,11 @@ export class ZoneView {
    * Where the zone stands in the managed-rules migration: `migrated` once it runs the new
    * managed rules only, from the status endpoint (the legacy endpoints are gone by then).
    */
-  migration(): ObjectReadout<MigrationStatus & { migrated: boolean }> {
+  migration(): ObjectReadout<MigrationStatus & { stage: MigrationStage; migrated: boolean }> {
     const status = this.migrationStatus();
     if (!status.known) return status;
-    return { known: true, value: status.value ? { ...status.value, migrated: status.value.state === 'complete' } : null };
+    if (!status.value) return { known: true, value: null };
+    const stage = migrationStage(status.value.state);
+    return { known: true, value: { ...status.value, stage, migrated: stage === 'complete' } };
   }
 }

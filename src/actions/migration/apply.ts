@@ -4,7 +4,7 @@ import { ApiError } from '../../api/errors.js';
 import { UsageError } from '../../shared/errors.js';
 import type { ActionLog } from '../log.js';
 import { type ZoneTarget } from '../zones.js';
-import { type MigrationMode, type ManagedRulesConfig, type Stage, type MigrationPlan, isObject, gatherFacts } from './facts.js';
+import { type MigrationMode, type ManagedRulesConfig, type Stage, type MigrationPlan, isObject, gatherFacts, obj, str, stageOf } from './facts.js';
 import { planMigration, refusalsFor, type MigrationRequest, type AdjustedConfig, migrationRequest } from './plan.js';
 
 /** Carrying a decision out: one zone or every eligible one, each write logged whatever its outcome. */
@@ -19,7 +19,7 @@ export interface Prepared {
 /** The GETs and the decision for one zone; nothing is written. */
 export async function prepareMigration(client: ApiClient, zone: ZoneTarget, mode: MigrationMode, adjusted?: AdjustedConfig): Promise<Prepared> {
   const plan = planMigration(await gatherFacts(client, zone));
-  const refusals = refusalsFor(plan, mode);
+  const refusals = refusalsFor(plan, mode, adjusted?.config);
   return { plan, refusals, request: refusals.length ? null : migrationRequest(plan, mode, adjusted) };
 }
 
@@ -86,7 +86,8 @@ export function parseAdjustedConfig(text: string, source: string): ManagedRulesC
 
 // Many zones (--all-eligible).
 
-export type BulkOutcome = 'migrated' | 'would migrate' | 'skipped' | 'failed' | 'error' | 'not attempted';
+/** `requested`: the API took the PUT but its status did not show the new state within --wait. */
+export type BulkOutcome = 'migrated' | 'requested' | 'would migrate' | 'skipped' | 'failed' | 'error' | 'not attempted';
 
 export interface BulkRow {
   zone: ZoneTarget;
@@ -134,11 +135,66 @@ export async function migrateAssessed(client: ApiClient, log: ActionLog, rows: r
     const result = await executeMigration(client, log, row.request, command);
     out.push(
       result.ok
-        ? { ...row, outcome: 'migrated', httpStatus: result.httpStatus }
+        ? { ...row, outcome: 'requested', reason: 'the API took the request; its status has not shown the new state yet', httpStatus: result.httpStatus }
         : { ...row, outcome: 'failed', reason: result.error ?? 'the API refused the migration', httpStatus: result.httpStatus, apiCodes: result.apiCodes },
     );
   }
   return out;
+}
+
+// Confirming: the API takes the PUT at once but the switch can take up to an hour to show (vendor).
+
+/** The stage the status shows once a PUT of this mode has taken effect. */
+export const TARGET_STAGE: Record<MigrationMode, Stage> = { validation: 'validation', pending: 'complete' };
+
+export interface Confirmation {
+  /** True once the status shows the target stage. */
+  confirmed: boolean;
+  /** The state the status showed last; null when it could not be read. */
+  state: string | null;
+  /** Why the last status read failed, when it did. */
+  error: string | null;
+}
+
+export interface WaitOptions {
+  /** How long to wait in all, in milliseconds; 0 reads the status once. */
+  waitMs: number;
+  /** First pause between reads; doubles up to `maxPollMs`. */
+  pollMs?: number;
+  maxPollMs?: number;
+  /** Ends the wait early (a stop signal): the rows not yet confirmed stay unconfirmed. */
+  stopped?: () => string | null;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Reads each zone's migration status until it shows the stage its PUT asked for or the time is up,
+ * all zones in one loop so a thousand writes cost one wait, not a thousand. Never throws for a
+ * status that cannot be read: that zone stays unconfirmed with the reason.
+ */
+export async function confirmStates(client: ApiClient, zones: ReadonlyArray<{ id: string; mode: MigrationMode }>, options: WaitOptions): Promise<Map<string, Confirmation>> {
+  const sleep = options.sleep ?? delay;
+  const deadline = Date.now() + options.waitMs;
+  let pause = options.pollMs ?? 2000;
+  const out = new Map<string, Confirmation>(zones.map((z) => [z.id, { confirmed: false, state: null, error: null }]));
+  for (;;) {
+    for (const z of zones) {
+      if (out.get(z.id)!.confirmed) continue;
+      try {
+        const state = str(obj((await client.get<unknown>(`/zones/${encodeURIComponent(z.id)}/waf_migration/status`)).result)['migration_state']);
+        out.set(z.id, { confirmed: stageOf(state) === TARGET_STAGE[z.mode], state, error: null });
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        out.set(z.id, { ...out.get(z.id)!, error: err.message });
+      }
+    }
+    const left = deadline - Date.now();
+    if ([...out.values()].every((c) => c.confirmed) || left <= 0 || options.stopped?.()) return out;
+    await sleep(Math.min(pause, left));
+    pause = Math.min(pause * 2, options.maxPollMs ?? 15_000);
+  }
 }
 
 /** What a PUT of this mode does from this stage, for the user. */

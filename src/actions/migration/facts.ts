@@ -1,7 +1,10 @@
 import type { ApiClient } from '../../api/client.js';
 import { LIST_ENDPOINTS, type ListEndpoint } from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
-import type { WafPackage } from '../../policy/models.js';
+import type { OwaspGroupChange } from '../../policy/migration-carry.js';
+import type { OwaspOutcome } from '../../policy/migration-config.js';
+import { migrationStage, type MigrationStage } from '../../policy/migration-preview.js';
+import { managedRulesConfigOf, parseWafPackageObject, wafSettingOf, type ManagedRulesConfig, type WafPackage, type WafSetting } from '../../policy/models.js';
 import { ZonewardenError } from '../../shared/errors.js';
 import { IncompleteList, listAll } from '../lists.js';
 import { type ZoneTarget } from '../zones.js';
@@ -21,21 +24,12 @@ export const ENTRYPOINT_PHASE = 'http_request_firewall_managed';
 /** The API's code for an entry point that has never been written. */
 const RULESET_NOT_FOUND = 10003;
 
-/** The PUT body: the new managed-rules configuration (spec: name and rules). */
-export interface ManagedRulesConfig {
-  name: string;
-  rules: Array<Record<string, unknown>>;
-}
+export type { ManagedRulesConfig };
 
 export type Readout<T> = { known: true; items: T[] } | { known: false; reason: string };
 
 /** A group or rule of the previous managed rules. */
-export interface LegacySetting {
-  id: string;
-  name: string | null;
-  mode: string | null;
-  defaultMode: string | null;
-}
+export type LegacySetting = WafSetting;
 
 export interface UriOverride {
   id: string;
@@ -47,6 +41,9 @@ export interface UriOverride {
 export interface RuleExpression {
   id: string;
   description: string | null;
+  action: string | null;
+  products: string[];
+  paused: boolean;
   /** Null when the rule's filter was deleted or could not be found. */
   expression: string | null;
 }
@@ -70,7 +67,7 @@ export interface MigrationFacts {
   firewallRules: Readout<RuleExpression>;
 }
 
-export type Stage = 'start' | 'validation' | 'complete' | 'unknown';
+export type Stage = MigrationStage;
 
 export interface Blocker {
   kind: 'incompatible' | 'too-many-rules' | 'expression-too-long' | 'unverified';
@@ -86,13 +83,17 @@ export interface MigrationPlan {
   compatible: boolean | null;
   /** What makes the migration fail or needs the vendor's support; empty when none. */
   blockers: Blocker[];
-  sensitivity: { known: boolean; from: string | null; paranoiaLevel: string | null; scoreThreshold: string | null; text: string };
-  action: { from: string | null; to: string | null; text: string };
+  /** What the OWASP core rule set will be: from the configuration, else the spec's mapping table. */
+  owasp: (OwaspOutcome & { known: true }) | { known: false; text: string };
   validationMode: { available: boolean; text: string };
-  lost:
-    | { known: true; groupOverrides: LegacySetting[]; ruleOverrides: LegacySetting[]; groupsOff: LegacySetting[] }
-    | { known: false; reason: string };
-  firewallRules: { count: number | null; longExpressions: Array<{ id: string; description: string | null; bytes: number; characters: number }> };
+  /** OWASP overrides the migration drops, and the vendor-package rule overrides it carries. */
+  overrides: { known: true; lost: OwaspGroupChange[]; carried: LegacySetting[] } | { known: false; reason: string };
+  /** All firewall rules, and the bypass rules among them the migration carries (the only ones the limits apply to). */
+  firewallRules: {
+    count: number | null;
+    bypass: Array<{ id: string; description: string | null; paused: boolean; bytes: number | null }>;
+    longExpressions: Array<{ id: string; description: string | null; bytes: number; characters: number }>;
+  };
   config: ManagedRulesConfig | null;
   configSource: 'config' | 'entrypoint' | null;
 }
@@ -130,11 +131,6 @@ async function readout<T>(read: () => Promise<T[]>): Promise<Readout<T>> {
   }
 }
 
-function setting(raw: unknown, nameKey: 'name' | 'description'): LegacySetting {
-  const o = obj(raw);
-  return { id: str(o['id']) ?? '', name: str(o[nameKey]), mode: str(o['mode']), defaultMode: str(o['default_mode']) };
-}
-
 /** The entry point as a PUT body: server-managed fields (version, last_updated) left out. */
 function configFromEntrypoint(raw: unknown): ManagedRulesConfig {
   const o = obj(raw);
@@ -145,10 +141,7 @@ function configFromEntrypoint(raw: unknown): ManagedRulesConfig {
   return { name: str(o['name']) ?? 'default', rules };
 }
 
-function configFromAnswer(raw: unknown): ManagedRulesConfig {
-  const o = obj(raw);
-  return { name: str(o['name']) ?? 'default', rules: (Array.isArray(o['rules']) ? o['rules'] : []).filter(isObject) };
-}
+const configFromAnswer = managedRulesConfigOf;
 
 async function firewallExpressions(client: ApiClient, zoneId: string): Promise<RuleExpression[]> {
   const params = { zone_id: zoneId };
@@ -172,6 +165,9 @@ async function firewallExpressions(client: ApiClient, zoneId: string): Promise<R
     return {
       id: str(r['id']) ?? '',
       description: str(r['description']),
+      action: str(r['action']),
+      products: (Array.isArray(r['products']) ? r['products'] : []).filter((p): p is string => typeof p === 'string'),
+      paused: r['paused'] === true,
       expression: str(f['expression']) ?? (filterId === null ? null : (byId.get(filterId) ?? null)),
     };
   });
@@ -179,10 +175,7 @@ async function firewallExpressions(client: ApiClient, zoneId: string): Promise<R
 
 async function legacyWaf(client: ApiClient, zoneId: string): Promise<Pick<MigrationFacts, 'packages' | 'groups' | 'rules'>> {
   const packages = await readout(async () =>
-    (await listAll(client, LIST_ENDPOINTS.wafPackages, { zone_id: zoneId })).map((raw): WafPackage => {
-      const p = obj(raw);
-      return { id: str(p['id']) ?? '', name: str(p['name']), detectionMode: str(p['detection_mode']), sensitivity: str(p['sensitivity']), actionMode: str(p['action_mode']) };
-    }),
+    (await listAll(client, LIST_ENDPOINTS.wafPackages, { zone_id: zoneId })).map((raw): WafPackage => parseWafPackageObject(str(obj(raw)['id']) ?? '', obj(raw))),
   );
   if (!packages.known) {
     const reason = `the packages of the previous managed rules could not be read (${packages.reason})`;
@@ -192,7 +185,7 @@ async function legacyWaf(client: ApiClient, zoneId: string): Promise<Pick<Migrat
     readout(async () => {
       const out: LegacySetting[] = [];
       for (const p of packages.items) {
-        for (const raw of await listAll(client, endpoint, { zone_id: zoneId, package_id: p.id })) out.push(setting(raw, nameKey));
+        for (const raw of await listAll(client, endpoint, { zone_id: zoneId, package_id: p.id })) out.push(wafSettingOf(obj(raw), nameKey, p.id));
       }
       return out;
     });
@@ -209,7 +202,7 @@ export async function gatherFacts(client: ApiClient, zone: ZoneTarget): Promise<
   const status = obj((await client.get<unknown>(`${base}/waf_migration/status`)).result);
   const state = str(status['migration_state']);
   const head = { zone, state, oldWaf: str(status['old_waf_status']), newWaf: str(status['new_waf_status']) };
-  if (state === 'complete') {
+  if (migrationStage(state) === 'complete') {
     const gone = { known: false as const, reason: 'the zone has migrated: the previous managed rules no longer exist' };
     return { ...head, compatible: null, config: null, configSource: null, packages: gone, groups: gone, rules: gone, overrides: null, firewallRules: gone };
   }
@@ -218,7 +211,7 @@ export async function gatherFacts(client: ApiClient, zone: ZoneTarget): Promise<
 
   let config: ManagedRulesConfig | null = null;
   let configSource: MigrationFacts['configSource'] = null;
-  if (state === 'validation') {
+  if (migrationStage(state) === 'validation') {
     // Validation mode runs the configuration PUT when it began, perhaps adjusted since: finishing
     // the migration keeps it rather than going back to the one derived from the previous rules.
     try {
@@ -249,10 +242,5 @@ export async function gatherFacts(client: ApiClient, zone: ZoneTarget): Promise<
 
 // Planning.
 
-export function stageOf(state: string | null): Stage {
-  // `default` is seen in the wild for zones that have not started (api-facts), like `start`.
-  if (state === 'start' || state === 'default') return 'start';
-  if (state === 'validation' || state === 'complete') return state;
-  return 'unknown';
-}
-
+/** One meaning of the API's states everywhere: `default` is a zone that has not started, like `start`. */
+export const stageOf = migrationStage;

@@ -1,11 +1,10 @@
-import { expressionBytes, firstFew, mapAction, MIGRATION_LIMITS, owaspPackage, paranoiaLabel, SENSITIVITY_MAPPING, sensitivityRow, thresholdLabel } from '../../policy/migration-preview.js';
+import { legacyOverrides, migratesAsBypass } from '../../policy/migration-carry.js';
+import { allDisabled, owaspOutcome } from '../../policy/migration-config.js';
+import { expressionBytes, firstFew, MIGRATION_LIMITS } from '../../policy/migration-preview.js';
 import { type ZoneTarget } from '../zones.js';
-import { type MigrationMode, type ManagedRulesConfig, type LegacySetting, type UriOverride, type RuleExpression, type MigrationFacts, type Blocker, type MigrationPlan, MigrationRefused, n, entrypointPath, stageOf } from './facts.js';
+import { type MigrationMode, type ManagedRulesConfig, type UriOverride, type RuleExpression, type MigrationFacts, type Blocker, type MigrationPlan, MigrationRefused, n, entrypointPath, stageOf } from './facts.js';
 
-/** From what the GETs said to a decision: blockers, the mapping preview, what is lost, the PUT to send. */
-
-/** Set away from its default; a rule in mode `default` follows its default, so it is no override. */
-const overridden = (s: LegacySetting): boolean => s.mode !== null && s.defaultMode !== null && s.mode !== 'default' && s.mode !== s.defaultMode;
+/** From what the GETs said to a decision: blockers, the preview, what is carried and lost, the PUT to send. */
 
 const overrideLabel = (o: UriOverride): string => {
   const where = o.urls.length ? o.urls.join(' ') : o.id;
@@ -31,74 +30,55 @@ function limits(facts: MigrationFacts): { blockers: Blocker[]; firewallRules: Mi
   const rules = facts.firewallRules;
   if (!rules.known) {
     return {
-      blockers: [{ kind: 'unverified', message: `the firewall rules could not be read, so the migration's limits (200 rules, 4 KB expressions) are not checked: ${rules.reason}` }],
-      firewallRules: { count: null, longExpressions: [] },
+      blockers: [{ kind: 'unverified', message: `the firewall rules could not be read, so the migration's limits (200 bypass rules, 4 KB expressions) are not checked: ${rules.reason}` }],
+      firewallRules: { count: null, bypass: [], longExpressions: [] },
     };
   }
   const blockers: Blocker[] = [];
-  // Paused rules count: the migration carries every rule.
-  const count = rules.items.length;
-  if (count > MIGRATION_LIMITS.firewallRules) {
+  // Only the bypass rules of the previous managed rules are migrated, so only they meet the limits.
+  // Paused ones count: the spec counts the rules with the action, not their state.
+  const carried = rules.items.filter(migratesAsBypass);
+  if (carried.length > MIGRATION_LIMITS.firewallRules) {
     blockers.push({
       kind: 'too-many-rules',
-      message: `${n(count)} firewall rules, more than the ${n(MIGRATION_LIMITS.firewallRules)} the migration carries: migrating this zone needs the vendor's support`,
+      message: `${n(carried.length)} firewall rules bypass the previous managed rules and are to be migrated, more than the ${n(MIGRATION_LIMITS.firewallRules)} the migration carries: migrating this zone needs the vendor's support`,
     });
   }
-  const longExpressions = rules.items
+  const longExpressions = carried
     .filter((r): r is RuleExpression & { expression: string } => r.expression !== null && expressionBytes(r.expression) > MIGRATION_LIMITS.expressionBytes)
     .map((r) => ({ id: r.id, description: r.description, bytes: expressionBytes(r.expression), characters: [...r.expression].length }));
   if (longExpressions.length) {
     const named = longExpressions.map((e) => `${e.description ? `"${e.description}" ` : ''}${e.id} (${n(e.bytes)} bytes)`);
     blockers.push({
       kind: 'expression-too-long',
-      message: `${longExpressions.length} firewall rule expression(s) longer than ${n(MIGRATION_LIMITS.expressionBytes)} bytes of UTF-8: ${firstFew(named, 3)}: migrating this zone needs the vendor's support`,
+      message: `${longExpressions.length} bypass rule expression(s) to migrate longer than ${n(MIGRATION_LIMITS.expressionBytes)} bytes of UTF-8: ${firstFew(named, 3)}: migrating this zone needs the vendor's support`,
     });
   }
-  return { blockers, firewallRules: { count, longExpressions } };
+  const bypass = carried.map((r) => ({ id: r.id, description: r.description, paused: r.paused, bytes: r.expression === null ? null : expressionBytes(r.expression) }));
+  return { blockers, firewallRules: { count: rules.items.length, bypass, longExpressions } };
 }
 
-function sensitivityOf(facts: MigrationFacts): MigrationPlan['sensitivity'] {
-  if (!facts.packages.known) return { known: false, from: null, paranoiaLevel: null, scoreThreshold: null, text: `sensitivity not known: ${facts.packages.reason}` };
-  const owasp = owaspPackage(facts.packages.items);
-  const from = owasp?.sensitivity ?? null;
-  const row = sensitivityRow(from);
-  const mapped = SENSITIVITY_MAPPING[row];
-  const shown = row !== 'default' ? row : `${from ?? 'not set'} (${owasp ? '' : 'no OWASP package; '}the Default row)`;
-  return {
-    known: true,
-    from,
-    paranoiaLevel: paranoiaLabel(mapped),
-    scoreThreshold: thresholdLabel(mapped),
-    text: `sensitivity ${shown} → paranoia level ${paranoiaLabel(mapped)}, score threshold ${thresholdLabel(mapped)}`,
-  };
+function owaspOf(facts: MigrationFacts): MigrationPlan['owasp'] {
+  if (facts.config === null && !facts.packages.known) return { known: false, text: `the OWASP core rule set after the migration is not known: ${facts.packages.reason}` };
+  const outcome = owaspOutcome(facts.config, facts.packages.known ? facts.packages.items : []);
+  if (outcome.source === 'mapping' && !facts.packages.known) return { known: false, text: `the OWASP core rule set after the migration is not known: ${facts.packages.reason}` };
+  return { known: true, ...outcome };
 }
 
-function actionOf(facts: MigrationFacts): MigrationPlan['action'] {
-  if (!facts.packages.known) return { from: null, to: null, text: 'action not known: the packages of the previous managed rules could not be read' };
-  const from = owaspPackage(facts.packages.items)?.actionMode ?? null;
-  const to = mapAction(from);
-  if (from === null || to === null) return { from, to, text: 'action not known (the OWASP package states none)' };
-  return { from, to, text: from.toLowerCase() === 'simulate' ? 'action simulate → log (Simulate becomes Log)' : `action ${to} (carried over)` };
-}
-
-function lostOf(facts: MigrationFacts): MigrationPlan['lost'] {
+function overridesOf(facts: MigrationFacts): MigrationPlan['overrides'] {
+  if (!facts.packages.known) return { known: false, reason: facts.packages.reason };
   if (!facts.groups.known) return { known: false, reason: facts.groups.reason };
   if (!facts.rules.known) return { known: false, reason: facts.rules.reason };
-  return {
-    known: true,
-    groupOverrides: facts.groups.items.filter(overridden),
-    ruleOverrides: facts.rules.items.filter(overridden),
-    // The API gives rules their default mode but not groups: a group that is off may be an
-    // override or its default (some groups are off unless the site runs that software).
-    groupsOff: facts.groups.items.filter((g) => g.defaultMode === null && g.mode === 'off'),
-  };
+  return { known: true, ...legacyOverrides(facts.packages.items, facts.groups.items, facts.rules.items) };
 }
 
 export function planMigration(facts: MigrationFacts): MigrationPlan {
   const stage = stageOf(facts.state);
   const enterprise = facts.zone.plan === 'enterprise';
-  const migrated = stage === 'complete';
-  const checks = migrated ? { blockers: [], firewallRules: { count: null, longExpressions: [] } } : limits(facts);
+  const checks = stage === 'complete' ? { blockers: [], firewallRules: { count: null, bypass: [], longExpressions: [] } } : limits(facts);
+  // A zone in validation mode passed the compatibility check and the limits when it entered it:
+  // finishing is not held to them again (spec: validation mode -> new version only, no condition).
+  const beforeCheck = stage === 'start' || stage === 'unknown';
   return {
     zone: facts.zone,
     state: facts.state,
@@ -106,13 +86,12 @@ export function planMigration(facts: MigrationFacts): MigrationPlan {
     oldWaf: facts.oldWaf,
     newWaf: facts.newWaf,
     compatible: facts.compatible,
-    blockers: migrated ? [] : [...incompatibility(facts), ...checks.blockers],
-    sensitivity: sensitivityOf(facts),
-    action: actionOf(facts),
+    blockers: beforeCheck ? [...incompatibility(facts), ...checks.blockers] : [],
+    owasp: owaspOf(facts),
     validationMode: enterprise
       ? { available: true, text: 'validation mode available (Enterprise): both versions run, the new managed rules first, until apply --mode pending' }
       : { available: false, text: `no validation mode on the ${facts.zone.plan ?? 'unknown'} plan: enabling the new managed rules disables the previous ones at once` },
-    lost: lostOf(facts),
+    overrides: overridesOf(facts),
     firewallRules: checks.firewallRules,
     config: facts.config,
     configSource: facts.configSource,
@@ -120,7 +99,7 @@ export function planMigration(facts: MigrationFacts): MigrationPlan {
 }
 
 /** Every reason not to PUT this mode, each one line; empty when the zone may go ahead. */
-export function refusalsFor(plan: MigrationPlan, mode: MigrationMode): string[] {
+export function refusalsFor(plan: MigrationPlan, mode: MigrationMode, adjusted?: ManagedRulesConfig): string[] {
   const name = plan.zone.name;
   if (plan.stage === 'complete') return [`${name} has already migrated (state complete); the migration is irreversible and there is nothing left to do`];
   if (plan.stage === 'unknown') return [`${name} is in migration state "${plan.state ?? 'none'}", which zonewarden does not know (start, validation, complete): check it in the dashboard`];
@@ -133,7 +112,15 @@ export function refusalsFor(plan: MigrationPlan, mode: MigrationMode): string[] 
     }
   }
   out.push(...plan.blockers.map((b) => b.message));
-  if (plan.config === null) out.push(`the API gave no configuration for ${name} to PUT`);
+  const body = adjusted ?? plan.config;
+  if (body === null) out.push(`the API gave no configuration for ${name} to PUT`);
+  else if (allDisabled(body)) {
+    // The zone must stay protected throughout (spec, States and transitions): a configuration with no
+    // rule enabled would leave it with no managed rules once the previous ones are disabled.
+    out.push(
+      `the configuration${adjusted ? ' in your file' : ''} for ${name} has ${body.rules.length ? 'every rule disabled' : 'no rules'}, which would leave the zone with no managed rules once the previous ones are disabled: enable at least one rule (plan --format json | jq .config, edit, then --config FILE)`,
+    );
+  }
   return out;
 }
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   assessZones,
+  confirmStates,
   describeMode,
   executeMigration,
   gatherFacts,
@@ -14,6 +15,7 @@ import {
   prepareMigration,
   type AdjustedConfig,
   type BulkRow,
+  type Confirmation,
   type MigrationMode,
   type MigrationPlan,
   type MigrationRequest,
@@ -28,8 +30,10 @@ import { defineCommand, type CommandIO } from '../command.js';
 import { clientFor, commonOptions, configFrom, loggerFor } from '../common.js';
 import { openWriteSession } from '../write-session.js';
 
-export const MIGRATION_PLAN_SCHEMA = 'zonewarden.migration-plan/1';
-export const MIGRATION_APPLY_SCHEMA = 'zonewarden.migration-apply/1';
+export const MIGRATION_PLAN_SCHEMA = 'zonewarden.migration-plan/2';
+export const MIGRATION_APPLY_SCHEMA = 'zonewarden.migration-apply/2';
+/** How long apply waits, by default, for the status to show the new state (the vendor: up to an hour). */
+export const DEFAULT_WAIT_SECONDS = 120;
 const COMMAND = 'migrate apply';
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -42,28 +46,40 @@ export const migrateCommand = defineCommand({
   description: `
 'zonewarden migrate plan --zone Z' reads the zone's migration status, compatibility check and the
 equivalent new configuration, its previous managed rules and its firewall rules (GET requests
-only), and shows what blocks the migration (URI-based overrides, more than 200 firewall rules, an
-expression over 4 KB), the sensitivity mapping, the action, whether validation mode is available
-(Enterprise only), what is lost (group and rule overrides are not migrated) and the resulting
-configuration. --format json prints it all; its "config" object can be saved, edited and given
-to apply with --config FILE.
+only), and shows: what blocks the migration (URI-based overrides; more than 200 bypass rules to
+migrate; a bypass rule's expression over 4 KB), the firewall rules that bypass the previous
+managed rules, which the migration carries (other firewall rules are not migrated and do not
+count), the overrides of the previous OWASP core rule set it drops and the vendor-package rule
+overrides it carries, what the OWASP rule set becomes (from the API's configuration; the spec's
+sensitivity table only when that is silent), whether validation mode is available (Enterprise
+only) and the resulting configuration. --format json prints it all; its "config" object can be
+saved, edited and given to apply with --config FILE.
 
 'zonewarden migrate apply --zone Z --mode validation|pending --yes' follows the spec's sequence:
 check, configuration (or yours from --config FILE), then PUT the entry point with
 waf_migration=validation (Enterprise zones: both versions run, the new first) or pending (the new
 managed rules only; the previous ones are disabled). A zone in validation mode finishes with
---mode pending and keeps the configuration validation mode runs. Zones that are not compatible,
-have more than 200 firewall rules or a longer expression, have migrated already, or ask for
-validation off Enterprise are refused before anything is written. --all-eligible migrates every
-eligible zone in scope (--account, --zone) and prints a table of what happened to each.
+--mode pending, keeps the configuration validation mode runs, and is not held to the eligibility
+checks again. Refused before anything is written: zones that are not compatible, have more than
+200 bypass rules to migrate or a longer expression, have migrated already, ask for validation off
+Enterprise, or whose configuration has no rule enabled (the zone must stay protected throughout).
+After the PUT, apply says "requested" and reads the status until it shows the new state, for at
+most --wait SECONDS (default ${DEFAULT_WAIT_SECONDS}; the switch can take up to an hour; 0 reads it once):
+a zone is reported migrated only once the API says so.
+
+--all-eligible migrates every eligible zone in scope (--account, --zone) and prints a table of what
+happened to each. With --mode pending --yes and neither --zone nor --account, it is every zone the
+token can see, irreversibly: it then also needs --confirm-zones N, N being the number of zones the
+dry run said would migrate, and writes nothing if that number differs.
 
 THE MIGRATION IS IRREVERSIBLE. Without --yes, apply is a dry run: it shows the PUT it would send
 and writes nothing. Every write is recorded in the database's audit log, and the zones written
 are rescanned. Note: --config here is the adjusted managed-rules configuration, not the zonewarden
 config file, which this command reads from ./zonewarden.config.json only.
 
-Exit 0: done (or a dry run). Exit 2: a usage error, a refusal, or a write the API refused (with
---all-eligible: any zone that failed or could not be read).`,
+Exit 0: done, a dry run, or requested and not yet shown within --wait. Exit 2: a usage error, a
+refusal, or a write the API refused (with --all-eligible: any zone that failed or could not be
+read).`,
   args: [{ name: 'action', help: 'plan (read only) or apply' }],
   options: {
     zone: { type: 'list', value: 'NAME|ID', help: 'the zone to plan or migrate; with --all-eligible, limits the zones considered' },
@@ -75,6 +91,20 @@ Exit 0: done (or a dry run). Exit 2: a usage error, a refusal, or a write the AP
     },
     yes: { type: 'boolean', help: 'apply: do it; without it nothing is written' },
     'all-eligible': { type: 'boolean', help: 'apply: every eligible zone in scope (--account, --zone), with a summary' },
+    wait: {
+      type: 'integer',
+      default: DEFAULT_WAIT_SECONDS,
+      min: 0,
+      max: 3600,
+      value: 'SECONDS',
+      help: 'apply --yes: how long to read the status until it shows the new state (0: read it once)',
+    },
+    'confirm-zones': {
+      type: 'integer',
+      min: 0,
+      value: 'N',
+      help: 'apply --all-eligible --mode pending --yes without --zone/--account: the number of zones the dry run said would migrate',
+    },
     format: { type: 'string', default: 'text', choices: ['text', 'json'], help: 'output: text, or JSON (schemas zonewarden.migration-plan/1, zonewarden.migration-apply/1)' },
     ...commonOptions('baseUrl', 'db', 'account', 'concurrency', 'budget', 'budgetWindow', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
   },
@@ -84,6 +114,7 @@ Exit 0: done (or a dry run). Exit 2: a usage error, a refusal, or a write the AP
     'zonewarden migrate apply --zone example.com --mode validation --config managed.json --yes',
     'zonewarden migrate apply --zone example.com --mode pending --yes',
     'zonewarden migrate apply --all-eligible --account 023e105f4ecef8ad9ca31a8372d0c353 --mode pending',
+    'zonewarden migrate apply --all-eligible --mode pending --yes --confirm-zones 37 --wait 600',
   ],
   async run(o, io, args) {
     const action = args[0];
@@ -92,7 +123,7 @@ Exit 0: done (or a dry run). Exit 2: a usage error, a refusal, or a write the AP
     }
     const all = o['all-eligible'];
     if (action === 'plan') {
-      const misplaced = (['mode', 'config', 'yes', 'all-eligible'] as const).find((k) => o[k] !== undefined && o[k] !== false);
+      const misplaced = (['mode', 'config', 'yes', 'all-eligible', 'confirm-zones'] as const).find((k) => o[k] !== undefined && o[k] !== false);
       if (misplaced) throw new UsageError(`--${misplaced} belongs to migrate apply; migrate plan only reads`);
     }
     if (!all) {
@@ -101,6 +132,7 @@ Exit 0: done (or a dry run). Exit 2: a usage error, a refusal, or a write the AP
     } else if (o.config !== undefined) {
       throw new UsageError('--config is one zone\'s configuration, so it does not go with --all-eligible; migrate that zone on its own');
     }
+    if (o['confirm-zones'] !== undefined && !all) throw new UsageError('--confirm-zones goes with --all-eligible; one zone named with --zone needs no count');
     let mode: MigrationMode | null = null;
     if (action === 'apply') {
       if (o.mode === undefined) throw new UsageError('apply needs --mode: validation (Enterprise zones; both versions run) or pending (the new managed rules only)');
@@ -112,8 +144,12 @@ Exit 0: done (or a dry run). Exit 2: a usage error, a refusal, or a write the AP
     const config = configFrom(rest, io);
 
     if (action === 'plan') return plan(config, io, o.zone[0]!, o.format);
-    if (all) return applyAll(config, io, mode!, o.yes, o.format);
-    return applyOne(config, io, { ref: o.zone[0]!, mode: mode!, yes: o.yes, format: o.format, ...(adjusted ? { adjusted } : {}) });
+    const waitMs = o.wait * 1000;
+    if (all) {
+      const everything = o.zone.length === 0 && !(o.account as string[] | undefined)?.length;
+      return applyAll(config, io, { mode: mode!, yes: o.yes, format: o.format, waitMs, confirmZones: o['confirm-zones'] ?? null, everything });
+    }
+    return applyOne(config, io, { ref: o.zone[0]!, mode: mode!, yes: o.yes, format: o.format, waitMs, ...(adjusted ? { adjusted } : {}) });
   },
 });
 
@@ -152,10 +188,9 @@ export function planJson(p: MigrationPlan): Record<string, unknown> {
     newWaf: p.newWaf,
     compatible: p.compatible,
     blockers: p.blockers,
-    sensitivity: p.sensitivity,
-    action: p.action,
+    owasp: p.owasp,
     validationMode: p.validationMode,
-    lost: p.lost,
+    overrides: p.overrides,
     firewallRules: p.firewallRules,
     configSource: p.configSource,
     config: p.config,
@@ -166,6 +201,37 @@ function settingName(s: { id: string; name: string | null }): string {
   return s.name ? `${s.name}${/^\d+$/.test(s.id) ? ` (${s.id})` : ''}` : s.id;
 }
 
+const plural = (k: number, one: string, many = `${one}s`) => `${k} ${k === 1 ? one : many}`;
+
+/** The firewall rules the migration carries: the bypass rules of the previous managed rules, and only they. */
+function carriedLines(p: MigrationPlan): string[] {
+  const fw = p.firewallRules;
+  if (fw.count === null) return [];
+  if (!fw.bypass.length) return [`firewall rules carried: none (of ${plural(fw.count, 'firewall rule')}, none bypasses the previous managed rules; the others are not migrated)`];
+  const lines = [`firewall rules carried: ${plural(fw.bypass.length, 'bypass rule')} of the previous managed rules (of ${fw.count} firewall rules; at most 200 are carried, each expression at most 4,096 bytes):`];
+  for (const r of fw.bypass.slice(0, 20)) {
+    lines.push(`  - ${r.description ? `"${shorten(r.description, 60)}" ` : ''}${r.id}${r.paused ? ' [paused]' : ''}${r.bytes === null ? ', expression not known' : `, ${r.bytes} bytes`}`);
+  }
+  if (fw.bypass.length > 20) lines.push(`  - and ${fw.bypass.length - 20} more (--format json lists them all)`);
+  return lines;
+}
+
+function overrideLines(p: MigrationPlan): string[] {
+  const o = p.overrides;
+  if (!o.known) return [`OWASP overrides lost: not known, the previous managed rules could not be read (${o.reason})`];
+  const lines: string[] = [];
+  if (!o.lost.length) lines.push('OWASP overrides lost: none (no group of the previous OWASP core rule set has rules changed from their defaults)');
+  else {
+    lines.push('OWASP overrides lost (the migration does not carry overrides of the previous core rule set):');
+    for (const g of o.lost) {
+      const off = g.rulesOff.length ? `; off now: ${g.rulesOff.slice(0, 5).map(settingName).join(', ')}${g.rulesOff.length > 5 ? ` and ${g.rulesOff.length - 5} more` : ''}` : '';
+      lines.push(`  - group ${settingName(g.group)}: ${plural(g.changedRules, 'rule')} changed from the default${off}`);
+    }
+  }
+  lines.push(o.carried.length ? `vendor rule overrides carried into the new configuration: ${o.carried.length} (${o.carried.slice(0, 5).map((r) => `${settingName(r)} ${r.mode}`).join(', ')}${o.carried.length > 5 ? ', ...' : ''})` : 'vendor rule overrides carried: none');
+  return lines;
+}
+
 export function planText(p: MigrationPlan): string {
   const lines: string[] = [`migration plan for ${p.zone.name} (${p.zone.plan ?? 'unknown'} plan, zone ${p.zone.id})`];
   if (p.stage === 'complete') {
@@ -173,25 +239,17 @@ export function planText(p: MigrationPlan): string {
     return `${lines.map(printable).join('\n')}\n`;
   }
   const wafs = `previous managed rules ${p.oldWaf ?? 'unknown'}, new ${p.newWaf ?? 'unknown'}`;
-  lines.push(`state: ${p.state ?? 'unknown'}${p.stage === 'validation' ? ' (validation mode: both versions run, the new first)' : ''}; ${wafs}`);
+  const stateNote = p.stage === 'validation' ? ' (validation mode: both versions run, the new first; past the eligibility check)' : p.state === 'default' ? ' (not started, as start)' : '';
+  lines.push(`state: ${p.state ?? 'unknown'}${stateNote}; ${wafs}`);
   lines.push(p.blockers.length ? 'blockers:' : 'blockers: none');
   for (const b of p.blockers) lines.push(`  - ${b.message}`);
-  lines.push(p.sensitivity.text, p.action.text, p.validationMode.text);
-  if (!p.lost.known) lines.push(`lost: not known, the groups and rules of the previous managed rules could not be read (${p.lost.reason})`);
-  else if (!p.lost.groupOverrides.length && !p.lost.ruleOverrides.length && !p.lost.groupsOff.length) lines.push('lost: nothing, the zone has no group or rule overrides');
-  else {
-    lines.push('lost (group and rule overrides of the previous managed rules are not migrated):');
-    for (const g of p.lost.groupOverrides) lines.push(`  - group override: ${settingName(g)} ${g.mode} (default ${g.defaultMode})`);
-    for (const r of p.lost.ruleOverrides) lines.push(`  - rule override: ${settingName(r)} ${r.mode} (default ${r.defaultMode})`);
-    for (const g of p.lost.groupsOff) lines.push(`  - group switched off, perhaps by default: ${settingName(g)}`);
-  }
-  const fw = p.firewallRules;
-  if (fw.count !== null) lines.push(`firewall rules: ${fw.count} (the migration carries at most 200, with expressions of at most 4,096 bytes)`);
+  lines.push(`after the migration: ${p.owasp.text}`, p.validationMode.text);
+  lines.push(...carriedLines(p), ...overrideLines(p));
   if (p.config) {
     const from = p.configSource === 'entrypoint' ? 'what validation mode runs now, kept when it finishes' : 'GET waf_migration/config';
     lines.push(`resulting configuration "${p.config.name}" (${p.config.rules.length} rule(s), from ${from}):`);
     p.config.rules.forEach((rule, i) => lines.push(ruleLine(rule, i)));
-    if (!p.config.rules.some((r) => r['enabled'] !== false)) lines.push('  note: every rule is disabled, so the zone would run no managed rules after the migration');
+    if (!p.config.rules.some((r) => r['enabled'] !== false)) lines.push('  note: no rule is enabled, so the zone would run no managed rules after the migration: apply refuses it until one is');
     lines.push('  the full configuration: --format json; its "config" object, saved and edited, goes to apply --config FILE');
   }
   lines.push(nextStep(p));
@@ -230,11 +288,10 @@ const SOURCES: Record<MigrationRequest['configSource'], string> = {
 };
 
 function lostSummary(p: MigrationPlan): string {
-  if (!p.lost.known) return 'group and rule overrides are not migrated (they could not be read)';
-  const { groupOverrides: g, ruleOverrides: r, groupsOff } = p.lost;
-  const parts = [g.length ? `${g.length} group override(s)` : '', r.length ? `${r.length} rule override(s)` : ''].filter(Boolean);
-  const off = groupsOff.length ? ` (and ${groupsOff.length} group(s) switched off, perhaps by default)` : '';
-  return parts.length ? `${parts.join(' and ')} not migrated${off}; zonewarden migrate plan lists them` : `no group or rule overrides${off}`;
+  if (!p.overrides.known) return 'OWASP group and rule overrides are not migrated (they could not be read)';
+  const { lost, carried } = p.overrides;
+  const dropped = lost.length ? `rule overrides in ${plural(lost.length, 'OWASP group')} not migrated; zonewarden migrate plan lists them` : 'no OWASP overrides';
+  return `${dropped}; ${plural(carried.length, 'vendor rule override')} carried`;
 }
 
 function warnIrreversible(logger: Logger, what: string, mode: MigrationMode): void {
@@ -247,7 +304,19 @@ interface OneOptions {
   mode: MigrationMode;
   yes: boolean;
   format: string;
+  waitMs: number;
   adjusted?: AdjustedConfig;
+}
+
+/** What the status said after the PUT, for the user: only a confirmed state is called done. */
+function confirmationText(name: string, mode: MigrationMode, c: Confirmation | undefined, waitMs: number): string {
+  if (c?.confirmed) {
+    return mode === 'validation'
+      ? `${name} is in validation mode: both versions run, the new managed rules first; finish with zonewarden migrate apply --zone ${name} --mode pending --yes`
+      : `${name} has migrated: the new managed rules run and the previous ones are disabled`;
+  }
+  const seen = c?.error ? `the status could not be read (${c.error})` : `the status still says ${c?.state ?? 'nothing'}`;
+  return `${name}: ${seen} after ${waitMs / 1000} s; the switch can take up to an hour to show: check with zonewarden migrate plan --zone ${name}`;
 }
 
 async function applyOne(config: Config, io: CommandIO, opts: OneOptions): Promise<number> {
@@ -256,6 +325,10 @@ async function applyOne(config: Config, io: CommandIO, opts: OneOptions): Promis
   const logger = session?.logger ?? loggerFor(config, io);
   const client = session?.client ?? clientFor(config, io, logger);
   const say = (text: string) => opts.format === 'text' && io.stdout(`${printable(text)}\n`);
+  let stoppedBy: string | null = null;
+  void io.stopSignal.then((signal) => {
+    stoppedBy = signal;
+  });
   try {
     const zone = await resolveZone(client, opts.ref);
     const prepared = await prepareMigration(client, zone, opts.mode, opts.adjusted);
@@ -265,7 +338,7 @@ async function applyOne(config: Config, io: CommandIO, opts: OneOptions): Promis
     say(`zone ${zone.name} (${zone.plan ?? 'unknown'} plan, state ${p.state ?? 'unknown'})`);
     say(`${session ? 'sending' : 'would send'} PUT ${request.path}?${queryText(request)}`);
     say(`  body: configuration "${request.body.name}" with ${request.body.rules.length} rule(s), from ${SOURCES[request.configSource]}`);
-    say(`  effect: ${describeMode(opts.mode, p.stage)}; ${p.sensitivity.text}; ${p.action.text}`);
+    say(`  effect: ${describeMode(opts.mode, p.stage)}; after it, ${p.owasp.text}`);
     say(`  lost: ${lostSummary(p)}`);
     warnIrreversible(logger, zone.name, opts.mode);
     if (!session) {
@@ -274,14 +347,19 @@ async function applyOne(config: Config, io: CommandIO, opts: OneOptions): Promis
       return EXIT.ok;
     }
     const outcome = await executeMigration(session.client, session.log, request, COMMAND);
-    // Rescanned even after a failure: a write that failed in transit may still have happened.
-    const scanId = await session.rescan([zone.name]);
     if (!outcome.ok) {
+      // Rescanned even after a failure: a write that failed in transit may still have happened.
+      const scanId = await session.rescan([zone.name]);
       if (opts.format === 'json') io.stdout(applyJson(opts.mode, false, [{ ...row(request, 'failed', outcome.error ?? ''), httpStatus: outcome.httpStatus, apiCodes: outcome.apiCodes }], scanId));
       throw new MigrationFailed(`the API refused the migration of ${zone.name}: ${outcome.error ?? 'no reason given'} (recorded in the audit log)`);
     }
-    say(opts.mode === 'validation' ? `${zone.name} is in validation mode: both versions run, the new managed rules first; finish with zonewarden migrate apply --zone ${zone.name} --mode pending --yes` : `${zone.name} has migrated: the new managed rules run and the previous ones are disabled`);
-    if (opts.format === 'json') io.stdout(applyJson(opts.mode, false, [{ ...row(request, 'migrated', describeMode(opts.mode, p.stage)), httpStatus: outcome.httpStatus }], scanId));
+    say(`requested: the API took the PUT (HTTP ${outcome.httpStatus ?? '?'}); reading the status until it shows ${opts.mode === 'validation' ? 'validation mode' : 'the migration complete'} (at most ${opts.waitMs / 1000} s)`);
+    const confirmation = (await confirmStates(session.client, [{ id: zone.id, mode: opts.mode }], { waitMs: opts.waitMs, stopped: () => stoppedBy })).get(zone.id);
+    say(confirmationText(zone.name, opts.mode, confirmation, opts.waitMs));
+    const scanId = await session.rescan([zone.name]);
+    const done = confirmation?.confirmed === true;
+    const reason = done ? describeMode(opts.mode, p.stage) : confirmationText(zone.name, opts.mode, confirmation, opts.waitMs);
+    if (opts.format === 'json') io.stdout(applyJson(opts.mode, false, [{ ...row(request, done ? 'migrated' : 'requested', reason), httpStatus: outcome.httpStatus }], scanId));
     return EXIT.ok;
   } finally {
     if (session) await session.close();
@@ -319,8 +397,33 @@ export function applyJson(mode: MigrationMode, dryRun: boolean, rows: readonly B
 
 // apply, every eligible zone
 
-async function applyAll(config: Config, io: CommandIO, mode: MigrationMode, yes: boolean, format: string): Promise<number> {
-  const session = yes ? openWriteSession(config, io) : null;
+interface AllOptions {
+  mode: MigrationMode;
+  yes: boolean;
+  format: string;
+  waitMs: number;
+  /** --confirm-zones: the count the user typed, or null. */
+  confirmZones: number | null;
+  /** Neither --zone nor --account: every zone the token can see. */
+  everything: boolean;
+}
+
+/**
+ * --mode pending on every zone the token can see is irreversible for all of them: the user must say
+ * how many zones they expect, from the dry run, and nothing is written when the count differs.
+ */
+function checkCount(opts: AllOptions, eligible: number): void {
+  if (!opts.yes || opts.mode !== 'pending' || !opts.everything) return;
+  const again = `run the dry run (without --yes) to see them, then add --confirm-zones ${eligible}, or limit the scope with --account or --zone`;
+  if (opts.confirmZones === null) {
+    throw new UsageError(`--all-eligible --mode pending without --zone or --account migrates every zone the token can see, irreversibly (${eligible} eligible now); nothing was written: ${again}`);
+  }
+  if (opts.confirmZones !== eligible) throw new UsageError(`--confirm-zones ${opts.confirmZones} does not match the ${eligible} zone(s) eligible now; nothing was written: ${again}`);
+}
+
+async function applyAll(config: Config, io: CommandIO, opts: AllOptions): Promise<number> {
+  const { mode, format } = opts;
+  const session = opts.yes ? openWriteSession(config, io) : null;
   const logger = session?.logger ?? loggerFor(config, io);
   const client: ApiClient = session?.client ?? clientFor(config, io, logger);
   let stoppedBy: string | null = null;
@@ -331,11 +434,13 @@ async function applyAll(config: Config, io: CommandIO, mode: MigrationMode, yes:
     const zones = await zonesInScope(client, { accounts: config.account, zones: config.zone });
     let rows = await assessZones(client, zones, mode, config.concurrency);
     const eligible = rows.filter((r) => r.outcome === 'would migrate').length;
+    checkCount(opts, eligible);
     if (eligible) warnIrreversible(logger, `${eligible} zone(s)`, mode);
     let scanId: number | null = null;
     if (session && eligible) {
       rows = await migrateAssessed(session.client, session.log, rows, COMMAND, () => stoppedBy);
-      scanId = await session.rescan(rows.filter((r) => r.outcome === 'migrated' || r.outcome === 'failed').map((r) => r.zone.name));
+      rows = await confirmRows(session.client, rows, mode, opts.waitMs, () => stoppedBy);
+      scanId = await session.rescan(rows.filter((r) => r.outcome === 'migrated' || r.outcome === 'requested' || r.outcome === 'failed').map((r) => r.zone.name));
     }
     if (format === 'json') io.stdout(applyJson(mode, !session, rows, scanId));
     else io.stdout(bulkText(rows, mode, !session));
@@ -346,7 +451,19 @@ async function applyAll(config: Config, io: CommandIO, mode: MigrationMode, yes:
   }
 }
 
-const OUTCOME_ORDER: ReadonlyArray<BulkRow['outcome']> = ['migrated', 'would migrate', 'failed', 'error', 'not attempted', 'skipped'];
+/** The written rows become `migrated` once their status shows the new state; the rest stay `requested`. */
+async function confirmRows(client: ApiClient, rows: BulkRow[], mode: MigrationMode, waitMs: number, stopped: () => string | null): Promise<BulkRow[]> {
+  const written = rows.filter((r) => r.outcome === 'requested').map((r) => ({ id: r.zone.id, mode }));
+  if (!written.length) return rows;
+  const seen = await confirmStates(client, written, { waitMs, stopped });
+  return rows.map((r) => {
+    const c = r.outcome === 'requested' ? seen.get(r.zone.id) : undefined;
+    if (!c) return r;
+    return c.confirmed ? { ...r, outcome: 'migrated', reason: `the status shows ${c.state ?? ''}` } : { ...r, reason: confirmationText(r.zone.name, mode, c, waitMs) };
+  });
+}
+
+const OUTCOME_ORDER: ReadonlyArray<BulkRow['outcome']> = ['migrated', 'requested', 'would migrate', 'failed', 'error', 'not attempted', 'skipped'];
 
 export function bulkText(rows: readonly BulkRow[], mode: MigrationMode, dryRun: boolean): string {
   const table = [['zone', 'plan', 'outcome', 'reason'], ...rows.map((r) => [shorten(r.zone.name, 40), r.zone.plan ?? '-', r.outcome, r.reason])];
@@ -357,6 +474,8 @@ export function bulkText(rows: readonly BulkRow[], mode: MigrationMode, dryRun: 
   const summary = [...tally].filter(([, v]) => v > 0).map(([k, v]) => `${v} ${k}`).join(', ');
   lines.push('', `${rows.length} zone(s), mode ${mode}: ${summary || 'nothing in scope'}`);
   const eligible = tally.get('would migrate') ?? 0;
+  const requested = tally.get('requested') ?? 0;
+  if (requested) lines.push(`${requested} zone(s) requested whose status did not show the new state within --wait: the switch can take up to an hour; check them later with zonewarden migrate plan`);
   if (dryRun) lines.push(eligible ? `dry run: nothing was written; add --yes to migrate the ${eligible} eligible zone(s)` : 'dry run: no zone is eligible, nothing would be written');
   return `${lines.map(printable).join('\n')}\n`;
 }

@@ -201,7 +201,7 @@ export interface DatasetWafOverride {
 
 export interface DatasetMigration {
   /** `start` (previous version only), `validation` (both), `complete` (new version only). */
-  state: 'start' | 'validation' | 'complete';
+  state: 'default' | 'start' | 'validation' | 'complete';
   /** When the current state began (used as the status endpoint's `created`). Default `now-30d`. */
   since?: Time;
   /** The migration's origin as the status endpoint reports it. Default `api`. */

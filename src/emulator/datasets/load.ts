@@ -371,14 +371,15 @@ class DatasetLoader {
   }
 
   migration(f: Fields, zone: Zone): Migration {
-    const state = f.oneOf('state', ['start', 'validation', 'complete'] as const);
+    const state = f.oneOf('state', ['default', 'start', 'validation', 'complete'] as const);
     const since = this.time(f, 'since', 'now-30d');
-    if (state !== 'start' && zone.waf.overrides.length > 0) {
+    const begun = state === 'validation' || state === 'complete';
+    if (begun && zone.waf.overrides.length > 0) {
       f.fail('state', 'a zone with URI-based overrides cannot have started its migration');
     }
     if (state === 'validation' && zone.plan !== 'enterprise') f.fail('state', 'validation mode is for Enterprise zones only');
     const migration: Migration = { state, since, source: f.str('source', 'api'), entrypoint: null };
-    if (state !== 'start') {
+    if (begun) {
       // A zone that has started migrating got its entry point from the migration's PUT.
       const config = migrationConfig(zone.waf, zone.firewallRules.values(), zone.filters);
       migration.entrypoint = {

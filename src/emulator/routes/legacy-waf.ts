@@ -5,7 +5,8 @@ import type { Route } from '../http/router.js';
 import * as serialize from '../serialize.js';
 import type { WafGroup, WafPackage, WafRule, Zone } from '../state.js';
 import { isObject } from './filter-input.js';
-import { notFound, zoneFor } from './lookup.js';
+import { notFound } from './lookup.js';
+import { settledZone } from './migration.js';
 
 /**
  * The previous managed rules (legacy WAF): packages, groups, rules and URI-based overrides.
@@ -13,7 +14,7 @@ import { notFound, zoneFor } from './lookup.js';
  */
 
 function legacyZone(ctx: RequestContext): Zone {
-  const zone = zoneFor(ctx);
+  const zone = settledZone(ctx);
   if (zone.migration.state === 'complete') {
     throw fail(400, CODES.legacyWafGone, `${zone.name} has migrated to the new managed rules; the previous WAF API no longer applies: use the rulesets API`);
   }
@@ -30,11 +31,12 @@ function groupOf(ctx: RequestContext): WafGroup {
   return packageOf(ctx).groups.find((g) => g.id === id) ?? notFound('WAF rule group', id);
 }
 
-function ruleOf(ctx: RequestContext): WafRule {
+function ruleOf(ctx: RequestContext): { rule: WafRule; pkg: WafPackage } {
   const id = param(ctx, 'rule_id');
-  for (const g of packageOf(ctx).groups) {
+  const pkg = packageOf(ctx);
+  for (const g of pkg.groups) {
     const rule = g.rules.find((r) => r.id === id);
-    if (rule) return rule;
+    if (rule) return { rule, pkg };
   }
   return notFound('WAF rule', id);
 }
@@ -78,10 +80,9 @@ function listGroups(ctx: RequestContext) {
 function listRules(ctx: RequestContext) {
   const mode = ctx.query.get('mode');
   const groupIds = queryList(ctx.query, 'group_id');
-  const rules = packageOf(ctx)
-    .groups.flatMap((g) => g.rules)
-    .filter((r) => (mode === null || r.mode === mode) && (!groupIds.length || groupIds.includes(r.group.id)));
-  return paginate(ctx, indexed(rules), LIMITS.legacyWaf, serialize.wafRule);
+  const pkg = packageOf(ctx);
+  const rules = pkg.groups.flatMap((g) => g.rules).filter((r) => (mode === null || r.mode === mode) && (!groupIds.length || groupIds.includes(r.group.id)));
+  return paginate(ctx, indexed(rules), LIMITS.legacyWaf, (r) => serialize.wafRule(r, pkg));
 }
 
 function overridesZone(ctx: RequestContext): Zone {
@@ -119,14 +120,21 @@ export const legacyWafRoutes: Route[] = [
     },
   },
   { method: 'GET', template: `${PACKAGES}/{package_id}/rules`, handler: listRules },
-  { method: 'GET', template: `${PACKAGES}/{package_id}/rules/{rule_id}`, handler: (ctx) => ok(serialize.wafRule(ruleOf(ctx))) },
+  {
+    method: 'GET',
+    template: `${PACKAGES}/{package_id}/rules/{rule_id}`,
+    handler: (ctx) => {
+      const { rule, pkg } = ruleOf(ctx);
+      return ok(serialize.wafRule(rule, pkg));
+    },
+  },
   {
     method: 'PATCH',
     template: `${PACKAGES}/{package_id}/rules/{rule_id}`,
     handler: (ctx) => {
-      const rule = ruleOf(ctx);
+      const { rule, pkg } = ruleOf(ctx);
       rule.mode = bodyField(ctx, 'mode', rule.allowed_modes);
-      return ok(serialize.wafRule(rule));
+      return ok(serialize.wafRule(rule, pkg));
     },
   },
   { method: 'GET', template: OVERRIDES, handler: (ctx) => paginate(ctx, indexed(overridesZone(ctx).waf.overrides), LIMITS.legacyWaf, (o) => o) },

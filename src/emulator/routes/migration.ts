@@ -4,7 +4,7 @@ import { ApiFailure, CODES, fail, ok, type ErrorItem } from '../http/envelope.js
 import type { Route } from '../http/router.js';
 import { stableId } from '../ids.js';
 import type { MigrationState, Ruleset, RulesetRule, Zone } from '../state.js';
-import { KNOWN_MANAGED_RULESETS, migrationConfig } from '../waf-mapping.js';
+import { bypassRulesToMigrate, KNOWN_MANAGED_RULESETS, migrationConfig, overLimitReasons } from '../waf-mapping.js';
 import { isObject, validationError } from './filter-input.js';
 import { zoneFor } from './lookup.js';
 
@@ -23,23 +23,50 @@ function requirePhaseTwo(ctx: RequestContext): void {
   }
 }
 
+/**
+ * The zone with a migration PUT's state applied once its delay has passed (`--migration-delay`): the
+ * vendor says the switch can take up to an hour to show, so the status keeps the old state until then.
+ */
+export function settledZone(ctx: RequestContext): Zone {
+  const zone = zoneFor(ctx);
+  const m = zone.migration;
+  if (m.switching && ctx.org.clock.now().getTime() >= m.switching.atMs) {
+    m.state = m.switching.to;
+    m.since = ctx.org.clock.iso();
+    m.switching = null;
+  }
+  return zone;
+}
+
+/** Not begun: `start`, or `default`, which the status shows in the wild for the same stage. */
+const notBegun = (state: MigrationState): boolean => state === 'start' || state === 'default';
+
+/**
+ * Why the zone cannot migrate: URI-based overrides of the previous version (spec, Managed-rules
+ * migration rule 4), and the failures that need the vendor's support (spec, Errors rule 7): more than
+ * 200 bypass rules to migrate, or one whose expression is over 4 KB.
+ */
+function ineligibility(zone: Zone): string[] {
+  const reasons = zone.waf.overrides.length ? [`delete its ${zone.waf.overrides.length} URI-based override(s) of the previous managed rules first`] : [];
+  return [...reasons, ...overLimitReasons(bypassRulesToMigrate(zone.firewallRules.values(), zone.filters))];
+}
+
 function check(ctx: RequestContext) {
   requirePhaseTwo(ctx);
-  const zone = zoneFor(ctx);
-  // The spec's only reason for ineligibility: URI-based overrides of the previous version.
-  return ok({ compatible: zone.waf.overrides.length === 0, migration_state: zone.migration.state });
+  const zone = settledZone(ctx);
+  return ok({ compatible: ineligibility(zone).length === 0, migration_state: zone.migration.state });
 }
 
 function config(ctx: RequestContext) {
   requirePhaseTwo(ctx);
-  const zone = zoneFor(ctx);
+  const zone = settledZone(ctx);
   return ok(migrationConfig(zone.waf, zone.firewallRules.values(), zone.filters));
 }
 
 export function migrationStatus(zone: Zone) {
   const m = zone.migration;
-  const newEnabled = m.state !== 'start' || (m.entrypoint?.rules.some((r) => r.enabled) ?? false);
-  const oldEnabled = m.state === 'validation' || (m.state === 'start' && zone.waf.enabled);
+  const newEnabled = !notBegun(m.state) || (m.entrypoint?.rules.some((r) => r.enabled) ?? false);
+  const oldEnabled = m.state === 'validation' || (notBegun(m.state) && zone.waf.enabled);
   return {
     migration_state: m.state,
     old_waf_status: oldEnabled ? 'enabled' : 'disabled',
@@ -50,7 +77,7 @@ export function migrationStatus(zone: Zone) {
 }
 
 function getEntrypoint(ctx: RequestContext) {
-  const zone = zoneFor(ctx);
+  const zone = settledZone(ctx);
   if (!zone.migration.entrypoint) {
     throw fail(404, CODES.rulesetNotFound, `could not find entrypoint ruleset in the ${PHASE} phase`);
   }
@@ -142,13 +169,13 @@ function save(ctx: RequestContext, zone: Zone, body: RulesetBody): Ruleset {
 }
 
 function putEntrypoint(ctx: RequestContext) {
-  const zone = zoneFor(ctx);
+  const zone = settledZone(ctx);
   const body = readRulesetBody(ctx.body());
   const m = zone.migration;
   const requested = ctx.query.get('waf_migration');
   if (requested === null) {
     // The ordinary ruleset API. Before migrating, a zone may only store disabled rules.
-    if (m.state === 'start' && body.rules.some((r) => r.enabled)) {
+    if (notBegun(m.state) && body.rules.some((r) => r.enabled)) {
       throw fail(
         400,
         CODES.migrationRefused,
@@ -161,13 +188,11 @@ function putEntrypoint(ctx: RequestContext) {
   if (!target) throw fail(400, CODES.validation, 'waf_migration must be pending, 1, validation or 2');
   requirePhaseTwo(ctx);
   if (m.state === 'complete') throw fail(400, CODES.migrationRefused, `${zone.name} has already migrated; the migration is irreversible`);
-  if (zone.waf.overrides.length > 0) {
-    throw fail(
-      400,
-      CODES.migrationRefused,
-      `${zone.name} is not compatible: delete its ${zone.waf.overrides.length} URI-based override(s) of the previous managed rules first`,
-    );
-  }
+  // A documented guess: a second request while the first is being applied is refused.
+  if (m.switching) throw fail(409, CODES.migrationRefused, `${zone.name}: the previous migration request is still being applied; read the status until it shows ${m.switching.to}`);
+  // The check is made before validation mode; finishing from it is not held to it again.
+  const reasons = notBegun(m.state) ? ineligibility(zone) : [];
+  if (reasons.length) throw fail(400, CODES.migrationRefused, `${zone.name} is not compatible: ${reasons.join('; ')}`);
   if (target === 'validation') {
     if (zone.plan !== 'enterprise') {
       throw fail(400, CODES.migrationRefused, `validation mode is for Enterprise zones only; ${zone.name} is on the ${zone.plan} plan`);
@@ -175,9 +200,13 @@ function putEntrypoint(ctx: RequestContext) {
     if (m.state === 'validation') throw fail(400, CODES.migrationRefused, `${zone.name} is already in validation mode; PUT with waf_migration=pending to finish`);
   }
   const ruleset = save(ctx, zone, body);
-  m.state = target;
-  m.since = ruleset.last_updated;
   m.source = 'api';
+  const delay = ctx.org.migrationDelayMs;
+  if (delay > 0) m.switching = { to: target, atMs: ctx.org.clock.now().getTime() + delay };
+  else {
+    m.state = target;
+    m.since = ruleset.last_updated;
+  }
   return ok(ruleset);
 }
 
@@ -186,7 +215,7 @@ const ENTRYPOINT = `/zones/{zone_id}/rulesets/phases/${PHASE}/entrypoint`;
 export const migrationRoutes: Route[] = [
   { method: 'GET', template: '/zones/{zone_id}/waf_migration/check', handler: check },
   { method: 'GET', template: '/zones/{zone_id}/waf_migration/config', handler: config },
-  { method: 'GET', template: '/zones/{zone_id}/waf_migration/status', handler: (ctx) => ok(migrationStatus(zoneFor(ctx))) },
+  { method: 'GET', template: '/zones/{zone_id}/waf_migration/status', handler: (ctx) => ok(migrationStatus(settledZone(ctx))) },
   { method: 'GET', template: ENTRYPOINT, handler: getEntrypoint },
   { method: 'PUT', template: ENTRYPOINT, handler: putEntrypoint },
 ];
