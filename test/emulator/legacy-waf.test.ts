@@ -196,12 +196,15 @@ describe('legacy WAF reads', () => {
     expect(r.json.result_info).toMatchObject({ per_page: 50, count: 6, total_count: 6 });
     expect(ids(rules)).toEqual(['100001', '100002', '100101', '100102', '100103', '100201']);
     expect(rules[1]).toMatchObject({ mode: 'simulate', default_mode: 'block', group: { id: 'grp-wp', name: 'Cloudflare WordPress' }, package_id: MANAGED });
-    // Anomaly rules default to on and switch on/off.
+    // Anomaly (OWASP) rules switch on/off and state no default_mode in the real API
+    // (the legacy WAF rules API: default_mode only on rules of the vendor's own packages).
     const owaspRules = expectOk(await get(emu(), packagesPath(emu(), 'legacy-ent.example', `/${OWASP}/rules`)));
-    expect(owaspRules.map((x: Record<string, unknown>) => [x['id'], x['mode'], x['default_mode']])).toEqual([
-      ['958001', 'off', 'on'],
-      ['958002', 'on', 'on'],
+    expect(owaspRules.map((x: Record<string, unknown>) => [x['id'], x['mode'], 'default_mode' in x])).toEqual([
+      ['958001', 'off', false],
+      ['958002', 'on', false],
     ]);
+    const one = expectOk(await get(emu(), packagesPath(emu(), 'legacy-ent.example', `/${OWASP}/rules/958001`)));
+    expect(one).not.toHaveProperty('default_mode');
   });
 
   it('filters rules by mode and by group_id (repeated or comma-separated)', async () => {

@@ -63,8 +63,9 @@ function dataset(): DatasetFile {
             filters: [{ ref: 'scanner', expression: BYPASS_EXPRESSION }],
             firewall_rules: [
               { action: 'bypass', products: ['waf'], filter: 'scanner', description: 'scanner passes the WAF' },
-              // Not migrated: bypasses another product, is paused, or is not a bypass at all.
+              // Not migrated: bypasses another product, or is not a bypass at all.
               { action: 'bypass', products: ['rateLimit'], filter: { expression: 'ip.src eq 192.0.2.20' } },
+              // Carried disabled: a documented guess (the spec counts the rules with the action Bypass).
               { action: 'bypass', products: ['waf'], paused: true, filter: { expression: 'ip.src eq 192.0.2.30' } },
               { action: 'block', filter: { expression: 'http.request.uri.path eq "/wp-login.php"' } },
             ],
@@ -179,7 +180,7 @@ describe('check and config', () => {
     expect(config.name).toBe('default');
     const managed = executeRule(config.rules, MANAGED_RULESET);
     expect(managed).toMatchObject({ action: 'execute', expression: 'true', enabled: true });
-    // The managed package's group and rule overrides are not migrated (spec mapping rule 2).
+    // No rule of the vendor's package is changed here, so none is carried as an override.
     expect(managed?.action_parameters?.['overrides']).toEqual({ rules: [] });
     expect(executeRule(config.rules, OWASP_RULESET)).toMatchObject({ action: 'execute', expression: 'true', enabled: true });
   });
@@ -205,13 +206,15 @@ describe('check and config', () => {
     expect(overrides.rules[0]).toMatchObject({ action: row.action, score_threshold: row.threshold, enabled: true });
   });
 
-  it('turns an active bypass of the WAF into a skip rule placed first, and nothing else', async () => {
+  // spec: Migration mapping rules, rule 3 (firewall rules with the action Bypass of the previous managed rules).
+  it('turns each bypass of the WAF into a skip rule placed first (a paused one disabled), and nothing else', async () => {
     const { rules } = await migrationConfig(emu(), 'ent-start.example');
     const skips = rules.filter((r) => r.action === 'skip');
-    // The rateLimit bypass, the paused bypass and the block rule stay behind.
-    expect(skips).toHaveLength(1);
+    // The rateLimit bypass and the block rule stay behind.
+    expect(skips).toHaveLength(2);
     expect(rules[0]).toMatchObject({ action: 'skip', expression: BYPASS_EXPRESSION, enabled: true });
-    expect(rules.map((r) => r.action)).toEqual(['skip', 'execute', 'execute']);
+    expect(rules[1]).toMatchObject({ action: 'skip', expression: 'ip.src eq 192.0.2.30', enabled: false });
+    expect(rules.map((r) => r.action)).toEqual(['skip', 'skip', 'execute', 'execute']);
   });
 
   it('keeps both execute rules disabled when the previous WAF is switched off', async () => {
@@ -369,10 +372,10 @@ describe('entry point ruleset (GET and PUT)', () => {
     expect(saved).toMatchObject({ name: 'default', phase: 'http_request_firewall_managed', kind: 'zone', version: '1' });
     expect(saved.id).toMatch(/^[0-9a-f]{32}$/);
     // The config's rules carry empty ids; the service assigns them.
-    expect(saved.rules).toHaveLength(3);
+    expect(saved.rules).toHaveLength(4);
     for (const rule of saved.rules) expect(rule.id).toMatch(/^[0-9a-f]{32}$/);
-    expect(new Set(saved.rules.map((r: Rule) => r.id)).size).toBe(3);
-    expect(saved.rules.map((r: Rule) => r.action)).toEqual(['skip', 'execute', 'execute']);
+    expect(new Set(saved.rules.map((r: Rule) => r.id)).size).toBe(4);
+    expect(saved.rules.map((r: Rule) => r.action)).toEqual(['skip', 'skip', 'execute', 'execute']);
 
     expectOk(await putEntrypoint(emu(), 'ent-start.example', '?waf_migration=pending&phase_two=1', managedOnly(true)));
     const second = expectOk(await get(emu(), entrypoint('ent-start.example')));
@@ -438,5 +441,136 @@ describe('entry point ruleset (GET and PUT)', () => {
     expect(updated).toMatchObject({ id: before.id, version: '2' });
     expect(expectOk(await get(emu(), entrypoint('ent-complete.example'))).rules).toHaveLength(1);
     expect(await migrationStatus(emu(), 'ent-complete.example')).toMatchObject(COMPLETE);
+  });
+});
+
+// What the migration carries and when it fails, as the spec and the vendor's guide describe it.
+
+/** Bypass rules of the WAF, `n` of them, each with its own expression. */
+function bypassRules(n: number, expression = (i: number) => `ip.src eq 10.1.${Math.floor(i / 250)}.${i % 250}`): DatasetZone['firewall_rules'] {
+  return Array.from({ length: n }, (_, i) => ({ action: 'bypass' as const, products: ['waf'], filter: { expression: expression(i) } }));
+}
+/** An expression over 4 KB of UTF-8 in fewer than 4,096 characters (the rules language's own limit). */
+const LONG_EXPRESSION = `http.request.uri.path contains "${'商'.repeat(1400)}"`;
+
+function carriageDataset(): DatasetFile {
+  const blocks = Array.from({ length: 250 }, (_, i) => ({ action: 'block' as const, filter: { expression: `ip.src eq 10.2.${Math.floor(i / 250)}.${i % 250}` } }));
+  return {
+    version: 1,
+    accounts: [
+      {
+        name: 'Carriage Co',
+        type: 'enterprise',
+        zones: [
+          zone('many-bypass.example', 'enterprise', { firewall_rules: bypassRules(201) }),
+          zone('bypass-200.example', 'enterprise', { firewall_rules: bypassRules(200) }),
+          zone('many-blocks.example', 'enterprise', { firewall_rules: blocks }),
+          zone('long-bypass.example', 'business', { firewall_rules: bypassRules(1, () => LONG_EXPRESSION) }),
+          zone('long-block.example', 'business', { firewall_rules: [{ action: 'block', filter: { expression: LONG_EXPRESSION } }] }),
+          zone('default-state.example', 'pro', { migration: { state: 'default', since: 'now-100d' } }),
+          zone('overridden.example', 'business', {
+            waf: {
+              packages: [
+                {
+                  name: 'Cloudflare Managed Ruleset',
+                  detection_mode: 'traditional',
+                  groups: [
+                    {
+                      name: 'Cloudflare Specials',
+                      rules: [
+                        { id: '100001', description: 'SQLi', mode: 'disable' },
+                        { id: '100002', description: 'XSS', mode: 'simulate' },
+                        { id: '100003', description: 'RCE' },
+                      ],
+                    },
+                  ],
+                },
+                {
+                  name: 'OWASP ModSecurity Core Rule Set',
+                  detection_mode: 'anomaly',
+                  sensitivity: 'medium',
+                  action_mode: 'block',
+                  groups: [{ name: 'OWASP XSS Attacks', rules: [{ id: '958001', description: 'Cross-site scripting', mode: 'off' }, { id: '958002', description: 'XSS 2' }] }],
+                },
+              ],
+            },
+          }),
+        ],
+      },
+    ],
+  };
+}
+
+describe('what the migration carries, and the check', () => {
+  const emu = emulatorPerDescribe(() => ({ dataset: carriageDataset() }));
+
+  // spec: Errors, rule 7 (more than 200 firewall rules to migrate; an expression longer than 4 KB);
+  // vendor migration guide: only bypass rules of the previous managed rules are migrated.
+  it('refuses more than 200 bypass rules to migrate, at the check and at the PUT, naming the reason', async () => {
+    expect(await check(emu(), 'many-bypass.example')).toEqual({ compatible: false, migration_state: 'start' });
+    const refused = await migrate(emu(), 'many-bypass.example', '?waf_migration=validation&phase_two=1');
+    expectFailure(refused, 400, CODE.migrationRefused);
+    expect(refused.json.errors[0].message).toMatch(/more than 200 firewall rules to migrate \(201\)/);
+    expect(await migrationStatus(emu(), 'many-bypass.example')).toMatchObject(START);
+    expect(await check(emu(), 'bypass-200.example')).toEqual({ compatible: true, migration_state: 'start' });
+  });
+
+  it('does not count firewall rules that are not bypass rules: 250 block rules migrate', async () => {
+    expect(await check(emu(), 'many-blocks.example')).toEqual({ compatible: true, migration_state: 'start' });
+    const config = await migrationConfig(emu(), 'many-blocks.example');
+    expect(config.rules.filter((r) => r.action === 'skip')).toHaveLength(0);
+  });
+
+  it('refuses a bypass rule over 4 KB of UTF-8, but not a block rule as long', async () => {
+    expect(Buffer.byteLength(LONG_EXPRESSION)).toBeGreaterThan(4096);
+    expect([...LONG_EXPRESSION].length).toBeLessThan(4096);
+    expect(await check(emu(), 'long-bypass.example')).toMatchObject({ compatible: false });
+    const refused = await migrate(emu(), 'long-bypass.example', '?waf_migration=pending&phase_two=1');
+    expectFailure(refused, 400, CODE.migrationRefused);
+    expect(refused.json.errors[0].message).toMatch(/longer than 4 KB/);
+    expect(await check(emu(), 'long-block.example')).toMatchObject({ compatible: true });
+  });
+
+  // Vendor migration guide: overrides of the vendor's own package are carried; the spec's mapping
+  // rule 2: group and rule overrides of the previous core rule set (OWASP) are not.
+  it('carries the vendor package rule overrides into the managed execute rule and drops the OWASP ones', async () => {
+    const { rules } = await migrationConfig(emu(), 'overridden.example');
+    expect(executeRule(rules, MANAGED_RULESET)?.action_parameters?.['overrides']).toEqual({
+      rules: [
+        { id: '100001', enabled: false },
+        { id: '100002', action: 'log' },
+      ],
+    });
+    const owasp = executeRule(rules, OWASP_RULESET)!.action_parameters!['overrides'];
+    expect(JSON.stringify(owasp)).not.toContain('958001');
+  });
+
+  it('groups count their changed rules; OWASP rules state no default mode', async () => {
+    const base = `${zonePath(emu(), 'overridden.example')}/firewall/waf/packages`;
+    const packages = expectOk(await get(emu(), base));
+    const owaspId = packages.find((p: { detection_mode: string }) => p.detection_mode === 'anomaly').id;
+    const groups = expectOk(await get(emu(), `${base}/${owaspId}/groups`));
+    expect(groups[0]).toMatchObject({ name: 'OWASP XSS Attacks', modified_rules_count: 1 });
+    expect(groups[0]).not.toHaveProperty('default_mode');
+  });
+});
+
+describe('state default and the time the switch takes', () => {
+  const emu = freshEmulatorPerTest(() => ({ dataset: carriageDataset(), migrationDelaySeconds: 1 }));
+
+  // api-facts: migration_state `default` is seen in the wild; it behaves as start (a documented guess).
+  it('reports state default, which migrates like start', async () => {
+    expect(await migrationStatus(emu(), 'default-state.example')).toMatchObject({ migration_state: 'default', old_waf_status: 'enabled', new_waf_status: 'disabled' });
+    expect(await check(emu(), 'default-state.example')).toEqual({ compatible: true, migration_state: 'default' });
+    expectOk(await migrate(emu(), 'default-state.example', '?waf_migration=pending&phase_two=1'));
+  });
+
+  // Vendor: the change can take up to an hour to show; here --migration-delay 1 s.
+  it('keeps showing the old state until the delay has passed, and refuses a second request meanwhile', async () => {
+    expectOk(await migrate(emu(), 'bypass-200.example', '?waf_migration=validation&phase_two=1'));
+    expect(await migrationStatus(emu(), 'bypass-200.example')).toMatchObject(START);
+    expectFailure(await migrate(emu(), 'bypass-200.example', '?waf_migration=pending&phase_two=1'), 409, CODE.migrationRefused);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect(await migrationStatus(emu(), 'bypass-200.example')).toMatchObject(VALIDATION);
   });
 });

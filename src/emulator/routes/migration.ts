@@ -65,7 +65,8 @@ function config(ctx: RequestContext) {
 
 export function migrationStatus(zone: Zone) {
   const m = zone.migration;
-  const newEnabled = !notBegun(m.state) || (m.entrypoint?.rules.some((r) => r.enabled) ?? false);
+  // While a migration PUT is being applied, the status still shows the state before it.
+  const newEnabled = !notBegun(m.state) || (!m.switching && (m.entrypoint?.rules.some((r) => r.enabled) ?? false));
   const oldEnabled = m.state === 'validation' || (notBegun(m.state) && zone.waf.enabled);
   return {
     migration_state: m.state,
