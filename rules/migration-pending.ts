@@ -1,4 +1,4 @@
-import { owaspFromConfig, owaspFromMapping } from '../src/policy/migration-config.js';
+import { owaspFromConfig, owaspFromMapping, type OwaspOutcome } from '../src/policy/migration-config.js';
 import { expressionBytes, MIGRATION_LIMITS } from '../src/policy/migration-preview.js';
 import { defineRule } from '../src/policy/rule.js';
 import type { ZoneView } from '../src/policy/zone-view.js';
@@ -22,6 +22,9 @@ function blockersOf(zone: ZoneView): string[] {
   if (long > 0) blockers.push(`${long} bypass rule expression(s) longer than ${n(MIGRATION_LIMITS.expressionBytes)} bytes need the vendor's support`);
   return blockers;
 }
+
+/** The preview in the finding's data, one key a field, so reports and JSON consumers read it directly. */
+const previewData = (o: OwaspOutcome) => ({ owasp: o.text, previewSource: o.source, owaspEnabled: o.enabled, paranoiaLevel: o.paranoiaLevel, scoreThreshold: o.scoreThreshold, action: o.action });
 
 export default defineRule({
   meta: {
@@ -77,10 +80,10 @@ export default defineRule({
     // What the migration deploys, as the API's own configuration says; the mapping table only without it.
     const config = ctx.zone.migrationConfig();
     const fromConfig = config.known && config.value ? owaspFromConfig(config.value) : null;
-    if (fromConfig) return ctx.fail(ctx.zone.resource, 'pending', { ...common, owasp: fromConfig.text, preview: fromConfig });
+    if (fromConfig) return ctx.fail(ctx.zone.resource, 'pending', { ...common, ...previewData(fromConfig) });
     const packages = ctx.zone.wafPackages();
     if (!packages.known) return ctx.fail(ctx.zone.resource, 'sensitivityNotRead', { ...common, reason: packages.reason });
     const mapped = owaspFromMapping(packages.items);
-    ctx.fail(ctx.zone.resource, 'pending', { ...common, owasp: mapped.text, preview: mapped });
+    ctx.fail(ctx.zone.resource, 'pending', { ...common, ...previewData(mapped) });
   },
 });

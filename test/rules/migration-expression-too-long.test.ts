@@ -35,9 +35,15 @@ it('builds the expressions the cases need', () => {
   expect(e4097emoji.length).toBeGreaterThan(chars(e4097emoji));
 });
 
-const long = firewall([{ expression: e4097shang, description: 'Block the 商 catalogue scrapers' }, { expression: 'ip.src eq 192.0.2.1', description: 'short' }]);
+/**
+ * Bypass rules of the previous managed rules: the only firewall rules the migration carries, so the
+ * only ones its 4 KB limit applies to (spec: Errors rule 7, Limits; vendor migration guide).
+ */
+const bypass = (specs: Parameters<typeof firewall>[0]) => firewall(specs.map((s) => ({ action: 'bypass', products: ['waf'], ...s })));
+
+const long = bypass([{ expression: e4097shang, description: 'Block the 商 catalogue scrapers' }, { expression: 'ip.src eq 192.0.2.1', description: 'short' }]);
 const longId = long.firewallRules[0]!['id'] as string;
-const twoLong = firewall([{ expression: e4097ascii, description: '' }, { expression: e4096ascii }, { expression: e4097emoji, description: 'emoji' }]);
+const twoLong = bypass([{ expression: e4097ascii, description: '' }, { expression: e4096ascii }, { expression: e4097emoji, description: 'emoji' }]);
 const twoLongIds = twoLong.firewallRules.map((r) => r['id'] as string);
 
 testRule(rule, {
@@ -45,11 +51,21 @@ testRule(rule, {
     { name: 'no rules', snapshot: { zones: [{ name: 'a.example' }] } },
     {
       name: 'exactly 4,096 bytes, whether of 2-byte, 3-byte or 1-byte characters',
-      snapshot: { zones: [{ name: 'a.example', ...firewall([{ expression: e4096e }, { expression: e4096shang }, { expression: e4096ascii }]) }] },
+      snapshot: { zones: [{ name: 'a.example', ...bypass([{ expression: e4096e }, { expression: e4096shang }, { expression: e4096ascii }]) }] },
     },
-    { name: 'a migrated zone with a long expression', snapshot: { zones: [{ name: 'done.example', plan: 'enterprise', ...migrated, ...firewall([{ expression: e4097shang }]) }] } },
-    { name: 'a rule whose filter was deleted has no expression to migrate', snapshot: { zones: [{ name: 'a.example', ...firewall([{ expression: e4097shang, filterDeleted: true }]) }] } },
-    { name: 'a raised limit', options: { maxBytes: 8192 }, snapshot: { zones: [{ name: 'a.example', ...firewall([{ expression: e4097shang }]) }] } },
+    { name: 'a migrated zone with a long expression', snapshot: { zones: [{ name: 'done.example', plan: 'enterprise', ...migrated, ...bypass([{ expression: e4097shang }]) }] } },
+    { name: 'a rule whose filter was deleted has no expression to migrate', snapshot: { zones: [{ name: 'a.example', ...bypass([{ expression: e4097shang, filterDeleted: true }]) }] } },
+    // Only bypass rules are migrated: a block rule or a bypass of another product as long stays behind.
+    { name: 'a long block rule is not migrated', snapshot: { zones: [{ name: 'a.example', ...firewall([{ expression: e4097shang, action: 'block' }]) }] } },
+    { name: 'a long bypass of rate limiting is not migrated', snapshot: { zones: [{ name: 'a.example', ...firewall([{ expression: e4097shang, action: 'bypass', products: ['rateLimit'] }]) }] } },
+    // spec: States and transitions (validation mode -> new version only, no condition): past the check.
+    {
+      name: 'a zone in validation mode is past the check',
+      snapshot: {
+        zones: [{ name: 'v.example', plan: 'enterprise', migrationStatus: { migration_state: 'validation', old_waf_status: 'enabled', new_waf_status: 'enabled', created: days(-2) }, ...bypass([{ expression: e4097shang }]) }],
+      },
+    },
+    { name: 'a raised limit', options: { maxBytes: 8192 }, snapshot: { zones: [{ name: 'a.example', ...bypass([{ expression: e4097shang }]) }] } },
   ],
   invalid: [
     {
@@ -63,7 +79,7 @@ testRule(rule, {
           resourceId: longId,
           resourceName: 'Block the 商 catalogue scrapers',
           zone: 'a.example',
-          message: `the filter expression is 4,097 bytes of UTF-8 (${chars(e4097shang).toLocaleString('en-US')} characters), over the 4,096-byte limit of the managed-rules migration`,
+          message: `this bypass rule is to be migrated and its filter expression is 4,097 bytes of UTF-8 (${chars(e4097shang).toLocaleString('en-US')} characters), over the 4,096-byte limit of the managed-rules migration`,
           data: { bytes: 4097, characters: chars(e4097shang), limit: 4096 },
         },
       ],
@@ -78,7 +94,7 @@ testRule(rule, {
     },
     {
       name: 'the inline expression is judged when the filters list was not read',
-      snapshot: { zones: [{ name: 'a.example', ...firewall([{ expression: e4097shang }]), unread: { filters: 'failed' } }] },
+      snapshot: { zones: [{ name: 'a.example', ...bypass([{ expression: e4097shang }]), unread: { filters: 'failed' } }] },
       findings: [{ messageId: 'tooLong', data: { bytes: 4097 } }],
     },
     {
@@ -87,7 +103,7 @@ testRule(rule, {
         zones: [
           {
             name: 'a.example',
-            firewallRules: [{ id: 'rule000000000000000000000000000a', action: 'block', paused: false, description: 'by reference', filter: { id: 'filt000000000000000000000000000a' } }],
+            firewallRules: [{ id: 'rule000000000000000000000000000a', action: 'bypass', products: ['waf'], paused: false, description: 'by reference', filter: { id: 'filt000000000000000000000000000a' } }],
             unread: { filters: 'failed' },
           },
         ],
@@ -97,7 +113,7 @@ testRule(rule, {
     {
       name: 'a lowered limit',
       options: { maxBytes: 100 },
-      snapshot: { zones: [{ name: 'a.example', ...firewall([{ expression: expressionOf(101, 'é') }, { expression: expressionOf(100, 'é') }]) }] },
+      snapshot: { zones: [{ name: 'a.example', ...bypass([{ expression: expressionOf(101, 'é') }, { expression: expressionOf(100, 'é') }]) }] },
       findings: [{ messageId: 'tooLong', message: '101 bytes of UTF-8 (67 characters), over the 100-byte limit' }],
     },
     {
@@ -107,7 +123,7 @@ testRule(rule, {
     },
     {
       name: 'unknown when the migration status was not read',
-      snapshot: { zones: [{ name: 'a.example', ...firewall([{ expression: e4097shang }]), unread: { migration_status: 'failed' } }] },
+      snapshot: { zones: [{ name: 'a.example', ...bypass([{ expression: e4097shang }]), unread: { migration_status: 'failed' } }] },
       findings: [{ status: 'unknown', resourceType: 'zone', message: 'migration_status' }],
     },
   ],

@@ -1,5 +1,5 @@
 import rule from '../../rules/migration-incompatible.js';
-import { days, type FixtureZone } from '../support/snapshot-fixture.js';
+import { days, firewall, type FixtureZone } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
 const migrated: Partial<FixtureZone> = {
@@ -7,6 +7,7 @@ const migrated: Partial<FixtureZone> = {
   unread: { migration_check: 'skipped', migration_config: 'skipped', waf_packages: 'skipped', waf_groups: 'skipped', waf_rules: 'skipped', waf_overrides: 'skipped' },
 };
 const incompatible = { migrationCheck: { compatible: false, migration_state: 'start' } };
+const bypassRules = (n: number) => firewall(Array.from({ length: n }, (_, i) => ({ expression: `ip.src eq 10.0.${Math.floor(i / 250)}.${i % 250}`, action: 'bypass', products: ['waf'] })));
 const override = (i: number, extra: Record<string, unknown> = {}) => ({ id: `ovr${i}`, urls: [`bank.example/path${i}/*`], paused: false, ...extra });
 
 testRule(rule, {
@@ -18,8 +19,25 @@ testRule(rule, {
       name: 'a migrated zone even if a stale check said incompatible',
       snapshot: { zones: [{ name: 'done.example', plan: 'enterprise', ...migrated, ...incompatible, unread: { ...migrated.unread, migration_check: undefined } }] },
     },
+    {
+      // spec: States and transitions (validation mode -> new version only, with no condition): the
+      // check was passed on entering validation mode, and finishing is not held to it again.
+      name: 'a zone in validation mode, whatever the check says now',
+      snapshot: { zones: [{ name: 'v.example', plan: 'enterprise', ...incompatible, migrationStatus: { migration_state: 'validation', old_waf_status: 'enabled', new_waf_status: 'enabled', created: days(-2) } }] },
+    },
   ],
   invalid: [
+    {
+      // spec: Errors, rule 7 (more than 200 firewall rules to migrate needs the vendor's support).
+      name: 'incompatible without overrides but with more than 200 bypass rules: the limits are named',
+      snapshot: { zones: [{ name: 'bank.example', plan: 'enterprise', ...incompatible, ...bypassRules(201) }] },
+      findings: [{ messageId: 'limits', message: "its bypass rules to migrate are past the migration's limits (201 bypass rules, more than 200)" }],
+    },
+    {
+      name: 'state default (seen in the wild) is checked like start',
+      snapshot: { zones: [{ name: 'd.example', plan: 'enterprise', migrationStatus: { migration_state: 'default', old_waf_status: 'enabled', new_waf_status: 'disabled' }, ...incompatible }] },
+      findings: [{ messageId: 'noOverrides' }],
+    },
     {
       name: 'URI-based overrides block the migration, named with their description and urls',
       snapshot: {

@@ -17,7 +17,31 @@ const packages = (owasp: Record<string, unknown> | null) => ({
     ...(owasp ? [{ id: 'pkgowasp00000000000000000000000a', name: 'OWASP ModSecurity Core Rule Set', detection_mode: 'anomaly', ...owasp }] : []),
   ],
 });
-const rules = (n: number) => firewall(Array.from({ length: n }, (_, i) => ({ expression: `ip.src eq 10.0.${Math.floor(i / 250)}.${i % 250}` })));
+/** Bypass rules of the previous managed rules: what the migration carries and what its limits count. */
+const rules = (n: number, action = 'bypass') => firewall(Array.from({ length: n }, (_, i) => ({ expression: `ip.src eq 10.0.${Math.floor(i / 250)}.${i % 250}`, action, products: ['waf'] })));
+const OWASP_RULESET = '4814384a9e5d4991b9815dcfc25d2f1f';
+/** GET waf_migration/config as the API answers it: the OWASP execute rule with paranoia levels and threshold. */
+const configWith = (owasp: { enabled: boolean; levelsOff: number[]; threshold: number; action: string }) => ({
+  migrationConfig: {
+    name: 'default',
+    rules: [
+      { id: '', action: 'execute', expression: 'true', enabled: true, action_parameters: { id: 'efb7b8c949ac4650a09736fc376e9aee', overrides: { rules: [] } } },
+      {
+        id: '',
+        action: 'execute',
+        expression: 'true',
+        enabled: owasp.enabled,
+        action_parameters: {
+          id: OWASP_RULESET,
+          overrides: {
+            categories: owasp.levelsOff.map((l) => ({ category: `paranoia-level-${l}`, enabled: false })),
+            rules: [{ id: '6179ae15870a4bb7b2d480d4843b323c', action: owasp.action, score_threshold: owasp.threshold, enabled: true }],
+          },
+        },
+      },
+    ],
+  },
+});
 const longExpression = `http.request.uri.path contains "${'商'.repeat(1400)}"`; // 4,233 bytes, 1,433 characters
 const noBlockers = /^(?![\s\S]*Before it can migrate)/;
 
@@ -39,11 +63,11 @@ testRule(rule, {
           zone: 'bank.example',
           message: [
             'the zone still runs the previous managed rules and has not started migrating',
-            'Migrating maps sensitivity high to PL2 with score threshold Medium (40 or higher); action: block;',
+            "After migrating, the OWASP core rule set runs at paranoia level PL2, score threshold Medium (40 or higher), action block (the spec's mapping of sensitivity high);",
             'validation mode is available (Enterprise)',
             noBlockers,
           ],
-          data: { paranoiaLevel: 'PL2', scoreThreshold: 'Medium (40 or higher)', validationMode: true, blockerList: [] },
+          data: { previewSource: 'mapping', owaspEnabled: true, paranoiaLevel: 'PL2', scoreThreshold: 'Medium (40 or higher)', validationMode: true, blockerList: [] },
         },
       ],
     },
@@ -54,8 +78,7 @@ testRule(rule, {
         {
           messageId: 'pending',
           message: [
-            'maps sensitivity medium to PL1 with score threshold High (25 or higher)',
-            'action: log (Simulate becomes Log);',
+            'paranoia level PL1, score threshold High (25 or higher), action log (Simulate becomes Log)',
             'the pro plan has no validation mode: enabling the new managed rules disables the previous ones at once',
           ],
           data: { paranoiaLevel: 'PL1', validationMode: false },
@@ -65,25 +88,48 @@ testRule(rule, {
     {
       name: 'low sensitivity, challenge, on Business: PL1, Medium (40 or higher)',
       snapshot: { zones: [{ name: 'shop.example', plan: 'business', ...packages({ sensitivity: 'low', action_mode: 'challenge' }) }] },
-      findings: [{ messageId: 'pending', message: ['maps sensitivity low to PL1 with score threshold Medium (40 or higher)', 'action: challenge;', 'the business plan has no validation mode'] }],
+      findings: [{ messageId: 'pending', message: ['paranoia level PL1, score threshold Medium (40 or higher), action challenge', 'the business plan has no validation mode'] }],
     },
     {
-      name: 'sensitivity off takes the Default row',
+      // Vendor migration guide: sensitivity off disables the OWASP package; the migration deploys it disabled.
+      name: 'sensitivity off: the OWASP rule set is deployed disabled, not at the Default row',
       snapshot: { zones: [{ name: 'a.example', ...packages({ sensitivity: 'off', action_mode: 'block' }) }] },
-      findings: [{ messageId: 'pending', message: 'maps sensitivity off, as the Default row, to PL2 with score threshold Medium (40 or higher)' }],
+      findings: [{ messageId: 'pending', message: 'After migrating, the OWASP core rule set is deployed disabled (sensitivity off disables the OWASP package', data: { owaspEnabled: false, paranoiaLevel: null } }],
     },
     {
       name: 'a missing sensitivity takes the Default row',
       snapshot: { zones: [{ name: 'a.example', ...packages({ action_mode: 'block' }) }] },
-      findings: [{ messageId: 'pending', message: 'maps sensitivity not set, as the Default row, to PL2 with score threshold Medium (40 or higher)' }],
+      findings: [{ messageId: 'pending', message: "paranoia level PL2, score threshold Medium (40 or higher), action block (the spec's mapping of sensitivity not set, as the Default row)" }],
     },
     {
       name: 'no OWASP package: the Default row, and no action to carry over',
       snapshot: { zones: [{ name: 'a.example', ...packages(null) }] },
-      findings: [{ messageId: 'pending', message: ['maps sensitivity not set (no OWASP package), as the Default row, to PL2', 'action: not known (the OWASP package states none)'] }],
+      findings: [{ messageId: 'pending', message: ['paranoia level PL2', 'action not stated', 'sensitivity not set (no OWASP package), as the Default row'] }],
     },
     {
-      name: 'the blockers known from the same data: incompatible, 201 rules, an expression over 4,096 bytes',
+      // spec: Managed-rules migration (GET waf_migration/config: the new configuration equivalent to the current one).
+      name: 'the preview comes from the stored migration configuration when it names the OWASP ruleset',
+      snapshot: { zones: [{ name: 'a.example', ...packages({ sensitivity: 'high', action_mode: 'block' }), ...configWith({ enabled: true, levelsOff: [2, 3, 4], threshold: 25, action: 'log' }) }] },
+      findings: [
+        {
+          messageId: 'pending',
+          message: "the OWASP core rule set runs at paranoia level PL1, score threshold High (25 or higher), action log (from the migration's configuration)",
+          data: { previewSource: 'config', paranoiaLevel: 'PL1' },
+        },
+      ],
+    },
+    {
+      name: 'a configuration with the OWASP rule disabled says it is deployed disabled',
+      snapshot: { zones: [{ name: 'a.example', ...packages({ sensitivity: 'off', action_mode: 'block' }), ...configWith({ enabled: false, levelsOff: [3, 4], threshold: 40, action: 'block' }) }] },
+      findings: [{ messageId: 'pending', message: "the OWASP core rule set is deployed disabled (from the migration's configuration)" }],
+    },
+    {
+      name: 'the configuration was not read: the mapping table is the fallback',
+      snapshot: { zones: [{ name: 'a.example', ...packages({ sensitivity: 'low', action_mode: 'block' }), unread: { migration_config: 'failed' } }] },
+      findings: [{ messageId: 'pending', message: "(the spec's mapping of sensitivity low)" }],
+    },
+    {
+      name: 'the blockers known from the same data: incompatible, 201 bypass rules, a bypass expression over 4,096 bytes',
       snapshot: {
         zones: [
           {
@@ -91,7 +137,7 @@ testRule(rule, {
             plan: 'enterprise',
             ...packages({ sensitivity: 'high', action_mode: 'block' }),
             migrationCheck: { compatible: false, migration_state: 'start' },
-            firewallRules: [...rules(200).firewallRules, ...firewall([{ expression: longExpression }]).firewallRules],
+            firewallRules: [...rules(200).firewallRules, ...firewall([{ expression: longExpression, action: 'bypass', products: ['waf'] }]).firewallRules],
           },
         ],
       },
@@ -99,10 +145,30 @@ testRule(rule, {
         {
           messageId: 'pending',
           message:
-            "Before it can migrate: blocked until its URI-based overrides are deleted; 201 firewall rules, more than the 200 the migration carries, need the vendor's support; 1 firewall rule expression(s) longer than 4,096 bytes need the vendor's support",
-          data: { blockerList: ['blocked until its URI-based overrides are deleted', "201 firewall rules, more than the 200 the migration carries, need the vendor's support", "1 firewall rule expression(s) longer than 4,096 bytes need the vendor's support"] },
+            "Before it can migrate: blocked until its URI-based overrides are deleted; 201 bypass rules to migrate, more than the 200 the migration carries, need the vendor's support; 1 bypass rule expression(s) longer than 4,096 bytes need the vendor's support",
+          data: { blockerList: ['blocked until its URI-based overrides are deleted', "201 bypass rules to migrate, more than the 200 the migration carries, need the vendor's support", "1 bypass rule expression(s) longer than 4,096 bytes need the vendor's support"] },
         },
       ],
+    },
+    {
+      // Vendor migration guide: only bypass rules of the previous managed rules are migrated.
+      name: '250 block rules and a long block expression block nothing: they are not migrated',
+      snapshot: {
+        zones: [
+          {
+            name: 'blocks.example',
+            plan: 'enterprise',
+            ...packages({ sensitivity: 'high', action_mode: 'block' }),
+            firewallRules: [...rules(250, 'block').firewallRules, ...firewall([{ expression: longExpression, action: 'block' }]).firewallRules],
+          },
+        ],
+      },
+      findings: [{ messageId: 'pending', message: noBlockers }],
+    },
+    {
+      name: 'state default (seen in the wild) is a zone that has not started, like start',
+      snapshot: { zones: [{ name: 'a.example', migrationStatus: { migration_state: 'default', old_waf_status: 'enabled', new_waf_status: 'disabled' }, ...packages({ sensitivity: 'high', action_mode: 'block' }) }] },
+      findings: [{ messageId: 'pending', data: { state: 'default' } }],
     },
     {
       name: 'exactly 200 rules and a 4,096-byte expression block nothing',
@@ -112,7 +178,7 @@ testRule(rule, {
             name: 'cards.example',
             plan: 'enterprise',
             ...packages({ sensitivity: 'medium', action_mode: 'block' }),
-            firewallRules: [...rules(199).firewallRules, ...firewall([{ expression: `http.request.uri.path contains "${'é'.repeat(2031)}a"` }]).firewallRules],
+            firewallRules: [...rules(199).firewallRules, ...firewall([{ expression: `http.request.uri.path contains "${'é'.repeat(2031)}a"`, action: 'bypass', products: ['waf'] }]).firewallRules],
           },
         ],
       },
@@ -124,7 +190,7 @@ testRule(rule, {
       findings: [
         {
           messageId: 'sensitivityNotRead',
-          message: ['Its OWASP sensitivity was not read (waf_packages', 'the business plan has no validation mode', 'Before it can migrate: blocked until its URI-based overrides are deleted'],
+          message: ['Neither its migration configuration nor its OWASP sensitivity was read (waf_packages', 'the business plan has no validation mode', 'Before it can migrate: blocked until its URI-based overrides are deleted'],
         },
       ],
     },
@@ -135,9 +201,9 @@ testRule(rule, {
     },
     ...UNKNOWN_MIGRATION_STATUS,
     {
-      name: 'unknown for a state the spec does not describe',
-      snapshot: { zones: [{ name: 'a.example', migrationStatus: { migration_state: 'default', old_waf_status: 'enabled', new_waf_status: 'disabled' } }] },
-      findings: [{ status: 'unknown', message: 'the migration state "default" is not one zonewarden knows' }],
+      name: 'unknown for a state neither the spec nor the wild describes',
+      snapshot: { zones: [{ name: 'a.example', migrationStatus: { migration_state: 'paused', old_waf_status: 'enabled', new_waf_status: 'disabled' } }] },
+      findings: [{ status: 'unknown', message: 'the migration state "paused" is not one zonewarden knows' }],
     },
     {
       name: 'unknown when the status gives no state',
