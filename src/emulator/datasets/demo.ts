@@ -20,27 +20,34 @@
  * | zone                      | plan       | failing cases                                                       |
  * |---------------------------|------------|---------------------------------------------------------------------|
  * | acme-bank.example         | enterprise | migration-incompatible (URI overrides), migration-pending (high,    |
- * |                           |            | block), migration-overrides-lost (group + rule), certificate-expiry |
+ * |                           |            | block), migration-overrides-lost (one OWASP rule; the vendor rule   |
+ * |                           |            | overrides are carried), certificate-expiry                          |
  * |                           |            | (+5d), hostname-not-covered (v1.api: two labels under the wildcard),|
  * |                           |            | firewall-rule-inactive (paused rule, paused filter, deleted filter),|
  * |                           |            | filter-orphaned, dns-origin-exposed (A), dns-private-address        |
  * |                           |            | (10.0.0.5), bypass rule for the legacy WAF                          |
- * | acme-payments.example     | enterprise | migration-too-many-firewall-rules (201), migration-pending (high)   |
- * | acme-cards.example        | enterprise | migration-pending (medium, simulate), overrides-lost (rules only);  |
- * |                           |            | passes: exactly 200 rules, a 4,095-byte and a 4,096-char expression |
- * | acme-loans.example        | enterprise | migration-validation-stalled (since now-20d),                       |
- * |                           |            | migration-expression-too-long (4,097 bytes, < 4,096 characters)     |
- * | acme-invest.example       | enterprise | firewall-expression-too-long (4,097 characters), also too long for  |
- * |                           |            | migration, certificate-pack-unhealthy (validation_timed_out),       |
+ * | acme-payments.example     | enterprise | migration-too-many-firewall-rules (201 bypass rules among 451),     |
+ * |                           |            | migration-expression-too-long (a bypass rule of 4,097 bytes),       |
+ * |                           |            | migration-incompatible (the check names the limits),                |
+ * |                           |            | migration-pending (high); its 250 block rules are not counted       |
+ * | acme-cards.example        | enterprise | migration-pending (medium, simulate), overrides-lost (one OWASP     |
+ * |                           |            | rule); passes: bypass rules of 4,095 bytes and 4,096 characters     |
+ * | acme-loans.example        | enterprise | migration-validation-stalled (since now-20d); passes the limits: a  |
+ * |                           |            | bypass rule of 4,097 bytes, but the zone is past the check          |
+ * | acme-invest.example       | enterprise | firewall-expression-too-long (4,097 characters; in validation mode, |
+ * |                           |            | so past the migration's check), certificate-pack-unhealthy          |
+ * |                           |            | (validation_timed_out),                                             |
  * |                           |            | hostname-not-covered (portal: only the timed-out pack names it);    |
  * |                           |            | passes migration-validation-stalled (since now-3d)                  |
  * | acme-careers.example      | enterprise | none: migrated (complete), the clean reference zone                 |
- * | northwind-shop.example    | business   | migration-pending (low, block, no validation mode), overrides-lost  |
- * |                           |            | (group + rule), firewall-duplicate-expression, hostname-not-covered |
+ * | northwind-shop.example    | business   | migration-pending (low, block, no validation mode); passes          |
+ * |                           |            | overrides-lost (its overrides are of the vendor's package, carried),|
+ * |                           |            | firewall-duplicate-expression, hostname-not-covered                 |
  * |                           |            | (legacy: no pack; checkout: only a pending pack), bypass rule,      |
  * |                           |            | pack being issued (expires_on null)                                 |
- * | northwind.example         | pro        | firewall-rule-quota (16 of 20, medium), migration-pending (off,     |
- * |                           |            | challenge), certificate-expiry (expired now-2d), filter-orphaned,   |
+ * | northwind.example         | pro        | firewall-rule-quota (16 of 20, medium), migration-pending (state    |
+ * |                           |            | default; sensitivity off: OWASP deployed disabled), certificate-    |
+ * |                           |            | expiry (expired now-2d), filter-orphaned,                           |
  * |                           |            | dns-origin-exposed (CNAME)                                          |
  * | northwind-blog.example    | pro        | zone-not-active (paused), certificate-expiry (+12d); migrated       |
  * | northwind-staging.example | business   | zone-not-active (pending), legacy WAF switched off, pack being      |
@@ -482,6 +489,25 @@ function blocklist(count: number, ticketPrefix: string): DatasetFirewallRule[] {
   return rules;
 }
 
+/**
+ * Partner addresses let past the previous managed rules one ticket at a time: `count` bypass rules
+ * of the WAF product, the rules the managed-rules migration carries and counts.
+ */
+function partnerBypasses(count: number, ticketPrefix: string): DatasetFirewallRule[] {
+  return Array.from({ length: count }, (_, index) => {
+    const i = index + 1;
+    return {
+      action: 'bypass',
+      products: ['waf'],
+      priority: 1000 + i,
+      description: `${ticketPrefix}-${2000 + i}: partner ${i} passes the WAF`,
+      filter: { expression: `ip.src eq 100.64.${Math.floor(i / 250)}.${i % 250}` },
+      created_on: ago(500 - i),
+      modified_on: ago(500 - i),
+    };
+  });
+}
+
 // Zones
 
 const NS_A = ['arya.ns.dnshost.example', 'tom.ns.dnshost.example'];
@@ -606,8 +632,13 @@ function acmePayments(): DatasetZone {
       ...caa('lets_encrypt'),
     ]),
     certificate_packs: [universal(zone, 'lets_encrypt', 90, 47, ago(1500))],
-    // 201 rules: one more than the migration can carry.
-    firewall_rules: blocklist(201, 'PAY'),
+    // 250 blocklist rules, which the migration does not carry and does not count, and 201 bypass
+    // rules of the WAF, one more than it carries; the last is also over 4 KB of UTF-8.
+    firewall_rules: [
+      ...blocklist(250, 'PAY'),
+      ...partnerBypasses(200, 'PAY'),
+      inline('bypass', EXPR_4097_BYTES, 'Localised checkout pages pass the WAF (4,097 bytes)', { products: ['waf'], priority: 1300 }),
+    ],
     waf: legacyWaf({ sensitivity: 'high', actionMode: 'challenge' }),
     migration: { state: 'start', since: ago(600) },
   };
@@ -630,11 +661,11 @@ function acmeCards(): DatasetZone {
       ...caa('google'),
     ]),
     certificate_packs: [universal(zone, 'google', 30, 25, ago(1299))],
-    // Exactly 200 rules, the most the migration carries; two of them sit just at the length limits.
+    // 200 rules; the two bypass rules of the WAF, which the migration carries, sit just at the length limits.
     firewall_rules: [
       ...blocklist(198, 'CARD'),
-      inline('block', EXPR_4095_BYTES, 'Localised pages of the retired shop (4,095 bytes)', { priority: 500 }),
-      inline('block', EXPR_4096_CHARS, 'Pages of the old site (exactly 4,096 characters)', { priority: 501 }),
+      inline('bypass', EXPR_4095_BYTES, 'Localised pages of the retired shop pass the WAF (4,095 bytes)', { products: ['waf'], priority: 500 }),
+      inline('bypass', EXPR_4096_CHARS, 'Pages of the old site pass the WAF (exactly 4,096 characters)', { products: ['waf'], priority: 501 }),
     ],
     waf: legacyWaf({
       sensitivity: 'medium',
@@ -666,8 +697,9 @@ function acmeLoans(): DatasetZone {
       certPack({ type: 'advanced', hosts: [zone, `*.${zone}`], ca: 'ssl_com', validityDays: 365, expiresIn: 165 }),
     ],
     firewall_rules: [
-      // Over 4 KB of UTF-8 in well under 4,096 characters: the migration refuses it.
-      inline('block', EXPR_4097_BYTES, 'Localised pages of the retired shop (4,097 bytes)', { priority: 1 }),
+      // A bypass of the WAF over 4 KB of UTF-8: the migration would refuse it from start, but the zone
+      // is in validation mode, past the check, and can be finished.
+      inline('bypass', EXPR_4097_BYTES, 'Localised pages of the retired shop pass the WAF (4,097 bytes)', { products: ['waf'], priority: 1 }),
       inline('managed_challenge', 'http.request.uri.path eq "/apply" and cf.threat_score gt 20', 'Challenge risky applicants', {
         priority: 2,
       }),
@@ -878,7 +910,7 @@ function northwind(): DatasetZone {
       inline(action, expression, description, { priority: (i + 1) * 10 }),
     ),
     waf: legacyWaf({ sensitivity: 'off', actionMode: 'challenge' }),
-    migration: { state: 'start', since: ago(700) },
+    migration: { state: 'default', since: ago(700) }, // the status answer seen in the wild for a zone not started
   };
 }
 
