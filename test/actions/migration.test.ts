@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   assessZones,
+  confirmStates,
   executeMigration,
   gatherFacts,
   migrateAssessed,
@@ -69,17 +70,17 @@ const writeRoutes = (emu: RunningEmulator): string[] => Object.keys(emu.stats().
 describe('a plan', () => {
   const emu = emulatorPerDescribe({ dataset: 'demo' });
 
+  // spec: Managed-rules migration (GET waf_migration/config gives the equivalent configuration): the
+  // preview is read from it. Vendor guide: sensitivity off deploys the OWASP ruleset disabled.
   it.each([
-    ['acme-bank.example', 'high', 'PL2', 'Medium (40 or higher)', 'action block (carried over)'],
-    ['acme-cards.example', 'medium', 'PL1', 'High (25 or higher)', 'action simulate → log (Simulate becomes Log)'],
-    ['northwind-shop.example', 'low', 'PL1', 'Medium (40 or higher)', 'action block (carried over)'],
-    ['northwind.example', 'off', 'PL2', 'Medium (40 or higher)', 'action challenge (carried over)'],
-  ])('maps %s (sensitivity %s) by the spec\'s table', async (name, from, pl, threshold, action) => {
+    ['acme-bank.example', true, 'PL2', 'Medium (40 or higher)', 'block'],
+    ['acme-cards.example', true, 'PL1', 'High (25 or higher)', 'log'],
+    ['northwind-shop.example', true, 'PL1', 'Medium (40 or higher)', 'block'],
+    ['northwind.example', false, 'PL2', 'Medium (40 or higher)', 'challenge'],
+  ])("previews %s from the migration's configuration", async (name, enabled, pl, threshold, action) => {
     const plan = await planFor(emu(), name);
-    expect(plan.sensitivity).toMatchObject({ known: true, from, paranoiaLevel: pl, scoreThreshold: threshold });
-    expect(plan.sensitivity.text).toContain(`→ paranoia level ${pl}, score threshold ${threshold}`);
-    if (from === 'off') expect(plan.sensitivity.text).toContain('the Default row');
-    expect(plan.action.text).toBe(action);
+    expect(plan.owasp).toMatchObject({ known: true, source: 'config', enabled, paranoiaLevel: pl, scoreThreshold: threshold, action });
+    expect(plan.owasp.text).toContain(enabled ? `paranoia level ${pl}, score threshold ${threshold}, action ${action}` : 'deployed disabled');
   });
 
   it('names the URI-based overrides that make a zone incompatible, paused ones included', async () => {
@@ -92,40 +93,49 @@ describe('a plan', () => {
     expect(plan.blockers[0]!.message).toContain('[paused]');
   });
 
-  it('blocks more than 200 firewall rules, not exactly 200', async () => {
+  // spec: Errors rule 7, Limits ("more than 200 firewall rules to migrate"); vendor guide: only the
+  // bypass rules of the previous managed rules are migrated.
+  it('blocks more than 200 bypass rules to migrate, and does not count the other firewall rules', async () => {
     const over = await planFor(emu(), 'acme-payments.example');
-    expect(over.firewallRules.count).toBe(201);
-    expect(over.blockers.map((b) => b.kind)).toEqual(['too-many-rules']);
-    expect(over.blockers[0]!.message).toContain("needs the vendor's support");
-    const at = await planFor(emu(), 'acme-cards.example');
-    expect(at.firewallRules.count).toBe(200);
-    expect(at.blockers).toEqual([]);
+    expect(over.firewallRules.count).toBe(451);
+    expect(over.firewallRules.bypass).toHaveLength(201);
+    expect(over.blockers.map((b) => b.kind)).toEqual(['incompatible', 'too-many-rules', 'expression-too-long']);
+    expect(over.blockers[1]!.message).toContain('201 firewall rules bypass the previous managed rules');
+    const cards = await planFor(emu(), 'acme-cards.example');
+    expect(cards.firewallRules.count).toBe(200);
+    expect(cards.firewallRules.bypass.map((r) => r.bytes)).toEqual([4095, 4096]);
+    expect(cards.blockers).toEqual([]);
   });
 
-  it('measures expressions in bytes of UTF-8, as the 4 KB limit counts them', async () => {
-    const loans = await planFor(emu(), 'acme-loans.example');
-    expect(loans.blockers.map((b) => b.kind)).toEqual(['expression-too-long']);
-    expect(loans.firewallRules.longExpressions).toHaveLength(1);
-    expect(loans.firewallRules.longExpressions[0]!.bytes).toBe(4097);
-    expect(loans.firewallRules.longExpressions[0]!.characters).toBeLessThan(4096);
-    const invest = await planFor(emu(), 'acme-invest.example');
-    expect(invest.firewallRules.longExpressions.map((e) => e.characters)).toEqual([4097]);
-    // acme-cards holds a 4,096-character ASCII expression: at the limit, not over it.
+  it('measures the bypass rules in bytes of UTF-8, as the 4 KB limit counts them', async () => {
+    const payments = await planFor(emu(), 'acme-payments.example');
+    expect(payments.firewallRules.longExpressions).toHaveLength(1);
+    expect(payments.firewallRules.longExpressions[0]!.bytes).toBe(4097);
+    expect(payments.firewallRules.longExpressions[0]!.characters).toBeLessThan(4096);
+    // acme-cards' bypass rules are at the limit, not over it.
     expect((await planFor(emu(), 'acme-cards.example')).firewallRules.longExpressions).toEqual([]);
   });
 
-  it('lists the group and rule overrides the migration drops', async () => {
+  // spec: States and transitions (validation mode -> new version only has no condition).
+  it('holds a zone in validation mode to no eligibility check: it is past them', async () => {
+    const loans = await planFor(emu(), 'acme-loans.example');
+    expect(loans.stage).toBe('validation');
+    expect(loans.firewallRules.bypass.map((r) => r.bytes)).toEqual([4097]);
+    expect(loans.blockers).toEqual([]);
+  });
+
+  // spec: Migration mapping rules, rule 2; vendor guide: the vendor package's rule overrides are carried.
+  it('lists the OWASP overrides the migration drops and the vendor rule overrides it carries', async () => {
     const bank = await planFor(emu(), 'acme-bank.example');
-    if (!bank.lost.known) throw new Error('overrides not read');
-    expect(bank.lost.ruleOverrides.map((r) => [r.id, r.mode, r.defaultMode])).toEqual([
+    if (!bank.overrides.known) throw new Error('overrides not read');
+    expect(bank.overrides.lost.map((g) => [g.group.name, g.changedRules, g.rulesOff.map((r) => r.id)])).toEqual([['OWASP XSS Attacks', 1, ['958001']]]);
+    expect(bank.overrides.carried.map((r) => [r.id, r.mode, r.defaultMode])).toEqual([
       ['100002', 'simulate', 'block'],
       ['100008', 'disable', 'block'],
-      ['958001', 'off', 'on'],
     ]);
-    // Groups come without their default mode: one that is off may be off by default.
-    expect(bank.lost.groupsOff.map((g) => g.name)).toEqual(['Cloudflare WordPress']);
     const shop = await planFor(emu(), 'northwind-shop.example');
-    expect(shop.lost.known && shop.lost.ruleOverrides.map((r) => r.id)).toEqual(['100006']);
+    expect(shop.overrides.known && shop.overrides.lost).toEqual([]);
+    expect(shop.overrides.known && shop.overrides.carried.map((r) => r.id)).toEqual(['100006']);
   });
 
   it('offers validation mode on Enterprise zones only', async () => {
@@ -188,18 +198,26 @@ describe('refusals', () => {
     expect(refusalsFor(plan, 'pending')).toEqual([]);
   });
 
-  it('refuses validation mode for a zone already in it, and still refuses its long expression', async () => {
+  it('refuses validation mode for a zone already in it, and lets it finish although its bypass rule is over 4 KB', async () => {
     const plan = await planFor(emu(), 'acme-loans.example');
-    const validation = refusalsFor(plan, 'validation');
-    expect(validation[0]).toBe('acme-loans.example is already in validation mode: use --mode pending to finish the migration');
-    expect(validation[1]).toContain('4,097 bytes');
-    expect(refusalsFor(plan, 'pending')).toEqual([validation[1]]);
+    expect(refusalsFor(plan, 'validation')).toEqual(['acme-loans.example is already in validation mode: use --mode pending to finish the migration']);
+    expect(refusalsFor(plan, 'pending')).toEqual([]);
+  });
+
+  // spec: States and transitions: the zone stays protected by one of the versions throughout.
+  it('refuses a configuration with every rule disabled, from the API or from the user', async () => {
+    const plan = await planFor(emu(), 'northwind-shop.example');
+    const off = { ...plan.config!, rules: plan.config!.rules.map((r) => ({ ...r, enabled: false })) };
+    expect(refusalsFor(plan, 'pending', off).join('\n')).toContain('in your file for northwind-shop.example has every rule disabled');
+    expect(refusalsFor({ ...plan, config: off }, 'pending').join('\n')).toContain('has every rule disabled');
+    const staging = await planFor(emu(), 'northwind-staging.example');
+    expect(refusalsFor(staging, 'pending').join('\n')).toContain('every rule disabled');
   });
 
   it('refuses an incompatible zone and one over the rule limit in both modes', async () => {
     for (const [name, text] of [
       ['acme-bank.example', 'URI-based override'],
-      ['acme-payments.example', "201 firewall rules, more than the 200 the migration carries: migrating this zone needs the vendor's support"],
+      ['acme-payments.example', "201 firewall rules bypass the previous managed rules and are to be migrated, more than the 200 the migration carries"],
     ] as const) {
       const plan = await planFor(emu(), name);
       for (const mode of ['validation', 'pending'] as const) expect(refusalsFor(plan, mode).join('\n')).toContain(text);
@@ -304,6 +322,51 @@ describe('the state table', () => {
   });
 });
 
+// Vendor: the switch to the new managed rules can take up to an hour to show in the status.
+describe('confirming the new state', () => {
+  const start = emulatorsClosedAfterEach();
+  const noSleep = async () => undefined;
+
+  it('reads the status until it shows the state the PUT asked for', async () => {
+    const emu = await start({ dataset: 'demo', migrationDelaySeconds: 1 });
+    const { log } = auditLog();
+    const c = client(emu);
+    const zone = await resolveZone(c, 'northwind-shop.example');
+    const prepared = await prepareMigration(c, zone, 'pending');
+    expect((await executeMigration(c, log, prepared.request!, 'migrate apply')).ok).toBe(true);
+    // Read once, at once: the status still says the old state.
+    const first = await confirmStates(c, [{ id: zone.id, mode: 'pending' }], { waitMs: 0 });
+    expect(first.get(zone.id)).toEqual({ confirmed: false, state: 'start', error: null });
+    const later = await confirmStates(c, [{ id: zone.id, mode: 'pending' }], { waitMs: 5000, pollMs: 200 });
+    expect(later.get(zone.id)).toEqual({ confirmed: true, state: 'complete', error: null });
+  });
+
+  it('gives up at the time limit, reading no more than it needs, and stops on a signal', async () => {
+    const emu = await start({ dataset: 'demo', migrationDelaySeconds: 3600 });
+    const c = client(emu);
+    const zone = await resolveZone(c, 'northwind-shop.example');
+    const { log } = auditLog();
+    await executeMigration(c, log, (await prepareMigration(c, zone, 'pending')).request!, 'migrate apply');
+    emu.resetStats();
+    const waits: number[] = [];
+    const seen = await confirmStates(c, [{ id: zone.id, mode: 'pending' }], { waitMs: 50, pollMs: 10, sleep: async (ms) => void waits.push(ms) });
+    expect(seen.get(zone.id)?.confirmed).toBe(false);
+    expect(waits.every((ms) => ms <= 50)).toBe(true);
+    const stopped = await confirmStates(c, [{ id: zone.id, mode: 'pending' }], { waitMs: 60_000, sleep: noSleep, stopped: () => 'SIGINT' });
+    expect(stopped.get(zone.id)).toMatchObject({ confirmed: false, state: 'start' });
+  });
+
+  it('keeps a status it cannot read as unconfirmed with the reason', async () => {
+    const emu = await start({ dataset: 'demo', failRoutes: ['GET /zones/{zone_id}/waf_migration/status'] });
+    const c = clientFor(emu, { budget: 1_000_000, budgetWindowMs: 1000, retries: 0 });
+    clients.push(c);
+    const id = zoneId(emu, 'northwind-shop.example');
+    const seen = await confirmStates(c, [{ id, mode: 'pending' }], { waitMs: 0 });
+    expect(seen.get(id)).toMatchObject({ confirmed: false, state: null });
+    expect(seen.get(id)?.error).toContain('500');
+  });
+});
+
 describe('a firewall rule list that stops early', () => {
   const start = emulatorsClosedAfterEach();
 
@@ -311,8 +374,8 @@ describe('a firewall rule list that stops early', () => {
     const emu = await start({ dataset: 'demo', repeatPage: ['GET /zones/{zone_id}/firewall/rules'] });
     const plan = await planFor(emu, 'acme-payments.example');
     expect(plan.firewallRules.count).toBeNull();
-    expect(plan.blockers.map((b) => b.kind)).toEqual(['unverified']);
-    expect(refusalsFor(plan, 'pending')[0]).toContain('the firewall rules could not be read');
+    expect(plan.blockers.map((b) => b.kind)).toEqual(['incompatible', 'unverified']);
+    expect(refusalsFor(plan, 'pending').join('\n')).toContain('the firewall rules could not be read');
   });
 });
 
@@ -360,7 +423,7 @@ describe('an adjusted configuration file', () => {
   it.each([
     ['text that is not JSON', '{not json', 'f.json is not valid JSON'],
     ['an array', '[]', 'f.json must hold a managed-rules configuration'],
-    ['a whole plan', JSON.stringify({ schema: 'zonewarden.migration-plan/1', config: good }), 'holds a whole plan: save only its "config" object'],
+    ['a whole plan', JSON.stringify({ schema: 'zonewarden.migration-plan/2', config: good }), 'holds a whole plan: save only its "config" object'],
     ['no name', JSON.stringify({ rules: good.rules }), '"name" must be a non-empty string'],
     ['rules that are no array', JSON.stringify({ name: 'default', rules: {} }), '"rules" must be an array'],
     ['no rules', JSON.stringify({ name: 'default', rules: [] }), '"rules" is empty'],
@@ -402,7 +465,8 @@ describe('many zones', () => {
     expect(writeRoutes(emu)).toEqual([]);
 
     const done = await migrateAssessed(c, log, assessed, 'migrate apply', () => null);
-    expect(done.filter((r) => r.outcome === 'migrated').map((r) => r.zone.name)).toEqual(['acme-cards.example']);
+    // Written, not yet confirmed: only the status says a zone has migrated.
+    expect(done.filter((r) => r.outcome === 'requested').map((r) => r.zone.name)).toEqual(['acme-cards.example']);
     expect(done.filter((r) => r.outcome === 'skipped')).toHaveLength(zones.length - 1);
     expect(listActions(db).map((r) => r.target.name)).toEqual(['acme-cards.example']);
   });
