@@ -49,17 +49,20 @@ function database(cwd: string, emu: RunningEmulator, name: string) {
 describe('migrate plan', () => {
   const start = emulatorsClosedAfterEach();
 
-  it('shows blockers, mapping, validation mode, what is lost and the configuration, with GET requests only', async () => {
+  // spec: Managed-rules migration (check, config), Migration mapping rules (rules 2 and 3); vendor
+  // guide: bypass rules and the vendor package's rule overrides are carried, OWASP overrides are not.
+  it('shows blockers, the OWASP preview, validation mode, what is carried and lost and the configuration, with GET requests only', async () => {
     const emu = await start({ dataset: 'demo' });
     const cwd = workdir();
     const r = await migrate(emu, cwd, ['plan', '--zone', 'acme-bank.example', '--db', 'zw.db']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('blockers:\n  - not compatible: 2 URI-based override(s)');
-    expect(r.stdout).toContain('sensitivity high → paranoia level PL2, score threshold Medium (40 or higher)');
-    expect(r.stdout).toContain('action block (carried over)');
+    expect(r.stdout).toContain("after the migration: the OWASP core rule set runs at paranoia level PL2, score threshold Medium (40 or higher), action block (from the migration's configuration)");
     expect(r.stdout).toContain('validation mode available (Enterprise)');
-    expect(r.stdout).toContain('  - rule override: SQLi - Comment sequence in the query string (100002) simulate (default block)');
-    expect(r.stdout).toContain('  - group switched off, perhaps by default: Cloudflare WordPress');
+    expect(r.stdout).toMatch(/firewall rules carried: 1 bypass rule of the previous managed rules \(of \d+ firewall rules;[^\n]*\n {2}- "Let the weekly scanner past the WAF" [0-9a-f]{32}, \d+ bytes/);
+    expect(r.stdout).toContain('OWASP overrides lost (the migration does not carry overrides of the previous core rule set):\n  - group OWASP XSS Attacks: 1 rule changed from the default; off now: Cross-site Scripting (XSS) Attack: document.cookie (958001)');
+    expect(r.stdout).toContain('vendor rule overrides carried into the new configuration: 2 (SQLi - Comment sequence in the query string (100002) simulate');
+    expect(r.stdout).not.toContain('WordPress');
     expect(r.stdout).toMatch(/resulting configuration "default" \(3 rule\(s\), from GET waf_migration\/config\):\n {2}1\. skip \(enabled\)/);
     expect(r.stdout).toContain('next: remove the blockers above');
     // A hostile override description from the API reaches the terminal inert.
@@ -73,9 +76,27 @@ describe('migrate plan', () => {
     const r = await migrate(emu, workdir(), ['plan', '--zone', zoneId(emu, 'northwind-shop.example')]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('blockers: none');
-    expect(r.stdout).toContain('sensitivity low → paranoia level PL1, score threshold Medium (40 or higher)');
+    expect(r.stdout).toContain('the OWASP core rule set runs at paranoia level PL1, score threshold Medium (40 or higher), action block');
+    expect(r.stdout).toContain('OWASP overrides lost: none');
     expect(r.stdout).toContain('no validation mode on the business plan: enabling the new managed rules disables the previous ones at once');
     expect(r.stdout).toContain('next: zonewarden migrate apply --zone northwind-shop.example --mode pending');
+  });
+
+  it('counts only the bypass rules: 201 of them block acme-payments, its 250 block rules do not', async () => {
+    const emu = await start({ dataset: 'demo' });
+    const r = await migrate(emu, workdir(), ['plan', '--zone', 'acme-payments.example']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('201 firewall rules bypass the previous managed rules and are to be migrated, more than the 200');
+    expect(r.stdout).toContain('firewall rules carried: 201 bypass rules of the previous managed rules (of 451 firewall rules;');
+    expect(r.stdout).toContain('  - and 181 more (--format json lists them all)');
+  });
+
+  it('says sensitivity off deploys the OWASP rule set disabled, and state default has not started', async () => {
+    const emu = await start({ dataset: 'demo' });
+    const r = await migrate(emu, workdir(), ['plan', '--zone', 'northwind.example']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('state: default (not started, as start)');
+    expect(r.stdout).toContain("after the migration: the OWASP core rule set is deployed disabled (from the migration's configuration)");
   });
 
   it('says a migrated zone has nothing left to plan, and exits 0', async () => {
@@ -92,7 +113,9 @@ describe('migrate plan', () => {
     const plan = await migrate(emu, cwd, ['plan', '--zone', 'acme-cards.example', '--format', 'json']);
     expect(plan.code).toBe(0);
     const json = JSON.parse(plan.stdout);
-    expect(json).toMatchObject({ schema: 'zonewarden.migration-plan/1', stage: 'start', blockers: [], validationMode: { available: true }, sensitivity: { paranoiaLevel: 'PL1' } });
+    expect(json).toMatchObject({ schema: 'zonewarden.migration-plan/2', stage: 'start', blockers: [], validationMode: { available: true }, owasp: { source: 'config', paranoiaLevel: 'PL1' } });
+    expect(json.firewallRules.bypass).toHaveLength(2);
+    expect(json.overrides.lost.map((g: { group: { name: string } }) => g.group.name)).toEqual(['OWASP Bad Robots']);
     const config = json.config as { name: string; rules: Array<Record<string, unknown> & { action_parameters: { id: string } }> };
     const adjusted = { ...config, rules: config.rules.map((r) => (r.action_parameters.id === OWASP_RULESET ? { ...r, enabled: false } : r)) };
     writeFileSync(join(cwd, 'managed.json'), JSON.stringify(adjusted));
@@ -116,20 +139,21 @@ describe('migrate apply, one zone', () => {
     const r = await migrate(emu, cwd, ['apply', '--zone', 'acme-cards.example', '--mode', 'validation', '--db', 'zw.db']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`would send PUT /zones/${zoneId(emu, 'acme-cards.example')}/rulesets/phases/http_request_firewall_managed/entrypoint?waf_migration=validation&phase_two=1`);
-    expect(r.stdout).toContain('body: configuration "default" with 2 rule(s), from GET waf_migration/config');
+    expect(r.stdout).toContain('body: configuration "default" with 4 rule(s), from GET waf_migration/config');
     expect(r.stdout).toContain('dry run: nothing was written; add --yes to migrate');
     expect(r.stderr).toMatch(/^warning: migrating acme-cards\.example to the new managed rules is irreversible/m);
-    expect(r.stdout).toContain('lost: 2 rule override(s) not migrated (and 1 group(s) switched off, perhaps by default)');
+    expect(r.stdout).toContain('lost: rule overrides in 1 OWASP group not migrated; zonewarden migrate plan lists them; 1 vendor rule override carried');
     expect(writesTo(emu)).toEqual([]);
     expect(existsSync(join(cwd, 'zw.db'))).toBe(false);
     expect(await state(emu, 'acme-cards.example')).toBe('start');
   });
 
-  it('with --yes migrates, records the write and rescans the zone', async () => {
+  it('with --yes migrates, says requested, confirms from the status, records the write and rescans the zone', async () => {
     const emu = await start({ dataset: 'demo' });
     const cwd = workdir();
     const r = await migrate(emu, cwd, ['apply', '--zone', 'acme-cards.example', '--mode', 'validation', '--db', 'zw.db', '--yes']);
     expect(r.code).toBe(0);
+    expect(r.stdout).toContain('requested: the API took the PUT (HTTP 200)');
     expect(r.stdout).toContain('acme-cards.example is in validation mode');
     expect(r.stdout).toContain('finish with zonewarden migrate apply --zone acme-cards.example --mode pending --yes');
     expect(r.stderr).toContain('irreversible');
@@ -144,6 +168,7 @@ describe('migrate apply, one zone', () => {
     const finish = await migrate(emu, cwd, ['apply', '--zone', 'acme-cards.example', '--mode', 'pending', '--db', 'zw.db', '--yes']);
     expect(finish.code).toBe(0);
     expect(finish.stdout).toContain('from the entry point validation mode runs');
+    expect(finish.stdout).toContain('acme-cards.example has migrated: the new managed rules run');
     expect(await state(emu, 'acme-cards.example')).toBe('complete');
     expect(database(cwd, emu, 'acme-cards.example')).toMatchObject({ scanned: 'complete' });
   });
@@ -151,8 +176,9 @@ describe('migrate apply, one zone', () => {
   it.each([
     ['northwind-shop.example', 'validation', 'validation mode is for Enterprise zones only and northwind-shop.example is on the business plan: use --mode pending'],
     ['acme-bank.example', 'pending', 'not compatible: 2 URI-based override(s) of the previous managed rules block it until deleted'],
-    ['acme-payments.example', 'pending', "201 firewall rules, more than the 200 the migration carries: migrating this zone needs the vendor's support"],
-    ['acme-invest.example', 'pending', "longer than 4,096 bytes of UTF-8"],
+    ['acme-payments.example', 'pending', '201 firewall rules bypass the previous managed rules and are to be migrated, more than the 200 the migration carries'],
+    ['acme-payments.example', 'validation', 'bypass rule expression(s) to migrate longer than 4,096 bytes of UTF-8'],
+    ['northwind-staging.example', 'pending', 'has every rule disabled, which would leave the zone with no managed rules'],
     ['acme-loans.example', 'validation', 'acme-loans.example is already in validation mode: use --mode pending'],
     ['acme-careers.example', 'pending', 'acme-careers.example has already migrated (state complete); the migration is irreversible'],
   ])('refuses %s with --mode %s before any write, in one line', async (name, mode, why) => {
@@ -174,7 +200,7 @@ describe('migrate apply, one zone', () => {
     const r = await migrate(emu, cwd, ['apply', '--zone', 'northwind.example', '--mode', 'pending', '--config', 'bad.json', '--db', 'zw.db', '--yes']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/zonewarden migrate: the API refused the migration of northwind\.example: PUT .*HTTP 400.*\(recorded in the audit log\)/);
-    expect(await state(emu, 'northwind.example')).toBe('start');
+    expect(await state(emu, 'northwind.example')).toBe('default');
     const [row] = database(cwd, emu, 'northwind.example').actions;
     expect(row).toMatchObject({ action: 'migration.pending', outcome: 'failed', httpStatus: 400 });
     expect(row!.apiCodes.length).toBeGreaterThan(0);
@@ -185,8 +211,43 @@ describe('migrate apply, one zone', () => {
     const r = await migrate(emu, workdir(), ['apply', '--zone', 'northwind.example', '--mode', 'pending', '--format', 'json']);
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout);
-    expect(json).toMatchObject({ schema: 'zonewarden.migration-apply/1', mode: 'pending', dryRun: true, counts: { 'would migrate': 1 } });
+    expect(json).toMatchObject({ schema: 'zonewarden.migration-apply/2', mode: 'pending', dryRun: true, counts: { 'would migrate': 1 } });
     expect(json.zones[0].request).toMatchObject({ method: 'PUT', query: { waf_migration: 'pending', phase_two: '1' }, rules: 2, configSource: 'config' });
+  });
+});
+
+// Vendor: the switch can take up to an hour to show; the emulator's --migration-delay models it.
+describe('migrate apply, waiting for the API to say so', () => {
+  const start = emulatorsClosedAfterEach();
+
+  it('says requested, not migrated, when the status has not changed within --wait, and exits 0', async () => {
+    const emu = await start({ dataset: 'demo', migrationDelaySeconds: 3600 });
+    const cwd = workdir();
+    const r = await migrate(emu, cwd, ['apply', '--zone', 'northwind-shop.example', '--mode', 'pending', '--db', 'zw.db', '--yes', '--wait', '0']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('requested: the API took the PUT (HTTP 200)');
+    expect(r.stdout).toContain('northwind-shop.example: the status still says start after 0 s; the switch can take up to an hour to show');
+    expect(r.stdout).not.toContain('has migrated');
+    expect(database(cwd, emu, 'northwind-shop.example').actions).toMatchObject([{ action: 'migration.pending', outcome: 'ok' }]);
+  });
+
+  it('reads the status until it shows the new state, then says it has migrated', async () => {
+    const emu = await start({ dataset: 'demo', migrationDelaySeconds: 1 });
+    const cwd = workdir();
+    const r = await migrate(emu, cwd, ['apply', '--zone', 'northwind-shop.example', '--mode', 'pending', '--db', 'zw.db', '--yes', '--wait', '30', '--format', 'json']);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(json.zones[0]).toMatchObject({ outcome: 'migrated' });
+    expect(emu.stats().requests.byRoute['GET /zones/{zone_id}/waf_migration/status']).toBeGreaterThan(2);
+    expect(database(cwd, emu, 'northwind-shop.example').scanned).toBe('complete');
+  });
+
+  it('lists the zones written but not yet shown as requested in --all-eligible', async () => {
+    const emu = await start({ dataset: 'demo', migrationDelaySeconds: 3600 });
+    const r = await migrate(emu, workdir(), ['apply', '--all-eligible', '--zone', 'northwind-shop.example', '--mode', 'pending', '--db', 'zw.db', '--yes', '--wait', '0']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').find((l) => l.startsWith('northwind-shop.example'))).toMatch(/requested +northwind-shop\.example: the status still says start/);
+    expect(r.stdout).toContain('1 zone(s) requested whose status did not show the new state within --wait');
   });
 });
 
@@ -217,13 +278,36 @@ describe('migrate apply --all-eligible', () => {
     expect(r.code).toBe(0);
     const rows = r.stdout.split('\n').map((l) => l.split(/ {2,}/));
     const migrated = rows.filter((cells) => cells[2] === 'migrated').map((cells) => cells[0]);
-    expect(migrated).toEqual(['northwind-shop.example', 'northwind-staging.example', 'northwind.example']);
+    expect(migrated).toEqual(['northwind-shop.example', 'northwind.example']);
     expect(rows.find((cells) => cells[0] === 'northwind-blog.example')?.[2]).toBe('skipped');
-    expect(r.stdout).toContain('4 zone(s), mode pending: 3 migrated, 1 skipped');
+    // Its previous managed rules are off, so its configuration has every rule disabled: refused.
+    expect(rows.find((cells) => cells[0] === 'northwind-staging.example')?.[2]).toBe('skipped');
+    expect(r.stdout).toContain('4 zone(s), mode pending: 2 migrated, 2 skipped');
     for (const name of migrated) expect(await state(emu, name!)).toBe('complete');
     const { actions, scanned } = database(cwd, emu, 'northwind.example');
     expect(actions.map((a) => [a.target.name, a.action, a.outcome]).sort()).toEqual(migrated.map((n) => [n, 'migration.pending', 'ok']));
     expect(scanned).toBe('complete');
+  });
+
+  // The step is irreversible for every zone the token can see: the user types how many.
+  it('with --mode pending and no --zone or --account, needs --confirm-zones matching the eligible count', async () => {
+    const emu = await start({ dataset: 'demo' });
+    const dry = await migrate(emu, workdir(), ['apply', '--all-eligible', '--mode', 'pending']);
+    const eligible = Number(/add --yes to migrate the (\d+) eligible zone/.exec(dry.stdout)?.[1]);
+    expect(eligible).toBeGreaterThan(1);
+
+    const missing = await migrate(emu, workdir(), ['apply', '--all-eligible', '--mode', 'pending', '--db', 'zw.db', '--yes']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`migrates every zone the token can see, irreversibly (${eligible} eligible now); nothing was written`);
+    expect(missing.stderr).toContain(`--confirm-zones ${eligible}`);
+    const wrong = await migrate(emu, workdir(), ['apply', '--all-eligible', '--mode', 'pending', '--db', 'zw.db', '--yes', '--confirm-zones', String(eligible + 1)]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain(`--confirm-zones ${eligible + 1} does not match the ${eligible} zone(s) eligible now`);
+    expect(writesTo(emu)).toEqual([]);
+
+    const r = await migrate(emu, workdir(), ['apply', '--all-eligible', '--mode', 'pending', '--db', 'zw.db', '--yes', '--confirm-zones', String(eligible)]);
+    expect(r.code).toBe(0);
+    expect(emu.stats().requests.byRoute[PUT_ENTRYPOINT]).toBe(eligible);
   });
 
   it('exits 2 when a write fails, and records the failure', async () => {
@@ -252,6 +336,8 @@ describe('usage', () => {
     [['plan', '--zone', 'a.example', '--yes'], 'zonewarden migrate: --yes belongs to migrate apply'],
     [['apply', '--zone', 'a.example', '--mode', 'pending', '--account', 'x'], '--account selects zones for --all-eligible'],
     [['apply', '--all-eligible', '--mode', 'pending', '--config', 'c.json'], '--config is one zone\'s configuration'],
+    [['apply', '--zone', 'a.example', '--mode', 'pending', '--confirm-zones', '3'], '--confirm-zones goes with --all-eligible'],
+    [['apply', '--zone', 'a.example', '--mode', 'pending', '--wait', '-1'], '--wait'],
     [['apply', '--zone', 'a.example', '--mode', 'later'], '--mode must be one of validation, pending'],
     [['apply', '--zone', 'a.example', '--mode', 'pending', '--config', 'missing.json'], 'cannot read --config missing.json (ENOENT)'],
   ])('%j: one line, exit 2, no request', async (argv, message) => {
