@@ -1,4 +1,5 @@
-import { expressionBytes, firstFew, MIGRATION_LIMITS, stillBeforeCheck } from '../src/policy/migration-preview.js';
+import { againstLimits } from '../src/policy/migration-carry.js';
+import { firstFew, MIGRATION_LIMITS, stillBeforeCheck } from '../src/policy/migration-preview.js';
 import type { WafOverride } from '../src/policy/models.js';
 import { defineRule } from '../src/policy/rule.js';
 import type { ZoneView } from '../src/policy/zone-view.js';
@@ -14,9 +15,10 @@ function limitsPassed(zone: ZoneView): string | null {
   const bypass = zone.bypassRulesToMigrate();
   if (!bypass.known) return null;
   const parts: string[] = [];
-  if (bypass.items.length > MIGRATION_LIMITS.firewallRules) parts.push(`${bypass.items.length} bypass rules, more than ${MIGRATION_LIMITS.firewallRules}`);
-  const long = bypass.items.filter((e) => e.expression !== null && expressionBytes(e.expression) > MIGRATION_LIMITS.expressionBytes).length;
-  if (long) parts.push(`${long} expression(s) over ${MIGRATION_LIMITS.expressionBytes} bytes`);
+  const n = (x: number) => x.toLocaleString('en-US');
+  const { tooMany, long } = againstLimits(bypass.items);
+  if (tooMany) parts.push(`${n(bypass.items.length)} bypass rules, more than ${n(MIGRATION_LIMITS.firewallRules)}`);
+  if (long) parts.push(`${long} expression(s) over ${n(MIGRATION_LIMITS.expressionBytes)} bytes`);
   return parts.length ? parts.join(', ') : null;
 }
 

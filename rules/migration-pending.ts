@@ -1,5 +1,6 @@
 import { owaspFromConfig, owaspFromMapping, type OwaspOutcome } from '../src/policy/migration-config.js';
-import { expressionBytes, MIGRATION_LIMITS } from '../src/policy/migration-preview.js';
+import { againstLimits } from '../src/policy/migration-carry.js';
+import { MIGRATION_LIMITS } from '../src/policy/migration-preview.js';
 import { defineRule } from '../src/policy/rule.js';
 import type { ZoneView } from '../src/policy/zone-view.js';
 
@@ -12,13 +13,16 @@ const n = (x: number) => x.toLocaleString('en-US');
 function blockersOf(zone: ZoneView): string[] {
   const blockers: string[] = [];
   const check = zone.migrationCheck();
-  if (check.known && check.value?.compatible === false) blockers.push('blocked until its URI-based overrides are deleted');
+  if (check.known && check.value?.compatible === false) {
+    // URI-based overrides are the usual cause; the limits below are the other documented ones.
+    const overrides = zone.wafOverrides();
+    blockers.push(overrides.known && overrides.items.length ? `blocked until its ${overrides.items.length} URI-based override(s) are deleted` : 'the compatibility check refuses it (migration-incompatible says why)');
+  }
   // Only the bypass rules are migrated, so only they count towards the limits.
   const bypass = zone.bypassRulesToMigrate();
-  if (bypass.known && bypass.items.length > MIGRATION_LIMITS.firewallRules) {
-    blockers.push(`${n(bypass.items.length)} bypass rules to migrate, more than the ${n(MIGRATION_LIMITS.firewallRules)} the migration carries, need the vendor's support`);
-  }
-  const long = bypass.known ? bypass.items.filter((e) => e.expression !== null && expressionBytes(e.expression) > MIGRATION_LIMITS.expressionBytes).length : 0;
+  if (!bypass.known) return blockers;
+  const { tooMany, long } = againstLimits(bypass.items);
+  if (tooMany) blockers.push(`${n(bypass.items.length)} bypass rules to migrate, more than the ${n(MIGRATION_LIMITS.firewallRules)} the migration carries, need the vendor's support`);
   if (long > 0) blockers.push(`${long} bypass rule expression(s) longer than ${n(MIGRATION_LIMITS.expressionBytes)} bytes need the vendor's support`);
   return blockers;
 }

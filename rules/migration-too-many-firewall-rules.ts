@@ -31,11 +31,13 @@ export default defineRule({
     // Paused bypass rules count: the spec counts the rules with the action, not their state.
     const count = bypass.items.length;
     if (count <= ctx.options.maxRules) return ctx.pass();
+    // Named in the order they run, so the first few are the ones a reader finds first in the dashboard.
+    const ordered = [...bypass.items].sort((a, b) => (a.rule.priority ?? Infinity) - (b.rule.priority ?? Infinity));
     ctx.fail(ctx.zone.resource, 'tooMany', {
       count,
       limit: ctx.options.maxRules,
-      rules: firstFew(bypass.items.map(({ rule }) => rule.description || rule.id), 3),
-      ruleIds: bypass.items.map(({ rule }) => rule.id),
+      rules: firstFew(ordered.map(({ rule }) => rule.description || rule.id), 3),
+      ruleIds: ordered.map(({ rule }) => rule.id),
     });
   },
 });

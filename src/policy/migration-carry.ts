@@ -1,3 +1,4 @@
+import { expressionBytes, MIGRATION_LIMITS } from './migration-preview.js';
 import type { WafPackage, WafSetting } from './models.js';
 
 /**
@@ -15,6 +16,14 @@ import type { WafPackage, WafSetting } from './models.js';
  */
 export function migratesAsBypass(rule: { action: string | null; products: readonly string[] }): boolean {
   return rule.action === 'bypass' && rule.products.includes('waf');
+}
+
+/** How the bypass rules to migrate stand against the spec's limits (more than 200; an expression over 4 KB). */
+export function againstLimits(bypass: ReadonlyArray<{ expression: string | null }>): { tooMany: boolean; long: number } {
+  return {
+    tooMany: bypass.length > MIGRATION_LIMITS.firewallRules,
+    long: bypass.filter((e) => e.expression !== null && expressionBytes(e.expression) > MIGRATION_LIMITS.expressionBytes).length,
+  };
 }
 
 /** A rule set away from the default it states; a rule in mode `default` follows it. */

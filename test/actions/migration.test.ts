@@ -100,6 +100,8 @@ describe('a plan', () => {
     expect(over.firewallRules.count).toBe(451);
     expect(over.firewallRules.bypass).toHaveLength(201);
     expect(over.blockers.map((b) => b.kind)).toEqual(['incompatible', 'too-many-rules', 'expression-too-long']);
+    // spec: Errors rule 7: the check refuses it for the limits, not for URI-based overrides (it has none).
+    expect(over.blockers[0]!.message).toContain('which has no URI-based overrides; its bypass rules are past the limits below');
     expect(over.blockers[1]!.message).toContain('201 firewall rules bypass the previous managed rules');
     const cards = await planFor(emu(), 'acme-cards.example');
     expect(cards.firewallRules.count).toBe(200);

@@ -137,6 +137,7 @@ testRule(rule, {
             plan: 'enterprise',
             ...packages({ sensitivity: 'high', action_mode: 'block' }),
             migrationCheck: { compatible: false, migration_state: 'start' },
+            wafOverrides: [{ id: 'ovr1', urls: ['bank.example/export*'], paused: false }],
             firewallRules: [...rules(200).firewallRules, ...firewall([{ expression: longExpression, action: 'bypass', products: ['waf'] }]).firewallRules],
           },
         ],
@@ -145,8 +146,8 @@ testRule(rule, {
         {
           messageId: 'pending',
           message:
-            "Before it can migrate: blocked until its URI-based overrides are deleted; 201 bypass rules to migrate, more than the 200 the migration carries, need the vendor's support; 1 bypass rule expression(s) longer than 4,096 bytes need the vendor's support",
-          data: { blockerList: ['blocked until its URI-based overrides are deleted', "201 bypass rules to migrate, more than the 200 the migration carries, need the vendor's support", "1 bypass rule expression(s) longer than 4,096 bytes need the vendor's support"] },
+            "Before it can migrate: blocked until its 1 URI-based override(s) are deleted; 201 bypass rules to migrate, more than the 200 the migration carries, need the vendor's support; 1 bypass rule expression(s) longer than 4,096 bytes need the vendor's support",
+          data: { blockerList: ['blocked until its 1 URI-based override(s) are deleted', "201 bypass rules to migrate, more than the 200 the migration carries, need the vendor's support", "1 bypass rule expression(s) longer than 4,096 bytes need the vendor's support"] },
         },
       ],
     },
@@ -190,7 +191,7 @@ testRule(rule, {
       findings: [
         {
           messageId: 'sensitivityNotRead',
-          message: ['Neither its migration configuration nor its OWASP sensitivity was read (waf_packages', 'the business plan has no validation mode', 'Before it can migrate: blocked until its URI-based overrides are deleted'],
+          message: ['Neither its migration configuration nor its OWASP sensitivity was read (waf_packages', 'the business plan has no validation mode', 'Before it can migrate: the compatibility check refuses it (migration-incompatible says why)'],
         },
       ],
     },

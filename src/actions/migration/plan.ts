@@ -11,10 +11,14 @@ const overrideLabel = (o: UriOverride): string => {
   return `${o.description ? `"${o.description}" (${where})` : where}${o.paused ? ' [paused]' : ''}`;
 };
 
-function incompatibility(facts: MigrationFacts): Blocker[] {
+/** Why the check refuses the zone; `limitsPassed` when the bypass rules are past the limits, the other documented cause. */
+function incompatibility(facts: MigrationFacts, limitsPassed: boolean): Blocker[] {
   if (facts.compatible === true) return [];
   if (facts.compatible === null) return [{ kind: 'unverified', message: 'the compatibility check did not say whether the zone can migrate' }];
   const o = facts.overrides;
+  if (limitsPassed && (o === null || (o.known && o.items.length === 0))) {
+    return [{ kind: 'incompatible', message: 'not compatible: the compatibility check refuses the zone, which has no URI-based overrides; its bypass rules are past the limits below' }];
+  }
   if (o === null) return [{ kind: 'incompatible', message: 'not compatible: the compatibility check refuses the zone (it has no URI-based overrides on its plan): ask the vendor\'s support what blocks it' }];
   if (!o.known) return [{ kind: 'incompatible', message: `not compatible: the check refuses the zone; its URI-based overrides, the usual cause, could not be read (${o.reason})` }];
   if (o.items.length === 0) return [{ kind: 'incompatible', message: 'not compatible, yet the zone has no URI-based overrides: ask the vendor\'s support what blocks it' }];
@@ -86,7 +90,7 @@ export function planMigration(facts: MigrationFacts): MigrationPlan {
     oldWaf: facts.oldWaf,
     newWaf: facts.newWaf,
     compatible: facts.compatible,
-    blockers: beforeCheck ? [...incompatibility(facts), ...checks.blockers] : [],
+    blockers: beforeCheck ? [...incompatibility(facts, checks.blockers.some((b) => b.kind === 'too-many-rules' || b.kind === 'expression-too-long')), ...checks.blockers] : [],
     owasp: owaspOf(facts),
     validationMode: enterprise
       ? { available: true, text: 'validation mode available (Enterprise): both versions run, the new managed rules first, until apply --mode pending' }
