@@ -105,7 +105,7 @@ read).`,
       value: 'N',
       help: 'apply --all-eligible --mode pending --yes without --zone/--account: the number of zones the dry run said would migrate',
     },
-    format: { type: 'string', default: 'text', choices: ['text', 'json'], help: 'output: text, or JSON (schemas zonewarden.migration-plan/1, zonewarden.migration-apply/1)' },
+    format: { type: 'string', default: 'text', choices: ['text', 'json'], help: `output: text, or JSON (schemas ${MIGRATION_PLAN_SCHEMA}, ${MIGRATION_APPLY_SCHEMA})` },
     ...commonOptions('baseUrl', 'db', 'account', 'concurrency', 'budget', 'budgetWindow', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
   },
   examples: [
@@ -308,6 +308,18 @@ interface OneOptions {
   adjusted?: AdjustedConfig;
 }
 
+/** A pause between status reads that a stop signal (Ctrl-C) ends at once. */
+function sleepUntilStopped(stop: Promise<string>): (ms: number) => Promise<void> {
+  return (ms) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      void stop.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+}
+
 /** What the status said after the PUT, for the user: only a confirmed state is called done. */
 function confirmationText(name: string, mode: MigrationMode, c: Confirmation | undefined, waitMs: number): string {
   if (c?.confirmed) {
@@ -354,7 +366,7 @@ async function applyOne(config: Config, io: CommandIO, opts: OneOptions): Promis
       throw new MigrationFailed(`the API refused the migration of ${zone.name}: ${outcome.error ?? 'no reason given'} (recorded in the audit log)`);
     }
     say(`requested: the API took the PUT (HTTP ${outcome.httpStatus ?? '?'}); reading the status until it shows ${opts.mode === 'validation' ? 'validation mode' : 'the migration complete'} (at most ${opts.waitMs / 1000} s)`);
-    const confirmation = (await confirmStates(session.client, [{ id: zone.id, mode: opts.mode }], { waitMs: opts.waitMs, stopped: () => stoppedBy })).get(zone.id);
+    const confirmation = (await confirmStates(session.client, [{ id: zone.id, mode: opts.mode }], { waitMs: opts.waitMs, stopped: () => stoppedBy, sleep: sleepUntilStopped(io.stopSignal) })).get(zone.id);
     say(confirmationText(zone.name, opts.mode, confirmation, opts.waitMs));
     const scanId = await session.rescan([zone.name]);
     const done = confirmation?.confirmed === true;
@@ -439,7 +451,7 @@ async function applyAll(config: Config, io: CommandIO, opts: AllOptions): Promis
     let scanId: number | null = null;
     if (session && eligible) {
       rows = await migrateAssessed(session.client, session.log, rows, COMMAND, () => stoppedBy);
-      rows = await confirmRows(session.client, rows, mode, opts.waitMs, () => stoppedBy);
+      rows = await confirmRows(session.client, rows, mode, opts.waitMs, () => stoppedBy, sleepUntilStopped(io.stopSignal));
       scanId = await session.rescan(rows.filter((r) => r.outcome === 'migrated' || r.outcome === 'requested' || r.outcome === 'failed').map((r) => r.zone.name));
     }
     if (format === 'json') io.stdout(applyJson(mode, !session, rows, scanId));
@@ -452,10 +464,17 @@ async function applyAll(config: Config, io: CommandIO, opts: AllOptions): Promis
 }
 
 /** The written rows become `migrated` once their status shows the new state; the rest stay `requested`. */
-async function confirmRows(client: ApiClient, rows: BulkRow[], mode: MigrationMode, waitMs: number, stopped: () => string | null): Promise<BulkRow[]> {
+async function confirmRows(
+  client: ApiClient,
+  rows: BulkRow[],
+  mode: MigrationMode,
+  waitMs: number,
+  stopped: () => string | null,
+  sleep: (ms: number) => Promise<void>,
+): Promise<BulkRow[]> {
   const written = rows.filter((r) => r.outcome === 'requested').map((r) => ({ id: r.zone.id, mode }));
   if (!written.length) return rows;
-  const seen = await confirmStates(client, written, { waitMs, stopped });
+  const seen = await confirmStates(client, written, { waitMs, stopped, sleep });
   return rows.map((r) => {
     const c = r.outcome === 'requested' ? seen.get(r.zone.id) : undefined;
     if (!c) return r;
