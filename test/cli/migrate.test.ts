@@ -193,6 +193,17 @@ describe('migrate apply, one zone', () => {
     expect(database(cwd, emu, name).actions).toEqual([]);
   });
 
+  // spec: States and transitions (validation mode -> new version only, no condition): the check and
+  // its limits were passed on entering validation mode.
+  it('finishes a zone in validation mode although its bypass rule is over 4 KB', async () => {
+    const emu = await start({ dataset: 'demo' });
+    const cwd = workdir();
+    const r = await migrate(emu, cwd, ['apply', '--zone', 'acme-loans.example', '--mode', 'pending', '--db', 'zw.db', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('acme-loans.example has migrated');
+    expect(await state(emu, 'acme-loans.example')).toBe('complete');
+  });
+
   it('records the API\'s refusal of an adjusted configuration and exits 2', async () => {
     const emu = await start({ dataset: 'demo' });
     const cwd = workdir();
