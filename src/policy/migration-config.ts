@@ -8,8 +8,7 @@ import type { ManagedRulesConfig, WafPackage } from './models.js';
  * table applied to the previous package instead.
  */
 
-/** The vendor's managed rulesets, as the migration's examples name them. */
-export const MANAGED_RULESET_ID = 'efb7b8c949ac4650a09736fc376e9aee';
+/** The vendor's OWASP ruleset, as the migration's configuration names it. */
 export const OWASP_RULESET_ID = '4814384a9e5d4991b9815dcfc25d2f1f';
 /** The OWASP rule that compares a request's anomaly score with the threshold. */
 export const OWASP_SCORE_RULE_ID = '6179ae15870a4bb7b2d480d4843b323c';
@@ -33,7 +32,7 @@ const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v ===
 const list = (v: unknown): Array<Record<string, unknown>> => (Array.isArray(v) ? v.map(obj) : []);
 
 /** The configuration's rule executing a ruleset, if any. */
-export function executing(config: ManagedRulesConfig, rulesetId: string): Record<string, unknown> | undefined {
+function executing(config: ManagedRulesConfig, rulesetId: string): Record<string, unknown> | undefined {
   return config.rules.find((r) => r['action'] === 'execute' && obj(r['action_parameters'])['id'] === rulesetId);
 }
 
