@@ -97,7 +97,7 @@ describe('a plan', () => {
   // bypass rules of the previous managed rules are migrated.
   it('blocks more than 200 bypass rules to migrate, and does not count the other firewall rules', async () => {
     const over = await planFor(emu(), 'acme-payments.example');
-    expect(over.firewallRules.count).toBe(451);
+    expect(over.firewallRules.count).toBe(300);
     expect(over.firewallRules.bypass).toHaveLength(201);
     expect(over.blockers.map((b) => b.kind)).toEqual(['incompatible', 'too-many-rules', 'expression-too-long']);
     // spec: Errors rule 7: the check refuses it for the limits, not for URI-based overrides (it has none).
