@@ -297,7 +297,7 @@ describe('scan summary and progress', () => {
       state: 'failed',
       reason: 'Internal server error',
     }));
-    const summary = buildSummary(9, 'incomplete', new Date(), { accounts: 1, zones: 23, missing, notPermitted: [], skipped: 0 }, { dns_records: 5, filters: 0 }, stats(99, 2));
+    const summary = buildSummary(9, 'incomplete', new Date(), { accounts: 1, zones: 23, missing, notPermitted: [], retired: [], skipped: 0 }, { dns_records: 5, filters: 0 }, stats(99, 2));
     expect(summary).toMatchObject({ scanId: 9, status: 'incomplete', zones: 23, counts: { dns_records: 5, filters: 0 }, requests: { total: 99, retries: 2 } });
     const text = summaryText(summary);
     expect(text).toMatch(/^scan 9 incomplete in \d+s: 1 accounts, 23 zones, 5 DNS records/);
