@@ -118,9 +118,11 @@ function rateLimited(ctx: AnswerContext, errors: ApiErrorItem[]): ApiRateLimitEr
 
 export const CREDENTIALS_HINT = 'check ZONEWARDEN_API_TOKEN, or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY';
 
-/** A 4xx whose body is not the envelope: a proxy's page, say. The status alone still tells 401, 403 and 410. */
+/**
+ * A 4xx whose body is not the envelope: a proxy's page, say, which is no word on the credentials.
+ * 410 Gone is permanent whoever says it.
+ */
 function bareFailure(message: string, status: number, fields: { route: string; status: number }): ApiError {
-  if (status === 401 || status === 403) return new ApiAuthError(`${message} (${CREDENTIALS_HINT})`, fields);
   if (status === 410) return new ApiGoneError(message, fields);
   return new ApiRequestError(message, fields);
 }

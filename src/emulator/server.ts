@@ -5,7 +5,7 @@ import { createClock } from './clock.js';
 import { buildOrganisation, DatasetError, DEFAULT_GENERATED, type DatasetChoice, type GeneratedSize } from './datasets/index.js';
 import { accountTokenRefusal, authenticate, type BadCredentialsAnswer, type Credentials } from './http/auth.js';
 import { Hang, type ApiEra, type RequestContext } from './http/context.js';
-import { ApiFailure, CODES, envelopeText, failureBody, type Answer, type Envelope } from './http/envelope.js';
+import { ApiFailure, CODES, envelopeText, fail, failureBody, type Answer, type Envelope } from './http/envelope.js';
 import { Faults, type FaultKind } from './http/faults.js';
 import { RateLimiter, rateLimitHeaders, secondsUntil, type RateLimitHeaderStyle } from './http/rate-limit.js';
 import { Router, type RouteMatch } from './http/router.js';
@@ -49,6 +49,11 @@ export interface EmulatorOptions {
   faultSeed?: number;
   /** Routes that always answer 500, e.g. `GET /zones/{zone_id}/filters`. */
   failRoutes?: string[];
+  /**
+   * Routes the token lacks the permission for: they answer 403 code 9109 "Unauthorized to access
+   * requested resource", as the real API does.
+   */
+  denyRoutes?: string[];
   /** A list page whose per_page is above this never answers. */
   timeoutPerPage?: number | null;
   /** Every list serves page 1 for every page; or only the named routes do. */
@@ -180,6 +185,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const scheme = authenticate(req.headers, credentials, options.badCredentials ?? '9109');
       const refusal = scheme === 'token' && tokenKind === 'account' ? accountTokenRefusal(match.key) : null;
       if (refusal) throw refusal;
+      if (options.denyRoutes?.includes(match.key)) throw fail(403, CODES.invalidToken, 'Unauthorized to access requested resource');
       if (match.kind === 'none') {
         throw new ApiFailure(400, [
           { code: CODES.noRoute, message: `Could not route to ${url.pathname.slice(0, 200)}, perhaps your object identifier is invalid?` },
