@@ -6,6 +6,10 @@ import type { ApiClientOptions } from '../../src/api/client.js';
 import { ScanCannotStart } from '../../src/crawler/crawl.js';
 import { runScan, ScanFailed, type ScanOutcome } from '../../src/crawler/run-scan.js';
 import { summaryText } from '../../src/crawler/summary.js';
+import { diffScans } from '../../src/drift/diff.js';
+import { recordAudit } from '../../src/policy/audit.js';
+import { catalogue } from '../../src/policy/catalogue.js';
+import { activeRules } from '../../src/policy/registry.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { silentLogger } from '../../src/shared/logger.js';
 import { createRedactor } from '../../src/shared/redact.js';
@@ -29,10 +33,10 @@ afterEach(() => {
 
 async function scanOf(
   emu: RunningEmulator | { url: string },
-  options: { scope?: Partial<ScanScope>; client?: Partial<ApiClientOptions> } = {},
+  options: { scope?: Partial<ScanScope>; client?: Partial<ApiClientOptions>; db?: Db } = {},
 ): Promise<{ outcome: ScanOutcome | null; error: unknown; db: Db }> {
-  const db = openSnapshot(join(mkdtempSync(join(tmpdir(), 'zw-real-')), 'zonewarden.db'));
-  dbs.push(db);
+  const db = options.db ?? openSnapshot(join(mkdtempSync(join(tmpdir(), 'zw-real-')), 'zonewarden.db'));
+  if (!options.db) dbs.push(db);
   const client = clientFor(emu as RunningEmulator, { budget: 1_000_000, budgetWindowMs: 1000, ...options.client });
   try {
     const outcome = await runScan({
@@ -156,6 +160,23 @@ describe('retired endpoints', () => {
     expect(emu.stats().requests.byRoute['GET /zones/{zone_id}/firewall/waf/packages']).toBe(asked.length);
     expect(outcome!.summary.retired.length).toBeGreaterThan(0);
     expect(summaryText(outcome!.summary)).toMatch(/retired by the API \(not missing; checks that need it say "unknown"\): waf_overrides of \d+ zones?: /);
+  });
+});
+
+describe('retired endpoints in drift', () => {
+  it('are no drift when retired in both scans, and unknown (retired) when retired since the earlier one', async () => {
+    const classic = await emulator({ dataset: 'demo' });
+    const { db } = await scanOf(classic);
+    const retired = await emulator({ dataset: 'demo', apiEra: 'retired' });
+    const second = await scanOf(retired, { db });
+    const third = await scanOf(retired, { db });
+    const rules = activeRules(catalogue(), {}, 'defaults');
+    const audit = (reader: SnapshotReader) => void recordAudit(db, reader, rules, []);
+    const legacyUnknown = (d: ReturnType<typeof diffScans>) => d.configuration.unknown.filter((u) => u.type.startsWith('waf_'));
+    const since = legacyUnknown(diffScans(db, { from: 1, to: second.outcome!.scanId, audit }));
+    expect(since.length).toBeGreaterThan(0);
+    expect(since.every((u) => u.state === 'retired' && /retired this endpoint/.test(u.reason))).toBe(true);
+    expect(legacyUnknown(diffScans(db, { from: second.outcome!.scanId, to: third.outcome!.scanId, audit }))).toEqual([]);
   });
 });
 
