@@ -192,6 +192,29 @@ describe('an API that cannot be reached', () => {
   });
 });
 
+describe('the certificate-pack status filter', () => {
+  // spec: Endpoints (certificate_packs: `ssl_status`, the value `all` occurs); api-facts: the
+  // current API reads `status=all`, and without it lists only active packs.
+  it('asks with both ssl_status=all and status=all', async () => {
+    const urls: string[] = [];
+    const server = await answeringServer(200, (path) => {
+      if (path.endsWith('/accounts')) return [{ id: 'acc1' }];
+      if (path.endsWith('/zones')) return [{ id: 'zone1', name: 'one.example', plan: { legacy_id: 'free' }, account: { id: 'acc1' } }];
+      return path.includes('/waf_migration/') ? {} : [];
+    }, urls);
+    try {
+      const { outcome } = await scanOf({ url: server.url });
+      expect(outcome?.status).toBe('complete');
+      const packs = urls.filter((u) => u.includes('/ssl/certificate_packs')).map((u) => new URL(u, 'http://x').searchParams);
+      expect(packs).toHaveLength(1);
+      expect(packs[0]!.get('status')).toBe('all');
+      expect(packs[0]!.get('ssl_status')).toBe('all');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('list pages without totals', () => {
   // api-facts (pagination traps): a page shorter than per_page that is not the last; result_info
   // without total_pages (accounts, firewall rules, filters).
@@ -210,11 +233,23 @@ describe('list pages without totals', () => {
   });
 });
 
-async function answeringServer(status: number, body: unknown): Promise<{ url: string; close: () => Promise<void> }> {
+/**
+ * A server giving one status to every request: a fixed body, or an envelope around the result a
+ * function gives for the path (lists have one page, and answer no totals, so later pages are
+ * empty). `urls` collects what was asked.
+ */
+async function answeringServer(status: number, body: unknown, urls: string[] = []): Promise<{ url: string; close: () => Promise<void> }> {
   const { createServer } = await import('node:http');
-  const server = createServer((_req, res) => {
+  const server = createServer((req, res) => {
+    urls.push(req.url ?? '');
+    const url = new URL(req.url ?? '/', 'http://x');
+    const later = Number(url.searchParams.get('page') ?? '1') > 1;
+    const answer =
+      typeof body === 'function'
+        ? { success: true, errors: [], messages: [], result: later ? [] : (body as (path: string) => unknown)(url.pathname) }
+        : body;
     res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
+    res.end(JSON.stringify(answer));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
