@@ -197,7 +197,7 @@ describe('the certificate-pack status filter', () => {
   // current API reads `status=all`, and without it lists only active packs.
   it('asks with both ssl_status=all and status=all', async () => {
     const urls: string[] = [];
-    const server = await answeringServer(200, (path) => {
+    const server = await answeringServer(200, (path: string) => {
       if (path.endsWith('/accounts')) return [{ id: 'acc1' }];
       if (path.endsWith('/zones')) return [{ id: 'zone1', name: 'one.example', plan: { legacy_id: 'free' }, account: { id: 'acc1' } }];
       return path.includes('/waf_migration/') ? {} : [];
