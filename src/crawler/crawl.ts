@@ -277,7 +277,9 @@ class Crawler {
         for (const zone of page as ZoneItem[]) {
           if (typeof zone?.id !== 'string') continue;
           const account = typeof zone.account?.id === 'string' ? zone.account.id : '';
-          byAccount.set(account, [...(byAccount.get(account) ?? []), zone.id]);
+          let ids = byAccount.get(account);
+          if (!ids) byAccount.set(account, (ids = []));
+          ids.push(zone.id);
           this.enqueueZone(zone);
         }
         this.anyReadSucceeded = true;
