@@ -56,6 +56,8 @@ export default defineRule({
     if (check.value.compatible) return ctx.pass();
 
     const overrides = ctx.zone.wafOverrides();
+    // Retired: the API no longer lists them, so whether they block the zone is not known.
+    if (!overrides.known && overrides.state === 'retired') return ctx.unknown(ctx.zone.resource, overrides.reason);
     if (!overrides.known) return ctx.fail(ctx.zone.resource, 'overridesNotRead', { reason: overrides.reason });
     if (overrides.items.length === 0) {
       const limits = limitsPassed(ctx.zone);

@@ -1,8 +1,14 @@
 import { defineRule } from '../src/policy/rule.js';
 import type { CoverageRow } from '../src/snapshot/reader.js';
 
-/** Read: the partition answered, whole. A skipped one was deliberately not asked (nothing to read). */
+/**
+ * Read: the partition answered, whole. A skipped one was deliberately not asked (nothing to read);
+ * a retired one the API answered as gone for good (nothing left to read there).
+ */
 const unread = (row: CoverageRow): boolean => row.state === 'failed' || row.state === 'denied' || (row.state === 'ok' && row.truncated);
+
+/** The API's answer to an account-owned token on the list of accounts. */
+const ACCOUNT_OWNED_TOKEN = 1001;
 
 const why = (row: CoverageRow): string => `${row.endpoint} (${row.truncated && row.state === 'ok' ? 'truncated' : row.state}: ${row.message ?? 'no reason given'})`;
 
@@ -33,7 +39,14 @@ export default defineRule({
 
     const user = { type: 'user', id: 'accounts', name: 'accounts' };
     const accounts = snapshot.accounts();
+    // An account-owned token cannot list accounts (API error 1001): its accounts are the ones
+    // --account names, or the ones the list of every zone it can see names.
+    const accountsRow = snapshot.coverageOf('user', '', 'accounts');
+    const accountOwned = !accounts.known && accountsRow?.state === 'denied' && accountsRow.apiCode === ACCOUNT_OWNED_TOKEN;
+    const allZones = snapshot.coverageOf('user', '', 'zones');
     if (accounts.known) ctx.pass(user);
+    else if (accountOwned && (scope.accounts.length > 0 || scope.zones.length > 0 || (allZones && !unread(allZones)))) ctx.pass(user);
+    else if (accountOwned) ctx.fail(user, 'accountsNotRead', { reason: allZones ? why(allZones) : 'the credentials cannot list accounts and the zone list was not read' });
     else ctx.fail(user, 'accountsNotRead', { reason: accounts.reason });
 
     // Denied invites are normal for an account-scoped token (invite-pending then says unknown).
@@ -44,7 +57,8 @@ export default defineRule({
 
     // A scan scoped to zone names looks them up by name and lists no account's zones.
     if (scope.zones.length === 0) {
-      const accountIds = scope.accounts.length ? scope.accounts : accounts.known ? accounts.items.map((a) => a.id) : [];
+      const listedFromZones = () => snapshot.coverage().filter((r) => r.kind === 'account' && r.endpoint === 'zones').map((r) => r.scopeId);
+      const accountIds = scope.accounts.length ? scope.accounts : accounts.known ? accounts.items.map((a) => a.id) : accountOwned ? listedFromZones() : [];
       for (const id of accountIds) {
         const resource = { type: 'account', id, name: snapshot.account(id)?.name ?? null };
         const listing = snapshot.coverageOf('account', id, 'zones');

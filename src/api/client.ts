@@ -50,6 +50,10 @@ export interface RequestOptions {
 }
 
 const READS = new Set(['GET', 'HEAD']);
+/** No connection was made: the host is unknown, refused it, or could not be reached. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_NONAME']);
+/** The TLS handshake failed: a certificate that does not verify, or a protocol mismatch. */
+const TLS_FAILURE = /^(CERT_|ERR_TLS_|ERR_SSL_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH|EPROTO)/;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 30_000;
 /** A 429 without Retry-After or a Ratelimit reset: wait a minute before trying again. */
@@ -223,12 +227,15 @@ export class ApiClient {
       return new ApiTimeoutError(`${route}: no answer within ${this.options.timeoutMs / 1000} s`, { route, status: null, retryable: idempotent, cause: err });
     }
     const code = e.code ?? e.cause?.code ?? 'ERROR';
+    const unreachable = UNREACHABLE.has(code) || TLS_FAILURE.test(code);
     // A connection that was never made cannot have changed anything: safe to retry even a write.
-    const neverSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+    // An unknown host or a certificate that does not verify will not heal in seconds: not retried.
+    const permanent = code === 'ENOTFOUND' || TLS_FAILURE.test(code);
     return new ApiNetworkError(`${route}: connection failed (${code}): ${this.redact(e.message ?? String(err))}`, {
       route,
       status: null,
-      retryable: idempotent || neverSent,
+      retryable: !permanent && (idempotent || unreachable),
+      unreachable,
       cause: err,
     });
   }

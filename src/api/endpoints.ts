@@ -23,7 +23,9 @@ export const LIST_ENDPOINTS = {
   accounts: { template: '/accounts', maxPerPage: 50, minPerPage: 5 },
   zones: { template: '/zones', maxPerPage: 50, minPerPage: 5 },
   dnsRecords: { template: '/zones/{zone_id}/dns_records', maxPerPage: 5_000_000, minPerPage: 1, crawlPerPage: 5000 },
-  certificatePacks: { template: '/zones/{zone_id}/ssl/certificate_packs', maxPerPage: 50, minPerPage: 5, query: { status: 'all' } },
+  // Every status, not only active packs: `status=all` is what the API reads, `ssl_status=all` what
+  // the spec names; each side ignores the other's.
+  certificatePacks: { template: '/zones/{zone_id}/ssl/certificate_packs', maxPerPage: 50, minPerPage: 5, query: { status: 'all', ssl_status: 'all' } },
   firewallRules: { template: '/zones/{zone_id}/firewall/rules', maxPerPage: 100, minPerPage: 5 },
   filters: { template: '/zones/{zone_id}/filters', maxPerPage: 100, minPerPage: 5 },
   wafPackages: { template: '/zones/{zone_id}/firewall/waf/packages', maxPerPage: 100, minPerPage: 5 },

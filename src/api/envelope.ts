@@ -1,10 +1,12 @@
 import {
   ApiAuthError,
   ApiError,
+  ApiGoneError,
   ApiMalformedError,
   ApiRateLimitError,
   ApiRequestError,
   ApiServerError,
+  RETIRED_MESSAGE,
   type ApiErrorItem,
 } from './errors.js';
 
@@ -83,14 +85,14 @@ export function readAnswer<T>(ctx: AnswerContext): ApiAnswer<T> {
     const what = ctx.body.length === 0 ? 'an empty body' : `a body that is not JSON: "${excerpt(redact(ctx.body))}"`;
     if (status === 429) throw rateLimited(ctx, []);
     if (status >= 500) throw new ApiServerError(`${route}: HTTP ${status} with ${what}`, { ...fields, retryable: ctx.idempotent });
-    if (status >= 400) throw new ApiRequestError(`${route}: HTTP ${status} with ${what}`, fields);
+    if (status >= 400) throw bareFailure(`${route}: HTTP ${status} with ${what}`, status, fields);
     throw new ApiMalformedError(`${route}: HTTP ${status} with ${what}`, { ...fields, retryable: ctx.idempotent });
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || typeof (parsed as { success?: unknown }).success !== 'boolean') {
     const message = `${route}: HTTP ${status} with JSON that is not the API envelope (no boolean "success"): "${excerpt(redact(ctx.body))}"`;
     if (status === 429) throw rateLimited(ctx, []);
     if (status >= 500) throw new ApiServerError(message, { ...fields, retryable: ctx.idempotent });
-    if (status >= 400) throw new ApiRequestError(message, fields);
+    if (status >= 400) throw bareFailure(message, status, fields);
     throw new ApiMalformedError(message, { ...fields, retryable: ctx.idempotent });
   }
   const envelope = parsed as Record<string, unknown>;
@@ -114,15 +116,28 @@ function rateLimited(ctx: AnswerContext, errors: ApiErrorItem[]): ApiRateLimitEr
   return new ApiRateLimitError(`${ctx.route}: HTTP 429, rate limited${detail}`, { route: ctx.route, status: 429, apiErrors: errors }, ctx.retryAfterMs);
 }
 
+export const CREDENTIALS_HINT = 'check ZONEWARDEN_API_TOKEN, or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY';
+
+/**
+ * A 4xx whose body is not the envelope: a proxy's page, say, which is no word on the credentials.
+ * 410 Gone is permanent whoever says it.
+ */
+function bareFailure(message: string, status: number, fields: { route: string; status: number }): ApiError {
+  if (status === 410) return new ApiGoneError(message, fields);
+  return new ApiRequestError(message, fields);
+}
+
 function failure(ctx: AnswerContext, errors: ApiErrorItem[]): ApiError {
   const { route, status } = ctx;
   const detail = errors.length ? ctx.redact(describeErrors(errors)) : 'no error details';
   const message = `${route}: HTTP ${status}, API error ${detail}`;
   const fields = { route, status, apiErrors: errors };
   if (status === 429 || errors.some((e) => e.code === 971 || e.code === 10100)) return rateLimited(ctx, errors);
-  if ((status === 403 && errors.some((e) => e.code === 10000)) || errors.some((e) => e.code === 6003)) {
-    return new ApiAuthError(`${message} (check ZONEWARDEN_API_TOKEN, or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY)`, fields);
+  // 9109 and 10000 come with 401 or 403 (and 9109 is read on any status, should a proxy change it).
+  if (status === 401 || status === 403 || errors.some((e) => e.code === 6003 || e.code === 9109)) {
+    return new ApiAuthError(`${message} (${CREDENTIALS_HINT})`, fields);
   }
+  if (status === 410 || (status === 404 && errors.some((e) => RETIRED_MESSAGE.test(e.message)))) return new ApiGoneError(message, fields);
   if (status >= 500) return new ApiServerError(message, { ...fields, retryable: ctx.idempotent });
   return new ApiRequestError(message, fields);
 }

@@ -49,12 +49,34 @@ export class ApiRequestError extends ApiError {
   }
 }
 
-/** 403 code 10000 or 400 code 6003: the credentials are wrong, missing or malformed. */
+/**
+ * The credentials were refused: any 401, any 403 (code 9109 "Invalid access token" or
+ * "Cannot use the access token from location", code 10000 "Authentication error", or a missing
+ * permission), or 400 code 6003 (malformed auth headers). On the first call it means the
+ * credentials do not work at all; later, that this endpoint is not permitted to them.
+ */
 export class ApiAuthError extends ApiError {
   constructor(message: string, fields: Omit<ApiErrorFields, 'retryable'>) {
     super('ZW_API_AUTH', message, { ...fields, retryable: false });
   }
 }
+
+/**
+ * The endpoint is gone for good: 410 Gone, or a 404 whose error says the endpoint is no longer
+ * available (the vendor retired the previous managed-rules endpoints). Permanent: never retried.
+ */
+export class ApiGoneError extends ApiError {
+  constructor(message: string, fields: Omit<ApiErrorFields, 'retryable'>) {
+    super('ZW_API_GONE', message, { ...fields, retryable: false });
+  }
+}
+
+/**
+ * How a 404's error items say "this endpoint was retired" rather than "this object does not
+ * exist". The API publishes no code for it, so this reads the message (the only place it is
+ * said): the vendor's SDK documents "This endpoint has been deprecated and returns 410 Gone".
+ */
+export const RETIRED_MESSAGE = /\b(no longer (available|supported)|has been (deprecated|retired|removed)|endpoint (is|was) (deprecated|retired))\b/i;
 
 /** 429: over the rate limit. Retried after Retry-After. */
 export class ApiRateLimitError extends ApiError {
@@ -88,10 +110,12 @@ export class ApiTimeoutError extends ApiError {
   }
 }
 
-/** The connection failed or was reset. */
+/** The connection failed or was reset. `unreachable`: no connection could be made at all. */
 export class ApiNetworkError extends ApiError {
-  constructor(message: string, fields: ApiErrorFields) {
+  readonly unreachable: boolean;
+  constructor(message: string, fields: ApiErrorFields & { unreachable?: boolean }) {
     super('ZW_API_NETWORK', message, fields);
+    this.unreachable = fields.unreachable ?? false;
   }
 }
 

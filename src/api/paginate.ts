@@ -6,8 +6,10 @@ import { routeTemplate } from './stats.js';
 /**
  * Page/per_page lists, read with the fewest calls and never forever:
  * - ask for the endpoint's largest page;
- * - stop on total_pages, else total_count, else a page shorter than per_page (as the server
- *   reports it), so a list of N full pages costs N calls, not N+1;
+ * - stop on total_pages, else total_count, so a list of N full pages costs N calls, not N+1;
+ *   an answer with neither is read until an empty page: a page shorter than per_page is not
+ *   always the last (the API serves such pages mid-list), and stopping there would lose the rest
+ *   without a trace;
  * - a page whose ids were all seen already (a paginator stuck on one page) stops the list as
  *   truncated; a page that overlaps the previous (items shifted while paging) is de-duplicated;
  * - a cap on pages; a total_count that changes while paging is noted;
@@ -141,7 +143,7 @@ export class PagedList<T> implements AsyncIterable<T[]> {
       const reached = (page - 1) * servedPerPage + items.length;
       const done =
         items.length === 0 ||
-        (info.total_pages !== undefined ? page >= info.total_pages : info.total_count !== undefined ? reached >= info.total_count : items.length < servedPerPage);
+        (info.total_pages !== undefined ? page >= info.total_pages : info.total_count !== undefined && reached >= info.total_count);
       if (done) {
         s.perPage = perPage;
         if (s.totalCount !== null && s.items < s.totalCount && !s.totalCountChanged) {

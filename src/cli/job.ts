@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { CredentialsRejected } from '../crawler/crawl.js';
+import { ScanCannotStart } from '../crawler/crawl.js';
 import { createProgress } from '../crawler/progress.js';
 import { runScan, ScanFailed, type ScanOutcome } from '../crawler/run-scan.js';
 import { summaryText } from '../crawler/summary.js';
@@ -55,7 +55,8 @@ export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutco
   } catch (err) {
     if (!(err instanceof ScanFailed)) throw err;
     if (stoppedBy && err.scanId !== null) throw new ScanAborted(err.scanId, stoppedBy);
-    if (err.error instanceof CredentialsRejected) throw err.error.error;
+    // Refused credentials or an unreachable API: one line, exit 2, no reports.
+    if (err.error instanceof ScanCannotStart) throw err.error;
     throw err.error;
   } finally {
     await client.close();

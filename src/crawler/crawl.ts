@@ -2,9 +2,10 @@ import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
 import { fillPath, LIST_ENDPOINTS, type ListEndpoint } from '../api/endpoints.js';
-import { ApiAuthError, ApiError } from '../api/errors.js';
+import { ApiAuthError, ApiError, ApiGoneError, ApiNetworkError } from '../api/errors.js';
 import type { ListSummary, PagedList } from '../api/paginate.js';
 import type { Logger } from '../shared/logger.js';
+import { ScanCannotStart, startingFailure } from './first-calls.js';
 import type { PartitionWriter, ScanScope, ScanWriter } from '../snapshot/writer.js';
 import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
 
@@ -13,7 +14,9 @@ import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
  * the snapshot writer stores, and every partition ends with a record of what happened. Answers
  * already known are not asked for again: a migrated zone's legacy WAF is gone for good, URI-based
  * overrides exist on Enterprise zones only, and only a zone that has started migrating has an
- * entry point.
+ * entry point. The previous managed rules exist on Pro plans and above, so a Free zone's are
+ * never asked for, and an endpoint the API answers as retired (410 Gone) is recorded as such: a
+ * permanent answer, never a gap in the scan.
  */
 
 export interface CrawlOptions {
@@ -49,6 +52,8 @@ export interface CrawlResult {
   missing: MissingPart[];
   /** Parts not readable with these credentials that do not make the scan incomplete. */
   notPermitted: MissingPart[];
+  /** Parts the API answered as retired for good (410 Gone): not missing, nothing to retry. */
+  retired: MissingPart[];
   skipped: number;
 }
 
@@ -66,13 +71,6 @@ function listProblem(s: ListSummary): string | null {
   return null;
 }
 
-/** An auth failure on the first calls means the credentials are wrong: the whole scan stops. */
-class CredentialsRejected extends Error {
-  constructor(readonly error: ApiAuthError) {
-    super(error.message);
-  }
-}
-
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   // Every request in flight listens to the stop signal: more than Node's default of 10 at high concurrency.
   if (options.signal) setMaxListeners(Math.max(10, options.concurrency * 4), options.signal);
@@ -81,12 +79,14 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
 
 class Crawler {
   private readonly limit;
-  private readonly result: CrawlResult = { accounts: 0, zones: 0, missing: [], notPermitted: [], skipped: 0 };
+  private readonly result: CrawlResult = { accounts: 0, zones: 0, missing: [], notPermitted: [], retired: [], skipped: 0 };
   private readonly progress: CrawlProgress = { zonesDone: 0, zonesKnown: 0, accountsDone: 0, accountsKnown: 0 };
   private readonly zoneTasks: Array<Promise<void>> = [];
   private readonly seenZones = new Set<string>();
   private migratedBefore = new Set<string>();
   private anyReadSucceeded = false;
+  /** Zones whose WAF packages endpoint answered as retired: their groups and rules went with it. */
+  private readonly retiredPackages = new Map<string, { status: number | null; message: string }>();
 
   constructor(private readonly o: CrawlOptions) {
     this.limit = pLimit(o.concurrency);
@@ -95,13 +95,16 @@ class Crawler {
   async run(): Promise<CrawlResult> {
     this.migratedBefore = this.o.writer.migratedZones();
     const accountIds = await this.readAccounts();
-    const invites = this.readInvites();
+    // Until some read has succeeded, a refusal of invites would say nothing the zones will not.
+    const invites = this.anyReadSucceeded ? this.readInvites() : null;
     if (this.o.scope.zones.length > 0) {
       await Promise.all(this.o.scope.zones.map((name) => this.limit(() => this.readNamedZone(name))));
+    } else if (accountIds === 'from-zones') {
+      await this.readAllZones();
     } else {
       await Promise.all(accountIds.map((id) => this.limit(() => this.readAccountZones(id))));
     }
-    await invites;
+    await (invites ?? this.readInvites());
     await Promise.all(this.zoneTasks);
     return this.result;
   }
@@ -155,22 +158,46 @@ class Crawler {
     }
   }
 
+  /**
+   * The first answers decide whether the API can be used at all: refused credentials or an API
+   * that cannot be reached end the scan there. Later, a refusal is a permission this endpoint
+   * lacks, and a connection failure one part that could not be read.
+   */
+  private stopIfFirst(err: unknown): void {
+    if (this.anyReadSucceeded || !(err instanceof ApiAuthError || (err instanceof ApiNetworkError && err.unreachable))) return;
+    throw startingFailure(err, this.o.client.options);
+  }
+
   private failed(partition: PartitionWriter, err: unknown, pages: number, items: number, name: string | null): void {
     if (!(err instanceof ApiError)) throw err;
     if (err.code === 'ZW_API_ABORTED') throw err;
-    // The first answers decide whether the credentials work at all; later 403s are permissions.
-    if (err instanceof ApiAuthError && !this.anyReadSucceeded) throw new CredentialsRejected(err);
-    const state = err instanceof ApiAuthError ? 'denied' : 'failed';
+    this.stopIfFirst(err);
     const apiCode = err.apiErrors.find((e) => e.code !== undefined)?.code ?? null;
+    if (err instanceof ApiGoneError) {
+      const message = retiredReason(err);
+      partition.finish({ state: 'retired', pages, items, httpStatus: err.status, apiCode, errorCode: err.code, message });
+      if (partition.endpoint === 'waf_packages') this.retiredPackages.set(partition.scopeId, { status: err.status, message });
+      this.missing(partition.kind, partition.scopeId, name, partition.endpoint, 'retired', message, 'retired');
+      return;
+    }
+    // Token kinds that may not read invites (an account-owned token) answer 1001 as well as 401/403.
+    const refused = err instanceof ApiAuthError || (partition.endpoint === 'invites' && err.hasCode(ACCOUNT_OWNED_TOKEN));
+    const state = refused ? 'denied' : 'failed';
     partition.finish({ state, pages, items, httpStatus: err.status, apiCode, errorCode: err.code, message: err.message });
     const optional = partition.endpoint === 'invites' && state === 'denied';
-    this.missing(partition.kind, partition.scopeId, name, partition.endpoint, state, err.message, optional);
+    this.missing(partition.kind, partition.scopeId, name, partition.endpoint, state, err.message, optional ? 'notPermitted' : 'missing');
   }
 
-  private missing(kind: PartitionKind, scopeId: string, name: string | null, endpoint: Endpoint, state: string, reason: string, optional = false): void {
-    const part: MissingPart = { kind, scopeId, name, endpoint, state, reason };
-    if (optional) this.result.notPermitted.push(part);
-    else this.result.missing.push(part);
+  private missing(
+    kind: PartitionKind,
+    scopeId: string,
+    name: string | null,
+    endpoint: Endpoint,
+    state: string,
+    reason: string,
+    list: 'missing' | 'notPermitted' | 'retired' = 'missing',
+  ): void {
+    this.result[list].push({ kind, scopeId, name, endpoint, state, reason });
     this.o.logger.debug(`could not read ${endpoint} of ${name ?? (scopeId || 'the user')}: ${reason}`);
   }
 
@@ -188,7 +215,11 @@ class Crawler {
     });
   }
 
-  private async readAccounts(): Promise<string[]> {
+  /**
+   * The account list, or `from-zones` when the credentials cannot list accounts (an account-owned
+   * token answers 1001) and no --account names them: the zone list then says which accounts exist.
+   */
+  private async readAccounts(): Promise<string[] | 'from-zones'> {
     const partition = this.o.writer.partition('user', '', 'accounts');
     const list = this.list(LIST_ENDPOINTS.accounts, {});
     const ids: string[] = [];
@@ -202,7 +233,7 @@ class Crawler {
       if (problem) this.missing('user', '', null, 'accounts', 'failed', problem);
       this.anyReadSucceeded = true;
     } catch (err) {
-      if (err instanceof ApiAuthError && !this.anyReadSucceeded) throw new CredentialsRejected(err);
+      if (err instanceof ApiError && err.hasCode(ACCOUNT_OWNED_TOKEN)) return this.accountOwnedToken(partition, err);
       this.failed(partition, err, list.summary.pages, list.summary.items, null);
       // Without the account list, scoped account ids can still be read.
     }
@@ -215,6 +246,64 @@ class Crawler {
     return chosen;
   }
 
+  /**
+   * An account-owned token may not list accounts (400, code 1001). That is what the token is, not
+   * a gap: the accounts are the ones --account names, or the ones the zones name.
+   */
+  private accountOwnedToken(partition: PartitionWriter, err: ApiError): string[] | 'from-zones' {
+    const scoped = this.o.scope.accounts;
+    const from = scoped.length ? 'the accounts --account names' : 'the zones it can read';
+    const message = `these credentials are an account-owned token, which cannot list accounts (API error ${ACCOUNT_OWNED_TOKEN}); the accounts were taken from ${from}`;
+    partition.finish({ state: 'denied', pages: 0, items: 0, httpStatus: err.status, apiCode: ACCOUNT_OWNED_TOKEN, errorCode: err.code, message });
+    this.missing('user', '', null, 'accounts', 'denied', message, 'notPermitted');
+    if (!scoped.length) return 'from-zones';
+    this.result.accounts = scoped.length;
+    this.progress.accountsKnown = scoped.length;
+    this.report();
+    return [...scoped];
+  }
+
+  /**
+   * Every zone the credentials see, in one list (`GET /zones` without an account): for tokens that
+   * cannot list accounts. Each zone names its account, so each account's listing is recorded as
+   * read (or not) with the whole list, as readAccountZones records it.
+   */
+  private async readAllZones(): Promise<void> {
+    const whole = this.o.writer.partition('user', '', 'zones');
+    const list = this.list(LIST_ENDPOINTS.zones, {});
+    const byAccount = new Map<string, string[]>();
+    try {
+      for await (const page of list) {
+        for (const zone of page as ZoneItem[]) {
+          if (typeof zone?.id !== 'string') continue;
+          const account = typeof zone.account?.id === 'string' ? zone.account.id : '';
+          let ids = byAccount.get(account);
+          if (!ids) byAccount.set(account, (ids = []));
+          ids.push(zone.id);
+          this.enqueueZone(zone);
+        }
+        this.anyReadSucceeded = true;
+      }
+    } catch (err) {
+      this.failed(whole, err, list.summary.pages, list.summary.items, null);
+      return;
+    }
+    const problem = listProblem(list.summary);
+    const s = list.summary;
+    whole.finish({ state: problem ? 'failed' : 'ok', pages: s.pages, items: s.items, truncated: s.truncated, message: problem });
+    if (problem) this.missing('user', '', null, 'zones', 'failed', problem);
+    this.anyReadSucceeded = true;
+    byAccount.delete('');
+    this.result.accounts = byAccount.size;
+    this.progress.accountsKnown = this.progress.accountsDone = byAccount.size;
+    for (const [accountId, listed] of byAccount) {
+      const listing = this.o.writer.partition('account', accountId, 'zones');
+      listing.finish({ state: problem ? 'failed' : 'ok', pages: s.pages, items: listed.length, truncated: s.truncated, message: problem });
+      if (!problem) this.closeVanished(accountId, listing.previousOk, listed);
+    }
+    this.report();
+  }
+
   private async readInvites(): Promise<void> {
     const partition = this.o.writer.partition('user', '', 'invites');
     try {
@@ -224,10 +313,6 @@ class Crawler {
       partition.write(items);
       partition.finish({ state: 'ok', pages: 1, items: items.length });
     } catch (err) {
-      if (err instanceof ApiAuthError && !this.anyReadSucceeded) {
-        // The account list answered, so the credentials work: invites are just not permitted.
-        this.anyReadSucceeded = true;
-      }
       this.failed(partition, err, 0, 0, null);
     }
   }
@@ -272,12 +357,13 @@ class Crawler {
     const list = this.list(LIST_ENDPOINTS.zones, {}, query);
     try {
       const zones = (await list.all()) as ZoneItem[];
+      this.anyReadSucceeded = true;
       const inScope = zones.filter((z) => !this.o.scope.accounts.length || this.o.scope.accounts.includes(z.account?.id ?? ''));
       if (inScope.length === 0) this.o.logger.warn(`--zone ${name}: no such zone is visible to these credentials`);
       for (const zone of inScope) this.enqueueZone(zone);
     } catch (err) {
-      if (err instanceof ApiAuthError && !this.anyReadSucceeded) throw new CredentialsRejected(err);
       if (!(err instanceof ApiError)) throw err;
+      this.stopIfFirst(err);
       this.result.missing.push({ kind: 'zone', scopeId: '', name, endpoint: 'zone', state: 'failed', reason: err.message });
     }
   }
@@ -310,17 +396,22 @@ class Crawler {
     const status = await this.readObject(zone, 'migration_status', `/zones/${encodeURIComponent(zone.id)}/waf_migration/status`);
     const state = typeof status?.['migration_state'] === 'string' ? status['migration_state'] : null;
     const migrated = state === 'complete' || (state === null && this.migratedBefore.has(zone.id));
-    const enterprise = zone.plan?.legacy_id === 'enterprise';
+    const plan = zone.plan?.legacy_id;
 
     if (migrated) {
       const why = 'the zone has migrated: the previous managed rules no longer exist';
-      for (const e of ['migration_check', 'migration_config', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const) this.skip(zone, e, why);
+      for (const e of ['migration_check', 'migration_config', ...LEGACY_WAF] as const) this.skip(zone, e, why);
     } else {
       await this.readObject(zone, 'migration_check', `/zones/${encodeURIComponent(zone.id)}/waf_migration/check`, { phase_two: '1' });
       await this.readObject(zone, 'migration_config', `/zones/${encodeURIComponent(zone.id)}/waf_migration/config`, { phase_two: '1' });
-      await this.readLegacyWaf(zone);
-      if (enterprise) await read('wafOverrides', 'waf_overrides');
-      else this.skip(zone, 'waf_overrides', 'URI-based overrides exist on Enterprise zones only');
+      if (plan === 'free') {
+        // Whatever the API would answer there (an error) says nothing about the zone.
+        for (const e of LEGACY_WAF) this.skip(zone, e, 'the previous managed rules exist on Pro plans and above; a Free zone has none');
+      } else {
+        await this.readLegacyWaf(zone);
+        if (plan === 'enterprise') await read('wafOverrides', 'waf_overrides');
+        else this.skip(zone, 'waf_overrides', 'URI-based overrides exist on Enterprise zones only');
+      }
     }
     if (state === 'validation' || migrated) {
       // 10003: no entry point has been written yet.
@@ -335,7 +426,14 @@ class Crawler {
   private async readLegacyWaf(zone: ZoneItem): Promise<void> {
     const packagesOk = await this.readList('zone', zone.id, 'waf_packages', this.list(LIST_ENDPOINTS.wafPackages, { zone_id: zone.id }), zone.name);
     if (!packagesOk) {
+      const retired = this.retiredPackages.get(zone.id);
       for (const e of ['waf_groups', 'waf_rules'] as const) {
+        // Groups and rules live under the packages: retired with them, else unreadable without them.
+        if (retired) {
+          this.o.writer.partition('zone', zone.id, e).finish({ state: 'retired', pages: 0, items: 0, httpStatus: retired.status, message: retired.message });
+          this.missing('zone', zone.id, zone.name, e, 'retired', retired.message, 'retired');
+          continue;
+        }
         this.o.writer.partition('zone', zone.id, e).finish({ state: 'failed', pages: 0, items: 0, message: 'the WAF packages could not be read' });
         this.missing('zone', zone.id, zone.name, e, 'failed', 'the WAF packages could not be read');
       }
@@ -369,4 +467,15 @@ class Crawler {
   }
 }
 
-export { CredentialsRejected };
+/** The API error an account-owned token gets from `GET /accounts` (and from user-level endpoints). */
+const ACCOUNT_OWNED_TOKEN = 1001;
+
+/** The previous managed rules' endpoints, all gone once a zone migrates, none on a Free zone. */
+const LEGACY_WAF = ['waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const;
+
+function retiredReason(err: ApiGoneError): string {
+  const said = err.apiErrors.map((e) => e.message).join('; ');
+  return `the API retired this endpoint (HTTP ${err.status ?? '?'}${said ? `: ${said}` : ''}); the data it served no longer exists there`;
+}
+
+export { ScanCannotStart };

@@ -16,6 +16,8 @@ export interface ScanSummary {
   requests: { total: number; retries: number; rateLimited: number; bytes: number };
   missing: MissingPart[];
   notPermitted: MissingPart[];
+  /** Parts the API answered as retired for good: neither missing nor retried. */
+  retired: MissingPart[];
   skipped: number;
 }
 
@@ -33,6 +35,7 @@ export function buildSummary(scanId: number, status: ScanSummary['status'], star
     requests: { total: stats.total.requests, retries: stats.total.retries, rateLimited: stats.total.rateLimited, bytes: stats.total.bytes },
     missing: crawl.missing,
     notPermitted: crawl.notPermitted,
+    retired: crawl.retired,
     skipped: crawl.skipped,
   };
 }
@@ -42,6 +45,20 @@ const MAX_LISTED = 20;
 function describePart(p: MissingPart): string {
   const where = p.kind === 'user' ? 'user' : `${p.kind} ${p.name ?? p.scopeId}`;
   return `${where}: ${p.endpoint} (${p.state}): ${p.reason}`;
+}
+
+/**
+ * Retired parts by endpoint, one line each: at thousands of zones one line a zone would bury the
+ * rest, and the reason is the same for all of them.
+ */
+function retiredLines(parts: readonly MissingPart[]): string[] {
+  const byEndpoint = new Map<string, MissingPart[]>();
+  for (const p of parts) byEndpoint.set(p.endpoint, [...(byEndpoint.get(p.endpoint) ?? []), p]);
+  return [...byEndpoint].map(([endpoint, ps]) => {
+    const zones = ps.filter((p) => p.kind === 'zone').length;
+    const where = zones ? `${zones} zone${zones === 1 ? '' : 's'}` : 'the user';
+    return `retired by the API (not missing; checks that need it say "unknown"): ${endpoint} of ${where}: ${ps[0]!.reason}`;
+  });
 }
 
 export function summaryText(s: ScanSummary): string {
@@ -56,5 +73,6 @@ export function summaryText(s: ScanSummary): string {
     if (s.missing.length > MAX_LISTED) lines.push(`  ... and ${s.missing.length - MAX_LISTED} more (--format json lists all)`);
   }
   for (const p of s.notPermitted) lines.push(`not readable with these credentials: ${describePart(p)}`);
+  lines.push(...retiredLines(s.retired ?? []));
   return `${lines.join('\n')}\n`;
 }

@@ -25,8 +25,9 @@ export function configurationDrift(db: Db, from: ScanCoverage, to: ScanCoverage,
       comparable.add(partitionKey(kind, scopeId, resource.endpoint));
       return;
     }
-    // A permission the credentials lack in both scans (invites, say) is not drift.
-    if (rf?.state === 'denied' && rt?.state === 'denied') return;
+    // A permission the credentials lack in both scans (invites, say), or an endpoint the API
+    // retired before both, is not drift.
+    if (rf && rf.state === rt?.state && (rf.state === 'denied' || rf.state === 'retired')) return;
     const [bad, good] = to.usable(rt) ? [from, to] : [to, from];
     const what = `${resource.label} list${zone ? ` of ${zone.name ?? zone.id}` : ''}`;
     const resources = good.usable(good.get(kind, scopeId, resource.endpoint)) ? itemsAt(db, resource, scopeId, good.scanId) : [];

@@ -2,10 +2,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClock } from './clock.js';
-import { buildOrganisation, DEFAULT_GENERATED, type DatasetChoice, type GeneratedSize } from './datasets/index.js';
-import { authenticate, type Credentials } from './http/auth.js';
-import { Hang, type RequestContext } from './http/context.js';
-import { ApiFailure, CODES, envelopeText, failureBody, type Answer, type Envelope } from './http/envelope.js';
+import { buildOrganisation, DatasetError, DEFAULT_GENERATED, type DatasetChoice, type GeneratedSize } from './datasets/index.js';
+import { accountTokenRefusal, authenticate, type BadCredentialsAnswer, type Credentials } from './http/auth.js';
+import { Hang, type ApiEra, type RequestContext } from './http/context.js';
+import { ApiFailure, CODES, envelopeText, fail, failureBody, type Answer, type Envelope } from './http/envelope.js';
 import { Faults, type FaultKind } from './http/faults.js';
 import { RateLimiter, rateLimitHeaders, secondsUntil, type RateLimitHeaderStyle } from './http/rate-limit.js';
 import { Router, type RouteMatch } from './http/router.js';
@@ -51,12 +51,30 @@ export interface EmulatorOptions {
   faultSeed?: number;
   /** Routes that always answer 500, e.g. `GET /zones/{zone_id}/filters`. */
   failRoutes?: string[];
+  /**
+   * Routes the token lacks the permission for: they answer 403 code 9109 "Unauthorized to access
+   * requested resource", as the real API does.
+   */
+  denyRoutes?: string[];
   /** A list page whose per_page is above this never answers. */
   timeoutPerPage?: number | null;
   /** Every list serves page 1 for every page; or only the named routes do. */
   repeatPage?: boolean | string[];
   /** Full list pages lose their last item (pages shorter than per_page that are not the last). */
   shortPages?: boolean;
+  /** List answers carry no total_count or total_pages (a client must then read to an empty page). */
+  noTotals?: boolean;
+  /** How wrong credentials are refused: 403 9109 (default), 401 10000, or 403 10000. */
+  badCredentials?: BadCredentialsAnswer;
+  /**
+   * `account`: the token is account-owned (it belongs to one account, `tokenAccount` or the first
+   * the user is a member of): it sees that account's zones only, and cannot list accounts or read
+   * the user's invites.
+   */
+  tokenKind?: 'user' | 'account';
+  tokenAccount?: string;
+  /** `retired`: the previous managed-rules endpoints answer 410 Gone, as after the vendor retired them. */
+  apiEra?: ApiEra;
   /** Called once per answered request with a one-line summary (never headers or bodies). */
   onRequest?: (line: string) => void;
 }
@@ -87,6 +105,14 @@ export function buildRouter(): Router {
   ]);
 }
 
+/** An account-owned token sees one account: the others are hidden as if the user were no member. */
+function ownTokenAccount(org: Organisation, id: string | undefined): void {
+  const accounts = org.state.accounts;
+  const owner = id === undefined ? accounts.find((a) => a.member) : accounts.find((a) => a.id === id);
+  if (!owner) throw new DatasetError(id === undefined ? 'an account-owned token needs an account the user is a member of' : `--token-account ${id}: no such account in the dataset`);
+  for (const a of accounts) a.member = a === owner;
+}
+
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const clock = createClock(options.now);
   const org = new Organisation(
@@ -100,6 +126,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     email: options.email ?? DEFAULT_CREDENTIALS.email,
     key: options.key ?? DEFAULT_CREDENTIALS.key,
   };
+  const tokenKind = options.tokenKind ?? 'user';
+  if (tokenKind === 'account') ownTokenAccount(org, options.tokenAccount);
   const router = buildRouter();
   const stats = new StatsCounter();
   const budget = new RateLimiter(options.rateLimit ?? 1200, (options.rateWindowSeconds ?? 300) * 1000);
@@ -157,7 +185,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
 
     try {
-      authenticate(req.headers, credentials);
+      const scheme = authenticate(req.headers, credentials, options.badCredentials ?? '9109');
+      const refusal = scheme === 'token' && tokenKind === 'account' ? accountTokenRefusal(match.key) : null;
+      if (refusal) throw refusal;
+      if (options.denyRoutes?.includes(match.key)) throw fail(403, CODES.invalidToken, 'Unauthorized to access requested resource');
       if (match.kind === 'none') {
         throw new ApiFailure(400, [
           { code: CODES.noRoute, message: `Could not route to ${url.pathname.slice(0, 200)}, perhaps your object identifier is invalid?` },
@@ -175,10 +206,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         query: url.searchParams,
         org,
         body: () => parseJsonBody(req, rawBody),
+        apiEra: options.apiEra ?? 'classic',
         list: {
           repeatPage: repeat === true || (Array.isArray(repeat) && repeat.includes(match.key)),
           timeoutPerPage: options.timeoutPerPage ?? null,
           shortPages: options.shortPages ?? false,
+          noTotals: options.noTotals ?? false,
         },
       };
       const answer: Answer = await match.route.handler(ctx);

@@ -136,19 +136,27 @@ export class ZoneView {
   }
 
   wafPackages(): Readout<WafPackage> {
-    return this.memo('packages', () => mapReadout(this.reader.wafPackages(this.zone.id), (r) => parseWafPackage(r.id, r.raw)));
+    return this.memo('packages', () => mapReadout(this.legacyWaf(this.reader.wafPackages(this.zone.id)), (r) => parseWafPackage(r.id, r.raw)));
   }
 
   wafGroups(): Readout<WafSetting> {
-    return this.memo('groups', () => mapReadout(this.reader.wafGroups(this.zone.id), (r) => parseWafGroup(r.raw)));
+    return this.memo('groups', () => mapReadout(this.legacyWaf(this.reader.wafGroups(this.zone.id)), (r) => parseWafGroup(r.raw)));
   }
 
   wafRules(): Readout<WafSetting> {
-    return this.memo('wafRules', () => mapReadout(this.reader.wafRules(this.zone.id), (r) => parseWafRule(r.raw)));
+    return this.memo('wafRules', () => mapReadout(this.legacyWaf(this.reader.wafRules(this.zone.id)), (r) => parseWafRule(r.raw)));
   }
 
   wafOverrides(): Readout<WafOverride> {
-    return this.memo('overrides', () => mapReadout(this.reader.wafOverrides(this.zone.id), (r) => parseWafOverride(r.id, r.raw)));
+    return this.memo('overrides', () => mapReadout(this.legacyWaf(this.reader.wafOverrides(this.zone.id)), (r) => parseWafOverride(r.id, r.raw)));
+  }
+
+  /**
+   * The previous managed rules come with Pro plans and above: a scan does not ask for a Free
+   * zone's, and they are known to be none (not unknown).
+   */
+  private legacyWaf<T>(readout: Readout<T>): Readout<T> {
+    return !readout.known && readout.state === 'skipped' && this.zone.plan === 'free' ? { known: true, items: [] } : readout;
   }
 
   /**

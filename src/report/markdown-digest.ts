@@ -64,6 +64,7 @@ export function digestView(data: ReportData, limit: number) {
     health: {
       complete: health.complete,
       unread,
+      retired: health.retired.map((r) => ({ count: r.count, what: md(kindOfEndpoint(r.endpoint as Endpoint)?.label ?? r.endpoint), reason: md(shorten(r.reason, 200)) })),
       ruleErrors: health.ruleErrors.map((e) => ({ rule: e.rule, zone: md(e.zone?.name ?? '-'), message: md(shorten(e.message, 200)) })),
     },
     waivers: { active: audit.waivers.active.length, expiring: audit.waivers.expiring.length, expired: audit.waivers.expired.length },

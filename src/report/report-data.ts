@@ -35,10 +35,19 @@ export interface UnreadPart {
   reason: string;
 }
 
+/** Parts the API answered as retired for good, by endpoint: not gaps, but checks of them are unknown. */
+export interface RetiredPart {
+  endpoint: string;
+  /** Zones (or the user) whose part was retired. */
+  count: number;
+  reason: string;
+}
+
 export interface ScanHealth {
   complete: boolean;
   /** Partitions the scan could not read whole (failed, denied, truncated). */
   unread: UnreadPart[];
+  retired: RetiredPart[];
   ruleErrors: AuditHeader['errors'];
 }
 
@@ -89,5 +98,12 @@ function scanHealth(db: Db, reader: SnapshotReader, audit: AuditHeader): ScanHea
       }),
     )
     .sort((a, b) => (a.zone?.name ?? a.scope).localeCompare(b.zone?.name ?? b.scope) || a.endpoint.localeCompare(b.endpoint));
-  return { complete: reader.scan.status === 'complete', unread, ruleErrors: audit.errors };
+  const retired = new Map<string, RetiredPart>();
+  for (const c of reader.coverage()) {
+    if (c.state !== 'retired') continue;
+    const part = retired.get(c.endpoint) ?? { endpoint: c.endpoint, count: 0, reason: c.message ?? 'retired' };
+    part.count++;
+    retired.set(c.endpoint, part);
+  }
+  return { complete: reader.scan.status === 'complete', unread, retired: [...retired.values()].sort((a, b) => a.endpoint.localeCompare(b.endpoint)), ruleErrors: audit.errors };
 }

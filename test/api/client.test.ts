@@ -55,14 +55,21 @@ describe('answers and errors', () => {
     }
   });
 
-  it('fails at once, without retrying, on bad credentials', async () => {
-    const { emu } = await setup({});
+  // api-facts (answers seen from the real API): a junk token gets 403 9109 "Invalid access token";
+  // some endpoints answer 401 or 403 with code 10000 "Authentication error".
+  it.each([
+    ['9109', /^GET \/zones: HTTP 403, API error 9109 Invalid access token/],
+    ['401', /^GET \/zones: HTTP 401, API error 10000 Authentication error/],
+    ['10000', /^GET \/zones: HTTP 403, API error 10000 Authentication error/],
+  ] as const)('fails at once, without retrying, on bad credentials answered as %s', async (answer, message) => {
+    const { emu } = await setup({ badCredentials: answer });
     const bad = clientFor(emu, { credentials: { kind: 'token', token: 'not-the-token' } });
     try {
       const err = await caught(bad.get('/zones'));
       expect(err).toBeInstanceOf(ApiAuthError);
       expect((err as ApiAuthError).code).toBe('ZW_API_AUTH');
-      expect(err.message).toMatch(/^GET \/zones: HTTP 403, API error 10000 Authentication error/);
+      expect(err.message).toMatch(message);
+      expect(err.message).toContain('check ZONEWARDEN_API_TOKEN');
       expect(emu.stats().requests.total).toBe(1);
     } finally {
       await bad.close();

@@ -3,6 +3,7 @@ import { excerpt, readAnswer, type AnswerContext } from '../../src/api/envelope.
 import {
   ApiAuthError,
   ApiError,
+  ApiGoneError,
   ApiMalformedError,
   ApiRateLimitError,
   ApiRequestError,
@@ -138,6 +139,44 @@ describe('readAnswer failures in the envelope', () => {
       `${ROUTE}: HTTP ${status}, API error ${code} Authentication error (check ZONEWARDEN_API_TOKEN, or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY)`,
     );
     expect(err.hasCode(code)).toBe(true);
+  });
+
+  // api-facts (answers seen from the real API): 403 9109 for a bad, revoked or IP-restricted token
+  // and for a missing permission; 401 code 10000 on some endpoints.
+  it.each<[number, number, string]>([
+    [403, 9109, 'Invalid access token'],
+    [403, 9109, 'Cannot use the access token from location: 192.0.2.7'],
+    [403, 9109, 'Unauthorized to access requested resource'],
+    [401, 10000, 'Authentication error'],
+  ])('refuses HTTP %i with code %i (%s) as an authentication error, never retried', (status, code, message) => {
+    const err = failure(ctx(status, envelope({ success: false, errors: [{ code, message }] })));
+    expect(err).toBeInstanceOf(ApiAuthError);
+    expect(err.retryable).toBe(false);
+    expect(err.message).toBe(`${ROUTE}: HTTP ${status}, API error ${code} ${message} (check ZONEWARDEN_API_TOKEN, or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY)`);
+  });
+
+  it('keeps 400 code 1001 (an account-owned token on the account list) a request error carrying its code', () => {
+    // api-facts: "List accounts endpoint does not support account owned tokens."
+    const err = failure(ctx(400, envelope({ success: false, errors: [{ code: 1001, message: 'List accounts endpoint does not support account owned tokens.' }] })));
+    expect(err).toBeInstanceOf(ApiRequestError);
+    expect(err.hasCode(1001)).toBe(true);
+  });
+
+  it.each<[string, number, unknown]>([
+    // vendor SDK (cloudflare 7.x, firewall/waf/overrides): an error item with a message and no code.
+    ['410 with an envelope', 410, envelope({ success: false, errors: [{ message: 'This endpoint has been deprecated and returns 410 Gone.' }] })],
+    ['410 with a page that is not JSON', 410, '<html>Gone</html>'],
+    ['404 saying the endpoint is no longer available', 404, envelope({ success: false, errors: [{ code: 10001, message: 'This API is no longer available; use the rulesets API' }] })],
+  ])('refuses a retired endpoint (%s) as gone, never retried', (_what, status, body) => {
+    const err = failure(ctx(status, body));
+    expect(err).toBeInstanceOf(ApiGoneError);
+    expect(err.code).toBe('ZW_API_GONE');
+    expect(err.retryable).toBe(false);
+  });
+
+  it('keeps a 404 for an object that does not exist a request error, not a retired endpoint', () => {
+    const err = failure(ctx(404, envelope({ success: false, errors: [{ code: 7003, message: 'Could not route to /zones/x, perhaps your object identifier is invalid?' }, { code: 7000, message: 'No route for that URI' }] })));
+    expect(err).toBeInstanceOf(ApiRequestError);
   });
 
   it('does not treat code 10000 on a status other than 403 as an authentication error', () => {

@@ -107,7 +107,7 @@ describe('redaction', () => {
 
     const wrong = await runCli(['api', '/zones'], { ZONEWARDEN_BASE_URL: emu.url, ZONEWARDEN_API_TOKEN: `${TOKEN}-wrong` });
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr.trim()).toMatch(/^zonewarden api: GET \/zones: HTTP 403, API error 10000 Authentication error/);
+    expect(wrong.stderr.trim()).toMatch(/^zonewarden api: GET \/zones: HTTP 403, API error 9109 Invalid access token/);
     expectNoSecret(wrong.stderr);
   });
 

@@ -170,7 +170,8 @@ describe('endpointForPath', () => {
       template: '/zones/{zone_id}/ssl/certificate_packs',
       maxPerPage: 50,
       minPerPage: 5,
-      query: { status: 'all' },
+      // spec: Endpoints (ssl_status, value all); api-facts: the current API reads status=all.
+      query: { status: 'all', ssl_status: 'all' },
     });
     expect(endpointForPath(`/zones/${ZONE}/dns_records`)).toMatchObject({ maxPerPage: 5_000_000, minPerPage: 1 });
   });

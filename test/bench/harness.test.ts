@@ -38,8 +38,9 @@ describe('npm run bench -- --scale small', () => {
       expect(row(budget!, tool), tool).toBeDefined();
     }
     // The demo organisation is read in exactly the fewest requests, and the budget is never exceeded.
-    expect(row(latency!, 'zonewarden')?.slice(1, 3)).toEqual(['150', '1.000']);
-    expect(r.stdout).toContain('| requests against the minimum | at most 1.02 × | 1.000 × (150 / 150) | yes |');
+    // (147: the previous managed rules of its three Free zones are never asked for; they have none.)
+    expect(row(latency!, 'zonewarden')?.slice(1, 3)).toEqual(['147', '1.000']);
+    expect(r.stdout).toContain('| requests against the minimum | at most 1.02 × | 1.000 × (147 / 147) | yes |');
     expect(r.stdout).toMatch(/\| 429s under a budget at the server's limit \| 0 \| 0 \| yes \|/);
     expect(Number(row(latency!, 'sdk-plain')?.[1])).toBeGreaterThan(150);
     for (const section of ['### Scan:', '### Audit:', '### Drift:', '### Reports:', '### Targets at this scale']) expect(r.stdout).toContain(section);

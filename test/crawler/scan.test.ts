@@ -67,6 +67,8 @@ async function scan(
 }
 
 const legacy = (z: Zone) => z.migration.state !== 'complete';
+// vendor docs: the previous managed rules (WAF packages) come with Pro plans and above.
+const hasLegacyWaf = (z: Zone) => legacy(z) && z.plan !== 'free';
 const groupsOf = (z: Zone) => z.waf.packages.flatMap((p) => p.groups);
 const dnsIds = (z: Zone) => Array.from({ length: z.dns.size }, (_, i) => z.dns.at(i).id).sort();
 
@@ -88,7 +90,11 @@ function expectStoredEqualsServed(emu: RunningEmulator, reader: SnapshotReader):
     expect(known(reader.firewallRules(z.id)), where).toHaveLength(z.firewallRules.size);
     expect(known(reader.filters(z.id)), where).toHaveLength(z.filters.size);
     expect(known(reader.zoneObject(z.id, 'migration_status')), where).toHaveLength(1);
-    if (legacy(z)) {
+    if (legacy(z) && z.plan === 'free') {
+      for (const e of ['waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const) {
+        expect(reader.coverageOf('zone', z.id, e), `${where} ${e}`).toMatchObject({ state: 'skipped', message: expect.stringMatching(/Free zone/) });
+      }
+    } else if (legacy(z)) {
       expect(known(reader.wafPackages(z.id)), where).toHaveLength(z.waf.packages.length);
       expect(known(reader.wafGroups(z.id)), where).toHaveLength(groupsOf(z).length);
       expect(known(reader.wafRules(z.id)), where).toHaveLength(groupsOf(z).flatMap((g) => g.rules).length);
@@ -153,8 +159,9 @@ describe('crawl into a snapshot', () => {
     const byRoute = emu.stats().requests.byRoute;
     const zones = emu.org.visibleZones();
     const legacyZones = zones.filter(legacy);
-    // Each non-migrated zone asks for its packages once; migrated ones never do.
-    expect(byRoute['GET /zones/{zone_id}/firewall/waf/packages']).toBe(legacyZones.length);
+    // Each non-migrated zone above Free asks for its packages once; migrated and Free ones never do.
+    expect(legacyZones.some((z) => z.plan === 'free')).toBe(true);
+    expect(byRoute['GET /zones/{zone_id}/firewall/waf/packages']).toBe(legacyZones.filter((z) => z.plan !== 'free').length);
     expect(byRoute['GET /zones/{zone_id}/firewall/waf/overrides']).toBe(legacyZones.filter((z) => z.plan === 'enterprise').length);
     for (const name of ['acme-careers.example', 'northwind-blog.example']) {
       const id = zoneId(emu, name);
@@ -164,7 +171,7 @@ describe('crawl into a snapshot', () => {
       }
       expect(reader.coverageOf('zone', id, 'entrypoint')?.state).toBe('ok');
     }
-    const free = zones.find((z) => z.plan !== 'enterprise' && legacy(z))!;
+    const free = zones.find((z) => z.plan !== 'enterprise' && hasLegacyWaf(z))!;
     expect(reader.coverageOf('zone', free.id, 'waf_overrides')).toMatchObject({ state: 'skipped' });
     expect(reader.coverageOf('zone', free.id, 'waf_packages')).toMatchObject({ state: 'ok' });
   });
@@ -178,7 +185,7 @@ describe('crawl into a snapshot', () => {
     const failing = await emulator({ dataset: 'demo', failRoutes: ['GET /zones/{zone_id}/waf_migration/status'] });
     const { scanId, db } = await scan(failing, path, { client: { retries: 0 } });
     const id = zoneId(failing, 'acme-careers.example');
-    expect(failing.stats().requests.byRoute['GET /zones/{zone_id}/firewall/waf/packages']).toBe(failing.org.visibleZones().filter(legacy).length);
+    expect(failing.stats().requests.byRoute['GET /zones/{zone_id}/firewall/waf/packages']).toBe(failing.org.visibleZones().filter(hasLegacyWaf).length);
     expect(new SnapshotReader(db, scanId).coverageOf('zone', id, 'waf_packages')?.state).toBe('skipped');
   });
 
@@ -297,7 +304,7 @@ describe('scan summary and progress', () => {
       state: 'failed',
       reason: 'Internal server error',
     }));
-    const summary = buildSummary(9, 'incomplete', new Date(), { accounts: 1, zones: 23, missing, notPermitted: [], skipped: 0 }, { dns_records: 5, filters: 0 }, stats(99, 2));
+    const summary = buildSummary(9, 'incomplete', new Date(), { accounts: 1, zones: 23, missing, notPermitted: [], retired: [], skipped: 0 }, { dns_records: 5, filters: 0 }, stats(99, 2));
     expect(summary).toMatchObject({ scanId: 9, status: 'incomplete', zones: 23, counts: { dns_records: 5, filters: 0 }, requests: { total: 99, retries: 2 } });
     const text = summaryText(summary);
     expect(text).toMatch(/^scan 9 incomplete in \d+s: 1 accounts, 23 zones, 5 DNS records/);

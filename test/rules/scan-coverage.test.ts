@@ -25,6 +25,13 @@ testRule(rule, {
       },
     },
     { name: 'invites denied (an account-scoped token) is not a gap', snapshot: { accounts, unread: { invites: 'denied' }, zones: [{ name: 'a.example' }] } },
+    // api-facts: an account-owned token gets 400 code 1001 on GET /accounts; the zones name their account.
+    {
+      name: 'an account-owned token: the account list refused with 1001, every zone listed through GET /zones',
+      snapshot: { accounts, accountOwnedToken: 'zones-listed', unread: { invites: 'denied' }, zones: [{ name: 'a.example', account: ACME.id }] },
+    },
+    // vendor SDK: the URI-based overrides list answers 410 Gone; a retired part is not a gap (rules that need it say unknown).
+    { name: 'a part the API retired (410 Gone)', snapshot: { accounts, zones: [{ name: 'bank.example', account: ACME.id, plan: 'enterprise', unread: { waf_overrides: 'retired', waf_packages: 'retired' } }] } },
     // Only partitions the scan tried and could not read count: the crawler records every one it tries.
     { name: 'a partition with no record at all is not judged here', snapshot: { zones: [{ name: 'a.example', unread: { dns_records: 'missing' } }] } },
   ],
@@ -49,6 +56,11 @@ testRule(rule, {
       name: 'the account list not read',
       snapshot: { accounts, unread: { accounts: 'failed' }, zones: [{ name: 'a.example', account: ACME.id }] },
       findings: [{ messageId: 'accountsNotRead', resourceType: 'user', resourceId: 'accounts', message: 'accounts could not be read (failed)' }],
+    },
+    {
+      name: 'an account-owned token whose list of every zone failed: the accounts are not known',
+      snapshot: { accounts, accountOwnedToken: 'zones-failed', zones: [{ name: 'a.example', account: ACME.id }] },
+      findings: [{ messageId: 'accountsNotRead', resourceType: 'user', resourceId: 'accounts', message: 'the account list was not read (zones (failed: zones could not be read (failed))): accounts and their zones may be missing from the scan' }],
     },
     {
       name: "an account's zone list not read",

@@ -52,6 +52,11 @@ export interface FixtureSpec {
   unread?: Partial<Record<'accounts' | 'invites', Unread>>;
   /** Accounts whose zone listing failed. */
   unreadListings?: string[];
+  /**
+   * The credentials are an account-owned token: the account list answered 400 code 1001, and every
+   * zone was listed at once through `GET /zones`, whole or failing.
+   */
+  accountOwnedToken?: 'zones-listed' | 'zones-failed';
 }
 
 export interface Fixture {
@@ -100,7 +105,7 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
     if (unread === 'missing') return;
     const p = writer.partition(kind, scopeId, endpoint);
     if (unread) {
-      p.finish({ state: unread, pages: 0, items: 0, httpStatus: unread === 'denied' ? 403 : 500, message: `${endpoint} could not be read (${unread})` });
+      p.finish({ state: unread, pages: 0, items: 0, httpStatus: unread === 'denied' ? 403 : unread === 'retired' ? 410 : 500, message: `${endpoint} could not be read (${unread})` });
       return;
     }
     const n = write(p);
@@ -112,7 +117,11 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
       return items.length;
     });
 
-  writeList('user', '', 'accounts', accounts, spec.unread?.accounts);
+  if (spec.accountOwnedToken) {
+    const message = 'these credentials are an account-owned token, which cannot list accounts (API error 1001)';
+    writer.partition('user', '', 'accounts').finish({ state: 'denied', pages: 0, items: 0, httpStatus: 400, apiCode: 1001, message });
+    end('user', '', 'zones', spec.accountOwnedToken === 'zones-failed' ? 'failed' : undefined, () => 0);
+  } else writeList('user', '', 'accounts', accounts, spec.unread?.accounts);
   writeList('user', '', 'invites', spec.invites ?? [], spec.unread?.invites);
   for (const a of accounts) {
     if (spec.unreadListings?.includes(a['id'] as string)) end('account', a['id'] as string, 'zones', 'failed', () => 0);

@@ -1,4 +1,5 @@
 import { DatasetError } from '../../emulator/datasets/index.js';
+import { BAD_CREDENTIALS_ANSWERS, type BadCredentialsAnswer } from '../../emulator/http/auth.js';
 import { FAULT_KINDS, type FaultKind } from '../../emulator/http/faults.js';
 import { startEmulator, type EmulatorOptions } from '../../emulator/server.js';
 import { UsageError } from '../../shared/errors.js';
@@ -25,6 +26,15 @@ at GET /__emulator/stats (DELETE resets them). Dataset format: docs/dataset-form
     token: { type: 'string', default: 'emulator-token', value: 'TOKEN', help: 'API token the emulator accepts' },
     email: { type: 'string', default: 'admin@example.com', value: 'EMAIL', help: 'key-pair e-mail the emulator accepts' },
     key: { type: 'string', default: 'emulator-key', value: 'KEY', help: 'key-pair API key the emulator accepts' },
+    'bad-credentials': {
+      type: 'string',
+      default: '9109',
+      choices: [...BAD_CREDENTIALS_ANSWERS],
+      help: 'how wrong credentials are refused: 9109 (403 "Invalid access token"), 401 (401 code 10000), 10000 (403 code 10000)',
+    },
+    'token-kind': { type: 'string', default: 'user', choices: ['user', 'account'], help: 'account: the token is account-owned (one account; GET /accounts answers 400 code 1001, invites 403)' },
+    'token-account': { type: 'string', value: 'ID', help: 'with --token-kind account: the account that owns the token (default: the first)' },
+    'api-era': { type: 'string', default: 'classic', choices: ['classic', 'retired'], help: 'retired: the previous managed-rules (legacy WAF) endpoints answer 410 Gone' },
     latency: { type: 'integer', default: 0, min: 0, max: 600_000, value: 'MS', help: 'delay before every answer' },
     'migration-delay': {
       type: 'integer',
@@ -46,16 +56,19 @@ at GET /__emulator/stats (DELETE resets them). Dataset format: docs/dataset-form
       help: `faults --fault-rate injects, comma-separated: ${FAULT_KINDS.join(', ')}`,
     },
     'fault-seed': { type: 'integer', default: 1, min: 0, help: 'seed of the fault injection' },
+    'deny-route': { type: 'list', value: 'ROUTE', help: 'a route the token lacks the permission for: it answers 403 code 9109' },
     'fail-route': { type: 'list', value: 'ROUTE', help: 'a route that always answers 500, e.g. "GET /zones/{zone_id}/filters"' },
     'timeout-per-page': { type: 'integer', min: 1, help: 'a list page with per_page above N never answers' },
     'repeat-page': { type: 'boolean', help: 'every list serves page 1 for every page (a broken paginator)' },
     'short-pages': { type: 'boolean', help: 'full list pages lose their last item (short pages that are not the last)' },
+    'no-totals': { type: 'boolean', help: 'list answers carry no total_count or total_pages' },
     verbose: { type: 'boolean', help: 'log one line per request to stderr' },
   },
   examples: [
     'zonewarden emulator --port 8787',
     'zonewarden emulator --dataset generated --seed 7 --zones 1000 --records 100000 --latency 20',
     'zonewarden emulator --rate-limit 100 --rate-window 60 --fault-rate 0.2',
+    'zonewarden emulator --token-kind account --api-era retired',
   ],
   async run(o, io) {
     let now: Date | undefined;
@@ -84,10 +97,16 @@ at GET /__emulator/stats (DELETE resets them). Dataset format: docs/dataset-form
       faultKinds: kinds as FaultKind[],
       faultSeed: o['fault-seed'],
       failRoutes: o['fail-route'],
+      denyRoutes: o['deny-route'],
       timeoutPerPage: o['timeout-per-page'] ?? null,
       repeatPage: o['repeat-page'],
       shortPages: o['short-pages'],
+      noTotals: o['no-totals'],
+      badCredentials: o['bad-credentials'] as BadCredentialsAnswer,
+      tokenKind: o['token-kind'] as 'user' | 'account',
+      apiEra: o['api-era'] as 'classic' | 'retired',
     };
+    if (o['token-account'] !== undefined) options.tokenAccount = o['token-account'];
     if (now) options.now = now;
     if (o.verbose) options.onRequest = (line) => io.stderr(`${line}\n`);
     let emulator;

@@ -17,7 +17,13 @@ new scan; unchanged resources are stored once across scans.
 Prints the scan id on stdout (or the summary as JSON with --format json) and a summary on stderr.
 Exit 0: the scan is complete. Exit 3: some parts could not be read; what was read is kept and the
 summary names what is missing. Exit 2: a usage, configuration or fatal error (the scan, if it
-started, is marked aborted).`,
+started, is marked aborted), such as credentials the API refuses or an API that cannot be reached
+on the first calls.
+
+Later refusals (401, 403) are parts "denied" to these credentials; an account-owned token, which
+cannot list accounts, reads the zones of --account or every zone it sees; endpoints the API
+answers as retired (410 Gone) are recorded as such and are not missing; a Free zone's previous
+managed rules are never asked for (it has none).`,
   options: {
     format: { type: 'string', default: 'text', choices: ['text', 'json'], help: 'output: the scan id, or the summary as JSON' },
     ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),

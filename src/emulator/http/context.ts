@@ -1,6 +1,12 @@
 import type { Organisation } from '../state.js';
 import { CODES, fail } from './envelope.js';
 
+/**
+ * Which API the emulator plays: `classic`, the previous managed-rules endpoints still answer;
+ * `retired`, they answer 410 Gone, as after the vendor retired them.
+ */
+export type ApiEra = 'classic' | 'retired';
+
 /** What a route handler sees of one request. */
 export interface RequestContext {
   method: string;
@@ -11,6 +17,7 @@ export interface RequestContext {
   /** The parsed JSON body; throws the API's malformed-JSON failure when there is none. */
   body(): unknown;
   list: ListBehaviour;
+  apiEra: ApiEra;
 }
 
 /** Fault switches that change how lists are served (see faults.ts). */
@@ -21,6 +28,8 @@ export interface ListBehaviour {
   timeoutPerPage: number | null;
   /** Full pages lose their last item: short pages that are not the last, as in the wild. */
   shortPages: boolean;
+  /** result_info without total_count and total_pages (as some answers in the wild). */
+  noTotals: boolean;
 }
 
 /** Thrown by a handler to leave the request unanswered (the client must time out). */

@@ -16,7 +16,8 @@ export interface ResultInfo {
   page: number;
   per_page: number;
   count: number;
-  total_count: number;
+  /** Absent only under --no-totals. */
+  total_count?: number;
   total_pages?: number;
 }
 
@@ -93,8 +94,12 @@ export const CODES = {
   noRouteChain: 7000,
   /** emulator: method not allowed on a known route */
   methodNotAllowed: 7001,
-  /** wild: authentication error */
+  /** wild: authentication error (403, and 401 on some endpoints) */
   authentication: 10000,
+  /** wild: invalid, revoked or IP-restricted token, or a permission the token lacks (403) */
+  invalidToken: 9109,
+  /** wild: an account-owned token on the list of accounts (400) */
+  accountOwnedToken: 1001,
   /** emulator: request body fails validation */
   validation: 10014,
   /** emulator: firewall rule quota of the plan reached */

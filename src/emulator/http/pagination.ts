@@ -61,6 +61,10 @@ export function paginate<T>(ctx: RequestContext, items: Indexed<T>, limits: Page
 
   const info: ResultInfo = { page, per_page: perPage, count: result.length, total_count: items.size };
   if (limits.totalPages) info.total_pages = Math.ceil(items.size / perPage);
+  if (ctx.list.noTotals) {
+    delete info.total_count;
+    delete info.total_pages;
+  }
   return ok(result, info);
 }
 

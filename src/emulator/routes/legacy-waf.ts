@@ -1,5 +1,5 @@
 import { param, queryList, type RequestContext } from '../http/context.js';
-import { CODES, fail, ok } from '../http/envelope.js';
+import { ApiFailure, CODES, fail, ok } from '../http/envelope.js';
 import { compareValues, direction, indexed, LIMITS, orderField, paginate } from '../http/pagination.js';
 import type { Route } from '../http/router.js';
 import * as serialize from '../serialize.js';
@@ -10,10 +10,21 @@ import { settledZone } from './migration.js';
 
 /**
  * The previous managed rules (legacy WAF): packages, groups, rules and URI-based overrides.
- * After a zone has migrated these endpoints stop working for it (spec, States rule 2).
+ * After a zone has migrated these endpoints stop working for it (spec, States rule 2). In the
+ * `retired` era every one of them answers 410 Gone.
  */
 
+/**
+ * The vendor's SDK documents the URI-based overrides list as "deprecated and returns 410 Gone",
+ * with an error item that has a message and no code. The other legacy endpoints answering the
+ * same after the retirement is the emulator's assumption (the vendor retired them together).
+ */
+function retired(): ApiFailure {
+  return new ApiFailure(410, [{ message: 'This endpoint has been retired and answers 410 Gone; use the rulesets API instead.' }]);
+}
+
 function legacyZone(ctx: RequestContext): Zone {
+  if (ctx.apiEra === 'retired') throw retired();
   const zone = settledZone(ctx);
   if (zone.migration.state === 'complete') {
     throw fail(400, CODES.legacyWafGone, `${zone.name} has migrated to the new managed rules; the previous WAF API no longer applies: use the rulesets API`);

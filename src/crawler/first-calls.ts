@@ -1,0 +1,34 @@
+import type { ApiClientOptions } from '../api/client.js';
+import { ApiAuthError, type ApiError } from '../api/errors.js';
+import { ZonewardenError } from '../shared/errors.js';
+
+/**
+ * What the first calls of a scan can say about the whole of it: the credentials were refused, or
+ * the API could not be reached. Either ends the scan there (exit 2, one line saying what to
+ * check): every other call would answer the same, and a scan of nothing is no audit.
+ */
+export class ScanCannotStart extends ZonewardenError {
+  constructor(
+    code: 'ZW_CREDENTIALS_REJECTED' | 'ZW_API_UNREACHABLE',
+    message: string,
+    readonly error: ApiError,
+  ) {
+    super(code, message, { cause: error });
+  }
+}
+
+/** 9109 with this message: the token is limited to client addresses this one is not among. */
+const WRONG_LOCATION = /from location/i;
+
+export function startingFailure(err: ApiError, client: Pick<ApiClientOptions, 'credentials' | 'baseUrl'>): ScanCannotStart {
+  const said = err.apiErrors.map((e) => (e.code === undefined ? e.message : `${e.code} ${e.message}`)).join('; ') || 'no error details';
+  if (err instanceof ApiAuthError) {
+    const variables = client.credentials.kind === 'token' ? 'ZONEWARDEN_API_TOKEN' : 'ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY';
+    const hint = err.apiErrors.some((e) => WRONG_LOCATION.test(e.message))
+      ? `the token is restricted to other client IP addresses: allow this host's address in the token's settings, or use another token in ${variables}`
+      : `check ${variables} (a valid, unexpired token or key with read access)`;
+    return new ScanCannotStart('ZW_CREDENTIALS_REJECTED', `the API refused the credentials (${err.route}: HTTP ${err.status ?? '?'}, ${said}): ${hint}`, err);
+  }
+  // The client's message already names the route and the cause (ENOTFOUND, ECONNREFUSED, a certificate).
+  return new ScanCannotStart('ZW_API_UNREACHABLE', `the API at ${client.baseUrl} cannot be reached: ${err.message}; check --base-url or ZONEWARDEN_BASE_URL and the network`, err);
+}
