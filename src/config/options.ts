@@ -96,6 +96,14 @@ export const COMMON_OPTIONS = {
     value: 'FILE',
     help: 'waivers file (YAML or JSON): accepted risks with reason, owner and end date',
   },
+  rulesDir: {
+    key: 'rulesDir',
+    flag: 'rules-dir',
+    type: 'list',
+    env: 'ZONEWARDEN_RULES_DIR',
+    value: 'DIR',
+    help: 'also run your own rules: the .js files of this directory, each default-exporting defineRule({...}) from zonewarden/rules (repeatable; docs/custom-rules.md)',
+  },
   keep: {
     key: 'keep',
     flag: 'keep',

@@ -22,7 +22,8 @@ export class RuleConfigError extends ZonewardenError {
 
 const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
-function problemsOf(rule: AnyRule): string[] {
+/** What is wrong with a rule's definition, one phrase each; empty when nothing is. */
+export function ruleProblems(rule: AnyRule): string[] {
   const m = rule.meta;
   const problems: string[] = [];
   const text = (key: 'title' | 'description' | 'remediation' | 'resource') => {
@@ -43,11 +44,12 @@ function problemsOf(rule: AnyRule): string[] {
     else placeholders(template);
   }
   if (!Array.isArray(m.references) || m.references.some((r) => typeof r !== 'string' || r === '')) problems.push('meta.references must be a list of strings');
+  if (rule.defaultOptions === null || typeof rule.defaultOptions !== 'object' || Array.isArray(rule.defaultOptions)) problems.push('defaultOptions must be an object ({} for none)');
   for (const key of Object.keys(rule.defaultOptions ?? {})) {
     if (!m.optionHelp?.[key]) problems.push(`option "${key}" needs a line in meta.optionHelp`);
   }
   for (const key of Object.keys(m.optionHelp ?? {})) {
-    if (!Object.hasOwn(rule.defaultOptions, key)) problems.push(`meta.optionHelp documents "${key}", which is not an option`);
+    if (!Object.hasOwn(rule.defaultOptions ?? {}, key)) problems.push(`meta.optionHelp documents "${key}", which is not an option`);
   }
   if (typeof rule.check !== 'function') problems.push('check must be a function');
   return problems;
@@ -57,7 +59,7 @@ function problemsOf(rule: AnyRule): string[] {
 export function loadCatalogue(rules: readonly AnyRule[]): ReadonlyMap<string, AnyRule> {
   const byId = new Map<string, AnyRule>();
   for (const rule of rules) {
-    const problems = problemsOf(rule);
+    const problems = ruleProblems(rule);
     const id = typeof rule?.meta?.id === 'string' ? rule.meta.id : '(no id)';
     if (problems.length) throw new RuleDefinitionError(`rule ${id} is malformed: ${problems.join('; ')}`);
     if (byId.has(id)) throw new RuleDefinitionError(`rule ${id} is listed twice in rules/index.ts`);

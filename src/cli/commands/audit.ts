@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { catalogue, rulesFor } from '../../policy/catalogue.js';
+import { catalogue, loadRules, rulesFor } from '../../policy/catalogue.js';
 import { recordAudit, runAudit, type AuditResult } from '../../policy/audit.js';
 import type { Finding } from '../../policy/findings.js';
 import type { Severity } from '../../policy/rule.js';
@@ -55,7 +55,7 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
     format: { type: 'string', default: 'text', choices: ['text', 'json'], help: 'output: a table, or JSON (schema zonewarden.audit/1)' },
     passes: { type: 'boolean', help: 'list passing verdicts too' },
     limit: { type: 'integer', default: 1000, min: 0, value: 'N', help: 'list at most N findings in the text table, worst first (0: all); JSON lists all' },
-    ...commonOptions('failOn', 'waivers', 'db', 'config', 'quiet', 'verbose'),
+    ...commonOptions('failOn', 'waivers', 'rulesDir', 'db', 'config', 'quiet', 'verbose'),
   },
   examples: [
     'zonewarden audit',
@@ -64,6 +64,7 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
   ],
   async run(o, io) {
     const config = configFrom(o, io);
+    await loadRules(config, io.cwd);
     const rules = rulesFor(config);
     const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()]) : [];
     const path = resolve(io.cwd, config.db);

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { loadRules } from '../../policy/catalogue.js';
 import { REPORT_FORMATS, writeReport, type ReportFormat } from '../../report/write-report.js';
 import { loadTemplates } from '../../report/templates.js';
 import { EXIT, UsageError } from '../../shared/errors.js';
@@ -41,12 +42,14 @@ Exit 3 when the scan is incomplete; else 0. Exit 2: a usage, template or databas
   options: {
     scan: { type: 'integer', min: 1, value: 'ID', help: 'the scan to report (default: the latest complete scan)' },
     ...REPORT_OPTIONS,
-    ...commonOptions('db', 'config', 'quiet', 'verbose'),
+    ...commonOptions('rulesDir', 'db', 'config', 'quiet', 'verbose'),
   },
   examples: ['zonewarden report', 'zonewarden report --scan 12 --format md --out /tmp/reports', 'zonewarden report --templates ./my-templates'],
   async run(o, io) {
     const formats = parseFormats(o.format);
     const config = configFrom(o, io);
+    // The report names each rule's category and remediation: custom rules' too.
+    await loadRules(config, io.cwd);
     const templatesDir = o.templates === undefined ? undefined : resolve(io.cwd, o.templates);
     const templates = loadTemplates(templatesDir === undefined ? {} : { overrideDir: templatesDir });
     const path = resolve(io.cwd, config.db);
