@@ -100,9 +100,8 @@ export const COMMON_OPTIONS = {
     key: 'rulesDir',
     flag: 'rules-dir',
     type: 'list',
-    env: 'ZONEWARDEN_RULES_DIR',
     value: 'DIR',
-    help: 'also run your own rules: the .js files of this directory, each default-exporting defineRule({...}) from zonewarden/rules (repeatable; docs/custom-rules.md)',
+    help: 'also run your own rules: the .js files of this directory, each default-exporting a rule made with defineRule from zonewarden/rules (docs/custom-rules.md)',
   },
   keep: {
     key: 'keep',

@@ -17,7 +17,7 @@ export default defineRule({
     id: 'acme-unproxied-in-range',
     title: 'No unproxied record points into the origin ranges',
     description:
-      'Our origins live in the ranges below and accept traffic from the proxy only; a record that is not proxied and points into them publishes an origin address to anyone who resolves it.',
+      'Our origins live in the ranges of the ranges option and accept traffic from the proxy only; a record that is not proxied and points into them publishes an origin address to anyone who resolves it.',
     severity: 'high',
     category: 'dns',
     scope: 'zone',
