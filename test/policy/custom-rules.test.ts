@@ -1,4 +1,4 @@
-import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -81,5 +81,15 @@ describe('custom rules', () => {
     writeFileSync(file, ruleSource('acme-a').replace("'low'", "'high'"));
     utimesSync(file, new Date(), new Date(Date.now() + 5000));
     expect((await load(dir))[0]!.rule.meta.severity).toBe('high');
+  });
+});
+
+describe('docs/custom-rules.md', () => {
+  it('shows the example rule and its table test as they are in docs/examples, which the suite runs', () => {
+    const doc = readFileSync(new URL('../../docs/custom-rules.md', import.meta.url), 'utf8');
+    for (const file of ['acme-unproxied-in-range.js', 'acme-unproxied-in-range.test.js']) {
+      const code = readFileSync(new URL(`../../docs/examples/rules/${file}`, import.meta.url), 'utf8');
+      expect(doc, `${file} differs from the copy in the doc`).toContain(`\`\`\`js\n${code}\`\`\``);
+    }
   });
 });
