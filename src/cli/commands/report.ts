@@ -19,7 +19,7 @@ export function parseFormats(text: string): ReportFormat[] {
 /** The options of the reports, which `run` takes too. */
 export const REPORT_OPTIONS = {
   out: { type: 'string', default: 'reports', value: 'DIR', help: 'where to write the reports' },
-  format: { type: 'string', default: 'html,md,json,csv', value: 'LIST', help: 'which reports, comma-separated: html, md, json, csv' },
+  format: { type: 'string', default: 'html,md,json,csv', value: 'LIST', help: 'which reports, comma-separated: html, md, json, csv, ocsf (OCSF Compliance Findings, JSON lines), junit (JUnit XML)' },
   templates: { type: 'string', value: 'DIR', help: 'a directory of templates that replace the built-in ones by name' },
 } as const satisfies OptionTable;
 
@@ -32,7 +32,9 @@ Writes the reports of a scan (default: the latest complete one; it must have bee
 new and fixed since the previous audited scan, configuration drift, every finding with filters,
 search, sorting and paging, zones, certificate expiry and failure trend charts, scan health,
 waivers), report.md (a digest under 60,000 characters for pull requests and chat), findings.json
-(schema zonewarden.audit/1, docs/audit-json.md) and findings.csv (one row per finding). Then
+(schema zonewarden.audit/1, docs/audit-json.md) and findings.csv (one row per finding); on request
+findings.ocsf.jsonl (OCSF 1.3.0 Compliance Findings, for SIEMs and security lakes) and junit.xml
+(a test case per rule and zone, for CI test reports; docs/formats.md). Then
 refreshes <out>/index.html, the list of all audited runs with their trend.
 
 --templates DIR replaces any of the templates (report.html.hbs, report.md.hbs, index.html.hbs,
