@@ -1,5 +1,6 @@
 import { ZonewardenError } from '../shared/errors.js';
 import { placeholders } from './findings.js';
+import { parseOverrides, type ZoneOverride } from './zone-overrides.js';
 import { CATEGORIES, SEVERITIES, type AnyRule, type OptionValue, type RuleOptions, type Severity } from './rule.js';
 
 /**
@@ -73,6 +74,8 @@ export interface RuleSettings {
   enabled?: boolean;
   severity?: Severity;
   options?: Record<string, unknown>;
+  /** Settings for some zones or accounts only (zone-overrides.ts). */
+  overrides?: unknown;
 }
 
 /** A rule as it will run: its settings applied. */
@@ -82,6 +85,8 @@ export interface ActiveRule {
   /** Set when the config overrides the severity of every finding of the rule. */
   severity: Severity | null;
   options: RuleOptions;
+  /** Enabled or re-graded for some zones only, later ones winning. */
+  overrides: readonly ZoneOverride[];
 }
 
 function sameShape(def: OptionValue, value: unknown): boolean {
@@ -113,7 +118,7 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
     const s = settings[rule.meta.id] ?? {};
     const where = `${source}: rules.${rule.meta.id}`;
     for (const key of Object.keys(s)) {
-      if (!['enabled', 'severity', 'options'].includes(key)) throw new RuleConfigError(`${where}: unknown setting "${key}"; use enabled, severity or options`);
+      if (!['enabled', 'severity', 'options', 'overrides'].includes(key)) throw new RuleConfigError(`${where}: unknown setting "${key}"; use enabled, severity, options or overrides`);
     }
     if (s.enabled !== undefined && typeof s.enabled !== 'boolean') throw new RuleConfigError(`${where}.enabled: expected true or false`);
     if (s.severity !== undefined && !SEVERITIES.includes(s.severity)) throw new RuleConfigError(`${where}.severity: expected one of ${SEVERITIES.join(', ')}`);
@@ -131,6 +136,9 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
       // Objects (such as quotas by plan) merge over the default, so one key can be changed alone.
       options[key] = typeof def === 'object' && !Array.isArray(def) ? { ...(def as Record<string, number>), ...(value as Record<string, number>) } : (value as OptionValue);
     }
-    return { rule, enabled: s.enabled ?? true, severity: s.severity ?? null, options: Object.freeze(options) };
+    const overrides = parseOverrides(s.overrides, `${where}.overrides`, (message) => {
+      throw new RuleConfigError(message);
+    });
+    return { rule, enabled: s.enabled ?? true, severity: s.severity ?? null, options: Object.freeze(options), overrides };
   });
 }

@@ -70,6 +70,35 @@ describe('custom rules from --rules-dir', () => {
     expect(json.counts.byRule[RULE]?.fail).toBeGreaterThan(0);
   });
 
+  it('per-zone settings re-grade and disable rules where they match, and the reports list them', async () => {
+    const config = join(dir, 'zone-settings.json');
+    const overrides = [
+      { accounts: ['Acme Bank Group'], severity: 'critical' },
+      { zones: ['acme-careers.*'], enabled: false },
+    ];
+    writeFileSync(config, JSON.stringify({ rulesDir: [EXAMPLES], rules: { [RULE]: { overrides } } }));
+    const before = findingsOf((await runCli(['audit', '--db', db, '--rules-dir', EXAMPLES, '--format', 'json'])).stdout).filter((f) => f.rule === RULE && f.status === 'fail');
+    const r = await runCli(['audit', '--db', db, '--config', config, '--format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { rules: Array<{ id: string; overrides?: unknown }>; findings: Array<{ rule: string; status: string; severity: string; zone: { name: string }; account: { name: string } }> };
+    expect(doc.rules.find((x) => x.id === RULE)?.overrides).toEqual([
+      { zones: null, accounts: ['Acme Bank Group'], severity: 'critical' },
+      { zones: ['acme-careers.*'], accounts: null, enabled: false },
+    ]);
+    const after = doc.findings.filter((f) => f.rule === RULE && f.status === 'fail');
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((f) => f.severity === (f.account.name === 'Acme Bank Group' ? 'critical' : 'high'))).toBe(true);
+    expect(after.some((f) => f.zone.name.startsWith('acme-careers.'))).toBe(false);
+    expect(before.filter((f) => !(f as unknown as { zone: { name: string } }).zone.name.startsWith('acme-careers.')).length).toBe(after.length);
+
+    const out = join(dir, 'zone-settings-reports');
+    const report = await runCli(['report', '--db', db, '--config', config, '--format', 'md,html', '--out', out]);
+    expect(report.code, report.stderr).toBe(0);
+    const [md, html] = report.stdout.split('\n');
+    expect(readFileSync(md!, 'utf8')).toContain(`- \`${RULE}\` for zones acme-careers.\\*: off`);
+    expect(readFileSync(html!, 'utf8')).toContain(`<tr><td>${RULE}</td><td>accounts Acme Bank Group</td><td>critical</td></tr>`);
+  });
+
   it('a broken rule stops the command with exit 2 and one line naming the file', async () => {
     const broken = mkdtempSync(join(tmpdir(), 'zw-broken-rules-'));
     writeFileSync(join(broken, 'acme-x.js'), "export default { meta: { id: 'acme-x' }, defaultOptions: {}, check() {} };\n");

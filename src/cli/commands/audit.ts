@@ -45,10 +45,14 @@ not read, so it is neither passed nor failed) or waived (a failure covered by a 
 not expired). The findings are stored with the scan, replacing those of an earlier audit of it.
 
 Rules are configured in the config file's "rules" section, per rule id: "enabled", "severity"
-(replaces the severity of every finding of the rule) and "options". Waivers come from a YAML or
-JSON file: a list of {rule, zone and/or resource, reason, owner, expires}; rule, zone and
-resource take names, ids or globs (* and ?). An expired waiver no longer applies and is listed,
-as are waivers ending within 14 days and waivers that match nothing.
+(replaces the severity of every finding of the rule), "options", and "overrides": a list of
+{zones, accounts, enabled, severity} that turn the rule on or off, or re-grade it, for zones
+matching a name or glob or in an account (id, name or glob), later ones winning. --rules-dir
+adds rules of your own (docs/custom-rules.md).
+
+Waivers come from a YAML or JSON file: a list of {rule, zone and/or resource, reason, owner,
+expires}; rule, zone and resource take names, ids or globs (* and ?). An expired waiver no longer
+applies and is listed, as are waivers ending within 14 days and waivers that match nothing.
 
 Exit 1: a failure (not waived) at or above --fail-on. Otherwise exit 3 when the scan is
 incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or database error.`,
