@@ -25,7 +25,7 @@ export const REPORT_OPTIONS = {
 
 export const reportCommand = defineCommand({
   name: 'report',
-  summary: 'write the HTML, Markdown, JSON and CSV reports of an audited scan, and the index of all runs',
+  summary: 'write the reports of an audited scan (HTML, Markdown, JSON, CSV; OCSF and JUnit on request) and the index of all runs',
   description: `
 Writes the reports of a scan (default: the latest complete one; it must have been audited) into
 <out>/<scan time>-scan-<id>/: report.html (self-contained, works offline from file://: summary,
