@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,6 +60,50 @@ describe('the package', () => {
       expect(files).toContain(target.types.replace(/^\.\//, ''));
     }
   });
+});
+
+describe('the rule API types', () => {
+  it('type-check a rule written in TypeScript against zonewarden/rules, and catch a wrong call', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zw-typed-rule-'));
+    mkdirSync(join(dir, 'node_modules'));
+    mkdirSync(join(dir, 'src'));
+    // The package as a rules project would have it installed; @types/node from this checkout.
+    symlinkSync(ROOT, join(dir, 'node_modules', 'zonewarden'));
+    symlinkSync(join(ROOT, 'node_modules', '@types'), join(dir, 'node_modules', '@types'));
+    writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, include: ['src'] }),
+    );
+    writeFileSync(
+      join(dir, 'src', 'acme-zone-paused.ts'),
+      `import { defineRule } from 'zonewarden/rules';
+export default defineRule({
+  meta: { id: 'acme-zone-paused', title: 't', description: 'd', severity: 'low', category: 'zone', scope: 'zone', resource: 'zone',
+    messages: { paused: '{{zone}} is paused' }, remediation: 'r', references: [], optionHelp: { days: 'days' } },
+  defaultOptions: { days: 3 },
+  check(ctx) {
+    const days: number = ctx.options.days;
+    const records = ctx.zone.dnsRecords();
+    if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
+    ctx.fail(ctx.zone.resource, 'paused', WRONG);
+    if (days > records.items.length) ctx.pass();
+  },
+});
+`,
+    );
+    const tsc = (data: string) => {
+      const file = join(dir, 'src', 'acme-zone-paused.ts');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/WRONG|\{ zone: 'x' \}|5/, data));
+      return spawnSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { encoding: 'utf8' });
+    };
+    const wrong = tsc('5');
+    expect(wrong.status).not.toBe(0);
+    expect(wrong.stdout).toMatch(/acme-zone-paused\.ts\(10,\d+\): error TS2345: Argument of type .number. is not assignable to parameter of type .Record<string, unknown>./);
+    const right = tsc("{ zone: 'x' }");
+    expect(right.stdout).toBe('');
+    expect(right.status).toBe(0);
+  }, 60_000);
 });
 
 describe("the README's systemd service", () => {
