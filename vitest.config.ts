@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // docs/examples: the example custom rule's table test, run against the built package (zonewarden/rules).
+    include: ['test/**/*.test.ts', 'docs/examples/**/*.test.js'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

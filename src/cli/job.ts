@@ -6,7 +6,7 @@ import { summaryText } from '../crawler/summary.js';
 import { redactorFor } from '../config/credentials.js';
 import type { Config } from '../config/load.js';
 import { recordAudit, type AuditResult } from '../policy/audit.js';
-import { catalogue, rulesFor } from '../policy/catalogue.js';
+import { catalogue, loadRules, rulesFor } from '../policy/catalogue.js';
 import type { Severity } from '../policy/rule.js';
 import { loadWaivers } from '../policy/waivers.js';
 import { loadTemplates } from '../report/templates.js';
@@ -75,6 +75,7 @@ export interface JobOutcome {
 
 /** scan, audit, report: `zonewarden run`. Output as the three commands give it, on stderr, and the report paths on stdout. */
 export async function runJob(config: Config, io: CommandIO, report: { out: string; formats: readonly ReportFormat[]; templatesDir?: string }): Promise<JobOutcome> {
+  await loadRules(config, io.cwd);
   const rules = rulesFor(config);
   const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()]) : [];
   const templates = loadTemplates(report.templatesDir === undefined ? {} : { overrideDir: report.templatesDir });

@@ -96,6 +96,13 @@ export const COMMON_OPTIONS = {
     value: 'FILE',
     help: 'waivers file (YAML or JSON): accepted risks with reason, owner and end date',
   },
+  rulesDir: {
+    key: 'rulesDir',
+    flag: 'rules-dir',
+    type: 'list',
+    value: 'DIR',
+    help: 'also run your own rules: the .js files of this directory, each default-exporting a rule made with defineRule from zonewarden/rules (docs/custom-rules.md)',
+  },
   keep: {
     key: 'keep',
     flag: 'keep',
@@ -141,7 +148,7 @@ export const CREDENTIAL_ENV = {
  * the loader checks their shape and the module that owns them checks their contents.
  */
 export const FILE_SECTIONS = {
-  rules: 'per rule: {"<rule id>": {"enabled": false, "severity": "low", "options": {...}}}; zonewarden rules lists ids and options',
+  rules: 'per rule: {"<rule id>": {"enabled": false, "severity": "low", "options": {...}, "overrides": [{"zones": ["*.lab.example.com"], "accounts": [...], "enabled": false, "severity": "low"}]}}; zonewarden rules lists ids and options',
   drift: 'what configuration drift leaves out: {"ignore": ["<resource type>.<field>", ...]} replaces the default list (see README, Drift)',
   notifications: 'webhooks called after runs: {"webhooks": [{"url" or "urlEnv", "format": "slack"|"json", "minSeverity", "on"}], "minSeverity", "on", "reportUrl", "timeout", "retries"} (see README, Notifications)',
 } as const;

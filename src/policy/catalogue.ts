@@ -1,13 +1,31 @@
 import { RULES } from '../../rules/index.js';
 import type { Config } from '../config/load.js';
+import { loadCustomRules } from './custom-rules.js';
 import { activeRules, loadCatalogue, type ActiveRule, type RuleSettings } from './registry.js';
 import type { AnyRule } from './rule.js';
 
 /** The shipped rules, validated once per process. */
-let loaded: ReadonlyMap<string, AnyRule> | null = null;
+let builtIn: ReadonlyMap<string, AnyRule> | null = null;
+/** The shipped rules and those of the --rules-dir directories last loaded by `loadRules`. */
+let withCustom: ReadonlyMap<string, AnyRule> | null = null;
 
+function shipped(): ReadonlyMap<string, AnyRule> {
+  return (builtIn ??= loadCatalogue(RULES));
+}
+
+/** Every rule a command runs: the built-in ones, then the custom ones of `loadRules`. */
 export function catalogue(): ReadonlyMap<string, AnyRule> {
-  return (loaded ??= loadCatalogue(RULES));
+  return withCustom ?? shipped();
+}
+
+/**
+ * Loads the rules of the config's --rules-dir directories into the catalogue, replacing those of
+ * an earlier call (the scheduler calls it for every run, so an edited rule applies from the next).
+ * Every command that runs or shows rules calls it before `catalogue` and `rulesFor`.
+ */
+export async function loadRules(config: Pick<Config, 'rulesDir'>, cwd: string): Promise<void> {
+  const custom = config.rulesDir.length ? await loadCustomRules(config.rulesDir, cwd, new Set(shipped().keys())) : [];
+  withCustom = custom.length ? loadCatalogue([...shipped().values(), ...custom.map((c) => c.rule)]) : null;
 }
 
 /** The rules as the config file sets them. */

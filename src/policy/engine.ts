@@ -5,6 +5,7 @@ import type { ActiveRule } from './registry.js';
 import type { ResourceRef, RuleOptions, Severity, ZoneContext } from './rule.js';
 import { SnapshotView } from './snapshot-view.js';
 import { ZoneView } from './zone-view.js';
+import { settingFor } from './zone-overrides.js';
 
 /**
  * Runs the rules over one scan. Zone rules run zone by zone, all of them on one zone's data
@@ -52,6 +53,8 @@ const named = (id: string | null, name: string | null): Named | null => (id === 
 
 class Verdicts {
   readonly findings: Finding[] = [];
+  /** Verdicts the rule gave, kept or not (a zone's setting may turn some off). */
+  given = 0;
 
   constructor(
     private readonly active: ActiveRule,
@@ -62,10 +65,14 @@ class Verdicts {
     const meta = this.active.rule.meta;
     if (!resource || typeof resource.id !== 'string' || typeof resource.type !== 'string') throw new Error('a finding needs a resource with a type and an id');
     const { account, zone } = this.where(resource);
+    // Per-zone settings: a finding of a zone where the rule is off is not kept; re-grading wins.
+    this.given++;
+    const setting = settingFor({ enabled: this.active.enabled, severity: this.active.severity }, this.active.overrides, zone, account);
+    if (!setting.enabled) return;
     this.findings.push({
       rule: meta.id,
       category: meta.category,
-      severity: this.active.severity ?? severity,
+      severity: setting.severity ?? severity,
       status,
       account,
       zone,
@@ -96,7 +103,8 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   const scan = reader.scan;
   const now = options.now ?? new Date(scan.startedAt);
   const snapshot = new SnapshotView(reader);
-  const enabled = rules.filter((r) => r.enabled);
+  // A rule off by default still runs where an override turns it on.
+  const enabled = rules.filter((r) => r.enabled || r.overrides.some((o) => o.enabled === true));
   const findings: Finding[] = [];
   const passes: Record<string, number> = Object.fromEntries(enabled.map((r) => [r.rule.meta.id, 0]));
   const keepPasses = options.keepPasses ?? true;
@@ -112,7 +120,7 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   const run = (active: ActiveRule, verdicts: Verdicts, ctx: object, zone: Named | null): void => {
     try {
       active.rule.check(ctx as ZoneContext<RuleOptions>);
-      if (verdicts.findings.length === 0) throw new Error('the rule gave no verdict');
+      if (verdicts.given === 0) throw new Error('the rule gave no verdict');
       for (const f of verdicts.findings) {
         if (f.status === 'pass') passes[f.rule] = (passes[f.rule] ?? 0) + 1;
         if (f.status !== 'pass' || keepPasses) emit(f);
@@ -145,6 +153,7 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
     const view = new ZoneView(reader, zoneRow, account);
     const zone = { id: zoneRow.id, name: zoneRow.name };
     for (const active of zoneRules) {
+      if (!settingFor({ enabled: active.enabled, severity: active.severity }, active.overrides, zone, account).enabled) continue;
       const verdicts = new Verdicts(active, () => ({ account, zone }));
       run(active, verdicts, contextFor(active, verdicts, view.resource, view), zone);
     }

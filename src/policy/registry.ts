@@ -1,5 +1,6 @@
 import { ZonewardenError } from '../shared/errors.js';
 import { placeholders } from './findings.js';
+import { parseOverrides, type ZoneOverride } from './zone-overrides.js';
 import { CATEGORIES, SEVERITIES, type AnyRule, type OptionValue, type RuleOptions, type Severity } from './rule.js';
 
 /**
@@ -22,7 +23,8 @@ export class RuleConfigError extends ZonewardenError {
 
 const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 
-function problemsOf(rule: AnyRule): string[] {
+/** What is wrong with a rule's definition, one phrase each; empty when nothing is. */
+export function ruleProblems(rule: AnyRule): string[] {
   const m = rule.meta;
   const problems: string[] = [];
   const text = (key: 'title' | 'description' | 'remediation' | 'resource') => {
@@ -43,11 +45,12 @@ function problemsOf(rule: AnyRule): string[] {
     else placeholders(template);
   }
   if (!Array.isArray(m.references) || m.references.some((r) => typeof r !== 'string' || r === '')) problems.push('meta.references must be a list of strings');
+  if (rule.defaultOptions === null || typeof rule.defaultOptions !== 'object' || Array.isArray(rule.defaultOptions)) problems.push('defaultOptions must be an object ({} for none)');
   for (const key of Object.keys(rule.defaultOptions ?? {})) {
     if (!m.optionHelp?.[key]) problems.push(`option "${key}" needs a line in meta.optionHelp`);
   }
   for (const key of Object.keys(m.optionHelp ?? {})) {
-    if (!Object.hasOwn(rule.defaultOptions, key)) problems.push(`meta.optionHelp documents "${key}", which is not an option`);
+    if (!Object.hasOwn(rule.defaultOptions ?? {}, key)) problems.push(`meta.optionHelp documents "${key}", which is not an option`);
   }
   if (typeof rule.check !== 'function') problems.push('check must be a function');
   return problems;
@@ -57,7 +60,7 @@ function problemsOf(rule: AnyRule): string[] {
 export function loadCatalogue(rules: readonly AnyRule[]): ReadonlyMap<string, AnyRule> {
   const byId = new Map<string, AnyRule>();
   for (const rule of rules) {
-    const problems = problemsOf(rule);
+    const problems = ruleProblems(rule);
     const id = typeof rule?.meta?.id === 'string' ? rule.meta.id : '(no id)';
     if (problems.length) throw new RuleDefinitionError(`rule ${id} is malformed: ${problems.join('; ')}`);
     if (byId.has(id)) throw new RuleDefinitionError(`rule ${id} is listed twice in rules/index.ts`);
@@ -71,6 +74,8 @@ export interface RuleSettings {
   enabled?: boolean;
   severity?: Severity;
   options?: Record<string, unknown>;
+  /** Settings for some zones or accounts only (zone-overrides.ts). */
+  overrides?: unknown;
 }
 
 /** A rule as it will run: its settings applied. */
@@ -80,6 +85,8 @@ export interface ActiveRule {
   /** Set when the config overrides the severity of every finding of the rule. */
   severity: Severity | null;
   options: RuleOptions;
+  /** Enabled or re-graded for some zones only, later ones winning. */
+  overrides: readonly ZoneOverride[];
 }
 
 function sameShape(def: OptionValue, value: unknown): boolean {
@@ -111,7 +118,7 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
     const s = settings[rule.meta.id] ?? {};
     const where = `${source}: rules.${rule.meta.id}`;
     for (const key of Object.keys(s)) {
-      if (!['enabled', 'severity', 'options'].includes(key)) throw new RuleConfigError(`${where}: unknown setting "${key}"; use enabled, severity or options`);
+      if (!['enabled', 'severity', 'options', 'overrides'].includes(key)) throw new RuleConfigError(`${where}: unknown setting "${key}"; use enabled, severity, options or overrides`);
     }
     if (s.enabled !== undefined && typeof s.enabled !== 'boolean') throw new RuleConfigError(`${where}.enabled: expected true or false`);
     if (s.severity !== undefined && !SEVERITIES.includes(s.severity)) throw new RuleConfigError(`${where}.severity: expected one of ${SEVERITIES.join(', ')}`);
@@ -129,6 +136,9 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
       // Objects (such as quotas by plan) merge over the default, so one key can be changed alone.
       options[key] = typeof def === 'object' && !Array.isArray(def) ? { ...(def as Record<string, number>), ...(value as Record<string, number>) } : (value as OptionValue);
     }
-    return { rule, enabled: s.enabled ?? true, severity: s.severity ?? null, options: Object.freeze(options) };
+    const overrides = parseOverrides(s.overrides, `${where}.overrides`, (message) => {
+      throw new RuleConfigError(message);
+    });
+    return { rule, enabled: s.enabled ?? true, severity: s.severity ?? null, options: Object.freeze(options), overrides };
   });
 }

@@ -6,6 +6,7 @@ import type { RuleRunError } from './engine.js';
 import type { Finding } from './findings.js';
 import type { WaiverReport } from './waivers.js';
 import { HeapCeiling } from '../shared/heap.js';
+import { overridesOf } from './zone-overrides.js';
 
 /**
  * Findings kept with their scan. Passing verdicts are stored as counts only: a zone rule passes a
@@ -18,7 +19,7 @@ export interface AuditHeader {
   scanId: number;
   evaluatedAt: string;
   toolVersion: string;
-  rules: Array<{ id: string; severity: string | null; options: unknown }>;
+  rules: Array<{ id: string; severity: string | null; options: unknown; overrides?: unknown[] }>;
   counts: AuditCounts;
   errors: RuleRunError[];
   waivers: WaiverReport;
@@ -84,7 +85,7 @@ export class AuditRecorder {
             this.scanId,
             evaluatedAt.toISOString(),
             PACKAGE.version,
-            JSON.stringify(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity, options: r.options }))),
+            JSON.stringify(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity, options: r.options, ...overridesOf(r) }))),
             JSON.stringify(result.counts),
             JSON.stringify(result.errors),
             JSON.stringify(result.waivers),

@@ -1,4 +1,5 @@
 import type { AuditResult } from '../policy/audit.js';
+import { overridesOf } from '../policy/zone-overrides.js';
 import type { Finding } from '../policy/findings.js';
 import type { AuditHeader } from '../policy/store.js';
 import type { ScanRow } from '../snapshot/reader.js';
@@ -11,7 +12,7 @@ export const AUDIT_JSON_SCHEMA = 'zonewarden.audit/1';
  * so that 100,000s of findings never become one string in memory, and easy to grep or diff.
  */
 export function writeAuditJson(result: AuditResult, findings: Iterable<Finding>, options: { failOn: string; exitCode: number }, write: (text: string) => void): void {
-  const rules = result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity ?? r.rule.meta.severity, options: r.options }));
+  const rules = result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity ?? r.rule.meta.severity, options: r.options, ...overridesOf(r) }));
   writeJson({ ...head(result.scan, result.zones, options), rules, counts: result.counts, waivers: result.waivers, errors: result.errors }, findings, write);
 }
 

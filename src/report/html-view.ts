@@ -12,6 +12,7 @@ import { CHART, type expiryTimeline, type failureTrend } from './charts.js';
 import type { FindingsTable } from './findings-table.js';
 import type { ReportData } from './report-data.js';
 import { PACKAGE_TEMPLATES, TemplateError } from './templates.js';
+import { zoneSettingLines } from './zone-settings.js';
 
 /**
  * The HTML report's view: everything the template lays out, plus the findings as compact rows for
@@ -90,6 +91,7 @@ export function htmlView(
       expiring: audit.waivers.expiring,
       expired: audit.waivers.expired,
     },
+    zoneSettings: zoneSettingLines(audit),
     chart: CHART,
     timeline: charts.timeline,
     trend: charts.trend,

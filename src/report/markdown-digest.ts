@@ -8,6 +8,7 @@ import { markdownText as md } from '../shared/markdown.js';
 import { shorten } from '../shared/printable.js';
 import type { ReportData } from './report-data.js';
 import type { Templates } from './templates.js';
+import { zoneSettingLines } from './zone-settings.js';
 
 /**
  * The Markdown digest for pull requests and chat: summary, new and fixed, top risks, drift counts
@@ -68,6 +69,7 @@ export function digestView(data: ReportData, limit: number) {
       ruleErrors: health.ruleErrors.map((e) => ({ rule: e.rule, zone: md(e.zone?.name ?? '-'), message: md(shorten(e.message, 200)) })),
     },
     waivers: { active: audit.waivers.active.length, expiring: audit.waivers.expiring.length, expired: audit.waivers.expired.length },
+    zoneSettings: zoneSettingLines(audit).map((z) => ({ rule: z.rule, where: md(z.where), setting: z.setting })),
     cut: lists.some((l) => l.cut),
   };
 }

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DriftResult } from '../drift/result.js';
+import { catalogue } from '../policy/catalogue.js';
 import { storedFindings } from '../policy/store.js';
 import { EXIT } from '../shared/errors.js';
 import type { Db } from '../snapshot/db.js';
@@ -10,7 +11,9 @@ import { writeFindingsCsv } from './csv.js';
 import { writeStoredAuditJson } from './findings-json.js';
 import { findingsTable } from './findings-table.js';
 import { htmlView, pageScript } from './html-view.js';
+import { junitRules, writeJunit } from './junit.js';
 import { renderDigest } from './markdown-digest.js';
+import { writeOcsf } from './ocsf.js';
 import { reportData } from './report-data.js';
 import type { Templates } from './templates.js';
 
@@ -20,9 +23,18 @@ import type { Templates } from './templates.js';
  * report that fails half way never replaces a good one.
  */
 
-export const REPORT_FORMATS = ['html', 'md', 'json', 'csv'] as const;
+export const REPORT_FORMATS = ['html', 'md', 'json', 'csv', 'ocsf', 'junit'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
-export const REPORT_FILES: Record<ReportFormat, string> = { html: 'report.html', md: 'report.md', json: 'findings.json', csv: 'findings.csv' };
+/** What `report` and `run` write unless --format says otherwise: OCSF and JUnit are for the tools that ask for them. */
+export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ['html', 'md', 'json', 'csv'];
+export const REPORT_FILES: Record<ReportFormat, string> = {
+  html: 'report.html',
+  md: 'report.md',
+  json: 'findings.json',
+  csv: 'findings.csv',
+  ocsf: 'findings.ocsf.jsonl',
+  junit: 'junit.xml',
+};
 
 export interface WrittenReport {
   dir: string;
@@ -68,6 +80,10 @@ export async function writeReport(db: Db, scanId: number, options: { out: string
         write(renderDigest(options.templates, data));
       } else if (format === 'json') {
         writeStoredAuditJson(data.audit, reader.scan, reader.zones().length, storedFindings(db, scanId), { failOn: 'none', exitCode: incomplete ? EXIT.incomplete : EXIT.ok }, write);
+      } else if (format === 'ocsf') {
+        writeOcsf(storedFindings(db, scanId), reader.scan, catalogue(), write);
+      } else if (format === 'junit') {
+        writeJunit({ scan: reader.scan, zones: reader.zones(), rules: junitRules(data.audit.rules, catalogue()), findings: storedFindings(db, scanId), errors: data.audit.errors }, write);
       } else {
         writeFindingsCsv(storedFindings(db, scanId), write);
       }

@@ -40,7 +40,7 @@ describe('zonewarden CLI', () => {
     [['emulator', '--dataset', '/nonexistent/org.json'], /^zonewarden emulator: cannot read dataset file \/nonexistent\/org\.json \(ENOENT\)/],
     [['diff', '--format', 'html'], /^zonewarden diff: --format must be one of text, json, md, got "html"$/],
     [['diff', '--from', '0'], /^zonewarden diff: --from must be a whole number of at least 1, got 0$/],
-    [['report', '--format', 'pdf'], /^zonewarden report: --format takes a comma-separated list of html, md, json, csv; got "pdf"$/],
+    [['report', '--format', 'pdf'], /^zonewarden report: --format takes a comma-separated list of html, md, json, csv, ocsf, junit; got "pdf"$/],
     [['report', '--templates', '/nonexistent/templates'], /^zonewarden report: --templates \/nonexistent\/templates: no such directory$/],
     [['baseline', 'approve'], /^zonewarden baseline: unknown action "approve": use baseline accept \[--scan ID\] or baseline list$/],
   ])('refuses %j with one line and exit 2', async (args, message) => {

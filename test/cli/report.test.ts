@@ -89,7 +89,7 @@ describe('zonewarden report', () => {
     expect(readdirSync(only).sort()).toEqual(['findings.csv', 'report.md']);
     const bad = await run('report', '--format', 'html,pdf');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('zonewarden report: --format takes a comma-separated list of html, md, json, csv; got "html,pdf"\n');
+    expect(bad.stderr).toBe('zonewarden report: --format takes a comma-separated list of html, md, json, csv, ocsf, junit; got "html,pdf"\n');
   });
 
   it('uses templates from --templates, and refuses one that names a missing field', async () => {

@@ -60,7 +60,7 @@ describe('rule settings from the config file', () => {
 
   it.each([
     [{ 'no-such-rule': {} }, 'cfg: rules.no-such-rule: no such rule; zonewarden rules lists them'],
-    [{ 'good-rule': { enable: false } }, 'cfg: rules.good-rule: unknown setting "enable"; use enabled, severity or options'],
+    [{ 'good-rule': { enable: false } }, 'cfg: rules.good-rule: unknown setting "enable"; use enabled, severity, options or overrides'],
     [{ 'good-rule': { enabled: 'no' } }, 'cfg: rules.good-rule.enabled: expected true or false'],
     [{ 'good-rule': { severity: 'urgent' } }, 'cfg: rules.good-rule.severity: expected one of critical, high, medium, low, info'],
     [{ 'good-rule': { options: [] } }, 'cfg: rules.good-rule.options: expected an object'],

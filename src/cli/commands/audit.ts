@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { catalogue, rulesFor } from '../../policy/catalogue.js';
+import { catalogue, loadRules, rulesFor } from '../../policy/catalogue.js';
 import { recordAudit, runAudit, type AuditResult } from '../../policy/audit.js';
 import type { Finding } from '../../policy/findings.js';
 import type { Severity } from '../../policy/rule.js';
@@ -12,6 +12,8 @@ import { SnapshotReader } from '../../snapshot/reader.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom } from '../common.js';
 import { writeAuditJson } from '../../report/findings-json.js';
+import { junitRules, writeJunit } from '../../report/junit.js';
+import { writeOcsf } from '../../report/ocsf.js';
 import { writeAuditText } from '../output/audit-text.js';
 
 /** The scan to audit: the one asked for, else the latest complete one. */
@@ -43,27 +45,39 @@ not read, so it is neither passed nor failed) or waived (a failure covered by a 
 not expired). The findings are stored with the scan, replacing those of an earlier audit of it.
 
 Rules are configured in the config file's "rules" section, per rule id: "enabled", "severity"
-(replaces the severity of every finding of the rule) and "options". Waivers come from a YAML or
-JSON file: a list of {rule, zone and/or resource, reason, owner, expires}; rule, zone and
-resource take names, ids or globs (* and ?). An expired waiver no longer applies and is listed,
-as are waivers ending within 14 days and waivers that match nothing.
+(replaces the severity of every finding of the rule), "options", and "overrides": a list of
+{zones, accounts, enabled, severity} that turn the rule on or off, or re-grade it, for zones
+matching a name or glob or in an account (id, name or glob), later ones winning. --rules-dir
+adds rules of your own (docs/custom-rules.md).
+
+Waivers come from a YAML or JSON file: a list of {rule, zone and/or resource, reason, owner,
+expires}; rule, zone and resource take names, ids or globs (* and ?). An expired waiver no longer
+applies and is listed, as are waivers ending within 14 days and waivers that match nothing.
 
 Exit 1: a failure (not waived) at or above --fail-on. Otherwise exit 3 when the scan is
 incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or database error.`,
   options: {
     scan: { type: 'integer', min: 1, value: 'ID', help: 'the scan to audit (default: the latest complete scan)' },
-    format: { type: 'string', default: 'text', choices: ['text', 'json'], help: 'output: a table, or JSON (schema zonewarden.audit/1)' },
+    format: {
+      type: 'string',
+      default: 'text',
+      choices: ['text', 'json', 'ocsf', 'junit'],
+      help: 'output: a table, JSON (schema zonewarden.audit/1), OCSF Compliance Findings as JSON lines (for a SIEM), or JUnit XML (for CI test reports)',
+    },
     passes: { type: 'boolean', help: 'list passing verdicts too' },
     limit: { type: 'integer', default: 1000, min: 0, value: 'N', help: 'list at most N findings in the text table, worst first (0: all); JSON lists all' },
-    ...commonOptions('failOn', 'waivers', 'db', 'config', 'quiet', 'verbose'),
+    ...commonOptions('failOn', 'waivers', 'rulesDir', 'db', 'config', 'quiet', 'verbose'),
   },
   examples: [
     'zonewarden audit',
     'zonewarden audit --fail-on high --waivers waivers.yaml',
     'zonewarden audit --scan 12 --format json > findings.json',
+    'zonewarden audit --format ocsf > findings.ocsf.jsonl',
+    'zonewarden audit --fail-on high --format junit > junit.xml',
   ],
   async run(o, io) {
     const config = configFrom(o, io);
+    await loadRules(config, io.cwd);
     const rules = rulesFor(config);
     const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()]) : [];
     const path = resolve(io.cwd, config.db);
@@ -87,7 +101,11 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
       const incomplete = result.scan.status !== 'complete' || result.errors.length > 0;
       const exitCode = failing ? EXIT.findings : incomplete ? EXIT.incomplete : EXIT.ok;
       if (o.format === 'json') writeAuditJson(result, findings(), { failOn, exitCode }, io.stdout);
-      else writeAuditText(result, findings, { failOn, limit: o.limit }, io.stdout);
+      else if (o.format === 'ocsf') writeOcsf(findings(), result.scan, catalogue(), io.stdout);
+      else if (o.format === 'junit') {
+        const ran = junitRules(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity })), catalogue());
+        writeJunit({ scan: result.scan, zones: reader.zones(), rules: ran, findings: findings(), errors: result.errors }, io.stdout);
+      } else writeAuditText(result, findings, { failOn, limit: o.limit }, io.stdout);
       if (!config.quiet && failing) io.stderr(`${failing} failing finding(s) at or above ${failOn}\n`);
       if (!config.quiet && result.scan.status !== 'complete') io.stderr(`scan ${result.scan.id} is ${result.scan.status}: checks of what it could not read are unknown\n`);
       return exitCode;

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { CREDENTIAL_ENV } from '../../config/options.js';
 import { loadConfig } from '../../config/load.js';
 import { DEFAULT_CREDENTIALS, startEmulator } from '../../emulator/server.js';
-import { REPORT_FORMATS } from '../../report/write-report.js';
+import { DEFAULT_REPORT_FORMATS } from '../../report/write-report.js';
 import { defineCommand } from '../command.js';
 import { nightlyRun, nightlySettings } from '../nightly.js';
 
@@ -33,7 +33,7 @@ database is <out>/zonewarden-demo.db, so running the demo again shows drift sinc
       delete env[CREDENTIAL_ENV.key];
       const config = loadConfig({ flags: { baseUrl: emulator.url, db: join(out, 'zonewarden-demo.db'), budget: 1_000_000, quiet: o.quiet }, env: {}, cwd: out });
       const demoIo = { ...io, env, cwd: out };
-      const { report, error } = await nightlyRun(config, demoIo, nightlySettings(config, demoIo, { out, formats: REPORT_FORMATS }), 'manual');
+      const { report, error } = await nightlyRun(config, demoIo, nightlySettings(config, demoIo, { out, formats: DEFAULT_REPORT_FORMATS }), 'manual');
       if (error !== null) throw error;
       if (!o.quiet) io.stderr(`demo: done. Open ${report.reportFiles[0]} in a browser; ${join(out, 'index.html')} lists every run.\n`);
       return report.exitCode;

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { diffScans, ignoreListFrom } from '../../drift/index.js';
 import { recordAudit } from '../../policy/audit.js';
-import { catalogue, rulesFor } from '../../policy/catalogue.js';
+import { catalogue, loadRules, rulesFor } from '../../policy/catalogue.js';
 import { loadWaivers } from '../../policy/waivers.js';
 import { EXIT } from '../../shared/errors.js';
 import { defineCommand } from '../command.js';
@@ -41,12 +41,13 @@ rules that ran in only one audit); else 0. Exit 2: a usage, configuration or dat
     format: { type: 'string', default: 'text', choices: ['text', 'json', 'md'], help: 'output: text, JSON (schema zonewarden.diff/1) or Markdown' },
     'fail-on-drift': { type: 'boolean', help: 'exit 1 when anything changed' },
     limit: { type: 'integer', default: 500, min: 0, value: 'N', help: 'list at most N entries per section in text and Markdown (0: all); JSON lists all' },
-    ...commonOptions('waivers', 'db', 'config', 'quiet', 'verbose'),
+    ...commonOptions('waivers', 'rulesDir', 'db', 'config', 'quiet', 'verbose'),
   },
   examples: ['zonewarden diff', 'zonewarden diff --baseline --fail-on-drift', 'zonewarden diff --from 12 --to 15 --format md > drift.md'],
   async run(o, io) {
     const config = configFrom(o, io);
     const ignore = ignoreListFrom(config.drift, `config file ${config.configFile ?? ''}: drift`);
+    await loadRules(config, io.cwd);
     const rules = rulesFor(config);
     const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()]) : [];
     const db = openExisting(resolve(io.cwd, config.db));

@@ -1,6 +1,6 @@
 import { createFirewallRule, planFirewallRule } from '../../actions/firewall.js';
 import { resolveZone } from '../../actions/zones.js';
-import { rulesFor } from '../../policy/catalogue.js';
+import { loadRules, rulesFor } from '../../policy/catalogue.js';
 import { EXIT, UsageError } from '../../shared/errors.js';
 import { printable, shorten } from '../../shared/printable.js';
 import { defineCommand } from '../command.js';
@@ -48,6 +48,8 @@ zone is rescanned afterwards.`,
       if (o[required] === undefined) throw new UsageError(`--${required} is required; see 'zonewarden firewall --help'`);
     }
     const config = configFrom(o, io);
+    // The config file's rule settings may name custom rules: loaded, so they are known.
+    await loadRules(config, io.cwd);
     const quotas = quotasFrom(config);
     const session = openWriteSession(config, io);
     try {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { loadRules } from '../../policy/catalogue.js';
 import { REPORT_FORMATS, writeReport, type ReportFormat } from '../../report/write-report.js';
 import { loadTemplates } from '../../report/templates.js';
 import { EXIT, UsageError } from '../../shared/errors.js';
@@ -18,20 +19,22 @@ export function parseFormats(text: string): ReportFormat[] {
 /** The options of the reports, which `run` takes too. */
 export const REPORT_OPTIONS = {
   out: { type: 'string', default: 'reports', value: 'DIR', help: 'where to write the reports' },
-  format: { type: 'string', default: 'html,md,json,csv', value: 'LIST', help: 'which reports, comma-separated: html, md, json, csv' },
+  format: { type: 'string', default: 'html,md,json,csv', value: 'LIST', help: 'which reports, comma-separated: html, md, json, csv, ocsf (OCSF Compliance Findings, JSON lines), junit (JUnit XML)' },
   templates: { type: 'string', value: 'DIR', help: 'a directory of templates that replace the built-in ones by name' },
 } as const satisfies OptionTable;
 
 export const reportCommand = defineCommand({
   name: 'report',
-  summary: 'write the HTML, Markdown, JSON and CSV reports of an audited scan, and the index of all runs',
+  summary: 'write the reports of an audited scan (HTML, Markdown, JSON, CSV; OCSF and JUnit on request) and the index of all runs',
   description: `
 Writes the reports of a scan (default: the latest complete one; it must have been audited) into
 <out>/<scan time>-scan-<id>/: report.html (self-contained, works offline from file://: summary,
 new and fixed since the previous audited scan, configuration drift, every finding with filters,
 search, sorting and paging, zones, certificate expiry and failure trend charts, scan health,
 waivers), report.md (a digest under 60,000 characters for pull requests and chat), findings.json
-(schema zonewarden.audit/1, docs/audit-json.md) and findings.csv (one row per finding). Then
+(schema zonewarden.audit/1, docs/audit-json.md) and findings.csv (one row per finding); on request
+findings.ocsf.jsonl (OCSF 1.3.0 Compliance Findings, for SIEMs and security lakes) and junit.xml
+(a test case per rule and zone, for CI test reports; docs/formats.md). Then
 refreshes <out>/index.html, the list of all audited runs with their trend.
 
 --templates DIR replaces any of the templates (report.html.hbs, report.md.hbs, index.html.hbs,
@@ -41,12 +44,14 @@ Exit 3 when the scan is incomplete; else 0. Exit 2: a usage, template or databas
   options: {
     scan: { type: 'integer', min: 1, value: 'ID', help: 'the scan to report (default: the latest complete scan)' },
     ...REPORT_OPTIONS,
-    ...commonOptions('db', 'config', 'quiet', 'verbose'),
+    ...commonOptions('rulesDir', 'db', 'config', 'quiet', 'verbose'),
   },
   examples: ['zonewarden report', 'zonewarden report --scan 12 --format md --out /tmp/reports', 'zonewarden report --templates ./my-templates'],
   async run(o, io) {
     const formats = parseFormats(o.format);
     const config = configFrom(o, io);
+    // The report names each rule's category and remediation: custom rules' too.
+    await loadRules(config, io.cwd);
     const templatesDir = o.templates === undefined ? undefined : resolve(io.cwd, o.templates);
     const templates = loadTemplates(templatesDir === undefined ? {} : { overrideDir: templatesDir });
     const path = resolve(io.cwd, config.db);

@@ -1,19 +1,23 @@
-import { catalogue } from '../../policy/catalogue.js';
+import { catalogue, loadRules } from '../../policy/catalogue.js';
 import { rulesJson, rulesMarkdown, rulesText } from '../output/rules-catalogue.js';
 import { defineCommand } from '../command.js';
+import { commonOptions, configFrom } from '../common.js';
 
 export const rulesCommand = defineCommand({
   name: 'rules',
   summary: 'list the rule catalogue: ids, severities, categories, what each checks, options',
   description: `
-Prints every rule zonewarden ships: its id (used in the config file's "rules" section and in
-waivers), default severity, category, the compliant state it checks, why it matters, how to fix
-a failure, and its options with their defaults. --format md prints the table of the README.`,
+Prints every rule zonewarden ships, then those of --rules-dir (your own rules, docs/custom-rules.md):
+its id (used in the config file's "rules" section and in waivers), default severity, category,
+the compliant state it checks, why it matters, how to fix a failure, and its options with their
+defaults. --format md prints the table of the README.`,
   options: {
     format: { type: 'string', default: 'text', choices: ['text', 'md', 'json'], help: 'output: text, a Markdown table, or JSON' },
+    ...commonOptions('rulesDir', 'config'),
   },
-  examples: ['zonewarden rules', 'zonewarden rules --format json'],
+  examples: ['zonewarden rules', 'zonewarden rules --format json', 'zonewarden rules --rules-dir ./my-rules'],
   async run(o, io) {
+    await loadRules(configFrom(o, io), io.cwd);
     const rules = [...catalogue().values()];
     io.stdout(o.format === 'json' ? rulesJson(rules) : o.format === 'md' ? rulesMarkdown(rules) : rulesText(rules));
     return 0;

@@ -4,6 +4,7 @@ import { runScheduler } from '../../schedule/scheduler.js';
 import { UsageError } from '../../shared/errors.js';
 import { openSnapshot } from '../../snapshot/db.js';
 import { defineCommand } from '../command.js';
+import { loadRules } from '../../policy/catalogue.js';
 import { commonOptions } from '../common.js';
 import { nightlyRun, notifyIfStale } from '../nightly.js';
 import { JOB_OPTIONS, jobSetup } from './run.js';
@@ -35,6 +36,8 @@ and warnings go to stderr. One scheduler per database: a second one on the same 
   ],
   async run(o, io) {
     const { config, settings } = jobSetup(o, io);
+    // A broken rule is a usage error now, not a failed run at 2 a.m.; each run loads them again.
+    await loadRules(config, io.cwd);
     if (config.cron === undefined) throw new UsageError('schedule: --cron EXPR is required (or "cron" in the config file, or ZONEWARDEN_CRON), e.g. --cron "0 2 * * *"');
     const cron = checkCron(config.cron);
     const timezone = checkTimeZone(config.timezone);

@@ -1,0 +1,86 @@
+import { readdirSync, statSync } from 'node:fs';
+import { basename, extname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { RuleDefinitionError, ruleProblems } from './registry.js';
+import type { AnyRule } from './rule.js';
+
+/**
+ * Rules of your own, from directories given with --rules-dir (or "rulesDirs" in the config file):
+ * every `.js` or `.mjs` file directly in the directory is an ES module whose default export is
+ * one rule, as `defineRule({...})` from `zonewarden/rules` makes it, named by its id (`<id>.js`),
+ * as the built-in rules are. Test files (`*.test.js`, `*.spec.js`) and declaration files are
+ * skipped, so a rules project can keep its tests beside its rules.
+ */
+
+const RULE_FILE = /\.(m?js)$/;
+const NOT_A_RULE = /\.(test|spec)\.m?js$|\.d\.m?ts$/;
+
+export interface CustomRule {
+  rule: AnyRule;
+  file: string;
+}
+
+/** The rule files of one directory, sorted by name; a directory without any is an error. */
+function ruleFiles(dir: string, shown: string): string[] {
+  let entries: string[];
+  try {
+    if (!statSync(dir).isDirectory()) throw new RuleDefinitionError(`--rules-dir ${shown}: not a directory`);
+    entries = readdirSync(dir).sort();
+  } catch (err) {
+    if (err instanceof RuleDefinitionError) throw err;
+    throw new RuleDefinitionError(`--rules-dir ${shown}: cannot read it (${(err as NodeJS.ErrnoException).code ?? 'error'}); give a directory of rule files`);
+  }
+  const typescript = entries.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !/\.(test|spec)\.ts$/.test(f));
+  if (typescript.length) {
+    throw new RuleDefinitionError(`--rules-dir ${shown}: ${typescript[0]} is TypeScript, which Node does not load; compile the rules to .js (tsc) and point --rules-dir at the output`);
+  }
+  const files = entries.filter((f) => RULE_FILE.test(f) && !NOT_A_RULE.test(f) && !f.startsWith('.'));
+  if (files.length === 0) throw new RuleDefinitionError(`--rules-dir ${shown}: no rule files (.js or .mjs) in it`);
+  return files.map((f) => join(dir, f));
+}
+
+async function importRule(file: string): Promise<unknown> {
+  // The file's modification time in the URL: an edited rule is loaded again by the next run of the
+  // scheduler, as the waivers file is, instead of the copy Node cached at the first.
+  const url = `${pathToFileURL(file).href}?mtime=${statSync(file).mtimeMs}`;
+  try {
+    return ((await import(url)) as { default?: unknown }).default;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'ERR_MODULE_NOT_FOUND' && /'zonewarden\/rules/.test(e.message)) {
+      throw new RuleDefinitionError(
+        `${file}: cannot import zonewarden/rules from there; install zonewarden in the rules' project (npm install --save-dev <the zonewarden tarball>), or default-export a plain rule object`,
+      );
+    }
+    throw new RuleDefinitionError(`${file}: cannot be loaded: ${(e.message ?? String(err)).split('\n')[0]}`);
+  }
+}
+
+/**
+ * Loads and validates the rules of `dirs` (relative to `cwd`). Refused with one line naming the
+ * file and the fix: a file that does not load or export a rule, bad metadata, an id that is not
+ * the file's name, or an id already taken by a built-in rule or another file.
+ */
+export async function loadCustomRules(dirs: readonly string[], cwd: string, builtIn: ReadonlySet<string>): Promise<CustomRule[]> {
+  const loaded: CustomRule[] = [];
+  const seen = new Map<string, string>();
+  for (const dir of dirs) {
+    for (const file of ruleFiles(resolve(cwd, dir), dir)) {
+      const rule = (await importRule(file)) as AnyRule | undefined;
+      if (rule === undefined || rule === null || typeof rule !== 'object' || typeof rule.meta !== 'object' || rule.meta === null) {
+        throw new RuleDefinitionError(`${file}: no rule as its default export; end it with export default defineRule({ meta, defaultOptions, check })`);
+      }
+      const problems = ruleProblems(rule);
+      if (problems.length) throw new RuleDefinitionError(`${file}: rule ${String(rule.meta.id)} is malformed: ${problems.join('; ')}`);
+      const id = rule.meta.id;
+      const stem = basename(file, extname(file));
+      if (stem !== id) throw new RuleDefinitionError(`${file}: the rule's id is "${id}"; name the file ${id}${extname(file)}, as rules are named by their id`);
+      if (builtIn.has(id)) throw new RuleDefinitionError(`${file}: "${id}" is the id of a built-in rule; choose another (prefix your rules with your organisation, e.g. acme-${id})`);
+      const other = seen.get(id);
+      if (other) throw new RuleDefinitionError(`${file}: rule id "${id}" is also defined in ${other}; ids must be unique`);
+      seen.set(id, file);
+      loaded.push({ rule, file });
+    }
+  }
+  return loaded;
+}

@@ -1,0 +1,203 @@
+import { openSnapshot, type Db } from '../snapshot/db.js';
+import { SnapshotReader } from '../snapshot/reader.js';
+import type { Endpoint } from '../snapshot/tables.js';
+import { ScanWriter, type CoverageState, type PartitionWriter } from '../snapshot/writer.js';
+
+/**
+ * In-memory snapshots for rule tests: a real SQLite database written through the real scan
+ * writer, from a compact description of an organisation. Zones default to a clean, active Pro
+ * zone that has not started migrating and has nothing else; tests add what their rule needs.
+ */
+
+export const FIXTURE_NOW = new Date('2026-11-01T12:00:00.000Z');
+
+/** `FIXTURE_NOW` plus (or minus) whole or fractional days, as the API writes times. */
+export function days(n: number): string {
+  return new Date(FIXTURE_NOW.getTime() + n * 86_400_000).toISOString();
+}
+
+export type Item = Record<string, unknown>;
+
+/** A partition the scan did not read: how it ended, or `missing` for no record at all. */
+export type Unread = Exclude<CoverageState, 'ok'> | 'missing';
+
+export interface FixtureZone {
+  name: string;
+  id?: string;
+  plan?: 'free' | 'pro' | 'business' | 'enterprise' | null;
+  status?: string;
+  paused?: boolean;
+  /** Account id; default the first account. */
+  account?: string;
+  dnsRecords?: Item[];
+  certificatePacks?: Item[];
+  firewallRules?: Item[];
+  filters?: Item[];
+  /** Null: the API answered with no object. */
+  migrationStatus?: Item | null;
+  migrationCheck?: Item | null;
+  migrationConfig?: Item | null;
+  entrypoint?: Item | null;
+  wafPackages?: Item[];
+  wafGroups?: Item[];
+  wafRules?: Item[];
+  wafOverrides?: Item[];
+  unread?: Partial<Record<Endpoint, Unread>>;
+}
+
+export interface FixtureSpec {
+  accounts?: Item[];
+  invites?: Item[];
+  zones?: FixtureZone[];
+  unread?: Partial<Record<'accounts' | 'invites', Unread>>;
+  /** Accounts whose zone listing failed. */
+  unreadListings?: string[];
+  /**
+   * The credentials are an account-owned token: the account list answered 400 code 1001, and every
+   * zone was listed at once through `GET /zones`, whole or failing.
+   */
+  accountOwnedToken?: 'zones-listed' | 'zones-failed';
+}
+
+export interface Fixture {
+  db: Db;
+  reader: SnapshotReader;
+}
+
+const ZONE_ENDPOINTS: Array<[Endpoint, keyof FixtureZone, 'list' | 'object']> = [
+  ['dns_records', 'dnsRecords', 'list'],
+  ['certificate_packs', 'certificatePacks', 'list'],
+  ['firewall_rules', 'firewallRules', 'list'],
+  ['filters', 'filters', 'list'],
+  ['migration_status', 'migrationStatus', 'object'],
+  ['migration_check', 'migrationCheck', 'object'],
+  ['migration_config', 'migrationConfig', 'object'],
+  ['entrypoint', 'entrypoint', 'object'],
+  ['waf_packages', 'wafPackages', 'list'],
+  ['waf_groups', 'wafGroups', 'list'],
+  ['waf_rules', 'wafRules', 'list'],
+  ['waf_overrides', 'wafOverrides', 'list'],
+];
+
+const DEFAULT_ACCOUNT = { id: 'acc0000000000000000000000000000a', name: 'Example Org', type: 'standard' };
+
+export function zoneIdOf(name: string): string {
+  let h = 0;
+  for (const c of name) h = (Math.imul(h, 31) + c.charCodeAt(0)) >>> 0;
+  return `zone${h.toString(16).padStart(8, '0')}${'0'.repeat(20)}`;
+}
+
+function defaults(zone: FixtureZone): Partial<FixtureZone> {
+  return {
+    migrationStatus: { migration_state: 'start', old_waf_status: 'enabled', new_waf_status: 'disabled', created: days(-400) },
+    migrationCheck: { compatible: true, migration_state: 'start' },
+    migrationConfig: { name: 'default', rules: [] },
+    entrypoint: null,
+    unread: zone.plan === 'enterprise' ? {} : { waf_overrides: 'skipped' },
+  };
+}
+
+export function snapshotOf(spec: FixtureSpec = {}): Fixture {
+  const db = openSnapshot(':memory:');
+  const writer = ScanWriter.start(db, 'http://127.0.0.1/client/v4', { accounts: [], zones: [] }, (s) => s);
+  const accounts = spec.accounts ?? [DEFAULT_ACCOUNT];
+  const end = (kind: 'user' | 'account' | 'zone', scopeId: string, endpoint: Endpoint, unread: Unread | undefined, write: (p: PartitionWriter) => number) => {
+    if (unread === 'missing') return;
+    const p = writer.partition(kind, scopeId, endpoint);
+    if (unread) {
+      p.finish({ state: unread, pages: 0, items: 0, httpStatus: unread === 'denied' ? 403 : unread === 'retired' ? 410 : 500, message: `${endpoint} could not be read (${unread})` });
+      return;
+    }
+    const n = write(p);
+    p.finish({ state: 'ok', pages: 1, items: n });
+  };
+  const writeList = (kind: 'user' | 'account' | 'zone', scopeId: string, endpoint: Endpoint, items: Item[], unread?: Unread) =>
+    end(kind, scopeId, endpoint, unread, (p) => {
+      if (items.length) p.write(items);
+      return items.length;
+    });
+
+  if (spec.accountOwnedToken) {
+    const message = 'these credentials are an account-owned token, which cannot list accounts (API error 1001)';
+    writer.partition('user', '', 'accounts').finish({ state: 'denied', pages: 0, items: 0, httpStatus: 400, apiCode: 1001, message });
+    end('user', '', 'zones', spec.accountOwnedToken === 'zones-failed' ? 'failed' : undefined, () => 0);
+  } else writeList('user', '', 'accounts', accounts, spec.unread?.accounts);
+  writeList('user', '', 'invites', spec.invites ?? [], spec.unread?.invites);
+  for (const a of accounts) {
+    if (spec.unreadListings?.includes(a['id'] as string)) end('account', a['id'] as string, 'zones', 'failed', () => 0);
+    else end('account', a['id'] as string, 'zones', undefined, () => 0);
+  }
+
+  for (const zone of spec.zones ?? []) {
+    const z = { ...defaults(zone), ...zone, unread: { ...defaults(zone).unread, ...zone.unread } };
+    const id = z.id ?? zoneIdOf(z.name);
+    const accountId = z.account ?? (accounts[0]?.['id'] as string);
+    const plan = z.plan === undefined ? 'pro' : z.plan;
+    writeList('zone', id, 'zone', [
+      {
+        id,
+        name: z.name,
+        status: z.status ?? 'active',
+        paused: z.paused ?? false,
+        type: 'full',
+        account: { id: accountId, name: accounts.find((a) => a['id'] === accountId)?.['name'] ?? null },
+        plan: plan === null ? null : { id: `plan-${plan}`, name: plan, legacy_id: plan },
+      },
+    ], z.unread.zone);
+    for (const [endpoint, key, shape] of ZONE_ENDPOINTS) {
+      const value = z[key] as Item[] | Item | null | undefined;
+      const unread = z.unread[endpoint];
+      if (shape === 'list') writeList('zone', id, endpoint, (value as Item[] | undefined) ?? [], unread);
+      else
+        end('zone', id, endpoint, unread, (p) => {
+          if (value === null || value === undefined) return 0;
+          p.write([value]);
+          return 1;
+        });
+    }
+  }
+  writer.finish('complete', {});
+  db.prepare('UPDATE scans SET started_at = ? WHERE id = ?').run(FIXTURE_NOW.toISOString(), writer.scanId);
+  return { db, reader: new SnapshotReader(db, writer.scanId) };
+}
+
+let seq = 0;
+const hexId = (prefix: string) => `${prefix}${(++seq).toString(16).padStart(32 - prefix.length, '0')}`;
+
+export interface RuleSpec {
+  expression: string;
+  action?: string;
+  paused?: boolean;
+  filterPaused?: boolean;
+  /** The rule's filter was deleted: the rule carries `{id, deleted: true}` and the filter is gone. */
+  filterDeleted?: boolean;
+  description?: string;
+  products?: string[];
+  /** Reuse the filter of an earlier rule with this filter id. */
+  filterId?: string;
+}
+
+/** Firewall rules with their filters, as the two list endpoints serve them. */
+export function firewall(specs: RuleSpec[], extraFilters: Item[] = []): { firewallRules: Item[]; filters: Item[] } {
+  const firewallRules: Item[] = [];
+  const filters: Item[] = [];
+  for (const s of specs) {
+    const filterId = s.filterId ?? hexId('f');
+    const filter = { id: filterId, expression: s.expression, paused: s.filterPaused ?? false, description: '' };
+    if (!s.filterId && !s.filterDeleted) filters.push(filter);
+    firewallRules.push({
+      id: hexId('r'),
+      action: s.action ?? 'block',
+      paused: s.paused ?? false,
+      priority: null,
+      description: s.description ?? '',
+      ...(s.products ? { products: s.products } : {}),
+      filter: s.filterDeleted ? { id: filterId, deleted: true } : filter,
+    });
+  }
+  return { firewallRules, filters: [...filters, ...extraFilters] };
+}
+
+export function filterItem(expression: string, extra: Item = {}): Item {
+  return { id: hexId('f'), expression, paused: false, description: '', ...extra };
+}

@@ -1,0 +1,22 @@
+/**
+ * `zonewarden/rules`: what a rule of your own imports. The same contract the built-in rules are
+ * written against; load a directory of such rules with `--rules-dir` (docs/custom-rules.md).
+ */
+export { CATEGORIES, defineRule, SEVERITIES } from '../policy/rule.js';
+export type {
+  AnyRule,
+  Category,
+  ContextFor,
+  OptionValue,
+  OrganisationContext,
+  ResourceRef,
+  RuleDefinition,
+  RuleMeta,
+  RuleOptions,
+  RuleScope,
+  Severity,
+  ZoneContext,
+} from '../policy/rule.js';
+export type { SnapshotView } from '../policy/snapshot-view.js';
+export type { ZoneView } from '../policy/zone-view.js';
+export { normaliseHostname } from '../policy/hostnames.js';

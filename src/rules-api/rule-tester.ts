@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { evaluate, type Evaluation } from '../policy/engine.js';
+import type { Finding } from '../policy/findings.js';
+import { activeRules, loadCatalogue, type RuleSettings } from '../policy/registry.js';
+import type { AnyRule, Severity } from '../policy/rule.js';
+import { snapshotOf, type FixtureSpec } from './fixture.js';
+
+/**
+ * ESLint's RuleTester, for zonewarden rules: a table of valid snapshots (the rule passes and finds
+ * nothing) and invalid ones (exactly the listed failures and unknowns, no more). Every message of
+ * the rule must be produced by some invalid case, so no message goes untested.
+ */
+
+export interface ValidCase {
+  name: string;
+  snapshot: FixtureSpec;
+  options?: Record<string, unknown>;
+  severity?: Severity;
+}
+
+export interface ExpectedFinding {
+  status?: 'fail' | 'unknown';
+  messageId?: string;
+  resourceType?: string;
+  resourceId?: string;
+  resourceName?: string;
+  zone?: string;
+  severity?: Severity;
+  /** Substrings or patterns the message must contain. */
+  message?: string | RegExp | Array<string | RegExp>;
+  data?: Record<string, unknown>;
+}
+
+export interface InvalidCase extends ValidCase {
+  findings: ExpectedFinding[];
+}
+
+export function runRule(rule: AnyRule, c: ValidCase): Evaluation {
+  const settings: RuleSettings = { ...(c.options ? { options: c.options } : {}), ...(c.severity ? { severity: c.severity } : {}) };
+  const { reader, db } = snapshotOf(c.snapshot);
+  try {
+    return evaluate(reader, activeRules(loadCatalogue([rule]), { [rule.meta.id]: settings }));
+  } finally {
+    db.close();
+  }
+}
+
+function matches(f: Finding, e: ExpectedFinding): boolean {
+  const messages = e.message === undefined ? [] : Array.isArray(e.message) ? e.message : [e.message];
+  return (
+    f.status === (e.status ?? 'fail') &&
+    (e.messageId === undefined || f.messageId === e.messageId) &&
+    (e.resourceType === undefined || f.resource.type === e.resourceType) &&
+    (e.resourceId === undefined || f.resource.id === e.resourceId) &&
+    (e.resourceName === undefined || f.resource.name === e.resourceName) &&
+    (e.zone === undefined || f.zone?.name === e.zone) &&
+    (e.severity === undefined || f.severity === e.severity) &&
+    messages.every((m) => (typeof m === 'string' ? f.message.includes(m) : m.test(f.message))) &&
+    (e.data === undefined || Object.entries(e.data).every(([k, v]) => JSON.stringify(f.data[k]) === JSON.stringify(v)))
+  );
+}
+
+const brief = (f: Finding) => ({ status: f.status, messageId: f.messageId, severity: f.severity, zone: f.zone?.name, resource: f.resource, message: f.message });
+
+export function testRule(rule: AnyRule, cases: { valid: ValidCase[]; invalid: InvalidCase[] }): void {
+  describe(`rule ${rule.meta.id}`, () => {
+    describe('valid', () => {
+      for (const c of cases.valid) {
+        it(c.name, () => {
+          const result = runRule(rule, c);
+          expect(result.errors).toEqual([]);
+          expect(result.findings.filter((f) => f.status !== 'pass').map(brief)).toEqual([]);
+          expect(result.findings.length).toBeGreaterThan(0);
+        });
+      }
+    });
+    describe('invalid', () => {
+      for (const c of cases.invalid) {
+        it(c.name, () => {
+          const result = runRule(rule, c);
+          expect(result.errors).toEqual([]);
+          const actual = result.findings.filter((f) => f.status !== 'pass');
+          const unmatched = [...actual];
+          const missing: ExpectedFinding[] = [];
+          for (const e of c.findings) {
+            const i = unmatched.findIndex((f) => matches(f, e));
+            if (i === -1) missing.push(e);
+            else unmatched.splice(i, 1);
+          }
+          expect({ missing, unexpected: unmatched.map(brief) }, 'findings differ from the expected ones').toEqual({ missing: [], unexpected: [] });
+        });
+      }
+    });
+    it('produces every message of meta.messages in some invalid case', () => {
+      const used = new Set(cases.invalid.flatMap((c) => runRule(rule, c).findings.map((f) => f.messageId)));
+      expect(Object.keys(rule.meta.messages).filter((id) => !used.has(id))).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,95 @@
+import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RULES } from '../../rules/index.js';
+import { loadCustomRules } from '../../src/policy/custom-rules.js';
+
+/**
+ * Loading rules from --rules-dir: real files imported by Node, each refusal one line naming the
+ * file and the fix. The rules here are plain objects, as a rules directory without zonewarden
+ * installed beside it may write them (defineRule only adds types).
+ */
+
+const BUILT_IN = new Set(RULES.map((r) => r.meta.id));
+
+const meta = (id: string, extra = '') => `{
+  id: '${id}', title: 'Zones are tagged', description: 'Why it matters.', severity: 'low', category: 'zone', scope: 'zone',
+  resource: 'zone', messages: { untagged: '{{zone}} has no tag' }, remediation: 'Tag it.', references: [] ${extra}
+}`;
+const ruleSource = (id: string, extra = '') => `export default { meta: ${meta(id, extra)}, defaultOptions: {}, check(ctx) { ctx.pass(); } };\n`;
+
+function dirWith(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'zw-rules-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+const load = (...dirs: string[]) => loadCustomRules(dirs, '/', BUILT_IN);
+
+describe('custom rules', () => {
+  it('loads every .js and .mjs rule of each directory, in name order, skipping tests and declarations', async () => {
+    const a = dirWith({ 'acme-b.js': ruleSource('acme-b'), 'acme-a.mjs': ruleSource('acme-a'), 'acme-a.test.js': 'throw new Error("not a rule")', 'acme-b.d.ts': 'export {}', 'notes.md': '#' });
+    const b = dirWith({ 'acme-c.js': ruleSource('acme-c') });
+    const rules = await load(a, b);
+    expect(rules.map((r) => r.rule.meta.id)).toEqual(['acme-a', 'acme-b', 'acme-c']);
+    expect(rules[0]!.file).toBe(join(a, 'acme-a.mjs'));
+  });
+
+  it('resolves a relative directory against the working directory', async () => {
+    const dir = dirWith({ 'acme-a.js': ruleSource('acme-a') });
+    expect((await loadCustomRules(['.'], dir, BUILT_IN)).map((r) => r.rule.meta.id)).toEqual(['acme-a']);
+  });
+
+  it.each([
+    ['an id of a built-in rule', { 'dns-origin-exposed.js': ruleSource('dns-origin-exposed') }, /dns-origin-exposed\.js: "dns-origin-exposed" is the id of a built-in rule; choose another \(prefix .* acme-dns-origin-exposed\)/],
+    ['a bad severity', { 'acme-a.js': ruleSource('acme-a').replace("'low'", "'urgent'") }, /acme-a\.js: rule acme-a is malformed: meta\.severity must be one of critical, high, medium, low, info/],
+    ['no messages', { 'acme-a.js': ruleSource('acme-a').replace("{ untagged: '{{zone}} has no tag' }", '{}') }, /acme-a\.js: rule acme-a is malformed: meta\.messages must hold at least one message/],
+    ['an unknown category', { 'acme-a.js': ruleSource('acme-a').replace("'zone', scope", "'pci', scope") }, /meta\.category must be one of migration, tls, firewall, dns, zone, scan/],
+    ['an option without help', { 'acme-a.js': ruleSource('acme-a').replace('defaultOptions: {}', 'defaultOptions: { days: 3 }') }, /option "days" needs a line in meta\.optionHelp/],
+    ['a file not named by its id', { 'pci.js': ruleSource('acme-pci') }, /pci\.js: the rule's id is "acme-pci"; name the file acme-pci\.js/],
+    ['no default export', { 'acme-a.js': 'export const rule = 1;\n' }, /acme-a\.js: no rule as its default export; end it with export default defineRule/],
+    ['a syntax error', { 'acme-a.js': 'export default {\n' }, /acme-a\.js: cannot be loaded: /],
+    ['TypeScript', { 'acme-a.ts': 'export default {}' }, /acme-a\.ts is TypeScript, which Node does not load; compile the rules to \.js/],
+    ['no rule files', { 'README.md': '#' }, /no rule files \(\.js or \.mjs\) in it/],
+  ])('refuses %s with a line naming the file and the fix', async (_, files, message) => {
+    await expect(load(dirWith(files))).rejects.toThrow(message);
+  });
+
+  it('refuses one id in two directories, naming both files', async () => {
+    const a = dirWith({ 'acme-a.js': ruleSource('acme-a') });
+    const b = dirWith({ 'acme-a.mjs': ruleSource('acme-a') });
+    await expect(load(a, b)).rejects.toThrow(`${join(b, 'acme-a.mjs')}: rule id "acme-a" is also defined in ${join(a, 'acme-a.js')}`);
+  });
+
+  it('says where zonewarden/rules must be installed when a rule outside any project imports it', async () => {
+    // A directory with no node_modules above it: /tmp has none of zonewarden.
+    const dir = dirWith({ 'acme-a.mjs': "import { defineRule } from 'zonewarden/rules';\nexport default defineRule({});\n" });
+    await expect(load(dir)).rejects.toThrow(/acme-a\.mjs: cannot import zonewarden\/rules from there; install zonewarden in the rules' project .* or default-export a plain rule object/);
+  });
+
+  it('refuses a directory that does not exist or is a file', async () => {
+    await expect(load('/nonexistent/rules')).rejects.toThrow('--rules-dir /nonexistent/rules: cannot read it (ENOENT); give a directory of rule files');
+    const dir = dirWith({ 'acme-a.js': ruleSource('acme-a') });
+    await expect(load(join(dir, 'acme-a.js'))).rejects.toThrow(/: not a directory$/);
+  });
+
+  it('loads an edited rule again (the scheduler picks up a change at its next run)', async () => {
+    const dir = dirWith({ 'acme-a.js': ruleSource('acme-a') });
+    expect((await load(dir))[0]!.rule.meta.severity).toBe('low');
+    const file = join(dir, 'acme-a.js');
+    writeFileSync(file, ruleSource('acme-a').replace("'low'", "'high'"));
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    expect((await load(dir))[0]!.rule.meta.severity).toBe('high');
+  });
+});
+
+describe('docs/custom-rules.md', () => {
+  it('shows the example rule and its table test as they are in docs/examples, which the suite runs', () => {
+    const doc = readFileSync(new URL('../../docs/custom-rules.md', import.meta.url), 'utf8');
+    for (const file of ['acme-unproxied-in-range.js', 'acme-unproxied-in-range.test.js']) {
+      const code = readFileSync(new URL(`../../docs/examples/rules/${file}`, import.meta.url), 'utf8');
+      expect(doc, `${file} differs from the copy in the doc`).toContain(`\`\`\`js\n${code}\`\`\``);
+    }
+  });
+});
