@@ -65,8 +65,11 @@ describe('the catalogue on the demo organisation', () => {
     ['migration-expression-too-long', ['acme-invest.example high', 'acme-loans.example high']],
     ['migration-pending', ['acme-bank.example medium', 'acme-cards.example medium', 'acme-payments.example medium', 'northwind-shop.example medium', 'northwind.example medium']],
     ['migration-validation-stalled', ['acme-loans.example medium']],
-    ['certificate-expiry', ['acme-bank.example high', 'acme-cards.example low', 'northwind-blog.example medium', 'northwind.example critical']],
-    ['certificate-pack-unhealthy', ['acme-invest.example medium', 'northwind-shop.example medium', 'northwind-staging.example medium']],
+    // vendor docs, certificate renewal: acme-cards' 30-day certificate with 25 days left and
+    // northwind-blog's 14-day one with 12 are outside their renewal windows (7 and 3 days).
+    ['certificate-expiry', ['acme-bank.example high', 'northwind.example critical']],
+    // vendor docs, pack statuses: northwind-shop's checkout pack is pending for 2 hours, within the 24-hour grace.
+    ['certificate-pack-unhealthy', ['acme-invest.example medium', 'northwind-staging.example medium']],
     ['hostname-not-covered', ['acme-bank.example high', 'acme-invest.example high', 'northwind-shop.example high', 'northwind-shop.example high']],
     ['firewall-rule-quota', ['northwind.example medium', 'tinkerer.test high']],
     ['firewall-expression-too-long', ['acme-invest.example medium']],

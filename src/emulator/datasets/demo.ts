@@ -28,6 +28,7 @@
  * | acme-payments.example     | enterprise | migration-too-many-firewall-rules (201), migration-pending (high)   |
  * | acme-cards.example        | enterprise | migration-pending (medium, simulate), overrides-lost (rules only);  |
  * |                           |            | passes: exactly 200 rules, a 4,095-byte and a 4,096-char expression |
+ * |                           |            | and certificate-expiry (a 30-day certificate with 25 days left)     |
  * | acme-loans.example        | enterprise | migration-validation-stalled (since now-20d),                       |
  * |                           |            | migration-expression-too-long (4,097 bytes, < 4,096 characters)     |
  * | acme-invest.example       | enterprise | firewall-expression-too-long (4,097 characters), also too long for  |
@@ -38,13 +39,14 @@
  * | northwind-shop.example    | business   | migration-pending (low, block, no validation mode), overrides-lost  |
  * |                           |            | (group + rule), firewall-duplicate-expression, hostname-not-covered |
  * |                           |            | (legacy: no pack; checkout: only a pending pack), bypass rule,      |
- * |                           |            | pack being issued (expires_on null)                                 |
+ * |                           |            | pack being issued (expires_on null, 2 hours: within the grace)      |
  * | northwind.example         | pro        | firewall-rule-quota (16 of 20, medium), migration-pending (off,     |
  * |                           |            | challenge), certificate-expiry (expired now-2d), filter-orphaned,   |
  * |                           |            | dns-origin-exposed (CNAME)                                          |
- * | northwind-blog.example    | pro        | zone-not-active (paused), certificate-expiry (+12d); migrated       |
- * | northwind-staging.example | business   | zone-not-active (pending), legacy WAF switched off, pack being      |
- * |                           |            | issued (expires_on null)                                            |
+ * | northwind-blog.example    | pro        | zone-not-active (paused); migrated; passes certificate-expiry (a    |
+ * |                           |            | 14-day certificate with 12 days left: renewal starts at 3)          |
+ * | northwind-staging.example | business   | zone-not-active (pending), legacy WAF switched off,                 |
+ * |                           |            | certificate-pack-unhealthy (pending_validation for 4 days)          |
  * | tinkerer.test             | free       | firewall-rule-quota (5 of 5, high), filter-orphaned,                |
  * |                           |            | dns-origin-exposed (ssh -> apex address)                            |
  * | pet-photos.example.org    | free       | dns-private-address (192.168, 127, 169.254, fd00::, fe80::)         |
