@@ -22,7 +22,7 @@ describe('creating a rule over an existing filter the pre-check did not see', ()
     const db = openSnapshot(':memory:');
     const client = clientFor(emu);
     try {
-      const plan: FirewallPlan = { zone, request: { expression: EXPRESSION, action: 'block' }, existingFilterId: null, existingRuleId: null, rules: 16, quota: 20 };
+      const plan: FirewallPlan = { zone, request: { expression: EXPRESSION, action: 'block' }, existingFilterId: null, existingRuleId: null, pausedRuleId: null, knownFilterIds: new Set(), rules: 16, quota: 20 };
       const result = await createFirewallRule(client, new ActionLog(db, (s) => s), plan, { emergency });
       expect(result).toMatchObject({ filterId: existing, filterReused: true });
       const rules = (await get(emu, `/zones/${zone.id}/firewall/rules?per_page=100`)).json.result as Array<{ id: string; filter: { id: string } }>;
