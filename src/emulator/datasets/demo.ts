@@ -43,12 +43,13 @@
  * | northwind.example         | pro        | firewall-rule-quota (16 of 20, medium), migration-pending (off,     |
  * |                           |            | challenge), certificate-expiry (expired now-2d), filter-orphaned,   |
  * |                           |            | dns-origin-exposed (CNAME)                                          |
- * | northwind-blog.example    | pro        | zone-not-active (paused); migrated; passes certificate-expiry (a    |
- * |                           |            | 14-day certificate with 12 days left: renewal starts at 3)          |
+ * | northwind-blog.example    | pro        | zone-not-active (paused), dns-origin-exposed (paused: its proxied   |
+ * |                           |            | records answer with the origin); migrated; passes                   |
+ * |                           |            | certificate-expiry (14-day certificate, 12 days left: renewal at 3) |
  * | northwind-staging.example | business   | zone-not-active (pending), legacy WAF switched off,                 |
  * |                           |            | certificate-pack-unhealthy (pending_validation for 4 days)          |
  * | tinkerer.test             | free       | firewall-rule-quota (5 of 5, high), filter-orphaned,                |
- * |                           |            | dns-origin-exposed (ssh -> apex address)                            |
+ * |                           |            | dns-origin-exposed (ssh -> apex address; SPF ip4: the apex address) |
  * | pet-photos.example.org    | free       | dns-private-address (192.168, 127, 169.254, fd00::, fe80::)         |
  * | weekend-hack.test         | free       | none (no rules, hostile TXT content only)                           |
  * | globex-partners.example   | business   | (non-member account) migration-pending (medium, block)              |
@@ -957,7 +958,8 @@ function tinkerer(): DatasetZone {
       // The same machine as the proxied apex, published for SSH: the origin is exposed.
       ['A', 'ssh', '192.0.2.100'],
       ['MX', '@', 'mx.freemail.example.org', { priority: 10 }],
-      ['TXT', '@', 'v=spf1 include:freemail.example.org ~all'],
+      // The home server also sends mail: SPF names the proxied apex's origin address.
+      ['TXT', '@', 'v=spf1 ip4:192.0.2.100 include:freemail.example.org ~all'],
     ]),
     certificate_packs: [universal(zone, 'lets_encrypt', 90, 70, ago(1200))],
     filters: [
