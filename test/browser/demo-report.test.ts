@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { ARTIFACTS, browserDescribe, closeWatched, launchChromium, openWatched, type InPage } from '../support/browser.js';
-import { TOKEN } from '../support/http.js';
+import { pendingOrganizationFlags, TOKEN } from '../support/http.js';
 import { runInProcess } from '../support/in-process.js';
 
 /**
@@ -28,7 +28,7 @@ browserDescribe('the demo HTML report in Chromium', 'test/browser/demo-report.te
     await run('scan', '--base-url', emu.url, '--budget', '1000000', '--quiet');
     await run('audit', '--quiet');
     // Accepting the hostile invites puts their names into the drift sections too.
-    await run('invites', 'accept', '--all', '--yes', '--base-url', emu.url, '--budget', '1000000', '--quiet');
+    await run('invites', 'accept', '--all', ...(await pendingOrganizationFlags(emu)), '--yes', '--base-url', emu.url, '--budget', '1000000', '--quiet');
     await run('scan', '--base-url', emu.url, '--budget', '1000000', '--quiet');
     await run('audit', '--quiet');
     const written = await run('report', '--format', 'html,json', '--quiet');
