@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createFirewallRule, type FirewallPlan } from '../../src/actions/firewall.js';
+import { createFirewallRule } from '../../src/actions/firewall.js';
+import type { FirewallPlan } from '../../src/actions/firewall-plan.js';
 import { ActionLog, listActions } from '../../src/actions/log.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { clientFor } from '../support/client.js';

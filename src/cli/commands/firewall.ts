@@ -1,4 +1,5 @@
-import { createFirewallRule, planFirewallRule } from '../../actions/firewall.js';
+import { createFirewallRule } from '../../actions/firewall.js';
+import { planFirewallRule } from '../../actions/firewall-plan.js';
 import { resolveZone } from '../../actions/zones.js';
 import { rulesFor } from '../../policy/catalogue.js';
 import { EXIT, UsageError } from '../../shared/errors.js';
