@@ -18,7 +18,7 @@ export const firewallCommand = defineCommand({
   name: 'firewall',
   summary: 'create a firewall rule the recommended way: filter first, then the rule (dry run unless --yes)',
   description: `
-'zonewarden firewall create' creates the filter through the filters interface (an existing filter
+'zonewarden firewall create' creates the filter through the filters interface (an active filter
 with the same expression is reused), then the rule that references it: the spec's recommended two
 calls. --emergency uses the single call with the filter inline instead. Before writing it checks
 that the expression is at most 4,096 characters, that the zone has room under its plan's rule

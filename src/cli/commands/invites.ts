@@ -25,7 +25,7 @@ the command says which and exits 1.`,
   args: [{ name: 'action', help: 'accept' }],
   options: {
     all: { type: 'boolean', help: 'accept every pending invitation from the organisations named with --organization' },
-    id: { type: 'list', value: 'ID', help: 'accept this invitation (repeatable)' },
+    id: { type: 'list', value: 'ID', help: 'accept this invitation' },
     yes: { type: 'boolean', help: 'do it: without it nothing is written' },
     ...commonOptions('organizations', 'baseUrl', 'db', 'config', 'concurrency', 'budget', 'budgetWindow', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
   },
