@@ -63,6 +63,11 @@ browserDescribe('the demo HTML report in Chromium', 'test/browser/demo-report.te
     expect(await page.locator('#zw-table tbody tr td').last().textContent()).toContain('"Marketing CMS <script>alert(1)</script>"');
     expect(await page.locator('#changes').textContent()).toContain('Globex Partners <img src=x onerror=alert(1)><script>alert(1)</script>');
 
+    // The rule cell of a failure says what to do, from the page's "What to do" section.
+    const remediation = await page.locator('#fix-migration-incompatible td').nth(2).textContent();
+    expect(remediation).toMatch(/^Recreate what each URI-based override does/);
+    expect(await page.locator('#zw-table tbody tr td').nth(3).getAttribute('title')).toBe(`What to do: ${remediation}`);
+
     expect(await page.evaluate('document.scripts.length')).toBe(2);
     expect(await page.locator('img, iframe, object, embed').count()).toBe(0);
     mkdirSync(ARTIFACTS, { recursive: true });
