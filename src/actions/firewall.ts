@@ -104,6 +104,7 @@ export async function createFirewallRule(client: ApiClient, log: ActionLog, plan
       }
       // The API refused the write as a duplicate: logged as such, and its filter is reused.
       log.recordFailure({ ...where, action: 'rule.create', target: ruleTarget, detail: { inline: true, reusedFilterId: duplicate } }, err);
+      await refusePaused(client, zone.id, duplicate);
       filterId = duplicate;
       reused = true;
     }
@@ -122,6 +123,7 @@ export async function createFirewallRule(client: ApiClient, log: ActionLog, plan
         throw new FirewallCreateError(`the filter was refused, nothing was created: ${(err as Error).message}`);
       }
       log.recordFailure({ ...where, action: 'filter.create', target: { type: 'filter', id: null, name: request.description ?? null }, detail: { expression: request.expression, reusedFilterId: duplicate } }, err);
+      await refusePaused(client, zone.id, duplicate);
       filterId = duplicate;
       reused = true;
     }
@@ -141,6 +143,22 @@ export async function createFirewallRule(client: ApiClient, log: ActionLog, plan
     // A filter that was there before (shared, or an earlier run's) is never deleted.
     const settled = reused ? ` The filter ${filterId} was there before and is kept.` : await settleFilter(client, log, where, filterId, err);
     throw new FirewallCreateError(`the rule was refused: ${(err as Error).message}.${settled}`);
+  }
+}
+
+/**
+ * The filter the duplicate answer names appeared after the pre-check: it is reused only once read
+ * back as active, since a rule on a paused filter never matches. Nothing was written so far.
+ */
+async function refusePaused(client: ApiClient, zoneId: string, filterId: string): Promise<void> {
+  let paused: unknown;
+  try {
+    paused = (await client.get<{ paused?: unknown }>(`/zones/${encodeURIComponent(zoneId)}/filters/${encodeURIComponent(filterId)}`)).result.paused;
+  } catch (err) {
+    throw new FirewallCreateError(`the API named filter ${filterId} as having this expression, but reading it back to check it is not paused failed (${(err as Error).message}): run the command again (nothing was written)`);
+  }
+  if (paused === true) {
+    throw new FirewallCreateError(`the API named filter ${filterId} as having this expression, and it is paused, so a rule on it would never match: unpause or delete it, then run the command again (nothing was written)`);
   }
 }
 

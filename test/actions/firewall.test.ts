@@ -41,3 +41,25 @@ describe('creating a rule over an existing filter the pre-check did not see', ()
     }
   });
 });
+
+describe('a paused filter named by the duplicate answer', () => {
+  it.each([false, true])('is never reused: the rule is refused and nothing is written (emergency: %s)', async (emergency) => {
+    const emu = await start();
+    const zone = { id: zoneId(emu, 'northwind.example'), name: 'northwind.example', plan: 'pro', accountId: null };
+    const made = await raw(emu, 'POST', `/zones/${zone.id}/filters`, { body: [{ expression: EXPRESSION, paused: true }] });
+    const paused = made.json.result[0].id as string;
+    const db = openSnapshot(':memory:');
+    const client = clientFor(emu);
+    try {
+      const plan: FirewallPlan = { zone, request: { expression: EXPRESSION, action: 'block' }, existingFilterId: null, existingRuleId: null, pausedRuleId: null, knownFilterIds: new Set(), rules: 16, quota: 20 };
+      await expect(createFirewallRule(client, new ActionLog(db, (s) => s), plan, { emergency })).rejects.toThrow(
+        `the API named filter ${paused} as having this expression, and it is paused, so a rule on it would never match: unpause or delete it, then run the command again (nothing was written)`,
+      );
+      const rules = (await get(emu, `/zones/${zone.id}/firewall/rules?per_page=100`)).json.result as Array<{ filter: { id: string } }>;
+      expect(rules.filter((r) => r.filter.id === paused)).toEqual([]);
+    } finally {
+      await client.close();
+      db.close();
+    }
+  });
+});
