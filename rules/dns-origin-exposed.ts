@@ -70,8 +70,7 @@ export default defineRule({
   check(ctx) {
     const records = ctx.zone.dnsRecords();
     if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
-    const zone = ctx.zone.zone;
-    const state = zone.status !== null && zone.status !== 'active' ? zone.status : zone.paused === true ? 'paused' : null;
+    const state = ctx.zone.originAnsweredAs;
 
     // Proxied name by the target it hides; the proxied names; the names proxied CNAMEs point at; the origin addresses.
     const hidden = new Map<string, string>();

@@ -30,9 +30,8 @@ export default defineRule({
   check(ctx) {
     const records = ctx.zone.dnsRecords();
     if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
-    const zone = ctx.zone.zone;
     // A paused or not yet active zone resolves proxied records to their origin (vendor docs: pausing, zone status).
-    const proxyServes = zone.paused !== true && (zone.status === null || zone.status === 'active');
+    const proxyServes = ctx.zone.originAnsweredAs === null;
     let failed = false;
     for (const r of records.items) {
       if ((r.type !== 'A' && r.type !== 'AAAA') || r.content === null) continue;

@@ -46,6 +46,7 @@ testRule(rule, {
       name: 'a proxied record with a private origin is a broken host, not a leak (dns-private-address reports it)',
       snapshot: zone(record('A', 'app.a.example', '10.0.0.5', true), record('A', 'app-direct.a.example', '10.0.0.5'), record('TXT', 'a.example', 'v=spf1 ip4:10.0.0.5 -all')),
     },
+    { name: 'a moved zone is not answered for at all', snapshot: { zones: [{ name: 'a.example', status: 'moved', dnsRecords: [apex, www] }] } },
     {
       name: 'the CNAME target is proxied itself',
       snapshot: zone(record('CNAME', 'www.a.example', 'origin.a.example', true), record('A', 'origin.a.example', '203.0.113.10', true)),
