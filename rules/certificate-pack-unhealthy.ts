@@ -1,11 +1,47 @@
+import { freshCoverage, packStatus } from '../src/policy/certificates.js';
+import type { CertificatePack } from '../src/policy/models.js';
 import { defineRule } from '../src/policy/rule.js';
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Pack statuses that are no trouble: being staged or retired, a backup, or a deletion under way
+ * (vendor docs: certificate pack statuses). `*_timed_out` is trouble whatever its step.
+ */
+const HARMLESS = new Set([
+  'active',
+  'deleted',
+  'staging_deployment',
+  'staging_active',
+  'deactivating',
+  'inactive',
+  'backup_issued',
+  'pending_deletion',
+  'pending_cleanup',
+  'pending_expiration',
+]);
+
+/** Statuses of a pack on its way to active: normal for a while, trouble once the grace period is over. */
+const isPending = (status: string) => status === 'initializing' || status === 'holding_deployment' || status.startsWith('pending_');
+
+/** When the pack started: its `created_on`, else its earliest certificate. */
+function startedAt(pack: CertificatePack): number | null {
+  if (pack.createdOn) return pack.createdOn.getTime();
+  const issued = pack.certificates.map((c) => c.uploadedOn?.getTime()).filter((t): t is number => t !== undefined);
+  return issued.length ? Math.min(...issued) : null;
+}
+
+const hours = (ms: number) => {
+  const h = Math.floor(ms / HOUR_MS);
+  return h >= 48 ? `${Math.floor(h / 24)} days` : h === 1 ? '1 hour' : `${h} hours`;
+};
 
 export default defineRule({
   meta: {
     id: 'certificate-pack-unhealthy',
-    title: 'Certificate packs are active',
+    title: 'Certificate packs are active or on their way',
     description:
-      'A certificate pack that is not active (validation timed out, issuance failed, expired, still pending) serves no certificate for its hosts: HTTPS to them fails or falls back to another certificate. Its validation errors usually name the cause, such as a CAA record or a missing validation TXT record.',
+      'A certificate pack in trouble serves no certificate for its hosts: HTTPS to them fails or falls back to another certificate. Trouble is a step that timed out (validation, issuance, deployment), validation errors (a CAA record, a missing validation TXT record), an expired pack still serving hosts no active pack covers, or a pack still pending after the grace period. Staging, deactivating, inactive, backup and deletion states, and an expired pack whose hosts an active pack serves, are normal.',
     severity: 'medium',
     category: 'tls',
     scope: 'zone',
@@ -13,32 +49,65 @@ export default defineRule({
     messages: {
       notActive: 'the certificate pack for {{hosts}} is {{status}}, not active',
       notActiveWithErrors: 'the certificate pack for {{hosts}} is {{status}}, not active: {{errors}}',
+      renewalFailing: 'the certificate pack for {{hosts}} is active but its validation reports errors: {{errors}}',
+      pendingTooLong: 'the certificate pack for {{hosts}} has been {{status}} for {{age}}, more than the {{grace}}-hour grace period',
+      expiredUnserved: 'the certificate pack for {{hosts}} is expired and no active pack serves {{uncovered}}',
     },
     remediation:
-      'Fix what the validation errors name (allow the certificate authority in the CAA records, publish the validation record), then restart validation; delete packs that are no longer needed.',
-    references: ['API spec: Resources and their fields (Certificate pack: status)', 'api-facts: certificate pack status values and validation_errors'],
+      'Fix what the validation errors name (allow the certificate authority in the CAA records, publish the validation record), then restart validation; for an expired pack, order a new pack for its hosts or delete it when they are no longer served.',
+    references: [
+      'API spec: Resources and their fields (Certificate pack: status, created_on)',
+      'vendor docs: certificate pack statuses (timed-out, pending, staging, backup and deletion states)',
+      'api-facts: certificate pack status values and validation_errors',
+    ],
     optionHelp: {
-      ignoreStatuses: 'pack statuses that are not reported (a deleted pack serves nothing and is meant not to)',
+      ignoreStatuses: 'pack statuses that are never reported',
+      pendingGraceHours: 'hours a pack may stay pending (initializing, pending_validation, pending_issuance, ...) before it is reported',
     },
   },
-  defaultOptions: { ignoreStatuses: ['deleted'] as readonly string[] },
+  defaultOptions: { ignoreStatuses: ['deleted'] as readonly string[], pendingGraceHours: 24 },
   check(ctx) {
     const packs = ctx.zone.certificatePacks();
     if (!packs.known) return ctx.unknown(ctx.zone.resource, packs.reason);
     const ignored = new Set(ctx.options.ignoreStatuses);
+    const now = ctx.now.getTime();
+    const graceMs = ctx.options.pendingGraceHours * HOUR_MS;
     let clean = true;
     for (const pack of packs.items) {
-      if (pack.status === 'active' || (pack.status !== null && ignored.has(pack.status))) continue;
-      clean = false;
+      const status = packStatus(pack);
+      if (status !== null && ignored.has(status)) continue;
       const hosts = pack.hosts.join(', ');
       const resource = { type: 'certificate_pack', id: pack.id, name: hosts || null };
-      // Like a zone without a status (zone-not-active): the field is missing, so the pack cannot be judged.
-      if (pack.status === null) {
-        ctx.unknown(resource, 'the certificate pack has no status');
-        continue;
-      }
-      const data = { hosts: hosts || pack.id, status: pack.status, type: pack.type, errors: pack.validationErrors.join('; ') };
-      ctx.fail(resource, pack.validationErrors.length ? 'notActiveWithErrors' : 'notActive', data);
+      const data = { hosts: hosts || pack.id, status, type: pack.type, errors: pack.validationErrors.join('; ') };
+      const withErrors = pack.validationErrors.length > 0;
+      const fail = (messageId: string, extra: Record<string, unknown> = {}, severity?: 'high') => {
+        ctx.fail(resource, messageId, { ...data, ...extra }, severity);
+        return true;
+      };
+      const unknown = (reason: string) => {
+        ctx.unknown(resource, reason);
+        return true;
+      };
+      /** Reports the pack when it is in trouble or cannot be judged; true when it did. */
+      const judge = (): boolean => {
+        // Like a zone without a status (zone-not-active): neither the pack nor its certificates say, so it cannot be judged.
+        if (status === null) return unknown('neither the certificate pack nor its certificates have a status');
+        if (status === 'active') return withErrors && fail('renewalFailing');
+        if (status.endsWith('_timed_out') || (withErrors && !HARMLESS.has(status))) return fail(withErrors ? 'notActiveWithErrors' : 'notActive');
+        if (HARMLESS.has(status)) return false;
+        if (status === 'expired') {
+          const coverage = freshCoverage(packs.items, now, pack, now);
+          const uncovered = pack.hosts.filter((h) => !coverage.covers(h));
+          return (!pack.hosts.length || uncovered.length > 0) && fail('expiredUnserved', { uncovered: (uncovered.length ? uncovered : [hosts || pack.id]).join(', ') }, 'high');
+        }
+        if (isPending(status)) {
+          const since = startedAt(pack);
+          if (since === null) return unknown(`the certificate pack is ${status} and has no created_on to tell for how long`);
+          return now - since > graceMs && fail('pendingTooLong', { age: hours(now - since), grace: ctx.options.pendingGraceHours });
+        }
+        return unknown(`the certificate pack is ${status}, a status zonewarden does not know`);
+      };
+      if (judge()) clean = false;
     }
     if (clean) ctx.pass();
   },

@@ -1,77 +1,45 @@
-import { BlockList, isIP } from 'node:net';
+import { specialKind } from '../src/policy/addresses.js';
 import { defineRule } from '../src/policy/rule.js';
-
-type Ranges = Array<[network: string, prefix: number]>;
-
-function blockList(v4: Ranges, v6: Ranges, list = new BlockList()): BlockList {
-  for (const [network, prefix] of v4) list.addSubnet(network, prefix, 'ipv4');
-  for (const [network, prefix] of v6) list.addSubnet(network, prefix, 'ipv6');
-  return list;
-}
-
-/**
- * Address kinds that mean nothing (or something internal) on the public internet, most specific
- * first. An IPv4 range also matches its IPv4-mapped IPv6 form (`::ffff:10.0.0.1`): BlockList maps it.
- */
-const RANGES: ReadonlyArray<[kind: string, v4: Ranges, v6: Ranges]> = [
-  ['unspecified', [['0.0.0.0', 32]], [['::', 128]]],
-  ['loopback', [['127.0.0.0', 8]], [['::1', 128]]],
-  ['link-local', [['169.254.0.0', 16]], [['fe80::', 10]]],
-  ['shared (carrier-grade NAT)', [['100.64.0.0', 10]], []],
-  ['private', [['10.0.0.0', 8], ['172.16.0.0', 12], ['192.168.0.0', 16]], [['fc00::', 7]]],
-];
-
-const KINDS = RANGES.map(([kind, v4, v6]): [string, BlockList] => [kind, blockList(v4, v6)]);
-/** Every range in one list: a check costs microseconds, and most addresses of a large zone are public. */
-const ANY = RANGES.reduce((list, [, v4, v6]) => blockList(v4, v6, list), new BlockList());
-
-const ipv4Number = (address: string): number => address.split('.').reduce((n, octet) => n * 256 + Number(octet), 0);
-
-/** IPv4 ranges as numbers: most records of a large zone are IPv4, and arithmetic beats BlockList tenfold. */
-const V4_RANGES = RANGES.flatMap(([kind, v4]) =>
-  v4.map(([network, prefix]) => ({ kind, base: ipv4Number(network), size: 2 ** (32 - prefix) })),
-);
-
-function addressKind(address: string): string | null {
-  const family = isIP(address);
-  // Content that is not an address is ignored rather than reported unknown: the data was read, and
-  // a value that is not an address points nowhere, so it cannot leak an internal one.
-  if (family === 0) return null;
-  if (family === 4) {
-    const n = ipv4Number(address);
-    return V4_RANGES.find((r) => n >= r.base && n < r.base + r.size)?.kind ?? null;
-  }
-  const type = 'ipv6';
-  if (!ANY.check(address, type)) return null;
-  return KINDS.find(([, list]) => list.check(address, type))?.[0] ?? null;
-}
 
 export default defineRule({
   meta: {
     id: 'dns-private-address',
-    title: 'Public DNS publishes no private, loopback or link-local addresses',
+    title: 'Public DNS publishes no private or special-purpose addresses',
     description:
-      'An address record in public DNS that points at a private, loopback, link-local or unspecified address is useless to the internet and useful to an attacker: it maps the internal network (split-horizon leaks), and names pointing at 127.0.0.1 or a LAN range enable DNS rebinding against browsers and local services.',
+      'An address record in public DNS that points at a private, loopback, link-local, shared, benchmarking, multicast or reserved address (the IANA special-purpose registries) is useless to the internet and useful to an attacker: it maps the internal network (split-horizon leaks), and names pointing at 127.0.0.1 or a LAN range enable DNS rebinding against browsers and local services. A proxied record does not publish its address, but the proxy cannot reach such an origin either: the host is broken. A paused or inactive zone answers proxied records with their origin address, so there they are published.',
     severity: 'medium',
     category: 'dns',
     scope: 'zone',
     resource: 'dns_record',
     messages: {
       internal: '{{name}} ({{type}}) publishes the {{kind}} address {{address}} in public DNS',
+      brokenOrigin: '{{name}} ({{type}}) is proxied to the {{kind}} address {{address}}, which the proxy cannot reach: the host is broken (nothing leaks: the proxy answers with its own addresses)',
     },
-    remediation: 'Remove the record from the public zone and serve internal names from internal DNS only (split horizon), or point the record at a public address.',
-    references: ['API spec: DNS record listing', 'api-facts: DNS record fields (type, content)', 'RFC 1918, RFC 6598, RFC 4193, RFC 3927, RFC 4291'],
+    remediation:
+      'Remove the record from the public zone and serve internal names from internal DNS only (split horizon), or point the record at a public address; for a proxied record, point it at the origin\'s public address (or a tunnel).',
+    references: [
+      'IANA IPv4 Special-Purpose Address Registry (RFC 6890), IANA IPv6 Special-Purpose Address Registry, IPv4 and IPv6 multicast and reserved blocks',
+      'RFC 6052 (IPv4 inside the NAT64 prefix), RFC 4291 (IPv4-mapped addresses)',
+      'api-facts: DNS record fields (type, content, proxied); zone status and paused',
+    ],
+    optionHelp: {
+      documentation: 'also report the documentation ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32, 3fff::/20); off by default because examples and test zones use them as public addresses',
+    },
   },
-  defaultOptions: {},
+  defaultOptions: { documentation: false },
   check(ctx) {
     const records = ctx.zone.dnsRecords();
     if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
+    // A paused or not yet active zone resolves proxied records to their origin (vendor docs: pausing, zone status).
+    const proxyServes = ctx.zone.originAnsweredAs === null;
     let failed = false;
     for (const r of records.items) {
       if ((r.type !== 'A' && r.type !== 'AAAA') || r.content === null) continue;
-      const kind = addressKind(r.content.trim());
+      // Content that is not an address is ignored rather than reported unknown: it points nowhere, so it cannot leak an internal one.
+      const kind = specialKind(r.content, { documentation: ctx.options.documentation });
       if (kind === null) continue;
-      ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, 'internal', { name: r.name ?? r.id, type: r.type, kind, address: r.content });
+      const broken = r.proxied === true && proxyServes;
+      ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, broken ? 'brokenOrigin' : 'internal', { name: r.name ?? r.id, type: r.type, kind, address: r.content }, broken ? 'low' : undefined);
       failed = true;
     }
     if (!failed) ctx.pass();

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
 import { defineRule } from '../src/policy/rule.js';
+import { normaliseExpression } from '../src/shared/expression-text.js';
 import { shorten } from '../src/shared/printable.js';
 import type { FirewallRule } from '../src/policy/zone-view.js';
 
 const SHOWN = 5;
-
-const normalise = (expression: string): string => expression.trim().replace(/\s+/g, ' ');
 
 const label = (rule: FirewallRule): string => (rule.description ? `${shorten(rule.description, 60)} (${rule.id})` : rule.id);
 
@@ -43,7 +42,11 @@ export default defineRule({
     },
     remediation:
       'Keep one filter for the expression and reference it from every rule that needs it (one rule per action); delete the redundant rules and their filters.',
-    references: ['API spec: Endpoints, Firewall rules (rule 3: one filter reused by several rules)', 'API spec: Resources and their fields (Filter)'],
+    references: [
+      'API spec: Endpoints, Firewall rules (rule 3: one filter reused by several rules)',
+      'API spec: Resources and their fields (Filter)',
+      'vendor docs: rules language (whitespace separates tokens; string literals are compared exactly)',
+    ],
   },
   defaultOptions: {},
   check(ctx) {
@@ -52,7 +55,8 @@ export default defineRule({
     const byExpression = new Map<string, FirewallRule[]>();
     for (const { rule, expression } of expressions.items) {
       if (expression === null) continue;
-      const key = normalise(expression);
+      // Whitespace between tokens is not significant; inside a quoted string it is part of the value.
+      const key = normaliseExpression(expression);
       if (key === '') continue;
       const group = byExpression.get(key);
       if (group) group.push(rule);

@@ -1,3 +1,4 @@
+import { packStatus } from '../src/policy/certificates.js';
 import { HostPatterns, normaliseHostname } from '../src/policy/hostnames.js';
 import { defineRule } from '../src/policy/rule.js';
 
@@ -20,10 +21,14 @@ export default defineRule({
     references: [
       'API spec: Resources and their fields (Certificate pack: hosts, wildcard patterns allowed)',
       'api-facts: certificate pack hosts include the apex',
+      'vendor docs: certificates are issued once the zone is active (a pending zone is reported by zone-not-active)',
     ],
   },
   defaultOptions: {},
   check(ctx) {
+    // A zone that is not active gets its certificates once it is: zone-not-active already says what is wrong with it.
+    const status = ctx.zone.zone.status;
+    if (status !== null && status !== 'active') return ctx.pass();
     const records = ctx.zone.dnsRecords();
     if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
     const packs = ctx.zone.certificatePacks();
@@ -33,9 +38,10 @@ export default defineRule({
     // Packs that name a host without serving it: the likely reason the host is not covered.
     const inactive = new HostPatterns<string>();
     for (const pack of packs.items) {
+      const status = packStatus(pack);
       for (const host of pack.hosts) {
-        if (pack.status === 'active') active.add(host, true);
-        else inactive.add(host, pack.status ?? 'status-less');
+        if (status === 'active') active.add(host, true);
+        else inactive.add(host, status ?? 'status-less');
       }
     }
 

@@ -27,6 +27,11 @@ export default defineRule({
     const now = ctx.now.getTime();
     for (const invite of invites.items) {
       const resource = { type: 'invite', id: invite.id, name: invite.organizationName };
+      // Without a status the invite may be open or not: saying it passes would hide an unseen organisation.
+      if (invite.status === null) {
+        ctx.unknown(resource, 'the invite has no status');
+        continue;
+      }
       // An invite past its expiry can no longer be accepted, whatever its status still says.
       const open = invite.status === 'pending' && (invite.expiresOn === null || invite.expiresOn.getTime() > now);
       if (!open) {

@@ -158,6 +158,13 @@
     return el;
   }
 
+  // What to do about each failing rule, from the page's "What to do" table: shown on the rule cell of its failures.
+  const remediations = new Map();
+  for (const row of document.querySelectorAll('#remediation tbody tr')) {
+    const cells = row.querySelectorAll('td');
+    if (cells.length === 3) remediations.set(row.id.replace(/^fix-/, ''), cells[2].textContent);
+  }
+
   function buildRow(f) {
     const tr = document.createElement('tr');
     tr.className = 'sev-' + classSafe(f.severity) + ' st-' + classSafe(f.status);
@@ -165,6 +172,7 @@
       const td = document.createElement('td');
       if (key === 'zone' && f.zoneId !== '') td.appendChild(zoneButton(f));
       else td.textContent = COLUMNS.includes(key) ? f[key] : '';
+      if (key === 'rule' && f.status !== 'pass' && remediations.has(f.rule)) td.title = 'What to do: ' + remediations.get(f.rule);
       tr.appendChild(td);
     }
     return tr;

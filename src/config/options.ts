@@ -78,6 +78,13 @@ export const COMMON_OPTIONS = {
   },
   account: { key: 'account', flag: 'account', type: 'list', value: 'ID', help: 'limit to this account id' },
   zone: { key: 'zone', flag: 'zone', type: 'list', value: 'NAME', help: 'limit to this zone name' },
+  organizations: {
+    key: 'organizations',
+    flag: 'organization',
+    type: 'list',
+    value: 'ID',
+    help: 'invites accept --all: accept invitations from this organisation (account) id only; nothing is accepted from an organisation not named',
+  },
   failOn: {
     key: 'failOn',
     flag: 'fail-on',

@@ -24,6 +24,8 @@ export interface Certificate {
   status: string | null;
   /** Null while the pack is being issued. */
   expiresOn: Date | null;
+  /** When the certificate was issued (the API's `uploaded_on`), when it says. */
+  uploadedOn: Date | null;
 }
 
 export interface CertificatePack {
@@ -33,6 +35,9 @@ export interface CertificatePack {
   hosts: string[];
   certificates: Certificate[];
   validationErrors: string[];
+  /** The validity the pack orders (14, 30, 90 or 365 days), when the API says. */
+  validityDays: number | null;
+  createdOn: Date | null;
 }
 
 function date(v: unknown): Date | null {
@@ -51,11 +56,13 @@ export function parseCertificatePack(id: string, raw: string): CertificatePack {
     hosts: strings(p['hosts']),
     certificates: arr(p['certificates']).map((c, i) => {
       const o = obj(c);
-      return { id: str(o['id']) ?? `${id}#${i}`, hosts: strings(o['hosts']), status: str(o['status']), expiresOn: date(o['expires_on']) };
+      return { id: str(o['id']) ?? `${id}#${i}`, hosts: strings(o['hosts']), status: str(o['status']), expiresOn: date(o['expires_on']), uploadedOn: date(o['uploaded_on']) };
     }),
     validationErrors: arr(p['validation_errors'])
       .map((e) => str(obj(e)['message']))
       .filter((m): m is string => m !== null),
+    validityDays: typeof p['validity_days'] === 'number' && p['validity_days'] > 0 ? p['validity_days'] : null,
+    createdOn: date(p['created_on']),
   };
 }
 

@@ -30,7 +30,7 @@ export type RuleOptions = Readonly<Record<string, OptionValue>>;
 export interface RuleMeta<S extends RuleScope = RuleScope> {
   /** Kebab-case, and the rule's file name. */
   id: string;
-  /** The compliant state, e.g. "Certificates are renewed well before they expire". */
+  /** The compliant state, e.g. "Certificates are renewed before they expire". */
   title: string;
   /** Why it matters. */
   description: string;

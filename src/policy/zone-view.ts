@@ -71,6 +71,17 @@ export class ZoneView {
     return this.zone.plan;
   }
 
+  /**
+   * Why the zone's DNS answers proxied records with their origin instead of the proxy: `paused`,
+   * or a status that is not active yet (`pending`, `initializing`); null when the proxy serves them.
+   * A moved or deleted zone is not answered for at all.
+   */
+  get originAnsweredAs(): string | null {
+    const { status, paused } = this.zone;
+    if (status === 'pending' || status === 'initializing') return status;
+    return paused === true && (status === null || status === 'active') ? 'paused' : null;
+  }
+
   private memo<T>(key: string, load: () => T): T {
     if (this.cache.has(key)) return this.cache.get(key) as T;
     const value = load();

@@ -1,4 +1,5 @@
 import type { Finding } from '../policy/findings.js';
+import { remediationOf } from './remediation.js';
 
 /**
  * Findings as CSV, for spreadsheets and other tools. Fields follow RFC 4180 (quotes doubled, CRLF
@@ -43,6 +44,7 @@ export const FINDINGS_CSV_COLUMNS = [
   'waiver_reason',
   'waiver_owner',
   'waiver_expires',
+  'remediation',
 ] as const;
 
 function findingCells(f: Finding): CsvValue[] {
@@ -63,6 +65,8 @@ function findingCells(f: Finding): CsvValue[] {
     f.waiver?.reason,
     f.waiver?.owner,
     f.waiver?.expires,
+    // A passing finding needs nothing done.
+    f.status === 'pass' ? '' : remediationOf(f.rule),
   ];
 }
 

@@ -3,6 +3,7 @@ import { overridesOf } from '../policy/zone-overrides.js';
 import type { Finding } from '../policy/findings.js';
 import type { AuditHeader } from '../policy/store.js';
 import type { ScanRow } from '../snapshot/reader.js';
+import { remediationOf } from './remediation.js';
 
 /** The audit as JSON for other tools; `schema` changes only with a new version number. */
 export const AUDIT_JSON_SCHEMA = 'zonewarden.audit/1';
@@ -12,7 +13,7 @@ export const AUDIT_JSON_SCHEMA = 'zonewarden.audit/1';
  * so that 100,000s of findings never become one string in memory, and easy to grep or diff.
  */
 export function writeAuditJson(result: AuditResult, findings: Iterable<Finding>, options: { failOn: string; exitCode: number }, write: (text: string) => void): void {
-  const rules = result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity ?? r.rule.meta.severity, options: r.options, ...overridesOf(r) }));
+  const rules = result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity ?? r.rule.meta.severity, options: r.options, remediation: r.rule.meta.remediation, ...overridesOf(r) }));
   writeJson({ ...head(result.scan, result.zones, options), rules, counts: result.counts, waivers: result.waivers, errors: result.errors }, findings, write);
 }
 
@@ -25,7 +26,8 @@ export function writeStoredAuditJson(
   options: { failOn: string; exitCode: number },
   write: (text: string) => void,
 ): void {
-  writeJson({ ...head(scan, zones, options), rules: audit.rules, counts: audit.counts, waivers: audit.waivers, errors: audit.errors }, findings, write);
+  const rules = audit.rules.map((r) => ({ ...r, remediation: remediationOf(r.id) }));
+  writeJson({ ...head(scan, zones, options), rules, counts: audit.counts, waivers: audit.waivers, errors: audit.errors }, findings, write);
 }
 
 function head(scan: ScanRow, zones: number, options: { failOn: string; exitCode: number }) {

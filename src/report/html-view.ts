@@ -10,6 +10,7 @@ import { shorten } from '../shared/printable.js';
 import type { Endpoint } from '../snapshot/tables.js';
 import { CHART, type expiryTimeline, type failureTrend } from './charts.js';
 import type { FindingsTable } from './findings-table.js';
+import { failingRemediations } from './remediation.js';
 import type { ReportData } from './report-data.js';
 import { PACKAGE_TEMPLATES, TemplateError } from './templates.js';
 import { zoneSettingLines } from './zone-settings.js';
@@ -52,6 +53,7 @@ export function htmlView(
     counts: audit.counts.byStatus,
     bySeverity: SEVERITIES.map((severity) => ({ severity, count: audit.counts.failBySeverity[severity] })),
     categories: data.categories,
+    remediations: failingRemediations(audit.counts.byRule),
     // The zones with most failures; the findings table's zone filter reaches every zone.
     zones: capped(
       [...table.zones].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name)),

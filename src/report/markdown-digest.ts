@@ -6,6 +6,7 @@ import { resourceText, type Finding } from '../policy/findings.js';
 import { SEVERITIES } from '../policy/rule.js';
 import { markdownText as md } from '../shared/markdown.js';
 import { shorten } from '../shared/printable.js';
+import { failingRemediations } from './remediation.js';
 import type { ReportData } from './report-data.js';
 import type { Templates } from './templates.js';
 import { zoneSettingLines } from './zone-settings.js';
@@ -54,6 +55,8 @@ export function digestView(data: ReportData, limit: number) {
     bySeverity: SEVERITIES.map((severity) => ({ severity, count: audit.counts.failBySeverity[severity] })),
     categories: data.categories.map((c) => ({ ...c })),
     risks: lists[0]!,
+    // What to do, once per failing rule: the rows above name the rule.
+    remediations: failingRemediations(audit.counts.byRule).map((r) => ({ rule: r.rule, failing: r.failing, remediation: md(r.remediation) })),
     drift: drift && {
       from: drift.from.id,
       baseline: drift.baseline !== null,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createFirewallRule, type FirewallPlan } from '../../src/actions/firewall.js';
+import { createFirewallRule } from '../../src/actions/firewall.js';
+import type { FirewallPlan } from '../../src/actions/firewall-plan.js';
 import { ActionLog, listActions } from '../../src/actions/log.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { clientFor } from '../support/client.js';
@@ -22,7 +23,7 @@ describe('creating a rule over an existing filter the pre-check did not see', ()
     const db = openSnapshot(':memory:');
     const client = clientFor(emu);
     try {
-      const plan: FirewallPlan = { zone, request: { expression: EXPRESSION, action: 'block' }, existingFilterId: null, existingRuleId: null, rules: 16, quota: 20 };
+      const plan: FirewallPlan = { zone, request: { expression: EXPRESSION, action: 'block' }, existingFilterId: null, existingRuleId: null, pausedRuleId: null, knownFilterIds: new Set(), rules: 16, quota: 20 };
       const result = await createFirewallRule(client, new ActionLog(db, (s) => s), plan, { emergency });
       expect(result).toMatchObject({ filterId: existing, filterReused: true });
       const rules = (await get(emu, `/zones/${zone.id}/firewall/rules?per_page=100`)).json.result as Array<{ id: string; filter: { id: string } }>;
@@ -34,6 +35,28 @@ describe('creating a rule over an existing filter the pre-check did not see', ()
       ]);
       const filters = (await get(emu, `/zones/${zone.id}/filters?per_page=100`)).json.result as Array<{ expression: string }>;
       expect(filters.filter((f) => f.expression === EXPRESSION)).toHaveLength(1);
+    } finally {
+      await client.close();
+      db.close();
+    }
+  });
+});
+
+describe('a paused filter named by the duplicate answer', () => {
+  it.each([false, true])('is never reused: the rule is refused and nothing is written (emergency: %s)', async (emergency) => {
+    const emu = await start();
+    const zone = { id: zoneId(emu, 'northwind.example'), name: 'northwind.example', plan: 'pro', accountId: null };
+    const made = await raw(emu, 'POST', `/zones/${zone.id}/filters`, { body: [{ expression: EXPRESSION, paused: true }] });
+    const paused = made.json.result[0].id as string;
+    const db = openSnapshot(':memory:');
+    const client = clientFor(emu);
+    try {
+      const plan: FirewallPlan = { zone, request: { expression: EXPRESSION, action: 'block' }, existingFilterId: null, existingRuleId: null, pausedRuleId: null, knownFilterIds: new Set(), rules: 16, quota: 20 };
+      await expect(createFirewallRule(client, new ActionLog(db, (s) => s), plan, { emergency })).rejects.toThrow(
+        `the API named filter ${paused} as having this expression, and it is paused, so a rule on it would never match: unpause or delete it, then run the command again (nothing was written)`,
+      );
+      const rules = (await get(emu, `/zones/${zone.id}/firewall/rules?per_page=100`)).json.result as Array<{ filter: { id: string } }>;
+      expect(rules.filter((r) => r.filter.id === paused)).toEqual([]);
     } finally {
       await client.close();
       db.close();

@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { ARTIFACTS, browserDescribe, closeWatched, launchChromium, openWatched, type InPage } from '../support/browser.js';
-import { TOKEN } from '../support/http.js';
+import { pendingOrganizationFlags, TOKEN } from '../support/http.js';
 import { runInProcess } from '../support/in-process.js';
 
 /**
@@ -28,7 +28,7 @@ browserDescribe('the demo HTML report in Chromium', 'test/browser/demo-report.te
     await run('scan', '--base-url', emu.url, '--budget', '1000000', '--quiet');
     await run('audit', '--quiet');
     // Accepting the hostile invites puts their names into the drift sections too.
-    await run('invites', 'accept', '--all', '--yes', '--base-url', emu.url, '--budget', '1000000', '--quiet');
+    await run('invites', 'accept', '--all', ...(await pendingOrganizationFlags(emu)), '--yes', '--base-url', emu.url, '--budget', '1000000', '--quiet');
     await run('scan', '--base-url', emu.url, '--budget', '1000000', '--quiet');
     await run('audit', '--quiet');
     const written = await run('report', '--format', 'html,json', '--quiet');
@@ -62,6 +62,11 @@ browserDescribe('the demo HTML report in Chromium', 'test/browser/demo-report.te
     await page.waitForFunction(() => (globalThis as unknown as InPage).document.querySelectorAll('#zw-table tbody tr').length === 1);
     expect(await page.locator('#zw-table tbody tr td').last().textContent()).toContain('"Marketing CMS <script>alert(1)</script>"');
     expect(await page.locator('#changes').textContent()).toContain('Globex Partners <img src=x onerror=alert(1)><script>alert(1)</script>');
+
+    // The rule cell of a failure says what to do, from the page's "What to do" section.
+    const remediation = await page.locator('#fix-migration-incompatible td').nth(2).textContent();
+    expect(remediation).toMatch(/^Recreate what each URI-based override does/);
+    expect(await page.locator('#zw-table tbody tr td').nth(3).getAttribute('title')).toBe(`What to do: ${remediation}`);
 
     expect(await page.evaluate('document.scripts.length')).toBe(2);
     expect(await page.locator('img, iframe, object, embed').count()).toBe(0);

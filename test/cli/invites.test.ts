@@ -19,8 +19,8 @@ async function setup(options: EmulatorOptions = {}) {
 }
 
 
-async function pendingIds(emu: RunningEmulator): Promise<Array<{ id: string; organization_name: string }>> {
-  return ((await get(emu, '/user/invites')).json.result as Array<{ id: string; status: string; organization_name: string }>).filter((i) => i.status === 'pending');
+async function pendingIds(emu: RunningEmulator): Promise<Array<{ id: string; organization_name: string; organization_id: string }>> {
+  return ((await get(emu, '/user/invites')).json.result as Array<{ id: string; status: string; organization_name: string; organization_id: string }>).filter((i) => i.status === 'pending');
 }
 
 describe('zonewarden invites accept', () => {
@@ -32,10 +32,31 @@ describe('zonewarden invites accept', () => {
     expect(list.stdout).toContain('choose with --all or --id ID, and add --yes to accept');
     // eslint-disable-next-line no-control-regex
     expect(list.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u202e]/);
-    const dry = await run('--all');
+    const [globex, northwind] = await pendingIds(emu);
+    expect(list.stdout).toContain(`(organisation ${globex!.organization_id})`);
+    const dry = await run('--all', '--organization', globex!.organization_id, '--organization', northwind!.organization_id);
     expect(dry.stdout).toContain('would accept 2 invitation(s); dry run: nothing was written, add --yes to accept');
     expect(writesTo(emu)).toEqual([]);
     expect(actions()).toEqual([]);
+  });
+
+  it('--all accepts only from the organisations named, on the command line or in the config file', async () => {
+    const { emu, run } = await setup();
+    const unnamed = await run('--all', '--yes');
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toBe(
+      'zonewarden invites: --all accepts invitations only from organisations you name: add --organization ID (repeatable; the ids are listed above) or an "organizations" list to the config file\n',
+    );
+    const [globex, northwind] = await pendingIds(emu);
+    const one = await run('--all', '--organization', globex!.organization_id);
+    expect(one.stdout).toContain(`not accepting 1 invitation(s) from organisations not named with --organization: ${northwind!.id}`);
+    expect(one.stdout).toContain('would accept 1 invitation(s)');
+    const configured = writeCommand(emu, ['invites', 'accept'], { organizations: [northwind!.organization_id] });
+    const done = await configured.run('--all', '--yes');
+    expect(done.code).toBe(0);
+    expect(done.stdout).toContain(`accepted ${northwind!.id}`);
+    expect((await pendingIds(emu)).map((i) => i.id)).toEqual([globex!.id]);
+    expect(writesTo(emu)).toEqual(['PATCH /user/invites/{invite_id}']);
   });
 
   it('accepts the chosen invitation, logs it, and scans the zones it makes visible', async () => {
@@ -68,11 +89,13 @@ describe('zonewarden invites accept', () => {
     expect(verb.stderr).toMatch(/^zonewarden invites: unknown action decline; the action is accept/);
   });
 
-  it('records a refused acceptance with its status, and exits 2 after trying the others', async () => {
+  it('records a refused acceptance with its status, and exits 1 naming what failed after trying the others', async () => {
     const { emu, run, actions } = await setup({ failRoutes: ['PATCH /user/invites/{invite_id}'] });
-    const r = await run('--all', '--yes');
-    expect(r.code).toBe(2);
+    const orgs = (await pendingIds(emu)).flatMap((i) => ['--organization', i.organization_id]);
+    const r = await run('--all', ...orgs, '--yes');
+    expect(r.code).toBe(1);
     expect(r.stdout.match(/^failed \w+: /gm)).toHaveLength(2);
+    expect(r.stderr).toMatch(/^2 of 2 invitation\(s\) could not be accepted: \w+ \(.*\); \w+ \(.*\)$/m);
     expect(actions().map((a) => [a.action, a.outcome, a.httpStatus])).toEqual([
       ['invite.accept', 'failed', 500],
       ['invite.accept', 'failed', 500],

@@ -68,6 +68,20 @@ describe('zonewarden report', () => {
     for (const f of json.findings as Array<{ fingerprint: string }>) expect(csv).toContain(`,${f.fingerprint},`);
   });
 
+  it("shows each failing rule's remediation in every format: HTML and Markdown sections, a JSON rule field, a CSV column", () => {
+    const remediation = 'Unpause the zone, or finish its activation (point the registrar at the assigned name servers); delete zones that are no longer used.';
+    const html = readFileSync(join(reportDir, 'report.html'), 'utf8');
+    expect(html).toMatch(new RegExp(`<tr id="fix-zone-not-active"><td><code>zone-not-active</code>.*<td class="num">2</td><td>${remediation.replace(/[()]/g, '\\$&')}</td></tr>`));
+    const md = readFileSync(join(reportDir, 'report.md'), 'utf8');
+    expect(md).toContain(`### What to do\n`);
+    expect(md).toContain(`- \`zone-not-active\` (2 failing): ${remediation}`);
+    const json = JSON.parse(readFileSync(join(reportDir, 'findings.json'), 'utf8')) as { rules: Array<{ id: string; remediation: string }> };
+    expect(json.rules.find((r) => r.id === 'zone-not-active')?.remediation).toBe(remediation);
+    const csv = readFileSync(join(reportDir, 'findings.csv'), 'utf8');
+    const paused = csv.split('\r\n').find((line) => line.startsWith('zone-not-active,zone,medium,fail,'));
+    expect(paused?.endsWith(`,"${remediation}"`)).toBe(true);
+  });
+
   it('writes findings.json as the golden file has it (times aside)', () => {
     const golden = new URL('../fixtures/golden/findings.json', import.meta.url);
     const json = readFileSync(join(reportDir, 'findings.json'), 'utf8').replace(/\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?/g, '<time>');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DriftResult, FindingChange, ResourceChange } from '../../src/drift/index.js';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/server.js';
-import { raw, TOKEN } from '../support/http.js';
+import { pendingOrganizationFlags, raw, TOKEN } from '../support/http.js';
 import { runInProcess, writeCommand } from '../support/in-process.js';
 
 /**
@@ -139,7 +139,7 @@ describe('drift between scans of a changing organisation', () => {
     expect(paused.status).toBe(200);
     const migrated = await writeCommand(after, ['migrate', 'apply']).run('--zone', 'api.example', '--mode', 'pending', '--yes');
     expect(migrated.code, migrated.stderr).toBe(0);
-    const accepted = await writeCommand(after, ['invites', 'accept']).run('--all', '--yes');
+    const accepted = await writeCommand(after, ['invites', 'accept']).run('--all', ...(await pendingOrganizationFlags(after)), '--yes');
     expect(accepted.code, accepted.stderr).toBe(0);
     const third = await scan(after);
     byWrites = await diff();

@@ -699,6 +699,18 @@ describe('POST /firewall/rules with a feature the plan lacks', () => {
     expect(ids(await api.rules())).toEqual([rule!.id]);
   });
 
+  // vendor docs: firewall rules actions. The log action is available on Enterprise plans only.
+  it('the log action needs enterprise: 10020 on business (its inline filter is left), created on enterprise', async () => {
+    const business = zoneApi(emu(), BUSINESS);
+    const e = expectSingleError(await business.post('/firewall/rules', [{ ...inlineRule('ip.src eq 192.0.2.77'), action: 'log' }]), 400, NOT_ENTITLED);
+    expect(e.message).toContain('log');
+    expect(await business.rules()).toEqual([]);
+    expect(expressions(await business.filters())).toEqual(['ip.src eq 192.0.2.77']);
+    const enterprise = zoneApi(emu(), ENTERPRISE);
+    const [rule] = expectOk(await enterprise.post('/firewall/rules', [{ ...inlineRule('ip.src eq 192.0.2.77'), action: 'log' }])) as ApiRule[];
+    expect(rule!.action).toBe('log');
+  });
+
   it('bot management fields need enterprise: 10020 on business, created on enterprise', async () => {
     const business = zoneApi(emu(), BUSINESS);
     expectSingleError(await business.post('/firewall/rules', [inlineRule(BOT_EXPRESSION)]), 400, NOT_ENTITLED);

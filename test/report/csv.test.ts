@@ -189,8 +189,17 @@ describe('writeFindingsCsv', () => {
         '',
         '',
         '',
+        '',
       ],
     ]);
+  });
+
+  it("ends each failing row with the rule's remediation, and a passing one with none", () => {
+    const { rows } = capture([finding({ rule: 'certificate-expiry' }), finding({ rule: 'certificate-expiry', status: 'pass' })]);
+    const column = FINDINGS_CSV_COLUMNS.indexOf('remediation');
+    expect(column).toBe(FINDINGS_CSV_COLUMNS.length - 1);
+    expect(rows[1]?.[column]).toMatch(/^For a managed certificate, find out why the renewal did not happen/);
+    expect(rows[2]?.[column]).toBe('');
   });
 
   it('writes null account, zone and resource name as empty cells, and the waiver', () => {
@@ -224,6 +233,7 @@ describe('writeFindingsCsv', () => {
       'accepted risk, see ticket',
       'sec@example.com',
       '2030-01-01',
+      '',
     ]);
   });
 
@@ -256,6 +266,7 @@ describe('writeFindingsCsv', () => {
       waiver_reason: "'+SUM(1,2)",
       waiver_owner: "'\towner",
       waiver_expires: "'-2030",
+      remediation: '',
     });
     expect(rows[2]?.[3]).toBe('pass');
   });

@@ -7,7 +7,7 @@ import { digestView, MAX_DIGEST_CHARS, renderDigest } from '../../src/report/mar
 import { reportData, type ReportData } from '../../src/report/report-data.js';
 import { loadTemplates } from '../../src/report/templates.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
-import { TOKEN } from '../support/http.js';
+import { pendingOrganizationFlags, TOKEN } from '../support/http.js';
 import { runInProcess } from '../support/in-process.js';
 
 /** Times and durations differ run to run; everything else in the demo digest must not. */
@@ -29,7 +29,7 @@ describe('the Markdown digest of the demo scans', () => {
     const run = (...args: string[]) => runInProcess([...args, '--db', file], env, dir);
     await run('scan', '--base-url', emu.url, '--budget', '1000000', '--quiet');
     // Between the scans: the pending invites accepted, through the API (the command rescans, so the next full scan is 3).
-    await run('invites', 'accept', '--all', '--yes', '--base-url', emu.url, '--budget', '1000000', '--quiet');
+    await run('invites', 'accept', '--all', ...(await pendingOrganizationFlags(emu)), '--yes', '--base-url', emu.url, '--budget', '1000000', '--quiet');
     await run('scan', '--base-url', emu.url, '--budget', '1000000', '--quiet');
     const latest = 3;
     await run('audit', '--scan', '1', '--quiet');

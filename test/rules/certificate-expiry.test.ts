@@ -2,122 +2,159 @@ import rule from '../../rules/certificate-expiry.js';
 import { days, type Item } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
+// vendor docs: certificate renewal. Managed certificates (universal, advanced, total_tls) renew from
+// 30 days before expiry for 90-day and 1-year certificates, 7 days for 30-day ones, 3 days for 14-day
+// ones; attempts continue until a day before. Custom certificates never renew on their own.
+
 let seq = 0;
 const uuid = () => `00000000-0000-4000-8000-${(++seq).toString(16).padStart(12, '0')}`;
+const HOSTS = ['a.example', '*.a.example'];
 
-/** A pack of `a.example` whose certificates expire at the given times (null: being issued). */
-function pack(expires: Array<string | null>, extra: Item = {}): Item {
-  const hosts = ['a.example', '*.a.example'];
+interface CertSpec {
+  expires: string | null;
+  issued?: string;
+  status?: string;
+}
+
+/** A pack of `a.example` (a 90-day universal pack unless `extra` says otherwise) with the given certificates. */
+function pack(certs: Array<string | null | CertSpec>, extra: Item = {}): Item {
   return {
     id: uuid(),
     type: 'universal',
-    hosts,
+    hosts: HOSTS,
     status: 'active',
-    certificates: expires.map((expires_on) => ({ id: uuid(), hosts, status: 'active', expires_on })),
+    validity_days: 90,
+    certificates: certs.map((c) => {
+      const spec = typeof c === 'object' && c !== null ? c : { expires: c };
+      return { id: uuid(), hosts: HOSTS, status: spec.status ?? 'active', expires_on: spec.expires, ...(spec.issued ? { uploaded_on: spec.issued } : {}) };
+    }),
     ...extra,
   };
 }
 
 const zone = (...packs: Item[]) => ({ zones: [{ name: 'a.example', certificatePacks: packs }] });
+const custom = (expires: string, hosts = HOSTS) =>
+  pack([], { type: 'sni_custom', validity_days: undefined, hosts, certificates: [{ id: uuid(), hosts, status: 'active', expires_on: expires }] });
+const ms = (d: number, offset: number) => new Date(Date.parse(days(d)) + offset).toISOString();
 
-/** One certificate expiring at `expires_on`. */
-const single = (expires_on: string) => {
-  const p = pack([expires_on]);
-  const cert = (p['certificates'] as Item[])[0]!;
-  return { snapshot: zone(p), id: cert['id'] as string };
-};
-
-const atSevenDays = single(days(7));
-const atSevenDaysAnd1ms = single(new Date(Date.parse(days(7)) + 1).toISOString());
-const atNow = single(days(0));
+const expiredTwoDays = pack([days(-2)]);
+const expiredCert = (expiredTwoDays['certificates'] as Item[])[0]!['id'] as string;
+const noExpiry = pack([null]);
+const noExpiryCert = (noExpiry['certificates'] as Item[])[0]!['id'] as string;
 
 testRule(rule, {
   valid: [
     { name: 'no certificate packs', snapshot: zone() },
-    { name: 'a certificate with 60 days left', snapshot: zone(pack([days(60)])) },
-    { name: 'a certificate 1 ms beyond 30 days', snapshot: zone(pack([new Date(Date.parse(days(30)) + 1).toISOString()])) },
+    { name: 'a 90-day certificate with 60 days left', snapshot: zone(pack([days(60)])) },
+    { name: 'a 90-day certificate 1 ms before its renewal window (30 days)', snapshot: zone(pack([ms(30, 1)])) },
+    { name: 'a 14-day certificate issued yesterday (13 days left, renewal starts at 3)', snapshot: zone(pack([days(13)], { validity_days: 14 })) },
+    { name: 'a 14-day certificate 1 ms before its 3-day window', snapshot: zone(pack([ms(3, 1)], { validity_days: 14 })) },
+    { name: 'a 30-day certificate with 8 days left (renewal starts at 7)', snapshot: zone(pack([days(8)], { validity_days: 30 })) },
+    {
+      name: 'without validity_days, the validity comes from the issue and expiry dates (30-day: 8 days left passes)',
+      snapshot: zone(pack([{ expires: days(8), issued: days(-22) }], { validity_days: undefined })),
+    },
+    { name: 'a 1-year certificate with 31 days left', snapshot: zone(pack([days(31)], { validity_days: 365 })) },
     { name: 'a pack being issued (expires_on null)', snapshot: zone(pack([null], { status: 'pending_validation' })) },
-    { name: 'a pack without expires_on at all', snapshot: zone({ id: uuid(), hosts: ['a.example'], status: 'initializing', certificates: [{ id: uuid(), hosts: ['a.example'] }] }) },
+    { name: 'a pack without expires_on while initializing', snapshot: zone({ id: uuid(), hosts: ['a.example'], status: 'initializing', certificates: [{ id: uuid(), hosts: ['a.example'] }] }) },
     { name: 'an expired certificate of a deleted pack', snapshot: zone(pack([days(-10)], { status: 'deleted' })) },
-    { name: 'a shorter low tier', options: { tiers: { low: 20 } }, snapshot: zone(pack([days(25)])) },
+    { name: 'a staging or backup pack is not served', snapshot: zone(pack([days(2)], { status: 'staging_active' }), pack([days(2)], { status: 'backup_issued' })) },
+    {
+      name: 'renewed: the pack also holds a fresh certificate for the same hosts',
+      snapshot: zone(pack([days(5), days(89)])),
+    },
+    {
+      name: 'superseded: an expired pack whose hosts another active pack serves',
+      snapshot: zone(pack([days(-3)], { status: 'expired' }), pack([days(80)], { type: 'advanced' })),
+    },
+    { name: 'a custom certificate 1 ms beyond the 30-day low tier', snapshot: zone(custom(ms(30, 1))) },
+    { name: 'a shorter low tier for custom certificates', options: { tiers: { low: 20 } }, snapshot: zone(custom(days(25))) },
   ],
   invalid: [
     {
       name: 'expired two days ago: critical',
-      snapshot: zone(pack([days(-2)])),
+      snapshot: zone(expiredTwoDays),
       findings: [
         {
           messageId: 'expired',
           severity: 'critical',
           resourceType: 'certificate',
+          resourceId: expiredCert,
           resourceName: 'a.example, *.a.example',
           message: 'the certificate for a.example, *.a.example expired 2 days ago, on 2026-10-30',
           data: { days: 2, date: '2026-10-30' },
         },
       ],
     },
+    { name: 'expiring exactly now counts as expired', snapshot: zone(pack([days(0)])), findings: [{ messageId: 'expired', severity: 'critical', message: 'expired less than a day ago' }] },
+    { name: 'an expired pack still serving hosts no other pack covers is critical', snapshot: zone(pack([days(-1)], { status: 'expired' })), findings: [{ messageId: 'expired', severity: 'critical' }] },
     {
-      name: 'expiring exactly now counts as expired',
-      snapshot: atNow.snapshot,
-      findings: [{ messageId: 'expired', severity: 'critical', resourceId: atNow.id, message: 'expired less than a day ago' }],
+      name: 'a 90-day certificate inside its renewal window and not renewed: medium',
+      snapshot: zone(pack([days(29)])),
+      findings: [
+        {
+          messageId: 'notRenewed',
+          severity: 'medium',
+          message: 'the certificate for a.example, *.a.example expires in 29 days, on 2026-11-30, and has not been renewed: renewal of a 90-day certificate starts 30 days before expiry',
+          data: { validity: 90, window: 30 },
+        },
+      ],
+    },
+    { name: 'exactly at the renewal start is inside the window', snapshot: zone(pack([days(30)])), findings: [{ messageId: 'notRenewed', severity: 'medium' }] },
+    { name: 'the second half of the window is high (15 days left of a 30-day window)', snapshot: zone(pack([days(15)])), findings: [{ severity: 'high' }] },
+    { name: '15 days and 1 ms left is still medium', snapshot: zone(pack([ms(15, 1)])), findings: [{ severity: 'medium' }] },
+    { name: 'a 14-day certificate with 2 days left: medium', snapshot: zone(pack([days(2)], { validity_days: 14 })), findings: [{ severity: 'medium', message: 'renewal of a 14-day certificate starts 3 days before expiry' }] },
+    { name: 'a 14-day certificate in its last day: high (attempts have stopped)', snapshot: zone(pack([days(0.9)], { validity_days: 14 })), findings: [{ severity: 'high', message: 'expires in 1 day' }] },
+    { name: 'a 30-day certificate at its 7-day renewal start', snapshot: zone(pack([days(7)], { validity_days: 30 })), findings: [{ severity: 'medium', data: { window: 7 } }] },
+    { name: 'a 30-day certificate with 3 days left: high', snapshot: zone(pack([days(3)], { validity_days: 30 })), findings: [{ severity: 'high' }] },
+    {
+      name: 'a validity worked out from the dates: 14-day certificate, 2 days left',
+      snapshot: zone(pack([{ expires: days(2), issued: days(-12) }], { validity_days: undefined })),
+      findings: [{ severity: 'medium', data: { validity: 14, window: 3 } }],
     },
     {
-      name: 'expired one millisecond ago',
-      snapshot: zone(pack([new Date(Date.parse(days(0)) - 1).toISOString()])),
-      findings: [{ messageId: 'expired', severity: 'critical' }],
+      name: 'an unknown validity takes the 30-day window of the default 90-day certificate',
+      snapshot: zone(pack([days(20)], { validity_days: undefined })),
+      findings: [{ severity: 'medium', message: 'renewal of a certificate of unknown validity starts 30 days before expiry' }],
     },
     {
-      name: 'one millisecond left is high, not critical',
-      snapshot: zone(pack([new Date(Date.parse(days(0)) + 1).toISOString()])),
-      findings: [{ messageId: 'expiring', severity: 'high', message: 'expires in less than a day' }],
+      name: 'a renewal in the window does not count as fresh coverage',
+      snapshot: zone(pack([days(20)]), pack([days(25)], { type: 'advanced' })),
+      findings: [{ severity: 'medium' }, { severity: 'medium' }],
     },
     {
-      name: 'exactly 7 days left is high',
-      snapshot: atSevenDays.snapshot,
-      findings: [{ messageId: 'expiring', severity: 'high', resourceId: atSevenDays.id, message: 'expires in 7 days, on 2026-11-08' }],
+      name: 'a fresh certificate covering only some of the hosts does not supersede',
+      snapshot: zone(pack([days(20)]), pack([days(80)], { hosts: ['a.example'], certificates: [{ id: uuid(), hosts: ['a.example'], status: 'active', expires_on: days(80) }] })),
+      findings: [{ messageId: 'notRenewed' }],
     },
     {
-      name: '7 days and 1 ms left is medium',
-      snapshot: atSevenDaysAnd1ms.snapshot,
-      findings: [{ messageId: 'expiring', severity: 'medium', resourceId: atSevenDaysAnd1ms.id, message: 'expires in 7 days' }],
+      name: 'an active pack whose certificate has no expires_on is unknown, not a pass',
+      snapshot: zone(noExpiry),
+      findings: [{ status: 'unknown', resourceType: 'certificate', resourceId: noExpiryCert, message: 'no expires_on' }],
     },
-    { name: 'exactly 14 days left is medium', snapshot: zone(pack([days(14)])), findings: [{ severity: 'medium', message: '14 days' }] },
     {
-      name: '14 days and 1 ms left is low',
-      snapshot: zone(pack([new Date(Date.parse(days(14)) + 1).toISOString()])),
-      findings: [{ severity: 'low', message: '14 days' }],
+      name: 'a pack without a status (older answers) is judged by its certificates',
+      snapshot: zone(pack([days(-1)], { status: undefined })),
+      findings: [{ messageId: 'expired' }],
     },
-    { name: 'exactly 30 days left is low', snapshot: zone(pack([days(30)])), findings: [{ severity: 'low', message: 'expires in 30 days, on 2026-12-01' }] },
+    { name: 'custom: exactly 7 days left is high', snapshot: zone(custom(days(7))), findings: [{ messageId: 'expiring', severity: 'high', message: 'the custom certificate for a.example, *.a.example expires in 7 days, on 2026-11-08; custom certificates are not renewed automatically' }] },
+    { name: 'custom: 7 days and 1 ms left is medium', snapshot: zone(custom(ms(7, 1))), findings: [{ severity: 'medium' }] },
+    { name: 'custom: exactly 30 days left is low', snapshot: zone(custom(days(30))), findings: [{ severity: 'low' }] },
+    { name: 'custom: expired is critical', snapshot: zone(custom(days(-1))), findings: [{ messageId: 'expired', severity: 'critical' }] },
+    { name: 'custom: the tiers can be widened', options: { tiers: { high: 14, low: 60 } }, snapshot: zone(custom(days(10)), custom(days(45), ['b.a.example'])), findings: [{ severity: 'high' }, { severity: 'low' }] },
+    {
+      name: 'only a later certificate supersedes: of two custom certificates for the same hosts, the later one is judged',
+      options: { tiers: { high: 14, low: 60 } },
+      snapshot: zone(custom(days(10)), custom(days(45))),
+      findings: [{ severity: 'low', message: 'expires in 45 days' }],
+    },
     { name: 'days left are rounded to the nearest day', snapshot: zone(pack([days(5.9)])), findings: [{ severity: 'high', message: 'expires in 6 days', data: { days: 6 } }] },
-    { name: 'a scan moments after the emulator clock still says whole days', snapshot: zone(pack([days(4.9999)])), findings: [{ message: 'expires in 5 days', data: { days: 5 } }] },
-    { name: 'one day left', snapshot: zone(pack([days(1.4)])), findings: [{ severity: 'high', message: 'expires in 1 day,' }] },
-    {
-      name: 'one finding per certificate, only for those that fail',
-      snapshot: zone(pack([days(3), days(90)]), pack([days(12)], { type: 'advanced', hosts: ['www.a.example'] })),
-      findings: [{ severity: 'high' }, { severity: 'medium' }],
-    },
     {
       name: 'falls back to the pack hosts when the certificate names none',
-      snapshot: zone({ id: uuid(), hosts: ['b.example'], status: 'active', certificates: [{ id: uuid(), expires_on: days(2) }] }),
+      snapshot: zone({ id: uuid(), type: 'universal', validity_days: 90, hosts: ['b.example'], status: 'active', certificates: [{ id: uuid(), expires_on: days(2) }] }),
       findings: [{ resourceName: 'b.example', message: 'the certificate for b.example expires in 2 days' }],
     },
-    {
-      name: 'packs in other states than deleted are still checked',
-      snapshot: zone(pack([days(-1)], { status: 'expired' })),
-      findings: [{ messageId: 'expired', severity: 'critical' }],
-    },
-    {
-      name: 'tiers can be widened',
-      options: { tiers: { high: 14, low: 60 } },
-      snapshot: zone(pack([days(10)]), pack([days(45)])),
-      findings: [{ severity: 'high' }, { severity: 'low' }],
-    },
-    {
-      name: 'the configured severity wins',
-      severity: 'info',
-      snapshot: zone(pack([days(-1)])),
-      findings: [{ messageId: 'expired', severity: 'info' }],
-    },
+    { name: 'the configured severity wins', severity: 'info', snapshot: zone(pack([days(-1)])), findings: [{ messageId: 'expired', severity: 'info' }] },
     {
       name: 'unknown when the packs were not read',
       snapshot: { zones: [{ name: 'a.example', unread: { certificate_packs: 'denied' } }] },

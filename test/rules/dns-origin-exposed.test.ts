@@ -15,6 +15,12 @@ const record = (type: string, name: string, content: string, proxied: boolean | 
 });
 
 const zone = (...records: Item[]) => ({ zones: [{ name: 'a.example', dnsRecords: records }] });
+const mx = (host: string) => ({ ...record('MX', 'a.example', host), priority: 10 });
+
+// vendor docs: proxied DNS records. The origin is exposed by unproxied records on the same address,
+// by the unproxied name a proxied CNAME points at, by mail (MX) hosted on it and by SPF/TXT records
+// naming it; a paused or not yet active zone answers proxied records with the origin itself.
+// RFC 7208, 5.6: SPF `ip4:` and `ip6:` mechanisms take an address and an optional prefix length.
 
 const apex = record('A', 'a.example', '203.0.113.10', true);
 const www = record('CNAME', 'www.a.example', 'a.example', true);
@@ -29,7 +35,22 @@ testRule(rule, {
     { name: 'nothing proxied, nothing to expose', snapshot: zone(record('A', 'a.example', '192.0.2.90'), record('A', 'ssh.a.example', '192.0.2.90')) },
     { name: 'two proxied records sharing an address', snapshot: zone(apex, record('A', 'api.a.example', '203.0.113.10', true)) },
     { name: 'an alias of a proxied name resolves to the proxy', snapshot: zone(apex, www, record('CNAME', 'alias.a.example', 'A.Example.')) },
-    { name: 'other record types are not origins', snapshot: zone(apex, record('TXT', 'a.example', '203.0.113.10'), record('MX', 'a.example', 'assets.storage.example.net'), assets) },
+    { name: 'other record types are not origins', snapshot: zone(apex, record('SRV', '_sip._tcp.a.example', '10 5060 sip.example.net'), mx('assets.storage.example.net'), assets) },
+    {
+      name: 'SPF and TXT records naming other addresses, or a provider range wider than /24',
+      snapshot: zone(apex, record('TXT', 'a.example', 'v=spf1 ip4:198.51.100.0/24 ip4:203.0.0.0/16 ip6:2001:db8::/32 include:_spf.mail.example -all'), record('TXT', 'a.example', 'google-site-verification=203.0.113.10abc')),
+    },
+    { name: 'mail hosted elsewhere', snapshot: zone(apex, mx('mail.a.example'), record('A', 'mail.a.example', '203.0.113.25'), mx('mx1.provider.example')) },
+    { name: 'a proxied CNAME to a name outside the zone', snapshot: zone(assets, record('A', 'storage.a.example', '203.0.113.99')) },
+    {
+      name: 'a proxied record with a private origin is a broken host, not a leak (dns-private-address reports it)',
+      snapshot: zone(record('A', 'app.a.example', '10.0.0.5', true), record('A', 'app-direct.a.example', '10.0.0.5'), record('TXT', 'a.example', 'v=spf1 ip4:10.0.0.5 -all')),
+    },
+    { name: 'a moved zone is not answered for at all', snapshot: { zones: [{ name: 'a.example', status: 'moved', dnsRecords: [apex, www] }] } },
+    {
+      name: 'the CNAME target is proxied itself',
+      snapshot: zone(record('CNAME', 'www.a.example', 'origin.a.example', true), record('A', 'origin.a.example', '203.0.113.10', true)),
+    },
     { name: 'a record without a proxy state is not known to be unproxied', snapshot: zone(apex, record('A', 'unknown.a.example', '203.0.113.10', null)) },
   ],
   invalid: [
@@ -62,6 +83,52 @@ testRule(rule, {
       name: 'one finding per exposing record',
       snapshot: zone(apex, direct, record('A', 'ssh.a.example', '203.0.113.10'), record('A', 'origin.a.example', '203.0.113.10')),
       findings: [{ resourceName: 'direct.a.example' }, { resourceName: 'ssh.a.example' }, { resourceName: 'origin.a.example' }],
+    },
+    {
+      name: 'the unproxied name a proxied CNAME points at',
+      snapshot: zone(record('CNAME', 'www.a.example', 'origin.a.example', true), record('A', 'origin.a.example', '198.51.100.7')),
+      findings: [{ messageId: 'originName', resourceName: 'origin.a.example', message: 'origin.a.example (A 198.51.100.7) is not proxied and is the origin the proxied www.a.example points at (CNAME): it reveals the origin behind the proxy' }],
+    },
+    {
+      name: 'the origin address in an SPF ip4 mechanism',
+      snapshot: zone(apex, record('TXT', 'a.example', '"v=spf1 ip4:203.0.113.10 include:_spf.mail.example ~all"')),
+      findings: [{ messageId: 'txt', resourceType: 'dns_record', message: 'a.example (TXT) names ip4:203.0.113.10, which is the origin address 203.0.113.10 of the proxied a.example: it reveals the origin behind the proxy' }],
+    },
+    {
+      name: 'an SPF range of /24 or narrower that covers the origin',
+      snapshot: zone(apex, record('TXT', 'a.example', 'v=spf1 +ip4:203.0.113.0/24 -all')),
+      findings: [{ messageId: 'txt', message: 'names +ip4:203.0.113.0/24, which covers the origin address 203.0.113.10' }],
+    },
+    {
+      name: 'an SPF ip6 mechanism, in another spelling of the address',
+      snapshot: zone(record('AAAA', 'a.example', '2001:db8:10::10', true), record('TXT', 'a.example', 'v=spf1 ip6:2001:0db8:0010:0000:0000:0000:0000:0010 -all')),
+      findings: [{ messageId: 'txt', data: { address: '2001:db8:10::10' } }],
+    },
+    {
+      name: 'an address in the free text of another TXT record',
+      snapshot: zone(apex, record('TXT', '_origin.a.example', 'origin=203.0.113.10; owner=web')),
+      findings: [{ messageId: 'txt', resourceName: '_origin.a.example', data: { written: 'origin=203.0.113.10' } }],
+    },
+    {
+      name: 'mail hosted on the origin address: the MX record and the mail host',
+      snapshot: zone(apex, mx('mail.a.example'), record('A', 'mail.a.example', '203.0.113.10')),
+      findings: [
+        { messageId: 'mx', resourceType: 'dns_record', message: 'a.example (MX mail.a.example) sends mail to a host on 203.0.113.10, the origin address of the proxied a.example: every mail it receives reveals the origin' },
+        { messageId: 'exposed', resourceName: 'mail.a.example' },
+      ],
+    },
+    {
+      name: 'a paused zone answers every proxied record with its origin',
+      snapshot: { zones: [{ name: 'a.example', paused: true, dnsRecords: [apex, www, record('A', 'app.a.example', '10.0.0.5', true)] }] },
+      findings: [
+        { messageId: 'zoneNotServing', resourceName: 'a.example', message: 'a.example (A 203.0.113.10) is proxied, but the zone is paused: DNS answers with the origin instead of the proxy' },
+        { messageId: 'zoneNotServing', resourceName: 'www.a.example' },
+      ],
+    },
+    {
+      name: 'so does a zone that is not yet active',
+      snapshot: { zones: [{ name: 'a.example', status: 'pending', dnsRecords: [apex] }] },
+      findings: [{ messageId: 'zoneNotServing', message: 'the zone is pending' }],
     },
     { name: 'the configured severity wins', severity: 'critical', snapshot: zone(apex, direct), findings: [{ severity: 'critical' }] },
     {

@@ -2,6 +2,11 @@ import rule from '../../rules/dns-private-address.js';
 import type { Item } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
+// IANA IPv4 Special-Purpose Address Registry (RFC 6890 and updates), IANA IPv6 Special-Purpose
+// Address Registry, the IPv4 multicast (224.0.0.0/4) and reserved (240.0.0.0/4) blocks, IPv6
+// multicast (ff00::/8, RFC 4291), deprecated site-local (fec0::/10, RFC 3879), IPv4-mapped
+// (::ffff:0:0/96, RFC 4291) and the NAT64 well-known prefix (64:ff9b::/96, RFC 6052).
+
 let seq = 0;
 const hex = () => (++seq).toString(16).padStart(32, '0');
 
@@ -23,30 +28,48 @@ const cases: Array<[address: string, kind: string]> = [
   ['127.255.255.254', 'loopback'],
   ['169.254.1.1', 'link-local'],
   ['0.0.0.0', 'unspecified'],
-  ['fc00::1', 'private'],
-  ['fd00::1', 'private'],
-  ['FD12:3456::1', 'private'],
+  ['0.0.0.1', '"this network"'],
+  ['0.255.255.255', '"this network"'],
+  ['192.0.0.8', 'IETF protocol assignment'],
+  ['198.18.0.1', 'benchmarking'],
+  ['198.19.255.255', 'benchmarking'],
+  ['224.0.0.251', 'multicast'],
+  ['239.255.255.250', 'multicast'],
+  ['240.0.0.1', 'reserved'],
+  ['255.255.255.255', 'limited broadcast'],
+  ['fc00::1', 'unique local (private)'],
+  ['fd00::1', 'unique local (private)'],
+  ['FD12:3456::1', 'unique local (private)'],
   ['::1', 'loopback'],
   ['fe80::1', 'link-local'],
   ['febf:ffff::1', 'link-local'],
+  ['fec0::1', 'site-local (deprecated)'],
+  ['ff02::1', 'multicast'],
   ['::', 'unspecified'],
-  ['::ffff:10.0.0.1', 'private'],
-  ['::ffff:7f00:1', 'loopback'],
+  ['::2', 'reserved'],
+  ['64:ff9b:2::1', 'reserved'],
+  ['100::1', 'discard-only'],
+  ['2001:2::1', 'benchmarking'],
+  ['64:ff9b:1::1', 'NAT64 local-use'],
+  ['::ffff:10.0.0.1', 'private (IPv4 in IPv4-mapped)'],
+  ['::ffff:7f00:1', 'loopback (IPv4 in IPv4-mapped)'],
+  ['::ffff:8.8.8.8', 'IPv4-mapped'],
+  ['64:ff9b::192.168.0.1', 'private (IPv4 in NAT64)'],
+  ['64:ff9b::a9fe:101', 'link-local (IPv4 in NAT64)'],
 ];
 
 testRule(rule, {
   valid: [
     { name: 'no records', snapshot: zone() },
     {
-      name: 'public and documentation addresses',
-      snapshot: zone(
-        record('A', 'a.example', '203.0.113.10', true),
-        record('AAAA', 'a.example', '2001:db8:10::10', true),
-        record('A', 'ftp.a.example', '8.8.8.8'),
-        record('AAAA', 'v6.a.example', '2606:4700::1111'),
-      ),
+      name: 'public addresses',
+      snapshot: zone(record('A', 'a.example', '8.8.4.4', true), record('AAAA', 'a.example', '2606:4700::1', true), record('A', 'ftp.a.example', '8.8.8.8'), record('AAAA', 'v6.a.example', '2606:4700::1111')),
     },
-    ...['172.15.255.255', '172.32.0.0', '192.169.0.1', '100.63.255.255', '100.128.0.0', '11.0.0.1', '169.253.255.255', '0.0.0.1', 'fbff::1', 'fec0::1', '::2', '::ffff:8.8.8.8'].map(
+    {
+      name: 'documentation ranges are left alone by default (examples use them as public addresses)',
+      snapshot: zone(record('A', 'a.example', '203.0.113.10'), record('A', 'b.a.example', '192.0.2.1'), record('A', 'c.a.example', '198.51.100.7'), record('AAAA', 'a.example', '2001:db8:10::10'), record('AAAA', 'd.a.example', '3fff::1')),
+    },
+    ...['172.15.255.255', '172.32.0.0', '192.169.0.1', '100.63.255.255', '100.128.0.0', '11.0.0.1', '169.253.255.255', '1.0.0.0', '192.0.1.255', '198.17.255.255', '198.20.0.0', '223.255.255.255', 'fbff::1', '2001:3::1', '64:ff9b::8.8.8.8'].map(
       (address) => ({ name: `just outside a range: ${address}`, snapshot: at(address) }),
     ),
     { name: 'other record types are not addresses', snapshot: zone(record('TXT', 'a.example', '10.0.0.1'), record('CNAME', 'c.a.example', '10.0.0.1.nip.example')) },
@@ -59,28 +82,54 @@ testRule(rule, {
       findings: [{ messageId: 'internal', severity: 'medium' as const, resourceType: 'dns_record', resourceName: 'h.a.example', data: { kind, address } }],
     })),
     {
+      name: 'documentation ranges are reported when asked',
+      options: { documentation: true },
+      snapshot: zone(record('A', 'b.a.example', '192.0.2.1'), record('AAAA', 'a.example', '2001:db8:10::10'), record('AAAA', 'd.a.example', '3fff::1')),
+      findings: [{ data: { kind: 'documentation' } }, { data: { kind: 'documentation' } }, { data: { kind: 'documentation' } }],
+    },
+    {
       name: 'the message names the record, its type, the kind and the address',
       snapshot: zone(record('A', 'vpn-internal.a.example', '10.0.0.5')),
       findings: [{ message: 'vpn-internal.a.example (A) publishes the private address 10.0.0.5 in public DNS' }],
     },
     {
-      name: 'one finding per record, whatever the record type says of the family',
+      name: 'a proxied record with a private origin is a broken host, not a leak',
+      snapshot: zone(record('A', 'app.a.example', '10.1.2.3', true)),
+      findings: [
+        {
+          messageId: 'brokenOrigin',
+          severity: 'low',
+          message: 'app.a.example (A) is proxied to the private address 10.1.2.3, which the proxy cannot reach: the host is broken (nothing leaks: the proxy answers with its own addresses)',
+        },
+      ],
+    },
+    {
+      // vendor docs: a paused zone, or one not yet active, answers proxied records with the origin address.
+      name: 'in a paused zone a proxied record publishes its address',
+      snapshot: { zones: [{ name: 'a.example', paused: true, dnsRecords: [record('A', 'app.a.example', '10.1.2.3', true)] }] },
+      findings: [{ messageId: 'internal', severity: 'medium' }],
+    },
+    {
+      name: 'in a pending zone a proxied record publishes its address',
+      snapshot: { zones: [{ name: 'a.example', status: 'pending', dnsRecords: [record('AAAA', 'app.a.example', 'fd00::5', true)] }] },
+      findings: [{ messageId: 'internal' }],
+    },
+    {
+      name: 'one finding per record',
       snapshot: zone(
-        record('A', 'a.example', '192.0.2.50', true),
+        record('A', 'a.example', '8.8.8.8', true),
         record('A', 'nas.a.example', '192.168.1.10'),
         record('A', 'local.a.example', '127.0.0.1'),
         record('A', 'printer.a.example', '169.254.1.1'),
         record('AAAA', 'nas6.a.example', 'fd00::1'),
         record('AAAA', 'router6.a.example', 'fe80::1'),
-        record('A', 'proxied.a.example', '10.1.2.3', true),
       ),
       findings: [
         { resourceName: 'nas.a.example', message: 'private' },
         { resourceName: 'local.a.example', message: 'loopback' },
         { resourceName: 'printer.a.example', message: 'link-local' },
-        { resourceName: 'nas6.a.example', message: '(AAAA) publishes the private address fd00::1' },
+        { resourceName: 'nas6.a.example', message: '(AAAA) publishes the unique local (private) address fd00::1' },
         { resourceName: 'router6.a.example', message: 'link-local address fe80::1' },
-        { resourceName: 'proxied.a.example' },
       ],
     },
     { name: 'the configured severity wins', severity: 'low', snapshot: at('10.0.0.1'), findings: [{ severity: 'low' }] },

@@ -49,6 +49,19 @@ testRule(rule, {
       name: 'string contents differ by case only: different expressions',
       snapshot: { zones: [{ name: 'a.example', ...firewall([{ expression: 'http.host eq "A.example"' }, { expression: 'http.host eq "a.example"' }]) }] },
     },
+    {
+      // vendor docs: rules language. Whitespace inside a string literal is part of the value: these match different requests.
+      name: 'whitespace inside quoted strings is part of the value: different expressions',
+      snapshot: { zones: [{ name: 'a.example', ...firewall([{ expression: 'http.request.uri.path eq "/a  b"' }, { expression: 'http.request.uri.path eq "/a b"' }]) }] },
+    },
+    {
+      name: 'an escaped quote does not end the string',
+      snapshot: { zones: [{ name: 'a.example', ...firewall([{ expression: 'http.user_agent contains "x\\" y  z"' }, { expression: 'http.user_agent contains "x\\" y z"' }]) }] },
+    },
+    {
+      name: 'raw strings keep their whitespace too',
+      snapshot: { zones: [{ name: 'a.example', ...firewall([{ expression: 'http.request.uri.path matches r#"^/a  b"#' }, { expression: 'http.request.uri.path matches r#"^/a b"#' }]) }] },
+    },
     { name: 'one filter referenced by rules with different actions (the recommended reuse)', snapshot: { zones: [{ name: 'a.example', ...reuse }] } },
     {
       name: 'rules whose filters were deleted have no expression to compare',
@@ -86,6 +99,11 @@ testRule(rule, {
       name: 'whitespace differences do not hide a duplicate; the id hashes the normalised text',
       snapshot: { zones: [{ name: 'a.example', ...firewall([{ expression: ' ip.src eq 192.0.2.1\n  and http.host eq "a.example" ' }, { expression: 'ip.src eq 192.0.2.1 and\thttp.host eq "a.example"' }]) }] },
       findings: [{ resourceId: hashOf('ip.src eq 192.0.2.1 and http.host eq "a.example"'), resourceName: 'ip.src eq 192.0.2.1 and http.host eq "a.example"' }],
+    },
+    {
+      name: 'whitespace between tokens around a string with inner spaces still collapses',
+      snapshot: { zones: [{ name: 'a.example', ...firewall([{ expression: 'http.host  eq\n"a  b.example"' }, { expression: 'http.host eq "a  b.example"' }]) }] },
+      findings: [{ resourceId: hashOf('http.host eq "a  b.example"') }],
     },
     {
       name: 'paused rules count too',

@@ -24,6 +24,13 @@ testRule(rule, {
     { name: 'a second-level name under its own wildcard', snapshot: zone([record('v1.api.a.example')], [universal, pack(['*.api.a.example'])]) },
     { name: 'case and trailing dots do not matter', snapshot: zone([record('WWW.A.Example.'), record('A.EXAMPLE.')], [pack(['a.example.', '*.A.example'])]) },
     { name: 'a wildcard record under the wildcard pack', snapshot: zone([record('*.a.example')]) },
+    // vendor docs: certificates are issued once a zone is active; zone-not-active reports the pending zone.
+    { name: 'a pending zone is left to zone-not-active', snapshot: { zones: [{ name: 'a.example', status: 'pending', dnsRecords: [record('a.example')], certificatePacks: [pack(['a.example', '*.a.example'], 'pending_validation', null)] }] } },
+    { name: 'an initializing zone too', snapshot: { zones: [{ name: 'a.example', status: 'initializing', dnsRecords: [record('a.b.a.example')], certificatePacks: [] }] } },
+    {
+      name: 'a pack without a status is judged by its certificates (older answers)',
+      snapshot: zone([record('v1.api.a.example')], [universal, { id: uuid(), type: 'advanced', hosts: ['v1.api.a.example'], certificates: [{ id: uuid(), hosts: ['v1.api.a.example'], status: 'active', expires_on: days(60) }] }]),
+    },
     { name: 'an active pack whose certificate has expired still names the host', snapshot: zone([record('a.example')], [pack(['a.example'], 'active', days(-2))]) },
   ],
   invalid: [
@@ -79,6 +86,7 @@ testRule(rule, {
       findings: [{ resourceId: '*.a.example' }],
     },
     { name: 'the configured severity wins', severity: 'medium', snapshot: zone([record('a.b.a.example')]), findings: [{ severity: 'medium' }] },
+    { name: 'a paused but active zone is still checked', snapshot: { zones: [{ name: 'a.example', paused: true, dnsRecords: [record('a.b.a.example')], certificatePacks: [universal] }] }, findings: [{ messageId: 'notCovered' }] },
     {
       name: 'unknown when the DNS records were not read',
       snapshot: { zones: [{ name: 'a.example', certificatePacks: [universal], unread: { dns_records: 'failed' } }] },

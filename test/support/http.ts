@@ -46,6 +46,12 @@ export function get(emulator: RunningEmulator, path: string) {
   return raw(emulator, 'GET', path);
 }
 
+/** `--organization ID` for each organisation with a pending invite: what `invites accept --all` needs to accept them all. */
+export async function pendingOrganizationFlags(emulator: RunningEmulator): Promise<string[]> {
+  const invites = (await get(emulator, '/user/invites')).json.result as Array<{ status: string; organization_id: string }>;
+  return invites.filter((i) => i.status === 'pending').flatMap((i) => ['--organization', i.organization_id]);
+}
+
 /**
  * Starts an emulator for a test; the clock is fixed, and rate limits are off unless a test asks
  * for them (clients pace themselves on the quota headers, which would slow unrelated tests).

@@ -1,4 +1,5 @@
-import { createFirewallRule, planFirewallRule } from '../../actions/firewall.js';
+import { createFirewallRule } from '../../actions/firewall.js';
+import { planFirewallRule } from '../../actions/firewall-plan.js';
 import { resolveZone } from '../../actions/zones.js';
 import { loadRules, rulesFor } from '../../policy/catalogue.js';
 import { EXIT, UsageError } from '../../shared/errors.js';
@@ -17,21 +18,27 @@ export const firewallCommand = defineCommand({
   name: 'firewall',
   summary: 'create a firewall rule the recommended way: filter first, then the rule (dry run unless --yes)',
   description: `
-'zonewarden firewall create' creates the filter through the filters interface (an existing filter
+'zonewarden firewall create' creates the filter through the filters interface (an active filter
 with the same expression is reused), then the rule that references it: the spec's recommended two
 calls. --emergency uses the single call with the filter inline instead. Before writing it checks
-that the expression is at most 4,096 characters and that the zone has room under its plan's rule
-quota (the quotas of the firewall-rule-quota rule), and that no rule already does the same.
+that the expression is at most 4,096 characters, that the zone has room under its plan's rule
+quota (the quotas of the firewall-rule-quota rule), that the plan allows what the rule uses (the
+log action: Enterprise only; regular expressions, matches or ~: Business and Enterprise; bypass:
+needs --products), and that no active rule already does the same. A paused filter or rule never
+counts: a filter with the same expression that is paused is named and the command refuses, since
+a rule on it would never match.
 
-If the rule is refused after the filter was created (the quota, or a feature the plan lacks), the
-filter is kept and its id printed; running the same command again finishes the job with it.
-Without --yes nothing is written. Every write is recorded in the database's audit log, and the
-zone is rescanned afterwards.`,
+If the rule is refused for good after the filter was created (the quota, a feature the plan
+lacks), the filter this run created is deleted again and the message says so; if deleting it fails
+too, its id is named. If the failure may pass (a server error, the network), the filter is kept
+and running the same command again finishes the job with it. Without --yes nothing is written.
+Every write is recorded in the database's audit log, and the zone is rescanned afterwards.`,
   args: [{ name: 'action', help: 'create' }],
   options: {
     zone: { type: 'string', value: 'NAME|ID', help: 'the zone (required)' },
     expression: { type: 'string', value: 'E', help: 'the filter expression (required), at most 4,096 characters' },
     action: { type: 'string', value: 'A', help: 'block, challenge, js_challenge, managed_challenge, allow, log or bypass (required)' },
+    products: { type: 'list', value: 'P', help: 'for --action bypass (required there): what it skips, zoneLockdown, uaBlock, bic, hot, securityLevel, rateLimit or waf; comma-separated' },
     description: { type: 'string', value: 'D', help: 'a description for the filter and the rule' },
     priority: { type: 'integer', min: 0, max: 2_147_483_647, value: 'N', help: 'the rule priority (lower runs first)' },
     emergency: { type: 'boolean', help: 'one call with the filter inline (the spec reserves it for emergencies)' },
@@ -41,6 +48,7 @@ zone is rescanned afterwards.`,
   examples: [
     "zonewarden firewall create --zone example.com --expression 'ip.src in {192.0.2.0/24}' --action block --description 'abuse range'",
     "zonewarden firewall create --zone example.com --expression 'http.request.uri.path eq \"/xmlrpc.php\"' --action block --yes",
+    "zonewarden firewall create --zone example.com --expression 'ip.src eq 192.0.2.10' --action bypass --products waf,rateLimit --description 'health checker'",
   ],
   async run(o, io, args) {
     if (args[0] !== 'create') throw new UsageError(`firewall: unknown action ${args[0] ?? ''}; the action is create, e.g. zonewarden firewall create --zone example.com ...`);
@@ -57,6 +65,7 @@ zone is rescanned afterwards.`,
       const request = {
         expression: o.expression as string,
         action: o.action as string,
+        ...(o.products.length ? { products: o.products.flatMap((p) => p.split(',')).map((p) => p.trim()).filter((p) => p !== '') } : {}),
         ...(o.description !== undefined ? { description: o.description } : {}),
         ...(o.priority !== undefined ? { priority: o.priority } : {}),
       };
@@ -67,9 +76,10 @@ zone is rescanned afterwards.`,
         say(`rule ${plan.existingRuleId} already runs this expression with action ${request.action}: nothing to do`);
         return EXIT.ok;
       }
+      if (plan.pausedRuleId) say(`rule ${plan.pausedRuleId} does the same but is paused, so it does not count: ${o.yes ? 'creating' : 'would create'} an active rule (delete the paused one if it is no longer wanted)`);
       const expression = shorten(request.expression, 120);
       say(plan.existingFilterId ? `${o.yes ? 'reusing' : 'would reuse'} filter ${plan.existingFilterId}: ${expression}` : `${o.yes ? 'creating' : 'would create'} a filter: ${expression}`);
-      say(`${o.yes ? 'creating' : 'would create'} a rule: action ${request.action}${request.description ? `, "${request.description}"` : ''}${request.priority !== undefined ? `, priority ${request.priority}` : ''}${o.emergency && !plan.existingFilterId ? ', filter inline (--emergency)' : ''}`);
+      say(`${o.yes ? 'creating' : 'would create'} a rule: action ${request.action}${request.products ? `, skipping ${request.products.join(', ')}` : ''}${request.description ? `, "${request.description}"` : ''}${request.priority !== undefined ? `, priority ${request.priority}` : ''}${o.emergency && !plan.existingFilterId ? ', filter inline (--emergency)' : ''}`);
       if (!o.yes) {
         say('dry run: nothing was written; add --yes to create it');
         return EXIT.ok;

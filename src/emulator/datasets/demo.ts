@@ -32,6 +32,7 @@
  * |                           |            | migration-pending (high); its 99 block rules are not counted        |
  * | acme-cards.example        | enterprise | migration-pending (medium, simulate), overrides-lost (one OWASP     |
  * |                           |            | rule); passes: bypass rules of 4,095 bytes and 4,096 characters     |
+ * |                           |            | and certificate-expiry (a 30-day certificate with 25 days left)     |
  * | acme-loans.example        | enterprise | migration-validation-stalled (since now-20d); passes the limits: a  |
  * |                           |            | bypass rule of 4,097 bytes, but the zone is past the check          |
  * | acme-invest.example       | enterprise | firewall-expression-too-long (4,097 characters; in validation mode, |
@@ -44,16 +45,18 @@
  * |                           |            | overrides-lost (its overrides are of the vendor's package, carried),|
  * |                           |            | firewall-duplicate-expression, hostname-not-covered                 |
  * |                           |            | (legacy: no pack; checkout: only a pending pack), bypass rule,      |
- * |                           |            | pack being issued (expires_on null)                                 |
+ * |                           |            | pack being issued (expires_on null, 2 hours: within the grace)      |
  * | northwind.example         | pro        | firewall-rule-quota (16 of 20, medium), migration-pending (state    |
  * |                           |            | default; sensitivity off: OWASP deployed disabled), certificate-    |
  * |                           |            | expiry (expired now-2d), filter-orphaned,                           |
  * |                           |            | dns-origin-exposed (CNAME)                                          |
- * | northwind-blog.example    | pro        | zone-not-active (paused), certificate-expiry (+12d); migrated       |
- * | northwind-staging.example | business   | zone-not-active (pending), legacy WAF switched off, pack being      |
- * |                           |            | issued (expires_on null)                                            |
+ * | northwind-blog.example    | pro        | zone-not-active (paused), dns-origin-exposed (paused: its proxied   |
+ * |                           |            | records answer with the origin); migrated; passes                   |
+ * |                           |            | certificate-expiry (14-day certificate, 12 days left: renewal at 3) |
+ * | northwind-staging.example | business   | zone-not-active (pending), legacy WAF switched off,                 |
+ * |                           |            | certificate-pack-unhealthy (pending_validation for 4 days)          |
  * | tinkerer.test             | free       | firewall-rule-quota (5 of 5, high), filter-orphaned,                |
- * |                           |            | dns-origin-exposed (ssh -> apex address)                            |
+ * |                           |            | dns-origin-exposed (ssh -> apex address; SPF ip4: the apex address) |
  * | pet-photos.example.org    | free       | dns-private-address (192.168, 127, 169.254, fd00::, fe80::)         |
  * | weekend-hack.test         | free       | none (no rules, hostile TXT content only)                           |
  * | globex-partners.example   | business   | (non-member account) migration-pending (medium, block)              |
@@ -987,7 +990,8 @@ function tinkerer(): DatasetZone {
       // The same machine as the proxied apex, published for SSH: the origin is exposed.
       ['A', 'ssh', '192.0.2.100'],
       ['MX', '@', 'mx.freemail.example.org', { priority: 10 }],
-      ['TXT', '@', 'v=spf1 include:freemail.example.org ~all'],
+      // The home server also sends mail: SPF names the proxied apex's origin address.
+      ['TXT', '@', 'v=spf1 ip4:192.0.2.100 include:freemail.example.org ~all'],
     ]),
     certificate_packs: [universal(zone, 'lets_encrypt', 90, 70, ago(1200))],
     filters: [

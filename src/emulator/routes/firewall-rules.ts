@@ -146,7 +146,8 @@ function createRules(ctx: RequestContext) {
   for (const input of rules) {
     const filter = zone.filters.get(input.filterId!)!;
     const check = checkExpression(filter.expression);
-    const missing = check.ok ? missingFeature(zone, check) : null;
+    // vendor docs, firewall rules actions: log is available on Enterprise plans only.
+    const missing = input.action === 'log' && zone.plan !== 'enterprise' ? `the log action needs an Enterprise plan; ${zone.name} is on ${zone.plan}` : check.ok ? missingFeature(zone, check) : null;
     if (missing) throw fail(400, CODES.notEntitled, `firewallrules.api.not_entitled: ${missing}`);
   }
   const now = ctx.org.clock.iso();
