@@ -213,15 +213,18 @@ describe('zonewarden status', () => {
     const stale = join(mkdtempSync(join(tmpdir(), 'zw-status-stale-')), 'z.db');
     copyFileSync(dbPath, stale);
     const db = new Database(stale);
-    db.prepare("UPDATE scans SET started_at = '2026-01-01T00:00:00.000Z', finished_at = '2026-01-01T00:05:00.000Z'").run();
+    // Ten days, five and a half hours before now, so the age reads the same at any time of day.
+    const finished = new Date(Date.now() - ((10 * 24 + 5) * 3600 + 1800) * 1000).toISOString();
+    const started = new Date(Date.parse(finished) - 300_000).toISOString();
+    db.prepare('UPDATE scans SET started_at = ?, finished_at = ?').run(started, finished);
     db.close();
     const text = await runCli(['status', '--db', stale, '--max-age', '2d']);
     expect(text.code).toBe(1);
-    expect(text.stdout).toMatch(/^STALE: last complete scan 1 finished 2026-01-01T00:05:00.000Z, \d+ days \d+ hours ago \(max age 2 days\)\n/);
+    expect(text.stdout.startsWith(`STALE: last complete scan 1 finished ${finished}, 10 days 5 hours ago (max age 2 days)\n`), text.stdout).toBe(true);
     const json = await runCli(['status', '--db', stale, '--format', 'json']);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ schema: 'zonewarden.status/1', stale: true, maxAgeSeconds: 36 * 3600, lastCompleteScan: { id: 1 }, lastRun: { id: 1, outcome: 'ok' } });
-    const env = await runCli(['status', '--db', stale], { ZONEWARDEN_MAX_AGE: '400d' });
+    const env = await runCli(['status', '--db', stale], { ZONEWARDEN_MAX_AGE: '11d' });
     expect(env.code, 'ZONEWARDEN_MAX_AGE sets the maximum age').toBe(0);
   });
 
