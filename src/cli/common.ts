@@ -4,6 +4,7 @@ import { credentialsFromEnv, redactorFor } from '../config/credentials.js';
 import { ConfigError, loadConfig, type Config } from '../config/load.js';
 import { COMMON_OPTIONS, type CommonKey, type OptionDef } from '../config/options.js';
 import { createLogger, type Logger } from '../shared/logger.js';
+import { normalizeScope, type ScanScope } from '../snapshot/scope.js';
 import type { CommandIO, OptionSpec } from './command.js';
 
 /**
@@ -69,4 +70,12 @@ export function clientFor(config: Config, io: CommandIO, logger: Logger): ApiCli
     logger,
     redact: redactorFor(io.env),
   });
+}
+
+/**
+ * The scope a command means when it names no scan: --account and --zone if given, else the
+ * configuration's, else the whole organisation. Commands default to the latest scan of this scope.
+ */
+export function configScope(config: Config): ScanScope {
+  return normalizeScope({ accounts: config.account, zones: config.zone });
 }

@@ -15,7 +15,7 @@ import { EXIT, ZonewardenError } from '../shared/errors.js';
 import { openSnapshot } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
 import type { CommandIO } from './command.js';
-import { clientFor, loggerFor } from './common.js';
+import { clientFor, configScope, loggerFor } from './common.js';
 
 /**
  * The steps of the nightly job, shared by `scan`, `run` and `demo`: a scan as the scan command
@@ -45,7 +45,7 @@ export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutco
     return await runScan({
       db,
       client,
-      scope: { accounts: [...config.account], zones: [...config.zone] },
+      scope: configScope(config),
       concurrency: config.concurrency,
       logger,
       redact: redactorFor(io.env),
@@ -74,6 +74,7 @@ export interface JobOutcome {
 
 /** scan, audit, report: `zonewarden run`. Output as the three commands give it, on stderr, and the report paths on stdout. */
 export async function runJob(config: Config, io: CommandIO, report: { out: string; formats: readonly ReportFormat[]; templatesDir?: string }): Promise<JobOutcome> {
+  const scope = configScope(config);
   const rules = rulesFor(config);
   const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()]) : [];
   const templates = loadTemplates(report.templatesDir === undefined ? {} : { overrideDir: report.templatesDir });
@@ -82,7 +83,7 @@ export async function runJob(config: Config, io: CommandIO, report: { out: strin
   const db = openSnapshot(resolve(io.cwd, config.db));
   try {
     const audit = recordAudit(db, new SnapshotReader(db, scan.scanId), rules, waivers);
-    const written = await writeReport(db, scan.scanId, { out: report.out, formats: report.formats, templates, ...(report.templatesDir === undefined ? {} : { templatesDir: report.templatesDir }) });
+    const written = await writeReport(db, scan.scanId, { out: report.out, formats: report.formats, templates, trendScope: scope, ...(report.templatesDir === undefined ? {} : { templatesDir: report.templatesDir }) });
     const failOn = config.failOn;
     const failing = failOn === 'none' ? 0 : audit.failingAtOrAbove[failOn as Severity];
     const incomplete = scan.status !== 'complete' || audit.errors.length > 0;
