@@ -10,7 +10,7 @@ import { reportDirName, writeIndex } from './write-report.js';
  * Retention for the nightly job (--keep N): the scans prune deletes, and their report
  * directories with them, then the index without them. Only the directories named after the
  * deleted scans are removed, never anything else in the output directory, which may be shared.
- * As with prune, the latest complete scan and every baseline stay, whatever their age.
+ * As with prune, the latest complete scan of each scope and every baseline stay, whatever their age.
  */
 export function pruneScansAndReports(db: Db, options: { keep: number; out: string; templates: Templates; trendScope?: ScanScope }): PruneResult & { deletedReports: string[] } {
   const started = new Map((db.prepare('SELECT id, started_at FROM scans').all() as Array<{ id: number; started_at: string }>).map((r) => [r.id, r.started_at]));

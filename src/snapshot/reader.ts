@@ -123,7 +123,7 @@ export class SnapshotReader {
     scanId: number,
   ) {
     const row = db.prepare('SELECT * FROM scans WHERE id = ?').get(scanId) as Record<string, unknown> | undefined;
-    if (!row) throw new SnapshotError('ZW_SCAN_MISSING', `there is no scan ${scanId} in this database; zonewarden status lists them`);
+    if (!row) throw new SnapshotError('ZW_SCAN_MISSING', `there is no scan ${scanId} in this database; zonewarden scans lists them`);
     this.scan = {
       id: row['id'] as number,
       startedAt: row['started_at'] as string,

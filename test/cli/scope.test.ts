@@ -176,3 +176,101 @@ describe('full and scoped scans are different things', () => {
     expect(r.stderr.trim()).toMatch(/^zonewarden audit: no scan of the whole organisation in .*: run zonewarden scan, or name a scan with --scan \(zonewarden scans lists them; the latest is scan 1\)$/);
   });
 });
+
+describe('status after a failed or incomplete scan', () => {
+  it('exits 1 naming the incomplete scan though the last complete one is fresh; a scan of another scope changes nothing', async () => {
+    const good = await emulator({ dataset: 'demo' });
+    const dir = workDir();
+    const db = ['--db', join(dir, 'zonewarden.db')];
+    expect((await runCli(['scan', ...common(good, dir), '--quiet'], ENV)).code).toBe(0);
+    const fresh = await runCli(['status', ...db], ENV);
+    expect(fresh.code, fresh.stdout).toBe(0);
+    expect(fresh.stdout).toMatch(/^fresh: last complete scan 1 /);
+    expect(fresh.stdout).toContain('\nscope: the whole organisation\n');
+
+    const faulty = await emulator({ dataset: 'demo', failRoutes: ['GET /zones/{zone_id}/firewall/rules'] });
+    expect((await runCli(['scan', ...common(faulty, dir), '--quiet', '--retries', '0'], ENV)).code).toBe(3);
+    const incomplete = await runCli(['status', ...db], ENV);
+    expect(incomplete.code).toBe(1);
+    expect(incomplete.stdout).toMatch(/^PROBLEM: last complete scan 1 /);
+    expect(incomplete.stdout).toContain('problem: the last scan (2) is incomplete');
+    const json = JSON.parse((await runCli(['status', ...db, '--format', 'json'], ENV)).stdout);
+    expect(json).toMatchObject({ stale: false, exitCode: 1, lastScan: { id: 2, status: 'incomplete' }, problems: ['the last scan (2) is incomplete'] });
+
+    // A complete one-zone scan is not a complete scan of the organisation.
+    expect((await runCli(['scan', ...common(good, dir), '--quiet', '--zone', 'acme-bank.example'], ENV)).code).toBe(0);
+    expect((await runCli(['status', ...db], ENV)).code).toBe(1);
+    const scoped = await runCli(['status', ...db, '--zone', 'acme-bank.example'], ENV);
+    expect(scoped.code, scoped.stdout).toBe(0);
+    expect(scoped.stdout).toMatch(/^fresh: last complete scan 3 /);
+
+    expect((await runCli(['scan', ...common(good, dir), '--quiet'], ENV)).code).toBe(0);
+    expect((await runCli(['status', ...db], ENV)).code).toBe(0);
+  });
+});
+
+describe('zonewarden scans', () => {
+  it('lists every scan with its time, scope, status and counts, marking the one commands use by default', async () => {
+    const emu = await emulator({ dataset: 'demo' });
+    const dir = workDir();
+    expect((await runCli(['scan', ...common(emu, dir), '--quiet'], ENV)).code).toBe(0);
+    expect((await runCli(['scan', ...common(emu, dir), '--quiet', '--zone', 'acme-bank.example'], ENV)).code).toBe(0);
+    expect((await runCli(['scan', ...common(emu, dir), '--quiet', '--zone', 'nosuch.example'], ENV)).code).toBe(2);
+    expect((await runCli(['audit', '--db', join(dir, 'zonewarden.db'), '--quiet'], ENV)).code).toBe(0);
+    const zones = emu.org.visibleZones().length;
+    const accounts = emu.org.visibleAccounts().length;
+
+    const text = await runCli(['scans', '--db', join(dir, 'zonewarden.db')], ENV);
+    expect(text.code, text.stderr).toBe(0);
+    const lines = text.stdout.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^scan 3 {2}\S+ {2}aborted {2}zone nosuch\.example {2}error: --zone nosuch\.example: no zone of this name is visible/);
+    expect(lines[1]).toMatch(/^scan 2 {2}\S+ {2}complete {2}zone acme-bank\.example {2}\d+ accounts, 1 zones {2}not audited$/);
+    expect(lines[2]).toMatch(new RegExp(`^scan 1  \\S+  complete  the whole organisation  ${accounts} accounts, ${zones} zones  audit: \\d+ failing, 0 waived, \\d+ unknown, \\d+ passing  \\[default\\]$`));
+
+    const json = await runCli(['scans', '--db', join(dir, 'zonewarden.db'), '--format', 'json', '--zone', 'acme-bank.example'], ENV);
+    const rows = JSON.parse(json.stdout) as Array<{ id: number; default: boolean; scope: unknown; status: string; audit: unknown }>;
+    expect(rows.map((r) => [r.id, r.status, r.default])).toEqual([
+      [3, 'aborted', false],
+      [2, 'complete', true],
+      [1, 'complete', false],
+    ]);
+    expect(rows[1]).toMatchObject({ scope: { accounts: [], zones: ['acme-bank.example'] }, audit: null });
+  });
+});
+
+describe('messages that point somewhere', () => {
+  it('a negative number is out of range, not an option without a value', async () => {
+    const keep = await runCli(['prune', '--keep', '-3', '--db', join(workDir(), 'x.db')]);
+    expect(keep.code).toBe(2);
+    expect(keep.stderr).toBe("zonewarden prune: --keep must be a whole number of at least 1, got -3\n");
+    const concurrency = await runCli(['scan', '--concurrency', '-1']);
+    expect(concurrency.stderr).toBe('zonewarden scan: --concurrency must be a whole number from 1 to 64, got -1\n');
+  });
+
+  it('status --verbose prints no stack, and an unknown option on any command is one line', async () => {
+    const dir = workDir();
+    const r = await runCli(['status', '--verbose', '--db', join(dir, 'missing.db')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`zonewarden status: no database at ${join(dir, 'missing.db')}: run zonewarden scan first, or point --db at one\n`);
+    const unknown = await runCli(['rules', '--verbose']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe("zonewarden rules: unknown option --verbose; see 'zonewarden rules --help'\n");
+  });
+
+  it('prune on a missing database is an error and creates none', async () => {
+    const path = join(workDir(), 'typo.db');
+    const r = await runCli(['prune', '--keep', '3', '--db', path]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`zonewarden prune: no database at ${path}: run zonewarden scan first, or point --db at one\n`);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('a scan id that does not exist points at zonewarden scans', async () => {
+    const emu = await emulator({ dataset: 'demo' });
+    const dir = workDir();
+    expect((await runCli(['scan', ...common(emu, dir), '--quiet'], ENV)).code).toBe(0);
+    const r = await runCli(['audit', '--db', join(dir, 'zonewarden.db'), '--scan', '9']);
+    expect(r.stderr).toBe('zonewarden audit: there is no scan 9 in this database; zonewarden scans lists them\n');
+  });
+});
