@@ -79,3 +79,12 @@ export function clientFor(config: Config, io: CommandIO, logger: Logger): ApiCli
 export function configScope(config: Config): ScanScope {
   return normalizeScope({ accounts: config.account, zones: config.zone });
 }
+
+/**
+ * The scope index.html charts: the configuration's (file or environment), flags aside. The trend
+ * follows the scans the nightly job makes; a --zone or --account given on one command line is a
+ * scoped scan, listed apart rather than drawn as a change of the whole.
+ */
+export function trendScope(parsed: Record<string, unknown>, io: CommandIO): ScanScope {
+  return configScope(configFrom({ ...parsed, account: [], zone: [] }, io));
+}

@@ -15,6 +15,7 @@ import { EXIT, ZonewardenError } from '../shared/errors.js';
 import { openSnapshot } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
 import type { CommandIO } from './command.js';
+import type { ReportSettings } from './nightly.js';
 import { clientFor, configScope, loggerFor } from './common.js';
 
 /**
@@ -73,8 +74,8 @@ export interface JobOutcome {
 }
 
 /** scan, audit, report: `zonewarden run`. Output as the three commands give it, on stderr, and the report paths on stdout. */
-export async function runJob(config: Config, io: CommandIO, report: { out: string; formats: readonly ReportFormat[]; templatesDir?: string }): Promise<JobOutcome> {
-  const scope = configScope(config);
+export async function runJob(config: Config, io: CommandIO, report: ReportSettings): Promise<JobOutcome> {
+  const scope = report.trendScope ?? configScope(config);
   const rules = rulesFor(config);
   const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()]) : [];
   const templates = loadTemplates(report.templatesDir === undefined ? {} : { overrideDir: report.templatesDir });

@@ -30,6 +30,8 @@ export interface ReportSettings {
   out: string;
   formats: readonly ReportFormat[];
   templatesDir?: string;
+  /** The scope index.html charts (default: the configuration's). */
+  trendScope?: ScanScope;
 }
 
 export interface NightlySettings {
@@ -72,7 +74,7 @@ export async function nightlyRun(config: Config, io: CommandIO, settings: Nightl
     const finished = new Date();
     const done = job && { job, fresh: newFailures(db, job.scan.scanId, job.report.drift, job.audit.counts.failBySeverity) };
     const report = reportOf(db, { runId, trigger, started, finished, done, error, redact });
-    if (config.keep !== undefined && report.outcome !== 'aborted') report.deletedScans = retain(db, config.keep, settings.report, io, configScope(config));
+    if (config.keep !== undefined && report.outcome !== 'aborted') report.deletedScans = retain(db, config.keep, settings.report, io, settings.report.trendScope ?? configScope(config));
     finishRun(
       db,
       runId,

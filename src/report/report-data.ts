@@ -6,7 +6,7 @@ import { loadAuditHeader, storedFindings, type AuditHeader } from '../policy/sto
 import { SnapshotError, type Db } from '../snapshot/db.js';
 import { SnapshotReader, type ScanRow } from '../snapshot/reader.js';
 import { scanRef } from '../snapshot/scan-ref.js';
-import { parseScope, sameScope } from '../snapshot/scope.js';
+import { isFullScope, parseScope, sameScope, scopeStatement } from '../snapshot/scope.js';
 import type { CoverageState } from '../snapshot/writer.js';
 
 /**
@@ -25,6 +25,8 @@ export interface ReportData {
   /** Drift from the complete scan before this one; null when there is none. */
   drift: DriftResult | null;
   health: ScanHealth;
+  /** What the scan covered, stated at the top of every report. */
+  scope: { accounts: string[]; zones: string[]; full: boolean; zonesRead: number; statement: string };
 }
 
 export interface UnreadPart {
@@ -67,7 +69,10 @@ export function reportData(db: Db, scanId: number, options: { topRisks?: number 
   const previous = previousAudited(db, reader.scan);
   const drift = previous === null ? null : diffScans(db, { from: previous, to: scanId });
 
-  return { scan: reader.scan, audit, categories, topRisks, drift, health: scanHealth(db, reader, audit) };
+  const health = scanHealth(db, reader, audit);
+  const zonesRead = reader.zones().length;
+  const scope = { ...reader.scan.scope, full: isFullScope(reader.scan.scope), zonesRead, statement: scopeStatement(reader.scan.scope, zonesRead, health.unread.length) };
+  return { scan: reader.scan, audit, categories, topRisks, drift, health, scope };
 }
 
 /** The audited complete scan of the same scope before this one: what "new" and "fixed" are measured from. */

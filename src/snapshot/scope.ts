@@ -58,6 +58,14 @@ export function describeScope(scope: ScanScope): string {
   return parts.join('; ');
 }
 
+/** What a report says at its top: which accounts and zones the scan covered, and whether it read them all. */
+export function scopeStatement(scope: ScanScope, zonesRead: number, unreadParts: number): string {
+  const what = isFullScope(scope) ? 'the whole organisation (every account and zone the credentials see)' : `only ${describeScope(scope)}`;
+  const read = `${zonesRead} zone${zonesRead === 1 ? '' : 's'} read`;
+  const missing = unreadParts ? `${unreadParts} part${unreadParts === 1 ? '' : 's'} could not be read (see scan health)` : 'everything in scope was read';
+  return `Scope: ${what}; ${read}; ${missing}.`;
+}
+
 /** The same scope as command-line flags, for messages that tell the user how to ask for it. */
 export function scopeFlags(scope: ScanScope): string {
   const flags: string[] = [];

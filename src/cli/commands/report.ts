@@ -3,7 +3,7 @@ import { REPORT_FORMATS, writeReport, type ReportFormat } from '../../report/wri
 import { loadTemplates } from '../../report/templates.js';
 import { EXIT, UsageError } from '../../shared/errors.js';
 import { defineCommand, type OptionTable } from '../command.js';
-import { commonOptions, configFrom, configScope } from '../common.js';
+import { commonOptions, configFrom, configScope, trendScope } from '../common.js';
 import { chooseScan, openExisting } from './audit.js';
 
 export function parseFormats(text: string): ReportFormat[] {
@@ -56,7 +56,7 @@ Exit 3 when the scan is incomplete; else 0. Exit 2: a usage, template or databas
     try {
       const scope = configScope(config);
       const scanId = chooseScan(db, path, o.scan, scope);
-      const written = await writeReport(db, scanId, { out: resolve(io.cwd, o.out), formats, templates, trendScope: scope, ...(templatesDir === undefined ? {} : { templatesDir }) });
+      const written = await writeReport(db, scanId, { out: resolve(io.cwd, o.out), formats, templates, trendScope: trendScope(o, io), ...(templatesDir === undefined ? {} : { templatesDir }) });
       for (const file of written.files) io.stdout(`${file}\n`);
       io.stdout(`${written.index}\n`);
       if (written.incomplete && !config.quiet) io.stderr(`scan ${scanId} is incomplete: its report says what could not be read\n`);
