@@ -1,4 +1,5 @@
 import { ZonewardenError } from '../shared/errors.js';
+import { printable } from '../shared/printable.js';
 
 /**
  * How a scan's scope met what the credentials see. A name in --zone or --account that matches
@@ -22,7 +23,8 @@ export class ScopeMatchedNothing extends ZonewardenError {
 }
 
 export function describeUnmatched(u: UnmatchedName): string {
-  const hint = u.closest.length ? ` (closest: ${u.closest.join(', ')})` : '';
+  // Suggestions are names the API served: shown as text, never as terminal control sequences.
+  const hint = u.closest.length ? ` (closest: ${printable(u.closest.join(', '))})` : '';
   return `${u.option} ${u.name}: ${u.why}${hint}`;
 }
 
