@@ -162,6 +162,10 @@ describe('full and scoped scans are different things', () => {
     expect(JSON.parse(diff.stdout)).toMatchObject({ from: { id: 1 }, to: { id: 3 } });
     const mixed = await runCli(['diff', ...db, '--from', '1', '--to', '2'], ENV);
     expect(mixed.stdout).toContain('The two scans cover different scopes: only what both covered is compared.');
+    const mixedMd = await runCli(['diff', ...db, '--from', '1', '--to', '2', '--format', 'md'], ENV);
+    expect(mixedMd.stdout).toContain('\n- The two scans cover different scopes: only what both covered is compared.\n');
+    const same = await runCli(['diff', ...db, '--from', '1', '--to', '3'], ENV);
+    expect(same.stdout).not.toContain('different scopes');
 
     const status = await runCli(['status', ...db, '--format', 'json'], ENV);
     expect(JSON.parse(status.stdout)).toMatchObject({ lastCompleteScan: { id: 3 } });
