@@ -44,8 +44,9 @@ function stillGoing(run: RunRecord): boolean {
 }
 
 /**
- * What needs a person: a stale scope, a last run that did not end well, and a newer scan of the
- * scope than the last complete one that ended incomplete or aborted (a `scan` outside the job).
+ * What needs a person: a stale scope, a last run that did not end well (unless a complete scan
+ * has finished since it started), and a newer scan of the scope than the last complete one that
+ * ended incomplete or aborted (a `scan` outside the job).
  */
 function problemsOf(s: Staleness, run: StatusView['lastRun'], scan: StatusView['lastScan']): string[] {
   const problems: string[] = [];
@@ -59,7 +60,9 @@ function problemsOf(s: Staleness, run: StatusView['lastRun'], scan: StatusView['
           : `stale: no complete scan yet, and the first scan started ${age} ago`,
     );
   }
-  if (run && !run.running && (run.outcome === 'failed' || run.outcome === 'aborted' || run.outcome === 'incomplete')) {
+  // A complete scan since the run started (a manual scan after fixing the cause) settles it.
+  const settled = run !== null && s.lastComplete !== null && Date.parse(s.lastComplete.finishedAt) > Date.parse(run.startedAt);
+  if (run && !run.running && !settled && (run.outcome === 'failed' || run.outcome === 'aborted' || run.outcome === 'incomplete')) {
     problems.push(`the last run (${run.id}) ended ${run.outcome}${run.error ? `: ${run.error}` : ''}`);
   }
   const newer = scan !== null && (s.lastComplete === null || scan.id > s.lastComplete.id);
