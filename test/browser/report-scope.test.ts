@@ -46,7 +46,7 @@ browserDescribe('the scope in the HTML reports', 'test/browser/report-scope.test
   it('states the whole organisation at the top of a full scan report', async () => {
     const watched = await openWatched(browser, full);
     const text = await watched.page.locator('header #scope').textContent();
-    expect(text).toMatch(/^Scope: the whole organisation \(every account and zone the credentials see\); 14 zones read; everything in scope was read\.$/);
+    expect(text).toBe(`Scope: the whole organisation (every account and zone the credentials see); ${emu.org.visibleZones().length} zones read; everything in scope was read.`);
     await closeWatched(watched);
   });
 
