@@ -10,7 +10,7 @@ import { catalogue, rulesFor } from '../policy/catalogue.js';
 import type { Severity } from '../policy/rule.js';
 import { loadWaivers } from '../policy/waivers.js';
 import { loadTemplates } from '../report/templates.js';
-import { writeReport, type ReportFormat, type WrittenReport } from '../report/write-report.js';
+import { writeReport, type WrittenReport } from '../report/write-report.js';
 import { EXIT, ZonewardenError } from '../shared/errors.js';
 import { openSnapshot } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
