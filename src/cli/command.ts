@@ -83,7 +83,7 @@ export function parseOptions<T extends OptionTable>(command: Command<T>, argv: s
   let positionals: string[];
   const expected = command.args ?? [];
   try {
-    ({ values, positionals } = parseArgs({ args: argv, options: config, strict: true, allowPositionals: expected.length > 0 }));
+    ({ values, positionals } = parseArgs({ args: negativeValuesJoined(argv, command.options), options: config, strict: true, allowPositionals: expected.length > 0 }));
   } catch (err) {
     throw new UsageError(`${command.name}: ${describeParseError(err as Error & { code?: string })}; see 'zonewarden ${command.name} --help'`);
   }
@@ -97,6 +97,25 @@ export function parseOptions<T extends OptionTable>(command: Command<T>, argv: s
     out[name] = convert(command.name, name, spec, values[name]);
   }
   return out as ParsedOptions<T> & { help: boolean; _: string[] };
+}
+
+/**
+ * `--keep -3`: parseArgs reads "-3" as an option of its own and reports that --keep "takes no
+ * value". A number after an option that takes one is its value, so that the range check can say
+ * what is wrong with it.
+ */
+function negativeValuesJoined(argv: string[], options: OptionTable): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    const spec = arg.startsWith('--') ? options[arg.slice(2)] : undefined;
+    if (spec && spec.type !== 'boolean' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 function describeParseError(err: Error & { code?: string }): string {

@@ -4,6 +4,7 @@ import { credentialsFromEnv, redactorFor } from '../config/credentials.js';
 import { ConfigError, loadConfig, type Config } from '../config/load.js';
 import { COMMON_OPTIONS, type CommonKey, type OptionDef } from '../config/options.js';
 import { createLogger, type Logger } from '../shared/logger.js';
+import { normalizeScope, type ScanScope } from '../snapshot/scope.js';
 import type { CommandIO, OptionSpec } from './command.js';
 
 /**
@@ -69,4 +70,21 @@ export function clientFor(config: Config, io: CommandIO, logger: Logger): ApiCli
     logger,
     redact: redactorFor(io.env),
   });
+}
+
+/**
+ * The scope a command means when it names no scan: --account and --zone if given, else the
+ * configuration's, else the whole organisation. Commands default to the latest scan of this scope.
+ */
+export function configScope(config: Config): ScanScope {
+  return normalizeScope({ accounts: config.account, zones: config.zone });
+}
+
+/**
+ * The scope index.html charts: the configuration's (file or environment), flags aside. The trend
+ * follows the scans the nightly job makes; a --zone or --account given on one command line is a
+ * scoped scan, listed apart rather than drawn as a change of the whole.
+ */
+export function trendScope(parsed: Record<string, unknown>, io: CommandIO): ScanScope {
+  return configScope(configFrom({ ...parsed, account: [], zone: [] }, io));
 }

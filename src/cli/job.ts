@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { ScanCannotStart } from '../crawler/crawl.js';
 import { createProgress } from '../crawler/progress.js';
 import { runScan, ScanFailed, type ScanOutcome } from '../crawler/run-scan.js';
 import { summaryText } from '../crawler/summary.js';
@@ -10,12 +9,13 @@ import { catalogue, loadRules, rulesFor } from '../policy/catalogue.js';
 import type { Severity } from '../policy/rule.js';
 import { loadWaivers } from '../policy/waivers.js';
 import { loadTemplates } from '../report/templates.js';
-import { writeReport, type ReportFormat, type WrittenReport } from '../report/write-report.js';
+import { writeReport, type WrittenReport } from '../report/write-report.js';
 import { EXIT, ZonewardenError } from '../shared/errors.js';
 import { openSnapshot } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
 import type { CommandIO } from './command.js';
-import { clientFor, loggerFor } from './common.js';
+import type { ReportSettings } from './nightly.js';
+import { clientFor, configScope, loggerFor } from './common.js';
 
 /**
  * The steps of the nightly job, shared by `scan`, `run` and `demo`: a scan as the scan command
@@ -45,7 +45,7 @@ export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutco
     return await runScan({
       db,
       client,
-      scope: { accounts: [...config.account], zones: [...config.zone] },
+      scope: configScope(config),
       concurrency: config.concurrency,
       logger,
       redact: redactorFor(io.env),
@@ -55,8 +55,8 @@ export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutco
   } catch (err) {
     if (!(err instanceof ScanFailed)) throw err;
     if (stoppedBy && err.scanId !== null) throw new ScanAborted(err.scanId, stoppedBy);
-    // Refused credentials or an unreachable API: one line, exit 2, no reports.
-    if (err.error instanceof ScanCannotStart) throw err.error;
+    // What ended the scan, as it is: refused credentials or an unreachable API on the first calls
+    // (ScanCannotStart), a scope that matches nothing, are one line, exit 2, and no reports.
     throw err.error;
   } finally {
     await client.close();
@@ -74,8 +74,9 @@ export interface JobOutcome {
 }
 
 /** scan, audit, report: `zonewarden run`. Output as the three commands give it, on stderr, and the report paths on stdout. */
-export async function runJob(config: Config, io: CommandIO, report: { out: string; formats: readonly ReportFormat[]; templatesDir?: string }): Promise<JobOutcome> {
+export async function runJob(config: Config, io: CommandIO, report: ReportSettings): Promise<JobOutcome> {
   await loadRules(config, io.cwd);
+  const scope = report.trendScope ?? configScope(config);
   const rules = rulesFor(config);
   const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()]) : [];
   const templates = loadTemplates(report.templatesDir === undefined ? {} : { overrideDir: report.templatesDir });
@@ -84,7 +85,7 @@ export async function runJob(config: Config, io: CommandIO, report: { out: strin
   const db = openSnapshot(resolve(io.cwd, config.db));
   try {
     const audit = recordAudit(db, new SnapshotReader(db, scan.scanId), rules, waivers);
-    const written = await writeReport(db, scan.scanId, { out: report.out, formats: report.formats, templates, ...(report.templatesDir === undefined ? {} : { templatesDir: report.templatesDir }) });
+    const written = await writeReport(db, scan.scanId, { out: report.out, formats: report.formats, templates, trendScope: scope, ...(report.templatesDir === undefined ? {} : { templatesDir: report.templatesDir }) });
     const failOn = config.failOn;
     const failing = failOn === 'none' ? 0 : audit.failingAtOrAbove[failOn as Severity];
     const incomplete = scan.status !== 'complete' || audit.errors.length > 0;

@@ -14,7 +14,9 @@ import { staleNoticeDue, staleness } from '../schedule/staleness.js';
 import { parseDuration } from '../shared/duration.js';
 import { EXIT, ZonewardenError } from '../shared/errors.js';
 import { openSnapshot, type Db } from '../snapshot/db.js';
+import type { ScanScope } from '../snapshot/scope.js';
 import type { CommandIO } from './command.js';
+import { configScope } from './common.js';
 import { runJob, ScanAborted, type JobOutcome } from './job.js';
 
 /**
@@ -28,6 +30,8 @@ export interface ReportSettings {
   out: string;
   formats: readonly ReportFormat[];
   templatesDir?: string;
+  /** The scope index.html charts (default: the configuration's). */
+  trendScope?: ScanScope;
 }
 
 export interface NightlySettings {
@@ -70,7 +74,7 @@ export async function nightlyRun(config: Config, io: CommandIO, settings: Nightl
     const finished = new Date();
     const done = job && { job, fresh: newFailures(db, job.scan.scanId, job.report.drift, job.audit.counts.failBySeverity) };
     const report = reportOf(db, { runId, trigger, started, finished, done, error, redact });
-    if (config.keep !== undefined && report.outcome !== 'aborted') report.deletedScans = retain(db, config.keep, settings.report, io);
+    if (config.keep !== undefined && report.outcome !== 'aborted') report.deletedScans = retain(db, config.keep, settings.report, io, settings.report.trendScope ?? configScope(config));
     finishRun(
       db,
       runId,
@@ -82,7 +86,7 @@ export async function nightlyRun(config: Config, io: CommandIO, settings: Nightl
       },
       finished,
     );
-    const stale = staleness(db, settings.maxAgeMs);
+    const stale = staleness(db, settings.maxAgeMs, new Date(), configScope(config));
     const notices = runNotices(report, done?.fresh.worst ?? [], stale, staleNoticeDue(db, stale));
     if (notices.length && settings.notifications.webhooks.length) {
       report.notifications = await notify(settings.notifications, notices, { redact });
@@ -99,7 +103,7 @@ export async function notifyIfStale(config: Config, io: CommandIO, settings: Nig
   if (!settings.notifications.webhooks.length) return [];
   const db = openSnapshot(resolve(io.cwd, config.db));
   try {
-    const stale = staleness(db, settings.maxAgeMs);
+    const stale = staleness(db, settings.maxAgeMs, new Date(), configScope(config));
     if (!staleNoticeDue(db, stale)) return [];
     const deliveries = await notify(settings.notifications, [staleNotice(stale)], { redact: redactorFor(io.env) });
     recordDeliveries(db, null, deliveries);
@@ -110,10 +114,10 @@ export async function notifyIfStale(config: Config, io: CommandIO, settings: Nig
 }
 
 /** Retention must not turn a good run into a failed one: a report directory that cannot be deleted is a warning. */
-function retain(db: Db, keep: number, report: ReportSettings, io: CommandIO): number[] {
+function retain(db: Db, keep: number, report: ReportSettings, io: CommandIO, trendScope: ScanScope): number[] {
   try {
     const templates = loadTemplates(report.templatesDir === undefined ? {} : { overrideDir: report.templatesDir });
-    return pruneScansAndReports(db, { keep, out: report.out, templates }).deletedScans;
+    return pruneScansAndReports(db, { keep, out: report.out, templates, trendScope }).deletedScans;
   } catch (err) {
     io.stderr(`warning: --keep ${keep}: old scans or reports could not be deleted: ${(err as Error).message}\n`);
     return [];

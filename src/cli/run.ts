@@ -7,7 +7,8 @@ import { COMMANDS } from './commands/index.js';
 
 /**
  * The CLI as a function: argv in, exit code out. main.ts binds it to the process; tests call it
- * directly. Every failure becomes one line on stderr (the stack only with --verbose) and exit 2.
+ * directly. Every failure becomes one line on stderr and exit 2 (an unexpected one adds its stack
+ * with --verbose).
  */
 export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> {
   // Everything the CLI prints passes here: credentials from the environment never reach a
@@ -31,9 +32,11 @@ export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> 
     io.stderr(`zonewarden: unknown command "${name.slice(0, 60)}"; commands: ${COMMANDS.map((c) => c.name).join(', ')} (see zonewarden --help)\n`);
     return EXIT.usage;
   }
-  const verbose = rest.includes('--verbose');
+  // Stacks only for a command that takes --verbose and was given it: never for a mistyped command line.
+  let verbose = false;
   try {
     const options = parseOptions(command, rest);
+    verbose = (options as Record<string, unknown>)['verbose'] === true;
     if (options.help) {
       io.stdout(commandHelp(command));
       return EXIT.ok;
@@ -42,8 +45,8 @@ export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> 
   } catch (err) {
     if (err instanceof ZonewardenError) {
       const prefixed = err.message.startsWith(`${command.name}:`) ? err.message : `${command.name}: ${err.message}`;
+      // An error zonewarden expected says all there is in its one line: a stack is for the unexpected.
       io.stderr(`zonewarden ${prefixed}\n`);
-      if (verbose && err.stack) io.stderr(`${err.stack}\n`);
       return err.exitCode;
     }
     const e = err as Error;

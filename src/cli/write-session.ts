@@ -48,7 +48,7 @@ export function openWriteSession(config: Config, io: CommandIO): WriteSession {
       if (names.length === 0) return null;
       try {
         const outcome = await runScan({ db, client, scope: { accounts: [], zones: names }, concurrency: config.concurrency, logger, redact });
-        logger.info(`rescanned ${names.length} zone(s) into scan ${outcome.scanId} (${outcome.status})`);
+        logger.info(`rescanned ${names.length} zone(s) into scan ${outcome.scanId} (${outcome.status}), a scan of those zones only: audit it with zonewarden audit --scan ${outcome.scanId}`);
         return outcome.scanId;
       } catch (err) {
         const why = err instanceof ScanFailed ? err.message : String(err);

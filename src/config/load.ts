@@ -159,8 +159,13 @@ export function coerce(def: OptionDef, raw: unknown, source: string): unknown {
       return n;
     }
     case 'list': {
-      const list = typeof raw === 'string' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
-      if (!Array.isArray(list) || list.some((s) => typeof s !== 'string' || s === '')) return fail('a list of strings');
+      // "a,b" is two items wherever it comes from (flag, repeated flag, environment or file): no id or zone name holds a comma.
+      const split = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
+      if (Array.isArray(raw) && raw.some((s) => typeof s !== 'string' || s.trim() === '')) return fail('a list of strings');
+      const list = typeof raw === 'string' ? split(raw) : Array.isArray(raw) ? (raw as string[]).flatMap(split) : raw;
+      if (!Array.isArray(list)) return fail('a list of strings');
+      // "--zone ," would otherwise turn a filter into no filter at all: everything.
+      if (list.length === 0 && Array.isArray(raw) && raw.length > 0) return fail('a comma-separated list of names');
       return Object.freeze([...(list as string[])]);
     }
     case 'string':

@@ -117,7 +117,7 @@ export const COMMON_OPTIONS = {
     min: 1,
     max: 100_000,
     value: 'N',
-    help: 'after each run, delete all but the newest N scans and their reports (the latest complete scan and baselines stay)',
+    help: 'after each run, delete all but the newest N scans and their reports (the latest complete scan of each scope and baselines stay)',
   },
   maxAge: {
     key: 'maxAge',
@@ -138,7 +138,7 @@ export const COMMON_OPTIONS = {
   },
   timezone: { key: 'timezone', flag: 'tz', type: 'string', env: 'ZONEWARDEN_TZ', value: 'ZONE', help: "time zone of --cron, an IANA name such as Europe/Berlin (default: the machine's)" },
   quiet: { key: 'quiet', flag: 'quiet', type: 'boolean', default: false, help: 'print only results and errors' },
-  verbose: { key: 'verbose', flag: 'verbose', type: 'boolean', default: false, help: 'log every request and print stacks of errors' },
+  verbose: { key: 'verbose', flag: 'verbose', type: 'boolean', default: false, help: 'log every request and print the stack of an unexpected error' },
 } as const satisfies Record<string, OptionDef>;
 
 export type CommonKey = keyof typeof COMMON_OPTIONS;

@@ -8,6 +8,8 @@ import type { Logger } from '../shared/logger.js';
 import { ScanCannotStart, startingFailure } from './first-calls.js';
 import type { PartitionWriter, ScanScope, ScanWriter } from '../snapshot/writer.js';
 import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
+import { canonicalZoneName } from '../snapshot/scope.js';
+import { closestNames, describeUnmatched, ScopeMatchedNothing, type UnmatchedName } from './scope-match.js';
 
 /**
  * What to read for the user, each account and each zone, and in what order: the crawler fetches,
@@ -80,6 +82,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
 class Crawler {
   private readonly limit;
   private readonly result: CrawlResult = { accounts: 0, zones: 0, missing: [], notPermitted: [], retired: [], skipped: 0 };
+  /** Names in --zone or --account that matched nothing these credentials see. */
+  private readonly unmatched: UnmatchedName[] = [];
   private readonly progress: CrawlProgress = { zonesDone: 0, zonesKnown: 0, accountsDone: 0, accountsKnown: 0 };
   private readonly zoneTasks: Array<Promise<void>> = [];
   private readonly seenZones = new Set<string>();
@@ -106,7 +110,45 @@ class Crawler {
     }
     await (invites ?? this.readInvites());
     await Promise.all(this.zoneTasks);
+    await this.checkScopeMatched();
     return this.result;
+  }
+
+  /**
+   * A scope none of whose names matched is an error, not an empty scan; names that matched
+   * nothing beside others that did make the scan incomplete, each named in what is missing.
+   */
+  private async checkScopeMatched(): Promise<void> {
+    const unmatched = this.unmatched;
+    if (unmatched.length === 0) return;
+    const scope = this.o.scope;
+    const count = (option: UnmatchedName['option']) => unmatched.filter((u) => u.option === option).length;
+    const nothing = this.result.zones === 0 && (scope.zones.length > 0 ? count('--zone') === scope.zones.length : count('--account') === scope.accounts.length);
+    if (nothing) {
+      await this.suggestZones(unmatched.filter((u) => u.option === '--zone'));
+      throw new ScopeMatchedNothing(unmatched);
+    }
+    for (const u of unmatched) {
+      const kind = u.option === '--zone' ? 'zone' : 'account';
+      this.missing(kind, '', u.name, kind === 'zone' ? 'zone' : 'zones', 'failed', describeUnmatched(u));
+    }
+  }
+
+  /**
+   * Zone names to suggest for a typo: those this database has seen and the first page of the
+   * zone list. Listing every zone of a large organisation to correct a typo would spend hundreds
+   * of requests of the shared budget.
+   */
+  private async suggestZones(unmatched: UnmatchedName[]): Promise<void> {
+    if (unmatched.length === 0) return;
+    const names = new Set(this.o.writer.all<{ name: string }>('SELECT DISTINCT name FROM zones').map((r) => r.name));
+    try {
+      const answer = await this.o.client.get<ZoneItem[]>('/zones', { query: { per_page: String(LIST_ENDPOINTS.zones.maxPerPage), order: 'name' }, ...(this.o.signal ? { signal: this.o.signal } : {}) });
+      for (const z of Array.isArray(answer.result) ? answer.result : []) if (typeof z?.name === 'string') names.add(z.name);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+    }
+    for (const u of unmatched) u.closest = closestNames(u.name, names);
   }
 
   private report(): void {
@@ -223,12 +265,14 @@ class Crawler {
     const partition = this.o.writer.partition('user', '', 'accounts');
     const list = this.list(LIST_ENDPOINTS.accounts, {});
     const ids: string[] = [];
+    let whole = false;
     try {
       for await (const page of list) {
         partition.write(page);
         for (const a of page as Array<{ id?: unknown }>) if (typeof a.id === 'string') ids.push(a.id);
       }
       const problem = listProblem(list.summary);
+      whole = problem === null;
       partition.finish({ state: problem ? 'failed' : 'ok', pages: list.summary.pages, items: list.summary.items, truncated: list.summary.truncated, message: problem });
       if (problem) this.missing('user', '', null, 'accounts', 'failed', problem);
       this.anyReadSucceeded = true;
@@ -238,8 +282,15 @@ class Crawler {
       // Without the account list, scoped account ids can still be read.
     }
     const scoped = this.o.scope.accounts;
-    const chosen = scoped.length ? scoped : ids;
-    for (const id of scoped) if (ids.length && !ids.includes(id)) this.o.logger.warn(`--account ${id} is not among the accounts these credentials see`);
+    let chosen = scoped.length ? scoped : ids;
+    if (scoped.length && whole) {
+      // The account list is whole: an id not in it is not visible to these credentials.
+      const missing = scoped.filter((id) => !ids.includes(id));
+      for (const id of missing) {
+        this.unmatched.push({ option: '--account', name: id, why: 'no account with this id is visible to these credentials', closest: closestNames(id, ids) });
+      }
+      chosen = scoped.filter((id) => ids.includes(id));
+    }
     this.result.accounts = chosen.length;
     this.progress.accountsKnown = chosen.length;
     this.report();
@@ -352,15 +403,27 @@ class Crawler {
     if (vanished.length) this.o.writer.closeZones(vanished);
   }
 
+  /**
+   * The zone of that name: the list filtered by name, and then by the exact name here, since the
+   * filter's own matching is the server's (a proxy may drop it; `contains:` matches more). A
+   * truncated list may have held it: the zone is then missing, not absent.
+   */
   private async readNamedZone(name: string): Promise<void> {
-    const query: Record<string, string> = { name };
-    const list = this.list(LIST_ENDPOINTS.zones, {}, query);
+    const wanted = canonicalZoneName(name);
+    const list = this.list(LIST_ENDPOINTS.zones, {}, { name: wanted });
     try {
-      const zones = (await list.all()) as ZoneItem[];
+      const zones = ((await list.all()) as ZoneItem[]).filter((z) => typeof z?.name === 'string' && canonicalZoneName(z.name) === wanted);
       this.anyReadSucceeded = true;
-      const inScope = zones.filter((z) => !this.o.scope.accounts.length || this.o.scope.accounts.includes(z.account?.id ?? ''));
-      if (inScope.length === 0) this.o.logger.warn(`--zone ${name}: no such zone is visible to these credentials`);
+      const accounts = this.o.scope.accounts;
+      const inScope = zones.filter((z) => !accounts.length || accounts.includes(z.account?.id ?? ''));
       for (const zone of inScope) this.enqueueZone(zone);
+      const problem = listProblem(list.summary);
+      if (problem && inScope.length === 0) {
+        this.result.missing.push({ kind: 'zone', scopeId: '', name: wanted, endpoint: 'zone', state: 'failed', reason: `the zone list for ${wanted}: ${problem}` });
+      } else if (inScope.length === 0) {
+        const why = zones.length ? `the zone is not in ${accounts.length === 1 ? 'account' : 'accounts'} ${accounts.join(', ')}` : 'no zone of this name is visible to these credentials';
+        this.unmatched.push({ option: '--zone', name: wanted, why, closest: [] });
+      }
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       this.stopIfFirst(err);

@@ -2,6 +2,7 @@ import { loadAuditHeader, type AuditHeader } from '../policy/store.js';
 import { UsageError } from '../shared/errors.js';
 import { SnapshotError, type Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
+import { describeScope, FULL_SCOPE, isFullScope, parseScope, type ScanScope } from '../snapshot/scope.js';
 import { currentBaseline } from './baselines.js';
 import { configurationDrift } from './configuration.js';
 import { ScanCoverage, zoneInfo } from './coverage-pair.js';
@@ -12,6 +13,8 @@ import type { Baseline, DriftResult, DriftScan } from './result.js';
 export interface DiffOptions {
   from?: number;
   to?: number;
+  /** Without --to: the scope whose latest complete scan is compared (default: the whole organisation). */
+  scope?: ScanScope;
   /** Compare from the newest accepted baseline. */
   baseline?: boolean;
   ignore?: IgnoreList;
@@ -26,24 +29,27 @@ export interface ScanPair {
 }
 
 /**
- * Which scans to compare: --to, else the latest complete scan; --from, else the accepted baseline
- * with --baseline, else the complete scan before --to.
+ * Which scans to compare: --to, else the latest complete scan of the scope; --from, else the
+ * accepted baseline with --baseline, else the complete scan of the same scope before --to.
  */
-export function chooseScans(db: Db, options: Pick<DiffOptions, 'from' | 'to' | 'baseline'>): ScanPair {
+export function chooseScans(db: Db, options: Pick<DiffOptions, 'from' | 'to' | 'baseline' | 'scope'>): ScanPair {
   if (options.baseline && options.from !== undefined) throw new UsageError('--baseline and --from both name the scan to compare from: give one of them');
-  const to = options.to ?? SnapshotReader.latestScanId(db, ['complete']);
-  if (to === null) throw new SnapshotError('ZW_SCAN_MISSING', 'no complete scan in this database: run zonewarden scan first');
+  const scope = options.scope ?? FULL_SCOPE;
+  const to = options.to ?? SnapshotReader.latestScanId(db, ['complete'], scope);
+  if (to === null) throw new SnapshotError('ZW_SCAN_MISSING', `no complete scan of ${describeScope(scope)} in this database: run zonewarden scan first, or name the scans with --from and --to`);
   if (options.baseline) {
     const baseline = currentBaseline(db);
     if (!baseline) throw new SnapshotError('ZW_SCAN_MISSING', 'no baseline has been accepted: accept a scan with zonewarden baseline accept [--scan ID]');
     return { from: baseline.scanId, to, baseline };
   }
   if (options.from !== undefined) return { from: options.from, to, baseline: null };
-  const row = db.prepare("SELECT max(id) AS id FROM scans WHERE status = 'complete' AND id < ?").get(to) as { id: number | null };
-  if (row.id === null) {
+  // The same scope before it; for a scoped scan with none, the whole organisation's (it covered that scope too).
+  const toScope = parseScope((db.prepare('SELECT scope FROM scans WHERE id = ?').get(to) as { scope: string } | undefined)?.scope ?? null);
+  const previous = SnapshotReader.latestScanId(db, ['complete'], toScope, to) ?? (isFullScope(toScope) ? null : SnapshotReader.latestScanId(db, ['complete'], FULL_SCOPE, to));
+  if (previous === null) {
     throw new SnapshotError('ZW_SCAN_MISSING', `no complete scan before scan ${to} to compare it with: run zonewarden scan again later, or name the scans with --from and --to`);
   }
-  return { from: row.id, to, baseline: null };
+  return { from: previous, to, baseline: null };
 }
 
 function driftScan(reader: SnapshotReader): DriftScan {

@@ -17,6 +17,9 @@ export const FINDING_LABEL: Record<FindingChangeKind, string> = {
 
 export const label = (type: string): string => kindOf(type)?.label ?? type;
 
+/** Said wherever a drift between scans of different scopes is shown. */
+export const SCOPES_DIFFER = 'The two scans cover different scopes: only what both covered is compared.';
+
 export function scanLine(scan: DriftResult['from']): string {
   const scope = [...scan.scope.accounts.map((a) => `account ${a}`), ...scan.scope.zones.map((z) => `zone ${z}`)];
   return `scan ${scan.id} (${scan.status}, ${scan.startedAt}${scope.length ? `, only ${scope.join(', ')}` : ''})`;

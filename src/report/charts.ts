@@ -1,6 +1,7 @@
 import { parseCertificatePack } from '../policy/models.js';
 import type { Db } from '../snapshot/db.js';
 import type { SnapshotReader } from '../snapshot/reader.js';
+import { parseScope, sameScope, type ScanScope } from '../snapshot/scope.js';
 
 /**
  * The report's two charts as geometry for inline SVG, computed here so the template only draws
@@ -66,15 +67,17 @@ export interface TrendPoint {
 }
 
 /** Failures (not waived) in the last `count` audited scans, oldest first, as polyline points. */
-export function failureTrend(db: Db, upTo: number, count = 30): { points: TrendPoint[]; polyline: string; max: number } {
-  const rows = (
-    db
-      .prepare(
-        `SELECT s.id, s.started_at, a.counts FROM scans s JOIN audits a ON a.scan_id = s.id
-         WHERE s.id <= ? ORDER BY s.id DESC LIMIT ?`,
-      )
-      .all(upTo, count) as Array<{ id: number; started_at: string; counts: string }>
-  ).reverse();
+export function failureTrend(db: Db, upTo: number, scope: ScanScope, count = 30): { points: TrendPoint[]; polyline: string; max: number } {
+  // Scans of one scope only: a one-zone rescan between two full scans is not a fall in failures.
+  const rows: Array<{ id: number; started_at: string; counts: string }> = [];
+  const audited = db
+    .prepare('SELECT s.id, s.started_at, s.scope, a.counts FROM scans s JOIN audits a ON a.scan_id = s.id WHERE s.id <= ? ORDER BY s.id DESC')
+    .iterate(upTo) as Iterable<{ id: number; started_at: string; scope: string; counts: string }>;
+  for (const r of audited) {
+    if (!sameScope(parseScope(r.scope), scope)) continue;
+    rows.unshift(r);
+    if (rows.length >= count) break;
+  }
   const failing = rows.map((r) => (JSON.parse(r.counts) as { byStatus: { fail: number } }).byStatus.fail);
   const max = Math.max(1, ...failing);
   const span = CHART.width - 2 * CHART.pad;

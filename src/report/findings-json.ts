@@ -30,10 +30,16 @@ export function writeStoredAuditJson(
   writeJson({ ...head(scan, zones, options), rules, counts: audit.counts, waivers: audit.waivers, errors: audit.errors }, findings, write);
 }
 
+/** Parts the scan could not read, as its summary counts them (names in the scope that matched nothing included). */
+function missingParts(scan: ScanRow): number {
+  const missing = (scan.summary as { missing?: unknown[] } | null)?.missing;
+  return Array.isArray(missing) ? missing.length : 0;
+}
+
 function head(scan: ScanRow, zones: number, options: { failOn: string; exitCode: number }) {
   return {
     schema: AUDIT_JSON_SCHEMA,
-    scan: { id: scan.id, startedAt: scan.startedAt, finishedAt: scan.finishedAt, status: scan.status },
+    scan: { id: scan.id, startedAt: scan.startedAt, finishedAt: scan.finishedAt, status: scan.status, scope: scan.scope, missing: missingParts(scan) },
     zones,
     failOn: options.failOn,
     exitCode: options.exitCode,

@@ -50,6 +50,7 @@ export function htmlView(
     script: script.text,
     toolVersion: PACKAGE.version,
     scan: { id: scan.id, startedAt: scan.startedAt, finishedAt: scan.finishedAt ?? '', status: scan.status },
+    scope: data.scope,
     counts: audit.counts.byStatus,
     bySeverity: SEVERITIES.map((severity) => ({ severity, count: audit.counts.failBySeverity[severity] })),
     categories: data.categories,

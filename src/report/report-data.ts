@@ -6,6 +6,7 @@ import { loadAuditHeader, storedFindings, type AuditHeader } from '../policy/sto
 import { SnapshotError, type Db } from '../snapshot/db.js';
 import { SnapshotReader, type ScanRow } from '../snapshot/reader.js';
 import { scanRef } from '../snapshot/scan-ref.js';
+import { isFullScope, parseScope, sameScope, scopeStatement } from '../snapshot/scope.js';
 import type { CoverageState } from '../snapshot/writer.js';
 
 /**
@@ -24,6 +25,8 @@ export interface ReportData {
   /** Drift from the complete scan before this one; null when there is none. */
   drift: DriftResult | null;
   health: ScanHealth;
+  /** What the scan covered, stated at the top of every report. */
+  scope: { accounts: string[]; zones: string[]; full: boolean; zonesRead: number; statement: string };
 }
 
 export interface UnreadPart {
@@ -72,12 +75,30 @@ export function reportData(db: Db, scanId: number, options: { topRisks?: number 
     topRisks.push(f);
   }
 
-  const previous = db.prepare("SELECT max(s.id) AS id FROM scans s JOIN audits a ON a.scan_id = s.id WHERE s.status = 'complete' AND s.id < ?").get(scanId) as {
-    id: number | null;
-  };
-  const drift = previous.id === null ? null : diffScans(db, { from: previous.id, to: scanId });
+  const previous = previousAudited(db, reader.scan);
+  const drift = previous === null ? null : diffScans(db, { from: previous, to: scanId });
 
-  return { scan: reader.scan, audit, categories, topRisks, drift, health: scanHealth(db, reader, audit) };
+  const health = scanHealth(db, reader, audit);
+  const zonesRead = reader.zones().length;
+  const scope = { ...reader.scan.scope, full: isFullScope(reader.scan.scope), zonesRead, statement: scopeStatement(reader.scan.scope, zonesRead, health.unread.length) };
+  return { scan: reader.scan, audit, categories, topRisks, drift, health, scope };
+}
+
+/** The audited complete scan of the same scope before this one: what "new" and "fixed" are measured from. */
+function previousAudited(db: Db, scan: ScanRow): number | null {
+  const rows = db
+    .prepare("SELECT s.id, s.scope FROM scans s JOIN audits a ON a.scan_id = s.id WHERE s.status = 'complete' AND s.id < ? ORDER BY s.id DESC")
+    .iterate(scan.id) as Iterable<{ id: number; scope: string }>;
+  for (const r of rows) if (sameScope(parseScope(r.scope), scan.scope)) return r.id;
+  return null;
+}
+
+/** Names in the scope that matched nothing: in the scan's summary, since no partition was read for them. */
+function unmatchedScope(scan: ScanRow): UnreadPart[] {
+  const missing = (scan.summary as { missing?: Array<{ kind: string; scopeId: string; name: string | null; endpoint: string; reason: string }> } | null)?.missing ?? [];
+  return missing
+    .filter((p) => p.scopeId === '' && (p.kind === 'zone' || p.kind === 'account'))
+    .map((p) => ({ zone: p.kind === 'zone' ? { id: '', name: p.name } : null, scope: p.kind === 'account' ? (p.name ?? '') : '', endpoint: p.endpoint, state: 'failed', reason: p.reason }));
 }
 
 function scanHealth(db: Db, reader: SnapshotReader, audit: AuditHeader): ScanHealth {
@@ -97,6 +118,7 @@ function scanHealth(db: Db, reader: SnapshotReader, audit: AuditHeader): ScanHea
         reason: c.message ?? (c.truncated ? 'the list was truncated' : c.state),
       }),
     )
+    .concat(unmatchedScope(reader.scan))
     .sort((a, b) => (a.zone?.name ?? a.scope).localeCompare(b.zone?.name ?? b.scope) || a.endpoint.localeCompare(b.endpoint));
   const retired = new Map<string, RetiredPart>();
   for (const c of reader.coverage()) {

@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../snapshot/db.js';
+import type { ScanScope } from '../snapshot/scope.js';
 import { pruneScans, type PruneResult } from '../snapshot/prune.js';
 import type { Templates } from './templates.js';
 import { reportDirName, writeIndex } from './write-report.js';
@@ -9,9 +10,9 @@ import { reportDirName, writeIndex } from './write-report.js';
  * Retention for the nightly job (--keep N): the scans prune deletes, and their report
  * directories with them, then the index without them. Only the directories named after the
  * deleted scans are removed, never anything else in the output directory, which may be shared.
- * As with prune, the latest complete scan and every baseline stay, whatever their age.
+ * As with prune, the latest complete scan of each scope and every baseline stay, whatever their age.
  */
-export function pruneScansAndReports(db: Db, options: { keep: number; out: string; templates: Templates }): PruneResult & { deletedReports: string[] } {
+export function pruneScansAndReports(db: Db, options: { keep: number; out: string; templates: Templates; trendScope?: ScanScope }): PruneResult & { deletedReports: string[] } {
   const started = new Map((db.prepare('SELECT id, started_at FROM scans').all() as Array<{ id: number; started_at: string }>).map((r) => [r.id, r.started_at]));
   const result = pruneScans(db, options.keep);
   const deletedReports: string[] = [];
@@ -21,6 +22,6 @@ export function pruneScansAndReports(db: Db, options: { keep: number; out: strin
     rmSync(dir, { recursive: true, force: true });
     deletedReports.push(dir);
   }
-  if (result.deletedScans.length && existsSync(options.out)) writeIndex(db, options.out, options.templates);
+  if (result.deletedScans.length && existsSync(options.out)) writeIndex(db, options.out, options.templates, options.trendScope);
   return { ...result, deletedReports };
 }

@@ -6,6 +6,7 @@ import { storedFindings } from '../policy/store.js';
 import { EXIT } from '../shared/errors.js';
 import type { Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
+import { describeScope, FULL_SCOPE, parseScope, sameScope, type ScanScope } from '../snapshot/scope.js';
 import { expiryTimeline, failureTrend } from './charts.js';
 import { writeFindingsCsv } from './csv.js';
 import { writeStoredAuditJson } from './findings-json.js';
@@ -61,7 +62,16 @@ function writeFileAtomically(path: string, fill: (write: (text: string) => void)
   renameSync(temporary, path);
 }
 
-export async function writeReport(db: Db, scanId: number, options: { out: string; formats: readonly ReportFormat[]; templates: Templates; templatesDir?: string }): Promise<WrittenReport> {
+export interface ReportOptions {
+  out: string;
+  formats: readonly ReportFormat[];
+  templates: Templates;
+  templatesDir?: string;
+  /** The scope whose scans index.html charts (default: the whole organisation); others are listed apart. */
+  trendScope?: ScanScope;
+}
+
+export async function writeReport(db: Db, scanId: number, options: ReportOptions): Promise<WrittenReport> {
   const reader = new SnapshotReader(db, scanId);
   const data = reportData(db, scanId);
   const dir = join(options.out, reportDirName(reader.scan));
@@ -74,7 +84,7 @@ export async function writeReport(db: Db, scanId: number, options: { out: string
     const table = format === 'html' ? await findingsTable(storedFindings(db, scanId)) : null;
     writeFileAtomically(path, (write) => {
       if (table) {
-        const charts = { timeline: expiryTimeline(reader, new Date(reader.scan.startedAt)), trend: failureTrend(db, scanId) };
+        const charts = { timeline: expiryTimeline(reader, new Date(reader.scan.startedAt)), trend: failureTrend(db, scanId, reader.scan.scope) };
         write(options.templates.render('report.html', htmlView(data, table, charts, pageScript(options.templatesDir))));
       } else if (format === 'md') {
         write(renderDigest(options.templates, data));
@@ -90,40 +100,50 @@ export async function writeReport(db: Db, scanId: number, options: { out: string
     });
     files.push(path);
   }
-  return { dir, files, index: writeIndex(db, options.out, options.templates), incomplete, drift: data.drift };
+  return { dir, files, index: writeIndex(db, options.out, options.templates, options.trendScope), incomplete, drift: data.drift };
 }
 
 /** `<out>/index.html`, listing every audited scan: after a report is written, or old ones deleted. */
-export function writeIndex(db: Db, out: string, templates: Templates): string {
+export function writeIndex(db: Db, out: string, templates: Templates, trendScope: ScanScope = FULL_SCOPE): string {
   const index = join(out, 'index.html');
-  writeFileAtomically(index, (write) => write(templates.render('index.html', indexView(db, out))));
+  writeFileAtomically(index, (write) => write(templates.render('index.html', indexView(db, out, trendScope))));
   return index;
 }
 
-/** Every audited scan, newest first, with links to the reports written for it and the trend. */
-function indexView(db: Db, out: string) {
+/**
+ * Every audited scan, newest first, with links to the reports written for it; the scans of the
+ * trend's scope first, with the trend, and the scans of other scopes (a --zone scan, a write
+ * command's rescan) apart, so that they never read as a change of the whole.
+ */
+function indexView(db: Db, out: string, trendScope: ScanScope) {
   const dirs = new Set(existsSync(out) ? readdirSync(out) : []);
-  const runs = (
-    db.prepare('SELECT s.id, s.started_at, s.status, a.counts FROM scans s JOIN audits a ON a.scan_id = s.id ORDER BY s.id DESC').all() as Array<{
+  const all = (
+    db.prepare('SELECT s.id, s.started_at, s.status, s.scope, a.counts FROM scans s JOIN audits a ON a.scan_id = s.id ORDER BY s.id DESC').all() as Array<{
       id: number;
       started_at: string;
       status: string;
+      scope: string;
       counts: string;
     }>
   ).map((r) => {
     const counts = JSON.parse(r.counts) as { byStatus: Record<string, number>; failBySeverity: Record<string, number> };
     const name = reportDirName({ id: r.id, startedAt: r.started_at });
     const written = dirs.has(name) ? readdirSync(join(out, name)).filter((f) => Object.values(REPORT_FILES).includes(f)) : [];
+    const scope = parseScope(r.scope);
     return {
       id: r.id,
       startedAt: r.started_at,
       status: r.status,
+      scope: describeScope(scope),
+      inTrend: sameScope(scope, trendScope),
       failing: counts.byStatus['fail'] ?? 0,
       critical: counts.failBySeverity['critical'] ?? 0,
       high: counts.failBySeverity['high'] ?? 0,
       links: written.sort().map((file) => ({ file, href: `${encodeURIComponent(name)}/${file}` })),
     };
   });
+  const runs = all.filter((r) => r.inTrend);
+  const otherRuns = all.filter((r) => !r.inTrend);
   const latest = runs[0]?.id ?? 0;
-  return { runs, trend: failureTrend(db, latest), chart: { width: 640, height: 160 }, csp: "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'" };
+  return { scope: describeScope(trendScope), runs, otherRuns, trend: failureTrend(db, latest, trendScope), chart: { width: 640, height: 160 }, csp: "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'" };
 }

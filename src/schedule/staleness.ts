@@ -1,4 +1,5 @@
 import type { Db } from '../snapshot/db.js';
+import { FULL_SCOPE, type ScanScope } from '../snapshot/scope.js';
 import { lastCompleteScan, lastDelivered } from './run-log.js';
 
 /**
@@ -17,8 +18,8 @@ export interface Staleness {
   maxAgeMs: number;
 }
 
-export function staleness(db: Db, maxAgeMs: number, now = new Date()): Staleness {
-  const lastComplete = lastCompleteScan(db);
+export function staleness(db: Db, maxAgeMs: number, now = new Date(), scope: ScanScope = FULL_SCOPE): Staleness {
+  const lastComplete = lastCompleteScan(db, scope);
   const first = db.prepare('SELECT min(started_at) AS at FROM scans').get() as { at: string | null };
   const since = lastComplete?.finishedAt ?? first.at;
   const ageMs = since === null ? null : now.getTime() - Date.parse(since);

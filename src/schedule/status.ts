@@ -1,9 +1,11 @@
 import { hostname } from 'node:os';
 import { processAlive } from '../shared/process-alive.js';
 import type { Db } from '../snapshot/db.js';
-import { recentRuns, type RunRecord } from './run-log.js';
+import { formatDuration } from '../shared/duration.js';
+import { FULL_SCOPE, type ScanScope } from '../snapshot/scope.js';
+import { lastScanOf, recentRuns, type RunRecord } from './run-log.js';
 import { schedulerAlive, schedulerState } from './scheduler-state.js';
-import { staleness } from './staleness.js';
+import { staleness, type Staleness } from './staleness.js';
 
 /**
  * What `zonewarden status` reports, for people and for monitoring: the last run and how it
@@ -21,6 +23,14 @@ export interface StatusView {
   /** Seconds since the last complete scan finished (or, with none, since the first scan started); null: nothing has run. */
   ageSeconds: number | null;
   lastCompleteScan: { id: number; finishedAt: string } | null;
+  /** The scope status is about: the config's --account and --zone, or the whole organisation (both empty). */
+  scope: ScanScope;
+  /** The newest scan of that scope, whatever its status; null when there is none. */
+  lastScan: { id: number; status: string; startedAt: string; finishedAt: string | null } | null;
+  /** Why status is not all clear, one line each: staleness, a failed or aborted run, an incomplete or aborted scan. */
+  problems: string[];
+  /** 0 all clear (or waiting for a first scan within max-age); 1 a problem above. */
+  exitCode: 0 | 1;
   lastRun: (Omit<RunRecord, 'summary' | 'pid' | 'host'> & { running: boolean; newFailures: number | null; reportDir: string | null; error: string | null }) | null;
   scheduler: { cron: string; timezone: string; pid: number; host: string; startedAt: string; stoppedAt: string | null; running: boolean } | null;
   /** The scheduler's next tick; null when no scheduler is running. */
@@ -33,8 +43,37 @@ function stillGoing(run: RunRecord): boolean {
   return run.outcome === null && (run.host !== hostname() || processAlive(run.pid));
 }
 
-export function statusOf(db: Db, maxAgeMs: number, now = new Date()): StatusView {
-  const s = staleness(db, maxAgeMs, now);
+/**
+ * What needs a person: a stale scope, a last run that did not end well (unless a complete scan
+ * has finished since it started), and a newer scan of the scope than the last complete one that
+ * ended incomplete or aborted (a `scan` outside the job).
+ */
+function problemsOf(s: Staleness, run: StatusView['lastRun'], scan: StatusView['lastScan']): string[] {
+  const problems: string[] = [];
+  const age = s.ageMs === null ? null : formatDuration(s.ageMs);
+  if (s.stale) {
+    problems.push(
+      s.lastComplete
+        ? `stale: the last complete scan (${s.lastComplete.id}) finished ${age} ago, more than the max age of ${formatDuration(s.maxAgeMs)}`
+        : s.ageMs === null
+          ? 'stale: nothing has run on this database yet'
+          : `stale: no complete scan yet, and the first scan started ${age} ago`,
+    );
+  }
+  // A complete scan since the run started (a manual scan after fixing the cause) settles it.
+  const settled = run !== null && s.lastComplete !== null && Date.parse(s.lastComplete.finishedAt) > Date.parse(run.startedAt);
+  if (run && !run.running && !settled && (run.outcome === 'failed' || run.outcome === 'aborted' || run.outcome === 'incomplete')) {
+    problems.push(`the last run (${run.id}) ended ${run.outcome}${run.error ? `: ${run.error}` : ''}`);
+  }
+  const newer = scan !== null && (s.lastComplete === null || scan.id > s.lastComplete.id);
+  if (newer && (scan.status === 'incomplete' || scan.status === 'aborted') && scan.id !== run?.scanId) {
+    problems.push(`the last scan (${scan.id}) is ${scan.status}`);
+  }
+  return problems;
+}
+
+export function statusOf(db: Db, maxAgeMs: number, now = new Date(), scope: ScanScope = FULL_SCOPE): StatusView {
+  const s = staleness(db, maxAgeMs, now, scope);
   const hasRunLog = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'").get() !== undefined;
   const run = hasRunLog ? recentRuns(db, 1)[0] : undefined;
   const scheduler = hasRunLog ? schedulerState(db) : null;
@@ -45,6 +84,24 @@ export function statusOf(db: Db, maxAgeMs: number, now = new Date()): StatusView
         | undefined)
     : undefined;
   const cut = run !== undefined && run.outcome === null && !stillGoing(run);
+  const lastRun: StatusView['lastRun'] = run
+    ? {
+        id: run.id,
+        trigger: run.trigger,
+        startedAt: run.startedAt,
+        finishedAt: run.finishedAt,
+        // A run whose process died unfinished is reported as the next writer will record it.
+        outcome: cut ? 'aborted' : run.outcome,
+        exitCode: run.exitCode,
+        scanId: run.scanId,
+        running: stillGoing(run),
+        newFailures: run.summary?.newFindings?.total ?? null,
+        reportDir: run.summary?.reportDir ?? null,
+        error: cut ? 'the process ended before the run finished' : (run.summary?.error ?? null),
+      }
+    : null;
+  const lastScan = lastScanOf(db, scope);
+  const problems = problemsOf(s, lastRun, lastScan);
   return {
     schema: 'zonewarden.status/1',
     checkedAt: now.toISOString(),
@@ -52,22 +109,11 @@ export function statusOf(db: Db, maxAgeMs: number, now = new Date()): StatusView
     maxAgeSeconds: Math.round(maxAgeMs / 1000),
     ageSeconds: s.ageMs === null ? null : Math.round(s.ageMs / 1000),
     lastCompleteScan: s.lastComplete,
-    lastRun: run
-      ? {
-          id: run.id,
-          trigger: run.trigger,
-          startedAt: run.startedAt,
-          finishedAt: run.finishedAt,
-          // A run whose process died unfinished is reported as the next writer will record it.
-          outcome: cut ? 'aborted' : run.outcome,
-          exitCode: run.exitCode,
-          scanId: run.scanId,
-          running: stillGoing(run),
-          newFailures: run.summary?.newFindings?.total ?? null,
-          reportDir: run.summary?.reportDir ?? null,
-          error: cut ? 'the process ended before the run finished' : (run.summary?.error ?? null),
-        }
-      : null,
+    scope,
+    lastScan,
+    problems,
+    exitCode: problems.length ? 1 : 0,
+    lastRun,
     scheduler: scheduler && { cron: scheduler.cron, timezone: scheduler.timezone, pid: scheduler.pid, host: scheduler.host, startedAt: scheduler.startedAt, stoppedAt: scheduler.stoppedAt, running },
     nextRun: running ? scheduler.nextRunAt : null,
     lastNotification: note ? { ...note, ok: note.ok === 1 } : null,

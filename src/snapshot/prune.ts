@@ -1,8 +1,9 @@
 import type { Db } from './db.js';
 import { SCAN_REF_BASE } from './scan-ref.js';
+import { parseScope, scopeKey } from './scope.js';
 
 /**
- * Retention: keeps the newest `keep` scans, and always the latest complete scan and every
+ * Retention: keeps the newest `keep` scans, and always the latest complete scan of each scope and every
  * accepted baseline, whatever their age. Versions no kept scan falls inside are deleted with the
  * scans; a running scan is never touched.
  */
@@ -31,10 +32,16 @@ const VERSIONED_TABLES = [
 export function pruneScans(db: Db, keep: number): PruneResult {
   return db
     .transaction((): PruneResult => {
-      const scans = db.prepare('SELECT id, status FROM scans ORDER BY id DESC').all() as Array<{ id: number; status: string }>;
+      const scans = db.prepare('SELECT id, status, scope FROM scans ORDER BY id DESC').all() as Array<{ id: number; status: string; scope: string }>;
       const protectedIds = new Set<number>();
-      const latestComplete = scans.find((s) => s.status === 'complete');
-      if (latestComplete) protectedIds.add(latestComplete.id);
+      // The latest complete scan of each scope: a one-zone rescan must not cost the organisation's scan.
+      const scopesSeen = new Set<string>();
+      for (const s of scans) {
+        if (s.status !== 'complete') continue;
+        const key = scopeKey(parseScope(s.scope));
+        if (!scopesSeen.has(key)) protectedIds.add(s.id);
+        scopesSeen.add(key);
+      }
       for (const r of db.prepare('SELECT DISTINCT scan_id FROM baselines').all() as Array<{ scan_id: number }>) protectedIds.add(r.scan_id);
       for (const s of scans) if (s.status === 'running') protectedIds.add(s.id);
       const kept = new Set(scans.slice(0, keep).map((s) => s.id));

@@ -2,7 +2,8 @@ import type { Statement } from 'better-sqlite3';
 import { SnapshotError, type Db } from './db.js';
 import { scanRef } from './scan-ref.js';
 import type { Endpoint, PartitionKind } from './tables.js';
-import type { CoverageState, ScanScope } from './writer.js';
+import { canonicalZoneName, parseScope, sameScope, type ScanScope } from './scope.js';
+import type { CoverageState } from './writer.js';
 
 /**
  * The typed, read-only view of one scan: the only way the policy engine sees data. A partition
@@ -122,14 +123,14 @@ export class SnapshotReader {
     scanId: number,
   ) {
     const row = db.prepare('SELECT * FROM scans WHERE id = ?').get(scanId) as Record<string, unknown> | undefined;
-    if (!row) throw new SnapshotError('ZW_SCAN_MISSING', `there is no scan ${scanId} in this database; zonewarden status lists them`);
+    if (!row) throw new SnapshotError('ZW_SCAN_MISSING', `there is no scan ${scanId} in this database; zonewarden scans lists them`);
     this.scan = {
       id: row['id'] as number,
       startedAt: row['started_at'] as string,
       finishedAt: row['finished_at'] as string | null,
       status: row['status'] as ScanRow['status'],
       baseUrl: row['base_url'] as string,
-      scope: JSON.parse(row['scope'] as string) as ScanScope,
+      scope: parseScope(row['scope'] as string),
       toolVersion: row['tool_version'] as string,
       summary: row['summary'] === null ? null : JSON.parse(row['summary'] as string),
     };
@@ -138,10 +139,17 @@ export class SnapshotReader {
     }
   }
 
-  /** The latest scan with this status (default: complete), or null. */
-  static latestScanId(db: Db, statuses: ReadonlyArray<ScanRow['status']> = ['complete']): number | null {
-    const row = db.prepare(`SELECT max(id) AS id FROM scans WHERE status IN (${statuses.map(() => '?').join(', ')})`).get(...statuses) as { id: number | null };
-    return row.id;
+  /**
+   * The latest scan with this status (default: complete), or null; with a scope, the latest of
+   * that scope only (a one-zone rescan is not the latest scan of the organisation). `before`
+   * limits it to scans older than that id.
+   */
+  static latestScanId(db: Db, statuses: ReadonlyArray<ScanRow['status']> = ['complete'], scope?: ScanScope, before?: number): number | null {
+    const rows = db
+      .prepare(`SELECT id, scope FROM scans WHERE status IN (${statuses.map(() => '?').join(', ')}) AND id < ? ORDER BY id DESC`)
+      .iterate(...statuses, before ?? Number.MAX_SAFE_INTEGER) as Iterable<{ id: number; scope: string }>;
+    for (const r of rows) if (scope === undefined || sameScope(parseScope(r.scope), scope)) return r.id;
+    return null;
   }
 
   private valid(table: string, columns = '*'): string {
@@ -210,7 +218,7 @@ export class SnapshotReader {
     const covered = this.coveredZones();
     return rows
       .filter((r) => covered.has(r['item_id'] as string))
-      .filter((r) => (zones.length === 0 || zones.includes(r['name'] as string)) && (accounts.length === 0 || accounts.includes(r['account_id'] as string)))
+      .filter((r) => (zones.length === 0 || zones.includes(canonicalZoneName(r['name'] as string))) && (accounts.length === 0 || accounts.includes(r['account_id'] as string)))
       .map((r) => ({
         id: r['item_id'] as string,
         accountId: r['account_id'] as string | null,

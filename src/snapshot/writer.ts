@@ -5,6 +5,7 @@ import { PACKAGE } from '../shared/package-info.js';
 import type { Redact } from '../shared/redact.js';
 import { runningScans, scanIsAlive, SnapshotError, type Db } from './db.js';
 import { SCAN_REF_BASE, scanRef } from './scan-ref.js';
+import { normalizeScope, type ScanScope } from './scope.js';
 import { TABLES, type Endpoint, type PartitionKind, type TableSpec } from './tables.js';
 
 /**
@@ -13,10 +14,7 @@ import { TABLES, type Endpoint, type PartitionKind, type TableSpec } from './tab
  * The scan becomes visible as complete only in the final transaction (`finish`).
  */
 
-export interface ScanScope {
-  accounts: string[];
-  zones: string[];
-}
+export type { ScanScope } from './scope.js';
 
 export type CoverageState = 'ok' | 'failed' | 'skipped' | 'denied' | 'retired';
 
@@ -79,7 +77,7 @@ export class ScanWriter {
           .prepare(
             "INSERT INTO scans (started_at, status, base_url, scope, tool_version, pid, host, heartbeat_at) VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
           )
-          .run(now, baseUrl, JSON.stringify(scope), PACKAGE.version, process.pid, hostname(), now);
+          .run(now, baseUrl, JSON.stringify(normalizeScope(scope)), PACKAGE.version, process.pid, hostname(), now);
         return Number(info.lastInsertRowid);
       })
       .immediate();

@@ -152,9 +152,13 @@ describe('zonewarden audit', () => {
       const path = join(dir, 'only-incomplete.db');
       const scan = await runCli(['scan', '--base-url', faulty.url, '--db', path, '--budget', '1000000', '--retries', '0', '--quiet', '--zone', 'tinkerer.test'], ENV);
       expect(scan.code).toBe(3);
-      const r = await runCli(['audit', '--db', path]);
+      const r = await runCli(['audit', '--db', path, '--zone', 'tinkerer.test']);
       expect(r.code).toBe(2);
-      expect(r.stderr).toBe(`zonewarden audit: no complete scan in ${path}: audit the latest incomplete one with --scan 1, or run zonewarden scan again\n`);
+      expect(r.stderr).toBe(`zonewarden audit: no complete scan of zone tinkerer.test in ${path}: use the latest incomplete one with --scan 1, or run zonewarden scan again\n`);
+      const whole = await runCli(['audit', '--db', path]);
+      expect(whole.stderr).toBe(
+        `zonewarden audit: no scan of the whole organisation in ${path}: run zonewarden scan, or name a scan with --scan (zonewarden scans lists them; the latest is scan 1)\n`,
+      );
       const incomplete = await runCli(['audit', '--db', path, '--scan', '1']);
       expect(incomplete.code).toBe(3);
       expect(incomplete.stdout).toMatch(/^UNKNOWN\s+medium\s+firewall-rule-quota\s+tinkerer\.test\s+zone\s+not judged: firewall_rules: /m);

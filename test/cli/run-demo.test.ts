@@ -34,6 +34,37 @@ describe('zonewarden demo', () => {
     const everything = allFilesText(out);
     for (const value of Object.values(env)) expect(everything).not.toContain(value);
   });
+
+  it('shows on the second run the drift made on purpose and no clock noise, and on the third none', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'zw-demo-drift-'));
+    const demo = () => runInProcess(['demo', '--out', 'd', '--quiet'], {}, cwd);
+    const diff = (...args: string[]) => runInProcess(['diff', '--db', join(cwd, 'd', 'zonewarden-demo.db'), '--format', 'json', ...args], {}, cwd);
+    expect((await demo()).code).toBe(0);
+    const second = await runInProcess(['demo', '--out', 'd'], {}, cwd);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain('demo: since the first run, the demo organisation changed on purpose:');
+    const d = JSON.parse((await diff()).stdout) as {
+      from: { id: number };
+      to: { id: number };
+      findings: { changes: Array<{ change: string; rule: string; zone: { name: string } }> };
+      configuration: { changes: Array<{ change: string; type: string; zone: { name: string }; fields: Array<{ field: string }> }> };
+    };
+    expect([d.from.id, d.to.id]).toEqual([1, 2]);
+    expect(d.findings.changes.map((c) => `${c.change} ${c.rule} ${c.zone.name}`).sort()).toEqual([
+      'fixed certificate-expiry northwind-blog.example',
+      'new firewall-rule-inactive tinkerer.test',
+    ]);
+    // Only the three changes made on purpose: no timestamp of the organisation moved with the clock.
+    expect(d.configuration.changes.map((c) => `${c.change} ${c.type} ${c.zone.name} ${c.fields.map((f) => f.field).sort().join(',')}`).sort()).toEqual([
+      'changed certificate northwind-blog.example expires_on,uploaded_on',
+      'changed dns_record northwind-shop.example ttl',
+      'changed firewall_rule tinkerer.test paused',
+    ]);
+
+    expect((await demo()).code).toBe(0);
+    const third = JSON.parse((await diff()).stdout) as { from: { id: number }; changed: boolean };
+    expect(third).toMatchObject({ from: { id: 2 }, to: { id: 3 }, changed: false });
+  });
 });
 
 describe('zonewarden run', () => {

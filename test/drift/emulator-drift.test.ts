@@ -307,12 +307,18 @@ describe('drift after a scan of one zone', () => {
     // A write command rescans the zone it changed, into a scan of that zone only.
     const created = await run('firewall', 'create', '--base-url', emu.url, '--budget', '1000000', '--zone', 'shop.example', '--expression', 'ip.src eq 192.0.2.5', '--action', 'block', '--description', 'One more', '--yes');
     expect(created.code, created.stderr).toBe(0);
-    const r = await run('diff', '--format', 'json', '--quiet');
+    // The rescan is not the organisation's latest scan: diff compares it only when asked for.
+    const byDefault = await run('diff', '--format', 'json', '--quiet');
+    expect(byDefault.code).toBe(2);
+    expect(byDefault.stderr).toMatch(/no complete scan before scan 1 to compare it with/);
+    const r = await run('diff', '--to', '2', '--format', 'json', '--quiet');
     const d = JSON.parse(r.stdout) as DriftResult;
+    expect(d.from.id).toBe(1);
     expect(d.to.scope.zones).toEqual(['shop.example']);
     expect(d.configuration.changes.map((c) => `${c.change} ${c.type} ${c.name}`)).toEqual(['added firewall_rule One more', 'added filter One more']);
     expect(d.configuration.zonesOutsideScope.map((z) => z.name)).toEqual(['api.example']);
     expect(d.findings.changes.filter((f) => f.zone?.name === 'api.example')).toEqual([]);
+    expect((await run('diff', '--to', '2')).stdout).toContain('The two scans cover different scopes: only what both covered is compared.');
   });
 
   it('says in one line that it needs two scans', async () => {

@@ -172,6 +172,47 @@ describe('status', () => {
     expect(statusOf(db, 36 * HOUR, NOW).lastRun).toMatchObject({ outcome: null, running: true });
   });
 
+  it('is a problem (exit 1) when the last run failed, unless a complete scan has finished since', () => {
+    const db = freshDb();
+    addScan(db, 'complete', 5, 4);
+    const failed = addScan(db, 'aborted', 2, 1.9);
+    const run = beginRun(db, 'schedule', new Date(hoursAgo(2)));
+    finishRun(db, run, { outcome: 'failed', exitCode: 2, scanId: failed, summary: { ...summary, counts: null, error: 'the API is unreachable' } }, new Date(hoursAgo(1.9)));
+    expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ stale: false, exitCode: 1, problems: [`the last run (${run}) ended failed: the API is unreachable`] });
+    addScan(db, 'complete', 1, 0.5);
+    expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ exitCode: 0, problems: [] });
+  });
+
+  it('is a problem when a scan newer than the last complete one ended incomplete or aborted; a running one is not', () => {
+    const db = freshDb();
+    addScan(db, 'complete', 5, 4);
+    const incomplete = addScan(db, 'incomplete', 2, 1);
+    expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ exitCode: 1, lastScan: { id: incomplete, status: 'incomplete' }, problems: [`the last scan (${incomplete}) is incomplete`] });
+    addScan(db, 'running', 0.5, null);
+    expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ exitCode: 0, problems: [] });
+  });
+
+  it('waits for a first scan without alarm, but not after a failed one', () => {
+    const db = freshDb();
+    addScan(db, 'running', 1, null);
+    expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ stale: false, exitCode: 0 });
+    db.prepare("UPDATE scans SET status = 'aborted', finished_at = ?").run(hoursAgo(0.5));
+    expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ stale: false, exitCode: 1, problems: ['the last scan (1) is aborted'] });
+  });
+
+  it('measures the scope it is given: a scan of one zone keeps the organisation from nothing', () => {
+    const db = freshDb();
+    addScan(db, 'complete', 50, 49);
+    db.prepare("INSERT INTO scans (started_at, finished_at, status, base_url, scope, tool_version, pid, host, heartbeat_at) VALUES (?, ?, 'complete', 'u', ?, 't', 1, 'h', ?)").run(
+      hoursAgo(2),
+      hoursAgo(1),
+      JSON.stringify({ accounts: [], zones: ['a.example'] }),
+      hoursAgo(2),
+    );
+    expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ stale: true, exitCode: 1, lastCompleteScan: { id: 1 } });
+    expect(statusOf(db, 36 * HOUR, NOW, { accounts: [], zones: ['a.example'] })).toMatchObject({ stale: false, exitCode: 0, lastCompleteScan: { id: 2 } });
+  });
+
   it('reads a database of a zonewarden from before the run log', () => {
     const db = freshDb();
     addScan(db, 'complete', 2, 1);

@@ -9,24 +9,34 @@ import { loadWaivers } from '../../policy/waivers.js';
 import { EXIT } from '../../shared/errors.js';
 import { openSnapshot, SnapshotError, type Db } from '../../snapshot/db.js';
 import { SnapshotReader } from '../../snapshot/reader.js';
+import { describeScope, isFullScope, scopeFlags, type ScanScope } from '../../snapshot/scope.js';
 import { defineCommand } from '../command.js';
-import { commonOptions, configFrom } from '../common.js';
+import { commonOptions, configFrom, configScope } from '../common.js';
 import { writeAuditJson } from '../../report/findings-json.js';
 import { junitRules, writeJunit } from '../../report/junit.js';
 import { writeOcsf } from '../../report/ocsf.js';
 import { writeAuditText } from '../output/audit-text.js';
 
-/** The scan to audit: the one asked for, else the latest complete one. */
-export function chooseScan(db: Db, path: string, asked: number | undefined): number {
+/**
+ * The scan to use: the one asked for, else the latest complete scan of the scope (a one-zone
+ * rescan is not the latest scan of the organisation). When there is none, the message names the
+ * scans that exist instead.
+ */
+export function chooseScan(db: Db, path: string, asked: number | undefined, scope: ScanScope): number {
   if (asked !== undefined) return asked;
-  const latest = SnapshotReader.latestScanId(db, ['complete']);
+  const latest = SnapshotReader.latestScanId(db, ['complete'], scope);
   if (latest !== null) return latest;
-  const incomplete = SnapshotReader.latestScanId(db, ['incomplete']);
+  const incomplete = SnapshotReader.latestScanId(db, ['incomplete'], scope);
+  const what = `scan of ${describeScope(scope)}`;
+  if (incomplete !== null) {
+    throw new SnapshotError('ZW_SCAN_MISSING', `no complete ${what} in ${path}: use the latest incomplete one with --scan ${incomplete}, or run zonewarden scan again`);
+  }
+  const other = SnapshotReader.latestScanId(db, ['complete', 'incomplete']);
   throw new SnapshotError(
     'ZW_SCAN_MISSING',
-    incomplete === null
-      ? `no finished scan in ${path}: run zonewarden scan first`
-      : `no complete scan in ${path}: audit the latest incomplete one with --scan ${incomplete}, or run zonewarden scan again`,
+    other === null
+      ? `no finished scan in ${path}: run zonewarden scan${isFullScope(scope) ? '' : ` ${scopeFlags(scope)}`} first`
+      : `no ${what} in ${path}: run zonewarden scan${isFullScope(scope) ? '' : ` ${scopeFlags(scope)}`}, or name a scan with --scan (zonewarden scans lists them; the latest is scan ${other})`,
   );
 }
 
@@ -40,7 +50,8 @@ export const auditCommand = defineCommand({
   summary: 'evaluate the rules on a scan, store the findings with it and print them',
   description: `
 Runs every enabled rule (zonewarden rules lists them) on a scan: by default the latest complete
-one. Each check gives each zone or resource a verdict: fail, pass, unknown (the data it needs was
+scan of the scope (--account and --zone, else the config file's, else the whole organisation); a
+scan of another scope, such as the rescan of a write command, only when named with --scan. Each check gives each zone or resource a verdict: fail, pass, unknown (the data it needs was
 not read, so it is neither passed nor failed) or waived (a failure covered by a waiver that has
 not expired). The findings are stored with the scan, replacing those of an earlier audit of it.
 
@@ -57,7 +68,7 @@ applies and is listed, as are waivers ending within 14 days and waivers that mat
 Exit 1: a failure (not waived) at or above --fail-on. Otherwise exit 3 when the scan is
 incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or database error.`,
   options: {
-    scan: { type: 'integer', min: 1, value: 'ID', help: 'the scan to audit (default: the latest complete scan)' },
+    scan: { type: 'integer', min: 1, value: 'ID', help: 'the scan to audit (default: the latest complete scan of the scope)' },
     format: {
       type: 'string',
       default: 'text',
@@ -66,7 +77,7 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
     },
     passes: { type: 'boolean', help: 'list passing verdicts too' },
     limit: { type: 'integer', default: 1000, min: 0, value: 'N', help: 'list at most N findings in the text table, worst first (0: all); JSON lists all' },
-    ...commonOptions('failOn', 'waivers', 'rulesDir', 'db', 'config', 'quiet', 'verbose'),
+    ...commonOptions('failOn', 'waivers', 'rulesDir', 'account', 'zone', 'db', 'config', 'quiet', 'verbose'),
   },
   examples: [
     'zonewarden audit',
@@ -83,7 +94,7 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
     const path = resolve(io.cwd, config.db);
     const db = openExisting(path);
     try {
-      const reader = new SnapshotReader(db, chooseScan(db, path, o.scan));
+      const reader = new SnapshotReader(db, chooseScan(db, path, o.scan, configScope(config)));
       // Streamed into the database by default; --passes needs every verdict, so that audit is held in memory.
       let result: AuditResult;
       let findings: () => Iterable<Finding>;

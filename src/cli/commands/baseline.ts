@@ -4,8 +4,8 @@ import { UsageError } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
 import { SnapshotReader } from '../../snapshot/reader.js';
 import { defineCommand } from '../command.js';
-import { commonOptions, configFrom } from '../common.js';
-import { openExisting } from './audit.js';
+import { commonOptions, configFrom, configScope } from '../common.js';
+import { chooseScan, openExisting } from './audit.js';
 
 export const baselineCommand = defineCommand({
   name: 'baseline',
@@ -17,10 +17,10 @@ list" shows them all, newest first, and the newest is the one in use. zonewarden
 deletes a baseline's scan.`,
   args: [{ name: 'action', help: 'accept or list' }],
   options: {
-    scan: { type: 'integer', min: 1, value: 'ID', help: 'accept: the scan to accept (default: the latest complete scan)' },
+    scan: { type: 'integer', min: 1, value: 'ID', help: 'accept: the scan to accept (default: the latest complete scan of the scope)' },
     note: { type: 'string', value: 'TEXT', help: 'accept: why this state is approved, kept with it' },
     format: { type: 'string', default: 'text', choices: ['text', 'json'], help: 'list: lines, or JSON' },
-    ...commonOptions('db', 'config'),
+    ...commonOptions('account', 'zone', 'db', 'config'),
   },
   examples: ['zonewarden baseline accept --note "after the Q4 firewall review"', 'zonewarden baseline accept --scan 12', 'zonewarden baseline list'],
   async run(o, io, args) {
@@ -37,8 +37,7 @@ deletes a baseline's scan.`,
         else rows.forEach((b, i) => io.stdout(`${printable(`baseline ${b.id}: scan ${b.scanId}, accepted ${b.acceptedAt}${b.note ? `: ${b.note}` : ''}${i === 0 ? ' (in use)' : ''}`)}\n`));
         return 0;
       }
-      const scanId = o.scan ?? SnapshotReader.latestScanId(db, ['complete']);
-      if (scanId === null) throw new UsageError(`no complete scan in ${path} to accept: run zonewarden scan first`);
+      const scanId = chooseScan(db, path, o.scan, configScope(config));
       const baseline = acceptBaseline(db, scanId, o.note ?? null);
       io.stdout(`baseline ${baseline.id}: scan ${baseline.scanId} accepted at ${baseline.acceptedAt}\n`);
       return 0;

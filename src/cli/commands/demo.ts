@@ -1,8 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CREDENTIAL_ENV } from '../../config/options.js';
 import { loadConfig } from '../../config/load.js';
+import { applyDemoChanges } from '../../emulator/datasets/demo-changes.js';
 import { DEFAULT_CREDENTIALS, startEmulator } from '../../emulator/server.js';
+import { ZonewardenError } from '../../shared/errors.js';
 import { DEFAULT_REPORT_FORMATS } from '../../report/write-report.js';
 import { defineCommand } from '../command.js';
 import { nightlyRun, nightlySettings } from '../nightly.js';
@@ -15,7 +17,12 @@ Starts the API emulator in this process on a free loopback port with the demo or
 accounts, fourteen zones, every rule failing and passing somewhere, hostile strings throughout),
 then runs the nightly job against it (zonewarden run) and prints where the reports are. Needs no
 token and no network; your credentials, config file and database are not used. The demo's
-database is <out>/zonewarden-demo.db, so running the demo again shows drift since the last time.`,
+database is <out>/zonewarden-demo.db, so running the demo again shows drift since the last time.
+
+The demo organisation's times are fixed to the first run's (kept in <out>/zonewarden-demo.epoch),
+so a later run does not see every timestamp move. The second run changes a few things on purpose
+(a certificate renewed, a DNS record edited, a firewall rule paused) to show what drift looks
+like; later runs find the organisation as the second did, and show no drift.`,
   options: {
     out: { type: 'string', default: 'zonewarden-demo', value: 'DIR', help: 'where the reports and the demo database go' },
     quiet: { type: 'boolean', help: 'print only the report paths' },
@@ -24,9 +31,15 @@ database is <out>/zonewarden-demo.db, so running the demo again shows drift sinc
   async run(o, io) {
     const out = resolve(io.cwd, o.out);
     mkdirSync(out, { recursive: true });
-    const emulator = await startEmulator({ dataset: 'demo', rateLimit: 0, ipRateLimit: 0 });
+    const epoch = demoEpoch(out);
+    const emulator = await startEmulator({ dataset: 'demo', now: epoch ?? new Date(), rateLimit: 0, ipRateLimit: 0 });
     try {
       if (!o.quiet) io.stderr(`demo: the emulator serves the demo organisation at ${emulator.url}\n`);
+      if (epoch === null) writeFileSync(join(out, EPOCH_FILE), `${emulator.org.clock.start.toISOString()}\n`);
+      else {
+        const changes = applyDemoChanges(emulator.org);
+        if (!o.quiet) io.stderr(`demo: since the first run, the demo organisation changed on purpose:\n${changes.map((c) => `  - ${c.zone}: ${c.what}\n`).join('')}`);
+      }
       // The emulator's own token only: a real one from the environment must never be sent anywhere by the demo.
       const env: NodeJS.ProcessEnv = { ...io.env, [CREDENTIAL_ENV.token]: DEFAULT_CREDENTIALS.token };
       delete env[CREDENTIAL_ENV.email];
@@ -42,3 +55,17 @@ database is <out>/zonewarden-demo.db, so running the demo again shows drift sinc
     }
   },
 });
+
+const EPOCH_FILE = 'zonewarden-demo.epoch';
+
+/** The first demo run's start in this directory, or null before the first. */
+function demoEpoch(out: string): Date | null {
+  const path = join(out, EPOCH_FILE);
+  if (!existsSync(path)) return null;
+  const text = readFileSync(path, 'utf8').trim();
+  const epoch = new Date(text);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(text) || Number.isNaN(epoch.getTime())) {
+    throw new ZonewardenError('ZW_DEMO_EPOCH', `${path} does not hold a time (${JSON.stringify(text.slice(0, 40))}): delete it, or the whole demo directory, to start the demo afresh`);
+  }
+  return epoch;
+}

@@ -5,7 +5,7 @@ import { catalogue, loadRules, rulesFor } from '../../policy/catalogue.js';
 import { loadWaivers } from '../../policy/waivers.js';
 import { EXIT } from '../../shared/errors.js';
 import { defineCommand } from '../command.js';
-import { commonOptions, configFrom } from '../common.js';
+import { commonOptions, configFrom, configScope } from '../common.js';
 import { diffJson } from '../output/diff-json.js';
 import { diffMarkdown } from '../output/diff-markdown.js';
 import { writeDiffText } from '../output/diff-text.js';
@@ -15,8 +15,11 @@ export const diffCommand = defineCommand({
   name: 'diff',
   summary: 'what changed between two scans, or since the accepted baseline: findings and configuration',
   description: `
-Compares two scans: by default the latest complete scan with the complete scan before it; with
---baseline, the accepted baseline (zonewarden baseline accept) with the latest complete scan.
+Compares two scans: by default the latest complete scan of the scope (--account and --zone, else
+the config file's, else the whole organisation) with the complete scan of the same scope before
+it; with --baseline, the accepted baseline (zonewarden baseline accept) with that latest scan.
+Scans of different scopes (named with --from and --to) are compared on what both covered only,
+and the output says so.
 
 Findings are matched by fingerprint (rule and resource): new, fixed, severity changed, newly
 waived, no longer waived, newly unknown (the later scan could not read what the check needs: never
@@ -41,7 +44,7 @@ rules that ran in only one audit); else 0. Exit 2: a usage, configuration or dat
     format: { type: 'string', default: 'text', choices: ['text', 'json', 'md'], help: 'output: text, JSON (schema zonewarden.diff/1) or Markdown' },
     'fail-on-drift': { type: 'boolean', help: 'exit 1 when anything changed' },
     limit: { type: 'integer', default: 500, min: 0, value: 'N', help: 'list at most N entries per section in text and Markdown (0: all); JSON lists all' },
-    ...commonOptions('waivers', 'rulesDir', 'db', 'config', 'quiet', 'verbose'),
+    ...commonOptions('waivers', 'rulesDir', 'account', 'zone', 'db', 'config', 'quiet', 'verbose'),
   },
   examples: ['zonewarden diff', 'zonewarden diff --baseline --fail-on-drift', 'zonewarden diff --from 12 --to 15 --format md > drift.md'],
   async run(o, io) {
@@ -56,6 +59,7 @@ rules that ran in only one audit); else 0. Exit 2: a usage, configuration or dat
         ...(o.from === undefined ? {} : { from: o.from }),
         ...(o.to === undefined ? {} : { to: o.to }),
         baseline: o.baseline,
+        scope: configScope(config),
         ignore,
         audit: (reader) => {
           if (!config.quiet) io.stderr(`scan ${reader.scan.id} has not been audited: auditing it now\n`);

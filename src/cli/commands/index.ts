@@ -16,6 +16,7 @@ import { rulesCommand } from './rules.js';
 import { scheduleCommand } from './schedule.js';
 import { statusCommand } from './status.js';
 import { scanCommand } from './scan.js';
+import { scansCommand } from './scans.js';
 
 /** Every command, in the order `zonewarden --help` lists them. */
-export const COMMANDS: Command[] = [demoCommand, runCommand, scheduleCommand, statusCommand, scanCommand, auditCommand, reportCommand, diffCommand, baselineCommand, rulesCommand, invitesCommand, firewallCommand, migrateCommand, logCommand, pruneCommand, apiCommand, emulatorCommand] as unknown as Command[];
+export const COMMANDS: Command[] = [demoCommand, runCommand, scheduleCommand, statusCommand, scanCommand, scansCommand, auditCommand, reportCommand, diffCommand, baselineCommand, rulesCommand, invitesCommand, firewallCommand, migrateCommand, logCommand, pruneCommand, apiCommand, emulatorCommand] as unknown as Command[];

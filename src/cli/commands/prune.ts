@@ -1,17 +1,19 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../../shared/errors.js';
-import { openSnapshot } from '../../snapshot/db.js';
 import { pruneScans } from '../../snapshot/prune.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom } from '../common.js';
+import { openExisting } from './audit.js';
 
 export const pruneCommand = defineCommand({
   name: 'prune',
-  summary: 'delete old scans, keeping the newest N, the latest complete scan and every baseline',
+  summary: 'delete old scans, keeping the newest N, the latest complete scan of each scope and every baseline',
   description: `
 Deletes all but the newest --keep scans, and the stored versions only they used. The latest
-complete scan and every accepted baseline are always kept, and a running scan is never touched.
+complete scan of each scope (the whole organisation, and each --zone or --account filter scanned)
+and every accepted baseline are always kept, and a running scan is never touched. A --db that
+does not exist is an error (exit 2); no database is created.
 With --vacuum the file is compacted afterwards so the space goes back to the disk.`,
   options: {
     keep: { type: 'integer', min: 1, help: 'how many of the newest scans to keep (required)' },
@@ -23,7 +25,8 @@ With --vacuum the file is compacted afterwards so the space goes back to the dis
     if (o.keep === undefined) throw new UsageError("prune: --keep N is required, e.g. --keep 30; see 'zonewarden prune --help'");
     const config = configFrom(o, io);
     const path = resolve(io.cwd, config.db);
-    const db = openSnapshot(path);
+    // A mistyped --db must not leave a new, empty database behind.
+    const db = openExisting(path);
     try {
       const before = statSync(path).size;
       const result = pruneScans(db, o.keep);

@@ -4,7 +4,7 @@ import { REPORT_FORMATS, writeReport, type ReportFormat } from '../../report/wri
 import { loadTemplates } from '../../report/templates.js';
 import { EXIT, UsageError } from '../../shared/errors.js';
 import { defineCommand, type OptionTable } from '../command.js';
-import { commonOptions, configFrom } from '../common.js';
+import { commonOptions, configFrom, configScope, trendScope } from '../common.js';
 import { chooseScan, openExisting } from './audit.js';
 
 export function parseFormats(text: string): ReportFormat[] {
@@ -27,24 +27,26 @@ export const reportCommand = defineCommand({
   name: 'report',
   summary: 'write the reports of an audited scan (HTML, Markdown, JSON, CSV; OCSF and JUnit on request) and the index of all runs',
   description: `
-Writes the reports of a scan (default: the latest complete one; it must have been audited) into
+Writes the reports of a scan (default: the latest complete scan of the scope, --account and
+--zone, else the config file's, else the whole organisation; it must have been audited) into
 <out>/<scan time>-scan-<id>/: report.html (self-contained, works offline from file://: summary,
 new and fixed since the previous audited scan, configuration drift, every finding with filters,
 search, sorting and paging, zones, certificate expiry and failure trend charts, scan health,
 waivers), report.md (a digest under 60,000 characters for pull requests and chat), findings.json
 (schema zonewarden.audit/1, docs/audit-json.md) and findings.csv (one row per finding); on request
 findings.ocsf.jsonl (OCSF 1.3.0 Compliance Findings, for SIEMs and security lakes) and junit.xml
-(a test case per rule and zone, for CI test reports; docs/formats.md). Then
-refreshes <out>/index.html, the list of all audited runs with their trend.
+(a test case per rule and zone, for CI test reports; docs/formats.md). Then refreshes
+<out>/index.html, the list of all audited runs with the failure trend of the scope's scans (scans
+of other scopes are listed apart). Every report states the scope its scan covered.
 
 --templates DIR replaces any of the templates (report.html.hbs, report.md.hbs, index.html.hbs,
 partials/*.hbs, report.js) with files of the same name.
 
 Exit 3 when the scan is incomplete; else 0. Exit 2: a usage, template or database error.`,
   options: {
-    scan: { type: 'integer', min: 1, value: 'ID', help: 'the scan to report (default: the latest complete scan)' },
+    scan: { type: 'integer', min: 1, value: 'ID', help: 'the scan to report (default: the latest complete scan of the scope)' },
     ...REPORT_OPTIONS,
-    ...commonOptions('rulesDir', 'db', 'config', 'quiet', 'verbose'),
+    ...commonOptions('rulesDir', 'account', 'zone', 'db', 'config', 'quiet', 'verbose'),
   },
   examples: ['zonewarden report', 'zonewarden report --scan 12 --format md --out /tmp/reports', 'zonewarden report --templates ./my-templates'],
   async run(o, io) {
@@ -57,8 +59,9 @@ Exit 3 when the scan is incomplete; else 0. Exit 2: a usage, template or databas
     const path = resolve(io.cwd, config.db);
     const db = openExisting(path);
     try {
-      const scanId = chooseScan(db, path, o.scan);
-      const written = await writeReport(db, scanId, { out: resolve(io.cwd, o.out), formats, templates, ...(templatesDir === undefined ? {} : { templatesDir }) });
+      const scope = configScope(config);
+      const scanId = chooseScan(db, path, o.scan, scope);
+      const written = await writeReport(db, scanId, { out: resolve(io.cwd, o.out), formats, templates, trendScope: trendScope(o, io), ...(templatesDir === undefined ? {} : { templatesDir }) });
       for (const file of written.files) io.stdout(`${file}\n`);
       io.stdout(`${written.index}\n`);
       if (written.incomplete && !config.quiet) io.stderr(`scan ${scanId} is incomplete: its report says what could not be read\n`);

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { Config } from '../../config/load.js';
 import { defineCommand, type CommandIO } from '../command.js';
-import { apiAccess, commonOptions, configFrom } from '../common.js';
+import { apiAccess, commonOptions, configFrom, trendScope } from '../common.js';
 import { nightlyRun, nightlySettings, type NightlySettings } from '../nightly.js';
 import { parseFormats, REPORT_OPTIONS } from './report.js';
 
@@ -17,7 +17,7 @@ export function jobSetup(o: { out: string; format: string; templates: string | u
   const config = configFrom(o, io);
   // A typo in the URL or a missing token is a usage error now, not a failed run (and its alerts) later.
   apiAccess(config, io);
-  const report = { out: resolve(io.cwd, o.out), formats, ...(o.templates === undefined ? {} : { templatesDir: resolve(io.cwd, o.templates) }) };
+  const report = { out: resolve(io.cwd, o.out), formats, trendScope: trendScope(o, io), ...(o.templates === undefined ? {} : { templatesDir: resolve(io.cwd, o.templates) }) };
   return { config, settings: nightlySettings(config, io, report) };
 }
 

@@ -15,10 +15,15 @@ entry point once it has; and the user's invites. Everything goes into the SQLite
 new scan; unchanged resources are stored once across scans.
 
 Prints the scan id on stdout (or the summary as JSON with --format json) and a summary on stderr.
-Exit 0: the scan is complete. Exit 3: some parts could not be read; what was read is kept and the
-summary names what is missing. Exit 2: a usage, configuration or fatal error (the scan, if it
-started, is marked aborted), such as credentials the API refuses or an API that cannot be reached
-on the first calls.
+--zone and --account (repeated or comma-separated) limit the scan: zone names compare as DNS does
+(case and a final dot aside), account ids exactly. The scan records its scope; audit, report, diff
+and status use a scoped scan only when named with --scan or given the same scope.
+
+Exit 0: the scan is complete. Exit 3: some parts could not be read, or some --zone/--account names
+matched nothing; what was read is kept and the summary names what is missing. Exit 2: a usage,
+configuration or fatal error (the scan, if it started, is marked aborted), such as a --zone/--account
+scope that matches nothing these credentials see (the closest names are listed), credentials the
+API refuses, or an API that cannot be reached on the first calls.
 
 Later refusals (401, 403) are parts "denied" to these credentials; an account-owned token, which
 cannot list accounts, reads the zones of --account or every zone it sees; endpoints the API
@@ -28,7 +33,7 @@ managed rules are never asked for (it has none).`,
     format: { type: 'string', default: 'text', choices: ['text', 'json'], help: 'output: the scan id, or the summary as JSON' },
     ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
   },
-  examples: ['zonewarden scan', 'zonewarden scan --zone example.com --zone example.org --format json', 'zonewarden scan --account 023e105f4ecef8ad9ca31a8372d0c353 --budget 600'],
+  examples: ['zonewarden scan', 'zonewarden scan --zone example.com,example.org --format json', 'zonewarden scan --account 023e105f4ecef8ad9ca31a8372d0c353 --budget 600'],
   async run(o, io) {
     const config = configFrom(o, io);
     const { scanId, status, summary } = await scanStep(config, io);

@@ -4,21 +4,30 @@ import { formatDuration, parseDuration } from '../../shared/duration.js';
 import { EXIT, UsageError } from '../../shared/errors.js';
 import { printable } from '../../shared/printable.js';
 import { defineCommand } from '../command.js';
-import { commonOptions, configFrom } from '../common.js';
+import { commonOptions, configFrom, configScope } from '../common.js';
+import { describeScope } from '../../snapshot/scope.js';
 import { openSnapshot } from '../../snapshot/db.js';
 
 export const statusCommand = defineCommand({
   name: 'status',
-  summary: 'the last run, its outcome and the next one; exit 1 when the last complete scan is older than --max-age',
+  summary: 'the last run, its outcome and the next one; exit 1 when the scans are stale or the last run or scan failed',
   description: `
 Shows the last run of the nightly job (run or schedule) and how it ended, the scheduler and when
-it runs next, the last webhook delivery, and how old the last complete scan is. For monitoring
-(a Nagios-style check, a systemd timer, a CI job): exit 1 when the last complete scan is older
-than --max-age, or there is none yet and the first scan started longer ago than that; else 0.
-Exit 2 when there is no database at --db.`,
+it runs next, the last webhook delivery, and how old the last complete scan is. Scans are those of
+the scope (--account and --zone, else the config file's, else the whole organisation): a one-zone
+rescan keeps nothing fresh. For monitoring (a Nagios-style check, a systemd timer, a CI job):
+
+  exit 0  the last complete scan is younger than --max-age and the last run and scan ended well
+          (complete, or with findings); or no scan has completed yet, none has failed, and the
+          first started less than --max-age ago (a first scan still running)
+  exit 1  stale: the last complete scan is older than --max-age, or there is none and the first
+          scan started longer ago, or nothing has run at all; or the last run ended failed,
+          aborted or incomplete; or a scan newer than the last complete one ended incomplete or
+          aborted. Each reason is printed (JSON: "problems").
+  exit 2  no database at --db, or a usage or database error.`,
   options: {
     format: { type: 'string', default: 'text', choices: ['text', 'json'], value: 'FORMAT', help: 'text, or json (schema zonewarden.status/1)' },
-    ...commonOptions('db', 'config', 'maxAge'),
+    ...commonOptions('account', 'zone', 'db', 'config', 'maxAge', 'verbose'),
   },
   examples: ['zonewarden status', 'zonewarden status --max-age 26h --format json --db /var/lib/zonewarden/zonewarden.db'],
   async run(o, io) {
@@ -28,9 +37,9 @@ Exit 2 when there is no database at --db.`,
     if (maxAgeMs === null) throw new UsageError(`--max-age "${config.maxAge.slice(0, 40)}" is not a duration; e.g. 36h, 2d, 90m or 1d12h`);
     const db = openSnapshot(resolve(io.cwd, config.db), { readonly: true });
     try {
-      const view = statusOf(db, maxAgeMs);
+      const view = statusOf(db, maxAgeMs, new Date(), configScope(config));
       io.stdout(o.format === 'json' ? `${JSON.stringify(view, null, 2)}\n` : statusText(view));
-      return view.stale ? EXIT.findings : EXIT.ok;
+      return view.exitCode === 0 ? EXIT.ok : EXIT.findings;
     } finally {
       db.close();
     }
@@ -41,10 +50,12 @@ function statusText(v: StatusView): string {
   const lines: string[] = [];
   const maxAge = formatDuration(v.maxAgeSeconds * 1000);
   if (v.lastCompleteScan) {
-    lines.push(`${v.stale ? 'STALE' : 'fresh'}: last complete scan ${v.lastCompleteScan.id} finished ${v.lastCompleteScan.finishedAt}, ${formatDuration((v.ageSeconds ?? 0) * 1000)} ago (max age ${maxAge})`);
+    lines.push(`${v.stale ? 'STALE' : v.problems.length ? 'PROBLEM' : 'fresh'}: last complete scan ${v.lastCompleteScan.id} finished ${v.lastCompleteScan.finishedAt}, ${formatDuration((v.ageSeconds ?? 0) * 1000)} ago (max age ${maxAge})`);
   } else if (v.ageSeconds !== null) {
-    lines.push(`${v.stale ? 'STALE' : 'waiting'}: no complete scan yet; the first scan started ${formatDuration(v.ageSeconds * 1000)} ago (max age ${maxAge})`);
+    lines.push(`${v.stale ? 'STALE' : v.problems.length ? 'PROBLEM' : 'waiting'}: no complete scan yet; the first scan started ${formatDuration(v.ageSeconds * 1000)} ago (max age ${maxAge})`);
   } else lines.push('STALE: nothing has run on this database yet');
+  lines.push(`scope: ${describeScope(v.scope)}${v.lastScan && v.lastScan.id !== v.lastCompleteScan?.id ? `; last scan ${v.lastScan.id} is ${v.lastScan.status}` : ''}`);
+  for (const p of v.problems.filter((p) => !p.startsWith('stale:'))) lines.push(`problem: ${printable(p)}`);
   const r = v.lastRun;
   if (r) {
     const how = r.running ? 'still running' : `${r.outcome} (exit ${r.exitCode})`;

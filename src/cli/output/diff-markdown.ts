@@ -1,7 +1,8 @@
 import type { DriftResult, FindingChange, ResourceChange } from '../../drift/result.js';
 import { resourceText } from '../../policy/findings.js';
 import { markdownText as md } from '../../shared/markdown.js';
-import { configurationSummary, contentsText, FINDING_LABEL, findingSummary, label, scanLine, valueText } from '../../drift/words.js';
+import { configurationSummary, contentsText, FINDING_LABEL, findingSummary, label, scanLine, SCOPES_DIFFER, valueText } from '../../drift/words.js';
+import { sameScope } from '../../snapshot/scope.js';
 
 /**
  * A diff in Markdown, for pull requests and chat: a summary, then tables of finding and
@@ -14,6 +15,7 @@ export function diffMarkdown(d: DriftResult, options: { limit: number }): string
   add(`## zonewarden drift: scan ${d.from.id} to scan ${d.to.id}`, '');
   add(`- From: ${md(scanLine(d.from))}`, `- To: ${md(scanLine(d.to))}`);
   if (d.baseline) add(`- Baseline ${d.baseline.id}, accepted ${md(d.baseline.acceptedAt)}${d.baseline.note ? `: ${md(d.baseline.note)}` : ''}`);
+  if (!sameScope(d.from.scope, d.to.scope)) add(`- ${md(SCOPES_DIFFER)}`);
   add(`- Findings: ${md(findingSummary(d))}`, `- Configuration: ${md(configurationSummary(d))}`, '');
 
   if (d.findings.changes.length) {

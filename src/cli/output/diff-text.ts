@@ -2,7 +2,8 @@ import type { DriftResult, FindingChange, ResourceChange, UnreadPartition } from
 import { kindOf } from '../../drift/resources.js';
 import { resourceText } from '../../policy/findings.js';
 import { printable, shorten } from '../../shared/printable.js';
-import { configurationSummary, contentsText, fieldText, FINDING_LABEL, findingSummary, label, resourceTitle, scanLine, SIGN } from '../../drift/words.js';
+import { sameScope } from '../../snapshot/scope.js';
+import { configurationSummary, SCOPES_DIFFER, contentsText, fieldText, FINDING_LABEL, findingSummary, label, resourceTitle, scanLine, SIGN } from '../../drift/words.js';
 
 /**
  * A diff for the terminal: the two scans, then finding drift (worst first within each kind), then
@@ -15,6 +16,7 @@ export function writeDiffText(d: DriftResult, options: { limit: number }, write:
   out(`Drift from ${scanLine(d.from)}`);
   out(`        to ${scanLine(d.to)}`);
   if (d.baseline) out(`Baseline ${d.baseline.id}, accepted ${d.baseline.acceptedAt}${d.baseline.note ? `: ${d.baseline.note}` : ''}`);
+  if (!sameScope(d.from.scope, d.to.scope)) out(SCOPES_DIFFER);
   out();
   out(`Findings: ${findingSummary(d)}`);
   capped(d.findings.changes, options.limit, (c) => out(`  ${findingLine(c)}`), out);

@@ -1,0 +1,64 @@
+import { formatApiTime } from '../clock.js';
+import type { Organisation, Zone } from '../state.js';
+
+/**
+ * What changes in the demo organisation between the first demo run and the next: a certificate
+ * renewed, a DNS record edited and a firewall rule paused, so that the second run shows what
+ * drift looks like (a finding fixed, one new, configuration changed) and nothing else. Every time
+ * set here is derived from the clock's start, the demo's stable epoch, so that a third run finds
+ * the same organisation as the second and shows no drift.
+ */
+
+export interface DemoChange {
+  zone: string;
+  what: string;
+}
+
+const DAY_MS = 86_400_000;
+
+function zoneNamed(org: Organisation, name: string): Zone {
+  const zone = org.state.zones.find((z) => z.name === name);
+  if (!zone) throw new Error(`demo changes: the demo organisation has no zone ${name}`);
+  return zone;
+}
+
+export function applyDemoChanges(org: Organisation): DemoChange[] {
+  const epoch = org.clock.start.getTime();
+  const at = (ms: number) => formatApiTime(new Date(epoch + ms));
+  const changes: DemoChange[] = [];
+
+  // The blog's certificate, expiring within days, is renewed for 90 days.
+  const blog = zoneNamed(org, 'northwind-blog.example');
+  for (const pack of blog.certificatePacks) {
+    for (const cert of pack.certificates) {
+      const expires = cert.expires_on === undefined ? null : Date.parse(cert.expires_on);
+      if (expires === null || expires <= epoch || expires > epoch + 30 * DAY_MS) continue;
+      cert.expires_on = at(90 * DAY_MS);
+      cert.uploaded_on = at(60_000);
+      cert.modified_on = at(60_000);
+      changes.push({ zone: blog.name, what: `certificate ${cert.id} renewed until ${cert.expires_on}` });
+    }
+  }
+
+  // The shop's first DNS record gets a new TTL: configuration drift that no check judges.
+  const shop = zoneNamed(org, 'northwind-shop.example');
+  if (shop.dns.size > 0) {
+    const record = shop.dns.at(0);
+    const before = record.ttl;
+    record.ttl = before === 3600 ? 1800 : 3600;
+    record.modified_on = at(60_000);
+    changes.push({ zone: shop.name, what: `DNS record ${record.type} ${record.name}: TTL ${before} -> ${record.ttl}` });
+  }
+
+  // One of the hobby site's active firewall rules is paused.
+  const hobby = zoneNamed(org, 'tinkerer.test');
+  const rule = [...hobby.firewallRules.values()].find((r) => !r.paused);
+  if (rule) {
+    rule.paused = true;
+    rule.modified_on = at(60_000);
+    changes.push({ zone: hobby.name, what: `firewall rule "${rule.description}" paused` });
+  }
+
+  org.touch();
+  return changes;
+}

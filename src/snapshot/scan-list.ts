@@ -1,0 +1,51 @@
+import type { Db } from './db.js';
+import { parseScope, type ScanScope } from './scope.js';
+
+/** One line of `zonewarden scans`: what a scan covered, how it ended, what it read and found. */
+export interface ScanListing {
+  id: number;
+  startedAt: string;
+  finishedAt: string | null;
+  status: 'running' | 'complete' | 'incomplete' | 'aborted';
+  scope: ScanScope;
+  /** Accounts and zones read, and parts that could not be read; null for a scan that ended without a summary. */
+  counts: { accounts: number; zones: number; missing: number } | null;
+  /** Why an aborted scan ended, as stored (credentials already redacted). */
+  error: string | null;
+  /** The audit's verdicts; null when the scan has not been audited. */
+  audit: { fail: number; waived: number; unknown: number; pass: number } | null;
+  baseline: boolean;
+}
+
+interface Summary {
+  accounts?: number;
+  zones?: number;
+  missing?: unknown[];
+  error?: string;
+}
+
+/** The newest scans first; `limit` 0 lists all. */
+export function listScans(db: Db, limit: number): ScanListing[] {
+  const rows = db
+    .prepare(
+      `SELECT s.id, s.started_at, s.finished_at, s.status, s.scope, s.summary, a.counts AS audit,
+              EXISTS (SELECT 1 FROM baselines b WHERE b.scan_id = s.id) AS baseline
+       FROM scans s LEFT JOIN audits a ON a.scan_id = s.id ORDER BY s.id DESC LIMIT ?`,
+    )
+    .all(limit === 0 ? -1 : limit) as Array<{ id: number; started_at: string; finished_at: string | null; status: ScanListing['status']; scope: string; summary: string | null; audit: string | null; baseline: number }>;
+  return rows.map((r) => {
+    const summary = r.summary ? (JSON.parse(r.summary) as Summary) : null;
+    const byStatus = r.audit ? (JSON.parse(r.audit) as { byStatus: ScanListing['audit'] }).byStatus : null;
+    return {
+      id: r.id,
+      startedAt: r.started_at,
+      finishedAt: r.finished_at,
+      status: r.status,
+      scope: parseScope(r.scope),
+      counts: summary && typeof summary.zones === 'number' ? { accounts: summary.accounts ?? 0, zones: summary.zones, missing: summary.missing?.length ?? 0 } : null,
+      error: typeof summary?.error === 'string' ? summary.error : null,
+      audit: byStatus,
+      baseline: r.baseline === 1,
+    };
+  });
+}
