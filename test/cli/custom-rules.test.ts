@@ -49,7 +49,7 @@ describe('custom rules from --rules-dir', () => {
     const r = await runCli(['audit', '--db', db, '--config', config, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { rules: Array<{ id: string; severity: string; options: unknown }> };
-    expect(doc.rules.find((x) => x.id === RULE)).toEqual({ id: RULE, severity: 'low', options: { ranges: ['192.0.2.0/24'] } });
+    expect(doc.rules.find((x) => x.id === RULE)).toEqual({ id: RULE, severity: 'low', options: { ranges: ['192.0.2.0/24'] }, remediation: expect.stringMatching(/^Proxy the record/) });
     expect(findingsOf(r.stdout).filter((f) => f.rule === RULE && f.status === 'fail').every((f) => f.severity === 'low')).toBe(true);
   });
 

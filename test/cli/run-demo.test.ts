@@ -51,12 +51,12 @@ describe('zonewarden demo', () => {
     };
     expect([d.from.id, d.to.id]).toEqual([1, 2]);
     expect(d.findings.changes.map((c) => `${c.change} ${c.rule} ${c.zone.name}`).sort()).toEqual([
-      'fixed certificate-expiry northwind-blog.example',
+      'fixed certificate-expiry acme-bank.example',
       'new firewall-rule-inactive tinkerer.test',
     ]);
     // Only the three changes made on purpose: no timestamp of the organisation moved with the clock.
     expect(d.configuration.changes.map((c) => `${c.change} ${c.type} ${c.zone.name} ${c.fields.map((f) => f.field).sort().join(',')}`).sort()).toEqual([
-      'changed certificate northwind-blog.example expires_on,uploaded_on',
+      'changed certificate acme-bank.example expires_on,uploaded_on',
       'changed dns_record northwind-shop.example ttl',
       'changed firewall_rule tinkerer.test paused',
     ]);

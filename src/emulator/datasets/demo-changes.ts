@@ -27,16 +27,16 @@ export function applyDemoChanges(org: Organisation): DemoChange[] {
   const at = (ms: number) => formatApiTime(new Date(epoch + ms));
   const changes: DemoChange[] = [];
 
-  // The blog's certificate, expiring within days, is renewed for 90 days.
-  const blog = zoneNamed(org, 'northwind-blog.example');
-  for (const pack of blog.certificatePacks) {
+  // The bank's 90-day certificate, inside its renewal window with days left, is renewed for 90 days.
+  const bank = zoneNamed(org, 'acme-bank.example');
+  for (const pack of bank.certificatePacks) {
     for (const cert of pack.certificates) {
       const expires = cert.expires_on === undefined ? null : Date.parse(cert.expires_on);
       if (expires === null || expires <= epoch || expires > epoch + 30 * DAY_MS) continue;
       cert.expires_on = at(90 * DAY_MS);
       cert.uploaded_on = at(60_000);
       cert.modified_on = at(60_000);
-      changes.push({ zone: blog.name, what: `certificate ${cert.id} renewed until ${cert.expires_on}` });
+      changes.push({ zone: bank.name, what: `certificate ${cert.id} renewed until ${cert.expires_on}` });
     }
   }
 
