@@ -12,7 +12,8 @@ import { loadWaivers } from '../policy/waivers.js';
 import { loadTemplates } from '../report/templates.js';
 import { writeReport, type ReportFormat, type WrittenReport } from '../report/write-report.js';
 import { EXIT, ZonewardenError } from '../shared/errors.js';
-import { openSnapshot } from '../snapshot/db.js';
+import { openSnapshot, SnapshotError } from '../snapshot/db.js';
+import { snapshotFailure } from '../snapshot/failures.js';
 import { SnapshotReader } from '../snapshot/reader.js';
 import type { CommandIO } from './command.js';
 import { clientFor, loggerFor } from './common.js';
@@ -33,7 +34,8 @@ export class ScanAborted extends ZonewardenError {
 export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutcome> {
   const logger = loggerFor(config, io);
   const client = clientFor(config, io, logger);
-  const db = openSnapshot(resolve(io.cwd, config.db));
+  const path = resolve(io.cwd, config.db);
+  const db = openSnapshot(path);
   const controller = new AbortController();
   let stoppedBy: string | null = null;
   void io.stopSignal.then((signal) => {
@@ -56,6 +58,9 @@ export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutco
     if (!(err instanceof ScanFailed)) throw err;
     if (stoppedBy && err.scanId !== null) throw new ScanAborted(err.scanId, stoppedBy);
     if (err.error instanceof CredentialsRejected) throw err.error.error;
+    // A full disk, a lock held too long: one line naming the file, not a stack.
+    const failure = snapshotFailure(err.error, path);
+    if (failure) throw new SnapshotError(failure.code, err.scanId === null ? failure.message : `scan ${err.scanId} aborted: ${failure.message}`);
     throw err.error;
   } finally {
     await client.close();
@@ -79,7 +84,8 @@ export async function runJob(config: Config, io: CommandIO, report: { out: strin
   const templates = loadTemplates(report.templatesDir === undefined ? {} : { overrideDir: report.templatesDir });
   const scan = await scanStep(config, io);
   if (!config.quiet) io.stderr(summaryText(scan.summary));
-  const db = openSnapshot(resolve(io.cwd, config.db));
+  const path = resolve(io.cwd, config.db);
+  const db = openSnapshot(path);
   try {
     const audit = recordAudit(db, new SnapshotReader(db, scan.scanId), rules, waivers);
     const written = await writeReport(db, scan.scanId, { out: report.out, formats: report.formats, templates, ...(report.templatesDir === undefined ? {} : { templatesDir: report.templatesDir }) });
@@ -93,6 +99,8 @@ export async function runJob(config: Config, io: CommandIO, report: { out: strin
     for (const file of written.files) io.stdout(`${file}\n`);
     io.stdout(`${written.index}\n`);
     return { scan, audit, report: written, failing, exitCode: failing ? EXIT.findings : incomplete ? EXIT.incomplete : EXIT.ok };
+  } catch (err) {
+    throw snapshotFailure(err, path) ?? err;
   } finally {
     db.close();
   }

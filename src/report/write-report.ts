@@ -1,8 +1,8 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DriftResult } from '../drift/result.js';
 import { storedFindings } from '../policy/store.js';
-import { EXIT } from '../shared/errors.js';
+import { EXIT, ZonewardenError } from '../shared/errors.js';
 import type { Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
 import { expiryTimeline, failureTrend } from './charts.js';
@@ -38,15 +38,24 @@ export function reportDirName(scan: { id: number; startedAt: string }): string {
   return `${scan.startedAt.replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')}-scan-${scan.id}`;
 }
 
+/** A report that cannot be written leaves nothing behind: the temporary file goes with the failure. */
 function writeFileAtomically(path: string, fill: (write: (text: string) => void) => void): void {
   const temporary = `${path}.partial`;
-  const fd = openSync(temporary, 'w');
   try {
-    fill((text) => void writeSync(fd, text));
-  } finally {
-    closeSync(fd);
+    const fd = openSync(temporary, 'w');
+    try {
+      fill((text) => void writeSync(fd, text));
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (err) {
+    rmSync(temporary, { force: true });
+    if ((err as { code?: string }).code === 'ENOSPC') {
+      throw new ZonewardenError('ZW_DISK_FULL', `the disk holding ${path} is full: free some space there, or write the reports elsewhere with --out`, { cause: err });
+    }
+    throw err;
   }
-  renameSync(temporary, path);
 }
 
 export async function writeReport(db: Db, scanId: number, options: { out: string; formats: readonly ReportFormat[]; templates: Templates; templatesDir?: string }): Promise<WrittenReport> {

@@ -1,10 +1,12 @@
-import type { Db } from './db.js';
+import { runningScans, scanIsAlive, SnapshotError, type Db } from './db.js';
 import { SCAN_REF_BASE } from './scan-ref.js';
 
 /**
  * Retention: keeps the newest `keep` scans, and always the latest complete scan and every
  * accepted baseline, whatever their age. Versions no kept scan falls inside are deleted with the
- * scans; a running scan is never touched.
+ * scans. It refuses while a scan is running: that scan extends the versions of the scan before it
+ * page by page, and deleting them under it would cost it the rest of a night's work (the writer
+ * would store them afresh, but a long delete also holds the file's lock for its duration).
  */
 export interface PruneResult {
   deletedScans: number[];
@@ -31,6 +33,13 @@ const VERSIONED_TABLES = [
 export function pruneScans(db: Db, keep: number): PruneResult {
   return db
     .transaction((): PruneResult => {
+      const live = runningScans(db).find((r) => scanIsAlive(r));
+      if (live) {
+        throw new SnapshotError(
+          'ZW_DB_BUSY',
+          `scan ${live.id} is running on this database (pid ${live.pid} on ${live.host}); prune when it ends, nothing was deleted`,
+        );
+      }
       const scans = db.prepare('SELECT id, status FROM scans ORDER BY id DESC').all() as Array<{ id: number; status: string }>;
       const protectedIds = new Set<number>();
       const latestComplete = scans.find((s) => s.status === 'complete');

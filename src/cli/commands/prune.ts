@@ -11,7 +11,8 @@ export const pruneCommand = defineCommand({
   summary: 'delete old scans, keeping the newest N, the latest complete scan and every baseline',
   description: `
 Deletes all but the newest --keep scans, and the stored versions only they used. The latest
-complete scan and every accepted baseline are always kept, and a running scan is never touched.
+complete scan and every accepted baseline are always kept. While a scan is running, prune refuses
+(exit 2) and deletes nothing: run it again when the scan has ended.
 With --vacuum the file is compacted afterwards so the space goes back to the disk.`,
   options: {
     keep: { type: 'integer', min: 1, help: 'how many of the newest scans to keep (required)' },
