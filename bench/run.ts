@@ -7,6 +7,7 @@ import { budgetFor, budgetRuns } from './compare.js';
 import { comparisonMarkdown, targetsMarkdown } from './compare-markdown.js';
 import { driftMarkdown } from './drift.js';
 import { emulatorThroughput, generatedStartup, startupMarkdown, throughputMarkdown } from './emulator-throughput.js';
+import { hugeZonesBench, hugeZonesMarkdown } from './huge-zones.js';
 import { reportBench, reportMarkdown } from './report.js';
 import { scanBench, scanMarkdown } from './scan.js';
 import { SCALE_NAMES, SCALES, type ScaleName } from './scales.js';
@@ -27,6 +28,8 @@ const { values } = parseArgs({
     'no-write': { type: 'boolean', default: false },
     // FILE:SCAN: only the report benchmark, on an audited scan of an existing database.
     'report-db': { type: 'string' },
+    // ZONES:RECORDS: only the few-huge-zones shape (scan, unchanged rescan, audit), e.g. 5:1000000.
+    'huge-zones': { type: 'string' },
   },
 });
 const fail = (message: string): never => {
@@ -39,6 +42,7 @@ if (values['report-db']) {
   process.stdout.write(reportMarkdown([await reportBench(file!, Number(scan), findings)]));
   process.exit(0);
 }
+if (values['huge-zones']) await hugeZonesOnly(values['huge-zones']);
 const scales = values.scale.split(',').map((s) => s.trim()) as ScaleName[];
 for (const s of scales) if (!SCALE_NAMES.includes(s)) fail(`--scale takes ${SCALE_NAMES.join(', ')} (or a comma-separated list), got "${s}"`);
 const seconds = Number(values.seconds);
@@ -81,3 +85,13 @@ for (const name of scales) {
   doc = replaceSection(doc, name, section);
 }
 if (!values['no-write']) writeFileSync(output, doc);
+
+async function hugeZonesOnly(shape: string): Promise<never> {
+  const [zones, records] = shape.split(':').map(Number);
+  if (!zones || !records || zones < 1 || records < zones) fail(`--huge-zones takes ZONES:RECORDS, e.g. 5:1000000, got "${shape}"`);
+  process.stderr.write(`bench: ${zones} zones, ${records} DNS records: scan, unchanged rescan, audit...\n`);
+  const section = [hugeZonesMarkdown(await hugeZonesBench(zones!, records!)), stamp].join('\n');
+  process.stdout.write(`${section}\n`);
+  if (!values['no-write']) writeFileSync(output, replaceSection(doc, 'huge-zones', section));
+  process.exit(0);
+}

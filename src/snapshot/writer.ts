@@ -92,6 +92,11 @@ export class ScanWriter {
     return new ScanWriter(db, id, redact);
   }
 
+  /** A statement prepared once per distinct SQL text, for this scan's connection. */
+  prepare(sql: string): Statement {
+    return this.statement(sql);
+  }
+
   private statement(sql: string): Statement {
     let s = this.statements.get(sql);
     if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
@@ -222,15 +227,13 @@ export class PartitionWriter {
    * (prune in another process) is simply not found and the item is written afresh.
    */
   private versions(spec: TableSpec, id: string): Version[] {
-    const where = spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : '';
-    return this.scan.all<Version>(
-      `SELECT pk, hash, last_scan FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND item_id = ? AND last_scan >= ?${where} ORDER BY last_scan DESC`,
-      this.storedScopeId,
-      id,
-      this.lastOk ?? 0,
-      ...(spec.endpointColumn ? [this.endpoint] : []),
+    this.lookup ??= this.scan.prepare(
+      `SELECT pk, hash, last_scan FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND item_id = ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''} ORDER BY last_scan DESC`,
     );
+    const params = [this.storedScopeId, id, this.lastOk ?? 0, ...(spec.endpointColumn ? [this.endpoint] : [])];
+    return this.lookup.all(...params) as Version[];
   }
+  private lookup: Statement | undefined;
 
   /** Writes a page of items in one transaction. */
   write(items: ReadonlyArray<unknown>): void {
