@@ -42,7 +42,6 @@ if (values['report-db']) {
   process.stdout.write(reportMarkdown([await reportBench(file!, Number(scan), findings)]));
   process.exit(0);
 }
-if (values['huge-zones']) await hugeZonesOnly(values['huge-zones']);
 const scales = values.scale.split(',').map((s) => s.trim()) as ScaleName[];
 for (const s of scales) if (!SCALE_NAMES.includes(s)) fail(`--scale takes ${SCALE_NAMES.join(', ')} (or a comma-separated list), got "${s}"`);
 const seconds = Number(values.seconds);
@@ -52,6 +51,7 @@ const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(to
 const stamp = `Measured by \`npm run bench -- --scale NAME\` on ${new Date().toISOString().slice(0, 10)}; machine: ${machine}.`;
 const output = new URL('../../BENCHMARKS.md', import.meta.url);
 let doc = existsSync(output) ? readFileSync(output, 'utf8') : '# Benchmarks\n';
+if (values['huge-zones']) await hugeZonesOnly(values['huge-zones']);
 
 for (const name of scales) {
   const scale = SCALES[name];
