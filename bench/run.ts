@@ -90,7 +90,8 @@ async function hugeZonesOnly(shape: string): Promise<never> {
   const [zones, records] = shape.split(':').map(Number);
   if (!zones || !records || zones < 1 || records < zones) fail(`--huge-zones takes ZONES:RECORDS, e.g. 5:1000000, got "${shape}"`);
   process.stderr.write(`bench: ${zones} zones, ${records} DNS records: scan, unchanged rescan, audit...\n`);
-  const section = [hugeZonesMarkdown(await hugeZonesBench(zones!, records!)), stamp].join('\n');
+  const measured = `Measured by \`npm run bench -- --huge-zones ${shape}\` on ${new Date().toISOString().slice(0, 10)}; machine: ${machine}.`;
+  const section = [hugeZonesMarkdown(await hugeZonesBench(zones!, records!)), measured].join('\n');
   process.stdout.write(`${section}\n`);
   if (!values['no-write']) writeFileSync(output, replaceSection(doc, 'huge-zones', section));
   process.exit(0);

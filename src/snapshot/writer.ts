@@ -50,7 +50,7 @@ export class ScanWriter {
    * Pages of thousands of parsed items are garbage as soon as they are stored, and V8 lets them
    * pile up far past what is live: collected past this ceiling, checked every few pages.
    */
-  private readonly heap = new HeapCeiling(160, 4);
+  private readonly heap = new HeapCeiling(96, 2);
 
   private constructor(
     readonly db: Db,
