@@ -221,6 +221,16 @@ describe('status and the other read commands for a user who may only read', () =
     expect(audit.stderr.trim()).toBe(`zonewarden audit: ${dir} (the directory of ${path}) is not writable by user nobody: SQLite keeps its journal beside the database; run as the database's owner, or change the directory's permissions`);
     expect(fingerprint(path)).toEqual(before);
     expect(readdirSync(dir).sort()).toEqual(['reports', 'zonewarden.db']);
+
+    // A directory anyone may write, a file only its owner may: the file is named.
+    const shared = tempDir();
+    chmodSync(shared, 0o777);
+    const copy = join(shared, 'zonewarden.db');
+    writeFileSync(copy, readFileSync(path));
+    chmodSync(copy, 0o444);
+    const onCopy = spawnSync(process.execPath, [CLI, 'audit', '--quiet', '--db', copy], { uid: NOBODY, gid: NOBODY, cwd: tmpdir(), env: { PATH: process.env['PATH'] }, encoding: 'utf8' });
+    expect(onCopy.status).toBe(2);
+    expect(onCopy.stderr.trim()).toBe(`zonewarden audit: ${copy} is not writable by user nobody: run as the database's owner, or change its permissions`);
   });
 });
 
