@@ -7,6 +7,7 @@ import { budgetFor, budgetRuns } from './compare.js';
 import { comparisonMarkdown, targetsMarkdown } from './compare-markdown.js';
 import { driftMarkdown } from './drift.js';
 import { emulatorThroughput, generatedStartup, startupMarkdown, throughputMarkdown } from './emulator-throughput.js';
+import { hugeZonesBench, hugeZonesMarkdown } from './huge-zones.js';
 import { reportBench, reportMarkdown } from './report.js';
 import { scanBench, scanMarkdown } from './scan.js';
 import { SCALE_NAMES, SCALES, type ScaleName } from './scales.js';
@@ -27,6 +28,8 @@ const { values } = parseArgs({
     'no-write': { type: 'boolean', default: false },
     // FILE:SCAN: only the report benchmark, on an audited scan of an existing database.
     'report-db': { type: 'string' },
+    // ZONES:RECORDS: only the few-huge-zones shape (scan, unchanged rescan, audit), e.g. 5:1000000.
+    'huge-zones': { type: 'string' },
   },
 });
 const fail = (message: string): never => {
@@ -48,6 +51,7 @@ const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(to
 const stamp = `Measured by \`npm run bench -- --scale NAME\` on ${new Date().toISOString().slice(0, 10)}; machine: ${machine}.`;
 const output = new URL('../../BENCHMARKS.md', import.meta.url);
 let doc = existsSync(output) ? readFileSync(output, 'utf8') : '# Benchmarks\n';
+if (values['huge-zones']) await hugeZonesOnly(values['huge-zones']);
 
 for (const name of scales) {
   const scale = SCALES[name];
@@ -81,3 +85,14 @@ for (const name of scales) {
   doc = replaceSection(doc, name, section);
 }
 if (!values['no-write']) writeFileSync(output, doc);
+
+async function hugeZonesOnly(shape: string): Promise<never> {
+  const [zones, records] = shape.split(':').map(Number);
+  if (!zones || !records || zones < 1 || records < zones) fail(`--huge-zones takes ZONES:RECORDS, e.g. 5:1000000, got "${shape}"`);
+  process.stderr.write(`bench: ${zones} zones, ${records} DNS records: scan, unchanged rescan, audit...\n`);
+  const measured = `Measured by \`npm run bench -- --huge-zones ${shape}\` on ${new Date().toISOString().slice(0, 10)}; machine: ${machine}.`;
+  const section = [hugeZonesMarkdown(await hugeZonesBench(zones!, records!)), measured].join('\n');
+  process.stdout.write(`${section}\n`);
+  if (!values['no-write']) writeFileSync(output, replaceSection(doc, 'huge-zones', section));
+  process.exit(0);
+}

@@ -34,6 +34,10 @@ export class ActionLog {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
+  private redactOrNull(text: string | null | undefined): string | null {
+    return text === undefined || text === null ? null : this.redact(text);
+  }
+
   record(entry: ActionEntry): void {
     this.db
       .prepare(
@@ -45,10 +49,11 @@ export class ActionLog {
         entry.command,
         entry.action,
         entry.target.type,
-        entry.target.id,
-        entry.target.name,
-        entry.zone?.id ?? null,
-        entry.zone?.name ?? null,
+        // Ids and names come from the API or the command line: a credential echoed in one is redacted as everywhere.
+        this.redactOrNull(entry.target.id),
+        this.redactOrNull(entry.target.name),
+        this.redactOrNull(entry.zone?.id),
+        this.redactOrNull(entry.zone?.name),
         entry.outcome,
         entry.httpStatus ?? null,
         JSON.stringify(entry.apiCodes ?? []),

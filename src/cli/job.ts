@@ -11,7 +11,8 @@ import { loadWaivers } from '../policy/waivers.js';
 import { loadTemplates } from '../report/templates.js';
 import { writeReport, type WrittenReport } from '../report/write-report.js';
 import { EXIT, ZonewardenError } from '../shared/errors.js';
-import { openSnapshot } from '../snapshot/db.js';
+import { openSnapshot, SnapshotError } from '../snapshot/db.js';
+import { snapshotFailure } from '../snapshot/failures.js';
 import { SnapshotReader } from '../snapshot/reader.js';
 import type { CommandIO } from './command.js';
 import type { ReportSettings } from './nightly.js';
@@ -33,7 +34,8 @@ export class ScanAborted extends ZonewardenError {
 export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutcome> {
   const logger = loggerFor(config, io);
   const client = clientFor(config, io, logger);
-  const db = openSnapshot(resolve(io.cwd, config.db));
+  const path = resolve(io.cwd, config.db);
+  const db = openSnapshot(path);
   const controller = new AbortController();
   let stoppedBy: string | null = null;
   void io.stopSignal.then((signal) => {
@@ -57,6 +59,9 @@ export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutco
     if (stoppedBy && err.scanId !== null) throw new ScanAborted(err.scanId, stoppedBy);
     // What ended the scan, as it is: refused credentials or an unreachable API on the first calls
     // (ScanCannotStart), a scope that matches nothing, are one line, exit 2, and no reports.
+    // A full disk, a lock held too long: one line naming the file, not a stack.
+    const failure = snapshotFailure(err.error, path);
+    if (failure) throw new SnapshotError(failure.code, err.scanId === null ? failure.message : `scan ${err.scanId} aborted: ${failure.message}`);
     throw err.error;
   } finally {
     await client.close();
@@ -82,7 +87,8 @@ export async function runJob(config: Config, io: CommandIO, report: ReportSettin
   const templates = loadTemplates(report.templatesDir === undefined ? {} : { overrideDir: report.templatesDir });
   const scan = await scanStep(config, io);
   if (!config.quiet) io.stderr(summaryText(scan.summary));
-  const db = openSnapshot(resolve(io.cwd, config.db));
+  const path = resolve(io.cwd, config.db);
+  const db = openSnapshot(path);
   try {
     const audit = recordAudit(db, new SnapshotReader(db, scan.scanId), rules, waivers);
     const written = await writeReport(db, scan.scanId, { out: report.out, formats: report.formats, templates, trendScope: scope, ...(report.templatesDir === undefined ? {} : { templatesDir: report.templatesDir }) });
@@ -96,6 +102,8 @@ export async function runJob(config: Config, io: CommandIO, report: ReportSettin
     for (const file of written.files) io.stdout(`${file}\n`);
     io.stdout(`${written.index}\n`);
     return { scan, audit, report: written, failing, exitCode: failing ? EXIT.findings : incomplete ? EXIT.incomplete : EXIT.ok };
+  } catch (err) {
+    throw snapshotFailure(err, path) ?? err;
   } finally {
     db.close();
   }

@@ -2,6 +2,8 @@ import { redactorFor, secretsFromEnv } from '../config/credentials.js';
 import { ZonewardenError, EXIT } from '../shared/errors.js';
 import { createRedactor } from '../shared/redact.js';
 import { PACKAGE } from '../shared/package-info.js';
+import { databasePath } from '../snapshot/db.js';
+import { snapshotFailure } from '../snapshot/failures.js';
 import { commandHelp, parseOptions, type CommandIO } from './command.js';
 import { COMMANDS } from './commands/index.js';
 
@@ -42,7 +44,10 @@ export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> 
       return EXIT.ok;
     }
     return await command.run(options, io, options._);
-  } catch (err) {
+  } catch (caught) {
+    // A SQLite failure outside the scan (an audit's writes on a full disk, a lock): named as such.
+    const opened = databasePath();
+    const err = (opened === null ? null : snapshotFailure(caught, opened)) ?? caught;
     if (err instanceof ZonewardenError) {
       const prefixed = err.message.startsWith(`${command.name}:`) ? err.message : `${command.name}: ${err.message}`;
       // An error zonewarden expected says all there is in its one line: a stack is for the unexpected.

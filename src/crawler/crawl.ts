@@ -85,7 +85,12 @@ class Crawler {
   /** Names in --zone or --account that matched nothing these credentials see. */
   private readonly unmatched: UnmatchedName[] = [];
   private readonly progress: CrawlProgress = { zonesDone: 0, zonesKnown: 0, accountsDone: 0, accountsKnown: 0 };
-  private readonly zoneTasks: Array<Promise<void>> = [];
+  /** Every task started, each settling without throwing (see track). */
+  private readonly tasks: Array<Promise<void>> = [];
+  private fatal: { error: unknown } | null = null;
+  /** Stops the tasks after a fatal failure; `signal` also carries the caller's stop. */
+  private readonly stopper = new AbortController();
+  private readonly signal: AbortSignal;
   private readonly seenZones = new Set<string>();
   private migratedBefore = new Set<string>();
   private anyReadSucceeded = false;
@@ -94,22 +99,32 @@ class Crawler {
 
   constructor(private readonly o: CrawlOptions) {
     this.limit = pLimit(o.concurrency);
+    this.signal = o.signal ? AbortSignal.any([o.signal, this.stopper.signal]) : this.stopper.signal;
+    setMaxListeners(Math.max(10, o.concurrency * 4), this.signal);
   }
 
   async run(): Promise<CrawlResult> {
     this.migratedBefore = this.o.writer.migratedZones();
     const accountIds = await this.readAccounts();
-    // Until some read has succeeded, a refusal of invites would say nothing the zones will not.
-    const invites = this.anyReadSucceeded ? this.readInvites() : null;
+    // Until some read has succeeded, a refusal of invites would say nothing the zones will not:
+    // they are then read once the zones are listed.
+    const invitesNow = this.anyReadSucceeded;
+    if (invitesNow) this.track(this.readInvites());
+    const listings = this.tasks.length;
     if (this.o.scope.zones.length > 0) {
-      await Promise.all(this.o.scope.zones.map((name) => this.limit(() => this.readNamedZone(name))));
+      for (const name of this.o.scope.zones) this.track(this.limit(() => this.readNamedZone(name)));
     } else if (accountIds === 'from-zones') {
-      await this.readAllZones();
+      this.track(this.readAllZones());
     } else {
-      await Promise.all(accountIds.map((id) => this.limit(() => this.readAccountZones(id))));
+      for (const id of accountIds) this.track(this.limit(() => this.readAccountZones(id)));
     }
-    await (invites ?? this.readInvites());
-    await Promise.all(this.zoneTasks);
+    if (!invitesNow) {
+      await Promise.all(this.tasks.slice(listings));
+      if (!this.fatal) this.track(this.readInvites());
+    }
+    // Tasks enqueue zone tasks while this loop waits: it runs until the list stops growing.
+    for (let i = 0; i < this.tasks.length; i++) await this.tasks[i];
+    if (this.fatal) throw this.fatal.error;
     await this.checkScopeMatched();
     return this.result;
   }
@@ -151,6 +166,22 @@ class Crawler {
     for (const u of unmatched) u.closest = closestNames(u.name, names);
   }
 
+  /**
+   * Runs a task to its end whatever happens. The first failure that is not an API answer (a full
+   * disk, rejected credentials) stops every other task, and the crawl returns only once all of
+   * them have settled: none may still be writing when the caller marks the scan and closes the
+   * database.
+   */
+  private track(task: Promise<void>): void {
+    this.tasks.push(
+      task.catch((error: unknown) => {
+        if (this.fatal) return;
+        this.fatal = { error };
+        this.stopper.abort(error);
+      }),
+    );
+  }
+
   private report(): void {
     this.o.onProgress?.({ ...this.progress });
   }
@@ -185,7 +216,7 @@ class Crawler {
   ): Promise<Record<string, unknown> | null> {
     const partition = this.o.writer.partition('zone', zone.id, endpoint);
     try {
-      const answer = await this.o.client.get<Record<string, unknown>>(path, { query, signal: this.o.signal });
+      const answer = await this.o.client.get<Record<string, unknown>>(path, { query, signal: this.signal });
       partition.write([answer.result]);
       partition.finish({ state: 'ok', pages: 1, items: 1 });
       this.anyReadSucceeded = true;
@@ -253,7 +284,7 @@ class Crawler {
       perPage: endpoint.crawlPerPage ?? endpoint.maxPerPage,
       minPerPage: endpoint.minPerPage,
       query: { ...endpoint.query, ...query },
-      ...(this.o.signal ? { signal: this.o.signal } : {}),
+      signal: this.signal,
     });
   }
 
@@ -359,7 +390,7 @@ class Crawler {
     const partition = this.o.writer.partition('user', '', 'invites');
     try {
       // Not paginated: one call answers the whole list.
-      const answer = await this.o.client.get<unknown[]>('/user/invites', this.o.signal ? { signal: this.o.signal } : {});
+      const answer = await this.o.client.get<unknown[]>('/user/invites', { signal: this.signal });
       const items = Array.isArray(answer.result) ? answer.result : [];
       partition.write(items);
       partition.finish({ state: 'ok', pages: 1, items: items.length });
@@ -398,7 +429,7 @@ class Crawler {
    */
   private closeVanished(accountId: string, previousOk: number | null, listed: string[]): void {
     if (previousOk === null) return;
-    const current = new Set(listed);
+    const current = new Set(listed.map((id) => this.o.writer.storedId(id)));
     const vanished = this.o.writer.zonesOfAccountAt(accountId, previousOk).filter((id) => !current.has(id));
     if (vanished.length) this.o.writer.closeZones(vanished);
   }
@@ -439,8 +470,9 @@ class Crawler {
     partition.finish({ state: 'ok', pages: 1, items: 1 });
     this.result.zones++;
     this.progress.zonesKnown++;
-    this.zoneTasks.push(
+    this.track(
       this.limit(async () => {
+        if (this.signal.aborted) return;
         await this.readZone(zone);
         this.progress.zonesDone++;
         this.report();
@@ -458,7 +490,7 @@ class Crawler {
 
     const status = await this.readObject(zone, 'migration_status', `/zones/${encodeURIComponent(zone.id)}/waf_migration/status`);
     const state = typeof status?.['migration_state'] === 'string' ? status['migration_state'] : null;
-    const migrated = state === 'complete' || (state === null && this.migratedBefore.has(zone.id));
+    const migrated = state === 'complete' || (state === null && this.migratedBefore.has(this.o.writer.storedId(zone.id)));
     const plan = zone.plan?.legacy_id;
 
     if (migrated) {
@@ -503,7 +535,7 @@ class Crawler {
       return;
     }
     const packageIds = this.o.writer
-      .all<{ item_id: string }>('SELECT item_id FROM waf_packages WHERE zone_id = ? AND last_scan = ?', zone.id, this.o.writer.ref)
+      .all<{ item_id: string }>('SELECT item_id FROM waf_packages WHERE zone_id = ? AND last_scan = ?', this.o.writer.storedId(zone.id), this.o.writer.ref)
       .map((r) => r.item_id);
     for (const [endpoint, key] of [
       ['waf_groups', 'wafGroups'],

@@ -1,9 +1,9 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DriftResult } from '../drift/result.js';
 import { catalogue } from '../policy/catalogue.js';
 import { storedFindings } from '../policy/store.js';
-import { EXIT } from '../shared/errors.js';
+import { EXIT, ZonewardenError } from '../shared/errors.js';
 import type { Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
 import { describeScope, FULL_SCOPE, parseScope, sameScope, type ScanScope } from '../snapshot/scope.js';
@@ -51,15 +51,24 @@ export function reportDirName(scan: { id: number; startedAt: string }): string {
   return `${scan.startedAt.replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')}-scan-${scan.id}`;
 }
 
+/** A report that cannot be written leaves nothing behind: the temporary file goes with the failure. */
 function writeFileAtomically(path: string, fill: (write: (text: string) => void) => void): void {
   const temporary = `${path}.partial`;
-  const fd = openSync(temporary, 'w');
   try {
-    fill((text) => void writeSync(fd, text));
-  } finally {
-    closeSync(fd);
+    const fd = openSync(temporary, 'w');
+    try {
+      fill((text) => void writeSync(fd, text));
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (err) {
+    rmSync(temporary, { force: true });
+    if ((err as { code?: string }).code === 'ENOSPC') {
+      throw new ZonewardenError('ZW_DISK_FULL', `the disk holding ${path} is full: free some space there, or write the reports elsewhere with --out`, { cause: err });
+    }
+    throw err;
   }
-  renameSync(temporary, path);
 }
 
 export interface ReportOptions {

@@ -1,4 +1,5 @@
 import type { Db } from '../snapshot/db.js';
+import { failureMessage } from '../snapshot/failures.js';
 import { cronTimer } from './cron.js';
 import type { RunTrigger } from './notifications/notice.js';
 import { lastRun } from './run-log.js';
@@ -40,16 +41,24 @@ export async function runScheduler(o: SchedulerOptions): Promise<void> {
   let signalled: string | null = null;
   void o.stopSignal.then((signal) => (signalled = signal));
 
+  // The scheduler outlives a failing database (a full disk): its own bookkeeping is logged, never fatal.
+  const noteNextRun = () => {
+    try {
+      recordNextRun(o.db, timer.next());
+    } catch (err) {
+      o.log({ event: 'error', message: failureMessage(err) });
+    }
+  };
   const start = (trigger: RunTrigger) => {
     runningSince = new Date().toISOString();
     current = o
       .job(trigger)
       .then((fields) => o.log({ event: 'run', ...fields }))
-      .catch((err: unknown) => o.log({ event: 'error', message: err instanceof Error ? err.message : String(err) }))
+      .catch((err: unknown) => o.log({ event: 'error', message: failureMessage(err) }))
       .finally(() => {
         current = null;
         runningSince = null;
-        if (!stopping) recordNextRun(o.db, timer.next());
+        if (!stopping) noteNextRun();
       });
   };
   const skip = (at: Date, reason: string) => o.log({ event: 'skipped', tick: at.toISOString(), reason, runningSince });
@@ -60,7 +69,7 @@ export async function runScheduler(o: SchedulerOptions): Promise<void> {
       if (stopping) return;
       if (current) skip(at, 'a run is in progress');
       else start('schedule');
-      recordNextRun(o.db, timer.next());
+      noteNextRun();
     },
     (at) => !stopping && skip(at, current ? 'a run is in progress' : 'the process was busy at the tick'),
   );
@@ -87,10 +96,14 @@ export async function runScheduler(o: SchedulerOptions): Promise<void> {
   const signal = await o.stopSignal;
   stopping = true;
   // The next tick stays recorded: if it passes before a scheduler runs again, that one catches up.
-  recordNextRun(o.db, timer.next());
+  noteNextRun();
   timer.stop();
   o.log({ event: 'stopping', signal, waitingForRun: current !== null });
   while (current) await current;
-  releaseScheduler(o.db);
+  try {
+    releaseScheduler(o.db);
+  } catch (err) {
+    o.log({ event: 'error', message: failureMessage(err) });
+  }
   o.log({ event: 'stopped', signal });
 }

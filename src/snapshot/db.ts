@@ -1,9 +1,15 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { ZonewardenError } from '../shared/errors.js';
+import { snapshotFailure } from './failures.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { processAlive } from '../shared/process-alive.js';
+
+// better-sqlite3 reads this once, when it opens its first database: file: URIs let a reader
+// open a database immutable (see openReadOnly). Paths given to it are absolute, never `file:`.
+process.env['SQLITE_USE_URI'] ??= '1';
 
 export type Db = Database.Database;
 
@@ -33,9 +39,9 @@ export function openSnapshot(path: string, options: OpenOptions = {}): Db {
   }
   let db: Db;
   try {
-    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    db = options.readonly ? openReadOnly(path) : new Database(path);
   } catch (err) {
-    throw new SnapshotError('ZW_DB_OPEN', `cannot open database ${path}: ${(err as Error).message}`);
+    throw snapshotFailure(err, path) ?? new SnapshotError('ZW_DB_OPEN', `cannot open database ${path}: ${(err as Error).message}`);
   }
   try {
     db.pragma('busy_timeout = 10000');
@@ -49,14 +55,42 @@ export function openSnapshot(path: string, options: OpenOptions = {}): Db {
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
-      migrate(db, version);
+      migrate(db);
       recoverAbandonedScans(db);
     }
     db.pragma('foreign_keys = ON');
+    openedPath = path;
     return db;
   } catch (err) {
     db.close();
-    throw err;
+    throw snapshotFailure(err, path) ?? err;
+  }
+}
+
+/** The database this process opened last: to name it when a later statement fails (a full disk mid-scan). */
+let openedPath: string | null = null;
+
+export function databasePath(): string | null {
+  return openedPath;
+}
+
+/**
+ * Opens for reading only. A reader that may not write the directory cannot create the shared-
+ * memory file a WAL database needs (SQLite answers "attempt to write a readonly database"); when
+ * no writer has the file open (no -wal beside it) it is read as immutable instead, which needs
+ * no file of its own. A monitoring user can then read what the service account wrote.
+ */
+function openReadOnly(path: string): Db {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma('schema_version');
+    return db;
+  } catch (err) {
+    db.close();
+    const code = (err as { code?: string }).code ?? '';
+    if (!code.startsWith('SQLITE_READONLY') && code !== 'SQLITE_CANTOPEN') throw err;
+    if (existsSync(`${path}-wal`)) throw err;
+    return new Database(`${pathToFileURL(path).href}?immutable=1`, { readonly: true, fileMustExist: true });
   }
 }
 
@@ -68,7 +102,7 @@ function readVersion(db: Db, path: string): number {
     tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
   } catch (err) {
     const code = (err as { code?: string }).code;
-    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+    if (code === 'SQLITE_NOTADB') {
       throw new SnapshotError('ZW_DB_CORRUPT', `${path} is not a readable SQLite database (${code}): restore it from a backup, or use another --db`);
     }
     throw err;
@@ -79,18 +113,36 @@ function readVersion(db: Db, path: string): number {
   return version;
 }
 
-function migrate(db: Db, from: number): void {
-  if (from === SCHEMA_VERSION) return;
+/**
+ * Brings the schema up to date. The version is read again inside the write lock: two processes
+ * creating the same new database both saw version 0, and the second must find the first's schema
+ * instead of creating its tables again.
+ */
+function migrate(db: Db): void {
+  if ((db.pragma('user_version', { simple: true }) as number) === SCHEMA_VERSION) return;
   db.transaction(() => {
+    const from = db.pragma('user_version', { simple: true }) as number;
     for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }).immediate();
 }
 
+/**
+ * Scans this process wrote and has ended. One whose row still says `running` (it failed, and
+ * marking it aborted failed too, e.g. on a full disk) is dead although its pid is alive: the
+ * scheduler's next run must not wait for it.
+ */
+const endedInThisProcess = new Set<number>();
+
+export function endScanInThisProcess(scanId: number): void {
+  endedInThisProcess.add(scanId);
+}
+
 /** Whether a `running` scan row belongs to a live process (on this host, with a fresh heartbeat). */
-export function scanIsAlive(row: { pid: number; host: string; heartbeat_at: string }, now = Date.now()): boolean {
+export function scanIsAlive(row: { id: number; pid: number; host: string; heartbeat_at: string }, now = Date.now()): boolean {
   const fresh = now - Date.parse(row.heartbeat_at) < STALE_HEARTBEAT_MS;
   if (row.host !== hostname()) return fresh;
+  if (row.pid === process.pid && endedInThisProcess.has(row.id)) return false;
   return fresh && processAlive(row.pid);
 }
 

@@ -1,11 +1,13 @@
-import type { Db } from './db.js';
+import { runningScans, scanIsAlive, SnapshotError, type Db } from './db.js';
 import { SCAN_REF_BASE } from './scan-ref.js';
 import { parseScope, scopeKey } from './scope.js';
 
 /**
  * Retention: keeps the newest `keep` scans, and always the latest complete scan of each scope and every
  * accepted baseline, whatever their age. Versions no kept scan falls inside are deleted with the
- * scans; a running scan is never touched.
+ * scans. It refuses while a scan is running: that scan extends the versions of the scan before it
+ * page by page, and deleting them under it would cost it the rest of a night's work (the writer
+ * would store them afresh, but a long delete also holds the file's lock for its duration).
  */
 export interface PruneResult {
   deletedScans: number[];
@@ -32,7 +34,14 @@ const VERSIONED_TABLES = [
 export function pruneScans(db: Db, keep: number): PruneResult {
   return db
     .transaction((): PruneResult => {
-      const scans = db.prepare('SELECT id, status, scope FROM scans ORDER BY id DESC').all() as Array<{ id: number; status: string; scope: string }>;
+      const live = runningScans(db).find((r) => scanIsAlive(r));
+      if (live) {
+        throw new SnapshotError(
+          'ZW_DB_BUSY',
+          `scan ${live.id} is running on this database (pid ${live.pid} on ${live.host}); prune when it ends, nothing was deleted`,
+        );
+      }
+            const scans = db.prepare('SELECT id, status, scope FROM scans ORDER BY id DESC').all() as Array<{ id: number; status: string; scope: string }>;
       const protectedIds = new Set<number>();
       // The latest complete scan of each scope: a one-zone rescan must not cost the organisation's scan.
       const scopesSeen = new Set<string>();

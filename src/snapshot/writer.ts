@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Statement } from 'better-sqlite3';
+import { HeapCeiling } from '../shared/heap.js';
 import { PACKAGE } from '../shared/package-info.js';
 import type { Redact } from '../shared/redact.js';
-import { runningScans, scanIsAlive, SnapshotError, type Db } from './db.js';
+import { endScanInThisProcess, runningScans, scanIsAlive, SnapshotError, type Db } from './db.js';
 import { SCAN_REF_BASE, scanRef } from './scan-ref.js';
 import { normalizeScope, type ScanScope } from './scope.js';
 import { TABLES, type Endpoint, type PartitionKind, type TableSpec } from './tables.js';
@@ -43,6 +44,11 @@ export class ScanWriter {
   private heartbeat: NodeJS.Timeout;
   /** Items written this scan, by table. */
   readonly written: Record<string, number> = {};
+  /**
+   * Pages of thousands of parsed items are garbage as soon as they are stored, and V8 lets them
+   * pile up far past what is live: collected past this ceiling, checked every few pages.
+   */
+  private readonly heap = new HeapCeiling(96, 2);
 
   private constructor(
     readonly db: Db,
@@ -52,7 +58,13 @@ export class ScanWriter {
     this.scanId = scanId;
     this.ref = scanRef(scanId);
     const beat = db.prepare('UPDATE scans SET heartbeat_at = ? WHERE id = ?');
-    this.heartbeat = setInterval(() => beat.run(new Date().toISOString(), scanId), HEARTBEAT_MS);
+    this.heartbeat = setInterval(() => {
+      try {
+        beat.run(new Date().toISOString(), scanId);
+      } catch {
+        // A heartbeat that cannot be written (a full disk, a lock) is skipped: the scan's own writes report the problem.
+      }
+    }, HEARTBEAT_MS);
     this.heartbeat.unref();
   }
 
@@ -84,6 +96,11 @@ export class ScanWriter {
     return new ScanWriter(db, id, redact);
   }
 
+  /** A statement prepared once per distinct SQL text, for this scan's connection. */
+  prepare(sql: string): Statement {
+    return this.statement(sql);
+  }
+
   private statement(sql: string): Statement {
     let s = this.statements.get(sql);
     if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
@@ -91,13 +108,13 @@ export class ScanWriter {
   }
 
   partition(kind: PartitionKind, scopeId: string, endpoint: Endpoint): PartitionWriter {
-    const row = this.statement('SELECT last_attempt_scan, last_ok_scan FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, scopeId, endpoint) as
+    const row = this.statement('SELECT last_attempt_scan, last_ok_scan FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, this.storedId(scopeId), endpoint) as
       | { last_attempt_scan: number; last_ok_scan: number | null }
       | undefined;
     return new PartitionWriter(this, kind, scopeId, endpoint, row?.last_ok_scan ?? null, row?.last_attempt_scan ?? null);
   }
 
-  /** Zones an account no longer lists: their partitions count as attempted, so nothing spans this scan. */
+  /** Zones an account no longer lists (stored ids): their partitions count as attempted, so nothing spans this scan. */
   closeZones(zoneIds: string[]): void {
     const close = this.statement("UPDATE partitions SET last_attempt_scan = ? WHERE kind = 'zone' AND scope_id = ?");
     this.db.transaction(() => {
@@ -105,15 +122,15 @@ export class ScanWriter {
     })();
   }
 
-  /** Zones of an account at the last complete read of its listing (a scan reference): to find the ones that vanished. */
+  /** Zones of an account at the last complete read of its listing (a scan reference), as stored ids: to find the ones that vanished. */
   zonesOfAccountAt(accountId: string, ref: number): string[] {
     // Valid at that read, not last written by it: a later --zone scan or an aborted scan may have extended the version.
-    return (this.statement('SELECT item_id FROM zones WHERE account_id = ? AND first_scan <= ? AND last_scan >= ?').all(accountId, ref, ref) as Array<{ item_id: string }>).map(
+    return (this.statement('SELECT item_id FROM zones WHERE account_id = ? AND first_scan <= ? AND last_scan >= ?').all(this.storedId(accountId), ref, ref) as Array<{ item_id: string }>).map(
       (r) => r.item_id,
     );
   }
 
-  /** Zones this database has seen migrated (`complete`) in an earlier complete scan. */
+  /** Zones (stored ids) this database has seen migrated (`complete`) in an earlier complete scan. */
   migratedZones(): Set<string> {
     const rows = this.db
       .prepare(
@@ -140,26 +157,54 @@ export class ScanWriter {
     return this.redact(text);
   }
 
-  count(table: string, n: number): void {
-    this.written[table] = (this.written[table] ?? 0) + n;
+  /** An id as stored: the API's own, with any credential it echoes redacted (REDACTED in its place). */
+  storedId(id: string): string {
+    return this.redact(id);
   }
 
-  /** Ends the scan: its status and summary land in one transaction, then the WAL is folded in. */
+  count(table: string, n: number): void {
+    this.written[table] = (this.written[table] ?? 0) + n;
+    this.heap.check();
+  }
+
+  /**
+   * Ends the scan: its status and summary land in one transaction, then the WAL is folded in.
+   * The summary names zones and quotes errors, so it is redacted like everything else stored.
+   */
   finish(status: 'complete' | 'incomplete' | 'aborted', summary: unknown): void {
     clearInterval(this.heartbeat);
-    this.db
-      .prepare('UPDATE scans SET status = ?, finished_at = ?, summary = ? WHERE id = ?')
-      .run(status, new Date().toISOString(), JSON.stringify(summary), this.scanId);
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    try {
+      this.db
+        .prepare('UPDATE scans SET status = ?, finished_at = ?, summary = ? WHERE id = ?')
+        .run(status, new Date().toISOString(), this.redact(JSON.stringify(summary)), this.scanId);
+    } catch (err) {
+      // Marking a failed scan aborted can fail for the same reason (a full disk): the row stays
+      // `running` with no live writer behind it, and the next start or open marks it aborted.
+      if (status !== 'aborted') throw err;
+    } finally {
+      endScanInThisProcess(this.scanId);
+    }
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // The scan's outcome is committed; folding the WAL in is housekeeping the next writer repeats.
+    }
   }
 }
 
-/** Marks an item this read has already stored. */
-const WRITTEN = { pk: -1, hash: '' };
+/** A stored version of an item, as the writer compares it. */
+interface Version {
+  pk: number;
+  hash: string;
+  last_scan: number;
+}
 
 export class PartitionWriter {
-  private current: Map<string, { pk: number; hash: string }> | null = null;
   private readonly spec: TableSpec | null;
+  /** The statement of `versions`, prepared at the first page. */
+  private lookup: Statement | undefined;
+  /** The stored id of this partition's scope: the API's id with credentials redacted. */
+  readonly storedScopeId: string;
   items = 0;
 
   constructor(
@@ -172,6 +217,7 @@ export class PartitionWriter {
     private readonly lastAttempt: number | null,
   ) {
     this.spec = TABLES[endpoint];
+    this.storedScopeId = scan.storedId(scopeId);
   }
 
   /** The last scan before this one that read the partition completely. */
@@ -179,17 +225,20 @@ export class PartitionWriter {
     return this.lastOk;
   }
 
-  private loadCurrent(spec: TableSpec): Map<string, { pk: number; hash: string }> {
-    const map = new Map<string, { pk: number; hash: string }>();
-    if (this.lastOk === null) return map;
-    const where = spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : '';
-    const params: unknown[] = [this.scopeId, this.lastOk, ...(spec.endpointColumn ? [this.endpoint] : [])];
-    const rows = this.scan.all<{ pk: number; item_id: string; hash: string }>(
-      `SELECT pk, item_id, hash FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND last_scan = ?${where}`,
-      ...params,
+  /**
+   * The versions of one item this scan may extend, newest first: the one current at the last
+   * complete read, and any written since by scans that did not finish this partition (an aborted
+   * or failed read stored what it saw; reusing it keeps an interrupted scan from leaving a
+   * duplicate behind). Looked up item by item through the (scope, item_id) index inside the
+   * page's transaction, so memory does not grow with the zone, and a version deleted meanwhile
+   * (prune in another process) is simply not found and the item is written afresh.
+   */
+  private versions(spec: TableSpec, id: string): Version[] {
+    this.lookup ??= this.scan.prepare(
+      `SELECT pk, hash, last_scan FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND item_id = ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''} ORDER BY last_scan DESC`,
     );
-    for (const r of rows) map.set(r.item_id, { pk: r.pk, hash: r.hash });
-    return map;
+    const params = [this.storedScopeId, id, this.lastOk ?? 0, ...(spec.endpointColumn ? [this.endpoint] : [])];
+    return this.lookup.all(...params) as Version[];
   }
 
   /** Writes a page of items in one transaction. */
@@ -197,7 +246,6 @@ export class PartitionWriter {
     const spec = this.spec;
     if (!spec) throw new Error(`${this.endpoint} stores no items`);
     if (items.length === 0) return;
-    const current = (this.current ??= this.loadCurrent(spec));
     const scanId = this.scan.ref;
     const extra = spec.endpointColumn ? [spec.endpointColumn] : [];
     const sample = spec.columns({});
@@ -206,24 +254,26 @@ export class PartitionWriter {
     this.scan.db.transaction(() => {
       for (const value of items) {
         const item = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
-        const id = spec.itemId(item, this.endpoint);
-        const existing = current.get(id);
+        // Ids are stored redacted like every other field: a server may echo a credential in one.
+        const id = this.scan.storedId(spec.itemId(item, this.endpoint));
+        const versions = this.versions(spec, id);
         // An item served twice in one read (pages shift while listing) is stored once.
-        if (existing === WRITTEN) continue;
+        if (versions[0]?.last_scan === scanId) continue;
         const raw = this.scan.redactRaw(JSON.stringify(value));
         const hash = sha1(raw);
-        if (existing && existing.hash === hash) {
-          this.scan.run(`UPDATE ${spec.table} SET last_scan = ? WHERE pk = ?`, scanId, existing.pk);
+        const same = versions.find((v) => v.hash === hash);
+        if (same) {
+          this.scan.run(`UPDATE ${spec.table} SET last_scan = ? WHERE pk = ?`, scanId, same.pk);
         } else {
           const cols = spec.columns(item);
           // The columns are copies of the item's fields: a secret the API served back is redacted there as in raw.
           const redacted = (v: string | number | null | undefined) => (typeof v === 'string' ? this.scan.redactRaw(v) : (v ?? null));
           const values = [...Object.keys(sample).map((c) => redacted(cols[c])), ...(spec.endpointColumn ? [this.endpoint] : [])];
-          this.scan.run(insertSql, this.scopeId, id, hash, scanId, scanId, ...values, raw);
+          this.scan.run(insertSql, this.storedScopeId, id, hash, scanId, scanId, ...values, raw);
         }
-        current.set(id, WRITTEN);
       }
-    })();
+      // Immediate: the page's lookups and writes see one state of the file, whoever else writes to it.
+    }).immediate();
     this.items += items.length;
     this.scan.count(spec.table, items.length);
   }
@@ -249,7 +299,7 @@ export class PartitionWriter {
           : this.scan.get<{ pk: number; hash: string }>(
               'SELECT pk, hash FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND last_scan = ?',
               this.kind,
-              this.scopeId,
+              this.storedScopeId,
               this.endpoint,
               this.lastAttempt,
             );
@@ -260,7 +310,7 @@ export class PartitionWriter {
           `INSERT INTO coverage (kind, scope_id, endpoint, hash, first_scan, last_scan, state, http_status, api_code, error_code, message, pages, items, truncated)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           this.kind,
-          this.scopeId,
+          this.storedScopeId,
           this.endpoint,
           hash,
           scanId,
@@ -280,11 +330,11 @@ export class PartitionWriter {
          ON CONFLICT (kind, scope_id, endpoint) DO UPDATE SET last_attempt_scan = excluded.last_attempt_scan,
            last_ok_scan = coalesce(excluded.last_ok_scan, partitions.last_ok_scan)`,
         this.kind,
-        this.scopeId,
+        this.storedScopeId,
         this.endpoint,
         scanId,
         outcome.state === 'ok' && !outcome.truncated ? scanId : null,
       );
-    })();
+    }).immediate();
   }
 }

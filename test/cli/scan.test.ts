@@ -1,27 +1,17 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { SCHEMA_VERSION } from '../../src/snapshot/migrations.js';
 import { SnapshotReader, type Readout } from '../../src/snapshot/reader.js';
 import { scanRef } from '../../src/snapshot/scan-ref.js';
-import { CLI, exited, runCli } from '../support/cli.js';
+import { exited, runCli } from '../support/cli.js';
+import { cliProcessesKilledAfterEach, peek, statusOf, waitFor } from '../support/cli-processes.js';
 import { emulatorsClosedAfterEach, TOKEN, zoneId } from '../support/http.js';
-
-const children: ChildProcess[] = [];
-
-afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited(child);
-    }
-  }
-});
 
 const emulator = emulatorsClosedAfterEach();
 
@@ -30,40 +20,11 @@ function dbFile(): string {
 }
 
 const ENV = { ZONEWARDEN_API_TOKEN: TOKEN };
+const spawnCli = cliProcessesKilledAfterEach(ENV);
 
 /** The default budget paces a request every 300 ms, as a shared production quota needs; the emulator needs none. */
 function scanArgs(emu: RunningEmulator, path: string, ...extra: string[]): string[] {
   return ['scan', '--base-url', emu.url, '--db', path, '--budget', '1000000', ...extra];
-}
-
-/** A CLI process that runs until the test stops it; its output is collected. */
-function spawnCli(args: string[], env: NodeJS.ProcessEnv = ENV): { child: ChildProcess; output: () => { stdout: string; stderr: string } } {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env['PATH'], ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  return { child, output: () => ({ stdout, stderr }) };
-}
-
-async function waitFor(what: string, condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-/** Reads the file as another process would while a scan writes it, changing nothing. */
-function peek<T>(path: string, fn: (db: Database.Database) => T): T {
-  const db = new Database(path, { readonly: true });
-  try {
-    db.pragma('busy_timeout = 5000');
-    return fn(db);
-  } finally {
-    db.close();
-  }
 }
 
 function withDb<T>(path: string, fn: (db: Db) => T, readonly = false): T {
@@ -73,15 +34,6 @@ function withDb<T>(path: string, fn: (db: Db) => T, readonly = false): T {
   } finally {
     db.close();
   }
-}
-
-/** The scan's status; undefined until the scan's process has created the file, its schema and the row. */
-function statusOf(path: string, id: number): string | undefined {
-  if (!existsSync(path)) return undefined;
-  return peek(path, (db) => {
-    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'scans'").get()) return undefined;
-    return (db.prepare('SELECT status FROM scans WHERE id = ?').get(id) as { status: string } | undefined)?.status;
-  });
 }
 
 function items<T>(r: Readout<T>): T[] {

@@ -181,10 +181,10 @@ describe('scans left running', () => {
 
   it('trusts only the heartbeat for a scan on another host', () => {
     const now = Date.now();
-    const row = { pid: deadPid(), host: `${hostname()}-elsewhere` };
+    const row = { id: 1, pid: deadPid(), host: `${hostname()}-elsewhere` };
     expect(scanIsAlive({ ...row, heartbeat_at: new Date(now - 1000).toISOString() }, now)).toBe(true);
     expect(scanIsAlive({ ...row, heartbeat_at: new Date(now - STALE_HEARTBEAT_MS - 1).toISOString() }, now)).toBe(false);
-    expect(scanIsAlive({ pid: row.pid, host: hostname(), heartbeat_at: new Date(now).toISOString() }, now)).toBe(false);
+    expect(scanIsAlive({ id: 1, pid: row.pid, host: hostname(), heartbeat_at: new Date(now).toISOString() }, now)).toBe(false);
   });
 
   it('refuses a second scan while one is running (ZW_DB_BUSY), and starts once it is gone', () => {

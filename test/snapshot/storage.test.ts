@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,12 +7,13 @@ import { crawl } from '../../src/crawler/crawl.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { ArrayRecordStore, type DnsRecord, type Zone } from '../../src/emulator/state.js';
 import { createRedactor, REDACTED } from '../../src/shared/redact.js';
-import { openSnapshot, type Db } from '../../src/snapshot/db.js';
+import { openSnapshot, SnapshotError, type Db } from '../../src/snapshot/db.js';
 import { pruneScans } from '../../src/snapshot/prune.js';
 import { SnapshotReader, type Readout } from '../../src/snapshot/reader.js';
 import { scanRef } from '../../src/snapshot/scan-ref.js';
 import { ScanWriter, type ScanScope } from '../../src/snapshot/writer.js';
 import { clientFor, recordingLogger } from '../support/client.js';
+import { thrownBy } from '../support/errors.js';
 import { emulatorsClosedAfterEach, TOKEN, zoneId } from '../support/http.js';
 
 const emulator = emulatorsClosedAfterEach();
@@ -36,6 +38,11 @@ async function scan(emu: RunningEmulator, path: string, scope: Partial<ScanScope
     await client.close();
     db.close();
   }
+}
+
+/** The pid of a process that has exited. */
+function deadPid(): number {
+  return spawnSync(process.execPath, ['-e', '']).pid!;
 }
 
 function withDb<T>(path: string, fn: (db: Db) => T): T {
@@ -360,11 +367,42 @@ describe('prune', () => {
     expect(withDb(path, rowCounts)['dns_records']).toBe(rows['dns_records']);
   });
 
-  it('never deletes a running scan', () => {
+  it('stores every item of a list whose earlier versions vanish between its pages (deleted by another process)', () => {
+    const path = dbFile();
+    withDb(path, (db) => {
+      const start = () => ScanWriter.start(db, 'http://127.0.0.1:1/client/v4', { accounts: [], zones: [] }, createRedactor([]));
+      const records = Array.from({ length: 6 }, (_, i) => ({ id: `rec${i}`, type: 'A', name: `h${i}.example.com`, content: `192.0.2.${i}`, proxied: false, ttl: 1 }));
+      const first = start();
+      const listed = first.partition('zone', 'z1', 'dns_records');
+      listed.write(records);
+      listed.finish({ state: 'ok', pages: 1, items: records.length });
+      first.finish('complete', {});
+
+      const second = start();
+      const paged = second.partition('zone', 'z1', 'dns_records');
+      paged.write(records.slice(0, 3));
+      // What a prune of the first scan deletes: the versions only it used.
+      expect(db.prepare('DELETE FROM dns_records WHERE last_scan = ?').run(scanRef(first.scanId)).changes).toBe(3);
+      paged.write(records.slice(3));
+      paged.finish({ state: 'ok', pages: 2, items: records.length });
+      second.finish('complete', {});
+      const stored = new SnapshotReader(db, second.scanId).dnsRecords('z1');
+      expect(stored.known && stored.items.map((r) => [r.id, r.content]).sort()).toEqual(records.map((r) => [r.id, r.content]));
+    });
+  });
+
+  it('refuses while a live scan runs, deleting nothing, and keeps the scan of a dead one', () => {
     const path = dbFile();
     withDb(path, (db) => {
       for (let i = 0; i < 3; i++) ScanWriter.start(db, 'http://127.0.0.1:1/client/v4', { accounts: [], zones: [] }, createRedactor([])).finish('complete', {});
-      db.prepare("UPDATE scans SET status = 'running', pid = ? WHERE id = 1").run(process.pid);
+      // Another live process on this host: the test runner's parent.
+      db.prepare("UPDATE scans SET status = 'running', pid = ?, heartbeat_at = ? WHERE id = 1").run(process.ppid, new Date().toISOString());
+      const err = thrownBy(() => pruneScans(db, 1), SnapshotError);
+      expect(err.code).toBe('ZW_DB_BUSY');
+      expect(err.message).toContain('scan 1 is running');
+      expect(db.prepare('SELECT count(*) AS n FROM scans').get()).toEqual({ n: 3 });
+      // Its process is gone: prune goes ahead, and leaves the row for the next open to mark aborted.
+      db.prepare('UPDATE scans SET pid = ? WHERE id = 1').run(deadPid());
       expect(pruneScans(db, 1)).toMatchObject({ deletedScans: [2], keptScans: [1, 3] });
     });
   });

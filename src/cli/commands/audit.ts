@@ -8,6 +8,7 @@ import { saveAudit, storedFindings } from '../../policy/store.js';
 import { loadWaivers } from '../../policy/waivers.js';
 import { EXIT } from '../../shared/errors.js';
 import { openSnapshot, SnapshotError, type Db } from '../../snapshot/db.js';
+import { SCHEMA_VERSION } from '../../snapshot/migrations.js';
 import { SnapshotReader } from '../../snapshot/reader.js';
 import { describeScope, isFullScope, scopeFlags, type ScanScope } from '../../snapshot/scope.js';
 import { defineCommand } from '../command.js';
@@ -40,8 +41,15 @@ export function chooseScan(db: Db, path: string, asked: number | undefined, scop
   );
 }
 
-export function openExisting(path: string): Db {
+/** An existing database; `readonly` for commands that write nothing (they then work for users who may only read it). */
+export function openExisting(path: string, options: { readonly?: boolean } = {}): Db {
   if (!existsSync(path)) throw new SnapshotError('ZW_DB_MISSING', `no database at ${path}: run zonewarden scan first, or point --db at one`);
+  if (options.readonly) {
+    const db = openSnapshot(path, { readonly: true });
+    if (db.pragma('user_version', { simple: true }) === SCHEMA_VERSION) return db;
+    // An older schema is brought up to date first, and that writes.
+    db.close();
+  }
   return openSnapshot(path);
 }
 

@@ -28,7 +28,7 @@ deletes a baseline's scan.`,
     if (action !== 'accept' && action !== 'list') throw new UsageError(`unknown action "${(action ?? '').slice(0, 40)}": use baseline accept [--scan ID] or baseline list`);
     const config = configFrom(o, io);
     const path = resolve(io.cwd, config.db);
-    const db = openExisting(path);
+    const db = openExisting(path, { readonly: action === 'list' });
     try {
       if (action === 'list') {
         const rows = listBaselines(db);

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
-import { diffScans, ignoreListFrom } from '../../drift/index.js';
+import { chooseScans, diffScans, ignoreListFrom } from '../../drift/index.js';
+import { loadAuditHeader } from '../../policy/store.js';
+import type { Db } from '../../snapshot/db.js';
 import { recordAudit } from '../../policy/audit.js';
 import { catalogue, loadRules, rulesFor } from '../../policy/catalogue.js';
 import { loadWaivers } from '../../policy/waivers.js';
@@ -53,7 +55,7 @@ rules that ran in only one audit); else 0. Exit 2: a usage, configuration or dat
     await loadRules(config, io.cwd);
     const rules = rulesFor(config);
     const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()]) : [];
-    const db = openExisting(resolve(io.cwd, config.db));
+    const db = openForDiff(resolve(io.cwd, config.db), o);
     try {
       const result = diffScans(db, {
         ...(o.from === undefined ? {} : { from: o.from }),
@@ -77,3 +79,22 @@ rules that ran in only one audit); else 0. Exit 2: a usage, configuration or dat
     }
   },
 });
+
+/**
+ * Comparing audited scans only reads, and works for a user who may only read the database; a scan
+ * not audited yet is audited first, which writes, so then the database is opened for writing.
+ */
+function openForDiff(path: string, o: { from?: number | undefined; to?: number | undefined; baseline: boolean }): Db {
+  const reader = openExisting(path, { readonly: true });
+  let audited: boolean;
+  try {
+    const pair = chooseScans(reader, { ...(o.from === undefined ? {} : { from: o.from }), ...(o.to === undefined ? {} : { to: o.to }), baseline: o.baseline });
+    audited = loadAuditHeader(reader, pair.from) !== null && loadAuditHeader(reader, pair.to) !== null;
+  } catch {
+    // The choice fails again, with its message, where diffScans makes it.
+    audited = false;
+  }
+  if (audited) return reader;
+  reader.close();
+  return openExisting(path);
+}

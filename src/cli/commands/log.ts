@@ -19,7 +19,7 @@ the database whatever its outcome, with the API's error codes. This prints the n
   examples: ['zonewarden log', 'zonewarden log --limit 500 --format json'],
   async run(o, io) {
     const config = configFrom(o, io);
-    const db = openExisting(resolve(io.cwd, config.db));
+    const db = openExisting(resolve(io.cwd, config.db), { readonly: true });
     try {
       const rows = listActions(db, o.limit);
       if (o.format === 'json') {

@@ -12,8 +12,9 @@ export const pruneCommand = defineCommand({
   description: `
 Deletes all but the newest --keep scans, and the stored versions only they used. The latest
 complete scan of each scope (the whole organisation, and each --zone or --account filter scanned)
-and every accepted baseline are always kept, and a running scan is never touched. A --db that
-does not exist is an error (exit 2); no database is created.
+and every accepted baseline are always kept. While a scan is running, prune refuses (exit 2) and
+deletes nothing: run it again when the scan has ended. A --db that does not exist is an error
+(exit 2); no database is created.
 With --vacuum the file is compacted afterwards so the space goes back to the disk.`,
   options: {
     keep: { type: 'integer', min: 1, help: 'how many of the newest scans to keep (required)' },

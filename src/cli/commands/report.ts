@@ -57,7 +57,7 @@ Exit 3 when the scan is incomplete; else 0. Exit 2: a usage, template or databas
     const templatesDir = o.templates === undefined ? undefined : resolve(io.cwd, o.templates);
     const templates = loadTemplates(templatesDir === undefined ? {} : { overrideDir: templatesDir });
     const path = resolve(io.cwd, config.db);
-    const db = openExisting(path);
+    const db = openExisting(path, { readonly: true });
     try {
       const scope = configScope(config);
       const scanId = chooseScan(db, path, o.scan, scope);
