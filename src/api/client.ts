@@ -11,7 +11,7 @@ import {
   ApiRateLimitError,
   ApiTimeoutError,
 } from './errors.js';
-import { abortableSleep, Pacer, parseRateLimitHeaders, parseRetryAfter } from './pacer.js';
+import { abortableSleep, Pacer, parseRateLimitHeaders, parseRetryAfter, type Ticket } from './pacer.js';
 import { PagedList, type ListOptions } from './paginate.js';
 import { routeTemplate, StatsRecorder, type ClientStats } from './stats.js';
 
@@ -155,8 +155,9 @@ export class ApiClient {
   }
 
   private async attempt<T>(method: string, path: string, route: string, template: string, options: RequestOptions, idempotent: boolean): Promise<ApiAnswer<T>> {
+    let ticket: Ticket;
     try {
-      await this.pacer.acquire(options.signal);
+      ticket = await this.pacer.acquire(options.signal);
     } catch {
       throw new ApiAbortedError(route);
     }
@@ -190,6 +191,8 @@ export class ApiClient {
     } catch (err) {
       this.stats.add(template, { failures: 1 });
       throw this.transportError(err, route, idempotent, options.signal);
+    } finally {
+      ticket.release();
     }
     const bytes = Buffer.byteLength(text);
     this.stats.add(template, { bytes });
@@ -198,7 +201,7 @@ export class ApiClient {
       return Array.isArray(v) ? v[0] : v;
     };
     const limits = parseRateLimitHeaders(header);
-    if (limits) this.pacer.observe(limits);
+    if (limits) this.pacer.observe(limits, ticket.startedAt);
     let retryAfterMs = 0;
     if (status === 429) {
       retryAfterMs = parseRetryAfter(header('retry-after')) ?? (limits ? limits.resetSeconds * 1000 : DEFAULT_RETRY_AFTER_MS);
