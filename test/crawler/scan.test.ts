@@ -303,6 +303,28 @@ describe('scan summary and progress', () => {
     expect(line).toBe('[######..................] 5/20 zones · 120 requests · 3 retries · 1 rate limited · 10s · ETA 30s');
   });
 
+  it('says when the budget holds requests back, and how much of the window is used', () => {
+    const budget = { used: 412, allowed: 1000, windowMs: 300_000, heldBack: 3 };
+    const line = progressLine({ zonesDone: 5, zonesKnown: 10, accountsDone: 1, accountsKnown: 1 }, stats(50), 10_000, false, budget);
+    expect(line).toMatch(/ · waiting for the API budget: 412 of 1,000 used in the last 5 min$/);
+    expect(progressLine({ zonesDone: 5, zonesKnown: 10, accountsDone: 1, accountsKnown: 1 }, stats(50), 10_000, false, { ...budget, heldBack: 0 })).not.toContain('waiting');
+  });
+
+  it('bases the ETA on the budget when the requests left need more windows than the pace so far', () => {
+    // 100 requests a zone so far, 15 zones left: 1,500 requests; 100 free now, then 1,000 per 5 min: 7 min.
+    const budget = { used: 900, allowed: 1000, windowMs: 300_000, heldBack: 0 };
+    const line = progressLine({ zonesDone: 10, zonesKnown: 25, accountsDone: 1, accountsKnown: 1 }, stats(1000), 10_000, false, budget);
+    expect(line).toContain(' · ETA 7m00s');
+    // Room for them all: the pace so far decides (1 s a zone, 15 s).
+    const roomy = progressLine({ zonesDone: 10, zonesKnown: 25, accountsDone: 1, accountsKnown: 1 }, stats(100), 10_000, false, { ...budget, used: 0 });
+    expect(roomy).toContain(' · ETA 15s');
+  });
+
+  it('says when failed reads wait for the repair pass, with no ETA', () => {
+    const line = progressLine({ zonesDone: 10, zonesKnown: 10, accountsDone: 1, accountsKnown: 1, repairing: 3 }, stats(100), 10_000, false);
+    expect(line).toBe('10/10 zones · 100 requests · 0 retries · 0 rate limited · 10s · 3 failed reads: reading again after a pause');
+  });
+
   it('marks the zone count open and gives no ETA while accounts are still being listed', () => {
     const line = progressLine({ zonesDone: 5, zonesKnown: 20, accountsDone: 1, accountsKnown: 2 }, stats(7), 3_000, false);
     expect(line).toBe('5/20+ zones · 7 requests · 0 retries · 0 rate limited · 3s');

@@ -14,6 +14,10 @@ firewall rules, filters, WAF-migration status, check and config, the previous ma
 entry point once it has; and the user's invites. Everything goes into the SQLite database as a
 new scan; unchanged resources are stored once across scans.
 
+Requests stay inside --budget in any --budget-window (and inside what the server's quota headers
+leave), as fast as --concurrency allows. A read that still fails after --retries with a 5xx, a
+timeout or a malformed answer is read again at the end of the scan, after a 30-second pause.
+
 Prints the scan id on stdout (or the summary as JSON with --format json) and a summary on stderr.
 Exit 0: the scan is complete. Exit 3: some parts could not be read; what was read is kept and the
 summary names what is missing. Exit 2: a usage, configuration or fatal error (the scan, if it
