@@ -83,9 +83,9 @@ export function budgetFor(minimumRequests: number): Budget {
 }
 
 /**
- * The least time `requests` take at the budget's rate. A client that spent each window's budget
- * in a burst could finish up to one window sooner; against a budget shared with colleagues that
- * burst is what zonewarden avoids (src/api/pacer.ts), so the rate is the bound it is held to.
+ * The least time `requests` take at the budget's rate. A client that spends each window's budget
+ * as fast as latency allows (zonewarden's sliding window, src/api/pacer.ts) can finish up to one
+ * window sooner: bench/pacing.ts holds it to that tighter bound.
  */
 export function budgetBoundSeconds(requests: number, budget: Budget): number {
   return (requests * budget.windowSeconds) / budget.limit;
