@@ -41,7 +41,8 @@ interface ScanSummary {
 }
 
 export async function zonewardenScan(base: string, db: string, budget: Budget | null): Promise<ToolRun & { summary: ScanSummary }> {
-  const pacing = budget ? ['--budget', String(budget.limit), '--budget-window', String(budget.windowSeconds)] : ['--budget', '1000000'];
+  // These emulators have no per-address limit (--ip-rate-limit 0), and zonewarden is told so, as it is told the budget.
+  const pacing = [...(budget ? ['--budget', String(budget.limit), '--budget-window', String(budget.windowSeconds)] : ['--budget', '1000000']), '--per-second', '0'];
   const r = await runCli(['scan', '--db', db, '--concurrency', String(CONCURRENCY), '--format', 'json', '--quiet', ...pacing], {
     ZONEWARDEN_BASE_URL: base,
     ZONEWARDEN_API_TOKEN: 'emulator-token',

@@ -100,7 +100,7 @@ export interface BudgetLimitResult {
 export async function budgetIsTheLimit(dataset: string[], budget: Budget): Promise<BudgetLimitResult> {
   const run = await scanProcess(
     [...dataset, '--rate-limit', String(budget.limit), '--rate-window', String(budget.windowSeconds), '--ip-rate-limit', '0'],
-    ['--budget', String(budget.limit), '--budget-window', String(budget.windowSeconds), '--concurrency', String(CONCURRENCY)],
+    ['--budget', String(budget.limit), '--budget-window', String(budget.windowSeconds), '--per-second', '0', '--concurrency', String(CONCURRENCY)],
   );
   return { budget, run, boundSeconds: slidingWindowBoundSeconds(run.requests, budget) };
 }

@@ -22,6 +22,8 @@ export interface ApiClientOptions {
   /** Requests per budget window for the whole process. */
   budget: number;
   budgetWindowMs: number;
+  /** Requests per second from this address (default: the API's 200); 0 for no limit. */
+  perSecond?: number;
   concurrency: number;
   timeoutMs: number;
   /** Retries after the first attempt. */
@@ -76,7 +78,12 @@ export class ApiClient {
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.basePath = url.pathname;
-    this.pacer = new Pacer({ budget: options.budget, windowMs: options.budgetWindowMs, concurrency: options.concurrency });
+    this.pacer = new Pacer({
+      budget: options.budget,
+      windowMs: options.budgetWindowMs,
+      concurrency: options.concurrency,
+      ...(options.perSecond !== undefined ? { perSecond: options.perSecond } : {}),
+    });
     this.agent = new Agent({ connections: options.concurrency + 2, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
     this.logger = options.logger ?? silentLogger;
     this.redact = options.redact ?? ((t) => t);

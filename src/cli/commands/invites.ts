@@ -23,7 +23,7 @@ database's audit log.`,
     all: { type: 'boolean', help: 'accept every pending invitation' },
     id: { type: 'list', value: 'ID', help: 'accept this invitation (repeatable)' },
     yes: { type: 'boolean', help: 'do it: without it nothing is written' },
-    ...commonOptions('baseUrl', 'db', 'config', 'concurrency', 'budget', 'budgetWindow', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
+    ...commonOptions('baseUrl', 'db', 'config', 'concurrency', 'budget', 'budgetWindow', 'perSecond', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
   },
   examples: ['zonewarden invites accept', 'zonewarden invites accept --all', 'zonewarden invites accept --id 4f5f0c14a2a41d5063dcf8fd0a40ba6a --yes'],
   async run(o, io, args) {

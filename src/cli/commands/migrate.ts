@@ -76,7 +76,7 @@ Exit 0: done (or a dry run). Exit 2: a usage error, a refusal, or a write the AP
     yes: { type: 'boolean', help: 'apply: do it; without it nothing is written' },
     'all-eligible': { type: 'boolean', help: 'apply: every eligible zone in scope (--account, --zone), with a summary' },
     format: { type: 'string', default: 'text', choices: ['text', 'json'], help: 'output: text, or JSON (schemas zonewarden.migration-plan/1, zonewarden.migration-apply/1)' },
-    ...commonOptions('baseUrl', 'db', 'account', 'concurrency', 'budget', 'budgetWindow', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
+    ...commonOptions('baseUrl', 'db', 'account', 'concurrency', 'budget', 'budgetWindow', 'perSecond', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
   },
   examples: [
     'zonewarden migrate plan --zone example.com',
