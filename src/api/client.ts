@@ -162,6 +162,14 @@ export class ApiClient {
   }
 
   private async attempt<T>(method: string, path: string, route: string, template: string, options: RequestOptions, idempotent: boolean): Promise<ApiAnswer<T>> {
+    // Everything that could throw before the request is made comes first: a ticket must always be released.
+    const headers = { ...this.headers };
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const url = this.url(path, options.query);
     let ticket: Ticket;
     try {
       ticket = await this.pacer.acquire(options.signal);
@@ -170,18 +178,11 @@ export class ApiClient {
     }
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-    const headers = { ...this.headers };
-    let body: string | undefined;
-    if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['content-type'] = 'application/json';
-    }
     const started = performance.now();
     this.stats.add(template, { requests: 1 });
     let status: number;
     let text: string;
     let responseHeaders: Record<string, string | string[] | undefined>;
-    const url = this.url(path, options.query);
     try {
       const res = await undiciRequest(url, {
         dispatcher: this.agent,
