@@ -355,6 +355,17 @@ describe('scan summary and progress', () => {
     expect(quiet).toEqual([]);
   });
 
+  it('draws the budget the client reports into the line', () => {
+    let clock = 0;
+    const out: string[] = [];
+    const budget = () => ({ used: 1200, allowed: 1200, windowMs: 60_000, heldBack: 4 });
+    const progress = createProgress({ tty: true, quiet: false, write: (t) => out.push(t), stats: () => stats(1300), budget, now: () => clock });
+    clock = 500;
+    progress.update({ zonesDone: 3, zonesKnown: 9, accountsDone: 1, accountsKnown: 1 });
+    progress.stop();
+    expect(out[0]).toMatch(/ · waiting for the API budget: 1,200 of 1,200 used in the last 1 min$/);
+  });
+
   it('redraws in place on a terminal and clears the line when done', () => {
     let clock = 0;
     const out: string[] = [];
