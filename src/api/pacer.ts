@@ -131,10 +131,10 @@ export class Pacer {
   private delay(now: number): { delay: number; budget: boolean } {
     if (now < this.pausedUntil) return { delay: this.pausedUntil - now, budget: true };
     this.forget(now);
-    let budgetDelay = this.windowDelay(now, { limit: this.options.budget, windowMs: this.options.windowMs });
+    let budgetDelay = Math.max(this.windowDelay(now, { limit: this.options.budget, windowMs: this.options.windowMs }), this.lastStart + this.headerIntervalMs - now);
     if (this.serverShare) budgetDelay = Math.max(budgetDelay, this.windowDelay(now, this.serverShare));
     const perSecond = this.options.perSecond ?? PER_SECOND_LIMIT;
-    const other = Math.max(perSecond > 0 ? this.windowDelay(now, { limit: perSecond, windowMs: 1000 }) : 0, this.lastStart + this.headerIntervalMs - now);
+    const other = perSecond > 0 ? this.windowDelay(now, { limit: perSecond, windowMs: 1000 }) : 0;
     return { delay: Math.max(budgetDelay, other), budget: budgetDelay > 0 && budgetDelay >= other };
   }
 

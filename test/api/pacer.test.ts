@@ -254,6 +254,16 @@ describe('Pacer observe without a stated policy', () => {
     expectClose(await acquireTimes(clock, pacer, 3), [0, 250, 500]);
   });
 
+  it('counts requests spaced for a low remaining quota as held back by the budget', async () => {
+    const { pacer } = pacerWith({ budget: 100, windowMs: 1000, concurrency: 4 });
+    pacer.observe({ remaining: 9, resetSeconds: 1 });
+    (await pacer.acquire()).release();
+    const next = pacer.acquire();
+    await settle();
+    expect(pacer.status().heldBack).toBe(1);
+    void next;
+  });
+
   it('sends at once again when plenty of the quota remains (4 x the reserve or more)', async () => {
     const { clock, pacer } = pacerWith({ budget: 100, windowMs: 1000, concurrency: 4 });
     pacer.observe({ remaining: 9, resetSeconds: 1 });
