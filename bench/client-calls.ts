@@ -23,6 +23,8 @@ export async function clientCalls(zones = 1000, records = 100_000): Promise<Call
     credentials: { kind: 'token', token: 'emulator-token' },
     budget: 1_000_000,
     budgetWindowMs: 300_000,
+    // The emulator has no per-address limit (--ip-rate-limit 0).
+    perSecond: 0,
     concurrency: 8,
     timeoutMs: 60_000,
     retries: 4,

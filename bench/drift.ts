@@ -25,7 +25,7 @@ async function cli(args: string[]): Promise<{ out: string; peakKiB: number; ms: 
 export async function driftBench(nextNightArgs: string[], db: string, concurrency: number): Promise<DriftBenchResult> {
   const emulator = await startEmulatorProcess(nextNightArgs);
   try {
-    await cli(['scan', '--db', db, '--base-url', emulator.base, '--budget', '1000000', '--concurrency', String(concurrency), '--quiet']);
+    await cli(['scan', '--db', db, '--base-url', emulator.base, '--budget', '1000000', '--per-second', '0', '--concurrency', String(concurrency), '--quiet']);
   } finally {
     emulator.stop();
   }

@@ -8,6 +8,7 @@ import { comparisonMarkdown, targetsMarkdown } from './compare-markdown.js';
 import { driftMarkdown } from './drift.js';
 import { emulatorThroughput, generatedStartup, startupMarkdown, throughputMarkdown } from './emulator-throughput.js';
 import { hugeZonesBench, hugeZonesMarkdown } from './huge-zones.js';
+import { budgetIsTheLimit, defaultsAgainstUnthrottled, faultStorm, MEDIUM_MINIMUM_REQUESTS, MEDIUM_ORG, pacingMarkdown, SMALL_ORG } from './pacing.js';
 import { reportBench, reportMarkdown } from './report.js';
 import { scanBench, scanMarkdown } from './scan.js';
 import { SCALE_NAMES, SCALES, type ScaleName } from './scales.js';
@@ -30,6 +31,9 @@ const { values } = parseArgs({
     'report-db': { type: 'string' },
     // ZONES:RECORDS: only the few-huge-zones shape (scan, unchanged rescan, audit), e.g. 5:1000000.
     'huge-zones': { type: 'string' },
+    // Only the pacing and storm section (it is also measured after the medium scale).
+    pacing: { type: 'boolean', default: false },
+    'storm-scans': { type: 'string', default: '100' },
   },
 });
 const fail = (message: string): never => {
@@ -42,7 +46,9 @@ if (values['report-db']) {
   process.stdout.write(reportMarkdown([await reportBench(file!, Number(scan), findings)]));
   process.exit(0);
 }
-const scales = values.scale.split(',').map((s) => s.trim()) as ScaleName[];
+const stormScans = Number(values['storm-scans']);
+if (!Number.isInteger(stormScans) || stormScans <= 0) fail('--storm-scans must be a positive whole number');
+const scales = values.pacing ? [] : (values.scale.split(',').map((s) => s.trim()) as ScaleName[]);
 for (const s of scales) if (!SCALE_NAMES.includes(s)) fail(`--scale takes ${SCALE_NAMES.join(', ')} (or a comma-separated list), got "${s}"`);
 const seconds = Number(values.seconds);
 if (!Number.isFinite(seconds) || seconds <= 0) fail('--seconds must be a positive number');
@@ -83,6 +89,18 @@ for (const name of scales) {
   const section = sections.join('\n');
   process.stdout.write(`${section}\n`);
   doc = replaceSection(doc, name, section);
+}
+if (values.pacing || scales.includes('medium')) {
+  process.stderr.write(`bench: pacing: default settings against the stated quota, the budget the limit, ${stormScans} scans through a storm...\n`);
+  // The budget the comparison chooses for the medium organisation: about twice the latency bound.
+  const medium = await budgetIsTheLimit(MEDIUM_ORG, budgetFor(MEDIUM_MINIMUM_REQUESTS));
+  const section = [
+    pacingMarkdown({ small: await defaultsAgainstUnthrottled(SMALL_ORG, 3), medium, storm: await faultStorm(stormScans, 0.2) }),
+    '',
+    stamp.replace('--scale NAME', '--pacing'),
+  ].join('\n');
+  process.stdout.write(`${section}\n`);
+  doc = replaceSection(doc, 'pacing', section);
 }
 if (!values['no-write']) writeFileSync(output, doc);
 

@@ -11,7 +11,7 @@ import {
   ApiRateLimitError,
   ApiTimeoutError,
 } from './errors.js';
-import { abortableSleep, Pacer, parseRateLimitHeaders, parseRetryAfter } from './pacer.js';
+import { abortableSleep, Pacer, parseRateLimitHeaders, parseRetryAfter, type Ticket } from './pacer.js';
 import { PagedList, type ListOptions } from './paginate.js';
 import { routeTemplate, StatsRecorder, type ClientStats } from './stats.js';
 
@@ -22,6 +22,8 @@ export interface ApiClientOptions {
   /** Requests per budget window for the whole process. */
   budget: number;
   budgetWindowMs: number;
+  /** Requests per second from this address (default: the API's 200); 0 for no limit. */
+  perSecond?: number;
   concurrency: number;
   timeoutMs: number;
   /** Retries after the first attempt. */
@@ -80,7 +82,12 @@ export class ApiClient {
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.basePath = url.pathname;
-    this.pacer = new Pacer({ budget: options.budget, windowMs: options.budgetWindowMs, concurrency: options.concurrency });
+    this.pacer = new Pacer({
+      budget: options.budget,
+      windowMs: options.budgetWindowMs,
+      concurrency: options.concurrency,
+      ...(options.perSecond !== undefined ? { perSecond: options.perSecond } : {}),
+    });
     this.agent = new Agent({ connections: options.concurrency + 2, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
     this.logger = options.logger ?? silentLogger;
     this.redact = options.redact ?? ((t) => t);
@@ -159,25 +166,27 @@ export class ApiClient {
   }
 
   private async attempt<T>(method: string, path: string, route: string, template: string, options: RequestOptions, idempotent: boolean): Promise<ApiAnswer<T>> {
-    try {
-      await this.pacer.acquire(options.signal);
-    } catch {
-      throw new ApiAbortedError(route);
-    }
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
-    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    // Everything that could throw before the request is made comes first: a ticket must always be released.
     const headers = { ...this.headers };
     let body: string | undefined;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] = 'application/json';
     }
+    const url = this.url(path, options.query);
+    let ticket: Ticket;
+    try {
+      ticket = await this.pacer.acquire(options.signal);
+    } catch {
+      throw new ApiAbortedError(route);
+    }
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const started = performance.now();
     this.stats.add(template, { requests: 1 });
     let status: number;
     let text: string;
     let responseHeaders: Record<string, string | string[] | undefined>;
-    const url = this.url(path, options.query);
     try {
       const res = await undiciRequest(url, {
         dispatcher: this.agent,
@@ -194,6 +203,8 @@ export class ApiClient {
     } catch (err) {
       this.stats.add(template, { failures: 1 });
       throw this.transportError(err, route, idempotent, options.signal);
+    } finally {
+      ticket.release();
     }
     const bytes = Buffer.byteLength(text);
     this.stats.add(template, { bytes });
@@ -202,7 +213,7 @@ export class ApiClient {
       return Array.isArray(v) ? v[0] : v;
     };
     const limits = parseRateLimitHeaders(header);
-    if (limits) this.pacer.observe(limits);
+    if (limits) this.pacer.observe(limits, ticket.startedAt);
     let retryAfterMs = 0;
     if (status === 429) {
       retryAfterMs = parseRetryAfter(header('retry-after')) ?? (limits ? limits.resetSeconds * 1000 : DEFAULT_RETRY_AFTER_MS);

@@ -138,6 +138,17 @@ function failure(ctx: AnswerContext, errors: ApiErrorItem[]): ApiError {
     return new ApiAuthError(`${message} (${CREDENTIALS_HINT})`, fields);
   }
   if (status === 410 || (status === 404 && errors.some((e) => RETIRED_MESSAGE.test(e.message)))) return new ApiGoneError(message, fields);
-  if (status >= 500) return new ApiServerError(message, { ...fields, retryable: ctx.idempotent });
+  if (status >= 500 || (status < 400 && errors.some(saysServerFailed))) return new ApiServerError(message, { ...fields, retryable: ctx.idempotent });
   return new ApiRequestError(message, fields);
+}
+
+/**
+ * A 2xx whose envelope says `success: false` is usually the request's fault (a bad zone id answered
+ * 200), but the service also answers its own failures that way ("Internal error: please retry"):
+ * those are server failures like a 5xx, retried for reads and never for writes.
+ */
+const SERVER_FAILURE_TEXT = /\binternal (server )?error\b|\bplease retry\b|\btry again\b|\btemporarily unavailable\b|\bservice unavailable\b/i;
+
+function saysServerFailed(item: ApiErrorItem): boolean {
+  return SERVER_FAILURE_TEXT.test(item.message);
 }

@@ -1,9 +1,15 @@
 /**
- * One request budget for the whole process. The API allows 1,200 requests per 5 minutes per user,
- * shared with the dashboard and every other tool of that user, and going over blocks them all for
- * five minutes; so requests are spaced evenly inside our budget rather than sent in bursts, the
- * server's remaining-quota headers slow us further when others are using the quota, and a 429
- * pauses every request of the process, not only the one that got it.
+ * One request budget for the whole process, kept as sliding windows: at most `budget` of our
+ * requests in any `windowMs`, never more than the server's stated quota leaves us after what others
+ * sharing it used (the API allows 1,200 requests per 5 minutes per user, shared with the dashboard
+ * and every other tool of that user, and going over blocks them all for five minutes), and at most
+ * the API's 200 requests a second from one address. Inside those, requests go as fast as the
+ * concurrency allows, so a scan that fits in the headroom finishes at the latency bound; work larger
+ * than the budget goes out as earlier requests leave the window, so no window ever holds more. A
+ * 429 pauses every request of the process, not only the one that got it.
+ *
+ * A request counts in a window from its start until its answer's arrival plus the window: the
+ * server counts it somewhere in between, so our count of ours is never below the server's.
  */
 
 export interface RateLimitState {
@@ -21,66 +27,152 @@ export interface PacerOptions {
   /** Requests allowed per window. */
   budget: number;
   windowMs: number;
-  /** Requests that may be in flight at once: the most kept in reserve when the server's quota runs low. */
+  /** Requests that may be in flight at once: the most kept in reserve when the server's quota runs low without a stated policy. */
   concurrency: number;
+  /** Requests per second from one address (the API's 200); 0 for none. */
+  perSecond?: number;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-/**
- * Spacing a little wider than window/budget keeps budget+1 requests from fitting in one window
- * of the server's count when timers fire late.
- */
-const SPACING_MARGIN = 1.02;
+/** The API's limit of requests per second from one address. */
+export const PER_SECOND_LIMIT = 200;
+/** Requests kept back from the share the server's quota leaves us, for others' requests on their way. */
+const SHARE_RESERVE = 1;
+/** The longest a timer may be set for; waiting "until a request finishes" is that, cut short by the release. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A request let through: when its answer came, and what the server said then, go back to the pacer. */
+export interface Ticket {
+  readonly startedAt: number;
+  /** The answer arrived (or the attempt failed): the request now leaves the windows in time. */
+  release(): void;
+}
+
+/** What the pacer is doing, for the progress line. */
+export interface PacerStatus {
+  /** Our requests in the last window (in flight included). */
+  used: number;
+  /** What the window allows us now: the budget, or less when the server's quota leaves us less. */
+  allowed: number;
+  windowMs: number;
+  /** Requests waiting because the budget, the server's quota or a 429 holds them back. */
+  heldBack: number;
+}
+
+interface Sent {
+  start: number;
+  end: number;
+}
+
+interface Limit {
+  limit: number;
+  windowMs: number;
+}
 
 export class Pacer {
-  readonly baseIntervalMs: number;
-  private nextSlot = 0;
+  /** Finished requests, in the order they finished, as long as the longest window may count them. */
+  private readonly done: Sent[] = [];
+  private head = 0;
+  private inFlight = 0;
   private pausedUntil = 0;
+  /** From a stated policy: how many of ours the server's window can take, and that window. */
+  private serverShare: Limit | null = null;
+  /** Without a stated policy: spacing to make a low remaining quota last until its reset. */
   private headerIntervalMs = 0;
   private lastStart = -Infinity;
-  /** Start times of our recent requests, to tell our use of the server's quota from others'. */
-  private readonly sent: number[] = [];
+  private readonly wakers = new Set<() => void>();
+  private heldBack = 0;
   private readonly now: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Total time requests spent waiting for a slot, for the summary. */
   waitedMs = 0;
 
   constructor(private readonly options: PacerOptions) {
-    this.baseIntervalMs = (options.windowMs / options.budget) * SPACING_MARGIN;
     this.now = options.now ?? (() => performance.now());
     this.sleep = options.sleep ?? abortableSleep;
   }
 
-  /** Waits for this request's slot. */
-  async acquire(signal?: AbortSignal): Promise<void> {
+  /** Waits until a request may start; the ticket's release must be called when its answer arrives. */
+  async acquire(signal?: AbortSignal): Promise<Ticket> {
     if (signal?.aborted) throw signal.reason;
-    for (;;) {
-      const now = this.now();
-      if (now < this.pausedUntil) {
-        await this.wait(this.pausedUntil - now, signal);
-        continue;
+    let held = false;
+    try {
+      for (;;) {
+        const now = this.now();
+        const { delay, budget } = this.delay(now);
+        if (delay <= 0) break;
+        if (budget !== held) {
+          this.heldBack += budget ? 1 : -1;
+          held = budget;
+        }
+        await this.wait(delay, signal);
       }
-      const slot = Math.max(now, this.nextSlot);
-      this.nextSlot = slot + Math.max(this.baseIntervalMs, this.headerIntervalMs);
-      if (slot > now) await this.wait(slot - now, signal);
-      // A 429 seen while this request waited pauses it too.
-      const start = this.now();
-      // Timers that fire late (a busy event loop) would send several waiters at once: keep
-      // starts most of an interval apart, so lateness never turns into a burst. The start is
-      // reserved before waiting, so waiters woken together queue up rather than wait alike.
-      const at = Math.max(start, this.lastStart + this.baseIntervalMs * 0.9);
-      this.lastStart = at;
-      if (at > start) {
-        this.nextSlot = Math.max(this.nextSlot, at + this.baseIntervalMs);
-        await this.wait(at - start, signal);
-      }
-      if (this.now() >= this.pausedUntil) {
-        this.sent.push(at);
-        if (this.sent.length > 100_000) this.sent.splice(0, 50_000);
-        return;
-      }
+    } finally {
+      if (held) this.heldBack--;
     }
+    const startedAt = this.now();
+    this.lastStart = startedAt;
+    this.inFlight++;
+    let released = false;
+    return {
+      startedAt,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.inFlight--;
+        this.done.push({ start: startedAt, end: this.now() });
+        for (const wake of [...this.wakers]) wake();
+      },
+    };
+  }
+
+  /** How long a request must wait from `now`, and whether the budget or a pause is what holds it. */
+  private delay(now: number): { delay: number; budget: boolean } {
+    if (now < this.pausedUntil) return { delay: this.pausedUntil - now, budget: true };
+    this.forget(now);
+    let budgetDelay = Math.max(this.windowDelay(now, { limit: this.options.budget, windowMs: this.options.windowMs }), this.lastStart + this.headerIntervalMs - now);
+    if (this.serverShare) budgetDelay = Math.max(budgetDelay, this.windowDelay(now, this.serverShare));
+    const perSecond = this.options.perSecond ?? PER_SECOND_LIMIT;
+    const other = perSecond > 0 ? this.windowDelay(now, { limit: perSecond, windowMs: 1000 }) : 0;
+    return { delay: Math.max(budgetDelay, other), budget: budgetDelay > 0 && budgetDelay >= other };
+  }
+
+  /** 0 when one more request fits in the window; else until enough of ours leave it (Infinity: until one finishes). */
+  private windowDelay(now: number, { limit, windowMs }: Limit): number {
+    const first = this.firstEndAfter(now - windowMs);
+    const inWindow = this.done.length - first;
+    const excess = this.inFlight + inWindow - Math.max(1, limit) + 1;
+    if (excess <= 0) return 0;
+    if (excess > inWindow) return Infinity;
+    return this.done[first + excess - 1]!.end + windowMs - now;
+  }
+
+  /** Index of the first finished request that ended after `t` (ends are in order). */
+  private firstEndAfter(t: number): number {
+    let lo = this.head;
+    let hi = this.done.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.done[mid]!.end > t) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  /** Drops what no window counts any more. */
+  private forget(now: number): void {
+    const longest = Math.max(this.options.windowMs, this.serverShare?.windowMs ?? 0, 1000);
+    this.head = this.firstEndAfter(now - longest);
+    if (this.head > 4096 && this.head * 2 > this.done.length) {
+      this.done.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Ours counted in the last `windowMs`, in flight included. */
+  private used(now: number, windowMs: number): number {
+    return this.inFlight + this.done.length - this.firstEndAfter(now - windowMs);
   }
 
   /** Every request waits until `ms` from now (after a 429, or when the server's quota is spent). */
@@ -93,20 +185,25 @@ export class Pacer {
   }
 
   /**
-   * Reads the server's view of the quota. When the server states its quota and window, the
-   * requests it counted beyond ours were made by others sharing the quota (colleagues, the
-   * dashboard, Terraform), and we space ours over what they leave. Without a stated policy we
-   * can only slow down as the remaining requests run low. Either way, nothing left means waiting
-   * for the window to free quota.
+   * Reads the server's view of the quota, from the answer to a request that started at
+   * `startedAt`. When the server states its quota and window, the requests it counted beyond ours
+   * were made by others sharing the quota (colleagues, the dashboard, Terraform), and ours get what
+   * they leave. Ours that the server had surely counted are those that started inside its window
+   * and finished before this request started; counting only those can make others look busier
+   * than they are, never less. Without a stated policy we can only slow down as the remaining
+   * requests run low. Either way, nothing left means waiting for the window to free quota.
    */
-  observe(state: RateLimitState): void {
+  observe(state: RateLimitState, startedAt = this.now()): void {
     const resetMs = Math.max(0, state.resetSeconds) * 1000;
     if (state.limit !== undefined && state.windowSeconds !== undefined && state.windowSeconds > 0) {
       const windowMs = state.windowSeconds * 1000;
-      const ours = this.sentWithin(windowMs);
-      const others = Math.max(0, state.limit - state.remaining - ours);
-      const ourShare = Math.max(1, state.limit - others);
-      this.headerIntervalMs = (windowMs / ourShare) * SPACING_MARGIN;
+      const since = this.now() - windowMs;
+      let counted = 0;
+      for (let i = this.firstEndAfter(since); i < this.done.length && this.done[i]!.end < startedAt; i++) {
+        if (this.done[i]!.start > since) counted++;
+      }
+      const others = Math.max(0, state.limit - state.remaining - counted);
+      this.serverShare = { limit: Math.max(1, state.limit - others - SHARE_RESERVE), windowMs };
       if (state.remaining === 0 && resetMs > 0) this.pause(resetMs);
       return;
     }
@@ -118,20 +215,33 @@ export class Pacer {
     this.headerIntervalMs = state.remaining < 4 * reserve ? resetMs / (state.remaining - reserve) : 0;
   }
 
-  private sentWithin(windowMs: number): number {
-    const since = this.now() - windowMs;
-    let n = 0;
-    for (let i = this.sent.length - 1; i >= 0 && this.sent[i]! > since; i--) n++;
-    return n;
+  /** For the progress line: how much of the window we used, and how many requests it holds back. */
+  status(): PacerStatus {
+    const now = this.now();
+    const share = this.serverShare && this.serverShare.windowMs === this.options.windowMs ? this.serverShare.limit : Infinity;
+    return {
+      used: this.used(now, this.options.windowMs),
+      allowed: Math.min(this.options.budget, share),
+      windowMs: this.options.windowMs,
+      heldBack: this.heldBack,
+    };
   }
 
-  get currentIntervalMs(): number {
-    return Math.max(this.baseIntervalMs, this.headerIntervalMs);
-  }
-
+  /** Sleeps up to `ms`, or until a request finishes and may have freed a slot. */
   private async wait(ms: number, signal?: AbortSignal): Promise<void> {
-    this.waitedMs += ms;
-    await this.sleep(ms, signal);
+    const started = this.now();
+    const woken = new AbortController();
+    const wake = () => woken.abort();
+    this.wakers.add(wake);
+    try {
+      await this.sleep(Math.min(ms, MAX_TIMER_MS), signal ? AbortSignal.any([signal, woken.signal]) : woken.signal);
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      if (!woken.signal.aborted) throw err;
+    } finally {
+      this.wakers.delete(wake);
+      this.waitedMs += this.now() - started;
+    }
   }
 }
 

@@ -63,6 +63,7 @@ export function clientFor(config: Config, io: CommandIO, logger: Logger): ApiCli
     credentials,
     budget: config.budget,
     budgetWindowMs: config.budgetWindow * 1000,
+    perSecond: config.perSecond,
     concurrency: config.concurrency,
     timeoutMs: config.timeout * 1000,
     retries: config.retries,

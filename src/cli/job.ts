@@ -42,7 +42,13 @@ export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutco
     stoppedBy = signal;
     controller.abort(new Error(signal));
   });
-  const progress = createProgress({ tty: io.stderrIsTTY === true, quiet: config.quiet, write: io.stderr, stats: () => client.snapshotStats() });
+  const progress = createProgress({
+    tty: io.stderrIsTTY === true,
+    quiet: config.quiet,
+    write: io.stderr,
+    stats: () => client.snapshotStats(),
+    budget: () => client.pacer.status(),
+  });
   try {
     return await runScan({
       db,

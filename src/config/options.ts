@@ -64,6 +64,15 @@ export const COMMON_OPTIONS = {
     value: 'SECONDS',
     help: 'length of the budget window',
   },
+  perSecond: {
+    key: 'perSecond',
+    flag: 'per-second',
+    type: 'integer',
+    default: 200,
+    min: 0,
+    max: 100_000,
+    help: 'API requests per second from this address (the API allows 200 per address; 0 for no limit)',
+  },
   timeout: { key: 'timeout', flag: 'timeout', type: 'integer', default: 60, min: 1, max: 3600, value: 'SECONDS', help: 'time limit of one request attempt' },
   retries: { key: 'retries', flag: 'retries', type: 'integer', default: 4, min: 0, max: 20, help: 'retries of a failed request (429, 5xx, timeouts, resets)' },
   retryWait: {

@@ -2,7 +2,8 @@ import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
 import { fillPath, LIST_ENDPOINTS, type ListEndpoint } from '../api/endpoints.js';
-import { ApiAuthError, ApiError, ApiGoneError, ApiNetworkError } from '../api/errors.js';
+import { ApiAbortedError, ApiAuthError, ApiError, ApiGoneError, ApiNetworkError } from '../api/errors.js';
+import { abortableSleep } from '../api/pacer.js';
 import type { ListSummary, PagedList } from '../api/paginate.js';
 import type { Logger } from '../shared/logger.js';
 import { ScanCannotStart, startingFailure } from './first-calls.js';
@@ -19,6 +20,11 @@ import { closestNames, describeUnmatched, ScopeMatchedNothing, type UnmatchedNam
  * entry point. The previous managed rules exist on Pro plans and above, so a Free zone's are
  * never asked for, and an endpoint the API answers as retired (410 Gone) is recorded as such: a
  * permanent answer, never a gap in the scan.
+ *
+ * A read that still fails after the client's retries with a failure that may pass (5xx, timeouts,
+ * resets, malformed answers) is not recorded yet: it waits for a repair pass at the end of the
+ * scan, after a pause, which reads it again with the same partition writer (items the first attempt
+ * stored are not stored twice). Only what fails again there makes the scan incomplete.
  */
 
 export interface CrawlOptions {
@@ -29,13 +35,20 @@ export interface CrawlOptions {
   logger: Logger;
   signal?: AbortSignal;
   onProgress?: (progress: CrawlProgress) => void;
+  /** Pause before the repair pass (default 30 s), so that a short outage can pass. */
+  repairPauseMs?: number;
 }
+
+/** Reads that failed after their retries wait this long before being read again. */
+export const REPAIR_PAUSE_MS = 30_000;
 
 export interface CrawlProgress {
   zonesDone: number;
   zonesKnown: number;
   accountsDone: number;
   accountsKnown: number;
+  /** Reads waiting for, or in, the repair pass. */
+  repairing?: number;
 }
 
 export interface MissingPart {
@@ -57,6 +70,8 @@ export interface CrawlResult {
   /** Parts the API answered as retired for good (410 Gone): not missing, nothing to retry. */
   retired: MissingPart[];
   skipped: number;
+  /** Reads that failed after their retries and were read again at the end; `recovered` of them answered. */
+  repairs: { attempted: number; recovered: number };
 }
 
 interface ZoneItem {
@@ -73,6 +88,9 @@ function listProblem(s: ListSummary): string | null {
   return null;
 }
 
+/** A read left for the repair pass. */
+const DEFERRED = Symbol('deferred');
+
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   // Every request in flight listens to the stop signal: more than Node's default of 10 at high concurrency.
   if (options.signal) setMaxListeners(Math.max(10, options.concurrency * 4), options.signal);
@@ -81,7 +99,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
 
 class Crawler {
   private readonly limit;
-  private readonly result: CrawlResult = { accounts: 0, zones: 0, missing: [], notPermitted: [], retired: [], skipped: 0 };
+  private readonly result: CrawlResult = { accounts: 0, zones: 0, missing: [], notPermitted: [], retired: [], skipped: 0, repairs: { attempted: 0, recovered: 0 } };
   /** Names in --zone or --account that matched nothing these credentials see. */
   private readonly unmatched: UnmatchedName[] = [];
   private readonly progress: CrawlProgress = { zonesDone: 0, zonesKnown: 0, accountsDone: 0, accountsKnown: 0 };
@@ -96,6 +114,12 @@ class Crawler {
   private anyReadSucceeded = false;
   /** Zones whose WAF packages endpoint answered as retired: their groups and rules went with it. */
   private readonly retiredPackages = new Map<string, { status: number | null; message: string }>();
+  /** Reads to try again at the end of the scan, and the partitions they write, kept open until then. */
+  private repairs: Array<() => Promise<void>> = [];
+  private readonly held = new Map<string, PartitionWriter>();
+  private repairing = false;
+  /** Reads of the repair pass that failed in a way that may pass: the ones it did not recover. */
+  private failedAgain = 0;
 
   constructor(private readonly o: CrawlOptions) {
     this.limit = pLimit(o.concurrency);
@@ -122,11 +146,16 @@ class Crawler {
       await Promise.all(this.tasks.slice(listings));
       if (!this.fatal) this.track(this.readInvites());
     }
-    // Tasks enqueue zone tasks while this loop waits: it runs until the list stops growing.
-    for (let i = 0; i < this.tasks.length; i++) await this.tasks[i];
+    await this.settle();
+    if (!this.fatal) await this.repairPass();
     if (this.fatal) throw this.fatal.error;
     await this.checkScopeMatched();
     return this.result;
+  }
+
+  /** Waits for every task, including those enqueued while it waits, until the list stops growing. */
+  private async settle(): Promise<void> {
+    for (let i = 0; i < this.tasks.length; i++) await this.tasks[i];
   }
 
   /**
@@ -182,13 +211,80 @@ class Crawler {
     );
   }
 
+  /** One more attempt at every read that failed after its retries; what fails now is final. */
+  private async repairPass(): Promise<void> {
+    const todo = this.repairs;
+    this.repairs = [];
+    if (todo.length === 0) return;
+    const pause = this.o.repairPauseMs ?? REPAIR_PAUSE_MS;
+    this.o.logger.info(`${todo.length} ${todo.length === 1 ? 'read' : 'reads'} failed after their retries: reading ${todo.length === 1 ? 'it' : 'them'} again in ${Math.round(pause / 1000)} s`);
+    this.progress.repairing = todo.length;
+    this.report();
+    try {
+      await abortableSleep(pause, this.signal);
+    } catch {
+      throw new ApiAbortedError('the repair pass');
+    }
+    this.repairing = true;
+    for (const redo of todo) this.track(this.limit(redo));
+    await this.settle();
+    this.result.repairs.attempted = todo.length;
+    this.result.repairs.recovered = Math.max(0, todo.length - this.failedAgain);
+    this.progress.repairing = 0;
+    this.report();
+  }
+
+  /**
+   * Holds a read that failed after its retries for the repair pass, when the failure may pass and
+   * this is not the repair pass already. The partition stays open (not finished) until then.
+   */
+  private deferred(err: unknown, partition: PartitionWriter | null, redo: () => Promise<unknown>): boolean {
+    // Refused credentials or an unreachable API on the first calls end the scan at once.
+    this.stopIfFirst(err);
+    if (this.o.client.options.retries === 0) return false;
+    if (!(err instanceof ApiError) || !err.retryable || err instanceof ApiAuthError || err.code === 'ZW_API_ABORTED') return false;
+    if (this.repairing) {
+      this.failedAgain++;
+      return false;
+    }
+    if (partition) this.held.set(partitionKey(partition.kind, partition.scopeId, partition.endpoint), partition);
+    this.repairs.push(async () => {
+      await redo();
+    });
+    this.o.logger.debug(`${err.route}: failed after ${err.attempts} attempts, to be read again at the end of the scan: ${err.message}`);
+    return true;
+  }
+
+  /** The partition's writer: the one a deferred read left open, or a new one. */
+  private partition(kind: PartitionKind, scopeId: string, endpoint: Endpoint): PartitionWriter {
+    const key = partitionKey(kind, scopeId, endpoint);
+    const open = this.held.get(key);
+    if (open) {
+      this.held.delete(key);
+      return open;
+    }
+    return this.o.writer.partition(kind, scopeId, endpoint);
+  }
+
   private report(): void {
     this.o.onProgress?.({ ...this.progress });
   }
 
-  /** Reads a list into a partition, page by page, and records the outcome. */
-  private async readList(kind: PartitionKind, scopeId: string, endpoint: Endpoint, list: PagedList<unknown>, name: string | null): Promise<boolean> {
-    const partition = this.o.writer.partition(kind, scopeId, endpoint);
+  /**
+   * Reads a list into a partition, page by page, and records the outcome: true when read whole,
+   * false when it failed, null when it waits for the repair pass.
+   */
+  private async readList(
+    kind: PartitionKind,
+    scopeId: string,
+    endpoint: Endpoint,
+    makeList: () => PagedList<unknown>,
+    name: string | null,
+    /** What the repair pass does instead of reading this list again: the reads that depend on it too. */
+    repair?: () => Promise<unknown>,
+  ): Promise<boolean | null> {
+    const partition = this.partition(kind, scopeId, endpoint);
+    const list = makeList();
     try {
       for await (const page of list) partition.write(page);
       const s = list.summary;
@@ -198,6 +294,7 @@ class Crawler {
       else this.anyReadSucceeded = true;
       return problem === null;
     } catch (err) {
+      if (this.deferred(err, partition, repair ?? (() => this.readList(kind, scopeId, endpoint, makeList, name)))) return null;
       this.failed(partition, err, list.summary.pages, list.summary.items, name);
       return false;
     }
@@ -213,8 +310,10 @@ class Crawler {
     path: string,
     query: Record<string, string> = {},
     absentCode?: number,
-  ): Promise<Record<string, unknown> | null> {
-    const partition = this.o.writer.partition('zone', zone.id, endpoint);
+    /** What the repair pass does instead of reading this object again: the reads that depend on it too. */
+    repair?: () => Promise<unknown>,
+  ): Promise<Record<string, unknown> | null | typeof DEFERRED> {
+    const partition = this.partition('zone', zone.id, endpoint);
     try {
       const answer = await this.o.client.get<Record<string, unknown>>(path, { query, signal: this.signal });
       partition.write([answer.result]);
@@ -224,6 +323,8 @@ class Crawler {
     } catch (err) {
       if (absentCode !== undefined && err instanceof ApiError && err.hasCode(absentCode)) {
         partition.finish({ state: 'ok', pages: 1, items: 0, httpStatus: err.status, apiCode: absentCode });
+      } else if (this.deferred(err, partition, repair ?? (() => this.readObject(zone, endpoint, path, query, absentCode)))) {
+        return DEFERRED;
       } else {
         this.failed(partition, err, 0, 0, zone.name);
       }
@@ -275,7 +376,7 @@ class Crawler {
   }
 
   private skip(zone: ZoneItem, endpoint: Endpoint, why: string): void {
-    this.o.writer.partition('zone', zone.id, endpoint).finish({ state: 'skipped', pages: 0, items: 0, message: why });
+    this.partition('zone', zone.id, endpoint).finish({ state: 'skipped', pages: 0, items: 0, message: why });
     this.result.skipped++;
   }
 
@@ -293,7 +394,7 @@ class Crawler {
    * token answers 1001) and no --account names them: the zone list then says which accounts exist.
    */
   private async readAccounts(): Promise<string[] | 'from-zones'> {
-    const partition = this.o.writer.partition('user', '', 'accounts');
+    const partition = this.partition('user', '', 'accounts');
     const list = this.list(LIST_ENDPOINTS.accounts, {});
     const ids: string[] = [];
     let whole = false;
@@ -309,7 +410,9 @@ class Crawler {
       this.anyReadSucceeded = true;
     } catch (err) {
       if (err instanceof ApiError && err.hasCode(ACCOUNT_OWNED_TOKEN)) return this.accountOwnedToken(partition, err);
-      this.failed(partition, err, list.summary.pages, list.summary.items, null);
+      // Unscoped, the zones come from the accounts: the repair pass reads both.
+      const repair = this.o.scope.accounts.length ? () => this.readAccounts() : () => this.readAccountsAndZones();
+      if (!this.deferred(err, partition, repair)) this.failed(partition, err, list.summary.pages, list.summary.items, null);
       // Without the account list, scoped account ids can still be read.
     }
     const scoped = this.o.scope.accounts;
@@ -351,7 +454,7 @@ class Crawler {
    * read (or not) with the whole list, as readAccountZones records it.
    */
   private async readAllZones(): Promise<void> {
-    const whole = this.o.writer.partition('user', '', 'zones');
+    const whole = this.partition('user', '', 'zones');
     const list = this.list(LIST_ENDPOINTS.zones, {});
     const byAccount = new Map<string, string[]>();
     try {
@@ -367,7 +470,7 @@ class Crawler {
         this.anyReadSucceeded = true;
       }
     } catch (err) {
-      this.failed(whole, err, list.summary.pages, list.summary.items, null);
+      if (!this.deferred(err, whole, () => this.readAllZones())) this.failed(whole, err, list.summary.pages, list.summary.items, null);
       return;
     }
     const problem = listProblem(list.summary);
@@ -386,8 +489,16 @@ class Crawler {
     this.report();
   }
 
+  /** The repair of an account list that failed: its accounts' zones were never listed. */
+  private async readAccountsAndZones(): Promise<void> {
+    const ids = await this.readAccounts();
+    if (ids === 'from-zones') return this.readAllZones();
+    // One account after another: this runs inside the crawl's concurrency limit already.
+    for (const id of ids) await this.readAccountZones(id);
+  }
+
   private async readInvites(): Promise<void> {
-    const partition = this.o.writer.partition('user', '', 'invites');
+    const partition = this.partition('user', '', 'invites');
     try {
       // Not paginated: one call answers the whole list.
       const answer = await this.o.client.get<unknown[]>('/user/invites', { signal: this.signal });
@@ -395,12 +506,12 @@ class Crawler {
       partition.write(items);
       partition.finish({ state: 'ok', pages: 1, items: items.length });
     } catch (err) {
-      this.failed(partition, err, 0, 0, null);
+      if (!this.deferred(err, partition, () => this.readInvites())) this.failed(partition, err, 0, 0, null);
     }
   }
 
   private async readAccountZones(accountId: string): Promise<void> {
-    const listing = this.o.writer.partition('account', accountId, 'zones');
+    const listing = this.partition('account', accountId, 'zones');
     const list = this.list(LIST_ENDPOINTS.zones, {}, { 'account.id': accountId });
     const listed: string[] = [];
     try {
@@ -417,6 +528,7 @@ class Crawler {
       if (problem) this.missing('account', accountId, null, 'zones', 'failed', problem);
       else this.closeVanished(accountId, listing.previousOk, listed);
     } catch (err) {
+      if (this.deferred(err, listing, () => this.readAccountZones(accountId))) return;
       this.failed(listing, err, list.summary.pages, list.summary.items, null);
     }
     this.progress.accountsDone++;
@@ -457,7 +569,7 @@ class Crawler {
       }
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      this.stopIfFirst(err);
+      if (this.deferred(err, null, () => this.readNamedZone(name))) return;
       this.result.missing.push({ kind: 'zone', scopeId: '', name, endpoint: 'zone', state: 'failed', reason: err.message });
     }
   }
@@ -465,7 +577,7 @@ class Crawler {
   private enqueueZone(zone: ZoneItem): void {
     if (this.seenZones.has(zone.id)) return;
     this.seenZones.add(zone.id);
-    const partition = this.o.writer.partition('zone', zone.id, 'zone');
+    const partition = this.partition('zone', zone.id, 'zone');
     partition.write([zone]);
     partition.finish({ state: 'ok', pages: 1, items: 1 });
     this.result.zones++;
@@ -480,15 +592,24 @@ class Crawler {
     );
   }
 
-  private async readZone(zone: ZoneItem): Promise<void> {
-    const params = { zone_id: zone.id };
-    const read = (key: keyof typeof LIST_ENDPOINTS, endpoint: Endpoint) => this.readList('zone', zone.id, endpoint, this.list(LIST_ENDPOINTS[key], params), zone.name);
-    await read('dnsRecords', 'dns_records');
-    await read('certificatePacks', 'certificate_packs');
-    await read('firewallRules', 'firewall_rules');
-    await read('filters', 'filters');
+  private readZoneList(zone: ZoneItem, key: keyof typeof LIST_ENDPOINTS, endpoint: Endpoint, repair?: () => Promise<unknown>): Promise<boolean | null> {
+    return this.readList('zone', zone.id, endpoint, () => this.list(LIST_ENDPOINTS[key], { zone_id: zone.id }), zone.name, repair);
+  }
 
-    const status = await this.readObject(zone, 'migration_status', `/zones/${encodeURIComponent(zone.id)}/waf_migration/status`);
+  private async readZone(zone: ZoneItem): Promise<void> {
+    await this.readZoneList(zone, 'dnsRecords', 'dns_records');
+    await this.readZoneList(zone, 'certificatePacks', 'certificate_packs');
+    await this.readZoneList(zone, 'firewallRules', 'firewall_rules');
+    await this.readZoneList(zone, 'filters', 'filters');
+    await this.readMigration(zone);
+  }
+
+  /** The migration status, then what it says is there to read. */
+  private async readMigration(zone: ZoneItem): Promise<void> {
+    const statusPath = `/zones/${encodeURIComponent(zone.id)}/waf_migration/status`;
+    // Which reads follow depends on the status: an unreadable one defers them all to the repair pass.
+    const status = await this.readObject(zone, 'migration_status', statusPath, {}, undefined, () => this.readMigration(zone));
+    if (status === DEFERRED) return;
     const state = typeof status?.['migration_state'] === 'string' ? status['migration_state'] : null;
     const migrated = state === 'complete' || (state === null && this.migratedBefore.has(this.o.writer.storedId(zone.id)));
     const plan = zone.plan?.legacy_id;
@@ -504,7 +625,7 @@ class Crawler {
         for (const e of LEGACY_WAF) this.skip(zone, e, 'the previous managed rules exist on Pro plans and above; a Free zone has none');
       } else {
         await this.readLegacyWaf(zone);
-        if (plan === 'enterprise') await read('wafOverrides', 'waf_overrides');
+        if (plan === 'enterprise') await this.readZoneList(zone, 'wafOverrides', 'waf_overrides');
         else this.skip(zone, 'waf_overrides', 'URI-based overrides exist on Enterprise zones only');
       }
     }
@@ -519,17 +640,19 @@ class Crawler {
 
   /** Packages, then each package's groups and rules, each kind as one partition of the zone. */
   private async readLegacyWaf(zone: ZoneItem): Promise<void> {
-    const packagesOk = await this.readList('zone', zone.id, 'waf_packages', this.list(LIST_ENDPOINTS.wafPackages, { zone_id: zone.id }), zone.name);
+    // Groups and rules are read per package: they wait with the packages for the repair pass.
+    const packagesOk = await this.readZoneList(zone, 'wafPackages', 'waf_packages', () => this.readLegacyWaf(zone));
+    if (packagesOk === null) return;
     if (!packagesOk) {
       const retired = this.retiredPackages.get(zone.id);
       for (const e of ['waf_groups', 'waf_rules'] as const) {
         // Groups and rules live under the packages: retired with them, else unreadable without them.
         if (retired) {
-          this.o.writer.partition('zone', zone.id, e).finish({ state: 'retired', pages: 0, items: 0, httpStatus: retired.status, message: retired.message });
+          this.partition('zone', zone.id, e).finish({ state: 'retired', pages: 0, items: 0, httpStatus: retired.status, message: retired.message });
           this.missing('zone', zone.id, zone.name, e, 'retired', retired.message, 'retired');
           continue;
         }
-        this.o.writer.partition('zone', zone.id, e).finish({ state: 'failed', pages: 0, items: 0, message: 'the WAF packages could not be read' });
+        this.partition('zone', zone.id, e).finish({ state: 'failed', pages: 0, items: 0, message: 'the WAF packages could not be read' });
         this.missing('zone', zone.id, zone.name, e, 'failed', 'the WAF packages could not be read');
       }
       return;
@@ -541,23 +664,29 @@ class Crawler {
       ['waf_groups', 'wafGroups'],
       ['waf_rules', 'wafRules'],
     ] as const) {
-      const partition = this.o.writer.partition('zone', zone.id, endpoint);
-      let pages = 0;
-      let items = 0;
-      let problem: string | null = null;
-      try {
-        for (const packageId of packageIds) {
-          const list = this.list(LIST_ENDPOINTS[key], { zone_id: zone.id, package_id: packageId });
-          for await (const page of list) partition.write(page);
-          pages += list.summary.pages;
-          items += list.summary.items;
-          problem ??= listProblem(list.summary);
-        }
-        partition.finish({ state: problem ? 'failed' : 'ok', pages, items, truncated: problem !== null, message: problem });
-        if (problem) this.missing('zone', zone.id, zone.name, endpoint, 'failed', problem);
-      } catch (err) {
-        this.failed(partition, err, pages, items, zone.name);
+      await this.readPackageLists(zone, packageIds, endpoint, key);
+    }
+  }
+
+  /** Groups or rules of every package, as one partition of the zone. */
+  private async readPackageLists(zone: ZoneItem, packageIds: string[], endpoint: 'waf_groups' | 'waf_rules', key: 'wafGroups' | 'wafRules'): Promise<void> {
+    const partition = this.partition('zone', zone.id, endpoint);
+    let pages = 0;
+    let items = 0;
+    let problem: string | null = null;
+    try {
+      for (const packageId of packageIds) {
+        const list = this.list(LIST_ENDPOINTS[key], { zone_id: zone.id, package_id: packageId });
+        for await (const page of list) partition.write(page);
+        pages += list.summary.pages;
+        items += list.summary.items;
+        problem ??= listProblem(list.summary);
       }
+      partition.finish({ state: problem ? 'failed' : 'ok', pages, items, truncated: problem !== null, message: problem });
+      if (problem) this.missing('zone', zone.id, zone.name, endpoint, 'failed', problem);
+    } catch (err) {
+      if (this.deferred(err, partition, () => this.readPackageLists(zone, packageIds, endpoint, key))) return;
+      this.failed(partition, err, pages, items, zone.name);
     }
   }
 }
@@ -574,3 +703,7 @@ function retiredReason(err: ApiGoneError): string {
 }
 
 export { ScanCannotStart };
+
+function partitionKey(kind: PartitionKind, scopeId: string, endpoint: Endpoint): string {
+  return `${kind}\u0000${scopeId}\u0000${endpoint}`;
+}

@@ -1,3 +1,4 @@
+import type { PacerStatus } from '../api/pacer.js';
 import type { ClientStats } from '../api/stats.js';
 import type { CrawlProgress } from './crawl.js';
 
@@ -10,6 +11,8 @@ export interface ProgressOptions {
   quiet: boolean;
   write: (text: string) => void;
   stats: () => ClientStats;
+  /** The request budget's state, to say when it holds requests back and to estimate the time left. */
+  budget?: () => PacerStatus;
   /** Plain-line interval when not on a terminal. */
   intervalMs?: number;
   now?: () => number;
@@ -30,15 +33,43 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-export function progressLine(p: CrawlProgress, stats: ClientStats, elapsedMs: number, bar: boolean): string {
+/** `5 min`, `30 s`, `1 h`: a budget window as people say it. */
+export function formatWindow(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s % 3600 === 0) return `${s / 3600} h`;
+  if (s % 60 === 0) return `${s / 60} min`;
+  return `${s} s`;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * Time left: the zones left at the pace so far, or, when the budget is the limit, the windows it
+ * takes to let the requests those zones need through (requests per zone so far), whichever is later.
+ */
+function timeLeft(p: CrawlProgress, stats: ClientStats, elapsedMs: number, budget: PacerStatus | undefined): number {
+  const zonesLeft = p.zonesKnown - p.zonesDone;
+  const byPace = (elapsedMs / p.zonesDone) * zonesLeft;
+  if (!budget || budget.allowed <= 0) return byPace;
+  const requestsLeft = (stats.total.requests / p.zonesDone) * zonesLeft;
+  const freeNow = Math.max(0, budget.allowed - budget.used);
+  const byBudget = requestsLeft > freeNow ? ((requestsLeft - freeNow) / budget.allowed) * budget.windowMs : 0;
+  return Math.max(byPace, byBudget);
+}
+
+export function progressLine(p: CrawlProgress, stats: ClientStats, elapsedMs: number, bar: boolean, budget?: PacerStatus): string {
   const share = p.zonesKnown ? p.zonesDone / p.zonesKnown : 0;
   const listing = p.accountsDone < p.accountsKnown;
-  const eta = !listing && p.zonesDone > 0 && p.zonesDone < p.zonesKnown ? ` · ETA ${formatDuration((elapsedMs / p.zonesDone) * (p.zonesKnown - p.zonesDone))}` : '';
+  const repairing = (p.repairing ?? 0) > 0;
+  const eta = !listing && !repairing && p.zonesDone > 0 && p.zonesDone < p.zonesKnown ? ` · ETA ${formatDuration(timeLeft(p, stats, elapsedMs, budget))}` : '';
   const filled = Math.round(share * BAR);
   const head = bar ? `[${'#'.repeat(filled)}${'.'.repeat(BAR - filled)}] ` : '';
   const zones = `${p.zonesDone}/${p.zonesKnown}${listing ? '+' : ''} zones`;
   const t = stats.total;
-  return `${head}${zones} · ${t.requests} requests · ${t.retries} retries · ${t.rateLimited} rate limited · ${formatDuration(elapsedMs)}${eta}`;
+  const waiting =
+    budget && budget.heldBack > 0 ? ` · waiting for the API budget: ${count(budget.used)} of ${count(budget.allowed)} used in the last ${formatWindow(budget.windowMs)}` : '';
+  const again = repairing ? ` · ${count(p.repairing!)} failed ${p.repairing === 1 ? 'read' : 'reads'}: reading again after a pause` : '';
+  return `${head}${zones} · ${t.requests} requests · ${t.retries} retries · ${t.rateLimited} rate limited · ${formatDuration(elapsedMs)}${eta}${waiting}${again}`;
 }
 
 export function createProgress(o: ProgressOptions): ProgressReporter {
@@ -50,7 +81,7 @@ export function createProgress(o: ProgressOptions): ProgressReporter {
   const interval = o.tty ? 200 : (o.intervalMs ?? 10_000);
   const draw = () => {
     lastDraw = now();
-    const line = progressLine(last, o.stats(), lastDraw - started, o.tty);
+    const line = progressLine(last, o.stats(), lastDraw - started, o.tty, o.budget?.());
     o.write(o.tty ? `\r\u001b[2K${line}` : `scan: ${line}\n`);
   };
   const timer = setInterval(draw, interval);

@@ -21,6 +21,8 @@ export interface RunScanOptions {
   redact: Redact;
   signal?: AbortSignal;
   onProgress?: (progress: CrawlProgress) => void;
+  /** Pause before the repair pass (default: the crawler's 30 s). */
+  repairPauseMs?: number;
 }
 
 export interface ScanOutcome {
@@ -52,6 +54,7 @@ export async function runScan(o: RunScanOptions): Promise<ScanOutcome> {
       logger: o.logger,
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+      ...(o.repairPauseMs !== undefined ? { repairPauseMs: o.repairPauseMs } : {}),
     });
     const status = result.missing.length ? 'incomplete' : 'complete';
     const summary = buildSummary(writer.scanId, status, started, result, writer.written, o.client.snapshotStats());

@@ -14,6 +14,8 @@ export interface ScanSummary {
   /** Items read this scan, by table. */
   counts: Record<string, number>;
   requests: { total: number; retries: number; rateLimited: number; bytes: number };
+  /** Reads that failed after their retries and were read again at the end of the scan; `recovered` answered then. */
+  repairs: { attempted: number; recovered: number };
   missing: MissingPart[];
   notPermitted: MissingPart[];
   /** Parts the API answered as retired for good: neither missing nor retried. */
@@ -33,6 +35,7 @@ export function buildSummary(scanId: number, status: ScanSummary['status'], star
     zones: crawl.zones,
     counts: Object.fromEntries(Object.entries(counts).sort(([a], [b]) => (a < b ? -1 : 1))),
     requests: { total: stats.total.requests, retries: stats.total.retries, rateLimited: stats.total.rateLimited, bytes: stats.total.bytes },
+    repairs: crawl.repairs,
     missing: crawl.missing,
     notPermitted: crawl.notPermitted,
     retired: crawl.retired,
@@ -67,6 +70,8 @@ export function summaryText(s: ScanSummary): string {
     `scan ${s.scanId} ${s.status} in ${formatDuration(s.durationMs)}: ${s.accounts} accounts, ${s.zones} zones, ${c['dns_records'] ?? 0} DNS records, ${c['certificate_packs'] ?? 0} certificate packs, ${c['firewall_rules'] ?? 0} firewall rules, ${c['filters'] ?? 0} filters`,
     `requests: ${s.requests.total} (${s.requests.retries} retries, ${s.requests.rateLimited} rate limited, ${(s.requests.bytes / 1e6).toFixed(1)} MB)`,
   ];
+  // Summaries of scans before the repair pass have no repairs.
+  if (s.repairs?.attempted) lines.push(`read again at the end of the scan: ${s.repairs.attempted}, of which ${s.repairs.recovered} answered`);
   if (s.missing.length) {
     lines.push(`missing (${s.missing.length}); checks that need these parts will say "unknown":`);
     for (const p of s.missing.slice(0, MAX_LISTED)) lines.push(`  - ${describePart(p)}`);

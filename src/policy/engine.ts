@@ -146,7 +146,8 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   });
 
   const zoneRules = enabled.filter((r) => r.rule.meta.scope === 'zone');
-  const heap = new HeapCeiling(96);
+  // Checked every zone (the check costs a microsecond): one zone of 400,000 records leaves 100 MB of garbage.
+  const heap = new HeapCeiling(96, 1);
   for (const zoneRow of zones) {
     heap.check();
     const account = accountOf(zoneRow);

@@ -242,11 +242,22 @@ export class SnapshotReader {
     );
   }
 
-  /** DNS records without their raw JSON: a zone can hold a million, and checks need the columns only. */
+  /**
+   * DNS records without their raw JSON: a zone can hold a million, and checks need the columns
+   * only. Read row by row as arrays: better-sqlite3's row objects, all built before being mapped,
+   * cost a zone of 440,000 records 100 MB more at the peak than the records themselves.
+   */
   dnsRecordFields(zoneId: string): Readout<DnsRecordFields> {
-    return this.readout('zone', zoneId, 'dns_records', () =>
-      this.rows('dns_records', 'zone_id', zoneId, undefined, 'item_id, type, name, content, proxied, ttl').map(dnsFields),
-    );
+    return this.readout('zone', zoneId, 'dns_records', () => {
+      const sql = `${this.valid('dns_records', 'item_id, type, name, content, proxied, ttl')} AND zone_id = ?`;
+      let statement = this.statements.get(sql);
+      if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql).raw(true)));
+      const records: DnsRecordFields[] = [];
+      for (const r of statement.iterate(zoneId) as Iterable<[string, string | null, string | null, string | null, number | null, number | null]>) {
+        records.push({ id: r[0], type: r[1], name: r[2], content: r[3], proxied: flag(r[4]), ttl: r[5] });
+      }
+      return records;
+    });
   }
 
   firewallRules(zoneId: string): Readout<FirewallRuleRow> {

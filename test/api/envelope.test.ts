@@ -107,6 +107,18 @@ describe('readAnswer failures in the envelope', () => {
     ]);
   });
 
+  // The service answers some of its own failures as HTTP 200 with success:false: server failures.
+  it.each<[string, boolean]>([
+    ['Internal error: please retry', true],
+    ['Internal error: please retry', false],
+    ['Service temporarily unavailable, try again later', true],
+  ])('refuses a 200 with success:false and "%s" as a server error, retryable only when idempotent (%s)', (message, idempotent) => {
+    const err = failure(ctx(200, envelope({ success: false, errors: [{ code: 10500, message }] }), { idempotent }));
+    expect(err).toBeInstanceOf(ApiServerError);
+    expect(err.retryable).toBe(idempotent);
+    expect(err.message).toBe(`${ROUTE}: HTTP 200, API error 10500 ${message}`);
+  });
+
   it('says so when a failure has no error details', () => {
     const err = failure(ctx(404, envelope({ success: false })));
     expect(err).toBeInstanceOf(ApiRequestError);

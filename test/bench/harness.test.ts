@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { budgetBoundSeconds, budgetFor, latencyBoundSeconds } from '../../bench/compare.js';
+import { slidingWindowBoundSeconds } from '../../bench/pacing.js';
 import { replaceSection } from '../../bench/sections.js';
 
 /**
@@ -62,6 +63,16 @@ describe('the benchmark arithmetic', () => {
     }
     expect(latencyBoundSeconds(8000)).toBe(20);
     expect(budgetBoundSeconds(600, { limit: 100, windowSeconds: 5 })).toBe(30);
+  });
+
+  it('bounds a sliding window: latency alone while the work fits in one window, a window per further budget', () => {
+    // 800 requests at 8 in flight of 20 ms: 2 s, within one window of 1,000.
+    expect(slidingWindowBoundSeconds(800, { limit: 1000, windowSeconds: 300 })).toBeCloseTo(2, 9);
+    // 250 at 100 per 5 s: the 201st starts two windows after the 1st; 50 more take 7 round trips of 20 ms.
+    expect(slidingWindowBoundSeconds(250, { limit: 100, windowSeconds: 5 })).toBeCloseTo(10 + 7 * 0.02, 9);
+    // Sooner than the even rate, by up to a window.
+    expect(slidingWindowBoundSeconds(600, { limit: 100, windowSeconds: 5 })).toBeLessThan(budgetBoundSeconds(600, { limit: 100, windowSeconds: 5 }));
+    expect(slidingWindowBoundSeconds(0, { limit: 100, windowSeconds: 5 })).toBe(0);
   });
 
   it('replaces only the section of the scale measured, keeping the rest of the file', () => {

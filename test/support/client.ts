@@ -10,6 +10,8 @@ export function clientFor(emu: RunningEmulator, overrides: Partial<ApiClientOpti
     credentials: { kind: 'token', token: TOKEN },
     budget: 100_000,
     budgetWindowMs: 300_000,
+    // The test emulators set no per-address limit unless a test says so.
+    perSecond: 0,
     concurrency: 4,
     timeoutMs: 5000,
     retries: 4,

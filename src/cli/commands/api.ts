@@ -20,7 +20,7 @@ The path is relative to the base URL, with or without a query: /zones?status=act
     method: { type: 'string', short: 'X', choices: METHODS, value: 'METHOD', help: 'HTTP method (default: GET, or POST with --data)' },
     data: { type: 'string', short: 'd', value: 'JSON|@FILE', help: 'request body: JSON text, or @file to read it from a file' },
     paginate: { type: 'boolean', help: 'read every page of a list and print one merged array (GET only)' },
-    ...commonOptions('baseUrl', 'config', 'budget', 'budgetWindow', 'concurrency', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
+    ...commonOptions('baseUrl', 'config', 'budget', 'budgetWindow', 'perSecond', 'concurrency', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
   },
   examples: [
     'ZONEWARDEN_API_TOKEN=... zonewarden api /zones --paginate --base-url https://api.example.com/client/v4',

@@ -43,7 +43,7 @@ Every write is recorded in the database's audit log, and the zone is rescanned a
     priority: { type: 'integer', min: 0, max: 2_147_483_647, value: 'N', help: 'the rule priority (lower runs first)' },
     emergency: { type: 'boolean', help: 'one call with the filter inline (the spec reserves it for emergencies)' },
     yes: { type: 'boolean', help: 'do it: without it nothing is written' },
-    ...commonOptions('baseUrl', 'db', 'config', 'concurrency', 'budget', 'budgetWindow', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
+    ...commonOptions('baseUrl', 'db', 'config', 'concurrency', 'budget', 'budgetWindow', 'perSecond', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
   },
   examples: [
     "zonewarden firewall create --zone example.com --expression 'ip.src in {192.0.2.0/24}' --action block --description 'abuse range'",

@@ -27,7 +27,7 @@ the command says which and exits 1.`,
     all: { type: 'boolean', help: 'accept every pending invitation from the organisations named with --organization' },
     id: { type: 'list', value: 'ID', help: 'accept this invitation' },
     yes: { type: 'boolean', help: 'do it: without it nothing is written' },
-    ...commonOptions('organizations', 'baseUrl', 'db', 'config', 'concurrency', 'budget', 'budgetWindow', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
+    ...commonOptions('organizations', 'baseUrl', 'db', 'config', 'concurrency', 'budget', 'budgetWindow', 'perSecond', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
   },
   examples: [
     'zonewarden invites accept',

@@ -106,7 +106,7 @@ read).`,
       help: 'apply --all-eligible --mode pending --yes without --zone/--account: the number of zones the dry run said would migrate',
     },
     format: { type: 'string', default: 'text', choices: ['text', 'json'], help: `output: text, or JSON (schemas ${MIGRATION_PLAN_SCHEMA}, ${MIGRATION_APPLY_SCHEMA})` },
-    ...commonOptions('baseUrl', 'db', 'account', 'concurrency', 'budget', 'budgetWindow', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
+    ...commonOptions('baseUrl', 'db', 'account', 'concurrency', 'budget', 'budgetWindow', 'perSecond', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
   },
   examples: [
     'zonewarden migrate plan --zone example.com',

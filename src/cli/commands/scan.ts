@@ -14,6 +14,10 @@ firewall rules, filters, WAF-migration status, check and config, the previous ma
 entry point once it has; and the user's invites. Everything goes into the SQLite database as a
 new scan; unchanged resources are stored once across scans.
 
+Requests stay inside --budget in any --budget-window (and inside what the server's quota headers
+leave), as fast as --concurrency allows. A read that still fails after --retries with a 5xx, a
+timeout or a malformed answer is read again at the end of the scan, after a 30-second pause.
+
 Prints the scan id on stdout (or the summary as JSON with --format json) and a summary on stderr.
 --zone and --account (repeated or comma-separated) limit the scan: zone names compare as DNS does
 (case and a final dot aside), account ids exactly. The scan records its scope; audit, report, diff
@@ -31,7 +35,7 @@ answers as retired (410 Gone) are recorded as such and are not missing; a Free z
 managed rules are never asked for (it has none).`,
   options: {
     format: { type: 'string', default: 'text', choices: ['text', 'json'], help: 'output: the scan id, or the summary as JSON' },
-    ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
+    ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'perSecond', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
   },
   examples: ['zonewarden scan', 'zonewarden scan --zone example.com,example.org --format json', 'zonewarden scan --account 023e105f4ecef8ad9ca31a8372d0c353 --budget 600'],
   async run(o, io) {
