@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -193,8 +193,33 @@ describe('credentials echoed in ids', () => {
   });
 });
 
+/**
+ * Lets other users traverse (not list) every directory above the CLI for the duration of a test,
+ * so that nobody can load it from a checkout in a private directory (a clone under mktemp -d);
+ * the modes are restored after the test.
+ */
+function traversableByOthers(): () => void {
+  const changed: Array<[string, number]> = [];
+  for (let dir = dirname(CLI); ; dir = dirname(dir)) {
+    const mode = statSync(dir).mode & 0o7777;
+    if ((mode & 0o001) === 0) {
+      chmodSync(dir, mode | 0o001);
+      changed.push([dir, mode]);
+    }
+    if (dirname(dir) === dir) break;
+  }
+  return () => {
+    for (const [dir, mode] of changed) chmodSync(dir, mode);
+  };
+}
+
 describe('status and the other read commands for a user who may only read', () => {
   const NOBODY = 65534;
+  let restoreModes: () => void = () => {};
+  beforeAll(() => {
+    restoreModes = traversableByOthers();
+  });
+  afterAll(() => restoreModes());
 
   it('read the database without writing to it, and the writing commands say who may not write what', async () => {
     const emu = await emulator({ dataset: 'demo' });
