@@ -6,10 +6,11 @@ import { storedFindings } from '../policy/store.js';
 import { EXIT } from '../shared/errors.js';
 import type { Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
-import { expiryTimeline, failureTrend } from './charts.js';
+import { CHART, expiryTimeline, failureTrend } from './charts.js';
 import { writeFindingsCsv } from './csv.js';
 import { writeStoredAuditJson } from './findings-json.js';
 import { findingsTable } from './findings-table.js';
+import { firstSeenOf } from './first-seen.js';
 import { htmlView, pageScript } from './html-view.js';
 import { junitRules, writeJunit } from './junit.js';
 import { renderDigest } from './markdown-digest.js';
@@ -71,7 +72,7 @@ export async function writeReport(db: Db, scanId: number, options: { out: string
   for (const format of options.formats) {
     const path = join(dir, REPORT_FILES[format]);
     // Streamed through gzip before the file is opened: the only step that waits.
-    const table = format === 'html' ? await findingsTable(storedFindings(db, scanId)) : null;
+    const table = format === 'html' ? await findingsTable(storedFindings(db, scanId), firstSeenOf(db, scanId)) : null;
     writeFileAtomically(path, (write) => {
       if (table) {
         const charts = { timeline: expiryTimeline(reader, new Date(reader.scan.startedAt)), trend: failureTrend(db, scanId) };
@@ -125,5 +126,5 @@ function indexView(db: Db, out: string) {
     };
   });
   const latest = runs[0]?.id ?? 0;
-  return { runs, trend: failureTrend(db, latest), chart: { width: 640, height: 160 }, csp: "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'" };
+  return { runs, trend: failureTrend(db, latest), chart: CHART, csp: "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'" };
 }
