@@ -159,10 +159,12 @@
   const classSafe = (value) => value.replace(/[^A-Za-z0-9_-]/g, '');
 
   // Names break only after a dot, a hyphen or a slash (or before the escape of an invisible
-  // character), never inside a label ("northwi / nd.exa").
+  // character, and after it), never inside a label ("northwi / nd.exa"). An opaque token of 24 or
+  // more letters and digits (a 32-digit hex id) may break every 8: it is no word, and would widen
+  // the table.
   function breakable(text) {
     const fragment = document.createDocumentFragment();
-    for (const part of text.split(/(?<=[./-])|(?=\\u)/)) {
+    for (const part of text.split(/(?<=[./-])|(?=\\u)|(?<=\\u[0-9a-f]{4})|(?<=(?:^|[^0-9A-Za-z])(?:[0-9A-Za-z]{8})+)(?=[0-9A-Za-z]{16})/)) {
       if (fragment.firstChild) fragment.appendChild(document.createElement('wbr'));
       fragment.appendChild(document.createTextNode(part));
     }

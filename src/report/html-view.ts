@@ -9,7 +9,7 @@ import { PACKAGE } from '../shared/package-info.js';
 import { printable } from '../shared/printable.js';
 import type { Endpoint } from '../snapshot/tables.js';
 import { CHART, type expiryTimeline, type failureTrend } from './charts.js';
-import { driftGroups } from './drift-groups.js';
+import { driftGroups, type DriftGroup } from './drift-groups.js';
 import type { FindingsTable } from './findings-table.js';
 import { failingRemediations } from './remediation.js';
 import type { ReportData } from './report-data.js';
@@ -56,6 +56,20 @@ export const zoneHref = (id: string) => `#zone=${encodeURIComponent(id)}`;
 /** A category's pass rate: passing checks of those decided (pass or fail), null when none was. */
 const passRate = (c: { pass: number; fail: number }) => (c.pass + c.fail > 0 ? Math.floor((c.pass / (c.pass + c.fail)) * 1000) / 10 : null);
 
+/** Drift groups shown before the rest are folded into one "more groups" line. */
+const FIRST_GROUPS = 10;
+
+function groupList(groups: DriftGroup[], total: number) {
+  const rest = groups.slice(FIRST_GROUPS, LIST_LIMIT);
+  return {
+    total,
+    items: groups.slice(0, FIRST_GROUPS),
+    rest,
+    restChanges: rest.reduce((n, g) => n + g.total, 0),
+    more: Math.max(0, groups.length - LIST_LIMIT),
+  };
+}
+
 const capped = <T, U>(items: readonly T[], map: (t: T) => U) => ({ items: items.slice(0, LIST_LIMIT).map(map), more: Math.max(0, items.length - LIST_LIMIT) });
 
 type Charts = { timeline: ReturnType<typeof expiryTimeline>; trend: ReturnType<typeof failureTrend> };
@@ -101,7 +115,7 @@ function shownView(data: ReportData, table: FindingsTable, charts: Charts) {
       configuration: Object.entries(drift.configuration.counts)
         .map(([type, c]) => ({ type: label(type), ...c }))
         .sort((a, b) => a.type.localeCompare(b.type)),
-      changes: { total: drift.configuration.changes.length, ...capped(driftGroups(drift.configuration.changes), (g) => g) },
+      changes: groupList(driftGroups(drift.configuration.changes), drift.configuration.changes.length),
       unknown: drift.configuration.unknown.length,
     },
     health: {
