@@ -118,7 +118,7 @@ browserDescribe('the demo HTML report in Chromium', 'test/browser/demo-report.te
     await closeWatched(watched);
   });
 
-  it('never scrolls the page sideways at 1,024 px, even with every collapsed section open', async () => {
+  it('never scrolls the page sideways at 1,024 px, even with every collapsed section open, nor when printed', async () => {
     const watched = await openWatched(browser, url);
     const { page } = watched;
     await page.setViewportSize({ width: 1024, height: 800 });
@@ -126,6 +126,12 @@ browserDescribe('the demo HTML report in Chromium', 'test/browser/demo-report.te
     expect(await overflow()).toBe(0);
     await page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })");
     expect(await overflow()).toBe(0);
+    // Printed on A4 (794 px at 96 dpi): no table is cut at the page's edge, and no control prints.
+    await page.setViewportSize({ width: 794, height: 1123 });
+    await page.emulateMedia({ media: 'print' });
+    expect(await overflow()).toBe(0);
+    expect(await page.locator('#zw-filters').isVisible()).toBe(false);
+    expect(await page.locator('#zw-pager').isVisible()).toBe(false);
     await closeWatched(watched);
   });
 
