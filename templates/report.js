@@ -7,6 +7,8 @@
   // Longer texts are cut in the table, with the whole text one click away: a 100,000-character
   // description laid out in full made the page hundreds of thousands of pixels tall.
   const CLIP = 300;
+  // Names sit in narrow columns: 100 characters there are already five lines.
+  const CLIP_NAME = 100;
   const DAY_MS = 86400000;
   // Columns of names (zones, records, accounts), which wrap at their dots and hyphens only.
   const NAMES = ['rule', 'account', 'zone', 'resource'];
@@ -182,10 +184,11 @@
   // A text longer than CLIP characters shows its start and a button that shows the rest in place.
   function clipped(text, name) {
     const chars = Array.from(text);
-    if (chars.length <= CLIP) return name ? breakable(text) : document.createTextNode(text);
+    const limit = name ? CLIP_NAME : CLIP;
+    if (chars.length <= limit) return name ? breakable(text) : document.createTextNode(text);
     const span = document.createElement('span');
     span.className = 'zw-clip';
-    span.textContent = chars.slice(0, CLIP).join('') + '\u2026 ';
+    span.textContent = chars.slice(0, limit).join('') + '\u2026 ';
     const more = button('zw-more', 'show all ' + fmt(chars.length) + ' characters');
     more.setAttribute('aria-expanded', 'false');
     span.appendChild(more);
