@@ -71,7 +71,7 @@ describe('zonewarden report', () => {
   it("shows each failing rule's remediation in every format: HTML and Markdown sections, a JSON rule field, a CSV column", () => {
     const remediation = 'Unpause the zone, or finish its activation (point the registrar at the assigned name servers); delete zones that are no longer used.';
     const html = readFileSync(join(reportDir, 'report.html'), 'utf8');
-    expect(html).toMatch(new RegExp(`<tr id="fix-zone-not-active"><td><code>zone-not-active</code>.*<td class="num">2</td><td>${remediation.replace(/[()]/g, '\\$&')}</td></tr>`));
+    expect(html).toMatch(new RegExp(`<tr id="fix-zone-not-active"><td><code>zone-not-active</code>.*<td class="num">2</td><td>${remediation.replace(/[()]/g, '\\$&')}</td><td class="muted">[^<]+</td></tr>`));
     const md = readFileSync(join(reportDir, 'report.md'), 'utf8');
     expect(md).toContain(`### What to do\n`);
     expect(md).toContain(`- \`zone-not-active\` (2 failing): ${remediation}`);
