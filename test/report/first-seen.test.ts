@@ -1,28 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/policy/findings.js';
 import { firstSeenOf } from '../../src/report/first-seen.js';
-import { openSnapshot, type Db } from '../../src/snapshot/db.js';
-
-/** A database of audited scans whose failures are given per scan by fingerprint. */
-function history(scans: Array<{ status: 'complete' | 'incomplete'; failing: string[]; waived?: string[] }>): Db {
-  const db = openSnapshot(join(mkdtempSync(join(tmpdir(), 'zw-first-seen-')), 'zonewarden.db'));
-  const scan = db.prepare("INSERT INTO scans (started_at, finished_at, status, base_url, scope, tool_version, pid, host, heartbeat_at) VALUES (?, ?, ?, 'u', '{}', '0.0.1', 1, 'h', ?)");
-  const audit = db.prepare("INSERT INTO audits (scan_id, evaluated_at, tool_version, rules, counts, errors, waivers) VALUES (?, 't', '0.0.1', '[]', '{}', '[]', '{}')");
-  const finding = db.prepare(
-    "INSERT INTO findings (scan_id, fingerprint, rule, category, severity, status, resource_type, resource_id, message, data) VALUES (?, ?, 'r', 'dns', 'high', ?, 'zone', 'z', 'm', '{}')",
-  );
-  scans.forEach((s, i) => {
-    const at = `2026-11-${String(i + 1).padStart(2, '0')}T02:00:00.000Z`;
-    const id = Number(scan.run(at, at, s.status, at).lastInsertRowid);
-    audit.run(id);
-    for (const fp of s.failing) finding.run(id, fp, 'fail');
-    for (const fp of s.waived ?? []) finding.run(id, fp, 'waived');
-  });
-  return db;
-}
+import type { Db } from '../../src/snapshot/db.js';
+import { auditedHistory as history } from '../support/audited-history.js';
 
 const failing = (fingerprint: string) => ({ fingerprint, status: 'fail' }) as Finding;
 
