@@ -305,6 +305,7 @@
   }
 
   const currentHash = () => location.hash.replace(/^#/, '');
+  const isSectionLink = (hash) => hash !== '' && !hash.includes('=') && document.getElementById(hash) !== null;
 
   // replaceState rather than new history entries: narrowing a filter letter by letter shouldn't
   // take as many Back presses to undo.
@@ -433,8 +434,9 @@
       if (more) expand(more);
     });
     // Our own writes never change the hash away from the state, so only an edit by hand lands here.
+    // A link to a section of the page (#findings) is not a view: it must not reset the filters.
     window.addEventListener('hashchange', () => {
-      if (currentHash() === stateToHash()) return;
+      if (currentHash() === stateToHash() || isSectionLink(currentHash())) return;
       loadHash();
       update();
     });

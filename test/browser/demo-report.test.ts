@@ -181,6 +181,18 @@ browserDescribe('the demo HTML report in Chromium', 'test/browser/demo-report.te
     await closeWatched(watched);
   });
 
+  it('keeps the chosen filters when the reader jumps to a section from the page\'s contents', async () => {
+    const watched = await openWatched(browser, url);
+    const { page } = watched;
+    await page.selectOption('#zw-f-severity', 'high');
+    const count = await page.textContent('#zw-count');
+    await page.click('nav.toc a[href="#remediation"]');
+    await page.click('nav.toc a[href="#findings"]');
+    expect(await page.inputValue('#zw-f-severity')).toBe('high');
+    expect(await page.textContent('#zw-count')).toBe(count);
+    await closeWatched(watched);
+  });
+
   it('drills down into a zone from the zones table', async () => {
     const watched = await openWatched(browser, url);
     const { page } = watched;
