@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/policy/findings.js';
-import { firstSeenOf } from '../../src/report/first-seen.js';
+import { firstSeenOf, MAX_SCANS_BACK } from '../../src/report/first-seen.js';
 import type { Db } from '../../src/snapshot/db.js';
 import { auditedHistory as history } from '../support/audited-history.js';
 
@@ -24,6 +24,13 @@ describe('since when a failure has failed', () => {
     expect(since(failing('b'))).toBe('2026-11-04T02:00:00.000Z');
     expect(since(failing('c'))).toBe('2026-11-01T02:00:00.000Z');
     expect(since(failing('d'))).toBe('2026-11-04T02:00:00.000Z');
+  });
+
+  it('looks back MAX_SCANS_BACK complete scans at most: a longer run shows the oldest one looked at', () => {
+    const total = MAX_SCANS_BACK + 3;
+    db = history(Array.from({ length: total }, () => ({ status: 'complete' as const, failing: ['a'] })));
+    const oldestLookedAt = db.prepare('SELECT started_at FROM scans WHERE id = ?').pluck().get(total - MAX_SCANS_BACK);
+    expect(firstSeenOf(db, total)(failing('a'))).toBe(oldestLookedAt);
   });
 
   it('says nothing of a finding that does not fail, nor of one the scan does not hold', () => {
