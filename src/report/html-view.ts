@@ -98,7 +98,11 @@ function shownView(data: ReportData, table: FindingsTable, charts: Charts) {
     // The zones with most failures; the findings table's zone filter reaches every zone.
     zones: capped(
       [...table.zones].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name)),
-      (z) => ({ ...z, href: zoneHref(z.id), bySeverity: SEVERITIES.map((s) => z.counts[s]) }),
+      (z) => {
+        // Audits stored before zonewarden counted passes per zone have no rate to show.
+        const checks = audit.counts.byZone?.[z.id];
+        return { ...z, href: zoneHref(z.id), bySeverity: SEVERITIES.map((s) => z.counts[s]), passRate: checks ? passRate(checks) : null };
+      },
     ),
     severities: SEVERITIES,
     drift: drift && {
