@@ -197,7 +197,7 @@ browserDescribe('the demo HTML report in Chromium', 'test/browser/demo-report.te
     const watched = await openWatched(browser, url);
     const { page } = watched;
     const first = page.locator('#zones tbody tr').first();
-    const total = Number(await first.locator('td').last().textContent());
+    const total = Number(await first.locator('td.num').last().textContent());
     await first.locator('a').click();
     await page.waitForFunction((n) => (globalThis as unknown as InPage).document.querySelectorAll('#zw-table tbody tr.st-fail').length === n, total);
     expect(await page.inputValue('#zw-f-zone')).not.toBe('');
