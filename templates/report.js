@@ -3,9 +3,17 @@
 
   const PAGE_SIZE = 100;
   const SEARCH_DELAY_MS = 150;
-  const COLUMNS = ['status', 'severity', 'category', 'rule', 'account', 'zone', 'resource', 'message', 'zoneId'];
+  const COLUMNS = ['status', 'severity', 'category', 'rule', 'account', 'zone', 'resource', 'message', 'zoneId', 'firstSeen'];
+  // Longer texts are cut in the table, with the whole text one click away: a 100,000-character
+  // description laid out in full made the page hundreds of thousands of pixels tall.
+  const CLIP = 300;
+  // Names sit in narrow columns: 100 characters there are already five lines.
+  const CLIP_NAME = 100;
+  const DAY_MS = 86400000;
+  // Columns of names (zones, records, accounts), which wrap at their dots and hyphens only.
+  const NAMES = ['rule', 'account', 'zone', 'resource'];
   const FILTERS = ['status', 'severity', 'category', 'rule', 'account', 'zone'];
-  // Account has no column of its own, so the search box is the only way to find it by text.
+  // What the search box looks in: every text column (status, severity and category have filters).
   const SEARCHED = ['rule', 'account', 'zone', 'resource', 'message'];
   // Worst first. Status and severity sort (and list their options) by rank, never alphabetically.
   const RANKS = {
@@ -57,7 +65,7 @@
     const at = COLUMNS.map((name) => data.columns.indexOf(name));
     const text = (value) => (value === undefined || value === null ? '' : String(value));
     // A literal per row, not a loop over the columns: at 100,000 rows this is the costly step of loading.
-    const [status, severity, category, rule, account, zone, resource, message, zoneId] = at;
+    const [status, severity, category, rule, account, zone, resource, message, zoneId, firstSeen] = at;
     return data.rows.map((row, index) => {
       const r = Array.isArray(row) ? row : [];
       return {
@@ -71,6 +79,7 @@
         resource: text(r[resource]),
         message: text(r[message]),
         zoneId: text(r[zoneId]),
+        firstSeen: text(r[firstSeen]),
       };
     });
   }
@@ -151,30 +160,101 @@
 
   const classSafe = (value) => value.replace(/[^A-Za-z0-9_-]/g, '');
 
+  // Names break only after a dot, a hyphen or a slash (or before the escape of an invisible
+  // character, and after it), never inside a label ("northwi / nd.exa"). An opaque token of 24 or
+  // more letters and digits (a 32-digit hex id) may break every 8: it is no word, and would widen
+  // the table.
+  function breakable(text) {
+    const fragment = document.createDocumentFragment();
+    for (const part of text.split(/(?<=[./-])|(?=\\u)|(?<=\\u[0-9a-f]{4})|(?<=(?:^|[^0-9A-Za-z])(?:[0-9A-Za-z]{8})+)(?=[0-9A-Za-z]{16})/)) {
+      if (fragment.firstChild) fragment.appendChild(document.createElement('wbr'));
+      fragment.appendChild(document.createTextNode(part));
+    }
+    return fragment;
+  }
+
   function zoneButton(f) {
-    const el = button('zw-zone', f.zone || f.zoneId);
+    const el = button('zw-zone', '');
+    el.appendChild(breakable(f.zone || f.zoneId));
     el.dataset.zone = f.zoneId;
     el.title = 'Show only this zone';
     return el;
   }
 
-  // What to do about each failing rule, from the page's "What to do" table: shown on the rule cell of its failures.
+  // A text longer than CLIP characters shows its start and a button that shows the rest in place.
+  function clipped(text, name) {
+    const chars = Array.from(text);
+    const limit = name ? CLIP_NAME : CLIP;
+    if (chars.length <= limit) return name ? breakable(text) : document.createTextNode(text);
+    const span = document.createElement('span');
+    span.className = 'zw-clip';
+    span.textContent = chars.slice(0, limit).join('') + '\u2026 ';
+    const more = button('zw-more', 'show all ' + fmt(chars.length) + ' characters');
+    more.setAttribute('aria-expanded', 'false');
+    span.appendChild(more);
+    return span;
+  }
+
+  function expand(more) {
+    const td = more.closest('td');
+    const f = visible[Number(td.parentNode.dataset.at)];
+    if (!f) return;
+    const key = displayKeys[td.cellIndex];
+    td.replaceChildren(document.createTextNode(f[key]));
+  }
+
+  // "since 2026-11-20 (4 days)": when the finding started failing, in every scan since.
+  function sinceText(iso, now) {
+    if (iso === '') return '';
+    const days = Math.max(0, Math.floor((now - Date.parse(iso)) / DAY_MS));
+    const since = Date.parse(iso) >= now ? ' (new)' : days === 0 ? ' (under a day)' : ' (' + fmt(days) + (days === 1 ? ' day)' : ' days)');
+    return iso.slice(0, 10) + since;
+  }
+
+  // What to do about each failing rule and why it matters, from the page's "What to do" table:
+  // shown on the rule cell of its failures, and in the collapsed "what to do" cell of each one.
   const remediations = new Map();
   for (const row of document.querySelectorAll('#remediation tbody tr')) {
     const cells = row.querySelectorAll('td');
-    if (cells.length === 3) remediations.set(row.id.replace(/^fix-/, ''), cells[2].textContent);
+    if (cells.length >= 3) remediations.set(row.id.replace(/^fix-/, ''), { fix: cells[2].textContent, why: cells.length > 3 ? cells[3].textContent : '' });
+  }
+  const fixColumn = document.querySelector('#zw-table thead th.zw-fix') !== null;
+  // "How long" is counted to the scan the report is of, not to the day it is opened.
+  const scanTime = Date.parse(document.documentElement.dataset.zwScanTime || '') || Date.now();
+
+  function fixCell(f) {
+    const td = document.createElement('td');
+    const text = f.status === 'pass' ? undefined : remediations.get(f.rule);
+    if (!text) return td;
+    const details = document.createElement('details');
+    const summary = document.createElement('summary');
+    summary.textContent = 'what to do';
+    const fix = document.createElement('p');
+    fix.textContent = text.fix;
+    details.append(summary, fix);
+    if (text.why) {
+      const why = document.createElement('p');
+      why.className = 'zw-why';
+      why.textContent = 'Why it matters: ' + text.why;
+      details.appendChild(why);
+    }
+    td.appendChild(details);
+    return td;
   }
 
-  function buildRow(f) {
+  function buildRow(f, at) {
     const tr = document.createElement('tr');
     tr.className = 'sev-' + classSafe(f.severity) + ' st-' + classSafe(f.status);
+    tr.dataset.at = String(at);
     for (const key of displayKeys) {
       const td = document.createElement('td');
       if (key === 'zone' && f.zoneId !== '') td.appendChild(zoneButton(f));
-      else td.textContent = COLUMNS.includes(key) ? f[key] : '';
-      if (key === 'rule' && f.status !== 'pass' && remediations.has(f.rule)) td.title = 'What to do: ' + remediations.get(f.rule);
+      else if (key === 'firstSeen') td.textContent = sinceText(f.firstSeen, scanTime);
+      else if (COLUMNS.includes(key)) td.appendChild(clipped(f[key], NAMES.includes(key)));
+      if (key === 'rule' && f.status !== 'pass' && remediations.has(f.rule)) td.title = 'What to do: ' + remediations.get(f.rule).fix;
       tr.appendChild(td);
     }
+    if (fixColumn) tr.appendChild(fixCell(f));
     return tr;
   }
 
@@ -202,7 +282,7 @@
     const start = (state.page - 1) * PAGE_SIZE;
     const slice = visible.slice(start, start + PAGE_SIZE);
     const rows = document.createDocumentFragment();
-    for (const f of slice) rows.appendChild(buildRow(f));
+    slice.forEach((f, i) => rows.appendChild(buildRow(f, start + i)));
     els.tbody.replaceChildren(rows);
     els.count.textContent = countText(start, slice.length);
     renderControls(pages);
@@ -225,6 +305,7 @@
   }
 
   const currentHash = () => location.hash.replace(/^#/, '');
+  const isSectionLink = (hash) => hash !== '' && !hash.includes('=') && document.getElementById(hash) !== null;
 
   // replaceState rather than new history entries: narrowing a filter letter by letter shouldn't
   // take as many Back presses to undo.
@@ -349,10 +430,13 @@
     els.tbody.addEventListener('click', (event) => {
       const zone = event.target.closest('button.zw-zone');
       if (zone) drillDown(zone.dataset.zone);
+      const more = event.target.closest('button.zw-more');
+      if (more) expand(more);
     });
     // Our own writes never change the hash away from the state, so only an edit by hand lands here.
+    // A link to a section of the page (#findings) is not a view: it must not reset the filters.
     window.addEventListener('hashchange', () => {
-      if (currentHash() === stateToHash()) return;
+      if (currentHash() === stateToHash() || isSectionLink(currentHash())) return;
       loadHash();
       update();
     });

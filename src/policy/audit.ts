@@ -14,6 +14,11 @@ export interface AuditCounts {
   /** Failures (not waived) by severity. */
   failBySeverity: Record<Severity, number>;
   byRule: Record<string, Record<Status, number>>;
+  /**
+   * Passing and failing (not waived) verdicts by zone id, for the reports' pass rate per zone; kept
+   * with the audit, left out of the audit's JSON. Absent in audits stored by earlier versions.
+   */
+  byZone?: Record<string, { pass: number; fail: number }>;
 }
 
 export interface AuditResult extends Evaluation {
@@ -34,6 +39,7 @@ export class FindingCounter {
       byStatus: zeroStatuses(),
       failBySeverity: Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>,
       byRule: Object.fromEntries(ruleIds.map((id) => [id, zeroStatuses()])),
+      byZone: {},
     };
   }
 
@@ -42,6 +48,11 @@ export class FindingCounter {
     this.counts.byStatus[f.status]++;
     (this.counts.byRule[f.rule] ??= zeroStatuses())[f.status]++;
     if (f.status === 'fail') this.counts.failBySeverity[f.severity]++;
+    if (f.status === 'fail' && f.zone) (this.counts.byZone![f.zone.id] ??= { pass: 0, fail: 0 }).fail++;
+  }
+
+  addZonePasses(passes: Readonly<Record<string, number>>): void {
+    for (const [zone, n] of Object.entries(passes)) (this.counts.byZone![zone] ??= { pass: 0, fail: 0 }).pass += n;
   }
 
   addPasses(passes: Readonly<Record<string, number>>): void {
@@ -60,6 +71,7 @@ export class FindingCounter {
 
 function finish(evaluation: Evaluation, findings: Finding[], waivers: WaiverSet, counter: FindingCounter): AuditResult {
   counter.addPasses(evaluation.passes);
+  counter.addZonePasses(evaluation.passesByZone);
   return { ...evaluation, findings, waivers: waivers.report(), counts: counter.counts, failingAtOrAbove: counter.failingAtOrAbove() };
 }
 

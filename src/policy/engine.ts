@@ -30,6 +30,8 @@ export interface Evaluation {
   findings: Finding[];
   /** Passing verdicts by rule, kept or not. */
   passes: Record<string, number>;
+  /** Passing verdicts by zone id, kept or not: the reports' pass rate per zone. */
+  passesByZone: Record<string, number>;
   errors: RuleRunError[];
   zones: number;
 }
@@ -107,6 +109,7 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   const enabled = rules.filter((r) => r.enabled || r.overrides.some((o) => o.enabled === true));
   const findings: Finding[] = [];
   const passes: Record<string, number> = Object.fromEntries(enabled.map((r) => [r.rule.meta.id, 0]));
+  const passesByZone: Record<string, number> = {};
   const keepPasses = options.keepPasses ?? true;
   const errors: RuleRunError[] = [];
   const zones = snapshot.zones();
@@ -123,6 +126,7 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
       if (verdicts.given === 0) throw new Error('the rule gave no verdict');
       for (const f of verdicts.findings) {
         if (f.status === 'pass') passes[f.rule] = (passes[f.rule] ?? 0) + 1;
+        if (f.status === 'pass' && f.zone) passesByZone[f.zone.id] = (passesByZone[f.zone.id] ?? 0) + 1;
         if (f.status !== 'pass' || keepPasses) emit(f);
       }
     } catch (err) {
@@ -179,5 +183,5 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   }
 
   findings.sort(compareFindings);
-  return { scan, now, rules: enabled, findings, passes, errors, zones: zones.length };
+  return { scan, now, rules: enabled, findings, passes, passesByZone, errors, zones: zones.length };
 }

@@ -1,3 +1,4 @@
+import { renewalWindowDays } from '../policy/certificates.js';
 import { parseCertificatePack } from '../policy/models.js';
 import type { Db } from '../snapshot/db.js';
 import type { SnapshotReader } from '../snapshot/reader.js';
@@ -6,10 +7,29 @@ import { parseScope, sameScope, type ScanScope } from '../snapshot/scope.js';
 /**
  * The report's two charts as geometry for inline SVG, computed here so the template only draws
  * rectangles and a polyline: certificates by the week they expire, and failures over recent scans.
+ * Each carries what a reader needs to take a value from it without hovering: a baseline and a
+ * labelled value axis, the count on each bar or point, and the renewal window marked.
  */
 
 const DAY = 86_400_000;
-export const CHART = { width: 640, height: 160, pad: 24 } as const;
+/** `left` leaves room for the value axis' labels, `pad` for the labels under and over the bars. */
+export const CHART = { width: 640, height: 200, pad: 24, left: 44 } as const;
+const PLOT = { top: CHART.pad, bottom: CHART.height - CHART.pad, left: CHART.left, right: CHART.width - 8 } as const;
+
+export interface Axis {
+  /** The baseline's y and the top of the value axis. */
+  y0: number;
+  yTop: number;
+  x0: number;
+  x1: number;
+  /** The value at the top of the axis. */
+  max: number;
+}
+
+const axis = (max: number): Axis => ({ y0: PLOT.bottom, yTop: PLOT.top, x0: PLOT.left, x1: PLOT.right, max });
+
+/** The renewal window of the default 90-day certificate: where a managed certificate should already be renewing. */
+export const RENEWAL_WINDOW_DAYS = renewalWindowDays(null);
 
 export interface Bar {
   x: number;
@@ -18,12 +38,18 @@ export interface Bar {
   height: number;
   label: string;
   count: number;
-  /** `expired`, `soon` (two weeks), or `later`: the colour. */
+  /** `expired`, `soon` (within the renewal window), or `later`: the colour, explained by the legend. */
   tone: 'expired' | 'soon' | 'later';
+  /** Where its count is written: over the bar. */
+  labelX: number;
+  labelY: number;
 }
 
 /** Certificates of the scan's zones by expiry: expired, then each of the next 13 weeks. */
-export function expiryTimeline(reader: SnapshotReader, now: Date): { bars: Bar[]; total: number; beyond: number } {
+export function expiryTimeline(
+  reader: SnapshotReader,
+  now: Date,
+): { bars: Bar[]; total: number; beyond: number; axis: Axis; window: { x: number; y: number; width: number; height: number; days: number } } {
   const buckets = Array.from({ length: 14 }, () => 0);
   let total = 0;
   let beyond = 0;
@@ -42,20 +68,27 @@ export function expiryTimeline(reader: SnapshotReader, now: Date): { bars: Bar[]
     }
   }
   const max = Math.max(1, ...buckets);
-  const step = (CHART.width - 2 * CHART.pad) / buckets.length;
+  const step = (PLOT.right - PLOT.left) / buckets.length;
   const bars = buckets.map((count, i): Bar => {
-    const height = Math.round(((CHART.height - 2 * CHART.pad) * count) / max);
+    // Room over the tallest bar for its count.
+    const height = Math.round(((PLOT.bottom - PLOT.top - 14) * count) / max);
+    const x = Math.round(PLOT.left + i * step + 2);
+    const width = Math.round(step - 4);
     return {
-      x: Math.round(CHART.pad + i * step + 2),
-      y: CHART.height - CHART.pad - height,
-      width: Math.round(step - 4),
+      x,
+      y: PLOT.bottom - height,
+      width,
       height,
       label: i === 0 ? 'expired' : `week ${i}`,
       count,
-      tone: i === 0 ? 'expired' : i <= 2 ? 'soon' : 'later',
+      tone: i === 0 ? 'expired' : (i - 1) * 7 < RENEWAL_WINDOW_DAYS ? 'soon' : 'later',
+      labelX: x + width / 2,
+      labelY: PLOT.bottom - height - 4,
     };
   });
-  return { bars, total, beyond };
+  // Week 1 starts at the scan: the window runs from there for RENEWAL_WINDOW_DAYS.
+  const windowX = PLOT.left + step;
+  return { bars, total, beyond, axis: axis(max), window: { x: Math.round(windowX), y: PLOT.top, height: PLOT.bottom - PLOT.top, width: Math.round((step * RENEWAL_WINDOW_DAYS) / 7), days: RENEWAL_WINDOW_DAYS } };
 }
 
 export interface TrendPoint {
@@ -64,10 +97,17 @@ export interface TrendPoint {
   failing: number;
   x: number;
   y: number;
+  /** Its count is written over the point when there are few enough points to read them all. */
+  labelled: boolean;
 }
 
 /** Failures (not waived) in the last `count` audited scans, oldest first, as polyline points. */
-export function failureTrend(db: Db, upTo: number, scope: ScanScope, count = 30): { points: TrendPoint[]; polyline: string; max: number } {
+export function failureTrend(
+  db: Db,
+  upTo: number,
+  scope: ScanScope,
+  count = 30,
+): { points: TrendPoint[]; polyline: string; max: number; axis: Axis; shown: boolean; first: string; last: string } {
   // Scans of one scope only: a one-zone rescan between two full scans is not a fall in failures.
   const rows: Array<{ id: number; started_at: string; counts: string }> = [];
   const audited = db
@@ -80,13 +120,28 @@ export function failureTrend(db: Db, upTo: number, scope: ScanScope, count = 30)
   }
   const failing = rows.map((r) => (JSON.parse(r.counts) as { byStatus: { fail: number } }).byStatus.fail);
   const max = Math.max(1, ...failing);
-  const span = CHART.width - 2 * CHART.pad;
+  // Inset so the first and last counts fit inside the chart.
+  const left = PLOT.left + 16;
+  const span = PLOT.right - 16 - left;
+  const height = PLOT.bottom - PLOT.top - 14;
+  const top = Math.max(...failing, 0);
   const points = rows.map((r, i): TrendPoint => ({
     scanId: r.id,
     startedAt: r.started_at,
     failing: failing[i]!,
-    x: Math.round(CHART.pad + (rows.length === 1 ? span / 2 : (span * i) / (rows.length - 1))),
-    y: Math.round(CHART.height - CHART.pad - ((CHART.height - 2 * CHART.pad) * failing[i]!) / max),
+    x: Math.round(left + (rows.length === 1 ? span / 2 : (span * i) / (rows.length - 1))),
+    y: Math.round(PLOT.bottom - (height * failing[i]!) / max),
+    // All of up to 12 points; beyond that the ends and the peak.
+    labelled: rows.length <= 12 || i === 0 || i === rows.length - 1 || failing[i] === top,
   }));
-  return { points, polyline: points.map((p) => `${p.x},${p.y}`).join(' '), max };
+  return {
+    points,
+    polyline: points.map((p) => `${p.x},${p.y}`).join(' '),
+    max,
+    axis: axis(max),
+    // One scan is a dot in empty space, not a trend: the page says so instead of drawing it.
+    shown: rows.length >= 2,
+    first: rows[0]?.started_at ?? '',
+    last: rows.at(-1)?.started_at ?? '',
+  };
 }

@@ -1,4 +1,5 @@
 import type { Finding } from '../policy/findings.js';
+import { printableField } from '../shared/printable.js';
 import { remediationOf } from './remediation.js';
 
 /**
@@ -6,7 +7,10 @@ import { remediationOf } from './remediation.js';
  * line breaks, no BOM) so any conforming reader gets the same cells back. Findings carry strings
  * read from the API (zone, record and rule names) that whoever controls the zone can choose, so a
  * string that a spreadsheet would run as a formula is neutralised with a leading `'` (OWASP "CSV
- * injection"). Nothing else is altered: CSV is data, and the reader decides how to show it.
+ * injection"). Bidirectional controls and invisible characters are written as visible escapes
+ * (`\u202e`), as every report shows them: a spreadsheet would otherwise let an override reverse
+ * the cell, so a domain reads as another one. Nothing else is altered: line breaks and tabs are
+ * quoted, and the reader decides how to show them.
  */
 
 type CsvValue = string | number | boolean | null | undefined;
@@ -19,7 +23,8 @@ export function csvCell(value: CsvValue): string {
   if (value === null || value === undefined) return '';
   // Numbers and booleans are ours, not the attacker's: a negative number must stay a number.
   if (typeof value !== 'string') return String(value);
-  const text = FORMULA_LEAD.test(value) ? `'${value}` : value;
+  const visible = printableField(value);
+  const text = FORMULA_LEAD.test(visible) ? `'${visible}` : visible;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -1,4 +1,4 @@
-import type { AuditResult } from '../policy/audit.js';
+import type { AuditCounts, AuditResult } from '../policy/audit.js';
 import { overridesOf } from '../policy/zone-overrides.js';
 import type { Finding } from '../policy/findings.js';
 import type { AuditHeader } from '../policy/store.js';
@@ -14,7 +14,7 @@ export const AUDIT_JSON_SCHEMA = 'zonewarden.audit/1';
  */
 export function writeAuditJson(result: AuditResult, findings: Iterable<Finding>, options: { failOn: string; exitCode: number }, write: (text: string) => void): void {
   const rules = result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity ?? r.rule.meta.severity, options: r.options, remediation: r.rule.meta.remediation, ...overridesOf(r) }));
-  writeJson({ ...head(result.scan, result.zones, options), rules, counts: result.counts, waivers: result.waivers, errors: result.errors }, findings, write);
+  writeJson({ ...head(result.scan, result.zones, options), rules, counts: publicCounts(result.counts), waivers: result.waivers, errors: result.errors }, findings, write);
 }
 
 /** The same document from an audit stored with its scan (the report's findings.json). */
@@ -27,7 +27,13 @@ export function writeStoredAuditJson(
   write: (text: string) => void,
 ): void {
   const rules = audit.rules.map((r) => ({ ...r, remediation: remediationOf(r.id) }));
-  writeJson({ ...head(scan, zones, options), rules, counts: audit.counts, waivers: audit.waivers, errors: audit.errors }, findings, write);
+  writeJson({ ...head(scan, zones, options), rules, counts: publicCounts(audit.counts), waivers: audit.waivers, errors: audit.errors }, findings, write);
+}
+
+/** The counts the JSON documents: the per-zone ones (a line per zone, 10,000 at scale) stay with the reports. */
+function publicCounts(counts: AuditCounts): Omit<AuditCounts, 'byZone'> {
+  const { byZone: _byZone, ...documented } = counts;
+  return documented;
 }
 
 /** Parts the scan could not read, as its summary counts them (names in the scope that matched nothing included). */

@@ -3,6 +3,7 @@ import { createGzip } from 'node:zlib';
 import { label } from '../drift/words.js';
 import { resourceText, type Finding } from '../policy/findings.js';
 import { SEVERITIES, type Severity } from '../policy/rule.js';
+import { printable } from '../shared/printable.js';
 
 /**
  * The findings of the HTML report as the page script (templates/report.js) takes them: JSON
@@ -12,7 +13,7 @@ import { SEVERITIES, type Severity } from '../policy/rule.js';
  * gathered on the way.
  */
 
-export const FINDING_COLUMNS = ['status', 'severity', 'category', 'rule', 'account', 'zone', 'resource', 'message', 'zoneId'] as const;
+export const FINDING_COLUMNS = ['status', 'severity', 'category', 'rule', 'account', 'zone', 'resource', 'message', 'zoneId', 'firstSeen'] as const;
 
 export interface ZoneFailures {
   id: string;
@@ -29,14 +30,18 @@ export interface FindingsTable {
 /** Rows per piece handed to gzip: large enough to compress well, small enough to stay small. */
 const ROWS_PER_PIECE = 500;
 
-export async function findingsTable(findings: Iterable<Finding>): Promise<FindingsTable> {
+/** `firstSeen` gives the start of the first scan of a finding's unbroken run of failures (ISO time), or '' when unknown. */
+export async function findingsTable(findings: Iterable<Finding>, firstSeen?: (f: Finding) => string): Promise<FindingsTable> {
   const zones = new Map<string, ZoneFailures>();
   function* pieces(): Generator<string> {
     yield `{"columns":${JSON.stringify(FINDING_COLUMNS)},"rows":[`;
     let piece: string[] = [];
     let first = true;
     for (const f of findings) {
-      piece.push(JSON.stringify([f.status, f.severity, f.category, f.rule, f.account?.name ?? '', f.zone?.name ?? '', resourceText(f.resource, label), f.message, f.zone?.id ?? '']));
+      // Shown as text in the page: bidirectional and invisible characters as visible escapes. The zone id
+      // is the filter's key (never shown), so it stays as the API gave it.
+      const shown = [f.account?.name ?? '', f.zone?.name ?? '', resourceText(f.resource, label), f.message].map(printable);
+      piece.push(JSON.stringify([f.status, f.severity, f.category, f.rule, ...shown, f.zone?.id ?? '', firstSeen?.(f) ?? '']));
       if (f.status === 'fail' && f.zone) {
         let zone = zones.get(f.zone.id);
         if (!zone) zones.set(f.zone.id, (zone = { id: f.zone.id, name: f.zone.name ?? f.zone.id, counts: Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>, total: 0 }));

@@ -12,6 +12,15 @@ const args = (list: unknown[]): unknown[] => list.slice(0, -1);
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
+/** Escaped for HTML, with a line-break opportunity after each dot, hyphen and slash, and before each escape (`\u202e`) of an invisible character. */
+const breakable = (text: string) =>
+  Handlebars.escapeExpression(text)
+    .replace(/([./-])(?=.)/g, '$1<wbr>')
+    .replace(/(?<=.)\\u/g, '<wbr>\\u');
+
+/** Characters of a text shown before "show all" in a report's tables. */
+export const CLIP = 300;
+
 export const HELPERS: Record<string, { help: string; fn: Helper }> = {
   eq: { help: '(eq a b): a and b are the same value', fn: (...a) => args(a)[0] === args(a)[1] },
   gt: { help: '(gt a b): the number a is greater than b', fn: (...a) => Number(args(a)[0]) > Number(args(a)[1]) },
@@ -44,6 +53,17 @@ export const HELPERS: Record<string, { help: string; fn: Helper }> = {
       const d = new Date(value);
       if (Number.isNaN(d.getTime())) return value;
       return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
+    },
+  },
+  clip: {
+    help: '{{clip text}}: a text of up to 300 characters as it is, a longer one as its first 300 with the whole text one click away; either may break after a dot, hyphen or slash (never inside a name\'s label)',
+    fn: (...a) => {
+      const text = String(args(a)[0] ?? '');
+      const chars = [...text];
+      if (chars.length <= CLIP) return new Handlebars.SafeString(breakable(text));
+      return new Handlebars.SafeString(
+        `<details class="clip"><summary>${breakable(chars.slice(0, CLIP).join(''))}… <span class="more">show all ${chars.length.toLocaleString('en-US')} characters</span></summary>${breakable(text)}</details>`,
+      );
     },
   },
   json: {

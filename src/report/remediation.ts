@@ -10,6 +10,8 @@ export interface RuleRemediation {
   rule: string;
   title: string;
   remediation: string;
+  /** Why it matters: the rule's description. */
+  why: string;
   /** How many of the rule's findings fail in this audit. */
   failing: number;
 }
@@ -26,7 +28,7 @@ export function failingRemediations(byRule: Readonly<Record<string, { fail: numb
     .filter(([, counts]) => counts.fail > 0)
     .flatMap(([id, counts]) => {
       const meta = rules.get(id)?.meta;
-      return meta ? [{ rule: id, title: meta.title, remediation: meta.remediation, failing: counts.fail }] : [];
+      return meta ? [{ rule: id, title: meta.title, remediation: meta.remediation, why: meta.description, failing: counts.fail }] : [];
     })
     .sort((a, b) => b.failing - a.failing || a.rule.localeCompare(b.rule));
 }

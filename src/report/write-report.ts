@@ -7,10 +7,11 @@ import { EXIT, ZonewardenError } from '../shared/errors.js';
 import type { Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
 import { describeScope, FULL_SCOPE, parseScope, sameScope, type ScanScope } from '../snapshot/scope.js';
-import { expiryTimeline, failureTrend } from './charts.js';
+import { CHART, expiryTimeline, failureTrend } from './charts.js';
 import { writeFindingsCsv } from './csv.js';
 import { writeStoredAuditJson } from './findings-json.js';
 import { findingsTable } from './findings-table.js';
+import { firstSeenOf } from './first-seen.js';
 import { htmlView, pageScript } from './html-view.js';
 import { junitRules, writeJunit } from './junit.js';
 import { renderDigest } from './markdown-digest.js';
@@ -90,7 +91,7 @@ export async function writeReport(db: Db, scanId: number, options: ReportOptions
   for (const format of options.formats) {
     const path = join(dir, REPORT_FILES[format]);
     // Streamed through gzip before the file is opened: the only step that waits.
-    const table = format === 'html' ? await findingsTable(storedFindings(db, scanId)) : null;
+    const table = format === 'html' ? await findingsTable(storedFindings(db, scanId), firstSeenOf(db, scanId)) : null;
     writeFileAtomically(path, (write) => {
       if (table) {
         const charts = { timeline: expiryTimeline(reader, new Date(reader.scan.startedAt)), trend: failureTrend(db, scanId, reader.scan.scope) };
@@ -154,5 +155,5 @@ function indexView(db: Db, out: string, trendScope: ScanScope) {
   const runs = all.filter((r) => r.inTrend);
   const otherRuns = all.filter((r) => !r.inTrend);
   const latest = runs[0]?.id ?? 0;
-  return { scope: describeScope(trendScope), runs, otherRuns, trend: failureTrend(db, latest, trendScope), chart: { width: 640, height: 160 }, csp: "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'" };
+  return { scope: describeScope(trendScope), runs, otherRuns, trend: failureTrend(db, latest, trendScope), chart: CHART, csp: "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'" };
 }

@@ -1,13 +1,34 @@
 /**
- * Text from the API shown on a terminal: control characters (ANSI escapes, bells, carriage
- * returns) and bidirectional overrides could rewrite what the user sees, so they are shown as
- * visible escapes instead of being interpreted.
+ * Text from the API shown to a person (a terminal, an HTML or Markdown report, a CSV cell):
+ * control characters (ANSI escapes, bells, carriage returns), bidirectional controls and
+ * invisible characters could rewrite or hide what the reader sees (an override reverses the text
+ * after it, so a domain reads as another one), so they are shown as visible escapes instead.
  */
+
+/**
+ * Bidirectional controls, zero-width and other characters that render as nothing: marks, embeddings,
+ * overrides and isolates, joiners, the word joiner and invisible operators, the byte-order mark,
+ * soft hyphen, fillers, interlinear annotation and the tag characters.
+ */
+const INVISIBLE = '\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb\\u{e0000}-\\u{e007f}';
 // eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${INVISIBLE}]`, 'gu');
+/** For formats that keep line breaks and tabs as data (CSV quotes them): everything else above. */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_IN_FIELDS = new RegExp(`[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f${INVISIBLE}]`, 'gu');
+
+function escape(c: string): string {
+  const code = c.codePointAt(0)!;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
 
 export function printable(text: string): string {
-  return text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(UNSAFE, escape);
+}
+
+/** As printable, but tabs and line breaks stay: for a CSV field, which quotes them. */
+export function printableField(text: string): string {
+  return text.replace(UNSAFE_IN_FIELDS, escape);
 }
 
 /** Shortened to `max` characters (code points), with an ellipsis. */

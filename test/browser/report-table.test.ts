@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { zoneHref } from '../../src/report/html-view.js';
 import { ARTIFACTS, browserDescribe, closeWatched, launchChromium, openWatched, type WatchedPage } from '../support/browser.js';
 
 /**
@@ -30,6 +31,9 @@ const SCRIPT_TAG = '<script>window.__pwned=1</script>';
 const BIDI = '\u202eexe.txt|invoice';
 const BREAKOUT = '</script><script>window.__pwned=1</script><!--';
 const CONTROL = 'bell\u0007 nul\u0000 sep\u2028para\u2029 &amp; "quoted" \'single\'';
+// Issue 24: a zone id with &, #, = and quotes broke its link; a 100,000-character text stalled the page.
+const AMP_ID = 'zid-&#=x"\'%20';
+const LONG = 'lorem ipsum '.repeat(8_334).slice(0, 100_000);
 
 type Row = Record<(typeof COLUMNS)[number], string>;
 
@@ -53,6 +57,7 @@ function makeRows(count: number): Row[] {
     { status: 'fail', severity: 'critical', category: 'dns', rule: 'dns-wildcard', account: IMG, zone: SCRIPT_TAG, zoneId: 'zid-evil', resource: BIDI, message: BREAKOUT },
     { status: 'fail', severity: 'critical', category: 'tls', rule: 'tls-hsts', account: 'acme', zone: 'plain.example', zoneId: 'zid-plain', resource: 'dns_record:a|b', message: CONTROL },
     { status: 'fail', severity: 'critical', category: 'scan', rule: 'scan-stale', account: IMG, zone: '', zoneId: '', resource: IMG, message: SCRIPT_TAG },
+    { status: 'fail', severity: 'critical', category: 'dns', rule: 'dns-wildcard', account: 'acme', zone: 'amp.example', zoneId: AMP_ID, resource: 'dns_record:long', message: LONG },
   ];
   const rows = [...hostile];
   for (let i = rows.length; i < count; i++) {
@@ -110,6 +115,7 @@ ${selects}
 <p id="zw-count" aria-live="polite"></p>
 <table id="zw-table"><thead><tr>${headers}</tr></thead><tbody></tbody></table>
 <nav id="zw-pager"></nav>
+<p><a id="amp-zone" href="${zoneHref(AMP_ID).replace(/"/g, '&quot;')}">amp.example</a></p>
 <script type="application/json" id="zw-findings">${json}</script>
 <script>${SCRIPT}</script>
 </body>
@@ -322,6 +328,31 @@ browserDescribe('the HTML report table in Chromium', 'test/browser/report-table.
     expect(await evil.locator('#zw-f-zone').inputValue()).toBe('zid-evil');
     expect(await countText(evil)).toBe(`Showing 1–1 of 1 finding (${fmt(TOTAL)} in total)`);
     expect(await hashOf(evil)).toBe('#zone=zid-evil');
+  });
+
+  it('cuts a 100,000-character text in its cell and shows all of it on a click', async () => {
+    const page = await load();
+    const cell = bodyRows(page).filter({ hasText: 'dns_record:long' }).locator('td').nth(DISPLAYED.indexOf('message'));
+    const shown = (await cell.textContent())!;
+    expect(shown).toBe(`${LONG.slice(0, 300)}\u2026 show all 100,000 characters`);
+    expect(await cell.boundingBox().then((b) => b!.height)).toBeLessThan(400);
+    await cell.locator('button.zw-more').click();
+    expect(await cell.textContent()).toBe(LONG);
+    // Searching still reads the whole text, not the cut one.
+    await page.fill('#zw-search', LONG.slice(99_000, 99_040));
+    await page.waitForFunction(() => (globalThis as unknown as { document: { getElementById(id: string): { textContent: string } } }).document.getElementById('zw-count').textContent.startsWith('Showing 1–1 of 1 '));
+  });
+
+  it('selects a zone whose id holds &, #, = and quotes from its link, and writes the same hash back', async () => {
+    const page = await load();
+    await page.click('#amp-zone');
+    await page.waitForFunction((id) => (globalThis as unknown as { document: { getElementById(id: string): { value: string } } }).document.getElementById('zw-f-zone').value === id, AMP_ID);
+    expect(await countText(page)).toBe(`Showing 1–1 of 1 finding (${fmt(TOTAL)} in total)`);
+    expect(await page.inputValue('#zw-search')).toBe('');
+    expect(await hashOf(page)).toBe(zoneHref(AMP_ID));
+    // And a bookmark of that view opens it again.
+    const again = await load(zoneHref(AMP_ID));
+    expect(await again.locator('#zw-f-zone').inputValue()).toBe(AMP_ID);
   });
 
   it('restores a bookmarked view from the hash and ignores what it does not know', async () => {

@@ -143,9 +143,19 @@ describe('csvCell', () => {
     expect(csvCell('-5')).toBe("'-5");
   });
 
-  it('keeps lone surrogates and control characters as they are', () => {
+  it('keeps lone surrogates, tabs and line breaks as they are', () => {
     expect(csvCell('a\uD800b')).toBe('a\uD800b');
-    expect(csvCell('a\u0000b\u001bc')).toBe('a\u0000b\u001bc');
+    expect(csvCell('a\tb')).toBe('a\tb');
+    expect(csvCell('a\r\nb')).toBe('"a\r\nb"');
+  });
+
+  // Issue 24: a right-to-left override in an invite made a spreadsheet show the cell reversed.
+  it('writes control, bidirectional and invisible characters as visible escapes', () => {
+    expect(csvCell('a\u0000b\u001bc')).toBe('a\\u0000b\\u001bc');
+    expect(csvCell('invoice\u202egpj.exe')).toBe('invoice\\u202egpj.exe');
+    expect(csvCell('pay\u200bpal.example \u2066x\u2069 \ufeff\u{e0041}')).toBe('pay\\u200bpal.example \\u2066x\\u2069 \\ufeff\\u{e0041}');
+    // The escape is what a formula check sees: an override before "=" does not hide the formula.
+    expect(csvCell('\u202e=1+1')).toBe('\\u202e=1+1');
   });
 });
 

@@ -27,8 +27,28 @@ describe('the findings table of the HTML report', () => {
     const json = JSON.parse(gunzipSync(Buffer.from(table.blob, 'base64')).toString('utf8')) as { columns: string[]; rows: string[][] };
     expect(json.columns).toEqual([...FINDING_COLUMNS]);
     expect(json.rows).toHaveLength(1234);
-    expect(json.rows[1001]).toEqual(['fail', 'low', 'dns', 'dns-wildcard', 'Acme "quoted", </script>', 'zone-0.example', 'DNS record host-1001.zone-0.example', findings[1001]!.message, 'z0']);
+    expect(json.rows[1001]).toEqual(['fail', 'low', 'dns', 'dns-wildcard', 'Acme "quoted", </script>', 'zone-0.example', 'DNS record host-1001.zone-0.example', findings[1001]!.message, 'z0', '']);
     expect(json.rows.map((r) => r[6])).toEqual(findings.map((f) => `DNS record ${f.resource.name}`));
+  });
+
+  // Issue 24: a right-to-left override in an account or record name displayed the rest of the row reversed.
+  it('shows bidirectional and invisible characters of API text as visible escapes, keeping the zone id as the filter key', async () => {
+    const hostile: Finding = {
+      ...finding(1),
+      account: { id: 'a', name: 'Acme\u202eexe.txt' },
+      zone: { id: 'z\u200b1', name: 'pay\u200bpal.example' },
+      resource: { type: 'dns_record', id: 'r', name: '\u2066www\u2069.example' },
+      message: 'renew \u202dnow\ufeff',
+    };
+    const table = await findingsTable([hostile], () => '2026-11-01T02:00:00.000Z');
+    const [row] = (JSON.parse(gunzipSync(Buffer.from(table.blob, 'base64')).toString('utf8')) as { rows: string[][] }).rows;
+    const at = (column: (typeof FINDING_COLUMNS)[number]) => row![FINDING_COLUMNS.indexOf(column)];
+    expect(at('account')).toBe('Acme\\u202eexe.txt');
+    expect(at('zone')).toBe('pay\\u200bpal.example');
+    expect(at('resource')).toBe('DNS record \\u2066www\\u2069.example');
+    expect(at('message')).toBe('renew \\u202dnow\\ufeff');
+    expect(at('zoneId')).toBe('z\u200b1');
+    expect(at('firstSeen')).toBe('2026-11-01T02:00:00.000Z');
   });
 
   it('counts failures (not waived ones) per zone on the way', async () => {

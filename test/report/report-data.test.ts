@@ -44,6 +44,19 @@ describe('report data', () => {
     expect(data.categories.find((c) => c.category === 'tls')!.fail).toBeGreaterThan(0);
   });
 
+  it('counts passing and failing verdicts per zone, for the pass rate of each zone', () => {
+    const { audit } = reportData(db, 1);
+    const byZone = audit.counts.byZone!;
+    const zones = db.prepare('SELECT count(DISTINCT item_id) FROM zones').pluck().get() as number;
+    expect(Object.keys(byZone).length).toBe(zones);
+    const zoneFailures = db.prepare("SELECT count(*) FROM findings WHERE scan_id = 1 AND status = 'fail' AND zone_id IS NOT NULL").pluck().get();
+    expect(Object.values(byZone).reduce((n, z) => n + z.fail, 0)).toBe(zoneFailures);
+    const passes = Object.values(byZone).reduce((n, z) => n + z.pass, 0);
+    // Organisation rules pass without a zone: the zones hold most passes, not all.
+    expect(passes).toBeGreaterThan(0);
+    expect(passes).toBeLessThanOrEqual(audit.counts.byStatus.pass);
+  });
+
   it('lists the worst failures first, up to the limit', () => {
     const risks = reportData(db, 1, { topRisks: 5 }).topRisks;
     expect(risks).toHaveLength(5);

@@ -65,6 +65,17 @@ describe('the report templates environment', () => {
     expect(JSON.parse(inner)).toEqual({ name: '</script><script>alert(1)</script>&\u2028' });
   });
 
+  it('cuts a long text with all of it one click away, and lets names break at their dots only', () => {
+    expect(render('report.html', '{{clip t}}', { t: 'shop.northwind-blog.example' })).toBe('shop.<wbr>northwind-<wbr>blog.<wbr>example');
+    // An escape of an invisible character may start a line; HTML in the text stays escaped.
+    expect(render('report.html', '{{clip t}}', { t: 'a\\u202eb <i>' })).toBe('a<wbr>\\u202eb &lt;i&gt;');
+    const long = `${'<b>'.repeat(150)}${'x'.repeat(99_550)}`;
+    const out = render('report.html', '{{clip t}}', { t: long });
+    expect(out).toMatch(/^<details class="clip"><summary>(&lt;b&gt;){100}… <span class="more">show all 100,000 characters<\/span><\/summary>/);
+    expect(out.endsWith(`${'x'.repeat(99_550)}</details>`)).toBe(true);
+    expect(out).not.toContain('<b>');
+  });
+
   it('documents every helper', () => {
     for (const [name, helper] of Object.entries(HELPERS)) expect(helper.help, name).toMatch(new RegExp(name));
   });

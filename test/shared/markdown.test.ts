@@ -110,6 +110,17 @@ describe('markdownText', () => {
     expect(out).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2066-\u2069]/);
   });
 
+  it('shows zero-width and other invisible characters as visible escapes', () => {
+    expect(markdownText('pay\u200bpal.example\ufeff\u00ad\u{e0041}')).toBe('pay\\\\u200bpal.example\\\\ufeff\\\\u00ad\\\\u{e0041}');
+  });
+
+  // GitHub-flavoured Markdown links bare scheme:// and www. text by itself (issue 24: API data in
+  // the drift digest became links). The entities read the same but no longer match.
+  it('keeps bare URLs from becoming autolinks', () => {
+    expect(markdownText('see https://evil.example/x and www.evil.example')).toBe('see https&#58;//evil.example/x and www&#46;evil.example');
+    expect(markdownText('ftp://a.example')).not.toMatch(/:\/\/|www\./);
+  });
+
   it('neutralises everything at once in a hostile string', () => {
     const out = markdownText('**[x](javascript:alert(1))** <b>|</b>\n@admin `\u001b[2J`');
     expect(out).not.toMatch(/[<>@\n\u001b]/);

@@ -29,10 +29,12 @@ export const reportCommand = defineCommand({
   description: `
 Writes the reports of a scan (default: the latest complete scan of the scope, --account and
 --zone, else the config file's, else the whole organisation; it must have been audited) into
-<out>/<scan time>-scan-<id>/: report.html (self-contained, works offline from file://: summary,
-new and fixed since the previous audited scan, configuration drift, every finding with filters,
-search, sorting and paging, zones, certificate expiry and failure trend charts, scan health,
-waivers), report.md (a digest under 60,000 characters for pull requests and chat), findings.json
+<out>/<scan time>-scan-<id>/: report.html (self-contained, works offline from file://: the scope
+the scan covered, summary with pass rates, new and fixed since the previous audited scan, every
+finding with its account, since when it fails and what to do, with filters, search, sorting and
+paging, zones, certificate expiry and failure trend charts, configuration drift grouped by zone
+and resource type, scan health, waivers; API text shows bidirectional and invisible characters as
+escapes), report.md (a digest under 60,000 characters for pull requests and chat), findings.json
 (schema zonewarden.audit/1, docs/audit-json.md) and findings.csv (one row per finding); on request
 findings.ocsf.jsonl (OCSF 1.3.0 Compliance Findings, for SIEMs and security lakes) and junit.xml
 (a test case per rule and zone, for CI test reports; docs/formats.md). Then refreshes

@@ -1,0 +1,57 @@
+import type { Finding } from '../policy/findings.js';
+import type { Db } from '../snapshot/db.js';
+
+/**
+ * Since when each failure of a scan has failed: the start of the earliest scan of its unbroken
+ * run of failures, walking back through the complete audited scans before it. A scan where the
+ * finding did not fail (it passed, was waived or unknown) ends the run; incomplete scans are
+ * skipped, since one that did not read a zone says nothing about it. Only failures are followed,
+ * one earlier scan at a time, and the walk stops as soon as every run has ended, so a nightly
+ * history costs as many scans as the oldest failure is old (at most MAX_SCANS_BACK).
+ */
+
+/**
+ * How far back the walk goes (a quarter of nightly scans); a longer run shows the oldest scan looked
+ * at. Each scan back costs a read of its failures: 148,656 of them over 30 scans take 1.8 s.
+ */
+export const MAX_SCANS_BACK = 90;
+
+export interface FirstSeen {
+  /** ISO start of the first scan of the finding's run of failures; '' for a finding that does not fail. */
+  (finding: Finding): string;
+}
+
+export function firstSeenOf(db: Db, scanId: number): FirstSeen {
+  const current = db.prepare('SELECT started_at FROM scans WHERE id = ?').get(scanId) as { started_at: string } | undefined;
+  if (!current) return () => '';
+  const failing = db.prepare("SELECT fingerprint FROM findings WHERE scan_id = ? AND status = 'fail'").pluck();
+  // Each failing fingerprint gets a number once; the walk then costs one map lookup per row.
+  const index = new Map<string, number>();
+  for (const fp of failing.iterate(scanId) as Iterable<string>) if (!index.has(fp)) index.set(fp, index.size);
+  // How many scans back each run reaches: 0 is this scan alone.
+  const depth = new Uint16Array(index.size);
+
+  const earlier = db
+    .prepare(
+      `SELECT s.id, s.started_at FROM scans s JOIN audits a ON a.scan_id = s.id
+       WHERE s.status = 'complete' AND s.id < ? ORDER BY s.id DESC LIMIT ?`,
+    )
+    .all(scanId, MAX_SCANS_BACK) as Array<{ id: number; started_at: string }>;
+  let open = index.size;
+  for (let back = 0; back < earlier.length && open > 0; back++) {
+    // A run still open reached `back` scans back; it reaches one more if it failed in this scan too.
+    open = 0;
+    for (const fp of failing.iterate(earlier[back]!.id) as Iterable<string>) {
+      const i = index.get(fp);
+      if (i !== undefined && depth[i] === back) {
+        depth[i] = back + 1;
+        open++;
+      }
+    }
+  }
+  const startOf = (d: number) => (d === 0 ? current.started_at : earlier[d - 1]!.started_at);
+  return (f) => {
+    const i = f.status === 'fail' ? index.get(f.fingerprint) : undefined;
+    return i === undefined ? '' : startOf(depth[i]!);
+  };
+}
