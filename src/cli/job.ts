@@ -6,7 +6,7 @@ import { summaryText } from '../crawler/summary.js';
 import { redactorFor } from '../config/credentials.js';
 import type { Config } from '../config/load.js';
 import { recordAudit, type AuditResult } from '../policy/audit.js';
-import { catalogue, loadRules, rulesFor } from '../policy/catalogue.js';
+import { catalogue, catalogueReads, loadRules, rulesFor } from '../policy/catalogue.js';
 import type { Severity } from '../policy/rule.js';
 import { loadWaivers } from '../policy/waivers.js';
 import { loadTemplates } from '../report/templates.js';
@@ -51,6 +51,7 @@ export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutco
       redact: redactorFor(io.env),
       signal: controller.signal,
       onProgress: (p) => progress.update(p),
+      reads: catalogueReads(),
     }).finally(() => progress.stop());
   } catch (err) {
     if (!(err instanceof ScanFailed)) throw err;

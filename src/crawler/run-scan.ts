@@ -1,4 +1,5 @@
 import type { ApiClient } from '../api/client.js';
+import type { ZoneReads } from '../api/endpoints.js';
 import type { Logger } from '../shared/logger.js';
 import type { Redact } from '../shared/redact.js';
 import type { Db } from '../snapshot/db.js';
@@ -21,6 +22,8 @@ export interface RunScanOptions {
   redact: Redact;
   signal?: AbortSignal;
   onProgress?: (progress: CrawlProgress) => void;
+  /** The settings and objects the rules of the catalogue declare they read. */
+  reads?: ZoneReads;
 }
 
 export interface ScanOutcome {
@@ -52,6 +55,7 @@ export async function runScan(o: RunScanOptions): Promise<ScanOutcome> {
       logger: o.logger,
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.onProgress ? { onProgress: o.onProgress } : {}),
+      ...(o.reads ? { reads: o.reads } : {}),
     });
     const status = result.missing.length ? 'incomplete' : 'complete';
     const summary = buildSummary(writer.scanId, status, started, result, writer.written, o.client.snapshotStats());

@@ -1,4 +1,5 @@
 import { RULES } from '../../rules/index.js';
+import { zoneReadsOf, type ZoneReads } from '../api/endpoints.js';
 import type { Config } from '../config/load.js';
 import { loadCustomRules } from './custom-rules.js';
 import { activeRules, loadCatalogue, type ActiveRule, type RuleSettings } from './registry.js';
@@ -31,4 +32,9 @@ export async function loadRules(config: Pick<Config, 'rulesDir'>, cwd: string): 
 /** The rules as the config file sets them. */
 export function rulesFor(config: Config): ActiveRule[] {
   return activeRules(catalogue(), config.rules as Record<string, RuleSettings>, config.configFile ? `config file ${config.configFile}` : 'config');
+}
+
+/** What a scan reads for the catalogue's rules beyond the lists (their `meta.reads`, united). */
+export function catalogueReads(): ZoneReads {
+  return zoneReadsOf([...catalogue().values()].map((r) => r.meta.reads));
 }
