@@ -1,4 +1,5 @@
 import { formatApiTime } from '../clock.js';
+import { defaultSecurity } from '../security.js';
 import { seededRandom } from '../http/faults.js';
 import { fastStableId, mix32, stableId, stableUuid } from '../ids.js';
 import {
@@ -119,6 +120,7 @@ function generateZone(seed: number, index: number, account: Account, recordCount
     firewallRules: new Map(),
     waf: { enabled: false, packages: [], overrides: [] },
     migration: { state: 'start', since: created, source: 'api', entrypoint: null },
+    security: defaultSecurity(created),
   };
   generateFirewall(random, zone, seed);
   if (plan !== 'free') zone.waf = generateWaf(random, zone);
