@@ -1,8 +1,5 @@
+import { MANAGED_RULESET_ID as MANAGED_RULESET, OWASP_RULESET_ID as OWASP_RULESET } from '../src/policy/migration-config.js';
 import { defineRule } from '../src/policy/rule.js';
-
-/** The vendor's managed ruleset and its OWASP core ruleset, as the managed entry point's execute rules name them. */
-const MANAGED_RULESET = 'efb7b8c949ac4650a09736fc376e9aee';
-const OWASP_RULESET = '4814384a9e5d4991b9815dcfc25d2f1f';
 
 export default defineRule({
   meta: {
