@@ -8,7 +8,7 @@ import { testRule } from '../support/rule-tester.js';
 // lets_encrypt | google | ssl_com | digicert | sectigo; CA domains letsencrypt.org, pki.goog, ...
 const caa = (name: string, content: string) => ({ id: `caa-${name}-${content.length}-${content.charCodeAt(8)}`, type: 'CAA', name, content, proxied: false, ttl: 1 });
 const pack = (ca: string, hosts: string[], extra = {}) => ({ id: `pack-${ca}`, type: 'advanced', status: 'active', hosts, certificate_authority: ca, created_on: days(-10), ...extra });
-const zone = (records: object[], packs: object[] = []) => ({ zones: [{ name: 'shop.example', dnsRecords: records, certificatePacks: packs }] });
+const zone = (records: Record<string, unknown>[], packs: Record<string, unknown>[] = []) => ({ zones: [{ name: 'shop.example', dnsRecords: records, certificatePacks: packs }] });
 
 testRule(rule, {
   valid: [

@@ -4,7 +4,7 @@ import { testRule } from '../support/rule-tester.js';
 // vendor docs: custom rules: skip with action_parameters {ruleset: "current"} (the remaining custom
 // rules), {phases: [...]} (e.g. http_request_firewall_managed) or {products: [...]}.
 const skip = (expression: string, action_parameters: object, extra = {}) => ({ id: 's1', description: 'exempt', action: 'skip', expression, action_parameters, enabled: true, ...extra });
-const zone = (...rules: object[]) => ({ zones: [{ name: 'shop.example', customEntrypoint: { id: 'ep', rules } }] });
+const zone = (...rules: Record<string, unknown>[]) => ({ zones: [{ name: 'shop.example', customEntrypoint: { id: 'ep', rules } }] });
 
 testRule(rule, {
   valid: [

@@ -2,7 +2,7 @@ import rule from '../../rules/custom-rules-disabled.js';
 import { testRule } from '../support/rule-tester.js';
 
 // vendor docs: rulesets: each rule has `enabled`, true when absent.
-const zone = (...rules: object[]) => ({ zones: [{ name: 'shop.example', customEntrypoint: { id: 'ep', rules } }] });
+const zone = (...rules: Record<string, unknown>[]) => ({ zones: [{ name: 'shop.example', customEntrypoint: { id: 'ep', rules } }] });
 
 testRule(rule, {
   valid: [

@@ -8,7 +8,7 @@ const MANAGED = 'efb7b8c949ac4650a09736fc376e9aee';
 const OWASP = '4814384a9e5d4991b9815dcfc25d2f1f';
 const migrated = { migration_state: 'complete', old_waf_status: 'disabled', new_waf_status: 'enabled', created: days(-5) };
 const exec = (id: string, enabled = true) => ({ id: `x${id.slice(0, 4)}`, action: 'execute', expression: 'true', enabled, action_parameters: { id } });
-const zone = (entrypoint: object | null, extra = {}) => ({
+const zone = (entrypoint: Record<string, unknown> | null, extra = {}) => ({
   zones: [{ name: 'shop.example', plan: 'business' as const, migrationStatus: migrated, entrypoint, unread: { migration_check: 'skipped' as const }, ...extra }],
 });
 

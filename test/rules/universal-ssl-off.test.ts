@@ -5,7 +5,7 @@ import { testRule } from '../support/rule-tester.js';
 // vendor docs: universal SSL settings: {enabled}; universal packs cover the apex and one level of subdomains.
 const a = (name: string, proxied = true) => ({ id: `r-${name}`, type: 'A', name, content: '192.0.2.10', proxied, ttl: 1 });
 const pack = (type: string, hosts: string[], status = 'active') => ({ id: `p-${type}-${hosts[0]}`, type, status, hosts, created_on: days(-10) });
-const zone = (enabled: boolean | undefined, records: object[], packs: object[]) => ({
+const zone = (enabled: boolean | undefined, records: Record<string, unknown>[], packs: Record<string, unknown>[]) => ({
   zones: [{ name: 'shop.example', universalSsl: enabled === undefined ? {} : { enabled }, dnsRecords: records, certificatePacks: packs }],
 });
 
