@@ -5,8 +5,9 @@ import type { Plan, Ruleset, RulesetRule } from './state.js';
  * A zone's security settings, DNSSEC, universal SSL switch and custom-rules entry point, as the
  * vendor documents them. A zone the dataset says nothing about has the vendor's defaults for a
  * new zone: full SSL, TLS 1.0 accepted, TLS 1.3 on, HTTPS not enforced, automatic HTTPS
- * rewrites on, HSTS off, security level medium, browser check on, legacy WAF off, DNSSEC
- * disabled, universal SSL on, no custom rules.
+ * rewrites on, HSTS off, security level medium, browser check on, DNSSEC
+ * disabled, universal SSL on, no custom rules. The legacy WAF switch follows the previous managed
+ * rules' own switch (the dataset's `waf.enabled`).
  */
 
 export type SettingId = 'ssl' | 'min_tls_version' | 'tls_1_3' | 'always_use_https' | 'automatic_https_rewrites' | 'security_header' | 'security_level' | 'browser_check' | 'waf';
@@ -20,7 +21,8 @@ export interface Hsts {
 }
 
 export interface ZoneSecurity {
-  settings: { [K in SettingId]: unknown };
+  /** The legacy `waf` switch is not here: it is the zone's `waf.enabled`, one switch for both answers. */
+  settings: { [K in Exclude<SettingId, 'waf'>]: unknown };
   /** When each setting last changed (the answer's `modified_on`); default the zone's creation. */
   modified: Partial<Record<SettingId, string>>;
   dnssec: { status: 'active' | 'pending' | 'disabled' | 'pending-disabled' | 'error'; modified_on: string };
@@ -48,7 +50,6 @@ export function defaultSecurity(since: string): ZoneSecurity {
       security_header: { strict_transport_security: hsts },
       security_level: 'medium',
       browser_check: 'on',
-      waf: 'off',
     },
     modified: {},
     dnssec: { status: 'disabled', modified_on: since },

@@ -30,7 +30,7 @@ const dataset: DatasetFile = {
       name: 'Example',
       zones: [
         { name: 'free.example', plan: 'free' },
-        { name: 'pro.example', plan: 'pro', security: { settings: { ssl: 'flexible', waf: 'off' }, dnssec: 'active', custom_rules: [{ action: 'block', expression: 'true' }] } },
+        { name: 'pro.example', plan: 'pro', waf: { enabled: false }, security: { settings: { ssl: 'flexible' }, dnssec: 'active', custom_rules: [{ action: 'block', expression: 'true' }] } },
         { name: 'done.example', plan: 'business', migration: { state: 'complete' } },
       ],
     },

@@ -21,8 +21,9 @@ const dataset: DatasetFile = {
         {
           name: 'hardened.example',
           plan: 'business',
+          waf: { enabled: true },
           security: {
-            settings: { ssl: 'strict', min_tls_version: '1.2', always_use_https: 'on', security_header: { enabled: true, max_age: 31536000, include_subdomains: true }, waf: 'on' },
+            settings: { ssl: 'strict', min_tls_version: '1.2', always_use_https: 'on', security_header: { enabled: true, max_age: 31536000, include_subdomains: true } },
             settings_modified_on: { ssl: 'now-2d' },
             dnssec: 'pending',
             dnssec_since: 'now-10d',
@@ -99,6 +100,9 @@ describe('zone security in the dataset format', () => {
   it('refuses undocumented values with the path of the field', () => {
     expect(load({ settings: { ssl: 'maximum' } })).toThrow(/security\.settings\.ssl/);
     expect(load({ settings: { colour: 'red' } })).toThrow(/colour/);
+    // The legacy switch has one source, the zone's waf.enabled, which the migration status also reports.
+    expect(load({ settings: { waf: 'on' } })).toThrow(/waf\.enabled/);
+    expect(load({ managed_ruleset_disabled: true })).toThrow(/only a zone whose migration deployed/);
     expect(load({ dnssec: 'on' })).toThrow(/security\.dnssec/);
   });
 

@@ -82,8 +82,7 @@ export interface DatasetSecurity {
     security_level?: 'off' | 'essentially_off' | 'low' | 'medium' | 'high' | 'under_attack';
     /** Default `on`. */
     browser_check?: 'on' | 'off';
-    /** The legacy WAF switch; Pro plans and above (a Free zone's answer is an error). Default `off`. */
-    waf?: 'on' | 'off';
+    // The legacy `waf` setting is the zone's `waf.enabled` (Pro plans and above; a Free zone's answer is an error).
   };
   /** When settings last changed, by id (the answers' `modified_on`). Default the zone's creation. */
   settings_modified_on?: Record<string, Time>;
@@ -97,6 +96,8 @@ export interface DatasetSecurity {
   custom_rules?: DatasetCustomRule[];
   /** When the entry point was last written. Default the zone's creation. */
   custom_rules_since?: Time;
+  /** A migrated zone whose managed entry point has the rule executing the managed ruleset disabled. Default false. */
+  managed_ruleset_disabled?: boolean;
 }
 
 export interface DatasetCustomRule {

@@ -2,7 +2,7 @@ import { formatApiTime, resolveTime } from '../clock.js';
 import { customRuleset, defaultSecurity, SETTING_IDS, type SettingId, type ZoneSecurity } from '../security.js';
 import { stableId, stableUuid } from '../ids.js';
 import { KNOWN_ACTIONS, KNOWN_PRODUCTS, PROXIABLE_TYPES, RECORD_TYPES, isHostname, issuerFor } from '../vocabulary.js';
-import { migrationConfig } from '../waf-mapping.js';
+import { MANAGED_RULESET_ID, migrationConfig } from '../waf-mapping.js';
 import {
   ArrayRecordStore,
   type Account,
@@ -142,8 +142,9 @@ class DatasetLoader {
     const security = defaultSecurity(zone.created_on);
     if (f.has('settings')) {
       const s = Fields.of(f.raw('settings'), f.at('settings'));
+      if (s.has('waf')) s.fail('waf', 'the legacy WAF switch is the zone\'s waf.enabled');
       for (const id of SETTING_IDS) {
-        if (!s.has(id)) continue;
+        if (id === 'waf' || !s.has(id)) continue;
         const choices = SETTING_CHOICES[id];
         if (choices) security.settings[id] = s.oneOf(id, choices);
         else security.settings[id] = { strict_transport_security: this.hsts(Fields.of(s.raw(id), s.at(id))) };
@@ -176,6 +177,12 @@ class DatasetLoader {
         return rule;
       });
       security.customRules = customRuleset(zone.name, since, rules);
+    }
+    if (f.bool('managed_ruleset_disabled', false)) {
+      const entrypoint = zone.migration.entrypoint;
+      const execute = entrypoint?.rules.find((r) => r.action === 'execute' && r.action_parameters?.['id'] === MANAGED_RULESET_ID);
+      if (!execute) f.fail('managed_ruleset_disabled', 'only a zone whose migration deployed the managed ruleset can have it disabled');
+      execute.enabled = false;
     }
     f.done();
     return security;
@@ -495,5 +502,5 @@ const SETTING_CHOICES: Record<SettingId, readonly string[] | null> = {
   security_header: null,
   security_level: ['off', 'essentially_off', 'low', 'medium', 'high', 'under_attack'],
   browser_check: ['on', 'off'],
-  waf: ['on', 'off'],
+  waf: null,
 };

@@ -18,7 +18,9 @@ function getSetting(ctx: RequestContext) {
   const id = param(ctx, 'setting_id') as SettingId;
   if (!SETTING_IDS.includes(id)) throw fail(400, SETTING_UNAVAILABLE, `Invalid setting: ${id.slice(0, 64)}`);
   if (!offers(zone.plan, id)) throw fail(400, SETTING_UNAVAILABLE, `The ${id} setting is not available on the ${zone.plan} plan`);
-  return ok({ id, value: zone.security.settings[id], editable: true, modified_on: zone.security.modified[id] ?? zone.created_on });
+  // The legacy switch is the previous managed rules' own (what the migration status calls old_waf_status).
+  const value = id === 'waf' ? (zone.waf.enabled ? 'on' : 'off') : zone.security.settings[id];
+  return ok({ id, value, editable: true, modified_on: zone.security.modified[id] ?? zone.created_on });
 }
 
 function getDnssec(ctx: RequestContext) {
