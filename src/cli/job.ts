@@ -31,6 +31,9 @@ export class ScanAborted extends ZonewardenError {
 }
 
 export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutcome> {
+  // The rules decide what is read per zone beyond the lists, --rules-dir ones included.
+  await loadRules(config, io.cwd);
+  const reads = catalogueReads(config);
   const logger = loggerFor(config, io);
   const client = clientFor(config, io, logger);
   const db = openSnapshot(resolve(io.cwd, config.db));
@@ -51,7 +54,7 @@ export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutco
       redact: redactorFor(io.env),
       signal: controller.signal,
       onProgress: (p) => progress.update(p),
-      reads: catalogueReads(),
+      reads,
     }).finally(() => progress.stop());
   } catch (err) {
     if (!(err instanceof ScanFailed)) throw err;

@@ -34,7 +34,11 @@ export function rulesFor(config: Config): ActiveRule[] {
   return activeRules(catalogue(), config.rules as Record<string, RuleSettings>, config.configFile ? `config file ${config.configFile}` : 'config');
 }
 
-/** What a scan reads for the catalogue's rules beyond the lists (their `meta.reads`, united). */
-export function catalogueReads(): ZoneReads {
-  return zoneReadsOf([...catalogue().values()].map((r) => r.meta.reads));
+/**
+ * What a scan reads for the rules beyond the lists: the `meta.reads` of every rule the config
+ * leaves enabled, for all zones or for some (a rule switched off everywhere costs no call).
+ */
+export function catalogueReads(config: Config): ZoneReads {
+  const needed = rulesFor(config).filter((a) => a.enabled || a.overrides.some((o) => o.enabled === true));
+  return zoneReadsOf(needed.map((a) => a.rule.meta.reads));
 }

@@ -49,7 +49,7 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
   /**
    * What the rule needs read beyond the lists every scan reads: zone settings (`setting:ssl`) and
    * single objects (`dnssec`, `universal_ssl`, `custom_entrypoint`). A scan reads the union over
-   * the catalogue, one call each per zone, and nothing no rule declares.
+   * the enabled rules, one call each per zone, and nothing no enabled rule declares.
    */
   reads?: readonly ZoneRead[];
 }

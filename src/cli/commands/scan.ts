@@ -12,7 +12,7 @@ Reads accounts, zones, and for every zone its DNS records, certificate packs (ev
 firewall rules, filters, WAF-migration status, check and config, the previous managed rules
 (packages, groups, rules, URI-based overrides) until the zone has migrated, and its managed-rules
 entry point once it has; the zone security reads the rules declare (settings one by one, DNSSEC,
-universal SSL, the custom-rules entry point: up to 12 calls per zone with the built-in rules,
+universal SSL, the custom-rules entry point: up to 12 calls per zone with every built-in rule on,
 listed by \`zonewarden rules\`); and the user's invites. Everything goes into the SQLite database
 as a new scan; unchanged resources are stored once across scans.
 
