@@ -5,7 +5,7 @@ import { SCAN_REF_BASE } from '../src/snapshot/scan-ref.js';
 /**
  * The fewest requests that could read what a scan read: for every list, its items divided by the
  * endpoint's largest page, rounded up (at least one call: an empty list still has to be asked),
- * plus one call per single object. Worked out from the scan's own coverage record, so it counts
+ * plus one call per single object and per zone setting. Worked out from the scan's own coverage record, so it counts
  * the lists zonewarden reads (zones per account, WAF groups and rules per package).
  */
 export interface Minimum {
@@ -31,15 +31,17 @@ const PER_PACKAGE: Record<string, { table: string; page: number }> = {
   waf_rules: { table: 'waf_rules', page: LIST_ENDPOINTS.wafRules.maxPerPage },
 };
 /** Objects read with one call each: the invites list is not paginated. */
-const SINGLES = new Set(['invites', 'migration_status', 'migration_check', 'migration_config', 'entrypoint']);
+const SINGLES = new Set(['invites', 'migration_status', 'migration_check', 'migration_config', 'entrypoint', 'dnssec', 'universal_ssl', 'custom_entrypoint']);
+/** Read one call per setting: the partition's pages are its calls. */
+const PER_CALL = new Set(['zone_settings']);
 
 export function minimumRequests(dbPath: string, scanId: number): Minimum {
   const db = new Database(dbPath, { readonly: true });
   try {
     const ref = SCAN_REF_BASE + scanId;
     const rows = db
-      .prepare("SELECT kind, scope_id, endpoint, items FROM coverage WHERE ? BETWEEN first_scan AND last_scan AND state != 'skipped'")
-      .all(ref) as Array<{ kind: string; scope_id: string; endpoint: string; items: number }>;
+      .prepare("SELECT kind, scope_id, endpoint, items, pages FROM coverage WHERE ? BETWEEN first_scan AND last_scan AND state != 'skipped'")
+      .all(ref) as Array<{ kind: string; scope_id: string; endpoint: string; items: number; pages: number }>;
     const perPackage = (table: string, zone: string, page: number): { lists: number; calls: number } => {
       const packages = db.prepare('SELECT item_id FROM waf_packages WHERE zone_id = ? AND ? BETWEEN first_scan AND last_scan').all(zone, ref) as Array<{ item_id: string }>;
       const count = db.prepare(`SELECT count(*) AS n FROM ${table} WHERE zone_id = ? AND package_id = ? AND ? BETWEEN first_scan AND last_scan`);
@@ -52,6 +54,7 @@ export function minimumRequests(dbPath: string, scanId: number): Minimum {
     let singles = 0;
     for (const r of rows) {
       if (SINGLES.has(r.endpoint)) singles++;
+      else if (PER_CALL.has(r.endpoint)) singles += r.pages;
       else if (r.endpoint in LIST_PAGE) {
         lists++;
         listCalls += Math.max(1, Math.ceil(r.items / LIST_PAGE[r.endpoint]!));

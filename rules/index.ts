@@ -19,6 +19,21 @@ import migrationTooManyFirewallRules from './migration-too-many-firewall-rules.j
 import migrationValidationStalled from './migration-validation-stalled.js';
 import scanCoverage from './scan-coverage.js';
 import zoneNotActive from './zone-not-active.js';
+import sslModeInsecure from './ssl-mode-insecure.js';
+import tlsMinimumVersion from './tls-minimum-version.js';
+import tls13Disabled from './tls-1-3-disabled.js';
+import httpsNotEnforced from './https-not-enforced.js';
+import hstsWeak from './hsts-weak.js';
+import universalSslOff from './universal-ssl-off.js';
+import caaMissing from './caa-missing.js';
+import dnssecNotActive from './dnssec-not-active.js';
+import securityLevelWeak from './security-level-weak.js';
+import legacyWafOff from './legacy-waf-off.js';
+import managedRulesetNotDeployed from './managed-ruleset-not-deployed.js';
+import customRulesQuota from './custom-rules-quota.js';
+import customRulesExpressionTooLong from './custom-rules-expression-too-long.js';
+import customRulesDisabled from './custom-rules-disabled.js';
+import customRulesBroadSkip from './custom-rules-broad-skip.js';
 
 /** The rule catalogue, in the order `zonewarden rules` lists it. One file per rule, named by its id. */
 export const RULES: readonly AnyRule[] = [
@@ -31,14 +46,29 @@ export const RULES: readonly AnyRule[] = [
   certificateExpiry,
   certificatePackUnhealthy,
   hostnameNotCovered,
+  sslModeInsecure,
+  tlsMinimumVersion,
+  tls13Disabled,
+  httpsNotEnforced,
+  hstsWeak,
+  universalSslOff,
   firewallRuleQuota,
   firewallExpressionTooLong,
   firewallRuleInactive,
   firewallDuplicateExpression,
   filterOrphaned,
   managedRulesDisabled,
+  managedRulesetNotDeployed,
+  legacyWafOff,
+  customRulesQuota,
+  customRulesExpressionTooLong,
+  customRulesDisabled,
+  customRulesBroadSkip,
+  securityLevelWeak,
   dnsOriginExposed,
   dnsPrivateAddress,
+  dnssecNotActive,
+  caaMissing,
   zoneNotActive,
   invitePending,
   scanCoverage,

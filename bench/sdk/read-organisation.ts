@@ -87,9 +87,12 @@ interface Envelope<T> {
 interface ZoneRef {
   id: string;
   enterprise: boolean;
+  free: boolean;
 }
 
 const ENTRYPOINT_ABSENT = 10003;
+/** The zone settings zonewarden's catalogue reads (src/api/endpoints.ts ZONE_SETTINGS). */
+const SECURITY_SETTINGS = ['ssl', 'min_tls_version', 'tls_1_3', 'always_use_https', 'automatic_https_rewrites', 'security_header', 'security_level', 'browser_check', 'waf'];
 
 class OrganisationReader {
   readonly items = noItems();
@@ -106,7 +109,7 @@ class OrganisationReader {
     const zones: ZoneRef[] = [];
     for await (const zone of this.client.zones.list(this.page('zones'))) {
       this.items.zones++;
-      zones.push({ id: zone.id, enterprise: zone.plan?.legacy_id === 'enterprise' });
+      zones.push({ id: zone.id, enterprise: zone.plan?.legacy_id === 'enterprise', free: zone.plan?.legacy_id === 'free' });
     }
     const limit = pLimit(this.settings.concurrency);
     try {
@@ -151,7 +154,23 @@ class OrganisationReader {
       // The SDK's overrides.list is typed void and reads one page: its generic paginated list is what works.
       if (zone.enterprise) await this.count('waf_overrides', c.getAPIList(`${base}/firewall/waf/overrides`, V4PagePaginationArray<unknown>, { query: this.page('wafOverrides') }));
     }
-    if (state === 'validation' || state === 'complete') await this.readEntrypoint(zone_id);
+    if (state === 'validation' || state === 'complete') await this.readEntrypoint(zone_id, 'http_request_firewall_managed');
+    await this.readSecurity(zone, base, state === 'complete');
+  }
+
+  /**
+   * The security reads zonewarden's rules declare, as a script would make them: each setting with
+   * the generic get (the batch settings endpoint is retired), DNSSEC, universal SSL and the
+   * custom-rules entry point; the legacy WAF switch not on Free or migrated zones.
+   */
+  private async readSecurity(zone: ZoneRef, base: string, migrated: boolean): Promise<void> {
+    for (const id of SECURITY_SETTINGS) {
+      if (id === 'waf' && (zone.free || migrated)) continue;
+      await this.object(`${base}/settings/${id}`);
+    }
+    await this.object(`${base}/dnssec`);
+    await this.object(`${base}/ssl/universal/settings`);
+    await this.readEntrypoint(zone.id, 'http_request_firewall_custom');
   }
 
   private async readLegacyWaf(zone_id: string): Promise<void> {
@@ -167,9 +186,9 @@ class OrganisationReader {
     for (const id of ids) await this.count('waf_rules', packages.rules.list(id, { zone_id, ...this.page('wafRules') }));
   }
 
-  private async readEntrypoint(zone_id: string): Promise<void> {
+  private async readEntrypoint(zone_id: string, phase: 'http_request_firewall_managed' | 'http_request_firewall_custom'): Promise<void> {
     try {
-      await this.client.rulesets.phases.get('http_request_firewall_managed', { zone_id });
+      await this.client.rulesets.phases.get(phase, { zone_id });
       this.items.zone_objects++;
     } catch (err) {
       if (!(err instanceof NotFoundError && err.errors.some((e) => e.code === ENTRYPOINT_ABSENT))) throw err;

@@ -50,3 +50,57 @@ export function endpointForPath(path: string): ListEndpoint | undefined {
     return t.length === parts.length && t.every((seg, i) => seg.startsWith('{') || seg === parts[i]);
   });
 }
+
+/**
+ * The zone security settings zonewarden may read, one call each at `GET /zones/{zone_id}/settings/{id}`
+ * (the batch settings endpoint is retired). A scan reads only those a rule of the catalogue
+ * declares in `meta.reads`, so the calls per zone stay known.
+ */
+export const ZONE_SETTINGS = [
+  'ssl',
+  'min_tls_version',
+  'tls_1_3',
+  'always_use_https',
+  'automatic_https_rewrites',
+  'security_header',
+  'security_level',
+  'browser_check',
+  'waf',
+] as const;
+export type ZoneSetting = (typeof ZONE_SETTINGS)[number];
+
+/** The per-zone single objects a rule may declare it reads, besides the settings. */
+export const ZONE_OBJECT_READS = {
+  dnssec: '/zones/{zone_id}/dnssec',
+  universal_ssl: '/zones/{zone_id}/ssl/universal/settings',
+  custom_entrypoint: '/zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint',
+} as const;
+
+/** What a rule declares it needs read beyond the zone's lists: `setting:<id>` or an object of ZONE_OBJECT_READS. */
+export type ZoneRead = `setting:${ZoneSetting}` | keyof typeof ZONE_OBJECT_READS;
+
+export function isZoneRead(value: unknown): value is ZoneRead {
+  if (typeof value !== 'string') return false;
+  if (value.startsWith('setting:')) return (ZONE_SETTINGS as readonly string[]).includes(value.slice(8));
+  return Object.hasOwn(ZONE_OBJECT_READS, value);
+}
+
+/** The extra reads of a scan: the union of what the rules declare, settings in table order. */
+export interface ZoneReads {
+  settings: readonly ZoneSetting[];
+  objects: ReadonlyArray<keyof typeof ZONE_OBJECT_READS>;
+}
+
+export function zoneReadsOf(declared: Iterable<readonly ZoneRead[] | undefined>): ZoneReads {
+  const all = new Set<string>();
+  for (const reads of declared) for (const r of reads ?? []) all.add(r);
+  return {
+    settings: ZONE_SETTINGS.filter((s) => all.has(`setting:${s}`)),
+    objects: (Object.keys(ZONE_OBJECT_READS) as Array<keyof typeof ZONE_OBJECT_READS>).filter((o) => all.has(o)),
+  };
+}
+
+/** The calls a scan adds per zone for these reads (at most; the legacy `waf` switch is skipped where it cannot exist). */
+export function callsPerZone(reads: ZoneReads): number {
+  return reads.settings.length + reads.objects.length;
+}

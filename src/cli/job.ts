@@ -5,7 +5,7 @@ import { summaryText } from '../crawler/summary.js';
 import { redactorFor } from '../config/credentials.js';
 import type { Config } from '../config/load.js';
 import { recordAudit, type AuditResult } from '../policy/audit.js';
-import { catalogue, loadRules, rulesFor } from '../policy/catalogue.js';
+import { catalogue, catalogueReads, loadRules, rulesFor } from '../policy/catalogue.js';
 import type { Severity } from '../policy/rule.js';
 import { loadWaivers } from '../policy/waivers.js';
 import { loadTemplates } from '../report/templates.js';
@@ -32,6 +32,9 @@ export class ScanAborted extends ZonewardenError {
 }
 
 export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutcome> {
+  // The rules decide what is read per zone beyond the lists, --rules-dir ones included.
+  await loadRules(config, io.cwd);
+  const reads = catalogueReads(config);
   const logger = loggerFor(config, io);
   const client = clientFor(config, io, logger);
   const path = resolve(io.cwd, config.db);
@@ -59,6 +62,7 @@ export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutco
       redact: redactorFor(io.env),
       signal: controller.signal,
       onProgress: (p) => progress.update(p),
+      reads,
     }).finally(() => progress.stop());
   } catch (err) {
     if (!(err instanceof ScanFailed)) throw err;

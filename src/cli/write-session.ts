@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { catalogueReads, loadRules } from '../policy/catalogue.js';
 import { ActionLog } from '../actions/log.js';
 import type { ApiClient } from '../api/client.js';
 import { redactorFor } from '../config/credentials.js';
@@ -47,7 +48,8 @@ export function openWriteSession(config: Config, io: CommandIO): WriteSession {
       const names = [...new Set(zoneNames)];
       if (names.length === 0) return null;
       try {
-        const outcome = await runScan({ db, client, scope: { accounts: [], zones: names }, concurrency: config.concurrency, logger, redact });
+        await loadRules(config, io.cwd);
+        const outcome = await runScan({ db, client, scope: { accounts: [], zones: names }, concurrency: config.concurrency, logger, redact, reads: catalogueReads(config) });
         logger.info(`rescanned ${names.length} zone(s) into scan ${outcome.scanId} (${outcome.status}), a scan of those zones only: audit it with zonewarden audit --scan ${outcome.scanId}`);
         return outcome.scanId;
       } catch (err) {

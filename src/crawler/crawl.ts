@@ -1,8 +1,8 @@
 import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
-import { fillPath, LIST_ENDPOINTS, type ListEndpoint } from '../api/endpoints.js';
-import { ApiAbortedError, ApiAuthError, ApiError, ApiGoneError, ApiNetworkError } from '../api/errors.js';
+import { fillPath, LIST_ENDPOINTS, ZONE_OBJECT_READS, type ListEndpoint, type ZoneReads } from '../api/endpoints.js';
+import { ApiAbortedError, ApiAuthError, ApiError, ApiGoneError, ApiNetworkError, ApiRequestError } from '../api/errors.js';
 import { abortableSleep } from '../api/pacer.js';
 import type { ListSummary, PagedList } from '../api/paginate.js';
 import type { Logger } from '../shared/logger.js';
@@ -37,6 +37,8 @@ export interface CrawlOptions {
   onProgress?: (progress: CrawlProgress) => void;
   /** Pause before the repair pass (default 30 s), so that a short outage can pass. */
   repairPauseMs?: number;
+  /** The settings and objects the catalogue's rules declare (`meta.reads`); none when omitted. */
+  reads?: ZoneReads;
 }
 
 /** Reads that failed after their retries wait this long before being read again. */
@@ -187,7 +189,7 @@ class Crawler {
     if (unmatched.length === 0) return;
     const names = new Set(this.o.writer.all<{ name: string }>('SELECT DISTINCT name FROM zones').map((r) => r.name));
     try {
-      const answer = await this.o.client.get<ZoneItem[]>('/zones', { query: { per_page: String(LIST_ENDPOINTS.zones.maxPerPage), order: 'name' }, ...(this.o.signal ? { signal: this.o.signal } : {}) });
+      const answer = await this.o.client.get<ZoneItem[]>('/zones', { query: { per_page: String(LIST_ENDPOINTS.zones.maxPerPage), order: 'name' }, signal: this.signal });
       for (const z of Array.isArray(answer.result) ? answer.result : []) if (typeof z?.name === 'string') names.add(z.name);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
@@ -636,6 +638,52 @@ class Crawler {
     } else {
       this.skip(zone, 'entrypoint', 'the zone has not started migrating: it has no managed-rules entry point');
     }
+    await this.readSecurity(zone, migrated);
+  }
+
+  /**
+   * The security settings and objects the rules declare, one call each. The legacy `waf` switch
+   * is not asked of a migrated zone (gone with the previous managed rules) nor of a Free zone
+   * (never offered); the rule reading it knows both from the zone.
+   */
+  private async readSecurity(zone: ZoneItem, migrated: boolean): Promise<void> {
+    const reads = this.o.reads;
+    if (!reads) return;
+    const settings = reads.settings.filter((s) => s !== 'waf' || (!migrated && zone.plan?.legacy_id !== 'free'));
+    if (settings.length) await this.readSettings(zone, settings);
+    const params = { zone_id: zone.id };
+    // 10003: the phase has no entry point yet, that is no custom rules.
+    for (const o of reads.objects) await this.readObject(zone, o, fillPath(ZONE_OBJECT_READS[o], params), {}, o === 'custom_entrypoint' ? 10003 : undefined);
+  }
+
+  /**
+   * Settings one by one into one partition. A setting the zone's plan does not offer is answered
+   * with a request error (4xx other than a refusal): stored as `{id, not_offered}`, an answer,
+   * never a gap. Any other failure leaves the partition failed with what was read before it.
+   */
+  private async readSettings(zone: ZoneItem, settings: readonly string[]): Promise<void> {
+    const partition = this.partition('zone', zone.id, 'zone_settings');
+    const items: Array<Record<string, unknown>> = [];
+    for (const id of settings) {
+      try {
+        const answer = await this.o.client.get<Record<string, unknown>>(`/zones/${encodeURIComponent(zone.id)}/settings/${id}`, { signal: this.signal });
+        const r = answer.result;
+        items.push(r && typeof r === 'object' ? { ...r, id } : { id, value: r });
+        this.anyReadSucceeded = true;
+      } catch (err) {
+        if (err instanceof ApiRequestError && (err.status === 400 || err.status === 404)) {
+          items.push({ id, not_offered: err.apiErrors.map((e) => e.message).join('; ') || `HTTP ${err.status}` });
+          continue;
+        }
+        // A failure that may pass: every setting is read again in the repair pass, into this partition.
+        if (this.deferred(err, partition, () => this.readSettings(zone, settings))) return;
+        partition.write(items);
+        this.failed(partition, err, items.length, items.length, zone.name);
+        return;
+      }
+    }
+    partition.write(items);
+    partition.finish({ state: 'ok', pages: settings.length, items: items.length });
   }
 
   /** Packages, then each package's groups and rules, each kind as one partition of the zone. */

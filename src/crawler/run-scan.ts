@@ -1,4 +1,5 @@
 import type { ApiClient } from '../api/client.js';
+import type { ZoneReads } from '../api/endpoints.js';
 import type { Logger } from '../shared/logger.js';
 import type { Redact } from '../shared/redact.js';
 import type { Db } from '../snapshot/db.js';
@@ -23,6 +24,8 @@ export interface RunScanOptions {
   onProgress?: (progress: CrawlProgress) => void;
   /** Pause before the repair pass (default: the crawler's 30 s). */
   repairPauseMs?: number;
+  /** The settings and objects the rules of the catalogue declare they read. */
+  reads?: ZoneReads;
 }
 
 export interface ScanOutcome {
@@ -55,6 +58,7 @@ export async function runScan(o: RunScanOptions): Promise<ScanOutcome> {
       ...(o.signal ? { signal: o.signal } : {}),
       ...(o.onProgress ? { onProgress: o.onProgress } : {}),
       ...(o.repairPauseMs !== undefined ? { repairPauseMs: o.repairPauseMs } : {}),
+      ...(o.reads ? { reads: o.reads } : {}),
     });
     const status = result.missing.length ? 'incomplete' : 'complete';
     const summary = buildSummary(writer.scanId, status, started, result, writer.written, o.client.snapshotStats());

@@ -16,6 +16,10 @@ export const DEFAULT_IGNORED_FIELDS: readonly string[] = [
   'ruleset_entrypoint.last_updated',
   'ruleset_entrypoint.rules.version',
   'ruleset_entrypoint.rules.last_updated',
+  'custom_rules_entrypoint.version',
+  'custom_rules_entrypoint.last_updated',
+  'custom_rules_entrypoint.rules.version',
+  'custom_rules_entrypoint.rules.last_updated',
   // Counters and flags the service keeps about a zone or record (quotas, detections, provenance).
   'zone.meta',
   'dns_record.meta',

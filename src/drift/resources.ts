@@ -58,6 +58,11 @@ export const RESOURCE_KINDS: readonly ResourceKind[] = [
   { type: 'migration_check', label: 'migration check', table: 'zone_objects', partition: 'zone', endpoint: 'migration_check', name: () => null },
   { type: 'migration_config', label: 'migration configuration', table: 'zone_objects', partition: 'zone', endpoint: 'migration_config', name: () => null },
   { type: 'ruleset_entrypoint', label: 'managed rules entry point', table: 'zone_objects', partition: 'zone', endpoint: 'entrypoint', name: (i) => text(i['name']) },
+  // Each setting is a resource of its own, named by its id: a changed value is field-level drift.
+  { type: 'zone_setting', label: 'zone setting', table: 'zone_objects', partition: 'zone', endpoint: 'zone_settings', name: (i) => text(i['id']) },
+  { type: 'dnssec', label: 'DNSSEC', table: 'zone_objects', partition: 'zone', endpoint: 'dnssec', name: () => null },
+  { type: 'universal_ssl', label: 'universal SSL setting', table: 'zone_objects', partition: 'zone', endpoint: 'universal_ssl', name: () => null },
+  { type: 'custom_rules_entrypoint', label: 'custom rules entry point', table: 'zone_objects', partition: 'zone', endpoint: 'custom_entrypoint', name: (i) => text(i['name']) },
   { type: 'waf_package', label: 'WAF package', table: 'waf_packages', partition: 'zone', endpoint: 'waf_packages', name: (i) => text(i['name']) },
   { type: 'waf_group', label: 'WAF group', table: 'waf_groups', partition: 'zone', endpoint: 'waf_groups', name: (i) => text(i['name']) },
   { type: 'waf_rule', label: 'WAF rule', table: 'waf_rules', partition: 'zone', endpoint: 'waf_rules', name: (i) => text(i['description']) },

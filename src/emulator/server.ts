@@ -17,6 +17,7 @@ import { filterRoutes } from './routes/filters.js';
 import { firewallRuleRoutes } from './routes/firewall-rules.js';
 import { legacyWafRoutes } from './routes/legacy-waf.js';
 import { migrationRoutes } from './routes/migration.js';
+import { zoneSecurityRoutes } from './routes/zone-security.js';
 import { userRoutes } from './routes/user.js';
 import { Organisation } from './state.js';
 import { StatsCounter, type EmulatorStats } from './stats.js';
@@ -101,6 +102,7 @@ export function buildRouter(): Router {
     ...filterRoutes,
     ...userRoutes,
     ...migrationRoutes,
+    ...zoneSecurityRoutes,
     ...legacyWafRoutes,
   ]);
 }

@@ -1,5 +1,6 @@
 import type { PlanName } from './datasets/format.js';
 import type { EmulatorClock } from './clock.js';
+import type { ZoneSecurity } from './security.js';
 
 /**
  * The emulator's in-memory organisation. Objects keep the field names of the API's answers so
@@ -231,6 +232,7 @@ export interface Zone {
   firewallRules: Map<string, FirewallRule>;
   waf: LegacyWaf;
   migration: Migration;
+  security: ZoneSecurity;
 }
 
 export interface Invite {

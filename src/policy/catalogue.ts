@@ -1,4 +1,5 @@
 import { RULES } from '../../rules/index.js';
+import { zoneReadsOf, type ZoneReads } from '../api/endpoints.js';
 import type { Config } from '../config/load.js';
 import { loadCustomRules } from './custom-rules.js';
 import { activeRules, loadCatalogue, type ActiveRule, type RuleSettings } from './registry.js';
@@ -31,4 +32,13 @@ export async function loadRules(config: Pick<Config, 'rulesDir'>, cwd: string): 
 /** The rules as the config file sets them. */
 export function rulesFor(config: Config): ActiveRule[] {
   return activeRules(catalogue(), config.rules as Record<string, RuleSettings>, config.configFile ? `config file ${config.configFile}` : 'config');
+}
+
+/**
+ * What a scan reads for the rules beyond the lists: the `meta.reads` of every rule the config
+ * leaves enabled, for all zones or for some (a rule switched off everywhere costs no call).
+ */
+export function catalogueReads(config: Config): ZoneReads {
+  const needed = rulesFor(config).filter((a) => a.enabled || a.overrides.some((o) => o.enabled === true));
+  return zoneReadsOf(needed.map((a) => a.rule.meta.reads));
 }

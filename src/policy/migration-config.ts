@@ -8,6 +8,8 @@ import type { ManagedRulesConfig, WafPackage } from './models.js';
  * table applied to the previous package instead.
  */
 
+/** The vendor's managed ruleset, as the managed entry point's execute rule names it. */
+export const MANAGED_RULESET_ID = 'efb7b8c949ac4650a09736fc376e9aee';
 /** The vendor's OWASP ruleset, as the migration's configuration names it. */
 export const OWASP_RULESET_ID = '4814384a9e5d4991b9815dcfc25d2f1f';
 /** The OWASP rule that compares a request's anomaly score with the threshold. */

@@ -38,6 +38,8 @@ export interface CertificatePack {
   /** The validity the pack orders (14, 30, 90 or 365 days), when the API says. */
   validityDays: number | null;
   createdOn: Date | null;
+  /** The CA that issues the pack (`lets_encrypt`, `google`, `ssl_com`, `digicert`, `sectigo`), when the API says. */
+  certificateAuthority: string | null;
 }
 
 function date(v: unknown): Date | null {
@@ -63,6 +65,7 @@ export function parseCertificatePack(id: string, raw: string): CertificatePack {
       .filter((m): m is string => m !== null),
     validityDays: typeof p['validity_days'] === 'number' && p['validity_days'] > 0 ? p['validity_days'] : null,
     createdOn: date(p['created_on']),
+    certificateAuthority: str(p['certificate_authority']),
   };
 }
 

@@ -1,3 +1,4 @@
+import { isZoneRead } from '../api/endpoints.js';
 import { ZonewardenError } from '../shared/errors.js';
 import { placeholders } from './findings.js';
 import { parseOverrides, type ZoneOverride } from './zone-overrides.js';
@@ -51,6 +52,9 @@ export function ruleProblems(rule: AnyRule): string[] {
   }
   for (const key of Object.keys(m.optionHelp ?? {})) {
     if (!Object.hasOwn(rule.defaultOptions ?? {}, key)) problems.push(`meta.optionHelp documents "${key}", which is not an option`);
+  }
+  if (m.reads !== undefined && (!Array.isArray(m.reads) || !m.reads.every(isZoneRead))) {
+    problems.push('meta.reads must list zone reads such as setting:ssl, dnssec, universal_ssl or custom_entrypoint');
   }
   if (typeof rule.check !== 'function') problems.push('check must be a function');
   return problems;

@@ -1,3 +1,4 @@
+import type { ZoneRead } from '../api/endpoints.js';
 import type { ScanRow } from '../snapshot/reader.js';
 import type { SnapshotView } from './snapshot-view.js';
 import type { ZoneView } from './zone-view.js';
@@ -45,6 +46,12 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
   references: readonly string[];
   /** What each option means, by option name (every default option is documented). */
   optionHelp?: Readonly<Record<string, string>>;
+  /**
+   * What the rule needs read beyond the lists every scan reads: zone settings (`setting:ssl`) and
+   * single objects (`dnssec`, `universal_ssl`, `custom_entrypoint`). A scan reads the union over
+   * the enabled rules, one call each per zone, and nothing no enabled rule declares.
+   */
+  reads?: readonly ZoneRead[];
 }
 
 interface BaseContext<O extends RuleOptions> {

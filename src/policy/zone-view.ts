@@ -20,6 +20,8 @@ import {
   type WafSetting,
 } from './models.js';
 import type { Named } from './findings.js';
+import type { ZoneSetting } from '../api/endpoints.js';
+import { parseDnssec, parseEntrypoint, parseUniversalSsl, parseZoneSetting, type Dnssec, type Entrypoint, type ZoneSettingValue } from './security-models.js';
 import { migratesAsBypass } from './migration-carry.js';
 import { migrationStage, type MigrationStage } from './migration-preview.js';
 import type { ResourceRef } from './rule.js';
@@ -168,6 +170,41 @@ export class ZoneView {
    */
   private legacyWaf<T>(readout: Readout<T>): Readout<T> {
     return !readout.known && readout.state === 'skipped' && this.zone.plan === 'free' ? { known: true, items: [] } : readout;
+  }
+
+  /** The zone's settings that were read, by id (the scan reads those the rules declare). */
+  private settings(): Readout<ZoneSettingValue> {
+    return this.memo('settings', () => mapReadout(this.reader.zoneObject(this.zone.id, 'zone_settings'), (r) => parseZoneSetting(r.raw)));
+  }
+
+  /**
+   * One security setting: its value, or `offered: false` when the plan does not offer it (an
+   * answer: not applicable). Unknown when the settings were not read, or this one was not asked for.
+   */
+  setting(id: ZoneSetting): { known: true; value: ZoneSettingValue } | { known: false; state: string; reason: string } {
+    const all = this.settings();
+    if (!all.known) return all;
+    const found = all.items.find((s) => s.id === id);
+    if (!found) return { known: false, state: 'missing', reason: `the scan did not read the zone setting ${id}` };
+    return { known: true, value: found };
+  }
+
+  dnssec(): ObjectReadout<Dnssec> {
+    return this.memo('dnssec', () => single(this.reader.zoneObject(this.zone.id, 'dnssec'), (r) => parseDnssec(r.raw)));
+  }
+
+  universalSsl(): ObjectReadout<{ enabled: boolean | null }> {
+    return this.memo('universalSsl', () => single(this.reader.zoneObject(this.zone.id, 'universal_ssl'), (r) => parseUniversalSsl(r.raw)));
+  }
+
+  /** The custom-rules phase's entry point (`http_request_firewall_custom`); null: no custom rules yet. */
+  customRules(): ObjectReadout<Entrypoint> {
+    return this.memo('customRules', () => single(this.reader.zoneObject(this.zone.id, 'custom_entrypoint'), (r) => parseEntrypoint(r.raw)));
+  }
+
+  /** The managed phase's entry point (`http_request_firewall_managed`); null: none written yet. */
+  managedEntrypoint(): ObjectReadout<Entrypoint> {
+    return this.memo('managedEntrypoint', () => single(this.reader.zoneObject(this.zone.id, 'entrypoint'), (r) => parseEntrypoint(r.raw)));
   }
 
   /**

@@ -42,6 +42,15 @@ export interface FixtureZone {
   wafGroups?: Item[];
   wafRules?: Item[];
   wafOverrides?: Item[];
+  /**
+   * Zone settings by id, as `GET /zones/{id}/settings/{setting}` answers their `value`; `NOT_OFFERED`
+   * for a setting the plan does not offer. Omitted: the scan did not read the settings.
+   */
+  settings?: Record<string, unknown>;
+  /** The security objects; omitted: not read. Null: the API answered with no object (no entry point yet). */
+  dnssec?: Item | null;
+  universalSsl?: Item | null;
+  customEntrypoint?: Item | null;
   unread?: Partial<Record<Endpoint, Unread>>;
 }
 
@@ -77,6 +86,15 @@ const ZONE_ENDPOINTS: Array<[Endpoint, keyof FixtureZone, 'list' | 'object']> = 
   ['waf_groups', 'wafGroups', 'list'],
   ['waf_rules', 'wafRules', 'list'],
   ['waf_overrides', 'wafOverrides', 'list'],
+];
+
+/** A setting value meaning the plan does not offer the setting (the API answered an error). */
+export const NOT_OFFERED = Symbol('not offered');
+
+const SECURITY_OBJECTS: Array<[Endpoint, 'dnssec' | 'universalSsl' | 'customEntrypoint']> = [
+  ['dnssec', 'dnssec'],
+  ['universal_ssl', 'universalSsl'],
+  ['custom_entrypoint', 'customEntrypoint'],
 ];
 
 const DEFAULT_ACCOUNT = { id: 'acc0000000000000000000000000000a', name: 'Example Org', type: 'standard' };
@@ -154,6 +172,21 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
           p.write([value]);
           return 1;
         });
+    }
+    if (z.settings !== undefined || z.unread.zone_settings) {
+      const items = Object.entries(z.settings ?? {}).map(([sid, value]) =>
+        value === NOT_OFFERED ? { id: sid, not_offered: `the ${sid} setting is not available on this plan` } : { id: sid, value, editable: true, modified_on: days(-30) },
+      );
+      writeList('zone', id, 'zone_settings', items, z.unread.zone_settings);
+    }
+    for (const [endpoint, key] of SECURITY_OBJECTS) {
+      const value = z[key];
+      if (value === undefined && !z.unread[endpoint]) continue;
+      end('zone', id, endpoint, z.unread[endpoint], (p) => {
+        if (value === null || value === undefined) return 0;
+        p.write([value]);
+        return 1;
+      });
     }
   }
   writer.finish('complete', {});

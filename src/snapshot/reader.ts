@@ -305,8 +305,11 @@ export class SnapshotReader {
     return this.readout('zone', zoneId, 'waf_overrides', () => this.rawRows('waf_overrides', 'zone_id', zoneId));
   }
 
-  /** A single-object endpoint of a zone (migration status, check, config, entry point). */
-  zoneObject(zoneId: string, endpoint: 'migration_status' | 'migration_check' | 'migration_config' | 'entrypoint'): Readout<RawRow> {
+  /** A single-object endpoint of a zone (migration status, check, config, entry points, DNSSEC...), or the zone's settings, one row each. */
+  zoneObject(
+    zoneId: string,
+    endpoint: 'migration_status' | 'migration_check' | 'migration_config' | 'entrypoint' | 'zone_settings' | 'dnssec' | 'universal_ssl' | 'custom_entrypoint',
+  ): Readout<RawRow> {
     return this.readout('zone', zoneId, endpoint, () =>
       this.rows('zone_objects', 'zone_id', zoneId, endpoint).map((r) => ({
         id: r['item_id'] as string,

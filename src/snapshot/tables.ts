@@ -19,6 +19,10 @@ export type Endpoint =
   | 'migration_check'
   | 'migration_config'
   | 'entrypoint'
+  | 'zone_settings'
+  | 'dnssec'
+  | 'universal_ssl'
+  | 'custom_entrypoint'
   | 'waf_packages'
   | 'waf_groups'
   | 'waf_rules'
@@ -93,6 +97,11 @@ export const TABLES: Record<Endpoint, TableSpec | null> = {
   migration_check: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
   migration_config: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
   entrypoint: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
+  // One partition, one row per setting read (its id), so a changed setting is a change of that row.
+  zone_settings: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: byId, columns: none },
+  dnssec: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
+  universal_ssl: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
+  custom_entrypoint: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
   waf_packages: {
     table: 'waf_packages',
     scopeColumn: 'zone_id',

@@ -193,4 +193,14 @@ describe('zonewarden rules', () => {
     const md = await runCli(['rules', '--format', 'md']);
     expect(md.stdout.split('\n')[0]).toBe('| rule | category | severity | checks that | options |');
   });
+
+  it('says what each rule costs a scan: the reads it declares', async () => {
+    const text = await runCli(['rules']);
+    expect(text.stdout).toContain('  reads: setting:always_use_https, setting:automatic_https_rewrites (one call each per zone)');
+    // A rule that reads only what every scan reads declares nothing.
+    const block = text.stdout.slice(text.stdout.indexOf('caa-missing  ['), text.stdout.indexOf('\n\n', text.stdout.indexOf('caa-missing  [')));
+    expect(block).not.toContain('reads:');
+    const json = JSON.parse((await runCli(['rules', '--format', 'json'])).stdout);
+    expect(json.find((r: { id: string }) => r.id === 'dnssec-not-active').reads).toEqual(['dnssec']);
+  });
 });

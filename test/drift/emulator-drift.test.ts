@@ -48,6 +48,8 @@ function organisation(changed: boolean, without: string[] = []): DatasetFile {
               { action: 'allow', filter: 'legacy', description: 'Legacy allow' },
             ],
             migration: { state: 'start' },
+            // Someone fixed the SSL mode (vendor docs: zone settings: ssl off | flexible | full | strict).
+            security: changed ? { settings: { ssl: 'strict' }, settings_modified_on: { ssl: 'now-1h' } } : { settings: { ssl: 'flexible' } },
           },
           {
             name: 'api.example',
@@ -171,7 +173,14 @@ describe('drift between scans of a changing organisation', () => {
 
   it('shows nothing else: fields that move on their own are left out', () => {
     const kinds = byDataset.configuration.changes.map((c) => `${c.change} ${c.type}`).sort();
-    expect(kinds).toEqual(['added certificate', 'added dns_record', 'changed certificate_pack', 'removed certificate']);
+    expect(kinds).toEqual(['added certificate', 'added dns_record', 'changed certificate_pack', 'changed zone_setting', 'removed certificate']);
+  });
+
+  it('shows a changed zone setting field by field, and its finding as fixed', () => {
+    const [ssl] = change(byDataset, { type: 'zone_setting', change: 'changed' });
+    expect([ssl?.name, ssl?.zone?.name]).toEqual(['ssl', 'shop.example']);
+    expect(ssl?.fields).toEqual([{ field: 'value', before: 'flexible', after: 'strict' }]);
+    expect(finding(byDataset, 'ssl-mode-insecure', 'shop.example').map((f) => f.change)).toEqual(['fixed']);
   });
 
   it('shows a new DNS record as added, with its zone', () => {

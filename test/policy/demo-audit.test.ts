@@ -82,6 +82,27 @@ describe('the catalogue on the demo organisation', () => {
     // vendor docs: a paused zone answers its proxied records with the origin (northwind-blog); SPF ip4: names tinkerer's origin.
     ['dns-origin-exposed', ['acme-bank.example high', 'northwind-blog.example high', 'northwind-blog.example high', 'northwind.example high', 'tinkerer.test high', 'tinkerer.test high']],
     ['zone-not-active', ['northwind-blog.example medium', 'northwind-staging.example medium']],
+    // vendor docs: zone settings. The Free zones keep the vendor's defaults for a new zone (full SSL,
+    // TLS 1.0, HTTPS not enforced, no HSTS, DNSSEC disabled); the others set what the case map says.
+    ['ssl-mode-insecure', ['northwind-shop.example high', 'northwind.example low', 'pet-photos.example.org critical', 'tinkerer.test low', 'weekend-hack.test low']],
+    ['tls-minimum-version', ['acme-payments.example high', 'northwind-shop.example high', 'pet-photos.example.org high', 'tinkerer.test high', 'weekend-hack.test high']],
+    ['tls-1-3-disabled', ['acme-invest.example low']],
+    ['https-not-enforced', ['acme-invest.example low', 'northwind-shop.example medium', 'pet-photos.example.org medium', 'tinkerer.test medium', 'weekend-hack.test medium']],
+    ['hsts-weak', ['acme-cards.example medium', 'northwind-shop.example medium', 'pet-photos.example.org medium', 'tinkerer.test medium', 'weekend-hack.test medium']],
+    ['universal-ssl-off', ['northwind-blog.example high']],
+    // RFC 8659: acme-cards' CAA names google, the CA of its pack; the zones without CAA at the apex fail.
+    ['caa-missing', ['northwind-staging.example medium', 'pet-photos.example.org medium', 'tinkerer.test medium', 'weekend-hack.test medium']],
+    // vendor docs: DNSSEC: acme-cards pending for 30 days (no DS at the registrar), northwind in error; staging is not active yet.
+    ['dnssec-not-active', ['acme-cards.example medium', 'northwind-shop.example medium', 'northwind.example high', 'pet-photos.example.org medium', 'tinkerer.test medium', 'weekend-hack.test medium']],
+    ['security-level-weak', ['northwind-staging.example low', 'northwind-staging.example medium']],
+    ['legacy-waf-off', ['northwind-staging.example high']],
+    // vendor docs: rulesets: the managed entry point's execute rule of efb7b8c9... disabled on northwind-blog; acme-careers runs it.
+    ['managed-ruleset-not-deployed', ['northwind-blog.example high']],
+    ['custom-rules-quota', ['northwind.example medium', 'tinkerer.test high']],
+    ['custom-rules-expression-too-long', ['northwind-shop.example medium']],
+    ['custom-rules-disabled', ['acme-loans.example low']],
+    // acme-bank's skip is for one source range (passes); acme-loans skips the managed rules for the whole host.
+    ['custom-rules-broad-skip', ['acme-loans.example high']],
   ])('%s fails exactly on the case map', (rule, expected) => {
     expect(failures(rule)).toEqual(expected);
   });

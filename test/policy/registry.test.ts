@@ -40,8 +40,15 @@ describe('rule catalogue', () => {
     [{ references: 'spec' }, 'meta.references must be a list of strings'],
     [{ optionHelp: { limit: 'x', quotas: 'y' } }, 'option "names" needs a line in meta.optionHelp'],
     [{ optionHelp: { limit: 'x', quotas: 'y', names: 'z', extra: 'w' } }, 'documents "extra", which is not an option'],
+    [{ reads: ['setting:colour'] }, 'meta.reads must list zone reads such as setting:ssl'],
+    [{ reads: 'dnssec' }, 'meta.reads must list zone reads'],
+    [{ reads: ['page_rules'] }, 'meta.reads must list zone reads'],
   ])('refuses malformed metadata %o', (patch, message) => {
     expect(thrownBy(() => loadCatalogue([broken(patch)]), RuleDefinitionError).message).toContain(message);
+  });
+
+  it('accepts the zone reads a rule may declare', () => {
+    expect([...loadCatalogue([broken({ reads: ['setting:ssl', 'setting:waf', 'dnssec', 'universal_ssl', 'custom_entrypoint'] })]).keys()]).toHaveLength(1);
   });
 
   it('refuses a rule listed twice', () => {

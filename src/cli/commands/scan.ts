@@ -11,8 +11,10 @@ export const scanCommand = defineCommand({
 Reads accounts, zones, and for every zone its DNS records, certificate packs (every status),
 firewall rules, filters, WAF-migration status, check and config, the previous managed rules
 (packages, groups, rules, URI-based overrides) until the zone has migrated, and its managed-rules
-entry point once it has; and the user's invites. Everything goes into the SQLite database as a
-new scan; unchanged resources are stored once across scans.
+entry point once it has; the zone security reads the rules declare (settings one by one, DNSSEC,
+universal SSL, the custom-rules entry point: up to 12 calls per zone with every built-in rule on,
+listed by \`zonewarden rules\`); and the user's invites. Everything goes into the SQLite database
+as a new scan; unchanged resources are stored once across scans.
 
 Requests stay inside --budget in any --budget-window (and inside what the server's quota headers
 leave), as fast as --concurrency allows. A read that still fails after --retries with a 5xx, a
@@ -32,7 +34,8 @@ API refuses, or an API that cannot be reached on the first calls.
 Later refusals (401, 403) are parts "denied" to these credentials; an account-owned token, which
 cannot list accounts, reads the zones of --account or every zone it sees; endpoints the API
 answers as retired (410 Gone) are recorded as such and are not missing; a Free zone's previous
-managed rules are never asked for (it has none).`,
+managed rules are never asked for (it has none); a setting the plan does not offer is stored as
+not offered (not applicable), never missing.`,
   options: {
     format: { type: 'string', default: 'text', choices: ['text', 'json'], help: 'output: the scan id, or the summary as JSON' },
     ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'perSecond', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),

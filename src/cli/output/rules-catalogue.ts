@@ -12,6 +12,8 @@ export function rulesText(rules: readonly AnyRule[]): string {
     const lines = [`${m.id}  [${m.severity}, ${m.category}]`, `  checks: ${m.title}`, `  why: ${m.description}`, `  fix: ${m.remediation}`];
     const options = optionsText(r);
     if (options.length) lines.push('  options:', ...options.map((o) => `    ${o}`));
+    // What the rule costs every scan: one call per zone for each.
+    if (m.reads?.length) lines.push(`  reads: ${m.reads.join(', ')} (one call each per zone)`);
     return lines.join('\n');
   });
   return `${blocks.join('\n\n')}\n`;

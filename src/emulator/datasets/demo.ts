@@ -61,6 +61,31 @@
  * | weekend-hack.test         | free       | none (no rules, hostile TXT content only)                           |
  * | globex-partners.example   | business   | (non-member account) migration-pending (medium, block)              |
  *
+ * Zone security (settings, DNSSEC, CAA, rulesets): every member zone but the Free ones is set up
+ * as `hardened()` says (strict SSL, TLS 1.2, HTTPS enforced, a year of HSTS with subdomains,
+ * DNSSEC active), with these exceptions; the Free zones keep the vendor's defaults for a new zone
+ * (full SSL, TLS 1.0, HTTPS not enforced, no HSTS, DNSSEC disabled), so they fail those checks.
+ *
+ * | zone                      | failing security cases                                              |
+ * |---------------------------|---------------------------------------------------------------------|
+ * | acme-bank.example         | none; a skip of the managed rules for one source range passes       |
+ * | acme-payments.example     | tls-minimum-version (TLS 1.0 for old payment terminals)             |
+ * | acme-cards.example        | hsts-weak (max-age one day), dnssec-not-active (pending for 30 days)|
+ * | acme-loans.example        | custom-rules-broad-skip (managed rules skipped for the whole host), |
+ * |                           | custom-rules-disabled                                               |
+ * | acme-invest.example       | tls-1-3-disabled, https-not-enforced (automatic rewrites off)       |
+ * | acme-careers.example      | none: its managed ruleset was deployed enabled by the migration     |
+ * | northwind-shop.example    | vendor defaults but SSL flexible; custom-rules-expression-too-long  |
+ * | northwind.example         | ssl-mode-insecure (full), dnssec-not-active (error),                |
+ * |                           | custom-rules-quota (17 of 20)                                       |
+ * | northwind-blog.example    | universal-ssl-off (only the universal pack), managed-ruleset-not-   |
+ * |                           | deployed (its execute rule disabled)                                |
+ * | northwind-staging.example | security-level-weak (essentially_off, browser check off),           |
+ * |                           | legacy-waf-off, caa-missing                                         |
+ * | tinkerer.test             | vendor defaults, caa-missing, custom-rules-quota (5 of 5)           |
+ * | pet-photos.example.org    | vendor defaults but SSL off, caa-missing                            |
+ * | weekend-hack.test         | vendor defaults, caa-missing                                        |
+ *
  * Invites: pending to Globex Partners (not a member) and to Northwind Retail, expired and accepted
  * to Acme Bank Group, rejected to Northwind Retail.
  *
@@ -75,11 +100,13 @@ import type {
   DatasetAccount,
   DatasetCertificate,
   DatasetCertificatePack,
+  DatasetCustomRule,
   DatasetDnsRecord,
   DatasetFile,
   DatasetFilter,
   DatasetFirewallRule,
   DatasetInvite,
+  DatasetSecurity,
   DatasetWaf,
   DatasetWafOverride,
   DatasetWafPackage,
@@ -222,6 +249,34 @@ function caa(...cas: Ca[]): Rec[] {
     `0 issue "${CA_DOMAIN[ca]}"`,
     { data: { flags: 0, tag: 'issue', value: CA_DOMAIN[ca] } },
   ]);
+}
+
+// Zone security
+
+/**
+ * Security settings as a careful team sets them: strict SSL, TLS 1.2 at least, HTTPS enforced
+ * and rewritten, a year of HSTS with subdomains, DNSSEC active. Zones without a `security` field
+ * keep the vendor's defaults for a new zone (full SSL, TLS 1.0, no HSTS, DNSSEC off).
+ */
+function hardened(over: Omit<DatasetSecurity, 'settings'> & { settings?: NonNullable<DatasetSecurity['settings']> } = {}): DatasetSecurity {
+  const { settings, ...rest } = over;
+  return {
+    settings: {
+      ssl: 'strict',
+      min_tls_version: '1.2',
+      always_use_https: 'on',
+      security_header: { enabled: true, max_age: 31_536_000, include_subdomains: true, nosniff: true },
+      ...settings,
+    },
+    dnssec: 'active',
+    dnssec_since: ago(400),
+    ...rest,
+  };
+}
+
+/** `count` custom rules blocking one documentation address each. */
+function customBlocks(count: number, ticketPrefix: string): DatasetCustomRule[] {
+  return Array.from({ length: count }, (_, i) => ({ action: 'block' as const, expression: `ip.src eq 198.51.100.${i + 1}`, description: `${ticketPrefix}-${i + 1}` }));
 }
 
 // Certificate packs
@@ -562,6 +617,7 @@ function acmeBank(): DatasetZone {
   return {
     name: zone,
     plan: 'enterprise',
+    security: hardened({ custom_rules: [{ action: 'block', expression: 'ip.geoip.country in {"KP" "IR"}', description: 'Block sanctioned countries' }, { action: 'skip', expression: 'ip.src in {192.0.2.0/24}', action_parameters: { phases: ['http_request_firewall_managed'] }, description: 'Let the weekly scanner past the managed rules' }] }),
     created_on: ago(2400),
     activated_on: ago(2399),
     modified_on: ago(3),
@@ -621,6 +677,7 @@ function acmePayments(): DatasetZone {
   return {
     name: zone,
     plan: 'enterprise',
+    security: hardened({ settings: { min_tls_version: '1.0' } }),
     created_on: ago(1500),
     activated_on: ago(1500),
     modified_on: ago(1),
@@ -652,6 +709,7 @@ function acmeCards(): DatasetZone {
   return {
     name: zone,
     plan: 'enterprise',
+    security: hardened({ settings: { security_header: { enabled: true, max_age: 86_400, include_subdomains: true } }, dnssec: 'pending', dnssec_since: ago(30) }),
     created_on: ago(1300),
     activated_on: ago(1299),
     modified_on: ago(6),
@@ -684,6 +742,12 @@ function acmeLoans(): DatasetZone {
   return {
     name: zone,
     plan: 'enterprise',
+    security: hardened({
+      custom_rules: [
+        { action: 'skip', expression: '(http.host eq "acme-loans.example")', action_parameters: { phases: ['http_request_firewall_managed'] }, description: 'Temporary: managed rules off for the launch' },
+        { action: 'block', expression: 'http.request.uri.path contains "/.env"', description: 'Block dotenv probes', enabled: false },
+      ],
+    }),
     created_on: ago(1000),
     activated_on: ago(1000),
     modified_on: ago(20),
@@ -719,6 +783,7 @@ function acmeInvest(): DatasetZone {
   return {
     name: zone,
     plan: 'enterprise',
+    security: hardened({ settings: { tls_1_3: 'off', automatic_https_rewrites: 'off' } }),
     created_on: ago(800),
     activated_on: ago(799),
     modified_on: ago(3),
@@ -766,6 +831,7 @@ function acmeCareers(): DatasetZone {
   return {
     name: zone,
     plan: 'enterprise',
+    security: hardened(),
     created_on: ago(600),
     activated_on: ago(600),
     modified_on: ago(200),
@@ -787,7 +853,8 @@ function acmeCareers(): DatasetZone {
       using('managed_challenge', 'apply-spam', 'Challenge spammy applications', { priority: 1 }),
       using('block', 'crawlers', 'Block scrapers', { priority: 2 }),
     ],
-    // Migrated: no legacy WAF any more.
+    // Migrated: the legacy WAF it ran before (its endpoints are gone now) was deployed as the new managed rules, enabled.
+    waf: legacyWaf({ sensitivity: 'medium', actionMode: 'block' }),
     migration: { state: 'complete', since: ago(200), source: 'api' },
   };
 }
@@ -797,6 +864,7 @@ function northwindShop(): DatasetZone {
   return {
     name: zone,
     plan: 'business',
+    security: { settings: { ssl: 'flexible' }, custom_rules: [{ action: 'block', expression: EXPR_4097_CHARS, description: 'Old report URLs' }] },
     created_on: ago(1100),
     activated_on: ago(1100),
     modified_on: ago(10),
@@ -880,6 +948,7 @@ function northwind(): DatasetZone {
   return {
     name: zone,
     plan: 'pro',
+    security: hardened({ settings: { ssl: 'full' }, dnssec: 'error', custom_rules: customBlocks(17, 'NW-FW') }),
     created_on: ago(3000),
     activated_on: ago(3000),
     modified_on: ago(2),
@@ -922,6 +991,7 @@ function northwindBlog(): DatasetZone {
   return {
     name: zone,
     plan: 'pro',
+    security: hardened({ universal_ssl: false, managed_ruleset_disabled: true }),
     paused: true,
     created_on: ago(900),
     activated_on: ago(899),
@@ -936,6 +1006,8 @@ function northwindBlog(): DatasetZone {
     ]),
     certificate_packs: [universal(zone, 'google', 14, 12, ago(899))],
     firewall_rules: [inline('block', 'http.request.uri.path contains "/wp-admin/install.php"', 'Installer')],
+    // Migrated with its WAF on; someone has since disabled the managed ruleset's rule (security.managed_ruleset_disabled).
+    waf: legacyWaf({ sensitivity: 'low', actionMode: 'challenge' }),
     migration: { state: 'complete', since: ago(300), source: 'dashboard' },
   };
 }
@@ -945,6 +1017,7 @@ function northwindStaging(): DatasetZone {
   return {
     name: zone,
     plan: 'business',
+    security: hardened({ settings: { security_level: 'essentially_off', browser_check: 'off' } }),
     status: 'pending',
     created_on: ago(4),
     activated_on: null,
@@ -980,6 +1053,7 @@ function tinkerer(): DatasetZone {
   return {
     name: zone,
     plan: 'free',
+    security: { custom_rules: customBlocks(5, 'home') },
     created_on: ago(1200),
     activated_on: ago(1200),
     modified_on: ago(15),
@@ -1018,6 +1092,7 @@ function petPhotos(): DatasetZone {
   return {
     name: zone,
     plan: 'free',
+    security: { settings: { ssl: 'off' } },
     created_on: ago(500),
     activated_on: ago(500),
     modified_on: ago(40),
@@ -1066,6 +1141,7 @@ function globexPartners(): DatasetZone {
   return {
     name: zone,
     plan: 'business',
+    security: hardened(),
     created_on: ago(700),
     activated_on: ago(700),
     modified_on: ago(9),

@@ -59,6 +59,55 @@ export interface DatasetZone {
   waf?: DatasetWaf;
   /** Default `{state: "start"}`. */
   migration?: DatasetMigration;
+  /** Settings, DNSSEC, universal SSL and custom rules. Omitted: the vendor's defaults for a new zone. */
+  security?: DatasetSecurity;
+}
+
+export interface DatasetSecurity {
+  /** Zone settings by id; each omitted one keeps the vendor's default. */
+  settings?: {
+    /** Default `full`. */
+    ssl?: 'off' | 'flexible' | 'full' | 'strict';
+    /** Default `1.0`. */
+    min_tls_version?: '1.0' | '1.1' | '1.2' | '1.3';
+    /** Default `on`. */
+    tls_1_3?: 'on' | 'off' | 'zrt';
+    /** Default `off`. */
+    always_use_https?: 'on' | 'off';
+    /** Default `on`. */
+    automatic_https_rewrites?: 'on' | 'off';
+    /** HSTS, served as `{strict_transport_security: {...}}`. Default disabled, max_age 0. */
+    security_header?: { enabled?: boolean; max_age?: number; include_subdomains?: boolean; preload?: boolean; nosniff?: boolean };
+    /** Default `medium`. */
+    security_level?: 'off' | 'essentially_off' | 'low' | 'medium' | 'high' | 'under_attack';
+    /** Default `on`. */
+    browser_check?: 'on' | 'off';
+    // The legacy `waf` setting is the zone's `waf.enabled` (Pro plans and above; a Free zone's answer is an error).
+  };
+  /** When settings last changed, by id (the answers' `modified_on`). Default the zone's creation. */
+  settings_modified_on?: Record<string, Time>;
+  /** Default `disabled`. */
+  dnssec?: 'active' | 'pending' | 'disabled' | 'pending-disabled' | 'error';
+  /** When DNSSEC entered its status (`modified_on`). Default the zone's creation. */
+  dnssec_since?: Time;
+  /** The universal SSL switch. Default true. */
+  universal_ssl?: boolean;
+  /** The custom-rules phase's rules. Omitted: no entry point (the GET answers 404 code 10003). */
+  custom_rules?: DatasetCustomRule[];
+  /** When the entry point was last written. Default the zone's creation. */
+  custom_rules_since?: Time;
+  /** A migrated zone whose managed entry point has the rule executing the managed ruleset disabled. Default false. */
+  managed_ruleset_disabled?: boolean;
+}
+
+export interface DatasetCustomRule {
+  action: 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log' | 'skip';
+  expression: string;
+  description?: string;
+  /** Default true. */
+  enabled?: boolean;
+  /** Required with `skip`: `{ruleset: "current"}`, `{phases: [...]}` or `{products: [...]}`. */
+  action_parameters?: Record<string, unknown>;
 }
 
 export interface DatasetDnsRecord {

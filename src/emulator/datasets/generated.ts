@@ -1,4 +1,5 @@
 import { formatApiTime } from '../clock.js';
+import { defaultSecurity, type ZoneSecurity } from '../security.js';
 import { seededRandom } from '../http/faults.js';
 import { fastStableId, mix32, stableId, stableUuid } from '../ids.js';
 import {
@@ -119,6 +120,7 @@ function generateZone(seed: number, index: number, account: Account, recordCount
     firewallRules: new Map(),
     waf: { enabled: false, packages: [], overrides: [] },
     migration: { state: 'start', since: created, source: 'api', entrypoint: null },
+    security: generateSecurity(seed, name, created),
   };
   generateFirewall(random, zone, seed);
   if (plan !== 'free') zone.waf = generateWaf(random, zone);
@@ -309,4 +311,26 @@ function generateWaf(random: () => number, zone: Zone): LegacyWaf {
       ? [{ id: stableId('waf-override', zone.name, 0), description: 'Relax admin paths', urls: [`${zone.name}/admin/*`], priority: 1, paused: false, groups: {}, rules: { '100001': 'disable' }, rewrite_action: {} }]
       : [];
   return { enabled: random() < 0.9, packages: [managed, owasp], overrides };
+}
+
+/**
+ * Security settings drawn from a hash of the zone (not from the zone's random sequence, so the rest
+ * of a generated organisation is what it was): about half the zones hardened with DNSSEC active,
+ * a tenth on flexible SSL, the rest on the vendor's defaults.
+ */
+function generateSecurity(seed: number, name: string, created: string): ZoneSecurity {
+  const security = defaultSecurity(created);
+  const draw = Number.parseInt(stableId('g-security', seed, name).slice(0, 8), 16) / 2 ** 32;
+  if (draw < 0.5) {
+    Object.assign(security.settings, {
+      ssl: 'strict',
+      min_tls_version: '1.2',
+      always_use_https: 'on',
+      security_header: { strict_transport_security: { enabled: true, max_age: 31_536_000, include_subdomains: true, preload: false, nosniff: true } },
+    });
+    security.dnssec = { status: 'active', modified_on: created };
+  } else if (draw < 0.6) {
+    security.settings.ssl = 'flexible';
+  }
+  return security;
 }

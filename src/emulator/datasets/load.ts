@@ -1,7 +1,8 @@
 import { formatApiTime, resolveTime } from '../clock.js';
+import { customRuleset, defaultSecurity, SETTING_IDS, type SettingId, type ZoneSecurity } from '../security.js';
 import { stableId, stableUuid } from '../ids.js';
 import { KNOWN_ACTIONS, KNOWN_PRODUCTS, PROXIABLE_TYPES, RECORD_TYPES, isHostname, issuerFor } from '../vocabulary.js';
-import { migrationConfig } from '../waf-mapping.js';
+import { MANAGED_RULESET_ID, migrationConfig } from '../waf-mapping.js';
 import {
   ArrayRecordStore,
   type Account,
@@ -115,6 +116,7 @@ class DatasetLoader {
       firewallRules: new Map(),
       waf: { enabled: false, packages: [], overrides: [] },
       migration: { state: 'start', since: created_on, source: 'api', entrypoint: null },
+      security: defaultSecurity(created_on),
     };
     zone.dns = new ArrayRecordStore(f.array('dns_records').map(({ value, path }, i) => this.dnsRecord(Fields.of(value, path), zone, i)));
     zone.certificatePacks = f.array('certificate_packs').map(({ value, path }, i) => this.certificatePack(Fields.of(value, path), zone, i));
@@ -130,8 +132,72 @@ class DatasetLoader {
     }
     if (f.has('waf')) zone.waf = this.waf(Fields.of(f.raw('waf'), f.at('waf')), zone);
     if (f.has('migration')) zone.migration = this.migration(Fields.of(f.raw('migration'), f.at('migration')), zone);
+    if (f.has('security')) zone.security = this.security(Fields.of(f.raw('security'), f.at('security')), zone);
     f.done();
     return zone;
+  }
+
+  /** A zone's security settings over the vendor's defaults for a new zone (see security.ts). */
+  security(f: Fields, zone: Zone): ZoneSecurity {
+    const security = defaultSecurity(zone.created_on);
+    if (f.has('settings')) {
+      const s = Fields.of(f.raw('settings'), f.at('settings'));
+      if (s.has('waf')) s.fail('waf', 'the legacy WAF switch is the zone\'s waf.enabled');
+      for (const id of SETTING_IDS) {
+        if (id === 'waf' || !s.has(id)) continue;
+        const choices = SETTING_CHOICES[id];
+        if (choices) security.settings[id] = s.oneOf(id, choices);
+        else security.settings[id] = { strict_transport_security: this.hsts(Fields.of(s.raw(id), s.at(id))) };
+      }
+      s.done();
+    }
+    if (f.has('settings_modified_on')) {
+      const m = Fields.of(f.raw('settings_modified_on'), f.at('settings_modified_on'));
+      for (const id of SETTING_IDS) if (m.has(id)) security.modified[id] = this.time(m, id, zone.created_on);
+      m.done();
+    }
+    security.dnssec = {
+      status: f.oneOf('dnssec', ['active', 'pending', 'disabled', 'pending-disabled', 'error'] as const, 'disabled'),
+      modified_on: this.time(f, 'dnssec_since', zone.created_on),
+    };
+    security.universalSsl = f.bool('universal_ssl', true);
+    if (f.has('custom_rules')) {
+      const since = this.time(f, 'custom_rules_since', zone.created_on);
+      const rules = f.array('custom_rules').map(({ value, path }) => {
+        const r = Fields.of(value, path);
+        const rule = {
+          action: r.oneOf('action', ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip'] as const),
+          expression: r.str('expression'),
+          description: r.str('description', ''),
+          enabled: r.bool('enabled', true),
+          ...(r.has('action_parameters') ? { action_parameters: r.raw('action_parameters') as Record<string, unknown> } : {}),
+        };
+        if (rule.action === 'skip' && !rule.action_parameters) r.fail('action_parameters', 'a skip rule names what it skips ({ruleset: "current"}, {phases: [...]} or {products: [...]})');
+        r.done();
+        return rule;
+      });
+      security.customRules = customRuleset(zone.name, since, rules);
+    }
+    if (f.bool('managed_ruleset_disabled', false)) {
+      const entrypoint = zone.migration.entrypoint;
+      const execute = entrypoint?.rules.find((r) => r.action === 'execute' && r.action_parameters?.['id'] === MANAGED_RULESET_ID);
+      if (!execute) f.fail('managed_ruleset_disabled', 'only a zone whose migration deployed the managed ruleset can have it disabled');
+      execute.enabled = false;
+    }
+    f.done();
+    return security;
+  }
+
+  hsts(f: Fields) {
+    const hsts = {
+      enabled: f.bool('enabled', false),
+      max_age: f.int('max_age', 0, 0),
+      include_subdomains: f.bool('include_subdomains', false),
+      preload: f.bool('preload', false),
+      nosniff: f.bool('nosniff', false),
+    };
+    f.done();
+    return hsts;
   }
 
   dnsRecord(f: Fields, zone: Zone, index: number): DnsRecord {
@@ -425,3 +491,16 @@ class DatasetLoader {
     return invite;
   }
 }
+
+/** The values each plain setting takes (vendor docs); `security_header` is the HSTS object. */
+const SETTING_CHOICES: Record<SettingId, readonly string[] | null> = {
+  ssl: ['off', 'flexible', 'full', 'strict'],
+  min_tls_version: ['1.0', '1.1', '1.2', '1.3'],
+  tls_1_3: ['on', 'off', 'zrt'],
+  always_use_https: ['on', 'off'],
+  automatic_https_rewrites: ['on', 'off'],
+  security_header: null,
+  security_level: ['off', 'essentially_off', 'low', 'medium', 'high', 'under_attack'],
+  browser_check: ['on', 'off'],
+  waf: null,
+};

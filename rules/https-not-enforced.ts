@@ -1,0 +1,39 @@
+import { defineRule } from '../src/policy/rule.js';
+import { settingOrAnswer } from '../src/policy/zone-security.js';
+
+export default defineRule({
+  meta: {
+    id: 'https-not-enforced',
+    title: 'Visitors are always served over HTTPS',
+    description:
+      'Without Always Use HTTPS, a visitor who types the name or follows an http:// link is served in clear text, where the page can be read and altered on the way. Automatic HTTPS rewrites fix pages that still link their own resources over http://, which browsers otherwise block or load in clear.',
+    severity: 'medium',
+    category: 'tls',
+    scope: 'zone',
+    resource: 'zone',
+    reads: ['setting:always_use_https', 'setting:automatic_https_rewrites'],
+    messages: {
+      notEnforced: 'Always Use HTTPS is off: plain http:// requests are served in clear text instead of being redirected',
+      rewritesOff: 'automatic HTTPS rewrites are off: pages that link resources over http:// load them in clear text or not at all',
+    },
+    remediation: 'Turn on Always Use HTTPS (`PATCH /zones/{zone_id}/settings/always_use_https` with `on`) and automatic HTTPS rewrites (`.../automatic_https_rewrites` with `on`).',
+    references: ['vendor docs: zone settings (always_use_https: on, off; automatic_https_rewrites: on, off)'],
+  },
+  defaultOptions: {},
+  check(ctx) {
+    const enforce = settingOrAnswer(ctx, 'always_use_https');
+    if (!enforce) return;
+    const rewrites = settingOrAnswer(ctx, 'automatic_https_rewrites');
+    if (!rewrites) return;
+    let failed = false;
+    if (enforce.value === 'off') {
+      ctx.fail(ctx.zone.resource, 'notEnforced', { always_use_https: 'off' });
+      failed = true;
+    }
+    if (rewrites.value === 'off') {
+      ctx.fail(ctx.zone.resource, 'rewritesOff', { automatic_https_rewrites: 'off' }, 'low');
+      failed = true;
+    }
+    if (!failed) ctx.pass();
+  },
+});

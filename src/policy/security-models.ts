@@ -1,0 +1,102 @@
+/**
+ * Typed models of the zone security answers (settings, DNSSEC, universal SSL, ruleset entry
+ * points), parsed defensively like models.ts: a missing or oddly typed field becomes null and the
+ * rule decides what that means.
+ */
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+export function parseJson(raw: string): Record<string, unknown> {
+  try {
+    return obj(JSON.parse(raw));
+  } catch {
+    return {};
+  }
+}
+
+/** One setting as `GET /zones/{id}/settings/{setting}` answered, or the plan not offering it. */
+export type ZoneSettingValue =
+  | { offered: true; id: string; value: unknown; editable: boolean | null; modifiedOn: string | null }
+  | { offered: false; id: string; reason: string };
+
+export function parseZoneSetting(raw: string): ZoneSettingValue {
+  const s = parseJson(raw);
+  const id = str(s['id']) ?? '';
+  if (typeof s['not_offered'] === 'string') return { offered: false, id, reason: s['not_offered'] };
+  return { offered: true, id, value: s['value'] ?? null, editable: bool(s['editable']), modifiedOn: str(s['modified_on']) };
+}
+
+export interface Hsts {
+  enabled: boolean | null;
+  maxAge: number | null;
+  includeSubdomains: boolean | null;
+  preload: boolean | null;
+  nosniff: boolean | null;
+}
+
+/** The HSTS part of the `security_header` setting's value. */
+export function parseHsts(value: unknown): Hsts {
+  const h = obj(obj(value)['strict_transport_security']);
+  return {
+    enabled: bool(h['enabled']),
+    maxAge: num(h['max_age']),
+    includeSubdomains: bool(h['include_subdomains']),
+    preload: bool(h['preload']),
+    nosniff: bool(h['nosniff']),
+  };
+}
+
+export interface Dnssec {
+  status: string | null;
+  modifiedOn: Date | null;
+}
+
+export function parseDnssec(raw: string): Dnssec {
+  const d = parseJson(raw);
+  const modified = str(d['modified_on']);
+  const at = modified ? new Date(modified) : null;
+  return { status: str(d['status']), modifiedOn: at && !Number.isNaN(at.getTime()) ? at : null };
+}
+
+export function parseUniversalSsl(raw: string): { enabled: boolean | null } {
+  return { enabled: bool(parseJson(raw)['enabled']) };
+}
+
+export interface EntrypointRule {
+  id: string;
+  action: string | null;
+  expression: string | null;
+  description: string;
+  /** The API's `enabled` defaults to true when absent. */
+  enabled: boolean;
+  parameters: Record<string, unknown>;
+}
+
+export interface Entrypoint {
+  id: string | null;
+  phase: string | null;
+  rules: EntrypointRule[];
+}
+
+export function parseEntrypoint(raw: string): Entrypoint {
+  const e = parseJson(raw);
+  const rules = Array.isArray(e['rules']) ? e['rules'] : [];
+  return {
+    id: str(e['id']),
+    phase: str(e['phase']),
+    rules: rules.map((r, i) => {
+      const rule = obj(r);
+      return {
+        id: str(rule['id']) ?? `#${i + 1}`,
+        action: str(rule['action']),
+        expression: str(rule['expression']),
+        description: str(rule['description']) ?? '',
+        enabled: bool(rule['enabled']) ?? true,
+        parameters: obj(rule['action_parameters']),
+      };
+    }),
+  };
+}

@@ -1,0 +1,46 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { DatasetFile } from '../../src/emulator/datasets/format.js';
+import { emulatorsClosedAfterEach, TOKEN } from '../support/http.js';
+import { runInProcess } from '../support/in-process.js';
+
+/**
+ * `zonewarden scan` reads per zone what the rules as configured declare: a rule switched off
+ * everywhere costs no call, one enabled for some zones only still has its data read.
+ */
+
+const emulator = emulatorsClosedAfterEach();
+const dataset: DatasetFile = { version: 1, accounts: [{ name: 'A', zones: [{ name: 'a.example', plan: 'pro' }, { name: 'b.example', plan: 'free' }] }] };
+const DNSSEC = 'GET /zones/{zone_id}/dnssec';
+const SETTINGS = 'GET /zones/{zone_id}/settings/{setting_id}';
+
+async function scanWith(rules: Record<string, unknown>): Promise<Record<string, number>> {
+  const emu = await emulator({ dataset });
+  const dir = mkdtempSync(join(tmpdir(), 'zw-scan-reads-'));
+  const config = join(dir, 'zonewarden.config.json');
+  writeFileSync(config, JSON.stringify({ rules }));
+  const r = await runInProcess(['scan', '--base-url', emu.url, '--db', join(dir, 'zw.db'), '--config', config, '--quiet'], { ZONEWARDEN_API_TOKEN: TOKEN }, dir);
+  expect(r.code, r.stderr).toBe(0);
+  return emu.stats().requests.byRoute;
+}
+
+describe('scan reads what the configured rules declare', () => {
+  it('reads every declared read with every rule on: 8 settings each, the WAF switch on the Pro zone only', async () => {
+    const byRoute = await scanWith({});
+    expect(byRoute[DNSSEC]).toBe(2);
+    expect(byRoute[SETTINGS]).toBe(2 * 8 + 1);
+  });
+
+  it('skips the reads of rules switched off everywhere', async () => {
+    const byRoute = await scanWith({ 'dnssec-not-active': { enabled: false }, 'ssl-mode-insecure': { enabled: false }, 'legacy-waf-off': { enabled: false } });
+    expect(byRoute[DNSSEC]).toBeUndefined();
+    expect(byRoute[SETTINGS]).toBe(2 * 7);
+  });
+
+  it('keeps the reads of a rule enabled for some zones only', async () => {
+    const byRoute = await scanWith({ 'dnssec-not-active': { enabled: false, overrides: [{ zones: ['a.example'], enabled: true }] } });
+    expect(byRoute[DNSSEC]).toBe(2);
+  });
+});

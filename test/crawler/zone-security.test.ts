@@ -1,0 +1,113 @@
+/**
+ * The crawler's zone security reads against the emulator over real HTTP: only what the rules
+ * declare, one call each per zone, the legacy WAF switch never asked where it cannot exist, a
+ * setting the plan does not offer stored as such, and failures recorded as gaps.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { RULES } from '../../rules/index.js';
+import type { ApiClient } from '../../src/api/client.js';
+import { callsPerZone, zoneReadsOf, type ZoneReads } from '../../src/api/endpoints.js';
+import { crawl, type CrawlResult } from '../../src/crawler/crawl.js';
+import type { DatasetFile } from '../../src/emulator/datasets/format.js';
+import type { RunningEmulator } from '../../src/emulator/server.js';
+import { createRedactor } from '../../src/shared/redact.js';
+import { openSnapshot, type Db } from '../../src/snapshot/db.js';
+import { SnapshotReader } from '../../src/snapshot/reader.js';
+import { ScanWriter } from '../../src/snapshot/writer.js';
+import { clientFor, recordingLogger } from '../support/client.js';
+import { emulatorsClosedAfterEach, TOKEN, zoneId } from '../support/http.js';
+
+const emulator = emulatorsClosedAfterEach();
+const dbs: Db[] = [];
+afterEach(() => {
+  for (const db of dbs.splice(0)) db.close();
+});
+
+const dataset: DatasetFile = {
+  version: 1,
+  accounts: [
+    {
+      name: 'Example',
+      zones: [
+        { name: 'free.example', plan: 'free' },
+        { name: 'pro.example', plan: 'pro', waf: { enabled: false }, security: { settings: { ssl: 'flexible' }, dnssec: 'active', custom_rules: [{ action: 'block', expression: 'true' }] } },
+        { name: 'done.example', plan: 'business', migration: { state: 'complete' } },
+      ],
+    },
+  ],
+};
+
+const SETTINGS_ROUTE = 'GET /zones/{zone_id}/settings/{setting_id}';
+
+async function scan(emu: RunningEmulator, reads: ZoneReads | undefined, wrap: (c: ApiClient) => ApiClient = (c) => c): Promise<{ reader: SnapshotReader; result: CrawlResult }> {
+  const db = openSnapshot(':memory:');
+  dbs.push(db);
+  const client = clientFor(emu, { budget: 1_000_000, budgetWindowMs: 1000, retries: 0 });
+  try {
+    const writer = ScanWriter.start(db, emu.url, { accounts: [], zones: [] }, createRedactor([TOKEN]));
+    const result = await crawl({ client: wrap(client), writer, scope: { accounts: [], zones: [] }, concurrency: 2, logger: recordingLogger(), ...(reads ? { reads } : {}) });
+    writer.finish(result.missing.length ? 'incomplete' : 'complete', {});
+    return { reader: new SnapshotReader(db, writer.scanId), result };
+  } finally {
+    await client.close();
+  }
+}
+
+describe('zone security reads', () => {
+  it('reads nothing extra when no rule declares a read', async () => {
+    const emu = await emulator({ dataset });
+    await scan(emu, undefined);
+    const routes = Object.keys(emu.stats().requests.byRoute);
+    expect(routes.filter((r) => /settings|dnssec|universal|http_request_firewall_custom/.test(r))).toEqual([]);
+  });
+
+  it('reads what the catalogue declares, one call each per zone, the WAF switch only where it exists', async () => {
+    const reads = zoneReadsOf(RULES.map((r) => r.meta.reads));
+    expect(reads.settings).toEqual(['ssl', 'min_tls_version', 'tls_1_3', 'always_use_https', 'automatic_https_rewrites', 'security_header', 'security_level', 'browser_check', 'waf']);
+    expect(reads.objects).toEqual(['dnssec', 'universal_ssl', 'custom_entrypoint']);
+    expect(callsPerZone(reads)).toBe(12);
+    const emu = await emulator({ dataset });
+    const { reader, result } = await scan(emu, reads);
+    expect(result.missing).toEqual([]);
+    const byRoute = emu.stats().requests.byRoute;
+    // The legacy switch of a Free zone (never offered) and of a migrated zone (gone) is not asked.
+    expect(byRoute[SETTINGS_ROUTE]).toBe(3 * 9 - 2);
+    expect(byRoute['GET /zones/{zone_id}/dnssec']).toBe(3);
+    expect(byRoute['GET /zones/{zone_id}/ssl/universal/settings']).toBe(3);
+    expect(byRoute['GET /zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint']).toBe(3);
+
+    const pro = zoneId(emu, 'pro.example');
+    const settings = reader.zoneObject(pro, 'zone_settings');
+    if (!settings.known) throw new Error(settings.reason);
+    const values = Object.fromEntries(settings.items.map((r) => [r.id, JSON.parse(r.raw).value]));
+    expect(values).toMatchObject({ ssl: 'flexible', waf: 'off', min_tls_version: '1.0' });
+    expect(reader.coverageOf('zone', pro, 'zone_settings')).toMatchObject({ state: 'ok', pages: 9, items: 9 });
+    // 404 code 10003: no custom rules yet, an answer with no object.
+    const free = zoneId(emu, 'free.example');
+    expect(reader.coverageOf('zone', free, 'custom_entrypoint')).toMatchObject({ state: 'ok', items: 0, apiCode: 10003 });
+    expect(reader.coverageOf('zone', pro, 'custom_entrypoint')).toMatchObject({ state: 'ok', items: 1 });
+  });
+
+  it('stores a setting the API refuses as not offered, an answer and not a gap', async () => {
+    const emu = await emulator({ dataset });
+    // The emulator answers 400 for a setting the plan does not offer; here every ssl read is one.
+    const refuseSsl = (c: ApiClient): ApiClient =>
+      new Proxy(c, { get: (t, k) => (k === 'get' ? (path: string, o: object) => t.get(path.replace('/settings/ssl', '/settings/not_on_this_plan'), o) : Reflect.get(t, k)) });
+    const { reader, result } = await scan(emu, { settings: ['ssl', 'tls_1_3'], objects: [] }, refuseSsl);
+    expect(result.missing).toEqual([]);
+    const settings = reader.zoneObject(zoneId(emu, 'pro.example'), 'zone_settings');
+    if (!settings.known) throw new Error(settings.reason);
+    expect(settings.items.map((r) => JSON.parse(r.raw))).toEqual([
+      { id: 'ssl', not_offered: expect.stringContaining('Invalid setting') },
+      expect.objectContaining({ id: 'tls_1_3', value: 'on' }),
+    ]);
+  });
+
+  it('records a failed read as missing, for the settings and for an object', async () => {
+    const emu = await emulator({ dataset, failRoutes: [SETTINGS_ROUTE, 'GET /zones/{zone_id}/dnssec'] });
+    const { reader, result } = await scan(emu, { settings: ['ssl'], objects: ['dnssec'] });
+    const missing = result.missing.map((m) => `${m.name} ${m.endpoint} ${m.state}`).sort();
+    expect(missing).toEqual(['done.example dnssec failed', 'done.example zone_settings failed', 'free.example dnssec failed', 'free.example zone_settings failed', 'pro.example dnssec failed', 'pro.example zone_settings failed']);
+    expect(reader.zoneObject(zoneId(emu, 'pro.example'), 'zone_settings').known).toBe(false);
+  });
+});

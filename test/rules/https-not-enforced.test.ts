@@ -1,0 +1,19 @@
+import rule from '../../rules/https-not-enforced.js';
+import { testRule } from '../support/rule-tester.js';
+
+// vendor docs: zone settings: always_use_https on | off; automatic_https_rewrites on | off.
+const zone = (always: unknown, rewrites: unknown) => ({ zones: [{ name: 'shop.example', settings: { always_use_https: always, automatic_https_rewrites: rewrites } }] });
+
+testRule(rule, {
+  valid: [{ name: 'both on', snapshot: zone('on', 'on') }],
+  invalid: [
+    { name: 'HTTPS not enforced', snapshot: zone('off', 'on'), findings: [{ messageId: 'notEnforced', severity: 'medium' }] },
+    { name: 'rewrites off', snapshot: zone('on', 'off'), findings: [{ messageId: 'rewritesOff', severity: 'low' }] },
+    { name: 'both off: two findings', snapshot: zone('off', 'off'), findings: [{ messageId: 'notEnforced' }, { messageId: 'rewritesOff' }] },
+    {
+      name: 'unknown when one of the two was not read',
+      snapshot: { zones: [{ name: 'a.example', settings: { always_use_https: 'on' } }] },
+      findings: [{ status: 'unknown', message: 'automatic_https_rewrites' }],
+    },
+  ],
+});
