@@ -1,6 +1,6 @@
 import { defineRule } from '../src/policy/rule.js';
 import { parseHsts } from '../src/policy/security-models.js';
-import { settingOrAnswer } from '../src/policy/zone-security.js';
+import { settingOrAnswer, settingRef } from '../src/policy/zone-security.js';
 
 export default defineRule({
   meta: {
@@ -11,7 +11,7 @@ export default defineRule({
     severity: 'medium',
     category: 'tls',
     scope: 'zone',
-    resource: 'zone',
+    resource: 'zone setting (security_header: HSTS)',
     reads: ['setting:security_header'],
     messages: {
       off: 'HSTS is off: browsers may still connect over plain HTTP',
@@ -32,15 +32,15 @@ export default defineRule({
     if (!setting) return;
     const hsts = parseHsts(setting.value);
     // A max-age of 0 tells browsers to forget the policy: HSTS off, whatever `enabled` says.
-    if (hsts.enabled !== true || hsts.maxAge === 0) return ctx.fail(ctx.zone.resource, 'off', { enabled: hsts.enabled, maxAge: hsts.maxAge });
+    if (hsts.enabled !== true || hsts.maxAge === 0) return ctx.fail(settingRef(ctx, 'security_header'), 'off', { enabled: hsts.enabled, maxAge: hsts.maxAge });
     let failed = false;
     const minMaxAge = ctx.options.minMaxAge;
     if (hsts.maxAge === null || hsts.maxAge < minMaxAge) {
-      ctx.fail(ctx.zone.resource, 'shortMaxAge', { maxAge: hsts.maxAge ?? 0, minMaxAge, minDays: Math.round(minMaxAge / 86_400) });
+      ctx.fail(settingRef(ctx, 'security_header', 'max-age'), 'shortMaxAge', { maxAge: hsts.maxAge ?? 0, minMaxAge, minDays: Math.round(minMaxAge / 86_400) });
       failed = true;
     }
     if (ctx.options.requireSubdomains && hsts.includeSubdomains !== true) {
-      ctx.fail(ctx.zone.resource, 'noSubdomains', { includeSubdomains: hsts.includeSubdomains }, 'low');
+      ctx.fail(settingRef(ctx, 'security_header', 'includeSubDomains'), 'noSubdomains', { includeSubdomains: hsts.includeSubdomains }, 'low');
       failed = true;
     }
     if (!failed) ctx.pass();

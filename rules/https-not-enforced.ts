@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import { settingOrAnswer } from '../src/policy/zone-security.js';
+import { settingOrAnswer, settingRef } from '../src/policy/zone-security.js';
 
 export default defineRule({
   meta: {
@@ -10,7 +10,7 @@ export default defineRule({
     severity: 'medium',
     category: 'tls',
     scope: 'zone',
-    resource: 'zone',
+    resource: 'zone setting (always_use_https, automatic_https_rewrites)',
     reads: ['setting:always_use_https', 'setting:automatic_https_rewrites'],
     messages: {
       notEnforced: 'Always Use HTTPS is off: plain http:// requests are served in clear text instead of being redirected',
@@ -27,11 +27,11 @@ export default defineRule({
     if (!rewrites) return;
     let failed = false;
     if (enforce.value === 'off') {
-      ctx.fail(ctx.zone.resource, 'notEnforced', { always_use_https: 'off' });
+      ctx.fail(settingRef(ctx, 'always_use_https'), 'notEnforced', { always_use_https: 'off' });
       failed = true;
     }
     if (rewrites.value === 'off') {
-      ctx.fail(ctx.zone.resource, 'rewritesOff', { automatic_https_rewrites: 'off' }, 'low');
+      ctx.fail(settingRef(ctx, 'automatic_https_rewrites'), 'rewritesOff', { automatic_https_rewrites: 'off' }, 'low');
       failed = true;
     }
     if (!failed) ctx.pass();

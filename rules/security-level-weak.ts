@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import { settingOrAnswer } from '../src/policy/zone-security.js';
+import { settingOrAnswer, settingRef } from '../src/policy/zone-security.js';
 
 export default defineRule({
   meta: {
@@ -10,7 +10,7 @@ export default defineRule({
     severity: 'medium',
     category: 'firewall',
     scope: 'zone',
-    resource: 'zone',
+    resource: 'zone setting (security_level, browser_check)',
     reads: ['setting:security_level', 'setting:browser_check'],
     messages: {
       weak: 'security level is {{level}}: visitors with a poor reputation are {{effect}}',
@@ -28,11 +28,11 @@ export default defineRule({
     let failed = false;
     if (level.value === 'essentially_off' || level.value === 'off') {
       const effect = level.value === 'off' ? 'never challenged' : 'challenged only when they are the most threatening';
-      ctx.fail(ctx.zone.resource, 'weak', { level: level.value, effect });
+      ctx.fail(settingRef(ctx, 'security_level'), 'weak', { level: level.value, effect });
       failed = true;
     }
     if (browser.value === 'off') {
-      ctx.fail(ctx.zone.resource, 'browserCheckOff', { browser_check: 'off' }, 'low');
+      ctx.fail(settingRef(ctx, 'browser_check'), 'browserCheckOff', { browser_check: 'off' }, 'low');
       failed = true;
     }
     if (!failed) ctx.pass();

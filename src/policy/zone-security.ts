@@ -32,6 +32,16 @@ export function customRulesOrAnswer(ctx: ZoneContext<RuleOptions>): Entrypoint |
   return read.value ?? { id: null, phase: 'http_request_firewall_custom', rules: [] };
 }
 
+/**
+ * One setting of the zone as findings point at it (`part` names one aspect of it, as HSTS's
+ * max-age): a rule that finds two things wrong with a zone reports each on its own resource, so
+ * that each finding keeps its own fingerprint from scan to scan.
+ */
+export function settingRef(ctx: ZoneContext<RuleOptions>, id: ZoneSetting, part?: string): { type: string; id: string; name: string } {
+  const name = part ? `${id} ${part}` : id;
+  return { type: 'zone_setting', id: `${ctx.zone.resource.id}/${name.replace(' ', '.')}`, name };
+}
+
 /** A custom rule as findings point at it: stable id, its description as the name. */
 export function customRuleRef(rule: { id: string; description: string }): { type: string; id: string; name: string | null } {
   return { type: 'custom_rule', id: rule.id, name: rule.description || null };

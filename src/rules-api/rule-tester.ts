@@ -88,6 +88,11 @@ export function testRule(rule: AnyRule, cases: { valid: ValidCase[]; invalid: In
             else unmatched.splice(i, 1);
           }
           expect({ missing, unexpected: unmatched.map(brief) }, 'findings differ from the expected ones').toEqual({ missing: [], unexpected: [] });
+          // Drift and notifications follow a finding by its fingerprint (rule + resource): two
+          // findings of one check on the same resource would be confused from one scan to the next.
+          const seen = new Map<string, Finding>();
+          const shared = actual.filter((f) => seen.has(f.fingerprint) || !seen.set(f.fingerprint, f));
+          expect(shared.map(brief), 'findings on the same resource: give each its own resource').toEqual([]);
         });
       }
     });

@@ -18,7 +18,7 @@ testRule(rule, {
     { name: 'enabled with max-age 0 is off', snapshot: hsts({ max_age: 0 }), findings: [{ messageId: 'off' }] },
     { name: 'a day is too short', snapshot: hsts({ max_age: 86_400 }), findings: [{ messageId: 'shortMaxAge', message: '86,400 seconds', data: { minDays: 180 } }] },
     { name: 'without subdomains', snapshot: hsts({ include_subdomains: false }), findings: [{ messageId: 'noSubdomains', severity: 'low' }] },
-    { name: 'short and without subdomains', snapshot: hsts({ max_age: 300, include_subdomains: false }), findings: [{ messageId: 'shortMaxAge' }, { messageId: 'noSubdomains' }] },
+    { name: 'short and without subdomains', snapshot: hsts({ max_age: 300, include_subdomains: false }), findings: [{ messageId: 'shortMaxAge', resourceName: 'security_header max-age' }, { messageId: 'noSubdomains', resourceName: 'security_header includeSubDomains' }] },
     {
       name: 'a value without the HSTS object is off',
       snapshot: { zones: [{ name: 'a.example', settings: { security_header: {} } }] },

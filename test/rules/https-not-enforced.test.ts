@@ -9,7 +9,7 @@ testRule(rule, {
   invalid: [
     { name: 'HTTPS not enforced', snapshot: zone('off', 'on'), findings: [{ messageId: 'notEnforced', severity: 'medium' }] },
     { name: 'rewrites off', snapshot: zone('on', 'off'), findings: [{ messageId: 'rewritesOff', severity: 'low' }] },
-    { name: 'both off: two findings', snapshot: zone('off', 'off'), findings: [{ messageId: 'notEnforced' }, { messageId: 'rewritesOff' }] },
+    { name: 'both off: two findings', snapshot: zone('off', 'off'), findings: [{ messageId: 'notEnforced', resourceName: 'always_use_https' }, { messageId: 'rewritesOff', resourceName: 'automatic_https_rewrites' }] },
     {
       name: 'unknown when one of the two was not read',
       snapshot: { zones: [{ name: 'a.example', settings: { always_use_https: 'on' } }] },

@@ -14,6 +14,15 @@ testRule(rule, {
     { name: 'essentially off', snapshot: zone('essentially_off', 'on'), findings: [{ messageId: 'weak', severity: 'medium', message: 'essentially_off' }] },
     { name: 'off', snapshot: zone('off', 'on'), findings: [{ messageId: 'weak', message: 'never challenged' }] },
     { name: 'browser check off', snapshot: zone('high', 'off'), findings: [{ messageId: 'browserCheckOff', severity: 'low' }] },
+    {
+      // Two findings, each on its own setting, so each keeps its fingerprint from scan to scan.
+      name: 'both weak: one finding per setting',
+      snapshot: zone('essentially_off', 'off'),
+      findings: [
+        { messageId: 'weak', resourceType: 'zone_setting', resourceName: 'security_level' },
+        { messageId: 'browserCheckOff', resourceType: 'zone_setting', resourceName: 'browser_check' },
+      ],
+    },
     { name: 'unknown when the settings failed', snapshot: { zones: [{ name: 'a.example', unread: { zone_settings: 'failed' } }] }, findings: [{ status: 'unknown' }] },
   ],
 });
