@@ -1,4 +1,4 @@
-import type { Db } from '../snapshot/db.js';
+import { smallPageCache, type Db } from '../snapshot/db.js';
 import type { SnapshotReader } from '../snapshot/reader.js';
 import { evaluate, type EvaluateOptions, type Evaluation } from './engine.js';
 import { compareFindings, STATUSES, type Finding, type Status } from './findings.js';
@@ -95,6 +95,15 @@ export function runAudit(reader: SnapshotReader, rules: readonly ActiveRule[], w
  * read them back with storedFindings().
  */
 export function recordAudit(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[] = [], evaluatedAt = new Date()): AuditResult {
+  const restore = smallPageCache(db);
+  try {
+    return record(db, reader, rules, waivers, evaluatedAt);
+  } finally {
+    restore();
+  }
+}
+
+function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[], evaluatedAt: Date): AuditResult {
   const recorder = new AuditRecorder(db, reader.scan.id);
   const set = new WaiverSet(waivers, new Date(reader.scan.startedAt));
   const counter = new FindingCounter(rules.filter((r) => r.enabled).map((r) => r.rule.meta.id));

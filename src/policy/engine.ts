@@ -152,16 +152,22 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   const zoneRules = enabled.filter((r) => r.rule.meta.scope === 'zone');
   // Checked every zone (the check costs a microsecond): one zone of 400,000 records leaves 100 MB of garbage.
   const heap = new HeapCeiling(96, 1);
-  for (const zoneRow of zones) {
-    heap.check();
-    const account = accountOf(zoneRow);
-    const view = new ZoneView(reader, zoneRow, account);
-    const zone = { id: zoneRow.id, name: zoneRow.name };
-    for (const active of zoneRules) {
-      if (!settingFor({ enabled: active.enabled, severity: active.severity }, active.overrides, zone, account).enabled) continue;
-      const verdicts = new Verdicts(active, () => ({ account, zone }));
-      run(active, verdicts, contextFor(active, verdicts, view.resource, view), zone);
+  // The zones' lists are read a run of zones at a time, in this order.
+  reader.readAhead(zones.map((z) => z.id));
+  try {
+    for (const zoneRow of zones) {
+      heap.check();
+      const account = accountOf(zoneRow);
+      const view = new ZoneView(reader, zoneRow, account);
+      const zone = { id: zoneRow.id, name: zoneRow.name };
+      for (const active of zoneRules) {
+        if (!settingFor({ enabled: active.enabled, severity: active.severity }, active.overrides, zone, account).enabled) continue;
+        const verdicts = new Verdicts(active, () => ({ account, zone }));
+        run(active, verdicts, contextFor(active, verdicts, view.resource, view), zone);
+      }
     }
+  } finally {
+    reader.readAhead(null);
   }
 
   // Organisation rules: a finding about a zone or an account is filed under it.

@@ -1,6 +1,6 @@
 import { PACKAGE } from '../shared/package-info.js';
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../snapshot/db.js';
+import { smallPageCache, type Db } from '../snapshot/db.js';
 import type { AuditCounts, AuditResult } from './audit.js';
 import type { RuleRunError } from './engine.js';
 import type { Finding } from './findings.js';
@@ -135,9 +135,15 @@ export function findingFromRow(r: Record<string, string | null>): Finding {
  */
 export function* storedFindings(db: Db, scanId: number): Generator<Finding> {
   const heap = new HeapCeiling(96, 1000);
-  for (const row of db.prepare(`SELECT * FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`).iterate(scanId)) {
-    heap.check();
-    yield findingFromRow(row as Record<string, string | null>);
+  // The sort's buffers follow the page cache's size: small, as in the audit that wrote them.
+  const restore = smallPageCache(db);
+  try {
+    for (const row of db.prepare(`SELECT * FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`).iterate(scanId)) {
+      heap.check();
+      yield findingFromRow(row as Record<string, string | null>);
+    }
+  } finally {
+    restore();
   }
 }
 

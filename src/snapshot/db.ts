@@ -164,3 +164,19 @@ export function recoverAbandonedScans(db: Db): number[] {
   for (const r of dead) mark.run(r.id);
   return dead.map((r) => r.id);
 }
+
+/**
+ * Small page caches until the returned function puts back the ones before. An audit reads each
+ * page about once and streams its findings through a temporary table and a sort: SQLite's default
+ * caches (16 MB each for the file and the temporary tables, and the sorter's buffers, which follow
+ * them) buy it nothing and cost 40 MB at the peak of a 10,000-zone audit.
+ */
+export function smallPageCache(db: Db): () => void {
+  const before = { main: Number(db.pragma('main.cache_size', { simple: true })), temp: Number(db.pragma('temp.cache_size', { simple: true })) };
+  db.pragma('main.cache_size = -2000');
+  db.pragma('temp.cache_size = -2000');
+  return () => {
+    db.pragma(`main.cache_size = ${before.main}`);
+    db.pragma(`temp.cache_size = ${before.temp}`);
+  };
+}

@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { SnapshotError, type Db } from './db.js';
 import { scanRef } from './scan-ref.js';
 import type { Endpoint, PartitionKind } from './tables.js';
+import { byZone, ZoneReadAhead } from './read-ahead.js';
 import { canonicalZoneName, parseScope, sameScope, type ScanScope } from './scope.js';
 import type { CoverageState } from './writer.js';
 
@@ -117,6 +118,7 @@ export class SnapshotReader {
   private scopeCoverage: { key: string; rows: Map<Endpoint, CoverageRow> } | null = null;
   /** Prepared once per query shape: checks call these for every zone of a scan. */
   private readonly statements = new Map<string, Statement>();
+  private ahead: ZoneReadAhead | null = null;
 
   constructor(
     private readonly db: Db,
@@ -152,6 +154,36 @@ export class SnapshotReader {
     return null;
   }
 
+  /**
+   * Tells the reader the order in which zones will be asked about (the audit's), so that it reads
+   * each zone list for a run of zones at once (see ZoneReadAhead); null goes back to one zone at a
+   * time. What each call returns is the same either way.
+   */
+  readAhead(zoneIds: readonly string[] | null): void {
+    this.ahead = zoneIds ? new ZoneReadAhead(zoneIds) : null;
+    this.scopeCoverage = null;
+  }
+
+  private statement(sql: string, raw = false): Statement {
+    const key = raw ? `raw:${sql}` : sql;
+    let statement = this.statements.get(key);
+    if (!statement) this.statements.set(key, (statement = raw ? this.db.prepare(sql).raw(true) : this.db.prepare(sql)));
+    return statement;
+  }
+
+  /** The rows of a run of zones: zone_id among the JSON array bound to the first parameter, in the order of the table's (zone_id, item_id) index. */
+  private forZones(table: string, columns: string, extra = ''): string {
+    return `${this.valid(table, columns)} AND zone_id IN (SELECT value FROM json_each(?))${extra} ORDER BY zone_id, item_id`;
+  }
+
+  /** A zone list's expected size, from the coverage read ahead with it: what bounds a run of zones. */
+  private weightOf(endpoint: Endpoint): (zoneId: string) => number | undefined {
+    return (zoneId) => {
+      const coverage = this.ahead?.peek<CoverageRow>('coverage', zoneId);
+      return coverage === undefined ? undefined : (coverage.find((c) => c.endpoint === endpoint)?.items ?? 0);
+    };
+  }
+
   private valid(table: string, columns = '*'): string {
     const ref = scanRef(this.scan.id);
     return `SELECT ${columns} FROM ${table} WHERE first_scan <= ${ref} AND last_scan >= ${ref}`;
@@ -170,10 +202,19 @@ export class SnapshotReader {
   coverageOf(kind: PartitionKind, scopeId: string, endpoint: Endpoint): CoverageRow | undefined {
     const key = `${kind}|${scopeId}`;
     if (this.scopeCoverage?.key !== key) {
-      const sql = `${this.valid('coverage')} AND kind = ? AND scope_id = ?`;
-      let statement = this.statements.get(sql);
-      if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
-      const rows = (statement.all(kind, scopeId) as Array<Record<string, unknown>>).map(toCoverage);
+      const ahead =
+        kind === 'zone'
+          ? this.ahead?.rows(
+              'coverage',
+              scopeId,
+              (ids) => {
+                const sql = `${this.valid('coverage')} AND kind = 'zone' AND scope_id IN (SELECT value FROM json_each(?)) ORDER BY scope_id, endpoint`;
+                return byZone(this.statement(sql).iterate(JSON.stringify(ids)) as Iterable<Record<string, unknown>>, (r) => r['scope_id'] as string, toCoverage);
+              },
+              { keep: true },
+            )
+          : undefined;
+      const rows = ahead ?? (this.statement(`${this.valid('coverage')} AND kind = ? AND scope_id = ?`).all(kind, scopeId) as Array<Record<string, unknown>>).map(toCoverage);
       this.scopeCoverage = { key, rows: new Map(rows.map((r) => [r.endpoint, r])) };
     }
     return this.scopeCoverage.rows.get(endpoint);
@@ -248,14 +289,19 @@ export class SnapshotReader {
    * cost a zone of 440,000 records 100 MB more at the peak than the records themselves.
    */
   dnsRecordFields(zoneId: string): Readout<DnsRecordFields> {
+    type Fields = [string, string | null, string | null, string | null, number | null, number | null, string];
+    const record = (r: Fields): DnsRecordFields => ({ id: r[0], type: r[1], name: r[2], content: r[3], proxied: flag(r[4]), ttl: r[5] });
+    const columns = 'item_id, type, name, content, proxied, ttl, zone_id';
     return this.readout('zone', zoneId, 'dns_records', () => {
-      const sql = `${this.valid('dns_records', 'item_id, type, name, content, proxied, ttl')} AND zone_id = ?`;
-      let statement = this.statements.get(sql);
-      if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql).raw(true)));
+      const ahead = this.ahead?.rows(
+        'dns_records:fields',
+        zoneId,
+        (ids) => byZone(this.statement(this.forZones('dns_records', columns), true).iterate(JSON.stringify(ids)) as Iterable<Fields>, (r) => r[6], record),
+        { weight: this.weightOf('dns_records') },
+      );
+      if (ahead) return ahead;
       const records: DnsRecordFields[] = [];
-      for (const r of statement.iterate(zoneId) as Iterable<[string, string | null, string | null, string | null, number | null, number | null]>) {
-        records.push({ id: r[0], type: r[1], name: r[2], content: r[3], proxied: flag(r[4]), ttl: r[5] });
-      }
+      for (const r of this.statement(`${this.valid('dns_records', columns)} AND zone_id = ?`, true).iterate(zoneId) as Iterable<Fields>) records.push(record(r));
       return records;
     });
   }
@@ -319,11 +365,23 @@ export class SnapshotReader {
   }
 
   /** Rows of a table valid in this scan for one scope (and, in zone_objects, one endpoint). */
-  private rows(table: string, scopeColumn: string, scopeId: string, endpoint?: string, columns = '*'): Array<Record<string, unknown>> {
-    const sql = `${this.valid(table, columns)} AND ${scopeColumn} = ?${endpoint === undefined ? '' : ' AND endpoint = ?'}`;
-    let statement = this.statements.get(sql);
-    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
-    return statement.all(...(endpoint === undefined ? [scopeId] : [scopeId, endpoint])) as Array<Record<string, unknown>>;
+  private rows(table: string, scopeColumn: string, scopeId: string, endpoint?: string): Array<Record<string, unknown>> {
+    const byEndpoint = endpoint === undefined ? [] : [endpoint];
+    const ahead =
+      scopeColumn === 'zone_id'
+        ? this.ahead?.rows(
+            endpoint === undefined ? table : `${table}|${endpoint}`,
+            scopeId,
+            (ids) => {
+              const sql = this.forZones(table, '*', endpoint === undefined ? '' : ' AND endpoint = ?');
+              return byZone(this.statement(sql).iterate(JSON.stringify(ids), ...byEndpoint) as Iterable<Record<string, unknown>>, (r) => r['zone_id'] as string, (r) => r);
+            },
+            { weight: this.weightOf((endpoint ?? table) as Endpoint) },
+          )
+        : undefined;
+    if (ahead) return ahead;
+    const sql = `${this.valid(table)} AND ${scopeColumn} = ?${endpoint === undefined ? '' : ' AND endpoint = ?'}`;
+    return this.statement(sql).all(scopeId, ...byEndpoint) as Array<Record<string, unknown>>;
   }
 
   private rawRows(table: string, scopeColumn: string, scopeId: string): RawRow[] {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { recordAudit, runAudit } from '../../src/policy/audit.js';
 import { activeRules, loadCatalogue } from '../../src/policy/registry.js';
 import { defineRule } from '../../src/policy/rule.js';
-import { loadAudit, saveAudit } from '../../src/policy/store.js';
+import { loadAudit, saveAudit, storedFindings } from '../../src/policy/store.js';
 import { parseWaivers } from '../../src/policy/waivers.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/snapshot/migrations.js';
@@ -28,6 +28,25 @@ const spec = {
 };
 
 describe('stored audits', () => {
+  it('audits and reads findings back with small page caches, and puts the connection caches back after', () => {
+    const { db, reader } = snapshotOf(spec);
+    db.pragma('cache_size = -8000');
+    const caches = () => [db.pragma('main.cache_size', { simple: true }), db.pragma('temp.cache_size', { simple: true })];
+    const before = caches();
+    recordAudit(db, reader, rules);
+    expect(caches()).toEqual(before);
+    // Left after the first finding (as the text table's probe does): the cursor closes and the caches come back.
+    let read = 0;
+    for (const f of storedFindings(db, reader.scan.id)) {
+      read += f.rule ? 1 : 0;
+      break;
+    }
+    expect(read).toBe(1);
+    expect(caches()).toEqual(before);
+    expect([...storedFindings(db, reader.scan.id)].length).toBeGreaterThan(1);
+    expect(caches()).toEqual(before);
+  });
+
   it('keeps failing, unknown and waived findings with the scan and passes as counts', () => {
     const { db, reader } = snapshotOf(spec);
     const waivers = parseWaivers('- {rule: zone-not-active, zone: paused.example, reason: r, owner: o, expires: 2027-01-01}', 'w', ['zone-not-active'], 'yaml');

@@ -1,0 +1,84 @@
+/**
+ * Reads a zone table for a run of zones in one query rather than one query per zone. An audit
+ * goes through the zones in a known order and asks each for the same lists; at 10,000 zones, a
+ * dozen queries a zone cost more than the rows they return. Told that order, the reader loads a
+ * list for the zone asked about and the ones after it (as many as fit a row budget, so that a few
+ * huge zones are still read one at a time), and serves the next zones from what it loaded.
+ */
+
+/** Zones in one query at most: an IN list of this many ids stays small. */
+const MAX_ZONES = 500;
+/** Rows in one query at most (by the scan's count of each zone's list), unless one zone alone has more. */
+const MAX_ROWS = 20_000;
+
+export interface AheadOptions {
+  /** The rows the zone's list is expected to hold; undefined when not known yet (the run stops before it). */
+  weight?: (zoneId: string) => number | undefined;
+  /** Keep the rows after serving them (small lists asked for several times a zone). */
+  keep?: boolean;
+}
+
+export class ZoneReadAhead {
+  private readonly position: Map<string, number>;
+  /** Per list: the rows of each zone loaded and not yet served. */
+  private readonly loaded = new Map<string, Map<string, unknown[]>>();
+
+  constructor(private readonly zoneIds: readonly string[]) {
+    this.position = new Map(zoneIds.map((id, i) => [id, i]));
+  }
+
+  covers(zoneId: string): boolean {
+    return this.position.has(zoneId);
+  }
+
+  /** Whether the rows of `key` for the zone are loaded (without loading them). */
+  peek<T>(key: string, zoneId: string): T[] | undefined {
+    return this.loaded.get(key)?.get(zoneId) as T[] | undefined;
+  }
+
+  /**
+   * The rows of list `key` for the zone, in the order `load` gives them. `load` gets the ids of
+   * a run of zones starting with this one and returns the rows of each (a zone it leaves out has
+   * none). Undefined for a zone outside the order: the caller reads it alone.
+   */
+  rows<T>(key: string, zoneId: string, load: (zoneIds: string[]) => Map<string, T[]>, options: AheadOptions = {}): T[] | undefined {
+    const start = this.position.get(zoneId);
+    if (start === undefined) return undefined;
+    let held = this.loaded.get(key);
+    if (!held?.has(zoneId)) {
+      const run = this.run(start, options.weight);
+      const rows = load(run);
+      held = new Map(run.map((id) => [id, rows.get(id) ?? []]));
+      this.loaded.set(key, held);
+    }
+    const rows = held.get(zoneId) as T[];
+    // Served once: the zone's view keeps its own copy, and memory holds only zones still ahead.
+    if (!options.keep) held.delete(zoneId);
+    return rows;
+  }
+
+  private run(start: number, weight: AheadOptions['weight']): string[] {
+    const run: string[] = [];
+    let rows = 0;
+    for (let i = start; i < this.zoneIds.length && run.length < MAX_ZONES; i++) {
+      const id = this.zoneIds[i]!;
+      const w = weight ? weight(id) : 1;
+      if (run.length > 0 && (w === undefined || rows + w > MAX_ROWS)) break;
+      run.push(id);
+      rows += w ?? 0;
+    }
+    return run;
+  }
+}
+
+/** Groups rows by their zone, keeping their order. */
+export function byZone<R, T>(rows: Iterable<R>, zoneOf: (row: R) => string, map: (row: R) => T): Map<string, T[]> {
+  const grouped = new Map<string, T[]>();
+  for (const r of rows) {
+    const zone = zoneOf(r);
+    let list = grouped.get(zone);
+    if (!list) grouped.set(zone, (list = []));
+    list.push(map(r));
+  }
+  return grouped;
+}
