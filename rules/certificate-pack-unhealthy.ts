@@ -58,7 +58,7 @@ export default defineRule({
     references: [
       'API spec: Resources and their fields (Certificate pack: status, created_on)',
       'vendor docs: certificate pack statuses (timed-out, pending, staging, backup and deletion states)',
-      'api-facts: certificate pack status values and validation_errors',
+      'vendor docs: certificate pack status values and validation_errors',
     ],
     optionHelp: {
       ignoreStatuses: 'pack statuses that are never reported',

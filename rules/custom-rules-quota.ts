@@ -1,3 +1,4 @@
+import { judgeQuota, PLAN_RULE_QUOTAS } from '../src/policy/plan-quota.js';
 import { defineRule } from '../src/policy/rule.js';
 import { customRulesOrAnswer } from '../src/policy/zone-security.js';
 
@@ -23,17 +24,10 @@ export default defineRule({
       warnAt: 'share of the quota (0 to 1) from which a medium finding is raised',
     },
   },
-  defaultOptions: { quotas: { free: 5, pro: 20, business: 100, enterprise: 1000 } as Record<string, number>, warnAt: 0.8 },
+  defaultOptions: { quotas: { ...PLAN_RULE_QUOTAS } as Record<string, number>, warnAt: 0.8 },
   check(ctx) {
     const entrypoint = customRulesOrAnswer(ctx);
     if (!entrypoint) return;
-    const plan = ctx.zone.plan;
-    const quota = plan === null ? undefined : ctx.options.quotas[plan];
-    if (quota === undefined) return ctx.unknown(ctx.zone.resource, `no custom rules quota is known for the plan "${plan ?? 'unknown'}"; set options.quotas of custom-rules-quota`);
-    const count = entrypoint.rules.length;
-    const data = { count, plan, quota, percent: quota === 0 ? 100 : Math.floor((count / quota) * 100) };
-    if (count >= quota) return ctx.fail(ctx.zone.resource, 'atQuota', data, 'high');
-    if (count >= Math.ceil(quota * ctx.options.warnAt)) return ctx.fail(ctx.zone.resource, 'nearQuota', data, 'medium');
-    ctx.pass();
+    judgeQuota(ctx, entrypoint.rules.length, 'custom rules', 'custom-rules-quota');
   },
 });

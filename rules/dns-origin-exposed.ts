@@ -61,7 +61,7 @@ export default defineRule({
       'Proxy the record, point it at a different address, or remove it; keep origin addresses out of SPF and other TXT records (send mail from another address, e.g. a mail provider); host mail elsewhere than the web origin; unpause or activate the zone. Then move the origin to a new address (the old one is known) and let it accept traffic from the proxy only.',
     references: [
       'API spec: DNS record listing',
-      'api-facts: DNS record fields (type, content, proxied); zone status and paused',
+      'vendor docs: DNS record fields (type, content, proxied); zone status and paused',
       'vendor docs: proxied DNS records (records that expose the origin: unproxied records on the same address, mail records, SPF); pausing a zone (DNS answers with the origin)',
       'RFC 7208, 5.6 (SPF ip4 and ip6 mechanisms)',
     ],

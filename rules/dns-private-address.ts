@@ -20,7 +20,7 @@ export default defineRule({
     references: [
       'IANA IPv4 Special-Purpose Address Registry (RFC 6890), IANA IPv6 Special-Purpose Address Registry, IPv4 and IPv6 multicast and reserved blocks',
       'RFC 6052 (IPv4 inside the NAT64 prefix), RFC 4291 (IPv4-mapped addresses)',
-      'api-facts: DNS record fields (type, content, proxied); zone status and paused',
+      'vendor docs: DNS record fields (type, content, proxied); zone status and paused',
     ],
     optionHelp: {
       documentation: 'also report the documentation ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32, 3fff::/20); off by default because examples and test zones use them as public addresses',

@@ -24,7 +24,7 @@ export default defineRule({
     },
     remediation:
       'Split the expression into several filters and rules, or move long lists of addresses or paths into fewer, broader conditions (ranges, prefixes), until each is within the limit.',
-    references: ['api-facts: Rule expression length limit of the rules language: 4,096 characters', 'API spec: Errors (rule 7) and Limits (expression length for the migration)'],
+    references: ['vendor docs: Rule expression length limit of the rules language: 4,096 characters', 'API spec: Errors (rule 7) and Limits (expression length for the migration)'],
     optionHelp: { maxCharacters: 'longest expression allowed, in characters (Unicode code points)' },
   },
   defaultOptions: { maxCharacters: 4096 },

@@ -1,3 +1,4 @@
+import { judgeQuota, PLAN_RULE_QUOTAS } from '../src/policy/plan-quota.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({
@@ -15,23 +16,16 @@ export default defineRule({
       nearQuota: '{{count}} firewall rules of the {{plan}} plan quota of {{quota}} ({{percent}}%)',
     },
     remediation: 'Merge rules with the same action into one expression, delete unused rules, or move the zone to a plan with a larger quota.',
-    references: ['API spec: Limits (a rule quota exists for firewall rules)', 'api-facts: firewall rule quota per plan'],
+    references: ['API spec: Limits (a rule quota exists for firewall rules)', 'vendor docs: firewall rules availability (rules per zone by plan)'],
     optionHelp: {
       quotas: 'rules allowed per zone, by plan (legacy plan id)',
       warnAt: 'share of the quota (0 to 1) from which a medium finding is raised',
     },
   },
-  defaultOptions: { quotas: { free: 5, pro: 20, business: 100, enterprise: 1000 } as Record<string, number>, warnAt: 0.8 },
+  defaultOptions: { quotas: { ...PLAN_RULE_QUOTAS } as Record<string, number>, warnAt: 0.8 },
   check(ctx) {
     const rules = ctx.zone.firewallRules();
     if (!rules.known) return ctx.unknown(ctx.zone.resource, rules.reason);
-    const plan = ctx.zone.plan;
-    const quota = plan === null ? undefined : ctx.options.quotas[plan];
-    if (quota === undefined) return ctx.unknown(ctx.zone.resource, `no rule quota is known for the plan "${plan ?? 'unknown'}"; set options.quotas of firewall-rule-quota`);
-    const count = rules.items.length;
-    const data = { count, plan, quota, percent: quota === 0 ? 100 : Math.floor((count / quota) * 100) };
-    if (count >= quota) return ctx.fail(ctx.zone.resource, 'atQuota', data, 'high');
-    if (count >= Math.ceil(quota * ctx.options.warnAt)) return ctx.fail(ctx.zone.resource, 'nearQuota', data, 'medium');
-    ctx.pass();
+    judgeQuota(ctx, rules.items.length, 'rule', 'firewall-rule-quota');
   },
 });

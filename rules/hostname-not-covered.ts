@@ -20,7 +20,7 @@ export default defineRule({
       'Order an advanced certificate pack that names the host (a wildcard covers one label only), fix the validation of the pack that names it, or stop proxying the name.',
     references: [
       'API spec: Resources and their fields (Certificate pack: hosts, wildcard patterns allowed)',
-      'api-facts: certificate pack hosts include the apex',
+      'vendor docs: certificate pack hosts include the apex',
       'vendor docs: certificates are issued once the zone is active (a pending zone is reported by zone-not-active)',
     ],
   },

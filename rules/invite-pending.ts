@@ -16,7 +16,7 @@ export default defineRule({
         "a pending invite to {{organization}} from {{invitedBy}} (expires {{expires}}): the scan cannot see that account's zones until it is accepted; accept it with `zonewarden invites accept`",
     },
     remediation: 'Accept the invite with `zonewarden invites accept` (or reject it if the account is not to be audited), then scan again.',
-    references: ['API spec: Endpoints (PATCH /user/invites/{id}), Resources and their fields (User invite)', 'api-facts: Invites (status pending, accepted, rejected, expired)'],
+    references: ['API spec: Endpoints (PATCH /user/invites/{id}), Resources and their fields (User invite)', 'vendor docs: Invites (status pending, accepted, rejected, expired)'],
   },
   defaultOptions: {},
   check(ctx) {

@@ -1,7 +1,7 @@
 import type { QueryValue } from './client.js';
 
 /**
- * The list endpoints zonewarden reads, with each one's page limits (api-facts.md): lists ask for
+ * The list endpoints zonewarden reads, with each one's page limits (docs/api-surface.md): lists ask for
  * the largest page so a full crawl makes the fewest calls.
  */
 export interface ListEndpoint {

@@ -1,4 +1,4 @@
-/** Enumerations of the API as the emulator enforces them (api-facts.md). */
+/** Enumerations of the API as the emulator enforces them (docs/api-surface.md). */
 
 export const KNOWN_ACTIONS = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'allow', 'log', 'bypass'] as const;
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { emulatorFor, get, listAll, raw } from '../support/http.js';
 
-/** Each list endpoint's per_page limits, ordering and filters (api-facts.md, Pagination). */
+/** Each list endpoint's per_page limits, ordering and filters (the API as it answers in the wild, Pagination). */
 describe('pagination, ordering and filters', () => {
   let emu: RunningEmulator;
   let bigZone: { id: string; size: number };

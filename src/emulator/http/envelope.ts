@@ -75,7 +75,7 @@ export function fail(status: number, code: number | undefined, message: string, 
 }
 
 /**
- * Error codes. Those marked "wild" are the real API's (api-facts.md); the rest are the emulator's
+ * Error codes. Those marked "wild" are the real API's (docs/api-surface.md); the rest are the emulator's
  * own choice for failures whose real code is not published, kept stable so tests can rely on them.
  */
 export const CODES = {

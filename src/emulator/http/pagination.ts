@@ -2,7 +2,7 @@ import { CODES, fail, ok, type Answer, type ResultInfo } from './envelope.js';
 import { Hang, type RequestContext } from './context.js';
 
 /**
- * Page/per_page pagination with each endpoint's limits (api-facts.md).
+ * Page/per_page pagination with each endpoint's limits (docs/api-surface.md).
  *
  * Decisions where the real API is not documented: a per_page outside an endpoint's range is
  * clamped to it and the effective value is reported in result_info.per_page (clients must read
