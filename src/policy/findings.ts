@@ -80,7 +80,7 @@ export function renderMessage(template: string, data: Record<string, unknown>): 
 const STATUS_ORDER: Record<Status, number> = { fail: 0, unknown: 1, waived: 2, pass: 3 };
 
 /** Code-unit order: stable across machines and locales, and far cheaper than localeCompare on 100,000s. */
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+export const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Worst first: failing before unknown before waived before passing, then by severity, rule, zone, resource. */
 export function compareFindings(a: Finding, b: Finding): number {
