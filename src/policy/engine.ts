@@ -99,6 +99,7 @@ class Verdicts {
     private readonly where: (resource: ResourceRef) => { account: Named | null; zone: Named | null },
     private readonly sink: FindingSink,
     private readonly keepPasses: boolean,
+    private readonly heap: HeapCeiling,
   ) {}
 
   /** The rule's setting for a zone (its overrides); a zone rule asks about one zone, so the last answer is kept. */
@@ -115,7 +116,7 @@ class Verdicts {
     if (!resource || typeof resource.id !== 'string' || typeof resource.type !== 'string') throw new Error('a finding needs a resource with a type and an id');
     const { account, zone } = this.where(resource);
     // Per-zone settings: a finding of a zone where the rule is off is not kept; re-grading wins.
-    this.given++;
+    if (++this.given % 1000 === 0) this.heap.check();
     const setting = this.setting(zone, account);
     if (!setting.enabled) return;
     if (status === 'pass') {
@@ -161,6 +162,9 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   const snapshot = new SnapshotView(reader);
   // A rule off by default still runs where an override turns it on.
   const enabled = rules.filter((r) => r.enabled || r.overrides.some((o) => o.enabled === true));
+  // Checked every zone and every 1,000 verdicts (the check costs a microsecond): one zone of 400,000
+  // records leaves 100 MB of garbage, and a rule may give a verdict on each of them.
+  const heap = new HeapCeiling(96, 1);
   const list = options.sink ? null : new ListSink();
   const sink = options.sink ?? list!;
   const passes: Record<string, number> = Object.fromEntries(enabled.map((r) => [r.rule.meta.id, 0]));
@@ -207,8 +211,6 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   });
 
   const zoneRules = enabled.filter((r) => r.rule.meta.scope === 'zone');
-  // Checked every zone (the check costs a microsecond): one zone of 400,000 records leaves 100 MB of garbage.
-  const heap = new HeapCeiling(96, 1);
   // The zones' lists are read a run of zones at a time, in this order.
   reader.readAhead(zones.map((z) => z.id));
   try {
@@ -220,7 +222,7 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
       const where = () => ({ account, zone });
       for (const active of zoneRules) {
         if (!settingFor({ enabled: active.enabled, severity: active.severity }, active.overrides, zone, account).enabled) continue;
-        const verdicts = new Verdicts(active, where, sink, keepPasses);
+        const verdicts = new Verdicts(active, where, sink, keepPasses, heap);
         run(active, verdicts, contextFor(active, verdicts, view.resource, view), zone);
       }
     }
@@ -242,7 +244,7 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
     return { account: null, zone: null };
   };
   for (const active of enabled.filter((r) => r.rule.meta.scope === 'organisation')) {
-    const verdicts = new Verdicts(active, whereInOrganisation, sink, keepPasses);
+    const verdicts = new Verdicts(active, whereInOrganisation, sink, keepPasses, heap);
     run(active, verdicts, contextFor(active, verdicts, null), null);
   }
 
