@@ -137,10 +137,14 @@ export default defineRule({
       if (via !== undefined && !proxiedNames.has(name) && !(ADDRESS_TYPES.has(r.type) && specialKind(r.content) !== null)) fail(r, 'originName', { exposes: via });
     }
 
+    // The first origin of each address: a zone of 400,000 records must not search the origins for every TXT and MX record.
+    const originByAddress = new Map<string, Origin>();
+    for (const o of origins) if (o.canonical !== null && !originByAddress.has(o.canonical)) originByAddress.set(o.canonical, o);
     const originOf = (address: string, prefix: number | null): Origin | undefined => {
       if (prefix === null) {
+        // Text that is not an address names no origin (not even a proxied record whose content is not one either).
         const canonical = canonicalAddress(address);
-        return origins.find((o) => o.canonical === canonical);
+        return canonical === null ? undefined : originByAddress.get(canonical);
       }
       const family = ipFamily(address) as 4 | 6;
       if (prefix < NARROWEST_REVEALING[family]) return undefined;
