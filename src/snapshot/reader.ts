@@ -90,6 +90,9 @@ export interface RawRow {
 
 const flag = (v: number | null): boolean | null => (v === null ? null : v === 1);
 
+/** The coverage columns a CoverageRow holds. */
+const COVERAGE_COLUMNS = 'kind, scope_id, endpoint, state, http_status, api_code, error_code, message, pages, items, truncated';
+
 const toCoverage = (r: Record<string, unknown>): CoverageRow => ({
   kind: r['kind'] as PartitionKind,
   scopeId: r['scope_id'] as string,
@@ -104,18 +107,20 @@ const toCoverage = (r: Record<string, unknown>): CoverageRow => ({
   truncated: r['truncated'] === 1,
 });
 
-const dnsFields = (r: Record<string, unknown>): DnsRecordFields => ({
-  id: r['item_id'] as string,
-  type: r['type'] as string | null,
-  name: r['name'] as string | null,
-  content: r['content'] as string | null,
-  proxied: flag(r['proxied'] as number | null),
-  ttl: r['ttl'] as number | null,
-});
+export type ZoneObjectEndpoint = 'migration_status' | 'migration_check' | 'migration_config' | 'entrypoint' | 'zone_settings' | 'dnssec' | 'universal_ssl' | 'custom_entrypoint';
+
+/** The endpoints stored in zone_objects: one row each, zone_settings one row per setting. */
+const ZONE_OBJECT_ENDPOINTS: readonly Endpoint[] = ['migration_status', 'migration_check', 'migration_config', 'entrypoint', 'zone_settings', 'dnssec', 'universal_ssl', 'custom_entrypoint'];
+
+/** A zone_objects row as read (after its zone_id). */
+const ZONE_OBJECT_COLUMNS = 'endpoint, item_id, raw';
+type ZoneObjectRow = [zoneId: string, endpoint: string, id: string, raw: string];
 
 export class SnapshotReader {
   readonly scan: ScanRow;
   private scopeCoverage: { key: string; rows: Map<Endpoint, CoverageRow> } | null = null;
+  /** The zone objects of the zone asked about last, by endpoint (see zoneObjects). */
+  private heldObjects: { zoneId: string; byEndpoint: Map<string, RawRow[]> } | null = null;
   /** Prepared once per query shape: checks call these for every zone of a scan. */
   private readonly statements = new Map<string, Statement>();
   private ahead: ZoneReadAhead | null = null;
@@ -162,25 +167,35 @@ export class SnapshotReader {
   readAhead(zoneIds: readonly string[] | null): void {
     this.ahead = zoneIds ? new ZoneReadAhead(zoneIds) : null;
     this.scopeCoverage = null;
+    this.heldObjects = null;
   }
 
-  private statement(sql: string, raw = false): Statement {
-    const key = raw ? `raw:${sql}` : sql;
+  /** A prepared statement returning rows as objects, as arrays (`raw`), or their first column (`pluck`). */
+  private statement(sql: string, mode: 'objects' | 'raw' | 'pluck' = 'objects'): Statement {
+    const key = `${mode}:${sql}`;
     let statement = this.statements.get(key);
-    if (!statement) this.statements.set(key, (statement = raw ? this.db.prepare(sql).raw(true) : this.db.prepare(sql)));
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      if (mode === 'raw') statement.raw(true);
+      if (mode === 'pluck') statement.pluck(true);
+      this.statements.set(key, statement);
+    }
     return statement;
   }
 
   /** The rows of a run of zones: zone_id among the JSON array bound to the first parameter, in the order of the table's (zone_id, item_id) index. */
-  private forZones(table: string, columns: string, extra = ''): string {
-    return `${this.valid(table, columns)} AND zone_id IN (SELECT value FROM json_each(?))${extra} ORDER BY zone_id, item_id`;
+  private forZones(table: string, columns: string): string {
+    return `${this.valid(table, `zone_id, ${columns}`)} AND zone_id IN (SELECT value FROM json_each(?)) ORDER BY zone_id, item_id`;
   }
 
-  /** A zone list's expected size, from the coverage read ahead with it: what bounds a run of zones. */
-  private weightOf(endpoint: Endpoint): (zoneId: string) => number | undefined {
+  /** A zone list's expected size (of one endpoint, or several sharing a table), from the coverage read ahead with it: what bounds a run of zones. */
+  private weightOf(...endpoints: Endpoint[]): (zoneId: string) => number | undefined {
     return (zoneId) => {
       const coverage = this.ahead?.peek<CoverageRow>('coverage', zoneId);
-      return coverage === undefined ? undefined : (coverage.find((c) => c.endpoint === endpoint)?.items ?? 0);
+      if (coverage === undefined) return undefined;
+      let items = 0;
+      for (const c of coverage) if (endpoints.includes(c.endpoint)) items += c.items;
+      return items;
     };
   }
 
@@ -189,9 +204,9 @@ export class SnapshotReader {
     return `SELECT ${columns} FROM ${table} WHERE first_scan <= ${ref} AND last_scan >= ${ref}`;
   }
 
-  /** Everything this scan recorded about what it read (built on each call: at 10,000 zones it is 130,000 rows). */
+  /** Everything this scan recorded about what it read (built on each call: at 10,000 zones it is 170,000 rows). */
   coverage(): CoverageRow[] {
-    return (this.db.prepare(this.valid('coverage')).all() as Array<Record<string, unknown>>).map(toCoverage);
+    return (this.db.prepare(this.valid('coverage', COVERAGE_COLUMNS)).all() as Array<Record<string, unknown>>).map(toCoverage);
   }
 
   /**
@@ -202,28 +217,23 @@ export class SnapshotReader {
   coverageOf(kind: PartitionKind, scopeId: string, endpoint: Endpoint): CoverageRow | undefined {
     const key = `${kind}|${scopeId}`;
     if (this.scopeCoverage?.key !== key) {
-      const ahead =
-        kind === 'zone'
-          ? this.ahead?.rows(
-              'coverage',
-              scopeId,
-              (ids) => {
-                const sql = `${this.valid('coverage')} AND kind = 'zone' AND scope_id IN (SELECT value FROM json_each(?)) ORDER BY scope_id, endpoint`;
-                return byZone(this.statement(sql).iterate(JSON.stringify(ids)) as Iterable<Record<string, unknown>>, (r) => r['scope_id'] as string, toCoverage);
-              },
-              { keep: true },
-            )
-          : undefined;
-      const rows = ahead ?? (this.statement(`${this.valid('coverage')} AND kind = ? AND scope_id = ?`).all(kind, scopeId) as Array<Record<string, unknown>>).map(toCoverage);
+      const ahead = kind === 'zone' ? this.ahead?.rows('coverage', scopeId, (ids) => this.runCoverage(ids), { keep: true }) : undefined;
+      const rows = ahead ?? (this.statement(`${this.valid('coverage', COVERAGE_COLUMNS)} AND kind = ? AND scope_id = ?`).all(kind, scopeId) as Array<Record<string, unknown>>).map(toCoverage);
       this.scopeCoverage = { key, rows: new Map(rows.map((r) => [r.endpoint, r])) };
     }
     return this.scopeCoverage.rows.get(endpoint);
   }
 
+  /** The coverage of a run of zones. */
+  private runCoverage(zoneIds: string[]): Map<string, CoverageRow[]> {
+    const sql = `${this.valid('coverage', COVERAGE_COLUMNS)} AND kind = 'zone' AND scope_id IN (SELECT value FROM json_each(?)) ORDER BY scope_id, endpoint`;
+    return byZone(this.statement(sql).iterate(JSON.stringify(zoneIds)) as Iterable<Record<string, unknown>>, (r) => r['scope_id'] as string, toCoverage);
+  }
+
   /** Zones whose own record this scan read: the zones it covers. */
   private coveredZones(): Set<string> {
     const sql = `${this.valid('coverage', 'scope_id')} AND kind = 'zone' AND endpoint = 'zone' AND state = 'ok'`;
-    return new Set((this.db.prepare(sql).all() as Array<{ scope_id: string }>).map((r) => r.scope_id));
+    return new Set(this.statement(sql, 'pluck').all() as string[]);
   }
 
   private readout<T>(kind: PartitionKind, scopeId: string, endpoint: Endpoint, load: () => T[]): Readout<T> {
@@ -238,7 +248,7 @@ export class SnapshotReader {
 
   accounts(): Readout<AccountRow> {
     return this.readout('user', '', 'accounts', () =>
-      (this.db.prepare(this.valid('accounts')).all() as Array<Record<string, unknown>>).map((r) => ({
+      (this.db.prepare(this.valid('accounts', 'item_id, name, type, raw')).all() as Array<Record<string, unknown>>).map((r) => ({
         id: r['item_id'] as string,
         name: r['name'] as string | null,
         type: r['type'] as string | null,
@@ -253,7 +263,7 @@ export class SnapshotReader {
 
   /** Zones this scan read, by name. */
   zones(): ZoneRow[] {
-    const rows = this.db.prepare(`${this.valid('zones')} ORDER BY name`).all() as Array<Record<string, unknown>>;
+    const rows = this.db.prepare(`${this.valid('zones', 'item_id, account_id, name, status, paused, plan, type, raw')} ORDER BY name`).all() as Array<Record<string, unknown>>;
     // A scoped scan read only the zones in its scope; versions of others may span it.
     const { accounts, zones } = this.scan.scope;
     const covered = this.coveredZones();
@@ -279,7 +289,15 @@ export class SnapshotReader {
 
   dnsRecords(zoneId: string): Readout<DnsRecordRow> {
     return this.readout('zone', zoneId, 'dns_records', () =>
-      this.rows('dns_records', 'zone_id', zoneId).map((r) => ({ ...dnsFields(r), raw: r['raw'] as string })),
+      this.rows('dns_records', 'zone_id', zoneId, 'item_id, type, name, content, proxied, ttl, raw').map((r) => ({
+        id: r['item_id'] as string,
+        type: r['type'] as string | null,
+        name: r['name'] as string | null,
+        content: r['content'] as string | null,
+        proxied: flag(r['proxied'] as number | null),
+        ttl: r['ttl'] as number | null,
+        raw: r['raw'] as string,
+      })),
     );
   }
 
@@ -296,19 +314,19 @@ export class SnapshotReader {
       const ahead = this.ahead?.rows(
         'dns_records:fields',
         zoneId,
-        (ids) => byZone(this.statement(this.forZones('dns_records', columns), true).iterate(JSON.stringify(ids)) as Iterable<Fields>, (r) => r[6], record),
+        (ids) => byZone(this.statement(`${this.valid('dns_records', columns)} AND zone_id IN (SELECT value FROM json_each(?)) ORDER BY zone_id, item_id`, 'raw').iterate(JSON.stringify(ids)) as Iterable<Fields>, (r) => r[6], record),
         { weight: this.weightOf('dns_records') },
       );
       if (ahead) return ahead;
       const records: DnsRecordFields[] = [];
-      for (const r of this.statement(`${this.valid('dns_records', columns)} AND zone_id = ?`, true).iterate(zoneId) as Iterable<Fields>) records.push(record(r));
+      for (const r of this.statement(`${this.valid('dns_records', columns)} AND zone_id = ?`, 'raw').iterate(zoneId) as Iterable<Fields>) records.push(record(r));
       return records;
     });
   }
 
   firewallRules(zoneId: string): Readout<FirewallRuleRow> {
     return this.readout('zone', zoneId, 'firewall_rules', () =>
-      this.rows('firewall_rules', 'zone_id', zoneId).map((r) => ({
+      this.rows('firewall_rules', 'zone_id', zoneId, 'item_id, action, paused, priority, filter_id, filter_deleted, raw').map((r) => ({
         id: r['item_id'] as string,
         action: r['action'] as string | null,
         paused: flag(r['paused'] as number | null),
@@ -322,7 +340,7 @@ export class SnapshotReader {
 
   filters(zoneId: string): Readout<FilterRow> {
     return this.readout('zone', zoneId, 'filters', () =>
-      this.rows('filters', 'zone_id', zoneId).map((r) => ({
+      this.rows('filters', 'zone_id', zoneId, 'item_id, expression, paused, raw').map((r) => ({
         id: r['item_id'] as string,
         expression: r['expression'] as string | null,
         paused: flag(r['paused'] as number | null),
@@ -352,39 +370,49 @@ export class SnapshotReader {
   }
 
   /** A single-object endpoint of a zone (migration status, check, config, entry points, DNSSEC...), or the zone's settings, one row each. */
-  zoneObject(
-    zoneId: string,
-    endpoint: 'migration_status' | 'migration_check' | 'migration_config' | 'entrypoint' | 'zone_settings' | 'dnssec' | 'universal_ssl' | 'custom_entrypoint',
-  ): Readout<RawRow> {
-    return this.readout('zone', zoneId, endpoint, () =>
-      this.rows('zone_objects', 'zone_id', zoneId, endpoint).map((r) => ({
-        id: r['item_id'] as string,
-        raw: r['raw'] as string,
-      })),
-    );
+  zoneObject(zoneId: string, endpoint: ZoneObjectEndpoint): Readout<RawRow> {
+    // A copy: the rows are held for the zone's other questions, and a caller may sort what it gets.
+    return this.readout('zone', zoneId, endpoint, () => this.zoneObjects(zoneId).get(endpoint)?.slice() ?? []);
   }
 
-  /** Rows of a table valid in this scan for one scope (and, in zone_objects, one endpoint). */
-  private rows(table: string, scopeColumn: string, scopeId: string, endpoint?: string): Array<Record<string, unknown>> {
-    const byEndpoint = endpoint === undefined ? [] : [endpoint];
+  /**
+   * Every zone object of a zone, by endpoint, in item_id order. A zone has a dozen (one per
+   * endpoint, one per setting) and the rules ask for each: read in one query (for a run of zones
+   * when read ahead) and held until another zone is asked about, rather than one query an
+   * endpoint, each of which walked all the run's objects to find its endpoint in the table.
+   */
+  private zoneObjects(zoneId: string): Map<string, RawRow[]> {
+    if (this.heldObjects?.zoneId !== zoneId) {
+      const weight = this.weightOf(...ZONE_OBJECT_ENDPOINTS);
+      const rows =
+        this.ahead?.rows('zone_objects', zoneId, (ids) => this.runZoneObjects(ids), { weight }) ??
+        (this.statement(`${this.valid('zone_objects', `zone_id, ${ZONE_OBJECT_COLUMNS}`)} AND zone_id = ? ORDER BY item_id`, 'raw').all(zoneId) as ZoneObjectRow[]);
+      this.heldObjects = { zoneId, byEndpoint: byZone(rows, (r) => r[1], (r): RawRow => ({ id: r[2], raw: r[3] })) };
+    }
+    return this.heldObjects.byEndpoint;
+  }
+
+  /** The zone objects of a run of zones, every endpoint in one query. */
+  private runZoneObjects(zoneIds: string[]): Map<string, ZoneObjectRow[]> {
+    const rows = this.statement(this.forZones('zone_objects', ZONE_OBJECT_COLUMNS), 'raw').iterate(JSON.stringify(zoneIds)) as Iterable<ZoneObjectRow>;
+    return byZone(rows, (r) => r[0], (r) => r);
+  }
+
+  /** Rows (the named columns) of a table valid in this scan for one scope, in item_id order when read ahead. */
+  private rows(table: string, scopeColumn: string, scopeId: string, columns: string): Array<Record<string, unknown>> {
     const ahead =
       scopeColumn === 'zone_id'
         ? this.ahead?.rows(
-            endpoint === undefined ? table : `${table}|${endpoint}`,
+            table,
             scopeId,
-            (ids) => {
-              const sql = this.forZones(table, '*', endpoint === undefined ? '' : ' AND endpoint = ?');
-              return byZone(this.statement(sql).iterate(JSON.stringify(ids), ...byEndpoint) as Iterable<Record<string, unknown>>, (r) => r['zone_id'] as string, (r) => r);
-            },
-            { weight: this.weightOf((endpoint ?? table) as Endpoint) },
+            (ids) => byZone(this.statement(this.forZones(table, columns)).iterate(JSON.stringify(ids)) as Iterable<Record<string, unknown>>, (r) => r['zone_id'] as string, (r) => r),
+            { weight: this.weightOf(table as Endpoint) },
           )
         : undefined;
-    if (ahead) return ahead;
-    const sql = `${this.valid(table)} AND ${scopeColumn} = ?${endpoint === undefined ? '' : ' AND endpoint = ?'}`;
-    return this.statement(sql).all(scopeId, ...byEndpoint) as Array<Record<string, unknown>>;
+    return ahead ?? (this.statement(`${this.valid(table, columns)} AND ${scopeColumn} = ?`).all(scopeId) as Array<Record<string, unknown>>);
   }
 
   private rawRows(table: string, scopeColumn: string, scopeId: string): RawRow[] {
-    return this.rows(table, scopeColumn, scopeId).map((r) => ({ id: r['item_id'] as string, raw: r['raw'] as string }));
+    return this.rows(table, scopeColumn, scopeId, 'item_id, raw').map((r) => ({ id: r['item_id'] as string, raw: r['raw'] as string }));
   }
 }
