@@ -24,7 +24,7 @@ describe('the heap ceiling over a live heap larger than itself', () => {
   async function fullCollections(run: () => void): Promise<number> {
     const seen: number[] = [];
     const observer = new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) seen.push((e.detail as { kind: number }).kind);
+      for (const e of list.getEntries()) seen.push((e as unknown as { detail: { kind: number } }).detail.kind);
     });
     observer.observe({ entryTypes: ['gc'] });
     run();
