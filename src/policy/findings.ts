@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { severityRank, type Category, type ResourceRef, type Severity } from './rule.js';
 
 /**
@@ -47,10 +47,9 @@ export function resourceText(resource: ResourceRef, typeName: (type: string) => 
 }
 
 export function fingerprint(rule: string, zoneId: string | null, resource: ResourceRef): string {
-  return createHash('sha256')
-    .update([rule, zoneId ?? '', resource.type, resource.id].join('\u0000'))
-    .digest('hex')
-    .slice(0, 32);
+  // One-shot: a Hash object per finding holds native memory the collector does not see, which
+  // piled up past 100 MB in an audit of a zone with 200,000 findings.
+  return hash('sha256', `${rule}\u0000${zoneId ?? ''}\u0000${resource.type}\u0000${resource.id}`, 'hex').slice(0, 32);
 }
 
 /** A message template's placeholders, e.g. `{{days}}`. */

@@ -41,9 +41,10 @@ export class HeapCeiling {
     if (!collect) return;
     collect();
     // What survives a full collection is live (one zone of 400,000 records holds 150 MB): the next
-    // collection waits until garbage of half the ceiling piles up over it, rather than spinning on
-    // every check; once the live heap falls back, so does the limit.
+    // collection waits until garbage of a quarter of the ceiling piles up over it, rather than
+    // spinning on every check; once the live heap falls back, so does the limit. (Half the ceiling
+    // let the audit of a 438,000-record zone peak at 295 MiB, a quarter at 285 MiB, as fast.)
     const live = v8.getHeapStatistics().used_heap_size;
-    this.limit = Math.max(this.ceilingMb * 2 ** 20, live + (this.ceilingMb / 2) * 2 ** 20);
+    this.limit = Math.max(this.ceilingMb * 2 ** 20, live + (this.ceilingMb / 4) * 2 ** 20);
   }
 }
