@@ -1,6 +1,6 @@
 import { smallPageCache, type Db } from '../snapshot/db.js';
 import type { SnapshotReader } from '../snapshot/reader.js';
-import { evaluate, type EvaluateOptions, type Evaluation } from './engine.js';
+import { evaluate, type EvaluateOptions, type Evaluation, type FindingSink } from './engine.js';
 import { compareFindings, STATUSES, type Finding, type Status } from './findings.js';
 import type { ActiveRule } from './registry.js';
 import { atOrAbove, SEVERITIES, type Severity } from './rule.js';
@@ -43,12 +43,13 @@ export class FindingCounter {
     };
   }
 
-  add(f: Finding): void {
+  /** Counts `f`, `n` times. */
+  add(f: Finding, n = 1): void {
     if (f.status === 'pass') return;
-    this.counts.byStatus[f.status]++;
-    (this.counts.byRule[f.rule] ??= zeroStatuses())[f.status]++;
-    if (f.status === 'fail') this.counts.failBySeverity[f.severity]++;
-    if (f.status === 'fail' && f.zone) (this.counts.byZone![f.zone.id] ??= { pass: 0, fail: 0 }).fail++;
+    this.counts.byStatus[f.status] += n;
+    (this.counts.byRule[f.rule] ??= zeroStatuses())[f.status] += n;
+    if (f.status === 'fail') this.counts.failBySeverity[f.severity] += n;
+    if (f.status === 'fail' && f.zone) (this.counts.byZone![f.zone.id] ??= { pass: 0, fail: 0 }).fail += n;
   }
 
   addZonePasses(passes: Readonly<Record<string, number>>): void {
@@ -107,21 +108,50 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
   const recorder = new AuditRecorder(db, reader.scan.id);
   const set = new WaiverSet(waivers, new Date(reader.scan.startedAt));
   const counter = new FindingCounter(rules.filter((r) => r.enabled).map((r) => r.rule.meta.id));
-  const evaluation = db
-    .transaction(() =>
-      evaluate(reader, rules, {
-        keepPasses: false,
-        sink: (f) => {
-          const applied = set.apply(f);
-          counter.add(applied);
-          recorder.add(applied);
-        },
-      }),
-    )
-    .deferred();
+  const sink = new RecordingSink(recorder, set, counter);
+  const evaluation = db.transaction(() => evaluate(reader, rules, { keepPasses: false, sink })).deferred();
   const result = finish(evaluation, [], set, counter);
   recorder.finish(result, evaluatedAt);
   return result;
+}
+
+/**
+ * Waivers applied and findings counted on their way to the recorder. The counts and the waivers'
+ * matches of a unit (one rule on one zone) are held until it stands, like its findings.
+ */
+class RecordingSink implements FindingSink {
+  /** The unit's findings as the counter sees them: one of each kind, and how many. */
+  private readonly held = new Map<string, { finding: Finding; n: number }>();
+  private matched: number[] = [];
+
+  constructor(
+    private readonly recorder: AuditRecorder,
+    private readonly waivers: WaiverSet,
+    private readonly counter: FindingCounter,
+  ) {}
+
+  add(f: Finding): void {
+    const applied = this.waivers.apply(f, this.matched);
+    const kind = `${applied.status}\u0000${applied.severity}\u0000${applied.rule}\u0000${applied.zone?.id ?? ''}`;
+    const held = this.held.get(kind);
+    if (held) held.n++;
+    else this.held.set(kind, { finding: applied, n: 1 });
+    this.recorder.add(applied);
+  }
+
+  commit(): void {
+    this.recorder.commit();
+    for (const { finding, n } of this.held.values()) this.counter.add(finding, n);
+    this.waivers.confirm(this.matched);
+    this.held.clear();
+    this.matched = [];
+  }
+
+  rollback(): void {
+    this.recorder.rollback();
+    this.held.clear();
+    this.matched = [];
+  }
 }
 
 /** Failures (not waived, not unknown) at or above the threshold: what `--fail-on` turns into exit 1. */

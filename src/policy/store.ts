@@ -1,9 +1,10 @@
 import { PACKAGE } from '../shared/package-info.js';
 import type { Statement } from 'better-sqlite3';
-import { smallPageCache, type Db } from '../snapshot/db.js';
+import { largerPageCache, smallPageCache, type Db } from '../snapshot/db.js';
 import type { AuditCounts, AuditResult } from './audit.js';
 import type { RuleRunError } from './engine.js';
-import type { Finding } from './findings.js';
+import { byText, type Finding } from './findings.js';
+import type { FindingSink } from './engine.js';
 import type { WaiverReport } from './waivers.js';
 import { HeapCeiling } from '../shared/heap.js';
 import { overridesOf } from './zone-overrides.js';
@@ -32,76 +33,192 @@ export interface StoredAudit extends AuditHeader {
 
 const COLUMNS = `scan_id, fingerprint, rule, category, severity, status, account_id, account_name, zone_id, zone_name,
   resource_type, resource_id, resource_name, message, message_id, data, waiver`;
+const PLACEHOLDERS = COLUMNS.split(',')
+  .map(() => '?')
+  .join(', ');
+
+/** Positions in the listing order: status, then severity (compareFindings). */
+const STATUS_RANK: Record<string, number> = { fail: 0, unknown: 1, waived: 2, pass: 3 };
+const SEVERITY_RANK: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
+
+/** Staging keys: a bucket's findings take the keys from bucket * SPAN on, in listing order. */
+const SPAN = 2 ** 32;
+/** A unit with more findings than this is sorted by SQLite rather than held (one rule on one huge zone). */
+const HELD_UNIT = 2_000;
+
+/** The findings of one status, severity and rule: the listing keeps them together, by zone and resource. */
+interface Bucket {
+  id: number;
+  status: number;
+  severity: number;
+  rule: string;
+  /** The next key's offset within the bucket. */
+  next: number;
+}
+
+/** Zone name, then resource: how the findings of one bucket are listed (compareFindings). */
+const byZoneAndResource = (a: Finding, b: Finding): number =>
+  byText(a.zone?.name ?? '', b.zone?.name ?? '') || byText(a.resource.name ?? a.resource.id, b.resource.name ?? b.resource.id);
+
+function values(scanId: number, f: Finding): unknown[] {
+  return [
+    scanId,
+    f.fingerprint,
+    f.rule,
+    f.category,
+    f.severity,
+    f.status,
+    f.account?.id ?? null,
+    f.account?.name ?? null,
+    f.zone?.id ?? null,
+    f.zone?.name ?? null,
+    f.resource.type,
+    f.resource.id,
+    f.resource.name,
+    f.message,
+    f.messageId,
+    JSON.stringify(f.data),
+    f.waiver ? JSON.stringify(f.waiver) : null,
+  ];
+}
 
 /**
- * Stores one audit of a scan, replacing an earlier one. Findings are staged in a temporary table
- * while the rules run, which takes no lock on the database, and moved into place in one short
- * write transaction by finish(): an audit of 10,000 zones takes half a minute, and a scan writing
- * the same file meanwhile must not wait for it.
+ * Stores one audit of a scan, replacing an earlier one, its findings in listing order (worst
+ * first) so that reading them back needs no sort.
+ *
+ * Findings are staged in a temporary table while the rules run, which takes no lock on the
+ * database, and moved into place in one short write transaction by finish(): an audit of 10,000
+ * zones takes seconds, and a scan writing the same file meanwhile must not wait for it.
+ *
+ * The order comes from how the engine delivers findings: unit by unit (one rule on one zone),
+ * zones in name order. So within a bucket (status, severity, rule) the units arrive in listing
+ * order already, and only the findings of one unit need sorting, by resource: in memory, or, for a
+ * unit too large to hold (a rule reporting most records of a zone of 400,000), by SQLite when the
+ * unit stands. Each staged finding's key is its bucket's base plus its place in the bucket, and
+ * finish() copies the buckets in listing order.
  */
-export class AuditRecorder {
-  private readonly insert: Statement;
+export class AuditRecorder implements FindingSink {
+  private readonly stage: Statement;
+  private readonly spill: Statement;
+  private readonly buckets = new Map<string, Bucket>();
+  /** The unit's findings while held, each with its bucket. */
+  private unit: Array<{ bucket: Bucket; finding: Finding }> = [];
+  /** Buckets of the unit's findings moved to temp.audit_spill. */
+  private spilled = new Set<Bucket>();
 
   constructor(
     private readonly db: Db,
     private readonly scanId: number,
   ) {
-    db.exec(`CREATE TEMP TABLE IF NOT EXISTS audit_stage AS SELECT ${COLUMNS} FROM main.findings WHERE 0`);
+    db.exec(`CREATE TEMP TABLE IF NOT EXISTS audit_stage (k INTEGER PRIMARY KEY, ${COLUMNS})`);
+    db.exec(`CREATE TEMP TABLE IF NOT EXISTS audit_spill (b INTEGER NOT NULL, ${COLUMNS})`);
     db.exec('DELETE FROM temp.audit_stage');
-    this.insert = db.prepare(`INSERT INTO temp.audit_stage (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    db.exec('DELETE FROM temp.audit_spill');
+    this.stage = db.prepare(`INSERT INTO temp.audit_stage (k, ${COLUMNS}) VALUES (?, ${PLACEHOLDERS})`);
+    this.spill = db.prepare(`INSERT INTO temp.audit_spill (b, ${COLUMNS}) VALUES (?, ${PLACEHOLDERS})`);
   }
 
+  private bucketOf(f: Finding): Bucket {
+    const name = `${f.status}|${f.severity}|${f.rule}`;
+    let bucket = this.buckets.get(name);
+    if (!bucket) {
+      bucket = { id: this.buckets.size, status: STATUS_RANK[f.status] ?? 9, severity: SEVERITY_RANK[f.severity] ?? 9, rule: f.rule, next: 0 };
+      this.buckets.set(name, bucket);
+    }
+    return bucket;
+  }
+
+  /** A finding of the unit under way (passes are counted, not stored). */
   add(f: Finding): void {
     if (f.status === 'pass') return;
-    this.insert.run(
-      this.scanId,
-      f.fingerprint,
-      f.rule,
-      f.category,
-      f.severity,
-      f.status,
-      f.account?.id ?? null,
-      f.account?.name ?? null,
-      f.zone?.id ?? null,
-      f.zone?.name ?? null,
-      f.resource.type,
-      f.resource.id,
-      f.resource.name,
-      f.message,
-      f.messageId,
-      JSON.stringify(f.data),
-      f.waiver ? JSON.stringify(f.waiver) : null,
+    this.unit.push({ bucket: this.bucketOf(f), finding: f });
+    if (this.unit.length > HELD_UNIT) this.spillUnit();
+  }
+
+  private spillUnit(): void {
+    for (const { bucket, finding } of this.unit) {
+      this.spill.run(bucket.id, ...values(this.scanId, finding));
+      this.spilled.add(bucket);
+    }
+    this.unit = [];
+  }
+
+  /** The unit stands: its findings take their places in their buckets. */
+  commit(): void {
+    if (this.spilled.size > 0) return this.commitSpilled();
+    if (this.unit.length === 0) return;
+    // Stable: findings on one resource keep the order the rule gave them.
+    this.unit.sort((a, b) => byZoneAndResource(a.finding, b.finding));
+    for (const { bucket, finding } of this.unit) this.stage.run(bucket.id * SPAN + bucket.next++, ...values(this.scanId, finding));
+    this.unit = [];
+  }
+
+  private commitSpilled(): void {
+    this.spillUnit();
+    // SQLite compares text by its UTF-8 bytes, compareFindings by UTF-16 units: the same order but for
+    // characters above U+E000 against those above U+FFFF, which host names and ids do not mix.
+    const place = this.db.prepare(
+      `INSERT INTO temp.audit_stage (k, ${COLUMNS})
+       SELECT ? + row_number() OVER (ORDER BY coalesce(zone_name, ''), coalesce(resource_name, resource_id), rowid) - 1, ${COLUMNS}
+       FROM temp.audit_spill WHERE b = ?`,
     );
+    for (const bucket of this.spilled) bucket.next += place.run(bucket.id * SPAN + bucket.next, bucket.id).changes;
+    this.db.exec('DELETE FROM temp.audit_spill');
+    this.spilled = new Set();
+  }
+
+  /** The unit's rule failed: none of its findings are kept. */
+  rollback(): void {
+    this.unit = [];
+    if (this.spilled.size > 0) this.db.exec('DELETE FROM temp.audit_spill');
+    this.spilled = new Set();
   }
 
   /** Replaces the scan's stored audit with this one, in one write transaction. */
   finish(result: Omit<AuditResult, 'findings'>, evaluatedAt: Date): void {
-    this.db
-      .transaction(() => {
-        this.db.prepare('DELETE FROM audits WHERE scan_id = ?').run(this.scanId);
-        this.db
-          .prepare('INSERT INTO audits (scan_id, evaluated_at, tool_version, rules, counts, errors, waivers) VALUES (?, ?, ?, ?, ?, ?, ?)')
-          .run(
-            this.scanId,
-            evaluatedAt.toISOString(),
-            PACKAGE.version,
-            JSON.stringify(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity, options: r.options, ...overridesOf(r) }))),
-            JSON.stringify(result.counts),
-            JSON.stringify(result.errors),
-            JSON.stringify(result.waivers),
-          );
-        this.db.exec(`INSERT INTO main.findings (${COLUMNS}) SELECT ${COLUMNS} FROM temp.audit_stage`);
-        this.db.exec('DELETE FROM temp.audit_stage');
-      })
-      .immediate();
+    const restore = largerPageCache(this.db);
+    try {
+      this.db
+        .transaction(() => {
+          this.db.prepare('DELETE FROM audits WHERE scan_id = ?').run(this.scanId);
+          this.db
+            .prepare('INSERT INTO audits (scan_id, evaluated_at, tool_version, rules, counts, errors, waivers) VALUES (?, ?, ?, ?, ?, ?, ?)')
+            .run(
+              this.scanId,
+              evaluatedAt.toISOString(),
+              PACKAGE.version,
+              JSON.stringify(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity, options: r.options, ...overridesOf(r) }))),
+              JSON.stringify(result.counts),
+              JSON.stringify(result.errors),
+              JSON.stringify(result.waivers),
+            );
+          const last = this.db.prepare('SELECT max(pk) FROM findings').pluck().get() as number | null;
+          const copy = this.db.prepare(`INSERT INTO main.findings (${COLUMNS}) SELECT ${COLUMNS} FROM temp.audit_stage WHERE k >= ? AND k < ? ORDER BY k`);
+          let stored = 0;
+          for (const b of [...this.buckets.values()].sort(listingOrder)) stored += copy.run(b.id * SPAN, (b.id + 1) * SPAN).changes;
+          // New rows take the keys after the largest (INTEGER PRIMARY KEY), so this audit's are one run, in listing order.
+          const first = (last ?? 0) + 1;
+          this.db.prepare('UPDATE audits SET findings_from = ?, findings_to = ? WHERE scan_id = ?').run(first, first + stored - 1, this.scanId);
+          this.db.exec('DELETE FROM temp.audit_stage');
+        })
+        .immediate();
+    } finally {
+      restore();
+    }
   }
 }
+
+const listingOrder = (a: Bucket, b: Bucket): number => a.status - b.status || a.severity - b.severity || byText(a.rule, b.rule);
 
 /** Stores an audit held in memory (see recordAudit for one streamed as it runs). */
 export function saveAudit(db: Db, result: AuditResult, evaluatedAt = new Date()): void {
   const recorder = new AuditRecorder(db, result.scan.id);
   db.transaction(() => {
-    for (const f of result.findings) recorder.add(f);
+    // Already in listing order: each finding stands alone and takes the next place in its bucket.
+    for (const f of result.findings) {
+      recorder.add(f);
+      recorder.commit();
+    }
   })();
   recorder.finish(result, evaluatedAt);
 }
@@ -135,16 +252,54 @@ export function findingFromRow(r: Record<string, string | null>): Finding {
  */
 export function* storedFindings(db: Db, scanId: number): Generator<Finding> {
   const heap = new HeapCeiling(96, 1000);
+  const run = storedRun(db, scanId);
   // The sort's buffers follow the page cache's size: small, as in the audit that wrote them.
   const restore = smallPageCache(db);
   try {
-    for (const row of db.prepare(`SELECT * FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`).iterate(scanId)) {
+    const rows = run
+      ? db.prepare('SELECT * FROM findings WHERE pk BETWEEN ? AND ? AND scan_id = ? ORDER BY pk').iterate(run.from, run.to, scanId)
+      : db.prepare(`SELECT * FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`).iterate(scanId);
+    for (const row of rows) {
       heap.check();
       yield findingFromRow(row as Record<string, string | null>);
     }
   } finally {
     restore();
   }
+}
+
+/**
+ * A finding as JSON.stringify writes a finding read by findingFromRow (same keys, same order, same
+ * escapes), built by SQLite: the JSON output of an audit of 200,000 findings then costs no
+ * object, parse or stringify per finding.
+ */
+const FINDING_JSON = `json_object(
+  'rule', rule, 'category', category, 'severity', severity, 'status', status,
+  'account', CASE WHEN account_id IS NULL THEN NULL ELSE json_object('id', account_id, 'name', account_name) END,
+  'zone', CASE WHEN zone_id IS NULL THEN NULL ELSE json_object('id', zone_id, 'name', zone_name) END,
+  'resource', json_object('type', resource_type, 'id', resource_id, 'name', resource_name),
+  'message', message, 'messageId', message_id, 'data', json(data), 'fingerprint', fingerprint)`;
+const FINDING_JSON_WITH_WAIVER = `CASE WHEN waiver IS NULL OR waiver = '' THEN ${FINDING_JSON}
+  ELSE json_insert(${FINDING_JSON}, '$.waiver', json(waiver)) END`;
+
+/** The stored findings of a scan as JSON texts, worst first (see storedFindings). */
+export function* storedFindingsJson(db: Db, scanId: number): Generator<string> {
+  const run = storedRun(db, scanId);
+  const restore = smallPageCache(db);
+  try {
+    const rows = run
+      ? db.prepare(`SELECT ${FINDING_JSON_WITH_WAIVER} FROM findings WHERE pk BETWEEN ? AND ? AND scan_id = ? ORDER BY pk`).pluck().iterate(run.from, run.to, scanId)
+      : db.prepare(`SELECT ${FINDING_JSON_WITH_WAIVER} FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`).pluck().iterate(scanId);
+    yield* rows as Iterable<string>;
+  } finally {
+    restore();
+  }
+}
+
+/** Where an audit's findings are, in listing order (stored since schema 7); null for audits stored before, whose findings need sorting. */
+function storedRun(db: Db, scanId: number): { from: number; to: number } | null {
+  const run = db.prepare('SELECT findings_from, findings_to FROM audits WHERE scan_id = ?').get(scanId) as { findings_from: number | null; findings_to: number | null } | undefined;
+  return run?.findings_from != null && run.findings_to != null ? { from: run.findings_from, to: run.findings_to } : null;
 }
 
 export function loadAuditHeader(db: Db, scanId: number): AuditHeader | null {

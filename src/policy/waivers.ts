@@ -148,16 +148,26 @@ export class WaiverSet {
     this.compiled = waivers.map((w) => ({ w, match: matcher(w), active: w.expiresAt.getTime() > now.getTime(), matched: 0 }));
   }
 
-  /** A failure matched by an active waiver (the first in the file) becomes `waived`. */
-  apply(f: Finding): Finding {
+  /**
+   * A failure matched by an active waiver (the first in the file) becomes `waived`. With
+   * `tentative`, the waivers it matched are noted there rather than counted, for `confirm` to
+   * count once the finding stands (a rule that throws leaves no finding, and no match).
+   */
+  apply(f: Finding, tentative?: number[]): Finding {
     if (f.status !== 'fail' || this.compiled.length === 0) return f;
     let applied: Finding | null = null;
-    for (const c of this.compiled) {
+    for (const [i, c] of this.compiled.entries()) {
       if (!c.match(f)) continue;
-      c.matched++;
+      if (tentative) tentative.push(i);
+      else c.matched++;
       if (c.active && !applied) applied = { ...f, status: 'waived', waiver: { reason: c.w.reason, owner: c.w.owner, expires: c.w.expires, index: c.w.index } };
     }
     return applied ?? f;
+  }
+
+  /** Counts the matches `apply` noted as tentative. */
+  confirm(tentative: readonly number[]): void {
+    for (const i of tentative) this.compiled[i]!.matched++;
   }
 
   report(): WaiverReport {

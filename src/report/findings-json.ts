@@ -12,7 +12,7 @@ export const AUDIT_JSON_SCHEMA = 'zonewarden.audit/1';
  * Writes the audit as one JSON document, the findings last and one per line: written in chunks,
  * so that 100,000s of findings never become one string in memory, and easy to grep or diff.
  */
-export function writeAuditJson(result: AuditResult, findings: Iterable<Finding>, options: { failOn: string; exitCode: number }, write: (text: string) => void): void {
+export function writeAuditJson(result: AuditResult, findings: Iterable<Finding | string>, options: { failOn: string; exitCode: number }, write: (text: string) => void): void {
   const rules = result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity ?? r.rule.meta.severity, options: r.options, remediation: r.rule.meta.remediation, ...overridesOf(r) }));
   writeJson({ ...head(result.scan, result.zones, options), rules, counts: publicCounts(result.counts), waivers: result.waivers, errors: result.errors }, findings, write);
 }
@@ -22,7 +22,7 @@ export function writeStoredAuditJson(
   audit: AuditHeader,
   scan: ScanRow,
   zones: number,
-  findings: Iterable<Finding>,
+  findings: Iterable<Finding | string>,
   options: { failOn: string; exitCode: number },
   write: (text: string) => void,
 ): void {
@@ -52,7 +52,8 @@ function head(scan: ScanRow, zones: number, options: { failOn: string; exitCode:
   };
 }
 
-function writeJson(document: ReturnType<typeof head> & Record<string, unknown>, findings: Iterable<Finding>, write: (text: string) => void): void {
+/** `findings`: objects, or texts already in JSON (storedFindingsJson). */
+function writeJson(document: ReturnType<typeof head> & Record<string, unknown>, findings: Iterable<Finding | string>, write: (text: string) => void): void {
   // Keys in the documented order: schema, scan, zones, rules, failOn, exitCode, counts, waivers, errors.
   const { schema, scan, zones, rules, failOn, exitCode, counts, waivers, errors } = document;
   const text = JSON.stringify({ schema, scan, zones, rules, failOn, exitCode, counts, waivers, errors }, null, 2);
@@ -60,7 +61,7 @@ function writeJson(document: ReturnType<typeof head> & Record<string, unknown>, 
   let n = 0;
   let chunk: string[] = [];
   for (const f of findings) {
-    chunk.push(`${n++ === 0 ? '' : ','}\n    ${JSON.stringify(f)}`);
+    chunk.push(`${n++ === 0 ? '' : ','}\n    ${typeof f === 'string' ? f : JSON.stringify(f)}`);
     if (chunk.length === 1000) {
       write(chunk.join(''));
       chunk = [];

@@ -2,7 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rm
 import { join } from 'node:path';
 import type { DriftResult } from '../drift/result.js';
 import { catalogue } from '../policy/catalogue.js';
-import { storedFindings } from '../policy/store.js';
+import { storedFindings, storedFindingsJson } from '../policy/store.js';
 import { EXIT, ZonewardenError } from '../shared/errors.js';
 import type { Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
@@ -99,7 +99,7 @@ export async function writeReport(db: Db, scanId: number, options: ReportOptions
       } else if (format === 'md') {
         write(renderDigest(options.templates, data));
       } else if (format === 'json') {
-        writeStoredAuditJson(data.audit, reader.scan, reader.zones().length, storedFindings(db, scanId), { failOn: 'none', exitCode: incomplete ? EXIT.incomplete : EXIT.ok }, write);
+        writeStoredAuditJson(data.audit, reader.scan, reader.zones().length, storedFindingsJson(db, scanId), { failOn: 'none', exitCode: incomplete ? EXIT.incomplete : EXIT.ok }, write);
       } else if (format === 'ocsf') {
         writeOcsf(storedFindings(db, scanId), reader.scan, catalogue(), write);
       } else if (format === 'junit') {

@@ -180,3 +180,16 @@ export function smallPageCache(db: Db): () => void {
     db.pragma(`temp.cache_size = ${before.temp}`);
   };
 }
+
+/**
+ * A 32 MB page cache for the main file until the returned function puts back the one before: for
+ * storing an audit's findings, whose fingerprint index takes them in random order (200,000
+ * findings: 2.1 s with a 2 MB cache, 1.0 s with this one).
+ */
+export function largerPageCache(db: Db): () => void {
+  const before = Number(db.pragma('main.cache_size', { simple: true }));
+  db.pragma('main.cache_size = -32000');
+  return () => {
+    db.pragma(`main.cache_size = ${before}`);
+  };
+}

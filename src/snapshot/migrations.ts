@@ -223,6 +223,13 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX coverage_partition ON coverage (kind, scope_id, endpoint);
   CREATE INDEX coverage_first ON coverage (first_scan);
   `,
+  // 7: an audit's findings are stored as one run of keys in listing order (worst first), so that
+  // reading them back (reports, audit output) needs no sort of 200,000 rows; the run's first and
+  // last key are kept with the audit. Null in audits stored before, which are still sorted.
+  `
+  ALTER TABLE audits ADD COLUMN findings_from INTEGER;
+  ALTER TABLE audits ADD COLUMN findings_to INTEGER;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -71,7 +71,7 @@ export class ZoneReadAhead {
   }
 }
 
-/** Groups rows by their zone, keeping their order. */
+/** Groups rows by their zone (or another key), keeping their order. */
 export function byZone<R, T>(rows: Iterable<R>, zoneOf: (row: R) => string, map: (row: R) => T): Map<string, T[]> {
   const grouped = new Map<string, T[]>();
   for (const r of rows) {

@@ -51,6 +51,11 @@ testRule(rule, {
       name: 'the CNAME target is proxied itself',
       snapshot: zone(record('CNAME', 'www.a.example', 'origin.a.example', true), record('A', 'origin.a.example', '203.0.113.10', true)),
     },
+    {
+      // RFC 1035 3.4.1: an A record's data is an address; contents that are not one point nowhere and name no origin.
+      name: 'mail hosted on a name whose A record is not an address, beside a proxied record whose content is not one either',
+      snapshot: zone(record('A', 'a.example', 'not-an-address', true), mx('mail.a.example'), record('A', 'mail.a.example', 'also-not-an-address')),
+    },
     { name: 'a record without a proxy state is not known to be unproxied', snapshot: zone(apex, record('A', 'unknown.a.example', '203.0.113.10', null)) },
   ],
   invalid: [

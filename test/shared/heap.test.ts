@@ -1,4 +1,5 @@
 import v8 from 'node:v8';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { HeapCeiling } from '../../src/shared/heap.js';
 
@@ -15,5 +16,28 @@ describe('the heap ceiling', () => {
     expect(used(), 'not on the first checks').toBeGreaterThan(before - 10 * 2 ** 20);
     ceiling.check();
     expect(used()).toBeLessThan(before - 10 * 2 ** 20);
+  });
+});
+
+describe('the heap ceiling over a live heap larger than itself', () => {
+  /** Full collections while `run` runs, as Node's performance timeline reports them. */
+  async function fullCollections(run: () => void): Promise<number> {
+    const seen: number[] = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) seen.push((e as unknown as { detail: { kind: number } }).detail.kind);
+    });
+    observer.observe({ entryTypes: ['gc'] });
+    run();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    observer.disconnect();
+    return seen.filter((kind) => kind === constants.NODE_PERFORMANCE_GC_MAJOR).length;
+  }
+
+  it('collects once, then waits for garbage to pile up over what is live instead of collecting on every check', async () => {
+    // One huge zone's records stay live while its rules run: collecting them again on every check would find nothing.
+    const live = Array.from({ length: 300_000 }, (_, i) => `live ${i} ${'x'.repeat(50)}`);
+    const ceiling = new HeapCeiling(1, 1);
+    expect(await fullCollections(() => Array.from({ length: 5 }, () => ceiling.check()))).toBe(1);
+    expect(live).toHaveLength(300_000);
   });
 });

@@ -4,7 +4,7 @@ import { catalogue, loadRules, rulesFor } from '../../policy/catalogue.js';
 import { recordAudit, runAudit, type AuditResult } from '../../policy/audit.js';
 import type { Finding } from '../../policy/findings.js';
 import type { Severity } from '../../policy/rule.js';
-import { saveAudit, storedFindings } from '../../policy/store.js';
+import { saveAudit, storedFindings, storedFindingsJson } from '../../policy/store.js';
 import { loadWaivers } from '../../policy/waivers.js';
 import { EXIT } from '../../shared/errors.js';
 import { openSnapshot, SnapshotError, type Db } from '../../snapshot/db.js';
@@ -106,20 +106,23 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
       // Streamed into the database by default; --passes needs every verdict, so that audit is held in memory.
       let result: AuditResult;
       let findings: () => Iterable<Finding>;
+      // The JSON output of a stored audit comes out of SQLite already as JSON text.
+      let findingsJson: () => Iterable<Finding | string>;
       if (o.passes) {
         const held = runAudit(reader, rules, waivers, { keepPasses: true });
         saveAudit(db, held);
         result = held;
-        findings = () => held.findings;
+        findings = findingsJson = () => held.findings;
       } else {
         result = recordAudit(db, reader, rules, waivers);
         findings = () => storedFindings(db, reader.scan.id);
+        findingsJson = () => storedFindingsJson(db, reader.scan.id);
       }
       const failOn = config.failOn;
       const failing = failOn === 'none' ? 0 : result.failingAtOrAbove[failOn as Severity];
       const incomplete = result.scan.status !== 'complete' || result.errors.length > 0;
       const exitCode = failing ? EXIT.findings : incomplete ? EXIT.incomplete : EXIT.ok;
-      if (o.format === 'json') writeAuditJson(result, findings(), { failOn, exitCode }, io.stdout);
+      if (o.format === 'json') writeAuditJson(result, findingsJson(), { failOn, exitCode }, io.stdout);
       else if (o.format === 'ocsf') writeOcsf(findings(), result.scan, catalogue(), io.stdout);
       else if (o.format === 'junit') {
         const ran = junitRules(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity })), catalogue());
