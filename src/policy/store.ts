@@ -257,7 +257,7 @@ export function* storedFindings(db: Db, scanId: number): Generator<Finding> {
   const restore = smallPageCache(db);
   try {
     const rows = run
-      ? db.prepare('SELECT * FROM findings WHERE pk BETWEEN ? AND ? AND scan_id = ? ORDER BY pk').iterate(run.from, run.to, scanId)
+      ? db.prepare('SELECT * FROM findings WHERE pk BETWEEN ? AND ? AND +scan_id = ? ORDER BY pk').iterate(run.from, run.to, scanId)
       : db.prepare(`SELECT * FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`).iterate(scanId);
     for (const row of rows) {
       heap.check();
@@ -288,7 +288,7 @@ export function* storedFindingsJson(db: Db, scanId: number): Generator<string> {
   const restore = smallPageCache(db);
   try {
     const rows = run
-      ? db.prepare(`SELECT ${FINDING_JSON_WITH_WAIVER} FROM findings WHERE pk BETWEEN ? AND ? AND scan_id = ? ORDER BY pk`).pluck().iterate(run.from, run.to, scanId)
+      ? db.prepare(`SELECT ${FINDING_JSON_WITH_WAIVER} FROM findings WHERE pk BETWEEN ? AND ? AND +scan_id = ? ORDER BY pk`).pluck().iterate(run.from, run.to, scanId)
       : db.prepare(`SELECT ${FINDING_JSON_WITH_WAIVER} FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`).pluck().iterate(scanId);
     yield* rows as Iterable<string>;
   } finally {
@@ -296,7 +296,11 @@ export function* storedFindingsJson(db: Db, scanId: number): Generator<string> {
   }
 }
 
-/** Where an audit's findings are, in listing order (stored since schema 7); null for audits stored before, whose findings need sorting. */
+/**
+ * Where an audit's findings are, in listing order (stored since schema 7); null for audits stored
+ * before, whose findings need sorting. Queries read the run by key with `+scan_id`: left to itself,
+ * SQLite picks the fingerprint index for scan_id and sorts the whole run by key before the first row.
+ */
 function storedRun(db: Db, scanId: number): { from: number; to: number } | null {
   const run = db.prepare('SELECT findings_from, findings_to FROM audits WHERE scan_id = ?').get(scanId) as { findings_from: number | null; findings_to: number | null } | undefined;
   return run?.findings_from != null && run.findings_to != null ? { from: run.findings_from, to: run.findings_to } : null;

@@ -127,7 +127,11 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
       else if (o.format === 'junit') {
         const ran = junitRules(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity })), catalogue());
         writeJunit({ scan: result.scan, zones: reader.zones(), rules: ran, findings: findings(), errors: result.errors }, io.stdout);
-      } else writeAuditText(result, findings, { failOn, limit: o.limit }, io.stdout);
+      } else {
+        // Stored findings are the failing, unknown and waived ones; --passes lists the passes too.
+        const { fail, unknown, waived, pass } = result.counts.byStatus;
+        writeAuditText(result, findings, { failOn, limit: o.limit, total: fail + unknown + waived + (o.passes ? pass : 0) }, io.stdout);
+      }
       if (!config.quiet && failing) io.stderr(`${failing} failing finding(s) at or above ${failOn}\n`);
       if (!config.quiet && result.scan.status !== 'complete') io.stderr(`scan ${result.scan.id} is ${result.scan.status}: checks of what it could not read are unknown\n`);
       return exitCode;

@@ -29,7 +29,8 @@ function cells(f: Finding): string[] {
  * An aligned table, written row by row: the findings are read twice (widths, then rows) instead
  * of held, since an audit can have 100,000s. The last column is not padded.
  */
-function writeTable(header: string[], rows: () => Iterable<Finding>, limit: number, write: (line: string) => void): number {
+/** `total`: how many rows there are, when known, so that the rows past the limit need not be read to be counted. */
+function writeTable(header: string[], rows: () => Iterable<Finding>, limit: number, write: (line: string) => void, total?: number): number {
   const widths = header.map(width);
   let n = 0;
   for (const f of rows()) {
@@ -39,15 +40,15 @@ function writeTable(header: string[], rows: () => Iterable<Finding>, limit: numb
   const line = (r: string[]) => r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - width(cell)))).join('  ').trimEnd();
   write(line(header));
   let written = 0;
-  let total = 0;
+  let counted = 0;
   for (const f of rows()) {
-    total++;
+    counted++;
     if (limit === 0 || written < limit) {
       write(line(cells(f)));
       written++;
-    }
+    } else if (total !== undefined) break;
   }
-  return total - written;
+  return (total ?? counted) - written;
 }
 
 function waiverLine(w: WaiverState, what: string): string {
@@ -55,8 +56,12 @@ function waiverLine(w: WaiverState, what: string): string {
   return printable(`  waiver ${w.index} (${w.rule}, ${scope}; owner ${w.owner}) ${what}`);
 }
 
-/** Writes the audit as text; `findings` gives the findings to list, worst first, each time it is called. */
-export function writeAuditText(result: AuditResult, findings: () => Iterable<Finding>, options: { failOn: string; limit: number }, out: (text: string) => void): void {
+/**
+ * Writes the audit as text; `findings` gives the findings to list, worst first, each time it is
+ * called; `total`, how many it gives (the counts say), spares reading 200,000 stored findings
+ * past the limit only to count them.
+ */
+export function writeAuditText(result: AuditResult, findings: () => Iterable<Finding>, options: { failOn: string; limit: number; total?: number }, out: (text: string) => void): void {
   const lines: string[] = [];
   const s = result.scan;
   out(`scan ${s.id} · started ${s.startedAt} · ${s.status} · ${result.zones.toLocaleString('en-US')} zones · ${result.rules.length} rules\n`);
@@ -66,7 +71,7 @@ export function writeAuditText(result: AuditResult, findings: () => Iterable<Fin
   probe.return?.();
   if (!empty) {
     out('\n');
-    const more = writeTable(['STATUS', 'SEVERITY', 'RULE', 'ZONE', 'RESOURCE', 'MESSAGE'], findings, options.limit, (l) => out(`${l}\n`));
+    const more = writeTable(['STATUS', 'SEVERITY', 'RULE', 'ZONE', 'RESOURCE', 'MESSAGE'], findings, options.limit, (l) => out(`${l}\n`), options.total);
     if (more > 0) out(`… and ${more.toLocaleString('en-US')} more, less severe (--limit 0 lists all; --format json gives every finding)\n`);
   }
   const c = result.counts;
