@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { runCli } from './run.js';
+import { writeStdout } from './stdout.js';
 
 /**
  * SIGINT or SIGTERM asks the running command to stop cleanly; another one later kills the process
@@ -23,7 +24,7 @@ const stopSignal = new Promise<string>((resolve) => {
 });
 
 const code = await runCli(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
+  stdout: (text) => writeStdout(text),
   stderr: (text) => process.stderr.write(text),
   env: process.env,
   cwd: process.cwd(),
