@@ -5,7 +5,7 @@ import { ApiClient } from '../src/api/client.js';
 import { COMMON_OPTIONS } from '../src/config/options.js';
 import { runScan } from '../src/crawler/run-scan.js';
 import { startEmulator } from '../src/emulator/server.js';
-import { silentLogger } from '../src/shared/logger.js';
+import { silentLogger } from '../src/common/logger.js';
 import { openSnapshot } from '../src/snapshot/db.js';
 import { runCli } from './cli-process.js';
 import { CONCURRENCY, LATENCY_MS, type Budget } from './compare.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { defineRule } from '../src/policy/rule.js';
-import { normaliseExpression } from '../src/shared/expression-text.js';
-import { shorten } from '../src/shared/printable.js';
+import { normaliseExpression } from '../src/common/expression-text.js';
+import { shorten } from '../src/common/printable.js';
 import type { FirewallRule } from '../src/policy/zone-view.js';
 
 const SHOWN = 5;

@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import { shorten } from '../src/shared/printable.js';
+import { shorten } from '../src/common/printable.js';
 
 export default defineRule({
   meta: {

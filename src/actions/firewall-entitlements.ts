@@ -1,4 +1,4 @@
-import { usesRegex } from '../shared/expression-text.js';
+import { usesRegex } from '../common/expression-text.js';
 
 /**
  * What a zone's plan lets a firewall rule use, checked before anything is written so that a

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api/client.js';
 import { LIST_ENDPOINTS } from '../api/endpoints.js';
-import { ZonewardenError } from '../shared/errors.js';
+import { ZonewardenError } from '../common/errors.js';
 import { entitlementProblem } from './firewall-entitlements.js';
 import { listAll } from './lists.js';
 import type { ZoneTarget } from './zones.js';

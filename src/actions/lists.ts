@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api/client.js';
 import { fillPath, type ListEndpoint } from '../api/endpoints.js';
 import type { QueryValue } from '../api/client.js';
-import { ZonewardenError } from '../shared/errors.js';
+import { ZonewardenError } from '../common/errors.js';
 
 /**
  * Whole lists for the write commands, which decide from them (a quota's headroom, a migration's

@@ -1,5 +1,5 @@
 import { ApiError } from '../api/errors.js';
-import type { Redact } from '../shared/redact.js';
+import type { Redact } from '../common/redact.js';
 import type { Db } from '../snapshot/db.js';
 
 /**

@@ -1,8 +1,8 @@
 import { Agent, request as undiciRequest } from 'undici';
 import type { Credentials } from '../config/credentials.js';
-import { silentLogger, type Logger } from '../shared/logger.js';
-import { PACKAGE } from '../shared/package-info.js';
-import type { Redact } from '../shared/redact.js';
+import { silentLogger, type Logger } from '../common/logger.js';
+import { PACKAGE } from '../common/package-info.js';
+import type { Redact } from '../common/redact.js';
 import { readAnswer, type ApiAnswer } from './envelope.js';
 import {
   ApiAbortedError,

@@ -1,4 +1,4 @@
-import { ZonewardenError } from '../shared/errors.js';
+import { ZonewardenError } from '../common/errors.js';
 
 /**
  * Failures of API calls, one class per kind with a stable `code`, so that callers branch on

@@ -1,4 +1,4 @@
-import type { Logger } from '../shared/logger.js';
+import type { Logger } from '../common/logger.js';
 import type { ApiClient, QueryValue } from './client.js';
 import { ApiTimeoutError } from './errors.js';
 import { routeTemplate } from './stats.js';

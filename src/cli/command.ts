@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { UsageError } from '../shared/errors.js';
+import { UsageError } from '../common/errors.js';
 
 /**
  * Commands declare their options as data; parsing, validation and --help all come from that one

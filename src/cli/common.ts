@@ -3,7 +3,7 @@ import { ApiClient } from '../api/client.js';
 import { credentialsFromEnv, redactorFor } from '../config/credentials.js';
 import { ConfigError, loadConfig, type Config } from '../config/load.js';
 import { COMMON_OPTIONS, type CommonKey, type OptionDef } from '../config/options.js';
-import { createLogger, type Logger } from '../shared/logger.js';
+import { createLogger, type Logger } from '../common/logger.js';
 import { normalizeScope, type ScanScope } from '../snapshot/scope.js';
 import type { CommandIO, OptionSpec } from './command.js';
 

@@ -10,7 +10,7 @@ import type { Severity } from '../policy/rule.js';
 import { loadWaivers } from '../policy/waivers.js';
 import { loadTemplates } from '../report/templates.js';
 import { writeReport, type WrittenReport } from '../report/write-report.js';
-import { EXIT, ZonewardenError } from '../shared/errors.js';
+import { EXIT, ZonewardenError } from '../common/errors.js';
 import { openSnapshot, SnapshotError } from '../snapshot/db.js';
 import { snapshotFailure } from '../snapshot/failures.js';
 import { SnapshotReader } from '../snapshot/reader.js';

@@ -11,8 +11,8 @@ import { notificationSettings, type NotificationSettings } from '../schedule/not
 import { beginRun, finishRun, recordDeliveries } from '../schedule/run-log.js';
 import { runNotices, staleNotice, type RunReport } from '../schedule/run-report.js';
 import { staleNoticeDue, staleness } from '../schedule/staleness.js';
-import { parseDuration } from '../shared/duration.js';
-import { EXIT, ZonewardenError } from '../shared/errors.js';
+import { parseDuration } from '../common/duration.js';
+import { EXIT, ZonewardenError } from '../common/errors.js';
 import { openSnapshot, type Db } from '../snapshot/db.js';
 import type { ScanScope } from '../snapshot/scope.js';
 import type { CommandIO } from './command.js';

@@ -1,7 +1,7 @@
 import { redactorFor, secretsFromEnv } from '../config/credentials.js';
-import { ZonewardenError, EXIT } from '../shared/errors.js';
-import { createRedactor } from '../shared/redact.js';
-import { PACKAGE } from '../shared/package-info.js';
+import { ZonewardenError, EXIT } from '../common/errors.js';
+import { createRedactor } from '../common/redact.js';
+import { PACKAGE } from '../common/package-info.js';
 import { databasePath } from '../snapshot/db.js';
 import { snapshotFailure } from '../snapshot/failures.js';
 import { commandHelp, parseOptions, type CommandIO } from './command.js';

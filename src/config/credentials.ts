@@ -1,4 +1,4 @@
-import { createRedactor, type Redact } from '../shared/redact.js';
+import { createRedactor, type Redact } from '../common/redact.js';
 import { CREDENTIAL_ENV } from './options.js';
 import { ConfigError } from './load.js';
 

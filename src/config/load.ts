@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ZonewardenError } from '../shared/errors.js';
+import { ZonewardenError } from '../common/errors.js';
 import { COMMON_OPTIONS, CREDENTIAL_ENV, DEFAULT_CONFIG_FILE, FILE_SECTIONS, type CommonKey, type OptionDef } from './options.js';
 
 /** Bad configuration (file, environment or values): one line naming the source and the fix. */

@@ -5,7 +5,7 @@ import { fillPath, LIST_ENDPOINTS, ZONE_OBJECT_READS, type ListEndpoint, type Zo
 import { ApiAbortedError, ApiAuthError, ApiError, ApiGoneError, ApiNetworkError, ApiRequestError } from '../api/errors.js';
 import { abortableSleep } from '../api/pacer.js';
 import type { ListSummary, PagedList } from '../api/paginate.js';
-import type { Logger } from '../shared/logger.js';
+import type { Logger } from '../common/logger.js';
 import { ScanCannotStart, startingFailure } from './first-calls.js';
 import type { PartitionWriter, ScanScope, ScanWriter } from '../snapshot/writer.js';
 import type { Endpoint, PartitionKind } from '../snapshot/tables.js';

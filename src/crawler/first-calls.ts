@@ -1,6 +1,6 @@
 import type { ApiClientOptions } from '../api/client.js';
 import { ApiAuthError, type ApiError } from '../api/errors.js';
-import { ZonewardenError } from '../shared/errors.js';
+import { ZonewardenError } from '../common/errors.js';
 
 /**
  * What the first calls of a scan can say about the whole of it: the credentials were refused, or

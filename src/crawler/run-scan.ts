@@ -1,7 +1,7 @@
 import type { ApiClient } from '../api/client.js';
 import type { ZoneReads } from '../api/endpoints.js';
-import type { Logger } from '../shared/logger.js';
-import type { Redact } from '../shared/redact.js';
+import type { Logger } from '../common/logger.js';
+import type { Redact } from '../common/redact.js';
 import type { Db } from '../snapshot/db.js';
 import { ScanWriter, type ScanScope } from '../snapshot/writer.js';
 import { crawl, type CrawlProgress } from './crawl.js';

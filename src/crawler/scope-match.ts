@@ -1,5 +1,5 @@
-import { ZonewardenError } from '../shared/errors.js';
-import { printable } from '../shared/printable.js';
+import { ZonewardenError } from '../common/errors.js';
+import { printable } from '../common/printable.js';
 
 /**
  * How a scan's scope met what the credentials see. A name in --zone or --account that matches

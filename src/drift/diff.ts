@@ -1,5 +1,5 @@
 import { loadAuditHeader, type AuditHeader } from '../policy/store.js';
-import { UsageError } from '../shared/errors.js';
+import { UsageError } from '../common/errors.js';
 import { SnapshotError, type Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
 import { describeScope, FULL_SCOPE, isFullScope, parseScope, type ScanScope } from '../snapshot/scope.js';

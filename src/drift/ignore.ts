@@ -1,4 +1,4 @@
-import { ZonewardenError } from '../shared/errors.js';
+import { ZonewardenError } from '../common/errors.js';
 import { RESOURCE_TYPES } from './resources.js';
 
 /**

@@ -1,4 +1,4 @@
-import { shorten } from '../shared/printable.js';
+import { shorten } from '../common/printable.js';
 import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
 
 /**

@@ -1,7 +1,7 @@
 import { kindOf } from './resources.js';
 import type { DriftResult, FindingChangeKind, ResourceChange } from './result.js';
 import type { FieldChange } from './fields.js';
-import { shorten } from '../shared/printable.js';
+import { shorten } from '../common/printable.js';
 
 /** Drift in words, shared by the diff command's text and Markdown and by the reports: labels, counts and values. */
 

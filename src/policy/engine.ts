@@ -1,4 +1,4 @@
-import { HeapCeiling } from '../shared/heap.js';
+import { HeapCeiling } from '../common/heap.js';
 import type { SnapshotReader, ScanRow, ZoneRow } from '../snapshot/reader.js';
 import { byText, compareFindings, fingerprint, renderMessage, type Finding, type Named } from './findings.js';
 import type { ActiveRule } from './registry.js';

@@ -1,5 +1,5 @@
 import { isZoneRead } from '../api/endpoints.js';
-import { ZonewardenError } from '../shared/errors.js';
+import { ZonewardenError } from '../common/errors.js';
 import { placeholders } from './findings.js';
 import { parseOverrides, type ZoneOverride } from './zone-overrides.js';
 import { CATEGORIES, SEVERITIES, type AnyRule, type OptionValue, type RuleOptions, type Severity } from './rule.js';

@@ -1,4 +1,4 @@
-import { PACKAGE } from '../shared/package-info.js';
+import { PACKAGE } from '../common/package-info.js';
 import type { Statement } from 'better-sqlite3';
 import { largerPageCache, smallPageCache, type Db } from '../snapshot/db.js';
 import type { AuditCounts, AuditResult } from './audit.js';
@@ -6,7 +6,7 @@ import type { RuleRunError } from './engine.js';
 import { byText, type Finding } from './findings.js';
 import type { FindingSink } from './engine.js';
 import type { WaiverReport } from './waivers.js';
-import { HeapCeiling } from '../shared/heap.js';
+import { HeapCeiling } from '../common/heap.js';
 import { overridesOf } from './zone-overrides.js';
 
 /**

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { ZonewardenError } from '../shared/errors.js';
+import { ZonewardenError } from '../common/errors.js';
 import type { Finding } from './findings.js';
 import { globToRegExp } from './glob.js';
 

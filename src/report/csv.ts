@@ -1,5 +1,5 @@
 import type { Finding } from '../policy/findings.js';
-import { printableField } from '../shared/printable.js';
+import { printableField } from '../common/printable.js';
 import { remediationOf } from './remediation.js';
 
 /**

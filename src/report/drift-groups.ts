@@ -1,6 +1,6 @@
 import type { ResourceChange, ResourceChangeKind } from '../drift/result.js';
 import { label } from '../drift/words.js';
-import { shorten } from '../shared/printable.js';
+import { shorten } from '../common/printable.js';
 
 /**
  * The configuration drift of the HTML report grouped by zone and resource type, so that a night

@@ -3,7 +3,7 @@ import { createGzip } from 'node:zlib';
 import { label } from '../drift/words.js';
 import { resourceText, type Finding } from '../policy/findings.js';
 import { SEVERITIES, type Severity } from '../policy/rule.js';
-import { printable } from '../shared/printable.js';
+import { printable } from '../common/printable.js';
 
 /**
  * The findings of the HTML report as the page script (templates/report.js) takes them: JSON

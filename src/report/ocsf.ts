@@ -1,6 +1,6 @@
 import type { Finding, Status } from '../policy/findings.js';
 import type { AnyRule, Severity } from '../policy/rule.js';
-import { PACKAGE } from '../shared/package-info.js';
+import { PACKAGE } from '../common/package-info.js';
 import type { ScanRow } from '../snapshot/reader.js';
 
 /**

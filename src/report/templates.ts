@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import Handlebars from 'handlebars';
-import { ZonewardenError } from '../shared/errors.js';
-import { PACKAGE } from '../shared/package-info.js';
+import { ZonewardenError } from '../common/errors.js';
+import { PACKAGE } from '../common/package-info.js';
 import { HELPERS } from './helpers.js';
 
 /**

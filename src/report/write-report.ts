@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { DriftResult } from '../drift/result.js';
 import { catalogue } from '../policy/catalogue.js';
 import { storedFindings, storedFindingsJson } from '../policy/store.js';
-import { EXIT, ZonewardenError } from '../shared/errors.js';
+import { EXIT, ZonewardenError } from '../common/errors.js';
 import type { Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
 import { describeScope, FULL_SCOPE, parseScope, sameScope, type ScanScope } from '../snapshot/scope.js';

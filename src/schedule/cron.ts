@@ -1,5 +1,5 @@
 import { createTask, validateDetailed, type ScheduledTask } from 'node-cron';
-import { UsageError } from '../shared/errors.js';
+import { UsageError } from '../common/errors.js';
 
 /**
  * Cron expressions and time zones, checked before anything starts, and the timer that fires on

@@ -5,7 +5,7 @@ import { SnapshotReader } from '../snapshot/reader.js';
 import { FULL_SCOPE, type ScanScope } from '../snapshot/scope.js';
 import type { Delivery } from './notifications/deliver.js';
 import type { NotificationEvent, RunOutcome, RunTrigger } from './notifications/notice.js';
-import { processAlive } from '../shared/process-alive.js';
+import { processAlive } from '../common/process-alive.js';
 
 /**
  * The record of every run of the nightly job (`run`, or a tick of `schedule`): when, what

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
-import { ZonewardenError } from '../shared/errors.js';
+import { ZonewardenError } from '../common/errors.js';
 import type { Db } from '../snapshot/db.js';
-import { processAlive } from '../shared/process-alive.js';
+import { processAlive } from '../common/process-alive.js';
 
 /**
  * The scheduler's row in the database: its cron, time zone and next tick. `status` reads it to

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
-import { processAlive } from '../shared/process-alive.js';
+import { processAlive } from '../common/process-alive.js';
 import type { Db } from '../snapshot/db.js';
-import { formatDuration } from '../shared/duration.js';
+import { formatDuration } from '../common/duration.js';
 import { FULL_SCOPE, type ScanScope } from '../snapshot/scope.js';
 import { lastScanOf, recentRuns, type RunRecord } from './run-log.js';
 import { schedulerAlive, schedulerState } from './scheduler-state.js';

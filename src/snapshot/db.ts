@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import { ZonewardenError } from '../shared/errors.js';
+import { ZonewardenError } from '../common/errors.js';
 import { snapshotFailure } from './failures.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import { processAlive } from '../shared/process-alive.js';
+import { processAlive } from '../common/process-alive.js';
 
 // better-sqlite3 reads this once, when it opens its first database: file: URIs let a reader
 // open a database immutable (see openReadOnly). Paths given to it are absolute, never `file:`.

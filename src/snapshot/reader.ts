@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import { HeapCeiling } from '../shared/heap.js';
+import { HeapCeiling } from '../common/heap.js';
 import { SnapshotError, type Db } from './db.js';
 import { scanRef } from './scan-ref.js';
 import type { Endpoint, PartitionKind } from './tables.js';

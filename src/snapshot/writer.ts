@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Statement } from 'better-sqlite3';
-import { HeapCeiling } from '../shared/heap.js';
-import { PACKAGE } from '../shared/package-info.js';
-import type { Redact } from '../shared/redact.js';
+import { HeapCeiling } from '../common/heap.js';
+import { PACKAGE } from '../common/package-info.js';
+import type { Redact } from '../common/redact.js';
 import { endScanInThisProcess, runningScans, scanIsAlive, SnapshotError, type Db } from './db.js';
 import { SCAN_REF_BASE, scanRef } from './scan-ref.js';
 import { normalizeScope, type ScanScope } from './scope.js';

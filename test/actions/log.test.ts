@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ActionLog, listActions } from '../../src/actions/log.js';
-import { createRedactor } from '../../src/shared/redact.js';
+import { createRedactor } from '../../src/common/redact.js';
 import { tempDatabases } from '../support/temp-db.js';
 
 const database = tempDatabases('zw-action-log-');

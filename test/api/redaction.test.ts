@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import type { ApiError } from '../../src/api/errors.js';
-import { createRedactor } from '../../src/shared/redact.js';
+import { createRedactor } from '../../src/common/redact.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { recordingLogger } from '../support/client.js';
 import { runCli } from '../support/cli.js';

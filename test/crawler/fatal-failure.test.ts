@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runScan, ScanFailed } from '../../src/crawler/run-scan.js';
-import { createRedactor } from '../../src/shared/redact.js';
+import { createRedactor } from '../../src/common/redact.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { clientFor, recordingLogger } from '../support/client.js';
 import { emulatorsClosedAfterEach } from '../support/http.js';

@@ -9,7 +9,7 @@ import { createProgress, formatDuration, progressLine } from '../../src/crawler/
 import { buildSummary, summaryText } from '../../src/crawler/summary.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import type { Zone } from '../../src/emulator/state.js';
-import { createRedactor } from '../../src/shared/redact.js';
+import { createRedactor } from '../../src/common/redact.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
 import { ScanWriter, type ScanScope } from '../../src/snapshot/writer.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { closestNames, describeUnmatched, ScopeMatchedNothing } from '../../src/crawler/scope-match.js';
-import { EXIT } from '../../src/shared/errors.js';
+import { EXIT } from '../../src/common/errors.js';
 
 describe('closestNames', () => {
   const zones = ['acme-bank.example', 'acme-cards.example', 'northwind.example', 'tinkerer.test', 'pet-photos.example.org'];

@@ -10,7 +10,7 @@ import { callsPerZone, zoneReadsOf, type ZoneReads } from '../../src/api/endpoin
 import { crawl, type CrawlResult } from '../../src/crawler/crawl.js';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import { createRedactor } from '../../src/shared/redact.js';
+import { createRedactor } from '../../src/common/redact.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
 import { ScanWriter } from '../../src/snapshot/writer.js';

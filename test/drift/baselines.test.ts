@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { acceptBaseline, currentBaseline, listBaselines } from '../../src/drift/baselines.js';
 import { chooseScans } from '../../src/drift/diff.js';
-import { UsageError } from '../../src/shared/errors.js';
+import { UsageError } from '../../src/common/errors.js';
 import { openSnapshot, SnapshotError, type Db } from '../../src/snapshot/db.js';
 import { ScanWriter } from '../../src/snapshot/writer.js';
 import { thrownBy } from '../support/errors.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_IGNORED_FIELDS, DriftConfigError, ignoreList, ignoreListFrom } from '../../src/drift/ignore.js';
 import { RESOURCE_TYPES } from '../../src/drift/resources.js';
-import { ZonewardenError } from '../../src/shared/errors.js';
+import { ZonewardenError } from '../../src/common/errors.js';
 import { thrownBy } from '../support/errors.js';
 
 /** The error `ignoreListFrom` throws for a section, checked to be a one-line DriftConfigError. */

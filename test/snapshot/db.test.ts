@@ -5,7 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { createRedactor } from '../../src/shared/redact.js';
+import { createRedactor } from '../../src/common/redact.js';
 import { openSnapshot, recoverAbandonedScans, scanIsAlive, SnapshotError, STALE_HEARTBEAT_MS } from '../../src/snapshot/db.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/snapshot/migrations.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { crawl } from '../../src/crawler/crawl.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { ArrayRecordStore, type DnsRecord, type Zone } from '../../src/emulator/state.js';
-import { createRedactor, REDACTED } from '../../src/shared/redact.js';
+import { createRedactor, REDACTED } from '../../src/common/redact.js';
 import { openSnapshot, SnapshotError, type Db } from '../../src/snapshot/db.js';
 import { pruneScans } from '../../src/snapshot/prune.js';
 import { SnapshotReader, type Readout } from '../../src/snapshot/reader.js';

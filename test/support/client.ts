@@ -1,5 +1,5 @@
 import { ApiClient, type ApiClientOptions } from '../../src/api/client.js';
-import type { Logger } from '../../src/shared/logger.js';
+import type { Logger } from '../../src/common/logger.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { TOKEN } from './http.js';
 

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError } from '../../api/errors.js';
-import { UsageError } from '../../shared/errors.js';
+import { UsageError } from '../../common/errors.js';
 import type { ActionLog } from '../log.js';
 import { type ZoneTarget } from '../zones.js';
 import { type MigrationMode, type ManagedRulesConfig, type Stage, type MigrationPlan, isObject, gatherFacts, obj, str, stageOf } from './facts.js';

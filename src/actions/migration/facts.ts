@@ -5,7 +5,7 @@ import type { OwaspGroupChange } from '../../policy/migration-carry.js';
 import type { OwaspOutcome } from '../../policy/migration-config.js';
 import { migrationStage, type MigrationStage } from '../../policy/migration-preview.js';
 import { managedRulesConfigOf, parseWafPackageObject, wafSettingOf, type ManagedRulesConfig, type WafPackage, type WafSetting } from '../../policy/models.js';
-import { ZonewardenError } from '../../shared/errors.js';
+import { ZonewardenError } from '../../common/errors.js';
 import { IncompleteList, listAll } from '../lists.js';
 import { type ZoneTarget } from '../zones.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { endpointForPath } from '../../api/endpoints.js';
-import { EXIT, UsageError } from '../../shared/errors.js';
+import { EXIT, UsageError } from '../../common/errors.js';
 import { defineCommand } from '../command.js';
 import { clientFor, commonOptions, configFrom, loggerFor } from '../common.js';
 

@@ -6,7 +6,7 @@ import type { Finding } from '../../policy/findings.js';
 import type { Severity } from '../../policy/rule.js';
 import { saveAudit, storedFindings, storedFindingsJson } from '../../policy/store.js';
 import { loadWaivers } from '../../policy/waivers.js';
-import { EXIT } from '../../shared/errors.js';
+import { EXIT } from '../../common/errors.js';
 import { openSnapshot, SnapshotError, type Db } from '../../snapshot/db.js';
 import { SCHEMA_VERSION } from '../../snapshot/migrations.js';
 import { SnapshotReader } from '../../snapshot/reader.js';

@@ -4,7 +4,7 @@ import { CREDENTIAL_ENV } from '../../config/options.js';
 import { loadConfig } from '../../config/load.js';
 import { applyDemoChanges } from '../../emulator/datasets/demo-changes.js';
 import { DEFAULT_CREDENTIALS, startEmulator } from '../../emulator/server.js';
-import { ZonewardenError } from '../../shared/errors.js';
+import { ZonewardenError } from '../../common/errors.js';
 import { DEFAULT_REPORT_FORMATS } from '../../report/write-report.js';
 import { defineCommand } from '../command.js';
 import { nightlyRun, nightlySettings } from '../nightly.js';

@@ -5,7 +5,7 @@ import type { Db } from '../../snapshot/db.js';
 import { recordAudit } from '../../policy/audit.js';
 import { catalogue, loadRules, rulesFor } from '../../policy/catalogue.js';
 import { loadWaivers } from '../../policy/waivers.js';
-import { EXIT } from '../../shared/errors.js';
+import { EXIT } from '../../common/errors.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom, configScope } from '../common.js';
 import { diffJson } from '../output/diff-json.js';

@@ -2,7 +2,7 @@ import { DatasetError } from '../../emulator/datasets/index.js';
 import { BAD_CREDENTIALS_ANSWERS, type BadCredentialsAnswer } from '../../emulator/http/auth.js';
 import { FAULT_KINDS, type FaultKind } from '../../emulator/http/faults.js';
 import { startEmulator, type EmulatorOptions } from '../../emulator/server.js';
-import { UsageError } from '../../shared/errors.js';
+import { UsageError } from '../../common/errors.js';
 import { defineCommand } from '../command.js';
 
 export const emulatorCommand = defineCommand({

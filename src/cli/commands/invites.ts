@@ -1,6 +1,6 @@
 import { acceptInvites, pendingInvites, zonesOfAccounts, type PendingInvite } from '../../actions/invites.js';
-import { printable } from '../../shared/printable.js';
-import { EXIT, UsageError } from '../../shared/errors.js';
+import { printable } from '../../common/printable.js';
+import { EXIT, UsageError } from '../../common/errors.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom } from '../common.js';
 import { openWriteSession } from '../write-session.js';

@@ -1,5 +1,5 @@
 import { listActions } from '../../actions/log.js';
-import { printable } from '../../shared/printable.js';
+import { printable } from '../../common/printable.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom } from '../common.js';
 import { openExisting } from './audit.js';

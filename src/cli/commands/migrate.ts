@@ -23,9 +23,9 @@ import {
 import { resolveZone, zonesInScope } from '../../actions/zones.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Config } from '../../config/load.js';
-import { EXIT, UsageError } from '../../shared/errors.js';
-import type { Logger } from '../../shared/logger.js';
-import { printable, shorten } from '../../shared/printable.js';
+import { EXIT, UsageError } from '../../common/errors.js';
+import type { Logger } from '../../common/logger.js';
+import { printable, shorten } from '../../common/printable.js';
 import { defineCommand, type CommandIO } from '../command.js';
 import { clientFor, commonOptions, configFrom, loggerFor } from '../common.js';
 import { openWriteSession } from '../write-session.js';

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError } from '../../shared/errors.js';
+import { UsageError } from '../../common/errors.js';
 import { pruneScans } from '../../snapshot/prune.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom } from '../common.js';

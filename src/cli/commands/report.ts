@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { loadRules } from '../../policy/catalogue.js';
 import { REPORT_FORMATS, writeReport, type ReportFormat } from '../../report/write-report.js';
 import { loadTemplates } from '../../report/templates.js';
-import { EXIT, UsageError } from '../../shared/errors.js';
+import { EXIT, UsageError } from '../../common/errors.js';
 import { defineCommand, type OptionTable } from '../command.js';
 import { commonOptions, configFrom, configScope, trendScope } from '../common.js';
 import { chooseScan, openExisting } from './audit.js';

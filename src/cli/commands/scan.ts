@@ -1,5 +1,5 @@
 import { summaryText } from '../../crawler/summary.js';
-import { EXIT } from '../../shared/errors.js';
+import { EXIT } from '../../common/errors.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom } from '../common.js';
 import { scanStep } from '../job.js';

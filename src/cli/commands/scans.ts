@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { printable } from '../../shared/printable.js';
+import { printable } from '../../common/printable.js';
 import { openSnapshot, SnapshotError } from '../../snapshot/db.js';
 import { SnapshotReader } from '../../snapshot/reader.js';
 import { listScans, type ScanListing } from '../../snapshot/scan-list.js';

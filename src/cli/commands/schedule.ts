@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { checkCron, checkTimeZone } from '../../schedule/cron.js';
 import { runScheduler } from '../../schedule/scheduler.js';
-import { UsageError } from '../../shared/errors.js';
+import { UsageError } from '../../common/errors.js';
 import { openSnapshot } from '../../snapshot/db.js';
 import { defineCommand } from '../command.js';
 import { loadRules } from '../../policy/catalogue.js';

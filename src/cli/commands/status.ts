@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { statusOf, type StatusView } from '../../schedule/status.js';
-import { formatDuration, parseDuration } from '../../shared/duration.js';
-import { EXIT, UsageError } from '../../shared/errors.js';
-import { printable } from '../../shared/printable.js';
+import { formatDuration, parseDuration } from '../../common/duration.js';
+import { EXIT, UsageError } from '../../common/errors.js';
+import { printable } from '../../common/printable.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom, configScope } from '../common.js';
 import { describeScope } from '../../snapshot/scope.js';

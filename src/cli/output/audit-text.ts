@@ -2,7 +2,7 @@ import type { AuditResult } from '../../policy/audit.js';
 import { resourceText, type Finding } from '../../policy/findings.js';
 import { SEVERITIES } from '../../policy/rule.js';
 import type { WaiverState } from '../../policy/waivers.js';
-import { printable, shorten } from '../../shared/printable.js';
+import { printable, shorten } from '../../common/printable.js';
 
 /**
  * The audit as a terminal table: one line per finding that needs attention (failing, unknown,

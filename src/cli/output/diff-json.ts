@@ -1,5 +1,5 @@
 import type { DriftResult } from '../../drift/result.js';
-import { PACKAGE } from '../../shared/package-info.js';
+import { PACKAGE } from '../../common/package-info.js';
 
 /** A diff as one JSON document: the whole drift result, documented field by field in docs/diff-json.md. */
 export function diffJson(d: DriftResult, exitCode: number): string {

@@ -1,6 +1,6 @@
 import type { DriftResult, FindingChange, ResourceChange } from '../../drift/result.js';
 import { resourceText } from '../../policy/findings.js';
-import { markdownText as md } from '../../shared/markdown.js';
+import { markdownText as md } from '../../common/markdown.js';
 import { configurationSummary, contentsText, FINDING_LABEL, findingSummary, label, scanLine, SCOPES_DIFFER, valueText } from '../../drift/words.js';
 import { sameScope } from '../../snapshot/scope.js';
 

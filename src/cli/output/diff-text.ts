@@ -1,7 +1,7 @@
 import type { DriftResult, FindingChange, ResourceChange, UnreadPartition } from '../../drift/result.js';
 import { kindOf } from '../../drift/resources.js';
 import { resourceText } from '../../policy/findings.js';
-import { printable, shorten } from '../../shared/printable.js';
+import { printable, shorten } from '../../common/printable.js';
 import { sameScope } from '../../snapshot/scope.js';
 import { configurationSummary, SCOPES_DIFFER, contentsText, fieldText, FINDING_LABEL, findingSummary, label, resourceTitle, scanLine, SIGN } from '../../drift/words.js';
 

@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { parseRetryAfter } from '../../api/pacer.js';
-import { PACKAGE } from '../../shared/package-info.js';
+import { PACKAGE } from '../../common/package-info.js';
 import type { NotificationEvent } from './notice.js';
 import { plainText } from './payload.js';
 import type { WebhookTarget } from './settings.js';

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { atOrAbove, SEVERITIES, type Severity } from '../../policy/rule.js';
-import { PACKAGE } from '../../shared/package-info.js';
-import { printable, shorten } from '../../shared/printable.js';
+import { PACKAGE } from '../../common/package-info.js';
+import { printable, shorten } from '../../common/printable.js';
 import type { NoticeFinding, RunNotice } from './notice.js';
 import type { NotificationSettings, WebhookTarget } from './settings.js';
 

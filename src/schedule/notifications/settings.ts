@@ -1,7 +1,7 @@
 import { isLoopback } from '../../api/base-url.js';
 import { ConfigError } from '../../config/load.js';
 import { SEVERITIES, type Severity } from '../../policy/rule.js';
-import { printable } from '../../shared/printable.js';
+import { printable } from '../../common/printable.js';
 import { NOTIFICATION_EVENTS, type NotificationEvent } from './notice.js';
 
 export interface WebhookTarget {

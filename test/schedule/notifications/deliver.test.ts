@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliver } from '../../../src/schedule/notifications/deliver.js';
 import type { WebhookTarget } from '../../../src/schedule/notifications/settings.js';
-import { PACKAGE } from '../../../src/shared/package-info.js';
+import { PACKAGE } from '../../../src/common/package-info.js';
 import { startReceiver, type Receiver, type Received } from '../../support/receiver.js';
 
 /** deliver() against a real HTTP server on loopback: what goes over the wire, and every retry. */

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunNotice } from '../../../src/schedule/notifications/notice.js';
 import { notify } from '../../../src/schedule/notifications/notify.js';
 import type { NotificationSettings, WebhookTarget } from '../../../src/schedule/notifications/settings.js';
-import { createRedactor } from '../../../src/shared/redact.js';
+import { createRedactor } from '../../../src/common/redact.js';
 import { startReceiver, type Receiver } from '../../support/receiver.js';
 
 /** notify() end to end: real receivers on loopback, real payloads, the real redactor. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { NoticeFinding, RunNotice } from '../../../src/schedule/notifications/notice.js';
 import { duration, webhookBody } from '../../../src/schedule/notifications/payload.js';
 import type { WebhookTarget } from '../../../src/schedule/notifications/settings.js';
-import { PACKAGE } from '../../../src/shared/package-info.js';
+import { PACKAGE } from '../../../src/common/package-info.js';
 import type { Severity } from '../../../src/policy/rule.js';
 
 const NOW = new Date('2026-11-03T16:30:00.000Z');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger, silentLogger, type LogLevel } from '../../src/shared/logger.js';
-import { REDACTED, createRedactor } from '../../src/shared/redact.js';
+import { createLogger, silentLogger, type LogLevel } from '../../src/common/logger.js';
+import { REDACTED, createRedactor } from '../../src/common/redact.js';
 
 const TOKEN = 'tok_AbC123xyz';
 

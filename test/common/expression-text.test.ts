@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normaliseExpression, segments, usesRegex } from '../../src/shared/expression-text.js';
+import { normaliseExpression, segments, usesRegex } from '../../src/common/expression-text.js';
 
 // vendor docs: rules language. String literals are "..." with backslash escapes or raw r"..." / r#"..."#;
 // regular expressions are the `matches` operator or its C-like form `~`.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownText } from '../../src/shared/markdown.js';
+import { markdownText } from '../../src/common/markdown.js';
 
 /** Whether the character at `i` is escaped: preceded by an odd number of backslashes. */
 function escapedAt(text: string, i: number): boolean {

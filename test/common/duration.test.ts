@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration } from '../../src/shared/duration.js';
+import { formatDuration, parseDuration } from '../../src/common/duration.js';
 
 describe('durations', () => {
   it.each([
