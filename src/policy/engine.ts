@@ -111,7 +111,7 @@ class Verdicts {
     return this.lastSetting;
   }
 
-  private add(resource: ResourceRef, status: Finding['status'], message: () => string, messageId: string | null, data: Record<string, unknown>, severity: Severity): void {
+  private add(resource: ResourceRef, status: Finding['status'], message: string, messageId: string | null, data: Record<string, unknown>, severity: Severity): void {
     const meta = this.active.rule.meta;
     if (!resource || typeof resource.id !== 'string' || typeof resource.type !== 'string') throw new Error('a finding needs a resource with a type and an id');
     const { account, zone } = this.where(resource);
@@ -132,7 +132,7 @@ class Verdicts {
       account,
       zone,
       resource: { type: resource.type, id: resource.id, name: resource.name ?? null },
-      message: message(),
+      message,
       messageId,
       data,
       fingerprint: fingerprint(meta.id, zone?.id ?? null, resource),
@@ -140,19 +140,17 @@ class Verdicts {
   }
 
   pass(resource: ResourceRef): void {
-    this.add(resource, 'pass', () => this.active.rule.meta.title, null, {}, this.active.rule.meta.severity);
+    this.add(resource, 'pass', this.active.rule.meta.title, null, {}, this.active.rule.meta.severity);
   }
 
   fail(resource: ResourceRef, messageId: string, data: Record<string, unknown>, severity?: Severity): void {
     const template = this.active.rule.meta.messages[messageId];
     if (template === undefined) throw new Error(`no message "${messageId}" in meta.messages`);
-    // Rendered now even when the zone's setting drops the finding: a placeholder without data is the rule's bug either way.
-    const message = renderMessage(template, data);
-    this.add(resource, 'fail', () => message, messageId, data, severity ?? this.active.rule.meta.severity);
+    this.add(resource, 'fail', renderMessage(template, data), messageId, data, severity ?? this.active.rule.meta.severity);
   }
 
   unknown(resource: ResourceRef, reason: string): void {
-    this.add(resource, 'unknown', () => `not judged: ${reason}`, null, { reason }, this.active.rule.meta.severity);
+    this.add(resource, 'unknown', `not judged: ${reason}`, null, { reason }, this.active.rule.meta.severity);
   }
 }
 

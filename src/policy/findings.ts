@@ -75,7 +75,7 @@ export function renderMessage(template: string, data: Record<string, unknown>): 
   });
 }
 
-const STATUS_ORDER: Record<Status, number> = { fail: 0, unknown: 1, waived: 2, pass: 3 };
+export const STATUS_ORDER: Record<Status, number> = { fail: 0, unknown: 1, waived: 2, pass: 3 };
 
 /** Code-unit order: stable across machines and locales, and far cheaper than localeCompare on 100,000s. */
 export const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -2,9 +2,9 @@ import { PACKAGE } from '../common/package-info.js';
 import type { Statement } from 'better-sqlite3';
 import { largerPageCache, smallPageCache, type Db } from '../snapshot/db.js';
 import type { AuditCounts, AuditResult } from './audit.js';
-import type { RuleRunError } from './engine.js';
-import { byText, type Finding } from './findings.js';
-import type { FindingSink } from './engine.js';
+import type { FindingSink, RuleRunError } from './engine.js';
+import { byText, STATUS_ORDER, type Finding } from './findings.js';
+import { severityRank } from './rule.js';
 import type { WaiverReport } from './waivers.js';
 import { HeapCeiling } from '../common/heap.js';
 import { overridesOf } from './zone-overrides.js';
@@ -36,10 +36,6 @@ const COLUMNS = `scan_id, fingerprint, rule, category, severity, status, account
 const PLACEHOLDERS = COLUMNS.split(',')
   .map(() => '?')
   .join(', ');
-
-/** Positions in the listing order: status, then severity (compareFindings). */
-const STATUS_RANK: Record<string, number> = { fail: 0, unknown: 1, waived: 2, pass: 3 };
-const SEVERITY_RANK: Record<string, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
 
 /** Staging keys: a bucket's findings take the keys from bucket * SPAN on, in listing order. */
 const SPAN = 2 ** 32;
@@ -100,6 +96,8 @@ function values(scanId: number, f: Finding): unknown[] {
 export class AuditRecorder implements FindingSink {
   private readonly stage: Statement;
   private readonly spill: Statement;
+  /** Moves a spilled unit's findings of one bucket into the stage, sorted. */
+  private readonly place: Statement;
   private readonly buckets = new Map<string, Bucket>();
   /** The unit's findings while held, each with its bucket. */
   private unit: Array<{ bucket: Bucket; finding: Finding }> = [];
@@ -116,13 +114,21 @@ export class AuditRecorder implements FindingSink {
     db.exec('DELETE FROM temp.audit_spill');
     this.stage = db.prepare(`INSERT INTO temp.audit_stage (k, ${COLUMNS}) VALUES (?, ${PLACEHOLDERS})`);
     this.spill = db.prepare(`INSERT INTO temp.audit_spill (b, ${COLUMNS}) VALUES (?, ${PLACEHOLDERS})`);
+    // SQLite compares text by its UTF-8 bytes, compareFindings by UTF-16 units: the same order but for
+    // characters above U+E000 against those above U+FFFF, which host names and ids do not mix.
+    this.place = db.prepare(
+      `INSERT INTO temp.audit_stage (k, ${COLUMNS})
+       SELECT ? + row_number() OVER (ORDER BY coalesce(zone_name, ''), coalesce(resource_name, resource_id), rowid) - 1, ${COLUMNS}
+       FROM temp.audit_spill WHERE b = ?`,
+    );
   }
 
   private bucketOf(f: Finding): Bucket {
     const name = `${f.status}|${f.severity}|${f.rule}`;
     let bucket = this.buckets.get(name);
     if (!bucket) {
-      bucket = { id: this.buckets.size, status: STATUS_RANK[f.status] ?? 9, severity: SEVERITY_RANK[f.severity] ?? 9, rule: f.rule, next: 0 };
+      // Positions in the listing order (compareFindings): status, then severity, worst first.
+      bucket = { id: this.buckets.size, status: STATUS_ORDER[f.status], severity: -severityRank(f.severity), rule: f.rule, next: 0 };
       this.buckets.set(name, bucket);
     }
     return bucket;
@@ -155,14 +161,7 @@ export class AuditRecorder implements FindingSink {
 
   private commitSpilled(): void {
     this.spillUnit();
-    // SQLite compares text by its UTF-8 bytes, compareFindings by UTF-16 units: the same order but for
-    // characters above U+E000 against those above U+FFFF, which host names and ids do not mix.
-    const place = this.db.prepare(
-      `INSERT INTO temp.audit_stage (k, ${COLUMNS})
-       SELECT ? + row_number() OVER (ORDER BY coalesce(zone_name, ''), coalesce(resource_name, resource_id), rowid) - 1, ${COLUMNS}
-       FROM temp.audit_spill WHERE b = ?`,
-    );
-    for (const bucket of this.spilled) bucket.next += place.run(bucket.id * SPAN + bucket.next, bucket.id).changes;
+    for (const bucket of this.spilled) bucket.next += this.place.run(bucket.id * SPAN + bucket.next, bucket.id).changes;
     this.db.exec('DELETE FROM temp.audit_spill');
     this.spilled = new Set();
   }

@@ -172,13 +172,7 @@ export function recoverAbandonedScans(db: Db): number[] {
  * them) buy it nothing and cost 40 MB at the peak of a 10,000-zone audit.
  */
 export function smallPageCache(db: Db): () => void {
-  const before = { main: Number(db.pragma('main.cache_size', { simple: true })), temp: Number(db.pragma('temp.cache_size', { simple: true })) };
-  db.pragma('main.cache_size = -2000');
-  db.pragma('temp.cache_size = -2000');
-  return () => {
-    db.pragma(`main.cache_size = ${before.main}`);
-    db.pragma(`temp.cache_size = ${before.temp}`);
-  };
+  return pageCaches(db, { main: 2000, temp: 2000 });
 }
 
 /**
@@ -187,9 +181,15 @@ export function smallPageCache(db: Db): () => void {
  * findings: 2.1 s with a 2 MB cache, 1.0 s with this one).
  */
 export function largerPageCache(db: Db): () => void {
-  const before = Number(db.pragma('main.cache_size', { simple: true }));
-  db.pragma('main.cache_size = -32000');
+  return pageCaches(db, { main: 32000 });
+}
+
+/** Sets the page caches of the schemas named (KiB); the returned function puts back the ones before. */
+function pageCaches(db: Db, kib: { main?: number; temp?: number }): () => void {
+  const schemas = Object.keys(kib) as Array<keyof typeof kib>;
+  const before = schemas.map((schema) => [schema, Number(db.pragma(`${schema}.cache_size`, { simple: true }))] as const);
+  for (const schema of schemas) db.pragma(`${schema}.cache_size = -${kib[schema]}`);
   return () => {
-    db.pragma(`main.cache_size = ${before}`);
+    for (const [schema, size] of before) db.pragma(`${schema}.cache_size = ${size}`);
   };
 }
