@@ -1,6 +1,7 @@
 import { redactorFor, secretsFromEnv } from '../config/credentials.js';
 import { ZonewardenError, EXIT } from '../common/errors.js';
 import { createRedactor } from '../common/redact.js';
+import { printable } from '../common/printable.js';
 import { PACKAGE } from '../common/package-info.js';
 import { databasePath } from '../snapshot/db.js';
 import { snapshotFailure } from '../snapshot/failures.js';
@@ -49,13 +50,17 @@ export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> 
     const opened = databasePath();
     const err = (opened === null ? null : snapshotFailure(caught, opened)) ?? caught;
     if (err instanceof ZonewardenError) {
-      const prefixed = err.message.startsWith(`${command.name}:`) ? err.message : `${command.name}: ${err.message}`;
+      // One line whatever the message quotes: a parser's error may quote input with its line breaks
+      // ("Unexpected token 'r', \"rules:\n  d\"..." for a YAML config), and control characters from
+      // input would let it forge lines of its own.
+      const message = printable(err.message);
+      const prefixed = message.startsWith(`${command.name}:`) ? message : `${command.name}: ${message}`;
       // An error zonewarden expected says all there is in its one line: a stack is for the unexpected.
       io.stderr(`zonewarden ${prefixed}\n`);
       return err.exitCode;
     }
     const e = err as Error;
-    io.stderr(`zonewarden ${command.name}: unexpected error: ${e.message ?? String(err)} (run with --verbose for details)\n`);
+    io.stderr(`zonewarden ${command.name}: unexpected error: ${printable(e.message ?? String(err))} (run with --verbose for details)\n`);
     if (verbose && e.stack) io.stderr(`${e.stack}\n`);
     return EXIT.usage;
   }

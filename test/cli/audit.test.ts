@@ -141,6 +141,16 @@ describe('zonewarden audit', () => {
     expect(r.stderr).toBe(`zonewarden audit: config file ${config}: rules.certificate-expiri: no such rule; zonewarden rules lists them\n`);
   });
 
+  it('refuses a config file that is not JSON in one line, though the parser quotes its line breaks', async () => {
+    // Node's JSON.parse quotes the text around the error, raw: "rules:\n  zone-not-active..." here.
+    const config = join(dir, 'yaml-config.json');
+    writeFileSync(config, 'rules:\n  zone-not-active:\n    enabled: false\n');
+    const r = await audit('--config', config);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^zonewarden audit: config file ${config.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: not valid JSON \\(.*\\\\u000a.*\\)\\n$`));
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('names the way out when there is no database or no complete scan', async () => {
     const none = await runCli(['audit', '--db', join(dir, 'nothing.db')]);
     expect(none.code).toBe(2);
