@@ -1,4 +1,4 @@
-import { isBroadExpression } from '../src/policy/broad-expression.js';
+import { isBroadExpression, matchesEverything } from '../src/policy/broad-expression.js';
 import { defineRule } from '../src/policy/rule.js';
 import { customRuleRef, customRulesOrAnswer } from '../src/policy/zone-security.js';
 
@@ -43,7 +43,7 @@ export default defineRule({
       const what = skipped(rule.parameters);
       if (!what) continue;
       const expression = rule.expression ?? '(none)';
-      const scope = /^\(*\s*true\s*\)*$/.test(expression.trim()) ? '' : ' to the host';
+      const scope = matchesEverything(rule.expression) ? '' : ' to the host';
       ctx.fail(customRuleRef(rule), 'broadSkip', { rule: rule.description || rule.id, skipped: what, scope, expression: expression.length > 120 ? `${expression.slice(0, 117)}...` : expression });
       failed = true;
     }

@@ -8,10 +8,14 @@ const FIELD = /\b(?:[a-z][a-z0-9_]*\.)+[a-z0-9_]+(?:\[[^\]]*\])*/g;
 const STRING = /"(?:[^"\\]|\\.)*"/g;
 const HOST_FIELDS = new Set(['http.host', 'http.request.host']);
 
+/** Whether an expression matches every request outright: `true`, or none at all. */
+export function matchesEverything(expression: string | null): boolean {
+  return expression === null || /^\(*\s*true\s*\)*$/.test(expression.trim());
+}
+
 export function isBroadExpression(expression: string | null): boolean {
-  if (expression === null) return true;
+  if (expression === null || matchesEverything(expression)) return true;
   const bare = expression.replace(STRING, '""').trim();
-  if (/^\(*\s*true\s*\)*$/.test(bare)) return true;
   const fields = bare.match(FIELD) ?? [];
   return fields.length > 0 && fields.every((f) => HOST_FIELDS.has(f));
 }

@@ -103,7 +103,7 @@ class Verdicts {
   ) {}
 
   /** The rule's setting for a zone (its overrides); a zone rule asks about one zone, so the last answer is kept. */
-  private setting(zone: Named | null, account: Named | null): { enabled: boolean; severity: Severity | null } {
+  setting(zone: Named | null, account: Named | null): { enabled: boolean; severity: Severity | null } {
     if (zone !== this.lastZone || zone === null) {
       this.lastZone = zone;
       this.lastSetting = settingFor({ enabled: this.active.enabled, severity: this.active.severity }, this.active.overrides, zone, account) as { enabled: boolean; severity: Severity | null };
@@ -223,8 +223,9 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
       const zone = { id: zoneRow.id, name: zoneRow.name };
       const where = () => ({ account, zone });
       for (const active of zoneRules) {
-        if (!settingFor({ enabled: active.enabled, severity: active.severity }, active.overrides, zone, account).enabled) continue;
         const verdicts = new Verdicts(active, where, sink, keepPasses, heap);
+        // The setting is worked out once a rule and zone: the verdicts keep it for the findings.
+        if (!verdicts.setting(zone, account).enabled) continue;
         run(active, verdicts, contextFor(active, verdicts, view.resource, view), zone);
       }
     }

@@ -4,19 +4,7 @@
  * missing field becomes null here and the rule decides what that means.
  */
 
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const strings = (v: unknown): string[] => arr(v).filter((x): x is string => typeof x === 'string');
-
-function parseJson(raw: string): Record<string, unknown> {
-  try {
-    return obj(JSON.parse(raw));
-  } catch {
-    return {};
-  }
-}
+import { arr, bool, obj, parseJson, str, strings } from './json-fields.js';
 
 export interface Certificate {
   id: string;

@@ -4,18 +4,7 @@
  * rule decides what that means.
  */
 
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const bool = (v: unknown): boolean | null => (typeof v === 'boolean' ? v : null);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-
-export function parseJson(raw: string): Record<string, unknown> {
-  try {
-    return obj(JSON.parse(raw));
-  } catch {
-    return {};
-  }
-}
+import { bool, num, obj, parseJson, str } from './json-fields.js';
 
 /** One setting as `GET /zones/{id}/settings/{setting}` answered, or the plan not offering it. */
 export type ZoneSettingValue =

@@ -251,14 +251,10 @@ export function findingFromRow(r: Record<string, string | null>): Finding {
  */
 export function* storedFindings(db: Db, scanId: number): Generator<Finding> {
   const heap = new HeapCeiling(96, 1000);
-  const run = storedRun(db, scanId);
   // The sort's buffers follow the page cache's size: small, as in the audit that wrote them.
   const restore = smallPageCache(db);
   try {
-    const rows = run
-      ? db.prepare('SELECT * FROM findings WHERE pk BETWEEN ? AND ? AND +scan_id = ? ORDER BY pk').iterate(run.from, run.to, scanId)
-      : db.prepare(`SELECT * FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`).iterate(scanId);
-    for (const row of rows) {
+    for (const row of inListingOrder(db, scanId, '*', false)) {
       heap.check();
       yield findingFromRow(row as Record<string, string | null>);
     }
@@ -283,16 +279,25 @@ const FINDING_JSON_WITH_WAIVER = `CASE WHEN waiver IS NULL OR waiver = '' THEN $
 
 /** The stored findings of a scan as JSON texts, worst first (see storedFindings). */
 export function* storedFindingsJson(db: Db, scanId: number): Generator<string> {
-  const run = storedRun(db, scanId);
   const restore = smallPageCache(db);
   try {
-    const rows = run
-      ? db.prepare(`SELECT ${FINDING_JSON_WITH_WAIVER} FROM findings WHERE pk BETWEEN ? AND ? AND +scan_id = ? ORDER BY pk`).pluck().iterate(run.from, run.to, scanId)
-      : db.prepare(`SELECT ${FINDING_JSON_WITH_WAIVER} FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`).pluck().iterate(scanId);
-    yield* rows as Iterable<string>;
+    yield* inListingOrder(db, scanId, FINDING_JSON_WITH_WAIVER, true) as Iterable<string>;
   } finally {
     restore();
   }
+}
+
+/**
+ * `select` of the scan's stored findings, worst first (`pluck`: the first column alone): a range of
+ * keys for an audit stored in listing order, a sort for one stored before.
+ */
+function inListingOrder(db: Db, scanId: number, select: string, pluck: boolean): IterableIterator<unknown> {
+  const run = storedRun(db, scanId);
+  const statement = db.prepare(
+    run ? `SELECT ${select} FROM findings WHERE pk BETWEEN ? AND ? AND +scan_id = ? ORDER BY pk` : `SELECT ${select} FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`,
+  );
+  if (pluck) statement.pluck();
+  return run ? statement.iterate(run.from, run.to, scanId) : statement.iterate(scanId);
 }
 
 /**
