@@ -27,7 +27,7 @@ export default defineRule({
     references: [
       'API spec: Resources and their fields (Certificate pack: validity_days; Certificate: uploaded_on, expires_on)',
       'vendor docs: certificate renewal (renewal starts 30 days before expiry for 90-day and 1-year certificates, 7 for 30-day, 3 for 14-day; attempts continue until a day before)',
-      'vendor docs: certificate expires_on can be absent while a pack is being issued',
+      'docs/api-surface.md, answers beyond the spec: a certificate can have no expires_on while its pack is being issued',
     ],
     optionHelp: {
       tiers: 'for custom certificates (which never renew on their own): days before expiry from which a certificate is reported at each severity (0 for critical: expired)',

@@ -28,7 +28,7 @@ export default defineRule({
     },
     remediation:
       'Unpause the rule (or its filter) if it should protect the zone, otherwise delete it; give a rule whose filter was deleted a new filter, or delete the rule.',
-    references: ['API spec: Resources and their fields (Filter, Firewall rule: paused)', 'vendor docs: the filter may come back as {id, deleted:true} when its filter was removed'],
+    references: ['API spec: Resources and their fields (Filter, Firewall rule: paused)', 'docs/api-surface.md, answers beyond the spec: a rule whose filter was deleted comes back with filter {id, deleted: true}'],
   },
   defaultOptions: {},
   check(ctx) {

@@ -3,11 +3,12 @@ import type { Plan, Ruleset, RulesetRule } from './state.js';
 
 /**
  * A zone's security settings, DNSSEC, universal SSL switch and custom-rules entry point, as the
- * vendor documents them. A zone the dataset says nothing about has the vendor's defaults for a
- * new zone: full SSL, TLS 1.0 accepted, TLS 1.3 on, HTTPS not enforced, automatic HTTPS
- * rewrites on, HSTS off, security level medium, browser check on, DNSSEC
- * disabled, universal SSL on, no custom rules. The legacy WAF switch follows the previous managed
- * rules' own switch (the dataset's `waf.enabled`).
+ * vendor documents them (docs/api-surface.md, Zone security reads). A zone the dataset says
+ * nothing about has what that section lists for a new zone: the vendor's documented defaults
+ * (security level medium, browser check on, TLS 1.0 accepted, TLS 1.3 on, automatic HTTPS rewrites
+ * on), off what an owner must turn on (HTTPS enforcement, HSTS, DNSSEC), universal SSL on, no
+ * custom rules, and full SSL standing for the mode the vendor now picks from the origin. The
+ * legacy WAF switch follows the previous managed rules' own switch (the dataset's `waf.enabled`).
  */
 
 export type SettingId = 'ssl' | 'min_tls_version' | 'tls_1_3' | 'always_use_https' | 'automatic_https_rewrites' | 'security_header' | 'security_level' | 'browser_check' | 'waf';
@@ -72,7 +73,12 @@ export function customRuleset(zoneName: string, since: string, rules: Array<Omit
   };
 }
 
-/** The DNSSEC answer: key material once signing has begun, nulls while disabled. */
+/**
+ * The DNSSEC answer, with the fields of the vendor's API reference (DNSSEC details). Key material
+ * once signing has begun, of the kind the reference's example shows (flags 257, algorithm 13,
+ * ECDSAP256SHA256, digest type 2, SHA256, a DS line with TTL 3600); emulator: nulls while
+ * disabled (the reference marks every key field optional).
+ */
 export function dnssecAnswer(zoneName: string, d: ZoneSecurity['dnssec']) {
   const signed = d.status !== 'disabled';
   const keyTag = Number.parseInt(stableId('dnssec', zoneName).slice(0, 4), 16);

@@ -12,7 +12,7 @@ import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/server
 import { clientFor, recordingLogger } from '../support/client.js';
 import { emulatorFor, get, zoneId } from '../support/http.js';
 
-/** The client against the emulator over real HTTP: each failure mode of the API as it answers in the wild. */
+/** The client against the emulator over real HTTP: each failure mode of docs/api-surface.md, answers beyond the spec. */
 let emu: RunningEmulator | undefined;
 let client: ApiClient | undefined;
 async function setup(options: EmulatorOptions, clientOptions: Parameters<typeof clientFor>[1] = {}) {
@@ -55,7 +55,7 @@ describe('answers and errors', () => {
     }
   });
 
-  // the API as it answers in the wild (answers seen from the real API): a junk token gets 403 9109 "Invalid access token";
+  // docs/api-surface.md, answers beyond the spec: a junk token gets 403 9109 "Invalid access token";
   // some endpoints answer 401 or 403 with code 10000 "Authentication error".
   it.each([
     ['9109', /^GET \/zones: HTTP 403, API error 9109 Invalid access token/],

@@ -153,7 +153,7 @@ describe('readAnswer failures in the envelope', () => {
     expect(err.hasCode(code)).toBe(true);
   });
 
-  // the API as it answers in the wild (answers seen from the real API): 403 9109 for a bad, revoked or IP-restricted token
+  // docs/api-surface.md, answers beyond the spec: 403 9109 for a bad, revoked or IP-restricted token
   // and for a missing permission; 401 code 10000 on some endpoints.
   it.each<[number, number, string]>([
     [403, 9109, 'Invalid access token'],
@@ -168,7 +168,7 @@ describe('readAnswer failures in the envelope', () => {
   });
 
   it('keeps 400 code 1001 (an account-owned token on the account list) a request error carrying its code', () => {
-    // the API as it answers in the wild: "List accounts endpoint does not support account owned tokens."
+    // docs/api-surface.md, answers beyond the spec: "List accounts endpoint does not support account owned tokens."
     const err = failure(ctx(400, envelope({ success: false, errors: [{ code: 1001, message: 'List accounts endpoint does not support account owned tokens.' }] })));
     expect(err).toBeInstanceOf(ApiRequestError);
     expect(err.hasCode(1001)).toBe(true);

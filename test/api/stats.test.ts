@@ -170,7 +170,7 @@ describe('endpointForPath', () => {
       template: '/zones/{zone_id}/ssl/certificate_packs',
       maxPerPage: 50,
       minPerPage: 5,
-      // spec: Endpoints (ssl_status, value all); the API as it answers in the wild: the current API reads status=all.
+      // spec: Endpoints (ssl_status, value all); docs/api-surface.md, answers beyond the spec: the current API reads status=all.
       query: { status: 'all', ssl_status: 'all' },
     });
     expect(endpointForPath(`/zones/${ZONE}/dns_records`)).toMatchObject({ maxPerPage: 5_000_000, minPerPage: 1 });

@@ -32,7 +32,7 @@ function job(baseUrl: string, token = TOKEN) {
 const url = (emu: RunningEmulator) => emu.url;
 
 describe('refused credentials on the first call', () => {
-  // the API as it answers in the wild (answers seen from the real API): 403 9109 "Invalid access token".
+  // docs/api-surface.md, answers beyond the spec: 403 9109 "Invalid access token".
   it('scan exits 2 with one line naming the variable, and records no complete scan', async () => {
     const emu = await emulator({ dataset: 'demo' });
     const { run, scans } = job(url(emu), 'revoked-canary-token');
@@ -46,7 +46,7 @@ describe('refused credentials on the first call', () => {
   });
 
   it('run exits 2 and writes no reports of an empty organisation', async () => {
-    // the API as it answers in the wild: some endpoints answer 401 code 10000 "Authentication error".
+    // docs/api-surface.md, answers beyond the spec: some endpoints answer 401 code 10000 "Authentication error".
     const emu = await emulator({ dataset: 'demo', badCredentials: '401' });
     const { cwd, run } = job(url(emu), 'revoked-canary-token');
     const r = await run('run', '--quiet');
@@ -72,7 +72,7 @@ describe('an API that cannot be reached', () => {
 });
 
 describe('an account-owned token', () => {
-  // the API as it answers in the wild: GET /accounts answers such a token with 400 code 1001.
+  // docs/api-surface.md, answers beyond the spec: GET /accounts answers such a token with 400 code 1001.
   it('scan is complete (exit 0) and says the accounts and invites are not readable with these credentials', async () => {
     const emu = await emulator({ dataset: 'demo', tokenKind: 'account' });
     const { run, scans } = job(url(emu));
@@ -87,7 +87,7 @@ describe('an account-owned token', () => {
 
 describe('a permission the token lacks, later in the scan', () => {
   it('scan exits 3 naming the part as denied, and keeps the rest', async () => {
-    // the API as it answers in the wild: 403 9109 "Unauthorized to access requested resource".
+    // docs/api-surface.md, answers beyond the spec: 403 9109 "Unauthorized to access requested resource".
     const emu = await emulator({ dataset: 'demo', denyRoutes: ['GET /zones/{zone_id}/firewall/rules'] });
     const { run, scans } = job(url(emu));
     const r = await run('scan');

@@ -65,7 +65,7 @@ function cannotStart(error: unknown): ScanCannotStart {
 const scanStatus = (db: Db) => db.prepare('SELECT status FROM scans').all() as Array<{ status: string }>;
 
 describe('refused credentials', () => {
-  // the API as it answers in the wild (answers seen from the real API): 403 9109 "Invalid access token" for a bad, revoked
+  // docs/api-surface.md, answers beyond the spec: 403 9109 "Invalid access token" for a bad, revoked
   // or IP-restricted token; 401 or 403 code 10000 "Authentication error" on some endpoints.
   it.each(['9109', '401', '10000'] as const)('end the scan on the first call when refused as %s: one line naming the variable, the scan aborted', async (answer) => {
     const emu = await emulator({ dataset: 'demo', badCredentials: answer });
@@ -88,7 +88,7 @@ describe('refused credentials', () => {
   });
 
   it('says what to do about a token restricted to other addresses', async () => {
-    // the API as it answers in the wild: 403 9109 "Cannot use the access token from location" for an IP-restricted token.
+    // docs/api-surface.md, answers beyond the spec: 403 9109 "Cannot use the access token from location" for an IP-restricted token.
     const server = await answeringServer(403, { success: false, errors: [{ code: 9109, message: 'Cannot use the access token from location: 192.0.2.7' }], messages: [], result: null });
     try {
       const { error } = await scanOf({ url: server.url });
@@ -99,7 +99,7 @@ describe('refused credentials', () => {
   });
 
   it('records a refusal later in the scan as denied ("grant the permission"), not failed, and the scan goes on', async () => {
-    // the API as it answers in the wild: 403 9109 "Unauthorized to access requested resource" for a permission the token lacks.
+    // docs/api-surface.md, answers beyond the spec: 403 9109 "Unauthorized to access requested resource" for a permission the token lacks.
     const emu = await emulator({ dataset: 'demo', denyRoutes: ['GET /zones/{zone_id}/filters'] });
     const { outcome, db } = await scanOf(emu);
     expect(outcome?.status).toBe('incomplete');
@@ -114,7 +114,7 @@ describe('refused credentials', () => {
 });
 
 describe('account-owned tokens', () => {
-  // the API as it answers in the wild: GET /accounts answers an account-owned token with 400 code 1001.
+  // docs/api-surface.md, answers beyond the spec: GET /accounts answers an account-owned token with 400 code 1001.
   it('read every zone through GET /zones when the accounts cannot be listed, and the scan is complete', async () => {
     const emu = await emulator({ dataset: 'demo', tokenKind: 'account' });
     const { outcome, db } = await scanOf(emu);
@@ -193,7 +193,7 @@ describe('an API that cannot be reached', () => {
 });
 
 describe('the certificate-pack status filter', () => {
-  // spec: Endpoints (certificate_packs: `ssl_status`, the value `all` occurs); the API as it answers in the wild: the
+  // spec: Endpoints (certificate_packs: `ssl_status`, the value `all` occurs); docs/api-surface.md, answers beyond the spec: the
   // current API reads `status=all`, and without it lists only active packs.
   it('asks with both ssl_status=all and status=all', async () => {
     const urls: string[] = [];
@@ -216,7 +216,7 @@ describe('the certificate-pack status filter', () => {
 });
 
 describe('list pages without totals', () => {
-  // the API as it answers in the wild (pagination traps): a page shorter than per_page that is not the last; result_info
+  // docs/api-surface.md, answers beyond the spec (Paging): a page shorter than per_page that is not the last; result_info
   // without total_pages (accounts, firewall rules, filters).
   it('reads past a short page to an empty one, losing nothing', async () => {
     const emu = await emulator({ dataset: 'generated', generated: { seed: 5, accounts: 2, zones: 120, records: 240 }, noTotals: true, shortPages: true });

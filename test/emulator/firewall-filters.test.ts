@@ -2,7 +2,7 @@
  * Conformance of the emulator's firewall rules and filters endpoints, over real HTTP.
  *
  * The contract is the spec ("Firewall rules", "Errors" 4 and 5) and the gaps it leaves are filled
- * by the API as it answers in the wild: filters CRUD, duplicate filters answer 10102 with meta.id, parse errors carry a
+ * by docs/api-surface.md, answers beyond the spec: filters CRUD, duplicate filters answer 10102 with meta.id, parse errors carry a
  * message starting "Filter parsing error" and no code, rule quotas per plan, and pagination of both
  * lists (per_page 25 by default, clamped to 5..100, no total_pages). Codes that the real API does
  * not publish are the emulator's own (envelope.ts); they are written out here as literals on
@@ -15,7 +15,7 @@ import type { DatasetFile, DatasetFirewallRule } from '../../src/emulator/datase
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { emulatorPerDescribe, freshEmulatorPerTest, get, listAll, raw, zoneId, type RawAnswer } from '../support/http.js';
 
-// Error codes (the API as it answers in the wild for 10102; the emulator's stable choices for the rest).
+// Error codes (docs/api-surface.md, answers beyond the spec for 10102; the emulator's stable choices for the rest).
 
 const INVALID_ZONE = 1003;
 const BAD_PAGINATION = 1004;
@@ -174,7 +174,7 @@ function expectSingleError(r: RawAnswer, status: number, code: number): ApiError
   return errors[0]!;
 }
 
-/** A rules-language parse error: message only, no code (the API as it answers in the wild). */
+/** A rules-language parse error: message only, no code (docs/api-surface.md, answers beyond the spec). */
 function expectParseError(r: RawAnswer, pointer: string): ApiError {
   const errors = expectFailure(r, 400);
   expect(errors).toHaveLength(1);

@@ -558,7 +558,7 @@ describe('what the migration carries, and the check', () => {
 describe('state default and the time the switch takes', () => {
   const emu = freshEmulatorPerTest(() => ({ dataset: carriageDataset(), migrationDelaySeconds: 1 }));
 
-  // the API as it answers in the wild: migration_state `default` is seen in the wild; it behaves as start (a documented guess).
+  // docs/api-surface.md, answers beyond the spec: migration_state `default` is seen in the wild; it behaves as start (a documented guess).
   it('reports state default, which migrates like start', async () => {
     expect(await migrationStatus(emu(), 'default-state.example')).toMatchObject({ migration_state: 'default', old_waf_status: 'enabled', new_waf_status: 'disabled' });
     expect(await check(emu(), 'default-state.example')).toEqual({ compatible: true, migration_state: 'default' });

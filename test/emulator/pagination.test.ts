@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { emulatorFor, get, listAll, raw } from '../support/http.js';
 
-/** Each list endpoint's per_page limits, ordering and filters (the API as it answers in the wild, Pagination). */
+/** Each list endpoint's per_page limits, ordering and filters (docs/api-surface.md, answers beyond the spec: Paging). */
 describe('pagination, ordering and filters', () => {
   let emu: RunningEmulator;
   let bigZone: { id: string; size: number };

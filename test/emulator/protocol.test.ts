@@ -24,7 +24,7 @@ describe('envelope, authentication and routing', () => {
     expect(withKey.status).toBe(200);
     expect(withKey.json.result.email).toBe('admin@example.com');
 
-    // the API as it answers in the wild: the live API answers a junk token with 403 9109 "Invalid access token"; the
+    // docs/api-surface.md, answers beyond the spec: the live API answers a junk token with 403 9109 "Invalid access token"; the
     // key pair keeps the 403 10000 "Authentication error" of the spec's era.
     for (const [headers, code, message] of <Array<[Record<string, string>, number, string]>>[
       [{}, 9109, 'Invalid access token'],

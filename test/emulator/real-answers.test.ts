@@ -12,7 +12,7 @@ import { emulatorFor, emulatorsClosedAfterEach, get, raw, zoneId } from '../supp
 const emulator = emulatorsClosedAfterEach();
 
 describe('bad credentials', () => {
-  // the API as it answers in the wild (answers seen from the real API): 403 9109 "Invalid access token" for a junk token
+  // docs/api-surface.md, answers beyond the spec: 403 9109 "Invalid access token" for a junk token
   // (measured on GET /accounts); 401 code 10000 "Authentication error" on some endpoints.
   it.each([
     ['9109', 403, 9109, 'Invalid access token'],
@@ -28,7 +28,7 @@ describe('bad credentials', () => {
 
 describe('an account-owned token (--token-kind account)', () => {
   it('cannot list accounts: 400 code 1001, as the real API answers', async () => {
-    // the API as it answers in the wild: "List accounts endpoint does not support account owned tokens."
+    // docs/api-surface.md, answers beyond the spec: "List accounts endpoint does not support account owned tokens."
     const emu = await emulator({ dataset: 'demo', tokenKind: 'account' });
     const r = await get(emu, '/accounts');
     expect(r.status).toBe(400);
@@ -57,7 +57,7 @@ describe('an account-owned token (--token-kind account)', () => {
 
 describe('a permission the token lacks (--deny-route)', () => {
   it('answers 403 code 9109 on the named route only', async () => {
-    // the API as it answers in the wild: missing permission: 403 9109 "Unauthorized to access requested resource".
+    // docs/api-surface.md, answers beyond the spec: missing permission: 403 9109 "Unauthorized to access requested resource".
     const emu = await emulator({ dataset: 'demo', denyRoutes: ['GET /zones/{zone_id}/filters'] });
     const id = zoneId(emu, 'acme-bank.example');
     const denied = await get(emu, `/zones/${id}/filters`);
@@ -92,7 +92,7 @@ describe('the retired previous managed rules (--api-era retired)', () => {
 
 describe('list answers without totals (--no-totals)', () => {
   it('carry page, per_page and count only', async () => {
-    // the API as it answers in the wild: total_pages is often absent (accounts, firewall rules, filters); a client must compute it.
+    // docs/api-surface.md, answers beyond the spec: total_pages is often absent (accounts, firewall rules, filters); a client must compute it.
     const emu = await emulator({ dataset: 'demo', noTotals: true });
     const r = await get(emu, '/zones?per_page=5');
     expect(r.json.result_info).toEqual({ page: 1, per_page: 5, count: 5 });

@@ -52,6 +52,7 @@ describe('zone security reads', () => {
   });
 
   it('serves the vendor defaults of a new zone where the dataset says nothing', async () => {
+    // docs/api-surface.md, Zone security reads: the settings of a zone the dataset says nothing about.
     const values: Record<string, unknown> = {};
     for (const id of ['ssl', 'min_tls_version', 'tls_1_3', 'always_use_https', 'automatic_https_rewrites', 'security_level', 'browser_check']) {
       values[id] = expectOk(await get(emulator(), path('plain.example', `/settings/${id}`))).value;
@@ -63,11 +64,14 @@ describe('zone security reads', () => {
     // vendor docs: zone settings: waf is a paid-plan setting; a setting the plan does not offer answers an error.
     expectFailure(await get(emulator(), path('plain.example', '/settings/waf')), 400, CODE.settingUnavailable);
     expect(expectOk(await get(emulator(), path('hardened.example', '/settings/waf'))).value).toBe('on');
+    // emulator: an unknown setting answers like one not offered (the real code of either is not published).
     expectFailure(await get(emulator(), path('plain.example', '/settings/nonsense')), 400, CODE.settingUnavailable);
   });
 
   it('answers DNSSEC with key material once signed, nulls while disabled', async () => {
-    // vendor docs: DNSSEC: {status, flags, algorithm, digest, ds, key_tag, modified_on}.
+    // vendor docs: API reference, DNSSEC details: {status, flags, algorithm, key_type, digest_type, digest_algorithm,
+    // digest, ds, key_tag, public_key, modified_on}; its example key: flags 257, algorithm 13, DS TTL 3600.
+    // emulator: the key fields null while disabled (the reference marks them optional).
     const pending = expectOk(await get(emulator(), path('hardened.example', '/dnssec')));
     expect(pending).toMatchObject({ status: 'pending', flags: 257, algorithm: '13', modified_on: '2026-10-22T12:00:00.000000Z' });
     expect(pending.ds).toMatch(/^hardened\.example\. 3600 IN DS \d+ 13 2 [0-9A-F]+$/);
@@ -75,12 +79,15 @@ describe('zone security reads', () => {
   });
 
   it('answers the universal SSL switch', async () => {
+    // vendor docs: API reference, universal SSL settings details: {enabled}.
     expect(expectOk(await get(emulator(), path('hardened.example', '/ssl/universal/settings')))).toEqual({ enabled: false });
     expect(expectOk(await get(emulator(), path('plain.example', '/ssl/universal/settings')))).toEqual({ enabled: true });
   });
 
   it('answers the custom-rules entry point, or 404 code 10003 before any rule exists', async () => {
-    // vendor docs: rulesets: a GET of a phase entry point before any rule exists answers 404 code 10003.
+    // vendor docs: rulesets: a GET of a phase entry point before any rule exists answers 404 code 10003; the entry
+    // point is a ruleset {id, name, description, kind: zone, phase, version, last_updated, rules}, each rule with
+    // id, ref, version, action, expression, description, enabled and last_updated.
     const ep = '/rulesets/phases/http_request_firewall_custom/entrypoint';
     expectFailure(await get(emulator(), path('plain.example', ep)), 404, CODE.rulesetNotFound);
     const ruleset = expectOk(await get(emulator(), path('hardened.example', ep)));

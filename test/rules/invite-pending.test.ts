@@ -80,7 +80,7 @@ testRule(rule, {
     { name: 'unknown when reading the invites failed', snapshot: { unread: { invites: 'failed' } }, findings: [{ status: 'unknown', resourceId: 'invites' }] },
     { name: 'the configured severity wins', severity: 'medium', snapshot: { invites: [globex] }, findings: [{ severity: 'medium' }] },
     {
-      // the API as it answers in the wild: invite status is pending, accepted, rejected or expired; without one the invite cannot be judged.
+      // docs/api-surface.md, answers beyond the spec: invite status is pending, accepted, rejected or expired; without one the invite cannot be judged.
       name: 'an invite without a status is unknown, not a pass',
       snapshot: { invites: [{ ...invite('pending', 5), status: undefined }, invite('accepted', -3)] },
       findings: [{ status: 'unknown', resourceType: 'invite', message: 'the invite has no status' }],

@@ -25,7 +25,7 @@ testRule(rule, {
       },
     },
     { name: 'invites denied (an account-scoped token) is not a gap', snapshot: { accounts, unread: { invites: 'denied' }, zones: [{ name: 'a.example' }] } },
-    // the API as it answers in the wild: an account-owned token gets 400 code 1001 on GET /accounts; the zones name their account.
+    // docs/api-surface.md, answers beyond the spec: an account-owned token gets 400 code 1001 on GET /accounts; the zones name their account.
     {
       name: 'an account-owned token: the account list refused with 1001, every zone listed through GET /zones',
       snapshot: { accounts, accountOwnedToken: 'zones-listed', unread: { invites: 'denied' }, zones: [{ name: 'a.example', account: ACME.id }] },
