@@ -23,6 +23,13 @@ testRule(rule, {
       findings: [{ messageId: 'broadSkip', message: 'the managed rules and the phases http_ratelimit for every request to the host' }],
     },
     { name: 'products on true', snapshot: zone(skip('(true)', { products: ['waf', 'bic'] })), findings: [{ message: 'the products waf, bic' }] },
+    {
+      // vendor docs: rulesets: a rule's expression selects the requests it acts on; one that came back without
+      // any is read as matching every request, the widest reading, not as one host's.
+      name: 'a skip that came back without an expression',
+      snapshot: zone({ ...skip('', { ruleset: 'current' }), expression: null }),
+      findings: [{ messageId: 'broadSkip', message: 'skips every later custom rule for every request (expression: (none))' }],
+    },
     { name: 'unknown when not read', snapshot: { zones: [{ name: 'a.example', unread: { custom_entrypoint: 'failed' } }] }, findings: [{ status: 'unknown' }] },
   ],
 });
