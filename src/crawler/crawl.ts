@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
 import { fillPath, LIST_ENDPOINTS, ZONE_OBJECT_READS, type ListEndpoint, type ZoneReads } from '../api/endpoints.js';
-import { ApiAbortedError, ApiAuthError, ApiError, ApiGoneError, ApiNetworkError, ApiRequestError } from '../api/errors.js';
+import { ApiAbortedError, ApiAuthError, ApiError, ApiGoneError, ApiNetworkError } from '../api/errors.js';
 import { abortableSleep } from '../api/pacer.js';
 import type { ListSummary, PagedList } from '../api/paginate.js';
 import type { Logger } from '../common/logger.js';
@@ -113,6 +113,10 @@ class Crawler {
   private readonly signal: AbortSignal;
   private readonly seenZones = new Set<string>();
   private migratedBefore = new Set<string>();
+  /** Accounts the account list says are Enterprise: the only ones with account-level entry points. */
+  private readonly enterpriseAccounts = new Set<string>();
+  /** Each account's managed entry point, read once and kept with every zone of the account. */
+  private readonly accountEntrypoints = new Map<string, Promise<Record<string, unknown> | null>>();
   private anyReadSucceeded = false;
   /** Zones whose WAF packages endpoint answered as retired: their groups and rules went with it. */
   private readonly retiredPackages = new Map<string, { status: number | null; message: string }>();
@@ -360,7 +364,8 @@ class Crawler {
     const refused = err instanceof ApiAuthError || (partition.endpoint === 'invites' && err.hasCode(ACCOUNT_OWNED_TOKEN));
     const state = refused ? 'denied' : 'failed';
     partition.finish({ state, pages, items, httpStatus: err.status, apiCode, errorCode: err.code, message: err.message });
-    const optional = partition.endpoint === 'invites' && state === 'denied';
+    // A token without the account's rulesets permission still audits every zone's own entry point.
+    const optional = (partition.endpoint === 'invites' || partition.endpoint === 'account_entrypoint') && state === 'denied';
     this.missing(partition.kind, partition.scopeId, name, partition.endpoint, state, err.message, optional ? 'notPermitted' : 'missing');
   }
 
@@ -403,7 +408,11 @@ class Crawler {
     try {
       for await (const page of list) {
         partition.write(page);
-        for (const a of page as Array<{ id?: unknown }>) if (typeof a.id === 'string') ids.push(a.id);
+        for (const a of page as Array<{ id?: unknown; type?: unknown }>) {
+          if (typeof a.id !== 'string') continue;
+          ids.push(a.id);
+          if (a.type === 'enterprise') this.enterpriseAccounts.add(a.id);
+        }
       }
       const problem = listProblem(list.summary);
       whole = problem === null;
@@ -613,11 +622,11 @@ class Crawler {
     const status = await this.readObject(zone, 'migration_status', statusPath, {}, undefined, () => this.readMigration(zone));
     if (status === DEFERRED) return;
     const state = typeof status?.['migration_state'] === 'string' ? status['migration_state'] : null;
-    const migrated = state === 'complete' || (state === null && this.migratedBefore.has(this.o.writer.storedId(zone.id)));
+    const migrated = state === 'complete' || (state === null && (nativeToNewManagedRules(status) || this.migratedBefore.has(this.o.writer.storedId(zone.id))));
     const plan = zone.plan?.legacy_id;
 
     if (migrated) {
-      const why = 'the zone has migrated: the previous managed rules no longer exist';
+      const why = 'the zone runs the new managed rules only: the previous managed rules no longer exist for it';
       for (const e of ['migration_check', 'migration_config', ...LEGACY_WAF] as const) this.skip(zone, e, why);
     } else {
       await this.readObject(zone, 'migration_check', `/zones/${encodeURIComponent(zone.id)}/waf_migration/check`, { phase_two: '1' });
@@ -631,14 +640,56 @@ class Crawler {
         else this.skip(zone, 'waf_overrides', 'URI-based overrides exist on Enterprise zones only');
       }
     }
-    if (state === 'validation' || migrated) {
+    if (state === 'validation' || migrated || plan !== 'free') {
+      // Every paid zone's managed phase, whatever its migration says: a zone created since 2022
+      // has the new managed rules from birth, and any zone's entry point may have been written.
       // 10003: no entry point has been written yet.
       const entrypoint = `/zones/${encodeURIComponent(zone.id)}/rulesets/phases/http_request_firewall_managed/entrypoint`;
       await this.readObject(zone, 'entrypoint', entrypoint, {}, 10003);
     } else {
-      this.skip(zone, 'entrypoint', 'the zone has not started migrating: it has no managed-rules entry point');
+      this.skip(zone, 'entrypoint', 'a Free zone that has not started migrating: its free managed ruleset is the vendor\'s to deploy');
     }
+    await this.readAccountEntrypoint(zone);
     await this.readSecurity(zone, migrated);
+  }
+
+  /**
+   * The account's managed-phase entry point, whose execute rules can deploy managed rules to its
+   * zones (an Enterprise feature): read once per Enterprise account, kept with each of its zones
+   * so that the zone's verdict and drift see it. A zone on an Enterprise plan asks too when the
+   * account list did not say the account's type (an account-owned token cannot list accounts).
+   */
+  private async readAccountEntrypoint(zone: ZoneItem): Promise<void> {
+    const accountId = zone.account?.id;
+    if (typeof accountId !== 'string' || !(this.enterpriseAccounts.has(accountId) || zone.plan?.legacy_id === 'enterprise')) {
+      this.skip(zone, 'account_entrypoint', 'account-level entry points deploy managed rules on Enterprise accounts only');
+      return;
+    }
+    const partition = this.partition('zone', zone.id, 'account_entrypoint');
+    let read = this.accountEntrypoints.get(accountId);
+    if (!read) {
+      const path = `/accounts/${encodeURIComponent(accountId)}/rulesets/phases/http_request_firewall_managed/entrypoint`;
+      read = this.o.client.get<Record<string, unknown>>(path, { signal: this.signal }).then(
+        (answer) => (answer.result && typeof answer.result === 'object' ? answer.result : null),
+        (err: unknown) => {
+          // 10003: the account has no entry point. Any other failure is forgotten, so that the
+          // repair pass (or the next zone) asks again instead of sharing it.
+          if (err instanceof ApiError && err.hasCode(10003)) return null;
+          this.accountEntrypoints.delete(accountId);
+          throw err;
+        },
+      );
+      this.accountEntrypoints.set(accountId, read);
+    }
+    try {
+      const result = await read;
+      if (result) partition.write([result]);
+      partition.finish({ state: 'ok', pages: 1, items: result ? 1 : 0 });
+      this.anyReadSucceeded = true;
+    } catch (err) {
+      if (this.deferred(err, partition, () => this.readAccountEntrypoint(zone))) return;
+      this.failed(partition, err, 0, 0, zone.name);
+    }
   }
 
   /**
@@ -658,8 +709,9 @@ class Crawler {
 
   /**
    * Settings one by one into one partition. A setting the zone's plan does not offer is answered
-   * with a request error (4xx other than a refusal): stored as `{id, not_offered}`, an answer,
-   * never a gap. Any other failure leaves the partition failed with what was read before it.
+   * 200 with `editable: false` (the vendor's API reference), stored as answered. An error, a 404
+   * code 7003 included (a route the API does not know), is a failed read: the partition is left
+   * failed with what was read before it, never taken for "not offered".
    */
   private async readSettings(zone: ZoneItem, settings: readonly string[]): Promise<void> {
     const partition = this.partition('zone', zone.id, 'zone_settings');
@@ -671,10 +723,6 @@ class Crawler {
         items.push(r && typeof r === 'object' ? { ...r, id } : { id, value: r });
         this.anyReadSucceeded = true;
       } catch (err) {
-        if (err instanceof ApiRequestError && (err.status === 400 || err.status === 404)) {
-          items.push({ id, not_offered: err.apiErrors.map((e) => e.message).join('; ') || `HTTP ${err.status}` });
-          continue;
-        }
         // A failure that may pass: every setting is read again in the repair pass, into this partition.
         if (this.deferred(err, partition, () => this.readSettings(zone, settings))) return;
         partition.write(items);
@@ -741,6 +789,15 @@ class Crawler {
 
 /** The API error an account-owned token gets from `GET /accounts` (and from user-level endpoints). */
 const ACCOUNT_OWNED_TOKEN = 1001;
+
+/**
+ * A zone created since the migration programme has the new managed rules from birth: its status
+ * has no `migration_state`, the new version enabled and the old one not (the vendor publishes no
+ * schema; the same reading as the policy's isNativeToNewManagedRules).
+ */
+function nativeToNewManagedRules(status: Record<string, unknown> | null): boolean {
+  return status !== null && typeof status['migration_state'] !== 'string' && status['new_waf_status'] === 'enabled' && status['old_waf_status'] !== 'enabled';
+}
 
 /** The previous managed rules' endpoints, all gone once a zone migrates, none on a Free zone. */
 const LEGACY_WAF = ['waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const;

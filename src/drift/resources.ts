@@ -63,6 +63,7 @@ export const RESOURCE_KINDS: readonly ResourceKind[] = [
   { type: 'dnssec', label: 'DNSSEC', table: 'zone_objects', partition: 'zone', endpoint: 'dnssec', name: () => null },
   { type: 'universal_ssl', label: 'universal SSL setting', table: 'zone_objects', partition: 'zone', endpoint: 'universal_ssl', name: () => null },
   { type: 'custom_rules_entrypoint', label: 'custom rules entry point', table: 'zone_objects', partition: 'zone', endpoint: 'custom_entrypoint', name: (i) => text(i['name']) },
+  { type: 'account_ruleset_entrypoint', label: 'account managed rules entry point', table: 'zone_objects', partition: 'zone', endpoint: 'account_entrypoint', name: (i) => text(i['name']) },
   { type: 'waf_package', label: 'WAF package', table: 'waf_packages', partition: 'zone', endpoint: 'waf_packages', name: (i) => text(i['name']) },
   { type: 'waf_group', label: 'WAF group', table: 'waf_groups', partition: 'zone', endpoint: 'waf_groups', name: (i) => text(i['name']) },
   { type: 'waf_rule', label: 'WAF rule', table: 'waf_rules', partition: 'zone', endpoint: 'waf_rules', name: (i) => text(i['description']) },

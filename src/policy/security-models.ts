@@ -14,8 +14,13 @@ export type ZoneSettingValue =
 export function parseZoneSetting(raw: string): ZoneSettingValue {
   const s = parseJson(raw);
   const id = str(s['id']) ?? '';
+  // Earlier versions stored a setting the API refused as `{id, not_offered}`: kept readable.
   if (typeof s['not_offered'] === 'string') return { offered: false, id, reason: s['not_offered'] };
-  return { offered: true, id, value: s['value'] ?? null, editable: bool(s['editable']), modifiedOn: str(s['modified_on']) };
+  const editable = bool(s['editable']);
+  // vendor API reference, zone settings: a setting the plan does not offer answers 200 with
+  // `editable: false` and the value it is held at; that value is not the zone's choice to judge.
+  if (editable === false) return { offered: false, id, reason: `the zone's plan does not offer the ${id} setting (the API answers it as not editable)` };
+  return { offered: true, id, value: s['value'] ?? null, editable, modifiedOn: str(s['modified_on']) };
 }
 
 export interface Hsts {

@@ -202,6 +202,20 @@ export class ZoneView {
     return this.memo('customRules', () => single(this.reader.zoneObject(this.zone.id, 'custom_entrypoint'), (r) => parseEntrypoint(r.raw)));
   }
 
+  /**
+   * The zone's account's managed-phase entry point, whose execute rules can deploy managed rules to
+   * the account's zones (Enterprise). Null: the account has none; unknown: not read (the scan reads
+   * it for Enterprise accounts only, skipped elsewhere) or refused.
+   */
+  accountManagedEntrypoint(): ObjectReadout<Entrypoint> {
+    return this.memo('accountEntrypoint', () => single(this.reader.zoneObject(this.zone.id, 'account_entrypoint'), (r) => parseEntrypoint(r.raw)));
+  }
+
+  /** The zone's DNS setup: `full`, `partial` (CNAME setup: the vendor's DNS does not answer for it) or `secondary`; null when not said. */
+  get setupType(): string | null {
+    return this.zone.type;
+  }
+
   /** The managed phase's entry point (`http_request_firewall_managed`); null: none written yet. */
   managedEntrypoint(): ObjectReadout<Entrypoint> {
     return this.memo('managedEntrypoint', () => single(this.reader.zoneObject(this.zone.id, 'entrypoint'), (r) => parseEntrypoint(r.raw)));
@@ -211,11 +225,34 @@ export class ZoneView {
    * Where the zone stands in the managed-rules migration: `migrated` once it runs the new
    * managed rules only, from the status endpoint (the legacy endpoints are gone by then).
    */
-  migration(): ObjectReadout<MigrationStatus & { stage: MigrationStage; migrated: boolean }> {
+  migration(): ObjectReadout<MigrationStatus & { stage: MigrationStage; migrated: boolean; native: boolean }> {
     const status = this.migrationStatus();
     if (!status.known) return status;
     if (!status.value) return { known: true, value: null };
-    const stage = migrationStage(status.value.state);
-    return { known: true, value: { ...status.value, stage, migrated: stage === 'complete' } };
+    const native = isNativeToNewManagedRules(status.value);
+    const stage = native ? 'complete' : migrationStage(status.value.state);
+    return { known: true, value: { ...status.value, stage, migrated: stage === 'complete', native } };
   }
+
+  // --- Snapshot history (read-only): what earlier scans of this database saw ---
+
+  /**
+   * When a scan first saw this certificate pack (that scan's start), or null when no stored
+   * version says: how long a pack without `created_on` has been around at least (see
+   * SnapshotReader.certificatePackFirstSeen). One query a zone, shared by its rules.
+   */
+  certificatePackFirstSeen(packId: string): Date | null {
+    const seen = this.memo('packsFirstSeen', () => this.reader.certificatePackFirstSeen(this.zone.id)).get(packId);
+    return seen === undefined ? null : new Date(seen);
+  }
+}
+
+/**
+ * A zone created since the migration programme (2022-09) never had the previous managed rules: it
+ * runs the new ones from birth and has no migration state. The status then carries no
+ * `migration_state` and says the new version is enabled, the old one not (the vendor publishes no
+ * schema for it; this reading is ours, and the emulator answers such zones that way).
+ */
+export function isNativeToNewManagedRules(status: MigrationStatus): boolean {
+  return status.state === null && status.newWaf === 'enabled' && status.oldWaf !== 'enabled';
 }

@@ -27,6 +27,8 @@ export interface FixtureZone {
   plan?: 'free' | 'pro' | 'business' | 'enterprise' | null;
   status?: string;
   paused?: boolean;
+  /** The zone's DNS setup: `full` (default), `partial` (CNAME setup) or `secondary`. */
+  type?: 'full' | 'partial' | 'secondary';
   /** Account id; default the first account. */
   account?: string;
   dnsRecords?: Item[];
@@ -51,6 +53,12 @@ export interface FixtureZone {
   dnssec?: Item | null;
   universalSsl?: Item | null;
   customEntrypoint?: Item | null;
+  /**
+   * The zone's account's managed-phase entry point (`GET /accounts/{id}/rulesets/phases/
+   * http_request_firewall_managed/entrypoint`), as the scan keeps it with each zone of the account.
+   * Omitted: not read (not an Enterprise account). Null: the account has none.
+   */
+  accountEntrypoint?: Item | null;
   unread?: Partial<Record<Endpoint, Unread>>;
 }
 
@@ -88,13 +96,17 @@ const ZONE_ENDPOINTS: Array<[Endpoint, keyof FixtureZone, 'list' | 'object']> = 
   ['waf_overrides', 'wafOverrides', 'list'],
 ];
 
-/** A setting value meaning the plan does not offer the setting (the API answered an error). */
+/**
+ * A setting value meaning the plan does not offer the setting: the API answers it with 200 and
+ * `editable: false` (vendor API reference, zone settings), its value the default it is held at.
+ */
 export const NOT_OFFERED = Symbol('not offered');
 
-const SECURITY_OBJECTS: Array<[Endpoint, 'dnssec' | 'universalSsl' | 'customEntrypoint']> = [
+const SECURITY_OBJECTS: Array<[Endpoint, 'dnssec' | 'universalSsl' | 'customEntrypoint' | 'accountEntrypoint']> = [
   ['dnssec', 'dnssec'],
   ['universal_ssl', 'universalSsl'],
   ['custom_entrypoint', 'customEntrypoint'],
+  ['account_entrypoint', 'accountEntrypoint'],
 ];
 
 const DEFAULT_ACCOUNT = { id: 'acc0000000000000000000000000000a', name: 'Example Org', type: 'standard' };
@@ -157,7 +169,7 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
         name: z.name,
         status: z.status ?? 'active',
         paused: z.paused ?? false,
-        type: 'full',
+        type: z.type ?? 'full',
         account: { id: accountId, name: accounts.find((a) => a['id'] === accountId)?.['name'] ?? null },
         plan: plan === null ? null : { id: `plan-${plan}`, name: plan, legacy_id: plan },
       },
@@ -175,7 +187,7 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
     }
     if (z.settings !== undefined || z.unread.zone_settings) {
       const items = Object.entries(z.settings ?? {}).map(([sid, value]) =>
-        value === NOT_OFFERED ? { id: sid, not_offered: `the ${sid} setting is not available on this plan` } : { id: sid, value, editable: true, modified_on: days(-30) },
+        value === NOT_OFFERED ? { id: sid, value: 'off', editable: false, modified_on: days(-30) } : { id: sid, value, editable: true, modified_on: days(-30) },
       );
       writeList('zone', id, 'zone_settings', items, z.unread.zone_settings);
     }

@@ -126,10 +126,10 @@ const DNS_FIELDS_JSON = `json_object('id', item_id, 'type', type, 'name', name, 
  */
 const SLICE_ROWS = 500;
 
-export type ZoneObjectEndpoint = 'migration_status' | 'migration_check' | 'migration_config' | 'entrypoint' | 'zone_settings' | 'dnssec' | 'universal_ssl' | 'custom_entrypoint';
+export type ZoneObjectEndpoint = 'migration_status' | 'migration_check' | 'migration_config' | 'entrypoint' | 'zone_settings' | 'dnssec' | 'universal_ssl' | 'custom_entrypoint' | 'account_entrypoint';
 
 /** The endpoints stored in zone_objects: one row each, zone_settings one row per setting. */
-const ZONE_OBJECT_ENDPOINTS: readonly Endpoint[] = ['migration_status', 'migration_check', 'migration_config', 'entrypoint', 'zone_settings', 'dnssec', 'universal_ssl', 'custom_entrypoint'];
+const ZONE_OBJECT_ENDPOINTS: readonly Endpoint[] = ['migration_status', 'migration_check', 'migration_config', 'entrypoint', 'zone_settings', 'dnssec', 'universal_ssl', 'custom_entrypoint', 'account_entrypoint'];
 
 /** A zone_objects row as read (after its zone_id). */
 const ZONE_OBJECT_COLUMNS = 'endpoint, item_id, raw';
@@ -491,6 +491,24 @@ export class SnapshotReader {
 
   private rawRows(table: string, scopeColumn: string, scopeId: string): RawRow[] {
     return this.rows(table, scopeColumn, scopeId, 'item_id, raw').map((r) => ({ id: r['item_id'] as string, raw: r['raw'] as string }));
+  }
+
+  /**
+   * When scans first saw each certificate pack of a zone: by pack id, the start (`started_at`) of
+   * the earliest scan, up to this one, inside the range [first_scan, last_scan] of a stored version
+   * of the pack. That is the scan that first stored the pack, unless retention (prune) deleted it;
+   * then it is the earliest kept scan the version still spans, later than the true first sighting,
+   * so an age worked out from it is never too long. Dates a pack the API lists without `created_on`.
+   */
+  certificatePackFirstSeen(zoneId: string): Map<string, string> {
+    const base = scanRef(0);
+    const sql = `SELECT f.item_id, s.started_at FROM (
+        SELECT p.item_id, min(k.id) AS first_id FROM certificate_packs p
+        JOIN scans k ON k.id BETWEEN p.first_scan - ${base} AND min(p.last_scan - ${base}, ?)
+        WHERE p.zone_id = ? AND p.first_scan <= ? GROUP BY p.item_id
+      ) f JOIN scans s ON s.id = f.first_id`;
+    const rows = this.statement(sql, 'raw').all(this.scan.id, zoneId, scanRef(this.scan.id)) as Array<[string, string]>;
+    return new Map(rows);
   }
 }
 

@@ -23,6 +23,7 @@ export type Endpoint =
   | 'dnssec'
   | 'universal_ssl'
   | 'custom_entrypoint'
+  | 'account_entrypoint'
   | 'waf_packages'
   | 'waf_groups'
   | 'waf_rules'
@@ -74,7 +75,20 @@ export const TABLES: Record<Endpoint, TableSpec | null> = {
     table: 'dns_records',
     scopeColumn: 'zone_id',
     itemId: byId,
-    columns: (i) => ({ type: str(i['type']), name: str(i['name']), content: str(i['content']), proxied: bool(i['proxied']), ttl: int(i['ttl']) }),
+    columns: (i) => {
+      let content = str(i['content']);
+      // The API may answer a CAA record with `data {flags, tag, value}` and no `content`: the
+      // content is then its zone-file presentation form, `0 issue "ca.example"` (RFC 8659 4.1.1),
+      // the value a quoted <character-string> with `"` and `\` escaped (RFC 1035 5.1).
+      if ((content === null || content === '') && i['type'] === 'CAA') {
+        const data = obj(i['data']);
+        const flags = int(data['flags']);
+        const tag = str(data['tag']);
+        const value = str(data['value']);
+        if (flags !== null && tag !== null && tag !== '' && value !== null) content = `${flags} ${tag} "${value.replace(/["\\]/g, '\\$&')}"`;
+      }
+      return { type: str(i['type']), name: str(i['name']), content, proxied: bool(i['proxied']), ttl: int(i['ttl']) };
+    },
   },
   certificate_packs: { table: 'certificate_packs', scopeColumn: 'zone_id', itemId: byId, columns: (i) => ({ type: str(i['type']), status: str(i['status']) }) },
   firewall_rules: {
@@ -102,6 +116,8 @@ export const TABLES: Record<Endpoint, TableSpec | null> = {
   dnssec: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
   universal_ssl: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
   custom_entrypoint: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
+  // The account's managed-phase entry point as it applies to the zone: read once per account, kept with each zone.
+  account_entrypoint: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
   waf_packages: {
     table: 'waf_packages',
     scopeColumn: 'zone_id',

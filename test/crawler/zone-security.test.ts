@@ -1,7 +1,7 @@
 /**
  * The crawler's zone security reads against the emulator over real HTTP: only what the rules
- * declare, one call each per zone, the legacy WAF switch never asked where it cannot exist, a
- * setting the plan does not offer stored as such, and failures recorded as gaps.
+ * declare, one call each per zone, the legacy WAF switch never asked where it cannot exist, and
+ * failures (an error on a setting included) recorded as gaps.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { RULES } from '../../rules/index.js';
@@ -88,19 +88,15 @@ describe('zone security reads', () => {
     expect(reader.coverageOf('zone', pro, 'custom_entrypoint')).toMatchObject({ state: 'ok', items: 1 });
   });
 
-  it('stores a setting the API refuses as not offered, an answer and not a gap', async () => {
+  it('takes an error on a setting for a failed read, never for "not offered"', async () => {
     const emu = await emulator({ dataset });
-    // The emulator answers 400 for a setting the plan does not offer; here every ssl read is one.
+    // vendor API reference, zone settings: a setting the plan does not offer answers 200 with
+    // editable: false; an error (here the answer to a setting id the API does not know) is a gap.
     const refuseSsl = (c: ApiClient): ApiClient =>
       new Proxy(c, { get: (t, k) => (k === 'get' ? (path: string, o: object) => t.get(path.replace('/settings/ssl', '/settings/not_on_this_plan'), o) : Reflect.get(t, k)) });
     const { reader, result } = await scan(emu, { settings: ['ssl', 'tls_1_3'], objects: [] }, refuseSsl);
-    expect(result.missing).toEqual([]);
-    const settings = reader.zoneObject(zoneId(emu, 'pro.example'), 'zone_settings');
-    if (!settings.known) throw new Error(settings.reason);
-    expect(settings.items.map((r) => JSON.parse(r.raw))).toEqual([
-      { id: 'ssl', not_offered: expect.stringContaining('Invalid setting') },
-      expect.objectContaining({ id: 'tls_1_3', value: 'on' }),
-    ]);
+    expect(result.missing.map((m) => `${m.name} ${m.endpoint} ${m.state}`).sort()).toEqual(['done.example zone_settings failed', 'free.example zone_settings failed', 'pro.example zone_settings failed']);
+    expect(reader.zoneObject(zoneId(emu, 'pro.example'), 'zone_settings').known).toBe(false);
   });
 
   it('records a failed read as missing, for the settings and for an object', async () => {

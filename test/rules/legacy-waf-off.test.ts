@@ -11,6 +11,8 @@ testRule(rule, {
     { name: 'on', snapshot: { zones: [{ name: 'shop.example', plan: 'business', settings: { waf: 'on' } }] } },
     { name: 'a Free zone has no WAF switch (not read)', snapshot: { zones: [{ name: 'hobby.example', plan: 'free' }] } },
     { name: 'a migrated zone no longer has the switch (not read)', snapshot: { zones: [{ name: 'done.example', plan: 'pro', migrationStatus: migrated }] } },
+    // vendor docs: WAF migration: a zone created since 2022-09 never had the previous WAF (no migration state).
+    { name: 'a zone born on the new managed rules has no switch (not read)', snapshot: { zones: [{ name: 'new.example', plan: 'pro', migrationStatus: { old_waf_status: 'disabled', new_waf_status: 'enabled' } }] } },
     { name: 'not offered: not applicable', snapshot: { zones: [{ name: 'shop.example', plan: 'pro', settings: { waf: NOT_OFFERED } }] } },
   ],
   invalid: [

@@ -49,6 +49,12 @@ testRule(rule, {
   valid: [
     { name: 'a zone in validation mode (under way)', snapshot: { zones: [{ name: 'v.example', plan: 'enterprise', ...validation, ...packages({ sensitivity: 'high', action_mode: 'block' }) }] } },
     { name: 'a migrated zone', snapshot: { zones: [{ name: 'done.example', plan: 'enterprise', ...migrated }] } },
+    // vendor docs: WAF migration: zones created after the programme (phase two, 2022-09) have the new
+    // managed rules from the start and no migration state; nothing is left to migrate.
+    {
+      name: 'a zone created with the new managed rules (no migration state)',
+      snapshot: { zones: [{ name: 'new.example', plan: 'business', ...migrated, migrationStatus: { old_waf_status: 'disabled', new_waf_status: 'enabled' } }] },
+    },
     { name: 'a zone whose previous managed rules are switched off', snapshot: { zones: [{ name: 'off.example', plan: 'business', ...oldOff, ...packages({ sensitivity: 'medium', action_mode: 'block' }) }] } },
   ],
   invalid: [
