@@ -1,64 +1,130 @@
-import { CA_DOMAINS, caaAllows, parseCaa, relevantCaa, type CaaRecord } from '../src/policy/caa.js';
-import { packStatus } from '../src/policy/certificates.js';
+import { CA_DOMAINS, blocksEveryCa, caaAllows, describeProperty, governingProperties, parseCaa, relevantCaa, type CaaRecord } from '../src/policy/caa.js';
+import { isManaged, packStatus } from '../src/policy/certificates.js';
 import { normaliseHostname } from '../src/policy/hostnames.js';
+import type { CertificatePack } from '../src/policy/models.js';
 import { defineRule } from '../src/policy/rule.js';
+
+/** A pack's hosts whose CAA does not name the pack's CA, with the records that decided it. */
+interface Refusal {
+  hosts: string[];
+  caaNames: Set<string>;
+  governing: CaaRecord[];
+}
+
+/** The hosts of the pack whose relevant CAA does not let its CA issue; null when all may be issued. */
+function refusalOf(pack: CertificatePack, issuers: readonly string[], byName: ReadonlyMap<string, CaaRecord[]>, zone: string): Refusal | null {
+  const refusal: Refusal = { hosts: [], caaNames: new Set(), governing: [] };
+  for (const host of pack.hosts) {
+    const set = relevantCaa(host, byName, zone);
+    // A set with a critical unknown tag forbids every CA: reported once, on that record.
+    if (set.some(blocksEveryCa)) continue;
+    const wildcard = host.startsWith('*.');
+    if (caaAllows(set, issuers, wildcard)) continue;
+    refusal.hosts.push(host);
+    refusal.caaNames.add(set[0]!.name);
+    for (const r of governingProperties(set, wildcard)) if (!refusal.governing.includes(r)) refusal.governing.push(r);
+  }
+  return refusal.hosts.length ? refusal : null;
+}
 
 export default defineRule({
   meta: {
     id: 'caa-missing',
-    title: 'CAA records name the CAs allowed to issue, including the one that issues the zone\'s packs',
+    title: 'CAA records restrict issuance, and allow the CA of each certificate the customer uploads',
     description:
-      'CAA records tell every public CA whether it may issue for the domain; without them any CA may, so a mis-issued certificate for the domain is one mistake or one compromised CA away. CAA that leaves out the CA the zone\'s certificate packs come from is worse: that CA must refuse the next renewal, and the certificate expires.',
+      'CAA records (RFC 8659) tell every public CA whether it may issue for a name; without an `issue` property any CA may, so a mis-issued certificate is one mistake or one compromised CA away. ' +
+      'A record marked critical with a tag no CA knows forbids every CA, the vendor\'s renewals included. ' +
+      'CAA that leaves out the CA of a certificate you upload makes that CA refuse its renewal. ' +
+      'For the certificates the vendor manages (universal, advanced, total TLS) on a full-setup zone, the vendor adds CAA records for its CAs that the API does not list, so the visible records are not what CAs see. ' +
+      'Partial (CNAME setup) and secondary zones are answered by other DNS servers: the rule passes them.',
     severity: 'medium',
     category: 'dns',
     scope: 'zone',
     resource: 'zone',
     messages: {
       missing: 'the zone has no CAA records at {{zone}}: any certificate authority may issue for it',
-      caNotAllowed: 'the CAA records at {{caaName}} do not allow {{ca}} ({{issuers}}), which issues the {{type}} pack for {{hosts}}: its next issuance or renewal will be refused',
+      unrestricted: 'the CAA records at {{zone}} ({{tags}}) hold no issue property, so they restrict nothing: any certificate authority may issue for {{zone}}',
+      criticalUnknown:
+        'the CAA record "{{content}}" at {{caaName}} marks the tag {{tag}}, which no certificate authority knows, critical (flags {{flags}}): every CA must refuse to issue for {{caaName}} and the names below it without CAA of their own, the vendor\'s renewals included',
+      caNotAllowed:
+        'the CAA records at {{caaName}} allow {{allowed}}, not {{ca}} ({{issuers}}), which issued the uploaded {{type}} certificate for {{hosts}}: that CA must refuse to renew or replace it',
+      managedNotNamed:
+        'the visible CAA records at {{caaName}} allow {{allowed}}, not {{ca}} ({{issuers}}), which issues the {{type}} pack for {{hosts}}; the vendor adds CAA records for its CAs that the API does not list, so CAs see more than this and the pack still renews',
     },
     remediation:
-      'Add CAA `issue` records at the apex for each CA you use, including the one your certificate packs name (letsencrypt.org, pki.goog, ssl.com, digicert.com, sectigo.com), and `issuewild` where wildcards come from another CA; an `iodef` record gets you told of refused requests.',
-    references: ['RFC 8659: DNS Certification Authority Authorization (CAA) Resource Record', 'vendor docs: certificate packs (certificate_authority: lets_encrypt, google, ssl_com, digicert, sectigo)', 'vendor docs: DNS records (CAA: flags, tag, value)'],
+      'Add CAA `issue` records at the apex for each CA you use, `issuewild` where wildcards come from another CA, and an `iodef` record to be told of refused requests. ' +
+      'For a certificate you upload, name its CA (letsencrypt.org, pki.goog, ssl.com, digicert.com, sectigo.com, ...). ' +
+      'The vendor\'s own certificates need nothing from you on a full setup; naming their CA (the pack\'s certificate authority) as well makes the records say what CAs see. ' +
+      'Remove the critical flag (128) from a record whose tag is not issue, issuewild or iodef, or remove the record.',
+    references: [
+      'RFC 8659: DNS Certification Authority Authorization (CAA) Resource Record (3: relevant record set; 4: no issue property restricts nothing; 4.1: flags, critical tags, tags case-insensitive; 4.2: issue, empty issuer; 4.3: issuewild)',
+      'RFC 8657: CAA record extensions for account URI and ACME method binding (accounturi, validationmethods)',
+      'IANA: Certification Authority Restriction Properties registry',
+      'vendor docs: Add CAA records (records the vendor adds for universal and advanced certificates, not listed; full setup only)',
+      'vendor docs: certificate packs (type; certificate_authority: lets_encrypt, google, ssl_com, digicert, sectigo)',
+      'vendor docs: DNS records (CAA: data {flags, tag, value})',
+    ],
   },
   defaultOptions: {},
   check(ctx) {
+    // vendor docs (Add CAA records): CAA set here counts on a full setup only. A partial (CNAME
+    // setup) zone is answered by the customer's own DNS and a secondary zone by its primary, so
+    // the records the API lists are not what CAs resolve, and the vendor adds none for them. A
+    // pass rather than an info finding: nothing the rule could say would be about the records
+    // CAs see, and a note on every such zone would be noise a reader cannot act on here.
+    if (ctx.zone.setupType === 'partial' || ctx.zone.setupType === 'secondary') return ctx.pass();
     const records = ctx.zone.dnsRecords();
     if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
     const packs = ctx.zone.certificatePacks();
     if (!packs.known) return ctx.unknown(ctx.zone.resource, packs.reason);
+    const zone = normaliseHostname(ctx.zone.name);
     const byName = new Map<string, CaaRecord[]>();
+    let failed = false;
     for (const r of records.items) {
       if (r.type !== 'CAA' || r.name === null || r.content === null) continue;
       const caa = parseCaa(r.name, r.content);
       if (!caa) continue;
-      const list = byName.get(caa.name) ?? [];
-      list.push(caa);
-      byName.set(caa.name, list);
+      byName.set(caa.name, [...(byName.get(caa.name) ?? []), caa]);
+      if (blocksEveryCa(caa)) {
+        ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, 'criticalUnknown', { caaName: caa.name, content: r.content, tag: caa.tag, flags: caa.flags }, 'high');
+        failed = true;
+      }
     }
-    const zone = normaliseHostname(ctx.zone.name);
-    let failed = false;
-    if (!byName.get(zone)?.length) {
+
+    const apex = byName.get(zone) ?? [];
+    if (apex.length === 0) {
       ctx.fail(ctx.zone.resource, 'missing', { zone });
       failed = true;
+    } else if (!apex.some(blocksEveryCa) && governingProperties(apex, false).length === 0) {
+      // RFC 8659 4: a set of iodef, issuewild or unknown non-critical tags does not restrict the name itself.
+      ctx.fail(ctx.zone.resource, 'unrestricted', { zone, tags: [...new Set(apex.map((r) => r.tag))].sort().join(', ') });
+      failed = true;
     }
+
     for (const pack of packs.items) {
       const status = packStatus(pack);
       if (status === 'deleted' || status === 'expired' || pack.certificateAuthority === null) continue;
       const issuers = CA_DOMAINS[pack.certificateAuthority];
       // A CA the vendor adds later: its issuer domain is not known here, so nothing is claimed.
       if (!issuers) continue;
-      const refused = new Map<string, string[]>();
-      for (const host of pack.hosts) {
-        const set = relevantCaa(host, byName, zone);
-        if (caaAllows(set, issuers, host.startsWith('*.'))) continue;
-        const at = set[0]!.name;
-        refused.set(at, [...(refused.get(at) ?? []), host]);
-      }
-      for (const [caaName, hosts] of refused) {
-        ctx.fail({ type: 'certificate_pack', id: pack.id, name: hosts.join(', ') }, 'caNotAllowed', { caaName, ca: pack.certificateAuthority, issuers: issuers.join(' or '), type: pack.type ?? 'certificate', hosts: hosts.join(', ') }, 'high');
-        failed = true;
-      }
+      const refusal = refusalOf(pack, issuers, byName, zone);
+      if (!refusal) continue;
+      const hosts = refusal.hosts.join(', ');
+      const data = {
+        caaName: [...refusal.caaNames].join(', '),
+        ca: pack.certificateAuthority,
+        issuers: issuers.join(' or '),
+        type: pack.type ?? 'certificate',
+        hosts,
+        allowed: [...new Set(refusal.governing.map(describeProperty))].join(', '),
+        properties: refusal.governing.map((r) => ({ name: r.name, tag: r.tag, issuer: r.issuer, parameters: r.parameters })),
+      };
+      // vendor docs (Add CAA records): for universal and advanced certificates the vendor adds
+      // issue and issuewild records for its CAs once the zone has any CAA record, so a managed
+      // pack renews whatever the listed records say; an uploaded certificate gets no such help.
+      if (isManaged(pack)) ctx.fail({ type: 'certificate_pack', id: pack.id, name: hosts }, 'managedNotNamed', data, 'info');
+      else ctx.fail({ type: 'certificate_pack', id: pack.id, name: hosts }, 'caNotAllowed', data, 'high');
+      failed = true;
     }
     if (!failed) ctx.pass();
   },

@@ -1,11 +1,15 @@
 import { normaliseHostname } from './hostnames.js';
 
 /**
- * CAA as RFC 8659 defines it, for the CAA rule: which records govern a host name (its own, else
- * its nearest ancestor's) and whether they let a CA issue for it.
+ * CAA as RFC 8659 defines it (with the issue parameters of RFC 8657), for the CAA rule: reading a
+ * record, which records govern a host name, and whether they let a CA issue for it.
  */
 
-/** The issuer domains of the CAs the vendor orders packs from (`certificate_authority` values), per the CAs' own CAA documentation. */
+/**
+ * The issuer domains of the CAs the vendor orders packs from (`certificate_authority` values):
+ * the values the vendor's CAA page shows it adding for each CA. Sectigo was Comodo: its CAA
+ * documentation accepts comodoca.com as well.
+ */
 export const CA_DOMAINS: Readonly<Record<string, readonly string[]>> = {
   lets_encrypt: ['letsencrypt.org'],
   google: ['pki.goog'],
@@ -14,25 +18,103 @@ export const CA_DOMAINS: Readonly<Record<string, readonly string[]>> = {
   sectigo: ['sectigo.com', 'comodoca.com'],
 };
 
-export interface CaaRecord {
-  name: string;
-  flags: number;
+/**
+ * Property tags a CA can know: RFC 8659's issue, issuewild and iodef, and the tags registered
+ * since in IANA's "Certification Authority Restriction Properties" registry for use by CAs:
+ * contactemail and contactphone (CA/Browser Forum Baseline Requirements) and issuemail
+ * (RFC 9495). The registry's reserved tags (auth, path, policy) and every unregistered tag are
+ * unknown to every CA.
+ */
+export const KNOWN_TAGS: ReadonlySet<string> = new Set(['issue', 'issuewild', 'iodef', 'contactemail', 'contactphone', 'issuemail']);
+
+/** RFC 8659 4.1: bit 0 of the flags octet (the most significant bit, 128) is the Issuer Critical Flag. */
+export const ISSUER_CRITICAL = 128;
+
+export interface CaaParameter {
   tag: string;
-  /** The issuer domain of an issue/issuewild value (before any `;` parameters), lower case; '' forbids every CA. */
   value: string;
 }
 
-/** A CAA record from the API's `content` (`0 issue "letsencrypt.org"`); null when it cannot be read. */
-export function parseCaa(name: string, content: string): CaaRecord | null {
-  const m = /^\s*(\d+)\s+([A-Za-z0-9]+)\s+"?(.*?)"?\s*$/.exec(content);
-  if (!m) return null;
-  const tag = m[2]!.toLowerCase();
-  const raw = m[3]!;
-  const value = tag === 'issue' || tag === 'issuewild' ? raw.split(';')[0]!.trim().toLowerCase() : raw;
-  return { name: normaliseHostname(name), flags: Number(m[1]), tag, value };
+export interface CaaRecord {
+  name: string;
+  flags: number;
+  /** Lower case: RFC 8659 4.1 matches tags case-insensitively. */
+  tag: string;
+  /** The property value as written, without its quotes. */
+  value: string;
+  /** RFC 8659 4.1: the Issuer Critical Flag is set. */
+  critical: boolean;
+  /**
+   * issue and issuewild: the issuer domain, lower case (domain names compare case-insensitively,
+   * RFC 4343); '' when the value names none (`;`) or breaks the grammar of RFC 8659 4.2, both of
+   * which authorize no CA. Null for other tags.
+   */
+  issuer: string | null;
+  /** issue and issuewild: the parameters after the issuer domain (RFC 8659 4.2, RFC 8657 3 and 4), as written. */
+  parameters: CaaParameter[];
+  /** False for an issue or issuewild value outside the grammar of RFC 8659 4.2. */
+  wellFormed: boolean;
 }
 
-/** RFC 8659, 3: the records of the host itself, else of its closest ancestor that has any (within the zone). */
+const LABEL = '[A-Za-z0-9](?:-*[A-Za-z0-9])*';
+const ISSUER_DOMAIN = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
+const PARAMETER = new RegExp(`^(${LABEL})[ \\t]*=[ \\t]*([\\x21-\\x3a\\x3c-\\x7e]*)$`);
+
+/**
+ * RFC 8659 4.2: `issue-value = *WSP [issuer-domain-name *WSP] [";" *WSP [parameters *WSP]]`, the
+ * issuer domain in LDH labels. A value outside the grammar names no issuer domain a CA could
+ * match, so it authorizes no CA; being an issue property, it still restricts.
+ */
+function parseIssueValue(value: string): { issuer: string; parameters: CaaParameter[]; wellFormed: boolean } {
+  const semicolon = value.indexOf(';');
+  const domain = (semicolon === -1 ? value : value.slice(0, semicolon)).replace(/^[ \t]+|[ \t]+$/g, '');
+  const parameters: CaaParameter[] = [];
+  let wellFormed = domain === '' || ISSUER_DOMAIN.test(domain);
+  if (semicolon !== -1) {
+    const rest = value.slice(semicolon + 1);
+    // Empty parameters (`ca.example;`, `;;`) are outside the grammar but name nothing: tolerated.
+    for (const part of rest.split(';').map((p) => p.replace(/^[ \t]+|[ \t]+$/g, '')).filter((p) => p !== '')) {
+      const m = PARAMETER.exec(part);
+      if (m) parameters.push({ tag: m[1]!, value: m[2]! });
+      else wellFormed = false;
+    }
+  }
+  return { issuer: wellFormed ? domain.toLowerCase() : '', parameters, wellFormed };
+}
+
+/** A <character-string> in presentation form (RFC 1035 5.1): quoted or not, with `\X` and `\DDD` escapes. */
+function unquote(text: string): string | null {
+  const quoted = text.startsWith('"');
+  if (quoted && (text.length < 2 || !text.endsWith('"'))) return null;
+  const body = quoted ? text.slice(1, -1) : text;
+  if (!quoted && /\s/.test(body)) return null;
+  return body.replace(/\\(\d{3}|.)/g, (_, c: string) => (c.length === 3 ? String.fromCharCode(Number(c)) : c));
+}
+
+/**
+ * A CAA record from the API's `content`, the zone-file presentation form `0 issue "letsencrypt.org"`
+ * (RFC 8659 4.1.1); null when it cannot be read.
+ */
+export function parseCaa(name: string, content: string): CaaRecord | null {
+  const m = /^\s*(\d{1,3})\s+([A-Za-z0-9]+)\s+(.*?)\s*$/.exec(content);
+  if (!m) return null;
+  const flags = Number(m[1]);
+  const value = unquote(m[3]!);
+  if (flags > 255 || value === null) return null;
+  const tag = m[2]!.toLowerCase();
+  const issue = tag === 'issue' || tag === 'issuewild' ? parseIssueValue(value) : null;
+  return { name: normaliseHostname(name), flags, tag, value, critical: (flags & ISSUER_CRITICAL) !== 0, issuer: issue?.issuer ?? null, parameters: issue?.parameters ?? [], wellFormed: issue?.wellFormed ?? true };
+}
+
+/** RFC 8659 4.1: a critical property whose tag the CA does not know forbids that CA to issue. */
+export function blocksEveryCa(record: CaaRecord): boolean {
+  return record.critical && !KNOWN_TAGS.has(record.tag);
+}
+
+/**
+ * RFC 8659, 3: the records of the host itself, else of its closest ancestor that has any. The
+ * search stops at the zone apex: the names above it are another zone's, not read here.
+ */
 export function relevantCaa(host: string, byName: ReadonlyMap<string, readonly CaaRecord[]>, zoneName: string): readonly CaaRecord[] {
   let name = normaliseHostname(host).replace(/^\*\./, '');
   const apex = normaliseHostname(zoneName);
@@ -45,12 +127,33 @@ export function relevantCaa(host: string, byName: ReadonlyMap<string, readonly C
 }
 
 /**
- * Whether the record set lets a CA with these issuer domains issue for the host: no issue
- * property allows every CA; a wildcard is governed by issuewild when the set has one (RFC 8659, 4.3).
+ * The properties of a record set that decide issuance for a name (RFC 8659 4.2, 4.3): for a
+ * wildcard its issuewild properties when it has any, else its issue properties (issuewild is
+ * ignored for a name that is not a wildcard). None: the set restricts nothing for the name.
+ */
+export function governingProperties(set: readonly CaaRecord[], wildcard: boolean): CaaRecord[] {
+  const wild = wildcard ? set.filter((r) => r.tag === 'issuewild') : [];
+  return wild.length ? wild : set.filter((r) => r.tag === 'issue');
+}
+
+/**
+ * Whether the record set lets a CA with these issuer domains issue for the name: a set with no
+ * governing property allows every CA (RFC 8659 4); otherwise some property must name one of the
+ * CA's domains, compared case-insensitively, and an empty issuer (`;`) names none. Authorizations
+ * add up across properties. Parameters (RFC 8657's accounturi, validationmethods) narrow a
+ * property to an account or method of that CA; they are shown, not judged: which account or
+ * method the CA will use is not in the snapshot.
  */
 export function caaAllows(set: readonly CaaRecord[], issuers: readonly string[], wildcard: boolean): boolean {
-  const wild = set.filter((r) => r.tag === 'issuewild');
-  const governing = wildcard && wild.length ? wild : set.filter((r) => r.tag === 'issue');
+  const governing = governingProperties(set, wildcard);
   if (governing.length === 0) return true;
-  return governing.some((r) => r.value !== '' && issuers.includes(r.value));
+  const wanted = issuers.map((d) => d.toLowerCase());
+  return governing.some((r) => r.issuer !== null && r.issuer !== '' && wanted.includes(r.issuer));
+}
+
+/** A property as a person reads it: `letsencrypt.org (accounturi=https://..., validationmethods=dns-01)`; `no CA` for an empty or malformed issuer. */
+export function describeProperty(record: CaaRecord): string {
+  if (!record.wellFormed) return `no CA (malformed value "${record.value}")`;
+  const issuer = record.issuer || 'no CA';
+  return record.parameters.length ? `${issuer} (${record.parameters.map((p) => `${p.tag}=${p.value}`).join(', ')})` : issuer;
 }

@@ -2,26 +2,53 @@ import rule from '../../rules/caa-missing.js';
 import { days } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
-// RFC 8659: the relevant record set is the host's own CAA records, else its closest ancestor's; a
-// set without an issue property allows every CA; issuewild governs wildcards when present (4.3);
-// an empty issuer (`;`) allows none. vendor docs: certificate packs: certificate_authority
+// RFC 8659: the relevant record set is the host's own CAA records, else its closest ancestor's (3);
+// a set without an issue property restricts nothing (4); issuewild governs wildcards when present
+// (4.3); an empty issuer (`;`) allows none (4.2). vendor docs: certificate packs: certificate_authority
 // lets_encrypt | google | ssl_com | digicert | sectigo; CA domains letsencrypt.org, pki.goog, ...
-const caa = (name: string, content: string) => ({ id: `caa-${name}-${content.length}-${content.charCodeAt(8)}`, type: 'CAA', name, content, proxied: false, ttl: 1 });
+// vendor docs, Add CAA records: for universal and advanced certificates the vendor adds issue and
+// issuewild records for its CAs once the zone has any CAA record, and does not list them.
+const caa = (name: string, content: string) => ({ id: `caa-${name}-${content}`, type: 'CAA', name, content, proxied: false, ttl: 1 });
 const pack = (ca: string, hosts: string[], extra = {}) => ({ id: `pack-${ca}`, type: 'advanced', status: 'active', hosts, certificate_authority: ca, created_on: days(-10), ...extra });
-const zone = (records: Record<string, unknown>[], packs: Record<string, unknown>[] = []) => ({ zones: [{ name: 'shop.example', dnsRecords: records, certificatePacks: packs }] });
+/** A certificate the customer uploaded (vendor docs: certificate pack types sni_custom, custom, legacy_custom). */
+const uploaded = (ca: string, hosts: string[], type = 'sni_custom') => pack(ca, hosts, { id: `upload-${ca}`, type });
+const zone = (records: Record<string, unknown>[], packs: Record<string, unknown>[] = [], extra = {}) => ({ zones: [{ name: 'shop.example', dnsRecords: records, certificatePacks: packs, ...extra }] });
 
 testRule(rule, {
   valid: [
     { name: 'CAA allows the packs\' CA', snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"')], [pack('lets_encrypt', ['shop.example', '*.shop.example'])]) },
     { name: 'parameters after the issuer domain', snapshot: zone([caa('shop.example', '0 issue "pki.goog; cansignhttpexchanges=yes"')], [pack('google', ['shop.example'])]) },
     { name: 'sectigo by its older domain', snapshot: zone([caa('shop.example', '0 issue "comodoca.com"')], [pack('sectigo', ['shop.example'])]) },
-    { name: 'only iodef: every CA allowed', snapshot: zone([caa('shop.example', '0 iodef "mailto:sec@shop.example"')], [pack('digicert', ['shop.example'])]) },
     {
       name: 'a subdomain\'s own records govern it',
-      snapshot: zone([caa('shop.example', '0 issue "digicert.com"'), caa('api.shop.example', '0 issue "letsencrypt.org"')], [pack('lets_encrypt', ['api.shop.example'])]),
+      snapshot: zone([caa('shop.example', '0 issue "digicert.com"'), caa('api.shop.example', '0 issue "letsencrypt.org"')], [uploaded('lets_encrypt', ['api.shop.example'])]),
     },
-    { name: 'a deleted pack renews nothing', snapshot: zone([caa('shop.example', '0 issue "digicert.com"')], [pack('lets_encrypt', ['shop.example'], { status: 'deleted' })]) },
+    { name: 'a deleted pack renews nothing', snapshot: zone([caa('shop.example', '0 issue "digicert.com"')], [pack('lets_encrypt', ['shop.example'], { type: 'custom', status: 'deleted' }), pack('google', ['shop.example'], { id: 'gone', status: 'expired' })]) },
     { name: 'a CA this rule does not know is not judged', snapshot: zone([caa('shop.example', '0 issue "digicert.com"')], [pack('new_ca', ['shop.example'])]) },
+    // RFC 8659 4.1: tags match case-insensitively; RFC 4343: so do domain names.
+    { name: 'tag and issuer domain in another case', snapshot: zone([caa('shop.example', '0 ISSUE "LetsEncrypt.ORG"')], [uploaded('lets_encrypt', ['shop.example'])]) },
+    // RFC 8659 4.2: each issue property authorizes the CA it names; `;` beside it takes nothing away.
+    { name: 'an empty issuer beside a named one', snapshot: zone([caa('shop.example', '0 issue ";"'), caa('shop.example', '0 issue "letsencrypt.org"')], [uploaded('lets_encrypt', ['shop.example'])]) },
+    // RFC 8659 4.3: a wildcard is governed by issuewild, which names the uploaded certificate's CA.
+    {
+      name: 'issuewild allows the wildcard that issue does not',
+      snapshot: zone([caa('shop.example', '0 issue "digicert.com"'), caa('shop.example', '0 issuewild "letsencrypt.org"')], [uploaded('lets_encrypt', ['*.shop.example'])]),
+    },
+    // RFC 8659 4.1: the critical flag forbids issuance only for a tag the CA does not know.
+    { name: 'a critical issue record', snapshot: zone([caa('shop.example', '128 issue "letsencrypt.org"')], [uploaded('lets_encrypt', ['shop.example'])]) },
+    // IANA Certification Authority Restriction Properties: contactemail is registered (CA/B Forum).
+    { name: 'a critical registered tag', snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"'), caa('shop.example', '128 contactemail "dns@shop.example"')]) },
+    // RFC 8659 4: a CA ignores a tag it does not know unless the tag is critical.
+    { name: 'an unknown tag that is not critical', snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"'), caa('shop.example', '0 tbs "unknown"')]) },
+    // vendor docs, DNS records: CAA comes with data {flags, tag, value} and may have no content.
+    {
+      name: 'a CAA record with data and no content',
+      snapshot: zone([{ id: 'caa-data', type: 'CAA', name: 'shop.example', data: { flags: 0, tag: 'issue', value: 'letsencrypt.org' }, proxied: false, ttl: 1 }], [uploaded('lets_encrypt', ['shop.example'])]),
+    },
+    // vendor docs, Add CAA records: create CAA in the vendor's DNS only on a full setup; a partial
+    // (CNAME setup) zone is answered by the customer's DNS, a secondary zone by its primary.
+    { name: 'a partial zone without CAA is not judged', snapshot: zone([], [uploaded('lets_encrypt', ['shop.example'])], { type: 'partial' }) },
+    { name: 'a secondary zone is not judged', snapshot: zone([caa('shop.example', '128 tbs "unknown"')], [], { type: 'secondary' }) },
   ],
   invalid: [
     { name: 'no CAA at all', snapshot: zone([]), findings: [{ messageId: 'missing', severity: 'medium', resourceType: 'zone', message: 'no CAA records at shop.example' }] },
@@ -30,20 +57,115 @@ testRule(rule, {
       snapshot: zone([caa('api.shop.example', '0 issue "letsencrypt.org"')]),
       findings: [{ messageId: 'missing' }],
     },
+    // RFC 8659 4: a set holding only iodef restricts nothing (this case was once valid: the records
+    // restrict no CA, so the zone is as open as one without CAA).
     {
-      name: 'CAA that leaves out the packs\' CA',
-      snapshot: zone([caa('shop.example', '0 issue "digicert.com"')], [pack('lets_encrypt', ['shop.example', 'www.shop.example'])]),
-      findings: [{ messageId: 'caNotAllowed', severity: 'high', resourceType: 'certificate_pack', data: { caaName: 'shop.example', ca: 'lets_encrypt', hosts: 'shop.example, www.shop.example' } }],
+      name: 'only iodef: every CA allowed',
+      snapshot: zone([caa('shop.example', '0 iodef "mailto:sec@shop.example"')], [pack('digicert', ['shop.example'])]),
+      findings: [{ messageId: 'unrestricted', severity: 'medium', resourceType: 'zone', data: { tags: 'iodef' }, message: 'restrict nothing' }],
     },
+    // RFC 8659 4: only tags unrecognized by the CA (not critical) restrict nothing either.
+    {
+      name: 'only unknown tags that are not critical',
+      snapshot: zone([caa('shop.example', '0 tbs "unknown"'), caa('shop.example', '0 iodef "mailto:sec@shop.example"')]),
+      findings: [{ messageId: 'unrestricted', data: { tags: 'iodef, tbs' } }],
+    },
+    // RFC 8659 4.3: issuewild is ignored for a name that is not a wildcard: the apex itself is open.
+    { name: 'only issuewild at the apex', snapshot: zone([caa('shop.example', '0 issuewild ";"')]), findings: [{ messageId: 'unrestricted', data: { tags: 'issuewild' } }] },
+    // RFC 8659 4.1: a critical property with a tag the CA does not know forbids it to issue; tbs is
+    // in no registry, so no CA knows it, the vendor's CAs included: the managed pack is not reported twice.
+    {
+      name: 'a critical unknown tag blocks every CA',
+      snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"'), caa('shop.example', '128 tbs "unknown"')], [pack('lets_encrypt', ['shop.example'])]),
+      findings: [{ messageId: 'criticalUnknown', severity: 'high', resourceType: 'dns_record', resourceName: 'shop.example', data: { tag: 'tbs', flags: 128 }, message: 'every CA must refuse' }],
+    },
+    // IANA Certification Authority Restriction Properties: policy is reserved, known to no CA. The
+    // set holds no issue property, but it restricts: it is not also reported as unrestricted.
+    {
+      name: 'a critical reserved tag, with the flags in another case of bits',
+      snapshot: zone([caa('shop.example', '129 POLICY "x"')], [uploaded('digicert', ['shop.example'])]),
+      findings: [{ messageId: 'criticalUnknown', data: { tag: 'policy', flags: 129 } }],
+    },
+    {
+      name: 'a critical unknown tag at a subdomain',
+      snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"'), caa('api.shop.example', '128 tbs "unknown"')]),
+      findings: [{ messageId: 'criticalUnknown', data: { caaName: 'api.shop.example' } }],
+    },
+    // vendor docs, Add CAA records: the vendor adds CAA for its CAs for advanced certificates, so the
+    // visible records leaving out the pack's CA do not stop its renewal (this case was high before).
+    {
+      name: 'CAA that leaves out the CA of a managed pack',
+      snapshot: zone([caa('shop.example', '0 issue "digicert.com"')], [pack('lets_encrypt', ['shop.example', 'www.shop.example'])]),
+      findings: [
+        {
+          messageId: 'managedNotNamed',
+          severity: 'info',
+          resourceType: 'certificate_pack',
+          data: { caaName: 'shop.example', ca: 'lets_encrypt', allowed: 'digicert.com', hosts: 'shop.example, www.shop.example' },
+          message: 'the API does not list',
+        },
+      ],
+    },
+    // vendor docs: universal and total TLS certificates are the vendor's too.
+    {
+      name: 'the universal pack and a total TLS pack',
+      snapshot: zone([caa('shop.example', '0 issue "digicert.com"')], [pack('google', ['shop.example'], { id: 'universal', type: 'universal' }), pack('google', ['*.shop.example'], { id: 'total', type: 'total_tls' })]),
+      findings: [
+        { messageId: 'managedNotNamed', severity: 'info', resourceId: 'universal' },
+        { messageId: 'managedNotNamed', severity: 'info', resourceId: 'total' },
+      ],
+    },
+    // RFC 8659 4.3 with the vendor docs: the wildcard is refused by issuewild; still the vendor's pack.
     {
       name: 'issuewild governs the wildcard',
       snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"'), caa('shop.example', '0 issuewild ";"')], [pack('lets_encrypt', ['shop.example', '*.shop.example'])]),
-      findings: [{ messageId: 'caNotAllowed', data: { hosts: '*.shop.example' } }],
+      findings: [{ messageId: 'managedNotNamed', severity: 'info', data: { hosts: '*.shop.example', allowed: 'no CA' } }],
     },
+    // RFC 8659 4.3: a wildcard the customer uploaded, refused by issuewild although issue allows its CA.
+    {
+      name: 'issuewild refuses an uploaded wildcard that issue allows',
+      snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"'), caa('shop.example', '0 issuewild "digicert.com"')], [uploaded('lets_encrypt', ['shop.example', '*.shop.example'])]),
+      findings: [{ messageId: 'caNotAllowed', severity: 'high', data: { hosts: '*.shop.example', allowed: 'digicert.com' } }],
+    },
+    // RFC 8659 3: an ancestor's records govern a host without its own; the certificate is uploaded.
     {
       name: 'an ancestor\'s records govern a host without its own',
-      snapshot: zone([caa('shop.example', '0 issue "pki.goog"')], [pack('ssl_com', ['a.b.shop.example'])]),
-      findings: [{ messageId: 'caNotAllowed', message: 'ssl_com (ssl.com)' }],
+      snapshot: zone([caa('shop.example', '0 issue "pki.goog"')], [uploaded('ssl_com', ['a.b.shop.example'], 'legacy_custom')]),
+      findings: [{ messageId: 'caNotAllowed', severity: 'high', resourceType: 'certificate_pack', message: ['ssl_com (ssl.com)', 'uploaded legacy_custom certificate'] }],
+    },
+    // RFC 8659 4.2: an empty issuer authorizes no CA.
+    {
+      name: 'an empty issuer forbids the uploaded certificate\'s CA',
+      snapshot: zone([caa('shop.example', '0 issue ";"')], [uploaded('lets_encrypt', ['shop.example'], 'custom')]),
+      findings: [{ messageId: 'caNotAllowed', severity: 'high', data: { allowed: 'no CA' } }],
+    },
+    // RFC 8657 3 and 4: accounturi and validationmethods narrow the property; shown in the message and data.
+    {
+      name: 'parameters are shown with the CA they narrow',
+      snapshot: zone([caa('shop.example', '0 issue "digicert.com; accounturi=https://acme.digicert.com/acct/7; validationmethods=dns-01"')], [uploaded('lets_encrypt', ['shop.example'])]),
+      findings: [
+        {
+          messageId: 'caNotAllowed',
+          message: 'allow digicert.com (accounturi=https://acme.digicert.com/acct/7, validationmethods=dns-01), not lets_encrypt',
+          data: {
+            properties: [
+              { name: 'shop.example', tag: 'issue', issuer: 'digicert.com', parameters: [{ tag: 'accounturi', value: 'https://acme.digicert.com/acct/7' }, { tag: 'validationmethods', value: 'dns-01' }] },
+            ],
+          },
+        },
+      ],
+    },
+    // RFC 8659 4.2: the issuer domain is LDH labels; a value outside the grammar names no CA.
+    {
+      name: 'a malformed issuer names no CA',
+      snapshot: zone([caa('shop.example', '0 issue "lets encrypt.org"')], [uploaded('lets_encrypt', ['shop.example'])]),
+      findings: [{ messageId: 'caNotAllowed', message: 'malformed' }],
+    },
+    // vendor docs, DNS records: the live API's CAA shape (data, no content) is read like content.
+    {
+      name: 'CAA with data and no content that leaves out the uploaded certificate\'s CA',
+      snapshot: zone([{ id: 'caa-data', type: 'CAA', name: 'shop.example', data: { flags: 0, tag: 'issue', value: 'digicert.com' }, proxied: false, ttl: 1 }], [uploaded('google', ['shop.example'])]),
+      findings: [{ messageId: 'caNotAllowed', data: { allowed: 'digicert.com', ca: 'google' } }],
     },
     { name: 'unknown without the DNS records', snapshot: { zones: [{ name: 'a.example', unread: { dns_records: 'failed' } }] }, findings: [{ status: 'unknown' }] },
     { name: 'unknown without the packs', snapshot: { zones: [{ name: 'a.example', unread: { certificate_packs: 'failed' } }] }, findings: [{ status: 'unknown' }] },
