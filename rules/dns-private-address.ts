@@ -6,7 +6,7 @@ export default defineRule({
     id: 'dns-private-address',
     title: 'Public DNS publishes no private or special-purpose addresses',
     description:
-      'An address record in public DNS that points at a private, loopback, link-local, shared, benchmarking, multicast or reserved address (the IANA special-purpose registries) is useless to the internet and useful to an attacker: it maps the internal network (split-horizon leaks), and names pointing at 127.0.0.1 or a LAN range enable DNS rebinding against browsers and local services. A proxied record does not publish its address, but the proxy cannot reach such an origin either: the host is broken. A paused or inactive zone answers proxied records with their origin address, so there they are published.',
+      'An address record in public DNS that points at a private, loopback, link-local, shared, benchmarking, documentation, multicast or reserved address (the IANA special-purpose registries: not globally reachable) is useless to the internet and useful to an attacker: it maps the internal network (split-horizon leaks), and names pointing at 127.0.0.1 or a LAN range enable DNS rebinding against browsers and local services. A proxied record does not publish its address, but the proxy cannot reach such an origin either: the host is broken. A paused or inactive zone answers proxied records with their origin address, so there they are published. A documentation address (RFC 5737, RFC 3849, RFC 9637) reaches nothing: the record is a copied example or a placeholder left in public DNS. Examples and test zones that use those ranges as stand-ins for public addresses turn them off (option `documentation`).',
     severity: 'medium',
     category: 'dns',
     scope: 'zone',
@@ -19,14 +19,16 @@ export default defineRule({
       'Remove the record from the public zone and serve internal names from internal DNS only (split horizon), or point the record at a public address; for a proxied record, point it at the origin\'s public address (or a tunnel).',
     references: [
       'IANA IPv4 Special-Purpose Address Registry (RFC 6890), IANA IPv6 Special-Purpose Address Registry, IPv4 and IPv6 multicast and reserved blocks',
+      'RFC 5737 (IPv4 documentation: 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24), RFC 3849 (2001:db8::/32), RFC 9637 (3fff::/20)',
       'RFC 6052 (IPv4 inside the NAT64 prefix), RFC 4291 (IPv4-mapped addresses)',
       'vendor docs: DNS record fields (type, content, proxied); zone status and paused',
     ],
     optionHelp: {
-      documentation: 'also report the documentation ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32, 3fff::/20); off by default because examples and test zones use them as public addresses',
+      documentation:
+        'report the documentation ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32, 3fff::/20), which the IANA registries mark not globally reachable; set false for example or test zones that use them as stand-ins for public addresses',
     },
   },
-  defaultOptions: { documentation: false },
+  defaultOptions: { documentation: true },
   check(ctx) {
     const records = ctx.zone.dnsRecords();
     if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);

@@ -4,9 +4,9 @@ import { defineRule } from '../src/policy/rule.js';
 export default defineRule({
   meta: {
     id: 'dnssec-not-active',
-    title: 'DNSSEC signs the zone\'s answers',
+    title: 'DNSSEC signs the answers of full-setup zones',
     description:
-      'Without DNSSEC a resolver cannot tell a forged answer from a real one, so cache poisoning can send visitors, mail and certificate validation to an attacker. Enabling it is two steps: the vendor signs at once (status pending), then the DS record must be added at the registrar; a zone left pending is not protected.',
+      'Without DNSSEC a resolver cannot tell a forged answer from a real one, so cache poisoning can send visitors, mail and certificate validation to an attacker. Enabling it is two steps: the vendor signs at once (status pending), then the DS record must be added at the registrar; a zone left pending is not protected. Only full-setup zones are judged: a partial (CNAME setup) zone is answered by another provider\'s nameservers, and a secondary zone is signed by, or together with, its primary provider, so the vendor\'s DNSSEC status there is not what resolvers see; those pass as not applicable.',
     severity: 'medium',
     category: 'dns',
     scope: 'zone',
@@ -20,11 +20,22 @@ export default defineRule({
       noStatus: 'the DNSSEC answer gives no status ("{{status}}")',
     },
     remediation: 'Enable DNSSEC (`PATCH /zones/{zone_id}/dnssec` with status `active`), then add the DS record it answers (`ds`, or key_tag, algorithm, digest) at the registrar; for status error, replace the registrar\'s DS with the current one.',
-    references: ['vendor docs: DNSSEC (status: active, pending, disabled, pending-disabled, error; ds, key_tag, digest)', 'RFC 4033: DNS Security Introduction and Requirements'],
+    references: [
+      'vendor docs: DNSSEC (status: active, pending, disabled, pending-disabled, error; ds, key_tag, digest)',
+      'vendor docs: partial (CNAME) setup (the authoritative DNS stays with another provider); Cloudflare as secondary (DNSSEC: pre-signed zones from the primary, or multi-signer)',
+      'RFC 4033: DNS Security Introduction and Requirements',
+    ],
     optionHelp: { pendingDays: 'days a zone may stay pending (waiting for the DS record) before it is reported' },
   },
   defaultOptions: { pendingDays: 7 },
   check(ctx) {
+    // Not applicable where the vendor's DNSSEC is not what resolvers validate. A partial (CNAME
+    // setup) zone is answered by the customer's own authoritative provider, which signs (or not) and
+    // whose DS sits at the registrar. A secondary zone is transferred from the primary, whose
+    // nameservers answer too: it is signed there (pre-signed transfer) or together with it (live
+    // signing needs multi-signer keys on both), so the vendor's status alone is not what resolvers see.
+    const setup = ctx.zone.setupType;
+    if (setup === 'partial' || setup === 'secondary') return ctx.pass();
     const read = ctx.zone.dnssec();
     if (!read.known) return ctx.unknown(ctx.zone.resource, read.reason);
     // A zone that is not active yet is judged once it is: zone-not-active reports it.

@@ -1,40 +1,40 @@
 import { defineRule } from '../src/policy/rule.js';
 import { settingOrAnswer, settingRef } from '../src/policy/zone-security.js';
 
+/**
+ * The rule keeps its id (configurations and fingerprints name it), but the security level itself
+ * is no longer judged: the vendor's security-level page says the threat score is always 0 and the
+ * setting now only turns Under Attack mode on or off, so every threshold value (`off`,
+ * `essentially_off`, `low`, `medium`, `high`) challenges the same visitors: none by reputation.
+ * Nothing is left to compare, so the setting is not read (one call per zone saved). What still
+ * filters by request is the browser integrity check.
+ */
 export default defineRule({
   meta: {
     id: 'security-level-weak',
-    title: 'The security level challenges visitors with a bad reputation, and the browser check runs',
+    title: 'The browser integrity check runs (the security level no longer filters visitors by reputation)',
     description:
-      'The security level decides which visitors with a poor IP reputation are challenged. `essentially_off` (and `off`, Enterprise) challenge only the worst offenders or no one. The browser integrity check stops requests with headers that only bots and spam tools send.',
-    severity: 'medium',
+      'The browser integrity check denies requests whose HTTP headers are the ones spammers and abuse tools send, and challenges those with no or a non-standard user agent. The security level used to challenge visitors by IP reputation, but the vendor now scores every request 0 and the level only turns Under Attack mode on or off: no level (low, medium, high) protects more than another, and none is reported here.',
+    severity: 'low',
     category: 'firewall',
     scope: 'zone',
-    resource: 'zone setting (security_level, browser_check)',
-    reads: ['setting:security_level', 'setting:browser_check'],
+    resource: 'zone setting (browser_check)',
+    reads: ['setting:browser_check'],
     messages: {
-      weak: 'security level is {{level}}: visitors with a poor reputation are {{effect}}',
-      browserCheckOff: 'the browser integrity check is off: requests with headers typical of bots are not stopped',
+      browserCheckOff: 'the browser integrity check is off: requests with headers typical of spam tools and bots are not stopped',
     },
-    remediation: 'Set the security level to `medium` or higher (`PATCH /zones/{zone_id}/settings/security_level`) and turn the browser check on (`.../browser_check` with `on`); exempt known API clients with a skip rule instead.',
-    references: ['vendor docs: zone settings (security_level: off, essentially_off, low, medium, high, under_attack; browser_check: on, off)'],
+    remediation:
+      'Turn the browser check on (`PATCH /zones/{zone_id}/settings/browser_check` with `on`); exempt known API clients with a configuration rule or a skip rule instead of turning it off for the zone. Raising the security level does not filter more visitors: for reputation, use custom rules, rate limiting or bot protection.',
+    references: [
+      'vendor docs: security level (the threat score is always 0; the setting turns Under Attack mode on or off)',
+      'vendor docs: browser integrity check (zone setting browser_check: on, off)',
+    ],
   },
   defaultOptions: {},
   check(ctx) {
-    const level = settingOrAnswer(ctx, 'security_level');
-    if (!level) return;
     const browser = settingOrAnswer(ctx, 'browser_check');
     if (!browser) return;
-    let failed = false;
-    if (level.value === 'essentially_off' || level.value === 'off') {
-      const effect = level.value === 'off' ? 'never challenged' : 'challenged only when they are the most threatening';
-      ctx.fail(settingRef(ctx, 'security_level'), 'weak', { level: level.value, effect });
-      failed = true;
-    }
-    if (browser.value === 'off') {
-      ctx.fail(settingRef(ctx, 'browser_check'), 'browserCheckOff', { browser_check: 'off' }, 'low');
-      failed = true;
-    }
-    if (!failed) ctx.pass();
+    if (browser.value === 'off') return ctx.fail(settingRef(ctx, 'browser_check'), 'browserCheckOff', { browser_check: 'off' });
+    ctx.pass();
   },
 });

@@ -14,9 +14,12 @@
 
 export interface SpecialOptions {
   /**
-   * Whether the documentation ranges count (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24,
-   * 2001:db8::/32, 3fff::/20). They are not reachable either, but examples and test zones use them
-   * as stand-ins for public addresses.
+   * Whether the documentation ranges count (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24: RFC
+   * 5737; 2001:db8::/32: RFC 3849; 3fff::/20: RFC 9637). The IANA special-purpose registries mark
+   * them not globally reachable, like the other kinds, but examples, test zones and the emulator's
+   * datasets use them as stand-ins for public addresses. So the caller decides: off when omitted
+   * (a caller such as dns-origin-exposed treats them as the public addresses they stand for);
+   * dns-private-address turns them on by default and lets a configuration turn them off.
    */
   documentation?: boolean;
 }

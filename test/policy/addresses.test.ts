@@ -139,17 +139,41 @@ describe('specialKind', () => {
   });
 
   const documentation: Array<[address: string, kind: string | null]> = [
-    // spec: RFC 5737 (IPv4 documentation: TEST-NET-1, -2, -3)
+    // spec: RFC 5737, 3 (IPv4 documentation: TEST-NET-1 192.0.2.0/24, TEST-NET-2 198.51.100.0/24,
+    // TEST-NET-3 203.0.113.0/24); IANA IPv4 Special-Purpose Address Registry: Globally Reachable False
     ['192.0.2.1', 'documentation'],
     ['198.51.100.7', 'documentation'],
     ['203.0.113.10', 'documentation'],
     ['203.0.114.1', null],
-    // spec: RFC 3849 (2001:db8::/32) and RFC 9637 (3fff::/20)
+    // Each /24's first and last address, and the addresses just outside it
+    ['192.0.2.0', 'documentation'],
+    ['192.0.2.255', 'documentation'],
+    ['192.0.1.255', null],
+    ['192.0.3.0', null],
+    ['198.51.100.0', 'documentation'],
+    ['198.51.100.255', 'documentation'],
+    ['198.51.99.255', null],
+    ['198.51.101.0', null],
+    ['203.0.113.0', 'documentation'],
+    ['203.0.113.255', 'documentation'],
+    ['203.0.112.255', null],
+    // spec: RFC 3849 (2001:db8::/32) and RFC 9637 (3fff::/20); IANA IPv6 Special-Purpose Address
+    // Registry: Globally Reachable False
     ['2001:db8::1', 'documentation'],
     ['2001:DB8:ffff::1', 'documentation'],
     ['3fff::1', 'documentation'],
     ['3fff:fff::1', 'documentation'],
     ['3fff:1000::1', null],
+    // The /32's and the /20's first and last address, and the addresses just outside them
+    ['2001:db8::', 'documentation'],
+    ['2001:db8:ffff:ffff:ffff:ffff:ffff:ffff', 'documentation'],
+    ['2001:db7:ffff:ffff:ffff:ffff:ffff:ffff', null],
+    ['2001:db9::', null],
+    ['3fff::', 'documentation'],
+    ['3fff:fff:ffff:ffff:ffff:ffff:ffff:ffff', 'documentation'],
+    ['3ffe:ffff:ffff:ffff:ffff:ffff:ffff:ffff', null],
+    // A zone index is not part of the address (RFC 4007, 11.2)
+    ['2001:db8::1%eth0', 'documentation'],
     // spec: RFC 4291, 2.5.5.2 and RFC 6052, 2.1: documentation IPv4 carried in IPv6
     ['::ffff:192.0.2.1', 'documentation (IPv4 in IPv4-mapped)'],
     ['64:ff9b::c000:201', 'documentation (IPv4 in NAT64)'],
@@ -159,6 +183,11 @@ describe('specialKind', () => {
   ];
   it.each(documentation)('with documentation: %j is %j', (address, kind) => {
     expect(specialKind(address, { documentation: true })).toBe(kind);
+  });
+
+  // The option is the caller's: omitted and false are the same answer (the ranges do not count).
+  it.each(documentation)('without documentation: %j is what the default answers', (address) => {
+    expect(specialKind(address, { documentation: false })).toBe(specialKind(address));
   });
 });
 

@@ -66,9 +66,16 @@ testRule(rule, {
       snapshot: zone(record('A', 'a.example', '8.8.4.4', true), record('AAAA', 'a.example', '2606:4700::1', true), record('A', 'ftp.a.example', '8.8.8.8'), record('AAAA', 'v6.a.example', '2606:4700::1111')),
     },
     {
-      name: 'documentation ranges are left alone by default (examples use them as public addresses)',
+      // The option exists for datasets and examples that use the documentation ranges as stand-ins for public addresses.
+      name: 'documentation ranges are left alone when the option is off',
+      options: { documentation: false },
       snapshot: zone(record('A', 'a.example', '203.0.113.10'), record('A', 'b.a.example', '192.0.2.1'), record('A', 'c.a.example', '198.51.100.7'), record('AAAA', 'a.example', '2001:db8:10::10'), record('AAAA', 'd.a.example', '3fff::1')),
     },
+    // RFC 5737, 3: the documentation blocks are exactly these /24s; RFC 3849: 2001:db8::/32; RFC 9637: 3fff::/20.
+    ...['192.0.1.255', '192.0.3.0', '198.51.99.255', '198.51.101.0', '203.0.112.255', '203.0.114.0', '2001:db7:ffff::1', '2001:db9::1', '3ffe:ffff::1', '3fff:1000::1'].map((address) => ({
+      name: `just outside a documentation range: ${address}`,
+      snapshot: at(address),
+    })),
     ...['172.15.255.255', '172.32.0.0', '192.169.0.1', '100.63.255.255', '100.128.0.0', '11.0.0.1', '169.253.255.255', '1.0.0.0', '192.0.1.255', '198.17.255.255', '198.20.0.0', '223.255.255.255', 'fbff::1', '2001:3::1', '64:ff9b::8.8.8.8'].map(
       (address) => ({ name: `just outside a range: ${address}`, snapshot: at(address) }),
     ),
@@ -81,11 +88,49 @@ testRule(rule, {
       snapshot: at(address),
       findings: [{ messageId: 'internal', severity: 'medium' as const, resourceType: 'dns_record', resourceName: 'h.a.example', data: { kind, address } }],
     })),
+    // IANA IPv4 Special-Purpose Address Registry: 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24
+    // (Documentation, RFC 5737), Globally Reachable: False. IANA IPv6 Special-Purpose Address Registry:
+    // 2001:db8::/32 (RFC 3849) and 3fff::/20 (RFC 9637), Globally Reachable: False. Reported by default.
+    ...[
+      '192.0.2.0',
+      '192.0.2.255',
+      '198.51.100.0',
+      '198.51.100.255',
+      '203.0.113.0',
+      '203.0.113.255',
+      '2001:db8::',
+      '2001:DB8:ffff:ffff:ffff:ffff:ffff:ffff',
+      '3fff::',
+      '3fff:fff:ffff:ffff:ffff:ffff:ffff:ffff',
+    ].map((address) => ({
+      name: `${address} is documentation, reported by default`,
+      snapshot: at(address),
+      findings: [{ messageId: 'internal', severity: 'medium' as const, message: `publishes the documentation address ${address} in public DNS`, data: { kind: 'documentation', address } }],
+    })),
     {
-      name: 'documentation ranges are reported when asked',
+      name: 'documentation ranges are reported when the option says so explicitly',
       options: { documentation: true },
       snapshot: zone(record('A', 'b.a.example', '192.0.2.1'), record('AAAA', 'a.example', '2001:db8:10::10'), record('AAAA', 'd.a.example', '3fff::1')),
       findings: [{ data: { kind: 'documentation' } }, { data: { kind: 'documentation' } }, { data: { kind: 'documentation' } }],
+    },
+    {
+      // RFC 4291, 2.5.5.2 and RFC 6052, 2.1: an IPv4 documentation address carried in IPv6 is judged as that address.
+      name: 'IPv4 documentation addresses carried in IPv6',
+      snapshot: zone(record('AAAA', 'm.a.example', '::ffff:198.51.100.7'), record('AAAA', 'n.a.example', '64:ff9b::203.0.113.9')),
+      findings: [{ data: { kind: 'documentation (IPv4 in IPv4-mapped)' } }, { data: { kind: 'documentation (IPv4 in NAT64)' } }],
+    },
+    {
+      // vendor docs: proxy status: a proxied record's address is not published, but the proxy cannot reach a documentation address.
+      name: 'a proxied record with a documentation origin is a broken host',
+      snapshot: zone(record('A', 'app.a.example', '203.0.113.10', true)),
+      findings: [{ messageId: 'brokenOrigin', severity: 'low', data: { kind: 'documentation' } }],
+    },
+    {
+      // The option turns off the documentation ranges only: the other special-purpose kinds are still reported.
+      name: 'with the option off, private addresses are still reported',
+      options: { documentation: false },
+      snapshot: zone(record('A', 'doc.a.example', '192.0.2.1'), record('A', 'lan.a.example', '10.0.0.1')),
+      findings: [{ resourceName: 'lan.a.example', data: { kind: 'private' } }],
     },
     {
       name: 'the message names the record, its type, the kind and the address',
