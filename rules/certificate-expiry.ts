@@ -1,4 +1,4 @@
-import { allCovered, DAY_MS, freshCoverage, isManaged, LAST_ATTEMPT_DAYS, packStatus, renewalWindowDays, validityDays } from '../src/policy/certificates.js';
+import { allCovered, DAY_MS, freshCoverage, isManaged, LAST_ATTEMPT_DAYS, packStatus, renewalWindowDays, successors, validityDays, type ServedCertificate } from '../src/policy/certificates.js';
 import type { Certificate, CertificatePack } from '../src/policy/models.js';
 import { defineRule, SEVERITIES, type Severity } from '../src/policy/rule.js';
 
@@ -7,12 +7,29 @@ const period = (days: number) => (days === 0 ? 'less than a day' : days === 1 ? 
 /** Packs whose certificate is served: an active one, an expired one still in place, or one that does not say. */
 const SERVING = new Set(['active', 'expired']);
 
+/**
+ * A custom certificate whose hosts another certificate serves once it is gone: HTTPS goes on, with
+ * a certificate the owner did not choose. One step below its tier, and never above medium.
+ */
+function softened(severity: Severity): Severity {
+  return SEVERITIES[Math.min(SEVERITIES.length - 1, Math.max(SEVERITIES.indexOf(severity) + 1, SEVERITIES.indexOf('medium')))]!;
+}
+
+const TYPE_NAMES: Readonly<Record<string, string>> = { total_tls: 'advanced (Total TLS)', sni_custom: 'custom', legacy_custom: 'custom legacy', mh_custom: 'custom hostname' };
+
+/** The certificates that take over a leaving one's hosts, named for its message: type, hosts, end. */
+function describeSuccessors(served: readonly ServedCertificate[]): string {
+  return served
+    .map(({ pack, cert, hosts }) => `the ${pack.type === null ? 'other' : (TYPE_NAMES[pack.type] ?? pack.type)} certificate for ${hosts.join(', ')} (valid until ${cert.expiresOn.toISOString().slice(0, 10)})`)
+    .join(' and ');
+}
+
 export default defineRule({
   meta: {
     id: 'certificate-expiry',
     title: 'Certificates are renewed before they expire',
     description:
-      'An expired edge certificate breaks every HTTPS request to its hosts: browsers show a full-page warning and API clients refuse to connect. Managed certificates renew on their own from a window before expiry that depends on their validity (30 days for 90-day and 1-year certificates, 7 for 30-day, 3 for 14-day), so a managed certificate fails only once it is inside that window and no fresher certificate serves its hosts: the renewal is not happening (a CAA record, a moved DNS record). Custom certificates never renew on their own and are judged by fixed tiers of days left.',
+      'An expired edge certificate breaks every HTTPS request to its hosts: browsers show a full-page warning and API clients refuse to connect. Managed certificates renew on their own from a window before expiry that depends on their validity (30 days for 90-day and 1-year certificates, 7 for 30-day, 3 for 14-day), so a managed certificate fails only once it is inside that window and no fresher certificate serves its hosts: the renewal is not happening (a CAA record, a moved DNS record). Custom certificates never renew on their own and are judged by fixed tiers of days left. When a custom certificate expires the vendor removes it and serves the next certificate covering each of its hosts (a universal or advanced one): HTTPS goes on, but with a certificate the owner did not choose, so such a certificate is still reported, one step lower (at most medium), naming the certificate that takes over. One replaced by a later custom certificate for all its hosts is not reported.',
     severity: 'high',
     category: 'tls',
     scope: 'zone',
@@ -21,16 +38,22 @@ export default defineRule({
       expired: 'the certificate for {{hosts}} expired {{period}} ago, on {{date}}',
       notRenewed: 'the certificate for {{hosts}} expires in {{period}}, on {{date}}, and has not been renewed: renewal of {{kind}} starts {{window}} days before expiry',
       expiring: 'the custom certificate for {{hosts}} expires in {{period}}, on {{date}}; custom certificates are not renewed automatically',
+      expiringFallback:
+        'the custom certificate for {{hosts}} expires in {{period}}, on {{date}}, and is not renewed automatically; once it expires the vendor serves {{successors}} in its place',
+      expiredFallback: 'the custom certificate for {{hosts}} expired {{period}} ago, on {{date}}; the vendor serves {{successors}} in its place',
     },
     remediation:
-      'For a managed certificate, find out why the renewal did not happen (the pack status and its validation errors say), fix the validation (DNS, CAA records) or order a new certificate pack for the hosts. For a custom certificate, upload a renewed certificate before the date.',
+      'For a managed certificate, find out why the renewal did not happen (the pack status and its validation errors say), fix the validation (DNS, CAA records) or order a new certificate pack for the hosts. For a custom certificate, upload a renewed certificate before the date, or, where the certificate that takes over will do, delete the custom one.',
     references: [
       'API spec: Resources and their fields (Certificate pack: validity_days; Certificate: uploaded_on, expires_on)',
       'vendor docs: certificate renewal (renewal starts 30 days before expiry for 90-day and 1-year certificates, 7 for 30-day, 3 for 14-day; attempts continue until a day before)',
       'docs/api-surface.md, answers beyond the spec: a certificate can have no expires_on while its pack is being issued',
+      'vendor docs: Certificate and hostname priority (exact hostname before wildcard; then keyless, custom legacy, custom, custom hostname, advanced, Total TLS, universal; then the latest)',
+      'vendor docs: custom certificates, renewal and expiration (an expired custom certificate is removed and its hosts fall back to any other active certificate covering them)',
     ],
     optionHelp: {
-      tiers: 'for custom certificates (which never renew on their own): days before expiry from which a certificate is reported at each severity (0 for critical: expired)',
+      tiers:
+        'for custom certificates (which never renew on their own): days before expiry from which a certificate is reported at each severity (0 for critical: expired); one whose hosts another certificate serves after it is reported one step lower, at most medium',
     },
   },
   defaultOptions: { tiers: { critical: 0, high: 7, medium: 14, low: 30 } as Record<string, number> },
@@ -77,9 +100,24 @@ export default defineRule({
           continue;
         }
         const left = cert.expiresOn.getTime() - now;
-        const verdict = judge(pack, cert, left);
-        // Renewed, or replaced by another pack: the hosts are served by a certificate outside its renewal window.
-        if (!verdict || allCovered(hostList, freshCoverage(packs.items, now, cert, cert.expiresOn.getTime()))) continue;
+        let verdict = judge(pack, cert, left);
+        if (!verdict) continue;
+        if (isManaged(pack)) {
+          // Renewed, or replaced by another pack: the hosts are served by a certificate outside its renewal window.
+          if (allCovered(hostList, freshCoverage(packs.items, now, cert, cert.expiresOn.getTime()))) continue;
+        } else if (hostList.length) {
+          const next = successors(packs.items, now, cert, cert.expiresOn.getTime(), hostList);
+          if (next) {
+            const served = [...new Set(next.values())];
+            // Replaced by the owner: later custom certificates cover every host (the vendor removes the expiring one).
+            if (served.every((s) => !isManaged(s.pack))) continue;
+            verdict = {
+              messageId: left <= 0 ? 'expiredFallback' : 'expiringFallback',
+              severity: softened(verdict.severity),
+              extra: { successors: describeSuccessors(served), successorCertificates: served.map((s) => ({ certificate: s.cert.id, pack: s.pack.id, type: s.pack.type })) },
+            };
+          }
+        }
         // Rounded to the nearest day: a scan a few seconds after a renewal says "5 days", not 4.
         const days = Math.round(Math.abs(left) / DAY_MS);
         const data = { hosts: hosts || cert.id, days, period: period(days), date: cert.expiresOn.toISOString().slice(0, 10), expiresOn: cert.expiresOn.toISOString(), pack: pack.id, ...verdict.extra };

@@ -1,5 +1,4 @@
-import { freshCoverage, packStatus } from '../src/policy/certificates.js';
-import type { CertificatePack } from '../src/policy/models.js';
+import { freshCoverage, packStartedAt, packStatus, type PackStartSource } from '../src/policy/certificates.js';
 import { defineRule } from '../src/policy/rule.js';
 
 const HOUR_MS = 3_600_000;
@@ -24,24 +23,26 @@ const HARMLESS = new Set([
 /** Statuses of a pack on its way to active: normal for a while, trouble once the grace period is over. */
 const isPending = (status: string) => status === 'initializing' || status === 'holding_deployment' || status.startsWith('pending_');
 
-/** When the pack started: its `created_on`, else its earliest certificate. */
-function startedAt(pack: CertificatePack): number | null {
-  if (pack.createdOn) return pack.createdOn.getTime();
-  const issued = pack.certificates.map((c) => c.uploadedOn?.getTime()).filter((t): t is number => t !== undefined);
-  return issued.length ? Math.min(...issued) : null;
-}
-
 const hours = (ms: number) => {
   const h = Math.floor(ms / HOUR_MS);
   return h >= 48 ? `${Math.floor(h / 24)} days` : h === 1 ? '1 hour' : `${h} hours`;
 };
+
+/** How the pack's start was dated, said in its message. */
+function dating(source: PackStartSource, since: string): string {
+  // The day only, as the certificate rules' other messages date things.
+  const at = since.slice(0, 10);
+  if (source === 'created_on') return `created on ${at}`;
+  if (source === 'uploaded_on') return `no created_on; its first certificate was uploaded on ${at}`;
+  return `no created_on; a scan first saw it on ${at}`;
+}
 
 export default defineRule({
   meta: {
     id: 'certificate-pack-unhealthy',
     title: 'Certificate packs are active or on their way',
     description:
-      'A certificate pack in trouble serves no certificate for its hosts: HTTPS to them fails or falls back to another certificate. Trouble is a step that timed out (validation, issuance, deployment), validation errors (a CAA record, a missing validation TXT record), an expired pack still serving hosts no active pack covers, or a pack still pending after the grace period. Staging, deactivating, inactive, backup and deletion states, and an expired pack whose hosts an active pack serves, are normal.',
+      'A certificate pack in trouble serves no certificate for its hosts: HTTPS to them fails or falls back to another certificate. Trouble is a step that timed out (validation, issuance, deployment), validation errors (a CAA record, a missing validation TXT record), an expired pack still serving hosts no active pack covers, or a pack still pending after the grace period. A pending pack is dated by its created_on, else its first certificate\'s upload, else the start of the first scan that saw it (a pack still initializing may come with no date at all), which makes its age a lower bound. Staging, deactivating, inactive, backup and deletion states, and an expired pack whose hosts an active pack serves, are normal.',
     severity: 'medium',
     category: 'tls',
     scope: 'zone',
@@ -50,7 +51,7 @@ export default defineRule({
       notActive: 'the certificate pack for {{hosts}} is {{status}}, not active',
       notActiveWithErrors: 'the certificate pack for {{hosts}} is {{status}}, not active: {{errors}}',
       renewalFailing: 'the certificate pack for {{hosts}} is active but its validation reports errors: {{errors}}',
-      pendingTooLong: 'the certificate pack for {{hosts}} has been {{status}} for {{age}}, more than the {{grace}}-hour grace period',
+      pendingTooLong: 'the certificate pack for {{hosts}} has been {{status}} for {{age}}, more than the {{grace}}-hour grace period: {{dating}}',
       expiredUnserved: 'the certificate pack for {{hosts}} is expired and no active pack serves {{uncovered}}',
     },
     remediation:
@@ -59,10 +60,12 @@ export default defineRule({
       'API spec: Resources and their fields (Certificate pack: status, created_on)',
       'vendor docs: certificate pack statuses (timed-out, pending, staging, backup and deletion states)',
       'vendor docs: certificate pack status values and validation_errors',
+      'a captured GET ssl/certificate_packs answer (cf-terraforming test data): an initializing pack with no created_on and no certificates',
     ],
     optionHelp: {
       ignoreStatuses: 'pack statuses that are never reported',
-      pendingGraceHours: 'hours a pack may stay pending (initializing, pending_validation, pending_issuance, ...) before it is reported',
+      pendingGraceHours:
+        'hours a pack may stay pending (initializing, pending_validation, pending_issuance, ...) before it is reported, counted from its created_on, else its first certificate, else the first scan that saw it',
     },
   },
   defaultOptions: { ignoreStatuses: ['deleted'] as readonly string[], pendingGraceHours: 24 },
@@ -101,9 +104,14 @@ export default defineRule({
           return (!pack.hosts.length || uncovered.length > 0) && fail('expiredUnserved', { uncovered: (uncovered.length ? uncovered : [hosts || pack.id]).join(', ') }, 'high');
         }
         if (isPending(status)) {
-          const since = startedAt(pack);
-          if (since === null) return unknown(`the certificate pack is ${status} and has no created_on to tell for how long`);
-          return now - since > graceMs && fail('pendingTooLong', { age: hours(now - since), grace: ctx.options.pendingGraceHours });
+          const started = packStartedAt(pack, () => ctx.zone.certificatePackFirstSeen(pack.id));
+          if (started === null) return unknown(`the certificate pack is ${status} and has no created_on, and no scan is recorded as having seen it`);
+          const age = now - started.at;
+          if (age <= graceMs) return false;
+          const since = new Date(started.at).toISOString();
+          // Dated from a scan, the pack is at least that old: it may have been created long before.
+          const lowerBound = started.source === 'first_seen';
+          return fail('pendingTooLong', { age: `${lowerBound ? 'at least ' : ''}${hours(age)}`, grace: ctx.options.pendingGraceHours, since, sinceFrom: started.source, dating: dating(started.source, since) });
         }
         return unknown(`the certificate pack is ${status}, a status zonewarden does not know`);
       };

@@ -1,4 +1,4 @@
-import { HostPatterns } from './hostnames.js';
+import { HostPatterns, normaliseHostname } from './hostnames.js';
 import type { Certificate, CertificatePack } from './models.js';
 
 /**
@@ -60,6 +60,20 @@ export const LAST_ATTEMPT_DAYS = 1;
  */
 export function freshCoverage(packs: readonly CertificatePack[], now: number, except: CertificatePack | Certificate, expiring: number): HostPatterns<true> {
   const patterns = new HostPatterns<true>();
+  for (const { hosts } of freshCertificates(packs, now, except, expiring)) for (const host of hosts) patterns.add(host, true);
+  return patterns;
+}
+
+/** A certificate with its pack, and the hosts it serves (its own, else its pack's). */
+export interface ServedCertificate {
+  pack: CertificatePack;
+  cert: Certificate & { expiresOn: Date };
+  hosts: readonly string[];
+}
+
+/** The certificates freshCoverage counts: active, outside their renewal window, expiring after `expiring`, other than `except`. */
+function freshCertificates(packs: readonly CertificatePack[], now: number, except: CertificatePack | Certificate, expiring: number): ServedCertificate[] {
+  const fresh: ServedCertificate[] = [];
   for (const pack of packs) {
     if (pack === except || packStatus(pack) !== 'active') continue;
     for (const cert of pack.certificates) {
@@ -67,13 +81,85 @@ export function freshCoverage(packs: readonly CertificatePack[], now: number, ex
       const left = cert.expiresOn.getTime() - now;
       const window = isManaged(pack) ? renewalWindowDays(validityDays(pack, cert)) * DAY_MS : 0;
       if (left <= window || cert.expiresOn.getTime() <= expiring) continue;
-      for (const host of cert.hosts.length ? cert.hosts : pack.hosts) patterns.add(host, true);
+      fresh.push({ pack, cert: cert as ServedCertificate['cert'], hosts: cert.hosts.length ? cert.hosts : pack.hosts });
     }
   }
-  return patterns;
+  return fresh;
 }
 
 /** Whether every one of `hosts` is covered by `coverage` (false for no hosts: nothing shows it is served). */
 export function allCovered(hosts: readonly string[], coverage: HostPatterns<true>): boolean {
   return hosts.length > 0 && hosts.every((h) => coverage.covers(h));
+}
+
+/** Where a pack's start was read from, by trust: the API's `created_on`, its earliest certificate, the first scan that saw it. */
+export type PackStartSource = 'created_on' | 'uploaded_on' | 'first_seen';
+
+/**
+ * When a pack started, to tell how long it has been on its way to active: its `created_on`, else
+ * its earliest certificate's `uploaded_on`, else `firstSeen()`, the start of the first scan that
+ * stored it (a pack still initializing can come with neither date nor certificates, as in a
+ * capture of `GET ssl/certificate_packs`). First seen is never before the true start, so an age
+ * from it is a lower bound: "pending for at least". Null when nothing dates the pack.
+ */
+export function packStartedAt(pack: CertificatePack, firstSeen: () => Date | null): { at: number; source: PackStartSource } | null {
+  if (pack.createdOn) return { at: pack.createdOn.getTime(), source: 'created_on' };
+  const issued = pack.certificates.map((c) => c.uploadedOn?.getTime()).filter((t): t is number => t !== undefined);
+  if (issued.length) return { at: Math.min(...issued), source: 'uploaded_on' };
+  // Asked only now: the history is one more query, needed by packs the API does not date.
+  const seen = firstSeen();
+  return seen ? { at: seen.getTime(), source: 'first_seen' } : null;
+}
+
+/**
+ * Which type of certificate the vendor deploys for a hostname that several cover, after hostname
+ * specificity (vendor docs, "Certificate and hostname priority"): Keyless SSL, then custom legacy,
+ * custom modern (SNI), custom hostname, advanced, advanced Total TLS, universal. A type the page
+ * does not list comes last.
+ */
+const TYPE_PRIORITY: Readonly<Record<string, number>> = {
+  keyless: 1,
+  legacy_custom: 2,
+  sni_custom: 3,
+  custom: 3,
+  mh_custom: 4,
+  managed_hostname: 4,
+  advanced: 5,
+  total_tls: 6,
+  universal: 7,
+};
+const typePriority = (pack: CertificatePack) => (pack.type === null ? 8 : (TYPE_PRIORITY[pack.type] ?? 8));
+
+/**
+ * The certificate the vendor serves each of `hosts` once `leaving` is gone (expired and removed),
+ * among the certificates freshCoverage counts: by the vendor's order, an exact hostname before a
+ * wildcard, then the certificate type's priority, then the latest expiry (vendor docs, "Certificate
+ * and hostname priority"; custom certificate renewal and expiration: the hosts of an expired custom
+ * certificate fall back to any other active certificate covering them). Null when some host is left
+ * with none.
+ */
+export function successors(packs: readonly CertificatePack[], now: number, leaving: Certificate, expiring: number, hosts: readonly string[]): Map<string, ServedCertificate> | null {
+  const candidates = freshCertificates(packs, now, leaving, expiring).map((c) => {
+    const patterns = new HostPatterns<true>();
+    for (const h of c.hosts) patterns.add(h, true);
+    return { ...c, exact: new Set(c.hosts.map(normaliseHostname)), patterns };
+  });
+  const chosen = new Map<string, ServedCertificate>();
+  for (const host of hosts) {
+    const rank = (c: (typeof candidates)[number]) => [c.exact.has(normaliseHostname(host)) ? 0 : 1, typePriority(c.pack), -c.cert.expiresOn.getTime()];
+    let best: (typeof candidates)[number] | undefined;
+    for (const c of candidates) {
+      if (!c.patterns.covers(host)) continue;
+      if (!best || lexicallyBefore(rank(c), rank(best))) best = c;
+    }
+    if (!best) return null;
+    // The candidate itself: hosts served by one certificate share one entry.
+    chosen.set(host, best);
+  }
+  return chosen;
+}
+
+function lexicallyBefore(a: number[], b: number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+  return false;
 }

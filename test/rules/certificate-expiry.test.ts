@@ -36,6 +36,11 @@ const zone = (...packs: Item[]) => ({ zones: [{ name: 'a.example', certificatePa
 const custom = (expires: string, hosts = HOSTS) =>
   pack([], { type: 'sni_custom', validity_days: undefined, hosts, certificates: [{ id: uuid(), hosts, status: 'active', expires_on: expires }] });
 const ms = (d: number, offset: number) => new Date(Date.parse(days(d)) + offset).toISOString();
+/** A pack of `type` with one active certificate for `hosts`. */
+const single = (type: string, expires: string, hosts: string[], extra: Item = {}) =>
+  pack([], { type, hosts, certificates: [{ id: uuid(), hosts, status: 'active', expires_on: expires }], ...extra });
+const universal80 = pack([days(80)]);
+const universal80Cert = (universal80['certificates'] as Item[])[0]!['id'] as string;
 
 const expiredTwoDays = pack([days(-2)]);
 const expiredCert = (expiredTwoDays['certificates'] as Item[])[0]!['id'] as string;
@@ -69,6 +74,10 @@ testRule(rule, {
     },
     { name: 'a custom certificate 1 ms beyond the 30-day low tier', snapshot: zone(custom(ms(30, 1))) },
     { name: 'a shorter low tier for custom certificates', options: { tiers: { low: 20 } }, snapshot: zone(custom(days(25))) },
+    // vendor docs: custom certificates, renewal and expiration: with a valid replacement (a later
+    // custom certificate for its hosts) the vendor removes the expiring one; the owner has renewed it.
+    { name: 'a custom certificate replaced by a later custom one, a universal certificate covering the hosts too', snapshot: zone(custom(days(5)), custom(days(300)), universal80) },
+    { name: 'a custom certificate outside every tier, a universal certificate covering its hosts', snapshot: zone(custom(days(45)), universal80) },
   ],
   invalid: [
     {
@@ -147,6 +156,64 @@ testRule(rule, {
       options: { tiers: { high: 14, low: 60 } },
       snapshot: zone(custom(days(10)), custom(days(45))),
       findings: [{ severity: 'low', message: 'expires in 45 days' }],
+    },
+    {
+      // vendor docs: custom certificates, renewal and expiration: an expired custom certificate is
+      // removed and its hosts fall back to another active certificate covering them; Certificate and
+      // hostname priority: custom before universal, so the universal one is what serves after it.
+      name: 'custom, 7 days left, every host also covered by the universal certificate: medium, naming the universal certificate',
+      snapshot: zone(custom(days(7)), universal80),
+      findings: [
+        {
+          messageId: 'expiringFallback',
+          severity: 'medium',
+          message:
+            'the custom certificate for a.example, *.a.example expires in 7 days, on 2026-11-08, and is not renewed automatically; once it expires the vendor serves the universal certificate for a.example, *.a.example (valid until 2027-01-20) in its place',
+          data: { successorCertificates: [{ certificate: universal80Cert, pack: universal80['id'], type: 'universal' }] },
+        },
+      ],
+    },
+    {
+      // As above, one tier down for each: medium (14 days) becomes low, low (30 days) becomes info.
+      name: 'custom covered by an advanced certificate: each tier one step lower',
+      snapshot: zone(custom(days(12)), custom(days(25), ['b.a.example']), pack([days(80)], { type: 'advanced' })),
+      findings: [
+        { messageId: 'expiringFallback', severity: 'low', message: 'once it expires the vendor serves the advanced certificate for a.example, *.a.example' },
+        { messageId: 'expiringFallback', severity: 'info', message: 'the custom certificate for b.a.example expires in 25 days' },
+      ],
+    },
+    {
+      // vendor docs, as above: the hosts of an expired custom certificate are served by the fallback:
+      // HTTPS goes on, so not critical; reported at most medium.
+      name: 'custom, expired, every host covered by the universal certificate: medium',
+      snapshot: zone(custom(days(-1)), universal80),
+      findings: [{ messageId: 'expiredFallback', severity: 'medium', message: 'the custom certificate for a.example, *.a.example expired 1 day ago, on 2026-10-31; the vendor serves the universal certificate' }],
+    },
+    {
+      // vendor docs, Certificate and hostname priority: custom legacy is a custom certificate like SNI custom.
+      name: 'a legacy custom certificate covered by the universal certificate',
+      snapshot: zone(single('legacy_custom', days(3), HOSTS), universal80),
+      findings: [{ messageId: 'expiringFallback', severity: 'medium' }],
+    },
+    {
+      // vendor docs, Certificate and hostname priority: hostname specificity comes before the type's
+      // priority, so an exact universal certificate serves www ahead of an advanced wildcard.
+      name: 'the certificate that takes over follows the vendor order: an exact hostname before a wildcard of a higher type',
+      snapshot: zone(custom(days(5), ['www.a.example']), single('advanced', days(200), ['*.a.example']), single('universal', days(80), ['www.a.example'], { validity_days: 90 })),
+      findings: [{ messageId: 'expiringFallback', message: 'the vendor serves the universal certificate for www.a.example (valid until 2027-01-20)' }],
+    },
+    {
+      // vendor docs, Certificate and hostname priority: a later custom certificate serves the hosts it
+      // covers, the universal certificate the rest; both are named.
+      name: 'hosts split between a later custom certificate and the universal certificate: both named',
+      snapshot: zone(custom(days(5), ['a.example', 'www.a.example', 'api.a.example']), custom(days(300), ['api.a.example']), universal80),
+      findings: [{ messageId: 'expiringFallback', message: ['the universal certificate for a.example, *.a.example', 'and the custom certificate for api.a.example (valid until 2027-08-28)'] }],
+    },
+    {
+      // RFC 6125 6.4.3: the universal wildcard covers one label only; a host nothing else covers breaks on expiry.
+      name: 'custom with a host the universal certificate does not cover: the tier severity, as before',
+      snapshot: zone(custom(days(7), ['a.example', 'x.y.a.example']), universal80),
+      findings: [{ messageId: 'expiring', severity: 'high' }],
     },
     { name: 'days left are rounded to the nearest day', snapshot: zone(pack([days(5.9)])), findings: [{ severity: 'high', message: 'expires in 6 days', data: { days: 6 } }] },
     {

@@ -1,5 +1,12 @@
+import { afterEach, describe, expect, it } from 'vitest';
 import rule from '../../rules/certificate-pack-unhealthy.js';
-import { days, type Item } from '../support/snapshot-fixture.js';
+import { evaluate } from '../../src/policy/engine.js';
+import { activeRules, loadCatalogue } from '../../src/policy/registry.js';
+import { openSnapshot, type Db } from '../../src/snapshot/db.js';
+import { pruneScans } from '../../src/snapshot/prune.js';
+import { SnapshotReader } from '../../src/snapshot/reader.js';
+import { ScanWriter } from '../../src/snapshot/writer.js';
+import { days, FIXTURE_NOW, zoneIdOf, type Item } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
 // vendor docs: certificate pack statuses. Trouble: a step that timed out (`*_timed_out`), validation
@@ -52,6 +59,14 @@ testRule(rule, {
     { name: 'a longer grace period', options: { pendingGraceHours: 72 }, snapshot: zone(pack('pending_issuance', { created_on: days(-2) })) },
     { name: 'ignored statuses are configurable', options: { ignoreStatuses: ['deleted', 'pending_validation'] }, snapshot: zone(pack('pending_validation')) },
     { name: 'a pack without status whose certificates are active (older answers)', snapshot: zone(pack(undefined)) },
+    {
+      // Real answer (cf-terraforming capture of GET ssl/certificate_packs): an `initializing` pack with
+      // no `created_on` and no `certificates`. Dated from the first scan that saw it; in a one-scan
+      // snapshot that is this scan's start, so it is within the grace period, not unknown forever.
+      name: 'an initializing pack without created_on or certificates, first seen by this scan',
+      snapshot: zone({ id: uuid(), type: 'advanced', hosts: ['example.com', '*.example.com', 'www.example.com'], status: 'initializing', validation_method: 'txt', validity_days: 365, certificate_authority: 'google', cloudflare_branding: false }),
+    },
+    { name: 'a pending pack without created_on or issue date, first seen by this scan', snapshot: zone(pack('pending_validation', { created_on: undefined })) },
   ],
   invalid: [
     {
@@ -77,7 +92,21 @@ testRule(rule, {
     {
       name: 'a pending pack past the grace period',
       snapshot: zone(pack('pending_validation', { hosts: ['checkout.a.example'], created_on: days(-3) })),
-      findings: [{ messageId: 'pendingTooLong', severity: 'medium', resourceName: 'checkout.a.example', message: 'the certificate pack for checkout.a.example has been pending_validation for 3 days, more than the 24-hour grace period' }],
+      findings: [
+        {
+          messageId: 'pendingTooLong',
+          severity: 'medium',
+          resourceName: 'checkout.a.example',
+          message: 'the certificate pack for checkout.a.example has been pending_validation for 3 days, more than the 24-hour grace period: created on 2026-10-29',
+          data: { sinceFrom: 'created_on', since: '2026-10-29T12:00:00.000Z' },
+        },
+      ],
+    },
+    {
+      // spec: Certificate pack created_on; without it, the pack's earliest certificate upload dates it.
+      name: 'a pending pack without created_on is dated by its earliest certificate',
+      snapshot: zone(pack('pending_issuance', { created_on: undefined, certificates: [{ id: uuid(), hosts: HOSTS, status: 'pending_issuance', uploaded_on: days(-2) }] })),
+      findings: [{ messageId: 'pendingTooLong', message: 'for 2 days, more than the 24-hour grace period: no created_on; its first certificate was uploaded on 2026-10-30', data: { sinceFrom: 'uploaded_on' } }],
     },
     { name: 'a pending pack 25 hours old', snapshot: zone(pack('pending_issuance', { created_on: days(-25 / 24) })), findings: [{ message: 'pending_issuance for 25 hours' }] },
     { name: 'a pending pack with validation errors fails at once', snapshot: zone(pack('pending_validation', { created_on: days(-0.1), validation_errors: [{ message: 'CAA' }] })), findings: [{ messageId: 'notActiveWithErrors' }] },
@@ -103,7 +132,6 @@ testRule(rule, {
       snapshot: zone(pack(undefined, { certificates: [{ id: uuid(), hosts: HOSTS, expires_on: days(60) }] }), pack('active')),
       findings: [{ status: 'unknown', resourceType: 'certificate_pack', message: 'neither the certificate pack nor its certificates have a status' }],
     },
-    { name: 'a pending pack without created_on or issue date', snapshot: zone(pack('pending_validation', { created_on: undefined })), findings: [{ status: 'unknown', message: 'no created_on' }] },
     { name: 'a status zonewarden does not know', snapshot: zone(pack('quantum_flux')), findings: [{ status: 'unknown', message: 'quantum_flux' }] },
     { name: 'a timed-out status fails with no ignored statuses', options: { ignoreStatuses: [] }, snapshot: zone(pack('deleted_timed_out')), findings: [{ messageId: 'notActive' }] },
     { name: 'the configured severity wins', severity: 'high', snapshot: zone(pack('validation_timed_out')), findings: [{ severity: 'high' }] },
@@ -113,4 +141,79 @@ testRule(rule, {
       findings: [{ status: 'unknown', resourceType: 'zone', message: 'certificate_packs' }],
     },
   ],
+});
+
+// A pack the API lists without `created_on` (the captured `initializing` answer has none) is dated
+// from the scans that saw it: snapshot rows keep the range of scans [first_scan, last_scan] over
+// which a version of the pack was current, and the first of those scans started no later than the
+// pack existed. Two real scans of one database, written by the scan writer as a night's scan is.
+describe('certificate-pack-unhealthy: a pack without created_on, dated by the scans that saw it', () => {
+  const ZONE = 'a.example';
+  const zoneId = zoneIdOf(ZONE);
+  const ACCOUNT = { id: 'acc0000000000000000000000000000a', name: 'Example Org', type: 'standard' };
+  /** The captured shape: status initializing, no created_on, no certificates. */
+  const initializing = (id: string, status = 'initializing'): Item => ({ id, type: 'advanced', hosts: ['a.example', '*.a.example'], status, validity_days: 90, certificate_authority: 'google' });
+  let db: Db;
+
+  afterEach(() => db?.close());
+
+  /** One complete scan of the zone's certificate packs, started at `startedAt`; its id. */
+  function scan(startedAt: string, packs: Item[]): number {
+    const writer = ScanWriter.start(db, 'http://127.0.0.1/client/v4', { accounts: [], zones: [] }, (s) => s);
+    const list = (kind: 'user' | 'account' | 'zone', scopeId: string, endpoint: 'accounts' | 'zones' | 'zone' | 'certificate_packs', items: Item[]) => {
+      const p = writer.partition(kind, scopeId, endpoint);
+      if (items.length) p.write(items);
+      p.finish({ state: 'ok', pages: 1, items: items.length });
+    };
+    list('user', '', 'accounts', [ACCOUNT]);
+    list('account', ACCOUNT.id, 'zones', []);
+    list('zone', zoneId, 'zone', [{ id: zoneId, name: ZONE, status: 'active', paused: false, type: 'full', account: { id: ACCOUNT.id, name: ACCOUNT.name }, plan: { id: 'plan-pro', name: 'pro', legacy_id: 'pro' } }]);
+    list('zone', zoneId, 'certificate_packs', packs);
+    writer.finish('complete', {});
+    db.prepare('UPDATE scans SET started_at = ? WHERE id = ?').run(startedAt, writer.scanId);
+    return writer.scanId;
+  }
+
+  const audit = (scanId: number) => evaluate(new SnapshotReader(db, scanId), activeRules(loadCatalogue([rule]))).findings.filter((f) => f.status !== 'pass');
+
+  it('the reader gives each pack the start of the first scan that stored it, whether or not the pack changed since', () => {
+    db = openSnapshot(':memory:');
+    const first = scan(days(-3), [initializing('p-same'), initializing('p-changed')]);
+    // p-changed moved on (a new stored version); p-new appeared in the second scan.
+    const second = scan(FIXTURE_NOW.toISOString(), [initializing('p-same'), initializing('p-changed', 'pending_validation'), initializing('p-new')]);
+    expect(Object.fromEntries(new SnapshotReader(db, second).certificatePackFirstSeen(zoneId))).toEqual({ 'p-same': days(-3), 'p-changed': days(-3), 'p-new': FIXTURE_NOW.toISOString() });
+    // An older scan knows nothing of later scans.
+    expect(Object.fromEntries(new SnapshotReader(db, first).certificatePackFirstSeen(zoneId))).toEqual({ 'p-same': days(-3), 'p-changed': days(-3) });
+  });
+
+  it('after retention deleted the first scan, the earliest kept scan dates the pack (never earlier than a scan that saw it)', () => {
+    db = openSnapshot(':memory:');
+    scan(days(-3), [initializing('p-same')]);
+    const second = scan(FIXTURE_NOW.toISOString(), [initializing('p-same')]);
+    expect(pruneScans(db, 1).deletedScans).toHaveLength(1);
+    expect(Object.fromEntries(new SnapshotReader(db, second).certificatePackFirstSeen(zoneId))).toEqual({ 'p-same': FIXTURE_NOW.toISOString() });
+  });
+
+  it('an initializing pack first seen three days ago is past the 24-hour grace period, at least', () => {
+    // vendor docs: certificate pack statuses (initializing is on the way to active, not a state to stay in).
+    db = openSnapshot(':memory:');
+    scan(days(-3), [initializing('3822ff90-ea29-44df-9e55-21300bb9419b')]);
+    const second = scan(FIXTURE_NOW.toISOString(), [initializing('3822ff90-ea29-44df-9e55-21300bb9419b')]);
+    expect(audit(second)).toMatchObject([
+      {
+        status: 'fail',
+        messageId: 'pendingTooLong',
+        resource: { type: 'certificate_pack', id: '3822ff90-ea29-44df-9e55-21300bb9419b' },
+        message: 'the certificate pack for a.example, *.a.example has been initializing for at least 3 days, more than the 24-hour grace period: no created_on; a scan first saw it on 2026-10-29',
+        data: { sinceFrom: 'first_seen', since: days(-3) },
+      },
+    ]);
+  });
+
+  it('a pack first seen 12 hours ago is within the grace period', () => {
+    db = openSnapshot(':memory:');
+    scan(days(-0.5), [initializing('p-young', 'pending_validation')]);
+    const second = scan(FIXTURE_NOW.toISOString(), [initializing('p-young', 'pending_validation')]);
+    expect(audit(second)).toEqual([]);
+  });
 });

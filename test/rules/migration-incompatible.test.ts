@@ -14,6 +14,11 @@ testRule(rule, {
   valid: [
     { name: 'a compatible zone', snapshot: { zones: [{ name: 'a.example' }] } },
     { name: 'a compatible Enterprise zone without overrides', snapshot: { zones: [{ name: 'a.example', plan: 'enterprise' }] } },
+    {
+      // spec: Managed-rules migration, rule 4: compatible true is eligible, whatever the retired overrides list (410 Gone) cannot say.
+      name: 'a compatible zone whose overrides list is retired',
+      snapshot: { zones: [{ name: 'a.example', plan: 'enterprise', unread: { waf_overrides: 'retired' } }] },
+    },
     { name: 'a migrated zone, whose check is skipped', snapshot: { zones: [{ name: 'done.example', plan: 'enterprise', ...migrated }] } },
     {
       name: 'a migrated zone even if a stale check said incompatible',
@@ -92,6 +97,27 @@ testRule(rule, {
       name: 'incompatible, with the overrides read failing',
       snapshot: { zones: [{ name: 'bank.example', plan: 'enterprise', ...incompatible, unread: { waf_overrides: 'failed' } }] },
       findings: [{ messageId: 'overridesNotRead', message: 'waf_overrides' }],
+    },
+    {
+      // spec: Managed-rules migration, rule 4 (compatible false: the zone is not eligible); SDK 7.3.0
+      // firewall/waf/overrides: the overrides list "has been deprecated and returns 410 Gone". The
+      // check's answer is the verdict, so a retired list fails the zone and says why none are named.
+      name: 'incompatible, with the overrides list retired (410 Gone): fails, saying the list could not be read',
+      snapshot: { zones: [{ name: 'bank.example', plan: 'enterprise', ...incompatible, unread: { waf_overrides: 'retired' } }] },
+      findings: [
+        {
+          messageId: 'overridesRetired',
+          severity: 'high',
+          resourceType: 'zone',
+          message: ['cannot migrate to the new managed rules', 'could not be listed because the API retired that list (410 Gone)'],
+        },
+      ],
+    },
+    {
+      // As above; the limits of the migration are not offered as the cause when the overrides are not known.
+      name: 'incompatible, overrides list retired, more than 200 bypass rules: still the retired list is what is said',
+      snapshot: { zones: [{ name: 'bank.example', plan: 'enterprise', ...incompatible, ...bypassRules(201), unread: { waf_overrides: 'retired' } }] },
+      findings: [{ messageId: 'overridesRetired' }],
     },
     {
       name: 'incompatible without any override',
