@@ -28,16 +28,25 @@ export interface ZoneSecurity {
   modified: Partial<Record<SettingId, string>>;
   dnssec: { status: 'active' | 'pending' | 'disabled' | 'pending-disabled' | 'error'; modified_on: string };
   universalSsl: boolean;
+  /** The universal certificate's CA, as `GET /ssl/universal/settings` reports it (`certificate_authority`). */
+  universalSslCa: string;
   /** Null until a custom rule is written: the entry point's GET then answers 404 code 10003. */
   customRules: Ruleset | null;
 }
 
 export const SETTING_IDS: readonly SettingId[] = ['ssl', 'min_tls_version', 'tls_1_3', 'always_use_https', 'automatic_https_rewrites', 'security_header', 'security_level', 'browser_check', 'waf'];
 
-/** The legacy WAF switch is a paid-plan setting: a Free zone's answer is an error. */
+/**
+ * Whether the zone's plan offers a setting. The emulator's table has one plan-gated setting: the
+ * legacy WAF switch, a paid-plan setting (vendor docs: zone settings, waf). A setting the plan does
+ * not offer answers 200 with `editable: false` and the value of `NOT_OFFERED_VALUE`.
+ */
 export function offers(plan: Plan, id: SettingId): boolean {
   return id !== 'waf' || plan !== 'free';
 }
+
+/** The value a not-offered setting answers with: the setting's default (the WAF switch: off). */
+export const NOT_OFFERED_VALUE: Partial<Record<SettingId, unknown>> = { waf: 'off' };
 
 export function defaultSecurity(since: string): ZoneSecurity {
   const hsts: Hsts = { enabled: false, max_age: 0, include_subdomains: false, preload: false, nosniff: false };
@@ -55,6 +64,7 @@ export function defaultSecurity(since: string): ZoneSecurity {
     modified: {},
     dnssec: { status: 'disabled', modified_on: since },
     universalSsl: true,
+    universalSslCa: 'lets_encrypt',
     customRules: null,
   };
 }
@@ -70,6 +80,27 @@ export function customRuleset(zoneName: string, since: string, rules: Array<Omit
     version: '1',
     last_updated: since,
     rules: rules.map((r, i) => ({ ...r, ref: r.ref ?? stableId('custom-ref', zoneName, i), id: stableId('custom-rule', zoneName, i), version: '1', last_updated: since })),
+  };
+}
+
+export const MANAGED_PHASE = 'http_request_firewall_managed';
+
+export type DatasetRulesetRule = Omit<RulesetRule, 'id' | 'version' | 'last_updated' | 'ref'>;
+
+/**
+ * A managed-phase entry point as a dataset writes it: a zone's (`kind: "zone"`) or an account's
+ * (`kind: "root"`), in the shape of the vendor's API reference (rulesets: get a phase entry point).
+ */
+export function managedRuleset(owner: string, kind: 'zone' | 'root', since: string, rules: DatasetRulesetRule[]): Ruleset {
+  return {
+    id: stableId('managed-entrypoint', kind, owner),
+    name: kind === 'zone' ? 'default' : 'Account managed rules',
+    description: '',
+    phase: MANAGED_PHASE,
+    kind,
+    version: '1',
+    last_updated: since,
+    rules: rules.map((r, i) => ({ ...r, ref: stableId('managed-ref', kind, owner, i), id: stableId('managed-rule', kind, owner, i), version: '1', last_updated: since })),
   };
 }
 

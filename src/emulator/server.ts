@@ -10,6 +10,7 @@ import { Faults, type FaultKind } from './http/faults.js';
 import { RateLimiter, rateLimitHeaders, secondsUntil, type RateLimitHeaderStyle } from './http/rate-limit.js';
 import { Router, type RouteMatch } from './http/router.js';
 import { createIdFactory } from './ids.js';
+import { accountRulesetRoutes } from './routes/account-rulesets.js';
 import { accountAndZoneRoutes } from './routes/accounts-zones.js';
 import { certificatePackRoutes } from './routes/certificate-packs.js';
 import { dnsRoutes } from './routes/dns-records.js';
@@ -96,6 +97,7 @@ export const DEFAULT_CREDENTIALS: Credentials = { token: 'emulator-token', email
 export function buildRouter(): Router {
   return new Router().add([
     ...accountAndZoneRoutes,
+    ...accountRulesetRoutes,
     ...dnsRoutes,
     ...certificatePackRoutes,
     ...firewallRuleRoutes,

@@ -10,9 +10,11 @@ import type { ZoneSecurity } from './security.js';
 export type Plan = PlanName;
 /**
  * `default` is seen in the wild besides the three the spec's table names; it behaves as `start`
- * (a zone that has not begun). A documented guess: the vendor does not say what sets it.
+ * (a zone that has not begun). A documented guess: the vendor does not say what sets it. `none` is
+ * the emulator's name for a zone created since 2022-09 that never had the previous WAF (the status
+ * then carries no migration state).
  */
-export type MigrationState = 'default' | 'start' | 'validation' | 'complete';
+export type MigrationState = 'default' | 'start' | 'validation' | 'complete' | 'none';
 
 export interface User {
   id: string;
@@ -26,13 +28,16 @@ export interface Account {
   created_on: string;
   /** False until an invite to this account is accepted. */
   member: boolean;
+  /** The account-level http_request_firewall_managed entry point (Enterprise); null: none written. */
+  managedEntrypoint?: Ruleset | null;
 }
 
 export interface DnsRecord {
   id: string;
   type: string;
   name: string;
-  content: string;
+  /** Absent on some structured records (CAA with `data` only), as in the wild. */
+  content?: string;
   proxiable: boolean;
   proxied: boolean;
   ttl: number;
@@ -96,7 +101,8 @@ export interface CertificatePack {
   primary_certificate: string;
   status: string;
   certificates: Certificate[];
-  created_on: string;
+  /** Absent while a pack is still initializing. */
+  created_on?: string;
   validity_days: number;
   validation_method: string;
   certificate_authority: string;

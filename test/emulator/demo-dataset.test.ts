@@ -180,6 +180,8 @@ describe('demo dataset: organisation', () => {
     const rfc3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
     for (const [path, t] of times) {
       if (t === null && /\.(activated_on|expires_on)$/.test(path)) continue;
+      // A certificate pack still initializing has no created_on (dataset: created_on null).
+      if (t === null && /\.certificate_packs\[\d+\]\.created_on$/.test(path)) continue;
       expect(typeof t, path).toBe('string');
       const ok = /^now([+-]\d+[dhms])*$/.test(t as string) || rfc3339.test(t as string);
       expect(ok, `${path} = ${String(t)}`).toBe(true);
@@ -206,7 +208,7 @@ describe('demo dataset: organisation', () => {
     expect(zones.some((z) => rulesOf(z).some((r) => r.description?.includes('<script>')))).toBe(true);
     expect(zones.some((z) => filtersOf(z).some((f) => hostile(f.description)))).toBe(true);
     expect(zones.some((z) => recordsOf(z).some((r) => hostile(r.comment)))).toBe(true);
-    expect(zones.some((z) => recordsOf(z).some((r) => r.type === 'TXT' && r.content.includes('<script>')))).toBe(true);
+    expect(zones.some((z) => recordsOf(z).some((r) => r.type === 'TXT' && (r.content ?? '').includes('<script>')))).toBe(true);
     expect(zones.some((z) => packsOf(z).some((p) => (p.validation_errors ?? []).some((e) => hostile(e.message))))).toBe(true);
   });
 });
@@ -222,7 +224,7 @@ describe('demo dataset: DNS', () => {
         expect(r.name === z.name || r.name.endsWith(`.${z.name}`), `${r.name} in ${z.name}`).toBe(true);
         expect(r.name).toMatch(/^[a-z0-9_]([a-z0-9_-]*[a-z0-9])?(\.[a-z0-9_]([a-z0-9-]*[a-z0-9])?)*$/);
         if (r.proxied) expect(['A', 'AAAA', 'CNAME']).toContain(r.type);
-        if (r.type === 'TXT') expect(r.content.length).toBeLessThanOrEqual(2048);
+        if (r.type === 'TXT') expect((r.content ?? '').length).toBeLessThanOrEqual(2048);
         if (r.type === 'MX') expect(Number.isInteger(r.priority)).toBe(true);
         if (r.proxied) expect(r.ttl ?? 1).toBe(1);
       }
@@ -234,33 +236,33 @@ describe('demo dataset: DNS', () => {
   it('exposes an origin through an unproxied A and an unproxied CNAME, and has harmless unproxied records', () => {
     const exposed = (type: string) =>
       zones.filter((z) => {
-        const proxied = new Set(recordsOf(z).filter((r) => r.type === type && r.proxied).map((r) => r.content));
-        return recordsOf(z).some((r) => r.type === type && !r.proxied && proxied.has(r.content));
+        const proxied = new Set(recordsOf(z).filter((r) => r.type === type && r.proxied).map((r) => (r.content ?? '')));
+        return recordsOf(z).some((r) => r.type === type && !r.proxied && proxied.has((r.content ?? '')));
       });
     expect(exposed('A').length).toBeGreaterThanOrEqual(1);
     expect(exposed('CNAME').length).toBeGreaterThanOrEqual(1);
     const harmless = zones.some((z) => {
-      const proxied = new Set(recordsOf(z).filter((r) => r.proxied).map((r) => r.content));
-      return recordsOf(z).some((r) => r.type === 'A' && !r.proxied && !proxied.has(r.content) && !ipv4Private(r.content));
+      const proxied = new Set(recordsOf(z).filter((r) => r.proxied).map((r) => (r.content ?? '')));
+      return recordsOf(z).some((r) => r.type === 'A' && !r.proxied && !proxied.has((r.content ?? '')) && !ipv4Private((r.content ?? '')));
     });
     expect(harmless).toBe(true);
     expect(zones.length - exposed('A').length - exposed('CNAME').length).toBeGreaterThan(5);
   });
 
   it('publishes private and special addresses, and public ones only from documentation ranges', () => {
-    const contents = new Set(zones.flatMap((z) => recordsOf(z).map((r) => r.content)));
+    const contents = new Set(zones.flatMap((z) => recordsOf(z).map((r) => (r.content ?? ''))));
     for (const ip of ['10.0.0.5', '192.168.1.10', '127.0.0.1', '169.254.1.1', 'fd00::1', 'fe80::1']) {
       expect(contents.has(ip), ip).toBe(true);
     }
     for (const r of zones.flatMap(recordsOf)) {
-      if (r.type === 'A' && !ipv4Private(r.content)) expect(DOC_V4.some((re) => re.test(r.content)), r.content).toBe(true);
-      if (r.type === 'AAAA' && !ipv6Private(r.content)) expect(r.content.toLowerCase().startsWith('2001:db8:'), r.content).toBe(true);
+      if (r.type === 'A' && !ipv4Private((r.content ?? ''))) expect(DOC_V4.some((re) => re.test((r.content ?? ''))), (r.content ?? '')).toBe(true);
+      if (r.type === 'AAAA' && !ipv6Private((r.content ?? ''))) expect((r.content ?? '').toLowerCase().startsWith('2001:db8:'), (r.content ?? '')).toBe(true);
       if (r.proxied && (r.type === 'A' || r.type === 'AAAA')) {
-        expect(r.type === 'A' ? ipv4Private(r.content) : ipv6Private(r.content)).toBe(false);
+        expect(r.type === 'A' ? ipv4Private((r.content ?? '')) : ipv6Private((r.content ?? ''))).toBe(false);
       }
     }
     const clean = zones.filter((z) =>
-      recordsOf(z).every((r) => !((r.type === 'A' && ipv4Private(r.content)) || (r.type === 'AAAA' && ipv6Private(r.content)))),
+      recordsOf(z).every((r) => !((r.type === 'A' && ipv4Private((r.content ?? ''))) || (r.type === 'AAAA' && ipv6Private((r.content ?? ''))))),
     );
     expect(clean.length).toBeGreaterThan(5);
   });
@@ -533,6 +535,15 @@ describe('demo dataset: the case map in the source comment', () => {
     'pet-photos.example.org',
     'weekend-hack.test',
     'globex-partners.example',
+    'fabrikam.example',
+    'fabrikam-shop-eu.example',
+    'fabrikam-outlet.example',
+    'fabrikam-rentals.example',
+    'fabrikam-stores.example',
+    'fabrikam-trails.example',
+    'contoso-clinic.example',
+    'contoso-records.example',
+    'contoso-portal.example',
   ])('%s exists', (name) => {
     expect(zoneNamed(name).name).toBe(name);
   });
@@ -597,7 +608,7 @@ describe('demo dataset: the case map in the source comment', () => {
     expect(zoneNamed('northwind-staging.example').waf?.enabled).toBe(false);
     expect(exposedTo('tinkerer.test', 'A')).toEqual(['ssh.tinkerer.test']);
     expect(orphaned('tinkerer.test')).toHaveLength(1);
-    expect(recordsOf(zoneNamed('pet-photos.example.org')).filter((r) => ipv4Private(r.content) || ipv6Private(r.content))).toHaveLength(5);
+    expect(recordsOf(zoneNamed('pet-photos.example.org')).filter((r) => ipv4Private((r.content ?? '')) || ipv6Private((r.content ?? '')))).toHaveLength(5);
 
     // The clean reference zones fail nothing of the above.
     for (const name of ['acme-careers.example', 'weekend-hack.test']) {
@@ -606,5 +617,104 @@ describe('demo dataset: the case map in the source comment', () => {
       expect(orphaned(name), name).toEqual([]);
       expect(offsets(name).every((d) => d !== undefined && d > 60), name).toBe(true);
     }
+  });
+});
+
+describe('demo dataset: the API of late 2026 (a failing and a passing zone each)', () => {
+  const MANAGED = 'efb7b8c949ac4650a09736fc376e9aee';
+  const managedRules = (name: string) => zoneNamed(name).security?.managed_rules;
+  const executes = (name: string) => (managedRules(name) ?? []).filter((r) => r.action === 'execute' && r.action_parameters?.['id'] === MANAGED);
+  const caaOf = (name: string) => recordsOf(zoneNamed(name)).filter((r) => r.type === 'CAA').map((r) => r.data as { flags: number; tag: string; value: string });
+  const hstsOf = (name: string) => zoneNamed(name).security?.settings?.security_header;
+
+  it('has a managed entry point with a broad skip before the execute rule, and one with a narrow skip', () => {
+    // vendor docs, WAF: a skip rule placed before the execute rule exempts what it matches from the managed rules.
+    const [broad, broadExecute] = managedRules('fabrikam-shop-eu.example') ?? [];
+    expect(broad).toMatchObject({ action: 'skip', expression: 'http.host eq "fabrikam-shop-eu.example"' });
+    expect(broadExecute?.action).toBe('execute');
+    const [narrow] = managedRules('fabrikam.example') ?? [];
+    expect(narrow).toMatchObject({ action: 'skip', expression: 'ip.src in {203.0.113.200/29}' });
+  });
+
+  it('has the managed ruleset overridden to disabled and to log, and executed unchanged on every request', () => {
+    // vendor docs, WAF: execute overrides at ruleset level: {enabled: false} turns it off, {action: "log"} only logs.
+    expect(executes('fabrikam-outlet.example')[0]?.action_parameters?.['overrides']).toEqual({ enabled: false });
+    expect(executes('fabrikam-rentals.example')[0]?.action_parameters?.['overrides']).toEqual({ action: 'log' });
+    expect(executes('fabrikam.example')[0]).toMatchObject({ expression: 'true' });
+    expect(executes('fabrikam.example')[0]?.action_parameters?.['overrides']).toBeUndefined();
+  });
+
+  it('has an execute rule narrowed to a path', () => {
+    expect(executes('fabrikam-stores.example')[0]?.expression).toBe('http.request.uri.path contains "/shop/"');
+  });
+
+  it('has zones that never had the previous WAF, with and without a managed entry point', () => {
+    // API facts (late 2026): zones created since 2022-09 have the new managed rules and no migration state.
+    const native = zones.filter((z) => stateOf(z) === 'none');
+    expect(native.length).toBeGreaterThanOrEqual(9);
+    for (const z of native) expect(z.waf, z.name).toBeUndefined();
+    // Free, nothing written: no entry point (the emulator answers 404 code 10003).
+    expect(planOf(zoneNamed('fabrikam-trails.example'))).toBe('free');
+    expect(managedRules('fabrikam-trails.example')).toBeUndefined();
+    expect(executes('fabrikam.example')).toHaveLength(1);
+  });
+
+  it('has an Enterprise account deploying managed rules to one of its zones whose own entry point is empty', () => {
+    // vendor docs, WAF: account-level deployment of managed rulesets with cf.zone.name (Enterprise).
+    const contoso = data.accounts.find((a) => a.name === 'Contoso Health');
+    expect(contoso?.type).toBe('enterprise');
+    const expressions = (contoso?.managed_rules ?? []).map((r) => r.expression);
+    expect(expressions).toContain('cf.zone.name eq "contoso-clinic.example"');
+    expect(expressions.some((e) => e.startsWith('cf.zone.name in {'))).toBe(true);
+    expect(managedRules('contoso-clinic.example')).toEqual([]);
+    // Its sibling has an empty entry point and is named by no account rule.
+    expect(managedRules('contoso-records.example')).toEqual([]);
+    expect(expressions.some((e) => e.includes('contoso-records.example'))).toBe(false);
+  });
+
+  it('has a partial zone without DNSSEC and CAA', () => {
+    // API facts: partial (CNAME setup) zones are not answered by the vendor's DNS; DNSSEC and CAA there do not apply.
+    const portal = zoneNamed('contoso-portal.example');
+    expect(portal.type).toBe('partial');
+    expect(portal.security?.dnssec).toBe('disabled');
+    expect(caaOf('contoso-portal.example')).toEqual([]);
+  });
+
+  it('has ssl origin_pull, and HSTS preload with max_age below and above a year', () => {
+    // hstspreload.org (the preload list's requirements): max-age of at least 31536000 seconds.
+    expect(zoneNamed('fabrikam.example').security?.settings?.ssl).toBe('origin_pull');
+    expect(hstsOf('fabrikam-outlet.example')).toMatchObject({ preload: true, max_age: 15_552_000 });
+    expect(hstsOf('fabrikam.example')).toMatchObject({ preload: true, max_age: 63_072_000 });
+  });
+
+  it('has CAA with only iodef, with a critical unknown tag, naming another CA than the pack, and a clean set', () => {
+    // RFC 8659 4: flags 128 is the critical bit; 4.2-4.4: issue, issuewild, iodef. Data-only records as in the wild.
+    expect(caaOf('fabrikam-rentals.example').map((c) => c.tag)).toEqual(['iodef']);
+    expect(caaOf('fabrikam-stores.example')).toContainEqual({ flags: 128, tag: 'tbs', value: 'ticket-4711' });
+    const shop = zoneNamed('fabrikam-shop-eu.example');
+    expect(caaOf(shop.name).filter((c) => c.tag === 'issue').map((c) => c.value)).toEqual(['digicert.com']);
+    expect(packsOf(shop).find((p) => (p.type ?? 'universal') === 'universal')?.certificate_authority).toBe('google');
+    expect(caaOf('fabrikam.example')).toEqual([
+      { flags: 0, tag: 'issue', value: 'letsencrypt.org' },
+      { flags: 0, tag: 'iodef', value: 'mailto:security@fabrikam.example' },
+    ]);
+    expect(recordsOf(zoneNamed('fabrikam.example')).filter((r) => r.type === 'CAA').every((r) => r.content === undefined)).toBe(true);
+  });
+
+  it('has a custom skip of everything (phase and ruleset current) and narrow skips', () => {
+    // vendor docs, custom rules: skip options {ruleset: "current"}, {phase: "current"}; ip.src in {0.0.0.0/0 ::/0} is every client.
+    const skips = zoneNamed('fabrikam-trails.example').security?.custom_rules ?? [];
+    expect(skips.map((r) => [r.expression, r.action_parameters])).toEqual([
+      ['ip.src in {0.0.0.0/0 ::/0}', { phase: 'current' }],
+      ['ip.src in {0.0.0.0/0 ::/0}', { ruleset: 'current' }],
+    ]);
+    expect(zoneNamed('fabrikam.example').security?.custom_rules?.[0]?.expression).toContain('203.0.113.200/29');
+  });
+
+  it('has a record pointing at 192.0.2.10 and a pack initializing without created_on', () => {
+    // RFC 5737: 192.0.2.0/24 is for documentation. API facts: a pack being issued may lack dates.
+    expect(recordsOf(zoneNamed('fabrikam-trails.example')).some((r) => r.content === '192.0.2.10')).toBe(true);
+    const initializing = packsOf(zoneNamed('fabrikam-shop-eu.example')).find((p) => p.status === 'initializing');
+    expect(initializing?.created_on).toBeNull();
   });
 });

@@ -135,9 +135,10 @@ describe('injected faults', () => {
     const e = await start({ shortPages: true });
     const page = await get(e, '/zones?per_page=5&page=1');
     expect(page.json.result).toHaveLength(4);
-    expect(page.json.result_info).toMatchObject({ per_page: 5, count: 4, total_count: 13 });
-    const last = await get(e, '/zones?per_page=5&page=3');
-    expect(last.json.result).toHaveLength(3);
+    // The demo has 22 member zones (13 before the zones of late 2026 were added): the last page, 5, holds 2 and is not full.
+    expect(page.json.result_info).toMatchObject({ per_page: 5, count: 4, total_count: 22 });
+    const last = await get(e, '/zones?per_page=5&page=5');
+    expect(last.json.result).toHaveLength(2);
   });
 
   it('injects malformed successes when asked: success:false on 200, truncated JSON, HTML on 200', async () => {

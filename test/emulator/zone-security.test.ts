@@ -9,7 +9,7 @@ import { buildOrganisation } from '../../src/emulator/datasets/index.js';
 import { emulatorPerDescribe, get, zoneId } from '../support/http.js';
 import { expectFailure, expectOk } from '../support/envelope.js';
 
-const CODE = { rulesetNotFound: 10003, settingUnavailable: 1007 };
+const CODE = { rulesetNotFound: 10003, noRoute: 7003 };
 
 const dataset: DatasetFile = {
   version: 1,
@@ -60,12 +60,17 @@ describe('zone security reads', () => {
     expect(values).toEqual({ ssl: 'full', min_tls_version: '1.0', tls_1_3: 'on', always_use_https: 'off', automatic_https_rewrites: 'on', security_level: 'medium', browser_check: 'on' });
   });
 
-  it('answers an error for a setting the plan does not offer, and for an unknown setting', async () => {
-    // vendor docs: zone settings: waf is a paid-plan setting; a setting the plan does not offer answers an error.
-    expectFailure(await get(emulator(), path('plain.example', '/settings/waf')), 400, CODE.settingUnavailable);
+  it('answers a setting the plan does not offer as not editable, and an unknown setting as unroutable', async () => {
+    // vendor's API reference, zone settings: every setting answers {id, value, editable, modified_on}; `editable`
+    // is false when the zone's plan does not offer the setting (waf is a paid-plan setting). The earlier
+    // expectation (400 code 1007) was the emulator's own guess; the reference shows a 200 answer.
+    expect(expectOk(await get(emulator(), path('plain.example', '/settings/waf')))).toEqual({ id: 'waf', value: 'off', editable: false, modified_on: expect.any(String) });
     expect(expectOk(await get(emulator(), path('hardened.example', '/settings/waf'))).value).toBe('on');
-    // emulator: an unknown setting answers like one not offered (the real code of either is not published).
-    expectFailure(await get(emulator(), path('plain.example', '/settings/nonsense')), 400, CODE.settingUnavailable);
+    // The API's routing error (codes 7003 and 7000) for a setting id that does not exist: a 404 with 7003 is a
+    // routing error, not "not offered". The 404 status is the emulator's guess.
+    const unknown = await get(emulator(), path('plain.example', '/settings/nonsense'));
+    expectFailure(unknown, 404, CODE.noRoute);
+    expect(unknown.json.errors.map((e: { code: number }) => e.code)).toEqual([7003, 7000]);
   });
 
   it('answers DNSSEC with key material once signed, nulls while disabled', async () => {
@@ -78,10 +83,11 @@ describe('zone security reads', () => {
     expect(expectOk(await get(emulator(), path('plain.example', '/dnssec')))).toMatchObject({ status: 'disabled', ds: null, key_tag: null });
   });
 
-  it('answers the universal SSL switch', async () => {
-    // vendor docs: API reference, universal SSL settings details: {enabled}.
-    expect(expectOk(await get(emulator(), path('hardened.example', '/ssl/universal/settings')))).toEqual({ enabled: false });
-    expect(expectOk(await get(emulator(), path('plain.example', '/ssl/universal/settings')))).toEqual({ enabled: true });
+  it('answers the universal SSL switch and its certificate authority', async () => {
+    // vendor docs: API reference, universal SSL settings details: {enabled}; answers in the wild add
+    // certificate_authority (e.g. lets_encrypt). Emulator: Let's Encrypt when the zone has no universal pack.
+    expect(expectOk(await get(emulator(), path('hardened.example', '/ssl/universal/settings')))).toEqual({ enabled: false, certificate_authority: 'lets_encrypt' });
+    expect(expectOk(await get(emulator(), path('plain.example', '/ssl/universal/settings')))).toEqual({ enabled: true, certificate_authority: 'lets_encrypt' });
   });
 
   it('answers the custom-rules entry point, or 404 code 10003 before any rule exists', async () => {
@@ -109,7 +115,7 @@ describe('zone security in the dataset format', () => {
     expect(load({ settings: { colour: 'red' } })).toThrow(/colour/);
     // The legacy switch has one source, the zone's waf.enabled, which the migration status also reports.
     expect(load({ settings: { waf: 'on' } })).toThrow(/waf\.enabled/);
-    expect(load({ managed_ruleset_disabled: true })).toThrow(/only a zone whose migration deployed/);
+    expect(load({ managed_ruleset_disabled: true })).toThrow(/only a zone whose managed entry point executes the managed ruleset/);
     expect(load({ dnssec: 'on' })).toThrow(/security\.dnssec/);
   });
 

@@ -13,6 +13,10 @@
  *   Pro rule quota, a paused blog and a staging zone still waiting for its name servers.
  * - "Sam's hobby projects" (Free zones): a few small sites, one at the free rule quota and one whose
  *   DNS publishes private addresses.
+ * - "Fabrikam Outdoor" (Business, Pro and Free zones created since 2022-09, so never on the previous
+ *   WAF: migration state none): the managed phase entry point written every way that matters.
+ * - "Contoso Health" (enterprise account, Enterprise zones, state none): an account-level managed
+ *   entry point deploying managed rules to some of its zones, and a partial (CNAME setup) zone.
  * - "Globex Partners <img ...>" (the user is not a member yet): reached through a pending invite.
  *
  * Case map (zone -> cases that fail there; every other zone passes the check):
@@ -86,6 +90,30 @@
  * | pet-photos.example.org    | vendor defaults but SSL off, caa-missing                            |
  * | weekend-hack.test         | vendor defaults, caa-missing                                        |
  *
+ * The API of late 2026 (Fabrikam Outdoor and Contoso Health: hardened settings, DNSSEC active, CAA
+ * in the data-only shape for the universal pack's CA, unless said otherwise):
+ *
+ * | zone                      | plan       | failing cases (passing: fabrikam.example unless said)               |
+ * |---------------------------|------------|---------------------------------------------------------------------|
+ * | fabrikam.example          | business   | none: managed skip narrowed to partners before an unchanged execute |
+ * |                           |            | on `true`, ssl origin_pull, HSTS preload with two years, CAA issue  |
+ * |                           |            | + iodef, a narrow custom skip                                       |
+ * | fabrikam-shop-eu.example  | business   | managed skip of the whole host before the execute rule; CAA names   |
+ * |                           |            | DigiCert, the universal pack is Google's; an advanced pack still    |
+ * |                           |            | initializing, without created_on                                    |
+ * | fabrikam-outlet.example   | pro        | managed ruleset overridden `enabled: false`; HSTS preload with half |
+ * |                           |            | a year                                                              |
+ * | fabrikam-rentals.example  | pro        | managed ruleset overridden to `action: log`; CAA with only iodef    |
+ * | fabrikam-stores.example   | business   | execute rule narrowed to `/shop/`; CAA with a critical unknown tag  |
+ * | fabrikam-trails.example   | free       | no managed entry point (404); custom skips `{phase: current}` and   |
+ * |                           |            | `{ruleset: current}` on `ip.src in {0.0.0.0/0 ::/0}`; a record at   |
+ * |                           |            | 192.0.2.10 (documentation range)                                    |
+ * | contoso-clinic.example    | enterprise | none: its own entry point is empty, the account's deploys the       |
+ * |                           |            | managed ruleset to it (`cf.zone.name eq`) and OWASP (`in {...}`)    |
+ * | contoso-records.example   | enterprise | empty entry point, named by no account rule: nothing deployed       |
+ * | contoso-portal.example    | enterprise | none: partial setup without DNSSEC and CAA (not applicable); the    |
+ * |                           |            | default managed entry point of a paid zone                          |
+ *
  * Invites: pending to Globex Partners (not a member) and to Northwind Retail, expired and accepted
  * to Acme Bank Group, rejected to Northwind Retail.
  *
@@ -106,6 +134,7 @@ import type {
   DatasetFilter,
   DatasetFirewallRule,
   DatasetInvite,
+  DatasetManagedRule,
   DatasetSecurity,
   DatasetWaf,
   DatasetWafOverride,
@@ -113,6 +142,7 @@ import type {
   DatasetZone,
   Time,
 } from './format.js';
+import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../waf-mapping.js';
 
 // Times
 
@@ -1162,12 +1192,211 @@ function globexPartners(): DatasetZone {
   };
 }
 
+// Zones created with the new managed rules (migration state none)
+
+/** A CAA record as answers in the wild give it: `data` only, no `content`. */
+function caaData(zone: string, flags: number, tag: string, value: string): DatasetDnsRecord {
+  return { type: 'CAA', name: zone, ttl: 3600, data: { flags, tag, value } };
+}
+
+/** The managed ruleset executed on every request: what a zone of today has by default. */
+const executeManaged = (over: Partial<DatasetManagedRule> = {}): DatasetManagedRule => ({
+  action: 'execute',
+  expression: 'true',
+  description: 'Cloudflare Managed Ruleset',
+  action_parameters: { id: MANAGED_RULESET_ID, version: 'latest' },
+  ...over,
+});
+
+interface ModernSpec {
+  name: string;
+  plan: 'free' | 'pro' | 'business' | 'enterprise';
+  /** Days since the zone was created (all after 2022-09). */
+  age: number;
+  apex: string;
+  ca: Ca;
+  type?: 'full' | 'partial';
+  security?: Parameters<typeof hardened>[0];
+  /** CAA records (data only); default: one `issue` for the universal pack's CA and an `iodef`. */
+  caa?: DatasetDnsRecord[];
+  extraRecords?: Rec[];
+  extraPacks?: DatasetCertificatePack[];
+}
+
+/**
+ * A zone created since the vendor's phase two: no previous WAF (`migration: {state: "none"}`),
+ * hardened settings, a universal pack issued two weeks ago, mail, and CAA records for its pack's CA
+ * in the data-only shape; each zone then changes the one thing it demonstrates.
+ */
+function modernZone(spec: ModernSpec): DatasetZone {
+  const zone = spec.name;
+  const caaRecords = spec.caa ?? [caaData(zone, 0, 'issue', CA_DOMAIN[spec.ca]), caaData(zone, 0, 'iodef', `mailto:security@${zone}`)];
+  return {
+    name: zone,
+    plan: spec.plan,
+    ...(spec.type ? { type: spec.type } : {}),
+    created_on: ago(spec.age),
+    activated_on: ago(spec.age),
+    modified_on: ago(Math.min(spec.age, 20)),
+    name_servers: NS_A,
+    security: hardened(spec.security),
+    dns_records: [
+      ...dns(zone, [
+        ['A', '@', spec.apex, { proxied: true }],
+        ['CNAME', 'www', zone, { proxied: true }],
+        ...mail(zone, 'mailhost.example.net'),
+        ...(spec.extraRecords ?? []),
+      ]),
+      ...caaRecords,
+    ],
+    certificate_packs: [universal(zone, spec.ca, 90, 76, ago(14)), ...(spec.extraPacks ?? [])],
+    migration: { state: 'none' },
+  };
+}
+
+const FABRIKAM_PARTNERS = 'ip.src in {203.0.113.200/29}';
+const YEAR_OF_HSTS = { enabled: true, max_age: 31_536_000, include_subdomains: true, nosniff: true };
+
+/** The outdoor retailer's reference zone: every new situation set up the careful way. */
+function fabrikam(): DatasetZone {
+  return modernZone({
+    name: 'fabrikam.example',
+    plan: 'business',
+    age: 1100,
+    apex: '203.0.113.150',
+    ca: 'lets_encrypt',
+    security: {
+      settings: { ssl: 'origin_pull', security_header: { ...YEAR_OF_HSTS, max_age: 63_072_000, preload: true } },
+      managed_rules: [
+        { action: 'skip', expression: FABRIKAM_PARTNERS, description: 'Partner stock feed', action_parameters: { ruleset: 'current' } },
+        executeManaged(),
+      ],
+      custom_rules: [
+        { action: 'skip', expression: `${FABRIKAM_PARTNERS} and http.request.uri.path eq "/feed"`, description: 'Partner stock feed', action_parameters: { ruleset: 'current' } },
+        { action: 'managed_challenge', expression: 'http.request.uri.path eq "/login" and cf.threat_score gt 10', description: 'Risky logins' },
+      ],
+    },
+  });
+}
+
+function fabrikamShopEu(): DatasetZone {
+  const zone = 'fabrikam-shop-eu.example';
+  // A second pack ordered an hour ago, still initializing: the API answers it without created_on.
+  const initializing: DatasetCertificatePack = {
+    ...certPack({ type: 'advanced', hosts: [zone, `www.${zone}`], ca: 'google', validityDays: 90, expiresIn: null, status: 'initializing' }),
+    created_on: null,
+  };
+  return modernZone({
+    name: zone,
+    plan: 'business',
+    age: 800,
+    apex: '203.0.113.151',
+    ca: 'google',
+    security: {
+      managed_rules: [
+        { action: 'skip', expression: `http.host eq "${zone}"`, description: 'Sale week: no false positives in the shop', action_parameters: { ruleset: 'current' } },
+        executeManaged(),
+      ],
+    },
+    // The CAA records name another CA than the one issuing the universal pack (Google Trust Services).
+    caa: [caaData(zone, 0, 'issue', CA_DOMAIN.digicert), caaData(zone, 0, 'iodef', `mailto:security@${zone}`)],
+    extraPacks: [initializing],
+  });
+}
+
+function fabrikamOutlet(): DatasetZone {
+  return modernZone({
+    name: 'fabrikam-outlet.example',
+    plan: 'pro',
+    age: 700,
+    apex: '203.0.113.152',
+    ca: 'lets_encrypt',
+    security: {
+      // Preloading asks for a max-age of at least a year; this one is half a year.
+      settings: { security_header: { ...YEAR_OF_HSTS, max_age: 15_552_000, preload: true } },
+      managed_rules: [executeManaged({ action_parameters: { id: MANAGED_RULESET_ID, overrides: { enabled: false } } })],
+    },
+  });
+}
+
+function fabrikamRentals(): DatasetZone {
+  const zone = 'fabrikam-rentals.example';
+  return modernZone({
+    name: zone,
+    plan: 'pro',
+    age: 650,
+    apex: '203.0.113.153',
+    ca: 'google',
+    security: { managed_rules: [executeManaged({ action_parameters: { id: MANAGED_RULESET_ID, overrides: { action: 'log' } } })] },
+    // Only a reporting address: no CA is restricted.
+    caa: [caaData(zone, 0, 'iodef', `mailto:security@${zone}`)],
+  });
+}
+
+function fabrikamStores(): DatasetZone {
+  const zone = 'fabrikam-stores.example';
+  return modernZone({
+    name: zone,
+    plan: 'business',
+    age: 600,
+    apex: '203.0.113.154',
+    ca: 'lets_encrypt',
+    security: { managed_rules: [executeManaged({ expression: 'http.request.uri.path contains "/shop/"', description: 'Managed rules for the shop only' })] },
+    // A critical tag (flags 128) no CA knows: RFC 8659 says a CA must then refuse to issue.
+    caa: [caaData(zone, 0, 'issue', CA_DOMAIN.lets_encrypt), caaData(zone, 128, 'tbs', 'ticket-4711')],
+  });
+}
+
+function fabrikamTrails(): DatasetZone {
+  return modernZone({
+    name: 'fabrikam-trails.example',
+    plan: 'free',
+    age: 400,
+    apex: '198.51.100.150',
+    ca: 'lets_encrypt',
+    security: {
+      custom_rules: [
+        { action: 'skip', expression: 'ip.src in {0.0.0.0/0 ::/0}', description: 'Debug: let everyone through', action_parameters: { phase: 'current' } },
+        { action: 'skip', expression: 'ip.src in {0.0.0.0/0 ::/0}', description: 'Debug: skip the rest', action_parameters: { ruleset: 'current' } },
+      ],
+    },
+    // Copied from the setup guide and never changed.
+    extraRecords: [['A', 'status', '192.0.2.10', { comment: 'From the setup guide' }]],
+  });
+}
+
+/** Managed rules deployed to the clinic and the portal from the account's own entry point. */
+const CONTOSO_ACCOUNT_RULES: DatasetManagedRule[] = [
+  executeManaged({ expression: 'cf.zone.name eq "contoso-clinic.example"', description: 'Managed rules for the clinic' }),
+  {
+    action: 'execute',
+    expression: 'cf.zone.name in {"contoso-clinic.example" "contoso-portal.example"}',
+    description: 'OWASP core rules for the patient-facing sites',
+    action_parameters: { id: OWASP_RULESET_ID },
+  },
+];
+
+function contosoClinic(): DatasetZone {
+  return modernZone({ name: 'contoso-clinic.example', plan: 'enterprise', age: 1000, apex: '198.51.100.160', ca: 'google', security: { managed_rules: [] } });
+}
+
+function contosoRecords(): DatasetZone {
+  return modernZone({ name: 'contoso-records.example', plan: 'enterprise', age: 900, apex: '198.51.100.161', ca: 'google', security: { managed_rules: [] } });
+}
+
+/** A CNAME (partial) setup: the organisation's own DNS answers, so no DNSSEC or CAA here. */
+function contosoPortal(): DatasetZone {
+  return modernZone({ name: 'contoso-portal.example', type: 'partial', plan: 'enterprise', age: 950, apex: '198.51.100.162', ca: 'google', security: { dnssec: 'disabled' }, caa: [] });
+}
+
 // The organisation
 
 const ACME = 'Acme Bank Group';
 const NORTHWIND = 'Northwind Retail | EU `prod` |';
 const HOBBY = `Sam's hobby projects ${ANSI_RED}(personal)${ANSI_RESET}${BELL}`;
 const GLOBEX = `Globex Partners ${IMG}${SCRIPT}`;
+const FABRIKAM = 'Fabrikam Outdoor';
+const CONTOSO = 'Contoso Health';
 
 export function demoDataset(): DatasetFile {
   const accounts: DatasetAccount[] = [
@@ -1186,6 +1415,19 @@ export function demoDataset(): DatasetFile {
       name: HOBBY,
       created_on: ago(1300),
       zones: [tinkerer(), petPhotos(), weekendHack()],
+    },
+    {
+      name: FABRIKAM,
+      created_on: ago(1200),
+      zones: [fabrikam(), fabrikamShopEu(), fabrikamOutlet(), fabrikamRentals(), fabrikamStores(), fabrikamTrails()],
+    },
+    {
+      name: CONTOSO,
+      type: 'enterprise',
+      created_on: ago(1100),
+      managed_rules: CONTOSO_ACCOUNT_RULES,
+      managed_rules_since: ago(200),
+      zones: [contosoClinic(), contosoRecords(), contosoPortal()],
     },
     {
       // Listed only once the pending invite is accepted.

@@ -32,6 +32,15 @@ export interface DatasetAccount {
    * listed only after an invite to it (`invites[].account`) is accepted.
    */
   member?: boolean;
+  /**
+   * The account-level `http_request_firewall_managed` entry point's rules (`kind: "root"`), which
+   * deploy managed rules to the account's zones, usually narrowed with `cf.zone.name eq "x"` or
+   * `cf.zone.name in {...}`. Enterprise accounts only. Omitted: none written (the GET answers 404
+   * code 10003).
+   */
+  managed_rules?: DatasetManagedRule[];
+  /** When the account entry point was last written. Default the account's creation. */
+  managed_rules_since?: Time;
   zones?: DatasetZone[];
 }
 
@@ -57,7 +66,10 @@ export interface DatasetZone {
   firewall_rules?: DatasetFirewallRule[];
   /** The previous managed rules (legacy WAF). Omitted: the zone has none and the WAF is off. */
   waf?: DatasetWaf;
-  /** Default `{state: "start"}`. */
+  /**
+   * Default `{state: "start"}`. A zone created since the vendor's phase two (2022-09) never had the
+   * previous WAF: `{state: "none"}`.
+   */
   migration?: DatasetMigration;
   /** Settings, DNSSEC, universal SSL and custom rules. Omitted: the vendor's defaults for a new zone. */
   security?: DatasetSecurity;
@@ -66,8 +78,8 @@ export interface DatasetZone {
 export interface DatasetSecurity {
   /** Zone settings by id; each omitted one keeps the vendor's default. */
   settings?: {
-    /** Default `full`. */
-    ssl?: 'off' | 'flexible' | 'full' | 'strict';
+    /** Default `full`. `origin_pull` is strict with the vendor's origin certificate check (served as given). */
+    ssl?: 'off' | 'flexible' | 'full' | 'strict' | 'origin_pull';
     /** Default `1.0`. */
     min_tls_version?: '1.0' | '1.1' | '1.2' | '1.3';
     /** Default `on`. */
@@ -82,7 +94,8 @@ export interface DatasetSecurity {
     security_level?: 'off' | 'essentially_off' | 'low' | 'medium' | 'high' | 'under_attack';
     /** Default `on`. */
     browser_check?: 'on' | 'off';
-    // The legacy `waf` setting is the zone's `waf.enabled` (Pro plans and above; a Free zone's answer is an error).
+    // The legacy `waf` setting is the zone's `waf.enabled` (Pro plans and above; a Free zone's answer is
+    // `{value: "off", editable: false}`, the API's answer for a setting the plan does not offer).
   };
   /** When settings last changed, by id (the answers' `modified_on`). Default the zone's creation. */
   settings_modified_on?: Record<string, Time>;
@@ -92,12 +105,42 @@ export interface DatasetSecurity {
   dnssec_since?: Time;
   /** The universal SSL switch. Default true. */
   universal_ssl?: boolean;
+  /**
+   * The universal certificate's CA (`certificate_authority` of `GET /ssl/universal/settings`):
+   * `lets_encrypt`, `google`, `ssl_com`, ... Default: the CA of the zone's first universal pack,
+   * else `lets_encrypt` (emulator's choice; the vendor picks it and documents no default).
+   */
+  universal_ssl_ca?: string;
   /** The custom-rules phase's rules. Omitted: no entry point (the GET answers 404 code 10003). */
   custom_rules?: DatasetCustomRule[];
   /** When the entry point was last written. Default the zone's creation. */
   custom_rules_since?: Time;
-  /** A migrated zone whose managed entry point has the rule executing the managed ruleset disabled. Default false. */
+  /**
+   * The zone's `http_request_firewall_managed` entry point, in order. Omitted: a zone that has
+   * migrated (`validation`, `complete`) has what its migration wrote, a zone that never had the
+   * previous WAF (`none`) on a paid plan executes the managed ruleset on `true`, and any other zone
+   * has none (the GET answers 404 code 10003). `[]` is an entry point without rules. A zone still
+   * at `start`/`default` may hold disabled rules only (the API refuses enabled ones before the migration).
+   */
+  managed_rules?: DatasetManagedRule[];
+  /** When the managed entry point was last written. Default the zone's creation. */
+  managed_rules_since?: Time;
+  /** The entry point's rule executing the managed ruleset is disabled. Default false. */
   managed_ruleset_disabled?: boolean;
+}
+
+/** A rule of a managed-phase entry point (zone or account). */
+export interface DatasetManagedRule {
+  action: 'execute' | 'skip' | 'log';
+  expression: string;
+  description?: string;
+  /** Default true. */
+  enabled?: boolean;
+  /**
+   * `execute`: `{id: <managed ruleset id>, overrides?: {enabled?, action?, categories?, rules?}}`.
+   * `skip`: `{ruleset: "current"}`, `{rulesets: [ids]}` or `{rules: {<ruleset id>: [rule ids]}}`.
+   */
+  action_parameters?: Record<string, unknown>;
 }
 
 export interface DatasetCustomRule {
@@ -106,7 +149,7 @@ export interface DatasetCustomRule {
   description?: string;
   /** Default true. */
   enabled?: boolean;
-  /** Required with `skip`: `{ruleset: "current"}`, `{phases: [...]}` or `{products: [...]}`. */
+  /** Required with `skip`: `{ruleset: "current"}`, `{phase: "current"}`, `{phases: [...]}` or `{products: [...]}`. */
   action_parameters?: Record<string, unknown>;
 }
 
@@ -115,7 +158,8 @@ export interface DatasetDnsRecord {
   type: string;
   /** Full host name; `@` stands for the zone apex and `x.@` for `x.<zone>`. */
   name: string;
-  content: string;
+  /** Required, except for a record with `data` (e.g. CAA): omitted, the answer has no `content`, as seen in the wild. */
+  content?: string;
   /** Default false. Only A, AAAA and CNAME records are proxiable. */
   proxied?: boolean;
   /** 1 means automatic. Default 1. */
@@ -123,6 +167,7 @@ export interface DatasetDnsRecord {
   comment?: string | null;
   tags?: string[];
   priority?: number | null;
+  /** Structured content, e.g. CAA `{flags, tag, value}`; served as given. */
   data?: Record<string, unknown>;
   created_on?: Time;
   modified_on?: Time;
@@ -142,7 +187,8 @@ export interface DatasetCertificatePack {
   /** Default `lets_encrypt`. */
   certificate_authority?: string;
   validation_errors?: Array<{ message: string }>;
-  created_on?: Time;
+  /** Default `now-30d`. `null`: a pack still initializing, served without `created_on`. */
+  created_on?: Time | null;
   /** Default: one certificate for the pack's hosts, expiring `validity_days` after `created_on`. */
   certificates?: DatasetCertificate[];
 }
@@ -249,8 +295,11 @@ export interface DatasetWafOverride {
 }
 
 export interface DatasetMigration {
-  /** `start` (previous version only), `validation` (both), `complete` (new version only). */
-  state: 'default' | 'start' | 'validation' | 'complete';
+  /**
+   * `start` (previous version only), `validation` (both), `complete` (new version only), `none` (a
+   * zone created since 2022-09 that never had the previous version: no migration state at all).
+   */
+  state: 'default' | 'start' | 'validation' | 'complete' | 'none';
   /** When the current state began (used as the status endpoint's `created`). Default `now-30d`. */
   since?: Time;
   /** The migration's origin as the status endpoint reports it. Default `api`. */

@@ -1,5 +1,5 @@
 import { formatApiTime, resolveTime } from '../clock.js';
-import { customRuleset, defaultSecurity, SETTING_IDS, type SettingId, type ZoneSecurity } from '../security.js';
+import { customRuleset, defaultSecurity, managedRuleset, SETTING_IDS, type DatasetRulesetRule, type SettingId, type ZoneSecurity } from '../security.js';
 import { stableId, stableUuid } from '../ids.js';
 import { KNOWN_ACTIONS, KNOWN_PRODUCTS, PROXIABLE_TYPES, RECORD_TYPES, isHostname, issuerFor } from '../vocabulary.js';
 import { MANAGED_RULESET_ID, migrationConfig } from '../waf-mapping.js';
@@ -83,6 +83,12 @@ class DatasetLoader {
     };
     if (this.accountIds.has(account.id)) f.fail('id', `duplicate account id ${account.id}`);
     this.accountIds.add(account.id);
+    if (f.has('managed_rules')) {
+      // The account-level managed entry point deploys managed rules to zones: an Enterprise feature.
+      if (account.type !== 'enterprise') f.fail('managed_rules', 'an account-level managed entry point needs an enterprise account (type: enterprise)');
+      const since = this.time(f, 'managed_rules_since', account.created_on);
+      account.managedEntrypoint = managedRuleset(account.id, 'root', since, this.managedRules(f));
+    } else if (f.has('managed_rules_since')) f.fail('managed_rules_since', 'only with managed_rules');
     const accountZones = f.array('zones').map(({ value, path }) => this.zone(Fields.of(value, path), account));
     f.done();
     return { account, accountZones };
@@ -133,6 +139,7 @@ class DatasetLoader {
     if (f.has('waf')) zone.waf = this.waf(Fields.of(f.raw('waf'), f.at('waf')), zone);
     if (f.has('migration')) zone.migration = this.migration(Fields.of(f.raw('migration'), f.at('migration')), zone);
     if (f.has('security')) zone.security = this.security(Fields.of(f.raw('security'), f.at('security')), zone);
+    else zone.security.universalSslCa = universalCa(zone);
     f.done();
     return zone;
   }
@@ -161,6 +168,17 @@ class DatasetLoader {
       modified_on: this.time(f, 'dnssec_since', zone.created_on),
     };
     security.universalSsl = f.bool('universal_ssl', true);
+    security.universalSslCa = f.str('universal_ssl_ca', universalCa(zone));
+    if (f.has('managed_rules')) {
+      const since = this.time(f, 'managed_rules_since', zone.created_on);
+      const rules = this.managedRules(f);
+      const state = zone.migration.state;
+      if ((state === 'start' || state === 'default') && rules.some((r) => r.enabled)) {
+        f.fail('managed_rules', `a zone still at migration state ${state} may hold disabled rules only (the API refuses enabled ones before the migration)`);
+      }
+      const ruleset = managedRuleset(zone.name, 'zone', since, rules);
+      zone.migration.entrypoint = { ...ruleset, id: zone.migration.entrypoint?.id ?? stableId('entrypoint', zone.name) };
+    } else if (f.has('managed_rules_since')) f.fail('managed_rules_since', 'only with managed_rules');
     if (f.has('custom_rules')) {
       const since = this.time(f, 'custom_rules_since', zone.created_on);
       const rules = f.array('custom_rules').map(({ value, path }) => {
@@ -181,11 +199,32 @@ class DatasetLoader {
     if (f.bool('managed_ruleset_disabled', false)) {
       const entrypoint = zone.migration.entrypoint;
       const execute = entrypoint?.rules.find((r) => r.action === 'execute' && r.action_parameters?.['id'] === MANAGED_RULESET_ID);
-      if (!execute) f.fail('managed_ruleset_disabled', 'only a zone whose migration deployed the managed ruleset can have it disabled');
+      if (!execute) f.fail('managed_ruleset_disabled', 'only a zone whose managed entry point executes the managed ruleset can have it disabled');
       execute.enabled = false;
     }
     f.done();
     return security;
+  }
+
+  /** The rules of a managed-phase entry point (`managed_rules` of a zone's security or an account). */
+  managedRules(f: Fields): DatasetRulesetRule[] {
+    return f.array('managed_rules').map(({ value, path }) => {
+      const r = Fields.of(value, path);
+      const action = r.oneOf('action', ['execute', 'skip', 'log'] as const);
+      const rule: DatasetRulesetRule = { action, expression: r.str('expression'), description: r.str('description', ''), enabled: r.bool('enabled', true) };
+      if (r.has('action_parameters')) {
+        const params = r.raw('action_parameters');
+        if (params === null || typeof params !== 'object' || Array.isArray(params)) r.fail('action_parameters', 'expected an object');
+        rule.action_parameters = params as Record<string, unknown>;
+      }
+      const params = rule.action_parameters ?? {};
+      if (action === 'execute' && typeof params['id'] !== 'string') r.fail('action_parameters', 'an execute rule names the managed ruleset it runs ({id: "<ruleset id>"})');
+      if (action === 'skip' && !['ruleset', 'rulesets', 'rules'].some((k) => params[k] !== undefined)) {
+        r.fail('action_parameters', 'a skip rule names what it skips ({ruleset: "current"}, {rulesets: [ids]} or {rules: {<ruleset id>: [rule ids]}})');
+      }
+      r.done();
+      return rule;
+    });
   }
 
   hsts(f: Fields) {
@@ -207,8 +246,9 @@ class DatasetLoader {
     if (name === '@') name = zone.name;
     else if (name.endsWith('.@')) name = `${name.slice(0, -2)}.${zone.name}`;
     if (name !== zone.name && !name.endsWith(`.${zone.name}`)) f.fail('name', `must be ${zone.name} or end in .${zone.name}`);
-    const content = f.str('content');
-    if (type === 'TXT' && content.length > MAX_TXT_CONTENT) f.fail('content', `TXT content is at most ${MAX_TXT_CONTENT} characters`);
+    // A structured record (CAA, SRV, ...) may come with `data` and no `content`, as in the wild.
+    const content = f.has('data') && !f.has('content') ? undefined : f.str('content');
+    if (type === 'TXT' && content !== undefined && content.length > MAX_TXT_CONTENT) f.fail('content', `TXT content is at most ${MAX_TXT_CONTENT} characters`);
     const proxiable = PROXIABLE_TYPES.has(type);
     const proxied = f.bool('proxied', false);
     if (proxied && !proxiable) f.fail('proxied', `${type} records cannot be proxied`);
@@ -217,7 +257,7 @@ class DatasetLoader {
       id: f.str('id', stableId('dns', zone.name, index)),
       type,
       name,
-      content,
+      ...(content === undefined ? {} : { content }),
       proxiable,
       proxied,
       ttl: f.int('ttl', 1, 1, 86_400),
@@ -243,14 +283,16 @@ class DatasetLoader {
     if (hosts.length === 0) f.fail('hosts', 'at least one host is required');
     const status = f.str('status', 'active');
     const validity_days = f.int('validity_days', 90, 1, 3650);
-    const created_on = this.time(f, 'created_on', 'now-30d');
+    // null: a pack still initializing, served without created_on (its certificates date from now).
+    const created_on = f.raw('created_on') === null ? null : this.time(f, 'created_on', 'now-30d');
+    const issuedFrom = created_on ?? formatApiTime(this.now);
     const certificate_authority = f.str('certificate_authority', 'lets_encrypt');
     const id = f.str('id', stableUuid('pack', zone.name, index));
-    const defaultExpiry = formatApiTime(new Date(Date.parse(created_on) + validity_days * 86_400_000));
+    const defaultExpiry = formatApiTime(new Date(Date.parse(issuedFrom) + validity_days * 86_400_000));
     const certs = f.has('certificates') ? f.array('certificates') : [{ value: {}, path: f.at('certificates[0]') }];
     const certificates = certs.map(({ value, path }, i) => {
       const c = Fields.of(value, path);
-      const uploaded_on = this.time(c, 'uploaded_on', created_on);
+      const uploaded_on = this.time(c, 'uploaded_on', issuedFrom);
       const cert = {
         id: c.str('id', stableUuid('certificate', zone.name, index, i)),
         hosts: c.strArray('hosts', hosts),
@@ -275,7 +317,7 @@ class DatasetLoader {
       primary_certificate: certificates[0]?.id ?? '',
       status,
       certificates,
-      created_on,
+      ...(created_on === null ? {} : { created_on }),
       validity_days,
       validation_method: f.str('validation_method', 'txt'),
       certificate_authority,
@@ -437,14 +479,23 @@ class DatasetLoader {
   }
 
   migration(f: Fields, zone: Zone): Migration {
-    const state = f.oneOf('state', ['default', 'start', 'validation', 'complete'] as const);
+    const state = f.oneOf('state', ['default', 'start', 'validation', 'complete', 'none'] as const);
     const since = this.time(f, 'since', 'now-30d');
     const begun = state === 'validation' || state === 'complete';
     if (begun && zone.waf.overrides.length > 0) {
       f.fail('state', 'a zone with URI-based overrides cannot have started its migration');
     }
     if (state === 'validation' && zone.plan !== 'enterprise') f.fail('state', 'validation mode is for Enterprise zones only');
+    if (state === 'none' && zone.waf.packages.length + zone.waf.overrides.length > 0) {
+      f.fail('state', 'a zone that never had the previous WAF (none) cannot have its packages or overrides (waf)');
+    }
     const migration: Migration = { state, since, source: f.str('source', 'api'), entrypoint: null };
+    if (state === 'none' && zone.plan !== 'free') {
+      // Emulator: a zone created with the new managed rules on a paid plan has the managed ruleset
+      // deployed on every request, as the migration deploys it; a Free zone has no entry point.
+      const execute: DatasetRulesetRule = { action: 'execute', expression: 'true', description: '', enabled: true, action_parameters: { id: MANAGED_RULESET_ID, version: 'latest' } };
+      migration.entrypoint = managedRuleset(zone.name, 'zone', zone.created_on, [execute]);
+    }
     if (begun) {
       // A zone that has started migrating got its entry point from the migration's PUT.
       const config = migrationConfig(zone.waf, zone.firewallRules.values(), zone.filters);
@@ -492,9 +543,17 @@ class DatasetLoader {
   }
 }
 
+/**
+ * Emulator: the universal CA a zone reports when the dataset does not say: its universal pack's
+ * (the certificate the CA issued), else Let's Encrypt, the value seen in the wild.
+ */
+function universalCa(zone: Zone): string {
+  return zone.certificatePacks.find((p) => p.type === 'universal')?.certificate_authority ?? 'lets_encrypt';
+}
+
 /** The values each plain setting takes (vendor docs); `security_header` is the HSTS object. */
 const SETTING_CHOICES: Record<SettingId, readonly string[] | null> = {
-  ssl: ['off', 'flexible', 'full', 'strict'],
+  ssl: ['off', 'flexible', 'full', 'strict', 'origin_pull'],
   min_tls_version: ['1.0', '1.1', '1.2', '1.3'],
   tls_1_3: ['on', 'off', 'zrt'],
   always_use_https: ['on', 'off'],

@@ -108,8 +108,6 @@ export const CODES = {
   notEntitled: 10020,
   /** wild: the entry point ruleset does not exist yet */
   rulesetNotFound: 10003,
-  /** emulator: a zone setting the plan does not offer, or no such setting (400; the real code is not published) */
-  settingUnavailable: 1007,
   /** wild: duplicate filter expression (meta.id names the existing filter) */
   duplicateFilter: 10102,
   /** emulator: migration request refused (state, plan or compatibility) */

@@ -26,8 +26,10 @@ function retired(): ApiFailure {
 function legacyZone(ctx: RequestContext): Zone {
   if (ctx.apiEra === 'retired') throw retired();
   const zone = settledZone(ctx);
-  if (zone.migration.state === 'complete') {
-    throw fail(400, CODES.legacyWafGone, `${zone.name} has migrated to the new managed rules; the previous WAF API no longer applies: use the rulesets API`);
+  // A zone that never had the previous WAF (state none) answers as a migrated one.
+  if (zone.migration.state === 'complete' || zone.migration.state === 'none') {
+    const why = zone.migration.state === 'none' ? 'was created with the new managed rules' : 'has migrated to the new managed rules';
+    throw fail(400, CODES.legacyWafGone, `${zone.name} ${why}; the previous WAF API no longer applies: use the rulesets API`);
   }
   return zone;
 }

@@ -54,6 +54,9 @@ function ineligibility(zone: Zone): string[] {
 function check(ctx: RequestContext) {
   requirePhaseTwo(ctx);
   const zone = settledZone(ctx);
+  // Emulator's guess: a zone that never had the previous WAF has nothing that blocks a migration
+  // (compatible) and, as in its status, no migration state.
+  if (zone.migration.state === 'none') return ok({ compatible: true });
   return ok({ compatible: ineligibility(zone).length === 0, migration_state: zone.migration.state });
 }
 
@@ -65,6 +68,9 @@ function config(ctx: RequestContext) {
 
 export function migrationStatus(zone: Zone) {
   const m = zone.migration;
+  // A zone created since 2022-09 never had the previous WAF. The vendor publishes no schema for the
+  // status: answering both switches and no migration_state (nor created/source) is the emulator's guess.
+  if (m.state === 'none') return { old_waf_status: 'disabled', new_waf_status: 'enabled' };
   // While a migration PUT is being applied, the status still shows the state before it.
   const newEnabled = !notBegun(m.state) || (!m.switching && (m.entrypoint?.rules.some((r) => r.enabled) ?? false));
   const oldEnabled = m.state === 'validation' || (notBegun(m.state) && zone.waf.enabled);
@@ -189,6 +195,7 @@ function putEntrypoint(ctx: RequestContext) {
   if (!target) throw fail(400, CODES.validation, 'waf_migration must be pending, 1, validation or 2');
   requirePhaseTwo(ctx);
   if (m.state === 'complete') throw fail(400, CODES.migrationRefused, `${zone.name} has already migrated; the migration is irreversible`);
+  if (m.state === 'none') throw fail(400, CODES.migrationRefused, `${zone.name} never had the previous managed rules: there is nothing to migrate`);
   // A documented guess: a second request while the first is being applied is refused.
   if (m.switching) throw fail(409, CODES.migrationRefused, `${zone.name}: the previous migration request is still being applied; read the status until it shows ${m.switching.to}`);
   // The check is made before validation mode; finishing from it is not held to it again.

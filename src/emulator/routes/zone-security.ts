@@ -1,25 +1,32 @@
 import { param, type RequestContext } from '../http/context.js';
-import { CODES, fail, ok } from '../http/envelope.js';
+import { ApiFailure, CODES, fail, ok } from '../http/envelope.js';
 import type { Route } from '../http/router.js';
-import { dnssecAnswer, offers, SETTING_IDS, type SettingId } from '../security.js';
+import { dnssecAnswer, NOT_OFFERED_VALUE, offers, SETTING_IDS, type SettingId } from '../security.js';
 import { zoneFor } from './lookup.js';
 
 /**
  * The zone security reads, in the shapes of the vendor's API reference (docs/api-surface.md, Zone
  * security reads): settings one by one (`{id, value, editable, modified_on}`), DNSSEC, the
- * universal SSL switch (`{enabled}`) and the custom-rules entry point. A setting the plan does not
- * offer answers an error (vendor docs: zone settings); its code, and the answer for a setting that
- * does not exist, are the emulator's (CODES.settingUnavailable).
+ * universal SSL switch and CA and the custom-rules entry point. A setting the plan does not offer
+ * answers 200 with its default value and `editable: false` (vendor's API reference: zone settings,
+ * `editable`); a setting id that does not exist is a path the API cannot route: 404 with code 7003
+ * and 7000 (the status is the emulator's guess; the codes are the API's routing errors).
  */
 
 function getSetting(ctx: RequestContext) {
   const zone = zoneFor(ctx);
   const id = param(ctx, 'setting_id') as SettingId;
-  if (!SETTING_IDS.includes(id)) throw fail(400, CODES.settingUnavailable, `Invalid setting: ${id.slice(0, 64)}`);
-  if (!offers(zone.plan, id)) throw fail(400, CODES.settingUnavailable, `The ${id} setting is not available on the ${zone.plan} plan`);
+  if (!SETTING_IDS.includes(id)) {
+    throw new ApiFailure(404, [
+      { code: CODES.noRoute, message: `Could not route to /zones/${zone.id}/settings/${id.slice(0, 64)}, perhaps your object identifier is invalid?` },
+      { code: CODES.noRouteChain, message: 'No route for that URI' },
+    ]);
+  }
+  const modified_on = zone.security.modified[id] ?? zone.created_on;
+  if (!offers(zone.plan, id)) return ok({ id, value: NOT_OFFERED_VALUE[id], editable: false, modified_on });
   // The legacy switch is the previous managed rules' own (what the migration status calls old_waf_status).
   const value = id === 'waf' ? (zone.waf.enabled ? 'on' : 'off') : zone.security.settings[id];
-  return ok({ id, value, editable: true, modified_on: zone.security.modified[id] ?? zone.created_on });
+  return ok({ id, value, editable: true, modified_on });
 }
 
 function getDnssec(ctx: RequestContext) {
@@ -27,8 +34,13 @@ function getDnssec(ctx: RequestContext) {
   return ok(dnssecAnswer(zone.name, zone.security.dnssec));
 }
 
+/**
+ * vendor's API reference: universal SSL settings details `{enabled}`; `certificate_authority` is
+ * not in the reference but is in the answers seen in the wild (`lets_encrypt`, `google`, ...).
+ */
 function getUniversalSsl(ctx: RequestContext) {
-  return ok({ enabled: zoneFor(ctx).security.universalSsl });
+  const { security } = zoneFor(ctx);
+  return ok({ enabled: security.universalSsl, certificate_authority: security.universalSslCa });
 }
 
 /** vendor docs: rulesets: a phase entry point before its first rule answers 404 code 10003. */
