@@ -1,5 +1,6 @@
 import { runCli } from './cli-process.js';
 import { startEmulatorProcess } from './emulator-process.js';
+import { generatedConfigArgs } from './dataset-config.js';
 
 /**
  * `zonewarden diff` between two full scans of the same organisation a night apart (the generated
@@ -29,7 +30,7 @@ export async function driftBench(nextNightArgs: string[], db: string, concurrenc
   } finally {
     emulator.stop();
   }
-  for (const scan of ['2', '3']) await cli(['audit', '--db', db, '--scan', scan, '--format', 'json', '--quiet']);
+  for (const scan of ['2', '3']) await cli(['audit', '--db', db, '--scan', scan, '--format', 'json', '--quiet', ...generatedConfigArgs(db)]);
   const r = await cli(['diff', '--db', db, '--from', '2', '--to', '3', '--format', 'json', '--quiet']);
   const result = JSON.parse(r.out) as { configuration: { changes: unknown[] }; findings: { changes: unknown[] } };
   return { seconds: r.ms / 1000, peakRssMiB: r.peakKiB / 1024, resourcesChanged: result.configuration.changes.length, findingChanges: result.findings.changes.length };

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { runCli } from './cli-process.js';
 import { LATENCY_MS, zonewardenScan } from './compare.js';
 import { startEmulatorProcess } from './emulator-process.js';
+import { generatedConfigArgs } from './dataset-config.js';
 
 /**
  * The other shape of organisation: a few zones of hundreds of thousands of records each, where the
@@ -44,7 +45,7 @@ export async function hugeZonesBench(zones: number, records: number): Promise<Hu
     const second = await zonewardenScan(emulator.base, db, null);
     if (!second.completed) throw new Error(`zonewarden rescan failed: ${second.failure}`);
     emulator.stop();
-    const audit = await runCli(['audit', '--db', db, '--scan', '1', '--format', 'json', '--quiet'], {});
+    const audit = await runCli(['audit', '--db', db, '--scan', '1', '--format', 'json', '--quiet', ...generatedConfigArgs(db)], {});
     if (audit.code !== 0 && audit.code !== 3) throw new Error(`audit exited with ${audit.code}`);
     return {
       zones: first.summary.zones,

@@ -8,6 +8,7 @@ import { minimumRequests, type Minimum } from './minimum.js';
 import { reportBench, type ReportBenchResult } from './report.js';
 import { startEmulatorProcess } from './emulator-process.js';
 import type { Scale, ScaleName } from './scales.js';
+import { generatedConfigArgs } from './dataset-config.js';
 
 /**
  * `zonewarden scan` as users run it (its own process) against the emulator at 20 ms latency:
@@ -53,7 +54,7 @@ function fileSize(path: string): number {
 }
 
 async function runAudit(db: string): Promise<{ seconds: number; peakKiB: number; findings: number; verdicts: number }> {
-  const r = await runCli(['audit', '--db', db, '--scan', '1', '--format', 'json', '--quiet'], {});
+  const r = await runCli(['audit', '--db', db, '--scan', '1', '--format', 'json', '--quiet', ...generatedConfigArgs(db)], {});
   if (r.code !== 0 && r.code !== 3) throw new Error(`audit exited with ${r.code}: ${r.out.slice(0, 500)}`);
   const { counts } = JSON.parse(r.out) as { counts: { byStatus: Record<string, number> } };
   const verdicts = Object.values(counts.byStatus).reduce((a, b) => a + b, 0);

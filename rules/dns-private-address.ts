@@ -1,4 +1,4 @@
-import { specialKind } from '../src/policy/addresses.js';
+import { DOCUMENTATION_RANGES, specialKind } from '../src/policy/addresses.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({
@@ -6,7 +6,7 @@ export default defineRule({
     id: 'dns-private-address',
     title: 'Public DNS publishes no private or special-purpose addresses',
     description:
-      'An address record in public DNS that points at a private, loopback, link-local, shared, benchmarking, documentation, multicast or reserved address (the IANA special-purpose registries: not globally reachable) is useless to the internet and useful to an attacker: it maps the internal network (split-horizon leaks), and names pointing at 127.0.0.1 or a LAN range enable DNS rebinding against browsers and local services. A proxied record does not publish its address, but the proxy cannot reach such an origin either: the host is broken. A paused or inactive zone answers proxied records with their origin address, so there they are published. A documentation address (RFC 5737, RFC 3849, RFC 9637) reaches nothing: the record is a copied example or a placeholder left in public DNS. Examples and test zones that use those ranges as stand-ins for public addresses turn them off (option `documentation`).',
+      'An address record in public DNS that points at a private, loopback, link-local, shared, benchmarking, documentation, multicast or reserved address (the IANA special-purpose registries: not globally reachable) is useless to the internet and useful to an attacker: it maps the internal network (split-horizon leaks), and names pointing at 127.0.0.1 or a LAN range enable DNS rebinding against browsers and local services. A proxied record does not publish its address, but the proxy cannot reach such an origin either: the host is broken. A paused or inactive zone answers proxied records with their origin address, so there they are published. A documentation address (RFC 5737, RFC 3849, RFC 9637) reaches nothing: the record is a copied example or a placeholder left in public DNS. Examples and test zones that use some of those ranges as stand-ins for public addresses name them in `standIns` (or turn them all off with `documentation`), and a stray address in another documentation range is still reported.',
     severity: 'medium',
     category: 'dns',
     scope: 'zone',
@@ -26,10 +26,15 @@ export default defineRule({
     optionHelp: {
       documentation:
         'report the documentation ranges (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24, 2001:db8::/32, 3fff::/20), which the IANA registries mark not globally reachable; set false for example or test zones that use them as stand-ins for public addresses',
+      standIns: 'documentation ranges, named as in the documentation option, that this organisation uses as stand-ins for public addresses (example and test zones): not reported, while the other documentation ranges still are',
+    },
+    optionChoices: {
+      standIns: DOCUMENTATION_RANGES,
     },
   },
-  defaultOptions: { documentation: true },
+  defaultOptions: { documentation: true, standIns: [] as readonly string[] },
   check(ctx) {
+    const special = { documentation: ctx.options.documentation, standIns: new Set(ctx.options.standIns) };
     const records = ctx.zone.dnsRecords();
     if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
     // A paused or not yet active zone resolves proxied records to their origin (vendor docs: pausing, zone status).
@@ -38,7 +43,7 @@ export default defineRule({
     for (const r of records.items) {
       if ((r.type !== 'A' && r.type !== 'AAAA') || r.content === null) continue;
       // Content that is not an address is ignored rather than reported unknown: it points nowhere, so it cannot leak an internal one.
-      const kind = specialKind(r.content, { documentation: ctx.options.documentation });
+      const kind = specialKind(r.content, special);
       if (kind === null) continue;
       const broken = r.proxied === true && proxyServes;
       ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, broken ? 'brokenOrigin' : 'internal', { name: r.name ?? r.id, type: r.type, kind, address: r.content }, broken ? 'low' : undefined);

@@ -22,7 +22,16 @@ export interface SpecialOptions {
    * dns-private-address turns them on by default and lets a configuration turn them off.
    */
   documentation?: boolean;
+  /**
+   * Documentation ranges, by their CIDR as DOCUMENTATION_RANGES writes them, that stand for public
+   * addresses here even when `documentation` is on: a dataset of examples can keep its stand-ins
+   * and still have a stray documentation address reported.
+   */
+  standIns?: ReadonlySet<string>;
 }
+
+/** The documentation ranges (RFC 5737, RFC 3849, RFC 9637), as options name them. */
+export const DOCUMENTATION_RANGES = ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32', '3fff::/20'] as const;
 
 // ---------------------------------------------------------------------------------------------
 // Reading addresses
@@ -229,19 +238,20 @@ interface Range<Base> {
   base: Base;
   bits: number;
   documentation: boolean;
+  cidr: string;
 }
 type Range4 = Range<number>;
 type Range6 = Range<Groups>;
 
 const range4 = (kind: string, cidr: string, documentation = false): Range4 => {
   const [net = '', bits] = cidr.split('/');
-  return { kind, base: parseV4(net), bits: Number(bits), documentation };
+  return { kind, base: parseV4(net), bits: Number(bits), documentation, cidr };
 };
 const range6 = (kind: string, cidr: string, documentation = false): Range6 => {
   const [net = '', bits] = cidr.split('/');
   const base = newGroups();
   parseV6(net, base);
-  return { kind, base, bits: Number(bits), documentation };
+  return { kind, base, bits: Number(bits), documentation, cidr };
 };
 
 /** Most specific first: the first range that holds an address names its kind. */
@@ -294,12 +304,17 @@ function byFirstByte<Base>(ranges: readonly Range<Base>[], firstByte: (r: Range<
   return buckets;
 }
 
+/** Whether a range is judged: every kind but the documentation ranges, those when asked and not stand-ins. */
+function counts(r: Range<unknown>, options: SpecialOptions): boolean {
+  return !r.documentation || (options.documentation === true && !options.standIns?.has(r.cidr));
+}
+
 const V4_BY_BYTE = byFirstByte(V4, (r) => r.base >>> 24);
 const V6_BY_BYTE = byFirstByte(V6, (r) => r.base[0]! >>> 8);
 
 function kindV4(n: number, options: SpecialOptions): string | null {
   for (const r of V4_BY_BYTE[n >>> 24]!) {
-    if ((options.documentation || !r.documentation) && sameV4Prefix(n, r.base, r.bits)) return r.kind;
+    if (counts(r, options) && sameV4Prefix(n, r.base, r.bits)) return r.kind;
   }
   return null;
 }
@@ -321,7 +336,7 @@ function kindV6(groups: Groups, options: SpecialOptions): string | null {
     return inner === null ? publicV4 : `${inner} (IPv4 in ${prefix.kind})`;
   }
   for (const r of V6_BY_BYTE[groups[0]! >>> 8]!) {
-    if ((options.documentation || !r.documentation) && sameV6Prefix(groups, r.base, r.bits)) return r.kind;
+    if (counts(r, options) && sameV6Prefix(groups, r.base, r.bits)) return r.kind;
   }
   return null;
 }

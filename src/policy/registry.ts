@@ -53,6 +53,9 @@ export function ruleProblems(rule: AnyRule): string[] {
   for (const key of Object.keys(m.optionHelp ?? {})) {
     if (!Object.hasOwn(rule.defaultOptions ?? {}, key)) problems.push(`meta.optionHelp documents "${key}", which is not an option`);
   }
+  for (const [key, choices] of Object.entries(m.optionChoices ?? {})) {
+    if (!Array.isArray((rule.defaultOptions as RuleOptions | undefined)?.[key]) || !Array.isArray(choices)) problems.push(`meta.optionChoices.${key} must name a list option and list its allowed values`);
+  }
   if (m.reads !== undefined && (!Array.isArray(m.reads) || !m.reads.every(isZoneRead))) {
     problems.push('meta.reads must list zone reads such as setting:ssl, dnssec, universal_ssl or custom_entrypoint');
   }
@@ -137,6 +140,9 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
         throw new RuleConfigError(`${where}.options: unknown option "${key}"; ${known.length ? `options: ${known.join(', ')}` : 'this rule has no options'}`);
       }
       if (!sameShape(def, value)) throw new RuleConfigError(`${where}.options.${key}: expected ${describeShape(def)}`);
+      const choices = rule.meta.optionChoices?.[key];
+      const wrong = choices ? (value as string[]).find((v) => !choices.includes(v)) : undefined;
+      if (wrong !== undefined) throw new RuleConfigError(`${where}.options.${key}: "${wrong}" is not one of ${choices!.join(', ')}`);
       // Objects (such as quotas by plan) merge over the default, so one key can be changed alone.
       options[key] = typeof def === 'object' && !Array.isArray(def) ? { ...(def as Record<string, number>), ...(value as Record<string, number>) } : (value as OptionValue);
     }

@@ -46,6 +46,8 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
   references: readonly string[];
   /** What each option means, by option name (every default option is documented). */
   optionHelp?: Readonly<Record<string, string>>;
+  /** For list options whose entries come from a fixed set: the values allowed, checked when the config file sets the option. */
+  optionChoices?: Readonly<Record<string, readonly string[]>>;
   /**
    * What the rule needs read beyond the lists every scan reads: zone settings (`setting:ssl`) and
    * single objects (`dnssec`, `universal_ssl`, `custom_entrypoint`). A scan reads the union over

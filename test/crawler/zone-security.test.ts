@@ -63,15 +63,15 @@ describe('zone security reads', () => {
 
   it('reads what the catalogue declares, one call each per zone, the WAF switch only where it exists', async () => {
     const reads = zoneReadsOf(RULES.map((r) => r.meta.reads));
-    expect(reads.settings).toEqual(['ssl', 'min_tls_version', 'tls_1_3', 'always_use_https', 'automatic_https_rewrites', 'security_header', 'security_level', 'browser_check', 'waf']);
+    expect(reads.settings).toEqual(['ssl', 'min_tls_version', 'tls_1_3', 'always_use_https', 'automatic_https_rewrites', 'security_header', 'browser_check', 'waf']);
     expect(reads.objects).toEqual(['dnssec', 'universal_ssl', 'custom_entrypoint']);
-    expect(callsPerZone(reads)).toBe(12);
+    expect(callsPerZone(reads)).toBe(11);
     const emu = await emulator({ dataset });
     const { reader, result } = await scan(emu, reads);
     expect(result.missing).toEqual([]);
     const byRoute = emu.stats().requests.byRoute;
     // The legacy switch of a Free zone (never offered) and of a migrated zone (gone) is not asked.
-    expect(byRoute[SETTINGS_ROUTE]).toBe(3 * 9 - 2);
+    expect(byRoute[SETTINGS_ROUTE]).toBe(3 * 8 - 2);
     expect(byRoute['GET /zones/{zone_id}/dnssec']).toBe(3);
     expect(byRoute['GET /zones/{zone_id}/ssl/universal/settings']).toBe(3);
     expect(byRoute['GET /zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint']).toBe(3);
@@ -81,7 +81,7 @@ describe('zone security reads', () => {
     if (!settings.known) throw new Error(settings.reason);
     const values = Object.fromEntries(settings.items.map((r) => [r.id, JSON.parse(r.raw).value]));
     expect(values).toMatchObject({ ssl: 'flexible', waf: 'off', min_tls_version: '1.0' });
-    expect(reader.coverageOf('zone', pro, 'zone_settings')).toMatchObject({ state: 'ok', pages: 9, items: 9 });
+    expect(reader.coverageOf('zone', pro, 'zone_settings')).toMatchObject({ state: 'ok', pages: 8, items: 8 });
     // 404 code 10003: no custom rules yet, an answer with no object.
     const free = zoneId(emu, 'free.example');
     expect(reader.coverageOf('zone', free, 'custom_entrypoint')).toMatchObject({ state: 'ok', items: 0, apiCode: 10003 });
@@ -105,5 +105,77 @@ describe('zone security reads', () => {
     const missing = result.missing.map((m) => `${m.name} ${m.endpoint} ${m.state}`).sort();
     expect(missing).toEqual(['done.example dnssec failed', 'done.example zone_settings failed', 'free.example dnssec failed', 'free.example zone_settings failed', 'pro.example dnssec failed', 'pro.example zone_settings failed']);
     expect(reader.zoneObject(zoneId(emu, 'pro.example'), 'zone_settings').known).toBe(false);
+  });
+});
+
+describe('managed rules reads', () => {
+  const MANAGED = 'efb7b8c949ac4650a09736fc376e9aee';
+  const ENTRYPOINT = 'GET /zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint';
+  const ACCOUNT_ENTRYPOINT = 'GET /accounts/{account_id}/rulesets/phases/http_request_firewall_managed/entrypoint';
+  const managed: DatasetFile = {
+    version: 1,
+    accounts: [
+      {
+        name: 'Standard',
+        zones: [
+          { name: 'free.example', plan: 'free' },
+          { name: 'old.example', plan: 'pro', waf: { enabled: true } },
+          // vendor docs: WAF migration: zones created since 2022-09 run the new managed rules, with no migration state.
+          { name: 'born-new.example', plan: 'business', migration: { state: 'none' } },
+        ],
+      },
+      {
+        name: 'Enterprise',
+        type: 'enterprise',
+        // vendor docs: account-level WAF configuration (Enterprise): the account's managed-phase entry point deploys to its zones by expression.
+        managed_rules: [{ action: 'execute', expression: 'cf.zone.name eq "big.example"', action_parameters: { id: MANAGED } }],
+        zones: [
+          { name: 'big.example', plan: 'enterprise', migration: { state: 'none' }, security: { managed_rules: [] } },
+          { name: 'big-two.example', plan: 'enterprise', migration: { state: 'none' } },
+        ],
+      },
+    ],
+  };
+
+  it('reads every paid zone\'s managed entry point, and each Enterprise account\'s once, kept with each of its zones', async () => {
+    const emu = await emulator({ dataset: managed });
+    const { reader, result } = await scan(emu, undefined);
+    expect(result.missing).toEqual([]);
+    const byRoute = emu.stats().requests.byRoute;
+    // Four paid zones, whatever their migration says; the Free zone that has not begun is not asked.
+    expect(byRoute[ENTRYPOINT]).toBe(4);
+    expect(byRoute[ACCOUNT_ENTRYPOINT]).toBe(1);
+    expect(reader.coverageOf('zone', zoneId(emu, 'free.example'), 'entrypoint')?.state).toBe('skipped');
+    // 404 code 10003: a zone still on the previous WAF has no entry point yet, an answer.
+    expect(reader.coverageOf('zone', zoneId(emu, 'old.example'), 'entrypoint')).toMatchObject({ state: 'ok', items: 0, apiCode: 10003 });
+    expect(reader.coverageOf('zone', zoneId(emu, 'born-new.example'), 'entrypoint')).toMatchObject({ state: 'ok', items: 1 });
+    for (const name of ['big.example', 'big-two.example']) {
+      const kept = reader.zoneObject(zoneId(emu, name), 'account_entrypoint');
+      if (!kept.known) throw new Error(kept.reason);
+      expect(JSON.parse(kept.items[0]!.raw)).toMatchObject({ phase: 'http_request_firewall_managed', rules: [{ action: 'execute', expression: 'cf.zone.name eq "big.example"' }] });
+    }
+    expect(reader.coverageOf('zone', zoneId(emu, 'born-new.example'), 'account_entrypoint')?.state).toBe('skipped');
+  });
+
+  it('asks a zone born on the new managed rules nothing of the migration or the previous WAF', async () => {
+    const emu = await emulator({ dataset: managed });
+    const { reader } = await scan(emu, undefined);
+    const id = zoneId(emu, 'born-new.example');
+    for (const endpoint of ['migration_check', 'migration_config', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const) {
+      expect(reader.coverageOf('zone', id, endpoint)?.state, endpoint).toBe('skipped');
+    }
+    // Only the zone still on the previous WAF is asked about its migration.
+    expect(emu.stats().requests.byRoute['GET /zones/{zone_id}/waf_migration/check']).toBe(2);
+  });
+
+  it('takes a refused account entry point as not permitted: the scan stays complete', async () => {
+    // An Enterprise zone in an account the list does not call Enterprise: the account's entry point is
+    // asked for, and the emulator refuses it (403 code 10000), as a token without the permission is.
+    const refused: DatasetFile = { version: 1, accounts: [{ name: 'Standard', zones: [{ name: 'big.example', plan: 'enterprise', migration: { state: 'none' } }] }] };
+    const emu = await emulator({ dataset: refused });
+    const { reader, result } = await scan(emu, undefined);
+    expect(result.missing).toEqual([]);
+    expect(result.notPermitted.filter((m) => m.endpoint === 'account_entrypoint').map((m) => m.name)).toEqual(['big.example']);
+    expect(reader.coverageOf('zone', zoneId(emu, 'big.example'), 'account_entrypoint')).toMatchObject({ state: 'denied', httpStatus: 403 });
   });
 });

@@ -79,4 +79,15 @@ describe('rule settings from the config file', () => {
   ])('refuses %o with one line naming the fix', (settings, message) => {
     expect(thrownBy(() => activeRules(catalogue, settings as never, 'cfg'), RuleConfigError).message).toContain(message);
   });
+
+  it('refuses a list entry outside the values a rule allows, naming them', () => {
+    const choosy = broken({ optionChoices: { names: ['a', 'b'] } }, { limit: 3, quotas: { free: 5, pro: 20 }, names: [] });
+    const settings = { 'good-rule': { options: { names: ['a', 'c'] } } };
+    expect(thrownBy(() => activeRules(loadCatalogue([choosy]), settings as never, 'cfg'), RuleConfigError).message).toBe('cfg: rules.good-rule.options.names: "c" is not one of a, b');
+    expect(activeRules(loadCatalogue([choosy]), { 'good-rule': { options: { names: ['b'] } } } as never, 'cfg')[0]!.options['names']).toEqual(['b']);
+  });
+
+  it('refuses choices for an option that is not a list', () => {
+    expect(thrownBy(() => loadCatalogue([broken({ optionChoices: { limit: ['1'] } })]), RuleDefinitionError).message).toContain('meta.optionChoices.limit must name a list option');
+  });
 });

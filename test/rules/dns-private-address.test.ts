@@ -108,6 +108,14 @@ testRule(rule, {
       findings: [{ messageId: 'internal', severity: 'medium' as const, message: `publishes the documentation address ${address} in public DNS`, data: { kind: 'documentation', address } }],
     })),
     {
+      // IANA special-purpose registries: every documentation range is not globally reachable; an
+      // organisation whose examples stand on some of them still has a stray one in another reported.
+      name: 'ranges named as stand-ins are left alone, the other documentation ranges still reported',
+      options: { standIns: ['192.0.2.0/24', '2001:db8::/32'] },
+      snapshot: zone(record('A', 'b.a.example', '192.0.2.1'), record('AAAA', 'a.example', '2001:db8:10::10'), record('AAAA', 'd.a.example', '3fff::1'), record('A', 'c.a.example', '203.0.113.9')),
+      findings: [{ data: { kind: 'documentation', address: '3fff::1' } }, { data: { kind: 'documentation', address: '203.0.113.9' } }],
+    },
+    {
       name: 'documentation ranges are reported when the option says so explicitly',
       options: { documentation: true },
       snapshot: zone(record('A', 'b.a.example', '192.0.2.1'), record('AAAA', 'a.example', '2001:db8:10::10'), record('AAAA', 'd.a.example', '3fff::1')),

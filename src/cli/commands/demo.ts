@@ -13,8 +13,8 @@ export const demoCommand = defineCommand({
   name: 'demo',
   summary: 'try zonewarden offline: the embedded emulator with the demo organisation, scanned, audited and reported',
   description: `
-Starts the API emulator in this process on a free loopback port with the demo organisation (four
-accounts, fourteen zones, every rule failing and passing somewhere, hostile strings throughout),
+Starts the API emulator in this process on a free loopback port with the demo organisation (six
+accounts, 23 zones, every rule failing and passing somewhere, hostile strings throughout),
 then runs the nightly job against it (zonewarden run) and prints where the reports are. Needs no
 token and no network; your credentials, config file and database are not used. The demo's
 database is <out>/zonewarden-demo.db, so running the demo again shows drift since the last time.
@@ -44,7 +44,8 @@ like; later runs find the organisation as the second did, and show no drift.`,
       const env: NodeJS.ProcessEnv = { ...io.env, [CREDENTIAL_ENV.token]: DEFAULT_CREDENTIALS.token };
       delete env[CREDENTIAL_ENV.email];
       delete env[CREDENTIAL_ENV.key];
-      const config = loadConfig({ flags: { baseUrl: emulator.url, db: join(out, 'zonewarden-demo.db'), budget: 1_000_000, quiet: o.quiet }, env: {}, cwd: out });
+      const loaded = loadConfig({ flags: { baseUrl: emulator.url, db: join(out, 'zonewarden-demo.db'), budget: 1_000_000, quiet: o.quiet }, env: {}, cwd: out });
+      const config = { ...loaded, rules: DEMO_RULE_SETTINGS };
       const demoIo = { ...io, env, cwd: out };
       const { report, error } = await nightlyRun(config, demoIo, nightlySettings(config, demoIo, { out, formats: DEFAULT_REPORT_FORMATS }), 'manual');
       if (error !== null) throw error;
@@ -54,6 +55,16 @@ like; later runs find the organisation as the second did, and show no drift.`,
       await emulator.close();
     }
   },
+});
+
+/**
+ * The demo organisation's own rule settings. Its public addresses are written in the documentation
+ * ranges (RFC 5737, RFC 3849), as examples must be: real public addresses belong to somebody. Those
+ * ranges are its stand-ins, so dns-private-address leaves them alone; a record in the IPv6
+ * documentation prefix (RFC 9637), which it uses for nothing else, is still reported.
+ */
+export const DEMO_RULE_SETTINGS = Object.freeze({
+  'dns-private-address': { options: { standIns: ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32'] } },
 });
 
 const EPOCH_FILE = 'zonewarden-demo.epoch';

@@ -107,7 +107,7 @@
  * | fabrikam-stores.example   | business   | execute rule narrowed to `/shop/`; CAA with a critical unknown tag  |
  * | fabrikam-trails.example   | free       | no managed entry point (404); custom skips `{phase: current}` and   |
  * |                           |            | `{ruleset: current}` on `ip.src in {0.0.0.0/0 ::/0}`; a record at   |
- * |                           |            | 192.0.2.10 (documentation range)                                    |
+ * |                           |            | 3fff::10 (documentation prefix, not a demo stand-in)                |
  * | contoso-clinic.example    | enterprise | none: its own entry point is empty, the account's deploys the       |
  * |                           |            | managed ruleset to it (`cf.zone.name eq`) and OWASP (`in {...}`)    |
  * | contoso-records.example   | enterprise | empty entry point, named by no account rule: nothing deployed       |
@@ -1361,7 +1361,9 @@ function fabrikamTrails(): DatasetZone {
       ],
     },
     // Copied from the setup guide and never changed.
-    extraRecords: [['A', 'status', '192.0.2.10', { comment: 'From the setup guide' }]],
+    // An address from the IPv6 documentation prefix (RFC 9637), which the demo uses for nothing else:
+    // the demo's stand-ins for public addresses are the other documentation ranges.
+    extraRecords: [['AAAA', 'status', '3fff::10', { comment: 'From the setup guide' }]],
   });
 }
 
