@@ -113,8 +113,8 @@ class Crawler {
   private readonly signal: AbortSignal;
   private readonly seenZones = new Set<string>();
   private migratedBefore = new Set<string>();
-  /** Accounts the account list says are Enterprise: the only ones with account-level entry points. */
-  private readonly enterpriseAccounts = new Set<string>();
+  /** Each account's type as the account list says it (`enterprise` accounts have account-level entry points). */
+  private readonly accountTypes = new Map<string, string>();
   /** Each account's managed entry point, read once and kept with every zone of the account. */
   private readonly accountEntrypoints = new Map<string, Promise<Record<string, unknown> | null>>();
   private anyReadSucceeded = false;
@@ -411,7 +411,7 @@ class Crawler {
         for (const a of page as Array<{ id?: unknown; type?: unknown }>) {
           if (typeof a.id !== 'string') continue;
           ids.push(a.id);
-          if (a.type === 'enterprise') this.enterpriseAccounts.add(a.id);
+          if (typeof a.type === 'string') this.accountTypes.set(a.id, a.type);
         }
       }
       const problem = listProblem(list.summary);
@@ -657,11 +657,13 @@ class Crawler {
    * The account's managed-phase entry point, whose execute rules can deploy managed rules to its
    * zones (an Enterprise feature): read once per Enterprise account, kept with each of its zones
    * so that the zone's verdict and drift see it. A zone on an Enterprise plan asks too when the
-   * account list did not say the account's type (an account-owned token cannot list accounts).
+   * account list did not say the account's type (an account-owned token cannot list accounts, and
+   * a failed list says nothing).
    */
   private async readAccountEntrypoint(zone: ZoneItem): Promise<void> {
     const accountId = zone.account?.id;
-    if (typeof accountId !== 'string' || !(this.enterpriseAccounts.has(accountId) || zone.plan?.legacy_id === 'enterprise')) {
+    const type = typeof accountId === 'string' ? this.accountTypes.get(accountId) : undefined;
+    if (typeof accountId !== 'string' || !(type === 'enterprise' || (type === undefined && zone.plan?.legacy_id === 'enterprise'))) {
       this.skip(zone, 'account_entrypoint', 'account-level entry points deploy managed rules on Enterprise accounts only');
       return;
     }
@@ -672,10 +674,10 @@ class Crawler {
       read = this.o.client.get<Record<string, unknown>>(path, { signal: this.signal }).then(
         (answer) => (answer.result && typeof answer.result === 'object' ? answer.result : null),
         (err: unknown) => {
-          // 10003: the account has no entry point. Any other failure is forgotten, so that the
-          // repair pass (or the next zone) asks again instead of sharing it.
+          // 10003: the account has no entry point. A failure that may pass is forgotten, so that the
+          // repair pass asks again instead of sharing it; a refusal is every zone's answer.
           if (err instanceof ApiError && err.hasCode(10003)) return null;
-          this.accountEntrypoints.delete(accountId);
+          if (err instanceof ApiError && err.retryable) this.accountEntrypoints.delete(accountId);
           throw err;
         },
       );

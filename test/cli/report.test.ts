@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_RULE_SETTINGS } from '../../src/cli/commands/demo.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { FINDINGS_CSV_COLUMNS } from '../../src/report/csv.js';
 import { TOKEN } from '../support/http.js';
@@ -13,7 +14,9 @@ import { runInProcess } from '../support/in-process.js';
 describe('zonewarden report', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zw-report-'));
   const env = { ZONEWARDEN_API_TOKEN: TOKEN };
-  const run = (...args: string[]) => runInProcess([...args, '--db', join(dir, 'zonewarden.db')], env, dir);
+  // The demo's own rule settings, as `zonewarden demo` audits it (its documentation ranges are stand-ins).
+  writeFileSync(join(dir, 'demo-rules.json'), JSON.stringify({ rules: DEMO_RULE_SETTINGS }));
+  const run = (...args: string[]) => runInProcess([...args, '--db', join(dir, 'zonewarden.db'), '--config', 'demo-rules.json'], env, dir);
   let emu: RunningEmulator;
   let out: string[];
   let reportDir: string;

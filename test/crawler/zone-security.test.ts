@@ -144,6 +144,7 @@ describe('managed rules reads', () => {
     const byRoute = emu.stats().requests.byRoute;
     // Four paid zones, whatever their migration says; the Free zone that has not begun is not asked.
     expect(byRoute[ENTRYPOINT]).toBe(4);
+    // The Enterprise account once for its two zones; the standard account not at all.
     expect(byRoute[ACCOUNT_ENTRYPOINT]).toBe(1);
     expect(reader.coverageOf('zone', zoneId(emu, 'free.example'), 'entrypoint')?.state).toBe('skipped');
     // 404 code 10003: a zone still on the previous WAF has no entry point yet, an answer.
@@ -169,13 +170,19 @@ describe('managed rules reads', () => {
   });
 
   it('takes a refused account entry point as not permitted: the scan stays complete', async () => {
-    // An Enterprise zone in an account the list does not call Enterprise: the account's entry point is
-    // asked for, and the emulator refuses it (403 code 10000), as a token without the permission is.
-    const refused: DatasetFile = { version: 1, accounts: [{ name: 'Standard', zones: [{ name: 'big.example', plan: 'enterprise', migration: { state: 'none' } }] }] };
-    const emu = await emulator({ dataset: refused });
+    // An account-owned token cannot list accounts (400 code 1001), so an Enterprise zone's account
+    // is asked for its entry point; the emulator refuses it (403 code 10000), as the live API
+    // refuses a token without the permission.
+    const refused: DatasetFile = {
+      version: 1,
+      accounts: [{ name: 'Standard', zones: ['big.example', 'big-two.example'].map((name) => ({ name, plan: 'enterprise' as const, migration: { state: 'none' as const } })) }],
+    };
+    const emu = await emulator({ dataset: refused, tokenKind: 'account' });
     const { reader, result } = await scan(emu, undefined);
     expect(result.missing).toEqual([]);
-    expect(result.notPermitted.filter((m) => m.endpoint === 'account_entrypoint').map((m) => m.name)).toEqual(['big.example']);
+    expect(result.notPermitted.filter((m) => m.endpoint === 'account_entrypoint').map((m) => m.name).sort()).toEqual(['big-two.example', 'big.example']);
+    // A refusal is the account's answer for each of its zones: asked once.
+    expect(emu.stats().requests.byRoute['GET /accounts/{account_id}/rulesets/phases/http_request_firewall_managed/entrypoint']).toBe(1);
     expect(reader.coverageOf('zone', zoneId(emu, 'big.example'), 'account_entrypoint')).toMatchObject({ state: 'denied', httpStatus: 403 });
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_RULE_SETTINGS } from '../../src/cli/commands/demo.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { digestView, MAX_DIGEST_CHARS, renderDigest } from '../../src/report/markdown-digest.js';
 import { reportData, type ReportData } from '../../src/report/report-data.js';
@@ -26,7 +27,9 @@ describe('the Markdown digest of the demo scans', () => {
 
   beforeAll(async () => {
     emu = await startEmulator({ dataset: 'demo', now: new Date(), rateLimit: 0, ipRateLimit: 0 });
-    const run = (...args: string[]) => runInProcess([...args, '--db', file], env, dir);
+    // The demo's own rule settings, as `zonewarden demo` audits it (its documentation ranges are stand-ins).
+    writeFileSync(join(dir, 'demo-rules.json'), JSON.stringify({ rules: DEMO_RULE_SETTINGS }));
+    const run = (...args: string[]) => runInProcess([...args, '--db', file, '--config', 'demo-rules.json'], env, dir);
     await run('scan', '--base-url', emu.url, '--budget', '1000000', '--quiet');
     // Between the scans: the pending invites accepted, through the API (the command rescans, so the next full scan is 3).
     await run('invites', 'accept', '--all', ...(await pendingOrganizationFlags(emu)), '--yes', '--base-url', emu.url, '--budget', '1000000', '--quiet');
