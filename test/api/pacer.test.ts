@@ -396,10 +396,9 @@ describe('Pacer abort', () => {
     const pacer = new Pacer({ budget: 1, windowMs: 60_000, concurrency: 1 });
     (await pacer.acquire()).release();
     const controller = new AbortController();
-    const started = Date.now();
     setTimeout(() => controller.abort(new Error('gone')), 20);
+    // The abort's own reason: the sleep ended by the abort, not by the slot (which would acquire).
     await expect(pacer.acquire(controller.signal)).rejects.toThrow('gone');
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 });
 

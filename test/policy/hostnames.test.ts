@@ -60,14 +60,15 @@ describe('HostPatterns', () => {
     expect(p.match('example.com')).toBeUndefined();
   });
 
-  it('looks up a large set of names in linear time', () => {
+  it('looks up a large set of names, exact and under a wildcard', () => {
+    // How fast is a benchmark's question (npm run bench); here, that a large set answers right.
     const p = new HostPatterns<true>();
     for (let i = 0; i < 100_000; i++) p.add(`h${i}.example.com`, true);
     p.add('*.w.example.com', true);
-    const started = performance.now();
     let covered = 0;
     for (let i = 0; i < 100_000; i++) if (p.covers(`h${i}.example.com`) && p.covers(`x${i}.w.example.com`)) covered++;
     expect(covered).toBe(100_000);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(p.covers('h100000.example.com')).toBe(false);
+    expect(p.covers('a.b.w.example.com')).toBe(false);
   });
 });
