@@ -1,4 +1,4 @@
-import { CA_DOMAINS, blocksEveryCa, caaAllows, describeProperty, governingProperties, parseCaa, relevantCaa, type CaaRecord } from '../src/policy/caa.js';
+import { CA_DOMAINS, caaAllows, describeProperty, governingProperties, mayStopIssuance, parseCaa, relevantCaa, VENDOR_CAA_CAS, type CaaRecord } from '../src/policy/caa.js';
 import { isManaged, packStatus } from '../src/policy/certificates.js';
 import { normaliseHostname } from '../src/policy/hostnames.js';
 import type { CertificatePack } from '../src/policy/models.js';
@@ -16,8 +16,8 @@ function refusalOf(pack: CertificatePack, issuers: readonly string[], byName: Re
   const refusal: Refusal = { hosts: [], caaNames: new Set(), governing: [] };
   for (const host of pack.hosts) {
     const set = relevantCaa(host, byName, zone);
-    // A set with a critical unknown tag forbids every CA: reported once, on that record.
-    if (set.some(blocksEveryCa)) continue;
+    // A critical tag beside (reported on its record) stops only the CAs that do not support it: for
+    // the others the issue properties still decide, so they are judged here all the same.
     const wildcard = host.startsWith('*.');
     if (caaAllows(set, issuers, wildcard)) continue;
     refusal.hosts.push(host);
@@ -30,13 +30,13 @@ function refusalOf(pack: CertificatePack, issuers: readonly string[], byName: Re
 export default defineRule({
   meta: {
     id: 'caa-missing',
-    title: 'CAA records restrict issuance, and allow the CA of each certificate the customer uploads',
+    title: 'CAA records restrict issuance, and allow the CA of each certificate the vendor adds no CAA records for',
     description:
       'CAA records (RFC 8659) tell every public CA whether it may issue for a name; without an `issue` property any CA may, so a mis-issued certificate is one mistake or one compromised CA away. ' +
-      'A record marked critical with a tag no CA knows forbids every CA, the vendor\'s renewals included. ' +
+      'Only issue, issuewild and iodef are understood by every CA: a record marked critical with any other tag (contactemail, issuemail, or one in no registry) makes every CA that does not support that tag refuse to issue, the vendor\'s renewals included. ' +
       'CAA that leaves out the CA of a certificate you upload makes that CA refuse its renewal. ' +
-      'For the certificates the vendor manages (universal, advanced, total TLS) on a full-setup zone, the vendor adds CAA records for its CAs that the API does not list, so the visible records are not what CAs see. ' +
-      'Partial (CNAME setup) and secondary zones are answered by other DNS servers: the rule passes them.',
+      'For the certificates the vendor manages (universal, advanced, total TLS) on a full-setup zone, the vendor adds CAA records the API does not list for the CAs its CAA page names (Google Trust Services, Let\'s Encrypt, SSL.com, Sectigo), so for those the visible records are not what CAs see; a managed pack from another CA (DigiCert) gets no such record and is judged as an uploaded certificate. ' +
+      'Partial (CNAME setup) and secondary zones are answered by other DNS servers, and internal zones are not in public DNS at all: the rule passes them.',
     severity: 'medium',
     category: 'dns',
     scope: 'zone',
@@ -45,22 +45,25 @@ export default defineRule({
       missing: 'the zone has no CAA records at {{zone}}: any certificate authority may issue for it',
       unrestricted: 'the CAA records at {{zone}} ({{tags}}) hold no issue property, so they restrict nothing: any certificate authority may issue for {{zone}}',
       criticalUnknown:
-        'the CAA record "{{content}}" at {{caaName}} marks the tag {{tag}}, which no certificate authority knows, critical (flags {{flags}}): every CA must refuse to issue for {{caaName}} and the names below it without CAA of their own, the vendor\'s renewals included',
+        'the CAA record "{{content}}" at {{caaName}} marks the tag {{tag}} critical (flags {{flags}}): CAs that do not support the critical tag {{tag}} must refuse to issue for {{caaName}} and the names below it without CAA of their own, the vendor\'s renewals included; only issue, issuewild and iodef are understood by every CA',
       caNotAllowed:
-        'the CAA records at {{caaName}} allow {{allowed}}, not {{ca}} ({{issuers}}), which issued the uploaded {{type}} certificate for {{hosts}}: that CA must refuse to renew or replace it',
+        'the CAA records at {{caaName}} allow {{allowed}}, not {{ca}} ({{issuers}}), which {{certificate}} for {{hosts}}: that CA must refuse to renew or replace it{{note}}',
       managedNotNamed:
-        'the visible CAA records at {{caaName}} allow {{allowed}}, not {{ca}} ({{issuers}}), which issues the {{type}} pack for {{hosts}}; the vendor adds CAA records for its CAs that the API does not list, so CAs see more than this and the pack still renews',
+        'the visible CAA records at {{caaName}} allow {{allowed}}, not {{ca}} ({{issuers}}), which issues the {{type}} pack for {{hosts}}; the vendor adds CAA records for this CA that the API does not list, so CAs see more than this and the pack still renews',
     },
     remediation:
       'Add CAA `issue` records at the apex for each CA you use, `issuewild` where wildcards come from another CA, and an `iodef` record to be told of refused requests. ' +
       'For a certificate you upload, name its CA (letsencrypt.org, pki.goog, ssl.com, digicert.com, sectigo.com, ...). ' +
-      'The vendor\'s own certificates need nothing from you on a full setup; naming their CA (the pack\'s certificate authority) as well makes the records say what CAs see. ' +
+      'The vendor\'s own certificates from the CAs it adds CAA records for (Google Trust Services, Let\'s Encrypt, SSL.com, Sectigo) need nothing from you on a full setup; naming their CA (the pack\'s certificate authority) as well makes the records say what CAs see. ' +
+      'For a pack the vendor manages from a CA it adds no CAA records for (DigiCert), name that CA too, or order the pack from another CA. ' +
       'Remove the critical flag (128) from a record whose tag is not issue, issuewild or iodef, or remove the record.',
     references: [
-      'RFC 8659: DNS Certification Authority Authorization (CAA) Resource Record (3: relevant record set; 4: no issue property restricts nothing; 4.1: flags, critical tags, tags case-insensitive; 4.2: issue, empty issuer; 4.3: issuewild)',
+      'RFC 8659: DNS Certification Authority Authorization (CAA) Resource Record (3: relevant record set; 4: no issue property restricts nothing; 4.1: flags, a critical property with an unknown or unsupported tag forbids issuance, tags case-insensitive; 4.2: issue, empty issuer; 4.3: issuewild)',
+      'Let\'s Encrypt: CAA (supports the issue, issuewild and iodef tags only)',
       'RFC 8657: CAA record extensions for account URI and ACME method binding (accounturi, validationmethods)',
       'IANA: Certification Authority Restriction Properties registry',
-      'vendor docs: Add CAA records (records the vendor adds for universal and advanced certificates, not listed; full setup only)',
+      'vendor docs: Add CAA records (records the vendor adds, not listed, for universal and advanced certificates: pki.goog, letsencrypt.org, ssl.com, sectigo.com; full setup only)',
+      'vendor docs: Internal DNS, internal zones (no vendor nameservers; queried only through the vendor\'s Gateway resolver)',
       'vendor docs: certificate packs (type; certificate_authority: lets_encrypt, google, ssl_com, digicert, sectigo)',
       'vendor docs: DNS records (CAA: data {flags, tag, value})',
     ],
@@ -72,7 +75,10 @@ export default defineRule({
     // the records the API lists are not what CAs resolve, and the vendor adds none for them. A
     // pass rather than an info finding: nothing the rule could say would be about the records
     // CAs see, and a note on every such zone would be noise a reader cannot act on here.
-    if (ctx.zone.setupType === 'partial' || ctx.zone.setupType === 'secondary') return ctx.pass();
+    // An internal zone (vendor docs, Internal DNS) gets no vendor nameservers and is queried only
+    // through the vendor's Gateway resolver: it is not public DNS, so no CA ever resolves its CAA.
+    const setup = ctx.zone.setupType;
+    if (setup === 'partial' || setup === 'secondary' || setup === 'internal') return ctx.pass();
     const records = ctx.zone.dnsRecords();
     if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
     const packs = ctx.zone.certificatePacks();
@@ -85,7 +91,7 @@ export default defineRule({
       const caa = parseCaa(r.name, r.content);
       if (!caa) continue;
       byName.set(caa.name, [...(byName.get(caa.name) ?? []), caa]);
-      if (blocksEveryCa(caa)) {
+      if (mayStopIssuance(caa)) {
         ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, 'criticalUnknown', { caaName: caa.name, content: r.content, tag: caa.tag, flags: caa.flags }, 'high');
         failed = true;
       }
@@ -95,8 +101,9 @@ export default defineRule({
     if (apex.length === 0) {
       ctx.fail(ctx.zone.resource, 'missing', { zone });
       failed = true;
-    } else if (!apex.some(blocksEveryCa) && governingProperties(apex, false).length === 0) {
-      // RFC 8659 4: a set of iodef, issuewild or unknown non-critical tags does not restrict the name itself.
+    } else if (!apex.some(mayStopIssuance) && governingProperties(apex, false).length === 0) {
+      // RFC 8659 4: a set of iodef, issuewild or unknown non-critical tags does not restrict the name
+      // itself. One with a critical tag beyond those is reported on that record instead.
       ctx.fail(ctx.zone.resource, 'unrestricted', { zone, tags: [...new Set(apex.map((r) => r.tag))].sort().join(', ') });
       failed = true;
     }
@@ -116,13 +123,17 @@ export default defineRule({
         issuers: issuers.join(' or '),
         type: pack.type ?? 'certificate',
         hosts,
+        certificate: isManaged(pack) ? `issues the vendor-managed ${pack.type ?? 'certificate'} pack` : `issued the uploaded ${pack.type ?? 'certificate'} certificate`,
+        note: isManaged(pack) ? '; the vendor adds CAA records only for pki.goog, letsencrypt.org, ssl.com and sectigo.com, not for this CA' : '',
         allowed: [...new Set(refusal.governing.map(describeProperty))].join(', '),
         properties: refusal.governing.map((r) => ({ name: r.name, tag: r.tag, issuer: r.issuer, parameters: r.parameters })),
       };
       // vendor docs (Add CAA records): for universal and advanced certificates the vendor adds
-      // issue and issuewild records for its CAs once the zone has any CAA record, so a managed
-      // pack renews whatever the listed records say; an uploaded certificate gets no such help.
-      if (isManaged(pack)) ctx.fail({ type: 'certificate_pack', id: pack.id, name: hosts }, 'managedNotNamed', data, 'info');
+      // issue and issuewild records, once the zone has any CAA record, for the CAs that page names
+      // (pki.goog, letsencrypt.org, ssl.com, sectigo.com), so a managed pack from one of those
+      // renews whatever the listed records say. A managed pack from another CA, and an uploaded
+      // certificate, get no such help: the CA must refuse.
+      if (isManaged(pack) && VENDOR_CAA_CAS.has(pack.certificateAuthority)) ctx.fail({ type: 'certificate_pack', id: pack.id, name: hosts }, 'managedNotNamed', data, 'info');
       else ctx.fail({ type: 'certificate_pack', id: pack.id, name: hosts }, 'caNotAllowed', data, 'high');
       failed = true;
     }

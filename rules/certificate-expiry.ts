@@ -1,4 +1,4 @@
-import { allCovered, DAY_MS, freshCoverage, isManaged, LAST_ATTEMPT_DAYS, packStatus, renewalWindowDays, successors, validityDays, type ServedCertificate } from '../src/policy/certificates.js';
+import { allCovered, DAY_MS, freshCoverage, isManaged, LAST_ATTEMPT_DAYS, packExpiry, packStatus, renewalWindowDays, successors, validityDays, type ServedCertificate } from '../src/policy/certificates.js';
 import type { Certificate, CertificatePack } from '../src/policy/models.js';
 import { defineRule, SEVERITIES, type Severity } from '../src/policy/rule.js';
 
@@ -17,10 +17,28 @@ function softened(severity: Severity): Severity {
 
 const TYPE_NAMES: Readonly<Record<string, string>> = { total_tls: 'advanced (Total TLS)', sni_custom: 'custom', legacy_custom: 'custom legacy', mh_custom: 'custom hostname' };
 
+/**
+ * The certificate an uploaded pack is judged by, and the hosts it leaves: vendor docs, custom
+ * certificates, "Renewal and expiration": a pack's certificates are one object, expiring at the
+ * soonest Not After among them, and the whole pack is removed then. So the pack is judged once, on
+ * its serving certificate that expires first, for the hosts of all its certificates. Null: none
+ * of its serving certificates has an expiry (each is then reported unknown on its own).
+ */
+function uploadedPackJudged(pack: CertificatePack): { cert: Certificate & { expiresOn: Date }; hosts: string[] } | null {
+  let first: (Certificate & { expiresOn: Date }) | null = null;
+  for (const c of pack.certificates) {
+    if (c.expiresOn === null || (c.status !== null && !SERVING.has(c.status))) continue;
+    if (first === null || c.expiresOn < first.expiresOn) first = c as Certificate & { expiresOn: Date };
+  }
+  if (first === null) return null;
+  const hosts = [...new Set(pack.certificates.flatMap((c) => (c.hosts.length ? c.hosts : pack.hosts)))];
+  return { cert: first, hosts };
+}
+
 /** The certificates that take over a leaving one's hosts, named for its message: type, hosts, end. */
 function describeSuccessors(served: readonly ServedCertificate[]): string {
   return served
-    .map(({ pack, cert, hosts }) => `the ${pack.type === null ? 'other' : (TYPE_NAMES[pack.type] ?? pack.type)} certificate for ${hosts.join(', ')} (valid until ${cert.expiresOn.toISOString().slice(0, 10)})`)
+    .map(({ pack, hosts, until }) => `the ${pack.type === null ? 'other' : (TYPE_NAMES[pack.type] ?? pack.type)} certificate for ${hosts.join(', ')} (valid until ${until.toISOString().slice(0, 10)})`)
     .join(' and ');
 }
 
@@ -29,7 +47,7 @@ export default defineRule({
     id: 'certificate-expiry',
     title: 'Certificates are renewed before they expire',
     description:
-      'An expired edge certificate breaks every HTTPS request to its hosts: browsers show a full-page warning and API clients refuse to connect. Managed certificates renew on their own from a window before expiry that depends on their validity (30 days for 90-day and 1-year certificates, 7 for 30-day, 3 for 14-day), so a managed certificate fails only once it is inside that window and no fresher certificate serves its hosts: the renewal is not happening (a CAA record, a moved DNS record). Custom certificates never renew on their own and are judged by fixed tiers of days left. When a custom certificate expires the vendor removes it and serves the next certificate covering each of its hosts (a universal or advanced one): HTTPS goes on, but with a certificate the owner did not choose, so such a certificate is still reported, one step lower (at most medium), naming the certificate that takes over. One replaced by a later custom certificate for all its hosts is not reported.',
+      'An expired edge certificate breaks every HTTPS request to its hosts: browsers show a full-page warning and API clients refuse to connect. Managed certificates renew on their own from a window before expiry that depends on their validity (30 days for 90-day and 1-year certificates, 7 for 30-day, 3 for 14-day), so a managed certificate fails only once it is inside that window and no fresher certificate serves its hosts: the renewal is not happening (a CAA record, a moved DNS record). Custom certificates never renew on their own and are judged by fixed tiers of days left. When a custom certificate expires the vendor removes it and serves the next certificate covering each of its hosts (a universal or advanced one): HTTPS goes on, but with a certificate the owner did not choose, so such a certificate is still reported, one step lower (at most medium), naming the certificate that takes over. One replaced by a later custom certificate for all its hosts is not reported. The certificates of an uploaded pack are one object: the pack expires at the soonest expiry among them and is removed whole, so it is judged once, at that date, for the hosts of all its certificates, and neither its own other certificates nor a pack that is itself removed sooner count as taking over.',
     severity: 'high',
     category: 'tls',
     scope: 'zone',
@@ -49,7 +67,7 @@ export default defineRule({
       'vendor docs: certificate renewal (renewal starts 30 days before expiry for 90-day and 1-year certificates, 7 for 30-day, 3 for 14-day; attempts continue until a day before)',
       'docs/api-surface.md, answers beyond the spec: a certificate can have no expires_on while its pack is being issued',
       'vendor docs: Certificate and hostname priority (exact hostname before wildcard; then keyless, custom legacy, custom, custom hostname, advanced, Total TLS, universal; then the latest)',
-      'vendor docs: custom certificates, renewal and expiration (an expired custom certificate is removed and its hosts fall back to any other active certificate covering them)',
+      'vendor docs: custom certificates, renewal and expiration (an expired custom certificate is removed and its hosts fall back to any other active certificate covering them; the certificates of a pack are treated as one object, the pack expires at the soonest Not After among them and is removed whole)',
     ],
     optionHelp: {
       tiers:
@@ -86,9 +104,13 @@ export default defineRule({
     for (const pack of packs.items) {
       const status = packStatus(pack);
       if (status !== null && !SERVING.has(status)) continue;
+      const managed = isManaged(pack);
+      const uploaded = managed ? null : uploadedPackJudged(pack);
       for (const cert of pack.certificates) {
         if (cert.status !== null && !SERVING.has(cert.status)) continue;
-        const hostList = cert.hosts.length ? cert.hosts : pack.hosts;
+        // An uploaded pack is judged once, on its first-expiring certificate (uploadedPackJudged).
+        if (uploaded && cert.expiresOn !== null && cert !== uploaded.cert) continue;
+        const hostList = uploaded && cert === uploaded.cert ? uploaded.hosts : cert.hosts.length ? cert.hosts : pack.hosts;
         const hosts = hostList.join(', ');
         const resource = { type: 'certificate', id: cert.id, name: hosts || null };
         if (cert.expiresOn === null) {
@@ -99,14 +121,17 @@ export default defineRule({
           }
           continue;
         }
-        const left = cert.expiresOn.getTime() - now;
+        // When the vendor stops serving it: for an uploaded pack, the soonest expiry of the pack.
+        const expiresOn = managed ? cert.expiresOn : (packExpiry(pack) ?? cert.expiresOn);
+        const left = expiresOn.getTime() - now;
         let verdict = judge(pack, cert, left);
         if (!verdict) continue;
-        if (isManaged(pack)) {
+        if (managed) {
           // Renewed, or replaced by another pack: the hosts are served by a certificate outside its renewal window.
-          if (allCovered(hostList, freshCoverage(packs.items, now, cert, cert.expiresOn.getTime()))) continue;
+          if (allCovered(hostList, freshCoverage(packs.items, now, cert, expiresOn.getTime()))) continue;
         } else if (hostList.length) {
-          const next = successors(packs.items, now, cert, cert.expiresOn.getTime(), hostList);
+          // The rest of the certificate's own pack is removed with it, so it takes over nothing.
+          const next = successors(packs.items, now, cert, expiresOn.getTime(), hostList);
           if (next) {
             const served = [...new Set(next.values())];
             // Replaced by the owner: later custom certificates cover every host (the vendor removes the expiring one).
@@ -120,7 +145,7 @@ export default defineRule({
         }
         // Rounded to the nearest day: a scan a few seconds after a renewal says "5 days", not 4.
         const days = Math.round(Math.abs(left) / DAY_MS);
-        const data = { hosts: hosts || cert.id, days, period: period(days), date: cert.expiresOn.toISOString().slice(0, 10), expiresOn: cert.expiresOn.toISOString(), pack: pack.id, ...verdict.extra };
+        const data = { hosts: hosts || cert.id, days, period: period(days), date: expiresOn.toISOString().slice(0, 10), expiresOn: expiresOn.toISOString(), pack: pack.id, ...verdict.extra };
         ctx.fail(resource, verdict.messageId, data, verdict.severity);
         clean = false;
       }

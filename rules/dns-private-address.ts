@@ -6,7 +6,7 @@ export default defineRule({
     id: 'dns-private-address',
     title: 'Public DNS publishes no private or special-purpose addresses',
     description:
-      'An address record in public DNS that points at a private, loopback, link-local, shared, benchmarking, documentation, multicast or reserved address (the IANA special-purpose registries: not globally reachable) is useless to the internet and useful to an attacker: it maps the internal network (split-horizon leaks), and names pointing at 127.0.0.1 or a LAN range enable DNS rebinding against browsers and local services. A proxied record does not publish its address, but the proxy cannot reach such an origin either: the host is broken. A paused or inactive zone answers proxied records with their origin address, so there they are published. A documentation address (RFC 5737, RFC 3849, RFC 9637) reaches nothing: the record is a copied example or a placeholder left in public DNS. Examples and test zones that use some of those ranges as stand-ins for public addresses name them in `standIns` (or turn them all off with `documentation`), and a stray address in another documentation range is still reported.',
+      'An address record in public DNS that points at a private, loopback, link-local, shared, benchmarking, documentation, multicast or reserved address (the IANA special-purpose registries: not globally reachable) is useless to the internet and useful to an attacker: it maps the internal network (split-horizon leaks), and names pointing at 127.0.0.1 or a LAN range enable DNS rebinding against browsers and local services. A proxied record does not publish its address, but the proxy cannot reach such an origin either: the host is broken. A paused or inactive zone answers proxied records with their origin address, so there they are published. A documentation address (RFC 5737, RFC 3849, RFC 9637) reaches nothing: the record is a copied example or a placeholder left in public DNS. Examples and test zones that use some of those ranges as stand-ins for public addresses name them in `standIns` (or turn them all off with `documentation`), and a stray address in another documentation range is still reported. Internal zones (Internal DNS: no vendor nameservers, queried only through the vendor\'s Gateway resolver) are not public DNS and pass as not applicable.',
     severity: 'medium',
     category: 'dns',
     scope: 'zone',
@@ -22,6 +22,7 @@ export default defineRule({
       'RFC 5737 (IPv4 documentation: 192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24), RFC 3849 (2001:db8::/32), RFC 9637 (3fff::/20)',
       'RFC 6052 (IPv4 inside the NAT64 prefix), RFC 4291 (IPv4-mapped addresses)',
       'vendor docs: DNS record fields (type, content, proxied); zone status and paused',
+      'vendor docs: Internal DNS, internal zones (no vendor nameservers; queried only through the vendor\'s Gateway resolver)',
     ],
     optionHelp: {
       documentation:
@@ -34,6 +35,9 @@ export default defineRule({
   },
   defaultOptions: { documentation: true, standIns: [] as readonly string[] },
   check(ctx) {
+    // An internal zone (vendor docs, Internal DNS) gets no vendor nameservers and is queried only
+    // through the vendor's Gateway resolver: it is private DNS, where private addresses belong.
+    if (ctx.zone.setupType === 'internal') return ctx.pass();
     const special = { documentation: ctx.options.documentation, standIns: new Set(ctx.options.standIns) };
     const records = ctx.zone.dnsRecords();
     if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);

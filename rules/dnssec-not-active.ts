@@ -6,7 +6,7 @@ export default defineRule({
     id: 'dnssec-not-active',
     title: 'DNSSEC signs the answers of full-setup zones',
     description:
-      'Without DNSSEC a resolver cannot tell a forged answer from a real one, so cache poisoning can send visitors, mail and certificate validation to an attacker. Enabling it is two steps: the vendor signs at once (status pending), then the DS record must be added at the registrar; a zone left pending is not protected. Only full-setup zones are judged: a partial (CNAME setup) zone is answered by another provider\'s nameservers, and a secondary zone is signed by, or together with, its primary provider, so the vendor\'s DNSSEC status there is not what resolvers see; those pass as not applicable.',
+      'Without DNSSEC a resolver cannot tell a forged answer from a real one, so cache poisoning can send visitors, mail and certificate validation to an attacker. Enabling it is two steps: the vendor signs at once (status pending), then the DS record must be added at the registrar; a zone left pending is not protected. Only full-setup zones are judged: a partial (CNAME setup) zone is answered by another provider\'s nameservers, and a secondary zone is signed by, or together with, its primary provider, so the vendor\'s DNSSEC status there is not what resolvers see; an internal zone is not in public DNS at all (no vendor nameservers, queried only through the vendor\'s Gateway resolver). Those pass as not applicable.',
     severity: 'medium',
     category: 'dns',
     scope: 'zone',
@@ -23,6 +23,7 @@ export default defineRule({
     references: [
       'vendor docs: DNSSEC (status: active, pending, disabled, pending-disabled, error; ds, key_tag, digest)',
       'vendor docs: partial (CNAME) setup (the authoritative DNS stays with another provider); Cloudflare as secondary (DNSSEC: pre-signed zones from the primary, or multi-signer)',
+      'vendor docs: Internal DNS, internal zones (no vendor nameservers; queried only through the vendor\'s Gateway resolver)',
       'RFC 4033: DNS Security Introduction and Requirements',
     ],
     optionHelp: { pendingDays: 'days a zone may stay pending (waiting for the DS record) before it is reported' },
@@ -34,8 +35,10 @@ export default defineRule({
     // whose DS sits at the registrar. A secondary zone is transferred from the primary, whose
     // nameservers answer too: it is signed there (pre-signed transfer) or together with it (live
     // signing needs multi-signer keys on both), so the vendor's status alone is not what resolvers see.
+    // An internal zone (vendor docs, Internal DNS) gets no vendor nameservers and is queried only
+    // through the vendor's Gateway resolver: it is not in public DNS, so no resolver validates it.
     const setup = ctx.zone.setupType;
-    if (setup === 'partial' || setup === 'secondary') return ctx.pass();
+    if (setup === 'partial' || setup === 'secondary' || setup === 'internal') return ctx.pass();
     const read = ctx.zone.dnssec();
     if (!read.known) return ctx.unknown(ctx.zone.resource, read.reason);
     // A zone that is not active yet is judged once it is: zone-not-active reports it.

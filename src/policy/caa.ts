@@ -6,9 +6,10 @@ import { normaliseHostname } from './hostnames.js';
  */
 
 /**
- * The issuer domains of the CAs the vendor orders packs from (`certificate_authority` values):
- * the values the vendor's CAA page shows it adding for each CA. Sectigo was Comodo: its CAA
- * documentation accepts comodoca.com as well.
+ * The issuer domains a CAA issue property names to authorize each CA a pack can come from (the
+ * pack's `certificate_authority` values, vendor docs: certificate packs), each CA's own CAA
+ * domain. Sectigo was Comodo: its CAA documentation accepts comodoca.com as well. Not all of these
+ * are records the vendor adds: see VENDOR_CAA_CAS.
  */
 export const CA_DOMAINS: Readonly<Record<string, readonly string[]>> = {
   lets_encrypt: ['letsencrypt.org'],
@@ -19,13 +20,19 @@ export const CA_DOMAINS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * Property tags a CA can know: RFC 8659's issue, issuewild and iodef, and the tags registered
- * since in IANA's "Certification Authority Restriction Properties" registry for use by CAs:
- * contactemail and contactphone (CA/Browser Forum Baseline Requirements) and issuemail
- * (RFC 9495). The registry's reserved tags (auth, path, policy) and every unregistered tag are
- * unknown to every CA.
+ * The CAs whose CAA records the vendor adds for its universal and advanced certificates once a
+ * zone has any CAA record (vendor docs, "Add CAA records": pki.goog, letsencrypt.org, ssl.com and
+ * sectigo.com). A vendor-managed pack from any other CA (digicert) gets no such record, so the
+ * zone's own CAA must name its CA, as for an uploaded certificate.
  */
-export const KNOWN_TAGS: ReadonlySet<string> = new Set(['issue', 'issuewild', 'iodef', 'contactemail', 'contactphone', 'issuemail']);
+export const VENDOR_CAA_CAS: ReadonlySet<string> = new Set(['google', 'lets_encrypt', 'ssl_com', 'sectigo']);
+
+/**
+ * The property tags every CA understands: RFC 8659's issue, issuewild and iodef. Other tags, the
+ * registered ones included (contactemail, contactphone, issuemail, issuevmc), are supported by
+ * some CAs only: Let's Encrypt, for one, supports issue, issuewild and iodef alone.
+ */
+export const UNIVERSAL_TAGS: ReadonlySet<string> = new Set(['issue', 'issuewild', 'iodef']);
 
 /** RFC 8659 4.1: bit 0 of the flags octet (the most significant bit, 128) is the Issuer Critical Flag. */
 export const ISSUER_CRITICAL = 128;
@@ -106,9 +113,13 @@ export function parseCaa(name: string, content: string): CaaRecord | null {
   return { name: normaliseHostname(name), flags, tag, value, critical: (flags & ISSUER_CRITICAL) !== 0, issuer: issue?.issuer ?? null, parameters: issue?.parameters ?? [], wellFormed: issue?.wellFormed ?? true };
 }
 
-/** RFC 8659 4.1: a critical property whose tag the CA does not know forbids that CA to issue. */
-export function blocksEveryCa(record: CaaRecord): boolean {
-  return record.critical && !KNOWN_TAGS.has(record.tag);
+/**
+ * RFC 8659 4.1: a CA must not issue when the relevant record set holds a critical property whose
+ * tag is unknown to it or unsupported. Only issue, issuewild and iodef are understood by every CA,
+ * so a critical property with any other tag may stop issuance by any CA that does not support it.
+ */
+export function mayStopIssuance(record: CaaRecord): boolean {
+  return record.critical && !UNIVERSAL_TAGS.has(record.tag);
 }
 
 /**

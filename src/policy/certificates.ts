@@ -53,10 +53,30 @@ export function renewalWindowDays(validity: number | null): number {
 export const LAST_ATTEMPT_DAYS = 1;
 
 /**
+ * When the vendor stops serving a certificate: its own expiry for a managed pack, whose renewal
+ * puts fresh certificates beside the old ones; for any other (uploaded) pack the pack's soonest
+ * expiry (vendor docs, custom certificates, "Renewal and expiration": the certificates of a pack are
+ * treated as one object, the pack expires at the soonest Not After of its certificates, and when one
+ * expires the whole pack is removed). Null when the certificate has no expiry.
+ */
+export function servedUntil(pack: CertificatePack, cert: Certificate): Date | null {
+  if (cert.expiresOn === null || isManaged(pack)) return cert.expiresOn;
+  return packExpiry(pack);
+}
+
+/** The soonest expiry of a pack's certificates (the expiry of an uploaded pack, as above); null when none says. */
+export function packExpiry(pack: CertificatePack): Date | null {
+  let soonest: Date | null = null;
+  for (const c of pack.certificates) if (c.expiresOn !== null && (soonest === null || c.expiresOn < soonest)) soonest = c.expiresOn;
+  return soonest;
+}
+
+/**
  * The hosts served by certificates that are active and not themselves in their renewal window:
  * a certificate whose hosts all match is superseded (renewed, or replaced by another pack).
- * `except` leaves out the pack or the certificate being judged, and only certificates that expire
- * after `expiring` count (an older certificate supersedes nothing).
+ * `except` leaves out the pack or the certificate being judged, and only certificates served
+ * after `expiring` count (an older certificate supersedes nothing). A certificate of an uploaded
+ * pack leaves out its whole pack: the pack is removed with it (see servedUntil).
  */
 export function freshCoverage(packs: readonly CertificatePack[], now: number, except: CertificatePack | Certificate, expiring: number): HostPatterns<true> {
   const patterns = new HostPatterns<true>();
@@ -64,24 +84,32 @@ export function freshCoverage(packs: readonly CertificatePack[], now: number, ex
   return patterns;
 }
 
-/** A certificate with its pack, and the hosts it serves (its own, else its pack's). */
+/** A certificate with its pack, the hosts it serves (its own, else its pack's), and until when (servedUntil). */
 export interface ServedCertificate {
   pack: CertificatePack;
   cert: Certificate & { expiresOn: Date };
   hosts: readonly string[];
+  until: Date;
 }
 
-/** The certificates freshCoverage counts: active, outside their renewal window, expiring after `expiring`, other than `except`. */
+/**
+ * The certificates freshCoverage counts: active, outside their renewal window, served after
+ * `expiring`, other than `except` and, when `except` is a certificate of an uploaded pack, other
+ * than the rest of its pack (removed together with it).
+ */
 function freshCertificates(packs: readonly CertificatePack[], now: number, except: CertificatePack | Certificate, expiring: number): ServedCertificate[] {
+  const exceptPack = packs.find((p) => p === except || p.certificates.includes(except as Certificate));
+  const leavesWhole = exceptPack !== undefined && (exceptPack === except || !isManaged(exceptPack));
   const fresh: ServedCertificate[] = [];
   for (const pack of packs) {
-    if (pack === except || packStatus(pack) !== 'active') continue;
+    if ((leavesWhole && pack === exceptPack) || packStatus(pack) !== 'active') continue;
     for (const cert of pack.certificates) {
       if (cert === except || cert.expiresOn === null || (cert.status !== null && cert.status !== 'active')) continue;
-      const left = cert.expiresOn.getTime() - now;
+      const until = servedUntil(pack, cert)!;
+      const left = until.getTime() - now;
       const window = isManaged(pack) ? renewalWindowDays(validityDays(pack, cert)) * DAY_MS : 0;
-      if (left <= window || cert.expiresOn.getTime() <= expiring) continue;
-      fresh.push({ pack, cert: cert as ServedCertificate['cert'], hosts: cert.hosts.length ? cert.hosts : pack.hosts });
+      if (left <= window || until.getTime() <= expiring) continue;
+      fresh.push({ pack, cert: cert as ServedCertificate['cert'], hosts: cert.hosts.length ? cert.hosts : pack.hosts, until });
     }
   }
   return fresh;
@@ -131,12 +159,12 @@ const TYPE_PRIORITY: Readonly<Record<string, number>> = {
 const typePriority = (pack: CertificatePack) => (pack.type === null ? 8 : (TYPE_PRIORITY[pack.type] ?? 8));
 
 /**
- * The certificate the vendor serves each of `hosts` once `leaving` is gone (expired and removed),
- * among the certificates freshCoverage counts: by the vendor's order, an exact hostname before a
- * wildcard, then the certificate type's priority, then the latest expiry (vendor docs, "Certificate
- * and hostname priority"; custom certificate renewal and expiration: the hosts of an expired custom
- * certificate fall back to any other active certificate covering them). Null when some host is left
- * with none.
+ * The certificate the vendor serves each of `hosts` once `leaving` is gone (expired and removed,
+ * with the rest of its pack when the pack is uploaded), among the certificates freshCoverage
+ * counts: by the vendor's order, an exact hostname before a wildcard, then the certificate type's
+ * priority, then the latest expiry (vendor docs, "Certificate and hostname priority"; custom
+ * certificate renewal and expiration: the hosts of an expired custom certificate fall back to any
+ * other active certificate covering them). Null when some host is left with none.
  */
 export function successors(packs: readonly CertificatePack[], now: number, leaving: Certificate, expiring: number, hosts: readonly string[]): Map<string, ServedCertificate> | null {
   const candidates = freshCertificates(packs, now, leaving, expiring).map((c) => {
@@ -146,7 +174,7 @@ export function successors(packs: readonly CertificatePack[], now: number, leavi
   });
   const chosen = new Map<string, ServedCertificate>();
   for (const host of hosts) {
-    const rank = (c: (typeof candidates)[number]) => [c.exact.has(normaliseHostname(host)) ? 0 : 1, typePriority(c.pack), -c.cert.expiresOn.getTime()];
+    const rank = (c: (typeof candidates)[number]) => [c.exact.has(normaliseHostname(host)) ? 0 : 1, typePriority(c.pack), -c.until.getTime()];
     let best: (typeof candidates)[number] | undefined;
     for (const c of candidates) {
       if (!c.patterns.covers(host)) continue;

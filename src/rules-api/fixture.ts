@@ -28,7 +28,7 @@ export interface FixtureZone {
   status?: string;
   paused?: boolean;
   /** The zone's DNS setup: `full` (default), `partial` (CNAME setup) or `secondary`. */
-  type?: 'full' | 'partial' | 'secondary';
+  type?: 'full' | 'partial' | 'secondary' | 'internal';
   /** Account id; default the first account. */
   account?: string;
   dnsRecords?: Item[];

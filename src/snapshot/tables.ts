@@ -82,7 +82,9 @@ export const TABLES: Record<Endpoint, TableSpec | null> = {
       // the value a quoted <character-string> with `"` and `\` escaped (RFC 1035 5.1).
       if ((content === null || content === '') && i['type'] === 'CAA') {
         const data = obj(i['data']);
-        const flags = int(data['flags']);
+        // Flags as a number, or as a string of digits ("128"), as some answers write it.
+        const rawFlags = data['flags'];
+        const flags = typeof rawFlags === 'string' && /^\d{1,3}$/.test(rawFlags) ? Number(rawFlags) : int(rawFlags);
         const tag = str(data['tag']);
         const value = str(data['value']);
         if (flags !== null && tag !== null && tag !== '' && value !== null) content = `${flags} ${tag} "${value.replace(/["\\]/g, '\\$&')}"`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blocksEveryCa, caaAllows, describeProperty, governingProperties, parseCaa, relevantCaa, type CaaRecord } from '../../src/policy/caa.js';
+import { caaAllows, describeProperty, governingProperties, mayStopIssuance, parseCaa, relevantCaa, type CaaRecord } from '../../src/policy/caa.js';
 
 const rec = (content: string, name = 'shop.example'): CaaRecord => {
   const r = parseCaa(name, content);
@@ -61,17 +61,27 @@ describe('parseCaa', () => {
   });
 });
 
-describe('blocksEveryCa', () => {
-  it('is a critical tag no CA knows', () => {
+describe('mayStopIssuance', () => {
+  it('is a critical tag beyond issue, issuewild and iodef', () => {
     // RFC 8659 4.1: a CA must not issue when a critical property's tag is unknown to it.
-    expect(blocksEveryCa(rec('128 tbs "x"'))).toBe(true);
+    expect(mayStopIssuance(rec('128 tbs "x"'))).toBe(true);
     // IANA Certification Authority Restriction Properties: auth, path, policy are reserved.
-    expect(blocksEveryCa(rec('128 policy "x"'))).toBe(true);
-    // Known tags: RFC 8659's, and contactemail (CA/B Forum) from the registry.
-    expect(blocksEveryCa(rec('128 issue "letsencrypt.org"'))).toBe(false);
-    expect(blocksEveryCa(rec('128 contactemail "dns@shop.example"'))).toBe(false);
+    expect(mayStopIssuance(rec('128 policy "x"'))).toBe(true);
+    // RFC 8659 4.1: a CA MUST NOT issue if the set holds a critical property for an "unknown or
+    // unsupported" tag. Registered tags beyond RFC 8659's own are not supported by every CA (Let's
+    // Encrypt supports issue, issuewild and iodef only), so critical they may stop issuance (these
+    // were once taken as known to every CA).
+    expect(mayStopIssuance(rec('128 contactemail "dns@shop.example"'))).toBe(true);
+    expect(mayStopIssuance(rec('128 contactphone "+1 555 0100"'))).toBe(true);
+    expect(mayStopIssuance(rec('128 issuemail "digicert.com"'))).toBe(true);
+    expect(mayStopIssuance(rec('128 issuevmc "digicert.com"'))).toBe(true);
+    // RFC 8659's own tags are understood by every CA.
+    expect(mayStopIssuance(rec('128 issue "letsencrypt.org"'))).toBe(false);
+    expect(mayStopIssuance(rec('128 issuewild "letsencrypt.org"'))).toBe(false);
+    expect(mayStopIssuance(rec('128 iodef "mailto:sec@shop.example"'))).toBe(false);
     // Not critical: a CA ignores a tag it does not know.
-    expect(blocksEveryCa(rec('0 tbs "x"'))).toBe(false);
+    expect(mayStopIssuance(rec('0 tbs "x"'))).toBe(false);
+    expect(mayStopIssuance(rec('0 contactemail "dns@shop.example"'))).toBe(false);
   });
 });
 

@@ -34,10 +34,13 @@ testRule(rule, {
       name: 'issuewild allows the wildcard that issue does not',
       snapshot: zone([caa('shop.example', '0 issue "digicert.com"'), caa('shop.example', '0 issuewild "letsencrypt.org"')], [uploaded('lets_encrypt', ['*.shop.example'])]),
     },
-    // RFC 8659 4.1: the critical flag forbids issuance only for a tag the CA does not know.
+    // RFC 8659 4.1: the critical flag forbids issuance only for a tag the CA does not know or
+    // support; issue, issuewild and iodef (RFC 8659's own) are understood by every CA.
     { name: 'a critical issue record', snapshot: zone([caa('shop.example', '128 issue "letsencrypt.org"')], [uploaded('lets_encrypt', ['shop.example'])]) },
-    // IANA Certification Authority Restriction Properties: contactemail is registered (CA/B Forum).
-    { name: 'a critical registered tag', snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"'), caa('shop.example', '128 contactemail "dns@shop.example"')]) },
+    {
+      name: 'critical issuewild and iodef records',
+      snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"'), caa('shop.example', '128 issuewild "letsencrypt.org"'), caa('shop.example', '128 iodef "mailto:sec@shop.example"')], [uploaded('lets_encrypt', ['*.shop.example'])]),
+    },
     // RFC 8659 4: a CA ignores a tag it does not know unless the tag is critical.
     { name: 'an unknown tag that is not critical', snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"'), caa('shop.example', '0 tbs "unknown"')]) },
     // vendor docs, DNS records: CAA comes with data {flags, tag, value} and may have no content.
@@ -49,6 +52,10 @@ testRule(rule, {
     // (CNAME setup) zone is answered by the customer's DNS, a secondary zone by its primary.
     { name: 'a partial zone without CAA is not judged', snapshot: zone([], [uploaded('lets_encrypt', ['shop.example'])], { type: 'partial' }) },
     { name: 'a secondary zone is not judged', snapshot: zone([caa('shop.example', '128 tbs "unknown"')], [], { type: 'secondary' }) },
+    // vendor docs, Internal DNS: internal zones do not get the vendor's nameservers and can only be
+    // queried through its Gateway resolver: not public DNS, so no CA resolves their CAA.
+    { name: 'an internal zone is not judged', snapshot: zone([caa('shop.example', '128 contactemail "dns@shop.example"')], [uploaded('digicert', ['shop.example'])], { type: 'internal' }) },
+    { name: 'an internal zone without CAA is not judged', snapshot: zone([], [], { type: 'internal' }) },
   ],
   invalid: [
     { name: 'no CAA at all', snapshot: zone([]), findings: [{ messageId: 'missing', severity: 'medium', resourceType: 'zone', message: 'no CAA records at shop.example' }] },
@@ -73,11 +80,60 @@ testRule(rule, {
     // RFC 8659 4.3: issuewild is ignored for a name that is not a wildcard: the apex itself is open.
     { name: 'only issuewild at the apex', snapshot: zone([caa('shop.example', '0 issuewild ";"')]), findings: [{ messageId: 'unrestricted', data: { tags: 'issuewild' } }] },
     // RFC 8659 4.1: a critical property with a tag the CA does not know forbids it to issue; tbs is
-    // in no registry, so no CA knows it, the vendor's CAs included: the managed pack is not reported twice.
+    // in no registry, so no CA knows it, the vendor's CAs included. The pack is allowed by issue, so
+    // the record is the only finding.
     {
-      name: 'a critical unknown tag blocks every CA',
+      name: 'a critical unknown tag stops the CAs that do not support it',
       snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"'), caa('shop.example', '128 tbs "unknown"')], [pack('lets_encrypt', ['shop.example'])]),
-      findings: [{ messageId: 'criticalUnknown', severity: 'high', resourceType: 'dns_record', resourceName: 'shop.example', data: { tag: 'tbs', flags: 128 }, message: 'every CA must refuse' }],
+      findings: [
+        {
+          messageId: 'criticalUnknown',
+          severity: 'high',
+          resourceType: 'dns_record',
+          resourceName: 'shop.example',
+          data: { tag: 'tbs', flags: 128 },
+          message: 'marks the tag tbs critical (flags 128): CAs that do not support the critical tag tbs must refuse to issue for shop.example',
+        },
+      ],
+    },
+    // RFC 8659 4.1: a CA MUST NOT issue when the relevant set holds a critical property for an
+    // "unknown or unsupported" tag. contactemail is registered, but only issue, issuewild and iodef
+    // are understood by every CA (Let's Encrypt supports those three only), so this record may stop
+    // the vendor's renewals too (this case was valid: a registered tag was taken as known to every CA).
+    {
+      name: 'a critical contactemail record',
+      snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"'), caa('shop.example', '128 contactemail "dns@shop.example"')]),
+      findings: [
+        {
+          messageId: 'criticalUnknown',
+          severity: 'high',
+          data: { tag: 'contactemail' },
+          message: 'CAs that do not support the critical tag contactemail must refuse to issue for shop.example and the names below it without CAA of their own, the vendor\'s renewals included',
+        },
+      ],
+    },
+    // RFC 8659 4.1, as above: contactphone (CA/B Forum), issuemail (RFC 9495) and issuevmc are
+    // registered tags that not every CA supports.
+    {
+      name: 'critical contactphone, issuemail and issuevmc records',
+      snapshot: zone([
+        caa('shop.example', '0 issue "letsencrypt.org"'),
+        caa('shop.example', '128 contactphone "+1 555 0100"'),
+        caa('shop.example', '128 issuemail "digicert.com"'),
+        caa('shop.example', '128 issuevmc "digicert.com"'),
+      ]),
+      findings: [
+        { messageId: 'criticalUnknown', severity: 'high', data: { tag: 'contactphone' } },
+        { messageId: 'criticalUnknown', severity: 'high', data: { tag: 'issuemail' } },
+        { messageId: 'criticalUnknown', severity: 'high', data: { tag: 'issuevmc' } },
+      ],
+    },
+    // RFC 8659 4.1 and 4.2: a CA that supports the critical tag still obeys the issue properties, so
+    // an uploaded certificate's CA they leave out is reported as well as the critical record.
+    {
+      name: 'a critical contactemail beside issue properties that leave out the uploaded certificate\'s CA',
+      snapshot: zone([caa('shop.example', '0 issue "digicert.com"'), caa('shop.example', '128 contactemail "dns@shop.example"')], [uploaded('lets_encrypt', ['shop.example'])]),
+      findings: [{ messageId: 'criticalUnknown', data: { tag: 'contactemail' } }, { messageId: 'caNotAllowed', severity: 'high', resourceType: 'certificate_pack' }],
     },
     // IANA Certification Authority Restriction Properties: policy is reserved, known to no CA. The
     // set holds no issue property, but it restricts: it is not also reported as unrestricted.
@@ -105,6 +161,29 @@ testRule(rule, {
           message: 'the API does not list',
         },
       ],
+    },
+    // vendor docs, Add CAA records: the records the vendor adds are for pki.goog, letsencrypt.org,
+    // ssl.com and sectigo.com only; an advanced pack from DigiCert gets none, so CAA that leaves
+    // DigiCert out stops its renewal as for an uploaded certificate (this case was info before).
+    {
+      name: 'CAA that leaves out DigiCert, the CA of a managed pack the vendor adds no CAA records for',
+      snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"')], [pack('digicert', ['shop.example', 'www.shop.example'])]),
+      findings: [
+        {
+          messageId: 'caNotAllowed',
+          severity: 'high',
+          resourceType: 'certificate_pack',
+          data: { ca: 'digicert', allowed: 'letsencrypt.org' },
+          message:
+            'the CAA records at shop.example allow letsencrypt.org, not digicert (digicert.com), which issues the vendor-managed advanced pack for shop.example, www.shop.example: that CA must refuse to renew or replace it; the vendor adds CAA records only for pki.goog, letsencrypt.org, ssl.com and sectigo.com, not for this CA',
+        },
+      ],
+    },
+    // vendor docs, Add CAA records, as above: sectigo.com is among the records the vendor adds.
+    {
+      name: 'a managed Sectigo pack left out is info: the vendor adds its CAA records',
+      snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"')], [pack('sectigo', ['shop.example'], { type: 'universal' })]),
+      findings: [{ messageId: 'managedNotNamed', severity: 'info', data: { ca: 'sectigo' } }],
     },
     // vendor docs: universal and total TLS certificates are the vendor's too.
     {

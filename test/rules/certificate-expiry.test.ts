@@ -39,6 +39,13 @@ const ms = (d: number, offset: number) => new Date(Date.parse(days(d)) + offset)
 /** A pack of `type` with one active certificate for `hosts`. */
 const single = (type: string, expires: string, hosts: string[], extra: Item = {}) =>
   pack([], { type, hosts, certificates: [{ id: uuid(), hosts, status: 'active', expires_on: expires }], ...extra });
+/** An uploaded (sni_custom) pack holding several certificates, each with its own hosts (default the pack's). */
+const uploadedPack = (certs: Array<{ expires: string; hosts?: string[] }>, hosts = HOSTS) =>
+  pack([], { type: 'sni_custom', validity_days: undefined, hosts, certificates: certs.map((c) => ({ id: uuid(), hosts: c.hosts ?? hosts, status: 'active', expires_on: c.expires })) });
+const certIds = (p: Item) => (p['certificates'] as Item[]).map((c) => c['id'] as string);
+const pack3And300 = uploadedPack([{ expires: days(3) }, { expires: days(300) }]);
+const pack5And300 = uploadedPack([{ expires: days(5) }, { expires: days(300) }]);
+const custom10 = custom(days(10));
 const universal80 = pack([days(80)]);
 const universal80Cert = (universal80['certificates'] as Item[])[0]!['id'] as string;
 
@@ -214,6 +221,42 @@ testRule(rule, {
       name: 'custom with a host the universal certificate does not cover: the tier severity, as before',
       snapshot: zone(custom(days(7), ['a.example', 'x.y.a.example']), universal80),
       findings: [{ messageId: 'expiring', severity: 'high' }],
+    },
+    // vendor docs, custom certificates, "Renewal and expiration": all certificates in a pack are
+    // treated as one object; the pack expires at the soonest Not After among them, and when one
+    // expires the whole pack is removed. So the pack's other certificate (300 days) leaves with the
+    // one expiring in 3 days and takes over nothing: reported at the tier of 3 days (high), once.
+    {
+      name: 'an uploaded pack with one certificate expiring in 3 days and another in 300 days: reported',
+      snapshot: zone(pack3And300),
+      findings: [{ messageId: 'expiring', severity: 'high', resourceId: certIds(pack3And300)[0], message: 'the custom certificate for a.example, *.a.example expires in 3 days', data: { pack: pack3And300['id'] } }],
+    },
+    // vendor docs, as above, and "Certificate and hostname priority": with its own pack removed, the
+    // universal certificate is what serves the hosts, not the pack's 300-day certificate.
+    {
+      name: 'the same pack beside the universal certificate: the universal one takes over, not the pack\'s own',
+      snapshot: zone(pack3And300, universal80),
+      findings: [{ messageId: 'expiringFallback', severity: 'medium', message: 'once it expires the vendor serves the universal certificate for a.example, *.a.example (valid until 2027-01-20) in its place' }],
+    },
+    // vendor docs, as above: the pack is removed once its expired certificate is past, whatever its other holds.
+    {
+      name: 'an uploaded pack with an expired certificate and a 300-day one: expired',
+      snapshot: zone(uploadedPack([{ expires: days(-1) }, { expires: days(300) }])),
+      findings: [{ messageId: 'expired', severity: 'critical' }],
+    },
+    // vendor docs, as above: the pack's certificates are one object, so the hosts it leaves are all of theirs.
+    {
+      name: 'an uploaded pack whose certificates name different hosts: one finding for all of them',
+      snapshot: zone(uploadedPack([{ expires: days(3), hosts: ['a.example'] }, { expires: days(300), hosts: ['www.a.example'] }], ['a.example', 'www.a.example'])),
+      findings: [{ messageId: 'expiring', resourceName: 'a.example, www.a.example', message: 'the custom certificate for a.example, www.a.example expires in 3 days' }],
+    },
+    // vendor docs, as above: a pack is judged by its soonest expiry. The pack of 5 and 300 days is
+    // removed in 5 days, so it does not replace the custom certificate expiring in 10 (reported,
+    // medium); that certificate is what serves the pack's hosts after 5 days, so the pack passes.
+    {
+      name: 'a later certificate of a pack removed sooner replaces nothing',
+      snapshot: zone(custom10, pack5And300),
+      findings: [{ messageId: 'expiring', severity: 'medium', resourceId: certIds(custom10)[0], message: 'expires in 10 days' }],
     },
     { name: 'days left are rounded to the nearest day', snapshot: zone(pack([days(5.9)])), findings: [{ severity: 'high', message: 'expires in 6 days', data: { days: 6 } }] },
     {

@@ -61,6 +61,13 @@ const cases: Array<[address: string, kind: string]> = [
 testRule(rule, {
   valid: [
     { name: 'no records', snapshot: zone() },
+    // vendor docs, Internal DNS: internal zones do not get the vendor's nameservers and can only be
+    // queried through its Gateway resolver: private DNS, where private addresses belong.
+    {
+      name: 'an internal zone is not public DNS',
+      snapshot: { zones: [{ name: 'corp.example', type: 'internal' as const, dnsRecords: [record('A', 'intranet.corp.example', '10.1.2.3'), record('AAAA', 'nas.corp.example', 'fd00::10')] }] },
+    },
+    { name: 'an internal zone is not applicable even when its records were not read', snapshot: { zones: [{ name: 'corp.example', type: 'internal' as const, unread: { dns_records: 'denied' as const } }] } },
     {
       name: 'public addresses',
       snapshot: zone(record('A', 'a.example', '8.8.4.4', true), record('AAAA', 'a.example', '2606:4700::1', true), record('A', 'ftp.a.example', '8.8.8.8'), record('AAAA', 'v6.a.example', '2606:4700::1111')),

@@ -21,6 +21,10 @@ testRule(rule, {
     // together with it (live signing with multi-signer DNSSEC), so the vendor's status alone is not
     // what resolvers validate: not applicable.
     { name: 'a secondary zone is not applicable', snapshot: zone('pending', -30, { type: 'secondary' }) },
+    // vendor docs, Internal DNS: internal zones do not get the vendor's nameservers and can only be
+    // queried through its Gateway resolver: not in public DNS, so no resolver validates them.
+    { name: 'an internal zone is not applicable', snapshot: zone('disabled', -1, { type: 'internal' }) },
+    { name: 'an internal zone is not applicable even when DNSSEC was not read', snapshot: { zones: [{ name: 'corp.example', type: 'internal' as const, unread: { dnssec: 'denied' as const } }] } },
     { name: 'a partial zone is not applicable even when DNSSEC was not read', snapshot: { zones: [{ name: 'a.example', type: 'partial' as const, unread: { dnssec: 'denied' as const } }] } },
   ],
   invalid: [

@@ -42,6 +42,18 @@ describe('CAA content derived from data', () => {
     expect(contentsOf([record('a', { data: { flags: 0, tag: 'iodef', value: 'mailto:a"b\\c@shop.example' } })])).toEqual({ a: '0 iodef "mailto:a\\"b\\\\c@shop.example"' });
   });
 
+  it('reads flags given as a string of digits', () => {
+    // RFC 8659 4.1: flags is an unsigned one-octet integer; the value is the same written as a
+    // number or as its decimal digits ("0", "128"), and 128 is still the Issuer Critical Flag.
+    expect(
+      contentsOf([record('a', { data: { flags: '0', tag: 'issue', value: 'letsencrypt.org' } }), record('b', { data: { flags: '128', tag: 'tbs', value: 'x' } })]),
+    ).toEqual({ a: '0 issue "letsencrypt.org"', b: '128 tbs "x"' });
+  });
+
+  it('derives nothing from flags that are not a number or a string of digits', () => {
+    expect(contentsOf([record('a', { data: { flags: 'critical', tag: 'issue', value: 'letsencrypt.org' } }), record('b', { data: { flags: '', tag: 'issue', value: 'x' } })])).toEqual({ a: null, b: null });
+  });
+
   it('derives nothing from incomplete data, or for other types', () => {
     expect(
       contentsOf([
