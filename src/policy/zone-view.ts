@@ -211,7 +211,7 @@ export class ZoneView {
     return this.memo('accountEntrypoint', () => single(this.reader.zoneObject(this.zone.id, 'account_entrypoint'), (r) => parseEntrypoint(r.raw)));
   }
 
-  /** The zone's DNS setup: `full`, `partial` (CNAME setup: the vendor's DNS does not answer for it) or `secondary`; null when not said. */
+  /** The zone's DNS setup: `full`, `partial` (CNAME setup: the vendor's DNS does not answer for it), `secondary` or `internal` (not in public DNS); null when not said. */
   get setupType(): string | null {
     return this.zone.type;
   }
