@@ -1,18 +1,30 @@
 /**
  * The emulator's clock: a fixed starting instant (`--now`, default the real time) that then moves
- * with real time. Dataset times are resolved against the start, so expiry cases are stable.
+ * with real time. Dataset times are resolved against the start, so expiry cases are stable. The
+ * night control (night.ts) moves it forward a day at a time; `start` stays where it was.
  */
 export interface EmulatorClock {
   readonly start: Date;
   now(): Date;
   iso(): string;
+  /** Moves the clock forward by `ms` (never back), as if that much time had passed at once. */
+  advance(ms: number): void;
 }
 
 export function createClock(start: Date = new Date()): EmulatorClock {
   const startedAt = performance.now();
   const startMs = start.getTime();
-  const now = () => new Date(startMs + Math.floor(performance.now() - startedAt));
-  return { start: new Date(startMs), now, iso: () => formatApiTime(now()) };
+  let skipped = 0;
+  const now = () => new Date(startMs + skipped + Math.floor(performance.now() - startedAt));
+  return {
+    start: new Date(startMs),
+    now,
+    iso: () => formatApiTime(now()),
+    advance: (ms) => {
+      if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`the emulator clock only moves forward; got ${ms} ms`);
+      skipped += ms;
+    },
+  };
 }
 
 /** RFC 3339 with microseconds and a trailing Z, as the API writes timestamps. */

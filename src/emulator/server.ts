@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { AuditActor, Change } from './audit-log.js';
 import { createClock } from './clock.js';
 import { buildOrganisation, DatasetError, DEFAULT_GENERATED, type DatasetChoice, type GeneratedSize } from './datasets/index.js';
 import { accountTokenRefusal, authenticate, type BadCredentialsAnswer, type Credentials } from './http/auth.js';
@@ -9,9 +10,11 @@ import { ApiFailure, CODES, envelopeText, fail, failureBody, type Answer, type E
 import { Faults, type FaultKind } from './http/faults.js';
 import { RateLimiter, rateLimitHeaders, secondsUntil, type RateLimitHeaderStyle } from './http/rate-limit.js';
 import { Router, type RouteMatch } from './http/router.js';
-import { createIdFactory } from './ids.js';
+import { createIdFactory, stableId } from './ids.js';
+import { advanceNight, NightOptionError, type NightOptions, type NightReport } from './night.js';
 import { accountRulesetRoutes } from './routes/account-rulesets.js';
 import { accountAndZoneRoutes } from './routes/accounts-zones.js';
+import { AUDIT_LOG_ROUTE, auditLogRoutes } from './routes/audit-log.js';
 import { certificatePackRoutes } from './routes/certificate-packs.js';
 import { dnsRoutes } from './routes/dns-records.js';
 import { filterRoutes } from './routes/filters.js';
@@ -77,6 +80,12 @@ export interface EmulatorOptions {
   tokenAccount?: string;
   /** `retired`: the previous managed-rules endpoints answer 410 Gone, as after the vendor retired them. */
   apiEra?: ApiEra;
+  /**
+   * `denied`: the token lacks the audit-log read permission ("Account Settings Read"), and
+   * `GET /accounts/{account_id}/logs/audit` answers 403 code 10000 "Authentication error". Default
+   * `allowed`. (`denyRoutes` with that route gives the other refusal seen, 403 9109.)
+   */
+  auditLog?: 'allowed' | 'denied';
   /** Called once per answered request with a one-line summary (never headers or bodies). */
   onRequest?: (line: string) => void;
 }
@@ -89,6 +98,8 @@ export interface RunningEmulator {
   org: Organisation;
   stats(): EmulatorStats;
   resetStats(): void;
+  /** Advances the clock a day and changes a share of the zones (night.ts); also `POST /__emulator/night`. */
+  night(options?: NightOptions): NightReport;
   close(): Promise<void>;
 }
 
@@ -98,6 +109,7 @@ export function buildRouter(): Router {
   return new Router().add([
     ...accountAndZoneRoutes,
     ...accountRulesetRoutes,
+    ...auditLogRoutes,
     ...dnsRoutes,
     ...certificatePackRoutes,
     ...firewallRuleRoutes,
@@ -132,6 +144,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
   const tokenKind = options.tokenKind ?? 'user';
   if (tokenKind === 'account') ownTokenAccount(org, options.tokenAccount);
+  const tokenOwner = tokenKind === 'account' ? org.visibleAccounts()[0]!.id : null;
   const router = buildRouter();
   const stats = new StatsCounter();
   const budget = new RateLimiter(options.rateLimit ?? 1200, (options.rateWindowSeconds ?? 300) * 1000);
@@ -147,11 +160,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     return limiter;
   }
 
+  /**
+   * Who the audit log names for a write: the dataset's user (type user) with a user token or the
+   * key pair; the owning account (type account) with an account-owned token. The token's id is
+   * derived from it (never the token itself).
+   */
+  function actorOf(scheme: 'token' | 'key', req: IncomingMessage): AuditActor {
+    const address = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+    const token = scheme === 'token' ? { token_id: stableId('token', credentials.token), token_name: 'zonewarden emulator token' } : { token_id: '', token_name: '' };
+    const context = scheme === 'token' ? 'api_token' : 'api_key';
+    if (tokenOwner !== null && scheme === 'token') return { id: tokenOwner, context, email: '', ip_address: address, ...token, type: 'account' };
+    return { id: org.state.user.id, context, email: org.state.user.email, ip_address: address, ...token, type: 'user' };
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const url = new URL(req.url ?? '/', 'http://emulator.invalid');
     const method = req.method ?? 'GET';
-    if (url.pathname.startsWith('/__emulator/')) return admin(url.pathname, method, res);
+    if (url.pathname.startsWith('/__emulator/')) return admin(url.pathname, method, req, res);
 
     const path = url.pathname.startsWith(`${API_PREFIX}/`) ? url.pathname.slice(API_PREFIX.length) : null;
     const match: RouteMatch = path === null ? { kind: 'none', key: `${method} (no route)` } : router.match(method, path);
@@ -188,11 +214,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return send(fault.status, fault.body, fault.contentType, limitHeaders);
     }
 
+    const changes: Change[] = [];
+    let scheme: 'token' | 'key' = 'token';
+    /** Logs what the request changed, with the status it was answered with. */
+    const logChanges = (status: number) => {
+      const at = org.clock.now();
+      const how = { actor: actorOf(scheme, req), method, uri: req.url ?? url.pathname, userAgent: String(req.headers['user-agent'] ?? ''), statusCode: status };
+      for (const change of changes) org.audit.append(org, change, how, at);
+    };
     try {
-      const scheme = authenticate(req.headers, credentials, options.badCredentials ?? '9109');
+      scheme = authenticate(req.headers, credentials, options.badCredentials ?? '9109');
       const refusal = scheme === 'token' && tokenKind === 'account' ? accountTokenRefusal(match.key) : null;
       if (refusal) throw refusal;
       if (options.denyRoutes?.includes(match.key)) throw fail(403, CODES.invalidToken, 'Unauthorized to access requested resource');
+      if (options.auditLog === 'denied' && match.key === AUDIT_LOG_ROUTE) throw fail(403, CODES.authentication, 'Authentication error');
       if (match.kind === 'none') {
         throw new ApiFailure(400, [
           { code: CODES.noRoute, message: `Could not route to ${url.pathname.slice(0, 200)}, perhaps your object identifier is invalid?` },
@@ -211,6 +246,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         org,
         body: () => parseJsonBody(req, rawBody),
         apiEra: options.apiEra ?? 'classic',
+        record: (change) => changes.push(change),
         list: {
           repeatPage: repeat === true || (Array.isArray(repeat) && repeat.includes(match.key)),
           timeoutPerPage: options.timeoutPerPage ?? null,
@@ -219,29 +255,46 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         },
       };
       const answer: Answer = await match.route.handler(ctx);
+      logChanges(answer.status);
       sendJson(answer.status, answer.body, limitHeaders);
     } catch (err) {
       if (err instanceof Hang) {
         stats.hung++;
         return;
       }
-      if (err instanceof ApiFailure) return sendJson(err.status, failureBody(err.errors), limitHeaders);
+      if (err instanceof ApiFailure) {
+        logChanges(err.status);
+        return sendJson(err.status, failureBody(err.errors), limitHeaders);
+      }
+      logChanges(500);
       // A bug in the emulator: answer like the real service's 500 and say where on stderr.
       process.stderr.write(`emulator: ${method} ${match.key} failed: ${(err as Error).stack ?? String(err)}\n`);
       sendJson(500, failureBody([{ code: CODES.internal, message: 'Internal server error' }]), limitHeaders);
     }
   }
 
-  function admin(pathname: string, method: string, res: ServerResponse): void {
+  async function admin(pathname: string, method: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     let status = 200;
     let body: unknown;
     if (pathname === '/__emulator/stats' && method === 'GET') body = stats.snapshot();
     else if (pathname === '/__emulator/stats' && method === 'DELETE') {
       stats.reset();
       body = stats.snapshot();
+    } else if (pathname === '/__emulator/night' && method === 'POST') {
+      // The body is optional: `{"share": 0.02, "seed": 1}` (both default as shown).
+      const raw = hasBody(req) ? (await readBody(req)).toString('utf8').trim() : '';
+      try {
+        const parsed: unknown = raw === '' ? {} : JSON.parse(raw);
+        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new NightOptionError('the body must be a JSON object such as {"share": 0.02, "seed": 1}');
+        body = advanceNight(org, parsed as NightOptions);
+      } catch (err) {
+        if (!(err instanceof NightOptionError || err instanceof SyntaxError)) throw err;
+        status = 400;
+        body = { error: `POST /__emulator/night: ${err.message}` };
+      }
     } else {
       status = 404;
-      body = { error: `no emulator admin route ${method} ${pathname}; try GET or DELETE /__emulator/stats` };
+      body = { error: `no emulator admin route ${method} ${pathname}; try GET or DELETE /__emulator/stats, or POST /__emulator/night` };
     }
     const text = JSON.stringify(body);
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
@@ -275,6 +328,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     org,
     stats: () => stats.snapshot(),
     resetStats: () => stats.reset(),
+    night: (nightOptions) => advanceNight(org, nightOptions),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,3 +1,4 @@
+import { AuditLog } from './audit-log.js';
 import type { PlanName } from './datasets/format.js';
 import type { EmulatorClock } from './clock.js';
 import type { ZoneSecurity } from './security.js';
@@ -73,9 +74,15 @@ export class LazyRecordStore implements RecordStore {
   constructor(
     readonly size: number,
     private readonly make: (index: number) => DnsRecord,
+    /** Records edited since generation (the night control), by index; the rest are still computed. */
+    private readonly edits: ReadonlyMap<number, DnsRecord> = new Map(),
   ) {}
   at(index: number): DnsRecord {
-    return this.make(index);
+    return this.edits.get(index) ?? this.make(index);
+  }
+  /** The same records with one replaced, as a new store (views cached for the old one stay with it). */
+  withEdit(index: number, record: DnsRecord): LazyRecordStore {
+    return new LazyRecordStore(this.size, this.make, new Map(this.edits).set(index, record));
   }
 }
 
@@ -268,6 +275,10 @@ export class Organisation {
   private memos = new Map<string, unknown>();
   /** How long a migration PUT takes to show in the status (`--migration-delay`); 0: at once. */
   migrationDelayMs = 0;
+  /** The account audit log (version 2): every change made through the API or the night control. */
+  readonly audit = new AuditLog();
+  /** Nights the night control has advanced (night.ts). */
+  nights = 0;
 
   constructor(
     readonly state: OrgState,
@@ -319,6 +330,34 @@ export class Organisation {
       zone.dns = new ArrayRecordStore(records);
     }
     (zone.dns as ArrayRecordStore).records.push(record);
+    this.touch();
+  }
+
+  /**
+   * Replaces record `index` of a zone. The zone gets a new store object, so filtered and ordered
+   * views cached for the old one (dns-records.ts) are not served for the changed records.
+   */
+  replaceDnsRecord(zone: Zone, index: number, record: DnsRecord): void {
+    if (zone.dns instanceof LazyRecordStore) zone.dns = zone.dns.withEdit(index, record);
+    else {
+      const records = zone.dns instanceof ArrayRecordStore ? zone.dns.records : Array.from({ length: zone.dns.size }, (_, i) => zone.dns.at(i));
+      records[index] = record;
+      zone.dns = new ArrayRecordStore(records);
+    }
+    this.touch();
+  }
+
+  addZone(zone: Zone): void {
+    if (this.zonesById.has(zone.id)) throw new Error(`zone ${zone.id} already exists`);
+    this.state.zones.push(zone);
+    this.zonesById.set(zone.id, zone);
+    this.touch();
+  }
+
+  removeZone(zone: Zone): void {
+    const index = this.state.zones.indexOf(zone);
+    if (index >= 0) this.state.zones.splice(index, 1);
+    this.zonesById.delete(zone.id);
     this.touch();
   }
 }

@@ -256,7 +256,8 @@ describe('demo dataset: DNS', () => {
     }
     for (const r of zones.flatMap(recordsOf)) {
       if (r.type === 'A' && !ipv4Private((r.content ?? ''))) expect(DOC_V4.some((re) => re.test((r.content ?? ''))), (r.content ?? '')).toBe(true);
-      if (r.type === 'AAAA' && !ipv6Private((r.content ?? ''))) expect((r.content ?? '').toLowerCase().startsWith('2001:db8:'), (r.content ?? '')).toBe(true);
+      // RFC 3849 2001:db8::/32 stands for public addresses; RFC 9637 3fff::/20 is the one stray documentation address (fabrikam-trails).
+      if (r.type === 'AAAA' && !ipv6Private((r.content ?? ''))) expect(/^(2001:db8:|3fff:)/.test((r.content ?? '').toLowerCase()), (r.content ?? '')).toBe(true);
       if (r.proxied && (r.type === 'A' || r.type === 'AAAA')) {
         expect(r.type === 'A' ? ipv4Private((r.content ?? '')) : ipv6Private((r.content ?? ''))).toBe(false);
       }
@@ -711,9 +712,10 @@ describe('demo dataset: the API of late 2026 (a failing and a passing zone each)
     expect(zoneNamed('fabrikam.example').security?.custom_rules?.[0]?.expression).toContain('203.0.113.200/29');
   });
 
-  it('has a record pointing at 192.0.2.10 and a pack initializing without created_on', () => {
-    // RFC 5737: 192.0.2.0/24 is for documentation. API facts: a pack being issued may lack dates.
-    expect(recordsOf(zoneNamed('fabrikam-trails.example')).some((r) => r.content === '192.0.2.10')).toBe(true);
+  it('has a record pointing into the IPv6 documentation prefix and a pack initializing without created_on', () => {
+    // RFC 9637: 3fff::/20 is for documentation, and the demo uses it as no stand-in. API facts: a pack being issued may lack dates.
+    expect(recordsOf(zoneNamed('fabrikam-trails.example')).some((r) => r.type === 'AAAA' && r.content === '3fff::10')).toBe(true);
+    expect(zones.flatMap(recordsOf).filter((r) => (r.content ?? '').toLowerCase().startsWith('3fff:'))).toHaveLength(1);
     const initializing = packsOf(zoneNamed('fabrikam-shop-eu.example')).find((p) => p.status === 'initializing');
     expect(initializing?.created_on).toBeNull();
   });

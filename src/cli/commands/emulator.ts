@@ -12,7 +12,9 @@ export const emulatorCommand = defineCommand({
 Starts a local HTTP server that behaves like the v4 zone security API, seeded from a dataset, and
 runs until SIGINT or SIGTERM. Its first line on stdout is "listening on <base URL>". It accepts the
 token given by --token, or the key pair --email/--key. Counters for tests and benchmarks are served
-at GET /__emulator/stats (DELETE resets them). Dataset format: docs/dataset-format.md.`,
+at GET /__emulator/stats (DELETE resets them). POST /__emulator/night {"share": 0.02, "seed": 1}
+advances the clock a day and changes that share of zones, each change written to the audit log
+(GET /accounts/{id}/logs/audit), certificate renewals not. Dataset format: docs/dataset-format.md.`,
   options: {
     port: { type: 'integer', default: 0, min: 0, max: 65535, help: 'port to listen on; 0 picks a free one' },
     host: { type: 'string', default: '127.0.0.1', value: 'ADDRESS', help: 'address to bind' },
@@ -34,6 +36,7 @@ at GET /__emulator/stats (DELETE resets them). Dataset format: docs/dataset-form
     },
     'token-kind': { type: 'string', default: 'user', choices: ['user', 'account'], help: 'account: the token is account-owned (one account; GET /accounts answers 400 code 1001, invites 403)' },
     'token-account': { type: 'string', value: 'ID', help: 'with --token-kind account: the account that owns the token (default: the first)' },
+    'audit-log': { type: 'string', default: 'allowed', choices: ['allowed', 'denied'], help: 'denied: the audit log answers 403 code 10000, as to a token without the audit-log permission' },
     'api-era': { type: 'string', default: 'classic', choices: ['classic', 'retired'], help: 'retired: the previous managed-rules (legacy WAF) endpoints answer 410 Gone' },
     latency: { type: 'integer', default: 0, min: 0, max: 600_000, value: 'MS', help: 'delay before every answer' },
     'migration-delay': {
@@ -105,6 +108,7 @@ at GET /__emulator/stats (DELETE resets them). Dataset format: docs/dataset-form
       badCredentials: o['bad-credentials'] as BadCredentialsAnswer,
       tokenKind: o['token-kind'] as 'user' | 'account',
       apiEra: o['api-era'] as 'classic' | 'retired',
+      auditLog: o['audit-log'] as 'allowed' | 'denied',
     };
     if (o['token-account'] !== undefined) options.tokenAccount = o['token-account'];
     if (now) options.now = now;

@@ -1,3 +1,4 @@
+import type { Change } from '../audit-log.js';
 import type { Organisation } from '../state.js';
 import { CODES, fail } from './envelope.js';
 
@@ -18,6 +19,12 @@ export interface RequestContext {
   body(): unknown;
   list: ListBehaviour;
   apiEra: ApiEra;
+  /**
+   * Notes a resource this request created, updated or deleted. The server writes the audit log
+   * entry once the answer's status is known, also when the request then fails (a refused firewall
+   * rules POST still leaves its inline filters behind).
+   */
+  record(change: Change): void;
 }
 
 /** Fault switches that change how lists are served (see faults.ts). */

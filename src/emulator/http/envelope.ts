@@ -21,12 +21,21 @@ export interface ResultInfo {
   total_pages?: number;
 }
 
+/**
+ * Cursor paging's result_info (the audit log, version 2): `count`, the number of entries in this
+ * answer, comes as a string, and `cursor` is empty once there is nothing more to read.
+ */
+export interface CursorResultInfo {
+  count: string;
+  cursor: string;
+}
+
 export interface Envelope {
   success: boolean;
   errors: ErrorItem[];
   messages: unknown[];
   result: unknown;
-  result_info?: ResultInfo;
+  result_info?: ResultInfo | CursorResultInfo;
 }
 
 export interface Answer {
@@ -60,7 +69,7 @@ export class ApiFailure extends Error {
   }
 }
 
-export function ok(result: unknown, result_info?: ResultInfo, status = 200): Answer {
+export function ok(result: unknown, result_info?: ResultInfo | CursorResultInfo, status = 200): Answer {
   const body: Envelope = { success: true, errors: [], messages: [], result };
   if (result_info) body.result_info = result_info;
   return { status, body };

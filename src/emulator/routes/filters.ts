@@ -1,3 +1,4 @@
+import { zoneChange } from '../audit-log.js';
 import { param, queryBool, queryList, type RequestContext } from '../http/context.js';
 import { ApiFailure, CODES, fail, ok, type ErrorItem } from '../http/envelope.js';
 import { indexed, LIMITS, paginate } from '../http/pagination.js';
@@ -41,16 +42,25 @@ export function bodyArray(ctx: RequestContext): unknown[] {
   return body;
 }
 
+/** The audit log entry of a filter written through the filters or the firewall rules interface. */
+export function recordFilter(ctx: RequestContext, zone: Zone, type: 'create' | 'update' | 'delete', id: string, request: unknown, response: unknown): void {
+  const done = type === 'create' ? 'created' : type === 'update' ? 'updated' : 'deleted';
+  ctx.record(zoneChange(zone, { type, product: 'filters', resourceType: 'filter', resourceId: id, description: `Filter ${done}`, request, response }));
+}
+
 function createFilters(ctx: RequestContext) {
   const zone = zoneFor(ctx);
   const errors: ErrorItem[] = [];
-  const inputs = bodyArray(ctx).map((raw, i) => readFilterInput(raw, `/${i}`, errors));
+  const raws = bodyArray(ctx);
+  const inputs = raws.map((raw, i) => readFilterInput(raw, `/${i}`, errors));
   rejectDuplicates(zone, inputs, errors);
   if (errors.length) throw new ApiFailure(400, errors);
-  const created = (inputs as FilterInput[]).map((input) => {
+  const created = (inputs as FilterInput[]).map((input, i) => {
     const f = toFilter(ctx.org.newId(), input);
     zone.filters.set(f.id, f);
-    return serialize.filter(f);
+    const json = serialize.filter(f);
+    recordFilter(ctx, zone, 'create', f.id, raws[i], json);
+    return json;
   });
   return ok(created);
 }
@@ -91,14 +101,22 @@ function updateFilters(ctx: RequestContext, raws: unknown[], fixedId?: string) {
     updated.map((f) => f?.id ?? ''),
   );
   if (errors.length) throw new ApiFailure(400, errors);
-  for (const f of updated as Filter[]) zone.filters.set(f.id, f);
-  return (updated as Filter[]).map(serialize.filter);
+  return (updated as Filter[]).map((f, i) => {
+    zone.filters.set(f.id, f);
+    const json = serialize.filter(f);
+    recordFilter(ctx, zone, 'update', f.id, raws[i], json);
+    return json;
+  });
 }
 
-function deleteFilters(zone: Zone, ids: string[]) {
+function deleteFilters(ctx: RequestContext, ids: string[]) {
+  const zone = zoneFor(ctx);
   for (const id of ids) if (!zone.filters.has(id)) notFound('filter', id);
   // Rules that referenced a deleted filter keep pointing at it and show `{id, deleted: true}`.
-  for (const id of ids) zone.filters.delete(id);
+  for (const id of new Set(ids)) {
+    zone.filters.delete(id);
+    recordFilter(ctx, zone, 'delete', id, null, { id });
+  }
   return ids.map((id) => ({ id }));
 }
 
@@ -112,7 +130,7 @@ export const filterRoutes: Route[] = [
     handler: (ctx) => {
       const ids = queryList(ctx.query, 'id');
       if (!ids.length) throw fail(400, CODES.validation, 'give the filters to delete as id=...&id=...');
-      return ok(deleteFilters(zoneFor(ctx), ids));
+      return ok(deleteFilters(ctx, ids));
     },
   },
   { method: 'GET', template: '/zones/{zone_id}/filters/{filter_id}', handler: getFilter },
@@ -124,6 +142,6 @@ export const filterRoutes: Route[] = [
   {
     method: 'DELETE',
     template: '/zones/{zone_id}/filters/{filter_id}',
-    handler: (ctx) => ok(deleteFilters(zoneFor(ctx), [param(ctx, 'filter_id')])[0]),
+    handler: (ctx) => ok(deleteFilters(ctx, [param(ctx, 'filter_id')])[0]),
   },
 ];

@@ -1,3 +1,4 @@
+import { zoneChange } from '../audit-log.js';
 import { checkExpression } from '../expression.js';
 import { param, queryBool, queryList, type RequestContext } from '../http/context.js';
 import { ApiFailure, CODES, fail, ok, type ErrorItem } from '../http/envelope.js';
@@ -16,7 +17,7 @@ import {
   validationError,
   type FilterInput,
 } from './filter-input.js';
-import { bodyArray } from './filters.js';
+import { bodyArray, recordFilter } from './filters.js';
 import { notFound, zoneFor } from './lookup.js';
 
 const MAX_DESCRIPTION = 500;
@@ -115,10 +116,16 @@ function readRule(zone: Zone, raw: unknown, pointer: string, errors: ErrorItem[]
  * feature leaves those filters behind without rules (spec, Errors 5): the client must create the
  * rules again referencing them.
  */
+function recordRule(ctx: RequestContext, zone: Zone, type: 'create' | 'update' | 'delete', id: string, request: unknown, response: unknown): void {
+  const done = type === 'create' ? 'created' : type === 'update' ? 'updated' : 'deleted';
+  ctx.record(zoneChange(zone, { type, product: 'firewall_rules', resourceType: 'firewall_rule', resourceId: id, description: `Firewall rule ${done}`, request, response }));
+}
+
 function createRules(ctx: RequestContext) {
   const zone = zoneFor(ctx);
   const errors: ErrorItem[] = [];
-  const inputs = bodyArray(ctx).map((raw, i) => readRule(zone, raw, `/${i}`, errors));
+  const raws = bodyArray(ctx);
+  const inputs = raws.map((raw, i) => readRule(zone, raw, `/${i}`, errors));
   const seen = new Set<string>();
   inputs.forEach((input, i) => {
     if (!input?.inline) return;
@@ -129,12 +136,14 @@ function createRules(ctx: RequestContext) {
   if (errors.length) throw new ApiFailure(400, errors);
 
   const rules = inputs as RuleInput[];
-  for (const input of rules) {
-    if (!input.inline) continue;
+  rules.forEach((input, i) => {
+    if (!input.inline) return;
     const f = toFilter(ctx.org.newId(), input.inline);
     zone.filters.set(f.id, f);
     input.filterId = f.id;
-  }
+    // Logged even when the quota or a plan feature refuses the rules next: the filter stays.
+    recordFilter(ctx, zone, 'create', f.id, (raws[i] as Record<string, unknown>)['filter'], serialize.filter(f));
+  });
   const quota = FIREWALL_RULE_QUOTA[zone.plan];
   if (zone.firewallRules.size + rules.length > quota) {
     throw fail(
@@ -151,10 +160,12 @@ function createRules(ctx: RequestContext) {
     if (missing) throw fail(400, CODES.notEntitled, `firewallrules.api.not_entitled: ${missing}`);
   }
   const now = ctx.org.clock.iso();
-  const created = rules.map((input) => {
+  const created = rules.map((input, i) => {
     const rule = toRule(ctx.org.newId(), input, now, now);
     zone.firewallRules.set(rule.id, rule);
-    return serialize.firewallRule(rule, zone);
+    const json = serialize.firewallRule(rule, zone);
+    recordRule(ctx, zone, 'create', rule.id, raws[i], json);
+    return json;
   });
   return ok(created);
 }
@@ -214,7 +225,11 @@ function updateRules(ctx: RequestContext, raws: unknown[], fixedId?: string) {
   });
   if (errors.length) throw new ApiFailure(400, errors);
   for (const rule of updates as FirewallRule[]) zone.firewallRules.set(rule.id, rule);
-  return (updates as FirewallRule[]).map((r) => serialize.firewallRule(r, zone));
+  return (updates as FirewallRule[]).map((r, i) => {
+    const json = serialize.firewallRule(r, zone);
+    recordRule(ctx, zone, 'update', r.id, raws[i], json);
+    return json;
+  });
 }
 
 /** Deleting a rule leaves its filter unless `delete_filter_if_unused=true`. */
@@ -226,7 +241,11 @@ function deleteRules(ctx: RequestContext, ids: string[]) {
   for (const id of new Set(ids)) {
     const rule = zone.firewallRules.get(id)!;
     zone.firewallRules.delete(id);
-    if (dropUnused && ![...zone.firewallRules.values()].some((r) => r.filterId === rule.filterId)) zone.filters.delete(rule.filterId);
+    recordRule(ctx, zone, 'delete', id, null, { id });
+    if (dropUnused && zone.filters.has(rule.filterId) && ![...zone.firewallRules.values()].some((r) => r.filterId === rule.filterId)) {
+      zone.filters.delete(rule.filterId);
+      recordFilter(ctx, zone, 'delete', rule.filterId, null, { id: rule.filterId });
+    }
   }
   return ids.map((id) => ({ id }));
 }

@@ -1,3 +1,4 @@
+import { zoneChange } from '../audit-log.js';
 import { param, queryList, type RequestContext } from '../http/context.js';
 import { ApiFailure, CODES, fail, ok } from '../http/envelope.js';
 import { compareValues, direction, indexed, LIMITS, orderField, paginate } from '../http/pagination.js';
@@ -54,6 +55,23 @@ function ruleOf(ctx: RequestContext): { rule: WafRule; pkg: WafPackage } {
   return notFound('WAF rule', id);
 }
 
+/** The audit log entry of a write to the previous managed rules (`waf_package`, `waf_group`, ...). */
+function recordWaf(ctx: RequestContext, type: 'update' | 'delete', what: 'package' | 'group' | 'rule' | 'override', id: string, response: unknown): void {
+  const zone = ctx.org.visibleZone(param(ctx, 'zone_id'))!;
+  const label = { package: 'WAF package', group: 'WAF rule group', rule: 'WAF rule', override: 'WAF override' }[what];
+  ctx.record(
+    zoneChange(zone, {
+      type,
+      product: 'waf',
+      resourceType: `waf_${what}`,
+      resourceId: id,
+      description: `${label} ${type === 'update' ? 'updated' : 'deleted'}`,
+      request: type === 'update' ? ctx.body() : null,
+      response,
+    }),
+  );
+}
+
 function bodyField(ctx: RequestContext, key: string, allowed: readonly string[]): string {
   const body = ctx.body();
   const value = isObject(body) ? body[key] : undefined;
@@ -81,7 +99,9 @@ function patchPackage(ctx: RequestContext) {
   const actionMode = isObject(body) && body['action_mode'] !== undefined ? (bodyField(ctx, 'action_mode', ['simulate', 'block', 'challenge']) as WafPackage['action_mode']) : undefined;
   if (sensitivity !== undefined) pkg.sensitivity = sensitivity;
   if (actionMode !== undefined) pkg.action_mode = actionMode;
-  return ok(serialize.wafPackage(pkg));
+  const json = serialize.wafPackage(pkg);
+  recordWaf(ctx, 'update', 'package', pkg.id, json);
+  return ok(json);
 }
 
 function listGroups(ctx: RequestContext) {
@@ -129,7 +149,9 @@ export const legacyWafRoutes: Route[] = [
     handler: (ctx) => {
       const group = groupOf(ctx);
       group.mode = bodyField(ctx, 'mode', group.allowed_modes) as WafGroup['mode'];
-      return ok(serialize.wafGroup(group));
+      const json = serialize.wafGroup(group);
+      recordWaf(ctx, 'update', 'group', group.id, json);
+      return ok(json);
     },
   },
   { method: 'GET', template: `${PACKAGES}/{package_id}/rules`, handler: listRules },
@@ -147,7 +169,9 @@ export const legacyWafRoutes: Route[] = [
     handler: (ctx) => {
       const { rule, pkg } = ruleOf(ctx);
       rule.mode = bodyField(ctx, 'mode', rule.allowed_modes);
-      return ok(serialize.wafRule(rule, pkg));
+      const json = serialize.wafRule(rule, pkg);
+      recordWaf(ctx, 'update', 'rule', rule.id, json);
+      return ok(json);
     },
   },
   { method: 'GET', template: OVERRIDES, handler: (ctx) => paginate(ctx, indexed(overridesZone(ctx).waf.overrides), LIMITS.legacyWaf, (o) => o) },
@@ -165,6 +189,7 @@ export const legacyWafRoutes: Route[] = [
     handler: (ctx) => {
       const { zone, index } = overrideIndex(ctx);
       const [removed] = zone.waf.overrides.splice(index, 1);
+      recordWaf(ctx, 'delete', 'override', removed!.id, { id: removed!.id });
       return ok({ id: removed!.id });
     },
   },

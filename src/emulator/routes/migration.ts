@@ -1,3 +1,4 @@
+import { zoneChange } from '../audit-log.js';
 import { checkExpression } from '../expression.js';
 import type { RequestContext } from '../http/context.js';
 import { ApiFailure, CODES, fail, ok, type ErrorItem } from '../http/envelope.js';
@@ -157,7 +158,8 @@ function readRulesetRule(raw: unknown, pointer: string, errors: ErrorItem[]): Ru
   return rule;
 }
 
-function save(ctx: RequestContext, zone: Zone, body: RulesetBody): Ruleset {
+/** Writes the entry point and logs it: created by the first PUT, updated by the next ones. */
+function save(ctx: RequestContext, zone: Zone, body: RulesetBody, why = ''): Ruleset {
   const now = ctx.org.clock.iso();
   const previous = zone.migration.entrypoint;
   const version = String(Number(previous?.version ?? '0') + 1);
@@ -172,6 +174,18 @@ function save(ctx: RequestContext, zone: Zone, body: RulesetBody): Ruleset {
     rules: body.rules.map((r) => ({ ...r, id: r.id || ctx.org.newId(), version, last_updated: now })),
   };
   zone.migration.entrypoint = ruleset;
+  const type = previous ? 'update' : 'create';
+  ctx.record(
+    zoneChange(zone, {
+      type,
+      product: 'rulesets',
+      resourceType: 'ruleset',
+      resourceId: ruleset.id,
+      description: `Ruleset ${PHASE} entry point ${type === 'create' ? 'created' : 'updated'}${why}`,
+      request: ctx.body(),
+      response: ruleset,
+    }),
+  );
   return ruleset;
 }
 
@@ -207,7 +221,7 @@ function putEntrypoint(ctx: RequestContext) {
     }
     if (m.state === 'validation') throw fail(400, CODES.migrationRefused, `${zone.name} is already in validation mode; PUT with waf_migration=pending to finish`);
   }
-  const ruleset = save(ctx, zone, body);
+  const ruleset = save(ctx, zone, body, ` (WAF migration to ${target === 'complete' ? 'the new managed rules' : 'validation mode'})`);
   m.source = 'api';
   const delay = ctx.org.migrationDelayMs;
   if (delay > 0) m.switching = { to: target, atMs: ctx.org.clock.now().getTime() + delay };

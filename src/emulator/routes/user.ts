@@ -30,6 +30,19 @@ function answerInvite(ctx: RequestContext) {
   }
   if (state !== 'pending') throw fail(400, CODES.inviteState, `invite is ${state} and can no longer be ${status}`);
   invite.status = status;
+  // The invite is the user's, the membership the account's: logged in the invited account (a guess,
+  // docs/dataset-format.md), so that its admins see who joined.
+  ctx.record({
+    type: 'update',
+    product: 'members',
+    resourceType: 'invite',
+    resourceId: invite.id,
+    description: `Invite ${status}`,
+    scope: 'memberships',
+    accountId: invite.organization_id,
+    request: body,
+    response: { ...invite },
+  });
   if (status === 'accepted') {
     const account = ctx.org.accountsById.get(invite.organization_id);
     if (account) account.member = true;
