@@ -130,12 +130,20 @@ export class ScanWriter {
     );
   }
 
-  /** Zones (stored ids) this database has seen migrated (`complete`) in an earlier complete scan. */
+  /**
+   * Zones (stored ids) this database has seen on the new managed rules only in an earlier complete
+   * scan: migrated (`complete`), or born on them (no migration state, the new version enabled and
+   * the old one not, as the crawler reads a status). Both are for good.
+   */
   migratedZones(): Set<string> {
     const rows = this.db
       .prepare(
         `SELECT DISTINCT o.zone_id FROM zone_objects o JOIN scans s ON s.id + ${SCAN_REF_BASE} BETWEEN o.first_scan AND o.last_scan
-         WHERE o.endpoint = 'migration_status' AND s.status = 'complete' AND json_extract(o.raw, '$.migration_state') = 'complete'`,
+         WHERE o.endpoint = 'migration_status' AND s.status = 'complete'
+           AND (json_extract(o.raw, '$.migration_state') = 'complete'
+             OR (coalesce(json_type(o.raw, '$.migration_state'), 'null') <> 'text'
+               AND json_extract(o.raw, '$.new_waf_status') = 'enabled'
+               AND coalesce(json_extract(o.raw, '$.old_waf_status'), '') <> 'enabled'))`,
       )
       .all() as Array<{ zone_id: string }>;
     return new Set(rows.map((r) => r.zone_id));

@@ -90,7 +90,8 @@ describe('redaction', () => {
     const env = { ZONEWARDEN_BASE_URL: emu.url, ZONEWARDEN_API_TOKEN: TOKEN };
     const ok = await runCli(['api', '/zones', '--paginate', '--verbose'], env);
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.stdout)).toHaveLength(13);
+    // 22 visible demo zones: 13 before the Fabrikam and Contoso accounts.
+    expect(JSON.parse(ok.stdout)).toHaveLength(22);
     expect(ok.stderr).toMatch(/GET \/zones\?page=1&per_page=50 200/);
     expectNoSecret(ok.stdout + ok.stderr);
 

@@ -27,10 +27,11 @@ describe('zonewarden api', () => {
     const r = await runCli(['api', '/zones', '--paginate'], env);
     expect(r.code).toBe(0);
     const zones = JSON.parse(r.stdout) as Array<{ name: string }>;
-    expect(zones).toHaveLength(13);
+    // 22 visible demo zones (13 before the Fabrikam and Contoso accounts): still one page of 50.
+    expect(zones).toHaveLength(22);
     expect(emu.stats().requests.byRoute['GET /zones']).toBe(1);
     const small = await runCli(['api', '/zones?per_page=5', '--paginate'], env);
-    expect(JSON.parse(small.stdout)).toHaveLength(13);
+    expect(JSON.parse(small.stdout)).toHaveLength(22);
   });
 
   it('sends a body with -X and -d, inline or from a file', async () => {

@@ -42,7 +42,8 @@ describe('zonewarden audit', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toMatch(/^scan 1 · started \S+ · complete · 13 zones · \d+ rules$/);
+    // 22 visible demo zones: 13 before the Fabrikam and Contoso accounts.
+    expect(lines[0]).toMatch(/^scan 1 · started \S+ · complete · 22 zones · \d+ rules$/);
     expect(lines).toContainEqual(expect.stringMatching(/^FAIL\s+high\s+firewall-rule-quota\s+tinkerer\.test\s+zone\s+5 firewall rules: the free plan quota of 5 is reached/));
     expect(r.stdout).toMatch(/\n\d+ failing \(.*\), 0 unknown, 0 waived, \d+ passing\n/);
     expect(r.stdout).not.toMatch(/^pass /m);
@@ -81,7 +82,8 @@ describe('zonewarden audit', () => {
     const r = await audit('--format', 'json', '--fail-on', 'medium');
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ schema: 'zonewarden.audit/1', scan: { id: 1, status: 'complete' }, zones: 13, failOn: 'medium', exitCode: 1, errors: [] });
+    // 22 visible demo zones (13 before the Fabrikam and Contoso accounts).
+    expect(out).toMatchObject({ schema: 'zonewarden.audit/1', scan: { id: 1, status: 'complete' }, zones: 22, failOn: 'medium', exitCode: 1, errors: [] });
     expect(out.findings.length).toBe(out.counts.byStatus.fail + out.counts.byStatus.unknown + out.counts.byStatus.waived);
     expect(out.findings.every((f: { status: string }) => f.status !== 'pass')).toBe(true);
     const withPasses = JSON.parse((await audit('--format', 'json', '--passes')).stdout);

@@ -83,7 +83,8 @@ describe('zonewarden CLI', () => {
     }
     expect(await exited(child)).toBe(0);
     const { stdout, stderr } = output();
-    expect(stdout).toMatch(/dataset demo: 4 accounts, 14 zones, \d+ DNS records/);
+    // 6 accounts and 23 zones since the Fabrikam Outdoor and Contoso Health accounts (4 and 14 before).
+    expect(stdout).toMatch(/dataset demo: 6 accounts, 23 zones, \d+ DNS records/);
     expect(stderr).toMatch(/^GET \/client\/v4\/zones 200 \d+ms$/m);
     expect(stderr).not.toContain('cli-test-token');
     expect(stderr).toContain('emulator stopped (SIGTERM)');

@@ -27,16 +27,18 @@ async function scanWith(rules: Record<string, unknown>): Promise<Record<string, 
 }
 
 describe('scan reads what the configured rules declare', () => {
-  it('reads every declared read with every rule on: 8 settings each, the WAF switch on the Pro zone only', async () => {
+  it('reads every declared read with every rule on: 7 settings each, the WAF switch on the Pro zone only', async () => {
     const byRoute = await scanWith({});
     expect(byRoute[DNSSEC]).toBe(2);
-    expect(byRoute[SETTINGS]).toBe(2 * 8 + 1);
+    // security_level is no longer read (security-level-weak reads only browser_check): 7 settings, not 8.
+    expect(byRoute[SETTINGS]).toBe(2 * 7 + 1);
   });
 
   it('skips the reads of rules switched off everywhere', async () => {
     const byRoute = await scanWith({ 'dnssec-not-active': { enabled: false }, 'ssl-mode-insecure': { enabled: false }, 'legacy-waf-off': { enabled: false } });
     expect(byRoute[DNSSEC]).toBeUndefined();
-    expect(byRoute[SETTINGS]).toBe(2 * 7);
+    // The 7 settings without ssl (and without security_level, no longer read): 6 per zone.
+    expect(byRoute[SETTINGS]).toBe(2 * 6);
   });
 
   it('keeps the reads of a rule enabled for some zones only', async () => {

@@ -67,7 +67,9 @@ async function scan(
   }
 }
 
-const legacy = (z: Zone) => z.migration.state !== 'complete';
+// Zones created with the new managed rules (migration state none) never had the previous WAF.
+const native = (z: Zone) => z.migration.state === 'none';
+const legacy = (z: Zone) => z.migration.state !== 'complete' && !native(z);
 // vendor docs: the previous managed rules (WAF packages) come with Pro plans and above.
 const hasLegacyWaf = (z: Zone) => legacy(z) && z.plan !== 'free';
 const groupsOf = (z: Zone) => z.waf.packages.flatMap((p) => p.groups);
@@ -115,10 +117,11 @@ describe('crawl into a snapshot', () => {
     expect(status).toBe('complete');
     const reader = new SnapshotReader(db, scanId);
     expect(reader.scan.status).toBe('complete');
-    // One account stays hidden until its invite is accepted, and its zone with it.
-    expect(emu.org.visibleZones()).toHaveLength(13);
-    expect(emu.org.state.zones.length).toBeGreaterThan(13);
-    expect(reader.zones()).toHaveLength(13);
+    // One account stays hidden until its invite is accepted, and its zone with it: 22 visible zones
+    // (13 before the Fabrikam and Contoso accounts) of 23.
+    expect(emu.org.visibleZones()).toHaveLength(22);
+    expect(emu.org.state.zones.length).toBeGreaterThan(22);
+    expect(reader.zones()).toHaveLength(22);
     expectStoredEqualsServed(emu, reader);
     // Certificate packs in every status, not only the active ones the API lists by default.
     const statuses = new Set(emu.org.visibleZones().flatMap((z) => known(reader.certificatePacks(z.id)).map((p) => JSON.parse(p.raw).status)));
@@ -153,17 +156,24 @@ describe('crawl into a snapshot', () => {
     expectStoredEqualsServed(emu, new SnapshotReader(db, scanId));
   });
 
-  it('asks nothing whose answer is already known: no legacy WAF on migrated zones, no overrides below Enterprise', async () => {
+  // The managed phase's entry point is read for every paid zone, whatever its migration says: a 404
+  // code 10003 for a paid zone still at `start` is an answer (no entry point written yet), and it
+  // decides the managed verdict of a zone created with the new managed rules.
+  it('asks nothing whose answer is already known: no legacy WAF on migrated or native zones, no overrides below Enterprise, no migration check for native zones, no account entry point outside Enterprise accounts', async () => {
     const emu = await emulator({ dataset: 'demo' });
     const { scanId, db } = await scan(emu, dbFile(), { concurrency: 1 });
     const reader = new SnapshotReader(db, scanId);
     const byRoute = emu.stats().requests.byRoute;
     const zones = emu.org.visibleZones();
     const legacyZones = zones.filter(legacy);
-    // Each non-migrated zone above Free asks for its packages once; migrated and Free ones never do.
+    // Each zone still on the previous WAF above Free asks for its packages once; migrated, native
+    // and Free ones never do.
     expect(legacyZones.some((z) => z.plan === 'free')).toBe(true);
     expect(byRoute['GET /zones/{zone_id}/firewall/waf/packages']).toBe(legacyZones.filter((z) => z.plan !== 'free').length);
     expect(byRoute['GET /zones/{zone_id}/firewall/waf/overrides']).toBe(legacyZones.filter((z) => z.plan === 'enterprise').length);
+    // Only zones still on the previous WAF are asked about their migration.
+    expect(byRoute['GET /zones/{zone_id}/waf_migration/check']).toBe(legacyZones.length);
+    expect(byRoute['GET /zones/{zone_id}/waf_migration/config']).toBe(legacyZones.length);
     for (const name of ['acme-careers.example', 'northwind-blog.example']) {
       const id = zoneId(emu, name);
       expect(emu.org.zonesById.get(id)!.migration.state).toBe('complete');
@@ -172,12 +182,33 @@ describe('crawl into a snapshot', () => {
       }
       expect(reader.coverageOf('zone', id, 'entrypoint')?.state).toBe('ok');
     }
+    // Zones created with the new managed rules (the Fabrikam and Contoso accounts) never had the
+    // previous WAF: neither it nor the migration is asked about, whatever their plan.
+    const natives = zones.filter(native);
+    expect(natives.map((z) => z.plan)).toEqual(expect.arrayContaining(['free', 'pro', 'business', 'enterprise']));
+    for (const z of natives) {
+      for (const endpoint of ['waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides', 'migration_check', 'migration_config'] as const) {
+        expect(reader.coverageOf('zone', z.id, endpoint), `${z.name} ${endpoint}`).toMatchObject({ state: 'skipped', pages: 0 });
+      }
+    }
     const free = zones.find((z) => z.plan !== 'enterprise' && hasLegacyWaf(z))!;
     expect(reader.coverageOf('zone', free.id, 'waf_overrides')).toMatchObject({ state: 'skipped' });
     expect(reader.coverageOf('zone', free.id, 'waf_packages')).toMatchObject({ state: 'ok' });
+    // The managed entry point: every paid zone, and a Free zone only once it runs the new managed rules.
+    expect(byRoute['GET /zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint']).toBe(zones.filter((z) => z.plan !== 'free' || !legacy(z)).length);
+    const notStarted = zoneId(emu, 'northwind-shop.example');
+    expect(emu.org.zonesById.get(notStarted)!.migration.state).toBe('start');
+    expect(reader.coverageOf('zone', notStarted, 'entrypoint')).toMatchObject({ state: 'ok', items: 0, apiCode: 10003 });
+    // The account's entry point: once per Enterprise account (Acme Bank Group, Contoso Health), skipped elsewhere.
+    const enterprise = new Set(emu.org.visibleAccounts().filter((a) => a.type === 'enterprise').map((a) => a.id));
+    expect(enterprise.size).toBe(2);
+    expect(byRoute['GET /accounts/{account_id}/rulesets/phases/http_request_firewall_managed/entrypoint']).toBe(enterprise.size);
+    for (const z of zones) {
+      expect(reader.coverageOf('zone', z.id, 'account_entrypoint')?.state, z.name).toBe(enterprise.has(z.accountId) ? 'ok' : 'skipped');
+    }
   });
 
-  it('keeps skipping the legacy WAF of a zone known migrated when its status cannot be read', async () => {
+  it('keeps skipping the legacy WAF of a zone known migrated or born on the new managed rules when its status cannot be read', async () => {
     const emu = await emulator({ dataset: 'demo' });
     const path = dbFile();
     await scan(emu, path);
@@ -186,8 +217,11 @@ describe('crawl into a snapshot', () => {
     const failing = await emulator({ dataset: 'demo', failRoutes: ['GET /zones/{zone_id}/waf_migration/status'] });
     const { scanId, db } = await scan(failing, path, { client: { retries: 0 } });
     const id = zoneId(failing, 'acme-careers.example');
+    // Zones the earlier scan saw born on the new managed rules (the Fabrikam and Contoso accounts)
+    // are as known as migrated ones: the crawler takes both as running only the new managed rules.
     expect(failing.stats().requests.byRoute['GET /zones/{zone_id}/firewall/waf/packages']).toBe(failing.org.visibleZones().filter(hasLegacyWaf).length);
     expect(new SnapshotReader(db, scanId).coverageOf('zone', id, 'waf_packages')?.state).toBe('skipped');
+    expect(new SnapshotReader(db, scanId).coverageOf('zone', zoneId(failing, 'fabrikam.example'), 'waf_packages')?.state).toBe('skipped');
   });
 
   it('reads only the named zones with a zone scope', async () => {
