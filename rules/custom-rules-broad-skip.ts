@@ -26,6 +26,8 @@ interface Context {
   /** Enabled rules after the skip rule in the custom-rules entry point that act on requests (skip rules only skip). */
   laterRules: number;
   managed: () => ManagedPhase;
+  /** Whether the zone runs the new managed rules (migrated, or created with them): the previous ones are gone. */
+  previousWafGone: () => boolean;
 }
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
@@ -58,9 +60,29 @@ function skipped(parameters: Record<string, unknown>, ctx: Context): string | nu
   }
   const others = phases.filter((p) => p !== MANAGED_PHASE);
   if (others.length) what.push(named('phases', others, PHASE_NAMES));
-  const products = strings(parameters['products']);
+  // vendor docs: skip options: `waf` is "Managed rules (Previous version)"; the previous managed rules
+  // were retired on 2025-06-15 (deprecation notice) and a zone on the new ones no longer runs them,
+  // so on such a zone that product skips nothing (firewall rules converted to custom rules still name it).
+  const products = strings(parameters['products']).filter((p) => p !== 'waf' || !ctx.previousWafGone());
   if (products.length) what.push(named('products', products, PRODUCT_NAMES));
   return what.length ? joined(what) : null;
+}
+
+/** Known to run the new managed rules only; a status not read or unknown keeps `waf` reported. */
+function previousWafGone(zone: ZoneView): boolean {
+  const migration = zone.migration();
+  return migration.known && migration.value?.migrated === true;
+}
+
+/** For each rule, how many enabled rules after it act on requests (skip rules only skip): counted once, from the end. */
+function actingRulesAfter(rules: ReadonlyArray<{ enabled: boolean; action: string | null }>): number[] {
+  const after = new Array<number>(rules.length);
+  let count = 0;
+  for (let i = rules.length - 1; i >= 0; i--) {
+    after[i] = count;
+    if (rules[i]!.enabled && rules[i]!.action !== 'skip') count++;
+  }
+  return after;
 }
 
 function managedPhase(zone: ZoneView): ManagedPhase {
@@ -83,13 +105,15 @@ export default defineRule({
     description:
       'A custom rule with the `skip` action switches protection off for the requests it matches: the custom rules after it (`ruleset: "current"`), the rest of the custom-rules phase (`phase: "current"`), later phases such as the managed rules, rate limiting rules or Super Bot Fight Mode (`phases`), or products such as Zone Lockdown, Browser Integrity Check and Security Level (`products`). ' +
       'Matched on every request (`true`, `not false`, `ip.src in {0.0.0.0/0 ::/0}`, a path that starts with `/`, `X eq "a" or X ne "a"`) or on the host name alone, it exempts a whole site: the protection is still listed but no longer runs. ' +
-      'A skip with nothing after it to skip (the last custom rule, or a managed phase that runs nothing) is not reported; expressions the check cannot read are not either.',
+      'A skip with nothing after it to skip (the last custom rule, or a managed phase that runs nothing) is not reported, nor is the previous managed rules product (`waf`) on a zone that runs the new managed rules (the previous ones were retired on 2025-06-15); expressions the check cannot read are not either. ' +
+      'A condition on cf.zone.name is read for the zone (naming it matches every request); two different hosts required at once match nothing. ' +
+      'Exceptions inside the managed phase itself are judged by managed-ruleset-not-deployed.',
     severity: 'high',
     category: 'firewall',
     scope: 'zone',
     resource: 'custom_rule',
     reads: ['custom_entrypoint'],
-    messages: { broadSkip: 'custom rule {{rule}} skips {{skipped}} for {{traffic}} (expression: {{expression}})' },
+    messages: { broadSkip: 'custom rule "{{rule}}" skips {{skipped}} for {{traffic}} (expression: {{expression}})' },
     remediation:
       'Narrow the skip rule to the traffic that needs the exemption (a source IP list, a path, a verified bot) and skip only what misfires on it: the managed rules that do (an exception in the managed phase) rather than the whole phase or every later custom rule.',
     references: [
@@ -97,6 +121,7 @@ export default defineRule({
       'vendor docs: rules language, operators and grouping symbols; values (inline lists, raw strings, missing values)',
       'vendor docs: ruleset engine, create an exception (an exception only skips rules listed after it)',
       'vendor docs: deploy a managed ruleset (an execute rule in the managed phase entry point)',
+      'vendor docs: WAF managed rules (previous version) and the firewall rules deprecation notice (retired 2025-06-15)',
       'RFC 9110 section 4.1 (a request path starts with "/")',
     ],
   },
@@ -106,13 +131,15 @@ export default defineRule({
     if (!entrypoint) return;
     let managed: ManagedPhase | undefined;
     const managedState = () => (managed ??= managedPhase(ctx.zone));
+    let gone: boolean | undefined;
+    const previousWafGoneState = () => (gone ??= previousWafGone(ctx.zone));
+    const after = actingRulesAfter(entrypoint.rules);
     let failed = false;
     entrypoint.rules.forEach((rule, i) => {
       if (rule.action !== 'skip' || !rule.enabled) return;
-      const traffic = broadReach(rule.expression);
+      const traffic = broadReach(rule.expression, ctx.zone.name);
       if (!traffic) return;
-      const laterRules = entrypoint.rules.slice(i + 1).filter((r) => r.enabled && r.action !== 'skip').length;
-      const what = skipped(rule.parameters, { laterRules, managed: managedState });
+      const what = skipped(rule.parameters, { laterRules: after[i]!, managed: managedState, previousWafGone: previousWafGoneState });
       if (!what) return;
       ctx.fail(customRuleRef(rule), 'broadSkip', { rule: rule.description || rule.id, skipped: what, traffic, expression: shortened(rule.expression) });
       failed = true;

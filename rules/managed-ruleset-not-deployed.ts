@@ -1,5 +1,4 @@
-import { best, coverageOf, deploymentsOf, shorten, type Deployment, type ZoneIdentity } from '../src/policy/managed-phase.js';
-import { matchesEverything } from '../src/policy/broad-expression.js';
+import { best, deploymentsOf, shorten, type Deployment, type SkipScope, type ZoneIdentity } from '../src/policy/managed-phase.js';
 import { MANAGED_RULESET_ID as MANAGED_RULESET, OWASP_RULESET_ID as OWASP_RULESET } from '../src/policy/migration-config.js';
 import { defineRule, type ZoneContext } from '../src/policy/rule.js';
 
@@ -29,21 +28,26 @@ function accountDeployments(ctx: ZoneContext<Options>, zone: ZoneIdentity, rules
 
 const label = (d: Deployment) => d.rule.description || d.rule.id;
 
-/** Why a skip rule switches a deployment off, for a message. */
-function skipWords(d: Deployment & { outcome: { kind: 'skipped' } }, zone: ZoneIdentity) {
-  const skip = d.outcome.skip;
-  const whole = matchesEverything(skip.expression) || coverageOf(skip.expression, zone, d.level) === 'all';
-  return { skip: skip.description || skip.id, skipsWhat: d.outcome.skipsWhat, scope: whole ? '' : ' to the host', expression: shorten(skip.expression) };
+/** What a skip rule skips, in words: the rest of its entry point, or the ruleset by name. */
+function skipsWhat(skips: SkipScope, ruleset: string): string {
+  return skips === 'rest' ? 'every later rule of the entry point' : ruleset;
+}
+
+function joined(parts: string[]): string {
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
 }
 
 type Options = { plans: readonly string[] };
+
+const MANAGED_NAME = 'the managed ruleset';
+const OWASP_NAME = 'the OWASP core ruleset';
 
 export default defineRule({
   meta: {
     id: 'managed-ruleset-not-deployed',
     title: 'The managed ruleset runs on all of the zone\'s traffic',
     description:
-      'A zone on the new managed rules (migrated, or created with them) is protected only if a rule of the managed phase executes the vendor managed ruleset, and only where that rule runs. The rules are judged in order, as the engine runs them, at the account level (Enterprise zones) and the zone level: a skip rule placed earlier that exempts every request or a whole host, a disabled execute rule, a ruleset-wide override that disables the rules or sets them to log, or an execute expression narrower than all traffic each leave requests without managed rules while the ruleset still looks deployed. Category and single-rule overrides and skip rules listing single rules are ordinary tuning and are not judged. Where the OWASP core ruleset is deployed, it fails at medium when it never runs (disabled, skipped for every request, or switched off by a ruleset-wide override).',
+      'A zone on the new managed rules (migrated, or created with them) is protected only if a rule of the managed phase executes the vendor managed ruleset, and only where that rule runs. The rules are judged in order, as the engine runs them, at the account level (Enterprise zones) and the zone level: a skip rule placed earlier that exempts every request of the zone, a disabled execute rule, or a ruleset-wide override that disables the rules (tag and rule overrides that enable some again only to log do not count) or sets them to log leave the zone without managed rules (high); a skip rule placed earlier that exempts some of the zone\'s hosts, or an execute expression narrower than all traffic, leave part of it without them (medium). A host outside the zone selects none of its requests. Category and single-rule overrides and skip rules listing single rules are ordinary tuning and are not judged. Skip rules in the custom-rules phase (`phases` including `http_request_firewall_managed`) are judged by custom-rules-broad-skip, not here. Where the OWASP core ruleset is deployed, at the zone or the account level, it fails at medium when it never runs (disabled, skipped for every request, or switched off by a ruleset-wide override). A zone still on the previous managed rules (migration state start or validation) is judged by managed-rules-disabled and the migration rules; without a migration status, or with a state the check does not know, the answer is unknown.',
     severity: 'high',
     category: 'firewall',
     scope: 'zone',
@@ -51,21 +55,23 @@ export default defineRule({
     messages: {
       none: 'the zone\'s managed phase has no entry point and no account-level rule deploys the managed ruleset to it: no managed rules run',
       notDeployed: 'no rule of the managed phase executes the managed ruleset for this zone ({{rules}} rules in the zone\'s entry point): no managed rules run',
-      disabled: 'the {{level}}-level rule {{rule}} executing the managed ruleset is disabled: no managed rules run',
+      disabled: 'the {{level}}-level rule "{{rule}}" executing the managed ruleset is disabled: no managed rules run',
       skipped:
-        'the {{level}}-level skip rule {{skip}} comes before rule {{rule}} and skips {{skipsWhat}} for every request{{scope}} (expression: {{expression}}): the managed ruleset never runs',
-      overriddenOff: 'the {{level}}-level rule {{rule}} executes the managed ruleset with a ruleset-wide override that disables its rules{{except}}',
-      logOnly: 'the {{level}}-level rule {{rule}} executes the managed ruleset with its action overridden to log for every rule{{except}}',
-      narrow: 'the {{level}}-level rule {{rule}} runs the managed ruleset only for requests matching {{expression}}: the zone\'s other traffic gets no managed rules',
-      owaspDisabled: 'the {{level}}-level rule {{rule}} executing the OWASP core ruleset is disabled',
-      owaspNotRunning: 'the OWASP core ruleset is deployed by the {{level}}-level rule {{rule}} but never runs: {{why}}',
+        'the {{level}}-level skip rule "{{skip}}" comes before rule "{{rule}}" and skips {{skipsWhat}} for every request (expression: {{expression}}): the managed ruleset never runs',
+      hostSkipped:
+        'the {{level}}-level skip rule "{{skip}}" comes before rule "{{rule}}" and skips {{skipsWhat}} for {{traffic}} (expression: {{expression}}): the managed ruleset does not run for {{excluded}}; the zone\'s other hosts still get it',
+      overriddenOff: 'the {{level}}-level rule "{{rule}}" executes the managed ruleset with a ruleset-wide override that disables its rules{{except}}',
+      logOnly: 'the {{level}}-level rule "{{rule}}" executes the managed ruleset with its action overridden to log for every rule{{except}}',
+      narrow: 'the {{level}}-level rule "{{rule}}" runs the managed ruleset only for requests matching {{expression}}: the zone\'s other traffic gets no managed rules',
+      owaspDisabled: 'the {{level}}-level rule "{{rule}}" executing the OWASP core ruleset is disabled',
+      owaspNotRunning: 'the OWASP core ruleset is deployed by the {{level}}-level rule "{{rule}}" but never runs: {{why}}',
     },
     remediation:
-      'Execute the managed ruleset (action `execute`, action_parameters.id of the managed ruleset) in the zone\'s `http_request_firewall_managed` entry point with the expression `true`, enabled, without a ruleset-wide `enabled: false` or `action: log` override. Exempt traffic with skip rules narrowed to the clients or paths that need it, or with rule and tag overrides, rather than skipping the whole ruleset, every remaining rule or a whole host.',
+      'Execute the managed ruleset (action `execute`, action_parameters.id of the managed ruleset) in the zone\'s `http_request_firewall_managed` entry point with the expression `true`, enabled, without a ruleset-wide `enabled: false` or `action: log` override. Exempt traffic with skip rules narrowed to the clients or paths that need it, or with rule and tag overrides, rather than skipping the whole ruleset, every remaining rule or whole hosts. Skip rules of the custom-rules phase that skip the managed phase are reported by custom-rules-broad-skip.',
     references: [
       'vendor docs: ruleset engine, "Deploy a managed ruleset" (execute rule, action_parameters.id; zone and account level)',
-      'vendor docs: ruleset engine, "Create an exception" and WAF "Create exceptions" (skip rules apply to later execute rules of their own entry point; ruleset "current", rulesets, rules)',
-      'vendor docs: ruleset engine, "Override a managed ruleset" (ruleset, tag and rule overrides; enabled, action)',
+      'vendor docs: ruleset engine, "Create an exception" and WAF "Create exceptions" / "Add an exception via API" (skip rules apply to later execute rules of their own entry point, for the requests they match; ruleset "current", rulesets, rules)',
+      'vendor docs: ruleset engine, "Override a managed ruleset" and "Deploy a managed ruleset with ruleset, tag, and rule overrides" (ruleset, tag and rule overrides; enabled, action)',
       'vendor docs: WAF, "Account-level WAF configuration" (Enterprise zones; account-level rulesets run before the zone\'s)',
       'vendor docs: WAF, "Cloudflare Managed Ruleset" (a custom expression applies the ruleset to a subset of requests)',
       'API spec: Managed-rules migration',
@@ -77,12 +83,16 @@ export default defineRule({
   },
   defaultOptions: { plans: ['pro', 'business', 'enterprise'] as readonly string[] },
   check(ctx) {
-    const migration = ctx.zone.migration();
-    if (!migration.known) return ctx.unknown(ctx.zone.resource, migration.reason);
-    // A zone still on the previous managed rules is judged by managed-rules-disabled.
-    if (!migration.value?.migrated) return ctx.pass();
     const plan = ctx.zone.plan;
     if (plan !== null && !ctx.options.plans.includes(plan)) return ctx.pass();
+    const migration = ctx.zone.migration();
+    if (!migration.known) return ctx.unknown(ctx.zone.resource, migration.reason);
+    if (!migration.value) return ctx.unknown(ctx.zone.resource, 'the migration status endpoint returned no status: whether the zone runs the new managed rules is not known');
+    if (migration.value.stage === 'unknown') {
+      return ctx.unknown(ctx.zone.resource, `the migration status says the state ${JSON.stringify(migration.value.state)}, which is not a known stage: whether the zone runs the new managed rules is not known`);
+    }
+    // A zone still on the previous managed rules (start, validation) is judged by managed-rules-disabled and the migration rules.
+    if (!migration.value.migrated) return ctx.pass();
     const zone: ZoneIdentity = { name: ctx.zone.name, plan };
 
     const inZone = zoneDeployments(ctx, zone, MANAGED_RULESET);
@@ -114,40 +124,68 @@ function failManaged(ctx: ZoneContext<Options>, zone: ZoneIdentity, found: Deplo
     case 'disabled':
       return ctx.fail(at, 'disabled', base);
     case 'skipped':
-      return ctx.fail(at, 'skipped', { ...base, ...skipWords({ ...found, outcome: o }, zone) });
+      return ctx.fail(at, 'skipped', { ...base, skip: o.skip.description || o.skip.id, skipsWhat: skipsWhat(o.skips, MANAGED_NAME), expression: shorten(o.skip.expression) });
+    case 'hostSkipped': {
+      const hosts = o.hosts ? joined(o.hosts) : null;
+      return ctx.fail(
+        at,
+        'hostSkipped',
+        {
+          ...base,
+          skip: o.skip.description || o.skip.id,
+          skipsWhat: skipsWhat(o.skips, MANAGED_NAME),
+          hosts: o.hosts,
+          traffic: hosts ? `every request to ${hosts}` : 'requests decided by the host name alone',
+          excluded: hosts ? `requests to ${hosts}` : 'the hosts its condition selects',
+          expression: shorten(o.skip.expression),
+        },
+        'medium',
+      );
+    }
     case 'overriddenOff':
-      return o.kept > 0
-        ? ctx.fail(at, 'overriddenOff', { ...base, kept: o.kept, except: `, except the ${o.kept} tag or rule overrides that enable some of them again: only those run` }, 'medium')
+      if (o.kept > 0) {
+        return ctx.fail(at, 'overriddenOff', { ...base, kept: o.kept, except: `, except the ${o.kept} tag or rule overrides that enable some of them again: only those run` }, 'medium');
+      }
+      return o.logging
+        ? ctx.fail(at, 'overriddenOff', { ...base, kept: 0, except: `; the ${o.logging} tag or rule overrides that enable some of them again set them to log: no managed rule acts on a request` })
         : ctx.fail(at, 'overriddenOff', { ...base, kept: 0, except: ': no managed rules run' });
     case 'logOnly':
       return o.acting > 0
         ? ctx.fail(at, 'logOnly', { ...base, acting: o.acting, except: `, but for the ${o.acting} tag or rule overrides that set another action: the rest only log` }, 'medium')
         : ctx.fail(at, 'logOnly', { ...base, acting: 0, except: ': matching requests are logged, not stopped' });
     case 'narrow':
-      return ctx.fail(at, 'narrow', { ...base, expression: shorten(o.expression) }, 'medium');
+      return ctx.fail(at, 'narrow', { ...base, expression: o.expression === null ? '(none: the rule came back without an expression)' : shorten(o.expression) }, 'medium');
   }
 }
 
+/** Whether an OWASP deployment runs at all: a log action, a narrower expression or a host skip is tuning. */
+function owaspRuns(d: Deployment): boolean {
+  const o = d.outcome;
+  if (o.kind === 'disabled' || o.kind === 'skipped') return false;
+  return o.kind !== 'overriddenOff' || o.kept + (o.logging ?? 0) > 0;
+}
+
 /**
- * The OWASP core ruleset is optional: judged only where it is deployed, and only for not running
- * at all (disabled, skipped for every request, or disabled by a ruleset-wide override). A log
- * action or a narrower expression is how operators commonly tune it, so those pass.
+ * The OWASP core ruleset is optional: judged only where it is deployed, at the zone or the account
+ * level, and only for not running at all (disabled, skipped for every request, or disabled by a
+ * ruleset-wide override). A log action or a narrower expression is how operators commonly tune
+ * it, so those pass. An entry point that was not read decides only when the others deploy OWASP
+ * without running it.
  */
 function judgeOwasp(ctx: ZoneContext<Options>, zone: ZoneIdentity): void {
   const inZone = zoneDeployments(ctx, zone, OWASP_RULESET);
-  const zoneBest = inZone.known ? best(inZone.items) : null;
-  const runs = (d: Deployment | null) => d !== null && !['disabled', 'skipped'].includes(d.outcome.kind) && !(d.outcome.kind === 'overriddenOff' && d.outcome.kept === 0);
-  if (!zoneBest || runs(zoneBest)) return ctx.pass();
   const inAccount = accountDeployments(ctx, zone, OWASP_RULESET);
+  const found = [...(inZone.known ? inZone.items : []), ...(inAccount.known ? inAccount.items : [])];
+  if (found.length === 0 || found.some(owaspRuns)) return ctx.pass();
+  if (!inZone.known) return ctx.unknown(ctx.zone.resource, inZone.reason);
   if (!inAccount.known) return ctx.unknown(ctx.zone.resource, inAccount.reason);
-  const found = best([zoneBest, ...inAccount.items])!;
-  if (runs(found)) return ctx.pass();
-  const base = { plan: zone.plan, level: found.level, rule: label(found) };
-  const o = found.outcome;
+  const worst = best(found)!;
+  const base = { plan: zone.plan, level: worst.level, rule: label(worst) };
+  const o = worst.outcome;
   if (o.kind === 'disabled') return ctx.fail(ctx.zone.resource, 'owaspDisabled', base, 'medium');
   const why =
     o.kind === 'skipped'
-      ? (({ skip, skipsWhat, scope, expression }) => `skip rule ${skip} before it skips ${skipsWhat} for every request${scope} (expression: ${expression})`)(skipWords({ ...found, outcome: o }, zone))
+      ? `skip rule "${o.skip.description || o.skip.id}" before it skips ${skipsWhat(o.skips, OWASP_NAME)} for every request (expression: ${shorten(o.skip.expression)})`
       : 'a ruleset-wide override disables its rules';
   ctx.fail(ctx.zone.resource, 'owaspNotRunning', { ...base, why }, 'medium');
 }

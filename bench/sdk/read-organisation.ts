@@ -88,14 +88,32 @@ interface ZoneRef {
   id: string;
   enterprise: boolean;
   free: boolean;
+  /** The owning account's id, whose managed entry point may deploy managed rules to the zone. */
+  accountId: string | null;
 }
 
 const ENTRYPOINT_ABSENT = 10003;
-/** The zone settings zonewarden's catalogue reads (src/api/endpoints.ts ZONE_SETTINGS). */
-const SECURITY_SETTINGS = ['ssl', 'min_tls_version', 'tls_1_3', 'always_use_https', 'automatic_https_rewrites', 'security_header', 'security_level', 'browser_check', 'waf'];
+/**
+ * The zone settings zonewarden's catalogue reads (the rules' `meta.reads`): security_level is not
+ * among them, no rule judging it any more (vendor docs: the threat score is always 0).
+ */
+const SECURITY_SETTINGS = ['ssl', 'min_tls_version', 'tls_1_3', 'always_use_https', 'automatic_https_rewrites', 'security_header', 'browser_check', 'waf'];
+const MANAGED_PHASE = 'http_request_firewall_managed';
+
+/**
+ * A zone created with the new managed rules: its status has no migration_state, the new managed
+ * rules enabled and the previous ones not (as the crawler reads it).
+ */
+function bornOnNewManagedRules(status: Record<string, unknown> | null): boolean {
+  return status !== null && typeof status['migration_state'] !== 'string' && status['new_waf_status'] === 'enabled' && status['old_waf_status'] !== 'enabled';
+}
 
 class OrganisationReader {
   readonly items = noItems();
+  /** Each listed account's type: Enterprise accounts have an account-level managed entry point. */
+  private readonly accountTypes = new Map<string, string | undefined>();
+  /** Each Enterprise account's entry point, asked once and shared by its zones. */
+  private readonly accountEntrypoints = new Map<string, Promise<void>>();
 
   constructor(
     private readonly client: Cloudflare,
@@ -104,12 +122,15 @@ class OrganisationReader {
   ) {}
 
   async run(): Promise<void> {
-    await this.count('accounts', this.client.accounts.list(this.page('accounts')));
+    for await (const account of this.client.accounts.list(this.page('accounts'))) {
+      this.items.accounts++;
+      this.accountTypes.set(account.id, account.type);
+    }
     await this.count('invites', this.client.user.invites.list());
     const zones: ZoneRef[] = [];
     for await (const zone of this.client.zones.list(this.page('zones'))) {
       this.items.zones++;
-      zones.push({ id: zone.id, enterprise: zone.plan?.legacy_id === 'enterprise', free: zone.plan?.legacy_id === 'free' });
+      zones.push({ id: zone.id, enterprise: zone.plan?.legacy_id === 'enterprise', free: zone.plan?.legacy_id === 'free', accountId: zone.account?.id ?? null });
     }
     const limit = pLimit(this.settings.concurrency);
     try {
@@ -145,17 +166,33 @@ class OrganisationReader {
     await this.count('filters', c.filters.list({ zone_id, ...this.page('filters') }));
 
     // The SDK has no waf_migration methods: the generic get reads them.
-    const status = await this.object<{ migration_state?: unknown }>(`${base}/waf_migration/status`);
-    const state = status?.migration_state;
-    if (state !== 'complete') {
+    const status = await this.object<Record<string, unknown>>(`${base}/waf_migration/status`);
+    const state = status?.['migration_state'];
+    // A zone born on the new managed rules has no previous WAF, migration check or configuration.
+    const migrated = state === 'complete' || bornOnNewManagedRules(status);
+    if (!migrated) {
       await this.object(`${base}/waf_migration/check`, { phase_two: '1' });
       await this.object(`${base}/waf_migration/config`, { phase_two: '1' });
       await this.readLegacyWaf(zone_id);
       // The SDK's overrides.list is typed void and reads one page: its generic paginated list is what works.
       if (zone.enterprise) await this.count('waf_overrides', c.getAPIList(`${base}/firewall/waf/overrides`, V4PagePaginationArray<unknown>, { query: this.page('wafOverrides') }));
     }
-    if (state === 'validation' || state === 'complete') await this.readEntrypoint(zone_id, 'http_request_firewall_managed');
-    await this.readSecurity(zone, base, state === 'complete');
+    // Every paid zone's managed phase, and a Free zone's once it has started migrating.
+    if (state === 'validation' || migrated || !zone.free) await this.readEntrypoint({ zone_id }, MANAGED_PHASE);
+    // Once per Enterprise account; by the zone's plan when the account list did not say the type.
+    const accountType = zone.accountId === null ? undefined : this.accountTypes.get(zone.accountId);
+    if (zone.accountId !== null && (accountType === 'enterprise' || (accountType === undefined && zone.enterprise))) await this.readAccountEntrypoint(zone.accountId);
+    await this.readSecurity(zone, base, migrated);
+  }
+
+  /** The account's managed entry point, once per account however many of its zones ask. */
+  private readAccountEntrypoint(account_id: string): Promise<void> {
+    let read = this.accountEntrypoints.get(account_id);
+    if (!read) {
+      read = this.readEntrypoint({ account_id }, MANAGED_PHASE);
+      this.accountEntrypoints.set(account_id, read);
+    }
+    return read;
   }
 
   /**
@@ -170,7 +207,7 @@ class OrganisationReader {
     }
     await this.object(`${base}/dnssec`);
     await this.object(`${base}/ssl/universal/settings`);
-    await this.readEntrypoint(zone.id, 'http_request_firewall_custom');
+    await this.readEntrypoint({ zone_id: zone.id }, 'http_request_firewall_custom');
   }
 
   private async readLegacyWaf(zone_id: string): Promise<void> {
@@ -186,9 +223,9 @@ class OrganisationReader {
     for (const id of ids) await this.count('waf_rules', packages.rules.list(id, { zone_id, ...this.page('wafRules') }));
   }
 
-  private async readEntrypoint(zone_id: string, phase: 'http_request_firewall_managed' | 'http_request_firewall_custom'): Promise<void> {
+  private async readEntrypoint(scope: { zone_id: string } | { account_id: string }, phase: 'http_request_firewall_managed' | 'http_request_firewall_custom'): Promise<void> {
     try {
-      await this.client.rulesets.phases.get(phase, { zone_id });
+      await this.client.rulesets.phases.get(phase, scope);
       this.items.zone_objects++;
     } catch (err) {
       if (!(err instanceof NotFoundError && err.errors.some((e) => e.code === ENTRYPOINT_ABSENT))) throw err;

@@ -7,7 +7,9 @@
  * The expression is read with a small parser of the vendor's rules language (vendor docs: rules
  * language, operators and grouping symbols; values). It decides "always true" only for the forms
  * it knows; an expression it cannot parse, or whose truth it cannot show, is not broad: this must
- * never report a narrow rule as a broad one.
+ * never report a narrow rule as a broad one. The syntax tree and the helpers that read it are
+ * exported for the readings of one zone's traffic (managed-phase.ts), so an expression is parsed
+ * once (and cached) whatever reads it.
  */
 
 // ---------------------------------------------------------------------------------------------
@@ -83,7 +85,7 @@ function tokenize(text: string): Token[] {
 // Syntax tree
 
 /** What a comparison or function call reads: a field, a function of other expressions, or a literal. */
-interface Operand {
+export interface Operand {
   /** Canonical text, for comparing two operands. */
   key: string;
   /** The fields it reads, arguments included. */
@@ -95,13 +97,16 @@ interface Operand {
   literal: { value: string } | null;
 }
 
-type Value = { kind: 'string'; value: string; key: string } | { kind: 'set'; items: string[]; key: string } | { kind: 'word'; text: string; key: string };
+export type Value = { kind: 'string'; value: string; key: string } | { kind: 'set'; items: string[]; key: string } | { kind: 'word'; text: string; key: string };
 
-type Node =
+export type ExpressionNode =
   | { kind: 'bool'; value: boolean }
   | { kind: 'not'; operand: Node }
   | { kind: 'and' | 'or' | 'xor'; operands: Node[] }
   | { kind: 'test'; left: Operand; op: string | null; right: Value | null };
+type Node = ExpressionNode;
+/** One comparison (`op` and `right` set) or a bare operand such as a boolean field or a function call. */
+export type TestNode = Extract<Node, { kind: 'test' }>;
 
 const IDENT = /^[a-z_][a-z0-9_]*(\.[a-z0-9_]+)*$/;
 // vendor docs: operators: English and C-like notations of the same comparison.
@@ -265,7 +270,15 @@ function fieldsOf(node: Node): string[] {
   }
 }
 
+// Keys of compound nodes, computed once each (an `or` asks its operands' keys; nesting asks again).
+const keys = new WeakMap<Node, string>();
+
 function keyOf(node: Node): string {
+  if (node.kind === 'and' || node.kind === 'or' || node.kind === 'xor') {
+    let key = keys.get(node);
+    if (key === undefined) keys.set(node, (key = `(${node.operands.map(keyOf).join(` ${node.kind} `)})`));
+    return key;
+  }
   switch (node.kind) {
     case 'bool':
       return String(node.value);
@@ -273,32 +286,67 @@ function keyOf(node: Node): string {
       return `not ${keyOf(node.operand)}`;
     case 'test':
       return node.op === null ? node.left.key : `${node.left.key} ${node.op} ${node.right!.key}`;
-    default:
-      return `(${node.operands.map(keyOf).join(` ${node.kind} `)})`;
   }
 }
 
-function parse(expression: string): Node | null {
+// Parsed expressions by their text: an account's entry point is read again for each of its zones,
+// and one expression can be asked about by several rules. Bounded: emptied when full.
+const PARSE_CACHE_LIMIT = 10_000;
+const parsed = new Map<string, Node | null>();
+
+/** The syntax tree of an expression; null when it cannot be read (then nothing is concluded from it). */
+export function parseExpression(expression: string): ExpressionNode | null {
+  const cached = parsed.get(expression);
+  if (cached !== undefined || parsed.has(expression)) return cached ?? null;
+  let node: Node | null;
   try {
-    return new Parser(tokenize(expression)).parse();
+    node = new Parser(tokenize(expression)).parse();
   } catch {
-    return null;
+    // A syntax error, or nesting deeper than the stack (a RangeError): not read.
+    node = null;
   }
+  if (parsed.size >= PARSE_CACHE_LIMIT) parsed.clear();
+  parsed.set(expression, node);
+  return node;
+}
+
+/** How many parsed expressions are kept (at most PARSE_CACHE_LIMIT). */
+export function parsedExpressionsKept(): number {
+  return parsed.size;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Reach: which requests an expression matches
 
-/** `all`: every request; `host`: decided by the host name alone; `never`: no request; `other`: anything else. */
-type Reach = 'all' | 'host' | 'never' | 'other';
+/**
+ * `all`: every request; `never`: no request; `host`: decided by the host name alone, with `names`,
+ * the hosts it selects when it lists them outright (`eq`, `in`, joined by `or`), else null;
+ * `other`: anything else.
+ */
+type Reach = { kind: 'all' } | { kind: 'never' } | { kind: 'other' } | { kind: 'host'; names: string[] | null };
 
-const HOST_FIELDS = new Set(['http.host', 'http.request.host']);
+const ALL: Reach = { kind: 'all' };
+const NEVER: Reach = { kind: 'never' };
+const OTHER: Reach = { kind: 'other' };
+const HOST_ALONE: Reach = { kind: 'host', names: null };
+
+/** The fields holding the request's host name. */
+export const HOST_FIELDS: ReadonlySet<string> = new Set(['http.host', 'http.request.host']);
+/**
+ * vendor docs: fields: cf.zone.name, the name of the zone the request is for. Which zone a request
+ * is for follows from its host name, so a condition on it is a condition on the host, and for one
+ * zone it is simply true or false.
+ */
+export const ZONE_NAME_FIELD = 'cf.zone.name';
+const REACH_HOST_FIELDS = new Set([...HOST_FIELDS, ZONE_NAME_FIELD]);
 // RFC 9110 4.1 / RFC 9112 3.2.1: a request's path is an absolute-path, "/" followed by segments
 // (the one exception, the asterisk-form `OPTIONS *`, asks about the server, not a resource).
 const PATH_FIELDS = new Set(['http.request.uri.path', 'http.request.uri', 'raw.http.request.uri.path', 'raw.http.request.uri']);
 // Rust regular expressions (vendor docs: operators) that find a match in every string, the empty one included.
 const MATCH_ANY = new Set(['', '^', '$', '.*', '^.*', '.*$', '(.*)', '^(.*)']);
 const MATCH_ANY_PATH = new Set(['/', '^/', '^/.*', '^/(.*)']);
+// vendor docs: operators: wildcard matches the whole value, `*` standing for zero or more characters.
+const WILDCARD_ANY_PATH = new Set(['/*']);
 const TRANSFORMS = new Set(['lower', 'upper']);
 
 /**
@@ -306,7 +354,7 @@ const TRANSFORMS = new Set(['lower', 'upper']);
  * array or map can be missing, and every comparison of a missing value is false (vendor docs:
  * values, missing values), so `X eq "a" or X ne "a"` is not always true for those.
  */
-function presentField(operand: Operand): string | null {
+export function presentField(operand: Operand): string | null {
   if (operand.field) return operand.field;
   const call = operand.call;
   if (!call || !TRANSFORMS.has(call.name) || call.args.length !== 1) return null;
@@ -316,6 +364,13 @@ function presentField(operand: Operand): string | null {
 
 function stringArg(node: Node | undefined): string | null {
   return node?.kind === 'test' && node.op === null && node.left.literal && node.left.key.startsWith('"') ? node.left.literal.value : null;
+}
+
+/** The strings a comparison's value names: one for a string, each of an inline list of strings; null otherwise (a named list, numbers, addresses). */
+export function stringValues(value: Value | null): string[] | null {
+  if (value?.kind === 'string') return [value.value];
+  if (value?.kind !== 'set' || !value.items.every((i) => i.startsWith('"'))) return null;
+  return value.items.map((i) => JSON.parse(i) as string);
 }
 
 /** The address families an `ip.src in ...` test covers whole: `/0` of IPv4 or IPv6, or the full IPv4 range. */
@@ -331,7 +386,7 @@ function familiesCovered(node: Node): Set<'v4' | 'v6'> {
 }
 
 /** Whether one comparison or function call is true of every request. */
-function alwaysTrue(node: Extract<Node, { kind: 'test' }>): boolean {
+export function alwaysTrueTest(node: TestNode): boolean {
   const { left, op, right } = node;
   if (familiesCovered(node).size === 2) return true;
   if (op === null) {
@@ -349,9 +404,15 @@ function alwaysTrue(node: Extract<Node, { kind: 'test' }>): boolean {
   const path = PATH_FIELDS.has(field);
   if (op === 'contains') return right.value === '' || (path && right.value === '/');
   if (op === 'matches') return MATCH_ANY.has(right.value) || (path && MATCH_ANY_PATH.has(right.value));
-  // vendor docs: operators: wildcard matches the whole value; `*` stands for zero or more characters.
-  if (op === 'wildcard' || op === 'strict wildcard') return right.value === '*';
+  // vendor docs: operators: wildcard matches the whole value; `*` stands for zero or more
+  // characters, so `*` matches any value and `/*` any path (every path starts with "/").
+  if (op === 'wildcard' || op === 'strict wildcard') return right.value === '*' || (path && WILDCARD_ANY_PATH.has(right.value));
   return false;
+}
+
+/** Whether a test is `X in {}`: an empty inline list holds nothing, so no request matches. */
+function emptyList(node: TestNode): boolean {
+  return node.op === 'in' && node.right?.kind === 'set' && node.right.items.length === 0;
 }
 
 /** A disjunct as a literal: its canonical key, negated or not (`X ne v` is `not X eq v` when X is always present). */
@@ -377,56 +438,125 @@ function complementary(operands: Node[]): boolean {
   return false;
 }
 
-function reachOf(node: Node): Reach {
+/** Whether the disjuncts of an `or` cover every request between them: A or not A, or every IPv4 and every IPv6 address. */
+export function tautologicalOr(operands: ExpressionNode[]): boolean {
+  if (complementary(operands)) return true;
+  return new Set(operands.flatMap((o) => [...familiesCovered(o)])).size === 2;
+}
+
+/**
+ * Whether the conjuncts of an `and` contradict each other: one operand compared with `eq` or `in`
+ * to strings that no single value can equal at once (`http.host eq "a" and http.host eq "b"`).
+ * vendor docs: operators: string comparisons are exact (case-sensitive), so different strings
+ * never both equal one value.
+ */
+export function contradictoryAnd(operands: ExpressionNode[]): boolean {
+  const allowed = new Map<string, Set<string>>();
+  for (const o of operands) {
+    if (o.kind !== 'test' || (o.op !== 'eq' && o.op !== 'in')) continue;
+    const values = stringValues(o.right);
+    if (values === null) continue;
+    const before = allowed.get(o.left.key);
+    const now = new Set(before ? values.filter((v) => before.has(v)) : values);
+    if (now.size === 0) return true;
+    allowed.set(o.left.key, now);
+  }
+  return false;
+}
+
+/**
+ * For one zone, whether a comparison of cf.zone.name (`eq`, `ne`, `in` an inline list) holds; null
+ * when the test is not one of those (a named list, a function of the name, another field).
+ */
+export function zoneNameHolds(node: TestNode, zoneName: string): boolean | null {
+  if (presentField(node.left) !== ZONE_NAME_FIELD || (node.op !== 'eq' && node.op !== 'ne' && node.op !== 'in')) return null;
+  const values = stringValues(node.right);
+  if (values === null) return null;
+  const named = values.some((v) => v.toLowerCase() === zoneName.toLowerCase());
+  return node.op === 'ne' ? !named : named;
+}
+
+/** The hosts a host comparison names outright (`eq` a string, `in` a list of strings); null for anything else. */
+function hostsNamed(node: TestNode): string[] | null {
+  const field = presentField(node.left);
+  if (field === null || !REACH_HOST_FIELDS.has(field) || (node.op !== 'eq' && node.op !== 'in')) return null;
+  return stringValues(node.right);
+}
+
+function testReach(node: TestNode, zoneName: string | null): Reach {
+  if (alwaysTrueTest(node)) return ALL;
+  if (emptyList(node)) return NEVER;
+  const fields = node.left.fields;
+  if (zoneName !== null && fields.includes(ZONE_NAME_FIELD)) {
+    // For a known zone the test is true or false; a form not read here concludes nothing.
+    const holds = zoneNameHolds(node, zoneName);
+    return holds === null ? OTHER : holds ? ALL : NEVER;
+  }
+  if (fields.length === 0 || !fields.every((f) => REACH_HOST_FIELDS.has(f))) return OTHER;
+  return { kind: 'host', names: hostsNamed(node) };
+}
+
+function reachOf(node: Node, zoneName: string | null): Reach {
   switch (node.kind) {
     case 'bool':
-      return node.value ? 'all' : 'never';
+      return node.value ? ALL : NEVER;
     case 'not': {
-      const inner = reachOf(node.operand);
-      return inner === 'all' ? 'never' : inner === 'never' ? 'all' : inner;
+      const inner = reachOf(node.operand, zoneName);
+      // Every host but the ones named is still decided by the host, but names no host.
+      return inner.kind === 'all' ? NEVER : inner.kind === 'never' ? ALL : inner.kind === 'host' ? HOST_ALONE : inner;
     }
     case 'and': {
-      const parts = node.operands.map(reachOf);
-      if (parts.includes('never')) return 'never';
-      if (parts.every((p) => p === 'all')) return 'all';
-      return parts.every((p) => p === 'all' || p === 'host') ? 'host' : 'other';
+      const parts = node.operands.map((o) => reachOf(o, zoneName));
+      if (parts.some((p) => p.kind === 'never') || contradictoryAnd(node.operands)) return NEVER;
+      const rest = parts.filter((p) => p.kind !== 'all');
+      if (rest.length === 0) return ALL;
+      if (!rest.every((p) => p.kind === 'host')) return OTHER;
+      return rest.length === 1 ? rest[0]! : HOST_ALONE;
     }
     case 'or': {
-      const parts = node.operands.map(reachOf);
-      if (parts.includes('all') || complementary(node.operands)) return 'all';
-      const families = new Set(node.operands.flatMap((o) => [...familiesCovered(o)]));
-      if (families.size === 2) return 'all';
-      const rest = parts.filter((p) => p !== 'never');
-      if (rest.length === 0) return 'never';
-      return rest.every((p) => p === 'host') ? 'host' : 'other';
+      const parts = node.operands.map((o) => reachOf(o, zoneName));
+      if (parts.some((p) => p.kind === 'all') || tautologicalOr(node.operands)) return ALL;
+      const rest = parts.filter((p) => p.kind !== 'never');
+      if (rest.length === 0) return NEVER;
+      const hosts = rest.filter((p): p is Extract<Reach, { kind: 'host' }> => p.kind === 'host');
+      if (hosts.length !== rest.length) return OTHER;
+      return hosts.every((p) => p.names !== null) ? { kind: 'host', names: [...new Set(hosts.flatMap((p) => p.names!))] } : HOST_ALONE;
     }
     case 'xor':
-      return node.operands.map(reachOf).reduce((a, b) => {
-        const constant = (r: Reach) => r === 'all' || r === 'never';
-        if (constant(a) && constant(b)) return a === b ? 'never' : 'all';
-        return a !== 'other' && b !== 'other' ? 'host' : 'other';
-      });
-    case 'test': {
-      if (alwaysTrue(node)) return 'all';
-      const fields = node.left.fields;
-      return fields.length > 0 && fields.every((f) => HOST_FIELDS.has(f)) ? 'host' : 'other';
-    }
+      return node.operands
+        .map((o) => reachOf(o, zoneName))
+        .reduce((a, b) => {
+          const constant = (r: Reach) => r.kind === 'all' || r.kind === 'never';
+          if (constant(a) && constant(b)) return a.kind === b.kind ? NEVER : ALL;
+          return a.kind !== 'other' && b.kind !== 'other' ? HOST_ALONE : OTHER;
+        });
+    case 'test':
+      return testReach(node, zoneName);
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // The answers
 
+/** The traffic a broad expression matches, in words. */
+export type BroadTraffic = 'every request' | 'every request to the host' | 'every request to the hosts it names' | 'requests decided by the host name alone';
+
 /**
- * Which requests a broad expression matches, in words: `every request`, or `every request to the
- * host` when it only looks at the host name; null when it is narrower or cannot be read. A rule
- * that came back without an expression is read as matching every request, the widest reading.
+ * Which requests a broad expression matches, in words: `every request`; `every request to the
+ * host` (or `to the hosts it names`) when it names hosts outright; `requests decided by the host
+ * name alone` for other host conditions (negated, a suffix, a pattern); null when it is narrower
+ * or cannot be read. With `zoneName`, a condition on cf.zone.name is read for that zone (true or
+ * false); without, as a host condition. A rule that came back without an expression is read as
+ * matching every request, the widest reading.
  */
-export function broadReach(expression: string | null): 'every request' | 'every request to the host' | null {
+export function broadReach(expression: string | null, zoneName: string | null = null): BroadTraffic | null {
   if (expression === null) return 'every request';
-  const node = parse(expression);
-  const reach = node ? reachOf(node) : 'other';
-  return reach === 'all' ? 'every request' : reach === 'host' ? 'every request to the host' : null;
+  const node = parseExpression(expression);
+  const reach = node ? reachOf(node, zoneName) : OTHER;
+  if (reach.kind === 'all') return 'every request';
+  if (reach.kind !== 'host') return null;
+  if (reach.names === null) return 'requests decided by the host name alone';
+  return reach.names.length === 1 ? 'every request to the host' : 'every request to the hosts it names';
 }
 
 /** Whether an expression matches every request: `true` and the tautologies above, or none at all. */

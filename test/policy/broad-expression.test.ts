@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { broadReach, isBroadExpression, matchesEverything } from '../../src/policy/broad-expression.js';
+import { broadReach, isBroadExpression, matchesEverything, parseExpression, parsedExpressionsKept } from '../../src/policy/broad-expression.js';
 
 const ALL = 'every request';
 const HOST = 'every request to the host';
+const HOSTS = 'every request to the hosts it names';
+const BY_HOST = 'requests decided by the host name alone';
 
 describe('broadReach', () => {
   it.each<[string, string | null, string]>([
@@ -43,6 +45,11 @@ describe('broadReach', () => {
     // vendor docs: operators: wildcard matches the entire value; `*` is zero or more characters.
     ['http.request.full_uri wildcard "*"', ALL, 'a wildcard of * alone'],
     ['http.request.full_uri wildcard "*.example.com/*"', null, 'a real wildcard'],
+    // vendor docs: operators: wildcard: `*` is zero or more characters; RFC 9110 4.1: every path starts with "/".
+    ['http.request.uri.path wildcard "/*"', ALL, 'every path as a wildcard'],
+    ['http.request.uri.path strict wildcard "/*"', ALL, 'every path as a strict wildcard'],
+    ['http.user_agent wildcard "/*"', null, '/* of a field that is not a path'],
+    ['http.request.uri.path wildcard "/api/*"', null, 'a path prefix as a wildcard'],
     // vendor docs: operators: eq/== and ne/!= on the same value are each other's negation.
     ['http.request.uri.path eq "/a" or http.request.uri.path ne "/a"', ALL, 'X eq a or X ne a'],
     ['http.request.uri.path == "/a" || http.request.uri.path != "/a"', ALL, 'C-like notation'],
@@ -51,16 +58,29 @@ describe('broadReach', () => {
     ['(ip.src.country eq "FR" and ssl) or not (ip.src.country eq "FR" and ssl)', ALL, 'A or not A, compound A'],
     ['http.request.uri.path eq "/a" or http.request.uri.path ne "/b"', null, 'different values'],
     ['http.request.uri.path eq "/a" and http.request.uri.path ne "/a"', null, 'a contradiction, not a tautology'],
+    // vendor docs: operators: eq compares the whole value; one host name cannot equal two different strings.
+    ['http.host eq "a.example" and http.host eq "b.example"', null, 'two different hosts at once: no request'],
+    ['http.host in {"a.example" "b.example"} and http.host eq "c.example"', null, 'a host outside the list: no request'],
+    ['http.host in {"a.example" "b.example"} and http.host eq "a.example"', BY_HOST, 'two host conditions joined by and: decided by the host, not named outright'],
+    ['http.host in {}', null, 'an empty list holds no host'],
     // vendor docs: values, missing values: any comparison of a missing value (absent map key) is false,
     // so `eq` and `ne` of a header can both be false; `not` of a false comparison is true.
     ['http.request.headers["x-a"][0] eq "1" or http.request.headers["x-a"][0] ne "1"', null, 'both false when the header is missing'],
     ['http.request.headers["x-a"][0] eq "1" or not http.request.headers["x-a"][0] eq "1"', ALL, 'not covers the missing value'],
     ['http.request.headers["x-a"][0] contains ""', null, 'a missing header contains nothing'],
-    // The host name only: every path, method and client of one site.
+    // The host name only: every path, method and client of one site. Several hosts, or a host
+    // condition that names none outright, are said so, not "the host".
     ['http.host eq "shop.example"', HOST, 'one host'],
-    ['(http.host in {"a.example" "b.example"})', HOST, 'a set of hosts'],
-    ['http.host eq "a.example" or http.host eq "b.example"', HOST, 'hosts joined by or'],
-    ['ends_with(http.host, ".example")', HOST, 'a function of the host'],
+    ['(http.host in {"a.example" "b.example"})', HOSTS, 'a set of hosts'],
+    ['http.host eq "a.example" or http.host eq "b.example"', HOSTS, 'hosts joined by or'],
+    ['http.host eq "a.example" or http.host in {"a.example"}', HOST, 'one host named twice'],
+    ['ends_with(http.host, ".example")', BY_HOST, 'a function of the host'],
+    ['not http.host eq "admin.example"', BY_HOST, 'every host but one'],
+    ['http.host ne "admin.example"', BY_HOST, 'every host but one, with ne'],
+    ['http.host eq "a.example" and not http.host eq "b.example"', BY_HOST, 'two host conditions joined by and'],
+    // vendor docs: fields: cf.zone.name is the zone a request is for, which its host name decides.
+    ['cf.zone.name eq "shop.example"', HOST, 'a zone name, no zone given'],
+    ['cf.zone.name in {"a.example" "b.example"}', HOSTS, 'two zone names, no zone given'],
     ['http.host eq "ip.src"', HOST, 'a string naming a field is not a field'],
     ['http.host eq "shop.example" and true', HOST, 'an always-true part and a host'],
     ['http.host eq "shop.example" and http.request.uri.path matches ".*"', HOST, 'a tautology and a host'],
@@ -83,6 +103,45 @@ describe('broadReach', () => {
 
   it('reads a rule without an expression as matching every request, the widest reading', () => {
     expect(broadReach(null)).toBe(ALL);
+  });
+
+  // vendor docs: fields: cf.zone.name is the name of the zone the request is for: for one zone the
+  // condition is true of every request of it or of none.
+  it.each<[string, string | null]>([
+    ['cf.zone.name eq "shop.example"', ALL],
+    ['cf.zone.name == "shop.example"', ALL],
+    ['cf.zone.name eq r#"shop.example"#', ALL],
+    ['cf.zone.name in {"a.example" "shop.example"}', ALL],
+    ['cf.zone.name eq "other.example"', null],
+    ['cf.zone.name ne "other.example"', ALL],
+    ['not cf.zone.name eq "shop.example"', null],
+    ['cf.zone.name eq "shop.example" and http.host eq "www.shop.example"', HOST],
+    ['cf.zone.name eq "shop.example" and http.request.uri.path eq "/login"', null],
+    ['cf.zone.name in $zones', null],
+    ['ends_with(cf.zone.name, ".example")', null],
+  ])('for the zone shop.example, %s', (expression, expected) => {
+    expect(broadReach(expression, 'shop.example')).toBe(expected);
+  });
+});
+
+describe('parseExpression', () => {
+  // Decision: an account's entry point is read again for each of its zones; its expressions are parsed once.
+  it('parses an expression once and gives the same tree again', () => {
+    const tree = parseExpression('http.host eq "cached.example" and ssl');
+    expect(tree).not.toBeNull();
+    expect(parseExpression('http.host eq "cached.example" and ssl')).toBe(tree);
+    expect(parseExpression('(true')).toBeNull();
+  });
+
+  it('keeps at most 10,000 parsed expressions', () => {
+    for (let i = 0; i < 10_050; i++) parseExpression(`http.request.uri.path eq "/p${i}"`);
+    expect(parsedExpressionsKept()).toBeGreaterThan(0);
+    expect(parsedExpressionsKept()).toBeLessThanOrEqual(10_000);
+  });
+
+  it('reads a deeply nested expression without failing', () => {
+    const nested = `${'('.repeat(300)}http.host eq "a.example"${')'.repeat(300)}`;
+    expect(broadReach(nested)).toBe(HOST);
   });
 });
 

@@ -10,6 +10,11 @@ const zone = (...rules: Record<string, unknown>[]) => ({ zones: [{ name: 'shop.e
 // vendor docs: deploy a managed ruleset: an execute rule in the zone's http_request_firewall_managed entry point.
 const managedRuns = { id: 'mep', phase: 'http_request_firewall_managed', rules: [{ id: 'x1', action: 'execute', expression: 'true', action_parameters: { id: 'efb7b8c949ac4650a09736fc376e9aee' }, enabled: true }] };
 const withManaged = (entrypoint: object | null, ...rules: Record<string, unknown>[]) => ({ zones: [{ name: 'shop.example', customEntrypoint: { id: 'ep', rules }, entrypoint }] });
+// API spec: Managed-rules migration: a zone that finished migrating (state complete), and one created with the
+// new managed rules (no migration state, the new version enabled, the previous one not).
+const migrated = { migration_state: 'complete', old_waf_status: 'disabled', new_waf_status: 'enabled' };
+const native = { old_waf_status: 'disabled', new_waf_status: 'enabled' };
+const onNewManagedRules = (migrationStatus: object, ...rules: Record<string, unknown>[]) => ({ zones: [{ name: 'shop.example', migrationStatus, customEntrypoint: { id: 'ep', rules } }] });
 
 testRule(rule, {
   valid: [
@@ -39,12 +44,65 @@ testRule(rule, {
     { name: 'an expression it cannot read', snapshot: zone(skip('true AND true', { products: ['waf'] })) },
     // vendor docs: values, missing values: a comparison of a missing header is false, so eq or ne can both be false.
     { name: 'eq or ne of a header that may be missing', snapshot: zone(skip('http.request.headers["x-a"][0] eq "1" or http.request.headers["x-a"][0] ne "1"', { products: ['waf'] })) },
+    // vendor docs: skip options: `waf` is "Managed rules (Previous version)"; WAF managed rules (previous version)
+    // and the firewall rules deprecation notice: retired on 2025-06-15. On a zone that runs the new managed
+    // rules the product skips nothing, so a skip left with nothing else to skip is not reported.
+    { name: 'the previous managed rules on a migrated zone', snapshot: onNewManagedRules(migrated, skip('true', { products: ['waf'] })) },
+    { name: 'the previous managed rules on a zone created with the new ones', snapshot: onNewManagedRules(native, skip('true', { products: ['waf'] })) },
+    // vendor docs: fields: cf.zone.name is the zone the request is for: another zone's name matches none of this zone's requests.
+    { name: 'a skip naming another zone', snapshot: zone(skip('cf.zone.name eq "other.example"', { ruleset: 'current' }), block()) },
+    // vendor docs: operators: eq compares the whole value: one host cannot equal two different names.
+    { name: 'a skip requiring two different hosts at once', snapshot: zone(skip('http.host eq "a.shop.example" and http.host eq "b.shop.example"', { ruleset: 'current' }), block()) },
   ],
   invalid: [
     {
       name: 'skip the remaining custom rules for everything',
       snapshot: zone(skip('true', { ruleset: 'current' }), block()),
-      findings: [{ messageId: 'broadSkip', severity: 'high', resourceType: 'custom_rule', message: 'skips every later custom rule for every request (' }],
+      findings: [{ messageId: 'broadSkip', severity: 'high', resourceType: 'custom_rule', message: 'custom rule "exempt" skips every later custom rule for every request (' }],
+    },
+    {
+      // vendor docs: skip options: the products bic and waf; waf names the previous managed rules, gone on a migrated zone.
+      name: 'the previous managed rules dropped from what a migrated zone skips',
+      snapshot: onNewManagedRules(migrated, skip('true', { products: ['waf', 'bic'] })),
+      findings: [{ message: 'skips the products bic (Browser Integrity Check) for every request (' }],
+    },
+    {
+      // vendor docs: fields: cf.zone.name, the zone the request is for: naming this zone matches every request of it.
+      name: 'a skip naming this zone',
+      snapshot: zone(skip('cf.zone.name eq "shop.example"', { ruleset: 'current' }), block()),
+      findings: [{ message: 'skips every later custom rule for every request (expression: cf.zone.name eq "shop.example")' }],
+    },
+    {
+      // vendor docs: operators: wildcard: `*` is zero or more characters; RFC 9110 4.1: every path starts with "/".
+      name: 'a wildcard of every path',
+      snapshot: zone(skip('http.request.uri.path wildcard "/*"', { products: ['bic'] })),
+      findings: [{ message: 'for every request (' }],
+    },
+    {
+      // Several hosts, or a host condition that names none outright, are not "the host".
+      name: 'skips for several hosts and for every host but one',
+      snapshot: zone(
+        skip('http.host in {"shop.example" "www.shop.example"}', { products: ['bic'] }, { id: 'hosts' }),
+        skip('not http.host eq "admin.shop.example"', { products: ['bic'] }, { id: 'negated' }),
+      ),
+      findings: [
+        { resourceId: 'hosts', message: 'skips the products bic (Browser Integrity Check) for every request to the hosts it names (' },
+        { resourceId: 'negated', message: 'for requests decided by the host name alone (' },
+      ],
+    },
+    {
+      // vendor docs: create an exception: a skip only skips what comes after it; each skip counts the acting rules after it.
+      name: 'each skip of a long entry point counts the rules after it',
+      snapshot: zone(
+        skip('true', { ruleset: 'current' }, { id: 'first' }),
+        block('b1'),
+        skip('true', { ruleset: 'current' }, { id: 'second' }),
+        { ...block('b2'), enabled: false },
+        block('b3'),
+        skip('true', { ruleset: 'current' }, { id: 'last' }),
+        { ...block('b4'), enabled: false },
+      ),
+      findings: [{ resourceId: 'first' }, { resourceId: 'second' }],
     },
     {
       // vendor docs: skip options: phases http_ratelimit (rate limiting rules); the managed phase runs the deployed managed ruleset.

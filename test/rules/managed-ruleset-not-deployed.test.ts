@@ -1,3 +1,4 @@
+import { describe, expect, it } from 'vitest';
 import rule from '../../rules/managed-ruleset-not-deployed.js';
 import { days } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
@@ -42,6 +43,11 @@ testRule(rule, {
     { name: 'managed and OWASP deployed', snapshot: zone({ rules: [exec(MANAGED), exec(OWASP)] }) },
     { name: 'managed only', snapshot: zone({ rules: [exec(MANAGED)] }) },
     { name: 'not migrated: judged by managed-rules-disabled', snapshot: { zones: [{ name: 'a.example' }] } },
+    // API spec: Managed-rules migration: in validation mode the previous managed rules still decide; judged by the migration rules.
+    {
+      name: 'in validation mode: judged by the migration rules',
+      snapshot: { zones: [{ name: 'a.example', migrationStatus: { migration_state: 'validation', old_waf_status: 'enabled', new_waf_status: 'enabled' } }] },
+    },
     { name: 'a Free zone', snapshot: zone(null, { plan: 'free' }) },
     // vendor docs: managed rules: Free zones get the Free Managed Ruleset, a different ruleset; the managed ruleset comes with paid plans.
     { name: 'a Free zone that never had the previous WAF', snapshot: zone(null, { plan: 'free', migrationStatus: native }) },
@@ -68,7 +74,9 @@ testRule(rule, {
     { name: 'a zone-level expression naming the zone', snapshot: zone({ rules: [withExpression(MANAGED, 'cf.zone.name eq "shop.example"')] }) },
     // Decision: the OWASP core ruleset is optional, and a log action is how operators commonly tune it (the migration turns Simulate into Log).
     { name: 'OWASP at log only', snapshot: zone({ rules: [exec(MANAGED), withOverrides(OWASP, { action: 'log' })] }) },
-    // vendor docs: "Deploy a WAF managed ruleset via API (account)": an account-level execute rule selecting zones by name.
+    // vendor docs: "Deploy a WAF managed ruleset via API (account)": an account-level execute rule selecting zones by
+    // name. `cf.zone.plan eq "ENT"` is the form the account-level examples use, as read (the fields reference's list
+    // of plan values was not found).
     {
       name: 'deployed by the account for this zone by name and plan',
       snapshot: enterprise(null, { rules: [withExpression(MANAGED, 'cf.zone.name eq "shop.example" and cf.zone.plan eq "ENT"')] }),
@@ -83,6 +91,20 @@ testRule(rule, {
       name: 'a zone skip does not reach the account deployment',
       snapshot: enterprise({ rules: [skip({ ruleset: 'current' })] }, { rules: [exec(MANAGED)] }),
     },
+    // vendor docs: "Create an exception": an exception skips only the requests it matches; a host
+    // outside the zone is none of the zone's requests, at either level.
+    {
+      name: 'a zone skip for a host outside the zone',
+      snapshot: zone({ rules: [skip({ ruleset: 'current' }, 'http.host eq "other.example"'), exec(MANAGED)] }),
+    },
+    // vendor docs: "Create an exception" (OWASP optional): a skip of some hosts leaves OWASP running for the others.
+    {
+      name: 'OWASP skipped for one host only',
+      snapshot: zone({ rules: [exec(MANAGED), skip({ rulesets: [OWASP] }, 'http.host eq "www.shop.example"'), exec(OWASP)] }),
+    },
+    // vendor docs: "Deploy a managed ruleset with ruleset, tag, and rule overrides": OWASP rules enabled again
+    // only to log still run (the OWASP core ruleset at log is tuning, as above).
+    { name: 'OWASP switched off but for tags that log', snapshot: zone({ rules: [exec(MANAGED), withOverrides(OWASP, { enabled: false, categories: [{ category: 'xss', action: 'log', enabled: true }] })] }) },
     // An account skip naming another zone's host selects none of this zone's requests.
     {
       name: 'an account skip for another zone\'s host',
@@ -108,6 +130,19 @@ testRule(rule, {
     { name: 'OWASP disabled', snapshot: zone({ rules: [exec(MANAGED), exec(OWASP, false)] }), findings: [{ messageId: 'owaspDisabled', severity: 'medium' }] },
     { name: 'unknown when the entry point was not read', snapshot: zone(null, { unread: { entrypoint: 'failed' } }), findings: [{ status: 'unknown' }] },
     { name: 'unknown without the status', snapshot: { zones: [{ name: 'a.example', unread: { migration_status: 'failed' } }] }, findings: [{ status: 'unknown' }] },
+    // API spec: Managed-rules migration: the status endpoint answered without a status: whether the zone runs
+    // the new managed rules is not known (as the migration rules answer it).
+    {
+      name: 'unknown when the status endpoint returned no status',
+      snapshot: zone({ rules: [] }, { migrationStatus: null }),
+      findings: [{ status: 'unknown', message: 'returned no status' }],
+    },
+    // API spec: Managed-rules migration: the states are start (default), validation and complete; another one is not read.
+    {
+      name: 'unknown for a migration state it does not know',
+      snapshot: zone({ rules: [] }, { migrationStatus: { migration_state: 'paused', old_waf_status: 'enabled', new_waf_status: 'enabled' } }),
+      findings: [{ status: 'unknown', message: '"paused"' }],
+    },
     // vendor docs: "Create an exception": `ruleset: "current"` skips all remaining rules of the entry point.
     {
       name: 'a skip of every remaining rule before the execute rule',
@@ -118,13 +153,43 @@ testRule(rule, {
     {
       name: 'a skip of the managed ruleset on a native zone',
       snapshot: zone({ rules: [skip({ rulesets: [MANAGED] }), exec(MANAGED)] }, { migrationStatus: native }),
-      findings: [{ messageId: 'skipped', severity: 'high', message: 'skips the ruleset for every request (' }],
+      findings: [{ messageId: 'skipped', severity: 'high', message: 'skips the managed ruleset for every request (' }],
     },
-    // A skip matched on the host alone exempts every request to that host (as custom-rules-broad-skip reads it).
+    // vendor docs: "Create an exception": exceptions skip only the requests they match; "Add an exception via
+    // API" skips every remaining rule for one hostname (dev.example.com): the zone's other hosts still run
+    // the managed ruleset. The apex alone is not every request of the zone (www, api, ... still get it).
     {
-      name: 'a skip of the whole host',
+      name: 'a skip of the apex host only',
       snapshot: zone({ rules: [skip({ ruleset: 'current' }, 'http.host eq "shop.example"'), exec(MANAGED)] }),
-      findings: [{ messageId: 'skipped', message: 'for every request to the host' }],
+      findings: [
+        {
+          messageId: 'hostSkipped',
+          severity: 'medium',
+          message: 'skip rule "exempt everything" comes before rule "xefb7" and skips every later rule of the entry point for every request to shop.example (expression: http.host eq "shop.example"): the managed ruleset does not run for requests to shop.example;',
+        },
+      ],
+    },
+    {
+      name: 'a skip of the managed ruleset for two hosts of the zone',
+      snapshot: zone({ rules: [skip({ rulesets: [MANAGED] }, 'http.host in {"shop.example" "www.shop.example" "other.example"}'), exec(MANAGED)] }),
+      findings: [{ messageId: 'hostSkipped', severity: 'medium', message: 'skips the managed ruleset for every request to shop.example and www.shop.example (', data: { hosts: ['shop.example', 'www.shop.example'] } }],
+    },
+    {
+      name: 'a skip for every host but one',
+      snapshot: zone({ rules: [skip({ ruleset: 'current' }, 'not http.host eq "api.shop.example"'), exec(MANAGED)] }),
+      findings: [{ messageId: 'hostSkipped', severity: 'medium', message: 'for requests decided by the host name alone (' }],
+    },
+    // vendor docs: fields: cf.zone.name is the zone a request is for; naming this zone, or its apex and every
+    // subdomain, matches every request of the zone.
+    {
+      name: 'a zone-level skip naming the zone',
+      snapshot: zone({ rules: [skip({ ruleset: 'current' }, 'cf.zone.name eq "shop.example"'), exec(MANAGED)] }),
+      findings: [{ messageId: 'skipped', severity: 'high' }],
+    },
+    {
+      name: 'a skip of the apex and every subdomain',
+      snapshot: zone({ rules: [skip({ ruleset: 'current' }, 'http.host eq "shop.example" or ends_with(http.host, ".shop.example")'), exec(MANAGED)] }),
+      findings: [{ messageId: 'skipped', severity: 'high' }],
     },
     // vendor docs: "Override a managed ruleset": a ruleset override `enabled: false` disables every rule.
     {
@@ -132,11 +197,20 @@ testRule(rule, {
       snapshot: zone({ rules: [withOverrides(MANAGED, { enabled: false })] }),
       findings: [{ messageId: 'overriddenOff', severity: 'high' }],
     },
-    // vendor docs: "Enable only selected rules": tag and rule overrides take precedence and enable the rules they name.
+    // vendor docs: "Use category overrides" (to enable Joomla rules): tag overrides take precedence and enable the rules they name.
     {
       name: 'disabled by a ruleset override except one tag',
       snapshot: zone({ rules: [withOverrides(MANAGED, { enabled: false, categories: [{ category: 'joomla', action: 'block', enabled: true }] })] }),
       findings: [{ messageId: 'overriddenOff', severity: 'medium', data: { kept: 1 } }],
+    },
+    // vendor docs: "Deploy a managed ruleset with ruleset, tag, and rule overrides": its example disables every
+    // rule and enables the wordpress and drupal rules again with `action: log`: they log, nothing acts.
+    {
+      name: 'disabled by a ruleset override, tags enabled again only to log',
+      snapshot: zone({
+        rules: [withOverrides(MANAGED, { enabled: false, categories: [{ category: 'wordpress', action: 'log', enabled: true }, { category: 'drupal', action: 'log', enabled: true }] })],
+      }),
+      findings: [{ messageId: 'overriddenOff', severity: 'high', data: { kept: 0 }, message: 'the 2 tag or rule overrides that enable some of them again set them to log' }],
     },
     // vendor docs: "Override a managed ruleset": a ruleset-level `action: log` makes every rule log instead of act.
     {
@@ -154,6 +228,13 @@ testRule(rule, {
       name: 'deployed for one path only',
       snapshot: zone({ rules: [withExpression(MANAGED, 'starts_with(http.request.uri.path, "/shop")')] }),
       findings: [{ messageId: 'narrow', severity: 'medium', message: 'starts_with(http.request.uri.path, "/shop")' }],
+    },
+    // Decision (vendor docs silent on a rule without an expression): an execute rule that came back without
+    // one is read as running for part of the traffic, the worst case for it.
+    {
+      name: 'an execute rule without an expression',
+      snapshot: zone({ rules: [exec(MANAGED, true, { expression: null })] }),
+      findings: [{ messageId: 'narrow', severity: 'medium', message: 'came back without an expression' }],
     },
     // Decision: the zone's apex alone leaves its subdomains (www, api, ...) without managed rules.
     {
@@ -204,7 +285,19 @@ testRule(rule, {
     {
       name: 'OWASP skipped for every request',
       snapshot: zone({ rules: [skip({ rulesets: [OWASP] }), exec(MANAGED), exec(OWASP)] }),
-      findings: [{ messageId: 'owaspNotRunning', severity: 'medium', message: 'skip rule exempt everything' }],
+      findings: [{ messageId: 'owaspNotRunning', severity: 'medium', message: 'skip rule "exempt everything" before it skips the OWASP core ruleset for every request' }],
+    },
+    // vendor docs: "Account-level WAF configuration" / "Deploy a managed ruleset": OWASP deployed at the account
+    // level alone is deployed all the same, and judged the same way.
+    {
+      name: 'OWASP deployed only by the account, disabled',
+      snapshot: enterprise({ rules: [exec(MANAGED)] }, { rules: [exec(OWASP, false)] }),
+      findings: [{ messageId: 'owaspDisabled', severity: 'medium', data: { level: 'account' } }],
+    },
+    {
+      name: 'OWASP deployed only by the account, skipped there for every request',
+      snapshot: enterprise({ rules: [exec(MANAGED)] }, { rules: [skip({ rulesets: [OWASP] }), exec(OWASP)] }),
+      findings: [{ messageId: 'owaspNotRunning', severity: 'medium', data: { level: 'account' }, message: 'skips the OWASP core ruleset for every request' }],
     },
     {
       name: 'OWASP disabled by a ruleset override',
@@ -212,4 +305,13 @@ testRule(rule, {
       findings: [{ messageId: 'owaspNotRunning', severity: 'medium', message: 'ruleset-wide override' }],
     },
   ],
+});
+
+// vendor docs: custom rules, available skip options: a custom rule with `phases` including
+// http_request_firewall_managed skips the managed phase; custom-rules-broad-skip reports those.
+describe('managed-ruleset-not-deployed meta', () => {
+  it('says that skips in the custom-rules phase are judged by custom-rules-broad-skip', () => {
+    expect(rule.meta.description).toContain('custom-rules-broad-skip');
+    expect(rule.meta.remediation).toContain('custom-rules-broad-skip');
+  });
 });
