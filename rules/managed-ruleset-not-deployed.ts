@@ -47,7 +47,7 @@ export default defineRule({
     id: 'managed-ruleset-not-deployed',
     title: 'The managed ruleset runs on all of the zone\'s traffic',
     description:
-      'A zone on the new managed rules (migrated, or created with them) is protected only if a rule of the managed phase executes the vendor managed ruleset, and only where that rule runs. The rules are judged in order, as the engine runs them, at the account level (Enterprise zones) and the zone level: a skip rule placed earlier that exempts every request of the zone, a disabled execute rule, or a ruleset-wide override that disables the rules (tag and rule overrides that enable some again only to log do not count) or sets them to log leave the zone without managed rules (high); a skip rule placed earlier that exempts some of the zone\'s hosts, or an execute expression narrower than all traffic, leave part of it without them (medium). A host outside the zone selects none of its requests. Category and single-rule overrides and skip rules listing single rules are ordinary tuning and are not judged. Skip rules in the custom-rules phase (`phases` including `http_request_firewall_managed`) are judged by custom-rules-broad-skip, not here. Where the OWASP core ruleset is deployed, at the zone or the account level, it fails at medium when it never runs (disabled, skipped for every request, or switched off by a ruleset-wide override). A zone still on the previous managed rules (migration state start or validation) is judged by managed-rules-disabled and the migration rules; without a migration status, or with a state the check does not know, the answer is unknown.',
+      'A zone on the new managed rules (migrated, or created with them) is protected only if a rule of the managed phase executes the vendor managed ruleset, and only where that rule runs. The rules are judged in order, as the engine runs them, at the account level (Enterprise zones) and the zone level: a skip rule placed earlier that exempts every request of the zone, a disabled execute rule, or a ruleset-wide override that disables the rules (tag and rule overrides that enable some again only to log do not count) or sets them to log leave the zone without managed rules (high); a skip rule placed earlier that exempts some of the zone\'s hosts, or an execute expression narrower than all traffic, leave part of it without them (medium; high when the hosts include the zone\'s own name, its apex). A host outside the zone selects none of its requests. Category and single-rule overrides and skip rules listing single rules are ordinary tuning and are not judged. Skip rules in the custom-rules phase (`phases` including `http_request_firewall_managed`) are judged by custom-rules-broad-skip, not here. Where the OWASP core ruleset is deployed, at the zone or the account level, it fails at medium when it never runs (disabled, skipped for every request, or switched off by a ruleset-wide override). A zone still on the previous managed rules (migration state start or validation) is judged by managed-rules-disabled and the migration rules; without a migration status, or with a state the check does not know, the answer is unknown.',
     severity: 'high',
     category: 'firewall',
     scope: 'zone',
@@ -139,7 +139,9 @@ function failManaged(ctx: ZoneContext<Options>, zone: ZoneIdentity, found: Deplo
           excluded: hosts ? `requests to ${hosts}` : 'the hosts its condition selects',
           expression: shorten(o.skip.expression),
         },
-        'medium',
+        // The zone's own host (its apex) is the site the zone is named for: a skip of it switches the
+        // managed rules off where they matter most, as a skip of every request does (high).
+        o.hosts?.includes(ctx.zone.name) ? 'high' : 'medium',
       );
     }
     case 'overriddenOff':

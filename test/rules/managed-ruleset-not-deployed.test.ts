@@ -157,14 +157,15 @@ testRule(rule, {
     },
     // vendor docs: "Create an exception": exceptions skip only the requests they match; "Add an exception via
     // API" skips every remaining rule for one hostname (dev.example.com): the zone's other hosts still run
-    // the managed ruleset. The apex alone is not every request of the zone (www, api, ... still get it).
+    // the managed ruleset. Skipping the zone's own host (its apex, the site it is named for) switches them
+    // off where they matter most, as skipping every request does: high; other hosts of the zone: medium.
     {
       name: 'a skip of the apex host only',
       snapshot: zone({ rules: [skip({ ruleset: 'current' }, 'http.host eq "shop.example"'), exec(MANAGED)] }),
       findings: [
         {
           messageId: 'hostSkipped',
-          severity: 'medium',
+          severity: 'high',
           message: 'skip rule "exempt everything" comes before rule "xefb7" and skips every later rule of the entry point for every request to shop.example (expression: http.host eq "shop.example"): the managed ruleset does not run for requests to shop.example;',
         },
       ],
@@ -172,7 +173,12 @@ testRule(rule, {
     {
       name: 'a skip of the managed ruleset for two hosts of the zone',
       snapshot: zone({ rules: [skip({ rulesets: [MANAGED] }, 'http.host in {"shop.example" "www.shop.example" "other.example"}'), exec(MANAGED)] }),
-      findings: [{ messageId: 'hostSkipped', severity: 'medium', message: 'skips the managed ruleset for every request to shop.example and www.shop.example (', data: { hosts: ['shop.example', 'www.shop.example'] } }],
+      findings: [{ messageId: 'hostSkipped', severity: 'high', message: 'skips the managed ruleset for every request to shop.example and www.shop.example (', data: { hosts: ['shop.example', 'www.shop.example'] } }],
+    },
+    {
+      name: 'a skip of one subdomain of the zone',
+      snapshot: zone({ rules: [skip({ rulesets: [MANAGED] }, 'http.host eq "dev.shop.example"'), exec(MANAGED)] }),
+      findings: [{ messageId: 'hostSkipped', severity: 'medium', message: 'skips the managed ruleset for every request to dev.shop.example (', data: { hosts: ['dev.shop.example'] } }],
     },
     {
       name: 'a skip for every host but one',

@@ -98,7 +98,7 @@
  * | fabrikam.example          | business   | none: managed skip narrowed to partners before an unchanged execute |
  * |                           |            | on `true`, ssl origin_pull, HSTS preload with two years, CAA issue  |
  * |                           |            | + iodef, a narrow custom skip                                       |
- * | fabrikam-shop-eu.example  | business   | managed skip of the whole host before the execute rule; CAA names   |
+ * | fabrikam-shop-eu.example  | business   | managed skip of the apex host before the execute rule; CAA names    |
  * |                           |            | DigiCert, the universal pack is Google's; an advanced pack still    |
  * |                           |            | initializing, without created_on                                    |
  * | fabrikam-outlet.example   | pro        | managed ruleset overridden `enabled: false`; HSTS preload with half |
