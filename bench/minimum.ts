@@ -52,8 +52,12 @@ export function minimumRequests(dbPath: string, scanId: number): Minimum {
     let lists = 0;
     let listCalls = 0;
     let singles = 0;
+    // The account's managed entry point is kept with each of its zones but read once per account.
+    const accountOf = db.prepare('SELECT account_id FROM zones WHERE zone_id = ? AND ? BETWEEN first_scan AND last_scan');
+    const accounts = new Set<string>();
     for (const r of rows) {
-      if (SINGLES.has(r.endpoint)) singles++;
+      if (r.endpoint === 'account_entrypoint') accounts.add((accountOf.get(r.scope_id, ref) as { account_id: string | null } | undefined)?.account_id ?? r.scope_id);
+      else if (SINGLES.has(r.endpoint)) singles++;
       else if (PER_CALL.has(r.endpoint)) singles += r.pages;
       else if (r.endpoint in LIST_PAGE) {
         lists++;
@@ -66,6 +70,7 @@ export function minimumRequests(dbPath: string, scanId: number): Minimum {
       }
       // The zone's own record comes with the zone list: no call of its own.
     }
+    singles += accounts.size;
     return { lists, listCalls, singles, minimum: listCalls + singles };
   } finally {
     db.close();

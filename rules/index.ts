@@ -34,6 +34,11 @@ import customRulesQuota from './custom-rules-quota.js';
 import customRulesExpressionTooLong from './custom-rules-expression-too-long.js';
 import customRulesDisabled from './custom-rules-disabled.js';
 import customRulesBroadSkip from './custom-rules-broad-skip.js';
+import dnsWildcardRecord from './dns-wildcard-record.js';
+import dnsRecordNotProxied from './dns-record-not-proxied.js';
+import emailSpfMissing from './email-spf-missing.js';
+import emailDmarcMissing from './email-dmarc-missing.js';
+import emailDkimMissing from './email-dkim-missing.js';
 
 /** The rule catalogue, in the order `zonewarden rules` lists it. One file per rule, named by its id. */
 export const RULES: readonly AnyRule[] = [
@@ -69,6 +74,11 @@ export const RULES: readonly AnyRule[] = [
   dnsPrivateAddress,
   dnssecNotActive,
   caaMissing,
+  dnsWildcardRecord,
+  dnsRecordNotProxied,
+  emailSpfMissing,
+  emailDmarcMissing,
+  emailDkimMissing,
   zoneNotActive,
   invitePending,
   scanCoverage,

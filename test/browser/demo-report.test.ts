@@ -51,10 +51,11 @@ browserDescribe('the demo HTML report in Chromium', 'test/browser/demo-report.te
   it('shows every finding, filters by severity, shows hostile strings as text, and runs nothing injected', async () => {
     const watched = await openWatched(browser, url);
     const { page } = watched;
-    // The table shows 100 rows a page (templates/report.js): the demo's 98 failures fit on the first.
-    expect(findings).toBeLessThanOrEqual(100);
-    expect(await page.textContent('#zw-count')).toBe(`Showing 1–${findings} of ${findings} findings`);
-    expect(await page.locator('#zw-table tbody tr').count()).toBe(findings);
+    // The table shows 100 rows a page (templates/report.js): the demo's failures fill more than one.
+    const first = Math.min(findings, 100);
+    expect(findings).toBeGreaterThan(100);
+    expect(await page.textContent('#zw-count')).toBe(`Showing 1–${first} of ${findings} findings`);
+    expect(await page.locator('#zw-table tbody tr').count()).toBe(first);
     const critical = Number(await page.locator('.card[data-severity="critical"] b').textContent());
 
     await page.selectOption('#zw-f-severity', 'critical');

@@ -222,7 +222,8 @@ describe('demo dataset: DNS', () => {
       expect(records.some((r) => r.name === z.name && (r.type === 'A' || r.type === 'AAAA')), z.name).toBe(true);
       for (const r of records) {
         expect(r.name === z.name || r.name.endsWith(`.${z.name}`), `${r.name} in ${z.name}`).toBe(true);
-        expect(r.name).toMatch(/^[a-z0-9_]([a-z0-9_-]*[a-z0-9])?(\.[a-z0-9_]([a-z0-9-]*[a-z0-9])?)*$/);
+        // RFC 4592: a wildcard owner name is `*` as its first label only.
+        expect(r.name).toMatch(/^(\*\.)?[a-z0-9_]([a-z0-9_-]*[a-z0-9])?(\.[a-z0-9_]([a-z0-9-]*[a-z0-9])?)*$/);
         if (r.proxied) expect(['A', 'AAAA', 'CNAME']).toContain(r.type);
         if (r.type === 'TXT') expect((r.content ?? '').length).toBeLessThanOrEqual(2048);
         if (r.type === 'MX') expect(Number.isInteger(r.priority)).toBe(true);
@@ -683,7 +684,9 @@ describe('demo dataset: the API of late 2026 (a failing and a passing zone each)
 
   it('has ssl origin_pull, and HSTS preload with max_age below and above a year', () => {
     // hstspreload.org (the preload list's requirements): max-age of at least 31536000 seconds.
-    expect(zoneNamed('fabrikam.example').security?.settings?.ssl).toBe('origin_pull');
+    // vendor docs, encryption modes: Strict (SSL-only origin pull) is an Enterprise mode.
+    expect(zoneNamed('contoso-clinic.example').security?.settings?.ssl).toBe('origin_pull');
+    expect(zoneNamed('contoso-clinic.example').plan).toBe('enterprise');
     expect(hstsOf('fabrikam-outlet.example')).toMatchObject({ preload: true, max_age: 15_552_000 });
     expect(hstsOf('fabrikam.example')).toMatchObject({ preload: true, max_age: 63_072_000 });
   });
@@ -705,9 +708,11 @@ describe('demo dataset: the API of late 2026 (a failing and a passing zone each)
   it('has a custom skip of everything (phase and ruleset current) and narrow skips', () => {
     // vendor docs, custom rules: skip options {ruleset: "current"}, {phase: "current"}; ip.src in {0.0.0.0/0 ::/0} is every client.
     const skips = zoneNamed('fabrikam-trails.example').security?.custom_rules ?? [];
-    expect(skips.map((r) => [r.expression, r.action_parameters])).toEqual([
-      ['ip.src in {0.0.0.0/0 ::/0}', { phase: 'current' }],
-      ['ip.src in {0.0.0.0/0 ::/0}', { ruleset: 'current' }],
+    // A block rule after them: a skip with nothing after it would skip nothing.
+    expect(skips.map((r) => [r.action, r.expression, r.action_parameters])).toEqual([
+      ['skip', 'ip.src in {0.0.0.0/0 ::/0}', { phase: 'current' }],
+      ['skip', 'ip.src in {0.0.0.0/0 ::/0}', { ruleset: 'current' }],
+      ['block', 'http.request.uri.path contains "/wp-login.php"', undefined],
     ]);
     expect(zoneNamed('fabrikam.example').security?.custom_rules?.[0]?.expression).toContain('203.0.113.200/29');
   });

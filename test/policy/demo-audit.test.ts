@@ -141,7 +141,8 @@ describe('the catalogue on the demo organisation', () => {
     // acme-bank's skip is for one source range (passes); acme-loans skips the managed rules for the whole host.
     // fabrikam-trails' skips of every request ({phase: current}, {ruleset: current}) have no custom
     // rule after them to skip (the rule's description: such a skip is not reported).
-    ['custom-rules-broad-skip', ['acme-loans.example high']],
+    // fabrikam-trails: two skips on ip.src in {0.0.0.0/0 ::/0} (every client, v4 and v6) before a block rule.
+    ['custom-rules-broad-skip', ['acme-loans.example high', 'fabrikam-trails.example high', 'fabrikam-trails.example high']],
   ])('%s fails exactly on the case map', (rule, expected) => {
     expect(failures(rule)).toEqual(expected);
   });

@@ -96,20 +96,23 @@
  * | zone                      | plan       | failing cases (passing: fabrikam.example unless said)               |
  * |---------------------------|------------|---------------------------------------------------------------------|
  * | fabrikam.example          | business   | none: managed skip narrowed to partners before an unchanged execute |
- * |                           |            | on `true`, ssl origin_pull, HSTS preload with two years, CAA issue  |
+ * |                           |            | on `true`, ssl strict, HSTS preload with two years, CAA issue       |
  * |                           |            | + iodef, a narrow custom skip                                       |
  * | fabrikam-shop-eu.example  | business   | managed skip of the apex host before the execute rule; CAA names    |
  * |                           |            | DigiCert, the universal pack is Google's; an advanced pack still    |
  * |                           |            | initializing, without created_on                                    |
  * | fabrikam-outlet.example   | pro        | managed ruleset overridden `enabled: false`; HSTS preload with half |
  * |                           |            | a year                                                              |
- * | fabrikam-rentals.example  | pro        | managed ruleset overridden to `action: log`; CAA with only iodef    |
+ * | fabrikam-rentals.example  | pro        | managed ruleset overridden to `action: log`; CAA with only iodef;   |
+ * |                           |            | a DNS-only wildcard A record                                        |
  * | fabrikam-stores.example   | business   | execute rule narrowed to `/shop/`; CAA with a critical unknown tag  |
- * | fabrikam-trails.example   | free       | no managed entry point (404); custom skips `{phase: current}` and   |
- * |                           |            | `{ruleset: current}` on `ip.src in {0.0.0.0/0 ::/0}`; a record at   |
- * |                           |            | 3fff::10 (documentation prefix, not a demo stand-in)                |
+ * | fabrikam-trails.example   | free       | custom skips `{phase: current}` and `{ruleset: current}` on         |
+ * |                           |            | `ip.src in {0.0.0.0/0 ::/0}` before a block rule; a record at       |
+ * |                           |            | 3fff::10 (documentation prefix, not a demo stand-in); no managed    |
+ * |                           |            | entry point (404), which a Free zone is not judged by               |
  * | contoso-clinic.example    | enterprise | none: its own entry point is empty, the account's deploys the       |
- * |                           |            | managed ruleset to it (`cf.zone.name eq`) and OWASP (`in {...}`)    |
+ * |                           |            | managed ruleset to it (`cf.zone.name eq`) and OWASP (`in {...}`);   |
+ * |                           |            | ssl origin_pull (Enterprise only)                                   |
  * | contoso-records.example   | enterprise | empty entry point, named by no account rule: nothing deployed       |
  * | contoso-portal.example    | enterprise | none: partial setup without DNSSEC and CAA (not applicable); the    |
  * |                           |            | default managed entry point of a paid zone                          |
@@ -1266,7 +1269,7 @@ function fabrikam(): DatasetZone {
     apex: '203.0.113.150',
     ca: 'lets_encrypt',
     security: {
-      settings: { ssl: 'origin_pull', security_header: { ...YEAR_OF_HSTS, max_age: 63_072_000, preload: true } },
+      settings: { ssl: 'strict', security_header: { ...YEAR_OF_HSTS, max_age: 63_072_000, preload: true } },
       managed_rules: [
         { action: 'skip', expression: FABRIKAM_PARTNERS, description: 'Partner stock feed', action_parameters: { ruleset: 'current' } },
         executeManaged(),
@@ -1330,6 +1333,8 @@ function fabrikamRentals(): DatasetZone {
     security: { managed_rules: [executeManaged({ action_parameters: { id: MANAGED_RULESET_ID, overrides: { action: 'log' } } })] },
     // Only a reporting address: no CA is restricted.
     caa: [caaData(zone, 0, 'iodef', `mailto:security@${zone}`)],
+    // Every branch's name resolves, straight to the origin: a DNS-only wildcard.
+    extraRecords: [['A', '*', '203.0.113.203', { comment: 'One name per branch, each on the branch server' }]],
   });
 }
 
@@ -1358,6 +1363,8 @@ function fabrikamTrails(): DatasetZone {
       custom_rules: [
         { action: 'skip', expression: 'ip.src in {0.0.0.0/0 ::/0}', description: 'Debug: let everyone through', action_parameters: { phase: 'current' } },
         { action: 'skip', expression: 'ip.src in {0.0.0.0/0 ::/0}', description: 'Debug: skip the rest', action_parameters: { ruleset: 'current' } },
+        // What the skips switch off: a skip with nothing after it would skip nothing.
+        { action: 'block', expression: 'http.request.uri.path contains "/wp-login.php"', description: 'Block login probes' },
       ],
     },
     // Copied from the setup guide and never changed.
@@ -1379,7 +1386,8 @@ const CONTOSO_ACCOUNT_RULES: DatasetManagedRule[] = [
 ];
 
 function contosoClinic(): DatasetZone {
-  return modernZone({ name: 'contoso-clinic.example', plan: 'enterprise', age: 1000, apex: '198.51.100.160', ca: 'google', security: { managed_rules: [] } });
+  // Strict (SSL-only origin pull) is an Enterprise mode (vendor docs, encryption modes): the clinic uses it.
+  return modernZone({ name: 'contoso-clinic.example', plan: 'enterprise', age: 1000, apex: '198.51.100.160', ca: 'google', security: { settings: { ssl: 'origin_pull' }, managed_rules: [] } });
 }
 
 function contosoRecords(): DatasetZone {

@@ -1,0 +1,40 @@
+import { globToRegExp, isGlob } from './glob.js';
+import { normaliseHostname } from './hostnames.js';
+
+/**
+ * A rule option's list of host-name globs, written as waivers write them (glob.ts: `*` any run of
+ * characters, dots included; `?` one character; case does not matter), compiled once per zone
+ * for rules that test record after record of zones with up to a million of them. Names without a
+ * wildcard are looked up in a set and `*<suffix>` globs (one leading `*`, nothing else wild) are a
+ * string test; only the other globs run a regular expression.
+ */
+export class NameGlobs {
+  private readonly exact = new Set<string>();
+  private readonly suffixes: string[] = [];
+  private readonly patterns: RegExp[] = [];
+
+  constructor(globs: readonly string[]) {
+    for (const glob of globs) {
+      const g = normaliseHostname(glob);
+      if (g === '') continue;
+      if (!isGlob(g)) this.exact.add(g);
+      else if (g.startsWith('*') && !isGlob(g.slice(1))) this.suffixes.push(g.slice(1));
+      else this.patterns.push(globToRegExp(g));
+    }
+  }
+
+  /** No glob at all: callers skip the test. */
+  get empty(): boolean {
+    return this.exact.size === 0 && this.suffixes.length === 0 && this.patterns.length === 0;
+  }
+
+  /** Whether some glob matches `name` (any case, with or without its trailing dot). */
+  matches(name: string): boolean {
+    if (this.empty) return false;
+    const n = normaliseHostname(name);
+    if (this.exact.has(n)) return true;
+    for (const suffix of this.suffixes) if (n.endsWith(suffix)) return true;
+    for (const pattern of this.patterns) if (pattern.test(n)) return true;
+    return false;
+  }
+}

@@ -1,0 +1,162 @@
+import rule from '../../rules/dns-record-not-proxied.js';
+import type { Item } from '../support/snapshot-fixture.js';
+import { testRule } from '../support/rule-tester.js';
+
+// vendor docs, proxy status: only A, AAAA and CNAME records can be proxied; a DNS-only record is
+// answered with the origin's address and its HTTP traffic does not pass the proxy; the vendor
+// recommends proxying every such record that serves web traffic. Proxy status use cases: records to
+// keep DNS-only are email hosts, domain verification, non-HTTP services (FTP, SSH, RDP).
+
+let seq = 0;
+const hex = () => (++seq).toString(16).padStart(32, '0');
+
+const record = (type: string, name: string, content: string, proxied: boolean | null = false): Item => ({
+  id: hex(),
+  type,
+  name,
+  content,
+  ...(proxied === null ? {} : { proxied }),
+  ttl: proxied ? 1 : 3600,
+});
+const mx = (host: string) => ({ ...record('MX', 'a.example', host), priority: 10 });
+const zone = (...records: Item[]) => ({ zones: [{ name: 'a.example', dnsRecords: records }] });
+
+const apex = record('A', 'a.example', '203.0.113.10', true);
+const www = record('CNAME', 'www.a.example', 'a.example', true);
+
+testRule(rule, {
+  valid: [
+    { name: 'no records', snapshot: zone() },
+    { name: 'every web record proxied', snapshot: zone(apex, www, record('AAAA', 'a.example', '2001:db8::10', true)) },
+    // vendor docs, proxy status: proxying is the owner's choice; a zone that proxies nothing does not use the proxy.
+    { name: 'a zone that proxies nothing', snapshot: zone(record('A', 'a.example', '203.0.113.10'), record('CNAME', 'www.a.example', 'a.example')) },
+    // vendor docs, proxy status use cases (email): a host used for mail stays DNS-only; MX records cannot be proxied.
+    {
+      name: 'mail hosts: MX targets and conventional mail names',
+      snapshot: zone(
+        apex,
+        mx('inbound.a.example.'),
+        record('A', 'inbound.a.example', '203.0.113.25'),
+        ...['mail', 'smtp', 'imap', 'pop', 'pop3', 'mx', 'mx2', 'autodiscover', 'autoconfig', 'Mail1'].map((label) => record('A', `${label}.a.example`, '203.0.113.26')),
+      ),
+    },
+    // vendor docs, proxy status use cases (non-HTTP services): FTP, SSH, RDP and other protocols must be DNS-only.
+    { name: 'non-HTTP services by name', snapshot: zone(apex, ...['ftp', 'sftp', 'ssh', 'rdp', 'vpn', 'vpn2'].map((label) => record('A', `${label}.a.example`, '203.0.113.30'))) },
+    // vendor docs, DNS record types: underscores are commonly used for service records; domain verification CNAMEs stay DNS-only.
+    {
+      name: 'service names (a label starting with an underscore)',
+      snapshot: zone(apex, record('CNAME', '_acme-challenge.a.example', 'a.example.acme.example'), record('CNAME', 'sel1._domainkey.a.example', 'sel1.dkim.mailer.example'), record('A', '_sip._tcp.a.example', '203.0.113.31')),
+    },
+    // vendor docs, proxying limitations: non-proxiable targets (exact; exact or below; below), and the use cases' Squarespace verification target.
+    {
+      name: 'CNAMEs to targets the vendor refuses to proxy',
+      snapshot: zone(
+        apex,
+        record('CNAME', 'k2.a.example', 'dkim2.mcsv.net'),
+        record('CNAME', 'k3.a.example', 'DKIM3.mcsv.net.'),
+        record('CNAME', 'zb.a.example', 'zmverify.zoho.com'),
+        record('CNAME', 'keap.a.example', 'dkim.infusionmail.com'),
+        record('CNAME', 'ses.a.example', 'dkim.amazonses.com'),
+        record('CNAME', 'ses2.a.example', 'abcdef.dkim.amazonses.com'),
+        record('CNAME', 'ms.a.example', 'selector1-a-example._domainkey.contoso.onmicrosoft.com'),
+        record('CNAME', 'ic.a.example', 'x1.dkim.intercom.io'),
+        record('CNAME', 'acm.a.example', 'abc.xyz.acm-validations.aws'),
+        record('CNAME', 'sq.a.example', 'verify.squarespace.com'),
+      ),
+    },
+    // IANA special-purpose registries: those addresses are not public, and dns-private-address reports them.
+    { name: 'records whose address is not public', snapshot: zone(apex, record('A', 'intranet.a.example', '10.0.0.5'), record('AAAA', 'nas.a.example', 'fd00::10'), record('A', 'lo.a.example', '127.0.0.1')) },
+    // RFC 1035 3.4.1: an A record's data is an address; content that is not one publishes no origin.
+    { name: 'content that is not an address', snapshot: zone(apex, record('A', 'bad.a.example', 'not-an-address'), record('AAAA', 'bad6.a.example', '10.0.0.1/8')) },
+    // vendor docs, proxy status: a proxied name is answered with the proxy's addresses, so an alias of it publishes no origin.
+    { name: 'a DNS-only CNAME to a name the zone proxies', snapshot: zone(apex, www, record('CNAME', 'alias.a.example', 'WWW.A.Example.')) },
+    {
+      name: 'names listed in ignore, exactly or by glob',
+      options: { ignore: ['game.a.example', '*.saas.a.example', 'build-??.a.example'] },
+      snapshot: zone(apex, record('A', 'Game.A.Example', '203.0.113.40'), record('CNAME', 'shop.saas.a.example', 'shops.saas-provider.example'), record('A', 'build-01.a.example', '203.0.113.41')),
+    },
+    // The API states the proxy status of every A, AAAA and CNAME record; one without it is not known to be DNS-only.
+    { name: 'a record without a proxy status', snapshot: zone(apex, record('A', 'unknown.a.example', '203.0.113.42', null)) },
+    // vendor docs, Internal DNS: not public DNS. vendor docs, partial setup: the authoritative DNS is another provider's.
+    { name: 'an internal zone', snapshot: { zones: [{ name: 'corp.example', type: 'internal' as const, dnsRecords: [record('A', 'a.corp.example', '203.0.113.10', true), record('A', 'b.corp.example', '203.0.113.11')] }] } },
+    {
+      name: 'a partial (CNAME) setup, whose DNS-only records only tell the proxy where origins are',
+      snapshot: { zones: [{ name: 'a.example', type: 'partial' as const, dnsRecords: [record('CNAME', 'www.a.example', 'origin.a.example', true), record('A', 'origin.a.example', '203.0.113.10')] }] },
+    },
+  ],
+  invalid: [
+    {
+      // vendor docs, proxy status: a DNS-only record is answered with the origin's address and bypasses the proxy.
+      name: 'a DNS-only A record beside proxied ones',
+      snapshot: zone(apex, www, record('A', 'app.a.example', '203.0.113.77')),
+      findings: [
+        {
+          messageId: 'notProxied',
+          severity: 'low',
+          resourceType: 'dns_record',
+          resourceName: 'app.a.example',
+          message: 'app.a.example (A 203.0.113.77) is DNS-only while the zone proxies other records: DNS publishes its origin 203.0.113.77, and its traffic bypasses the proxy and its firewall',
+          data: { name: 'app.a.example', type: 'A', content: '203.0.113.77' },
+        },
+      ],
+    },
+    {
+      // vendor docs, proxy status: AAAA and CNAME records are proxiable as well; each record is its own finding.
+      name: 'DNS-only AAAA and CNAME records, one finding per record',
+      snapshot: zone(apex, record('AAAA', 'app.a.example', '2001:db8::77'), record('A', 'app.a.example', '203.0.113.77'), record('CNAME', 'blog.a.example', 'blog.hosting.example')),
+      findings: [
+        { messageId: 'notProxied', data: { name: 'app.a.example', type: 'AAAA', content: '2001:db8::77' } },
+        { messageId: 'notProxied', data: { name: 'app.a.example', type: 'A', content: '203.0.113.77' } },
+        { messageId: 'notProxied', data: { name: 'blog.a.example', type: 'CNAME', content: 'blog.hosting.example' } },
+      ],
+    },
+    {
+      // vendor docs, proxy status use cases: webmail and names that merely contain a mail word serve web traffic.
+      name: 'names that only resemble the conventional ones',
+      snapshot: zone(apex, record('A', 'webmail.a.example', '203.0.113.80'), record('A', 'mailer.a.example', '203.0.113.81'), record('A', 'app.mail.a.example', '203.0.113.82')),
+      findings: [{ resourceName: 'webmail.a.example' }, { resourceName: 'mailer.a.example' }, { resourceName: 'app.mail.a.example' }],
+    },
+    {
+      // vendor docs, proxying limitations: `dkim.amazonses.com` is matched exactly or below it, not by any name ending in it.
+      name: 'a CNAME to a name that only ends like a non-proxiable target',
+      snapshot: zone(apex, record('CNAME', 'ses.a.example', 'notdkim.amazonses.com'), record('CNAME', 'ms.a.example', 'onmicrosoft.com')),
+      findings: [{ resourceName: 'ses.a.example' }, { resourceName: 'ms.a.example' }],
+    },
+    {
+      // vendor docs, proxy status: a DNS-only CNAME to a DNS-only name resolves to that name's origin.
+      name: 'a DNS-only CNAME to a DNS-only name in the zone',
+      snapshot: zone(apex, record('A', 'origin.a.example', '203.0.113.90'), record('CNAME', 'cdn.a.example', 'origin.a.example')),
+      findings: [{ resourceName: 'origin.a.example' }, { resourceName: 'cdn.a.example', data: { content: 'origin.a.example' } }],
+    },
+    {
+      // vendor docs, pausing: a paused zone answers every record with its origin; the DNS-only one stays DNS-only once it is unpaused.
+      name: 'a paused zone is judged the same',
+      snapshot: { zones: [{ name: 'a.example', paused: true, dnsRecords: [apex, record('A', 'app.a.example', '203.0.113.77')] }] },
+      findings: [{ messageId: 'notProxied', resourceName: 'app.a.example' }],
+    },
+    {
+      // vendor docs, Secondary DNS overrides: a secondary zone can proxy records, and then uses the proxy.
+      name: 'a secondary zone that proxies records',
+      snapshot: { zones: [{ name: 'a.example', type: 'secondary' as const, dnsRecords: [apex, record('A', 'app.a.example', '203.0.113.77')] }] },
+      findings: [{ resourceName: 'app.a.example' }],
+    },
+    {
+      // vendor docs, wildcard DNS records: a wildcard can be proxied; left DNS-only it publishes the origin for every name.
+      name: 'a DNS-only wildcard',
+      snapshot: zone(apex, record('A', '*.a.example', '203.0.113.10')),
+      findings: [{ resourceName: '*.a.example' }],
+    },
+    {
+      // The ignore list names intended DNS-only records only; another one is still reported.
+      name: 'a name not in ignore is still reported',
+      options: { ignore: ['*.saas.a.example'] },
+      snapshot: zone(apex, record('CNAME', 'shop.saas.a.example', 'shops.saas-provider.example'), record('CNAME', 'saas.a.example', 'saas-provider.example')),
+      findings: [{ resourceName: 'saas.a.example' }],
+    },
+    {
+      name: 'records not read',
+      snapshot: { zones: [{ name: 'a.example', unread: { dns_records: 'failed' as const } }] },
+      findings: [{ status: 'unknown', resourceType: 'zone', message: 'dns_records' }],
+    },
+  ],
+});

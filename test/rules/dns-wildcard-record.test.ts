@@ -1,0 +1,135 @@
+import rule from '../../rules/dns-wildcard-record.js';
+import type { Item } from '../support/snapshot-fixture.js';
+import { testRule } from '../support/rule-tester.js';
+
+// vendor docs, wildcard DNS records: a record named `*` (first label) answers every subdomain not
+// covered by a record of its own, at any depth; only the first label can be a wildcard; wildcards
+// can be proxied or DNS-only on every plan. vendor docs, proxy status: a DNS-only record is answered
+// with its content (the origin), a proxied one with the proxy's addresses; proxying limitations: a
+// zone that is not active yet is DNS-only; pausing: the zone answers with the origin.
+
+let seq = 0;
+const hex = () => (++seq).toString(16).padStart(32, '0');
+
+const record = (type: string, name: string, content: string, proxied = false): Item => ({ id: hex(), type, name, content, proxied, ttl: proxied ? 1 : 3600 });
+const zone = (...records: Item[]) => ({ zones: [{ name: 'a.example', dnsRecords: records }] });
+
+const apex = record('A', 'a.example', '203.0.113.10', true);
+const www = record('CNAME', 'www.a.example', 'a.example', true);
+
+testRule(rule, {
+  valid: [
+    { name: 'no records', snapshot: zone() },
+    { name: 'specific records only', snapshot: zone(apex, www, record('A', 'ssh.a.example', '203.0.113.20')) },
+    // vendor docs, wildcard DNS records: only the first label is a wildcard; `sub.*.a.example` is a literal `*`.
+    { name: 'an asterisk below the first label is a literal character', snapshot: zone(apex, record('A', 'sub.*.a.example', '203.0.113.30'), record('A', 'x*.a.example', '203.0.113.31')) },
+    // vendor docs, proxy status: only A, AAAA and CNAME records resolve a name to a host; a wildcard TXT or MX answers no web request.
+    {
+      name: 'wildcards of other record types',
+      snapshot: zone(apex, record('TXT', '*.a.example', 'v=spf1 -all'), { ...record('MX', '*.a.example', 'mx.provider.example'), priority: 10 }),
+    },
+    {
+      name: 'intended wildcards listed in allow, by glob or by name',
+      options: { allow: ['*.customers.a.example', '*.Preview.A.Example.'] },
+      snapshot: zone(apex, record('CNAME', '*.customers.a.example', 'saas.a.example', true), record('A', '*.preview.a.example', '203.0.113.40')),
+    },
+    // vendor docs, Internal DNS: an internal zone is queried only through the Gateway resolver, not public DNS.
+    { name: 'an internal zone is not public DNS', snapshot: { zones: [{ name: 'corp.example', type: 'internal' as const, dnsRecords: [record('A', '*.corp.example', '10.0.0.1')] }] } },
+    { name: 'an internal zone is not applicable even unread', snapshot: { zones: [{ name: 'corp.example', type: 'internal' as const, unread: { dns_records: 'denied' as const } }] } },
+    // vendor docs, partial setup: the authoritative DNS is another provider's, so the vendor answers no DNS-only record of the zone.
+    { name: 'a DNS-only wildcard in a partial (CNAME) setup is answered by nobody', snapshot: { zones: [{ name: 'a.example', type: 'partial' as const, dnsRecords: [apex, record('A', '*.a.example', '203.0.113.10')] }] } },
+  ],
+  invalid: [
+    {
+      // vendor docs, wildcard DNS records + proxy status: every uncovered name is answered with the origin itself.
+      name: 'a DNS-only wildcard A record publishes its origin for every name',
+      snapshot: zone(apex, record('A', '*.a.example', '203.0.113.10')),
+      findings: [
+        {
+          messageId: 'dnsOnly',
+          severity: 'medium',
+          resourceType: 'dns_record',
+          resourceName: '*.a.example',
+          message: '*.a.example (A 203.0.113.10) is a DNS-only wildcard: every name under a.example without a record of its own resolves straight to 203.0.113.10, past the proxy',
+          data: { name: '*.a.example', type: 'A', content: '203.0.113.10', base: 'a.example' },
+        },
+      ],
+    },
+    {
+      // vendor docs, wildcard DNS records: the wildcard applies whatever the zone proxies; a zone with nothing proxied has it too.
+      name: 'a DNS-only wildcard CNAME to a third party, in a zone that proxies nothing',
+      snapshot: zone(record('CNAME', '*.a.example', 'tenant.saas-provider.example')),
+      findings: [{ messageId: 'dnsOnly', severity: 'medium', data: { type: 'CNAME', content: 'tenant.saas-provider.example', base: 'a.example' } }],
+    },
+    {
+      // vendor docs, wildcard DNS records: proxied wildcards keep the origin hidden, but the proxy answers every name.
+      name: 'a proxied wildcard is reported low',
+      snapshot: zone(apex, record('AAAA', '*.a.example', '2001:db8::10', true)),
+      findings: [
+        {
+          messageId: 'proxied',
+          severity: 'low',
+          message: '*.a.example (AAAA 2001:db8::10) is a proxied wildcard: the proxy answers for every name under a.example without a record of its own and forwards it to the origin',
+        },
+      ],
+    },
+    {
+      // vendor docs, wildcard DNS records: `*.www` makes a wildcard for a deeper subdomain.
+      name: 'a wildcard on a deeper subdomain',
+      snapshot: zone(apex, record('CNAME', '*.www.a.example', 'a.example', true)),
+      findings: [{ messageId: 'proxied', severity: 'low', resourceName: '*.www.a.example', data: { base: 'www.a.example' } }],
+    },
+    {
+      // vendor docs, wildcard DNS records: in `*.*.a.example` the first asterisk is a wildcard, the second a literal `*`.
+      name: 'only the first asterisk of a double wildcard is one',
+      snapshot: zone(apex, record('A', '*.*.a.example', '203.0.113.50')),
+      findings: [{ messageId: 'dnsOnly', data: { base: '*.a.example' } }],
+    },
+    {
+      // Host names are case-insensitive and may end in a dot (RFC 4343; RFC 1034 3.1).
+      name: 'the name below the wildcard is normalised in the message',
+      snapshot: zone(apex, record('A', '*.Dev.A.Example.', '203.0.113.60')),
+      findings: [{ messageId: 'dnsOnly', resourceName: '*.Dev.A.Example.', data: { base: 'dev.a.example' } }],
+    },
+    {
+      // vendor docs, pausing a zone: DNS answers proxied records with their origin.
+      name: 'a proxied wildcard in a paused zone publishes the origin for every name',
+      snapshot: { zones: [{ name: 'a.example', paused: true, dnsRecords: [apex, record('A', '*.a.example', '203.0.113.10', true)] }] },
+      findings: [
+        {
+          messageId: 'originAnswered',
+          severity: 'medium',
+          message: '*.a.example (A 203.0.113.10) is a proxied wildcard, but the zone is paused: every name under a.example without a record of its own resolves straight to 203.0.113.10',
+          data: { state: 'paused' },
+        },
+      ],
+    },
+    {
+      // vendor docs, proxying limitations: records of a pending zone are DNS-only until it is activated.
+      name: 'a proxied wildcard in a pending zone',
+      snapshot: { zones: [{ name: 'a.example', status: 'pending', dnsRecords: [record('CNAME', '*.a.example', 'origin.hosting.example', true)] }] },
+      findings: [{ messageId: 'originAnswered', severity: 'medium', data: { state: 'pending' } }],
+    },
+    {
+      // The allow list names intended wildcards only; another one is still reported.
+      name: 'a wildcard not in allow is still reported',
+      options: { allow: ['*.customers.a.example'] },
+      snapshot: zone(apex, record('CNAME', '*.customers.a.example', 'saas.a.example', true), record('A', '*.a.example', '203.0.113.10'), record('A', '*.customers-old.a.example', '203.0.113.11')),
+      findings: [
+        { messageId: 'dnsOnly', resourceName: '*.a.example' },
+        { messageId: 'dnsOnly', resourceName: '*.customers-old.a.example' },
+      ],
+    },
+    {
+      // vendor docs, wildcard DNS records (limitations): proxied wildcards work in a partial setup, for the names its DNS sends to the proxy.
+      name: 'a proxied wildcard in a partial (CNAME) setup',
+      snapshot: { zones: [{ name: 'a.example', type: 'partial' as const, dnsRecords: [record('A', '*.a.example', '203.0.113.10', true)] }] },
+      findings: [{ messageId: 'proxied', severity: 'low' }],
+    },
+    {
+      name: 'records not read',
+      snapshot: { zones: [{ name: 'a.example', unread: { dns_records: 'failed' as const } }] },
+      findings: [{ status: 'unknown', resourceType: 'zone', message: 'dns_records' }],
+    },
+  ],
+});
