@@ -245,7 +245,8 @@ describe('the demo organisation serves the new situations', () => {
     expect(expectOk(await get(emulator(), zone('fabrikam-shop-eu.example', '/ssl/universal/settings')))).toEqual({ enabled: true, certificate_authority: 'google' });
     const packs = expectOk(await get(emulator(), zone('fabrikam-shop-eu.example', '/ssl/certificate_packs?status=all')));
     expect(packs.find((p: { status: string }) => p.status === 'initializing')).not.toHaveProperty('created_on');
-    expect(expectOk(await get(emulator(), zone('fabrikam.example', '/settings/ssl'))).value).toBe('origin_pull');
+    // vendor docs, encryption modes: Strict (SSL-only origin pull) is an Enterprise mode: the clinic's.
+    expect(expectOk(await get(emulator(), zone('contoso-clinic.example', '/settings/ssl'))).value).toBe('origin_pull');
     expect(expectOk(await get(emulator(), zone('contoso-portal.example', ''))).type).toBe('partial');
   });
 });
