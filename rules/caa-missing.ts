@@ -77,8 +77,7 @@ export default defineRule({
     // CAs see, and a note on every such zone would be noise a reader cannot act on here.
     // An internal zone (vendor docs, Internal DNS) gets no vendor nameservers and is queried only
     // through the vendor's Gateway resolver: it is not public DNS, so no CA ever resolves its CAA.
-    const setup = ctx.zone.setupType;
-    if (setup === 'partial' || setup === 'secondary' || setup === 'internal') return ctx.pass();
+    if (!ctx.zone.publicDnsIsHere) return ctx.pass();
     const records = ctx.zone.dnsRecords();
     if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
     const packs = ctx.zone.certificatePacks();

@@ -37,8 +37,7 @@ export default defineRule({
     // signing needs multi-signer keys on both), so the vendor's status alone is not what resolvers see.
     // An internal zone (vendor docs, Internal DNS) gets no vendor nameservers and is queried only
     // through the vendor's Gateway resolver: it is not in public DNS, so no resolver validates it.
-    const setup = ctx.zone.setupType;
-    if (setup === 'partial' || setup === 'secondary' || setup === 'internal') return ctx.pass();
+    if (!ctx.zone.publicDnsIsHere) return ctx.pass();
     const read = ctx.zone.dnssec();
     if (!read.known) return ctx.unknown(ctx.zone.resource, read.reason);
     // A zone that is not active yet is judged once it is: zone-not-active reports it.

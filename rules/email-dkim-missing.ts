@@ -1,4 +1,4 @@
-import { dkimKey, mailRecords, sendsMail, type MailRecords } from '../src/policy/email-records.js';
+import { dkimKey, mailRecordsOrAnswer, sendsMail, type MailRecords } from '../src/policy/email-records.js';
 import { defineRule } from '../src/policy/rule.js';
 
 /** What says the zone sends mail, for the message. */
@@ -38,12 +38,8 @@ export default defineRule({
   },
   defaultOptions: {},
   check(ctx) {
-    // As in caa-missing: partial, secondary and internal zones are not answered from these records.
-    const setup = ctx.zone.setupType;
-    if (setup === 'partial' || setup === 'secondary' || setup === 'internal') return ctx.pass();
-    const records = ctx.zone.dnsRecords();
-    if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
-    const mail = mailRecords(ctx.zone.name, records.items);
+    const mail = mailRecordsOrAnswer(ctx);
+    if (!mail) return;
     // A zone that sends no mail signs none: not applicable (its guidance is null SPF and DMARC p=reject).
     if (!sendsMail(mail)) return ctx.pass();
     // Provider keys published by CNAME (Microsoft 365, Amazon SES): the target is the provider's key.

@@ -1,4 +1,4 @@
-import { mailRecords, parseDmarc, sendsMail, type DmarcRecord, type TxtRecord } from '../src/policy/email-records.js';
+import { mailRecordsOrAnswer, parseDmarc, sendsMail, type DmarcRecord, type TxtRecord } from '../src/policy/email-records.js';
 import { defineRule, type Severity } from '../src/policy/rule.js';
 
 /** RFC 7489 6.6.4: mail left out by pct gets the next weaker policy. */
@@ -52,12 +52,8 @@ export default defineRule({
   },
   defaultOptions: {},
   check(ctx) {
-    // As in caa-missing: partial, secondary and internal zones are not answered from these records.
-    const setup = ctx.zone.setupType;
-    if (setup === 'partial' || setup === 'secondary' || setup === 'internal') return ctx.pass();
-    const records = ctx.zone.dnsRecords();
-    if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
-    const mail = mailRecords(ctx.zone.name, records.items);
+    const mail = mailRecordsOrAnswer(ctx);
+    if (!mail) return;
     const zone = mail.zone;
     if (mail.dmarcCname) {
       return ctx.unknown(ctx.zone.resource, `the DMARC policy of ${zone} is published by CNAME at ${mail.dmarcCname.content}: reading it needs a DNS query the scan does not make`);

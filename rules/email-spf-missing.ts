@@ -1,4 +1,4 @@
-import { mailRecords, parseSpf, sendsMail, spfAll, spfLookups, spfRedirect } from '../src/policy/email-records.js';
+import { mailRecordsOrAnswer, parseSpf, sendsMail, spfAll, spfLookups, spfRedirect } from '../src/policy/email-records.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({
@@ -48,14 +48,8 @@ export default defineRule({
   },
   defaultOptions: { maxLookups: 10 },
   check(ctx) {
-    // As in caa-missing: a partial (CNAME setup) zone is answered by the customer's own DNS, a
-    // secondary zone by its primary, and an internal zone is not public DNS at all, so the records
-    // listed here are not what mail receivers resolve.
-    const setup = ctx.zone.setupType;
-    if (setup === 'partial' || setup === 'secondary' || setup === 'internal') return ctx.pass();
-    const records = ctx.zone.dnsRecords();
-    if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
-    const mail = mailRecords(ctx.zone.name, records.items);
+    const mail = mailRecordsOrAnswer(ctx);
+    if (!mail) return;
     const zone = mail.zone;
     const sending = sendsMail(mail);
     const mxState = mail.nullMx.length ? 'only the null MX (RFC 7505)' : 'no MX record';

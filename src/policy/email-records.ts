@@ -1,4 +1,5 @@
 import type { DnsRecordFields } from '../snapshot/reader.js';
+import type { RuleOptions, ZoneContext } from './rule.js';
 
 /**
  * The mail-authentication records of a zone (SPF, RFC 7208; DMARC, RFC 7489; DKIM keys, RFC 6376;
@@ -405,4 +406,22 @@ export function mailRecords(zoneName: string, records: readonly DnsRecordFields[
  */
 export function sendsMail(m: MailRecords): boolean {
   return m.mx.length > 0 || m.spf.some((s) => spfAuthorizesSenders(parseSpf(s.text)));
+}
+
+/**
+ * The zone's mail records, or undefined once the check has been answered: not applicable (a pass)
+ * where what receivers resolve is not these records (partial, secondary and internal zones, see
+ * ZoneView.publicDnsIsHere), unknown where the DNS records were not read.
+ */
+export function mailRecordsOrAnswer(ctx: ZoneContext<RuleOptions>): MailRecords | undefined {
+  if (!ctx.zone.publicDnsIsHere) {
+    ctx.pass();
+    return undefined;
+  }
+  const records = ctx.zone.dnsRecords();
+  if (!records.known) {
+    ctx.unknown(ctx.zone.resource, records.reason);
+    return undefined;
+  }
+  return mailRecords(ctx.zone.name, records.items);
 }

@@ -216,6 +216,18 @@ export class ZoneView {
     return this.zone.type;
   }
 
+  /**
+   * Whether public resolvers get this zone's records from the vendor's DNS as the API lists them:
+   * not a partial (CNAME setup) zone, answered by the customer's own DNS, nor a secondary one,
+   * whose records and signatures come from its primary, nor an internal one, not in public DNS at
+   * all (vendor docs: partial setup, secondary DNS, Internal DNS). Rules about what resolvers, CAs
+   * and mail receivers see pass the others as not applicable.
+   */
+  get publicDnsIsHere(): boolean {
+    const type = this.zone.type;
+    return type !== 'partial' && type !== 'secondary' && type !== 'internal';
+  }
+
   /** The managed phase's entry point (`http_request_firewall_managed`); null: none written yet. */
   managedEntrypoint(): ObjectReadout<Entrypoint> {
     return this.memo('managedEntrypoint', () => single(this.reader.zoneObject(this.zone.id, 'entrypoint'), (r) => parseEntrypoint(r.raw)));
