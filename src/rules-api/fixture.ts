@@ -246,3 +246,11 @@ export function firewall(specs: RuleSpec[], extraFilters: Item[] = []): { firewa
 export function filterItem(expression: string, extra: Item = {}): Item {
   return { id: hexId('f'), expression, paused: false, description: '', ...extra };
 }
+
+/**
+ * A DNS record as the list endpoint serves it: a fresh id, the TTL the API gives (1, automatic, for
+ * a proxied record), and `proxied` left out when given as null (a record the API answers without it).
+ */
+export function dnsRecord(type: string, name: string, content: string, proxied: boolean | null = false): Item {
+  return { id: hexId('d'), type, name, content, ...(proxied === null ? {} : { proxied }), ttl: proxied ? 1 : 3600 };
+}

@@ -1,18 +1,8 @@
 import rule from '../../rules/dns-origin-exposed.js';
-import type { Item } from '../support/snapshot-fixture.js';
+import { dnsRecord, type Item } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
-let seq = 0;
-const hex = () => (++seq).toString(16).padStart(32, '0');
-
-const record = (type: string, name: string, content: string, proxied: boolean | null = false): Item => ({
-  id: hex(),
-  type,
-  name,
-  content,
-  ...(proxied === null ? {} : { proxied }),
-  ttl: proxied ? 1 : 3600,
-});
+const record = dnsRecord;
 
 const zone = (...records: Item[]) => ({ zones: [{ name: 'a.example', dnsRecords: records }] });
 const mx = (host: string) => ({ ...record('MX', 'a.example', host), priority: 10 });

@@ -1,5 +1,5 @@
 import rule from '../../rules/dns-record-not-proxied.js';
-import type { Item } from '../support/snapshot-fixture.js';
+import { dnsRecord, type Item } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
 // vendor docs, proxy status: only A, AAAA and CNAME records can be proxied; a DNS-only record is
@@ -7,17 +7,7 @@ import { testRule } from '../support/rule-tester.js';
 // recommends proxying every such record that serves web traffic. Proxy status use cases: records to
 // keep DNS-only are email hosts, domain verification, non-HTTP services (FTP, SSH, RDP).
 
-let seq = 0;
-const hex = () => (++seq).toString(16).padStart(32, '0');
-
-const record = (type: string, name: string, content: string, proxied: boolean | null = false): Item => ({
-  id: hex(),
-  type,
-  name,
-  content,
-  ...(proxied === null ? {} : { proxied }),
-  ttl: proxied ? 1 : 3600,
-});
+const record = dnsRecord;
 const mx = (host: string) => ({ ...record('MX', 'a.example', host), priority: 10 });
 const zone = (...records: Item[]) => ({ zones: [{ name: 'a.example', dnsRecords: records }] });
 

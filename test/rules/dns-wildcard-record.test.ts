@@ -1,5 +1,5 @@
 import rule from '../../rules/dns-wildcard-record.js';
-import type { Item } from '../support/snapshot-fixture.js';
+import { dnsRecord, type Item } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
 // vendor docs, wildcard DNS records: a record named `*` (first label) answers every subdomain not
@@ -8,10 +8,7 @@ import { testRule } from '../support/rule-tester.js';
 // with its content (the origin), a proxied one with the proxy's addresses; proxying limitations: a
 // zone that is not active yet is DNS-only; pausing: the zone answers with the origin.
 
-let seq = 0;
-const hex = () => (++seq).toString(16).padStart(32, '0');
-
-const record = (type: string, name: string, content: string, proxied = false): Item => ({ id: hex(), type, name, content, proxied, ttl: proxied ? 1 : 3600 });
+const record = dnsRecord;
 const zone = (...records: Item[]) => ({ zones: [{ name: 'a.example', dnsRecords: records }] });
 
 const apex = record('A', 'a.example', '203.0.113.10', true);
