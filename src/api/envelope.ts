@@ -22,6 +22,8 @@ export interface ResultInfo {
   count?: number;
   total_count?: number;
   total_pages?: number;
+  /** Cursor-paged lists (rulesets, the audit log): where the next page starts; absent or empty on the last. */
+  cursor?: string;
 }
 
 export interface ApiAnswer<T = unknown> {
@@ -72,6 +74,7 @@ function readResultInfo(value: unknown): ResultInfo | null {
   for (const key of ['page', 'per_page', 'count', 'total_count', 'total_pages'] as const) {
     if (typeof v[key] === 'number' && Number.isFinite(v[key])) info[key] = v[key] as number;
   }
+  if (typeof v['cursor'] === 'string' && v['cursor'] !== '') info.cursor = v['cursor'];
   return info;
 }
 

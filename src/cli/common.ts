@@ -1,6 +1,7 @@
 import { validateBaseUrl } from '../api/base-url.js';
 import { ApiClient } from '../api/client.js';
-import { credentialsFromEnv, redactorFor } from '../config/credentials.js';
+import { ClientSet } from '../api/client-set.js';
+import { credentialsFromEnv, redactorFor, scanCredentials, type Credentials, type ScanCredentials } from '../config/credentials.js';
 import { ConfigError, loadConfig, type Config } from '../config/load.js';
 import { COMMON_OPTIONS, type CommonKey, type OptionDef } from '../config/options.js';
 import { createLogger, type Logger } from '../common/logger.js';
@@ -44,33 +45,61 @@ export function configFrom(parsed: Record<string, unknown>, io: CommandIO): Conf
 }
 
 export function loggerFor(config: Config, io: CommandIO): Logger {
-  return createLogger(config.verbose ? 'verbose' : config.quiet ? 'quiet' : 'normal', io.stderr, redactorFor(io.env));
+  return createLogger(config.verbose ? 'verbose' : config.quiet ? 'quiet' : 'normal', io.stderr, redactorFor(io.env, config));
 }
 
-/** The base URL checked and the credentials from the environment: before a job starts, and for each client. */
-export function apiAccess(config: Config, io: CommandIO): { baseUrl: string; credentials: ReturnType<typeof credentialsFromEnv> } {
+/**
+ * The base URL checked and every credential a scan uses, from the environment: before a job
+ * starts, and for each client. The default credential is null only when --account names accounts
+ * that the config file's "credentials" all map (see scanCredentials).
+ */
+export function apiAccess(config: Config, io: CommandIO): { baseUrl: string; credentials: ScanCredentials } {
+  return { baseUrl: baseUrlOf(config), credentials: scanCredentials(config.credentials, config.account, io.env) };
+}
+
+function baseUrlOf(config: Config): string {
   if (!config.baseUrl) {
     throw new ConfigError('no API base URL: set --base-url, ZONEWARDEN_BASE_URL or "baseUrl" in the config file (it ends in /client/v4)');
   }
-  return { baseUrl: validateBaseUrl(config.baseUrl), credentials: credentialsFromEnv(io.env) };
+  return validateBaseUrl(config.baseUrl);
 }
 
-/** The API client for a command: base URL checked, credentials from the environment. */
-export function clientFor(config: Config, io: CommandIO, logger: Logger): ApiClient {
-  const { baseUrl, credentials } = apiAccess(config, io);
+function newClient(config: Config, io: CommandIO, logger: Logger, baseUrl: string, credentials: Credentials, perSecond: number): ApiClient {
   return new ApiClient({
     baseUrl,
     credentials,
     budget: config.budget,
     budgetWindowMs: config.budgetWindow * 1000,
-    perSecond: config.perSecond,
+    perSecond,
     concurrency: config.concurrency,
     timeoutMs: config.timeout * 1000,
     retries: config.retries,
     maxRetryWaitMs: config.retryWait * 1000,
     logger,
-    redact: redactorFor(io.env),
+    redact: redactorFor(io.env, config),
   });
+}
+
+/** The API client of the default credential, for commands that act as one user (writes, api). */
+export function clientFor(config: Config, io: CommandIO, logger: Logger): ApiClient {
+  return newClient(config, io, logger, baseUrlOf(config), credentialsFromEnv(io.env), config.perSecond);
+}
+
+/**
+ * A client per credential for a scan: the default one and one per entry of the config file's
+ * "credentials". Each has its own pacer with the full --budget and --budget-window, since the API
+ * keeps a budget per user or account-owned token; --per-second is split evenly between them,
+ * since the API's 200 per second count every request from this address, whatever its credential.
+ */
+export function clientSetFor(config: Config, io: CommandIO, logger: Logger): ClientSet {
+  const { baseUrl, credentials } = apiAccess(config, io);
+  const count = (credentials.default ? 1 : 0) + credentials.mapped.length;
+  const perSecond = config.perSecond === 0 ? 0 : Math.max(1, Math.floor(config.perSecond / count));
+  const make = (c: Credentials) => newClient(config, io, logger, baseUrl, c, perSecond);
+  return new ClientSet(
+    credentials.default && { label: credentials.default.label, client: make(credentials.default.credentials) },
+    credentials.mapped.map((m) => ({ label: m.label, accounts: m.accounts, client: make(m.credentials) })),
+  );
 }
 
 /**

@@ -16,7 +16,7 @@ import { snapshotFailure } from '../snapshot/failures.js';
 import { SnapshotReader } from '../snapshot/reader.js';
 import type { CommandIO } from './command.js';
 import type { ReportSettings } from './nightly.js';
-import { clientFor, configScope, loggerFor } from './common.js';
+import { clientSetFor, configScope, loggerFor } from './common.js';
 
 /**
  * The steps of the nightly job, shared by `scan`, `run` and `demo`: a scan as the scan command
@@ -36,7 +36,8 @@ export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutco
   await loadRules(config, io.cwd);
   const reads = catalogueReads(config);
   const logger = loggerFor(config, io);
-  const client = clientFor(config, io, logger);
+  // A client per credential (the config file's "credentials"), each with a budget of its own.
+  const clients = clientSetFor(config, io, logger);
   const path = resolve(io.cwd, config.db);
   const db = openSnapshot(path);
   const controller = new AbortController();
@@ -49,17 +50,18 @@ export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutco
     tty: io.stderrIsTTY === true,
     quiet: config.quiet,
     write: io.stderr,
-    stats: () => client.snapshotStats(),
-    budget: () => client.pacer.status(),
+    stats: () => clients.snapshotStats(),
+    budget: () => clients.budgetStatus(),
   });
   try {
     return await runScan({
       db,
-      client,
+      client: clients.primary,
+      clients,
       scope: configScope(config),
       concurrency: config.concurrency,
       logger,
-      redact: redactorFor(io.env),
+      redact: redactorFor(io.env, config),
       signal: controller.signal,
       onProgress: (p) => progress.update(p),
       reads,
@@ -74,7 +76,7 @@ export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutco
     if (failure) throw new SnapshotError(failure.code, err.scanId === null ? failure.message : `scan ${err.scanId} aborted: ${failure.message}`);
     throw err.error;
   } finally {
-    await client.close();
+    await clients.close();
     db.close();
   }
 }

@@ -59,7 +59,7 @@ function outcomeOf(job: JobOutcome): RunOutcome {
 }
 
 export async function nightlyRun(config: Config, io: CommandIO, settings: NightlySettings, trigger: RunTrigger): Promise<NightlyResult> {
-  const redact = redactorFor(io.env);
+  const redact = redactorFor(io.env, config);
   const db = openSnapshot(resolve(io.cwd, config.db));
   try {
     const started = new Date();
@@ -105,7 +105,7 @@ export async function notifyIfStale(config: Config, io: CommandIO, settings: Nig
   try {
     const stale = staleness(db, settings.maxAgeMs, new Date(), configScope(config));
     if (!staleNoticeDue(db, stale)) return [];
-    const deliveries = await notify(settings.notifications, [staleNotice(stale)], { redact: redactorFor(io.env) });
+    const deliveries = await notify(settings.notifications, [staleNotice(stale)], { redact: redactorFor(io.env, config) });
     recordDeliveries(db, null, deliveries);
     return deliveries;
   } finally {

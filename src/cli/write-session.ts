@@ -2,14 +2,16 @@ import { resolve } from 'node:path';
 import { catalogueReads, loadRules } from '../policy/catalogue.js';
 import { ActionLog } from '../actions/log.js';
 import type { ApiClient } from '../api/client.js';
+import type { ClientSet } from '../api/client-set.js';
 import { redactorFor } from '../config/credentials.js';
-import type { Config } from '../config/load.js';
+import { ConfigError, type Config } from '../config/load.js';
+import { CREDENTIAL_ENV } from '../config/options.js';
 import { runScan, ScanFailed } from '../crawler/run-scan.js';
 import type { Logger } from '../common/logger.js';
 import type { Redact } from '../common/redact.js';
 import { openSnapshot, type Db } from '../snapshot/db.js';
 import type { CommandIO } from './command.js';
-import { clientFor, loggerFor } from './common.js';
+import { clientSetFor, loggerFor } from './common.js';
 
 /**
  * What every write command needs: the client, the database with its audit log, and a rescan of
@@ -17,7 +19,10 @@ import { clientFor, loggerFor } from './common.js';
  * the nightly scan.
  */
 export interface WriteSession {
+  /** The default credential's client: writes act as that user. */
   client: ApiClient;
+  /** Every credential's client (the config file's "credentials"), for the rescans. */
+  clients: ClientSet;
   db: Db;
   log: ActionLog;
   logger: Logger;
@@ -29,17 +34,22 @@ export interface WriteSession {
 
 export function openWriteSession(config: Config, io: CommandIO): WriteSession {
   const logger = loggerFor(config, io);
-  const client = clientFor(config, io, logger);
-  const redact = redactorFor(io.env);
+  const clients = clientSetFor(config, io, logger);
+  const redact = redactorFor(io.env, config);
   let db: Db;
+  let client: ApiClient;
   try {
+    // Writes act as the default credential's user, even when --account names mapped accounts only.
+    if (!clients.default) throw new ConfigError(`no API credentials: set ${CREDENTIAL_ENV.token}, or ${CREDENTIAL_ENV.email} and ${CREDENTIAL_ENV.key}: changes are made with the default credential`);
+    client = clients.default;
     db = openSnapshot(resolve(io.cwd, config.db));
   } catch (err) {
-    void client.close();
+    void clients.close();
     throw err;
   }
   return {
     client,
+    clients,
     db,
     log: new ActionLog(db, redact),
     logger,
@@ -49,7 +59,7 @@ export function openWriteSession(config: Config, io: CommandIO): WriteSession {
       if (names.length === 0) return null;
       try {
         await loadRules(config, io.cwd);
-        const outcome = await runScan({ db, client, scope: { accounts: [], zones: names }, concurrency: config.concurrency, logger, redact, reads: catalogueReads(config) });
+        const outcome = await runScan({ db, client, clients, scope: { accounts: [], zones: names }, concurrency: config.concurrency, logger, redact, reads: catalogueReads(config) });
         logger.info(`rescanned ${names.length} zone(s) into scan ${outcome.scanId} (${outcome.status}), a scan of those zones only: audit it with zonewarden audit --scan ${outcome.scanId}`);
         return outcome.scanId;
       } catch (err) {
@@ -59,7 +69,7 @@ export function openWriteSession(config: Config, io: CommandIO): WriteSession {
       }
     },
     async close() {
-      await client.close();
+      await clients.close();
       db.close();
     },
   };

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ZonewardenError } from '../common/errors.js';
 import { COMMON_OPTIONS, CREDENTIAL_ENV, DEFAULT_CONFIG_FILE, FILE_SECTIONS, type CommonKey, type OptionDef } from './options.js';
+import { CREDENTIALS_SECTION, parseCredentialMap, type CredentialMap } from './credential-map.js';
 
 /** Bad configuration (file, environment or values): one line naming the source and the fix. */
 export class ConfigError extends ZonewardenError {
@@ -29,6 +30,8 @@ export type Config = Readonly<{ [K in CommonKey]: ValueOf<(typeof COMMON_OPTIONS
   readonly drift: Readonly<Record<string, unknown>> | undefined;
   /** The file's `notifications` section, checked by the notifications module; undefined when absent. */
   readonly notifications: Readonly<Record<string, unknown>> | undefined;
+  /** The file's `credentials` section: accounts mapped to the variables holding their credential; empty when absent. */
+  readonly credentials: CredentialMap;
 };
 
 export interface LoadInput {
@@ -50,11 +53,13 @@ export function loadConfig(input: LoadInput): Config {
   }
 
   values['rules'] = Object.freeze({});
+  values[CREDENTIALS_SECTION] = Object.freeze([]);
   const configFile = findConfigFile(input);
   if (configFile) {
     for (const [key, raw] of Object.entries(readConfigFile(configFile))) {
       if (Object.hasOwn(FILE_SECTIONS, key)) {
-        values[key] = key === 'rules' ? section(raw, `config file ${configFile}: ${key}`) : object(raw, `config file ${configFile}: ${key}`);
+        const source = `config file ${configFile}: ${key}`;
+        values[key] = key === 'rules' ? section(raw, source) : key === CREDENTIALS_SECTION ? parseCredentialMap(raw, source) : object(raw, source);
         continue;
       }
       const def = optionDef(key);

@@ -52,7 +52,7 @@ export const COMMON_OPTIONS = {
     default: 1000,
     min: 1,
     max: 1_000_000,
-    help: 'API requests allowed per budget window (the API allows 1,200 per 5 minutes, shared with your colleagues)',
+    help: 'API requests allowed per budget window, for each credential (the API allows 1,200 per 5 minutes per user or account-owned token, shared with your colleagues)',
   },
   budgetWindow: {
     key: 'budgetWindow',
@@ -62,7 +62,7 @@ export const COMMON_OPTIONS = {
     min: 1,
     max: 3600,
     value: 'SECONDS',
-    help: 'length of the budget window',
+    help: 'length of the budget window (each credential has its own)',
   },
   perSecond: {
     key: 'perSecond',
@@ -71,7 +71,7 @@ export const COMMON_OPTIONS = {
     default: 200,
     min: 0,
     max: 100_000,
-    help: 'API requests per second from this address (the API allows 200 per address; 0 for no limit)',
+    help: 'API requests per second from this address (the API allows 200 per address; 0 for no limit), shared evenly by the credentials of the config file\'s "credentials" section and the default one',
   },
   timeout: { key: 'timeout', flag: 'timeout', type: 'integer', default: 60, min: 1, max: 3600, value: 'SECONDS', help: 'time limit of one request attempt' },
   retries: { key: 'retries', flag: 'retries', type: 'integer', default: 4, min: 0, max: 20, help: 'retries of a failed request (429, 5xx, timeouts, resets)' },
@@ -167,6 +167,7 @@ export const FILE_SECTIONS = {
   rules: 'per rule: {"<rule id>": {"enabled": false, "severity": "low", "options": {...}, "overrides": [{"zones": ["*.lab.example.com"], "accounts": [...], "enabled": false, "severity": "low"}]}}; zonewarden rules lists ids and options',
   drift: 'what configuration drift leaves out: {"ignore": ["<resource type>.<field>", ...]} replaces the default list (see README, Drift)',
   notifications: 'webhooks called after runs: {"webhooks": [{"url" or "urlEnv", "format": "slack"|"json", "minSeverity", "on"}], "minSeverity", "on", "reportUrl", "timeout", "retries"} (see README, Notifications)',
+  credentials: 'a credential per account, each paced with a budget of its own: [{"accounts": ["<account id>", ...], "tokenEnv": "<VARIABLE>"}, {"accounts": [...], "emailEnv": "<VARIABLE>", "keyEnv": "<VARIABLE>"}]; the file names environment variables, never their values; accounts not listed use ZONEWARDEN_API_TOKEN (or the key pair), which may then be unset when --account names listed accounts only (see docs/credentials.md)',
 } as const;
 
 export const DEFAULT_CONFIG_FILE = 'zonewarden.config.json';

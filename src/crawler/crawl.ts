@@ -1,25 +1,28 @@
 import { setMaxListeners } from 'node:events';
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
-import { fillPath, LIST_ENDPOINTS, ZONE_OBJECT_READS, type ListEndpoint, type ZoneReads } from '../api/endpoints.js';
+import { readCursorList } from '../api/cursor-list.js';
+import { fillPath, LIST_ENDPOINTS, type ListEndpoint, type ZoneReads } from '../api/endpoints.js';
 import { ApiAbortedError, ApiAuthError, ApiError, ApiGoneError, ApiNetworkError } from '../api/errors.js';
 import { abortableSleep } from '../api/pacer.js';
-import type { ListSummary, PagedList } from '../api/paginate.js';
+import type { PagedList } from '../api/paginate.js';
 import type { Logger } from '../common/logger.js';
 import { ScanCannotStart, startingFailure } from './first-calls.js';
 import type { PartitionWriter, ScanScope, ScanWriter } from '../snapshot/writer.js';
 import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
 import { canonicalZoneName } from '../snapshot/scope.js';
 import { closestNames, describeUnmatched, ScopeMatchedNothing, type UnmatchedName } from './scope-match.js';
+import { listProblem } from './list-problem.js';
+import { ReadPlan } from './read-plan.js';
+import { readZoneParts } from './read-zone.js';
+import { DEFERRED, type Deferred, type ReadKit, type ZoneFacts, type ZoneItem } from './reads/zone-read.js';
 
 /**
- * What to read for the user, each account and each zone, and in what order: the crawler fetches,
- * the snapshot writer stores, and every partition ends with a record of what happened. Answers
- * already known are not asked for again: a migrated zone's legacy WAF is gone for good, URI-based
- * overrides exist on Enterprise zones only, and only a zone that has started migrating has an
- * entry point. The previous managed rules exist on Pro plans and above, so a Free zone's are
- * never asked for, and an endpoint the API answers as retired (410 Gone) is recorded as such: a
- * permanent answer, never a gap in the scan.
+ * What to read for the user, each account and each zone, and in what order: the crawler lists
+ * accounts and zones, hands each zone to its reads (reads/, one module each, in the order of
+ * reads/index.ts), and keeps the concurrency, the repair pass and the completeness of the scan.
+ * How much of a zone is read tonight is the read plan's (read-plan.ts): in full, or only what
+ * can have changed unlogged, the rest carried forward from the last scan.
  *
  * A read that still fails after the client's retries with a failure that may pass (5xx, timeouts,
  * resets, malformed answers) is not recorded yet: it waits for a repair pass at the end of the
@@ -29,6 +32,7 @@ import { closestNames, describeUnmatched, ScopeMatchedNothing, type UnmatchedNam
 
 export interface CrawlOptions {
   client: ApiClient;
+  clients?: import('../api/client-set.js').ClientSet;
   writer: ScanWriter;
   scope: ScanScope;
   concurrency: number;
@@ -39,6 +43,8 @@ export interface CrawlOptions {
   repairPauseMs?: number;
   /** The settings and objects the catalogue's rules declare (`meta.reads`); none when omitted. */
   reads?: ZoneReads;
+  /** Which zones to read in full tonight (default: every zone). */
+  plan?: ReadPlan;
 }
 
 /** Reads that failed after their retries wait this long before being read again. */
@@ -51,6 +57,9 @@ export interface CrawlProgress {
   accountsKnown: number;
   /** Reads waiting for, or in, the repair pass. */
   repairing?: number;
+  /** Of the zones done: read in full tonight, and read only where due (the rest carried forward). */
+  zonesRead?: number;
+  zonesCarried?: number;
 }
 
 export interface MissingPart {
@@ -74,24 +83,15 @@ export interface CrawlResult {
   skipped: number;
   /** Reads that failed after their retries and were read again at the end; `recovered` of them answered. */
   repairs: { attempted: number; recovered: number };
+  /** Zones read in full tonight, and zones read only where due with the rest carried forward. */
+  zonesRead: number;
+  zonesCarried: number;
+  /** Whether the scan read on from an earlier one, and why (or why not). */
+  readMode: { incremental: boolean; why: string; base: number | null };
 }
 
-interface ZoneItem {
-  id: string;
-  name: string;
-  plan?: { legacy_id?: string };
-  account?: { id?: string };
-}
 
-/** Whether a finished list is whole, and if not, why: truncated, or items listed but not served. */
-function listProblem(s: ListSummary): string | null {
-  if (s.truncated) return `list truncated (${s.truncatedReason})`;
-  if (s.shortfall > 0) return `the server listed ${s.totalCount} items but served ${s.items}`;
-  return null;
-}
 
-/** A read left for the repair pass. */
-const DEFERRED = Symbol('deferred');
 
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   // Every request in flight listens to the stop signal: more than Node's default of 10 at high concurrency.
@@ -101,10 +101,21 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
 
 class Crawler {
   private readonly limit;
-  private readonly result: CrawlResult = { accounts: 0, zones: 0, missing: [], notPermitted: [], retired: [], skipped: 0, repairs: { attempted: 0, recovered: 0 } };
+  private readonly result: CrawlResult;
   /** Names in --zone or --account that matched nothing these credentials see. */
   private readonly unmatched: UnmatchedName[] = [];
-  private readonly progress: CrawlProgress = { zonesDone: 0, zonesKnown: 0, accountsDone: 0, accountsKnown: 0 };
+  private readonly progress: CrawlProgress & { zonesRead: number; zonesCarried: number } = {
+    zonesDone: 0,
+    zonesKnown: 0,
+    accountsDone: 0,
+    accountsKnown: 0,
+    zonesRead: 0,
+    zonesCarried: 0,
+  };
+  private readonly plan: ReadPlan;
+  private kitValue: ReadKit | undefined;
+  /** When the crawl started: when its zones read in full were read. */
+  private readonly startedAt = new Date().toISOString();
   /** Every task started, each settling without throwing (see track). */
   private readonly tasks: Array<Promise<void>> = [];
   private fatal: { error: unknown } | null = null;
@@ -128,6 +139,19 @@ class Crawler {
   private failedAgain = 0;
 
   constructor(private readonly o: CrawlOptions) {
+    this.plan = o.plan ?? ReadPlan.full(o.writer, o.logger);
+    this.result = {
+      accounts: 0,
+      zones: 0,
+      missing: [],
+      notPermitted: [],
+      retired: [],
+      skipped: 0,
+      repairs: { attempted: 0, recovered: 0 },
+      zonesRead: 0,
+      zonesCarried: 0,
+      readMode: { incremental: this.plan.incremental, why: this.plan.why, base: this.plan.base?.scanId ?? null },
+    };
     this.limit = pLimit(o.concurrency);
     this.signal = o.signal ? AbortSignal.any([o.signal, this.stopper.signal]) : this.stopper.signal;
     setMaxListeners(Math.max(10, o.concurrency * 4), this.signal);
@@ -318,7 +342,7 @@ class Crawler {
     absentCode?: number,
     /** What the repair pass does instead of reading this object again: the reads that depend on it too. */
     repair?: () => Promise<unknown>,
-  ): Promise<Record<string, unknown> | null | typeof DEFERRED> {
+  ): Promise<Record<string, unknown> | null | Deferred> {
     const partition = this.partition('zone', zone.id, endpoint);
     try {
       const answer = await this.o.client.get<Record<string, unknown>>(path, { query, signal: this.signal });
@@ -591,82 +615,110 @@ class Crawler {
     const partition = this.partition('zone', zone.id, 'zone');
     partition.write([zone]);
     partition.finish({ state: 'ok', pages: 1, items: 1 });
+    // New to the list, or served other than stored (status, plan, paused, name servers...).
+    const listChanged = partition.previousOk === null || partition.wroteNewVersion;
     this.result.zones++;
     this.progress.zonesKnown++;
     this.track(
       this.limit(async () => {
         if (this.signal.aborted) return;
-        await this.readZone(zone);
+        await this.readZone(zone, listChanged);
         this.progress.zonesDone++;
         this.report();
       }),
     );
   }
 
-  private readZoneList(zone: ZoneItem, key: keyof typeof LIST_ENDPOINTS, endpoint: Endpoint, repair?: () => Promise<unknown>): Promise<boolean | null> {
-    return this.readList('zone', zone.id, endpoint, () => this.list(LIST_ENDPOINTS[key], { zone_id: zone.id }), zone.name, repair);
+  /** The readers' kit: the crawler's services, as the read modules see them. */
+  private get kit(): ReadKit {
+    return (this.kitValue ??= this.makeKit());
   }
 
-  private async readZone(zone: ZoneItem): Promise<void> {
-    await this.readZoneList(zone, 'dnsRecords', 'dns_records');
-    await this.readZoneList(zone, 'certificatePacks', 'certificate_packs');
-    await this.readZoneList(zone, 'firewallRules', 'firewall_rules');
-    await this.readZoneList(zone, 'filters', 'filters');
-    await this.readMigration(zone);
+  private makeKit(): ReadKit {
+    return {
+      signal: this.signal,
+      reads: this.o.reads,
+      client: () => this.o.client,
+      migratedBefore: (zone) => this.migratedBefore.has(this.o.writer.storedId(zone.id)),
+      accountType: (id) => this.accountTypes.get(id),
+      readZoneList: (zone, key, endpoint, repair) =>
+        this.readList('zone', zone.id, endpoint, () => this.list(LIST_ENDPOINTS[key], { zone_id: zone.id }), zone.name, repair),
+      readObject: (zone, endpoint, path, query, absentCode, repair) => this.readObject(zone, endpoint, path, query, absentCode, repair),
+      readCursorList: (zone, endpoint, path, perPage, repair) => this.readCursorList(zone, endpoint, path, perPage, repair),
+      partition: (kind, scopeId, endpoint) => this.partition(kind, scopeId, endpoint),
+      deferred: (err, partition, redo) => this.deferred(err, partition, redo),
+      failed: (partition, err, pages, items, name) => this.failed(partition, err, pages, items, name),
+      missing: (kind, scopeId, name, endpoint, state, reason, list) => this.missing(kind, scopeId, name, endpoint, state, reason, list),
+      skip: (zone, endpoint, why) => this.skip(zone, endpoint, why),
+      absent: (zone, endpoint, why) => this.partition('zone', zone.id, endpoint).finish({ state: 'ok', pages: 0, items: 0, message: why }),
+      carry: (zone, endpoint) => this.o.writer.carry('zone', zone.id, endpoint),
+      succeeded: () => {
+        this.anyReadSucceeded = true;
+      },
+      readAccountEntrypoint: (zone, accountId) => this.readAccountEntrypoint(zone, accountId),
+      hasPartition: (zone, endpoint) => this.o.writer.hasPartition('zone', zone.id, endpoint),
+      list: (path, endpoint) =>
+        this.o.client.list(path, { perPage: endpoint.crawlPerPage ?? endpoint.maxPerPage, minPerPage: endpoint.minPerPage, query: { ...endpoint.query }, signal: this.signal }),
+      packagesReadTonight: (zone) =>
+        this.o.writer
+          .all<{ item_id: string }>('SELECT item_id FROM waf_packages WHERE zone_id = ? AND last_scan = ?', this.o.writer.storedId(zone.id), this.o.writer.ref)
+          .map((r) => r.item_id),
+      retiredPackages: (zone) => this.retiredPackages.get(zone.id),
+    };
   }
 
-  /** The migration status, then what it says is there to read. */
-  private async readMigration(zone: ZoneItem): Promise<void> {
-    const statusPath = `/zones/${encodeURIComponent(zone.id)}/waf_migration/status`;
-    // Which reads follow depends on the status: an unreadable one defers them all to the repair pass.
-    const status = await this.readObject(zone, 'migration_status', statusPath, {}, undefined, () => this.readMigration(zone));
-    if (status === DEFERRED) return;
-    const state = typeof status?.['migration_state'] === 'string' ? status['migration_state'] : null;
-    const migrated = state === 'complete' || (state === null && (nativeToNewManagedRules(status) || this.migratedBefore.has(this.o.writer.storedId(zone.id))));
-    const plan = zone.plan?.legacy_id;
-
-    if (migrated) {
-      const why = 'the zone runs the new managed rules only: the previous managed rules no longer exist for it';
-      for (const e of ['migration_check', 'migration_config', ...LEGACY_WAF] as const) this.skip(zone, e, why);
+  /** One zone: how the plan reads it tonight, then its reads in order (see reads/). */
+  private async readZone(zone: ZoneItem, listChanged: boolean): Promise<void> {
+    const plan = await this.plan.zone(this.o.client, zone, listChanged, this.signal);
+    const storedId = this.o.writer.storedId(zone.id);
+    const facts: ZoneFacts = {
+      zone,
+      mode: plan.mode,
+      stored: this.plan.base?.zone(storedId) ?? null,
+      phases: null,
+      migrated: this.migratedBefore.has(storedId),
+      migrationState: null,
+    };
+    await readZoneParts(this.kit, facts, (read) => this.o.writer.canCarry('zone', zone.id, read));
+    if (plan.mode === 'full') {
+      this.o.writer.zoneReadInFull(zone.id, this.startedAt);
+      this.progress.zonesRead++;
+      this.result.zonesRead++;
     } else {
-      await this.readObject(zone, 'migration_check', `/zones/${encodeURIComponent(zone.id)}/waf_migration/check`, { phase_two: '1' });
-      await this.readObject(zone, 'migration_config', `/zones/${encodeURIComponent(zone.id)}/waf_migration/config`, { phase_two: '1' });
-      if (plan === 'free') {
-        // Whatever the API would answer there (an error) says nothing about the zone.
-        for (const e of LEGACY_WAF) this.skip(zone, e, 'the previous managed rules exist on Pro plans and above; a Free zone has none');
-      } else {
-        await this.readLegacyWaf(zone);
-        if (plan === 'enterprise') await this.readZoneList(zone, 'wafOverrides', 'waf_overrides');
-        else this.skip(zone, 'waf_overrides', 'URI-based overrides exist on Enterprise zones only');
-      }
+      this.progress.zonesCarried++;
+      this.result.zonesCarried++;
     }
-    if (state === 'validation' || migrated || plan !== 'free') {
-      // Every paid zone's managed phase, whatever its migration says: a zone created since 2022
-      // has the new managed rules from birth, and any zone's entry point may have been written.
-      // 10003: no entry point has been written yet.
-      const entrypoint = `/zones/${encodeURIComponent(zone.id)}/rulesets/phases/http_request_firewall_managed/entrypoint`;
-      await this.readObject(zone, 'entrypoint', entrypoint, {}, 10003);
-    } else {
-      this.skip(zone, 'entrypoint', 'a Free zone that has not started migrating: its free managed ruleset is the vendor\'s to deploy');
-    }
-    await this.readAccountEntrypoint(zone);
-    await this.readSecurity(zone, migrated);
   }
 
   /**
-   * The account's managed-phase entry point, whose execute rules can deploy managed rules to its
-   * zones (an Enterprise feature): read once per Enterprise account, kept with each of its zones
-   * so that the zone's verdict and drift see it. A zone on an Enterprise plan asks too when the
-   * account list did not say the account's type (an account-owned token cannot list accounts, and
-   * a failed list says nothing).
+   * A cursor-paged list of the zone (its rulesets) into a partition: its items, null when it
+   * failed, or DEFERRED when it waits for the repair pass.
    */
-  private async readAccountEntrypoint(zone: ZoneItem): Promise<void> {
-    const accountId = zone.account?.id;
-    const type = typeof accountId === 'string' ? this.accountTypes.get(accountId) : undefined;
-    if (typeof accountId !== 'string' || !(type === 'enterprise' || (type === undefined && zone.plan?.legacy_id === 'enterprise'))) {
-      this.skip(zone, 'account_entrypoint', 'account-level entry points deploy managed rules on Enterprise accounts only');
-      return;
+  private async readCursorList(zone: ZoneItem, endpoint: Endpoint, path: string, perPage: number, repair?: () => Promise<unknown>): Promise<unknown[] | null | Deferred> {
+    const partition = this.partition('zone', zone.id, endpoint);
+    try {
+      const read = await readCursorList<unknown>(this.o.client, path, { pageSize: { param: 'per_page', value: perPage }, signal: this.signal });
+      partition.write(read.items);
+      const problem = read.truncated ? `list truncated (${read.truncatedReason})` : null;
+      partition.finish({ state: problem ? 'failed' : 'ok', pages: read.pages, items: read.items.length, truncated: read.truncated, message: problem });
+      if (problem) {
+        this.missing('zone', zone.id, zone.name, endpoint, 'failed', problem);
+        return null;
+      }
+      this.anyReadSucceeded = true;
+      return read.items;
+    } catch (err) {
+      if (this.deferred(err, partition, repair ?? (() => this.readCursorList(zone, endpoint, path, perPage)))) return DEFERRED;
+      this.failed(partition, err, 0, 0, zone.name);
+      return null;
     }
+  }
+
+  /**
+   * The account's managed-phase entry point, read once per account and kept with each of its
+   * zones (see reads/account-entrypoint.ts).
+   */
+  private async readAccountEntrypoint(zone: ZoneItem, accountId: string): Promise<void> {
     const partition = this.partition('zone', zone.id, 'account_entrypoint');
     let read = this.accountEntrypoints.get(accountId);
     if (!read) {
@@ -689,120 +741,14 @@ class Crawler {
       partition.finish({ state: 'ok', pages: 1, items: result ? 1 : 0 });
       this.anyReadSucceeded = true;
     } catch (err) {
-      if (this.deferred(err, partition, () => this.readAccountEntrypoint(zone))) return;
+      if (this.deferred(err, partition, () => this.readAccountEntrypoint(zone, accountId))) return;
       this.failed(partition, err, 0, 0, zone.name);
-    }
-  }
-
-  /**
-   * The security settings and objects the rules declare, one call each. The legacy `waf` switch
-   * is not asked of a migrated zone (gone with the previous managed rules) nor of a Free zone
-   * (never offered); the rule reading it knows both from the zone.
-   */
-  private async readSecurity(zone: ZoneItem, migrated: boolean): Promise<void> {
-    const reads = this.o.reads;
-    if (!reads) return;
-    const settings = reads.settings.filter((s) => s !== 'waf' || (!migrated && zone.plan?.legacy_id !== 'free'));
-    if (settings.length) await this.readSettings(zone, settings);
-    const params = { zone_id: zone.id };
-    // 10003: the phase has no entry point yet, that is no custom rules.
-    for (const o of reads.objects) await this.readObject(zone, o, fillPath(ZONE_OBJECT_READS[o], params), {}, o === 'custom_entrypoint' ? 10003 : undefined);
-  }
-
-  /**
-   * Settings one by one into one partition. A setting the zone's plan does not offer is answered
-   * 200 with `editable: false` (the vendor's API reference), stored as answered. An error, a 404
-   * code 7003 included (a route the API does not know), is a failed read: the partition is left
-   * failed with what was read before it, never taken for "not offered".
-   */
-  private async readSettings(zone: ZoneItem, settings: readonly string[]): Promise<void> {
-    const partition = this.partition('zone', zone.id, 'zone_settings');
-    const items: Array<Record<string, unknown>> = [];
-    for (const id of settings) {
-      try {
-        const answer = await this.o.client.get<Record<string, unknown>>(`/zones/${encodeURIComponent(zone.id)}/settings/${id}`, { signal: this.signal });
-        const r = answer.result;
-        items.push(r && typeof r === 'object' ? { ...r, id } : { id, value: r });
-        this.anyReadSucceeded = true;
-      } catch (err) {
-        // A failure that may pass: every setting is read again in the repair pass, into this partition.
-        if (this.deferred(err, partition, () => this.readSettings(zone, settings))) return;
-        partition.write(items);
-        this.failed(partition, err, items.length, items.length, zone.name);
-        return;
-      }
-    }
-    partition.write(items);
-    partition.finish({ state: 'ok', pages: settings.length, items: items.length });
-  }
-
-  /** Packages, then each package's groups and rules, each kind as one partition of the zone. */
-  private async readLegacyWaf(zone: ZoneItem): Promise<void> {
-    // Groups and rules are read per package: they wait with the packages for the repair pass.
-    const packagesOk = await this.readZoneList(zone, 'wafPackages', 'waf_packages', () => this.readLegacyWaf(zone));
-    if (packagesOk === null) return;
-    if (!packagesOk) {
-      const retired = this.retiredPackages.get(zone.id);
-      for (const e of ['waf_groups', 'waf_rules'] as const) {
-        // Groups and rules live under the packages: retired with them, else unreadable without them.
-        if (retired) {
-          this.partition('zone', zone.id, e).finish({ state: 'retired', pages: 0, items: 0, httpStatus: retired.status, message: retired.message });
-          this.missing('zone', zone.id, zone.name, e, 'retired', retired.message, 'retired');
-          continue;
-        }
-        this.partition('zone', zone.id, e).finish({ state: 'failed', pages: 0, items: 0, message: 'the WAF packages could not be read' });
-        this.missing('zone', zone.id, zone.name, e, 'failed', 'the WAF packages could not be read');
-      }
-      return;
-    }
-    const packageIds = this.o.writer
-      .all<{ item_id: string }>('SELECT item_id FROM waf_packages WHERE zone_id = ? AND last_scan = ?', this.o.writer.storedId(zone.id), this.o.writer.ref)
-      .map((r) => r.item_id);
-    for (const [endpoint, key] of [
-      ['waf_groups', 'wafGroups'],
-      ['waf_rules', 'wafRules'],
-    ] as const) {
-      await this.readPackageLists(zone, packageIds, endpoint, key);
-    }
-  }
-
-  /** Groups or rules of every package, as one partition of the zone. */
-  private async readPackageLists(zone: ZoneItem, packageIds: string[], endpoint: 'waf_groups' | 'waf_rules', key: 'wafGroups' | 'wafRules'): Promise<void> {
-    const partition = this.partition('zone', zone.id, endpoint);
-    let pages = 0;
-    let items = 0;
-    let problem: string | null = null;
-    try {
-      for (const packageId of packageIds) {
-        const list = this.list(LIST_ENDPOINTS[key], { zone_id: zone.id, package_id: packageId });
-        for await (const page of list) partition.write(page);
-        pages += list.summary.pages;
-        items += list.summary.items;
-        problem ??= listProblem(list.summary);
-      }
-      partition.finish({ state: problem ? 'failed' : 'ok', pages, items, truncated: problem !== null, message: problem });
-      if (problem) this.missing('zone', zone.id, zone.name, endpoint, 'failed', problem);
-    } catch (err) {
-      if (this.deferred(err, partition, () => this.readPackageLists(zone, packageIds, endpoint, key))) return;
-      this.failed(partition, err, pages, items, zone.name);
     }
   }
 }
 
 /** The API error an account-owned token gets from `GET /accounts` (and from user-level endpoints). */
 const ACCOUNT_OWNED_TOKEN = 1001;
-
-/**
- * A zone created since the migration programme has the new managed rules from birth: its status
- * has no `migration_state`, the new version enabled and the old one not (the vendor publishes no
- * schema; the same reading as the policy's isNativeToNewManagedRules).
- */
-function nativeToNewManagedRules(status: Record<string, unknown> | null): boolean {
-  return status !== null && typeof status['migration_state'] !== 'string' && status['new_waf_status'] === 'enabled' && status['old_waf_status'] !== 'enabled';
-}
-
-/** The previous managed rules' endpoints, all gone once a zone migrates, none on a Free zone. */
-const LEGACY_WAF = ['waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const;
 
 function retiredReason(err: ApiGoneError): string {
   const said = err.apiErrors.map((e) => e.message).join('; ');

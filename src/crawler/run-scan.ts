@@ -1,10 +1,12 @@
 import type { ApiClient } from '../api/client.js';
+import type { ClientSet } from '../api/client-set.js';
 import type { ZoneReads } from '../api/endpoints.js';
 import type { Logger } from '../common/logger.js';
 import type { Redact } from '../common/redact.js';
 import type { Db } from '../snapshot/db.js';
 import { ScanWriter, type ScanScope } from '../snapshot/writer.js';
 import { crawl, type CrawlProgress } from './crawl.js';
+import { ReadPlan, type ReadPlanOptions } from './read-plan.js';
 import { buildSummary, type ScanSummary } from './summary.js';
 
 /**
@@ -15,7 +17,10 @@ import { buildSummary, type ScanSummary } from './summary.js';
 
 export interface RunScanOptions {
   db: Db;
+  /** The default client (or, without a default credential, the first mapped one): the scan's base URL and its requests until `clients` is used. */
   client: ApiClient;
+  /** A client per credential (the config file's "credentials"); a zone is read with `clients.forAccount(its account id)`. */
+  clients?: ClientSet;
   scope: ScanScope;
   concurrency: number;
   logger: Logger;
@@ -26,6 +31,8 @@ export interface RunScanOptions {
   repairPauseMs?: number;
   /** The settings and objects the rules of the catalogue declare they read. */
   reads?: ZoneReads;
+  /** Read on from the last complete scan of the scope where the audit logs allow (default: read every zone in full). */
+  incremental?: ReadPlanOptions;
 }
 
 export interface ScanOutcome {
@@ -49,8 +56,11 @@ export async function runScan(o: RunScanOptions): Promise<ScanOutcome> {
   let writer: ScanWriter | undefined;
   try {
     writer = ScanWriter.start(o.db, o.client.options.baseUrl, o.scope, o.redact);
+    const plan = o.incremental ? ReadPlan.create(o.db, writer, o.scope, o.incremental, o.logger) : ReadPlan.full(writer, o.logger, 'every zone is read in full');
     const result = await crawl({
+      plan,
       client: o.client,
+      ...(o.clients ? { clients: o.clients } : {}),
       writer,
       scope: o.scope,
       concurrency: o.concurrency,

@@ -21,6 +21,8 @@ export interface ScanSummary {
   /** Parts the API answered as retired for good: neither missing nor retried. */
   retired: MissingPart[];
   skipped: number;
+  /** Zones read in full tonight, zones read only where due (the rest carried forward), and why. */
+  reads?: { incremental: boolean; why: string; base: number | null; zonesRead: number; zonesCarried: number };
 }
 
 export function buildSummary(scanId: number, status: ScanSummary['status'], started: Date, crawl: CrawlResult, counts: Record<string, number>, stats: ClientStats): ScanSummary {
@@ -40,10 +42,19 @@ export function buildSummary(scanId: number, status: ScanSummary['status'], star
     notPermitted: crawl.notPermitted,
     retired: crawl.retired,
     skipped: crawl.skipped,
+    reads: { ...crawl.readMode, zonesRead: crawl.zonesRead, zonesCarried: crawl.zonesCarried },
   };
 }
 
 const MAX_LISTED = 20;
+
+/** How much was read tonight: summaries of scans before incremental reads have no `reads`. */
+function readsLine(s: ScanSummary): string[] {
+  const r = s.reads;
+  if (!r) return [];
+  if (!r.incremental) return [`read in full: ${r.zonesRead} zones (${r.why})`];
+  return [`read on from scan ${r.base}: ${r.zonesRead} zones read in full, ${r.zonesCarried} carried forward (only what can change unlogged read again)`];
+}
 
 function describePart(p: MissingPart): string {
   const where = p.kind === 'user' ? 'user' : `${p.kind} ${p.name ?? p.scopeId}`;
@@ -68,6 +79,7 @@ export function summaryText(s: ScanSummary): string {
   const c = s.counts;
   const lines = [
     `scan ${s.scanId} ${s.status} in ${formatDuration(s.durationMs)}: ${s.accounts} accounts, ${s.zones} zones, ${c['dns_records'] ?? 0} DNS records, ${c['certificate_packs'] ?? 0} certificate packs, ${c['firewall_rules'] ?? 0} firewall rules, ${c['filters'] ?? 0} filters`,
+    ...readsLine(s),
     `requests: ${s.requests.total} (${s.requests.retries} retries, ${s.requests.rateLimited} rate limited, ${(s.requests.bytes / 1e6).toFixed(1)} MB)`,
   ];
   // Summaries of scans before the repair pass have no repairs.

@@ -71,20 +71,31 @@ interface VersionPair {
   after?: unknown;
 }
 
-/** Versions valid in exactly one of the two scans, in comparable partitions, paired by resource. */
+/**
+ * Versions valid in exactly one of the two scans, in comparable partitions, paired by resource. A
+ * partition an incremental scan carried forward has its data in the scan that read it (coverage
+ * data_scan): compared there, through a small table of those partitions, so a carried partition
+ * shows what changed and not a removal of everything.
+ */
 function changedVersions(db: Db, from: number, to: number, comparable: ReadonlySet<string>): Iterable<VersionPair> {
   const [f, t] = [scanRef(from), scanRef(to)];
+  const carried = carriedPartitions(db, f, t);
   const pairs = new Map<string, VersionPair>();
   for (const table of new Set(RESOURCE_KINDS.map((k) => k.table))) {
     const kinds = RESOURCE_KINDS.filter((k) => k.table === table);
     const spec = TABLES[kinds[0]!.endpoint]!;
     const endpoint = spec.endpointColumn ?? `'${kinds[0]!.endpoint}'`;
-    const rows = db
-      .prepare(
-        `SELECT ${spec.scopeColumn} AS scope, item_id, ${endpoint} AS endpoint, first_scan <= ? AND last_scan >= ? AS in_from, raw FROM ${table}
-         WHERE (first_scan <= ? AND last_scan >= ?) != (first_scan <= ? AND last_scan >= ?)`,
-      )
-      .iterate(f, f, f, f, t, t) as Iterable<{ scope: string; item_id: string; endpoint: Endpoint; in_from: number; raw: string }>;
+    const sql = carried
+      ? `SELECT scope, item_id, endpoint, in_from, raw FROM (
+           SELECT t.${spec.scopeColumn} AS scope, t.item_id, ${spec.endpointColumn ? `t.${spec.endpointColumn}` : endpoint} AS endpoint, t.raw,
+             t.first_scan <= coalesce(c.ref_from, ?) AND t.last_scan >= coalesce(c.ref_from, ?) AS in_from,
+             t.first_scan <= coalesce(c.ref_to, ?) AND t.last_scan >= coalesce(c.ref_to, ?) AS in_to
+           FROM ${table} t LEFT JOIN temp.drift_carried c ON c.scope_id = t.${spec.scopeColumn} AND c.endpoint = ${spec.endpointColumn ? `t.${spec.endpointColumn}` : endpoint}
+         ) WHERE in_from != in_to`
+      : `SELECT ${spec.scopeColumn} AS scope, item_id, ${endpoint} AS endpoint, first_scan <= ? AND last_scan >= ? AS in_from, raw FROM ${table}
+         WHERE (first_scan <= ? AND last_scan >= ?) != (first_scan <= ? AND last_scan >= ?)`;
+    const params = carried ? [f, f, t, t] : [f, f, f, f, t, t];
+    const rows = db.prepare(sql).iterate(...params) as Iterable<{ scope: string; item_id: string; endpoint: Endpoint; in_from: number; raw: string }>;
     for (const r of rows) {
       const kind = kinds.find((k) => k.endpoint === r.endpoint);
       if (!kind || !comparable.has(partitionKey(kind.partition, r.scope, r.endpoint))) continue;
@@ -96,6 +107,39 @@ function changedVersions(db: Db, from: number, to: number, comparable: ReadonlyS
     }
   }
   return pairs.values();
+}
+
+/**
+ * The zone partitions either scan carried forward, with where each scan's data lies, in a
+ * temporary table (temp.drift_carried); false when neither carried any (full scans), so the
+ * plain comparison runs.
+ */
+function carriedPartitions(db: Db, f: number, t: number): boolean {
+  const rows = db
+    .prepare(
+      `SELECT scope_id, endpoint, max(CASE WHEN first_scan <= ? AND last_scan >= ? THEN data_scan END) AS ref_from,
+         max(CASE WHEN first_scan <= ? AND last_scan >= ? THEN data_scan END) AS ref_to
+       FROM coverage WHERE kind = 'zone' AND data_scan IS NOT NULL AND ((first_scan <= ? AND last_scan >= ?) OR (first_scan <= ? AND last_scan >= ?))
+       GROUP BY scope_id, endpoint`,
+    )
+    .all(f, f, t, t, f, f, t, t) as Array<{ scope_id: string; endpoint: string; ref_from: number | null; ref_to: number | null }>;
+  if (rows.length === 0) return false;
+  db.exec('CREATE TEMP TABLE IF NOT EXISTS drift_carried (scope_id TEXT NOT NULL, endpoint TEXT NOT NULL, ref_from INTEGER, ref_to INTEGER, PRIMARY KEY (scope_id, endpoint)) WITHOUT ROWID');
+  db.exec('DELETE FROM temp.drift_carried');
+  const insert = db.prepare('INSERT INTO temp.drift_carried (scope_id, endpoint, ref_from, ref_to) VALUES (?, ?, ?, ?)');
+  db.transaction(() => {
+    for (const r of rows) insert.run(r.scope_id, r.endpoint, r.ref_from, r.ref_to);
+  })();
+  return true;
+}
+
+/** Where a scan's data of one partition lies: the scan itself, or the scan it carried the partition from. */
+function dataRefOf(db: Db, kind: PartitionKind, scopeId: string, endpoint: Endpoint, scanId: number): number {
+  const ref = scanRef(scanId);
+  const row = db
+    .prepare('SELECT data_scan FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND first_scan <= ? AND last_scan >= ?')
+    .get(kind, scopeId, endpoint, ref, ref) as { data_scan: number | null } | undefined;
+  return row?.data_scan ?? ref;
 }
 
 function parse(raw: string): unknown {
@@ -111,7 +155,7 @@ const asObject = (v: unknown): Record<string, unknown> => (v && typeof v === 'ob
 /** The resources a scan read in one partition, by name: what an unreadable partition leaves unknown. */
 function itemsAt(db: Db, kind: ResourceKind, scopeId: string, scanId: number): Named[] {
   const spec = TABLES[kind.endpoint]!;
-  const ref = scanRef(scanId);
+  const ref = dataRefOf(db, kind.partition, scopeId, kind.endpoint, scanId);
   const where = spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : '';
   const rows = db
     .prepare(`SELECT item_id, raw FROM ${kind.table} WHERE ${spec.scopeColumn} = ? AND first_scan <= ? AND last_scan >= ?${where}`)

@@ -4,11 +4,22 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuditActor, Change } from './audit-log.js';
 import { createClock } from './clock.js';
 import { buildOrganisation, DatasetError, DEFAULT_GENERATED, type DatasetChoice, type GeneratedSize } from './datasets/index.js';
-import { accountTokenRefusal, authenticate, type BadCredentialsAnswer, type Credentials } from './http/auth.js';
+import {
+  accountTokenPrincipals,
+  accountTokenRefusal,
+  authenticate,
+  claimantOf,
+  UNAUTHENTICATED_LABEL,
+  USER_LABEL,
+  type AccountToken,
+  type BadCredentialsAnswer,
+  type Credentials,
+  type Principal,
+} from './http/auth.js';
 import { Hang, type ApiEra, type RequestContext } from './http/context.js';
 import { ApiFailure, CODES, envelopeText, fail, failureBody, type Answer, type Envelope } from './http/envelope.js';
 import { Faults, type FaultKind } from './http/faults.js';
-import { RateLimiter, rateLimitHeaders, secondsUntil, type RateLimitHeaderStyle } from './http/rate-limit.js';
+import { CredentialBudgets, RateLimiter, rateLimitHeaders, secondsUntil, type RateLimitHeaderStyle } from './http/rate-limit.js';
 import { Router, type RouteMatch } from './http/router.js';
 import { createIdFactory, stableId } from './ids.js';
 import { advanceNight, NightOptionError, type NightOptions, type NightReport } from './night.js';
@@ -21,6 +32,7 @@ import { filterRoutes } from './routes/filters.js';
 import { firewallRuleRoutes } from './routes/firewall-rules.js';
 import { legacyWafRoutes } from './routes/legacy-waf.js';
 import { migrationRoutes } from './routes/migration.js';
+import { rulesetsListRoutes } from './routes/rulesets-list.js';
 import { zoneSecurityRoutes } from './routes/zone-security.js';
 import { userRoutes } from './routes/user.js';
 import { Organisation } from './state.js';
@@ -44,7 +56,7 @@ export interface EmulatorOptions {
   latencyMs?: number;
   /** How long a migration PUT takes to show in the status; default 0 (at once). */
   migrationDelaySeconds?: number;
-  /** Requests per window (default 1200 per 300 s); 0 disables the budget. */
+  /** Requests per window (default 1200 per 300 s) for each credential's budget; 0 disables the budgets. */
   rateLimit?: number;
   rateWindowSeconds?: number;
   /** Requests per second from one client address (default 200); 0 disables. */
@@ -78,6 +90,11 @@ export interface EmulatorOptions {
    */
   tokenKind?: 'user' | 'account';
   tokenAccount?: string;
+  /**
+   * Extra account-owned tokens, each reading the accounts it lists (whether or not the user is a
+   * member) with a request budget of its own, as the API keeps one per user or account-owned token.
+   */
+  accountTokens?: AccountToken[];
   /** `retired`: the previous managed-rules endpoints answer 410 Gone, as after the vendor retired them. */
   apiEra?: ApiEra;
   /**
@@ -116,6 +133,7 @@ export function buildRouter(): Router {
     ...filterRoutes,
     ...userRoutes,
     ...migrationRoutes,
+    ...rulesetsListRoutes,
     ...zoneSecurityRoutes,
     ...legacyWafRoutes,
   ]);
@@ -145,9 +163,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const tokenKind = options.tokenKind ?? 'user';
   if (tokenKind === 'account') ownTokenAccount(org, options.tokenAccount);
   const tokenOwner = tokenKind === 'account' ? org.visibleAccounts()[0]!.id : null;
+  // Who may call, each counted in a budget of its own: the user (token and key pair share one, as
+  // the vendor counts per user whatever the means), or the account-owned token's own.
+  const own: Principal[] = [
+    { label: tokenOwner ? `account-token:${tokenOwner}` : USER_LABEL, token: credentials.token, accountOwned: tokenOwner !== null, owner: tokenOwner, org },
+    { label: USER_LABEL, email: credentials.email, key: credentials.key, accountOwned: false, owner: null, org },
+  ];
+  const principals = [...own, ...accountTokenPrincipals(org, options.accountTokens ?? [], own)];
+  const stranger: Principal = { label: UNAUTHENTICATED_LABEL, accountOwned: false, owner: null, org };
   const router = buildRouter();
   const stats = new StatsCounter();
-  const budget = new RateLimiter(options.rateLimit ?? 1200, (options.rateWindowSeconds ?? 300) * 1000);
+  const budgets = new CredentialBudgets(options.rateLimit ?? 1200, (options.rateWindowSeconds ?? 300) * 1000);
   const perSecond = new Map<string, RateLimiter>();
   const ipLimit = options.ipRateLimit ?? 200;
   const headerStyle = options.rateLimitHeaders ?? 'modern';
@@ -165,11 +191,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
    * key pair; the owning account (type account) with an account-owned token. The token's id is
    * derived from it (never the token itself).
    */
-  function actorOf(scheme: 'token' | 'key', req: IncomingMessage): AuditActor {
+  function actorOf(scheme: 'token' | 'key', req: IncomingMessage, principal: Principal): AuditActor {
     const address = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-    const token = scheme === 'token' ? { token_id: stableId('token', credentials.token), token_name: 'zonewarden emulator token' } : { token_id: '', token_name: '' };
+    const token = scheme === 'token' ? { token_id: stableId('token', principal.token ?? credentials.token), token_name: 'zonewarden emulator token' } : { token_id: '', token_name: '' };
     const context = scheme === 'token' ? 'api_token' : 'api_key';
-    if (tokenOwner !== null && scheme === 'token') return { id: tokenOwner, context, email: '', ip_address: address, ...token, type: 'account' };
+    if (principal.owner !== null && scheme === 'token') return { id: principal.owner, context, email: '', ip_address: address, ...token, type: 'account' };
     return { id: org.state.user.id, context, email: org.state.user.email, ip_address: address, ...token, type: 'user' };
   }
 
@@ -181,7 +207,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
     const path = url.pathname.startsWith(`${API_PREFIX}/`) ? url.pathname.slice(API_PREFIX.length) : null;
     const match: RouteMatch = path === null ? { kind: 'none', key: `${method} (no route)` } : router.match(method, path);
-    stats.count(match.key);
+    const principal = claimantOf(req.headers, principals) ?? stranger;
+    stats.count(match.key, principal.label);
     const rawBody = hasBody(req) ? await readBody(req) : EMPTY;
     if (latency > 0) await sleep(latency);
 
@@ -196,14 +223,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (ipLimit > 0) {
       const perIp = ipLimiter(req.socket.remoteAddress ?? 'unknown').take();
       if (!perIp.allowed) {
-        stats.rateLimited++;
+        stats.limited(principal.label);
         return sendJson(429, failureBody([{ code: CODES.rateLimited, message: 'Too many requests from this address; slow down' }]), { 'retry-after': '1' });
       }
     }
+    const budget = budgets.for(principal.label);
     const decision = budget.take();
     const limitHeaders = rateLimitHeaders(budget, decision, headerStyle);
     if (!decision.allowed) {
-      stats.rateLimited++;
+      stats.limited(principal.label);
       const retryAfter = String(Math.max(1, secondsUntil(decision.resetMs)));
       const message = `Rate limited: more than ${budget.limit} requests per ${budget.windowMs / 1000} seconds; every call is blocked until the window passes`;
       return sendJson(429, failureBody([{ code: CODES.rateLimited, message }]), { ...limitHeaders, 'retry-after': retryAfter });
@@ -219,12 +247,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     /** Logs what the request changed, with the status it was answered with. */
     const logChanges = (status: number) => {
       const at = org.clock.now();
-      const how = { actor: actorOf(scheme, req), method, uri: req.url ?? url.pathname, userAgent: String(req.headers['user-agent'] ?? ''), statusCode: status };
+      const how = { actor: actorOf(scheme, req, principal), method, uri: req.url ?? url.pathname, userAgent: String(req.headers['user-agent'] ?? ''), statusCode: status };
       for (const change of changes) org.audit.append(org, change, how, at);
     };
     try {
-      scheme = authenticate(req.headers, credentials, options.badCredentials ?? '9109');
-      const refusal = scheme === 'token' && tokenKind === 'account' ? accountTokenRefusal(match.key) : null;
+      scheme = authenticate(req.headers, { ...credentials, token: principal.token ?? credentials.token }, options.badCredentials ?? '9109');
+      const refusal = scheme === 'token' && principal.accountOwned ? accountTokenRefusal(match.key) : null;
       if (refusal) throw refusal;
       if (options.denyRoutes?.includes(match.key)) throw fail(403, CODES.invalidToken, 'Unauthorized to access requested resource');
       if (options.auditLog === 'denied' && match.key === AUDIT_LOG_ROUTE) throw fail(403, CODES.authentication, 'Authentication error');
@@ -243,7 +271,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         routeKey: match.key,
         params: match.params,
         query: url.searchParams,
-        org,
+        org: principal.org,
         body: () => parseJsonBody(req, rawBody),
         apiEra: options.apiEra ?? 'classic',
         record: (change) => changes.push(change),

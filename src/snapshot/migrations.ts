@@ -230,6 +230,24 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE audits ADD COLUMN findings_from INTEGER;
   ALTER TABLE audits ADD COLUMN findings_to INTEGER;
   `,
+  // 8: incremental scans. A partition a scan did not read again is carried forward: its coverage
+  // row names, in data_scan, the scan (as a reference) whose versions hold its data, and no data
+  // row is copied or touched. Null: read by the scans of the row's own range. zone_full_reads
+  // keeps when each zone was last read in full, which decides whose turn it is. zone_changes records
+  // each scan in which anything a zone's checks see changed (a new version, a vanished item, a
+  // different outcome of a read): an audit reuses the verdicts of a zone with no change since.
+  `
+  ALTER TABLE coverage ADD COLUMN data_scan INTEGER;
+  CREATE TABLE zone_changes (
+    zone_id TEXT NOT NULL,
+    scan_ref INTEGER NOT NULL,
+    PRIMARY KEY (zone_id, scan_ref)
+  ) WITHOUT ROWID;
+  CREATE TABLE zone_full_reads (
+    zone_id TEXT PRIMARY KEY,
+    read_at TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -55,6 +55,9 @@ export function pruneScans(db: Db, keep: number): PruneResult {
       for (const s of scans) if (s.status === 'running') protectedIds.add(s.id);
       const kept = new Set(scans.slice(0, keep).map((s) => s.id));
       for (const id of protectedIds) kept.add(id);
+      // A kept scan that carried partitions forward reads their data in the scans that read them:
+      // those stay too (a carried partition always points at a read, never at another carry).
+      for (const id of carriedFrom(db, kept)) if (scans.some((s) => s.id === id)) kept.add(id);
       const deleted = scans.filter((s) => !kept.has(s.id)).map((s) => s.id);
       if (deleted.length === 0) return { deletedScans: [], keptScans: [...kept].sort((a, b) => a - b), deletedRows: 0 };
       const del = db.prepare('DELETE FROM scans WHERE id = ?');
@@ -66,7 +69,21 @@ export function pruneScans(db: Db, keep: number): PruneResult {
           .prepare(`DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM scans s WHERE s.id + ${SCAN_REF_BASE} BETWEEN ${table}.first_scan AND ${table}.last_scan)`)
           .run().changes;
       }
+      // Changes before the oldest scan left can no longer tell two remaining scans apart.
+      db.prepare(`DELETE FROM zone_changes WHERE scan_ref < (SELECT min(id) + ${SCAN_REF_BASE} FROM scans)`).run();
       return { deletedScans: deleted.sort((a, b) => a - b), keptScans: [...kept].sort((a, b) => a - b), deletedRows };
     })
     .immediate();
+}
+
+/** The scans whose reads the coverage of these scans carries forward (data_scan). */
+function carriedFrom(db: Db, scanIds: ReadonlySet<number>): number[] {
+  const ids = JSON.stringify([...scanIds].map((id) => id + SCAN_REF_BASE));
+  const rows = db
+    .prepare(
+      `SELECT DISTINCT c.data_scan - ${SCAN_REF_BASE} AS id FROM coverage c
+       WHERE c.data_scan IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(?) k WHERE k.value BETWEEN c.first_scan AND c.last_scan)`,
+    )
+    .all(ids) as Array<{ id: number }>;
+  return rows.map((r) => r.id);
 }

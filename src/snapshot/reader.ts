@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import { HeapCeiling } from '../common/heap.js';
 import { SnapshotError, type Db } from './db.js';
-import { scanRef } from './scan-ref.js';
+import { SCAN_REF_BASE, scanRef } from './scan-ref.js';
 import type { Endpoint, PartitionKind } from './tables.js';
 import { byZone, ZoneReadAhead } from './read-ahead.js';
 import { inBinaryOrder, jsonFlag, jsonIsOne } from './json-rows.js';
@@ -37,6 +37,11 @@ export interface CoverageRow {
   pages: number;
   items: number;
   truncated: boolean;
+  /**
+   * The scan whose read holds this partition's data when this scan carried it forward without
+   * reading it again (an incremental scan); null when this scan read it.
+   */
+  readIn: number | null;
 }
 
 export type Readout<T> = { known: true; items: T[] } | { known: false; state: CoverageState | 'not-read'; reason: string };
@@ -93,7 +98,7 @@ export interface RawRow {
 const flag = (v: number | null): boolean | null => (v === null ? null : v === 1);
 
 /** The coverage columns a CoverageRow holds. */
-const COVERAGE_COLUMNS = 'kind, scope_id, endpoint, state, http_status, api_code, error_code, message, pages, items, truncated';
+const COVERAGE_COLUMNS = 'kind, scope_id, endpoint, state, http_status, api_code, error_code, message, pages, items, truncated, data_scan';
 
 /** A coverage row read column by column (exported for tests: the JSON the reader builds must give the same). */
 export const toCoverage = (r: Record<string, unknown>): CoverageRow => ({
@@ -108,11 +113,13 @@ export const toCoverage = (r: Record<string, unknown>): CoverageRow => ({
   pages: r['pages'] as number,
   items: r['items'] as number,
   truncated: r['truncated'] === 1,
+  readIn: r['data_scan'] === null || r['data_scan'] === undefined ? null : (r['data_scan'] as number) - SCAN_REF_BASE,
 });
 
 /** SQL: a coverage row as the JSON of the CoverageRow toCoverage builds (same keys, same order). */
 const COVERAGE_JSON = `json_object('kind', kind, 'scopeId', scope_id, 'endpoint', endpoint, 'state', state, 'httpStatus', http_status, 'apiCode', api_code,
-  'errorCode', error_code, 'message', message, 'pages', pages, 'items', items, 'truncated', ${jsonIsOne('truncated')})`;
+  'errorCode', error_code, 'message', message, 'pages', pages, 'items', items, 'truncated', ${jsonIsOne('truncated')},
+  'readIn', data_scan - ${SCAN_REF_BASE})`;
 
 /** SQL: a DNS record as the JSON of its DnsRecordFields (same keys, same order). */
 const DNS_FIELDS_JSON = `json_object('id', item_id, 'type', type, 'name', name, 'content', content, 'proxied', ${jsonFlag('proxied')}, 'ttl', ttl)`;
@@ -205,8 +212,8 @@ export class SnapshotReader {
   }
 
   /** The rows of a run of zones: zone_id among the JSON array bound to the first parameter, in the order of the table's (zone_id, item_id) index. */
-  private forZones(table: string, columns: string): string {
-    return `${this.valid(table, `zone_id, ${columns}`)} AND zone_id IN (SELECT value FROM json_each(?)) ORDER BY zone_id, item_id`;
+  private forZones(table: string, columns: string, ref?: number): string {
+    return `${this.valid(table, `zone_id, ${columns}`, ref)} AND zone_id IN (SELECT value FROM json_each(?)) ORDER BY zone_id, item_id`;
   }
 
   /** A zone list's expected size (of one endpoint, or several sharing a table), from the coverage read ahead with it: what bounds a run of zones. */
@@ -220,8 +227,48 @@ export class SnapshotReader {
     };
   }
 
-  private valid(table: string, columns = '*'): string {
-    const ref = scanRef(this.scan.id);
+  /** Where a partition's data lies: this scan's own versions, or those of the scan it was carried from. */
+  private dataRef(c: CoverageRow | undefined): number {
+    return scanRef(c?.readIn ?? this.scan.id);
+  }
+
+  /**
+   * The zones of a run grouped by where the data of their partitions of these endpoints lies (see
+   * dataRef), from the coverage read ahead with them. A full scan gives one group, this scan; a
+   * zone whose partitions were read in different scans is in each of their groups.
+   */
+  private byDataRef(zoneIds: string[], endpoints: readonly Endpoint[]): Map<number, string[]> {
+    const groups = new Map<number, string[]>();
+    for (const zoneId of zoneIds) {
+      const coverage = this.ahead?.peek<CoverageRow>('coverage', zoneId) ?? [];
+      const refs = new Set<number>();
+      for (const endpoint of endpoints) refs.add(this.dataRef(coverage.find((c) => c.endpoint === endpoint)));
+      for (const ref of refs) {
+        let ids = groups.get(ref);
+        if (!ids) groups.set(ref, (ids = []));
+        ids.push(zoneId);
+      }
+    }
+    return groups;
+  }
+
+  /** Runs `load` for each group of byDataRef and merges what each zone got. */
+  private loadByDataRef<T>(zoneIds: string[], endpoints: readonly Endpoint[], load: (ids: string[], ref: number) => Map<string, T[]>): Map<string, T[]> {
+    const groups = this.byDataRef(zoneIds, endpoints);
+    const only = groups.size === 1 ? [...groups][0] : undefined;
+    if (only) return load(only[1], only[0]);
+    const merged = new Map<string, T[]>();
+    for (const [ref, ids] of groups) {
+      for (const [zoneId, rows] of load(ids, ref)) {
+        const held = merged.get(zoneId);
+        if (held) for (const r of rows) held.push(r);
+        else merged.set(zoneId, rows);
+      }
+    }
+    return merged;
+  }
+
+  private valid(table: string, columns = '*', ref = scanRef(this.scan.id)): string {
     return `SELECT ${columns} FROM ${table} WHERE first_scan <= ${ref} AND last_scan >= ${ref}`;
   }
 
@@ -279,14 +326,14 @@ export class SnapshotReader {
     return new Set(this.statement(sql, 'pluck').all() as string[]);
   }
 
-  private readout<T>(kind: PartitionKind, scopeId: string, endpoint: Endpoint, load: () => T[]): Readout<T> {
+  private readout<T>(kind: PartitionKind, scopeId: string, endpoint: Endpoint, load: (ref: number) => T[]): Readout<T> {
     const c = this.coverageOf(kind, scopeId, endpoint);
     if (!c) return { known: false, state: 'not-read', reason: `${endpoint} was not read in scan ${this.scan.id}` };
     if (c.state !== 'ok' || c.truncated) {
       const why = c.message ?? (c.truncated ? 'the list was truncated' : c.state);
       return { known: false, state: c.truncated && c.state === 'ok' ? 'failed' : c.state, reason: `${endpoint}: ${why}` };
     }
-    return { known: true, items: load() };
+    return { known: true, items: load(this.dataRef(c)) };
   }
 
   accounts(): Readout<AccountRow> {
@@ -301,7 +348,7 @@ export class SnapshotReader {
   }
 
   invites(): Readout<RawRow> {
-    return this.readout('user', '', 'invites', () => this.rawRows('invites', 'scope_id', ''));
+    return this.readout('user', '', 'invites', (ref) => this.rawRows('invites', 'scope_id', '', ref));
   }
 
   /** Zones this scan read, by name. */
@@ -331,8 +378,8 @@ export class SnapshotReader {
   }
 
   dnsRecords(zoneId: string): Readout<DnsRecordRow> {
-    return this.readout('zone', zoneId, 'dns_records', () =>
-      this.rows('dns_records', 'zone_id', zoneId, 'item_id, type, name, content, proxied, ttl, raw').map((r) => ({
+    return this.readout('zone', zoneId, 'dns_records', (ref) =>
+      this.rows('dns_records', 'zone_id', zoneId, 'item_id, type, name, content, proxied, ttl, raw', ref).map((r) => ({
         id: r['item_id'] as string,
         type: r['type'] as string | null,
         name: r['name'] as string | null,
@@ -351,22 +398,27 @@ export class SnapshotReader {
    */
   dnsRecordFields(zoneId: string): Readout<DnsRecordFields> {
     const weight = this.weightOf('dns_records');
-    return this.readout('zone', zoneId, 'dns_records', () => this.ahead?.rows('dns_records:fields', zoneId, (ids) => this.runDnsFields(ids), { weight }) ?? this.zoneDnsFields(zoneId));
+    return this.readout(
+      'zone',
+      zoneId,
+      'dns_records',
+      (ref) => this.ahead?.rows('dns_records:fields', zoneId, (ids) => this.loadByDataRef(ids, ['dns_records'], (group, r) => this.runDnsFields(group, r)), { weight }) ?? this.zoneDnsFields(zoneId, ref),
+    );
   }
 
   /**
    * The DNS fields of a run of zones (a row budget's worth, see ZoneReadAhead), one JSON array a
    * zone; a run of one zone, which may be larger than the budget, in slices.
    */
-  private runDnsFields(zoneIds: string[]): Map<string, DnsRecordFields[]> {
-    if (zoneIds.length === 1) return new Map([[zoneIds[0]!, this.zoneDnsFields(zoneIds[0]!)]]);
-    const sql = `${this.valid('dns_records', `zone_id, json_group_array(${DNS_FIELDS_JSON})`)} AND zone_id IN (SELECT value FROM json_each(?)) GROUP BY zone_id`;
+  private runDnsFields(zoneIds: string[], ref: number): Map<string, DnsRecordFields[]> {
+    if (zoneIds.length === 1) return new Map([[zoneIds[0]!, this.zoneDnsFields(zoneIds[0]!, ref)]]);
+    const sql = `${this.valid('dns_records', `zone_id, json_group_array(${DNS_FIELDS_JSON})`, ref)} AND zone_id IN (SELECT value FROM json_each(?)) GROUP BY zone_id`;
     const zones = parsedByZone<DnsRecordFields>(this.statement(sql, 'raw').iterate(JSON.stringify(zoneIds)) as Iterable<[string, string]>);
     const contents = new Map<string, string>();
     for (const [zoneId, records] of zones) {
       // Out of order: read again, in slices that SQLite orders, now that the query is done (a connection runs one at a time).
       if (inItemOrder(records)) shareContents(records, contents);
-      else zones.set(zoneId, this.zoneDnsFields(zoneId));
+      else zones.set(zoneId, this.zoneDnsFields(zoneId, ref));
     }
     return zones;
   }
@@ -377,15 +429,15 @@ export class SnapshotReader {
    * item ids are unique and `item_id > last` neither skips nor repeats one. That id comes back as
    * its stored bytes (a BLOB), which text that is not valid UTF-8 would not survive as a string.
    */
-  private zoneDnsFields(zoneId: string): DnsRecordFields[] {
+  private zoneDnsFields(zoneId: string, ref: number): DnsRecordFields[] {
     const records: DnsRecordFields[] = [];
     const contents = new Map<string, string>();
     let last: Buffer | null = null;
     for (;;) {
       const params = last === null ? [zoneId] : [zoneId, last];
-      const [json, greatest] = this.dnsSlice(false, last !== null).get(...params) as [string, Buffer | null];
+      const [json, greatest] = this.dnsSlice(false, last !== null, ref).get(...params) as [string, Buffer | null];
       let slice = JSON.parse(json) as DnsRecordFields[];
-      if (!inItemOrder(slice)) slice = JSON.parse((this.dnsSlice(true, last !== null).get(...params) as [string])[0]) as DnsRecordFields[];
+      if (!inItemOrder(slice)) slice = JSON.parse((this.dnsSlice(true, last !== null, ref).get(...params) as [string])[0]) as DnsRecordFields[];
       shareContents(slice, contents);
       for (const r of slice) records.push(r);
       if (slice.length < SLICE_ROWS) return records;
@@ -396,14 +448,14 @@ export class SnapshotReader {
   }
 
   /** The query of a slice of a zone's DNS fields, the first or one after an item id; `ordered`: with the order inside the aggregate. */
-  private dnsSlice(ordered: boolean, after: boolean): Statement {
-    const slice = `${this.valid('dns_records', 'item_id, type, name, content, proxied, ttl')} AND zone_id = ?${after ? ' AND item_id > CAST(? AS TEXT)' : ''} ORDER BY item_id LIMIT ${SLICE_ROWS}`;
+  private dnsSlice(ordered: boolean, after: boolean, ref: number): Statement {
+    const slice = `${this.valid('dns_records', 'item_id, type, name, content, proxied, ttl', ref)} AND zone_id = ?${after ? ' AND item_id > CAST(? AS TEXT)' : ''} ORDER BY item_id LIMIT ${SLICE_ROWS}`;
     return this.statement(`SELECT json_group_array(${DNS_FIELDS_JSON}${ordered ? ' ORDER BY item_id' : ''}), CAST(max(item_id) AS BLOB) FROM (${slice})`, 'raw');
   }
 
   firewallRules(zoneId: string): Readout<FirewallRuleRow> {
-    return this.readout('zone', zoneId, 'firewall_rules', () =>
-      this.rows('firewall_rules', 'zone_id', zoneId, 'item_id, action, paused, priority, filter_id, filter_deleted, raw').map((r) => ({
+    return this.readout('zone', zoneId, 'firewall_rules', (ref) =>
+      this.rows('firewall_rules', 'zone_id', zoneId, 'item_id, action, paused, priority, filter_id, filter_deleted, raw', ref).map((r) => ({
         id: r['item_id'] as string,
         action: r['action'] as string | null,
         paused: flag(r['paused'] as number | null),
@@ -416,8 +468,8 @@ export class SnapshotReader {
   }
 
   filters(zoneId: string): Readout<FilterRow> {
-    return this.readout('zone', zoneId, 'filters', () =>
-      this.rows('filters', 'zone_id', zoneId, 'item_id, expression, paused, raw').map((r) => ({
+    return this.readout('zone', zoneId, 'filters', (ref) =>
+      this.rows('filters', 'zone_id', zoneId, 'item_id, expression, paused, raw', ref).map((r) => ({
         id: r['item_id'] as string,
         expression: r['expression'] as string | null,
         paused: flag(r['paused'] as number | null),
@@ -427,23 +479,23 @@ export class SnapshotReader {
   }
 
   certificatePacks(zoneId: string): Readout<RawRow> {
-    return this.readout('zone', zoneId, 'certificate_packs', () => this.rawRows('certificate_packs', 'zone_id', zoneId));
+    return this.readout('zone', zoneId, 'certificate_packs', (ref) => this.rawRows('certificate_packs', 'zone_id', zoneId, ref));
   }
 
   wafPackages(zoneId: string): Readout<RawRow> {
-    return this.readout('zone', zoneId, 'waf_packages', () => this.rawRows('waf_packages', 'zone_id', zoneId));
+    return this.readout('zone', zoneId, 'waf_packages', (ref) => this.rawRows('waf_packages', 'zone_id', zoneId, ref));
   }
 
   wafGroups(zoneId: string): Readout<RawRow> {
-    return this.readout('zone', zoneId, 'waf_groups', () => this.rawRows('waf_groups', 'zone_id', zoneId));
+    return this.readout('zone', zoneId, 'waf_groups', (ref) => this.rawRows('waf_groups', 'zone_id', zoneId, ref));
   }
 
   wafRules(zoneId: string): Readout<RawRow> {
-    return this.readout('zone', zoneId, 'waf_rules', () => this.rawRows('waf_rules', 'zone_id', zoneId));
+    return this.readout('zone', zoneId, 'waf_rules', (ref) => this.rawRows('waf_rules', 'zone_id', zoneId, ref));
   }
 
   wafOverrides(zoneId: string): Readout<RawRow> {
-    return this.readout('zone', zoneId, 'waf_overrides', () => this.rawRows('waf_overrides', 'zone_id', zoneId));
+    return this.readout('zone', zoneId, 'waf_overrides', (ref) => this.rawRows('waf_overrides', 'zone_id', zoneId, ref));
   }
 
   /** A single-object endpoint of a zone (migration status, check, config, entry points, DNSSEC...), or the zone's settings, one row each. */
@@ -461,36 +513,57 @@ export class SnapshotReader {
   private zoneObjects(zoneId: string): Map<string, RawRow[]> {
     if (this.heldObjects?.zoneId !== zoneId) {
       const weight = this.weightOf(...ZONE_OBJECT_ENDPOINTS);
-      const rows =
-        this.ahead?.rows('zone_objects', zoneId, (ids) => this.runZoneObjects(ids), { weight }) ??
-        (this.statement(`${this.valid('zone_objects', `zone_id, ${ZONE_OBJECT_COLUMNS}`)} AND zone_id = ? ORDER BY item_id`, 'raw').all(zoneId) as ZoneObjectRow[]);
+      const rows = this.ahead?.rows('zone_objects', zoneId, (ids) => this.runZoneObjects(ids), { weight }) ?? this.oneZoneObjects(zoneId);
       this.heldObjects = { zoneId, byEndpoint: byZone(rows, (r) => r[1], (r): RawRow => ({ id: r[2], raw: r[3] })) };
     }
     return this.heldObjects.byEndpoint;
   }
 
-  /** The zone objects of a run of zones, every endpoint in one query. */
+  /** The zone objects of a zone read alone: at each data reference its partitions have, the rows of the endpoints read there. */
+  private oneZoneObjects(zoneId: string): ZoneObjectRow[] {
+    const refOf = (endpoint: string) => this.dataRef(this.coverageOf('zone', zoneId, endpoint as Endpoint));
+    const refs = new Set(ZONE_OBJECT_ENDPOINTS.map(refOf));
+    const rows: ZoneObjectRow[] = [];
+    for (const ref of refs) {
+      const sql = `${this.valid('zone_objects', `zone_id, ${ZONE_OBJECT_COLUMNS}`, ref)} AND zone_id = ? ORDER BY item_id`;
+      for (const r of this.statement(sql, 'raw').all(zoneId) as ZoneObjectRow[]) if (refs.size === 1 || refOf(r[1]) === ref) rows.push(r);
+    }
+    return rows;
+  }
+
+  /** The zone objects of a run of zones, every endpoint in one query (one per data reference, see byDataRef). */
   private runZoneObjects(zoneIds: string[]): Map<string, ZoneObjectRow[]> {
-    const rows = this.statement(this.forZones('zone_objects', ZONE_OBJECT_COLUMNS), 'raw').iterate(JSON.stringify(zoneIds)) as Iterable<ZoneObjectRow>;
+    const groups = this.byDataRef(zoneIds, ZONE_OBJECT_ENDPOINTS);
+    const single = groups.size === 1;
+    const rows: ZoneObjectRow[] = [];
+    for (const [ref, ids] of groups) {
+      for (const r of this.statement(this.forZones('zone_objects', ZONE_OBJECT_COLUMNS, ref), 'raw').iterate(JSON.stringify(ids)) as Iterable<ZoneObjectRow>) {
+        // Rows of an endpoint read in another scan than this group's belong to that scan's group.
+        if (single || this.dataRef(this.ahead?.peek<CoverageRow>('coverage', r[0])?.find((c) => c.endpoint === r[1])) === ref) rows.push(r);
+      }
+    }
     return byZone(rows, (r) => r[0], (r) => r);
   }
 
-  /** Rows (the named columns) of a table valid in this scan for one scope, in item_id order when read ahead. */
-  private rows(table: string, scopeColumn: string, scopeId: string, columns: string): Array<Record<string, unknown>> {
+  /** Rows (the named columns) of a table valid at `ref` for one scope, in item_id order when read ahead. */
+  private rows(table: string, scopeColumn: string, scopeId: string, columns: string, ref: number): Array<Record<string, unknown>> {
     const ahead =
       scopeColumn === 'zone_id'
         ? this.ahead?.rows(
             table,
             scopeId,
-            (ids) => byZone(this.statement(this.forZones(table, columns)).iterate(JSON.stringify(ids)) as Iterable<Record<string, unknown>>, (r) => r['zone_id'] as string, (r) => r),
+            (ids) =>
+              this.loadByDataRef(ids, [table as Endpoint], (group, r) =>
+                byZone(this.statement(this.forZones(table, columns, r)).iterate(JSON.stringify(group)) as Iterable<Record<string, unknown>>, (row) => row['zone_id'] as string, (row) => row),
+              ),
             { weight: this.weightOf(table as Endpoint) },
           )
         : undefined;
-    return ahead ?? (this.statement(`${this.valid(table, columns)} AND ${scopeColumn} = ?`).all(scopeId) as Array<Record<string, unknown>>);
+    return ahead ?? (this.statement(`${this.valid(table, columns, ref)} AND ${scopeColumn} = ?`).all(scopeId) as Array<Record<string, unknown>>);
   }
 
-  private rawRows(table: string, scopeColumn: string, scopeId: string): RawRow[] {
-    return this.rows(table, scopeColumn, scopeId, 'item_id, raw').map((r) => ({ id: r['item_id'] as string, raw: r['raw'] as string }));
+  private rawRows(table: string, scopeColumn: string, scopeId: string, ref: number): RawRow[] {
+    return this.rows(table, scopeColumn, scopeId, 'item_id, raw', ref).map((r) => ({ id: r['item_id'] as string, raw: r['raw'] as string }));
   }
 
   /**

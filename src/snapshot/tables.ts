@@ -24,6 +24,8 @@ export type Endpoint =
   | 'universal_ssl'
   | 'custom_entrypoint'
   | 'account_entrypoint'
+  | 'rulesets'
+  | 'audit_log'
   | 'waf_packages'
   | 'waf_groups'
   | 'waf_rules'
@@ -120,6 +122,10 @@ export const TABLES: Record<Endpoint, TableSpec | null> = {
   custom_entrypoint: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
   // The account's managed-phase entry point as it applies to the zone: read once per account, kept with each zone.
   account_entrypoint: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
+  // The account's audit log since the last scan: read to decide what to read again, stores nothing.
+  audit_log: null,
+  // The zone's rulesets list (no rules): which phase entry points exist, and their versions.
+  rulesets: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: byId, columns: none },
   waf_packages: {
     table: 'waf_packages',
     scopeColumn: 'zone_id',

@@ -149,6 +149,77 @@ export class ScanWriter {
     return new Set(rows.map((r) => r.zone_id));
   }
 
+  /** Records that something a zone's checks see changed in this scan (see zone_changes). */
+  zoneChanged(storedZoneId: string): void {
+    this.statement('INSERT OR IGNORE INTO zone_changes (zone_id, scan_ref) VALUES (?, ?)').run(storedZoneId, this.ref);
+  }
+
+  /** Records that this scan read the zone in full (every partition due or not): its turn starts again. */
+  zoneReadInFull(zoneId: string, at: string): void {
+    this.statement('INSERT INTO zone_full_reads (zone_id, read_at) VALUES (?, ?) ON CONFLICT (zone_id) DO UPDATE SET read_at = excluded.read_at').run(this.storedId(zoneId), at);
+  }
+
+  /** When each zone (stored id) was last read in full. */
+  fullReads(): Map<string, string> {
+    const rows = this.statement('SELECT zone_id, read_at FROM zone_full_reads').all() as Array<{ zone_id: string; read_at: string }>;
+    return new Map(rows.map((r) => [r.zone_id, r.read_at]));
+  }
+
+  /** Whether any scan recorded this partition. */
+  hasPartition(kind: PartitionKind, scopeId: string, endpoint: Endpoint): boolean {
+    return this.statement('SELECT 1 FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, this.storedId(scopeId), endpoint) !== undefined;
+  }
+
+  /** Whether carry() would carry the partition forward (it writes nothing). */
+  canCarry(kind: PartitionKind, scopeId: string, endpoint: Endpoint): boolean {
+    return this.carryable(kind, this.storedId(scopeId), endpoint) !== null;
+  }
+
+  private carryable(kind: PartitionKind, stored: string, endpoint: Endpoint) {
+    const part = this.statement('SELECT last_attempt_scan FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, stored, endpoint) as
+      | { last_attempt_scan: number }
+      | undefined;
+    if (!part || part.last_attempt_scan === this.ref) return null;
+    const last = this.statement('SELECT pk, state, truncated, data_scan FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND last_scan = ?').get(kind, stored, endpoint, part.last_attempt_scan) as
+      | { pk: number; state: string; truncated: number; data_scan: number | null }
+      | undefined;
+    if (!last || last.state === 'failed' || last.truncated === 1) return null;
+    return { last, dataScan: last.data_scan ?? part.last_attempt_scan };
+  }
+
+  /**
+   * Carries a partition forward without reading it: this scan's coverage says what the last
+   * attempt said, and points (data_scan) at the scan whose versions hold the data, so no data row
+   * is copied or touched. Refused (false) when there is nothing sound to carry: a partition never
+   * read, or whose last attempt failed or was truncated; the caller reads it instead.
+   */
+  carry(kind: PartitionKind, scopeId: string, endpoint: Endpoint): boolean {
+    const stored = this.storedId(scopeId);
+    const found = this.carryable(kind, stored, endpoint);
+    if (!found) return false;
+    const { last, dataScan } = found;
+    this.db
+      .transaction(() => {
+        // Carried from the same read as last night: one row for the whole run of carried nights.
+        // Its hash stays the outcome's own, so reading the partition again compares like with like.
+        if (last.data_scan === dataScan) {
+          this.run('UPDATE coverage SET last_scan = ? WHERE pk = ?', this.ref, last.pk);
+        } else {
+          this.run(
+            `INSERT INTO coverage (kind, scope_id, endpoint, hash, first_scan, last_scan, state, http_status, api_code, error_code, message, pages, items, truncated, data_scan)
+             SELECT kind, scope_id, endpoint, hash, ?, ?, state, http_status, api_code, error_code, message, pages, items, truncated, ? FROM coverage WHERE pk = ?`,
+            this.ref,
+            this.ref,
+            dataScan,
+            last.pk,
+          );
+        }
+        this.run('UPDATE partitions SET last_attempt_scan = ? WHERE kind = ? AND scope_id = ? AND endpoint = ?', this.ref, kind, stored, endpoint);
+      })
+      .immediate();
+    return true;
+  }
+
   run<T>(sql: string, ...params: unknown[]): T {
     return this.statement(sql).run(...params) as T;
   }
@@ -214,6 +285,9 @@ export class PartitionWriter {
   /** The stored id of this partition's scope: the API's id with credentials redacted. */
   readonly storedScopeId: string;
   items = 0;
+  /** Versions this read wrote afresh, and versions it found unchanged and extended. */
+  private inserted = 0;
+  private extended = 0;
 
   constructor(
     private readonly scan: ScanWriter,
@@ -226,6 +300,11 @@ export class PartitionWriter {
   ) {
     this.spec = TABLES[endpoint];
     this.storedScopeId = scan.storedId(scopeId);
+  }
+
+  /** Whether this read stored an item other than any stored before (a new version). */
+  get wroteNewVersion(): boolean {
+    return this.inserted > 0;
   }
 
   /** The last scan before this one that read the partition completely. */
@@ -272,7 +351,9 @@ export class PartitionWriter {
         const same = versions.find((v) => v.hash === hash);
         if (same) {
           this.scan.run(`UPDATE ${spec.table} SET last_scan = ? WHERE pk = ?`, scanId, same.pk);
+          this.extended++;
         } else {
+          this.inserted++;
           const cols = spec.columns(item);
           // The columns are copies of the item's fields: a secret the API served back is redacted there as in raw.
           const redacted = (v: string | number | null | undefined) => (typeof v === 'string' ? this.scan.redactRaw(v) : (v ?? null));
@@ -284,6 +365,20 @@ export class PartitionWriter {
     }).immediate();
     this.items += items.length;
     this.scan.count(spec.table, items.length);
+  }
+
+  /**
+   * Whether this read found the partition's items other than at its last complete read: an item
+   * stored afresh, or fewer items extended than were current then (one vanished). A read that
+   * did not complete changes what checks see through its outcome, which the caller compares.
+   */
+  private dataChanged(outcome: CoverageOutcome): boolean {
+    const spec = this.spec;
+    if (!spec || outcome.state !== 'ok') return false;
+    if (this.lastOk === null || this.inserted > 0) return true;
+    const where = `${spec.scopeColumn} = ? AND first_scan <= ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''}`;
+    const before = this.scan.get<{ n: number }>(`SELECT count(*) AS n FROM ${spec.table} WHERE ${where}`, this.storedScopeId, this.lastOk, this.lastOk, ...(spec.endpointColumn ? [this.endpoint] : []));
+    return (before?.n ?? 0) !== this.extended;
   }
 
   /** Records what happened to this partition in this scan. */
@@ -304,14 +399,17 @@ export class PartitionWriter {
       const current =
         this.lastAttempt === null
           ? undefined
-          : this.scan.get<{ pk: number; hash: string }>(
-              'SELECT pk, hash FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND last_scan = ?',
+          : this.scan.get<{ pk: number; hash: string; data_scan: number | null }>(
+              'SELECT pk, hash, data_scan FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND last_scan = ?',
               this.kind,
               this.storedScopeId,
               this.endpoint,
               this.lastAttempt,
             );
-      if (current && current.hash === hash) {
+      const sameOutcome = current !== undefined && current.hash === hash;
+      if (this.kind === 'zone' && (!sameOutcome || this.dataChanged(outcome))) this.scan.zoneChanged(this.storedScopeId);
+      // A row carried forward points at older data: this read's row is a new one, even when the outcome is the same.
+      if (current && sameOutcome && current.data_scan === null) {
         this.scan.run('UPDATE coverage SET last_scan = ? WHERE pk = ?', scanId, current.pk);
       } else {
         this.scan.run(

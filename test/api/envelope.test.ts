@@ -64,9 +64,15 @@ describe('readAnswer success', () => {
 
   it('drops result_info fields that are not finite numbers, and unknown fields', () => {
     const answer = readAnswer(
-      ctx(200, envelope({ result: [], result_info: { page: '2', per_page: 50, count: null, total_count: true, total_pages: 3, cursor: 'abc' } })),
+      ctx(200, envelope({ result: [], result_info: { page: '2', per_page: 50, count: null, total_count: true, total_pages: 3, cursor: 7, next: 'abc' } })),
     );
     expect(answer.resultInfo).toEqual({ per_page: 50, total_pages: 3 });
+  });
+
+  it('keeps a cursor that names the next page, and none when it is empty', () => {
+    // vendor's API reference: cursor-paged lists (rulesets, audit log v2) carry result_info.cursor while more pages follow.
+    expect(readAnswer(ctx(200, envelope({ result: [], result_info: { count: 1, cursor: 'abc' } }))).resultInfo).toEqual({ count: 1, cursor: 'abc' });
+    expect(readAnswer(ctx(200, envelope({ result: [], result_info: { count: 1, cursor: '' } }))).resultInfo).toEqual({ count: 1 });
   });
 
   it.each([

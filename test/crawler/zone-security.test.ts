@@ -74,7 +74,11 @@ describe('zone security reads', () => {
     expect(byRoute[SETTINGS_ROUTE]).toBe(3 * 8 - 2);
     expect(byRoute['GET /zones/{zone_id}/dnssec']).toBe(3);
     expect(byRoute['GET /zones/{zone_id}/ssl/universal/settings']).toBe(3);
-    expect(byRoute['GET /zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint']).toBe(3);
+    // Only zones whose rulesets list shows a custom rules entry point are asked for it (vendor's API reference: list zone rulesets).
+    const withCustom = [...emu.org.zonesById.values()].filter((z) => z.security.customRules !== null).length;
+    expect(withCustom).toBeLessThan(3);
+    expect(byRoute['GET /zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint']).toBe(withCustom);
+    expect(byRoute['GET /zones/{zone_id}/rulesets']).toBe(3);
 
     const pro = zoneId(emu, 'pro.example');
     const settings = reader.zoneObject(pro, 'zone_settings');
@@ -82,9 +86,9 @@ describe('zone security reads', () => {
     const values = Object.fromEntries(settings.items.map((r) => [r.id, JSON.parse(r.raw).value]));
     expect(values).toMatchObject({ ssl: 'flexible', waf: 'off', min_tls_version: '1.0' });
     expect(reader.coverageOf('zone', pro, 'zone_settings')).toMatchObject({ state: 'ok', pages: 8, items: 8 });
-    // 404 code 10003: no custom rules yet, an answer with no object.
+    // No custom rules yet: the zone's rulesets list shows no such phase, an answer with no object and no call.
     const free = zoneId(emu, 'free.example');
-    expect(reader.coverageOf('zone', free, 'custom_entrypoint')).toMatchObject({ state: 'ok', items: 0, apiCode: 10003 });
+    expect(reader.coverageOf('zone', free, 'custom_entrypoint')).toMatchObject({ state: 'ok', items: 0, message: expect.stringContaining('rulesets list shows no http_request_firewall_custom') });
     expect(reader.coverageOf('zone', pro, 'custom_entrypoint')).toMatchObject({ state: 'ok', items: 1 });
   });
 
@@ -142,13 +146,16 @@ describe('managed rules reads', () => {
     const { reader, result } = await scan(emu, undefined);
     expect(result.missing).toEqual([]);
     const byRoute = emu.stats().requests.byRoute;
-    // Four paid zones, whatever their migration says; the Free zone that has not begun is not asked.
-    expect(byRoute[ENTRYPOINT]).toBe(4);
+    // Four paid zones, whatever their migration says, list their rulesets; the Free zone that has not
+    // begun does not. Only the three with a managed entry point are asked for it: old.example, still
+    // on the previous WAF, has none, as its list shows (vendor's API reference: list zone rulesets).
+    expect(byRoute['GET /zones/{zone_id}/rulesets']).toBe(4);
+    expect(byRoute[ENTRYPOINT]).toBe(3);
     // The Enterprise account once for its two zones; the standard account not at all.
     expect(byRoute[ACCOUNT_ENTRYPOINT]).toBe(1);
     expect(reader.coverageOf('zone', zoneId(emu, 'free.example'), 'entrypoint')?.state).toBe('skipped');
-    // 404 code 10003: a zone still on the previous WAF has no entry point yet, an answer.
-    expect(reader.coverageOf('zone', zoneId(emu, 'old.example'), 'entrypoint')).toMatchObject({ state: 'ok', items: 0, apiCode: 10003 });
+    // A zone still on the previous WAF has no entry point yet: its rulesets list says so, an answer.
+    expect(reader.coverageOf('zone', zoneId(emu, 'old.example'), 'entrypoint')).toMatchObject({ state: 'ok', items: 0 });
     expect(reader.coverageOf('zone', zoneId(emu, 'born-new.example'), 'entrypoint')).toMatchObject({ state: 'ok', items: 1 });
     for (const name of ['big.example', 'big-two.example']) {
       const kept = reader.zoneObject(zoneId(emu, name), 'account_entrypoint');

@@ -200,7 +200,12 @@ describe('rescans', () => {
     expect(!existsSync(`${path}-wal`) || statSync(`${path}-wal`).size === 0).toBe(true);
     expect(size2).toBeLessThanOrEqual(size1 * 1.02);
     const rows2 = withDb(path, rowCounts);
-    expect(rows2).toEqual(rows1);
+    // The migration status of a migrated zone is never read again (the migration is irreversible,
+    // vendor docs: WAF migration): the second scan carries it forward, one coverage row a zone
+    // pointing at the first scan's read, and copies no data row.
+    const migrated = emu.org.visibleZones().filter((z) => z.migration.state === 'complete' || z.migration.state === 'none').length;
+    expect(migrated).toBeGreaterThan(0);
+    expect({ ...rows2, coverage: rows2['coverage']! - migrated }).toEqual(rows1);
     withDb(path, (db) => {
       expect(db.prepare('SELECT count(*) AS n FROM dns_records WHERE first_scan = ? AND last_scan = ?').get(scanRef(s1.scanId), scanRef(s2.scanId))).toEqual({ n: 20_000 });
       expect(dump(db, s2.scanId)).toEqual(dump(db, s1.scanId));

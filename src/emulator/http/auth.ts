@@ -1,5 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { DatasetError } from '../datasets/index.js';
+import type { Account, Organisation } from '../state.js';
 import { ApiFailure, CODES, fail } from './envelope.js';
 
 export interface Credentials {
@@ -78,4 +80,116 @@ export function accountTokenRefusal(routeKey: string): ApiFailure | null {
 
 function malformed(chain: Array<{ code: number; message: string }>): ApiFailure {
   return fail(400, CODES.badAuthHeaders, 'Invalid request headers', { error_chain: chain });
+}
+
+/**
+ * An account-owned token besides the emulator's own credentials. The vendor's rate limits page
+ * gives each account-owned token a budget of its own (1,200 requests per 5 minutes "per
+ * user/account token"); it reads the accounts it belongs to (whether or not the dataset's user is
+ * a member of them) and nothing else.
+ */
+export interface AccountToken {
+  token: string;
+  /** The accounts it may read: one for a real account-owned token, which belongs to one account. */
+  accounts: string[];
+  /** Its name in GET /__emulator/stats (default `account-token:<first account id>`); never the token. */
+  label?: string;
+}
+
+/** Who a request claims to be, before it is authenticated: a budget is kept per claimant. */
+export interface Claimant {
+  label: string;
+  token?: string;
+  email?: string;
+  key?: string;
+}
+
+/**
+ * The claimant whose credential the request carries (compared in constant time), or null for a
+ * request with none, a malformed one, or one nobody holds: those are refused by authenticate.
+ */
+export function claimantOf<C extends Claimant>(headers: IncomingHttpHeaders, claimants: readonly C[]): C | null {
+  const authorization = header(headers, 'authorization');
+  if (authorization !== undefined) {
+    const m = BEARER.exec(authorization);
+    return (m && claimants.find((c) => c.token !== undefined && same(m[1]!, c.token))) || null;
+  }
+  const email = header(headers, 'x-auth-email');
+  const key = header(headers, 'x-auth-key');
+  if (email === undefined || key === undefined) return null;
+  return claimants.find((c) => c.email !== undefined && c.key !== undefined && same(email, c.email) && same(key, c.key)) ?? null;
+}
+
+/**
+ * What an account-owned token sees of the organisation: its own accounts and their zones, whoever
+ * the user is a member of; the rest answers as if it did not exist. A view over the one state, so
+ * a change made with the token is seen by every credential. Derived lists are cached apart
+ * (`memoKey`), since what they hold differs from the user's.
+ */
+export function accountTokenView(org: Organisation, accountIds: readonly string[], memoKey: string): Organisation {
+  const allowed = new Set(accountIds);
+  const seen = new WeakMap<Account, Account>();
+  const asSeen = (a: Account): Account => {
+    let view = seen.get(a);
+    if (!view) seen.set(a, (view = new Proxy(a, { get: (t, prop) => (prop === 'member' ? allowed.has(t.id) : Reflect.get(t, prop, t)) })));
+    return view;
+  };
+  const accountsById = new Proxy(org.accountsById, {
+    get(target, prop) {
+      if (prop === 'get') {
+        return (id: string) => {
+          const a = target.get(id);
+          return a && asSeen(a);
+        };
+      }
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  const view = Object.create(org) as Organisation;
+  Object.defineProperties(view, {
+    accountsById: { value: accountsById },
+    visibleAccounts: { value: () => org.state.accounts.filter((a) => allowed.has(a.id)).map(asSeen) },
+    visibleZone: {
+      value: (id: string) => {
+        const zone = org.zonesById.get(id);
+        return zone && allowed.has(zone.accountId) ? zone : undefined;
+      },
+    },
+    visibleZones: { value: () => org.state.zones.filter((z) => allowed.has(z.accountId)) },
+    memo: { value: <T>(key: string, build: () => T): T => org.memo(`${memoKey}\u0000${key}`, build) },
+    touch: { value: () => org.touch() },
+  });
+  return view;
+}
+
+/** A credential the emulator knows, with what it may read and the budget it is counted in. */
+export interface Principal extends Claimant {
+  /** Account-owned tokens cannot list accounts nor read the user's endpoints (accountTokenRefusal). */
+  accountOwned: boolean;
+  /** The account that owns an account-owned token (the audit log's actor); null for the user. */
+  owner: string | null;
+  /** The organisation as this credential sees it. */
+  org: Organisation;
+}
+
+/** Labels the emulator gives its own credentials, not available to extra tokens. */
+export const USER_LABEL = 'user';
+export const UNAUTHENTICATED_LABEL = 'unauthenticated';
+
+/** The principals of `--account-token`-style extra tokens, checked against the dataset and each other. */
+export function accountTokenPrincipals(org: Organisation, tokens: readonly AccountToken[], taken: readonly Principal[]): Principal[] {
+  const labels = new Set([USER_LABEL, UNAUTHENTICATED_LABEL, ...taken.map((p) => p.label)]);
+  const secrets = new Set(taken.flatMap((p) => (p.token === undefined ? [] : [p.token])));
+  return tokens.map((t, i) => {
+    if (t.accounts.length === 0) throw new DatasetError(`accountTokens[${i}]: an account-owned token belongs to an account: list it in "accounts"`);
+    for (const id of t.accounts) if (!org.accountsById.has(id)) throw new DatasetError(`accountTokens[${i}]: no account ${id.slice(0, 64)} in the dataset`);
+    if (!BEARER.test(`Bearer ${t.token}`)) throw new DatasetError(`accountTokens[${i}]: a token is letters, digits and - . _ ~ + /`);
+    if (secrets.has(t.token)) throw new DatasetError(`accountTokens[${i}]: the token is already another credential's`);
+    const label = t.label ?? `account-token:${t.accounts[0]}`;
+    if (labels.has(label)) throw new DatasetError(`accountTokens[${i}]: the label ${label.slice(0, 80)} is taken: give each token a label of its own`);
+    labels.add(label);
+    secrets.add(t.token);
+    return { label, token: t.token, accountOwned: true, owner: t.accounts[0]!, org: accountTokenView(org, t.accounts, label) };
+  });
 }

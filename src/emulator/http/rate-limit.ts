@@ -44,6 +44,28 @@ export class RateLimiter {
   }
 }
 
+/**
+ * A budget per credential, as the real API keeps: per user (whose dashboard, keys and user tokens
+ * share one) or per account-owned token (the vendor's rate limits page: 1,200 requests per 5
+ * minutes "per user/account token"). Each is created on its first request, with the same quota.
+ */
+export class CredentialBudgets {
+  private readonly limiters = new Map<string, RateLimiter>();
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** The budget of the credential named `label`. */
+  for(label: string): RateLimiter {
+    let limiter = this.limiters.get(label);
+    if (!limiter) this.limiters.set(label, (limiter = new RateLimiter(this.limit, this.windowMs, this.now)));
+    return limiter;
+  }
+}
+
 /** `none`: a server (or proxy) that sends no quota headers, so clients learn of the limit only from 429s. */
 export type RateLimitHeaderStyle = 'modern' | 'legacy' | 'both' | 'none';
 

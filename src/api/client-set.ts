@@ -1,0 +1,139 @@
+import type { ApiClient } from './client.js';
+import type { PacerStatus } from './pacer.js';
+import type { ClientStats, RouteCounters } from './stats.js';
+
+/**
+ * One API client per credential. The API keeps a request budget per user or account-owned token
+ * (the vendor's rate limits page: 1,200 requests per 5 minutes "per user/account token"), so each
+ * credential gets a client of its own, with its own pacer, budget and connections; a zone is read
+ * with the client of its account. Labels are the names of the variables holding the credentials,
+ * never their values, for progress lines and summaries.
+ */
+export interface LabelledClient {
+  /** The variable holding the credential, e.g. ZW_TOKEN_ACME (never the value). */
+  label: string;
+  client: ApiClient;
+  /** The accounts mapped to it; null for the default client, which reads every other account. */
+  accounts: readonly string[] | null;
+}
+
+/** A zone or account whose account has no mapped credential, when there is no default credential either. */
+export class NoCredentialForAccount extends Error {
+  constructor(readonly accountId: string) {
+    super(
+      `no credential for account ${accountId}: it is not listed in the config file's "credentials" and the default credential (ZONEWARDEN_API_TOKEN, or the key pair) is not set`,
+    );
+    this.name = 'NoCredentialForAccount';
+  }
+}
+
+export class ClientSet {
+  readonly default: ApiClient | null;
+  private readonly byAccount = new Map<string, ApiClient>();
+  private readonly entries: LabelledClient[];
+
+  constructor(defaultClient: { label: string; client: ApiClient } | null, mapped: ReadonlyArray<{ label: string; client: ApiClient; accounts: readonly string[] }>) {
+    this.default = defaultClient?.client ?? null;
+    this.entries = [...(defaultClient ? [{ ...defaultClient, accounts: null }] : []), ...mapped.map((m) => ({ ...m, accounts: [...m.accounts] }))];
+    for (const m of mapped) {
+      for (const id of m.accounts) {
+        const key = id.toLowerCase();
+        if (this.byAccount.has(key)) throw new Error(`account ${id} is mapped to two credentials`);
+        this.byAccount.set(key, m.client);
+      }
+    }
+    if (this.entries.length === 0) throw new Error('a client set needs a default client or a mapped one');
+  }
+
+  /** A set of one: the default client alone (for callers that have a single client). */
+  static of(client: ApiClient, label = 'default'): ClientSet {
+    return new ClientSet({ label, client }, []);
+  }
+
+  /** The client for an account's requests: the mapped one, else the default. */
+  forAccount(accountId: string): ApiClient {
+    const client = this.byAccount.get(accountId.toLowerCase()) ?? this.default;
+    if (!client) throw new NoCredentialForAccount(accountId);
+    return client;
+  }
+
+  /** Whether the account has a credential of its own (else it is read with the default). */
+  isMapped(accountId: string): boolean {
+    return this.byAccount.has(accountId.toLowerCase());
+  }
+
+  /** Every mapped account id, in the order the configuration lists them. */
+  mappedAccounts(): string[] {
+    return [...this.byAccount.keys()];
+  }
+
+  /** The default client, or the first mapped one when there is no default: for what is not an account's (the base URL, a scan's record). */
+  get primary(): ApiClient {
+    return this.default ?? this.entries[0]!.client;
+  }
+
+  /** Every client, the default first. */
+  all(): ApiClient[] {
+    return this.entries.map((e) => e.client);
+  }
+
+  /** Every client with its label and accounts, the default first. */
+  labelled(): LabelledClient[] {
+    return this.entries.map((e) => ({ ...e, accounts: e.accounts && [...e.accounts] }));
+  }
+
+  /** The label of a client of this set (the variable's name). */
+  labelOf(client: ApiClient): string {
+    const entry = this.entries.find((e) => e.client === client);
+    if (!entry) throw new Error('the client is not one of this set');
+    return entry.label;
+  }
+
+  /** The traffic of all clients together, for the scan summary. */
+  snapshotStats(): ClientStats {
+    return mergeStats(this.all().map((c) => c.snapshotStats()));
+  }
+
+  /** Each credential's budget, by label, for a progress line that names the one holding requests back. */
+  budgets(): Array<{ label: string; status: PacerStatus }> {
+    return this.entries.map((e) => ({ label: e.label, status: e.client.pacer.status() }));
+  }
+
+  /**
+   * The budgets together: requests used and allowed summed over the credentials (each has a window
+   * of its own, of the same length, since the options apply to each), for a time-left estimate.
+   */
+  budgetStatus(): PacerStatus {
+    const all = this.entries.map((e) => e.client.pacer.status());
+    return {
+      used: all.reduce((n, s) => n + s.used, 0),
+      allowed: all.reduce((n, s) => n + s.allowed, 0),
+      windowMs: Math.max(...all.map((s) => s.windowMs)),
+      heldBack: all.reduce((n, s) => n + s.heldBack, 0),
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.all().map((c) => c.close()));
+  }
+}
+
+const KEYS: Array<keyof RouteCounters> = ['requests', 'retries', 'rateLimited', 'failures', 'bytes'];
+
+/** Sums the counters of several clients, route by route. */
+export function mergeStats(stats: ClientStats[]): ClientStats {
+  const zero = (): RouteCounters => ({ requests: 0, retries: 0, rateLimited: 0, failures: 0, bytes: 0 });
+  const total = zero();
+  const byRoute = new Map<string, RouteCounters>();
+  let pacedMs = 0;
+  for (const s of stats) {
+    pacedMs += s.pacedMs;
+    for (const k of KEYS) total[k] += s.total[k];
+    for (const [route, c] of Object.entries(s.byRoute)) {
+      let sum = byRoute.get(route);
+      if (!sum) byRoute.set(route, (sum = zero()));
+      for (const k of KEYS) sum[k] += c[k];
+    }
+  }
+  return { total, byRoute: Object.fromEntries([...byRoute].sort(([a], [b]) => (a < b ? -1 : 1))), pacedMs };
+}

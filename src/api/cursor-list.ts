@@ -1,0 +1,43 @@
+import type { ApiClient, QueryValue } from './client.js';
+
+/**
+ * Cursor-paged lists (the zone's rulesets list, the audit log version 2): each answer's
+ * `result_info.cursor` names the next page and is absent or empty on the last. Never forever: a
+ * cursor served twice (a server stuck on one page) or the page cap ends the list as truncated,
+ * which the caller reports as a list not read whole.
+ */
+
+export interface CursorListOptions {
+  /** The page size parameter and value (`per_page` for rulesets, `limit` for the audit log). */
+  pageSize: { param: string; value: number };
+  query?: Record<string, QueryValue>;
+  maxPages?: number;
+  signal?: AbortSignal;
+}
+
+export interface CursorListResult<T> {
+  items: T[];
+  pages: number;
+  truncated: boolean;
+  truncatedReason?: 'repeated-cursor' | 'page-cap';
+}
+
+const DEFAULT_MAX_PAGES = 1000;
+
+export async function readCursorList<T>(client: ApiClient, path: string, options: CursorListOptions): Promise<CursorListResult<T>> {
+  const items: T[] = [];
+  const seen = new Set<string>();
+  const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+  let cursor: string | undefined;
+  for (let pages = 1; ; pages++) {
+    const query: Record<string, QueryValue> = { ...options.query, [options.pageSize.param]: String(options.pageSize.value), ...(cursor ? { cursor } : {}) };
+    const answer = await client.get<T[]>(path, { query, ...(options.signal ? { signal: options.signal } : {}) });
+    if (Array.isArray(answer.result)) for (const item of answer.result) items.push(item);
+    const next = answer.resultInfo?.cursor;
+    if (!next) return { items, pages, truncated: false };
+    if (seen.has(next)) return { items, pages, truncated: true, truncatedReason: 'repeated-cursor' };
+    if (pages >= maxPages) return { items, pages, truncated: true, truncatedReason: 'page-cap' };
+    seen.add(next);
+    cursor = next;
+  }
+}

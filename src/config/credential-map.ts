@@ -1,0 +1,117 @@
+import { CREDENTIAL_ENV } from './options.js';
+import { ConfigError } from './load.js';
+
+/**
+ * The config file's `credentials` section: which accounts are read with which credential, by the
+ * NAMES of the environment variables that hold it. An organisation spread over several accounts can
+ * give each account (or group of accounts) a credential of its own, such as an account-owned token;
+ * the API keeps a request budget per user or account-owned token (the vendor's rate limits page:
+ * 1,200 requests per 5 minutes "per user/account token"), so each credential is paced on its own.
+ * The file holds variable names only: secrets come from the environment, never from a file.
+ */
+export interface CredentialMapEntry {
+  /** Account ids (32 hexadecimal characters, lower case) read with this credential. */
+  readonly accounts: readonly string[];
+  /** The variable holding an API token; or the key pair's two variables below. */
+  readonly tokenEnv?: string;
+  readonly emailEnv?: string;
+  readonly keyEnv?: string;
+}
+
+export type CredentialMap = readonly CredentialMapEntry[];
+
+/** The section's key in the config file. */
+export const CREDENTIALS_SECTION = 'credentials';
+
+/** The vendor's account identifier: 32 hexadecimal characters (API reference, `account_id`). */
+const ACCOUNT_ID = /^[0-9a-f]{32}$/i;
+/**
+ * Upper-case names only (the POSIX convention for environment variables): a token pasted where its
+ * variable's name belongs is then refused rather than looked up, and no error ever quotes it.
+ */
+const ENV_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
+const ENTRY_KEYS = ['accounts', 'tokenEnv', 'emailEnv', 'keyEnv'] as const;
+const SHAPE = '{"accounts": ["<account id>", ...], "tokenEnv": "<VARIABLE>"} or {"accounts": [...], "emailEnv": "<VARIABLE>", "keyEnv": "<VARIABLE>"}';
+const DEFAULT_NAMES = new Set<string>(Object.values(CREDENTIAL_ENV));
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Checks the section's shape (the environment is read later, by the commands that call the API, so
+ * that offline commands never need the variables). Never quotes a value that could be a secret:
+ * errors name the entry, the key and what is expected.
+ */
+export function parseCredentialMap(raw: unknown, source: string): CredentialMap {
+  if (!Array.isArray(raw)) throw new ConfigError(`${source}: expected a list of ${SHAPE}`);
+  const owner = new Map<string, number>();
+  const variables = new Map<string, number>();
+  const entries = raw.map((item, i): CredentialMapEntry => {
+    const at = `${source}[${i}]`;
+    if (!isObject(item)) throw new ConfigError(`${at}: expected an object such as ${SHAPE}`);
+    for (const key of Object.keys(item)) {
+      if (!(ENTRY_KEYS as readonly string[]).includes(key)) {
+        throw new ConfigError(`${at}: unknown key "${key.slice(0, 40)}"; known keys: ${ENTRY_KEYS.join(', ')} (the file names variables; their values stay in the environment)`);
+      }
+    }
+    const accounts = accountList(item['accounts'], at);
+    for (const id of accounts) {
+      const first = owner.get(id);
+      if (first !== undefined) throw new ConfigError(`${source}: account ${id} is in entries ${first} and ${i}; an account is read with one credential: keep it in one entry`);
+      owner.set(id, i);
+    }
+    const names = variableNames(item, at);
+    for (const name of Object.values(names)) {
+      const first = variables.get(name);
+      if (first !== undefined) throw new ConfigError(`${source}: ${name} is named by entries ${first} and ${i}; one credential is one budget at the API: list all its accounts in one entry`);
+      variables.set(name, i);
+    }
+    return Object.freeze({ accounts: Object.freeze(accounts), ...names });
+  });
+  return Object.freeze(entries);
+}
+
+function accountList(raw: unknown, at: string): string[] {
+  if (raw === undefined) throw new ConfigError(`${at}: "accounts" is missing: list the account ids this credential reads`);
+  if (!Array.isArray(raw)) throw new ConfigError(`${at}.accounts: expected a list of account ids`);
+  if (raw.length === 0) throw new ConfigError(`${at}.accounts is empty: list the account ids this credential reads, or remove the entry`);
+  const ids = raw.map((id, j) => {
+    // The value is not quoted: a secret pasted in the wrong place must not reach a log.
+    if (typeof id !== 'string' || !ACCOUNT_ID.test(id)) throw new ConfigError(`${at}.accounts[${j}] is not an account id: expected 32 hexadecimal characters (the id in the dashboard's URL)`);
+    return id.toLowerCase();
+  });
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (seen.has(id)) throw new ConfigError(`${at}.accounts lists ${id} twice: remove one`);
+    seen.add(id);
+  }
+  return ids;
+}
+
+function variableNames(item: Record<string, unknown>, at: string): Pick<CredentialMapEntry, 'tokenEnv' | 'emailEnv' | 'keyEnv'> {
+  const has = (key: string) => item[key] !== undefined;
+  if (has('tokenEnv') && (has('emailEnv') || has('keyEnv'))) {
+    throw new ConfigError(`${at}: both "tokenEnv" and a key pair ("emailEnv", "keyEnv"): give one credential per entry, a token or a key pair`);
+  }
+  if (has('tokenEnv')) return { tokenEnv: variableName(item['tokenEnv'], `${at}.tokenEnv`) };
+  if (has('emailEnv') && has('keyEnv')) return { emailEnv: variableName(item['emailEnv'], `${at}.emailEnv`), keyEnv: variableName(item['keyEnv'], `${at}.keyEnv`) };
+  if (has('emailEnv') || has('keyEnv')) {
+    const missing = has('emailEnv') ? 'keyEnv' : 'emailEnv';
+    throw new ConfigError(`${at}: "${missing}" is missing: a key pair needs both "emailEnv" and "keyEnv"`);
+  }
+  throw new ConfigError(`${at}: no credential: give "tokenEnv", or "emailEnv" and "keyEnv" (names of environment variables)`);
+}
+
+function variableName(raw: unknown, at: string): string {
+  if (typeof raw !== 'string' || !ENV_NAME.test(raw)) {
+    throw new ConfigError(`${at}: expected the NAME of an environment variable (upper-case letters, digits and _), never the credential itself`);
+  }
+  if (DEFAULT_NAMES.has(raw)) {
+    throw new ConfigError(`${at}: ${raw} is the default credential, which every account not listed here uses already: name another variable, or remove the entry`);
+  }
+  return raw;
+}
+
+/** Accounts named by the map, in the order given. */
+export function mappedAccountIds(map: CredentialMap): string[] {
+  return map.flatMap((e) => e.accounts);
+}

@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import type { ApiClient } from '../api/client.js';
+import type { Logger } from '../common/logger.js';
+import type { Db } from '../snapshot/db.js';
+import { SnapshotReader } from '../snapshot/reader.js';
+import type { ScanScope } from '../snapshot/scope.js';
+import type { ScanWriter } from '../snapshot/writer.js';
+import { accountChanges, type AccountChanges } from './audit-log.js';
+import type { ZoneMode } from './reads/zone-read.js';
+import { StoredScan } from './stored-zone.js';
+
+/**
+ * Which zones a scan reads in full tonight, and which it reads only where something can have
+ * changed unlogged (the rest carried forward from the last scan). A night is incremental when the
+ * last complete scan of the same scope is one the account audit logs can vouch for since; a zone
+ * is then read in full when its account's log names it, when the zone list shows it new or
+ * changed, when its account's log cannot be read, and on its turn: every zone once every
+ * `fullEvery` nights, the longest unread first, a share of them each night.
+ */
+
+export interface ReadPlanOptions {
+  /** `--full`: read every zone in full. */
+  full: boolean;
+  /** `--full-every N`: every zone is read in full at least every N nights. */
+  fullEvery: number;
+}
+
+/** The log is kept 18 months (vendor docs: audit logs); a scan older than that cannot be vouched for. */
+export const LOG_RETENTION_DAYS = 540;
+/** Entries can reach the log a little after the change: the window starts this long before the last scan did. */
+export const LOG_OVERLAP_MS = 60 * 60 * 1000;
+const DAY_MS = 86_400_000;
+/** A zone read in full this long short of `fullEvery` days ago is read tonight whatever the share (nights are not exactly 24 h apart). */
+const TURN_SLACK_MS = 6 * 60 * 60 * 1000;
+
+export interface ZonePlan {
+  mode: ZoneMode;
+  why: string;
+}
+
+export class ReadPlan {
+  private readonly changes = new Map<string, Promise<AccountChanges>>();
+  private readonly turn: ReadonlySet<string>;
+  private deniedSaid = false;
+
+  private constructor(
+    readonly incremental: boolean,
+    readonly why: string,
+    readonly base: StoredScan | null,
+    private readonly writer: ScanWriter,
+    private readonly logger: Logger,
+    private readonly startedAt: Date,
+    turn: ReadonlySet<string>,
+  ) {
+    this.turn = turn;
+  }
+
+  /** A plan that reads everything (write commands' rescans, tests of the crawler alone). */
+  static full(writer: ScanWriter, logger: Logger, why = 'a full read'): ReadPlan {
+    return new ReadPlan(false, why, null, writer, logger, new Date(), new Set());
+  }
+
+  static create(db: Db, writer: ScanWriter, scope: ScanScope, options: ReadPlanOptions, logger: Logger, now = new Date()): ReadPlan {
+    const baseId = SnapshotReader.latestScanId(db, ['complete'], scope, writer.scanId);
+    const base = baseId === null ? null : new StoredScan(db, baseId);
+    const full = (why: string) => new ReadPlan(false, why, base, writer, logger, now, new Set());
+    if (options.full) return full('--full asks for every zone to be read in full');
+    if (options.fullEvery <= 1) return full('--full-every 1 reads every zone in full every night');
+    if (!base) return full('there is no earlier complete scan of this scope to read on from');
+    const age = now.getTime() - Date.parse(base.startedAt);
+    if (!(age >= 0) || age > LOG_RETENTION_DAYS * DAY_MS) return full(`the last complete scan (${base.scanId}) is older than the audit log keeps (18 months)`);
+    const turn = zonesOnTheirTurn(base, writer.fullReads(), options.fullEvery, now);
+    return new ReadPlan(true, `reading on from scan ${base.scanId} (${base.startedAt}) with the account audit logs since`, base, writer, logger, now, turn);
+  }
+
+  /**
+   * How to read a zone tonight. `listChanged`: the zone list served it new, or other than stored.
+   * The account's audit log is read at the first zone of the account that asks.
+   */
+  async zone(client: ApiClient, zone: { id: string; account?: { id?: string } }, listChanged: boolean, signal: AbortSignal): Promise<ZonePlan> {
+    if (!this.incremental) return { mode: 'full', why: this.why };
+    if (listChanged) return { mode: 'full', why: 'the zone list shows it new or changed' };
+    const stored = this.writer.storedId(zone.id);
+    if (this.turn.has(stored)) return { mode: 'full', why: 'its turn to be read in full' };
+    const accountId = zone.account?.id;
+    if (typeof accountId !== 'string') return { mode: 'full', why: 'the zone names no account whose audit log could vouch for it' };
+    const changes = await this.accountChanges(client, accountId, signal);
+    if (changes.kind === 'all') return { mode: 'full', why: changes.why };
+    if (changes.zones.has(zone.id)) return { mode: 'full', why: 'the audit log records a change' };
+    return { mode: 'due-only', why: 'no change recorded since the last scan' };
+  }
+
+  private accountChanges(client: ApiClient, accountId: string, signal: AbortSignal): Promise<AccountChanges> {
+    let read = this.changes.get(accountId);
+    if (!read) {
+      const since = new Date(Date.parse(this.base!.startedAt) - LOG_OVERLAP_MS);
+      read = accountChanges(client, accountId, since, this.startedAt, signal).then((changes) => this.recorded(accountId, changes));
+      this.changes.set(accountId, read);
+    }
+    return read;
+  }
+
+  /** Records the log's read as a partition of the account, and says once why an account is read in full. */
+  private recorded(accountId: string, changes: AccountChanges): AccountChanges {
+    const partition = this.writer.partition('account', accountId, 'audit_log');
+    if (changes.kind === 'zones') {
+      partition.finish({ state: 'ok', pages: changes.pages, items: changes.entries });
+      return changes;
+    }
+    const e = changes.error;
+    partition.finish({ state: changes.denied ? 'denied' : e ? 'failed' : 'ok', pages: 0, items: 0, httpStatus: e?.status ?? null, errorCode: e?.code ?? null, message: changes.why });
+    if (!changes.denied || !this.deniedSaid) this.logger.warn(`account ${accountId}: ${changes.why}; its zones are read in full`);
+    if (changes.denied) this.deniedSaid = true;
+    return changes;
+  }
+}
+
+/**
+ * The zones (stored ids) whose turn to be read in full is tonight: a `1/fullEvery` share of the
+ * zones of the last scan, those read in full longest ago first (ties in a fixed order of their
+ * ids, so that the share of a first full scan spreads over the nights), and any read in full
+ * `fullEvery` nights ago or more. A zone never read in full is read in full anyway.
+ */
+export function zonesOnTheirTurn(base: StoredScan, fullReads: ReadonlyMap<string, string>, fullEvery: number, now: Date): Set<string> {
+  const zones = base.zoneIds();
+  const order = zones
+    .map((id) => ({ id, at: fullReads.get(id) ?? '', tie: createHash('sha1').update(id).digest('hex') }))
+    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.tie < b.tie ? -1 : 1));
+  const share = Math.ceil(zones.length / fullEvery);
+  const due = new Set(order.slice(0, share).map((z) => z.id));
+  const overdue = now.getTime() - fullEvery * DAY_MS + TURN_SLACK_MS;
+  for (const z of order) if (z.at === '' || Date.parse(z.at) <= overdue) due.add(z.id);
+  return due;
+}

@@ -1,0 +1,16 @@
+import type { ZoneRead } from './zone-read.js';
+
+/**
+ * Certificate packs: the vendor renews managed certificates and orders packs on its own, with no
+ * audit log entry, so a zone with a pack not active or a certificate in its renewal window is read
+ * every night until that settles.
+ */
+export const certificatePacks: ZoneRead = {
+  name: 'certificate packs',
+  endpoint: 'GET /zones/{zone_id}/ssl/certificate_packs',
+  scope: 'zone',
+  partitions: ['certificate_packs'],
+  refresh: 'date',
+  dueByDate: ({ stored }) => stored === null || stored.certificatesDue(Date.now()),
+  run: async (kit, { zone }) => void (await kit.readZoneList(zone, 'certificatePacks', 'certificate_packs')),
+};

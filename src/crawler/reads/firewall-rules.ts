@@ -1,0 +1,24 @@
+import type { ZoneRead } from './zone-read.js';
+
+/**
+ * Firewall rules and their filters. Since 2025-06-15 the vendor serves them as a view of the
+ * zone's custom rules (vendor docs: firewall rules upgrade): changed only by logged writes, and
+ * counted against the rule quota once, as custom rules (see firewall-rule-quota).
+ */
+export const firewallRules: ZoneRead = {
+  name: 'firewall rules',
+  endpoint: 'GET /zones/{zone_id}/firewall/rules',
+  scope: 'zone',
+  partitions: ['firewall_rules'],
+  refresh: 'zone-changed',
+  run: async (kit, { zone }) => void (await kit.readZoneList(zone, 'firewallRules', 'firewall_rules')),
+};
+
+export const filters: ZoneRead = {
+  name: 'filters',
+  endpoint: 'GET /zones/{zone_id}/filters',
+  scope: 'zone',
+  partitions: ['filters'],
+  refresh: 'zone-changed',
+  run: async (kit, { zone }) => void (await kit.readZoneList(zone, 'filters', 'filters')),
+};

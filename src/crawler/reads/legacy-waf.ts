@@ -1,0 +1,66 @@
+import { fillPath, LIST_ENDPOINTS } from '../../api/endpoints.js';
+import { listProblem } from '../list-problem.js';
+import type { ReadKit, ZoneFacts, ZoneItem } from './zone-read.js';
+
+/**
+ * The previous managed rules of a zone not migrated: packages, then each package's groups and
+ * rules (each kind one partition of the zone), and the URI-based overrides of an Enterprise zone.
+ * A Free zone has none (they exist on Pro plans and above), and whatever the API would answer
+ * there says nothing about the zone.
+ */
+export async function legacyWaf(kit: ReadKit, facts: ZoneFacts): Promise<void> {
+  const zone = facts.zone;
+  const plan = zone.plan?.legacy_id;
+  if (plan === 'free') {
+    for (const e of ['waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const) kit.skip(zone, e, 'the previous managed rules exist on Pro plans and above; a Free zone has none');
+    return;
+  }
+  await readPackages(kit, zone);
+  if (plan === 'enterprise') await kit.readZoneList(zone, 'wafOverrides', 'waf_overrides');
+  else kit.skip(zone, 'waf_overrides', 'URI-based overrides exist on Enterprise zones only');
+}
+
+async function readPackages(kit: ReadKit, zone: ZoneItem): Promise<void> {
+  // Groups and rules are read per package: they wait with the packages for the repair pass.
+  const packagesOk = await kit.readZoneList(zone, 'wafPackages', 'waf_packages', () => readPackages(kit, zone));
+  if (packagesOk === null) return;
+  if (!packagesOk) {
+    const retired = kit.retiredPackages(zone);
+    for (const e of ['waf_groups', 'waf_rules'] as const) {
+      // Groups and rules live under the packages: retired with them, else unreadable without them.
+      if (retired) {
+        kit.partition('zone', zone.id, e).finish({ state: 'retired', pages: 0, items: 0, httpStatus: retired.status, message: retired.message });
+        kit.missing('zone', zone.id, zone.name, e, 'retired', retired.message, 'retired');
+        continue;
+      }
+      kit.partition('zone', zone.id, e).finish({ state: 'failed', pages: 0, items: 0, message: 'the WAF packages could not be read' });
+      kit.missing('zone', zone.id, zone.name, e, 'failed', 'the WAF packages could not be read');
+    }
+    return;
+  }
+  const packageIds = kit.packagesReadTonight(zone);
+  await readPackageLists(kit, zone, packageIds, 'waf_groups', 'wafGroups');
+  await readPackageLists(kit, zone, packageIds, 'waf_rules', 'wafRules');
+}
+
+/** Groups or rules of every package, as one partition of the zone. */
+async function readPackageLists(kit: ReadKit, zone: ZoneItem, packageIds: string[], endpoint: 'waf_groups' | 'waf_rules', key: 'wafGroups' | 'wafRules'): Promise<void> {
+  const partition = kit.partition('zone', zone.id, endpoint);
+  let pages = 0;
+  let items = 0;
+  let problem: string | null = null;
+  try {
+    for (const packageId of packageIds) {
+      const list = kit.list(fillPath(LIST_ENDPOINTS[key].template, { zone_id: zone.id, package_id: packageId }), LIST_ENDPOINTS[key], zone);
+      for await (const page of list) partition.write(page);
+      pages += list.summary.pages;
+      items += list.summary.items;
+      problem ??= listProblem(list.summary);
+    }
+    partition.finish({ state: problem ? 'failed' : 'ok', pages, items, truncated: problem !== null, message: problem });
+    if (problem) kit.missing('zone', zone.id, zone.name, endpoint, 'failed', problem);
+  } catch (err) {
+    if (kit.deferred(err, partition, () => readPackageLists(kit, zone, packageIds, endpoint, key))) return;
+    kit.failed(partition, err, pages, items, zone.name);
+  }
+}

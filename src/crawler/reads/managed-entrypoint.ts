@@ -1,0 +1,27 @@
+import { readEntrypoint } from './entrypoint.js';
+import type { ZoneFacts, ZoneRead } from './zone-read.js';
+
+const PHASE = 'http_request_firewall_managed';
+
+/**
+ * The managed-rules phase entry point of every paid zone and of any zone that has started
+ * migrating: a zone created since 2022 has the new managed rules from birth, and any zone's entry
+ * point may have been written. A Free zone that has not started migrating runs the vendor's free
+ * managed ruleset, which is the vendor's to deploy.
+ */
+export const managedEntrypoint: ZoneRead = {
+  name: 'managed rules entry point',
+  endpoint: `GET /zones/{zone_id}/rulesets/phases/${PHASE}/entrypoint`,
+  scope: 'zone',
+  partitions: ['entrypoint'],
+  refresh: 'ruleset-version',
+  async run(kit, facts) {
+    if (hasManagedPhase(facts)) return readEntrypoint(kit, facts, 'entrypoint', PHASE);
+    kit.skip(facts.zone, 'entrypoint', "a Free zone that has not started migrating: its free managed ruleset is the vendor's to deploy");
+  },
+};
+
+/** Whether the zone's managed phase is its own to read (see managedEntrypoint); known once the migration read ran. */
+export function hasManagedPhase(facts: ZoneFacts): boolean {
+  return facts.migrationState === 'validation' || facts.migrated || facts.zone.plan?.legacy_id !== 'free';
+}

@@ -1,0 +1,47 @@
+import { legacyWaf } from './legacy-waf.js';
+import { DEFERRED, type ZoneRead } from './zone-read.js';
+
+/**
+ * The previous-WAF migration: its status, and what the status says is there to read. A zone stored
+ * as migrated (state `complete`, or born on the new managed rules) never changes back (the
+ * migration is irreversible, vendor docs: WAF migration), so its status is carried forward and its
+ * previous WAF is never asked for again.
+ */
+export const migration: ZoneRead = {
+  name: 'WAF migration status, check and configuration',
+  endpoint: 'GET /zones/{zone_id}/waf_migration/status (then /check and /config with phase_two=1)',
+  scope: 'zone',
+  partitions: ['migration_status', 'migration_check', 'migration_config', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'],
+  refresh: 'terminal',
+  async run(kit, facts) {
+    const zone = facts.zone;
+    const base = `/zones/${encodeURIComponent(zone.id)}/waf_migration`;
+    if (!(kit.migratedBefore(zone) && kit.carry(zone, 'migration_status'))) {
+      // Which reads follow depends on the status: an unreadable one defers them all to the repair pass.
+      const status = await kit.readObject(zone, 'migration_status', `${base}/status`, {}, undefined, () => migration.run(kit, facts));
+      if (status === DEFERRED) return;
+      const state = typeof status?.['migration_state'] === 'string' ? status['migration_state'] : null;
+      facts.migrationState = state;
+      facts.migrated = state === 'complete' || (state === null && (nativeToNewManagedRules(status) || kit.migratedBefore(zone)));
+    } else {
+      facts.migrated = true;
+    }
+    if (facts.migrated) {
+      const why = 'the zone runs the new managed rules only: the previous managed rules no longer exist for it';
+      for (const e of ['migration_check', 'migration_config', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const) kit.skip(zone, e, why);
+      return;
+    }
+    await kit.readObject(zone, 'migration_check', `${base}/check`, { phase_two: '1' });
+    await kit.readObject(zone, 'migration_config', `${base}/config`, { phase_two: '1' });
+    await legacyWaf(kit, facts);
+  },
+};
+
+/**
+ * A zone created since the migration programme has the new managed rules from birth: its status
+ * has no `migration_state`, the new version enabled and the old one not (the vendor publishes no
+ * schema; the same reading as the policy's isNativeToNewManagedRules).
+ */
+export function nativeToNewManagedRules(status: Record<string, unknown> | null): boolean {
+  return status !== null && typeof status['migration_state'] !== 'string' && status['new_waf_status'] === 'enabled' && status['old_waf_status'] !== 'enabled';
+}

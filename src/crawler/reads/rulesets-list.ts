@@ -1,0 +1,39 @@
+import { hasManagedPhase } from './managed-entrypoint.js';
+import { DEFERRED, type ZoneRead } from './zone-read.js';
+
+/** The list's largest page (vendor's API reference: list zone rulesets, per_page 1 to 50). */
+const PER_PAGE = 50;
+
+/**
+ * The zone's rulesets list, without rules: each ruleset's phase, version and last update. One
+ * call says which phase entry points exist, so a phase with none costs no call, and whether an
+ * entry point changed since it was stored (its version), so an unchanged one is not read again.
+ * Read whenever the zone is read in full, after the migration (whose state says whether the
+ * managed phase is the zone's to read); the entry point reads after it use what it says.
+ */
+export const rulesetsList: ZoneRead = {
+  name: 'rulesets list',
+  endpoint: 'GET /zones/{zone_id}/rulesets',
+  scope: 'zone',
+  partitions: ['rulesets'],
+  refresh: 'zone-changed',
+  async run(kit, facts) {
+    // Only where an entry point is to be read: a Free zone not migrating, with no custom rules declared, needs none.
+    if (!hasManagedPhase(facts) && !kit.reads?.objects.includes('custom_entrypoint')) {
+      return kit.skip(facts.zone, 'rulesets', 'no entry point of this zone is read: a Free zone that has not started migrating, and no rule reads custom rules');
+    }
+    const path = `/zones/${encodeURIComponent(facts.zone.id)}/rulesets`;
+    const items = await kit.readCursorList(facts.zone, 'rulesets', path, PER_PAGE);
+    if (items === null || items === DEFERRED) return;
+    const phases = new Map<string, string | null>();
+    for (const item of items) {
+      if (!item || typeof item !== 'object') continue;
+      const r = item as Record<string, unknown>;
+      // Only the zone's own entry points: managed rulesets it could deploy are listed too.
+      if (r['kind'] !== 'zone' || typeof r['phase'] !== 'string') continue;
+      const v = r['version'];
+      phases.set(r['phase'], typeof v === 'string' || typeof v === 'number' ? String(v) : null);
+    }
+    facts.phases = phases;
+  },
+};

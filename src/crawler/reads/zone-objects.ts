@@ -1,0 +1,45 @@
+import { fillPath, ZONE_OBJECT_READS } from '../../api/endpoints.js';
+import { readEntrypoint } from './entrypoint.js';
+import type { ZoneRead } from './zone-read.js';
+
+/**
+ * DNSSEC: changed by logged writes, but a pending state moves on when the registrar publishes the
+ * DS record, which no log of this API records: read every night while pending.
+ */
+export const dnssec: ZoneRead = {
+  name: 'DNSSEC',
+  endpoint: ZONE_OBJECT_READS.dnssec,
+  scope: 'zone',
+  partitions: ['dnssec'],
+  refresh: 'date',
+  dueByDate: ({ stored }) => stored === null || stored.dnssecPending(),
+  async run(kit, { zone }) {
+    if (!kit.reads?.objects.includes('dnssec')) return;
+    await kit.readObject(zone, 'dnssec', fillPath(ZONE_OBJECT_READS.dnssec, { zone_id: zone.id }));
+  },
+};
+
+export const universalSsl: ZoneRead = {
+  name: 'Universal SSL settings',
+  endpoint: ZONE_OBJECT_READS.universal_ssl,
+  scope: 'zone',
+  partitions: ['universal_ssl'],
+  refresh: 'zone-changed',
+  async run(kit, { zone }) {
+    if (!kit.reads?.objects.includes('universal_ssl')) return;
+    await kit.readObject(zone, 'universal_ssl', fillPath(ZONE_OBJECT_READS.universal_ssl, { zone_id: zone.id }));
+  },
+};
+
+/** The custom rules phase entry point, by its version in the rulesets list. */
+export const customEntrypoint: ZoneRead = {
+  name: 'custom rules entry point',
+  endpoint: ZONE_OBJECT_READS.custom_entrypoint,
+  scope: 'zone',
+  partitions: ['custom_entrypoint'],
+  refresh: 'ruleset-version',
+  async run(kit, facts) {
+    if (!kit.reads?.objects.includes('custom_entrypoint')) return;
+    await readEntrypoint(kit, facts, 'custom_entrypoint', 'http_request_firewall_custom');
+  },
+};

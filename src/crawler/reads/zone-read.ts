@@ -1,0 +1,103 @@
+import type { ApiClient } from '../../api/client.js';
+import type { LIST_ENDPOINTS, ListEndpoint, ZoneReads } from '../../api/endpoints.js';
+import type { PagedList } from '../../api/paginate.js';
+import type { Endpoint, PartitionKind } from '../../snapshot/tables.js';
+import type { PartitionWriter } from '../../snapshot/writer.js';
+import type { StoredZone } from '../stored-zone.js';
+
+/**
+ * What a zone read is: one small module per read, declaring its endpoint, its partitions and
+ * what decides whether it is read tonight, and doing the read through the crawler's kit (which
+ * keeps the order, the concurrency, the repair pass and the record of what was read). Adding a
+ * read is one new file and a line in reads/index.ts.
+ */
+
+export interface ZoneItem {
+  id: string;
+  name: string;
+  plan?: { legacy_id?: string };
+  account?: { id?: string };
+}
+
+/**
+ * When a read must be made again, beyond a zone's first read and its full-read turn:
+ * - `zone-changed`: when the audit log or the zone list says the zone changed (what it reads
+ *   changes only through logged writes);
+ * - `ruleset-version`: when the zone changed and its rulesets list shows a version other than the
+ *   stored one (or the phase appears or goes);
+ * - `date`: also while stored data says a change can come with no log entry (a certificate in
+ *   its renewal window, DNSSEC pending), on every night;
+ * - `terminal`: never again once stored data shows a state that cannot change (a completed
+ *   migration), else as `zone-changed`.
+ */
+export type Refresh = 'zone-changed' | 'ruleset-version' | 'date' | 'terminal';
+
+/** How a zone is read tonight: everything (first read, a change, its turn), or only what is due by date. */
+export type ZoneMode = 'full' | 'due-only';
+
+export interface ZoneFacts {
+  zone: ZoneItem;
+  mode: ZoneMode;
+  /** What the last scan of the same scope holds for the zone (null on a full scan with no earlier one). */
+  stored: StoredZone | null;
+  /** The phases the zone's rulesets list shows tonight, with their versions; null when not read tonight. */
+  phases: Map<string, string | null> | null;
+  /** The zone runs the new managed rules only (migrated, or born on them). */
+  migrated: boolean;
+  migrationState: string | null;
+}
+
+/** The crawler's services a read uses. */
+export interface ReadKit {
+  readonly signal: AbortSignal;
+  readonly reads: ZoneReads | undefined;
+  client(zone: ZoneItem): ApiClient;
+  /** Stored ids of zones seen on the new managed rules only in an earlier complete scan. */
+  migratedBefore(zone: ZoneItem): boolean;
+  accountType(accountId: string): string | undefined;
+  /** A page/per_page list into the zone's partition: true read whole, false failed, null deferred to the repair pass. */
+  readZoneList(zone: ZoneItem, key: keyof typeof LIST_ENDPOINTS, endpoint: Endpoint, repair?: () => Promise<unknown>): Promise<boolean | null>;
+  /** One object into the zone's partition; `absentCode`: the API error that means "there is none". */
+  readObject(zone: ZoneItem, endpoint: Endpoint, path: string, query?: Record<string, string>, absentCode?: number, repair?: () => Promise<unknown>): Promise<Record<string, unknown> | null | Deferred>;
+  /** A cursor-paged list into the zone's partition: its items, or null when it failed, or deferred. */
+  readCursorList(zone: ZoneItem, endpoint: Endpoint, path: string, perPage: number, repair?: () => Promise<unknown>): Promise<unknown[] | null | Deferred>;
+  partition(kind: PartitionKind, scopeId: string, endpoint: Endpoint): PartitionWriter;
+  deferred(err: unknown, partition: PartitionWriter | null, redo: () => Promise<unknown>): boolean;
+  failed(partition: PartitionWriter, err: unknown, pages: number, items: number, name: string | null): void;
+  missing(kind: PartitionKind, scopeId: string, name: string | null, endpoint: Endpoint, state: string, reason: string, list?: 'missing' | 'notPermitted' | 'retired'): void;
+  /** Records a partition as not read, for a reason that makes it pointless (not a gap). */
+  skip(zone: ZoneItem, endpoint: Endpoint, why: string): void;
+  /** Records a partition as read with nothing in it, known without a call (the rulesets list shows no such phase). */
+  absent(zone: ZoneItem, endpoint: Endpoint, why: string): void;
+  /** Whether an earlier scan recorded this partition of the zone at all. */
+  hasPartition(zone: ZoneItem, endpoint: Endpoint): boolean;
+  /** Carries the partition forward from the last read; false when there is nothing sound to carry. */
+  carry(zone: ZoneItem, endpoint: Endpoint): boolean;
+  succeeded(): void;
+  /** The account's managed entry point, read once per account and scan, into the zone's partition. */
+  readAccountEntrypoint(zone: ZoneItem, accountId: string): Promise<void>;
+  /** A page/per_page list of the zone, with the crawl's page sizes and stop signal. */
+  list(path: string, endpoint: ListEndpoint, zone: ZoneItem): PagedList<unknown>;
+  /** The zone's WAF packages as this scan stored them (read just before). */
+  packagesReadTonight(zone: ZoneItem): string[];
+  /** Set when the zone's WAF packages endpoint answered as retired: its groups and rules went with it. */
+  retiredPackages(zone: ZoneItem): { status: number | null; message: string } | undefined;
+}
+
+export const DEFERRED = Symbol('deferred');
+export type Deferred = typeof DEFERRED;
+
+export interface ZoneRead {
+  /** A name for people (docs, the calls table). */
+  name: string;
+  /** The API path it reads (a template), for the calls table. */
+  endpoint: string;
+  scope: 'zone' | 'account';
+  /** The partitions it writes. */
+  partitions: readonly Endpoint[];
+  refresh: Refresh;
+  /** For `date` reads: whether stored data asks for a read tonight although the zone did not change. */
+  dueByDate?(facts: ZoneFacts): boolean;
+  /** Reads, skips or carries its partitions for the zone. */
+  run(kit: ReadKit, facts: ZoneFacts): Promise<void>;
+}

@@ -1,0 +1,90 @@
+import type { Db } from '../snapshot/db.js';
+import { SnapshotReader, type RawRow, type Readout } from '../snapshot/reader.js';
+
+/**
+ * What the last complete scan of the same scope holds for a zone, as far as tonight's reads need
+ * it: the versions of its entry points (read again only when the rulesets list shows another), and
+ * the states that ask for a read although nothing was logged.
+ */
+
+/**
+ * Managed certificates renew from 30 days before expiry at most (vendor docs: certificate renewal,
+ * 30 days for 90-day and 1-year certificates, less for shorter ones), and the vendor does not log
+ * it: a zone with a certificate this close to its expiry is read every night.
+ */
+export const RENEWAL_WINDOW_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+export interface StoredZone {
+  /** The stored version of an entry point: null when stored as absent, undefined when not known. */
+  entrypointVersion(endpoint: 'entrypoint' | 'custom_entrypoint'): string | null | undefined;
+  /** A certificate pack not active, a certificate not active, or one in its renewal window. */
+  certificatesDue(now: number): boolean;
+  /** DNSSEC stored as pending (being turned on or off): the registrar's DS record is awaited, unlogged. */
+  dnssecPending(): boolean;
+}
+
+export class StoredScan {
+  private readonly reader: SnapshotReader;
+
+  constructor(db: Db, readonly scanId: number) {
+    this.reader = new SnapshotReader(db, scanId);
+  }
+
+  get startedAt(): string {
+    return this.reader.scan.startedAt;
+  }
+
+  /** The zones the scan read (stored ids). */
+  zoneIds(): string[] {
+    return this.reader.zones().map((z) => z.id);
+  }
+
+  /** The zone as stored (by its stored id). */
+  zone(storedId: string): StoredZone {
+    const reader = this.reader;
+    return {
+      entrypointVersion(endpoint) {
+        const read = reader.zoneObject(storedId, endpoint);
+        if (!read.known) return undefined;
+        const row = read.items[0];
+        if (!row) return null;
+        const version = parsed(row)['version'];
+        return typeof version === 'string' || typeof version === 'number' ? String(version) : undefined;
+      },
+      certificatesDue(now) {
+        const packs = reader.certificatePacks(storedId);
+        if (!packs.known) return true;
+        return packs.items.some((row) => packDue(parsed(row), now));
+      },
+      dnssecPending() {
+        const read: Readout<RawRow> = reader.zoneObject(storedId, 'dnssec');
+        if (!read.known || !read.items[0]) return false;
+        const status = parsed(read.items[0])['status'];
+        return typeof status === 'string' && status.startsWith('pending');
+      },
+    };
+  }
+}
+
+function packDue(pack: Record<string, unknown>, now: number): boolean {
+  if (pack['status'] !== 'active') return true;
+  const certificates = Array.isArray(pack['certificates']) ? (pack['certificates'] as unknown[]) : [];
+  for (const c of certificates) {
+    if (!c || typeof c !== 'object') continue;
+    const cert = c as Record<string, unknown>;
+    if (typeof cert['status'] === 'string' && cert['status'] !== 'active') return true;
+    const expires = typeof cert['expires_on'] === 'string' ? Date.parse(cert['expires_on']) : Number.NaN;
+    if (Number.isFinite(expires) && expires - now <= RENEWAL_WINDOW_DAYS * DAY_MS) return true;
+  }
+  return false;
+}
+
+function parsed(row: RawRow): Record<string, unknown> {
+  try {
+    const v = JSON.parse(row.raw) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,158 @@
+import { formatApiTime } from '../clock.js';
+import type { RequestContext } from '../http/context.js';
+import { CODES, fail, ok, type Answer, type Envelope } from '../http/envelope.js';
+import type { Route } from '../http/router.js';
+import { MANAGED_PHASE } from '../security.js';
+import type { Plan, Ruleset, Zone } from '../state.js';
+import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../waf-mapping.js';
+import { zoneFor } from './lookup.js';
+
+/**
+ * `GET /zones/{zone_id}/rulesets`: the zone's rulesets without their rules (vendor docs: ruleset
+ * engine, "List and view rulesets" and "View rulesets"; API reference: list account or zone
+ * rulesets). Each item is `{id, kind, name, description, phase, version, last_updated}`:
+ *
+ * - one `kind: "zone"` item per phase entry point the zone has (the managed phase's, the custom
+ *   rules'); a phase without an entry point (what its GET answers 404 code 10003 for) is absent.
+ *   The items are built from the same objects the entry point GETs serve, so versions agree.
+ * - `kind: "managed"` items: the vendor's managed rulesets the zone can deploy ("managed rulesets
+ *   you can deploy", vendor docs: view rulesets).
+ *
+ * Cursor paging (API reference: `cursor`, `per_page` from 1 to 50): `result_info` is
+ * `{count, per_page}` plus `cursor` when there is a next page, which the vendor's SDK follows until
+ * no cursor comes back.
+ *
+ * The emulator's guesses (docs/dataset-format.md, "Answers the emulator guesses"): `per_page`
+ * defaults to 50; one above 50 is served as 50, one that is not a positive whole number answers 400
+ * code 1004; a cursor the emulator did not give answers 400 code 10014. Items come zone entry
+ * points first (by phase), then managed rulesets (by id). Which managed rulesets a plan may deploy:
+ * the Free Managed Ruleset on every plan (documented), the Cloudflare Managed Ruleset and the OWASP
+ * Core Ruleset on paid plans, and any of them an entry point of the zone executes; the vendor's
+ * managed rulesets of other products (DDoS and others) are not listed. The account's root entry
+ * point (`kind: "root"`) is not listed: the vendor lists `managed`, `zone` and `custom` rulesets at
+ * the zone level, and the emulator holds no account custom rulesets.
+ */
+
+const DEFAULT_PER_PAGE = 50;
+const MAX_PER_PAGE = 50;
+
+export const FREE_MANAGED_RULESET_ID = '77454fe2d30c4220b5701f6fdfb893ba';
+
+export interface RulesetListItem {
+  id: string;
+  kind: string;
+  name: string;
+  description: string;
+  phase: string;
+  version: string;
+  last_updated: string;
+}
+
+interface ManagedRuleset {
+  id: string;
+  name: string;
+  description: string;
+  /** Whether a zone on this plan may deploy it without anything else saying so. */
+  offeredTo: (plan: Plan) => boolean;
+  version: string;
+  /** Days before the emulator clock's start: the vendor updates its rulesets on its own schedule. */
+  updatedDaysBefore: number;
+}
+
+/** The WAF's managed rulesets (vendor docs: WAF, managed rules: names and ruleset ids). Versions and times are the emulator's. */
+const MANAGED_RULESETS: readonly ManagedRuleset[] = [
+  { id: MANAGED_RULESET_ID, name: 'Cloudflare Managed Ruleset', description: "The vendor's security team's rules against known and new attacks.", offeredTo: (p) => p !== 'free', version: '63', updatedDaysBefore: 6 },
+  { id: OWASP_RULESET_ID, name: 'Cloudflare OWASP Core Ruleset', description: "The vendor's implementation of the OWASP ModSecurity Core Rule Set, scoring requests.", offeredTo: (p) => p !== 'free', version: '41', updatedDaysBefore: 13 },
+  { id: FREE_MANAGED_RULESET_ID, name: 'Cloudflare Free Managed Ruleset', description: 'Rules against high-impact, widely exploited vulnerabilities, on every plan.', offeredTo: () => true, version: '22', updatedDaysBefore: 20 },
+];
+
+const DAY_MS = 86_400_000;
+
+function item(r: Ruleset): RulesetListItem {
+  return { id: r.id, kind: r.kind, name: r.name, description: r.description, phase: r.phase, version: r.version, last_updated: r.last_updated };
+}
+
+/** The zone's phase entry points that exist, as the entry point GETs serve them. */
+export function zoneEntrypoints(zone: Zone): Ruleset[] {
+  return [zone.migration.entrypoint, zone.security.customRules].filter((r): r is Ruleset => r !== null);
+}
+
+/** Managed rulesets the zone's entry points execute. */
+function executed(zone: Zone): Set<string> {
+  const ids = new Set<string>();
+  for (const ruleset of zoneEntrypoints(zone)) {
+    for (const rule of ruleset.rules) {
+      const target = rule.action === 'execute' ? rule.action_parameters?.['id'] : undefined;
+      if (typeof target === 'string') ids.add(target);
+    }
+  }
+  return ids;
+}
+
+/** Every item of the zone's list, in the order served. */
+export function zoneRulesetList(zone: Zone, clockStart: Date): RulesetListItem[] {
+  const used = executed(zone);
+  const managed = MANAGED_RULESETS.filter((m) => m.offeredTo(zone.plan) || used.has(m.id)).map((m) => ({
+    id: m.id,
+    kind: 'managed',
+    name: m.name,
+    description: m.description,
+    phase: MANAGED_PHASE,
+    version: m.version,
+    last_updated: formatApiTime(new Date(clockStart.getTime() - m.updatedDaysBefore * DAY_MS)),
+  }));
+  return [...zoneEntrypoints(zone).map(item), ...managed].sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : sortKey(a) > sortKey(b) ? 1 : 0));
+}
+
+const KIND_RANK: Record<string, string> = { zone: '0', custom: '1', managed: '2' };
+
+function sortKey(r: RulesetListItem): string {
+  return `${KIND_RANK[r.kind] ?? '3'}\u0000${r.phase}\u0000${r.id}`;
+}
+
+/** The cursor is opaque to clients: the last served item's sort key, base64url-encoded. */
+function encodeCursor(r: RulesetListItem): string {
+  return Buffer.from(`v1\u0000${sortKey(r)}`).toString('base64url');
+}
+
+function decodeCursor(ctx: RequestContext): string | undefined {
+  const raw = ctx.query.get('cursor');
+  if (raw === null || raw === '') return undefined;
+  const text = Buffer.from(raw, 'base64url').toString('utf8');
+  if (!/^v1\u0000[0-9]\u0000[a-z0-9_]+\u0000[0-9a-f]+$/.test(text)) {
+    throw fail(400, CODES.validation, 'cursor is not one this API gave: pass result_info.cursor of the previous answer unchanged');
+  }
+  return text.slice(3);
+}
+
+function perPageOf(ctx: RequestContext): number {
+  const raw = ctx.query.get('per_page');
+  if (raw === null || raw === '') return DEFAULT_PER_PAGE;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw fail(400, CODES.invalidPagination, `per_page must be a whole number from 1 to ${MAX_PER_PAGE}, got "${raw.slice(0, 40)}"`);
+  return Math.min(MAX_PER_PAGE, Number(raw));
+}
+
+/** result_info of this list, as the vendor's SDK reads it (CursorPagination: count, per_page, cursor). */
+export interface RulesetListResultInfo {
+  count: number;
+  per_page: number;
+  /** Present only when there is a next page. */
+  cursor?: string;
+}
+
+function listZoneRulesets(ctx: RequestContext): Answer {
+  const zone = zoneFor(ctx);
+  const perPage = perPageOf(ctx);
+  const after = decodeCursor(ctx);
+  const all = zoneRulesetList(zone, ctx.org.clock.start);
+  const rest = after === undefined ? all : all.filter((r) => sortKey(r) > after);
+  const page = rest.slice(0, perPage);
+  const info: RulesetListResultInfo = { count: page.length, per_page: perPage };
+  if (rest.length > page.length) info.cursor = encodeCursor(page[page.length - 1]!);
+  const answer = ok(page);
+  // The envelope's result_info types are the page-number lists' and the audit log's; this list's is a third shape.
+  answer.body.result_info = info as Envelope['result_info'];
+  return answer;
+}
+
+export const rulesetsListRoutes: Route[] = [{ method: 'GET', template: '/zones/{zone_id}/rulesets', handler: listZoneRulesets }];
