@@ -8,6 +8,7 @@ import { comparisonMarkdown, targetsMarkdown } from './compare-markdown.js';
 import { driftMarkdown } from './drift.js';
 import { emulatorThroughput, generatedStartup, startupMarkdown, throughputMarkdown } from './emulator-throughput.js';
 import { hugeZonesBench, hugeZonesMarkdown } from './huge-zones.js';
+import { nightlyAuditBench, nightlyAuditMarkdown } from './nightly-audit.js';
 import { budgetIsTheLimit, defaultsAgainstUnthrottled, faultStorm, MEDIUM_MINIMUM_REQUESTS, MEDIUM_ORG, pacingMarkdown, SMALL_ORG } from './pacing.js';
 import { reportBench, reportMarkdown } from './report.js';
 import { scanBench, scanMarkdown } from './scan.js';
@@ -31,6 +32,8 @@ const { values } = parseArgs({
     'report-db': { type: 'string' },
     // ZONES:RECORDS: only the few-huge-zones shape (scan, unchanged rescan, audit), e.g. 5:1000000.
     'huge-zones': { type: 'string' },
+    // ZONES:RECORDS:SHARE: only the nightly audit (cold audit, a night, audit with reuse), e.g. 10000:1000000:0.02.
+    'nightly-audit': { type: 'string' },
     // Only the pacing and storm section (it is also measured after the medium scale).
     pacing: { type: 'boolean', default: false },
     'storm-scans': { type: 'string', default: '100' },
@@ -58,6 +61,7 @@ const stamp = `Measured by \`npm run bench -- --scale NAME\` on ${new Date().toI
 const output = new URL('../../BENCHMARKS.md', import.meta.url);
 let doc = existsSync(output) ? readFileSync(output, 'utf8') : '# Benchmarks\n';
 if (values['huge-zones']) await hugeZonesOnly(values['huge-zones']);
+if (values['nightly-audit']) await nightlyAuditOnly(values['nightly-audit']);
 
 for (const name of scales) {
   const scale = SCALES[name];
@@ -103,6 +107,17 @@ if (values.pacing || scales.includes('medium')) {
   doc = replaceSection(doc, 'pacing', section);
 }
 if (!values['no-write']) writeFileSync(output, doc);
+
+async function nightlyAuditOnly(shape: string): Promise<never> {
+  const [zones, records, share] = shape.split(':').map(Number);
+  if (!zones || !records || !share || share <= 0 || share > 1) fail(`--nightly-audit takes ZONES:RECORDS:SHARE, e.g. 10000:1000000:0.02, got "${shape}"`);
+  process.stderr.write(`bench: ${zones} zones, ${records} DNS records: scan, cold audit, a night (${share}), scan, nightly audit...\n`);
+  const measured = `Measured by \`npm run bench -- --nightly-audit ${shape}\` on ${new Date().toISOString().slice(0, 10)}; machine: ${machine}.`;
+  const section = [nightlyAuditMarkdown(await nightlyAuditBench(zones!, records!, share!)), measured].join('\n');
+  process.stdout.write(`${section}\n`);
+  if (!values['no-write']) writeFileSync(output, replaceSection(doc, 'nightly-audit', section));
+  process.exit(0);
+}
 
 async function hugeZonesOnly(shape: string): Promise<never> {
   const [zones, records] = shape.split(':').map(Number);

@@ -51,6 +51,8 @@ export default defineRule({
     severity: 'high',
     category: 'tls',
     scope: 'zone',
+    // Judged against the scan's time: judged again in every audit, never reused.
+    dependsOnTime: true,
     resource: 'certificate',
     messages: {
       expired: 'the certificate for {{hosts}} expired {{period}} ago, on {{date}}',

@@ -46,6 +46,8 @@ export default defineRule({
     severity: 'medium',
     category: 'tls',
     scope: 'zone',
+    // Judged against the scan's time: judged again in every audit, never reused.
+    dependsOnTime: true,
     resource: 'certificate_pack',
     messages: {
       notActive: 'the certificate pack for {{hosts}} is {{status}}, not active',

@@ -10,6 +10,8 @@ export default defineRule({
     severity: 'medium',
     category: 'dns',
     scope: 'zone',
+    // Judged against the scan's time: judged again in every audit, never reused.
+    dependsOnTime: true,
     resource: 'zone',
     reads: ['dnssec'],
     messages: {

@@ -10,6 +10,8 @@ export default defineRule({
     severity: 'low',
     category: 'scan',
     scope: 'organisation',
+    // Judged against the scan's time: judged again in every audit, never reused.
+    dependsOnTime: true,
     resource: 'invite',
     messages: {
       pending:

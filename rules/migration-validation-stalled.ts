@@ -11,6 +11,8 @@ export default defineRule({
     severity: 'medium',
     category: 'migration',
     scope: 'zone',
+    // Judged against the scan's time: judged again in every audit, never reused.
+    dependsOnTime: true,
     resource: 'zone',
     messages: {
       stalled: 'the migration has been in validation mode for {{days}} days (since {{since}}), longer than {{limit}} days: finish it or find out what holds it',

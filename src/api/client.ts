@@ -212,6 +212,7 @@ export class ApiClient {
       const v = responseHeaders[name];
       return Array.isArray(v) ? v[0] : v;
     };
+    this.observeServerTime(header('date'));
     const limits = parseRateLimitHeaders(header);
     if (limits) this.pacer.observe(limits, ticket.startedAt);
     let retryAfterMs = 0;
@@ -249,6 +250,24 @@ export class ApiClient {
       unreachable,
       cause: err,
     });
+  }
+
+  /** The API's clock as its last answer's Date header said, and when that was here. */
+  private serverClock: { serverMs: number; localMs: number } | null = null;
+
+  private observeServerTime(date: string | undefined): void {
+    const ms = date === undefined ? Number.NaN : Date.parse(date);
+    if (Number.isFinite(ms)) this.serverClock = { serverMs: ms, localMs: performance.now() };
+  }
+
+  /**
+   * The API's time now, from the Date header of its last answer (to the second), moved on by the
+   * time passed here since; this machine's clock before any answer. Windows on the API's own
+   * records (the audit log) are set in its time, whatever this machine's clock says.
+   */
+  serverNow(): Date {
+    const c = this.serverClock;
+    return c ? new Date(c.serverMs + (performance.now() - c.localMs)) : new Date();
   }
 
   snapshotStats(): ClientStats {

@@ -31,7 +31,8 @@ export class ScanAborted extends ZonewardenError {
   }
 }
 
-export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutcome> {
+/** `incremental`: read on from the last complete scan of the scope (run, schedule); a plain scan reads in full. */
+export async function scanStep(config: Config, io: CommandIO, incremental = false): Promise<ScanOutcome> {
   // The rules decide what is read per zone beyond the lists, --rules-dir ones included.
   await loadRules(config, io.cwd);
   const reads = catalogueReads(config);
@@ -65,6 +66,7 @@ export async function scanStep(config: Config, io: CommandIO): Promise<ScanOutco
       signal: controller.signal,
       onProgress: (p) => progress.update(p),
       reads,
+      ...(incremental ? { incremental: { full: config.full, fullEvery: config.fullEvery } } : {}),
     }).finally(() => progress.stop());
   } catch (err) {
     if (!(err instanceof ScanFailed)) throw err;
@@ -97,7 +99,7 @@ export async function runJob(config: Config, io: CommandIO, report: ReportSettin
   const rules = rulesFor(config);
   const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()]) : [];
   const templates = loadTemplates(report.templatesDir === undefined ? {} : { overrideDir: report.templatesDir });
-  const scan = await scanStep(config, io);
+  const scan = await scanStep(config, io, true);
   if (!config.quiet) io.stderr(summaryText(scan.summary));
   const path = resolve(io.cwd, config.db);
   const db = openSnapshot(path);

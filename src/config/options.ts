@@ -128,6 +128,23 @@ export const COMMON_OPTIONS = {
     value: 'N',
     help: 'after each run, delete all but the newest N scans and their reports (the latest complete scan of each scope and baselines stay)',
   },
+  full: {
+    key: 'full',
+    flag: 'full',
+    type: 'boolean',
+    default: false,
+    help: 'read every zone in full tonight, instead of reading on from the last complete scan with the account audit logs',
+  },
+  fullEvery: {
+    key: 'fullEvery',
+    flag: 'full-every',
+    type: 'integer',
+    default: 7,
+    min: 1,
+    max: 365,
+    value: 'N',
+    help: 'read every zone in full at least every N nights, a share of them each night (1: every zone every night)',
+  },
   maxAge: {
     key: 'maxAge',
     flag: 'max-age',

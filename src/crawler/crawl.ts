@@ -1,5 +1,5 @@
 import { setMaxListeners } from 'node:events';
-import pLimit from 'p-limit';
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { ApiClient } from '../api/client.js';
 import { readCursorList } from '../api/cursor-list.js';
 import { fillPath, LIST_ENDPOINTS, type ListEndpoint, type ZoneReads } from '../api/endpoints.js';
@@ -88,6 +88,8 @@ export interface CrawlResult {
   zonesCarried: number;
   /** Whether the scan read on from an earlier one, and why (or why not). */
   readMode: { incremental: boolean; why: string; base: number | null };
+  /** When the scan started by the API's clock (its first answer's Date): where the next night's audit log window starts. */
+  apiStartedAt: string | null;
 }
 
 
@@ -101,6 +103,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
 
 class Crawler {
   private readonly limit;
+  /** The concurrency limits of the credentials other than the default (see limitOf). */
+  private readonly limits = new Map<ApiClient, LimitFunction>();
   private readonly result: CrawlResult;
   /** Names in --zone or --account that matched nothing these credentials see. */
   private readonly unmatched: UnmatchedName[] = [];
@@ -151,26 +155,51 @@ class Crawler {
       zonesRead: 0,
       zonesCarried: 0,
       readMode: { incremental: this.plan.incremental, why: this.plan.why, base: this.plan.base?.scanId ?? null },
+      apiStartedAt: null,
     };
     this.limit = pLimit(o.concurrency);
     this.signal = o.signal ? AbortSignal.any([o.signal, this.stopper.signal]) : this.stopper.signal;
     setMaxListeners(Math.max(10, o.concurrency * 4), this.signal);
   }
 
+  /**
+   * The client an account's reads go through: its own credential when the config maps one to it
+   * (each with its own budget), else the default one.
+   */
+  private clientOf(accountId: string | undefined): ApiClient {
+    const set = this.o.clients;
+    return set && accountId !== undefined && set.isMapped(accountId) ? set.forAccount(accountId) : this.o.client;
+  }
+
+  /** One concurrency limit per credential: one waiting for its budget holds up none of the others. */
+  private limitOf(client: ApiClient): LimitFunction {
+    if (client === this.o.client) return this.limit;
+    let limit = this.limits.get(client);
+    if (!limit) this.limits.set(client, (limit = pLimit(this.o.concurrency)));
+    return limit;
+  }
+
+  /** Without a default credential (every account mapped to its own), nothing is read at the user level. */
+  private get userLevel(): boolean {
+    return !this.o.clients || this.o.clients.default !== null;
+  }
+
   async run(): Promise<CrawlResult> {
     this.migratedBefore = this.o.writer.migratedZones();
-    const accountIds = await this.readAccounts();
+    const accountIds = this.userLevel ? this.withMappedAccounts(await this.readAccounts()) : this.mappedScope();
+    // The first answer came in a moment ago: the API's clock at the start of the scan.
+    this.result.apiStartedAt = this.o.client.serverNow().toISOString();
     // Until some read has succeeded, a refusal of invites would say nothing the zones will not:
     // they are then read once the zones are listed.
-    const invitesNow = this.anyReadSucceeded;
-    if (invitesNow) this.track(this.readInvites());
+    const invitesNow = this.anyReadSucceeded || !this.userLevel;
+    if (invitesNow && this.userLevel) this.track(this.readInvites());
     const listings = this.tasks.length;
     if (this.o.scope.zones.length > 0) {
       for (const name of this.o.scope.zones) this.track(this.limit(() => this.readNamedZone(name)));
     } else if (accountIds === 'from-zones') {
       this.track(this.readAllZones());
     } else {
-      for (const id of accountIds) this.track(this.limit(() => this.readAccountZones(id)));
+      for (const id of accountIds) this.track(this.limitOf(this.clientOf(id))(() => this.readAccountZones(id)));
     }
     if (!invitesNow) {
       await Promise.all(this.tasks.slice(listings));
@@ -181,6 +210,31 @@ class Crawler {
     if (this.fatal) throw this.fatal.error;
     await this.checkScopeMatched();
     return this.result;
+  }
+
+  /**
+   * Accounts mapped to a credential of their own that the default credential's account list does
+   * not show (an account-owned token's account the user is not a member of): read with their own.
+   */
+  private withMappedAccounts(ids: string[] | 'from-zones'): string[] | 'from-zones' {
+    const mapped = this.o.clients?.mappedAccounts() ?? [];
+    if (ids === 'from-zones' || mapped.length === 0) return ids;
+    const scoped = this.o.scope.accounts;
+    const extra = mapped.filter((id) => !ids.includes(id) && (scoped.length === 0 || scoped.includes(id)));
+    if (extra.length === 0) return ids;
+    this.unmatched.splice(0, this.unmatched.length, ...this.unmatched.filter((u) => !(u.option === '--account' && extra.includes(u.name))));
+    this.result.accounts += extra.length;
+    this.progress.accountsKnown += extra.length;
+    return [...ids, ...extra];
+  }
+
+  /** The accounts to read when every one has its own credential: --account's, else every mapped one. */
+  private mappedScope(): string[] {
+    const scoped = this.o.scope.accounts;
+    const ids = scoped.length ? scoped : (this.o.clients?.mappedAccounts() ?? []);
+    this.result.accounts = ids.length;
+    this.progress.accountsKnown = ids.length;
+    return [...ids];
   }
 
   /** Waits for every task, including those enqueued while it waits, until the list stops growing. */
@@ -345,7 +399,7 @@ class Crawler {
   ): Promise<Record<string, unknown> | null | Deferred> {
     const partition = this.partition('zone', zone.id, endpoint);
     try {
-      const answer = await this.o.client.get<Record<string, unknown>>(path, { query, signal: this.signal });
+      const answer = await this.clientOf(zone.account?.id).get<Record<string, unknown>>(path, { query, signal: this.signal });
       partition.write([answer.result]);
       partition.finish({ state: 'ok', pages: 1, items: 1 });
       this.anyReadSucceeded = true;
@@ -411,8 +465,8 @@ class Crawler {
     this.result.skipped++;
   }
 
-  private list(endpoint: ListEndpoint, params: Record<string, string>, query: Record<string, string> = {}): PagedList<unknown> {
-    return this.o.client.list(fillPath(endpoint.template, params), {
+  private list(endpoint: ListEndpoint, params: Record<string, string>, query: Record<string, string> = {}, client = this.o.client): PagedList<unknown> {
+    return client.list(fillPath(endpoint.template, params), {
       perPage: endpoint.crawlPerPage ?? endpoint.maxPerPage,
       minPerPage: endpoint.minPerPage,
       query: { ...endpoint.query, ...query },
@@ -547,7 +601,7 @@ class Crawler {
 
   private async readAccountZones(accountId: string): Promise<void> {
     const listing = this.partition('account', accountId, 'zones');
-    const list = this.list(LIST_ENDPOINTS.zones, {}, { 'account.id': accountId });
+    const list = this.list(LIST_ENDPOINTS.zones, {}, { 'account.id': accountId }, this.clientOf(accountId));
     const listed: string[] = [];
     try {
       for await (const page of list) {
@@ -620,7 +674,7 @@ class Crawler {
     this.result.zones++;
     this.progress.zonesKnown++;
     this.track(
-      this.limit(async () => {
+      this.limitOf(this.clientOf(zone.account?.id))(async () => {
         if (this.signal.aborted) return;
         await this.readZone(zone, listChanged);
         this.progress.zonesDone++;
@@ -638,11 +692,11 @@ class Crawler {
     return {
       signal: this.signal,
       reads: this.o.reads,
-      client: () => this.o.client,
+      client: (zone) => this.clientOf(zone.account?.id),
       migratedBefore: (zone) => this.migratedBefore.has(this.o.writer.storedId(zone.id)),
       accountType: (id) => this.accountTypes.get(id),
       readZoneList: (zone, key, endpoint, repair) =>
-        this.readList('zone', zone.id, endpoint, () => this.list(LIST_ENDPOINTS[key], { zone_id: zone.id }), zone.name, repair),
+        this.readList('zone', zone.id, endpoint, () => this.list(LIST_ENDPOINTS[key], { zone_id: zone.id }, {}, this.clientOf(zone.account?.id)), zone.name, repair),
       readObject: (zone, endpoint, path, query, absentCode, repair) => this.readObject(zone, endpoint, path, query, absentCode, repair),
       readCursorList: (zone, endpoint, path, perPage, repair) => this.readCursorList(zone, endpoint, path, perPage, repair),
       partition: (kind, scopeId, endpoint) => this.partition(kind, scopeId, endpoint),
@@ -657,8 +711,8 @@ class Crawler {
       },
       readAccountEntrypoint: (zone, accountId) => this.readAccountEntrypoint(zone, accountId),
       hasPartition: (zone, endpoint) => this.o.writer.hasPartition('zone', zone.id, endpoint),
-      list: (path, endpoint) =>
-        this.o.client.list(path, { perPage: endpoint.crawlPerPage ?? endpoint.maxPerPage, minPerPage: endpoint.minPerPage, query: { ...endpoint.query }, signal: this.signal }),
+      list: (path, endpoint, zone) =>
+        this.clientOf(zone.account?.id).list(path, { perPage: endpoint.crawlPerPage ?? endpoint.maxPerPage, minPerPage: endpoint.minPerPage, query: { ...endpoint.query }, signal: this.signal }),
       packagesReadTonight: (zone) =>
         this.o.writer
           .all<{ item_id: string }>('SELECT item_id FROM waf_packages WHERE zone_id = ? AND last_scan = ?', this.o.writer.storedId(zone.id), this.o.writer.ref)
@@ -669,7 +723,7 @@ class Crawler {
 
   /** One zone: how the plan reads it tonight, then its reads in order (see reads/). */
   private async readZone(zone: ZoneItem, listChanged: boolean): Promise<void> {
-    const plan = await this.plan.zone(this.o.client, zone, listChanged, this.signal);
+    const plan = await this.plan.zone(this.clientOf(zone.account?.id), zone, listChanged, this.signal);
     const storedId = this.o.writer.storedId(zone.id);
     const facts: ZoneFacts = {
       zone,
@@ -678,6 +732,7 @@ class Crawler {
       phases: null,
       migrated: this.migratedBefore.has(storedId),
       migrationState: null,
+      now: this.clientOf(zone.account?.id).serverNow().getTime(),
     };
     await readZoneParts(this.kit, facts, (read) => this.o.writer.canCarry('zone', zone.id, read));
     if (plan.mode === 'full') {
@@ -697,7 +752,7 @@ class Crawler {
   private async readCursorList(zone: ZoneItem, endpoint: Endpoint, path: string, perPage: number, repair?: () => Promise<unknown>): Promise<unknown[] | null | Deferred> {
     const partition = this.partition('zone', zone.id, endpoint);
     try {
-      const read = await readCursorList<unknown>(this.o.client, path, { pageSize: { param: 'per_page', value: perPage }, signal: this.signal });
+      const read = await readCursorList<unknown>(this.clientOf(zone.account?.id), path, { pageSize: { param: 'per_page', value: perPage }, signal: this.signal });
       partition.write(read.items);
       const problem = read.truncated ? `list truncated (${read.truncatedReason})` : null;
       partition.finish({ state: problem ? 'failed' : 'ok', pages: read.pages, items: read.items.length, truncated: read.truncated, message: problem });
@@ -723,7 +778,7 @@ class Crawler {
     let read = this.accountEntrypoints.get(accountId);
     if (!read) {
       const path = `/accounts/${encodeURIComponent(accountId)}/rulesets/phases/http_request_firewall_managed/entrypoint`;
-      read = this.o.client.get<Record<string, unknown>>(path, { signal: this.signal }).then(
+      read = this.clientOf(accountId).get<Record<string, unknown>>(path, { signal: this.signal }).then(
         (answer) => (answer.result && typeof answer.result === 'object' ? answer.result : null),
         (err: unknown) => {
           // 10003: the account has no entry point. A failure that may pass is forgotten, so that the

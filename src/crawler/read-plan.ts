@@ -49,7 +49,6 @@ export class ReadPlan {
     readonly base: StoredScan | null,
     private readonly writer: ScanWriter,
     private readonly logger: Logger,
-    private readonly startedAt: Date,
     turn: ReadonlySet<string>,
   ) {
     this.turn = turn;
@@ -57,20 +56,20 @@ export class ReadPlan {
 
   /** A plan that reads everything (write commands' rescans, tests of the crawler alone). */
   static full(writer: ScanWriter, logger: Logger, why = 'a full read'): ReadPlan {
-    return new ReadPlan(false, why, null, writer, logger, new Date(), new Set());
+    return new ReadPlan(false, why, null, writer, logger, new Set());
   }
 
   static create(db: Db, writer: ScanWriter, scope: ScanScope, options: ReadPlanOptions, logger: Logger, now = new Date()): ReadPlan {
     const baseId = SnapshotReader.latestScanId(db, ['complete'], scope, writer.scanId);
     const base = baseId === null ? null : new StoredScan(db, baseId);
-    const full = (why: string) => new ReadPlan(false, why, base, writer, logger, now, new Set());
+    const full = (why: string) => new ReadPlan(false, why, base, writer, logger, new Set());
     if (options.full) return full('--full asks for every zone to be read in full');
     if (options.fullEvery <= 1) return full('--full-every 1 reads every zone in full every night');
     if (!base) return full('there is no earlier complete scan of this scope to read on from');
     const age = now.getTime() - Date.parse(base.startedAt);
     if (!(age >= 0) || age > LOG_RETENTION_DAYS * DAY_MS) return full(`the last complete scan (${base.scanId}) is older than the audit log keeps (18 months)`);
     const turn = zonesOnTheirTurn(base, writer.fullReads(), options.fullEvery, now);
-    return new ReadPlan(true, `reading on from scan ${base.scanId} (${base.startedAt}) with the account audit logs since`, base, writer, logger, now, turn);
+    return new ReadPlan(true, `reading on from scan ${base.scanId} (${base.startedAt}) with the account audit logs since`, base, writer, logger, turn);
   }
 
   /**
@@ -93,8 +92,11 @@ export class ReadPlan {
   private accountChanges(client: ApiClient, accountId: string, signal: AbortSignal): Promise<AccountChanges> {
     let read = this.changes.get(accountId);
     if (!read) {
-      const since = new Date(Date.parse(this.base!.startedAt) - LOG_OVERLAP_MS);
-      read = accountChanges(client, accountId, since, this.startedAt, signal).then((changes) => this.recorded(accountId, changes));
+      // In the API's time: the last scan's start as the API told it, to the API's now. The Date
+      // header counts whole seconds: a minute past it, where no entry can be yet, misses none.
+      const since = new Date(Date.parse(this.base!.apiStartedAt) - LOG_OVERLAP_MS);
+      const before = new Date(client.serverNow().getTime() + 60_000);
+      read = accountChanges(client, accountId, since, before, signal).then((changes) => this.recorded(accountId, changes));
       this.changes.set(accountId, read);
     }
     return read;

@@ -71,7 +71,7 @@ export async function runScan(o: RunScanOptions): Promise<ScanOutcome> {
       ...(o.reads ? { reads: o.reads } : {}),
     });
     const status = result.missing.length ? 'incomplete' : 'complete';
-    const summary = buildSummary(writer.scanId, status, started, result, writer.written, o.client.snapshotStats());
+    const summary = buildSummary(writer.scanId, status, started, result, writer.written, o.clients?.snapshotStats() ?? o.client.snapshotStats());
     writer.finish(status, summary);
     return { scanId: writer.scanId, status, summary };
   } catch (err) {

@@ -35,6 +35,13 @@ export class StoredScan {
     return this.reader.scan.startedAt;
   }
 
+  /** When the scan started by the API's clock (see ApiClient.serverNow); its own clock's for scans that did not record it. */
+  get apiStartedAt(): string {
+    const summary = this.reader.scan.summary as { reads?: { apiStartedAt?: unknown } } | null;
+    const at = summary?.reads?.apiStartedAt;
+    return typeof at === 'string' && Number.isFinite(Date.parse(at)) ? at : this.reader.scan.startedAt;
+  }
+
   /** The zones the scan read (stored ids). */
   zoneIds(): string[] {
     return this.reader.zones().map((z) => z.id);

@@ -22,7 +22,7 @@ export interface ScanSummary {
   retired: MissingPart[];
   skipped: number;
   /** Zones read in full tonight, zones read only where due (the rest carried forward), and why. */
-  reads?: { incremental: boolean; why: string; base: number | null; zonesRead: number; zonesCarried: number };
+  reads?: { incremental: boolean; why: string; base: number | null; zonesRead: number; zonesCarried: number; apiStartedAt: string | null };
 }
 
 export function buildSummary(scanId: number, status: ScanSummary['status'], started: Date, crawl: CrawlResult, counts: Record<string, number>, stats: ClientStats): ScanSummary {
@@ -42,7 +42,7 @@ export function buildSummary(scanId: number, status: ScanSummary['status'], star
     notPermitted: crawl.notPermitted,
     retired: crawl.retired,
     skipped: crawl.skipped,
-    reads: { ...crawl.readMode, zonesRead: crawl.zonesRead, zonesCarried: crawl.zonesCarried },
+    reads: { ...crawl.readMode, zonesRead: crawl.zonesRead, zonesCarried: crawl.zonesCarried, apiStartedAt: crawl.apiStartedAt },
   };
 }
 

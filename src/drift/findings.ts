@@ -2,6 +2,7 @@ import type { Finding } from '../policy/findings.js';
 import { severityRank } from '../policy/rule.js';
 import { findingFromRow, type AuditHeader } from '../policy/store.js';
 import type { Db } from '../snapshot/db.js';
+import { findingsTableFor } from '../policy/reuse-rows.js';
 import type { ScanCoverage, ZoneInfo } from './coverage-pair.js';
 import {
   FINDING_CHANGES,
@@ -135,28 +136,30 @@ interface Merged {
  * counted, and only the moved ones are loaded whole afterwards.
  */
 function mergeByFingerprint(db: Db, from: number, to: number, key: (rule: string, zoneId: string | null) => string): Merged {
+  // An audit that kept verdicts of an earlier one reads some rows there: a table of all its rows then.
+  const table = findingsTableFor(db, [from, to]);
   const unknownIn = (scanId: number) =>
     new Set(
-      (db.prepare("SELECT DISTINCT rule, zone_id FROM findings WHERE scan_id = ? AND status = 'unknown'").raw().all(scanId) as Array<[string, string | null]>).map(([rule, zone]) =>
+      (db.prepare(`SELECT DISTINCT rule, zone_id FROM ${table(scanId)} WHERE scan_id = ? AND status = 'unknown'`).raw().all(scanId) as Array<[string, string | null]>).map(([rule, zone]) =>
         key(rule, zone),
       ),
     );
   const steady = db
     .prepare(
-      `SELECT t.status, count(*) FROM findings t JOIN findings f ON f.scan_id = ? AND f.fingerprint = t.fingerprint
+      `SELECT t.status, count(*) FROM ${table(to)} t JOIN ${table(from)} f ON f.scan_id = ? AND f.fingerprint = t.fingerprint
        WHERE t.scan_id = ? AND f.status = t.status AND f.severity = t.severity GROUP BY t.status`,
     )
     .raw()
     .all(from, to) as Array<[string, number]>;
   const later = db
     .prepare(
-      `SELECT t.pk, f.status, f.severity FROM findings t LEFT JOIN findings f ON f.scan_id = ? AND f.fingerprint = t.fingerprint
+      `SELECT t.pk, f.status, f.severity FROM ${table(to)} t LEFT JOIN ${table(from)} f ON f.scan_id = ? AND f.fingerprint = t.fingerprint
        WHERE t.scan_id = ? AND (f.pk IS NULL OR f.status != t.status OR f.severity != t.severity)`,
     )
     .raw()
     .all(from, to) as Array<[number, FindingState, string | null]>;
   const gone = db
-    .prepare('SELECT f.pk FROM findings f WHERE f.scan_id = ? AND NOT EXISTS (SELECT 1 FROM findings t WHERE t.scan_id = ? AND t.fingerprint = f.fingerprint)')
+    .prepare(`SELECT f.pk FROM ${table(from)} f WHERE f.scan_id = ? AND NOT EXISTS (SELECT 1 FROM ${table(to)} t WHERE t.scan_id = ? AND t.fingerprint = f.fingerprint)`)
     .raw()
     .all(from, to) as Array<[number]>;
   return {

@@ -102,7 +102,7 @@ function readOptions(options: NightOptions): { share: number; seed: number } {
 }
 
 /** The dataset's user, at the dashboard: who makes the night's changes. */
-function dashboardActor(org: Organisation): AuditActor {
+export function dashboardActor(org: Organisation): AuditActor {
   const { user } = org.state;
   // Emulator: an address of the documentation range (RFC 5737), the office the owner works from.
   return { id: user.id, context: 'dash', email: user.email, ip_address: '198.51.100.23', token_id: '', token_name: '', type: 'user' };

@@ -213,7 +213,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (latency > 0) await sleep(latency);
 
     const send = (status: number, body: string, contentType: string, extra: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), ...extra });
+      // The Date header tells the emulator's time, which the night control moves on, as a server tells its own.
+      res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body), date: clock.now().toUTCString(), ...extra });
       res.end(body);
       options.onRequest?.(`${method} ${url.pathname} ${status} ${Math.round(performance.now() - started)}ms`);
     };

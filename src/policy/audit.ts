@@ -5,6 +5,7 @@ import { compareFindings, STATUSES, type Finding, type Status } from './findings
 import type { ActiveRule } from './registry.js';
 import { atOrAbove, SEVERITIES, type Severity } from './rule.js';
 import { AuditRecorder } from './store.js';
+import { addKeptZone, emptyTally, findBase, keptZones, reusableRules, reuseKey, tallyVerdicts, type ReuseBase, type ZoneTally } from './verdict-reuse.js';
 import { WaiverSet, type Waiver, type WaiverReport } from './waivers.js';
 
 /** An audit: the rules' verdicts on a scan with the waivers applied, and the numbers that sum it up. */
@@ -26,6 +27,17 @@ export interface AuditResult extends Evaluation {
   counts: AuditCounts;
   /** Failures at or above each severity: what --fail-on looks at (findings may have been streamed away). */
   failingAtOrAbove: Record<Severity, number>;
+  /** Verdicts kept from an earlier audit (recordAudit with reuse): its scan and the zones kept. */
+  reused?: { fromScan: number; zones: number };
+}
+
+export interface RecordOptions {
+  /**
+   * Keep the verdicts of zones unchanged since the latest audit with the same rules, settings and
+   * waivers (default true); false judges every zone again (--no-reuse).
+   */
+  reuse?: boolean;
+  evaluatedAt?: Date;
 }
 
 const zeroStatuses = (): Record<Status, number> => Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<Status, number>;
@@ -95,23 +107,46 @@ export function runAudit(reader: SnapshotReader, rules: readonly ActiveRule[], w
  * any earlier audit of the scan in one short write transaction. The result carries no findings:
  * read them back with storedFindings().
  */
-export function recordAudit(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[] = [], evaluatedAt = new Date()): AuditResult {
+export function recordAudit(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[] = [], options: RecordOptions | Date = {}): AuditResult {
+  const o = options instanceof Date ? { evaluatedAt: options } : options;
   const restore = smallPageCache(db);
   try {
-    return record(db, reader, rules, waivers, evaluatedAt);
+    return record(db, reader, rules, waivers, o.evaluatedAt ?? new Date(), o.reuse ?? true);
   } finally {
     restore();
   }
 }
 
-function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[], evaluatedAt: Date): AuditResult {
+function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[], evaluatedAt: Date, reuse: boolean): AuditResult {
   const recorder = new AuditRecorder(db, reader.scan.id);
   const set = new WaiverSet(waivers, new Date(reader.scan.startedAt));
   const counter = new FindingCounter(rules.filter((r) => r.enabled).map((r) => r.rule.meta.id));
-  const sink = new RecordingSink(recorder, set, counter);
-  const evaluation = db.transaction(() => evaluate(reader, rules, { keepPasses: false, sink })).deferred();
+  const reusable = reusableRules(rules);
+  const key = reuseKey(reader.scan.scope, rules, waivers);
+  const tallies = new Map<string, ZoneTally>();
+  const sink = new RecordingSink(recorder, set, counter, reusable, tallies);
+  let base: { scanId: number; kept: ReuseBase['kept'] } | null = null;
+  const evaluation = db
+    .transaction(() => {
+      const baseId = reuse ? findBase(db, reader, key, waivers) : null;
+      const keep =
+        baseId === null
+          ? undefined
+          : (zones: Parameters<typeof keptZones>[3]) => {
+              base = { scanId: baseId, kept: keptZones(db, reader, baseId, zones) };
+              return { zones: new Set(base.kept.keys()), rules: reusable };
+            };
+      return evaluate(reader, rules, { keepPasses: false, sink, reuse: keep });
+    })
+    .deferred();
+  const kept = (base as { scanId: number; kept: ReuseBase['kept'] } | null)?.kept ?? new Map<string, { source: number; counts: string }>();
+  for (const [zoneId, { counts }] of kept) addKeptZone(zoneId, JSON.parse(counts) as ZoneTally, counter, evaluation, set);
+  // A zone where a rule could not run is judged again next time.
+  for (const e of evaluation.errors) if (e.zone) (tallies.get(e.zone.id) ?? tallies.set(e.zone.id, emptyTally()).get(e.zone.id)!).e = 1;
   const result = finish(evaluation, [], set, counter);
-  recorder.finish(result, evaluatedAt);
+  if (base) result.reused = { fromScan: (base as { scanId: number }).scanId, zones: kept.size };
+  const judged = evaluation.zoneIds.filter((z) => !kept.has(z)).map((z) => [z, JSON.stringify(tallies.get(z) ?? emptyTally())] as [string, string]);
+  recorder.finish(result, evaluatedAt, { key, rules: [...reusable], judged, kept: [...kept].map(([z, { source, counts }]) => [z, source, counts] as [string, number, string]) });
   return result;
 }
 
@@ -128,7 +163,20 @@ class RecordingSink implements FindingSink {
     private readonly recorder: AuditRecorder,
     private readonly waivers: WaiverSet,
     private readonly counter: FindingCounter,
+    /** Rules whose verdicts are counted per zone, for a later audit to keep. */
+    private readonly reusable: ReadonlySet<string>,
+    private readonly tallies: Map<string, ZoneTally>,
   ) {}
+
+  private tally(zoneId: string): ZoneTally {
+    let t = this.tallies.get(zoneId);
+    if (!t) this.tallies.set(zoneId, (t = emptyTally()));
+    return t;
+  }
+
+  passed(rule: string, zoneId: string, n: number): void {
+    if (this.reusable.has(rule)) tallyVerdicts(this.tally(zoneId), rule, 'pass', 'info', n);
+  }
 
   add(f: Finding): void {
     const applied = this.waivers.apply(f, this.matched);
@@ -141,7 +189,19 @@ class RecordingSink implements FindingSink {
 
   commit(): void {
     this.recorder.commit();
-    for (const { finding, n } of this.held.values()) this.counter.add(finding, n);
+    let unitZone: string | null = null;
+    for (const { finding, n } of this.held.values()) {
+      this.counter.add(finding, n);
+      if (finding.zone && this.reusable.has(finding.rule)) {
+        tallyVerdicts(this.tally(finding.zone.id), finding.rule, finding.status, finding.severity, n);
+        unitZone = finding.zone.id;
+      }
+    }
+    // The unit's waiver matches come from its failures, all on one zone: kept with its tally.
+    if (unitZone !== null) {
+      const w = this.tally(unitZone).w;
+      for (const i of this.matched) w[i] = (w[i] ?? 0) + 1;
+    }
     this.waivers.confirm(this.matched);
     this.held.clear();
     this.matched = [];

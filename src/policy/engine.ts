@@ -34,6 +34,16 @@ export interface Evaluation {
   passesByZone: Record<string, number>;
   errors: RuleRunError[];
   zones: number;
+  /** The zones of the scan, by id, in the order judged. */
+  zoneIds: string[];
+  /** What was not judged again (EvaluateOptions.reuse), or null. */
+  kept: KeptVerdicts | null;
+}
+
+/** Verdicts an audit keeps rather than judges: these rules' verdicts on these zones. */
+export interface KeptVerdicts {
+  zones: ReadonlySet<string>;
+  rules: ReadonlySet<string>;
 }
 
 export interface EvaluateOptions {
@@ -49,6 +59,11 @@ export interface EvaluateOptions {
    * never holds them all; the returned list is then empty.
    */
   sink?: FindingSink;
+  /**
+   * Given the scan's zones, the verdicts kept from an earlier audit (verdict reuse): those rules
+   * are not run on those zones, and a zone with nothing left to run is not read at all.
+   */
+  reuse?: (zones: readonly ZoneRow[]) => KeptVerdicts | null;
 }
 
 /**
@@ -62,6 +77,8 @@ export interface FindingSink {
   add(finding: Finding): void;
   commit(): void;
   rollback(): void;
+  /** Passing verdicts of the unit that just stood, on one zone (told after commit; passes may not be added). */
+  passed?(rule: string, zoneId: string, n: number): void;
 }
 
 /** A sink that holds every finding (each unit once it stands): the audit held in memory. */
@@ -164,7 +181,7 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   // records leaves 100 MB of garbage, and a rule may give a verdict on each of them.
   const heap = new HeapCeiling(96, 1);
   const list = options.sink ? null : new ListSink();
-  const sink = options.sink ?? list!;
+  const sink: FindingSink = options.sink ?? list!;
   const passes: Record<string, number> = Object.fromEntries(enabled.map((r) => [r.rule.meta.id, 0]));
   const passesByZone: Record<string, number> = {};
   const keepPasses = options.keepPasses ?? true;
@@ -186,7 +203,10 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
       const id = active.rule.meta.id;
       for (const [zoneId, n] of verdicts.passes) {
         passes[id] = (passes[id] ?? 0) + n;
-        if (zoneId !== '') passesByZone[zoneId] = (passesByZone[zoneId] ?? 0) + n;
+        if (zoneId !== '') {
+          passesByZone[zoneId] = (passesByZone[zoneId] ?? 0) + n;
+          sink.passed?.(id, zoneId, n);
+        }
       }
     } catch (err) {
       sink.rollback();
@@ -213,16 +233,19 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   });
 
   const zoneRules = enabled.filter((r) => r.rule.meta.scope === 'zone');
+  const kept = options.reuse?.(zones) ?? null;
+  const rulesFor = (zoneId: string): ActiveRule[] => (kept?.zones.has(zoneId) ? zoneRules.filter((r) => !kept.rules.has(r.rule.meta.id)) : zoneRules);
+  const judged = kept ? zones.filter((z) => rulesFor(z.id).length > 0) : zones;
   // The zones' lists are read a run of zones at a time, in this order.
-  reader.readAhead(zones.map((z) => z.id));
+  reader.readAhead(judged.map((z) => z.id));
   try {
-    for (const zoneRow of zones) {
+    for (const zoneRow of judged) {
       heap.check();
       const account = accountOf(zoneRow);
       const view = new ZoneView(reader, zoneRow, account);
       const zone = { id: zoneRow.id, name: zoneRow.name };
       const where = () => ({ account, zone });
-      for (const active of zoneRules) {
+      for (const active of rulesFor(zoneRow.id)) {
         const verdicts = new Verdicts(active, where, sink, keepPasses, heap);
         // The setting is worked out once a rule and zone: the verdicts keep it for the findings.
         if (!verdicts.setting(zone, account).enabled) continue;
@@ -252,5 +275,5 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   }
 
   const findings = list ? list.findings.sort(compareFindings) : [];
-  return { scan, now, rules: enabled, findings, passes, passesByZone, errors, zones: zones.length };
+  return { scan, now, rules: enabled, findings, passes, passesByZone, errors, zones: zones.length, zoneIds: zones.map((z) => z.id), kept };
 }

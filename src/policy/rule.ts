@@ -5,7 +5,8 @@ import type { ZoneView } from './zone-view.js';
 
 /**
  * The rule contract (design.md, "A rule"): a rule is data about itself plus one synchronous, pure
- * `check`. It sees the scan only through typed read-only views, uses the scan's time, and reports
+ * `check`. It sees the scan only through typed read-only views, uses the scan's time (and then
+ * says so: meta.dependsOnTime), and reports
  * each verdict through its context. It never calls the API and never reads the wall clock.
  */
 
@@ -54,6 +55,12 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
    * the enabled rules, one call each per zone, and nothing no enabled rule declares.
    */
   reads?: readonly ZoneRead[];
+  /**
+   * The verdict uses the time (`ctx.now`): an age, an expiry, a deadline. Such a rule is judged
+   * again on every zone in every audit; the others keep an unchanged zone's earlier verdicts
+   * (src/policy/verdict-reuse.ts). A test runs every rule at two times to hold this honest.
+   */
+  dependsOnTime?: boolean;
 }
 
 interface BaseContext<O extends RuleOptions> {

@@ -8,6 +8,7 @@ import { severityRank } from './rule.js';
 import type { WaiverReport } from './waivers.js';
 import { HeapCeiling } from '../common/heap.js';
 import { overridesOf } from './zone-overrides.js';
+import { mergedInListingOrder, referencedAudits, rowParts } from './reuse-rows.js';
 
 /**
  * Findings kept with their scan. Passing verdicts are stored as counts only: a zone rule passes a
@@ -174,14 +175,16 @@ export class AuditRecorder implements FindingSink {
   }
 
   /** Replaces the scan's stored audit with this one, in one write transaction. */
-  finish(result: Omit<AuditResult, 'findings'>, evaluatedAt: Date): void {
+  finish(result: Omit<AuditResult, 'findings'>, evaluatedAt: Date, reuse?: ReuseRecord): void {
     const restore = largerPageCache(this.db);
     try {
       this.db
         .transaction(() => {
+          // Later audits that kept verdicts whose rows the replaced audit holds get their own copy first.
+          for (const dependent of dependentsOf(this.db, this.scanId)) materialize(this.db, dependent);
           this.db.prepare('DELETE FROM audits WHERE scan_id = ?').run(this.scanId);
           this.db
-            .prepare('INSERT INTO audits (scan_id, evaluated_at, tool_version, rules, counts, errors, waivers) VALUES (?, ?, ?, ?, ?, ?, ?)')
+            .prepare('INSERT INTO audits (scan_id, evaluated_at, tool_version, rules, counts, errors, waivers, reuse_key, reused_rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
             .run(
               this.scanId,
               evaluatedAt.toISOString(),
@@ -190,6 +193,8 @@ export class AuditRecorder implements FindingSink {
               JSON.stringify(result.counts),
               JSON.stringify(result.errors),
               JSON.stringify(result.waivers),
+              reuse?.key ?? null,
+              reuse ? JSON.stringify(reuse.rules) : null,
             );
           const last = this.db.prepare('SELECT max(pk) FROM findings').pluck().get() as number | null;
           const copy = this.db.prepare(`INSERT INTO main.findings (${COLUMNS}) SELECT ${COLUMNS} FROM temp.audit_stage WHERE k >= ? AND k < ? ORDER BY k`);
@@ -199,12 +204,56 @@ export class AuditRecorder implements FindingSink {
           const first = (last ?? 0) + 1;
           this.db.prepare('UPDATE audits SET findings_from = ?, findings_to = ? WHERE scan_id = ?').run(first, first + stored - 1, this.scanId);
           this.db.exec('DELETE FROM temp.audit_stage');
+          if (reuse) {
+            const zone = this.db.prepare('INSERT INTO audit_zones (scan_id, zone_id, source_scan, counts) VALUES (?, ?, ?, ?)');
+            for (const [zoneId, counts] of reuse.judged) zone.run(this.scanId, zoneId, this.scanId, counts);
+            for (const [zoneId, source, counts] of reuse.kept) zone.run(this.scanId, zoneId, source, counts);
+          }
         })
         .immediate();
     } finally {
       restore();
     }
   }
+}
+
+/** What a later audit needs to keep this one's verdicts (src/policy/verdict-reuse.ts). */
+export interface ReuseRecord {
+  key: string;
+  /** The rules whose verdicts are kept for unchanged zones. */
+  rules: string[];
+  /** Zones judged by this audit, with the counts of their reusable verdicts (JSON). */
+  judged: Array<[zoneId: string, counts: string]>;
+  /** Zones kept: the audit whose rows hold their verdicts, and their counts. */
+  kept: Array<[zoneId: string, source: number, counts: string]>;
+}
+
+/** Audits other than this scan's that read some of its rows. */
+function dependentsOf(db: Db, scanId: number): number[] {
+  return db.prepare('SELECT DISTINCT scan_id FROM audit_zones WHERE source_scan = ? AND scan_id <> ?').pluck().all(scanId, scanId) as number[];
+}
+
+/**
+ * Gives an audit that kept verdicts a copy of every row it reads, as one run in listing order, so
+ * that it no longer depends on other audits (before one of them is replaced or pruned). Rare:
+ * re-auditing a scan whose audit a later one reused, or pruning the scan of such an audit.
+ */
+export function materialize(db: Db, scanId: number): void {
+  db.exec(`CREATE TEMP TABLE IF NOT EXISTS reuse_copy (k INTEGER PRIMARY KEY, ${COLUMNS})`);
+  db.exec('DELETE FROM temp.reuse_copy');
+  // One statement (SQLite cannot write while a query of the same connection is open), sorted by SQLite.
+  const parts = rowParts(db, scanId);
+  const union = parts.map((p) => `SELECT ${COLUMNS}, pk FROM findings WHERE ${p.where}`).join(' UNION ALL ');
+  db.prepare(`INSERT INTO temp.reuse_copy (${COLUMNS}) SELECT ? AS scan_id, ${COLUMNS.replace(/^scan_id,/, '')} FROM (${union}) ORDER BY ${ORDER}, pk`).run(
+    scanId,
+    ...parts.flatMap((p) => p.params),
+  );
+  db.prepare('DELETE FROM findings WHERE scan_id = ?').run(scanId);
+  const last = (db.prepare('SELECT max(pk) FROM findings').pluck().get() as number | null) ?? 0;
+  const stored = db.prepare(`INSERT INTO main.findings (${COLUMNS}) SELECT ${COLUMNS} FROM temp.reuse_copy ORDER BY k`).run().changes;
+  db.prepare('UPDATE audits SET findings_from = ?, findings_to = ? WHERE scan_id = ?').run(last + 1, last + stored, scanId);
+  db.prepare('UPDATE audit_zones SET source_scan = ? WHERE scan_id = ?').run(scanId, scanId);
+  db.exec('DELETE FROM temp.reuse_copy');
 }
 
 const listingOrder = (a: Bucket, b: Bucket): number => a.status - b.status || a.severity - b.severity || byText(a.rule, b.rule);
@@ -292,6 +341,7 @@ export function* storedFindingsJson(db: Db, scanId: number): Generator<string> {
  * keys for an audit stored in listing order, a sort for one stored before.
  */
 function inListingOrder(db: Db, scanId: number, select: string, pluck: boolean): IterableIterator<unknown> {
+  if (referencedAudits(db, scanId).length > 0) return mergedInListingOrder(db, scanId, select, pluck);
   const run = storedRun(db, scanId);
   const statement = db.prepare(
     run ? `SELECT ${select} FROM findings WHERE pk BETWEEN ? AND ? AND +scan_id = ? ORDER BY pk` : `SELECT ${select} FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`,

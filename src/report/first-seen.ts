@@ -1,5 +1,6 @@
 import type { Finding } from '../policy/findings.js';
 import type { Db } from '../snapshot/db.js';
+import { auditRows } from '../policy/reuse-rows.js';
 
 /**
  * Since when each failure of a scan has failed: the start of the earliest scan of its unbroken
@@ -24,7 +25,8 @@ export interface FirstSeen {
 export function firstSeenOf(db: Db, scanId: number): FirstSeen {
   const current = db.prepare('SELECT started_at FROM scans WHERE id = ?').get(scanId) as { started_at: string } | undefined;
   if (!current) return () => '';
-  const failing = db.prepare("SELECT fingerprint FROM findings WHERE scan_id = ? AND status = 'fail'").pluck();
+  // An audit that kept verdicts of an earlier one reads some of its rows there (auditRows).
+  const failing = { iterate: (id: number) => auditRows(db, id, 'fingerprint', "status = 'fail'", true) };
   // Each failing fingerprint gets a number once; the walk then costs one map lookup per row.
   const index = new Map<string, number>();
   for (const fp of failing.iterate(scanId) as Iterable<string>) if (!index.has(fp)) index.set(fp, index.size);

@@ -248,6 +248,25 @@ export const MIGRATIONS: readonly string[] = [
     read_at TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 9: verdict reuse. An audit keeps, per zone it covers, the counts of its reusable verdicts (zone
+  // rules that do not depend on the time) and which audit's findings rows hold them (source_scan:
+  // itself when it judged the zone, else the audit that did). An audit of a scan in which a zone is
+  // unchanged copies that zone's row and stores none of its findings again; readers of findings
+  // follow source_scan (src/policy/reuse-rows.ts). reuse_key: what its verdicts depend on beyond
+  // the data (rules and their code, settings, waivers, scope); reused_rules: the rules reused.
+  `
+  ALTER TABLE audits ADD COLUMN reuse_key TEXT;
+  ALTER TABLE audits ADD COLUMN reused_rules TEXT;
+  CREATE TABLE audit_zones (
+    scan_id INTEGER NOT NULL REFERENCES audits (scan_id) ON DELETE CASCADE,
+    zone_id TEXT NOT NULL,
+    source_scan INTEGER NOT NULL,
+    counts TEXT NOT NULL,
+    PRIMARY KEY (scan_id, zone_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX audit_zones_source ON audit_zones (source_scan, scan_id);
+  CREATE INDEX audits_reuse_key ON audits (reuse_key, scan_id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,3 +1,4 @@
+import { materialize } from '../policy/store.js';
 import { runningScans, scanIsAlive, SnapshotError, type Db } from './db.js';
 import { SCAN_REF_BASE } from './scan-ref.js';
 import { parseScope, scopeKey } from './scope.js';
@@ -55,20 +56,22 @@ export function pruneScans(db: Db, keep: number): PruneResult {
       for (const s of scans) if (s.status === 'running') protectedIds.add(s.id);
       const kept = new Set(scans.slice(0, keep).map((s) => s.id));
       for (const id of protectedIds) kept.add(id);
-      // A kept scan that carried partitions forward reads their data in the scans that read them:
-      // those stay too (a carried partition always points at a read, never at another carry).
-      for (const id of carriedFrom(db, kept)) if (scans.some((s) => s.id === id)) kept.add(id);
       const deleted = scans.filter((s) => !kept.has(s.id)).map((s) => s.id);
+      // A kept audit that kept verdicts of an audit about to go gets its own copy of those rows.
+      for (const id of dependentAudits(db, kept, deleted)) materialize(db, id);
       if (deleted.length === 0) return { deletedScans: [], keptScans: [...kept].sort((a, b) => a - b), deletedRows: 0 };
       const del = db.prepare('DELETE FROM scans WHERE id = ?');
       for (const id of deleted) del.run(id);
       let deletedRows = 0;
-      // A version survives if some remaining scan lies in its range.
-      for (const table of VERSIONED_TABLES) {
-        deletedRows += db
-          .prepare(`DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM scans s WHERE s.id + ${SCAN_REF_BASE} BETWEEN ${table}.first_scan AND ${table}.last_scan)`)
-          .run().changes;
-      }
+      // A version survives if some remaining scan lies in its range, or if a remaining scan carried
+      // its partition forward from a read the version was current at (coverage.data_scan): the
+      // scan that read it may go, the data it read stays as long as a kept scan points at it.
+      deletedRows += deleteOutside(db, 'coverage', null);
+      db.exec('CREATE TEMP TABLE IF NOT EXISTS prune_carried (scope_id TEXT NOT NULL, endpoint TEXT NOT NULL, ref INTEGER NOT NULL, PRIMARY KEY (scope_id, endpoint, ref)) WITHOUT ROWID');
+      db.exec('DELETE FROM temp.prune_carried');
+      db.exec("INSERT OR IGNORE INTO temp.prune_carried SELECT scope_id, endpoint, data_scan FROM coverage WHERE kind = 'zone' AND data_scan IS NOT NULL");
+      for (const table of VERSIONED_TABLES) if (table !== 'coverage') deletedRows += deleteOutside(db, table, carriedEndpoint(table));
+      db.exec('DELETE FROM temp.prune_carried');
       // Changes before the oldest scan left can no longer tell two remaining scans apart.
       db.prepare(`DELETE FROM zone_changes WHERE scan_ref < (SELECT min(id) + ${SCAN_REF_BASE} FROM scans)`).run();
       return { deletedScans: deleted.sort((a, b) => a - b), keptScans: [...kept].sort((a, b) => a - b), deletedRows };
@@ -76,14 +79,28 @@ export function pruneScans(db: Db, keep: number): PruneResult {
     .immediate();
 }
 
-/** The scans whose reads the coverage of these scans carries forward (data_scan). */
-function carriedFrom(db: Db, scanIds: ReadonlySet<number>): number[] {
-  const ids = JSON.stringify([...scanIds].map((id) => id + SCAN_REF_BASE));
-  const rows = db
-    .prepare(
-      `SELECT DISTINCT c.data_scan - ${SCAN_REF_BASE} AS id FROM coverage c
-       WHERE c.data_scan IS NOT NULL AND EXISTS (SELECT 1 FROM json_each(?) k WHERE k.value BETWEEN c.first_scan AND c.last_scan)`,
-    )
-    .all(ids) as Array<{ id: number }>;
-  return rows.map((r) => r.id);
+/** The endpoint of a zone table's rows as carried partitions name it (null: never carried). */
+function carriedEndpoint(table: string): string | null {
+  if (table === 'zone_objects') return 'endpoint';
+  if (['dns_records', 'certificate_packs', 'firewall_rules', 'filters', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'].includes(table)) return `'${table}'`;
+  return null;
+}
+
+/** Deletes the versions of a table no remaining scan lies in, nor (zone tables) a carried read. */
+function deleteOutside(db: Db, table: string, endpoint: string | null): number {
+  const inScan = `EXISTS (SELECT 1 FROM scans s WHERE s.id + ${SCAN_REF_BASE} BETWEEN ${table}.first_scan AND ${table}.last_scan)`;
+  const carried =
+    endpoint === null
+      ? ''
+      : ` OR EXISTS (SELECT 1 FROM temp.prune_carried c WHERE c.scope_id = ${table}.zone_id AND c.endpoint = ${endpoint.startsWith("'") ? endpoint : `${table}.${endpoint}`} AND c.ref BETWEEN ${table}.first_scan AND ${table}.last_scan)`;
+  return db.prepare(`DELETE FROM ${table} WHERE NOT (${inScan}${carried})`).run().changes;
+}
+
+/** Kept audits that read rows of an audit of a scan about to be deleted. */
+function dependentAudits(db: Db, kept: ReadonlySet<number>, deleted: readonly number[]): number[] {
+  if (deleted.length === 0) return [];
+  return db
+    .prepare('SELECT DISTINCT scan_id FROM audit_zones WHERE source_scan IN (SELECT value FROM json_each(?)) AND scan_id IN (SELECT value FROM json_each(?))')
+    .pluck()
+    .all(JSON.stringify(deleted), JSON.stringify([...kept])) as number[];
 }

@@ -438,7 +438,7 @@ describe('scan summary and progress', () => {
       state: 'failed',
       reason: 'Internal server error',
     }));
-    const summary = buildSummary(9, 'incomplete', new Date(), { accounts: 1, zones: 23, missing, notPermitted: [], retired: [], skipped: 0, repairs: { attempted: 0, recovered: 0 }, zonesRead: 3, zonesCarried: 20, readMode: { incremental: true, why: 'on from scan 8', base: 8 } }, { dns_records: 5, filters: 0 }, stats(99, 2));
+    const summary = buildSummary(9, 'incomplete', new Date(), { accounts: 1, zones: 23, missing, notPermitted: [], retired: [], skipped: 0, repairs: { attempted: 0, recovered: 0 }, zonesRead: 3, zonesCarried: 20, readMode: { incremental: true, why: 'on from scan 8', base: 8 }, apiStartedAt: null }, { dns_records: 5, filters: 0 }, stats(99, 2));
     expect(summary).toMatchObject({ scanId: 9, status: 'incomplete', zones: 23, counts: { dns_records: 5, filters: 0 }, requests: { total: 99, retries: 2 } });
     const text = summaryText(summary);
     expect(text).toMatch(/^scan 9 incomplete in \d+s: 1 accounts, 23 zones, 5 DNS records/);

@@ -63,6 +63,13 @@ scan of another scope, such as the rescan of a write command, only when named wi
 not read, so it is neither passed nor failed) or waived (a failure covered by a waiver that has
 not expired). The findings are stored with the scan, replacing those of an earlier audit of it.
 
+Only what may have changed is judged again: a zone in which the scans recorded no change since
+the latest audit with the same rules (and version), settings, waivers and scope keeps that
+audit's verdicts, without its checks running or its findings being stored again. Rules that use
+the time (certificate expiry, ages of migrations and DNSSEC states) and organisation rules run on
+everything every time. The findings are the same as those of a full audit; --no-reuse judges
+every zone again.
+
 Rules are configured in the config file's "rules" section, per rule id: "enabled", "severity"
 (replaces the severity of every finding of the rule), "options", and "overrides": a list of
 {zones, accounts, enabled, severity} that turn the rule on or off, or re-grade it, for zones
@@ -84,6 +91,7 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
       help: 'output: a table, JSON (schema zonewarden.audit/1), OCSF Compliance Findings as JSON lines (for a SIEM), or JUnit XML (for CI test reports)',
     },
     passes: { type: 'boolean', help: 'list passing verdicts too' },
+    'no-reuse': { type: 'boolean', help: 'judge every zone again rather than keep the verdicts of zones unchanged since the last audit' },
     limit: { type: 'integer', default: 1000, min: 0, value: 'N', help: 'list at most N findings in the text table, worst first (0: all); JSON lists all' },
     ...commonOptions('failOn', 'waivers', 'rulesDir', 'account', 'zone', 'db', 'config', 'quiet', 'verbose'),
   },
@@ -114,7 +122,8 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
         result = held;
         findings = findingsJson = () => held.findings;
       } else {
-        result = recordAudit(db, reader, rules, waivers);
+        result = recordAudit(db, reader, rules, waivers, { reuse: o['no-reuse'] !== true });
+        if (config.verbose && result.reused) io.stderr(`kept the verdicts of ${result.reused.zones} unchanged zone(s) from the audit of scan ${result.reused.fromScan}\n`);
         findings = () => storedFindings(db, reader.scan.id);
         findingsJson = () => storedFindingsJson(db, reader.scan.id);
       }

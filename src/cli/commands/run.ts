@@ -8,7 +8,7 @@ import { parseFormats, REPORT_OPTIONS } from './report.js';
 /** The options of the nightly job: every option of scan, audit and report, retention and staleness. */
 export const JOB_OPTIONS = {
   ...REPORT_OPTIONS,
-  ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'perSecond', 'timeout', 'retries', 'retryWait', 'failOn', 'waivers', 'rulesDir', 'keep', 'maxAge', 'quiet', 'verbose'),
+  ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'perSecond', 'timeout', 'retries', 'retryWait', 'failOn', 'waivers', 'rulesDir', 'keep', 'maxAge', 'full', 'fullEvery', 'quiet', 'verbose'),
 };
 
 /** The config and the job's settings from parsed options, checked before anything runs. */
@@ -25,12 +25,21 @@ export const runCommand = defineCommand({
   name: 'run',
   summary: 'the nightly job: scan, audit and report, with the exit code of the audit',
   description: `
-Scans (as zonewarden scan), audits the new scan with the rules, config and --waivers (as zonewarden
+Scans (as zonewarden scan, but incrementally: see below), audits the new scan with the rules, config and --waivers (as zonewarden
 audit) and writes its reports (as zonewarden report), printing the report paths. The run is
 recorded for zonewarden status. With --keep N, older scans and their reports are deleted
 afterwards. Webhooks in the config file's "notifications" section are called for new failures,
 a failed or incomplete run, and a last complete scan older than --max-age; a webhook that fails
 is a warning, never the run's failure.
+
+Incremental nights: when the last complete scan of the same scope is one the account audit logs
+can vouch for, only zones that changed are read in full: those the audit log names, zones new to
+the zone list or whose list entry changed, and each night a share of all zones, so that every zone
+is read in full at least every --full-every nights (default 7). Other zones are read only where a
+change can come unlogged (certificates in their renewal window, pending DNSSEC) and carried
+forward from the last scan without copying its rows. --full reads every zone in full. Without
+permission to read an account's audit log (Account Settings Read), its zones are read in full,
+and the run says so once.
 
 Exit 1: a failure (not waived) at or above --fail-on. Otherwise exit 3 when the scan is incomplete
 or a rule could not run; else 0. Exit 2: a usage, configuration or fatal error.`,

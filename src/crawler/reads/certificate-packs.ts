@@ -11,6 +11,6 @@ export const certificatePacks: ZoneRead = {
   scope: 'zone',
   partitions: ['certificate_packs'],
   refresh: 'date',
-  dueByDate: ({ stored }) => stored === null || stored.certificatesDue(Date.now()),
+  dueByDate: ({ stored, now }) => stored === null || stored.certificatesDue(now),
   run: async (kit, { zone }) => void (await kit.readZoneList(zone, 'certificatePacks', 'certificate_packs')),
 };

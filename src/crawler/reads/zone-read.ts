@@ -45,6 +45,8 @@ export interface ZoneFacts {
   /** The zone runs the new managed rules only (migrated, or born on them). */
   migrated: boolean;
   migrationState: string | null;
+  /** The API's time now (ms): what "in its renewal window" means is the vendor's clock's. */
+  now: number;
 }
 
 /** The crawler's services a read uses. */

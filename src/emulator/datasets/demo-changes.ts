@@ -1,4 +1,6 @@
+import { zoneChange, type Change } from '../audit-log.js';
 import { formatApiTime } from '../clock.js';
+import { dashboardActor } from '../night.js';
 import type { Organisation, Zone } from '../state.js';
 
 /**
@@ -6,7 +8,9 @@ import type { Organisation, Zone } from '../state.js';
  * renewed, a DNS record edited and a firewall rule paused, so that the second run shows what
  * drift looks like (a finding fixed, one new, configuration changed) and nothing else. Every time
  * set here is derived from the clock's start, the demo's stable epoch, so that a third run finds
- * the same organisation as the second and shows no drift.
+ * the same organisation as the second and shows no drift. The edit and the pause are made by a
+ * person in the dashboard, so the account's audit log records them (vendor docs: audit logs record
+ * creates, updates and deletes); the renewal is the vendor's, which it does not.
  */
 
 export interface DemoChange {
@@ -48,6 +52,7 @@ export function applyDemoChanges(org: Organisation): DemoChange[] {
     record.ttl = before === 3600 ? 1800 : 3600;
     record.modified_on = at(60_000);
     changes.push({ zone: shop.name, what: `DNS record ${record.type} ${record.name}: TTL ${before} -> ${record.ttl}` });
+    logged(org, zoneChange(shop, { type: 'update', product: 'dns_records', resourceType: 'dns_record', resourceId: record.id, description: 'DNS record updated', request: { ttl: record.ttl }, response: record }), 'PATCH', `/zones/${shop.id}/dns_records/${record.id}`);
   }
 
   // One of the hobby site's active firewall rules is paused.
@@ -57,8 +62,14 @@ export function applyDemoChanges(org: Organisation): DemoChange[] {
     rule.paused = true;
     rule.modified_on = at(60_000);
     changes.push({ zone: hobby.name, what: `firewall rule "${rule.description}" paused` });
+    logged(org, zoneChange(hobby, { type: 'update', product: 'firewall_rules', resourceType: 'firewall_rule', resourceId: rule.id, description: 'Firewall rule updated', request: { paused: true }, response: { id: rule.id, paused: true } }), 'PUT', `/zones/${hobby.id}/firewall/rules/${rule.id}`);
   }
 
   org.touch();
   return changes;
+}
+
+/** Logs a change as the dashboard's write of it, at the emulator's time now (before the scan that follows asks). */
+function logged(org: Organisation, change: Change, method: string, path: string): void {
+  org.audit.append(org, change, { actor: dashboardActor(org), method, uri: `/client/v4${path}`, userAgent: 'Mozilla/5.0 (zonewarden emulator dashboard)', statusCode: 200 }, org.clock.now());
 }

@@ -1,0 +1,131 @@
+import type { Db } from '../snapshot/db.js';
+import { byText, STATUS_ORDER, type Status } from './findings.js';
+import { severityRank, type Severity } from './rule.js';
+
+/**
+ * The findings rows of an audit that reused verdicts (schema 9). Such an audit stores rows only
+ * for what it judged; for a zone it kept, the zone's rows of the reused rules stay with the audit
+ * that judged it (audit_zones.source_scan), never copied. Every reader of an audit's findings goes
+ * through here, so it sees the same findings a full audit would have stored.
+ *
+ * Sources are flattened when written: an audit points at the audit that judged the zone, never at
+ * one that itself reused it, so one step reaches every row.
+ */
+
+/** One part of an audit's rows: a SQL condition on `findings` and its parameters. */
+export interface RowPart {
+  scanId: number;
+  /** The keys of the source audit's run in listing order (null for audits stored before schema 7). */
+  run: { from: number; to: number } | null;
+  where: string;
+  params: unknown[];
+}
+
+interface AuditRow {
+  findings_from: number | null;
+  findings_to: number | null;
+  reused_rules: string | null;
+}
+
+const runOf = (a: AuditRow | undefined): RowPart['run'] => (a?.findings_from != null && a.findings_to != null ? { from: a.findings_from, to: a.findings_to } : null);
+
+/** The audits whose rows an audit reads besides its own, or an empty list. */
+export function referencedAudits(db: Db, scanId: number): number[] {
+  return (db.prepare('SELECT DISTINCT source_scan FROM audit_zones WHERE scan_id = ? AND source_scan <> ?').pluck().all(scanId, scanId) as number[]).sort((a, b) => a - b);
+}
+
+/** The parts of an audit's findings: its own rows, then, per referenced audit, the rows of the zones it kept. */
+export function rowParts(db: Db, scanId: number): RowPart[] {
+  const audit = db.prepare('SELECT findings_from, findings_to, reused_rules FROM audits WHERE scan_id = ?').get(scanId) as AuditRow | undefined;
+  const parts: RowPart[] = [{ scanId, run: runOf(audit), where: 'scan_id = ?', params: [scanId] }];
+  const sources = referencedAudits(db, scanId);
+  if (sources.length === 0) return parts;
+  const rules = audit?.reused_rules ?? '[]';
+  const source = db.prepare('SELECT findings_from, findings_to, reused_rules FROM audits WHERE scan_id = ?');
+  for (const s of sources) {
+    parts.push({
+      scanId: s,
+      run: runOf(source.get(s) as AuditRow | undefined),
+      where: 'scan_id = ? AND rule IN (SELECT value FROM json_each(?)) AND zone_id IN (SELECT zone_id FROM audit_zones WHERE scan_id = ? AND source_scan = ?)',
+      params: [s, rules, scanId, s],
+    });
+  }
+  return parts;
+}
+
+/** `columns` of every findings row of the audit, in no particular order; `where` narrows them. */
+export function* auditRows(db: Db, scanId: number, columns: string, where = '1', pluck = false): Generator<unknown> {
+  for (const part of rowParts(db, scanId)) {
+    const statement = db.prepare(`SELECT ${columns} FROM findings WHERE ${part.where} AND (${where})`);
+    if (pluck) statement.pluck();
+    yield* statement.iterate(...part.params) as Iterable<unknown>;
+  }
+}
+
+/** The listing order's key columns (compareFindings), read with each row of a merged audit. */
+const KEY_COLUMNS = 'status AS k_status, severity AS k_severity, rule AS k_rule, zone_name AS k_zone, coalesce(resource_name, resource_id) AS k_resource';
+
+type Keyed = { k_status: Status; k_severity: Severity; k_rule: string; k_zone: string | null; k_resource: string; v?: unknown };
+
+const byListing = (a: Keyed, b: Keyed): number =>
+  STATUS_ORDER[a.k_status] - STATUS_ORDER[b.k_status] ||
+  severityRank(b.k_severity) - severityRank(a.k_severity) ||
+  byText(a.k_rule, b.k_rule) ||
+  byText(a.k_zone ?? '', b.k_zone ?? '') ||
+  byText(a.k_resource, b.k_resource);
+
+/**
+ * `select` of every row of an audit with references, worst first: each part's rows come in listing
+ * order from its source's run, and the parts are merged (a handful: see MAX_SOURCES). Rows equal
+ * in every key come part by part; a full audit lists them in its zones' order, which differs only
+ * for two zones of the same name.
+ */
+export function* mergedInListingOrder(db: Db, scanId: number, select: string, pluck: boolean): Generator<unknown> {
+  const streams: Array<Iterator<Keyed>> = [];
+  for (const part of rowParts(db, scanId)) {
+    const ordered = part.run
+      ? `SELECT ${KEY_COLUMNS}, ${select === '*' ? '*' : `${select} AS v`} FROM findings WHERE pk BETWEEN ${part.run.from} AND ${part.run.to} AND +${part.where} ORDER BY pk`
+      : null;
+    if (!ordered) throw new Error(`the audit of scan ${part.scanId} keeps no run of findings in listing order; audit scan ${scanId} again with --no-reuse`);
+    streams.push(db.prepare(ordered).iterate(...part.params) as Iterator<Keyed>);
+  }
+  // A reader that stops early (the text table's first rows) must still close every statement.
+  try {
+    const heads: Array<Keyed | undefined> = streams.map((s) => s.next().value as Keyed | undefined);
+    for (;;) {
+      let best = -1;
+      for (let i = 0; i < heads.length; i++) {
+        const h = heads[i];
+        if (h !== undefined && (best < 0 || byListing(h, heads[best]!) < 0)) best = i;
+      }
+      if (best < 0) return;
+      const row = heads[best]!;
+      heads[best] = streams[best]!.next().value as Keyed | undefined;
+      yield pluck ? row.v : row;
+    }
+  } finally {
+    for (const s of streams) s.return?.();
+  }
+}
+
+/**
+ * A table to read an audit's findings from by scan_id, as drift's joins do: `findings` itself for
+ * an audit with no references; else a temporary copy of its rows' drift columns (under its scan id,
+ * with the rows' real keys), made once per call.
+ */
+export function findingsTableFor(db: Db, scanIds: readonly number[]): (scanId: number) => string {
+  const copied = new Set<number>();
+  for (const id of scanIds) {
+    if (referencedAudits(db, id).length === 0 || copied.has(id)) continue;
+    if (copied.size === 0) {
+      db.exec('CREATE TEMP TABLE IF NOT EXISTS audit_rows (pk INTEGER, scan_id INTEGER, fingerprint TEXT, status TEXT, severity TEXT, rule TEXT, zone_id TEXT)');
+      db.exec('CREATE INDEX IF NOT EXISTS temp.audit_rows_fp ON audit_rows (scan_id, fingerprint, status, severity, rule, zone_id)');
+      db.exec('DELETE FROM temp.audit_rows');
+    }
+    for (const part of rowParts(db, id)) {
+      db.prepare(`INSERT INTO temp.audit_rows SELECT pk, ?, fingerprint, status, severity, rule, zone_id FROM findings WHERE ${part.where}`).run(id, ...part.params);
+    }
+    copied.add(id);
+  }
+  return (scanId) => (copied.has(scanId) ? 'temp.audit_rows' : 'findings');
+}

@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import { PACKAGE } from '../common/package-info.js';
+import type { Db } from '../snapshot/db.js';
+import { SnapshotReader, type ZoneRow } from '../snapshot/reader.js';
+import { scanRef } from '../snapshot/scan-ref.js';
+import { scopeKey } from '../snapshot/scope.js';
+import type { FindingCounter } from './audit.js';
+import type { Evaluation } from './engine.js';
+import type { Status } from './findings.js';
+import { overridesOf } from './zone-overrides.js';
+import type { ActiveRule } from './registry.js';
+import type { Severity } from './rule.js';
+import type { Waiver, WaiverSet } from './waivers.js';
+
+/**
+ * Verdict reuse: an audit judges again only what may have changed. A zone whose data did not
+ * change since an earlier audit of the same scope (no zone_changes row in between, its account's
+ * row the same), under the same rules, rule code, settings and waivers, keeps that audit's
+ * verdicts of the zone rules that do not depend on the time. Rules that do (meta.dependsOnTime)
+ * and organisation rules run every time, on everything.
+ */
+
+/** Referenced audits at most: each is one more run of rows every reader merges. */
+export const MAX_SOURCES = 5;
+
+/** Counts of one verdict status, in this order in a tally. */
+const TALLY_STATUSES = ['pass', 'fail', 'unknown', 'waived'] as const satisfies readonly Status[];
+
+/** A zone's reusable verdicts as counts, kept with each audit (audit_zones.counts). */
+export interface ZoneTally {
+  /** By rule: pass, fail, unknown, waived. */
+  r: Record<string, [number, number, number, number]>;
+  /** Failures by severity. */
+  s: Partial<Record<Severity, number>>;
+  /** Failures each waiver matched, by its index in the waiver list. */
+  w: Record<string, number>;
+  /** A rule could not run on the zone: its verdicts are not reused. */
+  e?: 1;
+}
+
+export const emptyTally = (): ZoneTally => ({ r: {}, s: {}, w: {} });
+
+export function tallyVerdicts(t: ZoneTally, rule: string, status: Status, severity: Severity, n: number): void {
+  const row = (t.r[rule] ??= [0, 0, 0, 0]);
+  row[TALLY_STATUSES.indexOf(status as (typeof TALLY_STATUSES)[number])]! += n;
+  if (status === 'fail') t.s[severity] = (t.s[severity] ?? 0) + n;
+}
+
+/** The rules whose verdicts on an unchanged zone are kept: zone rules that do not read the time. */
+export function reusableRules(rules: readonly ActiveRule[]): Set<string> {
+  return new Set(rules.filter((r) => r.rule.meta.scope === 'zone' && r.rule.meta.dependsOnTime !== true).map((r) => r.rule.meta.id));
+}
+
+/**
+ * What verdicts depend on besides the data: the tool's version (the helpers rules call), every
+ * rule's definition (its meta, defaults and code) and settings, the waivers, the scan's scope.
+ */
+export function reuseKey(scope: SnapshotReader['scan']['scope'], rules: readonly ActiveRule[], waivers: readonly Waiver[]): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify({ tool: PACKAGE.version, scope: scopeKey(scope) }));
+  for (const r of rules) {
+    const { rule } = r;
+    hash.update(
+      JSON.stringify({ meta: rule.meta, defaults: rule.defaultOptions, code: String(rule.check), enabled: r.enabled, severity: r.severity, options: r.options, ...overridesOf(r) }),
+    );
+  }
+  hash.update(JSON.stringify(waivers.map((w) => ({ ...w, expiresAt: w.expiresAt.toISOString() }))));
+  return hash.digest('hex');
+}
+
+/** An earlier audit to reuse, and per zone it covered: where its rows are and its counts. */
+export interface ReuseBase {
+  scanId: number;
+  rules: Set<string>;
+  /** Zones to keep (decided once the zones are known), with their source audit and counts. */
+  kept: Map<string, { source: number; counts: string }>;
+}
+
+/**
+ * The earlier audit whose verdicts this one may reuse, or null: the latest audit of an earlier scan
+ * with the same key, no waiver starting or ending to apply between the two scans' times.
+ */
+export function findBase(db: Db, reader: SnapshotReader, key: string, waivers: readonly Waiver[]): number | null {
+  const base = db.prepare('SELECT scan_id FROM audits WHERE reuse_key = ? AND scan_id < ? ORDER BY scan_id DESC LIMIT 1').pluck().get(key, reader.scan.id) as number | undefined;
+  if (base === undefined) return null;
+  const then = new Date((db.prepare('SELECT started_at FROM scans WHERE id = ?').pluck().get(base) as string) ?? 0).getTime();
+  const now = new Date(reader.scan.startedAt).getTime();
+  // A waiver that ended in between would change a kept failure's status.
+  if (waivers.some((w) => w.expiresAt.getTime() > then !== w.expiresAt.getTime() > now)) return null;
+  return base;
+}
+
+/**
+ * The zones of this scan that keep the base audit's verdicts: covered by it without a rule error,
+ * no change recorded since its scan, their account's row the same. Zones of the referenced audits
+ * holding fewest zones are judged again when more than MAX_SOURCES would be referenced.
+ */
+export function keptZones(db: Db, reader: SnapshotReader, base: number, zones: readonly ZoneRow[]): ReuseBase['kept'] {
+  const changed = new Set(
+    db
+      .prepare('SELECT DISTINCT zone_id FROM zone_changes WHERE scan_ref > ? AND scan_ref <= ?')
+      .pluck()
+      .all(scanRef(base), scanRef(reader.scan.id)) as string[],
+  );
+  const accountsNow = accountStates(reader);
+  const accountsThen = accountStates(new SnapshotReader(db, base));
+  const covered = new Map<string, { source: number; counts: string }>();
+  for (const row of db.prepare('SELECT zone_id, source_scan, counts FROM audit_zones WHERE scan_id = ?').raw().iterate(base) as Iterable<[string, number, string]>) {
+    covered.set(row[0], { source: row[1], counts: row[2] });
+  }
+  const kept = new Map<string, { source: number; counts: string }>();
+  for (const zone of zones) {
+    const was = covered.get(zone.id);
+    if (!was || changed.has(zone.id) || was.counts.includes('"e":1')) continue;
+    const account = zone.accountId ?? '';
+    if (accountsNow(account) !== accountsThen(account)) continue;
+    kept.set(zone.id, was);
+  }
+  // Bound the runs a reader merges: the smallest sources' zones are judged again.
+  const bySource = new Map<number, number>();
+  for (const { source } of kept.values()) bySource.set(source, (bySource.get(source) ?? 0) + 1);
+  if (bySource.size > MAX_SOURCES) {
+    const dropped = new Set([...bySource].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, bySource.size - MAX_SOURCES).map(([s]) => s));
+    for (const [zone, { source }] of kept) if (dropped.has(source)) kept.delete(zone);
+  }
+  return kept;
+}
+
+/** The account row as the zone rules see it (its name in findings, its type), by account id. */
+function accountStates(reader: SnapshotReader): (accountId: string) => string {
+  const readout = reader.accounts();
+  if (!readout.known) {
+    const state = `unknown:${readout.state}:${readout.reason}`;
+    return () => state;
+  }
+  const byId = new Map(readout.items.map((a) => [a.id, JSON.stringify([a.name, a.type, a.raw])]));
+  return (id) => byId.get(id) ?? 'absent';
+}
+
+/** Adds a kept zone's verdicts to the audit's counts, passes and waiver matches. */
+export function addKeptZone(zoneId: string, t: ZoneTally, counter: FindingCounter, evaluation: Evaluation, waivers: WaiverSet): void {
+  const counts = counter.counts;
+  let passes = 0;
+  let fails = 0;
+  for (const [rule, [pass, fail, unknown, waived]] of Object.entries(t.r)) {
+    const byRule = (counts.byRule[rule] ??= { fail: 0, unknown: 0, waived: 0, pass: 0 });
+    byRule.fail += fail;
+    byRule.unknown += unknown;
+    byRule.waived += waived;
+    counts.byStatus.fail += fail;
+    counts.byStatus.unknown += unknown;
+    counts.byStatus.waived += waived;
+    evaluation.passes[rule] = (evaluation.passes[rule] ?? 0) + pass;
+    passes += pass;
+    fails += fail;
+  }
+  for (const [severity, n] of Object.entries(t.s) as Array<[Severity, number]>) counts.failBySeverity[severity] += n;
+  if (fails > 0) (counts.byZone![zoneId] ??= { pass: 0, fail: 0 }).fail += fails;
+  if (passes > 0) evaluation.passesByZone[zoneId] = (evaluation.passesByZone[zoneId] ?? 0) + passes;
+  const matched: number[] = [];
+  for (const [i, n] of Object.entries(t.w)) for (let k = 0; k < n; k++) matched.push(Number(i));
+  waivers.confirm(matched);
+}
