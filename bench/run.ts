@@ -8,6 +8,7 @@ import { comparisonMarkdown, targetsMarkdown } from './compare-markdown.js';
 import { driftMarkdown } from './drift.js';
 import { emulatorThroughput, generatedStartup, startupMarkdown, throughputMarkdown } from './emulator-throughput.js';
 import { hugeZonesBench, hugeZonesMarkdown } from './huge-zones.js';
+import { incrementalBench, incrementalMarkdown } from './incremental-nights.js';
 import { nightlyAuditBench, nightlyAuditMarkdown } from './nightly-audit.js';
 import { budgetIsTheLimit, defaultsAgainstUnthrottled, faultStorm, MEDIUM_MINIMUM_REQUESTS, MEDIUM_ORG, pacingMarkdown, SMALL_ORG } from './pacing.js';
 import { reportBench, reportMarkdown } from './report.js';
@@ -34,6 +35,8 @@ const { values } = parseArgs({
     'huge-zones': { type: 'string' },
     // ZONES:RECORDS:SHARE: only the nightly audit (cold audit, a night, audit with reuse), e.g. 10000:1000000:0.02.
     'nightly-audit': { type: 'string' },
+    // ZONES:SHARE:NIGHTS: only the incremental nights (requests of a full scan and of nights that read on), e.g. 1000:0.02:5.
+    'incremental-nights': { type: 'string' },
     // Only the pacing and storm section (it is also measured after the medium scale).
     pacing: { type: 'boolean', default: false },
     'storm-scans': { type: 'string', default: '100' },
@@ -62,6 +65,7 @@ const output = new URL('../../BENCHMARKS.md', import.meta.url);
 let doc = existsSync(output) ? readFileSync(output, 'utf8') : '# Benchmarks\n';
 if (values['huge-zones']) await hugeZonesOnly(values['huge-zones']);
 if (values['nightly-audit']) await nightlyAuditOnly(values['nightly-audit']);
+if (values['incremental-nights']) await incrementalNightsOnly(values['incremental-nights']);
 
 for (const name of scales) {
   const scale = SCALES[name];
@@ -107,6 +111,17 @@ if (values.pacing || scales.includes('medium')) {
   doc = replaceSection(doc, 'pacing', section);
 }
 if (!values['no-write']) writeFileSync(output, doc);
+
+async function incrementalNightsOnly(shape: string): Promise<never> {
+  const [zones, share, nights] = shape.split(':').map(Number);
+  if (!zones || !share || !nights || share <= 0 || share > 1 || nights < 1) fail(`--incremental-nights takes ZONES:SHARE:NIGHTS, e.g. 1000:0.02:5, got "${shape}"`);
+  process.stderr.write(`bench: ${zones} zones: a first run, a full run, then ${nights} nights changing ${share} of the zones, each read on...\n`);
+  const measured = `Measured by \`npm run bench -- --incremental-nights ${shape}\` on ${new Date().toISOString().slice(0, 10)}; machine: ${machine}.`;
+  const section = [incrementalMarkdown(await incrementalBench(zones!, share!, nights!)), '', measured].join('\n');
+  process.stdout.write(`${section}\n`);
+  if (!values['no-write']) writeFileSync(output, replaceSection(doc, 'incremental-nights', section));
+  process.exit(0);
+}
 
 async function nightlyAuditOnly(shape: string): Promise<never> {
   const [zones, records, share] = shape.split(':').map(Number);

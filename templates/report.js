@@ -3,7 +3,7 @@
 
   const PAGE_SIZE = 100;
   const SEARCH_DELAY_MS = 150;
-  const COLUMNS = ['status', 'severity', 'category', 'rule', 'account', 'zone', 'resource', 'message', 'zoneId', 'firstSeen'];
+  const COLUMNS = ['status', 'severity', 'category', 'rule', 'account', 'zone', 'resource', 'message', 'zoneId', 'firstSeen', 'readOn'];
   // Longer texts are cut in the table, with the whole text one click away: a 100,000-character
   // description laid out in full made the page hundreds of thousands of pixels tall.
   const CLIP = 300;
@@ -65,7 +65,7 @@
     const at = COLUMNS.map((name) => data.columns.indexOf(name));
     const text = (value) => (value === undefined || value === null ? '' : String(value));
     // A literal per row, not a loop over the columns: at 100,000 rows this is the costly step of loading.
-    const [status, severity, category, rule, account, zone, resource, message, zoneId, firstSeen] = at;
+    const [status, severity, category, rule, account, zone, resource, message, zoneId, firstSeen, readOn] = at;
     return data.rows.map((row, index) => {
       const r = Array.isArray(row) ? row : [];
       return {
@@ -80,6 +80,7 @@
         message: text(r[message]),
         zoneId: text(r[zoneId]),
         firstSeen: text(r[firstSeen]),
+        readOn: text(r[readOn]),
       };
     });
   }
@@ -178,6 +179,14 @@
     el.appendChild(breakable(f.zone || f.zoneId));
     el.dataset.zone = f.zoneId;
     el.title = 'Show only this zone';
+    // A zone this scan carried forward: its data is from its last full read.
+    if (f.readOn !== '') {
+      const when = document.createElement('small');
+      when.className = 'zw-read-on';
+      when.textContent = ' data of ' + f.readOn.slice(0, 10);
+      el.appendChild(when);
+      el.title = 'Show only this zone. Its data was last read in full on ' + f.readOn.slice(0, 10) + ' and has not changed since, as the account audit log shows.';
+    }
     return el;
   }
 

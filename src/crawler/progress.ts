@@ -64,7 +64,9 @@ export function progressLine(p: CrawlProgress, stats: ClientStats, elapsedMs: nu
   const eta = !listing && !repairing && p.zonesDone > 0 && p.zonesDone < p.zonesKnown ? ` · ETA ${formatDuration(timeLeft(p, stats, elapsedMs, budget))}` : '';
   const filled = Math.round(share * BAR);
   const head = bar ? `[${'#'.repeat(filled)}${'.'.repeat(BAR - filled)}] ` : '';
-  const zones = `${p.zonesDone}/${p.zonesKnown}${listing ? '+' : ''} zones`;
+  // An incremental scan: of the zones done, how many were read in full and how many carried forward.
+  const carried = (p.zonesCarried ?? 0) > 0 ? ` (${count(p.zonesRead ?? 0)} read in full, ${count(p.zonesCarried!)} carried forward)` : '';
+  const zones = `${p.zonesDone}/${p.zonesKnown}${listing ? '+' : ''} zones${carried}`;
   const t = stats.total;
   const waiting =
     budget && budget.heldBack > 0 ? ` · waiting for the API budget: ${count(budget.used)} of ${count(budget.allowed)} used in the last ${formatWindow(budget.windowMs)}` : '';

@@ -13,7 +13,7 @@ import { printable } from '../common/printable.js';
  * gathered on the way.
  */
 
-export const FINDING_COLUMNS = ['status', 'severity', 'category', 'rule', 'account', 'zone', 'resource', 'message', 'zoneId', 'firstSeen'] as const;
+export const FINDING_COLUMNS = ['status', 'severity', 'category', 'rule', 'account', 'zone', 'resource', 'message', 'zoneId', 'firstSeen', 'readOn'] as const;
 
 export interface ZoneFailures {
   id: string;
@@ -31,7 +31,8 @@ export interface FindingsTable {
 const ROWS_PER_PIECE = 500;
 
 /** `firstSeen` gives the start of the first scan of a finding's unbroken run of failures (ISO time), or '' when unknown. */
-export async function findingsTable(findings: Iterable<Finding>, firstSeen?: (f: Finding) => string): Promise<FindingsTable> {
+/** `readOn` gives when a carried zone's data was last read in full (ISO time), '' for zones read in this scan. */
+export async function findingsTable(findings: Iterable<Finding>, firstSeen?: (f: Finding) => string, readOn?: (zoneId: string) => string): Promise<FindingsTable> {
   const zones = new Map<string, ZoneFailures>();
   function* pieces(): Generator<string> {
     yield `{"columns":${JSON.stringify(FINDING_COLUMNS)},"rows":[`;
@@ -41,7 +42,7 @@ export async function findingsTable(findings: Iterable<Finding>, firstSeen?: (f:
       // Shown as text in the page: bidirectional and invisible characters as visible escapes. The zone id
       // is the filter's key (never shown), so it stays as the API gave it.
       const shown = [f.account?.name ?? '', f.zone?.name ?? '', resourceText(f.resource, label), f.message].map(printable);
-      piece.push(JSON.stringify([f.status, f.severity, f.category, f.rule, ...shown, f.zone?.id ?? '', firstSeen?.(f) ?? '']));
+      piece.push(JSON.stringify([f.status, f.severity, f.category, f.rule, ...shown, f.zone?.id ?? '', firstSeen?.(f) ?? '', f.zone && readOn ? readOn(f.zone.id) : '']));
       if (f.status === 'fail' && f.zone) {
         let zone = zones.get(f.zone.id);
         if (!zone) zones.set(f.zone.id, (zone = { id: f.zone.id, name: f.zone.name ?? f.zone.id, counts: Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>, total: 0 }));

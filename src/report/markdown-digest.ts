@@ -51,7 +51,7 @@ export function digestView(data: ReportData, limit: number) {
   const lists = [listOf(data.topRisks, limit, riskRow), listOf(moved, limit, changeRow), unread];
   return {
     scan: { id: scan.id, startedAt: scan.startedAt, status: scan.status },
-    scope: md(data.scope.statement),
+    scope: md(data.freshness ? `${data.scope.statement} ${data.freshness}.` : data.scope.statement),
     counts: audit.counts.byStatus,
     bySeverity: SEVERITIES.map((severity) => ({ severity, count: audit.counts.failBySeverity[severity] })),
     categories: data.categories.map((c) => ({ ...c })),

@@ -6,6 +6,7 @@ import { loadAuditHeader, storedFindings, type AuditHeader } from '../policy/sto
 import { SnapshotError, type Db } from '../snapshot/db.js';
 import { SnapshotReader, type ScanRow } from '../snapshot/reader.js';
 import { scanRef } from '../snapshot/scan-ref.js';
+import { dataFreshness, freshnessStatement } from './data-freshness.js';
 import { isFullScope, parseScope, sameScope, scopeStatement } from '../snapshot/scope.js';
 import type { CoverageState } from '../snapshot/writer.js';
 
@@ -27,6 +28,8 @@ export interface ReportData {
   health: ScanHealth;
   /** What the scan covered, stated at the top of every report. */
   scope: { accounts: string[]; zones: string[]; full: boolean; zonesRead: number; statement: string };
+  /** How much of it this scan read in full, and how much it carried forward; null when it read everything. */
+  freshness: string | null;
 }
 
 export interface UnreadPart {
@@ -81,7 +84,7 @@ export function reportData(db: Db, scanId: number, options: { topRisks?: number 
   const health = scanHealth(db, reader, audit);
   const zonesRead = reader.zones().length;
   const scope = { ...reader.scan.scope, full: isFullScope(reader.scan.scope), zonesRead, statement: scopeStatement(reader.scan.scope, zonesRead, health.unread.length) };
-  return { scan: reader.scan, audit, categories, topRisks, drift, health, scope };
+  return { scan: reader.scan, audit, categories, topRisks, drift, health, scope, freshness: freshnessStatement(dataFreshness(db, scanId)) };
 }
 
 /** The audited complete scan of the same scope before this one: what "new" and "fixed" are measured from. */

@@ -11,6 +11,7 @@ import { CHART, expiryTimeline, failureTrend } from './charts.js';
 import { writeFindingsCsv } from './csv.js';
 import { writeStoredAuditJson } from './findings-json.js';
 import { findingsTable } from './findings-table.js';
+import { dataFreshness } from './data-freshness.js';
 import { firstSeenOf } from './first-seen.js';
 import { htmlView, pageScript } from './html-view.js';
 import { junitRules, writeJunit } from './junit.js';
@@ -91,7 +92,7 @@ export async function writeReport(db: Db, scanId: number, options: ReportOptions
   for (const format of options.formats) {
     const path = join(dir, REPORT_FILES[format]);
     // Streamed through gzip before the file is opened: the only step that waits.
-    const table = format === 'html' ? await findingsTable(storedFindings(db, scanId), firstSeenOf(db, scanId)) : null;
+    const table = format === 'html' ? await findingsTable(storedFindings(db, scanId), firstSeenOf(db, scanId), dataFreshness(db, scanId).lastReadOf) : null;
     writeFileAtomically(path, (write) => {
       if (table) {
         const charts = { timeline: expiryTimeline(reader, new Date(reader.scan.startedAt)), trend: failureTrend(db, scanId, reader.scan.scope) };

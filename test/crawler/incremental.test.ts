@@ -9,6 +9,7 @@ import { createRedactor } from '../../src/common/redact.js';
 import { runScan, type ScanOutcome } from '../../src/crawler/run-scan.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { runAudit } from '../../src/policy/audit.js';
+import { dataFreshness, freshnessStatement } from '../../src/report/data-freshness.js';
 import { activeRules, loadCatalogue } from '../../src/policy/registry.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
@@ -126,6 +127,14 @@ describe('incremental nights', () => {
     // Carried partitions copy no data row: the DNS records of a carried zone are the first scan's versions.
     const carried = db.prepare("SELECT count(*) AS n FROM coverage WHERE data_scan IS NOT NULL AND endpoint = 'dns_records'").get() as { n: number };
     expect(carried.n).toBe(reads.zonesCarried);
+
+    // Reports say how much was read and when each carried zone's data was read (issue 30, item 8).
+    const freshness = dataFreshness(db, second.outcome.scanId);
+    expect({ readInFull: freshness.readInFull, carried: freshness.carried }).toEqual({ readInFull: reads.zonesRead, carried: reads.zonesCarried });
+    const carriedZone = new SnapshotReader(db, second.outcome.scanId).zones().find((z) => freshness.lastReadOf(z.id) !== '')!;
+    expect(freshness.lastReadOf(carriedZone.id)).toBe(first.outcome.summary.startedAt);
+    expect(freshnessStatement(freshness)).toContain(`${reads.zonesCarried} carried forward unchanged from earlier reads`);
+    expect(freshnessStatement(dataFreshness(db, first.outcome.scanId))).toBeNull();
 
     // The same state read in full gives the same findings.
     const fullDb = openDb();

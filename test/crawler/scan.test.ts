@@ -347,6 +347,12 @@ describe('scan summary and progress', () => {
     expect(formatDuration(3_723_000)).toBe('1h02m');
   });
 
+  it('says how many zones an incremental scan read in full and how many it carried forward', () => {
+    const line = progressLine({ zonesDone: 40, zonesKnown: 100, accountsDone: 2, accountsKnown: 2, zonesRead: 3, zonesCarried: 37 }, stats(120), 10_000, false);
+    expect(line).toContain('40/100 zones (3 read in full, 37 carried forward)');
+    expect(progressLine({ zonesDone: 40, zonesKnown: 100, accountsDone: 2, accountsKnown: 2, zonesRead: 40, zonesCarried: 0 }, stats(120), 10_000, false)).toContain('40/100 zones ·');
+  });
+
   it('formats a progress line with a bar, the counters and an ETA', () => {
     const line = progressLine({ zonesDone: 5, zonesKnown: 20, accountsDone: 2, accountsKnown: 2 }, stats(120, 3, 1), 10_000, true);
     expect(line).toBe('[######..................] 5/20 zones · 120 requests · 3 retries · 1 rate limited · 10s · ETA 30s');

@@ -43,9 +43,9 @@ describe('the package', () => {
   it('ships no tests, benchmarks, sources, source maps or build configuration', () => {
     const stray = files.filter((f) => /^(test|bench|src|rules|\.ci)\/|^dist\/(test|bench)\/|\.map$|^tsconfig|^vitest|BENCHMARKS/.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')));
     expect(stray).toEqual([]);
-    // A bound that catches a stray directory, not a count to chase: 35 rules with their compiled
-    // modules and type declarations are some 410 files.
-    expect(files.length).toBeLessThan(500);
+    // A bound that catches a stray directory, not a count to chase: 41 rules and the crawler's
+    // read modules, with their compiled modules and type declarations, are some 510 files.
+    expect(files.length).toBeLessThan(600);
   });
 
   it('carries the MIT licence text it declares', () => {

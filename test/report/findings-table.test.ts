@@ -27,8 +27,15 @@ describe('the findings table of the HTML report', () => {
     const json = JSON.parse(gunzipSync(Buffer.from(table.blob, 'base64')).toString('utf8')) as { columns: string[]; rows: string[][] };
     expect(json.columns).toEqual([...FINDING_COLUMNS]);
     expect(json.rows).toHaveLength(1234);
-    expect(json.rows[1001]).toEqual(['fail', 'low', 'dns', 'dns-wildcard', 'Acme "quoted", </script>', 'zone-0.example', 'DNS record host-1001.zone-0.example', findings[1001]!.message, 'z0', '']);
+    expect(json.rows[1001]).toEqual(['fail', 'low', 'dns', 'dns-wildcard', 'Acme "quoted", </script>', 'zone-0.example', 'DNS record host-1001.zone-0.example', findings[1001]!.message, 'z0', '', '']);
     expect(json.rows.map((r) => r[6])).toEqual(findings.map((f) => `DNS record ${f.resource.name}`));
+  });
+
+  // Issue 30: a zone an incremental scan carried forward shows when its data was last read in full.
+  it('carries when a carried zone was last read in full, and nothing for zones read in this scan', async () => {
+    const table = await findingsTable([{ ...finding(1), zone: { id: 'z0', name: 'zone-0.example' } }, { ...finding(2), zone: { id: 'z9', name: 'other.example' } }], undefined, (zoneId) => (zoneId === 'z0' ? '2026-11-20T02:00:00.000Z' : ''));
+    const rows = (JSON.parse(gunzipSync(Buffer.from(table.blob, 'base64')).toString('utf8')) as { rows: string[][] }).rows;
+    expect(rows.map((r) => r[FINDING_COLUMNS.indexOf('readOn')])).toEqual(['2026-11-20T02:00:00.000Z', '']);
   });
 
   // Issue 24: a right-to-left override in an account or record name displayed the rest of the row reversed.

@@ -11,6 +11,16 @@ testRule(rule, {
     { name: '79 of 100 on Business', snapshot: { zones: [{ name: 'a.example', plan: 'business', ...rules(79) }] } },
     { name: 'a raised quota for Pro', options: { quotas: { pro: 40 } }, snapshot: { zones: [{ name: 'a.example', plan: 'pro', ...rules(20) }] } },
     { name: 'a higher warning share', options: { warnAt: 0.9 }, snapshot: { zones: [{ name: 'a.example', plan: 'pro', ...rules(17) }] } },
+    {
+      // vendor docs: firewall rules upgrade: firewall rules became custom rules, and the firewall rules API shows those same
+      // rules; custom-rules-quota counts them, so the quota is not counted a second time here.
+      name: 'a zone whose rules are custom rules: counted once, by custom-rules-quota',
+      snapshot: {
+        zones: [
+          { name: 'a.example', plan: 'free', ...rules(5), customEntrypoint: { rules: [{ id: 'r1', action: 'block', expression: 'ip.src eq 192.0.2.1', enabled: true }] } },
+        ],
+      },
+    },
   ],
   invalid: [
     {
