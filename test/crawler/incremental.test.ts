@@ -47,7 +47,7 @@ interface Night {
   byRoute: Record<string, number>;
 }
 
-async function scanNight(emu: RunningEmulator, db: Db, mode: 'incremental' | 'full', fullEvery = 7): Promise<Night> {
+async function scanNight(emu: RunningEmulator, db: Db, mode: 'incremental' | 'full', fullEvery = 7, logger = recordingLogger()): Promise<Night> {
   const before = emu.stats().requests;
   const client = clientFor(emu, { budget: 1_000_000, budgetWindowMs: 1000, retries: 0 });
   try {
@@ -56,7 +56,7 @@ async function scanNight(emu: RunningEmulator, db: Db, mode: 'incremental' | 'fu
       client,
       scope: { accounts: [], zones: [] },
       concurrency: 4,
-      logger: recordingLogger(),
+      logger,
       redact: createRedactor([TOKEN]),
       reads: READS,
       repairPauseMs: 0,
@@ -132,7 +132,7 @@ describe('incremental nights', () => {
     const freshness = dataFreshness(db, second.outcome.scanId);
     expect({ readInFull: freshness.readInFull, carried: freshness.carried }).toEqual({ readInFull: reads.zonesRead, carried: reads.zonesCarried });
     const carriedZone = new SnapshotReader(db, second.outcome.scanId).zones().find((z) => freshness.lastReadOf(z.id) !== '')!;
-    expect(freshness.lastReadOf(carriedZone.id)).toBe(first.outcome.summary.startedAt);
+    expect(freshness.lastReadOf(carriedZone.id)).toBe(new SnapshotReader(db, first.outcome.scanId).scan.startedAt);
     expect(freshnessStatement(freshness)).toContain(`${reads.zonesCarried} carried forward unchanged from earlier reads`);
     expect(freshnessStatement(dataFreshness(db, first.outcome.scanId))).toBeNull();
 
@@ -140,6 +140,23 @@ describe('incremental nights', () => {
     const fullDb = openDb();
     const full = await scanNight(emu, fullDb, 'full');
     expect(findings(db, second.outcome.scanId)).toEqual(findings(fullDb, full.outcome.scanId));
+  });
+
+  it('reads every zone of an account in full when its audit log may not be read, and says once which permission is missing', async () => {
+    // vendor docs: audit logs: reading them needs the Account Settings Read (or audit logs read) permission.
+    const emu = await emulator({ dataset: 'generated', generated: { seed: 4, accounts: 2, zones: 20, records: 600 }, auditLog: 'denied' });
+    const db = openDb();
+    await scanNight(emu, db, 'incremental');
+    emu.night({ share: 0.1, seed: 1 });
+    const logger = recordingLogger();
+    const night = await scanNight(emu, db, 'incremental', 7, logger);
+    expect(night.outcome.status).toBe('complete');
+    expect(night.outcome.summary.reads).toMatchObject({ incremental: true, zonesRead: emu.org.visibleZones().length, zonesCarried: 0 });
+    const said = logger.lines.filter((l) => l.includes('Account Settings Read'));
+    expect(said).toHaveLength(1);
+    const reader = new SnapshotReader(db, night.outcome.scanId);
+    const account = reader.zones()[0]!.accountId!;
+    expect(reader.coverageOf('account', account, 'audit_log')).toMatchObject({ state: 'denied' });
   });
 
   // The property: over seeded random change sets, night after night, the incremental scan's audit
