@@ -122,7 +122,7 @@ describe('an audit that keeps the verdicts of unchanged zones', () => {
   }, 120_000);
 
   it('is equal to a full audit on a generated organisation, through a chain of audits, a re-audit and prune', async () => {
-    const emu = await emulator({ dataset: 'generated', generated: { seed: 11, accounts: 3, zones: 60, records: 3000 } });
+    const emu = await emulator({ dataset: 'generated', generated: { seed: 11, accounts: 2, zones: 30, records: 1200 } });
     const { db, scan } = await scanned(emu);
     try {
       auditBoth(db, 1, {});
