@@ -78,7 +78,7 @@ function retiredLines(parts: readonly MissingPart[]): string[] {
 export function summaryText(s: ScanSummary): string {
   const c = s.counts;
   const lines = [
-    `scan ${s.scanId} ${s.status} in ${formatDuration(s.durationMs)}: ${s.accounts} accounts, ${s.zones} zones, ${c['dns_records'] ?? 0} DNS records, ${c['certificate_packs'] ?? 0} certificate packs, ${c['firewall_rules'] ?? 0} firewall rules, ${c['filters'] ?? 0} filters`,
+    `scan ${s.scanId} ${s.status} in ${formatDuration(s.durationMs)}: ${s.accounts} accounts, ${s.zones} zones, ${c['dns_records'] ?? 0} DNS records, ${c['certificate_packs'] ?? 0} certificate packs, ${c['firewall_rules'] ?? 0} firewall rules, ${c['filters'] ?? 0} filters${(s.reads?.zonesCarried ?? 0) > 0 ? ' read in this scan' : ''}`,
     ...readsLine(s),
     `requests: ${s.requests.total} (${s.requests.retries} retries, ${s.requests.rateLimited} rate limited, ${(s.requests.bytes / 1e6).toFixed(1)} MB)`,
   ];

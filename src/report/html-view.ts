@@ -92,6 +92,7 @@ function shownView(data: ReportData, table: FindingsTable, charts: Charts) {
     toolVersion: PACKAGE.version,
     scan: { id: scan.id, startedAt: scan.startedAt, finishedAt: scan.finishedAt ?? '', status: scan.status },
     scope: data.scope,
+    freshness: data.freshness,
     counts: audit.counts.byStatus,
     bySeverity: SEVERITIES.map((severity) => ({ severity, count: audit.counts.failBySeverity[severity] })),
     categories: data.categories.map((c) => ({ ...c, passRate: passRate(c) })),

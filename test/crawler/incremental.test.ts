@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,7 +8,9 @@ import { zoneReadsOf } from '../../src/api/endpoints.js';
 import { createRedactor } from '../../src/common/redact.js';
 import { runScan, type ScanOutcome } from '../../src/crawler/run-scan.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import { runAudit } from '../../src/policy/audit.js';
+import { recordAudit, runAudit } from '../../src/policy/audit.js';
+import { loadTemplates } from '../../src/report/templates.js';
+import { writeReport } from '../../src/report/write-report.js';
 import { dataFreshness, freshnessStatement } from '../../src/report/data-freshness.js';
 import { activeRules, loadCatalogue } from '../../src/policy/registry.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
@@ -135,6 +137,13 @@ describe('incremental nights', () => {
     expect(freshness.lastReadOf(carriedZone.id)).toBe(new SnapshotReader(db, first.outcome.scanId).scan.startedAt);
     expect(freshnessStatement(freshness)).toContain(`${reads.zonesCarried} carried forward unchanged from earlier reads`);
     expect(freshnessStatement(dataFreshness(db, first.outcome.scanId))).toBeNull();
+    // Both report formats say it at the top.
+    recordAudit(db, new SnapshotReader(db, second.outcome.scanId), AUDIT_RULES);
+    const out = mkdtempSync(join(tmpdir(), 'zw-incremental-report-'));
+    const written = await writeReport(db, second.outcome.scanId, { out, formats: ['html', 'md'], templates: loadTemplates() });
+    const [html, md] = ['report.html', 'report.md'].map((f) => readFileSync(join(written.dir, f), 'utf8'));
+    expect(html).toMatch(new RegExp(`<span id="freshness">${reads.zonesRead} zones read in full in this scan, ${reads.zonesCarried} carried forward`));
+    expect(md).toContain(`${reads.zonesRead} zones read in full in this scan, ${reads.zonesCarried} carried forward`);
 
     // The same state read in full gives the same findings.
     const fullDb = openDb();
