@@ -117,10 +117,17 @@ describe('zonewarden audit', () => {
 
   it('takes rule settings from the config file', async () => {
     const config = join(dir, 'rules-config.json');
-    writeFileSync(config, JSON.stringify({ rules: { 'zone-not-active': { enabled: false }, 'firewall-rule-quota': { severity: 'low', options: { quotas: { free: 50 } } } } }));
-    const out = JSON.parse((await audit('--config', config, '--format', 'json')).stdout);
-    expect(out.rules.map((r: { id: string }) => r.id)).not.toContain('zone-not-active');
-    expect(out.findings.filter((f: { rule: string }) => f.rule === 'firewall-rule-quota').map((f: { zone: { name: string }; severity: string }) => [f.zone.name, f.severity])).toEqual([['northwind.example', 'low']]);
+    const quota = (rules: Record<string, unknown>) => {
+      writeFileSync(config, JSON.stringify({ rules: { 'zone-not-active': { enabled: false }, ...rules } }));
+      return audit('--config', config, '--format', 'json').then((r) => JSON.parse(r.stdout));
+    };
+    const failing = (out: { findings: Array<{ rule: string; zone: { name: string }; severity: string }> }) =>
+      out.findings.filter((f) => f.rule === 'firewall-rule-quota').map((f) => [f.zone.name, f.severity]);
+    // tinkerer.test holds 5 firewall rules on Free: a raised quota passes it, a lowered one fails it at the configured severity.
+    const raised = await quota({ 'firewall-rule-quota': { options: { quotas: { free: 50 } } } });
+    expect(raised.rules.map((r: { id: string }) => r.id)).not.toContain('zone-not-active');
+    expect(failing(raised)).toEqual([]);
+    expect(failing(await quota({ 'firewall-rule-quota': { severity: 'low', options: { quotas: { free: 6 }, warnAt: 0.5 } } }))).toEqual([['tinkerer.test', 'low']]);
   });
 
   it.each([

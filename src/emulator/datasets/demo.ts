@@ -50,7 +50,8 @@
  * |                           |            | firewall-duplicate-expression, hostname-not-covered                 |
  * |                           |            | (legacy: no pack; checkout: only a pending pack), bypass rule,      |
  * |                           |            | pack being issued (expires_on null, 2 hours: within the grace)      |
- * | northwind.example         | pro        | firewall-rule-quota (16 of 20, medium), migration-pending (state    |
+ * | northwind.example         | pro        | firewall-rule-quota passes: its 16 firewall rules are its custom    |
+ * |                           |            | rules (custom-rules-quota counts them), migration-pending (state    |
  * |                           |            | default; sensitivity off: OWASP deployed disabled), certificate-    |
  * |                           |            | expiry (expired now-2d), filter-orphaned,                           |
  * |                           |            | dns-origin-exposed (CNAME)                                          |
@@ -86,7 +87,8 @@
  * |                           | deployed (its execute rule disabled)                                |
  * | northwind-staging.example | security-level-weak (essentially_off, browser check off),           |
  * |                           | legacy-waf-off, caa-missing                                         |
- * | tinkerer.test             | vendor defaults, caa-missing, custom-rules-quota (5 of 5)           |
+ * | tinkerer.test             | vendor defaults, caa-missing; no custom rules beside its firewall   |
+ * |                           | rules, so firewall-rule-quota judges them                           |
  * | pet-photos.example.org    | vendor defaults but SSL off, caa-missing                            |
  * | weekend-hack.test         | vendor defaults, caa-missing                                        |
  *
@@ -1086,7 +1088,6 @@ function tinkerer(): DatasetZone {
   return {
     name: zone,
     plan: 'free',
-    security: { custom_rules: customBlocks(5, 'home') },
     created_on: ago(1200),
     activated_on: ago(1200),
     modified_on: ago(15),
