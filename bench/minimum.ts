@@ -5,7 +5,8 @@ import { SCAN_REF_BASE } from '../src/snapshot/scan-ref.js';
 /**
  * The fewest requests that could read what a scan read: for every list, its items divided by the
  * endpoint's largest page, rounded up (at least one call: an empty list still has to be asked),
- * plus one call per single object and per zone setting. Worked out from the scan's own coverage record, so it counts
+ * plus one call per single object and per zone setting; a partition carried forward from an
+ * earlier scan costs none. Worked out from the scan's own coverage record, so it counts
  * the lists zonewarden reads (zones per account, WAF groups and rules per package).
  */
 export interface Minimum {
@@ -24,13 +25,18 @@ const LIST_PAGE: Record<string, number> = {
   filters: LIST_ENDPOINTS.filters.maxPerPage,
   waf_packages: LIST_ENDPOINTS.wafPackages.maxPerPage,
   waf_overrides: LIST_ENDPOINTS.wafOverrides.maxPerPage,
+  // The zone's rulesets list, cursor-paged at 50 (vendor's API reference: list zone rulesets).
+  rulesets: 50,
 };
 /** One list per WAF package. */
 const PER_PACKAGE: Record<string, { table: string; page: number }> = {
   waf_groups: { table: 'waf_groups', page: LIST_ENDPOINTS.wafGroups.maxPerPage },
   waf_rules: { table: 'waf_rules', page: LIST_ENDPOINTS.wafRules.maxPerPage },
 };
-/** Objects read with one call each: the invites list is not paginated. */
+/**
+ * Objects read with one call each: the invites list is not paginated. An entry point the zone's
+ * rulesets list shows absent is recorded with no page: it costs no call.
+ */
 const SINGLES = new Set(['invites', 'migration_status', 'migration_check', 'migration_config', 'entrypoint', 'dnssec', 'universal_ssl', 'custom_entrypoint']);
 /** Read one call per setting: the partition's pages are its calls. */
 const PER_CALL = new Set(['zone_settings']);
@@ -40,7 +46,7 @@ export function minimumRequests(dbPath: string, scanId: number): Minimum {
   try {
     const ref = SCAN_REF_BASE + scanId;
     const rows = db
-      .prepare("SELECT kind, scope_id, endpoint, items, pages FROM coverage WHERE ? BETWEEN first_scan AND last_scan AND state != 'skipped'")
+      .prepare("SELECT kind, scope_id, endpoint, items, pages FROM coverage WHERE ? BETWEEN first_scan AND last_scan AND state != 'skipped' AND data_scan IS NULL")
       .all(ref) as Array<{ kind: string; scope_id: string; endpoint: string; items: number; pages: number }>;
     const perPackage = (table: string, zone: string, page: number): { lists: number; calls: number } => {
       const packages = db.prepare('SELECT item_id FROM waf_packages WHERE zone_id = ? AND ? BETWEEN first_scan AND last_scan').all(zone, ref) as Array<{ item_id: string }>;
@@ -57,7 +63,7 @@ export function minimumRequests(dbPath: string, scanId: number): Minimum {
     const accounts = new Set<string>();
     for (const r of rows) {
       if (r.endpoint === 'account_entrypoint') accounts.add((accountOf.get(r.scope_id, ref) as { account_id: string | null } | undefined)?.account_id ?? r.scope_id);
-      else if (SINGLES.has(r.endpoint)) singles++;
+      else if (SINGLES.has(r.endpoint)) singles += (r.endpoint === 'entrypoint' || r.endpoint === 'custom_entrypoint') && r.pages === 0 ? 0 : 1;
       else if (PER_CALL.has(r.endpoint)) singles += r.pages;
       else if (r.endpoint in LIST_PAGE) {
         lists++;
