@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import type { NightReport } from '../../src/emulator/night.js';
+import type { RulesetListItem } from '../../src/emulator/routes/rulesets-list.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { emulatorPerDescribe, emulatorsClosedAfterEach, freshEmulatorPerTest, get, raw, zoneId } from '../support/http.js';
 import { expectFailure, expectOk } from '../support/envelope.js';
@@ -20,15 +21,7 @@ const entrypoint = (phase: string) => `/rulesets/phases/${phase}/entrypoint`;
 const CODE = { invalidZone: 1003, invalidPagination: 1004, rulesetNotFound: 10003, validation: 10014 };
 const ROUTE = 'GET /zones/{zone_id}/rulesets';
 
-interface Item {
-  id: string;
-  kind: string;
-  name: string;
-  description: string;
-  phase: string;
-  version: string;
-  last_updated: string;
-}
+type Item = RulesetListItem;
 
 const dataset = (): DatasetFile => ({
   version: 1,
