@@ -66,6 +66,12 @@ export const ZONE_SETTINGS = [
   'security_level',
   'browser_check',
   'waf',
+  'development_mode',
+  'always_online',
+  'email_obfuscation',
+  'hotlink_protection',
+  'ip_geolocation',
+  'challenge_ttl',
 ] as const;
 export type ZoneSetting = (typeof ZONE_SETTINGS)[number];
 

@@ -49,6 +49,8 @@ export interface FixtureZone {
    * for a setting the plan does not offer. Omitted: the scan did not read the settings.
    */
   settings?: Record<string, unknown>;
+  /** When a setting last changed (its `modified_on`, ISO time) by id; default 30 days before the fixture's now. */
+  settingsModifiedOn?: Record<string, string>;
   /** The security objects; omitted: not read. Null: the API answered with no object (no entry point yet). */
   dnssec?: Item | null;
   universalSsl?: Item | null;
@@ -187,7 +189,9 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
     }
     if (z.settings !== undefined || z.unread.zone_settings) {
       const items = Object.entries(z.settings ?? {}).map(([sid, value]) =>
-        value === NOT_OFFERED ? { id: sid, value: 'off', editable: false, modified_on: days(-30) } : { id: sid, value, editable: true, modified_on: days(-30) },
+        value === NOT_OFFERED
+          ? { id: sid, value: 'off', editable: false, modified_on: z.settingsModifiedOn?.[sid] ?? days(-30) }
+          : { id: sid, value, editable: true, modified_on: z.settingsModifiedOn?.[sid] ?? days(-30) },
       );
       writeList('zone', id, 'zone_settings', items, z.unread.zone_settings);
     }

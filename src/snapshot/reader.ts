@@ -133,10 +133,10 @@ const DNS_FIELDS_JSON = `json_object('id', item_id, 'type', type, 'name', name, 
  */
 const SLICE_ROWS = 500;
 
-export type ZoneObjectEndpoint = 'migration_status' | 'migration_check' | 'migration_config' | 'entrypoint' | 'zone_settings' | 'dnssec' | 'universal_ssl' | 'custom_entrypoint' | 'account_entrypoint';
+export type ZoneObjectEndpoint = 'migration_status' | 'migration_check' | 'migration_config' | 'entrypoint' | 'zone_settings' | 'dnssec' | 'universal_ssl' | 'custom_entrypoint' | 'account_entrypoint' | 'ratelimit_entrypoint' | 'bot_management' | 'origin_pulls' | 'dns_targets';
 
 /** The endpoints stored in zone_objects: one row each, zone_settings one row per setting. */
-const ZONE_OBJECT_ENDPOINTS: readonly Endpoint[] = ['migration_status', 'migration_check', 'migration_config', 'entrypoint', 'zone_settings', 'dnssec', 'universal_ssl', 'custom_entrypoint', 'account_entrypoint'];
+const ZONE_OBJECT_ENDPOINTS: readonly Endpoint[] = ['migration_status', 'migration_check', 'migration_config', 'entrypoint', 'zone_settings', 'dnssec', 'universal_ssl', 'custom_entrypoint', 'account_entrypoint', 'ratelimit_entrypoint', 'bot_management', 'origin_pulls', 'dns_targets'];
 
 /** A zone_objects row as read (after its zone_id). */
 const ZONE_OBJECT_COLUMNS = 'endpoint, item_id, raw';

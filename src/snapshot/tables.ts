@@ -24,6 +24,10 @@ export type Endpoint =
   | 'universal_ssl'
   | 'custom_entrypoint'
   | 'account_entrypoint'
+  | 'ratelimit_entrypoint'
+  | 'bot_management'
+  | 'origin_pulls'
+  | 'dns_targets'
   | 'rulesets'
   | 'audit_log'
   | 'waf_packages'
@@ -122,6 +126,11 @@ export const TABLES: Record<Endpoint, TableSpec | null> = {
   custom_entrypoint: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
   // The account's managed-phase entry point as it applies to the zone: read once per account, kept with each zone.
   account_entrypoint: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
+  ratelimit_entrypoint: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
+  bot_management: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
+  origin_pulls: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
+  // One row per target name resolved for the zone's records (the resolution is part of the scan).
+  dns_targets: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (i) => str(i['name']) ?? JSON.stringify(i), columns: none },
   // The account's audit log since the last scan: read to decide what to read again, stores nothing.
   audit_log: null,
   // The zone's rulesets list (no rules): which phase entry points exist, and their versions.
