@@ -133,7 +133,7 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
         baseId === null
           ? undefined
           : (zones: Parameters<typeof keptZones>[3]) => {
-              base = { scanId: baseId, kept: keptZones(db, reader, baseId, zones) };
+              base = { scanId: baseId, kept: keptZones(db, reader, baseId, zones, new Date(reader.scan.startedAt)) };
               return { zones: new Set(base.kept.keys()), rules: reusable };
             };
       return evaluate(reader, rules, { keepPasses: false, sink, reuse: keep });
@@ -172,6 +172,10 @@ class RecordingSink implements FindingSink {
     let t = this.tallies.get(zoneId);
     if (!t) this.tallies.set(zoneId, (t = emptyTally()));
     return t;
+  }
+
+  holds(zoneId: string, until: number): void {
+    this.tally(zoneId).h = until;
   }
 
   passed(rule: string, zoneId: string, n: number): void {

@@ -42,6 +42,9 @@ export function validityDays(pack: CertificatePack, cert: Certificate): number |
  * ones. A validity between those is given the window of the next longer one; an unknown validity
  * the 30-day window of the default 90-day certificate.
  */
+/** Every renewal window renewalWindowDays gives, in days. */
+export const RENEWAL_WINDOWS_DAYS = [3, 7, 30] as const;
+
 export function renewalWindowDays(validity: number | null): number {
   if (validity === null) return 30;
   if (validity <= 14) return 3;

@@ -79,6 +79,11 @@ export interface FindingSink {
   rollback(): void;
   /** Passing verdicts of the unit that just stood, on one zone (told after commit; passes may not be added). */
   passed?(rule: string, zoneId: string, n: number): void;
+  /**
+   * Once a zone is judged: until when the verdicts of its rules that declare a horizon hold on the
+   * same data (ms since the epoch; absent when every such rule said "at any time").
+   */
+  holds?(zoneId: string, until: number): void;
 }
 
 /** A sink that holds every finding (each unit once it stands): the audit held in memory. */
@@ -217,7 +222,15 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
     if (performance.now() - started > 20) heap.check();
   };
 
+  // The earliest time a verdict of the zone being judged stops holding (see RuleMeta.declaresHorizon).
+  let horizon = Number.POSITIVE_INFINITY;
+  let declared: number | undefined;
   const contextFor = (active: ActiveRule, verdicts: Verdicts, fallback: ResourceRef | null, zone?: ZoneView) => ({
+    holdsUntil: (until: Date | null) => {
+      // An invalid date holds for this audit only.
+      const t = until === null ? Number.POSITIVE_INFINITY : Number.isNaN(until.getTime()) ? now.getTime() : until.getTime();
+      declared = declared === undefined ? t : Math.min(declared, t);
+    },
     options: active.options,
     now,
     scan,
@@ -245,12 +258,17 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
       const view = new ZoneView(reader, zoneRow, account);
       const zone = { id: zoneRow.id, name: zoneRow.name };
       const where = () => ({ account, zone });
+      horizon = Number.POSITIVE_INFINITY;
       for (const active of rulesFor(zoneRow.id)) {
         const verdicts = new Verdicts(active, where, sink, keepPasses, heap);
         // The setting is worked out once a rule and zone: the verdicts keep it for the findings.
         if (!verdicts.setting(zone, account).enabled) continue;
+        declared = undefined;
         run(active, verdicts, contextFor(active, verdicts, view.resource, view), zone);
+        // A verdict given no horizon holds for this audit's time only.
+        if (active.rule.meta.declaresHorizon === true) horizon = Math.min(horizon, declared ?? now.getTime());
       }
+      if (horizon !== Number.POSITIVE_INFINITY) sink.holds?.(zoneRow.id, horizon);
     }
   } finally {
     reader.readAhead(null);

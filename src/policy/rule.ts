@@ -61,6 +61,13 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
    * (src/policy/verdict-reuse.ts). A test runs every rule at two times to hold this honest.
    */
   dependsOnTime?: boolean;
+  /**
+   * With dependsOnTime: the rule tells, through `ctx.holdsUntil`, until when its verdicts on a zone
+   * stay what they are on the same data (a certificate's first renewal-window date, a grace period's
+   * end). An unchanged zone then keeps them until that time, instead of being judged again in every
+   * audit. A verdict it gives no time for holds for the audit that gave it only.
+   */
+  declaresHorizon?: boolean;
 }
 
 interface BaseContext<O extends RuleOptions> {
@@ -79,6 +86,11 @@ interface BaseContext<O extends RuleOptions> {
 
 export interface ZoneContext<O extends RuleOptions> extends BaseContext<O> {
   readonly zone: ZoneView;
+  /**
+   * For a rule with meta.declaresHorizon: its verdicts on this zone, on the same data, are the same
+   * at any time before `until` (null: at any time). Called several times, the earliest counts.
+   */
+  holdsUntil(until: Date | null): void;
 }
 
 export type OrganisationContext<O extends RuleOptions> = BaseContext<O>;

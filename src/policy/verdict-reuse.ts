@@ -36,6 +36,8 @@ export interface ZoneTally {
   w: Record<string, number>;
   /** A rule could not run on the zone: its verdicts are not reused. */
   e?: 1;
+  /** Until when (ms since the epoch) the verdicts of the rules that declare a horizon hold; absent: at any time. */
+  h?: number;
 }
 
 export const emptyTally = (): ZoneTally => ({ r: {}, s: {}, w: {} });
@@ -46,9 +48,21 @@ export function tallyVerdicts(t: ZoneTally, rule: string, status: Status, severi
   if (status === 'fail') t.s[severity] = (t.s[severity] ?? 0) + n;
 }
 
-/** The rules whose verdicts on an unchanged zone are kept: zone rules that do not read the time. */
+/**
+ * The rules whose verdicts on an unchanged zone are kept: zone rules that do not read the time, and
+ * those that do and say until when their verdicts hold (kept until then).
+ */
 export function reusableRules(rules: readonly ActiveRule[]): Set<string> {
-  return new Set(rules.filter((r) => r.rule.meta.scope === 'zone' && r.rule.meta.dependsOnTime !== true).map((r) => r.rule.meta.id));
+  const reusable = (meta: ActiveRule['rule']['meta']) => meta.scope === 'zone' && (meta.dependsOnTime !== true || meta.declaresHorizon === true);
+  return new Set(rules.filter((r) => reusable(r.rule.meta)).map((r) => r.rule.meta.id));
+}
+
+/** Whether a kept tally's verdicts still hold at `now`: no rule error, and its horizon not reached. */
+function stillHolds(counts: string, now: number): boolean {
+  if (counts.includes('"e":1')) return false;
+  if (!counts.includes('"h":')) return true;
+  const h = (JSON.parse(counts) as ZoneTally).h;
+  return h === undefined || now < h;
 }
 
 /**
@@ -92,10 +106,11 @@ export function findBase(db: Db, reader: SnapshotReader, key: string, waivers: r
 
 /**
  * The zones of this scan that keep the base audit's verdicts: covered by it without a rule error,
- * no change recorded since its scan, their account's row the same. Zones of the referenced audits
+ * no change recorded since its scan, their account's row the same, the horizon of their verdicts
+ * on the time not reached at `now`. Zones of the referenced audits
  * holding fewest zones are judged again when more than MAX_SOURCES would be referenced.
  */
-export function keptZones(db: Db, reader: SnapshotReader, base: number, zones: readonly ZoneRow[]): ReuseBase['kept'] {
+export function keptZones(db: Db, reader: SnapshotReader, base: number, zones: readonly ZoneRow[], now: Date): ReuseBase['kept'] {
   const changed = new Set(
     db
       .prepare('SELECT DISTINCT zone_id FROM zone_changes WHERE scan_ref > ? AND scan_ref <= ?')
@@ -111,7 +126,7 @@ export function keptZones(db: Db, reader: SnapshotReader, base: number, zones: r
   const kept = new Map<string, { source: number; counts: string }>();
   for (const zone of zones) {
     const was = covered.get(zone.id);
-    if (!was || changed.has(zone.id) || was.counts.includes('"e":1')) continue;
+    if (!was || changed.has(zone.id) || !stillHolds(was.counts, now.getTime())) continue;
     const account = zone.accountId ?? '';
     if (accountsNow(account) !== accountsThen(account)) continue;
     kept.set(zone.id, was);
