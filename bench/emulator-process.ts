@@ -1,7 +1,11 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-/** The emulator in a process of its own, as users run it, so benchmarks never share its thread. */
+/**
+ * The emulator in a process of its own, as users run it, so benchmarks never share its thread. Its
+ * DNS world (the names the dataset's records point at) becomes the resolver of every zonewarden
+ * the benchmark starts after it (ZONEWARDEN_RESOLVER), so that no benchmark asks real DNS.
+ */
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
 export async function startEmulatorProcess(args: string[]): Promise<{ base: string; pid: number; stop: () => void }> {
@@ -11,7 +15,11 @@ export async function startEmulatorProcess(args: string[]): Promise<{ base: stri
     child.stdout.on('data', (d) => {
       out += d;
       const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]!);
+      const dns = /DNS world on (\S+)/.exec(out);
+      if (m && dns) {
+        process.env['ZONEWARDEN_RESOLVER'] = dns[1]!;
+        resolve(m[1]!);
+      }
     });
     child.on('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
   });

@@ -39,6 +39,19 @@ import dnsRecordNotProxied from './dns-record-not-proxied.js';
 import emailSpfMissing from './email-spf-missing.js';
 import emailDmarcMissing from './email-dmarc-missing.js';
 import emailDkimMissing from './email-dkim-missing.js';
+import underAttackLeftOn from './under-attack-left-on.js';
+import developmentModeOn from './development-mode-on.js';
+import alwaysOnlineOn from './always-online-on.js';
+import emailObfuscationOff from './email-obfuscation-off.js';
+import hotlinkProtectionOff from './hotlink-protection-off.js';
+import ipGeolocationOff from './ip-geolocation-off.js';
+import challengePassageLong from './challenge-passage-long.js';
+import botFightModeOff from './bot-fight-mode-off.js';
+import rateLimitingMissing from './rate-limiting-missing.js';
+import firewallNoBlockingRules from './firewall-no-blocking-rules.js';
+import owaspRulesetNotDeployed from './owasp-ruleset-not-deployed.js';
+import originPullsOff from './origin-pulls-off.js';
+import dnsDanglingTarget from './dns-dangling-target.js';
 
 /** The rule catalogue, in the order `zonewarden rules` lists it. One file per rule, named by its id. */
 export const RULES: readonly AnyRule[] = [
@@ -64,18 +77,31 @@ export const RULES: readonly AnyRule[] = [
   filterOrphaned,
   managedRulesDisabled,
   managedRulesetNotDeployed,
+  owaspRulesetNotDeployed,
   legacyWafOff,
   customRulesQuota,
   customRulesExpressionTooLong,
   customRulesDisabled,
   customRulesBroadSkip,
   securityLevelWeak,
+  underAttackLeftOn,
+  developmentModeOn,
+  alwaysOnlineOn,
+  emailObfuscationOff,
+  hotlinkProtectionOff,
+  ipGeolocationOff,
+  challengePassageLong,
+  botFightModeOff,
+  rateLimitingMissing,
+  firewallNoBlockingRules,
   dnsOriginExposed,
+  originPullsOff,
   dnsPrivateAddress,
   dnssecNotActive,
   caaMissing,
   dnsWildcardRecord,
   dnsRecordNotProxied,
+  dnsDanglingTarget,
   emailSpfMissing,
   emailDmarcMissing,
   emailDkimMissing,

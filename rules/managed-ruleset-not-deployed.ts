@@ -1,30 +1,15 @@
-import { best, deploymentsOf, shorten, type Deployment, type SkipScope, type ZoneIdentity } from '../src/policy/managed-phase.js';
+import {
+  accountDeployments,
+  best,
+  managedPhaseScope,
+  shorten,
+  zoneDeployments,
+  type Deployment,
+  type SkipScope,
+  type ZoneIdentity,
+} from '../src/policy/managed-phase.js';
 import { MANAGED_RULESET_ID as MANAGED_RULESET, OWASP_RULESET_ID as OWASP_RULESET } from '../src/policy/migration-config.js';
 import { defineRule, type ZoneContext } from '../src/policy/rule.js';
-
-type Found = { known: true; items: Deployment[] } | { known: false; reason: string };
-
-/** The zone entry point's deployments of a ruleset; `exists` false when the zone has no entry point. */
-function zoneDeployments(ctx: ZoneContext<Options>, zone: ZoneIdentity, rulesetId: string): Found & { exists?: boolean; rules?: number } {
-  const read = ctx.zone.managedEntrypoint();
-  if (!read.known) return { known: false, reason: read.reason };
-  if (!read.value) return { known: true, items: [], exists: false, rules: 0 };
-  return { known: true, items: deploymentsOf(read.value, rulesetId, zone, 'zone'), exists: true, rules: read.value.rules.length };
-}
-
-/**
- * The account entry point's deployments of a ruleset to this zone. Account-level WAF applies to
- * the account's Enterprise zones only (vendor docs: "Account-level WAF configuration"), so for
- * any other plan there are none whatever was read. The scan skips the read for accounts that are
- * not Enterprise: skipped means none. Refused, failed or never read: unknown.
- */
-function accountDeployments(ctx: ZoneContext<Options>, zone: ZoneIdentity, rulesetId: string): Found {
-  if (zone.plan !== null && zone.plan !== 'enterprise') return { known: true, items: [] };
-  const read = ctx.zone.accountManagedEntrypoint();
-  if (read.known) return { known: true, items: read.value ? deploymentsOf(read.value, rulesetId, zone, 'account') : [] };
-  if (read.state === 'skipped') return { known: true, items: [] };
-  return { known: false, reason: `the account's managed entry point, which can deploy managed rules to this zone, was not read: ${read.reason}` };
-}
 
 const label = (d: Deployment) => d.rule.description || d.rule.id;
 
@@ -83,24 +68,18 @@ export default defineRule({
   },
   defaultOptions: { plans: ['pro', 'business', 'enterprise'] as readonly string[] },
   check(ctx) {
-    const plan = ctx.zone.plan;
-    if (plan !== null && !ctx.options.plans.includes(plan)) return ctx.pass();
-    const migration = ctx.zone.migration();
-    if (!migration.known) return ctx.unknown(ctx.zone.resource, migration.reason);
-    if (!migration.value) return ctx.unknown(ctx.zone.resource, 'the migration status endpoint returned no status: whether the zone runs the new managed rules is not known');
-    if (migration.value.stage === 'unknown') {
-      return ctx.unknown(ctx.zone.resource, `the migration status says the state ${JSON.stringify(migration.value.state)}, which is not a known stage: whether the zone runs the new managed rules is not known`);
-    }
-    // A zone still on the previous managed rules (start, validation) is judged by managed-rules-disabled and the migration rules.
-    if (!migration.value.migrated) return ctx.pass();
-    const zone: ZoneIdentity = { name: ctx.zone.name, plan };
+    const scope = managedPhaseScope(ctx.zone, ctx.options.plans);
+    // A plan left out by the option passes. A zone still on the previous managed rules (start, validation) is judged by managed-rules-disabled and the migration rules.
+    if (scope.kind === 'pass') return ctx.pass();
+    if (scope.kind === 'unknown') return ctx.unknown(ctx.zone.resource, scope.reason);
+    const zone = scope.zone;
 
-    const inZone = zoneDeployments(ctx, zone, MANAGED_RULESET);
+    const inZone = zoneDeployments(ctx.zone, zone, MANAGED_RULESET);
     const zoneBest = inZone.known ? best(inZone.items) : null;
     // Account-level rules run first and a zone's skip rules cannot reach them, so a zone whose own
     // entry point runs the ruleset on every request, or whose account does, is protected.
     if (zoneBest?.outcome.kind !== 'runs') {
-      const inAccount = accountDeployments(ctx, zone, MANAGED_RULESET);
+      const inAccount = accountDeployments(ctx.zone, zone, MANAGED_RULESET);
       const accountBest = inAccount.known ? best(inAccount.items) : null;
       if (accountBest?.outcome.kind !== 'runs') {
         if (!inZone.known) return ctx.unknown(ctx.zone.resource, inZone.reason);
@@ -175,8 +154,8 @@ function owaspRuns(d: Deployment): boolean {
  * without running it.
  */
 function judgeOwasp(ctx: ZoneContext<Options>, zone: ZoneIdentity): void {
-  const inZone = zoneDeployments(ctx, zone, OWASP_RULESET);
-  const inAccount = accountDeployments(ctx, zone, OWASP_RULESET);
+  const inZone = zoneDeployments(ctx.zone, zone, OWASP_RULESET);
+  const inAccount = accountDeployments(ctx.zone, zone, OWASP_RULESET);
   const found = [...(inZone.known ? inZone.items : []), ...(inAccount.known ? inAccount.items : [])];
   if (found.length === 0 || found.some(owaspRuns)) return ctx.pass();
   if (!inZone.known) return ctx.unknown(ctx.zone.resource, inZone.reason);

@@ -71,7 +71,7 @@ export default defineRule({
     // Coverage of zones outside the scan's scope (other accounts, earlier scopes) is ignored.
     const problems = new Map<string, CoverageRow[]>();
     for (const zone of snapshot.zones()) problems.set(zone.id, []);
-    for (const row of snapshot.coverage()) {
+    for (const row of snapshot.coverage(true)) {
       if (row.kind === 'zone' && unread(row)) problems.get(row.scopeId)?.push(row);
     }
     for (const zone of snapshot.zones()) {

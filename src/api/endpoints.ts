@@ -80,21 +80,34 @@ export const ZONE_OBJECT_READS = {
   dnssec: '/zones/{zone_id}/dnssec',
   universal_ssl: '/zones/{zone_id}/ssl/universal/settings',
   custom_entrypoint: '/zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint',
+  bot_management: '/zones/{zone_id}/bot_management',
+  // Zone-level authenticated origin pulls (`{enabled}`); the global switch and per-hostname pulls are other endpoints.
+  origin_pulls: '/zones/{zone_id}/origin_tls_client_auth/settings',
+  ratelimit_entrypoint: '/zones/{zone_id}/rulesets/phases/http_ratelimit/entrypoint',
 } as const;
 
-/** What a rule declares it needs read beyond the zone's lists: `setting:<id>` or an object of ZONE_OBJECT_READS. */
-export type ZoneRead = `setting:${ZoneSetting}` | keyof typeof ZONE_OBJECT_READS;
+/**
+ * What a rule may declare that the scan works out itself, with no API call: `dns_targets`, the
+ * names the zone's CNAME, MX, NS and SRV records point at, resolved through DNS (src/crawler/resolve/).
+ */
+export const RESOLVED_READS = ['dns_targets'] as const;
+export type ResolvedRead = (typeof RESOLVED_READS)[number];
+
+/** What a rule declares it needs read beyond the zone's lists: `setting:<id>`, an object of ZONE_OBJECT_READS, or one of RESOLVED_READS. */
+export type ZoneRead = `setting:${ZoneSetting}` | keyof typeof ZONE_OBJECT_READS | ResolvedRead;
 
 export function isZoneRead(value: unknown): value is ZoneRead {
   if (typeof value !== 'string') return false;
   if (value.startsWith('setting:')) return (ZONE_SETTINGS as readonly string[]).includes(value.slice(8));
-  return Object.hasOwn(ZONE_OBJECT_READS, value);
+  return Object.hasOwn(ZONE_OBJECT_READS, value) || (RESOLVED_READS as readonly string[]).includes(value);
 }
 
 /** The extra reads of a scan: the union of what the rules declare, settings in table order. */
 export interface ZoneReads {
   settings: readonly ZoneSetting[];
   objects: ReadonlyArray<keyof typeof ZONE_OBJECT_READS>;
+  /** What the scan works out without the API (no calls); none when absent. */
+  resolved?: readonly ResolvedRead[];
 }
 
 export function zoneReadsOf(declared: Iterable<readonly ZoneRead[] | undefined>): ZoneReads {
@@ -103,6 +116,7 @@ export function zoneReadsOf(declared: Iterable<readonly ZoneRead[] | undefined>)
   return {
     settings: ZONE_SETTINGS.filter((s) => all.has(`setting:${s}`)),
     objects: (Object.keys(ZONE_OBJECT_READS) as Array<keyof typeof ZONE_OBJECT_READS>).filter((o) => all.has(o)),
+    resolved: RESOLVED_READS.filter((r) => all.has(r)),
   };
 }
 

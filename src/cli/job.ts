@@ -66,6 +66,8 @@ export async function scanStep(config: Config, io: CommandIO, incremental = fals
       signal: controller.signal,
       onProgress: (p) => progress.update(p),
       reads,
+      // The system's resolvers unless --resolver names one.
+      resolver: config.resolver === undefined ? {} : { server: config.resolver },
       ...(incremental ? { incremental: { full: config.full, fullEvery: config.fullEvery } } : {}),
     }).finally(() => progress.stop());
   } catch (err) {

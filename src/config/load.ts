@@ -176,6 +176,10 @@ export function coerce(def: OptionDef, raw: unknown, source: string): unknown {
     case 'string':
       if (typeof raw !== 'string' || raw === '') return fail('a non-empty string');
       if (def.choices && !def.choices.includes(raw)) return fail(`one of ${def.choices.join(', ')}`);
+      {
+        const problem = def.check?.(raw);
+        if (problem) return fail(problem);
+      }
       return raw;
   }
 }

@@ -1,3 +1,5 @@
+import { parseResolverAddress } from '../crawler/resolve/address.js';
+
 /**
  * The options shared by the commands that talk to the API or the database: one table with each
  * option's name, type, default, environment variable and help. Commands pick the ones they take;
@@ -24,6 +26,8 @@ export interface OptionDef {
   help: string;
   /** Flags only: not read from the config file (e.g. --config itself). */
   flagOnly?: boolean;
+  /** For strings of a given form: what is expected when the value is not of it (one line), else null. */
+  check?: (value: string) => string | null;
 }
 
 export const COMMON_OPTIONS = {
@@ -43,6 +47,18 @@ export const COMMON_OPTIONS = {
     value: 'FILE',
     flagOnly: true,
     help: 'JSON config file (default: ./zonewarden.config.json when present)',
+  },
+  resolver: {
+    key: 'resolver',
+    flag: 'resolver',
+    type: 'string',
+    env: 'ZONEWARDEN_RESOLVER',
+    value: 'ADDR',
+    check: (value) => {
+      const parsed = parseResolverAddress(value);
+      return parsed.ok ? null : parsed.reason;
+    },
+    help: "DNS server the scan asks whether the names CNAME, MX, NS and SRV records point at exist (dns-dangling-target), an IP with an optional port such as 192.0.2.53:53 or [2001:db8::53]:53 (default: the system's resolvers); names are asked once per scan, a few at a time",
   },
   concurrency: { key: 'concurrency', flag: 'concurrency', type: 'integer', default: 8, min: 1, max: 64, help: 'requests in flight at once' },
   budget: {

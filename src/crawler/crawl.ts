@@ -10,6 +10,8 @@ import { ReadPlan } from './read-plan.js';
 import { ACCOUNT_OWNED_TOKEN, PartitionReads, type CrawlOptions, type CrawlResult } from './partition-reads.js';
 import { readZoneParts } from './read-zone.js';
 import type { ReadKit, ZoneFacts, ZoneItem } from './reads/zone-read.js';
+import { recordsTonight } from './resolve/records-tonight.js';
+import { TargetResolver, type ResolverOptions } from './resolve/resolver.js';
 
 /**
  * What to read for the user, each account and each zone, and in what order: the crawler lists
@@ -24,7 +26,10 @@ import type { ReadKit, ZoneFacts, ZoneItem } from './reads/zone-read.js';
  * stored are not stored twice). Only what fails again there makes the scan incomplete.
  */
 
-export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
+/** `resolver`: how the scan asks DNS about the names records point at (dns_targets); nothing is asked without it. */
+export type DnsCrawlOptions = CrawlOptions & { resolver?: ResolverOptions };
+
+export async function crawl(options: DnsCrawlOptions): Promise<CrawlResult> {
   // Every request in flight listens to the stop signal: more than Node's default of 10 at high concurrency.
   if (options.signal) setMaxListeners(Math.max(10, options.concurrency * 4), options.signal);
   return new Crawler(options).run();
@@ -42,11 +47,15 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
   private readonly accountTypes = new Map<string, string>();
   /** Each account's managed entry point, read once and kept with every zone of the account. */
   private readonly accountEntrypoints = new Map<string, Promise<Record<string, unknown> | null>>();
+  /** This scan's DNS resolver: each name is asked once per scan. */
+  private readonly resolver: TargetResolver | null;
 
-  constructor(o: CrawlOptions) {
+  constructor(o: DnsCrawlOptions) {
     const plan = o.plan ?? ReadPlan.full(o.writer, o.logger);
     super(o, { incremental: plan.incremental, why: plan.why, base: plan.base?.scanId ?? null });
     this.plan = plan;
+    this.resolver = o.resolver ? new TargetResolver(o.resolver) : null;
+    if (this.resolver) this.signal.addEventListener('abort', () => this.resolver?.cancel(), { once: true });
   }
 
   /** Without a default credential (every account mapped to its own), nothing is read at the user level. */
@@ -388,6 +397,8 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
           .all<{ item_id: string }>('SELECT item_id FROM waf_packages WHERE zone_id = ? AND last_scan = ?', this.o.writer.storedId(zone.id), this.o.writer.ref)
           .map((r) => r.item_id),
       retiredPackages: (zone) => this.retiredPackages.get(zone.id),
+      resolver: this.resolver,
+      dnsRecordsTonight: (zone) => recordsTonight(this.o.writer, zone.id),
     };
   }
 

@@ -1,3 +1,4 @@
+import type { ResolverOptions } from './resolve/resolver.js';
 import type { ApiClient } from '../api/client.js';
 import type { ClientSet } from '../api/client-set.js';
 import type { ZoneReads } from '../api/endpoints.js';
@@ -33,6 +34,8 @@ export interface RunScanOptions {
   reads?: ZoneReads;
   /** Read on from the last complete scan of the scope where the audit logs allow (default: read every zone in full). */
   incremental?: ReadPlanOptions;
+  /** How DNS targets are resolved (dns-dangling-target); without it nothing is asked. */
+  resolver?: ResolverOptions;
 }
 
 export interface ScanOutcome {
@@ -69,6 +72,7 @@ export async function runScan(o: RunScanOptions): Promise<ScanOutcome> {
       ...(o.onProgress ? { onProgress: o.onProgress } : {}),
       ...(o.repairPauseMs !== undefined ? { repairPauseMs: o.repairPauseMs } : {}),
       ...(o.reads ? { reads: o.reads } : {}),
+      ...(o.resolver ? { resolver: o.resolver } : {}),
     });
     const status = result.missing.length ? 'incomplete' : 'complete';
     const summary = buildSummary(writer.scanId, status, started, result, writer.written, o.clients?.snapshotStats() ?? o.client.snapshotStats());

@@ -15,9 +15,12 @@ import { SnapshotReader, type RawRow, type Readout } from '../snapshot/reader.js
 export const RENEWAL_WINDOW_DAYS = 30;
 const DAY_MS = 86_400_000;
 
+/** The zone's phase entry points the crawler reads by their version in the rulesets list. */
+export type EntrypointEndpoint = 'entrypoint' | 'custom_entrypoint' | 'ratelimit_entrypoint';
+
 export interface StoredZone {
   /** The stored version of an entry point: null when stored as absent, undefined when not known. */
-  entrypointVersion(endpoint: 'entrypoint' | 'custom_entrypoint'): string | null | undefined;
+  entrypointVersion(endpoint: EntrypointEndpoint): string | null | undefined;
   /** A certificate pack not active, a certificate not active, or one in its renewal window. */
   certificatesDue(now: number): boolean;
   /** DNSSEC stored as pending (being turned on or off): the registrar's DS record is awaited, unlogged. */

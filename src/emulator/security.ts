@@ -1,3 +1,4 @@
+import { formatApiTime } from './clock.js';
 import { stableId } from './ids.js';
 import type { Plan, Ruleset, RulesetRule } from './state.js';
 
@@ -11,7 +12,22 @@ import type { Plan, Ruleset, RulesetRule } from './state.js';
  * legacy WAF switch follows the previous managed rules' own switch (the dataset's `waf.enabled`).
  */
 
-export type SettingId = 'ssl' | 'min_tls_version' | 'tls_1_3' | 'always_use_https' | 'automatic_https_rewrites' | 'security_header' | 'security_level' | 'browser_check' | 'waf';
+export type SettingId =
+  | 'ssl'
+  | 'min_tls_version'
+  | 'tls_1_3'
+  | 'always_use_https'
+  | 'automatic_https_rewrites'
+  | 'security_header'
+  | 'security_level'
+  | 'browser_check'
+  | 'development_mode'
+  | 'always_online'
+  | 'email_obfuscation'
+  | 'hotlink_protection'
+  | 'ip_geolocation'
+  | 'challenge_ttl'
+  | 'waf';
 
 export interface Hsts {
   enabled: boolean;
@@ -32,13 +48,43 @@ export interface ZoneSecurity {
   universalSslCa: string;
   /** Null until a custom rule is written: the entry point's GET then answers 404 code 10003. */
   customRules: Ruleset | null;
+  /** The `http_ratelimit` phase entry point; null until a rate limiting rule is written (404 code 10003). */
+  rateLimitRules: Ruleset | null;
+  /** What `GET /bot_management` serves, before the plan picks the fields its product has (botManagementAnswer). */
+  bots: BotConfig;
+  /** Zone-level authenticated origin pulls (`GET /origin_tls_client_auth/settings`: `{enabled}`). */
+  originPulls: boolean;
 }
 
-export const SETTING_IDS: readonly SettingId[] = ['ssl', 'min_tls_version', 'tls_1_3', 'always_use_https', 'automatic_https_rewrites', 'security_header', 'security_level', 'browser_check', 'waf'];
+export const SETTING_IDS: readonly SettingId[] = [
+  'ssl',
+  'min_tls_version',
+  'tls_1_3',
+  'always_use_https',
+  'automatic_https_rewrites',
+  'security_header',
+  'security_level',
+  'browser_check',
+  'development_mode',
+  'always_online',
+  'email_obfuscation',
+  'hotlink_protection',
+  'ip_geolocation',
+  'challenge_ttl',
+  'waf',
+];
+
+/** vendor's API reference (zone settings, challenge_ttl): the values the setting takes, in seconds. */
+export const CHALLENGE_TTLS: readonly number[] = [300, 900, 1800, 2700, 3600, 7200, 10800, 14400, 28800, 57600, 86400, 604800, 2592000, 31536000];
+
+/** vendor's API reference (zone settings, development_mode): once entered, development mode lasts 3 hours. */
+export const DEVELOPMENT_MODE_SECONDS = 3 * 3600;
 
 /**
  * Whether the zone's plan offers a setting. The emulator's table has one plan-gated setting: the
- * legacy WAF switch, a paid-plan setting (vendor docs: zone settings, waf). A setting the plan does
+ * legacy WAF switch, a paid-plan setting (vendor docs: zone settings, waf). Development mode,
+ * Always Online (vendor docs: Always Online, availability: Free, Pro, Business, Enterprise), email
+ * obfuscation, hotlink protection, IP geolocation and the challenge passage are on every plan. A setting the plan does
  * not offer answers 200 with `editable: false` and the value of `NOT_OFFERED_VALUE`.
  */
 export function offers(plan: Plan, id: SettingId): boolean {
@@ -60,12 +106,137 @@ export function defaultSecurity(since: string): ZoneSecurity {
       security_header: { strict_transport_security: hsts },
       security_level: 'medium',
       browser_check: 'on',
+      // vendor's API reference (development_mode): off until entered, then off again after 3 hours.
+      development_mode: 'off',
+      // Emulator's choice: the vendor documents no default; its docs describe Always Online (with the
+      // Internet Archive) as something the owner enables.
+      always_online: 'off',
+      // vendor docs: Email Address Obfuscation is on by default; hotlink protection is off until
+      // turned on; IP geolocation (the CF-IPCountry header) is on by default; Challenge Passage 30 minutes.
+      email_obfuscation: 'on',
+      hotlink_protection: 'off',
+      ip_geolocation: 'on',
+      challenge_ttl: 1800,
     },
     modified: {},
     dnssec: { status: 'disabled', modified_on: since },
     universalSsl: true,
     universalSslCa: 'lets_encrypt',
     customRules: null,
+    rateLimitRules: null,
+    bots: defaultBots(),
+    originPulls: false,
+  };
+}
+
+/**
+ * A zone's bot settings as `GET /zones/{zone_id}/bot_management` serves them (vendor's API
+ * reference: bot management, zone config). Which fields an answer carries depends on the bot
+ * product of the zone's plan (vendor docs: bots, plans): Bot Fight Mode on Free, Super Bot Fight
+ * Mode on Pro ("definitely automated") and Business ("definitely and likely automated", also
+ * Enterprise zones without Bot Management), Bot Management for Enterprise with the add-on
+ * (`subscription`).
+ */
+export interface BotConfig {
+  /** Enterprise zones only: the Bot Management for Enterprise add-on is bought. */
+  subscription: boolean;
+  fight_mode: boolean;
+  enable_js: boolean | null;
+  ai_bots_protection: 'block' | 'disabled' | 'only_on_ad_pages';
+  crawler_protection: 'enabled' | 'disabled';
+  is_robots_txt_managed: boolean;
+  cf_robots_variant: 'off' | 'policy_only';
+  sbfm_definitely_automated: 'allow' | 'block' | 'managed_challenge';
+  sbfm_likely_automated: 'allow' | 'block' | 'managed_challenge';
+  sbfm_verified_bots: 'allow' | 'block';
+  sbfm_static_resource_protection: boolean;
+  optimize_wordpress: boolean;
+  auto_update_model: boolean;
+  bm_cookie_enabled: boolean;
+  suppress_session_score: boolean;
+}
+
+export type BotProduct = 'bot_fight_mode' | 'sbfm_pro' | 'sbfm_business' | 'bot_management';
+
+/** The fields each product's answer carries (vendor's API reference: the four configuration shapes). */
+export const BOT_FIELDS: Record<BotProduct, ReadonlyArray<Exclude<keyof BotConfig, 'subscription'>>> = {
+  bot_fight_mode: ['fight_mode', 'enable_js', 'ai_bots_protection', 'crawler_protection', 'is_robots_txt_managed', 'cf_robots_variant'],
+  sbfm_pro: ['enable_js', 'ai_bots_protection', 'crawler_protection', 'is_robots_txt_managed', 'cf_robots_variant', 'sbfm_definitely_automated', 'sbfm_verified_bots', 'sbfm_static_resource_protection', 'optimize_wordpress'],
+  sbfm_business: ['enable_js', 'ai_bots_protection', 'crawler_protection', 'is_robots_txt_managed', 'cf_robots_variant', 'sbfm_definitely_automated', 'sbfm_likely_automated', 'sbfm_verified_bots', 'sbfm_static_resource_protection', 'optimize_wordpress'],
+  bot_management: ['enable_js', 'ai_bots_protection', 'crawler_protection', 'is_robots_txt_managed', 'cf_robots_variant', 'auto_update_model', 'bm_cookie_enabled', 'suppress_session_score'],
+};
+
+export function botProduct(plan: Plan, subscription: boolean): BotProduct {
+  if (plan === 'free') return 'bot_fight_mode';
+  if (plan === 'pro') return 'sbfm_pro';
+  return plan === 'enterprise' && subscription ? 'bot_management' : 'sbfm_business';
+}
+
+/**
+ * A new zone's bot settings. Documented: Bot Fight Mode is off until turned on (vendor docs: Bot
+ * Fight Mode, "turn Bot fight mode on"); JavaScript detections are always on with Bot Fight Mode
+ * and optional elsewhere (vendor docs: JavaScript detections); the Bot Management cookie defaults
+ * to true (API reference, `bm_cookie_enabled`). Emulator's choices where the vendor states no
+ * default: `enable_js` off where optional (null: the plan's default), every Super Bot Fight Mode
+ * group `allow` and its switches off (the values of the API reference's "clean up" bodies), AI
+ * bots and crawler protection `disabled`, no managed robots.txt, models updated automatically.
+ */
+export function defaultBots(): BotConfig {
+  return {
+    subscription: false,
+    fight_mode: false,
+    enable_js: null,
+    ai_bots_protection: 'disabled',
+    crawler_protection: 'disabled',
+    is_robots_txt_managed: false,
+    cf_robots_variant: 'off',
+    sbfm_definitely_automated: 'allow',
+    sbfm_likely_automated: 'allow',
+    sbfm_verified_bots: 'allow',
+    sbfm_static_resource_protection: false,
+    optimize_wordpress: false,
+    auto_update_model: true,
+    bm_cookie_enabled: true,
+    suppress_session_score: false,
+  };
+}
+
+/** The answer of `GET /zones/{zone_id}/bot_management`: the fields of the zone's bot product, plus `using_latest_model` (read-only). */
+export function botManagementAnswer(plan: Plan, bots: BotConfig): Record<string, unknown> {
+  const product = botProduct(plan, bots.subscription);
+  const answer: Record<string, unknown> = {};
+  for (const field of BOT_FIELDS[product]) answer[field] = field === 'enable_js' ? (bots.enable_js ?? product === 'bot_fight_mode') : bots[field];
+  answer['using_latest_model'] = true;
+  return answer;
+}
+
+/**
+ * The development_mode answer's `time_remaining` (vendor's API reference: seconds until development
+ * mode expires, positive, or since it last expired, negative; 0 when never entered). Development
+ * mode entered at `modified_on` turns itself off 3 hours later: from then on the answer says `off`,
+ * modified at the expiry.
+ */
+export function developmentModeAnswer(value: unknown, modifiedOn: string, now: Date): { value: unknown; modified_on: string; time_remaining: number } {
+  if (value !== 'on') return { value, modified_on: modifiedOn, time_remaining: 0 };
+  const expiresMs = Date.parse(modifiedOn) + DEVELOPMENT_MODE_SECONDS * 1000;
+  const remaining = Math.trunc((expiresMs - now.getTime()) / 1000);
+  if (remaining > 0) return { value: 'on', modified_on: modifiedOn, time_remaining: remaining };
+  return { value: 'off', modified_on: formatApiTime(new Date(expiresMs)), time_remaining: remaining };
+}
+
+export const RATELIMIT_PHASE = 'http_ratelimit';
+
+/** Rate limiting rules as a dataset writes them, made into the `http_ratelimit` phase's entry point. */
+export function rateLimitRuleset(zoneName: string, since: string, rules: DatasetRulesetRule[]): Ruleset {
+  return {
+    id: stableId('ratelimit-entrypoint', zoneName),
+    name: 'default',
+    description: '',
+    phase: RATELIMIT_PHASE,
+    kind: 'zone',
+    version: '1',
+    last_updated: since,
+    rules: rules.map((r, i) => ({ ...r, ref: stableId('ratelimit-ref', zoneName, i), id: stableId('ratelimit-rule', zoneName, i), version: '1', last_updated: since })),
   };
 }
 

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { addToWorld } from './dns/world.js';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuditActor, Change } from './audit-log.js';
@@ -155,6 +156,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     createIdFactory('emulator'),
   );
   org.migrationDelayMs = (options.migrationDelaySeconds ?? 0) * 1000;
+  // The names its zones hold answer in the process's loopback DNS world while it runs (dns/world.ts).
+  const leaveWorld = addToWorld(org);
   const credentials: Credentials = {
     token: options.token ?? DEFAULT_CREDENTIALS.token,
     email: options.email ?? DEFAULT_CREDENTIALS.email,
@@ -360,6 +363,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     night: (nightOptions) => advanceNight(org, nightOptions),
     close: () =>
       new Promise<void>((resolve) => {
+        leaveWorld();
         server.close(() => resolve());
         // Hung requests (--timeout-per-page) and idle keep-alive sockets would hold close open.
         server.closeAllConnections();

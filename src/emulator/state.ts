@@ -198,6 +198,8 @@ export interface RulesetRule {
   ref: string;
   enabled: boolean;
   action_parameters?: Record<string, unknown>;
+  /** Rate limiting rules (phase `http_ratelimit`): characteristics, period, requests_per_period, mitigation_timeout. */
+  ratelimit?: Record<string, unknown>;
   last_updated: string;
 }
 

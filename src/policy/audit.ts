@@ -5,7 +5,7 @@ import { compareFindings, STATUSES, type Finding, type Status } from './findings
 import type { ActiveRule } from './registry.js';
 import { atOrAbove, SEVERITIES, type Severity } from './rule.js';
 import { AuditRecorder } from './store.js';
-import { addKeptZone, emptyTally, findBase, keptZones, reusableRules, reuseKey, tallyVerdicts, type ReuseBase, type ZoneTally } from './verdict-reuse.js';
+import { addKeptZone, decodeTally, emptyTally, encodeTally, findBase, keptZones, reusableRules, reuseKey, tallyVerdicts, type ReuseBase, type ZoneTally } from './verdict-reuse.js';
 import { WaiverSet, type Waiver, type WaiverReport } from './waivers.js';
 
 /** An audit: the rules' verdicts on a scan with the waivers applied, and the numbers that sum it up. */
@@ -140,12 +140,13 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
     })
     .deferred();
   const kept = (base as { scanId: number; kept: ReuseBase['kept'] } | null)?.kept ?? new Map<string, { source: number; counts: string }>();
-  for (const [zoneId, { counts }] of kept) addKeptZone(zoneId, JSON.parse(counts) as ZoneTally, counter, evaluation, set);
+  const order = [...reusable];
+  for (const [zoneId, { counts }] of kept) addKeptZone(zoneId, decodeTally(counts, order), counter, evaluation, set);
   // A zone where a rule could not run is judged again next time.
   for (const e of evaluation.errors) if (e.zone) (tallies.get(e.zone.id) ?? tallies.set(e.zone.id, emptyTally()).get(e.zone.id)!).e = 1;
   const result = finish(evaluation, [], set, counter);
   if (base) result.reused = { fromScan: (base as { scanId: number }).scanId, zones: kept.size };
-  const judged = evaluation.zoneIds.filter((z) => !kept.has(z)).map((z) => [z, JSON.stringify(tallies.get(z) ?? emptyTally())] as [string, string]);
+  const judged = evaluation.zoneIds.filter((z) => !kept.has(z)).map((z) => [z, encodeTally(tallies.get(z) ?? emptyTally(), order)] as [string, string]);
   recorder.finish(result, evaluatedAt, { key, rules: [...reusable], judged, kept: [...kept].map(([z, { source, counts }]) => [z, source, counts] as [string, number, string]) });
   return result;
 }
@@ -176,6 +177,12 @@ class RecordingSink implements FindingSink {
 
   holds(zoneId: string, until: number): void {
     this.tally(zoneId).h = until;
+  }
+
+  dependsOn(zoneId: string, zoneIds: readonly string[], names: readonly string[]): void {
+    const t = this.tally(zoneId);
+    if (zoneIds.length) t.z = [...zoneIds];
+    if (names.length) t.n = [...names];
   }
 
   passed(rule: string, zoneId: string, n: number): void {

@@ -84,6 +84,8 @@ export interface FindingSink {
    * same data (ms since the epoch; absent when every such rule said "at any time").
    */
   holds?(zoneId: string, until: number): void;
+  /** Once a zone is judged: the other zones and the names its verdicts depend on (ZoneContext.dependsOnZones). */
+  dependsOn?(zoneId: string, zoneIds: readonly string[], names: readonly string[]): void;
 }
 
 /** A sink that holds every finding (each unit once it stands): the audit held in memory. */
@@ -225,11 +227,17 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   // The earliest time a verdict of the zone being judged stops holding (see RuleMeta.declaresHorizon).
   let horizon = Number.POSITIVE_INFINITY;
   let declared: number | undefined;
+  const otherZones = new Set<string>();
+  const names = new Set<string>();
   const contextFor = (active: ActiveRule, verdicts: Verdicts, fallback: ResourceRef | null, zone?: ZoneView) => ({
     holdsUntil: (until: Date | null) => {
       // An invalid date holds for this audit only.
       const t = until === null ? Number.POSITIVE_INFINITY : Number.isNaN(until.getTime()) ? now.getTime() : until.getTime();
       declared = declared === undefined ? t : Math.min(declared, t);
+    },
+    dependsOnZones: (ids: Iterable<string>, held: Iterable<string> = []) => {
+      for (const id of ids) otherZones.add(id);
+      for (const n of held) names.add(n);
     },
     options: active.options,
     now,
@@ -259,6 +267,8 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
       const zone = { id: zoneRow.id, name: zoneRow.name };
       const where = () => ({ account, zone });
       horizon = Number.POSITIVE_INFINITY;
+      otherZones.clear();
+      names.clear();
       for (const active of rulesFor(zoneRow.id)) {
         const verdicts = new Verdicts(active, where, sink, keepPasses, heap);
         // The setting is worked out once a rule and zone: the verdicts keep it for the findings.
@@ -269,6 +279,8 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
         if (active.rule.meta.declaresHorizon === true) horizon = Math.min(horizon, declared ?? now.getTime());
       }
       if (horizon !== Number.POSITIVE_INFINITY) sink.holds?.(zoneRow.id, horizon);
+      otherZones.delete(zoneRow.id);
+      if (otherZones.size > 0 || names.size > 0) sink.dependsOn?.(zoneRow.id, [...otherZones].sort(), [...names].sort());
     }
   } finally {
     reader.readAhead(null);

@@ -12,6 +12,7 @@ import {
   type TestNode,
 } from './broad-expression.js';
 import type { Entrypoint, EntrypointRule } from './security-models.js';
+import type { ZoneView } from './zone-view.js';
 
 /**
  * What a managed-phase entry point actually runs for one zone, judged the way the ruleset engine
@@ -161,6 +162,60 @@ function outcomeOf(rule: EntrypointRule, coverage: Coverage, all: readonly [Skip
 export function shorten(expression: string | null, max = 120): string {
   const e = (expression ?? '(none)').replace(/\s+/g, ' ').trim();
   return e.length > max ? `${e.slice(0, max - 3)}...` : e;
+}
+
+// ---- What a zone's managed phase deploys, as the rules read it --------------------------------
+
+export type Found = { known: true; items: Deployment[] } | { known: false; reason: string };
+
+/** The zone entry point's deployments of a ruleset; `exists` false when the zone has no entry point. */
+export function zoneDeployments(view: ZoneView, zone: ZoneIdentity, rulesetId: string): Found & { exists?: boolean; rules?: number } {
+  const read = view.managedEntrypoint();
+  if (!read.known) return { known: false, reason: read.reason };
+  if (!read.value) return { known: true, items: [], exists: false, rules: 0 };
+  return { known: true, items: deploymentsOf(read.value, rulesetId, zone, 'zone'), exists: true, rules: read.value.rules.length };
+}
+
+/**
+ * The account entry point's deployments of a ruleset to this zone. Account-level WAF applies to
+ * the account's Enterprise zones only (vendor docs: "Account-level WAF configuration"), so for
+ * any other plan there are none whatever was read. The scan skips the read for accounts that are
+ * not Enterprise: skipped means none. Refused, failed or never read: unknown.
+ */
+export function accountDeployments(view: ZoneView, zone: ZoneIdentity, rulesetId: string): Found {
+  if (zone.plan !== null && zone.plan !== 'enterprise') return { known: true, items: [] };
+  const read = view.accountManagedEntrypoint();
+  if (read.known) return { known: true, items: read.value ? deploymentsOf(read.value, rulesetId, zone, 'account') : [] };
+  if (read.state === 'skipped') return { known: true, items: [] };
+  return { known: false, reason: `the account's managed entry point, which can deploy managed rules to this zone, was not read: ${read.reason}` };
+}
+
+/**
+ * Whether the zone runs the new managed rules (migrated, or created with them), where the managed
+ * phase is what protects it; false for a zone still on the previous managed rules (migration state
+ * start or validation), which the legacy and migration rules judge. Unknown without a migration
+ * status, or with a state that is not a known stage.
+ */
+export function onNewManagedRules(view: ZoneView): { known: true; value: boolean } | { known: false; reason: string } {
+  const migration = view.migration();
+  if (!migration.known) return { known: false, reason: migration.reason };
+  if (!migration.value) return { known: false, reason: 'the migration status endpoint returned no status: whether the zone runs the new managed rules is not known' };
+  if (migration.value.stage === 'unknown') {
+    return { known: false, reason: `the migration status says the state ${JSON.stringify(migration.value.state)}, which is not a known stage: whether the zone runs the new managed rules is not known` };
+  }
+  return { known: true, value: migration.value.migrated };
+}
+
+/**
+ * Whether a rule of the managed phase judges this zone, and as what: a plan its `plans` option
+ * leaves out passes, and so does a zone still on the previous managed rules (onNewManagedRules);
+ * a migration state that is not known is unknown.
+ */
+export function managedPhaseScope(view: ZoneView, plans: readonly string[]): { kind: 'judge'; zone: ZoneIdentity } | { kind: 'pass' } | { kind: 'unknown'; reason: string } {
+  if (view.plan !== null && !plans.includes(view.plan)) return { kind: 'pass' };
+  const onNew = onNewManagedRules(view);
+  if (!onNew.known) return { kind: 'unknown', reason: onNew.reason };
+  return onNew.value ? { kind: 'judge', zone: { name: view.name, plan: view.plan } } : { kind: 'pass' };
 }
 
 // ---- Reading an expression against one zone ------------------------------------------------

@@ -57,7 +57,7 @@ export function ruleProblems(rule: AnyRule): string[] {
     if (!Array.isArray((rule.defaultOptions as RuleOptions | undefined)?.[key]) || !Array.isArray(choices)) problems.push(`meta.optionChoices.${key} must name a list option and list its allowed values`);
   }
   if (m.reads !== undefined && (!Array.isArray(m.reads) || !m.reads.every(isZoneRead))) {
-    problems.push('meta.reads must list zone reads such as setting:ssl, dnssec, universal_ssl or custom_entrypoint');
+    problems.push('meta.reads must list zone reads such as setting:ssl (any known setting id), dnssec, universal_ssl, custom_entrypoint, ratelimit_entrypoint, bot_management, origin_pulls or dns_targets');
   }
   if (typeof rule.check !== 'function') problems.push('check must be a function');
   return problems;

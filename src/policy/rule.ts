@@ -50,9 +50,11 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
   /** For list options whose entries come from a fixed set: the values allowed, checked when the config file sets the option. */
   optionChoices?: Readonly<Record<string, readonly string[]>>;
   /**
-   * What the rule needs read beyond the lists every scan reads: zone settings (`setting:ssl`) and
-   * single objects (`dnssec`, `universal_ssl`, `custom_entrypoint`). A scan reads the union over
-   * the enabled rules, one call each per zone, and nothing no enabled rule declares.
+   * What the rule needs read beyond the lists every scan reads: zone settings (`setting:ssl`),
+   * single objects (`dnssec`, `universal_ssl`, `custom_entrypoint`, `ratelimit_entrypoint`,
+   * `bot_management`, `origin_pulls`), and `dns_targets` (the names CNAME, MX, NS and SRV records
+   * point at, resolved through DNS by the scan: no API call). A scan reads the union over the
+   * enabled rules, one call each per zone, and nothing no enabled rule declares.
    */
   reads?: readonly ZoneRead[];
   /**
@@ -91,6 +93,12 @@ export interface ZoneContext<O extends RuleOptions> extends BaseContext<O> {
    * at any time before `until` (null: at any time). Called several times, the earliest counts.
    */
   holdsUntil(until: Date | null): void;
+  /**
+   * The verdicts on this zone also depend on other zones of the scan: on the data of these zones
+   * (by id), and on which zone of the scan holds each of these names (a zone added or renamed may
+   * now hold one). Verdict reuse then keeps them only while none of that changed.
+   */
+  dependsOnZones(zoneIds: Iterable<string>, names?: Iterable<string>): void;
 }
 
 export type OrganisationContext<O extends RuleOptions> = BaseContext<O>;

@@ -94,3 +94,36 @@ export function parseEntrypoint(raw: string): Entrypoint {
     }),
   };
 }
+
+/**
+ * `GET /zones/{id}/bot_management`: one of four shapes by plan (vendor API reference, bot
+ * management config): Bot Fight Mode (`fight_mode`, Free), Super Bot Fight Mode with definitely
+ * automated traffic (Pro) and likely automated too (Business, Enterprise without Bot Management),
+ * or the Bot Management subscription (`auto_update_model`, `suppress_session_score`). Fields of an
+ * earlier plan can linger after a plan change, so the rule reads them by the zone's plan.
+ */
+export interface BotManagement {
+  fightMode: boolean | null;
+  /** `allow`, `block` or `managed_challenge`. */
+  definitelyAutomated: string | null;
+  likelyAutomated: string | null;
+  verifiedBots: string | null;
+  /** The answer carries the Bot Management subscription's own field (`auto_update_model`). */
+  subscription: boolean;
+}
+
+export function parseBotManagement(raw: string): BotManagement {
+  const b = parseJson(raw);
+  return {
+    fightMode: bool(b['fight_mode']),
+    definitelyAutomated: str(b['sbfm_definitely_automated']),
+    likelyAutomated: str(b['sbfm_likely_automated']),
+    verifiedBots: str(b['sbfm_verified_bots']),
+    subscription: b['auto_update_model'] !== undefined && b['auto_update_model'] !== null,
+  };
+}
+
+/** `GET /zones/{id}/origin_tls_client_auth/settings`: zone-level authenticated origin pulls (false by default). */
+export function parseOriginPulls(raw: string): { enabled: boolean | null } {
+  return { enabled: bool(parseJson(raw)['enabled']) };
+}

@@ -35,8 +35,9 @@ export class SnapshotView {
     return (this.zonesCache ??= this.reader.zones());
   }
 
-  coverage(): CoverageRow[] {
-    return this.reader.coverage();
+  /** Every coverage row of the scan; with `onlyUnread`, those of parts failed, denied or cut short. */
+  coverage(onlyUnread = false): CoverageRow[] {
+    return this.reader.coverage(onlyUnread);
   }
 
   coverageOf(kind: CoverageRow['kind'], scopeId: string, endpoint: CoverageRow['endpoint']): CoverageRow | undefined {

@@ -207,7 +207,8 @@ export class AuditRecorder implements FindingSink {
           if (reuse) {
             const zone = this.db.prepare('INSERT INTO audit_zones (scan_id, zone_id, source_scan, counts) VALUES (?, ?, ?, ?)');
             for (const [zoneId, counts] of reuse.judged) zone.run(this.scanId, zoneId, this.scanId, counts);
-            for (const [zoneId, source, counts] of reuse.kept) zone.run(this.scanId, zoneId, source, counts);
+            // A kept zone's counts stay with the audit that judged it ('' here): a night writes only what it judged.
+            for (const [zoneId, source] of reuse.kept) zone.run(this.scanId, zoneId, source, KEPT_COUNTS);
           }
         })
         .immediate();
@@ -216,6 +217,9 @@ export class AuditRecorder implements FindingSink {
     }
   }
 }
+
+/** audit_zones.counts of a kept zone: its counts are those of its source audit's row (the audit that judged it). */
+export const KEPT_COUNTS = '';
 
 /** What a later audit needs to keep this one's verdicts (src/policy/verdict-reuse.ts). */
 export interface ReuseRecord {
@@ -252,6 +256,11 @@ export function materialize(db: Db, scanId: number): void {
   const last = (db.prepare('SELECT max(pk) FROM findings').pluck().get() as number | null) ?? 0;
   const stored = db.prepare(`INSERT INTO main.findings (${COLUMNS}) SELECT ${COLUMNS} FROM temp.reuse_copy ORDER BY k`).run().changes;
   db.prepare('UPDATE audits SET findings_from = ?, findings_to = ? WHERE scan_id = ?').run(last + 1, last + stored, scanId);
+  // The counts of kept zones were the source audits': copied too, before the sources go.
+  db.prepare(
+    `UPDATE audit_zones SET counts = (SELECT s.counts FROM audit_zones s WHERE s.scan_id = audit_zones.source_scan AND s.zone_id = audit_zones.zone_id)
+     WHERE scan_id = ? AND counts = '${KEPT_COUNTS}' AND source_scan <> scan_id`,
+  ).run(scanId);
   db.prepare('UPDATE audit_zones SET source_scan = ? WHERE scan_id = ?').run(scanId, scanId);
   db.exec('DELETE FROM temp.reuse_copy');
 }

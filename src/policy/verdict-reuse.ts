@@ -11,6 +11,7 @@ import { overridesOf } from './zone-overrides.js';
 import type { ActiveRule } from './registry.js';
 import type { Severity } from './rule.js';
 import type { Waiver, WaiverSet } from './waivers.js';
+import { KEPT_COUNTS } from './store.js';
 
 /**
  * Verdict reuse: an audit judges again only what may have changed. A zone whose data did not
@@ -38,9 +39,40 @@ export interface ZoneTally {
   e?: 1;
   /** Until when (ms since the epoch) the verdicts of the rules that declare a horizon hold; absent: at any time. */
   h?: number;
+  /** Other zones whose data the verdicts depend on (ZoneContext.dependsOnZones). */
+  z?: string[];
+  /** Names whose holding zone in the scan the verdicts depend on. */
+  n?: string[];
 }
 
 export const emptyTally = (): ZoneTally => ({ r: {}, s: {}, w: {} });
+
+/**
+ * A tally as stored: the counts by rule as a list in the order of the audit's reusable rules
+ * (the reuse key fixes them, so a later audit with the same key reads them in the same order),
+ * one pass written 1 and nothing 0. At 10,000 zones and 55 rules the text is a tenth of the
+ * rule-keyed form, and every night reads and writes one per zone.
+ */
+export function encodeTally(t: ZoneTally, order: readonly string[]): string {
+  const { r, ...rest } = t;
+  const q = order.map((rule) => {
+    const c = r[rule];
+    if (!c || (c[0] === 0 && c[1] === 0 && c[2] === 0 && c[3] === 0)) return 0;
+    return c[0] === 1 && c[1] === 0 && c[2] === 0 && c[3] === 0 ? 1 : c;
+  });
+  return JSON.stringify({ q, ...rest });
+}
+
+export function decodeTally(text: string, order: readonly string[]): ZoneTally {
+  const { q, ...rest } = JSON.parse(text) as Omit<ZoneTally, 'r'> & { q: Array<0 | 1 | [number, number, number, number]> };
+  const r: ZoneTally['r'] = {};
+  order.forEach((rule, i) => {
+    const c = q[i];
+    if (c === 1) r[rule] = [1, 0, 0, 0];
+    else if (Array.isArray(c)) r[rule] = c;
+  });
+  return { r, ...rest };
+}
 
 export function tallyVerdicts(t: ZoneTally, rule: string, status: Status, severity: Severity, n: number): void {
   const row = (t.r[rule] ??= [0, 0, 0, 0]);
@@ -57,12 +89,39 @@ export function reusableRules(rules: readonly ActiveRule[]): Set<string> {
   return new Set(rules.filter((r) => reusable(r.rule.meta)).map((r) => r.rule.meta.id));
 }
 
-/** Whether a kept tally's verdicts still hold at `now`: no rule error, and its horizon not reached. */
-function stillHolds(counts: string, now: number): boolean {
+/**
+ * What can undo verdicts kept on an unchanged zone besides its own data: the time, other zones'
+ * data, and zones that came or changed and may now hold a name the verdicts looked up.
+ */
+interface Elsewhere {
+  now: number;
+  /** Zones with a change recorded since the base audit's scan. */
+  changed: ReadonlySet<string>;
+  present: ReadonlySet<string>;
+  /** Names (lower case, no trailing dot) of zones added or changed since then. */
+  newNames: ReadonlySet<string>;
+}
+
+/** A name and every name above it: `a.b.example` -> a.b.example, b.example, example. */
+function* selfAndParents(name: string): Generator<string> {
+  let n = name.toLowerCase().replace(/\.$/, '');
+  for (;;) {
+    yield n;
+    const dot = n.indexOf('.');
+    if (dot < 0) return;
+    n = n.slice(dot + 1);
+  }
+}
+
+/** Whether a kept tally's verdicts still hold: no rule error, horizon not reached, nothing they depend on changed. */
+function stillHolds(counts: string, at: Elsewhere): boolean {
   if (counts.includes('"e":1')) return false;
-  if (!counts.includes('"h":')) return true;
-  const h = (JSON.parse(counts) as ZoneTally).h;
-  return h === undefined || now < h;
+  if (!counts.includes('"h":') && !counts.includes('"z":') && !counts.includes('"n":')) return true;
+  const t = JSON.parse(counts) as ZoneTally;
+  if (t.h !== undefined && at.now >= t.h) return false;
+  if (t.z?.some((id) => at.changed.has(id) || !at.present.has(id))) return false;
+  if (t.n && at.newNames.size > 0) for (const name of t.n) for (const above of selfAndParents(name)) if (at.newNames.has(above)) return false;
+  return true;
 }
 
 /**
@@ -120,13 +179,21 @@ export function keptZones(db: Db, reader: SnapshotReader, base: number, zones: r
   const accountsNow = accountStates(reader);
   const accountsThen = accountStates(new SnapshotReader(db, base));
   const covered = new Map<string, { source: number; counts: string }>();
-  for (const row of db.prepare('SELECT zone_id, source_scan, counts FROM audit_zones WHERE scan_id = ?').raw().iterate(base) as Iterable<[string, number, string]>) {
+  // A kept zone's row names the audit that judged it, whose row holds the counts (sources are flattened: one step).
+  const rows = db.prepare(
+    `SELECT a.zone_id, a.source_scan, CASE WHEN a.counts = '${KEPT_COUNTS}' THEN s.counts ELSE a.counts END
+     FROM audit_zones a LEFT JOIN audit_zones s ON s.scan_id = a.source_scan AND s.zone_id = a.zone_id WHERE a.scan_id = ?`,
+  );
+  for (const row of rows.raw().iterate(base) as Iterable<[string, number, string | null]>) {
+    if (row[2] === null) continue;
     covered.set(row[0], { source: row[1], counts: row[2] });
   }
   const kept = new Map<string, { source: number; counts: string }>();
+  const newNames = new Set(zones.filter((z) => !covered.has(z.id) || changed.has(z.id)).map((z) => z.name.toLowerCase().replace(/\.$/, '')));
+  const elsewhere: Elsewhere = { now: now.getTime(), changed, present: new Set(zones.map((z) => z.id)), newNames };
   for (const zone of zones) {
     const was = covered.get(zone.id);
-    if (!was || changed.has(zone.id) || !stillHolds(was.counts, now.getTime())) continue;
+    if (!was || changed.has(zone.id) || !stillHolds(was.counts, elsewhere)) continue;
     const account = zone.accountId ?? '';
     if (accountsNow(account) !== accountsThen(account)) continue;
     kept.set(zone.id, was);

@@ -21,10 +21,22 @@ import {
 } from './models.js';
 import type { Named } from './findings.js';
 import type { ZoneSetting } from '../api/endpoints.js';
-import { parseDnssec, parseEntrypoint, parseUniversalSsl, parseZoneSetting, type Dnssec, type Entrypoint, type ZoneSettingValue } from './security-models.js';
+import {
+  parseBotManagement,
+  parseDnssec,
+  parseEntrypoint,
+  parseOriginPulls,
+  parseUniversalSsl,
+  parseZoneSetting,
+  type BotManagement,
+  type Dnssec,
+  type Entrypoint,
+  type ZoneSettingValue,
+} from './security-models.js';
 import { migratesAsBypass } from './migration-carry.js';
 import { migrationStage, type MigrationStage } from './migration-preview.js';
 import type { ResourceRef } from './rule.js';
+import { isDnsTargetItem, type DnsTargetItem } from '../crawler/resolve/answer.js';
 
 /**
  * One zone of a scan as the rules see it. Every list is read from the snapshot at most once and
@@ -93,6 +105,19 @@ export class ZoneView {
 
   dnsRecords(): Readout<DnsRecordFields> {
     return this.memo('dns', () => this.reader.dnsRecordFields(this.zone.id));
+  }
+
+  /** The names the zone's CNAME, MX, NS and SRV records point at, as the scan resolved them (one each; see crawler/reads/dns-targets.ts). */
+  dnsTargets(): Readout<DnsTargetItem> {
+    return this.memo('dnsTargets', () => {
+      const r = this.reader.zoneObject(this.zone.id, 'dns_targets');
+      return r.known ? { known: true, items: r.items.map((i) => JSON.parse(i.raw) as unknown).filter(isDnsTargetItem) } : r;
+    });
+  }
+
+  /** Another zone's DNS records in this scan, for a rule that follows a name into it (read on each call: the caller keeps them). */
+  dnsRecordsOf(zoneId: string): Readout<DnsRecordFields> {
+    return zoneId === this.zone.id ? this.dnsRecords() : this.reader.dnsRecordFields(zoneId);
   }
 
   certificatePacks(): Readout<CertificatePack> {
@@ -200,6 +225,31 @@ export class ZoneView {
   /** The custom-rules phase's entry point (`http_request_firewall_custom`); null: no custom rules yet. */
   customRules(): ObjectReadout<Entrypoint> {
     return this.memo('customRules', () => single(this.reader.zoneObject(this.zone.id, 'custom_entrypoint'), (r) => parseEntrypoint(r.raw)));
+  }
+
+  /** The rate limiting rules phase's entry point (`http_ratelimit`); null: no rate limiting rules yet. */
+  rateLimitRules(): ObjectReadout<Entrypoint> {
+    return this.memo('rateLimitRules', () => single(this.reader.zoneObject(this.zone.id, 'ratelimit_entrypoint'), (r) => parseEntrypoint(r.raw)));
+  }
+
+  /** The zone's bot settings (Bot Fight Mode, Super Bot Fight Mode or Bot Management). */
+  botManagement(): ObjectReadout<BotManagement> {
+    return this.memo('botManagement', () => single(this.reader.zoneObject(this.zone.id, 'bot_management'), (r) => parseBotManagement(r.raw)));
+  }
+
+  /** Zone-level authenticated origin pulls. */
+  originPulls(): ObjectReadout<{ enabled: boolean | null }> {
+    return this.memo('originPulls', () => single(this.reader.zoneObject(this.zone.id, 'origin_pulls'), (r) => parseOriginPulls(r.raw)));
+  }
+
+  /**
+   * Whether any record is proxied, so that the edge's protections (firewall, rate limiting, bot
+   * rules) have traffic to act on: they see proxied requests only (vendor docs: proxy status).
+   */
+  proxiesTraffic(): { known: true; value: boolean } | { known: false; state: string; reason: string } {
+    const records = this.dnsRecords();
+    if (!records.known) return records;
+    return { known: true, value: records.items.some((r) => r.proxied === true) };
   }
 
   /**

@@ -61,6 +61,14 @@ export interface FixtureZone {
    * Omitted: not read (not an Enterprise account). Null: the account has none.
    */
   accountEntrypoint?: Item | null;
+  /** `GET /zones/{id}/bot_management` as answered; omitted: not read. */
+  botManagement?: Item | null;
+  /** `GET /zones/{id}/origin_tls_client_auth/settings` (`{enabled}`); omitted: not read. */
+  originPulls?: Item | null;
+  /** The `http_ratelimit` phase entry point; omitted: not read. Null: the zone has none (no rate limiting rules). */
+  rateLimitEntrypoint?: Item | null;
+  /** The zone's DNS targets as the scan resolved them (`{name, type, answer, reason?}` each); omitted: not resolved. */
+  dnsTargets?: Item[];
   unread?: Partial<Record<Endpoint, Unread>>;
 }
 
@@ -104,11 +112,14 @@ const ZONE_ENDPOINTS: Array<[Endpoint, keyof FixtureZone, 'list' | 'object']> = 
  */
 export const NOT_OFFERED = Symbol('not offered');
 
-const SECURITY_OBJECTS: Array<[Endpoint, 'dnssec' | 'universalSsl' | 'customEntrypoint' | 'accountEntrypoint']> = [
+const SECURITY_OBJECTS: Array<[Endpoint, 'dnssec' | 'universalSsl' | 'customEntrypoint' | 'accountEntrypoint' | 'botManagement' | 'originPulls' | 'rateLimitEntrypoint']> = [
   ['dnssec', 'dnssec'],
   ['universal_ssl', 'universalSsl'],
   ['custom_entrypoint', 'customEntrypoint'],
   ['account_entrypoint', 'accountEntrypoint'],
+  ['bot_management', 'botManagement'],
+  ['origin_pulls', 'originPulls'],
+  ['ratelimit_entrypoint', 'rateLimitEntrypoint'],
 ];
 
 const DEFAULT_ACCOUNT = { id: 'acc0000000000000000000000000000a', name: 'Example Org', type: 'standard' };
@@ -195,6 +206,7 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
       );
       writeList('zone', id, 'zone_settings', items, z.unread.zone_settings);
     }
+    if (z.dnsTargets !== undefined || z.unread.dns_targets) writeList('zone', id, 'dns_targets', z.dnsTargets ?? [], z.unread.dns_targets);
     for (const [endpoint, key] of SECURITY_OBJECTS) {
       const value = z[key];
       if (value === undefined && !z.unread[endpoint]) continue;

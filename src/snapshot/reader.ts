@@ -277,12 +277,14 @@ export class SnapshotReader {
    * 170,000 rows). In the order of the index on first_scan (rowid within), the order the plain
    * SELECT this replaced was read in; as JSON a slice at a time, one scan's versions after another.
    */
-  coverage(): CoverageRow[] {
+  coverage(onlyUnread = false): CoverageRow[] {
     const ref = scanRef(this.scan.id);
     const nextScan = this.statement(`SELECT min(first_scan) FROM coverage WHERE first_scan > ? AND first_scan <= ${ref}`, 'pluck');
+    // Unread: failed, denied, or cut short (what scan-coverage reports): at 10,000 zones a few rows of 200,000.
+    const unread = onlyUnread ? ` AND (state IN ('failed', 'denied') OR (state = 'ok' AND truncated = 1))` : '';
     // ORDER BY inside the aggregate: without it the order of its rows is not documented, and a CoverageRow has no key to check it by.
     const slice = this.statement(
-      `SELECT json_group_array(${COVERAGE_JSON} ORDER BY pk), max(pk) FROM (${this.valid('coverage', `pk, ${COVERAGE_COLUMNS}`)} AND first_scan = ? AND pk > ? ORDER BY pk LIMIT ${SLICE_ROWS})`,
+      `SELECT json_group_array(${COVERAGE_JSON} ORDER BY pk), max(pk) FROM (${this.valid('coverage', `pk, ${COVERAGE_COLUMNS}`)}${unread} AND first_scan = ? AND pk > ? ORDER BY pk LIMIT ${SLICE_ROWS})`,
       'raw',
     );
     const rows: CoverageRow[] = [];

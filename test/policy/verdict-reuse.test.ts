@@ -158,6 +158,38 @@ describe('an audit that keeps the verdicts of unchanged zones', () => {
     }
   }, 120_000);
 
+  // issue 31 dns-dangling-target: a target inside another zone of the scan is judged from that zone's
+  // records, so a zone whose own data did not change must still be judged again when that zone's
+  // did, or when that zone goes (the target is then resolved live).
+  it('judges a zone again when another zone its verdicts looked at changed or went', async () => {
+    const emu = await emulator({ dataset: 'demo' });
+    const zones = emu.org.state.zones.filter((z) => z.type === 'full' && z.status === 'active');
+    const [pointing, pointedAt] = [zones[0]!, zones[1]!];
+    const iso = new Date().toISOString();
+    const record = (id: string, type: string, name: string, content: string) => ({ id, type, name, content, proxiable: true, proxied: false, ttl: 300, comment: null, tags: [], created_on: iso, modified_on: iso });
+    const target = `not-yet.${pointedAt.name}`;
+    emu.org.addDnsRecord(pointing, record('c0ffee00000000000000000000000001', 'CNAME', `link.${pointing.name}`, target));
+    const { db, scan } = await scanned(emu);
+    try {
+      const failing = (audit: AuditResult) => audit.findings.filter((f) => f.rule === 'dns-dangling-target' && f.zone?.id === pointing.id && f.message.includes(target));
+      // RFC 1034 4.3.2: no record at or under the name in its zone: it does not exist.
+      expect(failing(auditBoth(db, 1, DEMO_RULE_SETTINGS).full)).toHaveLength(1);
+      emu.org.addDnsRecord(pointedAt, record('c0ffee00000000000000000000000002', 'A', target, '192.0.2.10'));
+      const second = await scan();
+      const { stored, full } = auditBoth(db, second, DEMO_RULE_SETTINGS);
+      expect(stored.reused?.zones).toBeGreaterThan(0);
+      expect(failing(full)).toEqual([]);
+      // The zone pointed at goes: the target is now outside the scan and resolved live (no such name).
+      emu.org.removeZone(pointedAt);
+      const third = await scan();
+      const after = auditBoth(db, third, DEMO_RULE_SETTINGS);
+      expect(after.stored.reused?.zones).toBeGreaterThan(0);
+      expect(after.full.findings.filter((f) => f.rule === 'dns-dangling-target' && f.zone?.id === pointing.id && f.message.includes(target))).toHaveLength(1);
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+
   // issue 30 item 4: "rules that depend on the time declare it": a rule whose verdicts move with the
   // time alone, on the same data, must say so, or an audit would keep a stale verdict.
   it('is only safe because every rule that reads the time declares it', async () => {

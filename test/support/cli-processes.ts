@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { afterEach } from 'vitest';
-import { CLI, exited } from './cli.js';
+import { CLI, cliEnv, exited } from './cli.js';
 
 /** CLI processes that run until a test stops them, their output collected; any left running are killed after each test. */
 export function cliProcessesKilledAfterEach(defaultEnv: NodeJS.ProcessEnv): (args: string[], env?: NodeJS.ProcessEnv) => { child: ChildProcess; output: () => { stdout: string; stderr: string } } {
@@ -16,7 +16,7 @@ export function cliProcessesKilledAfterEach(defaultEnv: NodeJS.ProcessEnv): (arg
     }
   });
   return (args, env = defaultEnv) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env['PATH'], ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(child);
     let stdout = '';
     let stderr = '';

@@ -1,8 +1,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { worldDnsServer } from '../../src/emulator/dns/shared.js';
 
 /** The built CLI, as users run it (`npm test` builds dist/ first). */
 export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+
+/**
+ * What every CLI run of the tests resolves DNS targets through (ZONEWARDEN_RESOLVER, unless a test
+ * sets its own): the emulators' loopback DNS world, so that no scan of a test asks the system's
+ * resolvers, nor the internet through them.
+ */
+export const TEST_RESOLVER = (await worldDnsServer()).address;
+
+/** The environment of a CLI run: PATH, the loopback resolver, then the test's own. */
+export function cliEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { PATH: process.env['PATH'], ZONEWARDEN_RESOLVER: TEST_RESOLVER, ...env };
+}
 
 export interface CliResult {
   code: number | null;
@@ -12,7 +25,7 @@ export interface CliResult {
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 20_000): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env['PATH'], ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -34,7 +47,7 @@ export function startCli(
   options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<{ child: ChildProcess; firstLine: string; output: () => { stdout: string; stderr: string } }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd ? { cwd: options.cwd } : {}), ...(options.env ? { env: { PATH: process.env['PATH'], ...options.env } } : {}) });
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(options.cwd ? { cwd: options.cwd } : {}), env: cliEnv(options.env ?? process.env) });
     let stdout = '';
     let stderr = '';
     const output = () => ({ stdout, stderr });

@@ -5,6 +5,7 @@ import { listActions } from '../../src/actions/log.js';
 import { runCli } from '../../src/cli/run.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
+import { TEST_RESOLVER } from './cli.js';
 import { TOKEN } from './http.js';
 
 /**
@@ -18,7 +19,8 @@ export async function runInProcess(argv: string[], env: NodeJS.ProcessEnv, cwd: 
   const code = await runCli(argv, {
     stdout: (t) => (stdout += t),
     stderr: (t) => (stderr += t),
-    env,
+    // The emulators' loopback DNS world, unless the test names a resolver of its own.
+    env: { ZONEWARDEN_RESOLVER: TEST_RESOLVER, ...env },
     cwd,
     stopSignal: new Promise<string>(() => {}),
   });

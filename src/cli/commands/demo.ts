@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { CREDENTIAL_ENV } from '../../config/options.js';
 import { loadConfig } from '../../config/load.js';
 import { applyDemoChanges } from '../../emulator/datasets/demo-changes.js';
+import { worldDnsServer } from '../../emulator/dns/shared.js';
 import { DEFAULT_CREDENTIALS, startEmulator } from '../../emulator/server.js';
 import { ZonewardenError } from '../../common/errors.js';
 import { DEFAULT_REPORT_FORMATS } from '../../report/write-report.js';
@@ -44,7 +45,9 @@ like; later runs find the organisation as the second did, and show no drift.`,
       const env: NodeJS.ProcessEnv = { ...io.env, [CREDENTIAL_ENV.token]: DEFAULT_CREDENTIALS.token };
       delete env[CREDENTIAL_ENV.email];
       delete env[CREDENTIAL_ENV.key];
-      const loaded = loadConfig({ flags: { baseUrl: emulator.url, db: join(out, 'zonewarden-demo.db'), budget: 1_000_000, quiet: o.quiet }, env: {}, cwd: out });
+      // The names the demo's records point at are resolved by the emulator's outside world on loopback, never the internet.
+      const dns = await worldDnsServer();
+      const loaded = loadConfig({ flags: { baseUrl: emulator.url, db: join(out, 'zonewarden-demo.db'), budget: 1_000_000, quiet: o.quiet, resolver: dns.address }, env: {}, cwd: out });
       const config = { ...loaded, rules: DEMO_RULE_SETTINGS };
       const demoIo = { ...io, env, cwd: out };
       const { report, error } = await nightlyRun(config, demoIo, nightlySettings(config, demoIo, { out, formats: DEFAULT_REPORT_FORMATS }), 'manual');

@@ -1,3 +1,4 @@
+import { worldDnsServer } from '../../emulator/dns/shared.js';
 import { DatasetError } from '../../emulator/datasets/index.js';
 import { BAD_CREDENTIALS_ANSWERS, type BadCredentialsAnswer } from '../../emulator/http/auth.js';
 import { FAULT_KINDS, type FaultKind } from '../../emulator/http/faults.js';
@@ -126,6 +127,8 @@ advances the clock a day and changes that share of zones, each change written to
     const state = emulator.org.state;
     const records = state.zones.reduce((n, z) => n + z.dns.size, 0);
     io.stdout(`listening on ${emulator.url}\n`);
+    // The outside world's DNS as the dataset sees it, for scans to pass as --resolver (dns-dangling-target).
+    io.stdout(`DNS world on ${(await worldDnsServer()).address}\n`);
     io.stdout(`dataset ${o.dataset}: ${state.accounts.length} accounts, ${state.zones.length} zones, ${records} DNS records\n`);
     const signal = await io.stopSignal;
     await emulator.close();

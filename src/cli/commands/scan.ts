@@ -38,7 +38,7 @@ managed rules are never asked for (it has none); a setting the plan does not off
 not offered (not applicable), never missing.`,
   options: {
     format: { type: 'string', default: 'text', choices: ['text', 'json'], help: 'output: the scan id, or the summary as JSON' },
-    ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'perSecond', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
+    ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'perSecond', 'timeout', 'retries', 'retryWait', 'resolver', 'quiet', 'verbose'),
   },
   examples: ['zonewarden scan', 'zonewarden scan --zone example.com,example.org --format json', 'zonewarden scan --account 023e105f4ecef8ad9ca31a8372d0c353 --budget 600'],
   async run(o, io) {

@@ -1,4 +1,5 @@
 import type { Endpoint } from '../../snapshot/tables.js';
+import type { EntrypointEndpoint } from '../stored-zone.js';
 import type { ReadKit, ZoneFacts } from './zone-read.js';
 
 /** 10003: the phase has no entry point yet (vendor docs: rulesets API, entry point of a phase). */
@@ -10,7 +11,7 @@ const NO_ENTRYPOINT = 10003;
  * carried forward. Without a list tonight (it failed, or the zone was not read in full) the
  * entry point is asked for, 10003 meaning none.
  */
-export async function readEntrypoint(kit: ReadKit, facts: ZoneFacts, endpoint: Endpoint & ('entrypoint' | 'custom_entrypoint'), phase: string): Promise<void> {
+export async function readEntrypoint(kit: ReadKit, facts: ZoneFacts, endpoint: Endpoint & EntrypointEndpoint, phase: string): Promise<void> {
   const zone = facts.zone;
   if (facts.phases) {
     if (!facts.phases.has(phase)) return kit.absent(zone, endpoint, `the zone's rulesets list shows no ${phase} entry point`);

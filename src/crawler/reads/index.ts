@@ -1,21 +1,23 @@
 import { accountEntrypoint } from './account-entrypoint.js';
 import { certificatePacks } from './certificate-packs.js';
 import { dnsRecords } from './dns-records.js';
+import { dnsTargets } from './dns-targets.js';
 import { filters, firewallRules } from './firewall-rules.js';
 import { managedEntrypoint } from './managed-entrypoint.js';
 import { migration } from './migration.js';
 import { rulesetsList } from './rulesets-list.js';
 import { zoneSettings } from './zone-settings.js';
-import { customEntrypoint, dnssec, universalSsl } from './zone-objects.js';
+import { botManagement, customEntrypoint, dnssec, originPulls, ratelimitEntrypoint, universalSsl } from './zone-objects.js';
 import type { ZoneRead } from './zone-read.js';
 
 /**
  * Every read of a zone, in the order they run: the migration first (its state says whether the
- * managed phase is the zone's to read), then the rulesets list, before both entry points (it says
- * whether they exist and whether they changed).
+ * managed phase is the zone's to read), then the rulesets list, before every phase entry point (it
+ * says whether they exist and whether they changed).
  */
 export const ZONE_READS: readonly ZoneRead[] = [
   dnsRecords,
+  dnsTargets,
   certificatePacks,
   firewallRules,
   filters,
@@ -27,6 +29,9 @@ export const ZONE_READS: readonly ZoneRead[] = [
   dnssec,
   universalSsl,
   customEntrypoint,
+  ratelimitEntrypoint,
+  botManagement,
+  originPulls,
 ];
 
 export type { ZoneRead } from './zone-read.js';

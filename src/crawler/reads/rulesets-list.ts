@@ -1,6 +1,9 @@
 import { hasManagedPhase } from './managed-entrypoint.js';
 import { DEFERRED, type ZoneRead } from './zone-read.js';
 
+/** The entry points read only when a rule declares them; each needs the list on any plan. */
+const DECLARED_ENTRYPOINTS = ['custom_entrypoint', 'ratelimit_entrypoint'] as const;
+
 /** The list's largest page (vendor's API reference: list zone rulesets, per_page 1 to 50). */
 const PER_PAGE = 50;
 
@@ -18,9 +21,9 @@ export const rulesetsList: ZoneRead = {
   partitions: ['rulesets'],
   refresh: 'zone-changed',
   async run(kit, facts) {
-    // Only where an entry point is to be read: a Free zone not migrating, with no custom rules declared, needs none.
-    if (!hasManagedPhase(facts) && !kit.reads?.objects.includes('custom_entrypoint')) {
-      return kit.skip(facts.zone, 'rulesets', 'no entry point of this zone is read: a Free zone that has not started migrating, and no rule reads custom rules');
+    // Only where an entry point is to be read: a Free zone not migrating, with no custom or rate limiting rules declared, needs none.
+    if (!hasManagedPhase(facts) && !DECLARED_ENTRYPOINTS.some((e) => kit.reads?.objects.includes(e))) {
+      return kit.skip(facts.zone, 'rulesets', 'no entry point of this zone is read: a Free zone that has not started migrating, and no rule reads custom or rate limiting rules');
     }
     const path = `/zones/${encodeURIComponent(facts.zone.id)}/rulesets`;
     const items = await kit.readCursorList(facts.zone, 'rulesets', path, PER_PAGE);

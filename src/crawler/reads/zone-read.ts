@@ -4,6 +4,8 @@ import type { PagedList } from '../../api/paginate.js';
 import type { Endpoint, PartitionKind } from '../../snapshot/tables.js';
 import type { PartitionWriter } from '../../snapshot/writer.js';
 import type { StoredZone } from '../stored-zone.js';
+import type { StoredRecord } from '../resolve/records-tonight.js';
+import type { TargetResolver } from '../resolve/resolver.js';
 
 /**
  * What a zone read is: one small module per read, declaring its endpoint, its partitions and
@@ -84,6 +86,10 @@ export interface ReadKit {
   packagesReadTonight(zone: ZoneItem): string[];
   /** Set when the zone's WAF packages endpoint answered as retired: its groups and rules went with it. */
   retiredPackages(zone: ZoneItem): { status: number | null; message: string } | undefined;
+  /** The scan's DNS resolver (one per scan: each name asked once); null when the crawl was given none. */
+  readonly resolver: TargetResolver | null;
+  /** The zone's DNS records as this scan holds them (read tonight or carried); null when it has no sound list. */
+  dnsRecordsTonight(zone: ZoneItem): StoredRecord[] | null;
 }
 
 export const DEFERRED = Symbol('deferred');

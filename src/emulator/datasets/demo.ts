@@ -119,6 +119,38 @@
  * | contoso-portal.example    | enterprise | none: partial setup without DNSSEC and CAA (not applicable); the    |
  * |                           |            | default managed entry point of a paid zone                          |
  *
+ * Issue 31's reads (settings, bot management, origin pulls, rate limiting, custom and managed rule
+ * actions); every other member zone keeps the passing value (development mode off, security level
+ * not under attack, Always Online off, email obfuscation on, IP geolocation on, challenge passage
+ * 1800 s, origin pulls off, no rate limiting rules):
+ *
+ * | check                     | failing zone(s)                         | passing zone(s)                       |
+ * |---------------------------|-----------------------------------------|---------------------------------------|
+ * | development mode on       | northwind-staging.example (entered 1 h  | every other zone (off)                |
+ * |                           | ago: time_remaining 7200)               |                                       |
+ * | under attack for > 1 day  | northwind-shop.example (since now-3d)   | fabrikam-stores.example (since now-2h)|
+ * | always online             | pet-photos.example.org (on)             | every other zone (off)                |
+ * | email obfuscation off     | weekend-hack.test                       | every other zone (on)                 |
+ * | hotlink protection off    | zones without hardened() settings:      | every hardened() zone (on)            |
+ * |                           | northwind-shop, tinkerer, pet-photos,   |                                       |
+ * |                           | weekend-hack                            |                                       |
+ * | ip geolocation off        | acme-invest.example                     | every other zone (on)                 |
+ * | challenge_ttl long        | acme-cards.example (86400)              | every other zone (1800)               |
+ * | bot fight mode off        | pet-photos.example.org, weekend-hack,   | tinkerer.test (fight_mode on);        |
+ * |                           | fabrikam-trails.example (Free, off)     | fabrikam.example: Super Bot Fight Mode|
+ * |                           |                                         | blocks / challenges automated traffic |
+ * | origin pulls              | acme-bank.example: on, origin exposed   | every other zone (off)                |
+ * | rate limiting rules       | every other zone (none: 404 10003)      | fabrikam.example (/login, 10 per 60 s)|
+ * | custom rule that blocks   | contoso-records.example (log only),     | acme-bank, northwind, northwind-shop, |
+ * |                           | acme-loans.example (skip; its block is  | fabrikam-trails (enabled block rules) |
+ * |                           | disabled), fabrikam.example (skip and   |                                       |
+ * |                           | managed_challenge)                      |                                       |
+ * | OWASP ruleset executed    | paid zones whose entry point runs only  | fabrikam.example (zone entry point),  |
+ * |                           | the managed ruleset: fabrikam-shop-eu,  | contoso-clinic and contoso-portal     |
+ * |                           | -outlet, -rentals, -stores;             | (the account's entry point), the      |
+ * |                           | contoso-records (empty, no account rule)| migrated acme-loans, -invest, -careers|
+ * |                           |                                         | and northwind-blog                    |
+ *
  * Invites: pending to Globex Partners (not a member) and to Northwind Retail, expired and accepted
  * to Acme Bank Group, rejected to Northwind Retail.
  *
@@ -290,7 +322,7 @@ function caa(...cas: Ca[]): Rec[] {
 
 /**
  * Security settings as a careful team sets them: strict SSL, TLS 1.2 at least, HTTPS enforced
- * and rewritten, a year of HSTS with subdomains, DNSSEC active. Zones without a `security` field
+ * and rewritten, a year of HSTS with subdomains, hotlink protection on, DNSSEC active. Zones without a `security` field
  * keep the vendor's defaults for a new zone (full SSL, TLS 1.0, no HSTS, DNSSEC off).
  */
 function hardened(over: Omit<DatasetSecurity, 'settings'> & { settings?: NonNullable<DatasetSecurity['settings']> } = {}): DatasetSecurity {
@@ -301,6 +333,7 @@ function hardened(over: Omit<DatasetSecurity, 'settings'> & { settings?: NonNull
       min_tls_version: '1.2',
       always_use_https: 'on',
       security_header: { enabled: true, max_age: 31_536_000, include_subdomains: true, nosniff: true },
+      hotlink_protection: 'on',
       ...settings,
     },
     dnssec: 'active',
@@ -652,7 +685,11 @@ function acmeBank(): DatasetZone {
   return {
     name: zone,
     plan: 'enterprise',
-    security: hardened({ custom_rules: [{ action: 'block', expression: 'ip.geoip.country in {"KP" "IR"}', description: 'Block sanctioned countries' }, { action: 'skip', expression: 'ip.src in {192.0.2.0/24}', action_parameters: { phases: ['http_request_firewall_managed'] }, description: 'Let the weekly scanner past the managed rules' }] }),
+    security: hardened({
+      custom_rules: [{ action: 'block', expression: 'ip.geoip.country in {"KP" "IR"}', description: 'Block sanctioned countries' }, { action: 'skip', expression: 'ip.src in {192.0.2.0/24}', action_parameters: { phases: ['http_request_firewall_managed'] }, description: 'Let the weekly scanner past the managed rules' }],
+      // Its origin is exposed (dns-origin-exposed), but only the vendor's edge can complete TLS with it.
+      origin_pulls: true,
+    }),
     created_on: ago(2400),
     activated_on: ago(2399),
     modified_on: ago(3),
@@ -744,7 +781,7 @@ function acmeCards(): DatasetZone {
   return {
     name: zone,
     plan: 'enterprise',
-    security: hardened({ settings: { security_header: { enabled: true, max_age: 86_400, include_subdomains: true } }, dnssec: 'pending', dnssec_since: ago(30) }),
+    security: hardened({ settings: { security_header: { enabled: true, max_age: 86_400, include_subdomains: true }, challenge_ttl: 86_400 }, dnssec: 'pending', dnssec_since: ago(30) }),
     created_on: ago(1300),
     activated_on: ago(1299),
     modified_on: ago(6),
@@ -818,7 +855,7 @@ function acmeInvest(): DatasetZone {
   return {
     name: zone,
     plan: 'enterprise',
-    security: hardened({ settings: { tls_1_3: 'off', automatic_https_rewrites: 'off' } }),
+    security: hardened({ settings: { tls_1_3: 'off', automatic_https_rewrites: 'off', ip_geolocation: 'off' } }),
     created_on: ago(800),
     activated_on: ago(799),
     modified_on: ago(3),
@@ -899,7 +936,12 @@ function northwindShop(): DatasetZone {
   return {
     name: zone,
     plan: 'business',
-    security: { settings: { ssl: 'flexible' }, custom_rules: [{ action: 'block', expression: EXPR_4097_CHARS, description: 'Old report URLs' }] },
+    security: {
+      settings: { ssl: 'flexible', security_level: 'under_attack' },
+      // Under Attack mode switched on for a bot wave three days ago and never switched off.
+      settings_modified_on: { security_level: ago(3) },
+      custom_rules: [{ action: 'block', expression: EXPR_4097_CHARS, description: 'Old report URLs' }],
+    },
     created_on: ago(1100),
     activated_on: ago(1100),
     modified_on: ago(10),
@@ -1052,7 +1094,11 @@ function northwindStaging(): DatasetZone {
   return {
     name: zone,
     plan: 'business',
-    security: hardened({ settings: { security_level: 'essentially_off', browser_check: 'off' } }),
+    security: hardened({
+      settings: { security_level: 'essentially_off', browser_check: 'off', development_mode: 'on' },
+      // Development mode entered an hour ago: two hours of it left (it lasts three).
+      settings_modified_on: { development_mode: 'now-1h' },
+    }),
     status: 'pending',
     created_on: ago(4),
     activated_on: null,
@@ -1092,6 +1138,8 @@ function tinkerer(): DatasetZone {
     activated_on: ago(1200),
     modified_on: ago(15),
     name_servers: NS_B,
+    // The vendor's defaults, but Bot Fight Mode turned on.
+    security: { bot_management: { fight_mode: true } },
     dns_records: dns(zone, [
       ['A', '@', '192.0.2.100', { proxied: true }],
       ['CNAME', 'www', zone, { proxied: true }],
@@ -1126,7 +1174,7 @@ function petPhotos(): DatasetZone {
   return {
     name: zone,
     plan: 'free',
-    security: { settings: { ssl: 'off' } },
+    security: { settings: { ssl: 'off', always_online: 'on' } },
     created_on: ago(500),
     activated_on: ago(500),
     modified_on: ago(40),
@@ -1158,6 +1206,7 @@ function weekendHack(): DatasetZone {
     created_on: ago(30),
     activated_on: ago(30),
     modified_on: ago(3),
+    security: { settings: { email_obfuscation: 'off' } },
     name_servers: NS_B,
     dns_records: dns(zone, [
       ['A', '@', '198.51.100.120', { proxied: true }],
@@ -1274,7 +1323,17 @@ function fabrikam(): DatasetZone {
       managed_rules: [
         { action: 'skip', expression: FABRIKAM_PARTNERS, description: 'Partner stock feed', action_parameters: { ruleset: 'current' } },
         executeManaged(),
+        { action: 'execute', expression: 'true', description: 'Cloudflare OWASP Core Ruleset', action_parameters: { id: OWASP_RULESET_ID } },
       ],
+      ratelimit_rules: [
+        {
+          action: 'block',
+          expression: 'http.request.uri.path eq "/login"',
+          description: 'Login attempts per visitor',
+          ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 10, mitigation_timeout: 600 },
+        },
+      ],
+      bot_management: { sbfm_definitely_automated: 'block', sbfm_likely_automated: 'managed_challenge', sbfm_verified_bots: 'allow' },
       custom_rules: [
         { action: 'skip', expression: `${FABRIKAM_PARTNERS} and http.request.uri.path eq "/feed"`, description: 'Partner stock feed', action_parameters: { ruleset: 'current' } },
         { action: 'managed_challenge', expression: 'http.request.uri.path eq "/login" and cf.threat_score gt 10', description: 'Risky logins' },
@@ -1347,7 +1406,12 @@ function fabrikamStores(): DatasetZone {
     age: 600,
     apex: '203.0.113.154',
     ca: 'lets_encrypt',
-    security: { managed_rules: [executeManaged({ expression: 'http.request.uri.path contains "/shop/"', description: 'Managed rules for the shop only' })] },
+    security: {
+      managed_rules: [executeManaged({ expression: 'http.request.uri.path contains "/shop/"', description: 'Managed rules for the shop only' })],
+      // Under Attack mode for a sale-day bot wave, switched on two hours ago.
+      settings: { security_level: 'under_attack' },
+      settings_modified_on: { security_level: 'now-2h' },
+    },
     // A critical tag (flags 128) no CA knows: RFC 8659 says a CA must then refuse to issue.
     caa: [caaData(zone, 0, 'issue', CA_DOMAIN.lets_encrypt), caaData(zone, 128, 'tbs', 'ticket-4711')],
   });
@@ -1392,7 +1456,15 @@ function contosoClinic(): DatasetZone {
 }
 
 function contosoRecords(): DatasetZone {
-  return modernZone({ name: 'contoso-records.example', plan: 'enterprise', age: 900, apex: '198.51.100.161', ca: 'google', security: { managed_rules: [] } });
+  return modernZone({
+    name: 'contoso-records.example',
+    plan: 'enterprise',
+    age: 900,
+    apex: '198.51.100.161',
+    ca: 'google',
+    // Custom rules that only watch: nothing is blocked or challenged.
+    security: { managed_rules: [], custom_rules: [{ action: 'log', expression: 'http.request.uri.path contains "/export"', description: 'Watch record exports' }] },
+  });
 }
 
 /** A CNAME (partial) setup: the organisation's own DNS answers, so no DNSSEC or CAA here. */

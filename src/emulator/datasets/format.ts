@@ -94,6 +94,21 @@ export interface DatasetSecurity {
     security_level?: 'off' | 'essentially_off' | 'low' | 'medium' | 'high' | 'under_attack';
     /** Default `on`. */
     browser_check?: 'on' | 'off';
+    /**
+     * Default `off`. `on` lasts 3 hours from its `settings_modified_on` time (default `now`); the
+     * answer carries `time_remaining` in seconds.
+     */
+    development_mode?: 'on' | 'off';
+    /** Default `off` (emulator's choice: the vendor documents no default). */
+    always_online?: 'on' | 'off';
+    /** Default `on`. */
+    email_obfuscation?: 'on' | 'off';
+    /** Default `off`. */
+    hotlink_protection?: 'on' | 'off';
+    /** Default `on`. */
+    ip_geolocation?: 'on' | 'off';
+    /** Seconds: 300, 900, 1800, 2700, 3600, 7200, 10800, 14400, 28800, 57600, 86400, 604800, 2592000 or 31536000. Default 1800. */
+    challenge_ttl?: number;
     // The legacy `waf` setting is the zone's `waf.enabled` (Pro plans and above; a Free zone's answer is
     // `{value: "off", editable: false}`, the API's answer for a setting the plan does not offer).
   };
@@ -127,6 +142,73 @@ export interface DatasetSecurity {
   managed_rules_since?: Time;
   /** The entry point's rule executing the managed ruleset is disabled. Default false. */
   managed_ruleset_disabled?: boolean;
+  /**
+   * The `http_ratelimit` phase's rules. Omitted: no entry point (its GET answers 404 code 10003 and
+   * the rulesets list does not show it).
+   */
+  ratelimit_rules?: DatasetRateLimitRule[];
+  /** When the rate limiting entry point was last written. Default the zone's creation. */
+  ratelimit_rules_since?: Time;
+  /** `GET /bot_management`. Only the fields of the plan's bot product may be given. */
+  bot_management?: DatasetBotManagement;
+  /** Zone-level authenticated origin pulls (`GET /origin_tls_client_auth/settings`). Default false. */
+  origin_pulls?: boolean;
+}
+
+/**
+ * A zone's bot settings. Free zones have Bot Fight Mode (`fight_mode`), Pro zones Super Bot Fight
+ * Mode with `sbfm_definitely_automated`, Business zones (and Enterprise zones without the add-on)
+ * also `sbfm_likely_automated`, Enterprise zones with `subscription: true` Bot Management.
+ */
+export interface DatasetBotManagement {
+  /** Enterprise only: Bot Management for Enterprise is bought. Default false. */
+  subscription?: boolean;
+  /** Free only. Default false. */
+  fight_mode?: boolean;
+  /** Default: true on Free (cannot be disabled there), false elsewhere. */
+  enable_js?: boolean;
+  /** Default `disabled`. */
+  ai_bots_protection?: 'block' | 'disabled' | 'only_on_ad_pages';
+  /** Default `disabled`. */
+  crawler_protection?: 'enabled' | 'disabled';
+  /** Default false. */
+  is_robots_txt_managed?: boolean;
+  /** Default `off`. */
+  cf_robots_variant?: 'off' | 'policy_only';
+  /** Pro, Business, Enterprise without the add-on. Default `allow`. */
+  sbfm_definitely_automated?: 'allow' | 'block' | 'managed_challenge';
+  /** Business, Enterprise without the add-on. Default `allow`. */
+  sbfm_likely_automated?: 'allow' | 'block' | 'managed_challenge';
+  /** Default `allow`. */
+  sbfm_verified_bots?: 'allow' | 'block';
+  /** Default false. */
+  sbfm_static_resource_protection?: boolean;
+  /** Default false. */
+  optimize_wordpress?: boolean;
+  /** Bot Management only. Default true. */
+  auto_update_model?: boolean;
+  /** Bot Management only. Default true. */
+  bm_cookie_enabled?: boolean;
+  /** Bot Management only. Default false. */
+  suppress_session_score?: boolean;
+}
+
+/** A rate limiting rule (phase `http_ratelimit`). */
+export interface DatasetRateLimitRule {
+  action: 'block' | 'challenge' | 'managed_challenge' | 'js_challenge' | 'log';
+  expression: string;
+  description?: string;
+  /** Default true. */
+  enabled?: boolean;
+  ratelimit: {
+    /** Must include `cf.colo.id`. Default `["cf.colo.id", "ip.src"]`. */
+    characteristics?: string[];
+    /** Seconds. Default 60. */
+    period?: number;
+    requests_per_period: number;
+    /** Seconds. Default 60. */
+    mitigation_timeout?: number;
+  };
 }
 
 /** A rule of a managed-phase entry point (zone or account). */

@@ -13,7 +13,7 @@ import { zoneFor } from './lookup.js';
  * rulesets). Each item is `{id, kind, name, description, phase, version, last_updated}`:
  *
  * - one `kind: "zone"` item per phase entry point the zone has (the managed phase's, the custom
- *   rules'); a phase without an entry point (what its GET answers 404 code 10003 for) is absent.
+ *   rules', the rate limiting rules' `http_ratelimit`); a phase without an entry point (what its GET answers 404 code 10003 for) is absent.
  *   The items are built from the same objects the entry point GETs serve, so versions agree.
  * - `kind: "managed"` items: the vendor's managed rulesets the zone can deploy ("managed rulesets
  *   you can deploy", vendor docs: view rulesets).
@@ -74,7 +74,7 @@ function item(r: Ruleset): RulesetListItem {
 
 /** The zone's phase entry points that exist, as the entry point GETs serve them. */
 export function zoneEntrypoints(zone: Zone): Ruleset[] {
-  return [zone.migration.entrypoint, zone.security.customRules].filter((r): r is Ruleset => r !== null);
+  return [zone.migration.entrypoint, zone.security.customRules, zone.security.rateLimitRules].filter((r): r is Ruleset => r !== null);
 }
 
 /** Managed rulesets the zone's entry points execute. */

@@ -1,13 +1,14 @@
 import { param, type RequestContext } from '../http/context.js';
 import { ApiFailure, CODES, fail, ok } from '../http/envelope.js';
 import type { Route } from '../http/router.js';
-import { dnssecAnswer, NOT_OFFERED_VALUE, offers, SETTING_IDS, type SettingId } from '../security.js';
+import { botManagementAnswer, developmentModeAnswer, dnssecAnswer, NOT_OFFERED_VALUE, offers, SETTING_IDS, type SettingId } from '../security.js';
 import { zoneFor } from './lookup.js';
 
 /**
  * The zone security reads, in the shapes of the vendor's API reference (docs/api-surface.md, Zone
  * security reads): settings one by one (`{id, value, editable, modified_on}`), DNSSEC, the
- * universal SSL switch and CA and the custom-rules entry point. A setting the plan does not offer
+ * universal SSL switch and CA, the custom-rules and rate limiting (`http_ratelimit`) entry points, bot
+ * management and zone-level authenticated origin pulls. A setting the plan does not offer
  * answers 200 with its default value and `editable: false` (vendor's API reference: zone settings,
  * `editable`); a setting id that does not exist is a path the API cannot route: 404 with code 7003
  * and 7000 (the status is the emulator's guess; the codes are the API's routing errors).
@@ -26,6 +27,8 @@ function getSetting(ctx: RequestContext) {
   if (!offers(zone.plan, id)) return ok({ id, value: NOT_OFFERED_VALUE[id], editable: false, modified_on });
   // The legacy switch is the previous managed rules' own (what the migration status calls old_waf_status).
   const value = id === 'waf' ? (zone.waf.enabled ? 'on' : 'off') : zone.security.settings[id];
+  // vendor's API reference (development_mode): the answer also carries time_remaining, in seconds.
+  if (id === 'development_mode') return ok({ id, editable: true, ...developmentModeAnswer(value, modified_on, ctx.org.clock.now()) });
   return ok({ id, value, editable: true, modified_on });
 }
 
@@ -50,9 +53,30 @@ function getCustomEntrypoint(ctx: RequestContext) {
   return ok(zone.security.customRules);
 }
 
+/** vendor docs: rate limiting rules live in the `http_ratelimit` phase; its entry point before the first rule answers 404 code 10003. */
+function getRateLimitEntrypoint(ctx: RequestContext) {
+  const zone = zoneFor(ctx);
+  if (!zone.security.rateLimitRules) throw fail(404, CODES.rulesetNotFound, 'could not find entrypoint ruleset in the http_ratelimit phase');
+  return ok(zone.security.rateLimitRules);
+}
+
+/** vendor's API reference: bot management, get zone config: the fields of the plan's bot product (security.ts). */
+function getBotManagement(ctx: RequestContext) {
+  const zone = zoneFor(ctx);
+  return ok(botManagementAnswer(zone.plan, zone.security.bots));
+}
+
+/** vendor's API reference: zone-level authenticated origin pulls, get enablement: `{enabled}`. */
+function getOriginPulls(ctx: RequestContext) {
+  return ok({ enabled: zoneFor(ctx).security.originPulls });
+}
+
 export const zoneSecurityRoutes: Route[] = [
   { method: 'GET', template: '/zones/{zone_id}/settings/{setting_id}', handler: getSetting },
   { method: 'GET', template: '/zones/{zone_id}/dnssec', handler: getDnssec },
   { method: 'GET', template: '/zones/{zone_id}/ssl/universal/settings', handler: getUniversalSsl },
   { method: 'GET', template: '/zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint', handler: getCustomEntrypoint },
+  { method: 'GET', template: '/zones/{zone_id}/rulesets/phases/http_ratelimit/entrypoint', handler: getRateLimitEntrypoint },
+  { method: 'GET', template: '/zones/{zone_id}/bot_management', handler: getBotManagement },
+  { method: 'GET', template: '/zones/{zone_id}/origin_tls_client_auth/settings', handler: getOriginPulls },
 ];

@@ -1,0 +1,42 @@
+import { defineRule } from '../src/policy/rule.js';
+import { settingOrAnswer, settingRef } from '../src/policy/zone-security.js';
+
+/**
+ * Always Online is on by default (vendor API reference), and on is the finding: with it, the vendor
+ * hands the zone's hostname and its most requested URL paths to the Internet Archive, whose crawler
+ * (ignoring robots.txt) keeps public copies of those pages, and serves visitors those stale copies
+ * when the origin is down. Pages that answered 200 once stay archived and public after they are
+ * removed or put behind a login. Prowler's Cloudflare provider reports the same (check
+ * zone_always_online_disabled). Low: the pages were public when copied; the exposure is their
+ * keeping and republishing, not new access.
+ */
+export default defineRule({
+  meta: {
+    id: 'always-online-on',
+    title: 'Always Online is off: pages are not handed to the Internet Archive nor served stale from it',
+    description:
+      "With Always Online, the vendor shares the zone's hostname and its most requested URL paths (GET requests answered 200 in the previous 5 hours) with the Internet Archive so that its crawler stores them, and the crawler ignores robots.txt. When the origin is unreachable, visitors are served those archived copies. Pages once reachable without a login, including ones later removed or moved behind authentication, are kept and published by a third party, and visitors may be shown outdated content. The setting is on by default.",
+    severity: 'low',
+    category: 'zone',
+    scope: 'zone',
+    resource: 'zone setting (always_online)',
+    reads: ['setting:always_online'],
+    messages: {
+      on: "Always Online is on: the zone's popular URL paths are handed to the Internet Archive, whose crawler keeps public copies of them (ignoring robots.txt), and stale copies are served when the origin is down",
+    },
+    remediation:
+      'Turn Always Online off (`PATCH /zones/{zone_id}/settings/always_online` with `{"value": "off"}`); ask the Internet Archive to exclude pages it should not keep. For availability during origin outages, rely on cached content (cache rules, serve stale content) under your own control.',
+    references: [
+      "vendor docs: Always Online (Internet Archive integration: shares the hostname and popular URL paths with the archive's crawler, which ignores robots.txt; serves archived copies when the origin is unreachable)",
+      'vendor API reference: zone settings, always_online (value on | off, default on)',
+      'Prowler, Cloudflare provider: check zone_always_online_disabled (Always Online on is reported)',
+    ],
+  },
+  defaultOptions: {},
+  check(ctx) {
+    const setting = settingOrAnswer(ctx, 'always_online');
+    if (!setting) return;
+    if (setting.value === 'on') return ctx.fail(settingRef(ctx, 'always_online'), 'on', { always_online: 'on' });
+    ctx.pass();
+  },
+});

@@ -1,0 +1,36 @@
+import { defineRule } from '../src/policy/rule.js';
+import { settingOrAnswer, settingRef } from '../src/policy/zone-security.js';
+
+/**
+ * Email Address Obfuscation (Scrape Shield) is on by default; off is the finding. Low: it only
+ * keeps simple harvesters from reading addresses in HTML pages, and its encoding is well known.
+ */
+export default defineRule({
+  meta: {
+    id: 'email-obfuscation-off',
+    title: 'Email addresses in pages are hidden from address harvesters',
+    description:
+      "Email Address Obfuscation encodes the email addresses in the zone's HTML pages so that bots scraping them for spam lists cannot read them, while visitors still see and click them. Off, every address published on the site is plain text in the page for harvesters to collect. It is on by default; the encoding is known, so it stops simple harvesters rather than determined ones.",
+    severity: 'low',
+    category: 'firewall',
+    scope: 'zone',
+    resource: 'zone setting (email_obfuscation)',
+    reads: ['setting:email_obfuscation'],
+    messages: {
+      off: 'Email Address Obfuscation is off: email addresses in the pages are plain text for harvesting bots to collect',
+    },
+    remediation:
+      'Turn Email Address Obfuscation on (`PATCH /zones/{zone_id}/settings/email_obfuscation` with `{"value": "on"}`); if one page must not be rewritten, turn it off for that path with a configuration rule rather than for the zone.',
+    references: [
+      'vendor docs: Scrape Shield, Email Address Obfuscation (hides email addresses from bots while keeping them visible to visitors; HTML pages only)',
+      'vendor API reference: zone settings, email_obfuscation (value on | off, default on)',
+    ],
+  },
+  defaultOptions: {},
+  check(ctx) {
+    const setting = settingOrAnswer(ctx, 'email_obfuscation');
+    if (!setting) return;
+    if (setting.value === 'off') return ctx.fail(settingRef(ctx, 'email_obfuscation'), 'off', { email_obfuscation: 'off' });
+    ctx.pass();
+  },
+});

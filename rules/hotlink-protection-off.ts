@@ -1,0 +1,37 @@
+import { defineRule } from '../src/policy/rule.js';
+import { settingOrAnswer, settingRef } from '../src/policy/zone-security.js';
+
+/**
+ * Hotlink Protection (Scrape Shield) is off by default; off is the finding, at low severity: what
+ * it protects is bandwidth and the site's images, not access, and turning it on has a cost (images
+ * stop showing on image search and social sites), which is why a zone may leave it off on purpose.
+ */
+export default defineRule({
+  meta: {
+    id: 'hotlink-protection-off',
+    title: "Other sites cannot embed the zone's images",
+    description:
+      "Hotlink Protection refuses image requests whose Referer names another site (a blank Referer is still served), so other sites cannot build pages on the zone's images and the bandwidth they use. Off, any site can embed them. It is off by default; turned on, it also keeps images from showing on image search and social sites, so a zone that wants that exposure may leave it off (and disable this rule for it) or allow folders named hotlink-ok.",
+    severity: 'low',
+    category: 'firewall',
+    scope: 'zone',
+    resource: 'zone setting (hotlink_protection)',
+    reads: ['setting:hotlink_protection'],
+    messages: {
+      off: "Hotlink Protection is off: other sites can embed the zone's images and use its bandwidth",
+    },
+    remediation:
+      'Turn Hotlink Protection on (`PATCH /zones/{zone_id}/settings/hotlink_protection` with `{"value": "on"}`); put images that others may embed in a folder named hotlink-ok, or exempt their paths with a configuration rule.',
+    references: [
+      'vendor docs: Scrape Shield, Hotlink Protection (denies image requests whose Referer is another site and not blank; no effect on crawling; images no longer show on image search and social sites; hotlink-ok folders)',
+      'vendor API reference: zone settings, hotlink_protection (value on | off, default off)',
+    ],
+  },
+  defaultOptions: {},
+  check(ctx) {
+    const setting = settingOrAnswer(ctx, 'hotlink_protection');
+    if (!setting) return;
+    if (setting.value === 'off') return ctx.fail(settingRef(ctx, 'hotlink_protection'), 'off', { hotlink_protection: 'off' });
+    ctx.pass();
+  },
+});

@@ -1,0 +1,81 @@
+import type { Organisation, Zone } from '../state.js';
+import type { DnsReply } from './server.js';
+import type { Question } from './wire.js';
+
+/**
+ * The emulator's model of the outside world's DNS: what a public resolver would answer about the
+ * names the emulated organisations' records point at, so that scans in tests, `zonewarden demo` and
+ * the benchmarks resolve them on loopback and never ask the internet.
+ *
+ * - A name at or under a zone of a running emulator's organisation exists per that zone's records
+ *   as they are now: the apex, a name with a record, a name with records below it (an empty
+ *   non-terminal: RFC 8020 2), or one a wildcard covers (RFC 4592 3.3.1); else NXDOMAIN.
+ * - Of the hosts the datasets point at outside their zones, the ones in EXTERNAL_HOSTS exist (and
+ *   the names above them: RFC 8020); every other name is NXDOMAIN. The demo's
+ *   `northwind.statuspage.example.com` is left out on purpose: the status page that northwind.example's
+ *   `status` CNAME names was given up, the takeover case dns-dangling-target reports in the demo.
+ */
+
+/** External hosts the datasets use that exist: the demo's mail and SaaS hosts, and the generated dataset's origins. */
+export const EXTERNAL_HOSTS: readonly string[] = [
+  // Mail hosting (demo.ts `mail()`, tinkerer.test's free mail).
+  'mx1.mailhost.example.net',
+  'mx2.mailhost.example.net',
+  'mx1.shopmail.example.com',
+  'mx2.shopmail.example.com',
+  'mx.freemail.example.org',
+  // SaaS and storage the demo's CNAMEs name.
+  'cards-apply.hosting.example.net',
+  'acme.jobboard.example.com',
+  'northwind-assets.storage.example.net',
+];
+
+/** Patterns of external hosts that exist: the generated dataset's origins (`origin-<0-255>.hosting.example.net`). */
+export const EXTERNAL_PATTERNS: readonly RegExp[] = [/^origin-\d{1,3}\.hosting\.example\.net$/];
+
+const worlds = new Set<Organisation>();
+
+/** Puts an emulator's organisation into the world while it runs; returns the call that takes it out. */
+export function addToWorld(org: Organisation): () => void {
+  worlds.add(org);
+  return () => void worlds.delete(org);
+}
+
+/** The answer the world gives to a question about `name` (lower case, no final dot). */
+export function worldAnswer(q: Question): DnsReply {
+  const name = q.name;
+  const zone = owningZone(name);
+  if (zone) return zoneHas(zone, name) ? { rcode: 'noerror' } : { rcode: 'nxdomain' };
+  return externalExists(name) ? { rcode: 'noerror' } : { rcode: 'nxdomain' };
+}
+
+export function externalExists(name: string): boolean {
+  if (EXTERNAL_PATTERNS.some((p) => p.test(name))) return true;
+  return EXTERNAL_HOSTS.some((h) => h === name || h.endsWith(`.${name}`));
+}
+
+/** The zone of a running organisation the name is at or under, the closest (longest) one. */
+function owningZone(name: string): Zone | null {
+  let best: Zone | null = null;
+  for (const org of worlds) {
+    for (const zone of org.state.zones) {
+      const z = zone.name.toLowerCase();
+      if ((name === z || name.endsWith(`.${z}`)) && (!best || z.length > best.name.length)) best = zone;
+    }
+  }
+  return best;
+}
+
+/** Whether the name exists in the zone: its apex, a record's name, a name above a record, or a name a wildcard covers. */
+function zoneHas(zone: Zone, name: string): boolean {
+  const apex = zone.name.toLowerCase();
+  if (name === apex) return true;
+  const names = new Set<string>();
+  for (let i = 0; i < zone.dns.size; i++) names.add(zone.dns.at(i).name.toLowerCase().replace(/\.$/, ''));
+  const exists = (n: string) => n === apex || [...names].some((r) => r === n || r.endsWith(`.${n}`));
+  if (exists(name)) return true;
+  // The closest encloser's wildcard answers for names below it that do not exist (RFC 4592 3.3.1).
+  let encloser = name.slice(name.indexOf('.') + 1);
+  while (!exists(encloser)) encloser = encloser.slice(encloser.indexOf('.') + 1);
+  return names.has(`*.${encloser}`);
+}

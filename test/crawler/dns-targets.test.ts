@@ -1,0 +1,181 @@
+/**
+ * DNS target resolution: the resolver against a real DNS server on loopback (never the internet),
+ * and the scan's `dns_targets` read against the emulator and its loopback outside world.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ZoneReads } from '../../src/api/endpoints.js';
+import { createRedactor } from '../../src/common/redact.js';
+import { COMMON_OPTIONS } from '../../src/config/options.js';
+import { crawl } from '../../src/crawler/crawl.js';
+import { parseResolverAddress } from '../../src/crawler/resolve/address.js';
+import { TargetResolver, type ResolverOptions } from '../../src/crawler/resolve/resolver.js';
+import type { DatasetFile } from '../../src/emulator/datasets/format.js';
+import { worldDnsServer } from '../../src/emulator/dns/shared.js';
+import type { RunningEmulator } from '../../src/emulator/server.js';
+import { openSnapshot, type Db } from '../../src/snapshot/db.js';
+import { SnapshotReader } from '../../src/snapshot/reader.js';
+import { ScanWriter } from '../../src/snapshot/writer.js';
+import { cliEnv, TEST_RESOLVER } from '../support/cli.js';
+import { clientFor, recordingLogger } from '../support/client.js';
+import { dnsServersClosedAfterEach } from '../support/dns-server.js';
+import { emulatorsClosedAfterEach, TOKEN, zoneId } from '../support/http.js';
+
+const dnsServer = dnsServersClosedAfterEach();
+const emulator = emulatorsClosedAfterEach();
+const dbs: Db[] = [];
+afterEach(() => {
+  for (const db of dbs.splice(0)) db.close();
+});
+
+describe('the resolver', () => {
+  it('tells existing names, NXDOMAIN and failures apart, asking each name once', async () => {
+    const server = await dnsServer({
+      'app.saas.example.net': [{ type: 'A', value: '192.0.2.10' }],
+      'alias.example.net': [{ type: 'CNAME', value: 'app.saas.example.net' }],
+      'mail-only.example.net': [{ type: 'MX', value: '10 mx.example.net' }],
+      'broken.example.net': 'servfail',
+      'black-hole.example.net': 'silent',
+    });
+    const resolver = new TargetResolver({ server: server.address, timeoutMs: 150, tries: 1 });
+    // Only the loopback server is asked: never the system's resolvers.
+    expect(resolver.servers()).toEqual([server.address]);
+    const ask = (name: string) => resolver.resolve(name);
+    // RFC 2308 2.2: NOERROR with an answer, or with none of the type asked (NODATA), means the name exists.
+    expect(await ask('app.saas.example.net')).toEqual({ answer: 'exists' });
+    expect(await ask('alias.example.net')).toEqual({ answer: 'exists' });
+    expect(await ask('mail-only.example.net')).toEqual({ answer: 'exists' });
+    // RFC 1034 4.3.2, RFC 2308 2.1: NXDOMAIN, the name does not exist.
+    expect(await ask('gone.example.net')).toEqual({ answer: 'nxdomain' });
+    // RFC 1035 4.1.1: SERVFAIL is the server's failure, not an answer about the name; no answer at all neither.
+    expect(await ask('broken.example.net')).toEqual({ answer: 'unknown', reason: 'the resolver answered SERVFAIL' });
+    expect(await ask('black-hole.example.net')).toEqual({ answer: 'unknown', reason: 'no answer before the time limit' });
+    // Asked again (by another zone of the scan): the first answer, no second question.
+    await Promise.all([ask('gone.example.net'), ask('app.saas.example.net'), ask('broken.example.net')]);
+    expect(resolver.asked).toBe(6);
+    expect(server.questions.filter((q) => q === 'gone.example.net')).toEqual(['gone.example.net']);
+  });
+
+  it('keeps the questions in flight within its bound', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `slow-${i}.example.net`);
+    const server = await dnsServer(Object.fromEntries(names.map((n) => [n, 'silent' as const])));
+    const resolver = new TargetResolver({ server: server.address, timeoutMs: 200, tries: 1, concurrency: 3 });
+    const all = Promise.all(names.map((n) => resolver.resolve(n)));
+    await new Promise((r) => setTimeout(r, 100));
+    // Three asked, the rest waiting for a place, while none has answered.
+    expect(server.questions.length).toBe(3);
+    expect((await all).every((a) => a.answer === 'unknown')).toBe(true);
+    expect(new Set(server.questions).size).toBe(12);
+  });
+
+  it('takes an IP address with an optional port, and says what it expected otherwise', () => {
+    expect(parseResolverAddress('192.0.2.53')).toEqual({ ok: true, server: '192.0.2.53' });
+    expect(parseResolverAddress('127.0.0.1:5353')).toEqual({ ok: true, server: '127.0.0.1:5353' });
+    expect(parseResolverAddress('2001:db8::53')).toEqual({ ok: true, server: '2001:db8::53' });
+    expect(parseResolverAddress('[2001:db8::53]:5353')).toEqual({ ok: true, server: '[2001:db8::53]:5353' });
+    for (const bad of ['dns.example.com', '192.0.2.53:0', '192.0.2.53:70000', '[192.0.2.53]:53', '300.1.1.1', '']) {
+      const parsed = parseResolverAddress(bad);
+      expect(parsed.ok, bad).toBe(false);
+      if (!parsed.ok) expect(parsed.reason).toMatch(/^an IP address with an optional port, such as .*\(.+\)$/);
+    }
+    // The option's own check, one line, for the config loader.
+    expect(COMMON_OPTIONS.resolver.check('127.0.0.1:53')).toBeNull();
+    expect(COMMON_OPTIONS.resolver.check('dns.example.com')).toMatch(/^an IP address[^\n]*$/);
+  });
+});
+
+const READS: ZoneReads = { settings: [], objects: [], resolved: ['dns_targets'] };
+
+const dataset: DatasetFile = {
+  version: 1,
+  accounts: [
+    {
+      name: 'Example',
+      zones: [
+        {
+          name: 'a.example',
+          dns_records: [
+            { type: 'A', name: '@', content: '203.0.113.10', proxied: true },
+            { type: 'CNAME', name: 'www.@', content: 'a.example', proxied: true },
+            { type: 'CNAME', name: 'jobs.@', content: 'acme.jobboard.example.com', proxied: true },
+            { type: 'CNAME', name: 'status.@', content: 'a.statuspage.example.com' },
+            { type: 'CNAME', name: 'blog.@', content: 'blog.b.example' },
+            { type: 'MX', name: '@', content: 'mx1.mailhost.example.net', priority: 10 },
+            { type: 'MX', name: 'nomail.@', content: '.', priority: 0 },
+            { type: 'NS', name: 'dev.@', content: 'ns1.gone-dns.example' },
+            { type: 'SRV', name: '_sip._tcp.@', content: '5 5060 mx1.mailhost.example.net', priority: 10, data: { priority: 10, weight: 5, port: 5060, target: 'mx1.mailhost.example.net' } },
+          ],
+        },
+        { name: 'b.example', dns_records: [{ type: 'A', name: 'blog.@', content: '203.0.113.20' }] },
+      ],
+    },
+  ],
+};
+
+async function scan(emu: RunningEmulator, resolver: ResolverOptions | undefined, reads: ZoneReads = READS): Promise<SnapshotReader> {
+  const db = openSnapshot(':memory:');
+  dbs.push(db);
+  const client = clientFor(emu, { budget: 1_000_000, budgetWindowMs: 1000, retries: 0 });
+  try {
+    const writer = ScanWriter.start(db, emu.url, { accounts: [], zones: [] }, createRedactor([TOKEN]));
+    const result = await crawl({ client, writer, scope: { accounts: [], zones: [] }, concurrency: 2, logger: recordingLogger(), reads, ...(resolver ? { resolver } : {}) });
+    writer.finish(result.missing.length ? 'incomplete' : 'complete', {});
+    return new SnapshotReader(db, writer.scanId);
+  } finally {
+    await client.close();
+  }
+}
+
+const targetsOf = (reader: SnapshotReader, zone: string) => {
+  const r = reader.zoneObject(zone, 'dns_targets');
+  return r.known ? r.items.map((i) => JSON.parse(i.raw) as Record<string, unknown>) : r;
+};
+
+describe('the dns_targets read', () => {
+  it("stores each name the zone's records point at outside it with the answer, asking the loopback world each name once", async () => {
+    const emu = await emulator({ dataset });
+    const world = await worldDnsServer();
+    const before = world.questions.length;
+    const reader = await scan(emu, { server: world.address });
+    // In-zone names (www -> a.example) are the audit's to judge from the records, a null MX names no host (RFC 7505).
+    expect(targetsOf(reader, zoneId(emu, 'a.example'))).toEqual([
+      { name: 'a.statuspage.example.com', type: 'CNAME', answer: 'nxdomain' },
+      { name: 'acme.jobboard.example.com', type: 'CNAME', answer: 'exists' },
+      // Another zone of the organisation: asked too (zones are read concurrently), answered by the world from its records.
+      { name: 'blog.b.example', type: 'CNAME', answer: 'exists' },
+      { name: 'mx1.mailhost.example.net', type: 'MX,SRV', answer: 'exists' },
+      { name: 'ns1.gone-dns.example', type: 'NS', answer: 'nxdomain' },
+    ]);
+    expect(targetsOf(reader, zoneId(emu, 'b.example'))).toEqual([]);
+    const asked = world.questions.slice(before);
+    expect([...asked].sort()).toEqual(['a.statuspage.example.com', 'acme.jobboard.example.com', 'blog.b.example', 'mx1.mailhost.example.net', 'ns1.gone-dns.example']);
+  });
+
+  it('asks nothing when no rule declares it, or when the crawl is given no resolver', async () => {
+    const emu = await emulator({ dataset });
+    const world = await worldDnsServer();
+    const before = world.questions.length;
+    const off = await scan(emu, { server: world.address }, { settings: [], objects: [] });
+    expect(targetsOf(off, zoneId(emu, 'a.example'))).toMatchObject({ known: false, state: 'not-read' });
+    const none = await scan(emu, undefined);
+    expect(targetsOf(none, zoneId(emu, 'a.example'))).toMatchObject({ known: false, state: 'not-read' });
+    expect(world.questions.length).toBe(before);
+  });
+
+  it("answers the demo organisation's targets from the world: its given-up status page is NXDOMAIN", async () => {
+    const emu = await emulator({ dataset: 'demo' });
+    const world = await worldDnsServer();
+    const reader = await scan(emu, { server: world.address });
+    const northwind = targetsOf(reader, zoneId(emu, 'northwind.example'));
+    expect(northwind).toContainEqual({ name: 'northwind.statuspage.example.com', type: 'CNAME', answer: 'nxdomain' });
+    expect(northwind).toContainEqual({ name: 'northwind-assets.storage.example.net', type: 'CNAME', answer: 'exists' });
+  });
+});
+
+describe('the test harness', () => {
+  it('points every CLI run of the tests at the loopback world, never the system resolver', async () => {
+    const world = await worldDnsServer();
+    expect(TEST_RESOLVER).toBe(world.address);
+    expect(TEST_RESOLVER).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(cliEnv({ ZONEWARDEN_API_TOKEN: TOKEN })['ZONEWARDEN_RESOLVER']).toBe(TEST_RESOLVER);
+  });
+});

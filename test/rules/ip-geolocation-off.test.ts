@@ -1,0 +1,26 @@
+import rule from '../../rules/ip-geolocation-off.js';
+import { NOT_OFFERED } from '../support/snapshot-fixture.js';
+import { testRule } from '../support/rule-tester.js';
+
+// vendor API reference: zone settings, ip_geolocation: value on | off, default on.
+const zone = (value: unknown) => ({ zones: [{ name: 'shop.example', settings: { ip_geolocation: value } }] });
+
+testRule(rule, {
+  valid: [
+    // vendor docs: IP geolocation: on, the CF-IPCountry header carries the visitor's country to the origin.
+    { name: 'on', snapshot: zone('on') },
+    // vendor API reference: zone settings: a setting the plan does not offer answers 200 with editable: false, held at a
+    // value (off here) that is not the zone's choice: not applicable, never judged by that value.
+    { name: 'a plan that does not offer the setting is not applicable, even held at off', snapshot: zone(NOT_OFFERED) },
+  ],
+  invalid: [
+    // vendor docs: IP geolocation / HTTP request headers: CF-IPCountry is added only when IP Geolocation is enabled.
+    { name: 'off', snapshot: zone('off'), findings: [{ messageId: 'off', severity: 'info', resourceType: 'zone_setting', resourceName: 'ip_geolocation' }] },
+    { name: 'unknown when the settings failed', snapshot: { zones: [{ name: 'a.example', unread: { zone_settings: 'failed' } }] }, findings: [{ status: 'unknown' }] },
+    {
+      name: 'unknown when ip_geolocation was not among the settings read',
+      snapshot: { zones: [{ name: 'a.example', settings: { ssl: 'strict' } }] },
+      findings: [{ status: 'unknown', message: 'did not read the zone setting ip_geolocation' }],
+    },
+  ],
+});
