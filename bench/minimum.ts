@@ -37,7 +37,24 @@ const PER_PACKAGE: Record<string, { table: string; page: number }> = {
  * Objects read with one call each: the invites list is not paginated. An entry point the zone's
  * rulesets list shows absent is recorded with no page: it costs no call.
  */
-const SINGLES = new Set(['invites', 'migration_status', 'migration_check', 'migration_config', 'entrypoint', 'dnssec', 'universal_ssl', 'custom_entrypoint']);
+const SINGLES = new Set([
+  'invites',
+  'migration_status',
+  'migration_check',
+  'migration_config',
+  'entrypoint',
+  'dnssec',
+  'universal_ssl',
+  'custom_entrypoint',
+  // bot-fight-mode-off: GET /zones/{id}/bot_management, one object every zone has, on every plan.
+  'bot_management',
+  // origin-pulls-off: GET /zones/{id}/origin_tls_client_auth/settings, one `{enabled}` object per zone.
+  'origin_pulls',
+  // rate-limiting-missing: the http_ratelimit phase entry point, asked only where the rulesets list shows it.
+  'ratelimit_entrypoint',
+]);
+/** Entry points asked only where the zone's rulesets list shows them: recorded with no page (no call) where it does not. */
+const LISTED_ENTRYPOINTS = new Set(['entrypoint', 'custom_entrypoint', 'ratelimit_entrypoint']);
 /** Read one call per setting: the partition's pages are its calls. */
 const PER_CALL = new Set(['zone_settings']);
 
@@ -63,7 +80,7 @@ export function minimumRequests(dbPath: string, scanId: number): Minimum {
     const accounts = new Set<string>();
     for (const r of rows) {
       if (r.endpoint === 'account_entrypoint') accounts.add((accountOf.get(r.scope_id, ref) as { account_id: string | null } | undefined)?.account_id ?? r.scope_id);
-      else if (SINGLES.has(r.endpoint)) singles += (r.endpoint === 'entrypoint' || r.endpoint === 'custom_entrypoint') && r.pages === 0 ? 0 : 1;
+      else if (SINGLES.has(r.endpoint)) singles += LISTED_ENTRYPOINTS.has(r.endpoint) && r.pages === 0 ? 0 : 1;
       else if (PER_CALL.has(r.endpoint)) singles += r.pages;
       else if (r.endpoint in LIST_PAGE) {
         lists++;
@@ -74,7 +91,8 @@ export function minimumRequests(dbPath: string, scanId: number): Minimum {
         lists += m.lists;
         listCalls += m.calls;
       }
-      // The zone's own record comes with the zone list: no call of its own.
+      // The zone's own record comes with the zone list: no call of its own. The DNS target
+      // resolutions (dns_targets, dns-dangling-target) are asked of DNS, never of the API: no call either.
     }
     singles += accounts.size;
     return { lists, listCalls, singles, minimum: listCalls + singles };

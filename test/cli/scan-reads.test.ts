@@ -15,6 +15,8 @@ const emulator = emulatorsClosedAfterEach();
 const dataset: DatasetFile = { version: 1, accounts: [{ name: 'A', zones: [{ name: 'a.example', plan: 'pro' }, { name: 'b.example', plan: 'free' }] }] };
 const DNSSEC = 'GET /zones/{zone_id}/dnssec';
 const SETTINGS = 'GET /zones/{zone_id}/settings/{setting_id}';
+const BOT_MANAGEMENT = 'GET /zones/{zone_id}/bot_management';
+const ORIGIN_PULLS = 'GET /zones/{zone_id}/origin_tls_client_auth/settings';
 
 async function scanWith(rules: Record<string, unknown>): Promise<Record<string, number>> {
   const emu = await emulator({ dataset });
@@ -27,18 +29,23 @@ async function scanWith(rules: Record<string, unknown>): Promise<Record<string, 
 }
 
 describe('scan reads what the configured rules declare', () => {
-  it('reads every declared read with every rule on: 7 settings each, the WAF switch on the Pro zone only', async () => {
+  it('reads every declared read with every rule on: 14 settings each, the WAF switch on the Pro zone only', async () => {
     const byRoute = await scanWith({});
     expect(byRoute[DNSSEC]).toBe(2);
-    // security_level is no longer read (security-level-weak reads only browser_check): 7 settings, not 8.
-    expect(byRoute[SETTINGS]).toBe(2 * 7 + 1);
+    // 14 settings: the 7 before (security-level-weak reads only browser_check) + security_level
+    // (under-attack-left-on), development_mode, always_online, email_obfuscation, hotlink_protection,
+    // ip_geolocation and challenge_ttl (one new rule each); + waf on the Pro zone.
+    expect(byRoute[SETTINGS]).toBe(2 * 14 + 1);
+    // bot-fight-mode-off and origin-pulls-off read one object each per zone.
+    expect(byRoute[BOT_MANAGEMENT]).toBe(2);
+    expect(byRoute[ORIGIN_PULLS]).toBe(2);
   });
 
   it('skips the reads of rules switched off everywhere', async () => {
     const byRoute = await scanWith({ 'dnssec-not-active': { enabled: false }, 'ssl-mode-insecure': { enabled: false }, 'legacy-waf-off': { enabled: false } });
     expect(byRoute[DNSSEC]).toBeUndefined();
-    // The 7 settings without ssl (and without security_level, no longer read): 6 per zone.
-    expect(byRoute[SETTINGS]).toBe(2 * 6);
+    // The 14 settings without ssl (ssl-mode-insecure is its only reader): 13 per zone, and no waf.
+    expect(byRoute[SETTINGS]).toBe(2 * 13);
   });
 
   it('keeps the reads of a rule enabled for some zones only', async () => {

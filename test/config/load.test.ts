@@ -136,7 +136,7 @@ describe('loadConfig config file', () => {
     const cwd = cwdWithConfig({ budgte: 5 });
     const message = configError(() => load({ cwd })).message;
     expect(message).toBe(
-      `config file ${join(cwd, DEFAULT_CONFIG_FILE)}: unknown key "budgte"; known keys: baseUrl, db, concurrency, budget, budgetWindow, perSecond, timeout, retries, retryWait, account, zone, organizations, failOn, waivers, rulesDir, keep, full, fullEvery, maxAge, cron, timezone, quiet, verbose, rules, drift, notifications, credentials`,
+      `config file ${join(cwd, DEFAULT_CONFIG_FILE)}: unknown key "budgte"; known keys: baseUrl, db, resolver, concurrency, budget, budgetWindow, perSecond, timeout, retries, retryWait, account, zone, organizations, failOn, waivers, rulesDir, keep, full, fullEvery, maxAge, cron, timezone, quiet, verbose, rules, drift, notifications, credentials (did you mean "budget"?)`,
     );
   });
 
@@ -164,6 +164,12 @@ describe('loadConfig config file', () => {
       expect(message).not.toContain(value);
     },
   );
+
+  // issue 32 item 7 ("did you mean"): a name one edit from a known one suggests it; an unrelated name gets no guess.
+  it('suggests the key a one-letter typo was meant to be, and nothing for an unrelated key', () => {
+    expect(configError(() => load({ cwd: cwdWithConfig({ timout: 5 }) })).message).toMatch(/: unknown key "timout"; known keys: baseUrl, .*, credentials \(did you mean "timeout"\?\)$/);
+    expect(configError(() => load({ cwd: cwdWithConfig({ colour: 5 }) })).message).not.toContain('did you mean');
+  });
 
   it('matches credential names exactly: "tokens" is reported as unknown, not as a credential', () => {
     const cwd = cwdWithConfig({ tokens: 1 });
@@ -217,7 +223,10 @@ describe('loadConfig type errors name the source and the expectation', () => {
 describe('loadConfig environment strings', () => {
   it('has environment variables only for what a service unit or CI job sets per machine (credentials are separate)', () => {
     const withEnvVar = (Object.values(COMMON_OPTIONS) as OptionDef[]).filter((d) => d.env).map((d) => d.env);
-    expect(withEnvVar).toEqual(['ZONEWARDEN_BASE_URL', 'ZONEWARDEN_DB', 'ZONEWARDEN_FAIL_ON', 'ZONEWARDEN_WAIVERS', 'ZONEWARDEN_MAX_AGE', 'ZONEWARDEN_CRON', 'ZONEWARDEN_TZ']);
+    // ZONEWARDEN_RESOLVER: which DNS server a scan may ask is a property of the machine it runs on
+    // (the network it sits in, an egress policy that allows only the site's own resolver), not of the
+    // audit policy, so a service unit or CI job sets it per machine like the API's base URL.
+    expect(withEnvVar).toEqual(['ZONEWARDEN_BASE_URL', 'ZONEWARDEN_DB', 'ZONEWARDEN_RESOLVER', 'ZONEWARDEN_FAIL_ON', 'ZONEWARDEN_WAIVERS', 'ZONEWARDEN_MAX_AGE', 'ZONEWARDEN_CRON', 'ZONEWARDEN_TZ']);
   });
 
   it('reads the rules section as an object of objects, and refuses other shapes', () => {

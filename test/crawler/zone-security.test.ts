@@ -58,22 +58,40 @@ describe('zone security reads', () => {
     const emu = await emulator({ dataset });
     await scan(emu, undefined);
     const routes = Object.keys(emu.stats().requests.byRoute);
-    expect(routes.filter((r) => /settings|dnssec|universal|http_request_firewall_custom/.test(r))).toEqual([]);
+    // `settings` covers the origin pulls switch (origin_tls_client_auth/settings) too.
+    expect(routes.filter((r) => /settings|dnssec|universal|http_request_firewall_custom|http_ratelimit|bot_management/.test(r))).toEqual([]);
   });
 
   it('reads what the catalogue declares, one call each per zone, the WAF switch only where it exists', async () => {
     const reads = zoneReadsOf(RULES.map((r) => r.meta.reads));
-    expect(reads.settings).toEqual(['ssl', 'min_tls_version', 'tls_1_3', 'always_use_https', 'automatic_https_rewrites', 'security_header', 'browser_check', 'waf']);
-    expect(reads.objects).toEqual(['dnssec', 'universal_ssl', 'custom_entrypoint']);
-    expect(callsPerZone(reads)).toBe(11);
+    // 15 settings: the 8 before (7 + the legacy waf switch) and, in table order, security_level
+    // (under-attack-left-on), development_mode, always_online, email_obfuscation, hotlink_protection,
+    // ip_geolocation, challenge_ttl, one rule each.
+    expect(reads.settings).toEqual([
+      'ssl', 'min_tls_version', 'tls_1_3', 'always_use_https', 'automatic_https_rewrites', 'security_header', 'security_level', 'browser_check', 'waf',
+      'development_mode', 'always_online', 'email_obfuscation', 'hotlink_protection', 'ip_geolocation', 'challenge_ttl',
+    ]);
+    // 6 objects: the 3 before, and bot_management (bot-fight-mode-off), origin_pulls (origin-pulls-off),
+    // ratelimit_entrypoint (rate-limiting-missing).
+    expect(reads.objects).toEqual(['dnssec', 'universal_ssl', 'custom_entrypoint', 'bot_management', 'origin_pulls', 'ratelimit_entrypoint']);
+    // dns-dangling-target's resolutions go to DNS, not to the API: no call.
+    expect(reads.resolved).toEqual(['dns_targets']);
+    // 21 calls at most per zone: 15 settings + 6 objects (was 8 + 3 = 11).
+    expect(callsPerZone(reads)).toBe(21);
     const emu = await emulator({ dataset });
     const { reader, result } = await scan(emu, reads);
     expect(result.missing).toEqual([]);
     const byRoute = emu.stats().requests.byRoute;
     // The legacy switch of a Free zone (never offered) and of a migrated zone (gone) is not asked.
-    expect(byRoute[SETTINGS_ROUTE]).toBe(3 * 8 - 2);
+    expect(byRoute[SETTINGS_ROUTE]).toBe(3 * 15 - 2);
     expect(byRoute['GET /zones/{zone_id}/dnssec']).toBe(3);
     expect(byRoute['GET /zones/{zone_id}/ssl/universal/settings']).toBe(3);
+    // Every zone has bot settings and an origin pulls switch, on every plan: one call each per zone.
+    expect(byRoute['GET /zones/{zone_id}/bot_management']).toBe(3);
+    expect(byRoute['GET /zones/{zone_id}/origin_tls_client_auth/settings']).toBe(3);
+    // No zone here has rate limiting rules: each rulesets list shows no http_ratelimit phase, so none is asked.
+    expect([...emu.org.zonesById.values()].filter((z) => z.security.rateLimitRules !== null)).toEqual([]);
+    expect(byRoute['GET /zones/{zone_id}/rulesets/phases/http_ratelimit/entrypoint']).toBeUndefined();
     // Only zones whose rulesets list shows a custom rules entry point are asked for it (vendor's API reference: list zone rulesets).
     const withCustom = [...emu.org.zonesById.values()].filter((z) => z.security.customRules !== null).length;
     expect(withCustom).toBeLessThan(3);
@@ -85,11 +103,14 @@ describe('zone security reads', () => {
     if (!settings.known) throw new Error(settings.reason);
     const values = Object.fromEntries(settings.items.map((r) => [r.id, JSON.parse(r.raw).value]));
     expect(values).toMatchObject({ ssl: 'flexible', waf: 'off', min_tls_version: '1.0' });
-    expect(reader.coverageOf('zone', pro, 'zone_settings')).toMatchObject({ state: 'ok', pages: 8, items: 8 });
+    expect(reader.coverageOf('zone', pro, 'zone_settings')).toMatchObject({ state: 'ok', pages: 15, items: 15 });
     // No custom rules yet: the zone's rulesets list shows no such phase, an answer with no object and no call.
     const free = zoneId(emu, 'free.example');
     expect(reader.coverageOf('zone', free, 'custom_entrypoint')).toMatchObject({ state: 'ok', items: 0, message: expect.stringContaining('rulesets list shows no http_request_firewall_custom') });
     expect(reader.coverageOf('zone', pro, 'custom_entrypoint')).toMatchObject({ state: 'ok', items: 1 });
+    expect(reader.coverageOf('zone', free, 'ratelimit_entrypoint')).toMatchObject({ state: 'ok', items: 0, message: expect.stringContaining('rulesets list shows no http_ratelimit') });
+    expect(reader.coverageOf('zone', free, 'bot_management')).toMatchObject({ state: 'ok', items: 1 });
+    expect(reader.coverageOf('zone', free, 'origin_pulls')).toMatchObject({ state: 'ok', items: 1 });
   });
 
   it('takes an error on a setting for a failed read, never for "not offered"', async () => {

@@ -240,7 +240,12 @@ describe('drift between scans of a changing organisation', () => {
       ['newly-unknown', 'fail', 'unknown', 'Block bots'],
       ['newly-unknown', null, 'unknown', 'shop.example'],
     ]);
-    expect(unread.findings.changes.filter((f) => f.change === 'fixed' && f.category === 'firewall')).toEqual([]);
+    // Nothing on the zones whose firewall rules went unread is fixed, whatever its category. The
+    // fourth emulator is a fresh dataset, so Partner Ltd's invite is pending again and its zone is
+    // gone from that scan: its findings are fixed because the resource went (docs/diff-json.md), and
+    // since hotlink-protection-off (category firewall) judges it, a filter by category alone no longer tells these apart.
+    expect(change(unread, { type: 'zone', change: 'removed' }).map((c) => c.name)).toEqual(['partner.example']);
+    expect(unread.findings.changes.filter((f) => f.change === 'fixed' && f.zone?.name !== 'partner.example')).toEqual([]);
     expect(unread.partial).toBe(true);
   });
 
