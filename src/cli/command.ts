@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../common/errors.js';
+import { didYouMean } from '../common/did-you-mean.js';
 
 /**
  * Commands declare their options as data; parsing, validation and --help all come from that one
@@ -85,7 +86,8 @@ export function parseOptions<T extends OptionTable>(command: Command<T>, argv: s
   try {
     ({ values, positionals } = parseArgs({ args: negativeValuesJoined(argv, command.options), options: config, strict: true, allowPositionals: expected.length > 0 }));
   } catch (err) {
-    throw new UsageError(`${command.name}: ${describeParseError(err as Error & { code?: string })}; see 'zonewarden ${command.name} --help'`);
+    const parseError = err as Error & { code?: string };
+    throw new UsageError(`${command.name}: ${describeParseError(parseError)}; see 'zonewarden ${command.name} --help'${optionSuggestion(parseError, Object.keys(config))}`);
   }
   const out: Record<string, unknown> = { help: values['help'] === true, _: positionals };
   if (!out['help'] && positionals.length !== expected.length) {
@@ -116,6 +118,13 @@ function negativeValuesJoined(argv: string[], options: OptionTable): string[] {
     } else out.push(arg);
   }
   return out;
+}
+
+/** For an unknown long option, the known ones it is probably a typo of (`--bugdet` for `--budget`). */
+function optionSuggestion(err: Error & { code?: string }, names: string[]): string {
+  if (err.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return '';
+  const typed = /'--([^'\s=]+)/.exec(err.message)?.[1];
+  return typed === undefined ? '' : didYouMean(typed, names, (name) => `--${name}`);
 }
 
 function describeParseError(err: Error & { code?: string }): string {

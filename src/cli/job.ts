@@ -7,7 +7,7 @@ import type { Config } from '../config/load.js';
 import { recordAudit, type AuditResult } from '../policy/audit.js';
 import { catalogue, catalogueReads, loadRules, rulesFor } from '../policy/catalogue.js';
 import type { Severity } from '../policy/rule.js';
-import { loadWaivers } from '../policy/waivers.js';
+import { auditWithinLimits, heldWaiverWarnings, loadWaivers } from '../policy/waivers.js';
 import { loadTemplates } from '../report/templates.js';
 import { writeReport, type WrittenReport } from '../report/write-report.js';
 import { EXIT, ZonewardenError } from '../common/errors.js';
@@ -99,14 +99,16 @@ export async function runJob(config: Config, io: CommandIO, report: ReportSettin
   await loadRules(config, io.cwd);
   const scope = report.trendScope ?? configScope(config);
   const rules = rulesFor(config);
-  const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()]) : [];
+  const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()], { maxDays: config.waiverMaxDays }) : [];
   const templates = loadTemplates(report.templatesDir === undefined ? {} : { overrideDir: report.templatesDir });
   const scan = await scanStep(config, io, true);
   if (!config.quiet) io.stderr(summaryText(scan.summary));
   const path = resolve(io.cwd, config.db);
   const db = openSnapshot(path);
   try {
-    const audit = recordAudit(db, new SnapshotReader(db, scan.scanId), rules, waivers);
+    const reader = new SnapshotReader(db, scan.scanId);
+    const audit = auditWithinLimits(waivers, config.waiverMaxMatches, (w) => recordAudit(db, reader, rules, w));
+    for (const line of heldWaiverWarnings(audit.waivers, resolve(io.cwd, config.waivers ?? ''))) io.stderr(`${line}\n`);
     const written = await writeReport(db, scan.scanId, { out: report.out, formats: report.formats, templates, trendScope: scope, ...(report.templatesDir === undefined ? {} : { templatesDir: report.templatesDir }) });
     const failOn = config.failOn;
     const failing = failOn === 'none' ? 0 : audit.failingAtOrAbove[failOn as Severity];

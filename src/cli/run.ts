@@ -3,6 +3,7 @@ import { ZonewardenError, EXIT } from '../common/errors.js';
 import { createRedactor } from '../common/redact.js';
 import { printable } from '../common/printable.js';
 import { PACKAGE } from '../common/package-info.js';
+import { didYouMean } from '../common/did-you-mean.js';
 import { databasePath } from '../snapshot/db.js';
 import { snapshotFailure } from '../snapshot/failures.js';
 import { commandHelp, parseOptions, type CommandIO } from './command.js';
@@ -32,7 +33,7 @@ export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> 
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
-    io.stderr(`zonewarden: unknown command "${name.slice(0, 60)}"; commands: ${COMMANDS.map((c) => c.name).join(', ')} (see zonewarden --help)\n`);
+    io.stderr(`zonewarden: unknown command "${name.slice(0, 60)}"; commands: ${COMMANDS.map((c) => c.name).join(', ')} (see zonewarden --help)${didYouMean(name, COMMANDS.map((c) => c.name))}\n`);
     return EXIT.usage;
   }
   // Stacks only for a command that takes --verbose and was given it: never for a mistyped command line.

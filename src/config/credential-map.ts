@@ -1,5 +1,6 @@
 import { CREDENTIAL_ENV } from './options.js';
 import { ConfigError } from './load.js';
+import { didYouMean } from '../common/did-you-mean.js';
 
 /**
  * The config file's `credentials` section: which accounts are read with which credential, by the
@@ -50,7 +51,7 @@ export function parseCredentialMap(raw: unknown, source: string): CredentialMap 
     if (!isObject(item)) throw new ConfigError(`${at}: expected an object such as ${SHAPE}`);
     for (const key of Object.keys(item)) {
       if (!(ENTRY_KEYS as readonly string[]).includes(key)) {
-        throw new ConfigError(`${at}: unknown key "${key.slice(0, 40)}"; known keys: ${ENTRY_KEYS.join(', ')} (the file names variables; their values stay in the environment)`);
+        throw new ConfigError(`${at}: unknown key "${key.slice(0, 40)}"; known keys: ${ENTRY_KEYS.join(', ')} (the file names variables; their values stay in the environment)${didYouMean(key, ENTRY_KEYS)}`);
       }
     }
     const accounts = accountList(item['accounts'], at);

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ZonewardenError } from '../common/errors.js';
+import { didYouMean } from '../common/did-you-mean.js';
 import { COMMON_OPTIONS, CREDENTIAL_ENV, DEFAULT_CONFIG_FILE, FILE_SECTIONS, type CommonKey, type OptionDef } from './options.js';
 import { CREDENTIALS_SECTION, parseCredentialMap, type CredentialMap } from './credential-map.js';
 
@@ -70,7 +71,7 @@ export function loadConfig(input: LoadInput): Config {
       }
       if (!def || def.flagOnly) {
         const known = [...(Object.values(COMMON_OPTIONS) as OptionDef[]).filter((d) => !d.flagOnly).map((d) => d.key), ...Object.keys(FILE_SECTIONS)];
-        throw new ConfigError(`config file ${configFile}: unknown key "${key}"; known keys: ${known.join(', ')}`);
+        throw new ConfigError(`config file ${configFile}: unknown key "${key}"; known keys: ${known.join(', ')}${didYouMean(key, known)}`);
       }
       values[key] = coerce(def, raw, `config file ${configFile}: ${key}`);
     }

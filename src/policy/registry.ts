@@ -1,5 +1,6 @@
 import { isZoneRead } from '../api/endpoints.js';
 import { ZonewardenError } from '../common/errors.js';
+import { didYouMean } from '../common/did-you-mean.js';
 import { placeholders } from './findings.js';
 import { parseOverrides, type ZoneOverride } from './zone-overrides.js';
 import { CATEGORIES, SEVERITIES, type AnyRule, type OptionValue, type RuleOptions, type Severity } from './rule.js';
@@ -113,19 +114,21 @@ function describeShape(def: OptionValue): string {
   return `a ${typeof def}`;
 }
 
+const RULE_SETTINGS = ['enabled', 'severity', 'options', 'overrides'];
+
 /**
  * Applies the config file's rule settings. Every rule id, setting and option is checked, so a typo
  * is an error naming the fix rather than a setting silently ignored.
  */
 export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: Readonly<Record<string, RuleSettings>> = {}, source = 'config file'): ActiveRule[] {
   for (const id of Object.keys(settings)) {
-    if (!catalogue.has(id)) throw new RuleConfigError(`${source}: rules.${id}: no such rule; zonewarden rules lists them`);
+    if (!catalogue.has(id)) throw new RuleConfigError(`${source}: rules.${id}: no such rule; zonewarden rules lists them${didYouMean(id, catalogue.keys())}`);
   }
   return [...catalogue.values()].map((rule) => {
     const s = settings[rule.meta.id] ?? {};
     const where = `${source}: rules.${rule.meta.id}`;
     for (const key of Object.keys(s)) {
-      if (!['enabled', 'severity', 'options', 'overrides'].includes(key)) throw new RuleConfigError(`${where}: unknown setting "${key}"; use enabled, severity, options or overrides`);
+      if (!RULE_SETTINGS.includes(key)) throw new RuleConfigError(`${where}: unknown setting "${key}"; use enabled, severity, options or overrides${didYouMean(key, RULE_SETTINGS)}`);
     }
     if (s.enabled !== undefined && typeof s.enabled !== 'boolean') throw new RuleConfigError(`${where}.enabled: expected true or false`);
     if (s.severity !== undefined && !SEVERITIES.includes(s.severity)) throw new RuleConfigError(`${where}.severity: expected one of ${SEVERITIES.join(', ')}`);
@@ -137,7 +140,7 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
       const def = (rule.defaultOptions as RuleOptions)[key];
       if (def === undefined) {
         const known = Object.keys(rule.defaultOptions);
-        throw new RuleConfigError(`${where}.options: unknown option "${key}"; ${known.length ? `options: ${known.join(', ')}` : 'this rule has no options'}`);
+        throw new RuleConfigError(`${where}.options: unknown option "${key}"; ${known.length ? `options: ${known.join(', ')}` : 'this rule has no options'}${didYouMean(key, known)}`);
       }
       if (!sameShape(def, value)) throw new RuleConfigError(`${where}.options.${key}: expected ${describeShape(def)}`);
       const choices = rule.meta.optionChoices?.[key];

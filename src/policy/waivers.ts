@@ -2,14 +2,20 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ZonewardenError } from '../common/errors.js';
+import { didYouMean } from '../common/did-you-mean.js';
 import type { Finding } from './findings.js';
-import { globToRegExp } from './glob.js';
+import { globToRegExp, isGlob } from './glob.js';
 
 /**
  * Waivers: accepted risks, each with a reason, an owner and an end date. A waiver turns matching
  * failures into `waived`; once past its date it stops applying and is itself reported, so that a
  * waiver cannot silently become permanent. Dates are compared with the scan's time, so auditing a
  * scan again gives the same result.
+ *
+ * A waiver cannot hide everything unnoticed (issue 32): one that covers every rule or every zone is
+ * refused at load unless it says so in `acknowledge`; one ending more than `waiverMaxDays` after
+ * today (the wall clock at load) is refused; and in an audit, an unacknowledged waiver leaves
+ * critical failures failing, and one matching more than `waiverMaxMatches` failures waives none.
  */
 
 export class WaiverError extends ZonewardenError {
@@ -30,12 +36,36 @@ export interface Waiver {
   expires: string;
   /** The first instant the waiver no longer applies. */
   expiresAt: Date;
+  /** What the waiver covers on purpose, as written; absent when it acknowledges nothing. */
+  acknowledge?: Acknowledgement[];
+  /**
+   * Set by `auditWithinLimits` on a waiver that matched more failures than this limit without
+   * acknowledging `many`: it then waives nothing (its matches are still counted and reported).
+   */
+  overLimit?: number;
+}
+
+/**
+ * What a waiver may acknowledge: a rule glob matching every rule, a zone (or zone-less resource)
+ * glob matching every zone, waiving critical failures, matching more than `waiverMaxMatches`.
+ */
+export const ACKNOWLEDGEMENTS = ['all-rules', 'all-zones', 'critical', 'many'] as const;
+export type Acknowledgement = (typeof ACKNOWLEDGEMENTS)[number];
+
+export const DEFAULT_WAIVER_MAX_DAYS = 90;
+export const DEFAULT_WAIVER_MAX_MATCHES = 25;
+
+export interface WaiverLimits {
+  /** Latest end a waiver may have: this many days after today (UTC), through that day. */
+  maxDays?: number;
+  /** "Today" for maxDays: the wall clock unless given. */
+  now?: Date;
 }
 
 /** Waivers ending within this many days are listed as expiring. */
 export const EXPIRING_DAYS = 14;
 
-const KEYS = ['rule', 'zone', 'resource', 'reason', 'owner', 'expires'];
+const KEYS = ['rule', 'zone', 'resource', 'reason', 'owner', 'expires', 'acknowledge'];
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -52,17 +82,17 @@ function parseExpiry(text: string): Date | null {
   return null;
 }
 
-export function loadWaivers(path: string, ruleIds: readonly string[]): Waiver[] {
+export function loadWaivers(path: string, ruleIds: readonly string[], limits: WaiverLimits = {}): Waiver[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     throw new WaiverError(`waivers file ${path}: cannot read it (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
   }
-  return parseWaivers(text, path, ruleIds, extname(path).toLowerCase() === '.json' ? 'json' : 'yaml');
+  return parseWaivers(text, path, ruleIds, extname(path).toLowerCase() === '.json' ? 'json' : 'yaml', limits);
 }
 
-export function parseWaivers(text: string, source: string, ruleIds: readonly string[], format: 'json' | 'yaml'): Waiver[] {
+export function parseWaivers(text: string, source: string, ruleIds: readonly string[], format: 'json' | 'yaml', limits: WaiverLimits = {}): Waiver[] {
   let doc: unknown;
   try {
     doc = format === 'json' ? JSON.parse(text) : parseYaml(text, { prettyErrors: false, uniqueKeys: true });
@@ -73,15 +103,37 @@ export function parseWaivers(text: string, source: string, ruleIds: readonly str
   if (doc === null || doc === undefined) return [];
   const list = Array.isArray(doc) ? doc : typeof doc === 'object' && Array.isArray((doc as Record<string, unknown>)['waivers']) ? (doc as { waivers: unknown[] }).waivers : null;
   if (!list) throw new WaiverError(`waivers file ${source}: expected a list of waivers, or an object with a "waivers" list`);
-  return list.map((entry, i) => readWaiver(entry, i + 1, source, ruleIds));
+  const latest = latestEnd(limits);
+  return list.map((entry, i) => readWaiver(entry, i + 1, source, ruleIds, latest));
 }
 
-function readWaiver(entry: unknown, index: number, source: string, ruleIds: readonly string[]): Waiver {
+/** The latest end a waiver may have: the end of the UTC day `maxDays` days after today. */
+function latestEnd(limits: WaiverLimits): { at: Date; days: number } {
+  const days = limits.maxDays ?? DEFAULT_WAIVER_MAX_DAYS;
+  const now = limits.now ?? new Date();
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return { at: new Date(today + (days + 1) * 86_400_000), days };
+}
+
+/** A glob with no letter or digit in it ("*", "*.*", "?*"...) stands for any name. */
+const anyName = (glob: string) => !/[\p{L}\p{N}]/u.test(glob);
+
+function readAcknowledge(value: unknown, where: string): Acknowledgement[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  const words = ACKNOWLEDGEMENTS.join(', ');
+  if (!Array.isArray(value) || value.length === 0) throw new WaiverError(`${where}: "acknowledge" must be a list of ${words}, e.g. acknowledge: [all-zones]`);
+  for (const word of value) {
+    if (!ACKNOWLEDGEMENTS.includes(word as Acknowledgement)) throw new WaiverError(`${where}: "acknowledge" takes ${words}, got ${JSON.stringify(word)}`);
+  }
+  return [...new Set(value as Acknowledgement[])];
+}
+
+function readWaiver(entry: unknown, index: number, source: string, ruleIds: readonly string[], latest: { at: Date; days: number }): Waiver {
   const where = `waivers file ${source}: waiver ${index}`;
   if (!entry || typeof entry !== 'object' || Array.isArray(entry)) throw new WaiverError(`${where}: expected an object with ${KEYS.join(', ')}`);
   const w = entry as Record<string, unknown>;
   for (const key of Object.keys(w)) {
-    if (!KEYS.includes(key)) throw new WaiverError(`${where}: unknown key "${key}"; waivers have ${KEYS.join(', ')}`);
+    if (!KEYS.includes(key)) throw new WaiverError(`${where}: unknown key "${key}"; waivers have ${KEYS.join(', ')}${didYouMean(key, KEYS)}`);
   }
   const text = (key: string, required: boolean): string | null => {
     const v = w[key];
@@ -102,8 +154,20 @@ function readWaiver(entry: unknown, index: number, source: string, ruleIds: read
   const expiresAt = parseExpiry(expires);
   if (!expiresAt) throw new WaiverError(`${where}: "expires" must be a date like 2027-01-31 or a time like 2027-01-31T12:00:00Z, got ${JSON.stringify(expires)}`);
   const ruleRe = globToRegExp(rule);
-  if (!ruleIds.some((id) => ruleRe.test(id))) throw new WaiverError(`${where}: rule "${rule}" matches no rule; zonewarden rules lists them`);
-  return { index, rule, zone, resource, reason, owner, expires, expiresAt };
+  if (!ruleIds.some((id) => ruleRe.test(id))) throw new WaiverError(`${where}: rule "${rule}" matches no rule; zonewarden rules lists them${isGlob(rule) ? '' : didYouMean(rule, ruleIds)}`);
+  const acknowledge = readAcknowledge(w['acknowledge'], where);
+  const needs = (a: Acknowledgement, what: string) => {
+    if (!acknowledge?.includes(a)) throw new WaiverError(`${where}: ${what}; if that is meant, add "acknowledge: [${a}]" to the waiver`);
+  };
+  // An exact rule id never covers rules added later; a glob that matches every rule id does.
+  if (anyName(rule) || (isGlob(rule) && ruleIds.every((id) => ruleRe.test(id)))) needs('all-rules', `rule "${rule}" matches every rule`);
+  if (zone !== null && anyName(zone)) needs('all-zones', `zone "${zone}" matches every zone`);
+  if (zone === null && resource !== null && anyName(resource)) needs('all-zones', `resource "${resource}" with no zone matches every resource of every zone`);
+  if (expiresAt.getTime() > latest.at.getTime()) {
+    const last = new Date(latest.at.getTime() - 86_400_000).toISOString().slice(0, 10);
+    throw new WaiverError(`${where}: expires ${expires}, later than waiverMaxDays (${latest.days}) days from today; end it by ${last}, renewing it then if still needed`);
+  }
+  return { index, rule, zone, resource, reason, owner, expires, expiresAt, ...(acknowledge ? { acknowledge } : {}) };
 }
 
 /** A waiver as the audit reports it (its end as written, without the parsed instant). */
@@ -112,6 +176,8 @@ export interface WaiverState extends Omit<Waiver, 'expiresAt'> {
   daysLeft: number;
   /** Failures it waived (or, once expired, would have waived). */
   matched: number;
+  /** Critical failures it matched but left failing, as it does not acknowledge `critical`. */
+  heldCritical: number;
 }
 
 export interface WaiverReport {
@@ -122,6 +188,11 @@ export interface WaiverReport {
   expired: WaiverState[];
   /** Active but matching no failure: fixed, or a typo. */
   unused: WaiverState[];
+  /**
+   * Active but leaving failures it matches failing, for want of an acknowledgement: all of them
+   * (`overLimit`) or its critical ones (`heldCritical`). Absent in audits stored by earlier versions.
+   */
+  held?: WaiverState[];
 }
 
 function matcher(w: Waiver): (f: Finding) => boolean {
@@ -145,37 +216,59 @@ export class WaiverSet {
     waivers: readonly Waiver[],
     private readonly now: Date,
   ) {
-    this.compiled = waivers.map((w) => ({ w, match: matcher(w), active: w.expiresAt.getTime() > now.getTime(), matched: 0 }));
+    this.compiled = waivers.map((w) => ({
+      w,
+      match: matcher(w),
+      active: w.expiresAt.getTime() > now.getTime(),
+      critical: w.acknowledge?.includes('critical') === true,
+      matched: 0,
+      heldCritical: 0,
+    }));
   }
 
   /**
-   * A failure matched by an active waiver (the first in the file) becomes `waived`. With
-   * `tentative`, the waivers it matched are noted there rather than counted, for `confirm` to
-   * count once the finding stands (a rule that throws leaves no finding, and no match).
+   * A failure matched by an active waiver (the first in the file that may waive it) becomes
+   * `waived`. A waiver over its match limit waives nothing, and one that does not acknowledge
+   * `critical` no critical failure. With `tentative`, the waivers it matched are noted there
+   * rather than counted, for `confirm` to count once the finding stands (a rule that throws leaves
+   * no finding, and no match): index i for a match, -(i + 1) for a critical failure held back.
+   * Kept zones' tallies carry these notes to later audits as they are.
    */
   apply(f: Finding, tentative?: number[]): Finding {
     if (f.status !== 'fail' || this.compiled.length === 0) return f;
     let applied: Finding | null = null;
     for (const [i, c] of this.compiled.entries()) {
       if (!c.match(f)) continue;
-      if (tentative) tentative.push(i);
-      else c.matched++;
-      if (c.active && !applied) applied = { ...f, status: 'waived', waiver: { reason: c.w.reason, owner: c.w.owner, expires: c.w.expires, index: c.w.index } };
+      const heldCritical = c.active && c.w.overLimit === undefined && f.severity === 'critical' && !c.critical;
+      if (tentative) {
+        tentative.push(i);
+        if (heldCritical) tentative.push(-(i + 1));
+      } else {
+        c.matched++;
+        if (heldCritical) c.heldCritical++;
+      }
+      if (c.active && c.w.overLimit === undefined && !heldCritical && !applied) {
+        applied = { ...f, status: 'waived', waiver: { reason: c.w.reason, owner: c.w.owner, expires: c.w.expires, index: c.w.index } };
+      }
     }
     return applied ?? f;
   }
 
   /** Counts the matches `apply` noted as tentative. */
   confirm(tentative: readonly number[]): void {
-    for (const i of tentative) this.compiled[i]!.matched++;
+    for (const i of tentative) {
+      if (i >= 0) this.compiled[i]!.matched++;
+      else this.compiled[-i - 1]!.heldCritical++;
+    }
   }
 
   report(): WaiverReport {
     const now = this.now.getTime();
-    const state = ({ w: { expiresAt, ...waiver }, matched }: (typeof this.compiled)[number]): WaiverState => ({
+    const state = ({ w: { expiresAt, ...waiver }, matched, heldCritical }: (typeof this.compiled)[number]): WaiverState => ({
       ...waiver,
       daysLeft: Math.floor((expiresAt.getTime() - now) / 86_400_000),
       matched,
+      heldCritical,
     });
     const active = this.compiled.filter((c) => c.active);
     return {
@@ -183,6 +276,7 @@ export class WaiverSet {
       expiring: active.filter((c) => c.w.expiresAt.getTime() - now <= EXPIRING_DAYS * 86_400_000).map(state),
       expired: this.compiled.filter((c) => !c.active).map(state),
       unused: active.filter((c) => c.matched === 0).map(state),
+      held: active.filter((c) => (c.w.overLimit !== undefined && c.matched > 0) || c.heldCritical > 0).map(state),
     };
   }
 }
@@ -191,4 +285,29 @@ export function applyWaivers(findings: readonly Finding[], waivers: readonly Wai
   const set = new WaiverSet(waivers, now);
   const out = findings.map((f) => set.apply(f));
   return { findings: out, report: set.report() };
+}
+
+/**
+ * Runs `audit` with the waivers; when an active waiver that does not acknowledge `many` matched
+ * more than `maxMatches` failures, runs it again with that waiver waiving nothing. The limit can
+ * only be known once every failure is matched, and findings stream into the database as they
+ * come, so the second audit (which replaces the first) is what keeps the statuses, the counts and
+ * the kept verdicts of later audits consistent. Only a waiver over its limit costs it.
+ */
+export function auditWithinLimits<T extends { waivers: WaiverReport }>(waivers: readonly Waiver[], maxMatches: number, audit: (waivers: readonly Waiver[]) => T): T {
+  const first = audit(waivers);
+  const over = new Set(first.waivers.active.filter((s) => s.matched > maxMatches && !s.acknowledge?.includes('many')).map((s) => s.index));
+  if (over.size === 0) return first;
+  return audit(waivers.map((w) => (over.has(w.index) ? { ...w, overLimit: maxMatches } : w)));
+}
+
+/** One line for each waiver that left failures failing for want of an acknowledgement. */
+export function heldWaiverWarnings(report: WaiverReport, source: string): string[] {
+  return (report.held ?? []).flatMap((s) => {
+    const where = `waivers file ${source}: waiver ${s.index} (rule ${s.rule}${s.zone === null ? '' : `, zone ${s.zone}`}${s.resource === null ? '' : `, resource ${s.resource}`})`;
+    if (s.overLimit !== undefined) {
+      return [`${where} matched ${s.matched} failures, more than waiverMaxMatches (${s.overLimit}): none waived; add "acknowledge: [many]" to the waiver to waive them`];
+    }
+    return [`${where} matched ${s.heldCritical} critical failure(s): left failing; add "acknowledge: [critical]" to the waiver to waive them`];
+  });
 }

@@ -99,12 +99,14 @@ describe('zonewarden audit', () => {
   it('applies waivers, and lists expired, ending and unused ones', async () => {
     const file = join(dir, 'waivers.yaml');
     const soon = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    // Within waiverMaxDays (90) of today: a waiver ending later is refused (issue 32).
+    const later = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
     writeFileSync(
       file,
       [
         `- {rule: firewall-rule-quota, zone: "tinker*", reason: hobby zone, owner: sam, expires: ${soon}}`,
         '- {rule: zone-not-active, zone: northwind-blog.example, reason: old, owner: web, expires: 2020-01-01}',
-        '- {rule: "zone-*", zone: nothing.example, reason: typo, owner: web, expires: 2099-01-01}',
+        `- {rule: "zone-*", zone: nothing.example, reason: typo, owner: web, expires: ${later}}`,
       ].join('\n'),
     );
     const r = await audit('--waivers', file, '--fail-on', 'high');
@@ -113,6 +115,33 @@ describe('zonewarden audit', () => {
     expect(r.stdout).toContain('expired waivers (no longer applied):\n  waiver 2 (zone-not-active, zone northwind-blog.example; owner web) ended 2020-01-01; 1 failure(s) it covered fail again');
     expect(r.stdout).toMatch(/waivers ending within 14 days:\n {2}waiver 1 \(firewall-rule-quota, zone tinker\*; owner sam\) ends \S+ \(\d days left\)/);
     expect(r.stdout).toContain('waivers matching no failure (fixed, or a typo):\n  waiver 3 (zone-*, zone nothing.example; owner web) matched nothing');
+  });
+
+  // issue 32: waivers that cannot hide everything: refused at load in one line, or, in the audit,
+  // left unwaived with a warning when they match more than --waiver-max-matches failures.
+  it('refuses broad or long waivers in one line and holds back one over its match limit', async () => {
+    const file = join(dir, 'broad.yaml');
+    const later = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    writeFileSync(file, `- {rule: "*", zone: "tinker*", reason: hobby zone, owner: sam, expires: ${later}}\n`);
+    const refused = await audit('--waivers', file);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^zonewarden audit: waivers file .*broad\.yaml: waiver 1: rule "\*" matches every rule; if that is meant, add "acknowledge: \[all-rules\]" to the waiver\n$/);
+
+    writeFileSync(file, `- {rule: "*", zone: "tinker*", reason: hobby zone, owner: sam, expires: ${later}, acknowledge: [all-rules]}\n`);
+    const tooLong = await audit('--waivers', file, '--waiver-max-days', '10');
+    expect(tooLong.code).toBe(2);
+    expect(tooLong.stderr).toMatch(/^zonewarden audit: waivers file .*: waiver 1: expires \S+, later than waiverMaxDays \(10\) days from today; end it by \S+, renewing it then if still needed\n$/);
+    const within = JSON.parse((await audit('--waivers', file, '--format', 'json', '--quiet')).stdout);
+    const matched = within.waivers.active[0].matched as number;
+    expect(matched).toBeGreaterThan(1);
+    expect(within.counts.byStatus.waived).toBe(matched);
+    const over = await audit('--waivers', file, '--format', 'json', '--quiet', '--waiver-max-matches', String(matched - 1));
+    expect(over.stderr).toMatch(
+      new RegExp(`^waivers file .*broad\\.yaml: waiver 1 \\(rule \\*, zone tinker\\*\\) matched ${matched} failures, more than waiverMaxMatches \\(${matched - 1}\\): none waived; add "acknowledge: \\[many\\]" to the waiver to waive them\n$`),
+    );
+    const held = JSON.parse(over.stdout);
+    expect(held.counts.byStatus.waived).toBe(0);
+    expect(held.waivers.held).toEqual([expect.objectContaining({ index: 1, matched, overLimit: matched - 1 })]);
   });
 
   it('takes rule settings from the config file', async () => {
@@ -147,7 +176,7 @@ describe('zonewarden audit', () => {
     writeFileSync(config, JSON.stringify({ rules: { 'certificate-expiri': { enabled: false } } }));
     const r = await audit('--config', config);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`zonewarden audit: config file ${config}: rules.certificate-expiri: no such rule; zonewarden rules lists them\n`);
+    expect(r.stderr).toBe(`zonewarden audit: config file ${config}: rules.certificate-expiri: no such rule; zonewarden rules lists them (did you mean "certificate-expiry"?)\n`);
   });
 
   it('refuses a config file that is not JSON in one line, though the parser quotes its line breaks', async () => {

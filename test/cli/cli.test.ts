@@ -51,6 +51,18 @@ describe('zonewarden CLI', () => {
     expect(r.stdout).toBe('');
   });
 
+    // issue 32 item 7 ("did you mean"): a name one edit from a known one suggests it; an unrelated name gets no guess.
+  it('suggests the command or option a one-letter typo was meant to be, and nothing for an unrelated word', async () => {
+    const command = await runCli(['scna']);
+    expect(command.code).toBe(2);
+    expect(command.stderr.trim()).toMatch(/^zonewarden: unknown command "scna"; commands: demo, .* \(see zonewarden --help\) \(did you mean "scan"\?\)$/);
+    expect((await runCli(['frobnicate'])).stderr).not.toContain('did you mean');
+    const option = await runCli(['scan', '--budgt', '5']);
+    expect(option.code).toBe(2);
+    expect(option.stderr.trim()).toBe(`zonewarden scan: unknown option --budgt; see 'zonewarden scan --help' (did you mean "--budget"?)`);
+    expect((await runCli(['scan', '--colour'])).stderr).not.toContain('did you mean');
+  });
+
   it('names the bad field of a dataset file in one line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'zw-cli-'));
     const file = join(dir, 'bad.json');

@@ -137,8 +137,9 @@ describe('zonewarden report', () => {
     const soon = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
     writeFileSync(
       join(dir, 'waivers.yaml'),
-      `- {rule: certificate-expiry, zone: northwind.example, reason: "renewal <b>booked</b>", owner: web@example.com, expires: ${soon}}\n` +
-        '- {rule: dns-private-address, zone: "*", reason: lab, owner: net@example.com, expires: 2020-01-01}\n',
+      // issue 32 item 5: a waiver of a critical failure, or of every zone, says so in the waiver itself.
+      `- {rule: certificate-expiry, zone: northwind.example, reason: "renewal <b>booked</b>", owner: web@example.com, expires: ${soon}, acknowledge: [critical]}\n` +
+        '- {rule: dns-private-address, zone: "*", reason: lab, owner: net@example.com, expires: 2020-01-01, acknowledge: [all-zones]}\n',
     );
     expect((await run('audit', '--scan', '2', '--waivers', 'waivers.yaml', '--quiet')).code).toBe(0);
     const r = await run('report', '--scan', '2', '--format', 'html', '--out', 'waived', '--quiet');

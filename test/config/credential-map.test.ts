@@ -66,6 +66,14 @@ describe('parseCredentialMap', () => {
     expect(message).not.toContain('\n');
   });
 
+  // issue 32 item 7 ("did you mean"): a name one edit from a known one suggests it; an unrelated name gets no guess.
+  it('suggests the key a one-letter typo was meant to be, and nothing for an unrelated key', () => {
+    expect(configError(() => parse([{ accounts: [ACME], tokenEnb: 'ZW_T' }])).message).toBe(
+      `${SOURCE}[0]: unknown key "tokenEnb"; known keys: accounts, tokenEnv, emailEnv, keyEnv (the file names variables; their values stay in the environment) (did you mean "tokenEnv"?)`,
+    );
+    expect(configError(() => parse([{ accounts: [ACME], tokenEnv: 'ZW_T', region: 'eu' }])).message).not.toContain('did you mean');
+  });
+
   it.each(['zw_token_acme', '1TOKEN', '', 'ZW TOKEN', 42])('refuses %j as a variable name', (name) => {
     expect(configError(() => parse([{ accounts: [ACME], tokenEnv: name }])).message).toBe(
       `${SOURCE}[0].tokenEnv: expected the NAME of an environment variable (upper-case letters, digits and _), never the credential itself`,

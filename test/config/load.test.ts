@@ -136,7 +136,7 @@ describe('loadConfig config file', () => {
     const cwd = cwdWithConfig({ budgte: 5 });
     const message = configError(() => load({ cwd })).message;
     expect(message).toBe(
-      `config file ${join(cwd, DEFAULT_CONFIG_FILE)}: unknown key "budgte"; known keys: baseUrl, db, resolver, concurrency, budget, budgetWindow, perSecond, timeout, retries, retryWait, account, zone, organizations, failOn, waivers, rulesDir, keep, full, fullEvery, maxAge, cron, timezone, quiet, verbose, rules, drift, notifications, credentials (did you mean "budget"?)`,
+      `config file ${join(cwd, DEFAULT_CONFIG_FILE)}: unknown key "budgte"; known keys: baseUrl, db, resolver, concurrency, budget, budgetWindow, perSecond, timeout, retries, retryWait, account, zone, organizations, failOn, waivers, waiverMaxDays, waiverMaxMatches, rulesDir, keep, full, fullEvery, maxAge, cron, timezone, quiet, verbose, rules, drift, notifications, credentials (did you mean "budget"?)`,
     );
   });
 

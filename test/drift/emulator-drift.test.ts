@@ -387,7 +387,8 @@ describe('finding drift from waivers and severity settings', () => {
     for (let i = 0; i < 2; i++) expect((await runInProcess(['scan', '--base-url', emu.url, '--db', file, '--budget', '1000000', '--quiet'], env, local)).code).toBe(0);
     writeFileSync(
       join(local, 'waivers.yaml'),
-      '- {rule: certificate-expiry, zone: shop.example, reason: renewal booked, owner: web@example.com, expires: 2099-01-01}\n',
+      // issue 32 item 5: at most 90 days ahead, and a critical failure waived only when acknowledged.
+      `- {rule: certificate-expiry, zone: shop.example, reason: renewal booked, owner: web@example.com, expires: ${new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10)}, acknowledge: [critical]}\n`,
     );
     writeFileSync(join(local, 'severity.json'), JSON.stringify({ rules: { 'invite-pending': { severity: 'high' } } }));
     const audit = (scan: number, ...args: string[]) => runInProcess(['audit', '--db', file, '--scan', String(scan), '--quiet', ...args], env, local);

@@ -7,6 +7,9 @@ import { loadAuditHeader, saveAudit, storedFindings, storedFindingsJson } from '
 import { parseWaivers } from '../../src/policy/waivers.js';
 import { snapshotOf } from '../support/snapshot-fixture.js';
 
+/** These tests are about the order of findings, not the waivers' own limits (a 90-day maximum by default). */
+const LONG = { maxDays: 36_500 };
+
 /**
  * An audit is stored in listing order (worst first, then rule, zone name and resource, as
  * compareFindings orders findings in memory) as the rules give it, without a sort of the whole
@@ -57,7 +60,7 @@ const stored = (db: Parameters<typeof storedFindings>[0], scanId: number): Findi
 describe('audit listing order', () => {
   it('stores the findings in the order compareFindings lists them, zone rules, organisation rules and waivers together', () => {
     const rules = activeRules(loadCatalogue([manyVerdicts('rule-b', () => 7), manyVerdicts('rule-a', (z) => (z === 'b.example' ? 0 : 4)), organisationRule]));
-    const waivers = parseWaivers('- {rule: rule-b, zone: z.example, resource: "r00002.*", reason: r, owner: o, expires: 2099-01-01}', 'w', ['rule-b'], 'yaml');
+    const waivers = parseWaivers('- {rule: rule-b, zone: z.example, resource: "r00002.*", reason: r, owner: o, expires: 2099-01-01}', 'w', ['rule-b'], 'yaml', LONG);
     const { db, reader } = snapshotOf(zones);
     const inMemory = runAudit(reader, rules, waivers).findings.filter((f) => f.status !== 'pass');
     recordAudit(db, reader, rules, waivers);
@@ -83,7 +86,7 @@ describe('audit listing order', () => {
   });
 
   it('forgets every finding, count and waiver match of a rule that throws, also after thousands of findings', () => {
-    const waivers = parseWaivers('- {rule: flaky, zone: m.example, reason: r, owner: o, expires: 2099-01-01}', 'w', ['flaky'], 'yaml');
+    const waivers = parseWaivers('- {rule: flaky, zone: m.example, reason: r, owner: o, expires: 2099-01-01}', 'w', ['flaky'], 'yaml', LONG);
     for (const size of [3, 4500]) {
       // Throws on m.example only; gives as many verdicts on z.example, which stand.
       const flaky = defineRule({
@@ -117,7 +120,7 @@ describe('audit listing order', () => {
         ctx.fail({ type: 'dns_record', id: 'plain', name: null }, 'bad', { name: 'plain' });
       },
     });
-    const waivers = parseWaivers('- {rule: hostile, zone: a.example, resource: plain, reason: "why \\"not\\"", owner: o, expires: 2099-01-01}', 'w', ['hostile'], 'yaml');
+    const waivers = parseWaivers('- {rule: hostile, zone: a.example, resource: plain, reason: "why \\"not\\"", owner: o, expires: 2099-01-01}', 'w', ['hostile'], 'yaml', LONG);
     const { db, reader } = snapshotOf(zones);
     recordAudit(db, reader, activeRules(loadCatalogue([rule])), waivers);
     const objects = stored(db, reader.scan.id);

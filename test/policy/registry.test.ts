@@ -80,6 +80,17 @@ describe('rule settings from the config file', () => {
     expect(thrownBy(() => activeRules(catalogue, settings as never, 'cfg'), RuleConfigError).message).toContain(message);
   });
 
+  // issue 32 item 7 ("did you mean"): a name one edit from a known one suggests it; an unrelated name gets no guess.
+  it('suggests the rule id, setting or option a one-letter typo was meant to be, and nothing for an unrelated name', () => {
+    const message = (settings: unknown) => thrownBy(() => activeRules(catalogue, settings as never, 'cfg'), RuleConfigError).message;
+    expect(message({ 'good-rul': {} })).toBe('cfg: rules.good-rul: no such rule; zonewarden rules lists them (did you mean "good-rule"?)');
+    expect(message({ 'no-such-rule': {} })).not.toContain('did you mean');
+    expect(message({ 'good-rule': { enable: false } })).toBe('cfg: rules.good-rule: unknown setting "enable"; use enabled, severity, options or overrides (did you mean "enabled"?)');
+    expect(message({ 'good-rule': { disabled: true } })).not.toContain('did you mean');
+    expect(message({ 'good-rule': { options: { limt: 1 } } })).toBe('cfg: rules.good-rule.options: unknown option "limt"; options: limit, quotas, names (did you mean "limit"?)');
+    expect(message({ 'good-rule': { options: { colour: 1 } } })).not.toContain('did you mean');
+  });
+
   it('refuses a list entry outside the values a rule allows, naming them', () => {
     const choosy = broken({ optionChoices: { names: ['a', 'b'] } }, { limit: 3, quotas: { free: 5, pro: 20 }, names: [] });
     const settings = { 'good-rule': { options: { names: ['a', 'c'] } } };

@@ -46,7 +46,8 @@ function junit(): string {
     ],
   });
   const catalogue = loadCatalogue([dnsOriginExposed, invitePending]);
-  const waiver: Waiver = { index: 1, rule: 'dns-origin-exposed', zone: 'c.example', resource: null, reason: 'lab', owner: 'net@example.com', expires: '2027-01-01', expiresAt: new Date('2027-01-01') };
+  const waiver: Waiver = { index: 1, rule: 'dns-origin-exposed', zone: 'c.example', resource: null, reason: 'lab', owner: 'net@example.com', expires: '2027-01-01', expiresAt: new Date('2027-01-01'), acknowledge: ['critical'] };
+  // issue 32 item 5: a critical failure is waived only by a waiver that acknowledges it (its severity is raised to critical here).
   const result = runAudit(reader, activeRules(catalogue, { 'dns-origin-exposed': { severity: 'critical' } }), [waiver], { keepPasses: false });
   let xml = '';
   const rules = junitRules(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity })), catalogue);

@@ -44,7 +44,8 @@ function events(): Array<Record<string, unknown>> {
     ],
   });
   const rules = loadCatalogue([dnsOriginExposed, invitePending]);
-  const waiver: Waiver = { index: 1, rule: 'dns-origin-exposed', zone: 'c.example', resource: null, reason: 'lab', owner: 'net@example.com', expires: '2027-01-01', expiresAt: new Date('2027-01-01') };
+  const waiver: Waiver = { index: 1, rule: 'dns-origin-exposed', zone: 'c.example', resource: null, reason: 'lab', owner: 'net@example.com', expires: '2027-01-01', expiresAt: new Date('2027-01-01'), acknowledge: ['critical'] };
+  // issue 32 item 5: a critical failure is waived only by a waiver that acknowledges it (its severity is raised to critical here).
   const result = runAudit(reader, activeRules(rules, { 'dns-origin-exposed': { severity: 'critical' } }), [waiver], { keepPasses: false });
   let text = '';
   writeOcsf(result.findings, reader.scan, rules, (t) => (text += t));

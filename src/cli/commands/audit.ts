@@ -5,7 +5,7 @@ import { recordAudit, runAudit, type AuditResult } from '../../policy/audit.js';
 import type { Finding } from '../../policy/findings.js';
 import type { Severity } from '../../policy/rule.js';
 import { saveAudit, storedFindings, storedFindingsJson } from '../../policy/store.js';
-import { loadWaivers } from '../../policy/waivers.js';
+import { auditWithinLimits, heldWaiverWarnings, loadWaivers } from '../../policy/waivers.js';
 import { EXIT } from '../../common/errors.js';
 import { openSnapshot, SnapshotError, type Db } from '../../snapshot/db.js';
 import { SCHEMA_VERSION } from '../../snapshot/migrations.js';
@@ -77,8 +77,12 @@ matching a name or glob or in an account (id, name or glob), later ones winning.
 adds rules of your own (docs/custom-rules.md).
 
 Waivers come from a YAML or JSON file: a list of {rule, zone and/or resource, reason, owner,
-expires}; rule, zone and resource take names, ids or globs (* and ?). An expired waiver no longer
-applies and is listed, as are waivers ending within 14 days and waivers that match nothing.
+expires, and acknowledge when needed}; rule, zone and resource take names, ids or globs (* and
+?). An expired waiver no longer applies and is listed, as are waivers ending within 14 days and
+waivers that match nothing. A waiver ending more than --waiver-max-days ahead, or covering every
+rule or every zone without acknowledge: [all-rules] or [all-zones], is refused. One matching a
+critical failure without [critical], or more than --waiver-max-matches failures without [many],
+leaves those failures failing and is named on stderr.
 
 Exit 1: a failure (not waived) at or above --fail-on. Otherwise exit 3 when the scan is
 incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or database error.`,
@@ -93,7 +97,7 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
     passes: { type: 'boolean', help: 'list passing verdicts too' },
     'no-reuse': { type: 'boolean', help: 'judge every zone again rather than keep the verdicts of zones unchanged since the last audit' },
     limit: { type: 'integer', default: 1000, min: 0, value: 'N', help: 'list at most N findings in the text table, worst first (0: all); JSON lists all' },
-    ...commonOptions('failOn', 'waivers', 'rulesDir', 'account', 'zone', 'db', 'config', 'quiet', 'verbose'),
+    ...commonOptions('failOn', 'waivers', 'waiverMaxDays', 'waiverMaxMatches', 'rulesDir', 'account', 'zone', 'db', 'config', 'quiet', 'verbose'),
   },
   examples: [
     'zonewarden audit',
@@ -106,7 +110,7 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
     const config = configFrom(o, io);
     await loadRules(config, io.cwd);
     const rules = rulesFor(config);
-    const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()]) : [];
+    const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()], { maxDays: config.waiverMaxDays }) : [];
     const path = resolve(io.cwd, config.db);
     const db = openExisting(path);
     try {
@@ -117,16 +121,17 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
       // The JSON output of a stored audit comes out of SQLite already as JSON text.
       let findingsJson: () => Iterable<Finding | string>;
       if (o.passes) {
-        const held = runAudit(reader, rules, waivers, { keepPasses: true });
+        const held = auditWithinLimits(waivers, config.waiverMaxMatches, (w) => runAudit(reader, rules, w, { keepPasses: true }));
         saveAudit(db, held);
         result = held;
         findings = findingsJson = () => held.findings;
       } else {
-        result = recordAudit(db, reader, rules, waivers, { reuse: o['no-reuse'] !== true });
+        result = auditWithinLimits(waivers, config.waiverMaxMatches, (w) => recordAudit(db, reader, rules, w, { reuse: o['no-reuse'] !== true }));
         if (config.verbose && result.reused) io.stderr(`kept the verdicts of ${result.reused.zones} unchanged zone(s) from the audit of scan ${result.reused.fromScan}\n`);
         findings = () => storedFindings(db, reader.scan.id);
         findingsJson = () => storedFindingsJson(db, reader.scan.id);
       }
+      for (const line of heldWaiverWarnings(result.waivers, resolve(io.cwd, config.waivers ?? ''))) io.stderr(`${line}\n`);
       const failOn = config.failOn;
       const failing = failOn === 'none' ? 0 : result.failingAtOrAbove[failOn as Severity];
       const incomplete = result.scan.status !== 'complete' || result.errors.length > 0;

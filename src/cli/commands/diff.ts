@@ -4,7 +4,7 @@ import { loadAuditHeader } from '../../policy/store.js';
 import type { Db } from '../../snapshot/db.js';
 import { recordAudit } from '../../policy/audit.js';
 import { catalogue, loadRules, rulesFor } from '../../policy/catalogue.js';
-import { loadWaivers } from '../../policy/waivers.js';
+import { auditWithinLimits, heldWaiverWarnings, loadWaivers } from '../../policy/waivers.js';
 import { EXIT } from '../../common/errors.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom, configScope } from '../common.js';
@@ -46,7 +46,7 @@ rules that ran in only one audit); else 0. Exit 2: a usage, configuration or dat
     format: { type: 'string', default: 'text', choices: ['text', 'json', 'md'], help: 'output: text, JSON (schema zonewarden.diff/1) or Markdown' },
     'fail-on-drift': { type: 'boolean', help: 'exit 1 when anything changed' },
     limit: { type: 'integer', default: 500, min: 0, value: 'N', help: 'list at most N entries per section in text and Markdown (0: all); JSON lists all' },
-    ...commonOptions('waivers', 'rulesDir', 'account', 'zone', 'db', 'config', 'quiet', 'verbose'),
+    ...commonOptions('waivers', 'waiverMaxDays', 'waiverMaxMatches', 'rulesDir', 'account', 'zone', 'db', 'config', 'quiet', 'verbose'),
   },
   examples: ['zonewarden diff', 'zonewarden diff --baseline --fail-on-drift', 'zonewarden diff --from 12 --to 15 --format md > drift.md'],
   async run(o, io) {
@@ -54,7 +54,7 @@ rules that ran in only one audit); else 0. Exit 2: a usage, configuration or dat
     const ignore = ignoreListFrom(config.drift, `config file ${config.configFile ?? ''}: drift`);
     await loadRules(config, io.cwd);
     const rules = rulesFor(config);
-    const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()]) : [];
+    const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()], { maxDays: config.waiverMaxDays }) : [];
     const db = openForDiff(resolve(io.cwd, config.db), o);
     try {
       const result = diffScans(db, {
@@ -65,7 +65,8 @@ rules that ran in only one audit); else 0. Exit 2: a usage, configuration or dat
         ignore,
         audit: (reader) => {
           if (!config.quiet) io.stderr(`scan ${reader.scan.id} has not been audited: auditing it now\n`);
-          recordAudit(db, reader, rules, waivers);
+          const audited = auditWithinLimits(waivers, config.waiverMaxMatches, (w) => recordAudit(db, reader, rules, w));
+          for (const line of heldWaiverWarnings(audited.waivers, resolve(io.cwd, config.waivers ?? ''))) io.stderr(`${line}\n`);
         },
       });
       const exitCode = o['fail-on-drift'] && result.changed ? EXIT.findings : result.partial ? EXIT.incomplete : EXIT.ok;

@@ -2,6 +2,7 @@ import { isLoopback } from '../../api/base-url.js';
 import { ConfigError } from '../../config/load.js';
 import { SEVERITIES, type Severity } from '../../policy/rule.js';
 import { printable } from '../../common/printable.js';
+import { didYouMean } from '../../common/did-you-mean.js';
 import { NOTIFICATION_EVENTS, type NotificationEvent } from './notice.js';
 
 export interface WebhookTarget {
@@ -165,7 +166,7 @@ function number(raw: unknown, key: string, min: number, max: number, whole: bool
 
 function refuseUnknown(object: Readonly<Record<string, unknown>>, known: readonly string[], key: string, fail: Fail): void {
   for (const name of Object.keys(object)) {
-    if (!known.includes(name)) fail(key, `unknown key ${describe(name)}; known keys: ${known.join(', ')}`);
+    if (!known.includes(name)) fail(key, `unknown key ${describe(name)}; known keys: ${known.join(', ')}${didYouMean(name, known)}`);
   }
 }
 

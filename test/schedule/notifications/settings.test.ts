@@ -145,12 +145,20 @@ describe('notification settings', () => {
   });
 
   it('refuses unknown keys, listing the known ones', () => {
-    expect(error({ webhook: [] })).toBe(`${SOURCE}: notifications: unknown key "webhook"; known keys: webhooks, minSeverity, on, reportUrl, timeout, retries`);
+    expect(error({ webhook: [] })).toBe(`${SOURCE}: notifications: unknown key "webhook"; known keys: webhooks, minSeverity, on, reportUrl, timeout, retries (did you mean "webhooks"?)`);
     expect(error({ webhooks: [{ url: SLACK, channel: '#sec' }] })).toBe(
       `${SOURCE}: notifications.webhooks[0]: unknown key "channel"; known keys: url, urlEnv, format, minSeverity, on`,
     );
     // Own keys only: a prototype name is as unknown as any other.
     expect(error(JSON.parse('{"__proto__": {}}') as Record<string, unknown>)).toContain('unknown key "__proto__"');
+  });
+
+  // issue 32 item 7 ("did you mean"): a name one edit from a known one suggests it; an unrelated name gets no guess.
+  it('suggests the key a one-letter typo was meant to be, and nothing for an unrelated key', () => {
+    expect(error({ minSeverty: 'high' })).toBe(
+      `${SOURCE}: notifications: unknown key "minSeverty"; known keys: webhooks, minSeverity, on, reportUrl, timeout, retries (did you mean "minSeverity"?)`,
+    );
+    expect(error({ channel: '#sec' })).not.toContain('did you mean');
   });
 
   it('keeps quoted values to one printable line', () => {
