@@ -1,7 +1,7 @@
 import { validateBaseUrl } from '../api/base-url.js';
 import { ApiClient } from '../api/client.js';
 import { ClientSet } from '../api/client-set.js';
-import { credentialsFromEnv, redactorFor, scanCredentials, type Credentials, type ScanCredentials } from '../config/credentials.js';
+import { credentialsFromEnv, ignoredVendorVariables, redactorFor, scanCredentials, type Credentials, type ScanCredentials } from '../config/credentials.js';
 import { ConfigError, loadConfig, type Config } from '../config/load.js';
 import { COMMON_OPTIONS, type CommonKey, type OptionDef } from '../config/options.js';
 import { createLogger, type Logger } from '../common/logger.js';
@@ -82,7 +82,15 @@ function newClient(config: Config, io: CommandIO, logger: Logger, baseUrl: strin
 
 /** The API client of the default credential, for commands that act as one user (writes, api). */
 export function clientFor(config: Config, io: CommandIO, logger: Logger): ApiClient {
-  return newClient(config, io, logger, baseUrlOf(config), credentialsFromEnv(io.env), config.perSecond);
+  const client = newClient(config, io, logger, baseUrlOf(config), credentialsFromEnv(io.env, config), config.perSecond);
+  noteIgnoredVendorVariables(config, io, logger);
+  return client;
+}
+
+/** Says (by name only) when CLOUDFLARE_* variables hold another credential than the ZONEWARDEN_API_* ones used. */
+function noteIgnoredVendorVariables(config: Config, io: CommandIO, logger: Logger): void {
+  const note = ignoredVendorVariables(io.env, config);
+  if (note) logger.info(note);
 }
 
 /**
@@ -93,6 +101,7 @@ export function clientFor(config: Config, io: CommandIO, logger: Logger): ApiCli
  */
 export function clientSetFor(config: Config, io: CommandIO, logger: Logger): ClientSet {
   const { baseUrl, credentials } = apiAccess(config, io);
+  noteIgnoredVendorVariables(config, io, logger);
   const count = (credentials.default ? 1 : 0) + credentials.mapped.length;
   const perSecond = config.perSecond === 0 ? 0 : Math.max(1, Math.floor(config.perSecond / count));
   const make = (c: Credentials) => newClient(config, io, logger, baseUrl, c, perSecond);

@@ -1,5 +1,5 @@
 import { createRedactor, type Redact } from '../common/redact.js';
-import { CREDENTIAL_ENV } from './options.js';
+import { CREDENTIAL_ENV, VENDOR_CREDENTIAL_ENV } from './options.js';
 import { ConfigError } from './load.js';
 import type { CredentialMap, CredentialMapEntry } from './credential-map.js';
 
@@ -9,34 +9,102 @@ export type Credentials = { kind: 'token'; token: string } | { kind: 'key'; emai
 /** Header values must be single-line printable ASCII; anything else would be refused or mangled. */
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
-const NO_CREDENTIALS = `no API credentials: set ${CREDENTIAL_ENV.token}, or ${CREDENTIAL_ENV.email} and ${CREDENTIAL_ENV.key}`;
+const NO_CREDENTIALS =
+  `no API credentials: set ${CREDENTIAL_ENV.token} (or ${VENDOR_CREDENTIAL_ENV.token}), ` +
+  `or ${CREDENTIAL_ENV.email} and ${CREDENTIAL_ENV.key} (or ${VENDOR_CREDENTIAL_ENV.email} and ${VENDOR_CREDENTIAL_ENV.key})`;
 
-export function credentialsFromEnv(env: NodeJS.ProcessEnv): Credentials {
-  const found = defaultCredentialsFromEnv(env);
+/** The three variables of a default credential: ours, or the vendor's names for them. */
+type CredentialNames = { readonly token: string; readonly email: string; readonly key: string };
+
+const ROLES = ['token', 'email', 'key'] as const;
+
+const anySet = (env: NodeJS.ProcessEnv, names: CredentialNames): boolean => ROLES.some((role) => Boolean(env[names[role]]));
+
+export function credentialsFromEnv(env: NodeJS.ProcessEnv, source?: CredentialMapSource): Credentials {
+  const found = defaultCredentialsFromEnv(env, source);
   if (!found) throw new ConfigError(NO_CREDENTIALS);
   return found;
 }
 
-/** The default credential (the ZONEWARDEN_API_* variables), or null when none of them is set. */
-export function defaultCredentialsFromEnv(env: NodeJS.ProcessEnv): Credentials | null {
-  const token = env[CREDENTIAL_ENV.token];
-  const email = env[CREDENTIAL_ENV.email];
-  const key = env[CREDENTIAL_ENV.key];
+/**
+ * The default credential, or null when none of its variables is set. Our ZONEWARDEN_API_* names
+ * come first: when any of them is set, they alone are read (half a key pair is then an error, as
+ * before). Otherwise the vendor's names (CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL with
+ * CLOUDFLARE_API_KEY) are read the same way, token before key pair, unless the config file's
+ * mapping (`source`) names one of them for accounts of its own: then they belong to the mapping.
+ */
+export function defaultCredentialsFromEnv(env: NodeJS.ProcessEnv, source?: CredentialMapSource): Credentials | null {
+  return readDefault(env, mapOf(source))?.credentials ?? null;
+}
+
+function readDefault(env: NodeJS.ProcessEnv, map: CredentialMap): { credentials: Credentials; names: CredentialNames } | null {
+  const names = defaultNames(env, map);
+  if (!names) return null;
+  const credentials = readCredential(env, names);
+  return credentials && { credentials, names };
+}
+
+function defaultNames(env: NodeJS.ProcessEnv, map: CredentialMap): CredentialNames | null {
+  if (anySet(env, CREDENTIAL_ENV)) return CREDENTIAL_ENV;
+  if (mapsVendorNames(map)) return null;
+  return anySet(env, VENDOR_CREDENTIAL_ENV) ? VENDOR_CREDENTIAL_ENV : null;
+}
+
+function mapsVendorNames(map: CredentialMap): boolean {
+  const vendor = new Set<string>(Object.values(VENDOR_CREDENTIAL_ENV));
+  return map.some((e) => [e.tokenEnv, e.emailEnv, e.keyEnv].some((name) => name !== undefined && vendor.has(name)));
+}
+
+function readCredential(env: NodeJS.ProcessEnv, names: CredentialNames): Credentials | null {
+  const token = env[names.token];
+  const email = env[names.email];
+  const key = env[names.key];
   if (token) {
     // Never echo the value: say what is wrong with it.
-    if (!HEADER_SAFE.test(token)) throw new ConfigError(`${CREDENTIAL_ENV.token} contains spaces, line breaks or non-ASCII characters; set it to the token alone`);
+    if (!HEADER_SAFE.test(token)) throw new ConfigError(`${names.token} contains spaces, line breaks or non-ASCII characters; set it to the token alone`);
     return { kind: 'token', token };
   }
   if (email && key) {
-    if (!HEADER_SAFE.test(email)) throw new ConfigError(`${CREDENTIAL_ENV.email} contains spaces, line breaks or non-ASCII characters`);
-    if (!HEADER_SAFE.test(key)) throw new ConfigError(`${CREDENTIAL_ENV.key} contains spaces, line breaks or non-ASCII characters`);
+    if (!HEADER_SAFE.test(email)) throw new ConfigError(`${names.email} contains spaces, line breaks or non-ASCII characters`);
+    if (!HEADER_SAFE.test(key)) throw new ConfigError(`${names.key} contains spaces, line breaks or non-ASCII characters`);
     return { kind: 'key', email, key };
   }
   if (email || key) {
-    const missing = email ? CREDENTIAL_ENV.key : CREDENTIAL_ENV.email;
-    throw new ConfigError(`${missing} is not set: the key pair needs both ${CREDENTIAL_ENV.email} and ${CREDENTIAL_ENV.key}`);
+    const missing = email ? names.key : names.email;
+    throw new ConfigError(`${missing} is not set: the key pair needs both ${names.email} and ${names.key}${vendorIgnoredText(env, names)}`);
   }
   return null;
+}
+
+/** Why a vendor variable that is set did not complete our half key pair: ours, once set, are read alone. */
+function vendorIgnoredText(env: NodeJS.ProcessEnv, names: CredentialNames): string {
+  if (names !== CREDENTIAL_ENV) return '';
+  const set = ROLES.map((role) => VENDOR_CREDENTIAL_ENV[role]).filter((name) => env[name]);
+  if (set.length === 0) return '';
+  return ` (${listText(set)} ${set.length === 1 ? 'is' : 'are'} not read: the CLOUDFLARE_* names are read only when no ZONEWARDEN_API_* variable is set)`;
+}
+
+/**
+ * One line for the log when the default credential comes from our variables while the vendor's
+ * hold another value (a token exported for Wrangler or Terraform, say): names only, never values.
+ * Null when the vendor's names are unset, equal to ours, or in use by the config file's mapping.
+ */
+export function ignoredVendorVariables(env: NodeJS.ProcessEnv, source?: CredentialMapSource): string | null {
+  const map = mapOf(source);
+  const found = readDefault(env, map);
+  if (!found || found.names !== CREDENTIAL_ENV) return null;
+  const mapped = new Set(map.flatMap((e) => [e.tokenEnv, e.emailEnv, e.keyEnv]));
+  const ignored = ROLES.filter((role) => {
+    const name = VENDOR_CREDENTIAL_ENV[role];
+    return Boolean(env[name]) && !mapped.has(name) && env[name] !== env[CREDENTIAL_ENV[role]];
+  }).map((role) => VENDOR_CREDENTIAL_ENV[role]);
+  if (ignored.length === 0) return null;
+  const used = found.credentials.kind === 'token' ? CREDENTIAL_ENV.token : `${CREDENTIAL_ENV.email} and ${CREDENTIAL_ENV.key}`;
+  return `${listText(ignored)} ${ignored.length === 1 ? 'is' : 'are'} set too, to another value, and ignored: the default credential is read from ${used} (the ZONEWARDEN_API_* variables come first)`;
+}
+
+function listText(names: readonly string[]): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
 /** A credential with the accounts it reads; `label` is its variable's name, never its value. */
@@ -63,13 +131,14 @@ export interface ScanCredentials {
  */
 export function scanCredentials(map: CredentialMap, scopeAccounts: readonly string[], env: NodeJS.ProcessEnv): ScanCredentials {
   const mapped = map.map((entry, i) => ({ ...mappedCredentials(entry, i, env), accounts: entry.accounts }));
-  const found = defaultCredentialsFromEnv(env);
+  const found = readDefault(env, map);
   const covered = new Set(map.flatMap((e) => e.accounts));
   const allMapped = scopeAccounts.length > 0 && scopeAccounts.every((id) => covered.has(id.toLowerCase()));
   if (!found && !allMapped) {
     throw new ConfigError(map.length === 0 ? NO_CREDENTIALS : `${NO_CREDENTIALS}: the accounts not listed in the config file's "credentials" need them (or limit the scan with --account to listed accounts)`);
   }
-  const fallback = found && { label: found.kind === 'token' ? CREDENTIAL_ENV.token : CREDENTIAL_ENV.key, credentials: found };
+  // Labelled by the variable actually read: ours, or the vendor's name for it.
+  const fallback = found && { label: found.credentials.kind === 'token' ? found.names.token : found.names.key, credentials: found.credentials };
   refuseShared([...(fallback ? [fallback] : []), ...mapped]);
   return { default: fallback, mapped };
 }
@@ -120,14 +189,22 @@ function mapOf(source: CredentialMapSource | undefined): CredentialMap {
 
 /**
  * Every secret value present in the environment, whether or not it is the one in use: the default
- * variables' and, given the config (or its mapping), those of every variable the mapping names.
+ * variables' (ours and the vendor's names for them) and, given the config (or its mapping), those
+ * of every variable the mapping names.
  */
 export function secretsFromEnv(env: NodeJS.ProcessEnv, source?: CredentialMapSource): { secrets: string[]; identities: string[] } {
   const pick = (name: string | undefined) => (name && env[name] ? [env[name]!] : []);
   const map = mapOf(source);
   return {
-    secrets: [...pick(CREDENTIAL_ENV.token), ...pick(CREDENTIAL_ENV.key), ...map.flatMap((e) => [...pick(e.tokenEnv), ...pick(e.keyEnv)])],
-    identities: [...pick(CREDENTIAL_ENV.email), ...map.flatMap((e) => pick(e.emailEnv))],
+    // The vendor's names too, whichever credential is in use: a value exported for another tool is still a secret.
+    secrets: [
+      ...pick(CREDENTIAL_ENV.token),
+      ...pick(CREDENTIAL_ENV.key),
+      ...pick(VENDOR_CREDENTIAL_ENV.token),
+      ...pick(VENDOR_CREDENTIAL_ENV.key),
+      ...map.flatMap((e) => [...pick(e.tokenEnv), ...pick(e.keyEnv)]),
+    ],
+    identities: [...pick(CREDENTIAL_ENV.email), ...pick(VENDOR_CREDENTIAL_ENV.email), ...map.flatMap((e) => pick(e.emailEnv))],
   };
 }
 

@@ -213,6 +213,17 @@ export const CREDENTIAL_ENV = {
 } as const;
 
 /**
+ * The same credential under the names the vendor's own tools read (Wrangler's system environment
+ * variables, the Terraform provider's `api_token`/`api_key`/`api_email`), so that one exported for
+ * them serves zonewarden too. Read only when none of CREDENTIAL_ENV is set: ours come first.
+ */
+export const VENDOR_CREDENTIAL_ENV = {
+  token: 'CLOUDFLARE_API_TOKEN',
+  email: 'CLOUDFLARE_EMAIL',
+  key: 'CLOUDFLARE_API_KEY',
+} as const;
+
+/**
  * Config-file sections that are structured rather than single values, so they have no flag;
  * the loader checks their shape and the module that owns them checks their contents.
  */

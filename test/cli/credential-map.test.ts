@@ -53,7 +53,7 @@ describe('scan with a credential per account', () => {
     const r = await scan(emu, acme, { ZW_TOKEN_ACME: ACME_TOKEN });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      'zonewarden scan: no API credentials: set ZONEWARDEN_API_TOKEN, or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY: the accounts not listed in the config file\'s "credentials" need them (or limit the scan with --account to listed accounts)\n',
+      'zonewarden scan: no API credentials: set ZONEWARDEN_API_TOKEN (or CLOUDFLARE_API_TOKEN), or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY (or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY): the accounts not listed in the config file\'s "credentials" need them (or limit the scan with --account to listed accounts)\n',
     );
     expect(emu.stats().requests.total).toBe(0);
   });

@@ -23,7 +23,8 @@ const events = (stdout: string): Event[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Event);
 
-async function until(condition: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+// A guard against a hang with a message, not a speed target: under the tests' own limit (vitest.config.ts).
+async function until(condition: () => boolean, what: string, timeoutMs = 100_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -75,7 +76,9 @@ describe('zonewarden schedule', () => {
     expect(first).toMatchObject({ trigger: 'schedule', outcome: 'ok', exitCode: 0, scan: { status: 'complete' }, counts: { fail: expect.any(Number) } });
     expect(second).toMatchObject({ trigger: 'schedule', outcome: 'ok', scan: { status: 'complete' } });
     expect(Date.parse(second!.startedAt)).toBeGreaterThanOrEqual(Date.parse(first!.finishedAt));
-    const skipped = log.filter((e) => e.event === 'skipped');
+    // A tick node-cron found late before the first run (a busy machine) is logged as 'the process was
+    // busy at the tick'; the ticks that came during a run are the ones this is about.
+    const skipped = log.filter((e) => e.event === 'skipped' && e['reason'] === 'a run is in progress');
     expect(skipped.length).toBeGreaterThan(0);
     expect(skipped[0]).toMatchObject({ reason: 'a run is in progress', runningSince: expect.any(String) });
     for (const line of output().stdout.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
@@ -86,7 +89,7 @@ describe('zonewarden schedule', () => {
     // Any run cut by the signal left an aborted scan; the two that finished have their reports.
     expect(after.scans.slice(0, 2).map((s) => s.status)).toEqual(['complete', 'complete']);
     expect(readdirSync(join(cwd, 'reports')).filter((d) => /-scan-[12]$/.test(d))).toHaveLength(2);
-  }, 90_000);
+  });
 
   it('ends a run cut by SIGTERM cleanly: the scan is marked aborted, earlier scans stay, exit 0', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'zw-schedule-cut-'));
@@ -108,7 +111,7 @@ describe('zonewarden schedule', () => {
     } finally {
       await slower.close();
     }
-  }, 90_000);
+  });
 
   it('catches up once on a tick missed while it was down, and refuses a second scheduler on the same database', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'zw-schedule-catch-up-'));
@@ -129,7 +132,7 @@ describe('zonewarden schedule', () => {
     const runs = events(output().stdout).filter((e) => e.event === 'run');
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ trigger: 'catch-up', outcome: 'ok' });
-  }, 90_000);
+  });
 
   it('sends a stale notice at start when the last complete scan is older than --max-age, once', async () => {
     const hooks = await startReceiver();
@@ -157,7 +160,7 @@ describe('zonewarden schedule', () => {
     } finally {
       await hooks.close();
     }
-  }, 60_000);
+  });
 
   it.each([
     [[], /^zonewarden schedule: --cron EXPR is required .*e\.g\. --cron "0 2 \* \* \*"\n$/],

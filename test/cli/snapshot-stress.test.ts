@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';
@@ -12,6 +11,7 @@ import { SnapshotReader, type Readout } from '../../src/snapshot/reader.js';
 import { scanRef } from '../../src/snapshot/scan-ref.js';
 import { CLI, exited, runCli } from '../support/cli.js';
 import { cliProcessesKilledAfterEach, peek, statusOf, waitFor } from '../support/cli-processes.js';
+import { reportText } from '../support/files.js';
 import { emulatorsClosedAfterEach, TOKEN } from '../support/http.js';
 
 /**
@@ -156,18 +156,6 @@ describe('credentials echoed in ids', () => {
     };
   }
 
-  /** Every file under a directory as text, the HTML report's gzipped findings inflated. */
-  function reportText(dir: string): string {
-    let text = '';
-    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile()) continue;
-      const body = readFileSync(join(entry.parentPath, entry.name), 'utf8');
-      text += body;
-      const blob = /id="zw-findings"[^>]*>([^<]*)</.exec(body)?.[1];
-      if (blob) text += gunzipSync(Buffer.from(blob, 'base64')).toString('utf8');
-    }
-    return text;
-  }
 
   it.each([
     ['a token', { ZONEWARDEN_API_TOKEN: secrets.token }, [secrets.token]],

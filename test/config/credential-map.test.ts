@@ -159,10 +159,10 @@ describe('scanCredentials', () => {
   it('keeps the "no API credentials" error when an account in scope, or the whole organisation, needs the default', () => {
     // vendor answer: GET /accounts with an account-owned token is 400 code 1001, so listing the organisation needs the default credential
     const noDefault = { ...env, ZONEWARDEN_API_TOKEN: undefined };
-    const hint = 'no API credentials: set ZONEWARDEN_API_TOKEN, or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY: the accounts not listed in the config file\'s "credentials" need them (or limit the scan with --account to listed accounts)';
+    const hint = 'no API credentials: set ZONEWARDEN_API_TOKEN (or CLOUDFLARE_API_TOKEN), or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY (or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY): the accounts not listed in the config file\'s "credentials" need them (or limit the scan with --account to listed accounts)';
     expect(configError(() => scanCredentials(MAP, [], noDefault)).message).toBe(hint);
     expect(configError(() => scanCredentials(MAP, [ACME, NORTHWIND], noDefault)).message).toBe(hint);
-    expect(configError(() => scanCredentials([], [], {})).message).toBe('no API credentials: set ZONEWARDEN_API_TOKEN, or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY');
+    expect(configError(() => scanCredentials([], [], {})).message).toBe('no API credentials: set ZONEWARDEN_API_TOKEN (or CLOUDFLARE_API_TOKEN), or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY (or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY)');
   });
 
   it('refuses two variables holding one token, or key pairs of one user: the API would count them as one budget', () => {

@@ -55,8 +55,9 @@ describe('credentialsFromEnv', () => {
     ['everything empty', { ZONEWARDEN_API_TOKEN: '', ZONEWARDEN_API_EMAIL: '', ZONEWARDEN_API_KEY: '' }],
     ['other variables only', { CF_API_TOKEN: TOKEN, HOME: '/root' }],
   ])('says how to set credentials when there are none (%s)', (_what, env) => {
+    // vendor docs: Wrangler's system environment variables: CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL with CLOUDFLARE_API_KEY; both spellings are named
     expect(configError(() => credentialsFromEnv(env)).message).toBe(
-      'no API credentials: set ZONEWARDEN_API_TOKEN, or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY',
+      'no API credentials: set ZONEWARDEN_API_TOKEN (or CLOUDFLARE_API_TOKEN), or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY (or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY)',
     );
   });
 

@@ -15,10 +15,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function harness(db: Db, jobMs: number) {
   const events: Array<Record<string, unknown>> = [];
   const runs: Array<{ trigger: RunTrigger; start: number; end: number }> = [];
+  const started: RunTrigger[] = [];
   let stop!: (signal: string) => void;
   const stopSignal = new Promise<string>((r) => (stop = r));
   const job = async (trigger: RunTrigger) => {
     const start = Date.now();
+    started.push(trigger);
     // As the real job does: the run is in the log while it goes, so catch-up sees it.
     const id = beginRun(db, trigger);
     await sleep(jobMs);
@@ -26,10 +28,11 @@ function harness(db: Db, jobMs: number) {
     runs.push({ trigger, start, end: Date.now() });
     return { trigger };
   };
-  return { events, runs, stop, stopSignal, job, log: (e: Record<string, unknown>) => void events.push(e) };
+  return { events, runs, started, stop, stopSignal, job, log: (e: Record<string, unknown>) => void events.push(e) };
 }
 
-async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+// A guard against a hang with a message, not a speed target: well under the test's own limit (vitest.config.ts).
+async function until(condition: () => boolean, timeoutMs = 100_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('timed out waiting');
@@ -47,13 +50,15 @@ describe('the scheduler loop', () => {
     const [first, second] = h.runs;
     expect(second!.start).toBeGreaterThanOrEqual(first!.end);
     expect(h.runs.map((r) => r.trigger)).toEqual(['schedule', 'schedule']);
-    const skipped = h.events.filter((e) => e['event'] === 'skipped');
+    // Ticks during the 2.3 s runs. A tick node-cron found late on a busy machine before any run is
+    // logged as 'the process was busy at the tick': only those during a run are counted here.
+    const skipped = h.events.filter((e) => e['event'] === 'skipped' && e['reason'] === 'a run is in progress');
     expect(skipped.length).toBeGreaterThanOrEqual(2);
-    expect(skipped[0]).toMatchObject({ reason: 'a run is in progress' });
     expect(typeof skipped[0]!['runningSince']).toBe('string');
 
-    // Stopped in the middle of a third run: the loop returns only after it has ended.
-    await until(() => h.events.filter((e) => e['event'] === 'skipped').length > skipped.length || h.runs.length > 2);
+    // Stopped in the middle of a third run (its job has started and not ended): the loop returns only after it has ended.
+    await until(() => h.started.length === 3);
+    expect(h.runs).toHaveLength(2);
     h.stop('SIGTERM');
     await done;
     const names = h.events.map((e) => e['event']);
@@ -62,7 +67,7 @@ describe('the scheduler loop', () => {
     expect(h.runs).toHaveLength(3);
     expect(schedulerState(db)).toMatchObject({ pid: process.pid, stoppedAt: expect.any(String) });
     expect(schedulerState(db)?.nextRunAt, 'the next tick stays recorded for a later catch-up').not.toBeNull();
-  }, 30_000);
+  });
 
   it('catches up once at start on a tick missed while no scheduler ran', async () => {
     const db = freshDb();

@@ -26,7 +26,7 @@ export function cliProcessesKilledAfterEach(defaultEnv: NodeJS.ProcessEnv): (arg
   };
 }
 
-export async function waitFor(what: string, condition: () => boolean, timeoutMs = 15_000): Promise<void> {
+export async function waitFor(what: string, condition: () => boolean, timeoutMs = 100_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
