@@ -1,5 +1,5 @@
-import { canonicalName, isAtOrUnder, recordTarget, type TargetType } from '../src/crawler/resolve/targets.js';
-import type { DnsTargetItem } from '../src/crawler/resolve/answer.js';
+import { canonicalName, isAtOrUnder, recordTarget, type TargetType } from '../src/common/dns-targets.js';
+import type { DnsTargetItem } from '../src/common/dns-target-answer.js';
 import { defineRule, type Severity } from '../src/policy/rule.js';
 import type { DnsRecordFields, ZoneRow } from '../src/snapshot/reader.js';
 

@@ -36,7 +36,7 @@ import {
 import { migratesAsBypass } from './migration-carry.js';
 import { migrationStage, type MigrationStage } from './migration-preview.js';
 import type { ResourceRef } from './rule.js';
-import { isDnsTargetItem, type DnsTargetItem } from '../crawler/resolve/answer.js';
+import { isDnsTargetItem, type DnsTargetItem } from '../common/dns-target-answer.js';
 
 /**
  * One zone of a scan as the rules see it. Every list is read from the snapshot at most once and

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { SnapshotReader, type Readout } from '../../src/snapshot/reader.js';
 import { scanRef } from '../../src/snapshot/scan-ref.js';
 import { CLI, exited, runCli } from '../support/cli.js';
 import { cliProcessesKilledAfterEach, peek, statusOf, waitFor } from '../support/cli-processes.js';
+import { echoingDataset } from '../support/canary-dataset.js';
 import { reportText } from '../support/files.js';
 import { emulatorsClosedAfterEach, TOKEN } from '../support/http.js';
 
@@ -135,33 +135,11 @@ describe('an interrupted scan', () => {
 describe('credentials echoed in ids', () => {
   const secrets = { token: 'zw-canary-token-5e1f0c7a93', email: 'canary-7d2b@example.net', key: 'zw-canary-key-0b94e6d1c8' };
 
-  /** An organisation whose server puts the credential into every id it serves (a proxy or a hostile server). */
-  function echoing(secret: string): DatasetFile {
-    return {
-      version: 1,
-      accounts: [
-        {
-          id: `acct-${secret}`,
-          name: 'Canary Ltd',
-          zones: [
-            {
-              id: `zone-${secret}`,
-              name: 'canary.example',
-              status: 'pending',
-              dns_records: [{ id: `rec-${secret}`, type: 'A', name: 'db.@', content: '10.0.0.7' }],
-            },
-          ],
-        },
-      ],
-    };
-  }
-
-
   it.each([
     ['a token', { ZONEWARDEN_API_TOKEN: secrets.token }, [secrets.token]],
     ['a key pair', { ZONEWARDEN_API_EMAIL: secrets.email, ZONEWARDEN_API_KEY: secrets.key }, [secrets.key, secrets.email]],
   ])('never stores or reports %s, in ids as elsewhere', async (_kind, env, canaries) => {
-    const emu = await emulator({ dataset: echoing(canaries[0]!), token: secrets.token, email: secrets.email, key: secrets.key });
+    const emu = await emulator({ dataset: echoingDataset(canaries[0]!), token: secrets.token, email: secrets.email, key: secrets.key });
     const dir = tempDir();
     const path = join(dir, 'zonewarden.db');
     const out = join(dir, 'reports');

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { parseCredentialMap } from '../../src/config/credential-map.js';
 import { credentialsFromEnv, ignoredVendorVariables, redactorFor, scanCredentials, secretsFromEnv } from '../../src/config/credentials.js';
 import { ConfigError } from '../../src/config/load.js';
-import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import { runCli } from '../support/cli.js';
+import { echoingDataset } from '../support/canary-dataset.js';
 import { reportText } from '../support/files.js';
 import { thrownBy } from '../support/errors.js';
 import { emulatorsClosedAfterEach } from '../support/http.js';
@@ -155,27 +155,12 @@ describe('canary: a credential set only under the vendor names against the emula
   const emulator = emulatorsClosedAfterEach();
   const canary = { token: 'zw-vendor-canary-token-4b7e1d9a2c', email: 'vendor-canary-3f1a@example.net', key: 'zw-vendor-canary-key-8c2d6e0f15' };
 
-  /** An organisation whose server puts the credential into every id it serves (a proxy or a hostile server). */
-  function echoing(secret: string): DatasetFile {
-    return {
-      version: 1,
-      accounts: [
-        {
-          id: `acct-${secret}`,
-          name: 'Canary Ltd',
-          zones: [{ id: `zone-${secret}`, name: 'canary.example', status: 'pending', dns_records: [{ id: `rec-${secret}`, type: 'A', name: 'db.@', content: '10.0.0.7' }] }],
-        },
-      ],
-    };
-  }
-
-
   it.each([
     ['CLOUDFLARE_API_TOKEN', { CLOUDFLARE_API_TOKEN: canary.token }, [canary.token]],
     ['CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY', { CLOUDFLARE_EMAIL: canary.email, CLOUDFLARE_API_KEY: canary.key }, [canary.key, canary.email]],
   ])('scans with %s and never prints, stores or reports it', async (_names, env, canaries) => {
     // vendor docs: Wrangler system environment variables: the token (or key with e-mail) authenticates "CI/CD, and other automation"
-    const emu = await emulator({ dataset: echoing(canaries[0]!), token: canary.token, email: canary.email, key: canary.key });
+    const emu = await emulator({ dataset: echoingDataset(canaries[0]!), token: canary.token, email: canary.email, key: canary.key });
     const dir = mkdtempSync(join(tmpdir(), 'zw-vendor-names-'));
     const db = join(dir, 'zonewarden.db');
     const out = join(dir, 'reports');
@@ -200,7 +185,7 @@ describe('canary: a credential set only under the vendor names against the emula
   it('uses ZONEWARDEN_API_TOKEN when both are set, says so by name, and still never prints the vendor value', async () => {
     // decision: ours first; the ignored vendor value is redacted like any credential in the environment
     const ours = 'zw-our-canary-token-71c0e5a9b3';
-    const emu = await emulator({ dataset: echoing(canary.token), token: ours });
+    const emu = await emulator({ dataset: echoingDataset(canary.token), token: ours });
     const r = await runCli(['api', '/zones', '--paginate', '--base-url', emu.url], { ZONEWARDEN_API_TOKEN: ours, CLOUDFLARE_API_TOKEN: canary.token });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('CLOUDFLARE_API_TOKEN is set too, to another value, and ignored: the default credential is read from ZONEWARDEN_API_TOKEN');

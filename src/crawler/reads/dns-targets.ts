@@ -1,5 +1,5 @@
-import type { DnsTargetItem } from '../resolve/answer.js';
-import { canonicalName, isAtOrUnder, recordTarget } from '../resolve/targets.js';
+import type { DnsTargetItem } from '../../common/dns-target-answer.js';
+import { canonicalName, isAtOrUnder, recordTarget } from '../../common/dns-targets.js';
 import type { ZoneRead } from './zone-read.js';
 
 /**

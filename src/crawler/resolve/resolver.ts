@@ -1,6 +1,6 @@
 import { Resolver } from 'node:dns/promises';
 import pLimit, { type LimitFunction } from 'p-limit';
-import type { TargetAnswer } from './answer.js';
+import type { TargetAnswer } from '../../common/dns-target-answer.js';
 import { parseResolverAddress } from './address.js';
 
 /**
