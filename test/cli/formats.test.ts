@@ -15,7 +15,7 @@ beforeAll(async () => {
   const demo = await runCli(['demo', '--out', join(dir, 'demo'), '--quiet']);
   expect(demo.code, demo.stderr).toBe(0);
   db = join(dir, 'demo', 'zonewarden-demo.db');
-}, 60_000);
+});
 
 describe('OCSF and JUnit output', () => {
   it('audit --format ocsf prints one Compliance Finding per failing, unknown or waived finding, keeping the exit code of --fail-on', async () => {

@@ -29,7 +29,7 @@ describe('report data', () => {
     await runInProcess(['scan', '--base-url', emulators[0]!.url, '--db', file, '--budget', '1000000', '--quiet'], env, dir);
     for (const scan of ['1', '2']) await runInProcess(['audit', '--db', file, '--scan', scan, '--quiet'], env, dir);
     db = openSnapshot(file);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     db?.close();

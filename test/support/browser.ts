@@ -27,7 +27,7 @@ export function browserDescribe(name: string, file: string, factory: SuiteFactor
     return;
   }
   if (!available) console.warn(`${file}: browser tests SKIPPED because Chromium is missing at ${CHROMIUM}`);
-  describe.skipIf(!available)(name, { timeout: 60_000 }, factory);
+  describe.skipIf(!available)(name, factory);
 }
 
 export function launchChromium(): Promise<Browser> {
@@ -57,7 +57,7 @@ export async function openWatched(browser: Browser, url: string): Promise<Watche
     "window.__cspViolations = []; document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective + ' ' + e.blockedURI));",
   );
   await page.goto(url);
-  await page.waitForFunction(() => (globalThis as unknown as InPage).document.documentElement.dataset['zwReady'] === '1', undefined, { timeout: 10_000 });
+  await page.waitForFunction(() => (globalThis as unknown as InPage).document.documentElement.dataset['zwReady'] === '1', undefined, { timeout: 60_000 });
   return { page, problems };
 }
 
