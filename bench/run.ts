@@ -48,7 +48,7 @@ const fail = (message: string): never => {
 };
 if (values['report-db']) {
   const [file, scan] = values['report-db'].split(':');
-  const findings = (new Database(file!, { readonly: true }).prepare('SELECT count(*) AS n FROM findings WHERE scan_id = ?').get(Number(scan)) as { n: number }).n;
+  const findings = (new Database(file!, { readonly: true }).prepare('SELECT count(*) AS n FROM findings f JOIN audits a ON a.id = f.audit_id WHERE a.scan_id = ? AND a.trial IS NULL').get(Number(scan)) as { n: number }).n;
   process.stdout.write(reportMarkdown([await reportBench(file!, Number(scan), findings)]));
   process.exit(0);
 }

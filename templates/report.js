@@ -1,7 +1,12 @@
 (() => {
   'use strict';
 
+  // Styles tell a page with the script from one without: controls that need it show only with it.
+  document.documentElement.classList.add('zw-js');
+
   const PAGE_SIZE = 100;
+  // Rows a group shows when it opens, and each "show more" adds.
+  const GROUP_PAGE = 100;
   const SEARCH_DELAY_MS = 150;
   const COLUMNS = ['status', 'severity', 'category', 'rule', 'account', 'zone', 'resource', 'message', 'zoneId', 'firstSeen', 'readOn'];
   // Longer texts are cut in the table, with the whole text one click away: a 100,000-character
@@ -29,14 +34,25 @@
   let findings = [];
   let displayKeys = [];
   let visible = [];
+  // Which findings the filters and search keep (1) or hide (0), by index; and how many times that was worked out.
+  let hits = new Uint8Array(0);
+  let generation = 0;
   let sortCache = null;
   let searchTimer = 0;
+  // The view shown when the address names none: the first of the page's view switch, else the table alone.
+  let defaultView = 'table';
   const optionValues = {};
   const state = defaultState();
   const els = {};
+  // The page's groups of findings (details.zw-group), by view and key (a rule id, a zone id), and by element.
+  const groups = { rule: new Map(), zone: new Map() };
+  const groupOf = new Map();
+  // A rule group's own words (title, compliance controls), which the search matches for each of its findings.
+  const ruleText = new Map();
+  let shownGroup = null;
 
   function defaultState() {
-    return { filters: Object.fromEntries(FILTERS.map((key) => [key, ''])), q: '', sort: '', desc: false, page: 1 };
+    return { filters: Object.fromEntries(FILTERS.map((key) => [key, ''])), q: '', sort: '', desc: false, page: 1, view: defaultView };
   }
 
   // Large reports carry the findings gzip-compressed in base64 (data-encoding="gzip+base64"):
@@ -88,7 +104,7 @@
   // Built on the first search rather than up front, where it would delay the first rows. NUL
   // between fields stops a query from matching across two of them.
   function haystack(f) {
-    if (f.haystack === undefined) f.haystack = SEARCHED.map((name) => f[name]).join('\u0000').toLowerCase();
+    if (f.haystack === undefined) f.haystack = SEARCHED.map((name) => f[name]).concat(ruleText.get(f.rule) || '').join('\u0000').toLowerCase();
     return f.haystack;
   }
 
@@ -178,14 +194,14 @@
     const el = button('zw-zone', '');
     el.appendChild(breakable(f.zone || f.zoneId));
     el.dataset.zone = f.zoneId;
-    el.title = 'Show only this zone';
+    el.title = 'Show this zone\'s findings';
     // A zone this scan carried forward: its data is from its last full read.
     if (f.readOn !== '') {
       const when = document.createElement('small');
       when.className = 'zw-read-on';
       when.textContent = ' data of ' + f.readOn.slice(0, 10);
       el.appendChild(when);
-      el.title = 'Show only this zone. Its data was last read in full on ' + f.readOn.slice(0, 10) + ' and has not changed since, as the account audit log shows.';
+      el.title = 'Show this zone\'s findings. Its data was last read in full on ' + f.readOn.slice(0, 10) + ' and has not changed since, as the account audit log shows.';
     }
     return el;
   }
@@ -204,12 +220,13 @@
     return span;
   }
 
+  // The row carries its finding's index; the column's header its key.
   function expand(more) {
     const td = more.closest('td');
-    const f = visible[Number(td.parentNode.dataset.at)];
-    if (!f) return;
-    const key = displayKeys[td.cellIndex];
-    td.replaceChildren(document.createTextNode(f[key]));
+    const f = findings[Number(td.parentNode.dataset.at)];
+    const th = td.closest('table').tHead.rows[0].cells[td.cellIndex];
+    if (!f || !th || !COLUMNS.includes(th.dataset.key)) return;
+    td.replaceChildren(document.createTextNode(f[th.dataset.key]));
   }
 
   // "since 2026-11-20 (4 days)": when the finding started failing, in every scan since.
@@ -222,10 +239,12 @@
 
   // What to do about each failing rule and why it matters, from the page's "What to do" table:
   // shown on the rule cell of its failures, and in the collapsed "what to do" cell of each one.
+  // Its last two cells are what to do and why it matters (the paragraph under its own summary).
   const remediations = new Map();
   for (const row of document.querySelectorAll('#remediation tbody tr')) {
     const cells = row.querySelectorAll('td');
-    if (cells.length >= 3) remediations.set(row.id.replace(/^fix-/, ''), { fix: cells[2].textContent, why: cells.length > 3 ? cells[3].textContent : '' });
+    const why = cells.length >= 4 ? cells[cells.length - 1] : null;
+    if (why) remediations.set(row.id.replace(/^fix-/, ''), { fix: cells[cells.length - 2].textContent, why: (why.querySelector('p') || why).textContent });
   }
   const fixColumn = document.querySelector('#zw-table thead th.zw-fix') !== null;
   // "How long" is counted to the scan the report is of, not to the day it is opened.
@@ -251,19 +270,34 @@
     return td;
   }
 
-  function buildRow(f, at) {
+  // A link to the rule's group, where its remediation and all its findings are.
+  function ruleLink(f) {
+    const a = document.createElement('a');
+    a.href = '#' + groups.rule.get(f.rule).el.id;
+    a.appendChild(breakable(f.rule));
+    return a;
+  }
+
+  // `keys` are the columns of the table the row goes into; `inGroup`: a group's table, whose rule cells link to the rule's group.
+  function buildRow(f, keys, inGroup) {
     const tr = document.createElement('tr');
     tr.className = 'sev-' + classSafe(f.severity) + ' st-' + classSafe(f.status);
-    tr.dataset.at = String(at);
-    for (const key of displayKeys) {
+    tr.dataset.at = String(f.index);
+    for (const key of keys) {
       const td = document.createElement('td');
+      // A group's cells say their column, for its widths (the page's rows carry the same classes).
+      if (inGroup) td.className = 'k-' + key;
       if (key === 'zone' && f.zoneId !== '') td.appendChild(zoneButton(f));
       else if (key === 'firstSeen') td.textContent = sinceText(f.firstSeen, scanTime);
+      else if (key === 'verdict') {
+        td.classList.add('sev');
+        td.textContent = f.status === 'fail' ? f.severity : f.severity + ', ' + f.status;
+      } else if (key === 'rule' && inGroup && groups.rule.has(f.rule)) td.appendChild(ruleLink(f));
       else if (COLUMNS.includes(key)) td.appendChild(clipped(f[key], NAMES.includes(key)));
       if (key === 'rule' && f.status !== 'pass' && remediations.has(f.rule)) td.title = 'What to do: ' + remediations.get(f.rule).fix;
       tr.appendChild(td);
     }
-    if (fixColumn) tr.appendChild(fixCell(f));
+    if (fixColumn && !inGroup) tr.appendChild(fixCell(f));
     return tr;
   }
 
@@ -291,7 +325,7 @@
     const start = (state.page - 1) * PAGE_SIZE;
     const slice = visible.slice(start, start + PAGE_SIZE);
     const rows = document.createDocumentFragment();
-    slice.forEach((f, i) => rows.appendChild(buildRow(f, start + i)));
+    for (const f of slice) rows.appendChild(buildRow(f, displayKeys, false));
     els.tbody.replaceChildren(rows);
     els.count.textContent = countText(start, slice.length);
     renderControls(pages);
@@ -300,12 +334,151 @@
 
   function update() {
     const needle = state.q.trim().toLowerCase();
-    visible = sortedFindings().filter((f) => matches(f, needle));
+    hits = new Uint8Array(findings.length);
+    for (const f of findings) if (matches(f, needle)) hits[f.index] = 1;
+    generation++;
+    visible = sortedFindings().filter((f) => hits[f.index] === 1);
+    updateGroups();
     render();
+  }
+
+  // Groups: each (details.zw-group) holds the findings of one rule or one zone. Its rows are drawn
+  // from the data when it opens (the page's own rows are for readers without the script), with the
+  // filters and search applied; a group none of whose findings match is hidden while they are set.
+  function indexGroups() {
+    for (const el of document.querySelectorAll('details.zw-group')) {
+      const kind = el.dataset.kind;
+      const key = el.dataset.key;
+      if (!groups[kind] || key === undefined || groups[kind].has(key)) continue;
+      const g = { el, kind, key, table: el.querySelector('table.zw-rows'), findings: [], shown: GROUP_PAGE, drawn: -1, more: null, count: el.querySelector('.zw-n') };
+      groups[kind].set(key, g);
+      groupOf.set(el, g);
+      if (kind === 'rule' && el.dataset.search) ruleText.set(key, el.dataset.search);
+    }
+    for (const f of findings) {
+      const byRule = groups.rule.get(f.rule);
+      if (byRule) byRule.findings.push(f);
+      const byZone = groups.zone.get(f.zoneId);
+      if (byZone) byZone.findings.push(f);
+    }
+  }
+
+  function plural(n, one, many) {
+    return fmt(n) + ' ' + (n === 1 ? one : many);
+  }
+
+  function updateGroups() {
+    const filtered = isFiltered();
+    const matching = { rule: 0, zone: 0 };
+    for (const g of groupOf.values()) {
+      let n = 0;
+      for (const f of g.findings) n += hits[f.index];
+      g.el.hidden = filtered && n === 0;
+      if (g.count) g.count.textContent = filtered ? fmt(n) + ' of ' + fmt(g.findings.length) : fmt(g.findings.length);
+      if (n > 0) matching[g.kind]++;
+      g.shown = GROUP_PAGE;
+      if (g.el.open) drawGroup(g);
+    }
+    if (els.match) {
+      els.match.textContent = filtered && groupOf.size > 0
+        ? plural(visible.length, 'finding', 'findings') + ' of ' + fmt(findings.length) + ' match, in ' + plural(matching.rule, 'rule', 'rules') + ' and ' + plural(matching.zone, 'zone', 'zones') + '.'
+        : '';
+    }
+  }
+
+  // A group the page wrote no rows for gets its table from the view's template (one header for all its groups).
+  function tableOf(g) {
+    if (!g.table) {
+      const template = document.querySelector('template.zw-head[data-kind="' + g.kind + '"]');
+      const body = g.el.querySelector('.zw-body');
+      if (!template || !body) return null;
+      const copy = template.content.cloneNode(true);
+      g.table = copy.querySelector('table');
+      body.insertBefore(copy, body.querySelector('.zw-rest'));
+    }
+    return g.table;
+  }
+
+  function drawGroup(g) {
+    const table = tableOf(g);
+    if (!table) return;
+    const keys = Array.from(table.tHead.querySelectorAll('th[data-key]'), (th) => th.dataset.key);
+    const rows = g.findings.filter((f) => hits[f.index] === 1);
+    const body = document.createDocumentFragment();
+    for (const f of rows.slice(0, g.shown)) body.appendChild(buildRow(f, keys, true));
+    table.tBodies[0].replaceChildren(body);
+    const rest = rows.length - Math.min(rows.length, g.shown);
+    if (rest > 0 && !g.more) {
+      g.more = button('zw-group-more', '');
+      g.more.addEventListener('click', () => {
+        g.shown += GROUP_PAGE;
+        drawGroup(g);
+      });
+      table.parentNode.after(g.more);
+    }
+    if (g.more) {
+      g.more.hidden = rest === 0;
+      g.more.textContent = 'Show ' + fmt(Math.min(rest, GROUP_PAGE)) + ' more (' + fmt(rest) + ' not shown)';
+    }
+    g.drawn = generation;
+  }
+
+  // The group a page address names (#zone-…, #rule-…), or null.
+  function groupAt(id) {
+    const el = id === '' ? null : document.getElementById(id);
+    return (el && groupOf.get(el)) || null;
+  }
+
+  // A link to a view itself (#zw-by-zone): that view, from its top.
+  function viewAt(id) {
+    const input = els.viewInputs.find((i) => 'zw-by-' + i.value === id);
+    return input ? input.value : null;
+  }
+
+  function showView(view) {
+    setView(view);
+    writeHash(false);
+    (byId('findings') || byId('zw-by-' + view)).scrollIntoView({ block: 'start' });
+  }
+
+  function setView(view) {
+    const input = els.viewInputs.find((i) => i.value === view);
+    if (!input) return;
+    input.checked = true;
+    state.view = view;
+  }
+
+  // Opens a group where the reader can see it: its view shown, the filters that hid it cleared, the
+  // group open and scrolled to the top of the window, and the address naming it (a new history
+  // entry for a click, so Back returns to where the reader was).
+  function reveal(g, push) {
+    if (g.el.hidden) {
+      change(() => Object.assign(state, { filters: defaultState().filters, q: '' }));
+      for (const key of FILTERS) els.selects[key].value = '';
+      els.search.value = '';
+    }
+    setView(g.kind);
+    g.el.open = true;
+    if (g.drawn !== generation) drawGroup(g);
+    if (shownGroup) shownGroup.classList.remove('zw-shown');
+    shownGroup = g.el;
+    g.el.classList.add('zw-shown');
+    g.el.scrollIntoView({ block: 'start' });
+    g.el.querySelector('summary').focus({ preventScroll: true });
+    const hash = '#' + g.el.id;
+    if (location.hash !== hash) history[push ? 'pushState' : 'replaceState'](history.state, '', location.href.split('#')[0] + hash);
+  }
+
+  // A zone named anywhere in the page: its group when the page has one, else the table narrowed to it.
+  function goToZone(zoneId) {
+    const g = groups.zone.get(zoneId);
+    if (g) reveal(g, true);
+    else drillDown(zoneId);
   }
 
   function stateToHash() {
     const parts = [];
+    if (state.view !== defaultView) parts.push('view=' + state.view);
     for (const key of FILTERS) if (state.filters[key] !== '') parts.push(key + '=' + encodeURIComponent(state.filters[key]));
     if (state.q !== '') parts.push('q=' + encodeURIComponent(state.q));
     if (state.sort) parts.push('sort=' + (state.desc ? '-' : '') + encodeURIComponent(state.sort));
@@ -317,10 +490,12 @@
   const isSectionLink = (hash) => hash !== '' && !hash.includes('=') && document.getElementById(hash) !== null;
 
   // replaceState rather than new history entries: narrowing a filter letter by letter shouldn't
-  // take as many Back presses to undo.
-  function writeHash() {
+  // take as many Back presses to undo. A link to a section or a group stays in the address while
+  // nothing is filtered, sorted or paged: it says where the reader is.
+  function writeHash(keepLink = true) {
     const hash = stateToHash();
     if (hash === currentHash()) return;
+    if (keepLink && isSectionLink(currentHash()) && !isFiltered() && !state.sort && state.page === 1) return;
     history.replaceState(history.state, '', location.href.split('#')[0] + (hash ? '#' + hash : ''));
   }
 
@@ -330,6 +505,8 @@
       if (optionValues[key].has(value)) next.filters[key] = value;
     } else if (key === 'q') {
       next.q = value;
+    } else if (key === 'view') {
+      if (els.viewInputs.some((i) => i.value === value)) next.view = value;
     } else if (key === 'page') {
       if (/^[1-9][0-9]{0,8}$/.test(value)) next.page = Number(value);
     } else if (key === 'sort') {
@@ -357,6 +534,7 @@
     Object.assign(state, readHash());
     for (const key of FILTERS) els.selects[key].value = state.filters[key];
     els.search.value = state.q;
+    setView(state.view);
   }
 
   // Every change of what is shown starts again at page 1; only the pager moves between pages.
@@ -387,6 +565,7 @@
 
   function drillDown(zoneId) {
     if (!optionValues.zone.has(zoneId)) return;
+    setView('table');
     els.selects.zone.value = zoneId;
     change(() => (state.filters.zone = zoneId));
     // The clicked button is gone after the re-render; focus the filter that now holds the zone.
@@ -436,15 +615,47 @@
       const th = event.target.closest('th[data-key]');
       if (th && COLUMNS.includes(th.dataset.key)) sortBy(th.dataset.key);
     });
-    els.tbody.addEventListener('click', (event) => {
+    // Zones, long texts and links to groups anywhere in the page: the tables' rows come and go.
+    document.addEventListener('click', (event) => {
+      if (!(event.target instanceof Element)) return;
       const zone = event.target.closest('button.zw-zone');
-      if (zone) drillDown(zone.dataset.zone);
+      if (zone) return goToZone(zone.dataset.zone);
       const more = event.target.closest('button.zw-more');
-      if (more) expand(more);
+      if (more) return expand(more);
+      const link = event.target.closest('a[href^="#"]');
+      if (!link || event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      const id = link.getAttribute('href').slice(1);
+      const g = groupAt(id);
+      const view = g ? null : viewAt(id);
+      if (g || view) event.preventDefault();
+      if (g) reveal(g, true);
+      else if (view) showView(view);
     });
-    // Our own writes never change the hash away from the state, so only an edit by hand lands here.
+    for (const input of els.viewInputs) {
+      input.addEventListener('change', () => {
+        if (!input.checked) return;
+        state.view = input.value;
+        // The address then names the view, not a group of another one.
+        writeHash(false);
+      });
+    }
+    // A group is drawn when it opens, unless it already shows the current filters' rows.
+    const views = byId('findings') || document;
+    views.addEventListener(
+      'toggle',
+      (event) => {
+        const g = groupOf.get(event.target);
+        if (g && g.el.open && g.drawn !== generation) drawGroup(g);
+      },
+      true,
+    );
+    // Our own writes never change the hash away from the state, so only an edit by hand (or Back) lands here.
     // A link to a section of the page (#findings) is not a view: it must not reset the filters.
     window.addEventListener('hashchange', () => {
+      const g = groupAt(currentHash());
+      if (g) return reveal(g, false);
+      const view = viewAt(currentHash());
+      if (view) return showView(view);
       if (currentHash() === stateToHash() || isSectionLink(currentHash())) return;
       loadHash();
       update();
@@ -460,9 +671,14 @@
     els.headers = Array.from(els.table.tHead.querySelectorAll('th[data-key]'));
     els.selects = {};
     for (const key of FILTERS) els.selects[key] = byId('zw-f-' + key);
+    els.match = byId('zw-match');
+    els.viewInputs = Array.from(document.querySelectorAll('input[name="zw-view"]'));
+    const checked = els.viewInputs.find((i) => i.checked);
+    if (checked) defaultView = state.view = checked.value;
     displayKeys = els.headers.map((th) => th.dataset.key);
     const data = await readData();
     findings = data ? toFindings(data) : [];
+    indexGroups();
     buildControls();
     // Without a bookmarked view, the first page of rows (the worst findings) is shown before the
     // filter menus are built: at 100,000 findings that is a second sooner. A bookmarked view
@@ -476,6 +692,11 @@
     listen();
     update();
     if (!data) els.count.textContent = 'The findings data in this report could not be read.';
+    // Opened at a group's address (a link from elsewhere, a bookmark): that group, shown.
+    const at = groupAt(currentHash());
+    const view = at ? null : viewAt(currentHash());
+    if (at) reveal(at, false);
+    else if (view) showView(view);
     document.documentElement.dataset.zwReady = '1';
   }
 

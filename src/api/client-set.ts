@@ -1,3 +1,4 @@
+import { CREDENTIAL_ENV, VENDOR_CREDENTIAL_ENV } from '../config/options.js';
 import type { ApiClient } from './client.js';
 import type { PacerStatus } from './pacer.js';
 import type { ClientStats, RouteCounters } from './stats.js';
@@ -21,7 +22,8 @@ export interface LabelledClient {
 export class NoCredentialForAccount extends Error {
   constructor(readonly accountId: string) {
     super(
-      `no credential for account ${accountId}: it is not listed in the config file's "credentials" and the default credential (ZONEWARDEN_API_TOKEN, or the key pair) is not set`,
+      `no credential for account ${accountId}: it is not listed in the config file's "credentials" and the default credential ` +
+        `(${CREDENTIAL_ENV.token} or ${VENDOR_CREDENTIAL_ENV.token}, or a key pair) is not set`,
     );
     this.name = 'NoCredentialForAccount';
   }

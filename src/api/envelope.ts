@@ -9,6 +9,7 @@ import {
   RETIRED_MESSAGE,
   type ApiErrorItem,
 } from './errors.js';
+import { CREDENTIAL_ENV, VENDOR_CREDENTIAL_ENV } from '../config/options.js';
 
 /**
  * Reading an answer: the body, never the status alone, decides success (a 200 can carry
@@ -119,7 +120,10 @@ function rateLimited(ctx: AnswerContext, errors: ApiErrorItem[]): ApiRateLimitEr
   return new ApiRateLimitError(`${ctx.route}: HTTP 429, rate limited${detail}`, { route: ctx.route, status: 429, apiErrors: errors }, ctx.retryAfterMs);
 }
 
-export const CREDENTIALS_HINT = 'check ZONEWARDEN_API_TOKEN, or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY';
+/** Both spellings of the default credential's variables: ours, and the vendor's tools' (read when ours are unset). */
+export const CREDENTIALS_HINT =
+  `check ${CREDENTIAL_ENV.token} (or ${VENDOR_CREDENTIAL_ENV.token}), ` +
+  `or ${CREDENTIAL_ENV.email} and ${CREDENTIAL_ENV.key} (or ${VENDOR_CREDENTIAL_ENV.email} and ${VENDOR_CREDENTIAL_ENV.key})`;
 
 /**
  * A 4xx whose body is not the envelope: a proxy's page, say, which is no word on the credentials.

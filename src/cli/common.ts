@@ -2,7 +2,7 @@ import { validateBaseUrl } from '../api/base-url.js';
 import { ApiClient } from '../api/client.js';
 import { ClientSet } from '../api/client-set.js';
 import { credentialsFromEnv, ignoredVendorVariables, redactorFor, scanCredentials, type Credentials, type ScanCredentials } from '../config/credentials.js';
-import { ConfigError, loadConfig, type Config } from '../config/load.js';
+import { loadConfig, type Config } from '../config/load.js';
 import { COMMON_OPTIONS, type CommonKey, type OptionDef } from '../config/options.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { normalizeScope, type ScanScope } from '../snapshot/scope.js';
@@ -57,10 +57,8 @@ export function apiAccess(config: Config, io: CommandIO): { baseUrl: string; cre
   return { baseUrl: baseUrlOf(config), credentials: scanCredentials(config.credentials, config.account, io.env) };
 }
 
+/** The vendor's API unless --base-url, ZONEWARDEN_BASE_URL or the config file names another (the emulator, a proxy). */
 function baseUrlOf(config: Config): string {
-  if (!config.baseUrl) {
-    throw new ConfigError('no API base URL: set --base-url, ZONEWARDEN_BASE_URL or "baseUrl" in the config file (it ends in /client/v4)');
-  }
   return validateBaseUrl(config.baseUrl);
 }
 
@@ -109,6 +107,18 @@ export function clientSetFor(config: Config, io: CommandIO, logger: Logger): Cli
     credentials.default && { label: credentials.default.label, client: make(credentials.default.credentials) },
     credentials.mapped.map((m) => ({ label: m.label, accounts: m.accounts, client: make(m.credentials) })),
   );
+}
+
+/**
+ * --account and --zone of the commands that read a stored scan (audit, report, diff): a view of
+ * the scan's findings, not a narrower scan. The same flags and config keys as the scope of scan.
+ */
+export function viewOptions(): { account: OptionSpec & { type: 'list' }; zone: OptionSpec & { type: 'list' } } {
+  const { account, zone } = commonOptions('account', 'zone');
+  return {
+    account: { ...account, type: 'list', value: 'ACCOUNT', help: "only this account's findings: its id, name or a glob (* and ?); a comma-separated list names several" },
+    zone: { ...zone, type: 'list', value: 'ZONE', help: "only this zone's findings: its name, id or a glob (* and ?); a comma-separated list names several" },
+  };
 }
 
 /**

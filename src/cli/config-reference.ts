@@ -2,9 +2,9 @@ import { COMMON_OPTIONS, FILE_SECTIONS, type OptionDef } from '../config/options
 import { COMMANDS } from './commands/index.js';
 
 /**
- * The README's configuration reference, generated from the option table and the commands that
- * take each option, so the two cannot disagree (test/config/docs.test.ts compares them; run
- * `npm run docs` to rewrite the README's copy).
+ * The configuration reference of docs/configuration.md, generated from the option table and the
+ * commands that take each option, so the two cannot disagree (test/config/docs.test.ts compares
+ * them; `npm run docs` rewrites the page's copy).
  */
 export function configReference(): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');

@@ -5,6 +5,8 @@ import { summaryText } from '../crawler/summary.js';
 import { redactorFor } from '../config/credentials.js';
 import type { Config } from '../config/load.js';
 import { recordAudit, type AuditResult } from '../policy/audit.js';
+import type { AuditMaker } from '../policy/audit-identity.js';
+import { judgementOf } from '../policy/judgement.js';
 import { catalogue, catalogueReads, loadRules, rulesFor } from '../policy/catalogue.js';
 import type { Severity } from '../policy/rule.js';
 import { auditWithinLimits, heldWaiverWarnings, loadWaivers } from '../policy/waivers.js';
@@ -94,8 +96,12 @@ export interface JobOutcome {
   exitCode: number;
 }
 
-/** scan, audit, report: `zonewarden run`. Output as the three commands give it, on stderr, and the report paths on stdout. */
-export async function runJob(config: Config, io: CommandIO, report: ReportSettings): Promise<JobOutcome> {
+/**
+ * scan, audit, report: `zonewarden run`. Output as the three commands give it, on stderr, and the
+ * report paths on stdout. The audit is the new scan's official one (`madeBy`: run, or schedule):
+ * its reports, drift and notifications rest on it.
+ */
+export async function runJob(config: Config, io: CommandIO, report: ReportSettings, madeBy: AuditMaker = 'run'): Promise<JobOutcome> {
   await loadRules(config, io.cwd);
   const scope = report.trendScope ?? configScope(config);
   const rules = rulesFor(config);
@@ -107,7 +113,8 @@ export async function runJob(config: Config, io: CommandIO, report: ReportSettin
   const db = openSnapshot(path);
   try {
     const reader = new SnapshotReader(db, scan.scanId);
-    const audit = auditWithinLimits(waivers, config.waiverMaxMatches, (w) => recordAudit(db, reader, rules, w));
+    const identity = { judgement: judgementOf(rules, waivers, config.waiverMaxMatches), madeBy, official: true };
+    const audit = auditWithinLimits(waivers, config.waiverMaxMatches, (w) => recordAudit(db, reader, rules, w, { identity }));
     for (const line of heldWaiverWarnings(audit.waivers, resolve(io.cwd, config.waivers ?? ''))) io.stderr(`${line}\n`);
     const written = await writeReport(db, scan.scanId, { out: report.out, formats: report.formats, templates, trendScope: scope, ...(report.templatesDir === undefined ? {} : { templatesDir: report.templatesDir }) });
     const failOn = config.failOn;

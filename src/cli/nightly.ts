@@ -67,12 +67,12 @@ export async function nightlyRun(config: Config, io: CommandIO, settings: Nightl
     let job: JobOutcome | null = null;
     let error: unknown = null;
     try {
-      job = await runJob(config, io, settings.report);
+      job = await runJob(config, io, settings.report, trigger === 'manual' ? 'run' : 'schedule');
     } catch (err) {
       error = err;
     }
     const finished = new Date();
-    const done = job && { job, fresh: newFailures(db, job.scan.scanId, job.report.drift, job.audit.counts.failBySeverity) };
+    const done = job && { job, fresh: newFailures(db, job.audit.stored!.auditId, job.report.drift, job.audit.counts.failBySeverity) };
     const report = reportOf(db, { runId, trigger, started, finished, done, error, redact });
     if (config.keep !== undefined && report.outcome !== 'aborted') report.deletedScans = retain(db, config.keep, settings.report, io, settings.report.trendScope ?? configScope(config));
     finishRun(

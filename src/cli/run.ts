@@ -70,7 +70,7 @@ export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> 
 export function mainHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 4;
   return [
-    `zonewarden ${PACKAGE.version}: audits the security configuration of zones served by the v4 zone security API.`,
+    `zonewarden ${PACKAGE.version}: audits the security configuration of zones served by the Cloudflare v4 API.`,
     '',
     'Usage: zonewarden <command> [options]',
     '',

@@ -4,7 +4,7 @@ import { parseResolverAddress } from '../crawler/resolve/address.js';
  * The options shared by the commands that talk to the API or the database: one table with each
  * option's name, type, default, environment variable and help. Commands pick the ones they take;
  * the loader applies precedence (defaults < config file < environment < flags); --help and the
- * README's configuration reference are generated from it.
+ * configuration reference (docs/configuration.md) are generated from it.
  */
 
 export type OptionType = 'string' | 'integer' | 'number' | 'boolean' | 'list';
@@ -30,14 +30,21 @@ export interface OptionDef {
   check?: (value: string) => string | null;
 }
 
+/**
+ * The vendor's API, where every zone this tool audits lives (its API documentation writes every
+ * call as https://api.cloudflare.com/client/v4/...). --base-url points elsewhere: the emulator, a proxy.
+ */
+export const VENDOR_BASE_URL = 'https://api.cloudflare.com/client/v4';
+
 export const COMMON_OPTIONS = {
   baseUrl: {
     key: 'baseUrl',
     flag: 'base-url',
     type: 'string',
+    default: VENDOR_BASE_URL,
     env: 'ZONEWARDEN_BASE_URL',
     value: 'URL',
-    help: 'API base URL, ending in /client/v4 (https, or http on loopback only)',
+    help: 'API base URL, ending in /client/v4; set it only for the emulator or a proxy (https, or http on loopback only)',
   },
   db: { key: 'db', flag: 'db', type: 'string', default: './zonewarden.db', env: 'ZONEWARDEN_DB', value: 'FILE', help: 'SQLite database file' },
   config: {
@@ -101,8 +108,21 @@ export const COMMON_OPTIONS = {
     value: 'SECONDS',
     help: 'most time one request may spend waiting between retries (a 429 blocks for 5 minutes)',
   },
-  account: { key: 'account', flag: 'account', type: 'list', value: 'ID', help: 'limit to this account id' },
-  zone: { key: 'zone', flag: 'zone', type: 'list', value: 'NAME', help: 'limit to this zone name' },
+  // One key, two meanings: what a scan reads, and which findings of a scan the commands that read one show.
+  account: {
+    key: 'account',
+    flag: 'account',
+    type: 'list',
+    value: 'ID',
+    help: "these accounts only: scan, run and schedule read only their zones (account ids); audit, report and diff show only their findings of the scan they read, which may cover more (ids, names or globs); status checks the scans of that scope; scans and baseline mean the latest scan holding them; migrate considers only their zones",
+  },
+  zone: {
+    key: 'zone',
+    flag: 'zone',
+    type: 'list',
+    value: 'NAME',
+    help: 'these zones only: scan, run and schedule read only them (zone names); audit, report and diff show only their findings of the scan they read, which may cover more (names, ids or globs); status checks the scans of that scope; scans and baseline mean the latest scan holding them; firewall and migrate: the zone to change',
+  },
   organizations: {
     key: 'organizations',
     flag: 'organization',
@@ -229,8 +249,8 @@ export const VENDOR_CREDENTIAL_ENV = {
  */
 export const FILE_SECTIONS = {
   rules: 'per rule: {"<rule id>": {"enabled": false, "severity": "low", "options": {...}, "overrides": [{"zones": ["*.lab.example.com"], "accounts": [...], "enabled": false, "severity": "low"}]}}; zonewarden rules lists ids and options',
-  drift: 'what configuration drift leaves out: {"ignore": ["<resource type>.<field>", ...]} replaces the default list (see README, Drift)',
-  notifications: 'webhooks called after runs: {"webhooks": [{"url" or "urlEnv", "format": "slack"|"json", "minSeverity", "on"}], "minSeverity", "on", "reportUrl", "timeout", "retries"} (see README, Notifications)',
+  drift: 'what configuration drift leaves out: {"ignore": ["<resource type>.<field>", ...]} replaces the default list (see docs/drift.md)',
+  notifications: 'webhooks called after runs: {"webhooks": [{"url" or "urlEnv", "format": "slack"|"json", "minSeverity", "on"}], "minSeverity", "on", "reportUrl", "timeout", "retries"} (see docs/notifications.md)',
   credentials: 'a credential per account, each paced with a budget of its own: [{"accounts": ["<account id>", ...], "tokenEnv": "<VARIABLE>"}, {"accounts": [...], "emailEnv": "<VARIABLE>", "keyEnv": "<VARIABLE>"}]; the file names environment variables, never their values; accounts not listed use ZONEWARDEN_API_TOKEN (or the key pair), which may then be unset when --account names listed accounts only (see docs/credentials.md)',
 } as const;
 

@@ -1,6 +1,7 @@
 import type { ApiClientOptions } from '../api/client.js';
 import { ApiAuthError, type ApiError } from '../api/errors.js';
 import { ZonewardenError } from '../common/errors.js';
+import { CREDENTIAL_ENV, VENDOR_CREDENTIAL_ENV } from '../config/options.js';
 
 /**
  * What the first calls of a scan can say about the whole of it: the credentials were refused, or
@@ -23,7 +24,11 @@ const WRONG_LOCATION = /from location/i;
 export function startingFailure(err: ApiError, client: Pick<ApiClientOptions, 'credentials' | 'baseUrl'>): ScanCannotStart {
   const said = err.apiErrors.map((e) => (e.code === undefined ? e.message : `${e.code} ${e.message}`)).join('; ') || 'no error details';
   if (err instanceof ApiAuthError) {
-    const variables = client.credentials.kind === 'token' ? 'ZONEWARDEN_API_TOKEN' : 'ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY';
+    // Either spelling may hold it (credentials.ts reads the vendor's names when ours are unset); the client does not know which.
+    const variables =
+      client.credentials.kind === 'token'
+        ? `${CREDENTIAL_ENV.token} (or ${VENDOR_CREDENTIAL_ENV.token})`
+        : `${CREDENTIAL_ENV.email} and ${CREDENTIAL_ENV.key} (or ${VENDOR_CREDENTIAL_ENV.email} and ${VENDOR_CREDENTIAL_ENV.key})`;
     const hint = err.apiErrors.some((e) => WRONG_LOCATION.test(e.message))
       ? `the token is restricted to other client IP addresses: allow this host's address in the token's settings, or use another token in ${variables}`
       : `check ${variables} (a valid, unexpired token or key with read access)`;

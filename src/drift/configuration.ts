@@ -7,6 +7,7 @@ import { fieldDiff } from './fields.js';
 import type { IgnoreList } from './ignore.js';
 import { CERTIFICATE_KIND, kindOfEndpoint, RESOURCE_KINDS, RESOURCE_TYPES, type ResourceKind } from './resources.js';
 import type { ConfigurationDrift, ResourceChange, UnreadPartition } from './result.js';
+import type { ScanFilter } from '../snapshot/scan-filter.js';
 
 /**
  * Configuration drift between two scans. Versions are stored over ranges of scans, so what
@@ -14,7 +15,8 @@ import type { ConfigurationDrift, ResourceChange, UnreadPartition } from './resu
  * each table finds them, however many unchanged resources there are. Only partitions both scans
  * could use are compared; the rest are reported as unknown, never as removed or added.
  */
-export function configurationDrift(db: Db, from: ScanCoverage, to: ScanCoverage, ignore: IgnoreList, zones: ReadonlyMap<string, ZoneInfo>): ConfigurationDrift {
+/** `view`: only the zones (and, with --account, the accounts) of a filter (diff --zone, --account); the user's invites are then left out. */
+export function configurationDrift(db: Db, from: ScanCoverage, to: ScanCoverage, ignore: IgnoreList, zones: ReadonlyMap<string, ZoneInfo>, view: ScanFilter | null = null): ConfigurationDrift {
   const drift = new Collector(ignore);
   const comparable = new Set<string>();
 
@@ -34,10 +36,12 @@ export function configurationDrift(db: Db, from: ScanCoverage, to: ScanCoverage,
     drift.unknown({ change: 'unknown', type: resource.type, zone, scan: bad.scanId, ...bad.why(bad.get(kind, scopeId, resource.endpoint), what), resources });
   };
 
-  for (const kind of RESOURCE_KINDS.filter((k) => k.partition === 'user')) judge('user', '', kind, null);
+  const userKinds = RESOURCE_KINDS.filter((k) => k.partition === 'user' && (view === null || (k.type === 'account' && view.accountIds.size > 0)));
+  for (const kind of userKinds) judge('user', '', kind, null);
 
   const outside: Named[] = [];
   for (const id of new Set([...from.zoneIds(), ...to.zoneIds(), ...zones.keys()])) {
+    if (view !== null && !view.zoneIds.has(id)) continue;
     const info: ZoneInfo = zones.get(id) ?? { id, name: id, accountId: null };
     const zone = named(zones.get(id), id);
     const [pf, pt] = [from.presence(info), to.presence(info)];
@@ -57,6 +61,7 @@ export function configurationDrift(db: Db, from: ScanCoverage, to: ScanCoverage,
   }
 
   for (const pair of changedVersions(db, from.scanId, to.scanId, comparable)) {
+    if (view !== null && pair.kind.partition === 'user' && !view.accountIds.has(pair.id)) continue;
     const zone = pair.kind.partition === 'zone' ? named(zones.get(pair.scopeId), pair.scopeId) : null;
     drift.pair(pair.kind, pair.id, zone, pair.before, pair.after);
   }

@@ -1,7 +1,8 @@
-import { loadAuditHeader, type AuditHeader } from '../policy/store.js';
+import { auditHeader, officialAuditHeader, type AuditHeader } from '../policy/store.js';
 import { UsageError } from '../common/errors.js';
 import { SnapshotError, type Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
+import { latestCoveringScan, resolveFilter } from '../snapshot/scan-filter.js';
 import { describeScope, FULL_SCOPE, isFullScope, parseScope, type ScanScope } from '../snapshot/scope.js';
 import { currentBaseline } from './baselines.js';
 import { configurationDrift } from './configuration.js';
@@ -13,8 +14,14 @@ import type { Baseline, DriftResult, DriftScan } from './result.js';
 export interface DiffOptions {
   from?: number;
   to?: number;
-  /** Without --to: the scope whose latest complete scan is compared (default: the whole organisation). */
-  scope?: ScanScope;
+  /** The audits to compare instead of the scans' official ones; each names its scan (--from-audit, --to-audit). */
+  fromAudit?: number;
+  toAudit?: number;
+  /**
+   * Zones and accounts to compare (--zone, --account): only their findings and configuration;
+   * without --to, the newest complete scan holding them is compared. Default: the whole scans.
+   */
+  filter?: ScanScope;
   /** Compare from the newest accepted baseline. */
   baseline?: boolean;
   ignore?: IgnoreList;
@@ -28,40 +35,56 @@ export interface ScanPair {
   baseline: Baseline | null;
 }
 
+/** The scan of an audit named with --from-audit or --to-audit, checked against --from or --to. */
+function scanOfNamedAudit(db: Db, auditId: number | undefined, scan: number | undefined, flag: string): number | undefined {
+  if (auditId === undefined) return scan;
+  const owner = db.prepare('SELECT scan_id FROM audits WHERE id = ?').pluck().get(auditId) as number | undefined;
+  if (owner === undefined) throw new SnapshotError('ZW_AUDIT_MISSING', `no audit ${auditId} in this database: zonewarden scans lists each scan's audits`);
+  if (scan !== undefined && scan !== owner) throw new UsageError(`--${flag}-audit ${auditId} is an audit of scan ${owner}, not of --${flag} ${scan}: give one of them`);
+  return owner;
+}
+
 /**
- * Which scans to compare: --to, else the latest complete scan of the scope; --from, else the
- * accepted baseline with --baseline, else the complete scan of the same scope before --to.
+ * Which scans to compare: --to (or --to-audit's scan), else the newest complete scan holding the
+ * filter (the whole organisation's without one); --from (or --from-audit's), else the accepted
+ * baseline with --baseline, else the newest complete scan before --to holding what --to holds
+ * of the filter (a scan of the whole organisation holds every scope).
  */
-export function chooseScans(db: Db, options: Pick<DiffOptions, 'from' | 'to' | 'baseline' | 'scope'>): ScanPair {
-  if (options.baseline && options.from !== undefined) throw new UsageError('--baseline and --from both name the scan to compare from: give one of them');
-  const scope = options.scope ?? FULL_SCOPE;
-  const to = options.to ?? SnapshotReader.latestScanId(db, ['complete'], scope);
-  if (to === null) throw new SnapshotError('ZW_SCAN_MISSING', `no complete scan of ${describeScope(scope)} in this database: run zonewarden scan first, or name the scans with --from and --to`);
+export function chooseScans(db: Db, options: Pick<DiffOptions, 'from' | 'to' | 'fromAudit' | 'toAudit' | 'baseline' | 'filter'>): ScanPair {
+  const fromAsked = scanOfNamedAudit(db, options.fromAudit, options.from, 'from');
+  if (options.baseline && fromAsked !== undefined) throw new UsageError('--baseline and --from (or --from-audit) both name the scan to compare from: give one of them');
+  const filter = options.filter ?? FULL_SCOPE;
+  const to = scanOfNamedAudit(db, options.toAudit, options.to, 'to') ?? latestCoveringScan(db, filter);
+  if (to === null) throw new SnapshotError('ZW_SCAN_MISSING', `no complete scan of ${describeScope(filter)} in this database: run zonewarden scan first, or name the scans with --from and --to`);
+  // A mistyped --zone is named as such (with the closest names), not as a missing earlier scan.
+  if (!isFullScope(filter)) resolveFilter([new SnapshotReader(db, to)], filter);
   if (options.baseline) {
     const baseline = currentBaseline(db);
     if (!baseline) throw new SnapshotError('ZW_SCAN_MISSING', 'no baseline has been accepted: accept a scan with zonewarden baseline accept [--scan ID]');
     return { from: baseline.scanId, to, baseline };
   }
-  if (options.from !== undefined) return { from: options.from, to, baseline: null };
-  // The same scope before it; for a scoped scan with none, the whole organisation's (it covered that scope too).
+  if (fromAsked !== undefined) return { from: fromAsked, to, baseline: null };
+  // What the earlier scan must hold: the filter, else all that --to covered.
   const toScope = parseScope((db.prepare('SELECT scope FROM scans WHERE id = ?').get(to) as { scope: string } | undefined)?.scope ?? null);
-  const previous = SnapshotReader.latestScanId(db, ['complete'], toScope, to) ?? (isFullScope(toScope) ? null : SnapshotReader.latestScanId(db, ['complete'], FULL_SCOPE, to));
+  const previous = latestCoveringScan(db, isFullScope(filter) ? toScope : filter, ['complete'], to);
   if (previous === null) {
     throw new SnapshotError('ZW_SCAN_MISSING', `no complete scan before scan ${to} to compare it with: run zonewarden scan again later, or name the scans with --from and --to`);
   }
   return { from: previous, to, baseline: null };
 }
 
-function driftScan(reader: SnapshotReader): DriftScan {
+function driftScan(reader: SnapshotReader, audit: AuditHeader): DriftScan {
   const s = reader.scan;
-  return { id: s.id, startedAt: s.startedAt, finishedAt: s.finishedAt, status: s.status as DriftScan['status'], scope: s.scope };
+  return { id: s.id, startedAt: s.startedAt, finishedAt: s.finishedAt, status: s.status as DriftScan['status'], scope: s.scope, audit: { id: audit.auditId, trial: audit.trial } };
 }
 
-function auditOf(db: Db, reader: SnapshotReader, audit: DiffOptions['audit']): AuditHeader {
-  let header = loadAuditHeader(db, reader.scan.id);
+/** The audit named for a scan, else its official one; a scan not audited is audited first when `audit` is given. */
+function auditOf(db: Db, reader: SnapshotReader, named: number | undefined, audit: DiffOptions['audit']): AuditHeader {
+  if (named !== undefined) return auditHeader(db, named)!;
+  let header = officialAuditHeader(db, reader.scan.id);
   if (!header && audit) {
     audit(reader);
-    header = loadAuditHeader(db, reader.scan.id);
+    header = officialAuditHeader(db, reader.scan.id);
   }
   if (!header) throw new SnapshotError('ZW_NOT_AUDITED', `scan ${reader.scan.id} has not been audited: run zonewarden audit --scan ${reader.scan.id} first`);
   return header;
@@ -71,13 +94,14 @@ function auditOf(db: Db, reader: SnapshotReader, audit: DiffOptions['audit']): A
 export function diffScans(db: Db, options: DiffOptions = {}): DriftResult {
   const pair = chooseScans(db, options);
   const readers = { from: new SnapshotReader(db, pair.from), to: new SnapshotReader(db, pair.to) };
-  const audits = { from: auditOf(db, readers.from, options.audit), to: auditOf(db, readers.to, options.audit) };
+  const view = resolveFilter([readers.to, readers.from], options.filter ?? FULL_SCOPE);
+  const audits = { from: auditOf(db, readers.from, options.fromAudit, options.audit), to: auditOf(db, readers.to, options.toAudit, options.audit) };
   // Both drifts are read in one transaction, so a scan finishing meanwhile cannot tear them apart.
   return db.transaction((): DriftResult => {
     const coverage = ScanCoverage.pair(db, readers.from, readers.to);
     const zones = zoneInfo(db, pair.from, pair.to);
-    const findings = findingDrift(db, audits, coverage, zones);
-    const configuration = configurationDrift(db, coverage.from, coverage.to, options.ignore ?? ignoreList(DEFAULT_IGNORED_FIELDS), zones);
+    const findings = findingDrift(db, audits, coverage, zones, view);
+    const configuration = configurationDrift(db, coverage.from, coverage.to, options.ignore ?? ignoreList(DEFAULT_IGNORED_FIELDS), zones, view);
     const changed = findings.changes.some((c) => c.change !== 'newly-unknown' && c.change !== 'known-again') || configuration.changes.length > 0;
     const partial =
       readers.from.scan.status !== 'complete' ||
@@ -85,6 +109,6 @@ export function diffScans(db: Db, options: DiffOptions = {}): DriftResult {
       configuration.unknown.length > 0 ||
       findings.counts['newly-unknown'] > 0 ||
       findings.rulesNotCompared.length > 0;
-    return { from: driftScan(readers.from), to: driftScan(readers.to), baseline: pair.baseline, findings, configuration, changed, partial };
+    return { from: driftScan(readers.from, audits.from), to: driftScan(readers.to, audits.to), baseline: pair.baseline, findings, configuration, changed, partial };
   })();
 }

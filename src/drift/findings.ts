@@ -4,6 +4,7 @@ import { findingFromRow, type AuditHeader } from '../policy/store.js';
 import type { Db } from '../snapshot/db.js';
 import { findingsTableFor } from '../policy/reuse-rows.js';
 import type { ScanCoverage, ZoneInfo } from './coverage-pair.js';
+import { filterCondition, type ScanFilter } from '../snapshot/scan-filter.js';
 import {
   FINDING_CHANGES,
   FINDING_STEADY,
@@ -15,25 +16,27 @@ import {
 } from './result.js';
 
 /**
- * Finding drift between the stored audits of two scans, by fingerprint. Passes are stored as
- * counts only, so a failure missing from the later audit is fixed only when that audit could have
- * seen it: the rule ran there without error, gave no unknown for that rule and zone, and the zone
- * was read (or is known to be gone). Otherwise it is newly unknown, never fixed.
+ * Finding drift between two stored audits (of two scans, or two audits of one), by fingerprint.
+ * Passes are stored as counts only, so a failure missing from the later audit is fixed only when
+ * that audit could have seen it: the rule ran there without error, gave no unknown for that rule
+ * and zone, and the zone was read (or is known to be gone). Otherwise it is newly unknown, never
+ * fixed. `view`: only the findings of a filter's zones and accounts (diff --zone, --account).
  */
 export function findingDrift(
   db: Db,
   audits: { from: AuditHeader; to: AuditHeader },
   coverage: { from: ScanCoverage; to: ScanCoverage },
   zones: ReadonlyMap<string, ZoneInfo>,
+  view: ScanFilter | null = null,
 ): FindingDrift {
-  const [from, to] = [audits.from.scanId, audits.to.scanId];
+  const [from, to] = [audits.from.auditId, audits.to.auditId];
   const rulesFrom = new Set(audits.from.rules.map((r) => r.id));
   const rulesTo = new Set(audits.to.rules.map((r) => r.id));
   const compared = new Set([...rulesTo].filter((r) => rulesFrom.has(r)));
   const rulesNotCompared = [...new Set([...rulesFrom, ...rulesTo])].filter((r) => !compared.has(r)).sort();
 
   const key = (rule: string, zoneId: string | null) => `${rule}\u0000${zoneId ?? ''}`;
-  const merged = mergeByFingerprint(db, from, to, key);
+  const merged = mergeByFingerprint(db, from, to, key, view);
   const { unknownInFrom, unknownInTo } = merged;
   const erroredInTo = new Set(audits.to.errors.map((e) => key(e.rule, e.zone?.id ?? null)));
   // A zone outside either scan's scope is not compared: a --zone rescan says nothing of the others.
@@ -135,33 +138,41 @@ interface Merged {
  * covering index of schema 4 without reading the findings' rows: the steady findings are only
  * counted, and only the moved ones are loaded whole afterwards.
  */
-function mergeByFingerprint(db: Db, from: number, to: number, key: (rule: string, zoneId: string | null) => string): Merged {
+function mergeByFingerprint(db: Db, from: number, to: number, key: (rule: string, zoneId: string | null) => string, view: ScanFilter | null): Merged {
   // An audit that kept verdicts of an earlier one reads some rows there: a table of all its rows then.
   const table = findingsTableFor(db, [from, to]);
-  const unknownIn = (scanId: number) =>
+  // A fingerprint names the rule, zone and resource, so both sides of a pair are in a view or neither.
+  const inView = (alias: string) => {
+    if (!view) return { sql: '', params: [] as unknown[] };
+    const c = filterCondition(view, alias);
+    return { sql: ` AND ${c.sql}`, params: c.params };
+  };
+  const unknownIn = (auditId: number) =>
     new Set(
-      (db.prepare(`SELECT DISTINCT rule, zone_id FROM ${table(scanId)} WHERE scan_id = ? AND status = 'unknown'`).raw().all(scanId) as Array<[string, string | null]>).map(([rule, zone]) =>
-        key(rule, zone),
+      (db.prepare(`SELECT DISTINCT rule, zone_id FROM ${table(auditId)} u WHERE audit_id = ? AND status = 'unknown'${inView('u').sql}`).raw().all(auditId, ...inView('u').params) as Array<[string, string | null]>).map(
+        ([rule, zone]) => key(rule, zone),
       ),
     );
   const steady = db
     .prepare(
-      `SELECT t.status, count(*) FROM ${table(to)} t JOIN ${table(from)} f ON f.scan_id = ? AND f.fingerprint = t.fingerprint
-       WHERE t.scan_id = ? AND f.status = t.status AND f.severity = t.severity GROUP BY t.status`,
+      `SELECT t.status, count(*) FROM ${table(to)} t JOIN ${table(from)} f ON f.audit_id = ? AND f.fingerprint = t.fingerprint
+       WHERE t.audit_id = ? AND f.status = t.status AND f.severity = t.severity${inView('t').sql} GROUP BY t.status`,
     )
     .raw()
-    .all(from, to) as Array<[string, number]>;
+    .all(from, to, ...inView('t').params) as Array<[string, number]>;
   const later = db
     .prepare(
-      `SELECT t.pk, f.status, f.severity FROM ${table(to)} t LEFT JOIN ${table(from)} f ON f.scan_id = ? AND f.fingerprint = t.fingerprint
-       WHERE t.scan_id = ? AND (f.pk IS NULL OR f.status != t.status OR f.severity != t.severity)`,
+      `SELECT t.pk, f.status, f.severity FROM ${table(to)} t LEFT JOIN ${table(from)} f ON f.audit_id = ? AND f.fingerprint = t.fingerprint
+       WHERE t.audit_id = ? AND (f.pk IS NULL OR f.status != t.status OR f.severity != t.severity)${inView('t').sql}`,
     )
     .raw()
-    .all(from, to) as Array<[number, FindingState, string | null]>;
+    .all(from, to, ...inView('t').params) as Array<[number, FindingState, string | null]>;
   const gone = db
-    .prepare(`SELECT f.pk FROM ${table(from)} f WHERE f.scan_id = ? AND NOT EXISTS (SELECT 1 FROM ${table(to)} t WHERE t.scan_id = ? AND t.fingerprint = f.fingerprint)`)
+    .prepare(
+      `SELECT f.pk FROM ${table(from)} f WHERE f.audit_id = ? AND NOT EXISTS (SELECT 1 FROM ${table(to)} t WHERE t.audit_id = ? AND t.fingerprint = f.fingerprint)${inView('f').sql}`,
+    )
     .raw()
-    .all(from, to) as Array<[number]>;
+    .all(from, to, ...inView('f').params) as Array<[number]>;
   return {
     steady: new Map(steady),
     later: later.map(([pk, before, beforeSeverity]) => ({ pk, before, beforeSeverity })),

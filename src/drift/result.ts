@@ -14,6 +14,8 @@ export interface DriftScan {
   finishedAt: string | null;
   status: 'complete' | 'incomplete';
   scope: ScanScope;
+  /** The audit of the scan compared: its official one unless --from-audit or --to-audit named another (trial: why it is one). */
+  audit: { id: number; trial: string | null };
 }
 
 export interface Baseline {

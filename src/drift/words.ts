@@ -22,7 +22,8 @@ export const SCOPES_DIFFER = 'The two scans cover different scopes: only what bo
 
 export function scanLine(scan: DriftResult['from']): string {
   const scope = [...scan.scope.accounts.map((a) => `account ${a}`), ...scan.scope.zones.map((z) => `zone ${z}`)];
-  return `scan ${scan.id} (${scan.status}, ${scan.startedAt}${scope.length ? `, only ${scope.join(', ')}` : ''})`;
+  const trial = scan.audit.trial === null ? '' : `; trial audit ${scan.audit.id}: ${scan.audit.trial}`;
+  return `scan ${scan.id} (${scan.status}, ${scan.startedAt}${scope.length ? `, only ${scope.join(', ')}` : ''}${trial})`;
 }
 
 export function findingSummary(d: DriftResult): string {

@@ -5,6 +5,8 @@ import { compareFindings, STATUSES, type Finding, type Status } from './findings
 import type { ActiveRule } from './registry.js';
 import { atOrAbove, SEVERITIES, type Severity } from './rule.js';
 import { AuditRecorder } from './store.js';
+import type { AuditIdentity, StoredAs } from './audit-identity.js';
+import { judgementOf } from './judgement.js';
 import { addKeptZone, decodeTally, emptyTally, encodeTally, findBase, keptZones, reusableRules, reuseKey, tallyVerdicts, type ReuseBase, type ZoneTally } from './verdict-reuse.js';
 import { WaiverSet, type Waiver, type WaiverReport } from './waivers.js';
 
@@ -27,8 +29,10 @@ export interface AuditResult extends Evaluation {
   counts: AuditCounts;
   /** Failures at or above each severity: what --fail-on looks at (findings may have been streamed away). */
   failingAtOrAbove: Record<Severity, number>;
-  /** Verdicts kept from an earlier audit (recordAudit with reuse): its scan and the zones kept. */
-  reused?: { fromScan: number; zones: number };
+  /** Verdicts kept from an earlier audit (recordAudit with reuse): its scan, the audit and the zones kept. */
+  reused?: { fromScan: number; fromAudit: number; zones: number };
+  /** Where recordAudit stored it: the audit's id, and whether it is the scan's official audit or a trial. */
+  stored?: StoredAs;
 }
 
 export interface RecordOptions {
@@ -38,6 +42,12 @@ export interface RecordOptions {
    */
   reuse?: boolean;
   evaluatedAt?: Date;
+  /**
+   * What the audit was judged with and who stores it, which decide whether it replaces a stored
+   * audit of the scan or is a trial beside it (src/policy/audit-identity.ts). Default: made by
+   * `audit`, judged with these rules and waivers.
+   */
+  identity?: AuditIdentity;
 }
 
 const zeroStatuses = (): Record<Status, number> => Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<Status, number>;
@@ -111,13 +121,13 @@ export function recordAudit(db: Db, reader: SnapshotReader, rules: readonly Acti
   const o = options instanceof Date ? { evaluatedAt: options } : options;
   const restore = smallPageCache(db);
   try {
-    return record(db, reader, rules, waivers, o.evaluatedAt ?? new Date(), o.reuse ?? true);
+    return record(db, reader, rules, waivers, o.evaluatedAt ?? new Date(), o.reuse ?? true, o.identity ?? { judgement: judgementOf(rules, waivers, null), madeBy: 'audit' });
   } finally {
     restore();
   }
 }
 
-function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[], evaluatedAt: Date, reuse: boolean): AuditResult {
+function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[], evaluatedAt: Date, reuse: boolean, identity: AuditIdentity): AuditResult {
   const recorder = new AuditRecorder(db, reader.scan.id);
   const set = new WaiverSet(waivers, new Date(reader.scan.startedAt));
   const counter = new FindingCounter(rules.filter((r) => r.enabled).map((r) => r.rule.meta.id));
@@ -125,29 +135,38 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
   const key = reuseKey(reader.scan.scope, rules, waivers);
   const tallies = new Map<string, ZoneTally>();
   const sink = new RecordingSink(recorder, set, counter, reusable, tallies);
-  let base: { scanId: number; kept: ReuseBase['kept'] } | null = null;
+  let base: { auditId: number; scanId: number; kept: ReuseBase['kept'] } | null = null;
   const evaluation = db
     .transaction(() => {
-      const baseId = reuse ? findBase(db, reader, key, waivers) : null;
+      const found = reuse ? findBase(db, reader, key, waivers) : null;
       const keep =
-        baseId === null
+        found === null
           ? undefined
           : (zones: Parameters<typeof keptZones>[3]) => {
-              base = { scanId: baseId, kept: keptZones(db, reader, baseId, zones, new Date(reader.scan.startedAt)) };
+              base = { ...found, kept: keptZones(db, reader, found, zones, new Date(reader.scan.startedAt)) };
               return { zones: new Set(base.kept.keys()), rules: reusable };
             };
       return evaluate(reader, rules, { keepPasses: false, sink, reuse: keep });
     })
     .deferred();
-  const kept = (base as { scanId: number; kept: ReuseBase['kept'] } | null)?.kept ?? new Map<string, { source: number; counts: string }>();
+  const used = base as { auditId: number; scanId: number; kept: ReuseBase['kept'] } | null;
+  const kept = used?.kept ?? new Map<string, { source: number; counts: string }>();
   const order = [...reusable];
   for (const [zoneId, { counts }] of kept) addKeptZone(zoneId, decodeTally(counts, order), counter, evaluation, set);
   // A zone where a rule could not run is judged again next time.
   for (const e of evaluation.errors) if (e.zone) (tallies.get(e.zone.id) ?? tallies.set(e.zone.id, emptyTally()).get(e.zone.id)!).e = 1;
   const result = finish(evaluation, [], set, counter);
-  if (base) result.reused = { fromScan: (base as { scanId: number }).scanId, zones: kept.size };
+  if (used) result.reused = { fromScan: used.scanId, fromAudit: used.auditId, zones: kept.size };
   const judged = evaluation.zoneIds.filter((z) => !kept.has(z)).map((z) => [z, encodeTally(tallies.get(z) ?? emptyTally(), order)] as [string, string]);
-  recorder.finish(result, evaluatedAt, { key, rules: [...reusable], judged, kept: [...kept].map(([z, { source, counts }]) => [z, source, counts] as [string, number, string]) });
+  result.stored = recorder.finish(result, evaluatedAt, identity, {
+    key,
+    reusable: true,
+    rules: [...reusable],
+    judged,
+    kept: [...kept].map(([z, { source, counts }]) => [z, source, counts] as [string, number, string]),
+    otherPasses: sink.otherPasses,
+    accountPasses: sink.accountPasses,
+  });
   return result;
 }
 
@@ -159,6 +178,10 @@ class RecordingSink implements FindingSink {
   /** The unit's findings as the counter sees them: one of each kind, and how many. */
   private readonly held = new Map<string, { finding: Finding; n: number }>();
   private matched: number[] = [];
+  /** Per zone, passes of rules that are not tallied (not kept by a later audit): for views of some zones. */
+  readonly otherPasses = new Map<string, Record<string, number>>();
+  /** Per account, passes of verdicts on the account itself. */
+  readonly accountPasses: Record<string, Record<string, number>> = {};
 
   constructor(
     private readonly recorder: AuditRecorder,
@@ -186,7 +209,14 @@ class RecordingSink implements FindingSink {
   }
 
   passed(rule: string, zoneId: string, n: number): void {
-    if (this.reusable.has(rule)) tallyVerdicts(this.tally(zoneId), rule, 'pass', 'info', n);
+    if (this.reusable.has(rule)) return tallyVerdicts(this.tally(zoneId), rule, 'pass', 'info', n);
+    const passes = this.otherPasses.get(zoneId) ?? this.otherPasses.set(zoneId, {}).get(zoneId)!;
+    passes[rule] = (passes[rule] ?? 0) + n;
+  }
+
+  passedOnAccount(rule: string, accountId: string, n: number): void {
+    const passes = (this.accountPasses[accountId] ??= {});
+    passes[rule] = (passes[rule] ?? 0) + n;
   }
 
   add(f: Finding): void {

@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RuleDefinitionError, ruleProblems } from './registry.js';
+import { resolveRuleImports, unresolvedImportProblem } from './rule-imports.js';
 import type { AnyRule } from './rule.js';
 
 /**
@@ -9,7 +10,8 @@ import type { AnyRule } from './rule.js';
  * every `.js` or `.mjs` file directly in the directory is an ES module whose default export is
  * one rule, as `defineRule({...})` from `zonewarden/rules` makes it, named by its id (`<id>.js`),
  * as the built-in rules are. Test files (`*.test.js`, `*.spec.js`) and declaration files are
- * skipped, so a rules project can keep its tests beside its rules.
+ * skipped, so a rules project can keep its tests beside its rules. A rule's `zonewarden/rules` is this
+ * zonewarden's own (rule-imports.ts), so the directory needs no zonewarden installed in it.
  */
 
 const RULE_FILE = /\.(m?js)$/;
@@ -43,16 +45,14 @@ async function importRule(file: string): Promise<unknown> {
   // The file's modification time in the URL: an edited rule is loaded again by the next run of the
   // scheduler, as the waivers file is, instead of the copy Node cached at the first.
   const url = `${pathToFileURL(file).href}?mtime=${statSync(file).mtimeMs}`;
+  resolveRuleImports();
   try {
     return ((await import(url)) as { default?: unknown }).default;
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ERR_MODULE_NOT_FOUND' && /'zonewarden\/rules/.test(e.message)) {
-      throw new RuleDefinitionError(
-        `${file}: cannot import zonewarden/rules from there; install zonewarden in the rules' project (npm install --save-dev <the zonewarden tarball>), or default-export a plain rule object`,
-      );
-    }
-    throw new RuleDefinitionError(`${file}: cannot be loaded: ${(e.message ?? String(err)).split('\n')[0]}`);
+    const problem = unresolvedImportProblem(err, file);
+    if (problem !== null) throw new RuleDefinitionError(problem);
+    const message = (err as Error | undefined)?.message ?? String(err);
+    throw new RuleDefinitionError(`${file}: cannot be loaded: ${message.split('\n')[0]}`);
   }
 }
 

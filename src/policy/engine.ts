@@ -79,6 +79,8 @@ export interface FindingSink {
   rollback(): void;
   /** Passing verdicts of the unit that just stood, on one zone (told after commit; passes may not be added). */
   passed?(rule: string, zoneId: string, n: number): void;
+  /** Passing verdicts of the unit that just stood on an account itself, not on a zone (organisation rules). */
+  passedOnAccount?(rule: string, accountId: string, n: number): void;
   /**
    * Once a zone is judged: until when the verdicts of its rules that declare a horizon hold on the
    * same data (ms since the epoch; absent when every such rule said "at any time").
@@ -109,11 +111,14 @@ class ListSink implements FindingSink {
 
 const named = (id: string | null, name: string | null): Named | null => (id === null ? null : { id, name });
 
+/** Verdicts.passes keys verdicts on an account (no zone) by this and the account id; zone ids never start with it. */
+const ON_ACCOUNT = '\u0000';
+
 /** The verdicts of one rule on one zone (or the organisation), on their way to the sink. */
 class Verdicts {
   /** Verdicts the rule gave, kept or not (a zone's setting may turn some off). */
   given = 0;
-  /** Passing verdicts kept, by zone id ('' for none): counted, and turned into findings only when asked for. */
+  /** Passing verdicts kept, by zone id (ON_ACCOUNT and the account's id for an account's own, '' for neither): counted, and turned into findings only when asked for. */
   readonly passes = new Map<string, number>();
   private lastZone: Named | null | undefined;
   private lastSetting = { enabled: true, severity: null as Severity | null };
@@ -144,7 +149,7 @@ class Verdicts {
     const setting = this.setting(zone, account);
     if (!setting.enabled) return;
     if (status === 'pass') {
-      const key = zone?.id ?? '';
+      const key = zone?.id ?? (account ? ON_ACCOUNT + account.id : '');
       this.passes.set(key, (this.passes.get(key) ?? 0) + 1);
       if (!this.keepPasses) return;
     }
@@ -210,7 +215,8 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
       const id = active.rule.meta.id;
       for (const [zoneId, n] of verdicts.passes) {
         passes[id] = (passes[id] ?? 0) + n;
-        if (zoneId !== '') {
+        if (zoneId.startsWith(ON_ACCOUNT)) sink.passedOnAccount?.(id, zoneId.slice(ON_ACCOUNT.length), n);
+        else if (zoneId !== '') {
           passesByZone[zoneId] = (passesByZone[zoneId] ?? 0) + n;
           sink.passed?.(id, zoneId, n);
         }

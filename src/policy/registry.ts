@@ -1,6 +1,7 @@
 import { isZoneRead } from '../api/endpoints.js';
 import { ZonewardenError } from '../common/errors.js';
 import { didYouMean } from '../common/did-you-mean.js';
+import { controlProblems } from './compliance.js';
 import { placeholders } from './findings.js';
 import { parseOverrides, type ZoneOverride } from './zone-overrides.js';
 import { CATEGORIES, SEVERITIES, type AnyRule, type OptionValue, type RuleOptions, type Severity } from './rule.js';
@@ -60,6 +61,7 @@ export function ruleProblems(rule: AnyRule): string[] {
   if (m.reads !== undefined && (!Array.isArray(m.reads) || !m.reads.every(isZoneRead))) {
     problems.push('meta.reads must list zone reads such as setting:ssl (any known setting id), dnssec, universal_ssl, custom_entrypoint, ratelimit_entrypoint, bot_management, origin_pulls or dns_targets');
   }
+  problems.push(...controlProblems(m.controls));
   if (typeof rule.check !== 'function') problems.push('check must be a function');
   return problems;
 }

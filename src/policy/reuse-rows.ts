@@ -5,7 +5,7 @@ import { severityRank, type Severity } from './rule.js';
 /**
  * The findings rows of an audit that reused verdicts (schema 9). Such an audit stores rows only
  * for what it judged; for a zone it kept, the zone's rows of the reused rules stay with the audit
- * that judged it (audit_zones.source_scan), never copied. Every reader of an audit's findings goes
+ * that judged it (audit_zones.source_audit), never copied. Every reader of an audit's findings goes
  * through here, so it sees the same findings a full audit would have stored.
  *
  * Sources are flattened when written: an audit points at the audit that judged the zone, never at
@@ -14,7 +14,8 @@ import { severityRank, type Severity } from './rule.js';
 
 /** One part of an audit's rows: a SQL condition on `findings` and its parameters. */
 export interface RowPart {
-  scanId: number;
+  /** The audit whose rows these are. */
+  auditId: number;
   /** The keys of the source audit's run in listing order (null for audits stored before schema 7). */
   run: { from: number; to: number } | null;
   where: string;
@@ -30,35 +31,44 @@ interface AuditRow {
 const runOf = (a: AuditRow | undefined): RowPart['run'] => (a?.findings_from != null && a.findings_to != null ? { from: a.findings_from, to: a.findings_to } : null);
 
 /** The audits whose rows an audit reads besides its own, or an empty list. */
-export function referencedAudits(db: Db, scanId: number): number[] {
-  return (db.prepare('SELECT DISTINCT source_scan FROM audit_zones WHERE scan_id = ? AND source_scan <> ?').pluck().all(scanId, scanId) as number[]).sort((a, b) => a - b);
+export function referencedAudits(db: Db, auditId: number): number[] {
+  return (db.prepare('SELECT DISTINCT source_audit FROM audit_zones WHERE audit_id = ? AND source_audit <> ?').pluck().all(auditId, auditId) as number[]).sort((a, b) => a - b);
 }
 
 /** The parts of an audit's findings: its own rows, then, per referenced audit, the rows of the zones it kept. */
-export function rowParts(db: Db, scanId: number): RowPart[] {
-  const audit = db.prepare('SELECT findings_from, findings_to, reused_rules FROM audits WHERE scan_id = ?').get(scanId) as AuditRow | undefined;
-  const parts: RowPart[] = [{ scanId, run: runOf(audit), where: 'scan_id = ?', params: [scanId] }];
-  const sources = referencedAudits(db, scanId);
+export function rowParts(db: Db, auditId: number): RowPart[] {
+  const audit = db.prepare('SELECT findings_from, findings_to, reused_rules FROM audits WHERE id = ?').get(auditId) as AuditRow | undefined;
+  const parts: RowPart[] = [{ auditId, run: runOf(audit), where: 'audit_id = ?', params: [auditId] }];
+  const sources = referencedAudits(db, auditId);
   if (sources.length === 0) return parts;
   const rules = audit?.reused_rules ?? '[]';
-  const source = db.prepare('SELECT findings_from, findings_to, reused_rules FROM audits WHERE scan_id = ?');
+  const source = db.prepare('SELECT findings_from, findings_to, reused_rules FROM audits WHERE id = ?');
   for (const s of sources) {
     parts.push({
-      scanId: s,
+      auditId: s,
       run: runOf(source.get(s) as AuditRow | undefined),
-      where: 'scan_id = ? AND rule IN (SELECT value FROM json_each(?)) AND zone_id IN (SELECT zone_id FROM audit_zones WHERE scan_id = ? AND source_scan = ?)',
-      params: [s, rules, scanId, s],
+      where: 'audit_id = ? AND rule IN (SELECT value FROM json_each(?)) AND zone_id IN (SELECT zone_id FROM audit_zones WHERE audit_id = ? AND source_audit = ?)',
+      params: [s, rules, auditId, s],
     });
   }
   return parts;
 }
 
+/** A condition on findings rows and its parameters, such as a view's zones (src/policy/audit-view.ts). */
+export interface RowCondition {
+  sql: string;
+  params: unknown[];
+}
+
+const ALL_ROWS: RowCondition = { sql: '1', params: [] };
+
 /** `columns` of every findings row of the audit, in no particular order; `where` narrows them. */
-export function* auditRows(db: Db, scanId: number, columns: string, where = '1', pluck = false): Generator<unknown> {
-  for (const part of rowParts(db, scanId)) {
-    const statement = db.prepare(`SELECT ${columns} FROM findings WHERE ${part.where} AND (${where})`);
+export function* auditRows(db: Db, auditId: number, columns: string, where: string | RowCondition = ALL_ROWS, pluck = false): Generator<unknown> {
+  const condition = typeof where === 'string' ? { sql: where, params: [] } : where;
+  for (const part of rowParts(db, auditId)) {
+    const statement = db.prepare(`SELECT ${columns} FROM findings WHERE ${part.where} AND (${condition.sql})`);
     if (pluck) statement.pluck();
-    yield* statement.iterate(...part.params) as Iterable<unknown>;
+    yield* statement.iterate(...part.params, ...condition.params) as Iterable<unknown>;
   }
 }
 
@@ -80,14 +90,14 @@ const byListing = (a: Keyed, b: Keyed): number =>
  * in every key come part by part; a full audit lists them in its zones' order, which differs only
  * for two zones of the same name.
  */
-export function* mergedInListingOrder(db: Db, scanId: number, select: string, pluck: boolean): Generator<unknown> {
+export function* mergedInListingOrder(db: Db, auditId: number, select: string, pluck: boolean, where: RowCondition = ALL_ROWS): Generator<unknown> {
   const streams: Array<Iterator<Keyed>> = [];
-  for (const part of rowParts(db, scanId)) {
+  for (const part of rowParts(db, auditId)) {
     const ordered = part.run
-      ? `SELECT ${KEY_COLUMNS}, ${select === '*' ? '*' : `${select} AS v`} FROM findings WHERE pk BETWEEN ${part.run.from} AND ${part.run.to} AND +${part.where} ORDER BY pk`
+      ? `SELECT ${KEY_COLUMNS}, ${select === '*' ? '*' : `${select} AS v`} FROM findings WHERE pk BETWEEN ${part.run.from} AND ${part.run.to} AND +${part.where} AND (${where.sql}) ORDER BY pk`
       : null;
-    if (!ordered) throw new Error(`the audit of scan ${part.scanId} keeps no run of findings in listing order; audit scan ${scanId} again with --no-reuse`);
-    streams.push(db.prepare(ordered).iterate(...part.params) as Iterator<Keyed>);
+    if (!ordered) throw new Error(`audit ${part.auditId} keeps no run of findings in listing order; audit its scan again with --no-reuse`);
+    streams.push(db.prepare(ordered).iterate(...part.params, ...where.params) as Iterator<Keyed>);
   }
   // A reader that stops early (the text table's first rows) must still close every statement.
   try {
@@ -109,23 +119,23 @@ export function* mergedInListingOrder(db: Db, scanId: number, select: string, pl
 }
 
 /**
- * A table to read an audit's findings from by scan_id, as drift's joins do: `findings` itself for
- * an audit with no references; else a temporary copy of its rows' drift columns (under its scan id,
- * with the rows' real keys), made once per call.
+ * A table to read an audit's findings from by audit_id, as drift's joins do: `findings` itself for
+ * an audit with no references; else a temporary copy of its rows' drift columns (under its audit
+ * id, with the rows' real keys), made once per call.
  */
-export function findingsTableFor(db: Db, scanIds: readonly number[]): (scanId: number) => string {
+export function findingsTableFor(db: Db, auditIds: readonly number[]): (auditId: number) => string {
   const copied = new Set<number>();
-  for (const id of scanIds) {
+  for (const id of auditIds) {
     if (referencedAudits(db, id).length === 0 || copied.has(id)) continue;
     if (copied.size === 0) {
-      db.exec('CREATE TEMP TABLE IF NOT EXISTS audit_rows (pk INTEGER, scan_id INTEGER, fingerprint TEXT, status TEXT, severity TEXT, rule TEXT, zone_id TEXT)');
-      db.exec('CREATE INDEX IF NOT EXISTS temp.audit_rows_fp ON audit_rows (scan_id, fingerprint, status, severity, rule, zone_id)');
+      db.exec('CREATE TEMP TABLE IF NOT EXISTS audit_rows (pk INTEGER, audit_id INTEGER, fingerprint TEXT, status TEXT, severity TEXT, rule TEXT, zone_id TEXT, account_id TEXT)');
+      db.exec('CREATE INDEX IF NOT EXISTS temp.audit_rows_fp ON audit_rows (audit_id, fingerprint, status, severity, rule, zone_id)');
       db.exec('DELETE FROM temp.audit_rows');
     }
     for (const part of rowParts(db, id)) {
-      db.prepare(`INSERT INTO temp.audit_rows SELECT pk, ?, fingerprint, status, severity, rule, zone_id FROM findings WHERE ${part.where}`).run(id, ...part.params);
+      db.prepare(`INSERT INTO temp.audit_rows SELECT pk, ?, fingerprint, status, severity, rule, zone_id, account_id FROM findings WHERE ${part.where}`).run(id, ...part.params);
     }
     copied.add(id);
   }
-  return (scanId) => (copied.has(scanId) ? 'temp.audit_rows' : 'findings');
+  return (auditId) => (copied.has(auditId) ? 'temp.audit_rows' : 'findings');
 }

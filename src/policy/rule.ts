@@ -1,5 +1,6 @@
 import type { ZoneRead } from '../api/endpoints.js';
 import type { ScanRow } from '../snapshot/reader.js';
+import type { Control } from './compliance.js';
 import type { SnapshotView } from './snapshot-view.js';
 import type { ZoneView } from './zone-view.js';
 
@@ -45,6 +46,12 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
   messages: Readonly<Record<string, string>>;
   remediation: string;
   references: readonly string[];
+  /**
+   * The controls of compliance frameworks (PCI DSS 4.0, NIST SP 800-53 r5) the rule gives evidence
+   * for. For a rule of your own; the built-in rules' controls are in one table
+   * (src/policy/compliance.ts), where each mapping says why.
+   */
+  controls?: readonly Control[];
   /** What each option means, by option name (every default option is documented). */
   optionHelp?: Readonly<Record<string, string>>;
   /** For list options whose entries come from a fixed set: the values allowed, checked when the config file sets the option. */

@@ -8,17 +8,25 @@ import { severityRank } from './rule.js';
 import type { WaiverReport } from './waivers.js';
 import { HeapCeiling } from '../common/heap.js';
 import { overridesOf } from './zone-overrides.js';
-import { mergedInListingOrder, referencedAudits, rowParts } from './reuse-rows.js';
+import { mergedInListingOrder, referencedAudits, rowParts, type RowCondition } from './reuse-rows.js';
+import { officialAuditId, placeAudit, type AuditIdentity, type AuditMaker, type StoredAs } from './audit-identity.js';
+import { judgementOf } from './judgement.js';
+import { reusableRules, tallyVerdicts, emptyTally, encodeTally, type ZoneTally } from './verdict-reuse.js';
 
 /**
- * Findings kept with their scan. Passing verdicts are stored as counts only: a zone rule passes a
+ * Audits and their findings. Passing verdicts are stored as counts only: a zone rule passes a
  * zone exactly when it stored nothing else for it, so drift and reports can tell "fixed" from
- * "unknown" without a row per zone and rule (200,000 rows a night at 10,000 zones).
+ * "unknown" without a row per zone and rule (200,000 rows a night at 10,000 zones). A scan may
+ * have several audits, one official (src/policy/audit-identity.ts); everything here is by audit id.
  */
 
 /** An audit without its findings. */
 export interface AuditHeader {
+  auditId: number;
   scanId: number;
+  /** null: the scan's official audit; else why it is a trial. */
+  trial: string | null;
+  madeBy: AuditMaker;
   evaluatedAt: string;
   toolVersion: string;
   rules: Array<{ id: string; severity: string | null; options: unknown; overrides?: unknown[] }>;
@@ -32,7 +40,7 @@ export interface StoredAudit extends AuditHeader {
   findings: Finding[];
 }
 
-const COLUMNS = `scan_id, fingerprint, rule, category, severity, status, account_id, account_name, zone_id, zone_name,
+const COLUMNS = `audit_id, fingerprint, rule, category, severity, status, account_id, account_name, zone_id, zone_name,
   resource_type, resource_id, resource_name, message, message_id, data, waiver`;
 const PLACEHOLDERS = COLUMNS.split(',')
   .map(() => '?')
@@ -57,9 +65,12 @@ interface Bucket {
 const byZoneAndResource = (a: Finding, b: Finding): number =>
   byText(a.zone?.name ?? '', b.zone?.name ?? '') || byText(a.resource.name ?? a.resource.id, b.resource.name ?? b.resource.id);
 
-function values(scanId: number, f: Finding): unknown[] {
+/** Staged findings carry no audit id yet (a new audit gets one when stored): this stands in. */
+const STAGED = 0;
+
+function values(auditId: number, f: Finding): unknown[] {
   return [
-    scanId,
+    auditId,
     f.fingerprint,
     f.rule,
     f.category,
@@ -80,8 +91,9 @@ function values(scanId: number, f: Finding): unknown[] {
 }
 
 /**
- * Stores one audit of a scan, replacing an earlier one, its findings in listing order (worst
- * first) so that reading them back needs no sort.
+ * Stores one audit of a scan (replacing the one with the same judgement, else beside the scan's
+ * other audits: see audit-identity.ts), its findings in listing order (worst first) so that
+ * reading them back needs no sort.
  *
  * Findings are staged in a temporary table while the rules run, which takes no lock on the
  * database, and moved into place in one short write transaction by finish(): an audit of 10,000
@@ -144,7 +156,7 @@ export class AuditRecorder implements FindingSink {
 
   private spillUnit(): void {
     for (const { bucket, finding } of this.unit) {
-      this.spill.run(bucket.id, ...values(this.scanId, finding));
+      this.spill.run(bucket.id, ...values(STAGED, finding));
       this.spilled.add(bucket);
     }
     this.unit = [];
@@ -156,7 +168,7 @@ export class AuditRecorder implements FindingSink {
     if (this.unit.length === 0) return;
     // Stable: findings on one resource keep the order the rule gave them.
     this.unit.sort((a, b) => byZoneAndResource(a.finding, b.finding));
-    for (const { bucket, finding } of this.unit) this.stage.run(bucket.id * SPAN + bucket.next++, ...values(this.scanId, finding));
+    for (const { bucket, finding } of this.unit) this.stage.run(bucket.id * SPAN + bucket.next++, ...values(STAGED, finding));
     this.unit = [];
   }
 
@@ -174,42 +186,63 @@ export class AuditRecorder implements FindingSink {
     this.spilled = new Set();
   }
 
-  /** Replaces the scan's stored audit with this one, in one write transaction. */
-  finish(result: Omit<AuditResult, 'findings'>, evaluatedAt: Date, reuse?: ReuseRecord): void {
+  /**
+   * Stores the audit in one write transaction: over the scan's audit with the same judgement
+   * (keeping its id), else as a new audit, official or trial (placeAudit decides, in this
+   * transaction, so two audits at once cannot both become official).
+   */
+  finish(result: Omit<AuditResult, 'findings'>, evaluatedAt: Date, identity: AuditIdentity, reuse: ReuseRecord): StoredAs {
     const restore = largerPageCache(this.db);
     try {
-      this.db
-        .transaction(() => {
-          // Later audits that kept verdicts whose rows the replaced audit holds get their own copy first.
-          for (const dependent of dependentsOf(this.db, this.scanId)) materialize(this.db, dependent);
-          this.db.prepare('DELETE FROM audits WHERE scan_id = ?').run(this.scanId);
-          this.db
-            .prepare('INSERT INTO audits (scan_id, evaluated_at, tool_version, rules, counts, errors, waivers, reuse_key, reused_rules) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-            .run(
-              this.scanId,
-              evaluatedAt.toISOString(),
-              PACKAGE.version,
-              JSON.stringify(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity, options: r.options, ...overridesOf(r) }))),
-              JSON.stringify(result.counts),
-              JSON.stringify(result.errors),
-              JSON.stringify(result.waivers),
-              reuse?.key ?? null,
-              reuse ? JSON.stringify(reuse.rules) : null,
-            );
+      return this.db
+        .transaction((): StoredAs => {
+          const place = placeAudit(this.db, this.scanId, identity, reuse.key);
+          if (place.replaces !== null) {
+            // Later audits that kept verdicts whose rows the replaced audit holds get their own copy first.
+            for (const dependent of dependentsOf(this.db, place.replaces)) materialize(this.db, dependent);
+            this.db.prepare('DELETE FROM audits WHERE id = ?').run(place.replaces);
+          }
+          if (place.demote) this.db.prepare('UPDATE audits SET trial = ? WHERE id = ?').run(place.demote.trial, place.demote.id);
+          const auditId = Number(
+            this.db
+              .prepare(
+                `INSERT INTO audits (id, scan_id, evaluated_at, tool_version, rules, counts, errors, waivers, reuse_key, reused_rules, judgement, trial, made_by, account_passes)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+              )
+              .run(
+                place.replaces,
+                this.scanId,
+                evaluatedAt.toISOString(),
+                PACKAGE.version,
+                JSON.stringify(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity, options: r.options, ...overridesOf(r) }))),
+                JSON.stringify(result.counts),
+                JSON.stringify(result.errors),
+                JSON.stringify(result.waivers),
+                reuse.reusable ? reuse.key : null,
+                JSON.stringify(reuse.rules),
+                JSON.stringify(identity.judgement),
+                place.trial,
+                place.madeBy,
+                Object.keys(reuse.accountPasses).length ? JSON.stringify(reuse.accountPasses) : null,
+              ).lastInsertRowid,
+          );
           const last = this.db.prepare('SELECT max(pk) FROM findings').pluck().get() as number | null;
-          const copy = this.db.prepare(`INSERT INTO main.findings (${COLUMNS}) SELECT ${COLUMNS} FROM temp.audit_stage WHERE k >= ? AND k < ? ORDER BY k`);
+          const copy = this.db.prepare(`INSERT INTO main.findings (${COLUMNS}) SELECT ? AS audit_id, ${COLUMNS.replace(/^audit_id,/, '')} FROM temp.audit_stage WHERE k >= ? AND k < ? ORDER BY k`);
           let stored = 0;
-          for (const b of [...this.buckets.values()].sort(listingOrder)) stored += copy.run(b.id * SPAN, (b.id + 1) * SPAN).changes;
+          for (const b of [...this.buckets.values()].sort(listingOrder)) stored += copy.run(auditId, b.id * SPAN, (b.id + 1) * SPAN).changes;
           // New rows take the keys after the largest (INTEGER PRIMARY KEY), so this audit's are one run, in listing order.
           const first = (last ?? 0) + 1;
-          this.db.prepare('UPDATE audits SET findings_from = ?, findings_to = ? WHERE scan_id = ?').run(first, first + stored - 1, this.scanId);
+          this.db.prepare('UPDATE audits SET findings_from = ?, findings_to = ? WHERE id = ?').run(first, first + stored - 1, auditId);
           this.db.exec('DELETE FROM temp.audit_stage');
-          if (reuse) {
-            const zone = this.db.prepare('INSERT INTO audit_zones (scan_id, zone_id, source_scan, counts) VALUES (?, ?, ?, ?)');
-            for (const [zoneId, counts] of reuse.judged) zone.run(this.scanId, zoneId, this.scanId, counts);
-            // A kept zone's counts stay with the audit that judged it ('' here): a night writes only what it judged.
-            for (const [zoneId, source] of reuse.kept) zone.run(this.scanId, zoneId, source, KEPT_COUNTS);
-          }
+          const zone = this.db.prepare('INSERT INTO audit_zones (audit_id, zone_id, source_audit, counts, other_passes) VALUES (?, ?, ?, ?, ?)');
+          const others = (zoneId: string) => {
+            const passes = reuse.otherPasses.get(zoneId);
+            return passes ? JSON.stringify(passes) : null;
+          };
+          for (const [zoneId, counts] of reuse.judged) zone.run(auditId, zoneId, auditId, counts, others(zoneId));
+          // A kept zone's counts stay with the audit that judged it ('' here): a night writes only what it judged.
+          for (const [zoneId, source] of reuse.kept) zone.run(auditId, zoneId, source, KEPT_COUNTS, others(zoneId));
+          return { auditId, scanId: this.scanId, trial: place.trial, replaced: place.replaces !== null, official: place.trial !== null ? officialAuditId(this.db, this.scanId) : (place.demote?.id ?? null) };
         })
         .immediate();
     } finally {
@@ -221,20 +254,31 @@ export class AuditRecorder implements FindingSink {
 /** audit_zones.counts of a kept zone: its counts are those of its source audit's row (the audit that judged it). */
 export const KEPT_COUNTS = '';
 
-/** What a later audit needs to keep this one's verdicts (src/policy/verdict-reuse.ts). */
+/**
+ * What is kept per zone with an audit: what a later audit needs to keep its verdicts
+ * (src/policy/verdict-reuse.ts), and what a view of some zones or accounts needs to count their
+ * passes (src/policy/audit-view.ts).
+ */
 export interface ReuseRecord {
-  key: string;
-  /** The rules whose verdicts are kept for unchanged zones. */
+  /** The reuse key (verdict-reuse.ts); null when not worked out (an audit held in memory). */
+  key: string | null;
+  /** Whether a later audit may keep these verdicts (false for an audit held in memory, --passes). */
+  reusable: boolean;
+  /** The rules whose verdicts are counted per zone (the tallies' order), and kept for unchanged zones. */
   rules: string[];
-  /** Zones judged by this audit, with the counts of their reusable verdicts (JSON). */
+  /** Zones judged by this audit, with the counts of their tallied verdicts (JSON). */
   judged: Array<[zoneId: string, counts: string]>;
   /** Zones kept: the audit whose rows hold their verdicts, and their counts. */
   kept: Array<[zoneId: string, source: number, counts: string]>;
+  /** Per zone, passes of rules not tallied (organisation rules, rules on the time without a horizon). */
+  otherPasses: ReadonlyMap<string, Record<string, number>>;
+  /** Per account, passes of verdicts on the account itself (no zone), by rule. */
+  accountPasses: Record<string, Record<string, number>>;
 }
 
-/** Audits other than this scan's that read some of its rows. */
-function dependentsOf(db: Db, scanId: number): number[] {
-  return db.prepare('SELECT DISTINCT scan_id FROM audit_zones WHERE source_scan = ? AND scan_id <> ?').pluck().all(scanId, scanId) as number[];
+/** Audits other than this one that read some of its rows. */
+function dependentsOf(db: Db, auditId: number): number[] {
+  return db.prepare('SELECT DISTINCT audit_id FROM audit_zones WHERE source_audit = ? AND audit_id <> ?').pluck().all(auditId, auditId) as number[];
 }
 
 /**
@@ -242,42 +286,75 @@ function dependentsOf(db: Db, scanId: number): number[] {
  * that it no longer depends on other audits (before one of them is replaced or pruned). Rare:
  * re-auditing a scan whose audit a later one reused, or pruning the scan of such an audit.
  */
-export function materialize(db: Db, scanId: number): void {
+export function materialize(db: Db, auditId: number): void {
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS reuse_copy (k INTEGER PRIMARY KEY, ${COLUMNS})`);
   db.exec('DELETE FROM temp.reuse_copy');
   // One statement (SQLite cannot write while a query of the same connection is open), sorted by SQLite.
-  const parts = rowParts(db, scanId);
+  const parts = rowParts(db, auditId);
   const union = parts.map((p) => `SELECT ${COLUMNS}, pk FROM findings WHERE ${p.where}`).join(' UNION ALL ');
-  db.prepare(`INSERT INTO temp.reuse_copy (${COLUMNS}) SELECT ? AS scan_id, ${COLUMNS.replace(/^scan_id,/, '')} FROM (${union}) ORDER BY ${ORDER}, pk`).run(
-    scanId,
+  db.prepare(`INSERT INTO temp.reuse_copy (${COLUMNS}) SELECT ? AS audit_id, ${COLUMNS.replace(/^audit_id,/, '')} FROM (${union}) ORDER BY ${ORDER}, pk`).run(
+    auditId,
     ...parts.flatMap((p) => p.params),
   );
-  db.prepare('DELETE FROM findings WHERE scan_id = ?').run(scanId);
+  db.prepare('DELETE FROM findings WHERE audit_id = ?').run(auditId);
   const last = (db.prepare('SELECT max(pk) FROM findings').pluck().get() as number | null) ?? 0;
   const stored = db.prepare(`INSERT INTO main.findings (${COLUMNS}) SELECT ${COLUMNS} FROM temp.reuse_copy ORDER BY k`).run().changes;
-  db.prepare('UPDATE audits SET findings_from = ?, findings_to = ? WHERE scan_id = ?').run(last + 1, last + stored, scanId);
+  db.prepare('UPDATE audits SET findings_from = ?, findings_to = ? WHERE id = ?').run(last + 1, last + stored, auditId);
   // The counts of kept zones were the source audits': copied too, before the sources go.
   db.prepare(
-    `UPDATE audit_zones SET counts = (SELECT s.counts FROM audit_zones s WHERE s.scan_id = audit_zones.source_scan AND s.zone_id = audit_zones.zone_id)
-     WHERE scan_id = ? AND counts = '${KEPT_COUNTS}' AND source_scan <> scan_id`,
-  ).run(scanId);
-  db.prepare('UPDATE audit_zones SET source_scan = ? WHERE scan_id = ?').run(scanId, scanId);
+    `UPDATE audit_zones SET counts = (SELECT s.counts FROM audit_zones s WHERE s.audit_id = audit_zones.source_audit AND s.zone_id = audit_zones.zone_id)
+     WHERE audit_id = ? AND counts = '${KEPT_COUNTS}' AND source_audit <> audit_id`,
+  ).run(auditId);
+  db.prepare('UPDATE audit_zones SET source_audit = ? WHERE audit_id = ?').run(auditId, auditId);
   db.exec('DELETE FROM temp.reuse_copy');
 }
 
 const listingOrder = (a: Bucket, b: Bucket): number => a.status - b.status || a.severity - b.severity || byText(a.rule, b.rule);
 
-/** Stores an audit held in memory (see recordAudit for one streamed as it runs). */
-export function saveAudit(db: Db, result: AuditResult, evaluatedAt = new Date()): void {
+/**
+ * Stores an audit held in memory (see recordAudit for one streamed as it runs). Its findings
+ * include the passes (runAudit keeps them), from which its per-zone counts are made; a later
+ * audit does not keep its verdicts (it kept no horizons or dependencies to check them by).
+ */
+export function saveAudit(db: Db, result: AuditResult, evaluatedAt = new Date(), identity?: AuditIdentity): StoredAs {
   const recorder = new AuditRecorder(db, result.scan.id);
+  const order = [...reusableRules(result.rules)];
+  const tallied = new Set(order);
+  const tallies = new Map<string, ZoneTally>();
+  const otherPasses = new Map<string, Record<string, number>>();
+  const accountPasses: Record<string, Record<string, number>> = {};
   db.transaction(() => {
     // Already in listing order: each finding stands alone and takes the next place in its bucket.
     for (const f of result.findings) {
       recorder.add(f);
       recorder.commit();
+      if (f.zone && tallied.has(f.rule)) {
+        const t = tallies.get(f.zone.id) ?? tallies.set(f.zone.id, emptyTally()).get(f.zone.id)!;
+        tallyVerdicts(t, f.rule, f.status, f.severity, 1);
+      } else if (f.status === 'pass' && f.zone) {
+        const p = otherPasses.get(f.zone.id) ?? otherPasses.set(f.zone.id, {}).get(f.zone.id)!;
+        p[f.rule] = (p[f.rule] ?? 0) + 1;
+      } else if (f.status === 'pass' && f.account) {
+        const p = (accountPasses[f.account.id] ??= {});
+        p[f.rule] = (p[f.rule] ?? 0) + 1;
+      }
     }
   })();
-  recorder.finish(result, evaluatedAt);
+  const judged = result.zoneIds.map((z) => [z, encodeTally(tallies.get(z) ?? emptyTally(), order)] as [string, string]);
+  return recorder.finish(result, evaluatedAt, identity ?? defaultIdentity(result.rules, result.waivers), {
+    key: null,
+    reusable: false,
+    rules: order,
+    judged,
+    kept: [],
+    otherPasses,
+    accountPasses,
+  });
+}
+
+/** The identity of an audit stored by a caller that named none (tests, tools): made by `audit`, with these rules and waivers. */
+export function defaultIdentity(rules: AuditResult['rules'], waivers: AuditResult['waivers']): AuditIdentity {
+  return { judgement: judgementOf(rules, [...waivers.active, ...waivers.expired], null), madeBy: 'audit' };
 }
 
 /** Worst first, as compareFindings orders them in memory. */
@@ -304,15 +381,16 @@ export function findingFromRow(r: Record<string, string | null>): Finding {
 }
 
 /**
- * The stored findings of a scan, worst first, one at a time (a large audit never sits in memory
- * whole). Each becomes garbage once used, so the heap is kept from piling them up.
+ * The stored findings of an audit, worst first, one at a time (a large audit never sits in memory
+ * whole); `where` narrows them (a view of some zones). Each becomes garbage once used, so the heap
+ * is kept from piling them up.
  */
-export function* storedFindings(db: Db, scanId: number): Generator<Finding> {
+export function* auditFindings(db: Db, auditId: number, where?: RowCondition): Generator<Finding> {
   const heap = new HeapCeiling(96, 1000);
   // The sort's buffers follow the page cache's size: small, as in the audit that wrote them.
   const restore = smallPageCache(db);
   try {
-    for (const row of inListingOrder(db, scanId, '*', false)) {
+    for (const row of inListingOrder(db, auditId, '*', false, where)) {
       heap.check();
       yield findingFromRow(row as Record<string, string | null>);
     }
@@ -335,45 +413,65 @@ const FINDING_JSON = `json_object(
 const FINDING_JSON_WITH_WAIVER = `CASE WHEN waiver IS NULL OR waiver = '' THEN ${FINDING_JSON}
   ELSE json_insert(${FINDING_JSON}, '$.waiver', json(waiver)) END`;
 
-/** The stored findings of a scan as JSON texts, worst first (see storedFindings). */
-export function* storedFindingsJson(db: Db, scanId: number): Generator<string> {
+/** The stored findings of an audit as JSON texts, worst first (see auditFindings). */
+export function* auditFindingsJson(db: Db, auditId: number, where?: RowCondition): Generator<string> {
   const restore = smallPageCache(db);
   try {
-    yield* inListingOrder(db, scanId, FINDING_JSON_WITH_WAIVER, true) as Iterable<string>;
+    yield* inListingOrder(db, auditId, FINDING_JSON_WITH_WAIVER, true, where) as Iterable<string>;
   } finally {
     restore();
   }
 }
 
+/** The findings of a scan's official audit (none when it has not been audited). */
+export function* storedFindings(db: Db, scanId: number): Generator<Finding> {
+  const auditId = officialAuditId(db, scanId);
+  if (auditId !== null) yield* auditFindings(db, auditId);
+}
+
+/** The findings of a scan's official audit as JSON texts. */
+export function* storedFindingsJson(db: Db, scanId: number): Generator<string> {
+  const auditId = officialAuditId(db, scanId);
+  if (auditId !== null) yield* auditFindingsJson(db, auditId);
+}
+
 /**
- * `select` of the scan's stored findings, worst first (`pluck`: the first column alone): a range of
- * keys for an audit stored in listing order, a sort for one stored before.
+ * `select` of the audit's stored findings, worst first (`pluck`: the first column alone): a range
+ * of keys for an audit stored in listing order, a sort for one stored before.
  */
-function inListingOrder(db: Db, scanId: number, select: string, pluck: boolean): IterableIterator<unknown> {
-  if (referencedAudits(db, scanId).length > 0) return mergedInListingOrder(db, scanId, select, pluck);
-  const run = storedRun(db, scanId);
+function inListingOrder(db: Db, auditId: number, select: string, pluck: boolean, where?: RowCondition): IterableIterator<unknown> {
+  if (referencedAudits(db, auditId).length > 0) return mergedInListingOrder(db, auditId, select, pluck, where);
+  const run = storedRun(db, auditId);
+  const narrow = where ? ` AND (${where.sql})` : '';
   const statement = db.prepare(
-    run ? `SELECT ${select} FROM findings WHERE pk BETWEEN ? AND ? AND +scan_id = ? ORDER BY pk` : `SELECT ${select} FROM findings WHERE scan_id = ? ORDER BY ${ORDER}`,
+    run
+      ? `SELECT ${select} FROM findings WHERE pk BETWEEN ? AND ? AND +audit_id = ?${narrow} ORDER BY pk`
+      : `SELECT ${select} FROM findings WHERE audit_id = ?${narrow} ORDER BY ${ORDER}`,
   );
   if (pluck) statement.pluck();
-  return run ? statement.iterate(run.from, run.to, scanId) : statement.iterate(scanId);
+  const params = where?.params ?? [];
+  return run ? statement.iterate(run.from, run.to, auditId, ...params) : statement.iterate(auditId, ...params);
 }
 
 /**
  * Where an audit's findings are, in listing order (stored since schema 7); null for audits stored
- * before, whose findings need sorting. Queries read the run by key with `+scan_id`: left to itself,
- * SQLite picks the fingerprint index for scan_id and sorts the whole run by key before the first row.
+ * before, whose findings need sorting. Queries read the run by key with `+audit_id`: left to itself,
+ * SQLite picks the fingerprint index for audit_id and sorts the whole run by key before the first row.
  */
-function storedRun(db: Db, scanId: number): { from: number; to: number } | null {
-  const run = db.prepare('SELECT findings_from, findings_to FROM audits WHERE scan_id = ?').get(scanId) as { findings_from: number | null; findings_to: number | null } | undefined;
+function storedRun(db: Db, auditId: number): { from: number; to: number } | null {
+  const run = db.prepare('SELECT findings_from, findings_to FROM audits WHERE id = ?').get(auditId) as { findings_from: number | null; findings_to: number | null } | undefined;
   return run?.findings_from != null && run.findings_to != null ? { from: run.findings_from, to: run.findings_to } : null;
 }
 
-export function loadAuditHeader(db: Db, scanId: number): AuditHeader | null {
-  const row = db.prepare('SELECT * FROM audits WHERE scan_id = ?').get(scanId) as Record<string, string | number> | undefined;
+/** An audit by its id, without its findings; null when there is none. */
+export function auditHeader(db: Db, auditId: number): AuditHeader | null {
+  const row = db.prepare('SELECT * FROM audits WHERE id = ?').get(auditId) as Record<string, string | number | null> | undefined;
   if (!row) return null;
   return {
-    scanId,
+    auditId,
+    scanId: row['scan_id'] as number,
+    trial: row['trial'] as string | null,
+    madeBy: row['made_by'] as AuditMaker,
     evaluatedAt: row['evaluated_at'] as string,
     toolVersion: row['tool_version'] as string,
     rules: JSON.parse(row['rules'] as string) as AuditHeader['rules'],
@@ -383,7 +481,14 @@ export function loadAuditHeader(db: Db, scanId: number): AuditHeader | null {
   };
 }
 
+/** The official audit of a scan, without its findings; null when the scan has not been audited. */
+export function officialAuditHeader(db: Db, scanId: number): AuditHeader | null {
+  const auditId = officialAuditId(db, scanId);
+  return auditId === null ? null : auditHeader(db, auditId);
+}
+
+/** The official audit of a scan with its findings; null when the scan has not been audited. */
 export function loadAudit(db: Db, scanId: number): StoredAudit | null {
-  const header = loadAuditHeader(db, scanId);
-  return header && { ...header, findings: [...storedFindings(db, scanId)] };
+  const header = officialAuditHeader(db, scanId);
+  return header && { ...header, findings: [...auditFindings(db, header.auditId)] };
 }

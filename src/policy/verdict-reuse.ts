@@ -131,32 +131,37 @@ function stillHolds(counts: string, at: Elsewhere): boolean {
 export function reuseKey(scope: SnapshotReader['scan']['scope'], rules: readonly ActiveRule[], waivers: readonly Waiver[]): string {
   const hash = createHash('sha256');
   hash.update(JSON.stringify({ tool: PACKAGE.version, scope: scopeKey(scope) }));
-  for (const r of rules) {
-    const { rule } = r;
-    hash.update(
-      JSON.stringify({ meta: rule.meta, defaults: rule.defaultOptions, code: String(rule.check), enabled: r.enabled, severity: r.severity, options: r.options, ...overridesOf(r) }),
-    );
-  }
+  for (const r of rules) hash.update(ruleIdentity(r));
   hash.update(JSON.stringify(waivers.map((w) => ({ ...w, expiresAt: w.expiresAt.toISOString() }))));
   return hash.digest('hex');
 }
 
+/** A rule's definition (meta, defaults, code) and settings, as text: what its verdicts depend on. */
+export function ruleIdentity(r: ActiveRule): string {
+  const { rule } = r;
+  return JSON.stringify({ meta: rule.meta, defaults: rule.defaultOptions, code: String(rule.check), enabled: r.enabled, severity: r.severity, options: r.options, ...overridesOf(r) });
+}
+
 /** An earlier audit to reuse, and per zone it covered: where its rows are and its counts. */
 export interface ReuseBase {
+  auditId: number;
   scanId: number;
   rules: Set<string>;
-  /** Zones to keep (decided once the zones are known), with their source audit and counts. */
+  /** Zones to keep (decided once the zones are known), with their source audit (its id) and counts. */
   kept: Map<string, { source: number; counts: string }>;
 }
 
 /**
  * The earlier audit whose verdicts this one may reuse, or null: the latest audit of an earlier scan
- * with the same key, no waiver starting or ending to apply between the two scans' times.
+ * with the same key (official or trial: the key says they judged alike), no waiver starting or
+ * ending to apply between the two scans' times.
  */
-export function findBase(db: Db, reader: SnapshotReader, key: string, waivers: readonly Waiver[]): number | null {
-  const base = db.prepare('SELECT scan_id FROM audits WHERE reuse_key = ? AND scan_id < ? ORDER BY scan_id DESC LIMIT 1').pluck().get(key, reader.scan.id) as number | undefined;
+export function findBase(db: Db, reader: SnapshotReader, key: string, waivers: readonly Waiver[]): { auditId: number; scanId: number } | null {
+  const base = db.prepare('SELECT id AS auditId, scan_id AS scanId FROM audits WHERE reuse_key = ? AND scan_id < ? ORDER BY scan_id DESC, id DESC LIMIT 1').get(key, reader.scan.id) as
+    | { auditId: number; scanId: number }
+    | undefined;
   if (base === undefined) return null;
-  const then = new Date((db.prepare('SELECT started_at FROM scans WHERE id = ?').pluck().get(base) as string) ?? 0).getTime();
+  const then = new Date((db.prepare('SELECT started_at FROM scans WHERE id = ?').pluck().get(base.scanId) as string) ?? 0).getTime();
   const now = new Date(reader.scan.startedAt).getTime();
   // A waiver that ended in between would change a kept failure's status.
   if (waivers.some((w) => w.expiresAt.getTime() > then !== w.expiresAt.getTime() > now)) return null;
@@ -169,22 +174,22 @@ export function findBase(db: Db, reader: SnapshotReader, key: string, waivers: r
  * on the time not reached at `now`. Zones of the referenced audits
  * holding fewest zones are judged again when more than MAX_SOURCES would be referenced.
  */
-export function keptZones(db: Db, reader: SnapshotReader, base: number, zones: readonly ZoneRow[], now: Date): ReuseBase['kept'] {
+export function keptZones(db: Db, reader: SnapshotReader, base: { auditId: number; scanId: number }, zones: readonly ZoneRow[], now: Date): ReuseBase['kept'] {
   const changed = new Set(
     db
       .prepare('SELECT DISTINCT zone_id FROM zone_changes WHERE scan_ref > ? AND scan_ref <= ?')
       .pluck()
-      .all(scanRef(base), scanRef(reader.scan.id)) as string[],
+      .all(scanRef(base.scanId), scanRef(reader.scan.id)) as string[],
   );
   const accountsNow = accountStates(reader);
-  const accountsThen = accountStates(new SnapshotReader(db, base));
+  const accountsThen = accountStates(new SnapshotReader(db, base.scanId));
   const covered = new Map<string, { source: number; counts: string }>();
   // A kept zone's row names the audit that judged it, whose row holds the counts (sources are flattened: one step).
   const rows = db.prepare(
-    `SELECT a.zone_id, a.source_scan, CASE WHEN a.counts = '${KEPT_COUNTS}' THEN s.counts ELSE a.counts END
-     FROM audit_zones a LEFT JOIN audit_zones s ON s.scan_id = a.source_scan AND s.zone_id = a.zone_id WHERE a.scan_id = ?`,
+    `SELECT a.zone_id, a.source_audit, CASE WHEN a.counts = '${KEPT_COUNTS}' THEN s.counts ELSE a.counts END
+     FROM audit_zones a LEFT JOIN audit_zones s ON s.audit_id = a.source_audit AND s.zone_id = a.zone_id WHERE a.audit_id = ?`,
   );
-  for (const row of rows.raw().iterate(base) as Iterable<[string, number, string | null]>) {
+  for (const row of rows.raw().iterate(base.auditId) as Iterable<[string, number, string | null]>) {
     if (row[2] === null) continue;
     covered.set(row[0], { source: row[1], counts: row[2] });
   }

@@ -1,7 +1,7 @@
 import { renewalWindowDays } from '../policy/certificates.js';
 import { parseCertificatePack } from '../policy/models.js';
 import type { Db } from '../snapshot/db.js';
-import type { SnapshotReader } from '../snapshot/reader.js';
+import type { SnapshotReader, ZoneRow } from '../snapshot/reader.js';
 import { parseScope, sameScope, type ScanScope } from '../snapshot/scope.js';
 
 /**
@@ -46,14 +46,16 @@ export interface Bar {
 }
 
 /** Certificates of the scan's zones by expiry: expired, then each of the next 13 weeks. */
+/** `zones`: only these (a report of some zones), default every zone of the scan. */
 export function expiryTimeline(
   reader: SnapshotReader,
   now: Date,
+  zones: readonly ZoneRow[] = reader.zones(),
 ): { bars: Bar[]; total: number; beyond: number; axis: Axis; window: { x: number; y: number; width: number; height: number; days: number } } {
   const buckets = Array.from({ length: 14 }, () => 0);
   let total = 0;
   let beyond = 0;
-  for (const zone of reader.zones()) {
+  for (const zone of zones) {
     const packs = reader.certificatePacks(zone.id);
     if (!packs.known) continue;
     for (const row of packs.items) {
@@ -107,18 +109,22 @@ export function failureTrend(
   upTo: number,
   scope: ScanScope,
   count = 30,
+  /** A report of some zones (--zone, --account): their failures only, from each audit's counts by zone. */
+  zoneIds?: ReadonlySet<string>,
 ): { points: TrendPoint[]; polyline: string; max: number; axis: Axis; shown: boolean; first: string; last: string } {
   // Scans of one scope only: a one-zone rescan between two full scans is not a fall in failures.
   const rows: Array<{ id: number; started_at: string; counts: string }> = [];
   const audited = db
-    .prepare('SELECT s.id, s.started_at, s.scope, a.counts FROM scans s JOIN audits a ON a.scan_id = s.id WHERE s.id <= ? ORDER BY s.id DESC')
+    .prepare('SELECT s.id, s.started_at, s.scope, a.counts FROM scans s JOIN audits a ON a.scan_id = s.id AND a.trial IS NULL WHERE s.id <= ? ORDER BY s.id DESC')
     .iterate(upTo) as Iterable<{ id: number; started_at: string; scope: string; counts: string }>;
   for (const r of audited) {
     if (!sameScope(parseScope(r.scope), scope)) continue;
     rows.unshift(r);
     if (rows.length >= count) break;
   }
-  const failing = rows.map((r) => (JSON.parse(r.counts) as { byStatus: { fail: number } }).byStatus.fail);
+  const failingOf = (counts: { byStatus: { fail: number }; byZone?: Record<string, { fail: number }> }) =>
+    zoneIds ? [...zoneIds].reduce((n, id) => n + (counts.byZone?.[id]?.fail ?? 0), 0) : counts.byStatus.fail;
+  const failing = rows.map((r) => failingOf(JSON.parse(r.counts) as Parameters<typeof failingOf>[0]));
   const max = Math.max(1, ...failing);
   // Inset so the first and last counts fit inside the chart.
   const left = PLOT.left + 16;
@@ -144,4 +150,27 @@ export function failureTrend(
     first: rows[0]?.started_at ?? '',
     last: rows.at(-1)?.started_at ?? '',
   };
+}
+
+/** The first screen's small trend: failures per scan as a line, no axes, the last point marked. */
+export const SPARK = { width: 180, height: 40, pad: 4 } as const;
+
+export interface Sparkline {
+  polyline: string;
+  last: { x: number; y: number };
+  /** The fewest and most failures it spans, for its label. */
+  min: number;
+  max: number;
+  shown: boolean;
+}
+
+export function sparkline(values: readonly number[]): Sparkline {
+  const max = Math.max(0, ...values);
+  const min = values.length ? Math.min(...values) : 0;
+  // A flat line sits mid-height rather than on the floor: "no change" reads as level, not as zero.
+  const span = max - min;
+  const y = (v: number) => Math.round(span === 0 ? SPARK.height / 2 : SPARK.height - SPARK.pad - ((SPARK.height - 2 * SPARK.pad) * (v - min)) / span);
+  const x = (i: number) => Math.round(values.length <= 1 ? SPARK.width - SPARK.pad : SPARK.pad + ((SPARK.width - 2 * SPARK.pad) * i) / (values.length - 1));
+  const points = values.map((v, i) => ({ x: x(i), y: y(v) }));
+  return { polyline: points.map((p) => `${p.x},${p.y}`).join(' '), last: points.at(-1) ?? { x: SPARK.width - SPARK.pad, y: SPARK.height / 2 }, min, max, shown: values.length >= 2 };
 }

@@ -1,3 +1,5 @@
+import { catalogue } from '../policy/catalogue.js';
+import { controlLabels, controlsOfId } from '../policy/compliance.js';
 import type { Finding } from '../policy/findings.js';
 import { printableField } from '../common/printable.js';
 import { remediationOf } from './remediation.js';
@@ -50,6 +52,7 @@ export const FINDINGS_CSV_COLUMNS = [
   'waiver_owner',
   'waiver_expires',
   'remediation',
+  'controls',
 ] as const;
 
 function findingCells(f: Finding): CsvValue[] {
@@ -72,7 +75,14 @@ function findingCells(f: Finding): CsvValue[] {
     f.waiver?.expires,
     // A passing finding needs nothing done.
     f.status === 'pass' ? '' : remediationOf(f.rule),
+    // What the verdict is evidence for, passes included: `PCI DSS 4.2.1; NIST SP 800-53 SC-8`.
+    controlLabels(controlsOfId(f.rule, catalogue())),
   ];
+}
+
+/** One finding's row: for rows written after those of writeFindingsCsv (the passes judged again, report --passes). */
+export function findingCsvRow(f: Finding): string {
+  return csvRow(findingCells(f));
 }
 
 /**
@@ -84,7 +94,7 @@ export function writeFindingsCsv(findings: Iterable<Finding>, write: (chunk: str
   write(csvRow(FINDINGS_CSV_COLUMNS));
   let count = 0;
   for (const finding of findings) {
-    write(csvRow(findingCells(finding)));
+    write(findingCsvRow(finding));
     count++;
   }
   return count;

@@ -1,4 +1,6 @@
 import type { AuditCounts, AuditResult } from '../policy/audit.js';
+import { catalogue } from '../policy/catalogue.js';
+import { controlsOfId, controlsOfRule } from '../policy/compliance.js';
 import { overridesOf } from '../policy/zone-overrides.js';
 import type { Finding } from '../policy/findings.js';
 import type { AuditHeader } from '../policy/store.js';
@@ -12,8 +14,27 @@ export const AUDIT_JSON_SCHEMA = 'zonewarden.audit/1';
  * Writes the audit as one JSON document, the findings last and one per line: written in chunks,
  * so that 100,000s of findings never become one string in memory, and easy to grep or diff.
  */
-export function writeAuditJson(result: AuditResult, findings: Iterable<Finding | string>, options: { failOn: string; exitCode: number }, write: (text: string) => void): void {
-  const rules = result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity ?? r.rule.meta.severity, options: r.options, remediation: r.rule.meta.remediation, ...overridesOf(r) }));
+/** Which stored audit a document is of: its id, and why it is a trial (null: the scan's official audit). */
+export interface AuditRef {
+  auditId: number;
+  trial: string | null;
+}
+
+export interface JsonOptions {
+  failOn: string;
+  exitCode: number;
+  audit: AuditRef;
+}
+
+export function writeAuditJson(result: AuditResult, findings: Iterable<Finding | string>, options: JsonOptions, write: (text: string) => void): void {
+  const rules = result.rules.map((r) => ({
+    id: r.rule.meta.id,
+    severity: r.severity ?? r.rule.meta.severity,
+    options: r.options,
+    remediation: r.rule.meta.remediation,
+    controls: controlsOfRule(r.rule.meta),
+    ...overridesOf(r),
+  }));
   writeJson({ ...head(result.scan, result.zones, options), rules, counts: publicCounts(result.counts), waivers: result.waivers, errors: result.errors }, findings, write);
 }
 
@@ -23,11 +44,11 @@ export function writeStoredAuditJson(
   scan: ScanRow,
   zones: number,
   findings: Iterable<Finding | string>,
-  options: { failOn: string; exitCode: number },
+  options: Omit<JsonOptions, 'audit'>,
   write: (text: string) => void,
 ): void {
-  const rules = audit.rules.map((r) => ({ ...r, remediation: remediationOf(r.id) }));
-  writeJson({ ...head(scan, zones, options), rules, counts: publicCounts(audit.counts), waivers: audit.waivers, errors: audit.errors }, findings, write);
+  const rules = audit.rules.map((r) => ({ ...r, remediation: remediationOf(r.id), controls: controlsOfId(r.id, catalogue()) }));
+  writeJson({ ...head(scan, zones, { ...options, audit }), rules, counts: publicCounts(audit.counts), waivers: audit.waivers, errors: audit.errors }, findings, write);
 }
 
 /** The counts the JSON documents: the per-zone ones (a line per zone, 10,000 at scale) stay with the reports. */
@@ -42,10 +63,12 @@ function missingParts(scan: ScanRow): number {
   return Array.isArray(missing) ? missing.length : 0;
 }
 
-function head(scan: ScanRow, zones: number, options: { failOn: string; exitCode: number }) {
+function head(scan: ScanRow, zones: number, options: JsonOptions) {
   return {
     schema: AUDIT_JSON_SCHEMA,
     scan: { id: scan.id, startedAt: scan.startedAt, finishedAt: scan.finishedAt, status: scan.status, scope: scan.scope, missing: missingParts(scan) },
+    // What CI reads to report this audit (report --audit ID), trial or not, without parsing stderr.
+    audit: { id: options.audit.auditId, trial: options.audit.trial !== null, reason: options.audit.trial },
     zones,
     failOn: options.failOn,
     exitCode: options.exitCode,
@@ -54,9 +77,9 @@ function head(scan: ScanRow, zones: number, options: { failOn: string; exitCode:
 
 /** `findings`: objects, or texts already in JSON (storedFindingsJson). */
 function writeJson(document: ReturnType<typeof head> & Record<string, unknown>, findings: Iterable<Finding | string>, write: (text: string) => void): void {
-  // Keys in the documented order: schema, scan, zones, rules, failOn, exitCode, counts, waivers, errors.
-  const { schema, scan, zones, rules, failOn, exitCode, counts, waivers, errors } = document;
-  const text = JSON.stringify({ schema, scan, zones, rules, failOn, exitCode, counts, waivers, errors }, null, 2);
+  // Keys in the documented order: schema, scan, audit, zones, rules, failOn, exitCode, counts, waivers, errors.
+  const { schema, scan, audit, zones, rules, failOn, exitCode, counts, waivers, errors } = document;
+  const text = JSON.stringify({ schema, scan, audit, zones, rules, failOn, exitCode, counts, waivers, errors }, null, 2);
   write(`${text.slice(0, -2)},\n  "findings": [`);
   let n = 0;
   let chunk: string[] = [];

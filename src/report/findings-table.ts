@@ -2,29 +2,19 @@ import { once } from 'node:events';
 import { createGzip } from 'node:zlib';
 import { label } from '../drift/words.js';
 import { resourceText, type Finding } from '../policy/findings.js';
-import { SEVERITIES, type Severity } from '../policy/rule.js';
 import { printable } from '../common/printable.js';
 
 /**
  * The findings of the HTML report as the page script (templates/report.js) takes them: JSON
  * `{columns, rows}`, gzipped and base64-encoded, which the browser inflates. Built as a stream
  * from the database cursor through gzip, so a 150,000-finding report never holds the rows, or
- * their 50 MB of JSON, at once: only the compressed few megabytes. The zones' failure counts are
- * gathered on the way.
+ * their 50 MB of JSON, at once: only the compressed few megabytes.
  */
 
 export const FINDING_COLUMNS = ['status', 'severity', 'category', 'rule', 'account', 'zone', 'resource', 'message', 'zoneId', 'firstSeen', 'readOn'] as const;
 
-export interface ZoneFailures {
-  id: string;
-  name: string;
-  counts: Record<Severity, number>;
-  total: number;
-}
-
 export interface FindingsTable {
   blob: string;
-  zones: ZoneFailures[];
 }
 
 /** Rows per piece handed to gzip: large enough to compress well, small enough to stay small. */
@@ -33,7 +23,6 @@ const ROWS_PER_PIECE = 500;
 /** `firstSeen` gives the start of the first scan of a finding's unbroken run of failures (ISO time), or '' when unknown. */
 /** `readOn` gives when a carried zone's data was last read in full (ISO time), '' for zones read in this scan. */
 export async function findingsTable(findings: Iterable<Finding>, firstSeen?: (f: Finding) => string, readOn?: (zoneId: string) => string): Promise<FindingsTable> {
-  const zones = new Map<string, ZoneFailures>();
   function* pieces(): Generator<string> {
     yield `{"columns":${JSON.stringify(FINDING_COLUMNS)},"rows":[`;
     let piece: string[] = [];
@@ -43,12 +32,6 @@ export async function findingsTable(findings: Iterable<Finding>, firstSeen?: (f:
       // is the filter's key (never shown), so it stays as the API gave it.
       const shown = [f.account?.name ?? '', f.zone?.name ?? '', resourceText(f.resource, label), f.message].map(printable);
       piece.push(JSON.stringify([f.status, f.severity, f.category, f.rule, ...shown, f.zone?.id ?? '', firstSeen?.(f) ?? '', f.zone && readOn ? readOn(f.zone.id) : '']));
-      if (f.status === 'fail' && f.zone) {
-        let zone = zones.get(f.zone.id);
-        if (!zone) zones.set(f.zone.id, (zone = { id: f.zone.id, name: f.zone.name ?? f.zone.id, counts: Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>, total: 0 }));
-        zone.counts[f.severity]++;
-        zone.total++;
-      }
       if (piece.length === ROWS_PER_PIECE) {
         yield `${first ? '' : ','}${piece.join(',')}`;
         first = false;
@@ -65,5 +48,5 @@ export async function findingsTable(findings: Iterable<Finding>, firstSeen?: (f:
   for (const piece of pieces()) if (!gzip.write(piece)) await once(gzip, 'drain');
   gzip.end();
   await ended;
-  return { blob: Buffer.concat(compressed).toString('base64'), zones: [...zones.values()] };
+  return { blob: Buffer.concat(compressed).toString('base64') };
 }

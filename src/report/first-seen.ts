@@ -1,6 +1,7 @@
 import type { Finding } from '../policy/findings.js';
 import type { Db } from '../snapshot/db.js';
 import { auditRows } from '../policy/reuse-rows.js';
+import { officialAuditId } from '../policy/audit-identity.js';
 
 /**
  * Since when each failure of a scan has failed: the start of the earliest scan of its unbroken
@@ -22,20 +23,21 @@ export interface FirstSeen {
   (finding: Finding): string;
 }
 
-export function firstSeenOf(db: Db, scanId: number): FirstSeen {
+/** `auditId`: the audit of the scan reported (default its official one); earlier scans count by their official audits. */
+export function firstSeenOf(db: Db, scanId: number, auditId: number | null = officialAuditId(db, scanId)): FirstSeen {
   const current = db.prepare('SELECT started_at FROM scans WHERE id = ?').get(scanId) as { started_at: string } | undefined;
-  if (!current) return () => '';
+  if (!current || auditId === null) return () => '';
   // An audit that kept verdicts of an earlier one reads some of its rows there (auditRows).
   const failing = { iterate: (id: number) => auditRows(db, id, 'fingerprint', "status = 'fail'", true) };
   // Each failing fingerprint gets a number once; the walk then costs one map lookup per row.
   const index = new Map<string, number>();
-  for (const fp of failing.iterate(scanId) as Iterable<string>) if (!index.has(fp)) index.set(fp, index.size);
+  for (const fp of failing.iterate(auditId) as Iterable<string>) if (!index.has(fp)) index.set(fp, index.size);
   // How many scans back each run reaches: 0 is this scan alone.
   const depth = new Uint16Array(index.size);
 
   const earlier = db
     .prepare(
-      `SELECT s.id, s.started_at FROM scans s JOIN audits a ON a.scan_id = s.id
+      `SELECT a.id, s.started_at FROM scans s JOIN audits a ON a.scan_id = s.id AND a.trial IS NULL
        WHERE s.status = 'complete' AND s.id < ? ORDER BY s.id DESC LIMIT ?`,
     )
     .all(scanId, MAX_SCANS_BACK) as Array<{ id: number; started_at: string }>;

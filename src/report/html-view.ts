@@ -8,17 +8,24 @@ import { SEVERITIES } from '../policy/rule.js';
 import { PACKAGE } from '../common/package-info.js';
 import { printable } from '../common/printable.js';
 import type { Endpoint } from '../snapshot/tables.js';
-import { CHART, type expiryTimeline, type failureTrend } from './charts.js';
+import { CHART, SPARK, type expiryTimeline, type failureTrend } from './charts.js';
 import { driftGroups, type DriftGroup } from './drift-groups.js';
+import { findingGroups, ruleAnchor, zoneAnchor } from './finding-groups.js';
 import type { FindingsTable } from './findings-table.js';
-import { failingRemediations } from './remediation.js';
+import { glanceView } from './glance.js';
+import type { GroupRows } from './group-rows.js';
+import { passRate, posture, type PostureCounts } from './posture.js';
+import { fixesInOrder } from './remediation.js';
 import type { ReportData } from './report-data.js';
+import { RISK_WEIGHTS_TEXT, riskReason, type ReportRisk } from './risk.js';
 import { PACKAGE_TEMPLATES, TemplateError } from './templates.js';
 import { zoneSettingLines } from './zone-settings.js';
 
 /**
- * The HTML report's view: everything the template lays out, plus the findings as compact rows for
- * the page's script (templates/report.js), which filters, sorts and pages them in the browser.
+ * The HTML report's view: the first screen for the morning glance (glance.ts), the findings grouped
+ * by rule and by zone (finding-groups.ts) and the sections below, plus the findings as compact rows
+ * for the page's script (templates/report.js), which draws the groups' rows, filters, searches,
+ * sorts and pages them in the browser, and opens the group a link or the address names.
  * Strings here are plain text: Handlebars escapes them, and the script sets them as textContent.
  * Every string from the API is shown with its bidirectional and invisible characters as visible
  * escapes (as the command line shows them): an override would otherwise reverse the text after
@@ -39,22 +46,16 @@ export function pageScript(overrideDir?: string): { text: string; csp: string } 
 }
 
 
+/** Zone ids: keys the page script matches against the findings' own ids (never shown), so they stay as the API gave them. */
+const KEYS = new Set(['id', 'zoneId']);
+
 /** Every string in `value` as the page shows it. */
 function visible<T>(value: T): T {
   if (typeof value === 'string') return printable(value) as T;
   if (Array.isArray(value)) return value.map(visible) as T;
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visible(v)])) as T;
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, KEYS.has(k) ? v : visible(v)])) as T;
   return value;
 }
-
-/**
- * A link that selects a zone in the findings table: its id is one value of the page's hash, which
- * the page script decodes with decodeURIComponent, so `&`, `#`, `=` and quotes in an id stay its own.
- */
-export const zoneHref = (id: string) => `#zone=${encodeURIComponent(id)}`;
-
-/** A category's pass rate: passing checks of those decided (pass or fail), null when none was. */
-const passRate = (c: { pass: number; fail: number }) => (c.pass + c.fail > 0 ? Math.floor((c.pass / (c.pass + c.fail)) * 1000) / 10 : null);
 
 /** Drift groups shown before the rest are folded into one "more groups" line. */
 const FIRST_GROUPS = 10;
@@ -70,53 +71,83 @@ function groupList(groups: DriftGroup[], total: number) {
   };
 }
 
-const capped = <T, U>(items: readonly T[], map: (t: T) => U) => ({ items: items.slice(0, LIST_LIMIT).map(map), more: Math.max(0, items.length - LIST_LIMIT) });
+const capped = <T, U>(items: readonly T[], map: (t: T) => U, limit = LIST_LIMIT) => ({ items: items.slice(0, limit).map(map), more: Math.max(0, items.length - limit) });
+
+/** Zones in the "Zones by risk" table: the findings grouped by zone list every one. */
+const ZONE_ROWS = 50;
 
 type Charts = { timeline: ReturnType<typeof expiryTimeline>; trend: ReturnType<typeof failureTrend> };
 
-export function htmlView(data: ReportData, table: FindingsTable, charts: Charts, script: { text: string; csp: string }) {
+/** What the HTML report needs beyond ReportData: where the risk is, the rows written into its groups, and the audit it compares with. */
+export interface HtmlContext {
+  risk: ReportRisk;
+  rows: GroupRows;
+  /** When a carried zone's data was last read in full (ISO), '' for zones this scan read. */
+  readOn: (zoneId: string) => string;
+  /** The counts of the audit of the scan compared with (drift's `from`), or null. */
+  previous: PostureCounts | null;
+}
+
+export function htmlView(data: ReportData, table: FindingsTable, charts: Charts, script: { text: string; csp: string }, context: HtmlContext) {
   return {
     csp: script.csp,
     script: script.text,
     // Gzip and base64 (which the page script inflates): the JSON of 100,000 findings is 35 MB, this about 3.
     findingsBlob: table.blob,
-    ...visible(shownView(data, table, charts)),
+    ...visible(shownView(data, charts, context)),
   };
 }
 
 /** What the page shows as text: every string of it passes through visible(). */
-function shownView(data: ReportData, table: FindingsTable, charts: Charts) {
+function shownView(data: ReportData, charts: Charts, context: HtmlContext) {
   const { audit, scan, drift, health } = data;
+  const { risk } = context;
   const moved = drift?.findings.changes ?? [];
+  const { zoneLinks, ...groups } = findingGroups(risk, { rows: context.rows, readOn: context.readOn, checks: audit.counts.byZone });
+  const link = (zoneId: string | undefined) => (zoneId !== undefined && zoneLinks.has(zoneId) ? zoneAnchor(zoneId) : '');
+  const changeRow = (c: (typeof moved)[number]) => ({
+    severity: c.severity,
+    rule: c.rule,
+    zone: c.zone?.name ?? c.zone?.id ?? '',
+    zoneId: c.zone?.id ?? '',
+    zoneAnchor: link(c.zone?.id),
+    resource: resourceText(c.resource, label),
+    message: c.message,
+  });
+  const before = drift && context.previous ? { scanId: drift.from.id, startedAt: drift.from.startedAt, counts: context.previous } : null;
   return {
     toolVersion: PACKAGE.version,
     scan: { id: scan.id, startedAt: scan.startedAt, finishedAt: scan.finishedAt ?? '', status: scan.status },
     scope: data.scope,
     freshness: data.freshness,
+    glance: glanceView(posture(audit.counts, before), charts.trend.points, drift, risk, zoneLinks),
+    spark: SPARK,
+    groups,
     counts: audit.counts.byStatus,
-    bySeverity: SEVERITIES.map((severity) => ({ severity, count: audit.counts.failBySeverity[severity] })),
     categories: data.categories.map((c) => ({ ...c, passRate: passRate(c) })),
-    remediations: failingRemediations(audit.counts.byRule),
-    // The zones with most failures; the findings table's zone filter reaches every zone.
+    remediations: fixesInOrder(risk.rules).map((r) => ({ ...r, anchor: ruleAnchor(r.rule) })),
+    // The riskiest zones with failures; the findings grouped by zone list every one.
     zones: capped(
-      [...table.zones].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name)),
+      risk.zones.filter((z) => z.failing > 0),
       (z) => {
         // Audits stored before zonewarden counted passes per zone have no rate to show.
         const checks = audit.counts.byZone?.[z.id];
-        return { ...z, href: zoneHref(z.id), bySeverity: SEVERITIES.map((s) => z.counts[s]), passRate: checks ? passRate(checks) : null };
+        return { name: z.name, id: z.id, account: z.account, anchor: link(z.id), score: z.score, reason: riskReason(z, 3), bySeverity: SEVERITIES.map((s) => z.bySeverity[s]), total: z.failing, passRate: checks ? passRate(checks) : null };
       },
+      ZONE_ROWS,
     ),
+    weights: RISK_WEIGHTS_TEXT,
     severities: SEVERITIES,
     drift: drift && {
       from: drift.from.id,
       counts: drift.findings.counts,
       newFindings: capped(
         moved.filter((c) => c.change === 'new' || c.change === 'unwaived'),
-        (c) => ({ severity: c.severity, rule: c.rule, zone: c.zone?.name ?? '', resource: resourceText(c.resource, label), message: c.message }),
+        changeRow,
       ),
       fixed: capped(
         moved.filter((c) => c.change === 'fixed'),
-        (c) => ({ severity: c.severity, rule: c.rule, zone: c.zone?.name ?? '', resource: resourceText(c.resource, label), message: c.message }),
+        changeRow,
       ),
       configuration: Object.entries(drift.configuration.counts)
         .map(([type, c]) => ({ type: label(type), ...c }))

@@ -1,5 +1,6 @@
 import type { RuleRunError } from '../policy/engine.js';
 import type { Finding, Named } from '../policy/findings.js';
+import { controlLabels, controlsOfId } from '../policy/compliance.js';
 import type { AnyRule } from '../policy/rule.js';
 import type { ScanRow, ZoneRow } from '../snapshot/reader.js';
 
@@ -10,6 +11,11 @@ import type { ScanRow, ZoneRow } from '../snapshot/reader.js';
  * unknown (the data was not read) is <skipped>; a rule that threw is an <error>; a zone where the
  * rule found nothing, or only waived failures, passes (the waivers in <system-out>). An
  * organisation rule has one case for the organisation, and one per zone its findings name.
+ *
+ * So JUnit's counts are of cases, not of findings: a zone with three failing records of a rule is
+ * one failure here and three failing findings in the audit. The difference is stated in the file:
+ * each suite's properties give its counts of findings as the audit counts them, and a comment
+ * under the root gives the totals of both.
  */
 
 export interface JunitInput {
@@ -30,13 +36,23 @@ export interface JunitRule {
   category: string;
   scope: 'zone' | 'organisation' | null;
   remediation: string | null;
+  /** The controls of compliance frameworks it gives evidence for, as cited (`PCI DSS 4.2.1; NIST SP 800-53 SC-8`), or ''. */
+  controls: string;
 }
 
 /** The rules of an audit (severity null: the rule's own), named from the catalogue where it still has them. */
 export function junitRules(ran: ReadonlyArray<{ id: string; severity: string | null }>, catalogue: ReadonlyMap<string, AnyRule>): JunitRule[] {
   return ran.map(({ id, severity }) => {
     const meta = catalogue.get(id)?.meta;
-    return { id, title: meta?.title ?? id, severity: severity ?? meta?.severity ?? '', category: meta?.category ?? '', scope: meta?.scope ?? null, remediation: meta?.remediation ?? null };
+    return {
+      id,
+      title: meta?.title ?? id,
+      severity: severity ?? meta?.severity ?? '',
+      category: meta?.category ?? '',
+      scope: meta?.scope ?? null,
+      remediation: meta?.remediation ?? null,
+      controls: controlLabels(controlsOfId(id, catalogue)),
+    };
   });
 }
 
@@ -131,18 +147,43 @@ const count = (cases: Iterable<[string, Case]>) => {
 
 const attributes = (n: ReturnType<typeof count>) => `tests="${n.tests}" failures="${n.failures}" errors="${n.errors}" skipped="${n.skipped}"`;
 
+/** A rule's findings as the audit counts them: one per resource. */
+function findingCounts(cases: Iterable<Case>): { fail: number; unknown: number; waived: number } {
+  const n = { fail: 0, unknown: 0, waived: 0 };
+  for (const c of cases) {
+    n.fail += c.failures.length;
+    n.unknown += c.unknowns.length;
+    n.waived += c.waived.length;
+  }
+  return n;
+}
+
+const property = (name: string, value: string | number) => `      <property name="${name}" value="${xmlText(String(value))}"/>\n`;
+
 export function writeJunit(input: JunitInput, write: (text: string) => void): void {
   const byRule = casesWithFindings(input);
   const zoneNames = input.zones.map((z) => z.name).sort((a, b) => a.localeCompare(b));
   const counts = new Map(input.rules.map((r) => [r.id, count(casesOf(r, byRule.get(r.id)!, zoneNames))]));
+  const found = new Map(input.rules.map((r) => [r.id, findingCounts(byRule.get(r.id)!.values())]));
   const total = { tests: 0, failures: 0, errors: 0, skipped: 0 };
   for (const n of counts.values()) for (const k of Object.keys(total) as Array<keyof typeof total>) total[k] += n[k];
+  const findings = { fail: 0, unknown: 0, waived: 0 };
+  for (const n of found.values()) for (const k of Object.keys(findings) as Array<keyof typeof findings>) findings[k] += n[k];
   const timestamp = input.scan.startedAt.replace(/\.\d+Z$/, 'Z');
   write('<?xml version="1.0" encoding="UTF-8"?>\n');
   write(`<testsuites name="zonewarden scan ${input.scan.id}" ${attributes(total)} time="0" timestamp="${timestamp}">\n`);
+  // JUnit's root holds no properties: the totals of findings, which the audit reports, are said here.
+  write(
+    `  <!-- Counts are of test cases, a rule on one zone (or on the organisation): ${total.failures} failing case(s) hold the audit's ${findings.fail} failing finding(s), one per resource; ` +
+      `${total.skipped} skipped case(s) hold only unknowns, of ${findings.unknown} unknown finding(s) in all; ${findings.waived} waived finding(s) pass. Each suite's properties give its counts of findings. -->\n`,
+  );
   for (const rule of input.rules) {
+    const n = found.get(rule.id)!;
     write(`  <testsuite name="${xmlText(rule.id)}" ${attributes(counts.get(rule.id)!)} time="0" timestamp="${timestamp}">\n`);
-    write(`    <properties>\n      <property name="title" value="${xmlText(rule.title)}"/>\n      <property name="severity" value="${xmlText(rule.severity)}"/>\n      <property name="category" value="${xmlText(rule.category)}"/>\n    </properties>\n`);
+    write(
+      `    <properties>\n${property('title', rule.title)}${property('severity', rule.severity)}${property('category', rule.category)}` +
+        `${rule.controls ? property('controls', rule.controls) : ''}${property('failing-findings', n.fail)}${property('unknown-findings', n.unknown)}${property('waived-findings', n.waived)}    </properties>\n`,
+    );
     for (const [name, c] of casesOf(rule, byRule.get(rule.id)!, zoneNames)) write(caseXml(rule, name, c));
     write('  </testsuite>\n');
   }

@@ -6,7 +6,11 @@ import { resourceText, type Finding } from '../policy/findings.js';
 import { SEVERITIES } from '../policy/rule.js';
 import { markdownText as md } from '../common/markdown.js';
 import { shorten } from '../common/printable.js';
-import { failingRemediations } from './remediation.js';
+import { catalogue } from '../policy/catalogue.js';
+import { controlLabel, controlsOfId } from '../policy/compliance.js';
+import { controlRows } from './compliance-view.js';
+import { fixesInOrder } from './remediation.js';
+import { RISK_WEIGHTS_TEXT, riskReason, type ReportRisk, type ZoneRisk } from './risk.js';
 import type { ReportData } from './report-data.js';
 import type { Templates } from './templates.js';
 import { zoneSettingLines } from './zone-settings.js';
@@ -32,12 +36,19 @@ function changeRow(c: FindingChange): DigestRow {
   return { cells: [FINDING_LABEL[c.change], c.severity, `\`${c.rule}\``, md(c.zone?.name ?? c.account?.name ?? '-'), md(shorten(resourceText(c.resource), 80))] };
 }
 
+/** Zones listed by risk: enough for the morning's work; report.html lists them all. */
+const WORST_ZONES = 10;
+
+function zoneRow(z: ZoneRisk): DigestRow {
+  return { cells: [md(shorten(z.name, 80)), String(z.score), md(riskReason(z, 3))] };
+}
+
 function listOf<T>(items: readonly T[], limit: number, row: (item: T) => DigestRow) {
   return { rows: items.slice(0, limit).map(row), shown: Math.min(limit, items.length), total: items.length, cut: items.length > limit };
 }
 
 /** The digest's view: every string in it is Markdown-safe. */
-export function digestView(data: ReportData, limit: number) {
+export function digestView(data: ReportData, limit: number, risk: ReportRisk) {
   const { audit, scan, drift, health } = data;
   const moved = drift?.findings.changes.filter((c) => c.change === 'new' || c.change === 'fixed' || c.change === 'unwaived') ?? [];
   const configuration = drift
@@ -56,8 +67,17 @@ export function digestView(data: ReportData, limit: number) {
     bySeverity: SEVERITIES.map((severity) => ({ severity, count: audit.counts.failBySeverity[severity] })),
     categories: data.categories.map((c) => ({ ...c })),
     risks: lists[0]!,
+    zones: listOf(
+      risk.zones.filter((z) => z.failing > 0),
+      Math.min(WORST_ZONES, limit),
+      zoneRow,
+    ),
+    weights: RISK_WEIGHTS_TEXT,
     // What to do, once per failing rule: the rows above name the rule.
-    remediations: failingRemediations(audit.counts.byRule).map((r) => ({ rule: r.rule, failing: r.failing, remediation: md(r.remediation) })),
+    // In the order to fix them: the most severe failure first, then the widest reach.
+    remediations: fixesInOrder(risk.rules).map((r) => ({ rule: r.rule, worst: r.worst, failing: r.failing, zones: r.zones, remediation: md(r.remediation), controls: md(controlsOfId(r.rule, catalogue()).map(controlLabel).join(', ')) })),
+    // The verdicts by control of PCI DSS and NIST SP 800-53 that the audit's rules map to.
+    controls: controlRows(audit.counts.byRule).map((c) => ({ label: md(c.label), title: md(c.control.title), rules: c.rules.length, ...c.counts })),
     drift: drift && {
       from: drift.from.id,
       baseline: drift.baseline !== null,
@@ -78,9 +98,9 @@ export function digestView(data: ReportData, limit: number) {
   };
 }
 
-export function renderDigest(templates: Templates, data: ReportData): string {
+export function renderDigest(templates: Templates, data: ReportData, risk: ReportRisk): string {
   for (let limit = FIRST_LIMIT; ; limit = Math.floor(limit / 2)) {
-    const text = templates.render('report.md', digestView(data, limit));
+    const text = templates.render('report.md', digestView(data, limit, risk));
     if (text.length <= MAX_DIGEST_CHARS || limit === 0) return text.length <= MAX_DIGEST_CHARS ? text : `${text.slice(0, MAX_DIGEST_CHARS - 80)}\n\n_Cut at ${MAX_DIGEST_CHARS} characters._\n`;
   }
 }

@@ -1,3 +1,4 @@
+import { controlLabel, controlsFor, controlsOfRule, frameworksOf, type Control } from '../policy/compliance.js';
 import type { Finding, Status } from '../policy/findings.js';
 import type { AnyRule, Severity } from '../policy/rule.js';
 import { PACKAGE } from '../common/package-info.js';
@@ -13,8 +14,11 @@ import type { ScanRow } from '../snapshot/reader.js';
  * finding across nights by `finding_info.uid` (the fingerprint, stable from scan to scan). A
  * failure is finding status New with compliance status Fail; a waived failure is Suppressed, its
  * waiver in `status_detail`; an unknown (the data was not read) is New with compliance status
- * Unknown. Passing verdicts are stored as counts only and are not exported. What OCSF has no
- * attribute for (the rule's data, the account, the waiver) is under `unmapped.zonewarden`.
+ * Unknown; a pass (exported on request: `--passes`) is Resolved with compliance status Pass, as
+ * Security Hub resolves the findings of a passed control. The compliance object names the
+ * frameworks and controls the rule gives evidence for (src/policy/compliance.ts): `standards` the
+ * frameworks, `requirements` their controls, `control` the rule. What OCSF has no attribute for
+ * (the rule's data, the account, the waiver) is under `unmapped.zonewarden`.
  */
 
 export const OCSF_VERSION = '1.3.0';
@@ -33,8 +37,26 @@ const STATUS: Record<Status, { finding: [number, string]; compliance: [number, s
   pass: { finding: [4, 'Resolved'], compliance: [1, 'Pass'] },
 };
 
+/** A rule mapped to no framework is its own standard: OCSF requires `standards`. */
+const OWN_STANDARD = 'zonewarden';
+
+/**
+ * OCSF 1.3.0 `compliance` (schema.ocsf.io/1.3.0/objects/compliance): `standards` (required) the
+ * frameworks, `requirements` their controls as cited (`PCI DSS 4.2.1`, `NIST SP 800-53 SC-8`),
+ * `control` the rule, and the verdict as `status_id`/`status`.
+ */
+function complianceOf(ruleId: string, controls: readonly Control[], status: [number, string]): Record<string, unknown> {
+  return {
+    control: ruleId,
+    standards: controls.length ? frameworksOf(controls) : [OWN_STANDARD],
+    ...(controls.length ? { requirements: controls.map(controlLabel) } : {}),
+    status_id: status[0],
+    status: status[1],
+  };
+}
+
 /** One finding as an OCSF Compliance Finding event. `rule` is absent for a rule no longer in the catalogue. */
-export function ocsfEvent(f: Finding, scan: ScanRow, rule: AnyRule | undefined): Record<string, unknown> {
+export function ocsfEvent(f: Finding, scan: ScanRow, rule: AnyRule | undefined, controls: readonly Control[] = rule ? controlsOfRule(rule.meta) : controlsFor(f.rule)): Record<string, unknown> {
   const time = Date.parse(scan.startedAt);
   const [severityId, severity] = SEVERITY[f.severity];
   const { finding, compliance } = STATUS[f.status];
@@ -69,14 +91,9 @@ export function ocsfEvent(f: Finding, scan: ScanRow, rule: AnyRule | undefined):
       created_time: time,
       analytic: { uid: f.rule, name: f.rule, type_id: 1, type: 'Rule' },
     },
-    compliance: {
-      control: f.rule,
-      standards: ['zonewarden'],
-      status_id: compliance[0],
-      status: compliance[1],
-      ...(rule ? { requirements: [rule.meta.title] } : {}),
-    },
-    ...(rule ? { remediation: { desc: rule.meta.remediation, ...(rule.meta.references.length ? { references: [...rule.meta.references] } : {}) } } : {}),
+    compliance: complianceOf(f.rule, controls, compliance),
+    // A pass needs nothing done (as in the CSV).
+    ...(rule && f.status !== 'pass' ? { remediation: { desc: rule.meta.remediation, ...(rule.meta.references.length ? { references: [...rule.meta.references] } : {}) } } : {}),
     resources,
     unmapped: {
       zonewarden: {
@@ -95,11 +112,16 @@ export function ocsfEvent(f: Finding, scan: ScanRow, rule: AnyRule | undefined):
   };
 }
 
+/** One finding as a line of OCSF JSON: for lines written after those of writeOcsf (the passes judged again, report --passes). */
+export function ocsfLine(f: Finding, scan: ScanRow, rules: ReadonlyMap<string, AnyRule>): string {
+  return `${JSON.stringify(ocsfEvent(f, scan, rules.get(f.rule)))}\n`;
+}
+
 /** Writes the findings as OCSF JSON lines, in the order given (stored findings come worst first). */
 export function writeOcsf(findings: Iterable<Finding>, scan: ScanRow, rules: ReadonlyMap<string, AnyRule>, write: (text: string) => void): void {
   let chunk: string[] = [];
   for (const f of findings) {
-    chunk.push(`${JSON.stringify(ocsfEvent(f, scan, rules.get(f.rule)))}\n`);
+    chunk.push(ocsfLine(f, scan, rules));
     // Written in chunks: 100,000s of findings never become one string.
     if (chunk.length === 1000) {
       write(chunk.join(''));

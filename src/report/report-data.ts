@@ -2,12 +2,14 @@ import { diffScans, type DriftResult } from '../drift/index.js';
 import { catalogue } from '../policy/catalogue.js';
 import type { Finding, Named, Status } from '../policy/findings.js';
 import { CATEGORIES, type Category } from '../policy/rule.js';
-import { loadAuditHeader, storedFindings, type AuditHeader } from '../policy/store.js';
+import { auditHeader, officialAuditHeader, type AuditHeader } from '../policy/store.js';
+import { auditView, type AuditView } from '../policy/audit-view.js';
 import { SnapshotError, type Db } from '../snapshot/db.js';
+import { inFilter, resolveFilter } from '../snapshot/scan-filter.js';
 import { SnapshotReader, type ScanRow } from '../snapshot/reader.js';
 import { scanRef } from '../snapshot/scan-ref.js';
 import { dataFreshness, freshnessStatement } from './data-freshness.js';
-import { isFullScope, parseScope, sameScope, scopeStatement } from '../snapshot/scope.js';
+import { describeScope, FULL_SCOPE, isFullScope, parseScope, sameScope, scopeStatement, type ScanScope } from '../snapshot/scope.js';
 import type { CoverageState } from '../snapshot/writer.js';
 
 /**
@@ -18,7 +20,10 @@ import type { CoverageState } from '../snapshot/writer.js';
  */
 export interface ReportData {
   scan: ScanRow;
+  /** The audit reported (the scan's official one unless another was named), narrowed to the view. */
   audit: AuditHeader;
+  /** What is reported of the audit: all of it, or the zones and accounts of --zone and --account, and their findings. */
+  view: AuditView;
   /** Findings by category and status, in catalogue category order. */
   categories: Array<{ category: Category } & Record<Exclude<Status, 'pass'> | 'pass', number>>;
   /** The worst failures (not waived), worst first. */
@@ -26,7 +31,7 @@ export interface ReportData {
   /** Drift from the complete scan before this one; null when there is none. */
   drift: DriftResult | null;
   health: ScanHealth;
-  /** What the scan covered, stated at the top of every report. */
+  /** What the scan covered (and, with --zone or --account, what of it is shown), stated at the top of every report. */
   scope: { accounts: string[]; zones: string[]; full: boolean; zonesRead: number; statement: string };
   /** How much of it this scan read in full, and how much it carried forward; null when it read everything. */
   freshness: string | null;
@@ -57,10 +62,22 @@ export interface ScanHealth {
   ruleErrors: AuditHeader['errors'];
 }
 
-export function reportData(db: Db, scanId: number, options: { topRisks?: number } = {}): ReportData {
+export interface ReportDataOptions {
+  topRisks?: number;
+  /** The audit to report (report --audit); default: the scan's official audit. */
+  auditId?: number;
+  /** Only these zones and accounts (report --zone, --account). */
+  filter?: ScanScope;
+}
+
+export function reportData(db: Db, scanId: number, options: ReportDataOptions = {}): ReportData {
   const reader = new SnapshotReader(db, scanId);
-  const audit = loadAuditHeader(db, scanId);
-  if (!audit) throw new SnapshotError('ZW_NOT_AUDITED', `scan ${scanId} has not been audited: run zonewarden audit --scan ${scanId} first`);
+  const whole = options.auditId === undefined ? officialAuditHeader(db, scanId) : auditHeader(db, options.auditId);
+  if (!whole) throw new SnapshotError('ZW_NOT_AUDITED', options.auditId === undefined ? `scan ${scanId} has not been audited: run zonewarden audit --scan ${scanId} first` : `no audit ${options.auditId} in this database: zonewarden scans lists each scan's audits`);
+  if (whole.scanId !== scanId) throw new SnapshotError('ZW_AUDIT_MISSING', `audit ${whole.auditId} is an audit of scan ${whole.scanId}, not of scan ${scanId}`);
+  const filter = options.filter ?? FULL_SCOPE;
+  const view = auditView(db, whole, reader, resolveFilter([reader], filter));
+  const audit = view.header;
 
   const rules = catalogue();
   const categories = CATEGORIES.map((category) => ({ category, fail: 0, waived: 0, unknown: 0, pass: 0 }));
@@ -73,24 +90,26 @@ export function reportData(db: Db, scanId: number, options: { topRisks?: number 
   const topRisks: Finding[] = [];
   const limit = options.topRisks ?? 20;
   // Stored worst first: failures, by severity.
-  for (const f of storedFindings(db, scanId)) {
+  for (const f of view.findings()) {
     if (f.status !== 'fail' || topRisks.length >= limit) break;
     topRisks.push(f);
   }
 
   const previous = previousAudited(db, reader.scan);
-  const drift = previous === null ? null : diffScans(db, { from: previous, to: scanId });
+  // The earlier scan's official audit against the one reported; the view's zones only.
+  const drift = previous === null ? null : diffScans(db, { from: previous, to: scanId, toAudit: whole.auditId, filter });
 
-  const health = scanHealth(db, reader, audit);
-  const zonesRead = reader.zones().length;
-  const scope = { ...reader.scan.scope, full: isFullScope(reader.scan.scope), zonesRead, statement: scopeStatement(reader.scan.scope, zonesRead, health.unread.length) };
-  return { scan: reader.scan, audit, categories, topRisks, drift, health, scope, freshness: freshnessStatement(dataFreshness(db, scanId)) };
+  const health = scanHealth(db, reader, audit, view);
+  const zonesRead = view.zones.length;
+  const shown = view.filter ? ` Shown: only ${describeScope(filter)} (${zonesRead} zone${zonesRead === 1 ? '' : 's'}).` : '';
+  const scope = { ...reader.scan.scope, full: isFullScope(reader.scan.scope), zonesRead, statement: scopeStatement(reader.scan.scope, reader.zones().length, health.unread.length) + shown };
+  return { scan: reader.scan, audit, view, categories, topRisks, drift, health, scope, freshness: freshnessStatement(dataFreshness(db, scanId)) };
 }
 
 /** The audited complete scan of the same scope before this one: what "new" and "fixed" are measured from. */
 function previousAudited(db: Db, scan: ScanRow): number | null {
   const rows = db
-    .prepare("SELECT s.id, s.scope FROM scans s JOIN audits a ON a.scan_id = s.id WHERE s.status = 'complete' AND s.id < ? ORDER BY s.id DESC")
+    .prepare("SELECT s.id, s.scope FROM scans s JOIN audits a ON a.scan_id = s.id AND a.trial IS NULL WHERE s.status = 'complete' AND s.id < ? ORDER BY s.id DESC")
     .iterate(scan.id) as Iterable<{ id: number; scope: string }>;
   for (const r of rows) if (sameScope(parseScope(r.scope), scan.scope)) return r.id;
   return null;
@@ -104,7 +123,8 @@ function unmatchedScope(scan: ScanRow): UnreadPart[] {
     .map((p) => ({ zone: p.kind === 'zone' ? { id: '', name: p.name } : null, scope: p.kind === 'account' ? (p.name ?? '') : '', endpoint: p.endpoint, state: 'failed', reason: p.reason }));
 }
 
-function scanHealth(db: Db, reader: SnapshotReader, audit: AuditHeader): ScanHealth {
+/** What the scan could not read; in a view, of its zones (and what is not a zone's: the lists). */
+function scanHealth(db: Db, reader: SnapshotReader, audit: AuditHeader, view: AuditView): ScanHealth {
   const ref = scanRef(reader.scan.id);
   const names = new Map(
     (db.prepare('SELECT item_id, name FROM zones WHERE first_scan <= ? AND last_scan >= ?').all(ref, ref) as Array<{ item_id: string; name: string }>).map((r) => [r.item_id, r.name]),
@@ -122,6 +142,7 @@ function scanHealth(db: Db, reader: SnapshotReader, audit: AuditHeader): ScanHea
       }),
     )
     .concat(unmatchedScope(reader.scan))
+    .filter((p) => p.zone === null || p.zone.id === '' || inFilter(view.filter, p.zone.id, null))
     .sort((a, b) => (a.zone?.name ?? a.scope).localeCompare(b.zone?.name ?? b.scope) || a.endpoint.localeCompare(b.endpoint));
   const retired = new Map<string, RetiredPart>();
   for (const c of reader.coverage()) {

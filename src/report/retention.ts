@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../snapshot/db.js';
 import type { ScanScope } from '../snapshot/scope.js';
@@ -8,7 +8,7 @@ import { reportDirName, writeIndex } from './write-report.js';
 
 /**
  * Retention for the nightly job (--keep N): the scans prune deletes, and their report
- * directories with them, then the index without them. Only the directories named after the
+ * directories with them (those of their trial audits and views too), then the index without them. Only the directories named after the
  * deleted scans are removed, never anything else in the output directory, which may be shared.
  * As with prune, the latest complete scan of each scope and every baseline stay, whatever their age.
  */
@@ -16,11 +16,15 @@ export function pruneScansAndReports(db: Db, options: { keep: number; out: strin
   const started = new Map((db.prepare('SELECT id, started_at FROM scans').all() as Array<{ id: number; started_at: string }>).map((r) => [r.id, r.started_at]));
   const result = pruneScans(db, options.keep);
   const deletedReports: string[] = [];
+  const names = existsSync(options.out) ? readdirSync(options.out) : [];
   for (const id of result.deletedScans) {
-    const dir = join(options.out, reportDirName({ id, startedAt: started.get(id)! }));
-    if (!existsSync(dir)) continue;
-    rmSync(dir, { recursive: true, force: true });
-    deletedReports.push(dir);
+    // The scan's report, and those of its trial audits and views (reportVariant): `<name>-...`.
+    const name = reportDirName({ id, startedAt: started.get(id)! });
+    for (const found of names.filter((n) => n === name || n.startsWith(`${name}-`))) {
+      const dir = join(options.out, found);
+      rmSync(dir, { recursive: true, force: true });
+      deletedReports.push(dir);
+    }
   }
   if (result.deletedScans.length && existsSync(options.out)) writeIndex(db, options.out, options.templates, options.trendScope);
   return { ...result, deletedReports };

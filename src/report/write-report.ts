@@ -1,14 +1,21 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { DriftResult } from '../drift/result.js';
 import { catalogue } from '../policy/catalogue.js';
-import { storedFindings, storedFindingsJson } from '../policy/store.js';
+import { auditHeader } from '../policy/store.js';
+import { sameView } from '../policy/audit-view.js';
+import { inFilter } from '../snapshot/scan-filter.js';
+import { keptCounts, keptFindings, keptFindingsJson, type ComplianceFilter } from '../policy/compliance-filter.js';
+import type { Finding } from '../policy/findings.js';
+import { forEachPass } from '../policy/pass-verdicts.js';
+import type { ActiveRule } from '../policy/registry.js';
 import { EXIT, ZonewardenError } from '../common/errors.js';
 import type { Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
 import { describeScope, FULL_SCOPE, parseScope, sameScope, type ScanScope } from '../snapshot/scope.js';
 import { CHART, expiryTimeline, failureTrend } from './charts.js';
-import { writeFindingsCsv } from './csv.js';
+import { findingCsvRow, writeFindingsCsv } from './csv.js';
 import { writeStoredAuditJson } from './findings-json.js';
 import { findingsTable } from './findings-table.js';
 import { dataFreshness } from './data-freshness.js';
@@ -16,8 +23,12 @@ import { firstSeenOf } from './first-seen.js';
 import { htmlView, pageScript } from './html-view.js';
 import { junitRules, writeJunit } from './junit.js';
 import { renderDigest } from './markdown-digest.js';
-import { writeOcsf } from './ocsf.js';
-import { reportData } from './report-data.js';
+import { ocsfLine, writeOcsf } from './ocsf.js';
+import { narrowReportData } from './compliance-view.js';
+import { reportData, type ReportData } from './report-data.js';
+import { groupAllowances } from './finding-groups.js';
+import { collecting, GroupRows } from './group-rows.js';
+import { reportRisk, type ReportRisk } from './risk.js';
 import type { Templates } from './templates.js';
 
 /**
@@ -48,9 +59,30 @@ export interface WrittenReport {
   drift: DriftResult | null;
 }
 
-/** A directory name that sorts by time and is valid on every file system. */
-export function reportDirName(scan: { id: number; startedAt: string }): string {
-  return `${scan.startedAt.replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')}-scan-${scan.id}`;
+/**
+ * A directory name that sorts by time and is valid on every file system. `variant`: what makes a
+ * report other than the scan's own (a trial audit, a view of some zones: reportVariant), so that
+ * it never overwrites the report of the scan's official audit.
+ */
+export function reportDirName(scan: { id: number; startedAt: string }, variant = ''): string {
+  return `${scan.startedAt.replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')}-scan-${scan.id}${variant ? `-${variant}` : ''}`;
+}
+
+/**
+ * `audit-12` for an audit other than the official one, `zone-shop.example.com` for a view,
+ * `framework-pci` or `control-pci-4.2.1` for the rules of a compliance filter; joined.
+ */
+export function reportVariant(audit: { auditId: number; trial: string | null }, view: ScanScope | null, compliance: Pick<ComplianceFilter, 'name'> | null = null): string {
+  const parts = audit.trial === null ? [] : [`audit-${audit.auditId}`];
+  if (view) parts.push(fileSafe([...view.accounts.map((a) => `account-${a}`), ...view.zones.map((z) => `zone-${z}`)].join('+')));
+  if (compliance) parts.push(fileSafe(compliance.name));
+  return parts.join('-');
+}
+
+/** A name valid on every file system; long lists and odd names keep a readable start and a hash that tells them apart. */
+function fileSafe(named: string): string {
+  const safe = named.replace(/[^A-Za-z0-9._+-]/g, '_');
+  return safe.length <= 80 ? safe : `${safe.slice(0, 60)}-${createHash('sha256').update(named).digest('hex').slice(0, 8)}`;
 }
 
 /** A report that cannot be written leaves nothing behind: the temporary file goes with the failure. */
@@ -74,7 +106,15 @@ function writeFileAtomically(path: string, fill: (write: (text: string) => void)
 }
 
 export interface ReportOptions {
+  /** The audit to report (report --audit; it must be of the scan); default: the scan's official audit. */
+  auditId?: number;
+  /** Only the findings of these zones and accounts (report --zone, --account); the directory name says so. */
+  view?: ScanScope | null;
   out: string;
+  /** Only the findings of the rules mapped to a framework or a control (--framework, --control); the directory name says so. */
+  compliance?: ComplianceFilter | null;
+  /** CSV and OCSF list the passing verdicts too, judged again with these rules (--passes; src/policy/pass-verdicts.ts). */
+  passes?: readonly ActiveRule[];
   formats: readonly ReportFormat[];
   templates: Templates;
   templatesDir?: string;
@@ -84,34 +124,78 @@ export interface ReportOptions {
 
 export async function writeReport(db: Db, scanId: number, options: ReportOptions): Promise<WrittenReport> {
   const reader = new SnapshotReader(db, scanId);
-  const data = reportData(db, scanId);
-  const dir = join(options.out, reportDirName(reader.scan));
+  const filter = options.compliance ?? null;
+  // The audit named (report --audit) or the scan's official one; all of it, or the view of --zone and --account.
+  const whole = reportData(db, scanId, { ...(options.auditId === undefined ? {} : { auditId: options.auditId }), ...(options.view ? { filter: options.view } : {}) });
+  const view = whole.view;
+  const data = filter ? narrowReportData(whole, filter, () => view.findings()) : whole;
+  // The findings every format lists: the kept rules' only, under --framework or --control.
+  const stored = () => (filter ? keptFindings(view.findings(), filter) : view.findings());
+  // --passes: after the stored findings, the passing verdicts judged again, a thousand lines a write.
+  const passes = (line: (pass: Finding) => string, write: (text: string) => void) => {
+    if (!options.passes) return;
+    let chunk: string[] = [];
+    // Checked against the whole audit: every pass is judged again, then only the kept rules' listed.
+    forEachPass(reader, auditHeader(db, whole.audit.auditId)!, options.passes, (f) => {
+      if (filter && !filter.matches(f.rule)) return;
+      if (!inFilter(view.filter, f.zone?.id ?? null, f.account?.id ?? null)) return;
+      chunk.push(line(f));
+      if (chunk.length === 1000) {
+        write(chunk.join(''));
+        chunk = [];
+      }
+    });
+    write(chunk.join(''));
+  };
+  // Where the risk is (the order of fixes, the zones by risk), for the HTML and Markdown reports.
+  let riskOfAudit: ReportRisk | undefined;
+  const risk = () => (riskOfAudit ??= reportRisk(db, data.audit.auditId, filter ? (rule) => filter.matches(rule) : undefined, view.where));
+  const dir = join(options.out, reportDirName(reader.scan, reportVariant(whole.audit, view.filter ? (options.view ?? null) : null, filter)));
   mkdirSync(dir, { recursive: true });
   const incomplete = reader.scan.status !== 'complete';
   const files: string[] = [];
   for (const format of options.formats) {
     const path = join(dir, REPORT_FILES[format]);
     // Streamed through gzip before the file is opened: the only step that waits.
-    const table = format === 'html' ? await findingsTable(storedFindings(db, scanId), firstSeenOf(db, scanId), dataFreshness(db, scanId).lastReadOf) : null;
+    const html = format === 'html' ? await htmlParts(db, scanId, data, stored, risk(), filter) : null;
     writeFileAtomically(path, (write) => {
-      if (table) {
-        const charts = { timeline: expiryTimeline(reader, new Date(reader.scan.startedAt)), trend: failureTrend(db, scanId, reader.scan.scope) };
-        write(options.templates.render('report.html', htmlView(data, table, charts, pageScript(options.templatesDir))));
+      if (html) {
+        const charts = { timeline: expiryTimeline(reader, new Date(reader.scan.startedAt), view.zones), trend: failureTrend(db, scanId, reader.scan.scope, undefined, view.filter?.zoneIds) };
+        write(options.templates.render('report.html', htmlView(data, html.table, charts, pageScript(options.templatesDir), html.context)));
       } else if (format === 'md') {
-        write(renderDigest(options.templates, data));
+        write(renderDigest(options.templates, data, risk()));
       } else if (format === 'json') {
-        writeStoredAuditJson(data.audit, reader.scan, reader.zones().length, storedFindingsJson(db, scanId), { failOn: 'none', exitCode: incomplete ? EXIT.incomplete : EXIT.ok }, write);
+        const json = filter ? keptFindingsJson(view.findingsJson(), filter) : view.findingsJson();
+        writeStoredAuditJson(data.audit, reader.scan, view.zones.length, json, { failOn: 'none', exitCode: incomplete ? EXIT.incomplete : EXIT.ok }, write);
       } else if (format === 'ocsf') {
-        writeOcsf(storedFindings(db, scanId), reader.scan, catalogue(), write);
+        writeOcsf(stored(), reader.scan, catalogue(), write);
+        passes((f) => ocsfLine(f, reader.scan, catalogue()), write);
       } else if (format === 'junit') {
-        writeJunit({ scan: reader.scan, zones: reader.zones(), rules: junitRules(data.audit.rules, catalogue()), findings: storedFindings(db, scanId), errors: data.audit.errors }, write);
+        writeJunit({ scan: reader.scan, zones: view.zones, rules: junitRules(data.audit.rules, catalogue()), findings: stored(), errors: data.audit.errors }, write);
       } else {
-        writeFindingsCsv(storedFindings(db, scanId), write);
+        writeFindingsCsv(stored(), write);
+        passes(findingCsvRow, write);
       }
     });
     files.push(path);
   }
   return { dir, files, index: writeIndex(db, options.out, options.templates, options.trendScope), incomplete, drift: data.drift };
+}
+
+/**
+ * The HTML report's findings, read once: streamed through gzip for the page script, with the rows
+ * its groups write for readers without the script collected on the way; and what it compares with.
+ */
+async function htmlParts(db: Db, scanId: number, data: ReportData, stored: () => Iterable<Finding>, risk: ReportRisk, filter: ComplianceFilter | null) {
+  const firstSeen = firstSeenOf(db, scanId, data.audit.auditId);
+  const { lastReadOf } = dataFreshness(db, scanId);
+  const rows = new GroupRows(groupAllowances(risk), firstSeen);
+  const table = await findingsTable(collecting(stored(), rows), firstSeen, lastReadOf);
+  // The scan compared with, counted the way this report counts (only the kept rules under a filter).
+  // The earlier scan's audit drift compared with, through this report's view (--zone, --account).
+  const from = data.drift ? sameView(db, data.drift.from.audit.id, data.view.filter) : null;
+  const previous = from && (filter ? keptCounts(from.header.counts, filter, from.findings()) : from.header.counts);
+  return { table, context: { risk, rows, readOn: lastReadOf, previous } };
 }
 
 /** `<out>/index.html`, listing every audited scan: after a report is written, or old ones deleted. */
@@ -129,7 +213,7 @@ export function writeIndex(db: Db, out: string, templates: Templates, trendScope
 function indexView(db: Db, out: string, trendScope: ScanScope) {
   const dirs = new Set(existsSync(out) ? readdirSync(out) : []);
   const all = (
-    db.prepare('SELECT s.id, s.started_at, s.status, s.scope, a.counts FROM scans s JOIN audits a ON a.scan_id = s.id ORDER BY s.id DESC').all() as Array<{
+    db.prepare('SELECT s.id, s.started_at, s.status, s.scope, a.counts FROM scans s JOIN audits a ON a.scan_id = s.id AND a.trial IS NULL ORDER BY s.id DESC').all() as Array<{
       id: number;
       started_at: string;
       status: string;

@@ -3,6 +3,8 @@
  * written against; load a directory of such rules with `--rules-dir` (docs/custom-rules.md).
  */
 export { CATEGORIES, defineRule, SEVERITIES } from '../policy/rule.js';
+export { FRAMEWORKS } from '../policy/compliance.js';
+export type { Control, Framework } from '../policy/compliance.js';
 export type {
   AnyRule,
   Category,

@@ -1,7 +1,7 @@
 import type { DriftResult, FindingChange } from '../drift/result.js';
 import { resourceText, type Finding } from '../policy/findings.js';
 import { SEVERITIES, severityRank, type Severity } from '../policy/rule.js';
-import { storedFindings } from '../policy/store.js';
+import { auditFindings } from '../policy/store.js';
 import type { Db } from '../snapshot/db.js';
 import type { NoticeFinding, RunNotice } from './notifications/notice.js';
 
@@ -29,8 +29,11 @@ function noticeFinding(f: Pick<Finding, 'rule' | 'severity' | 'account' | 'zone'
   };
 }
 
-/** `failBySeverity`: the audit's counts of failures, which are all new when there is no drift to go by. */
-export function newFailures(db: Db, scanId: number, drift: DriftResult | null, failBySeverity: Readonly<Record<Severity, number>>): NonNullable<RunNotice['newFindings']> {
+/**
+ * `auditId`: the run's audit (the official audit of its scan, which `drift` compares too);
+ * `failBySeverity`: its counts of failures, which are all new when there is no drift to go by.
+ */
+export function newFailures(db: Db, auditId: number, drift: DriftResult | null, failBySeverity: Readonly<Record<Severity, number>>): NonNullable<RunNotice['newFindings']> {
   const bySeverity = zeroBySeverity();
   if (drift) {
     const failing = drift.findings.changes.filter((c): c is FindingChange & { change: 'new' | 'unwaived' } => (c.change === 'new' || c.change === 'unwaived') && c.after === 'fail');
@@ -40,7 +43,7 @@ export function newFailures(db: Db, scanId: number, drift: DriftResult | null, f
     return { comparedWithScan: drift.from.id, bySeverity, worst: worst.map((c) => noticeFinding(c, c.change)) };
   }
   const worst: NoticeFinding[] = [];
-  for (const f of storedFindings(db, scanId)) {
+  for (const f of auditFindings(db, auditId)) {
     // Stored worst first, failures before unknowns and waivers: the first rows are the ones to list.
     if (f.status !== 'fail' || worst.length === WORST_LISTED) break;
     worst.push(noticeFinding(f, 'new'));

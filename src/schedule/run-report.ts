@@ -5,7 +5,7 @@ import type { Staleness } from './staleness.js';
 
 /**
  * One run of the nightly job as the scheduler logs it: one JSON line for journald (documented in
- * the README), and the source of the run's notifications.
+ * docs/nightly.md), and the source of the run's notifications.
  */
 export interface RunReport {
   run: number;

@@ -120,11 +120,19 @@ function readVersion(db: Db, path: string): number {
  */
 function migrate(db: Db): void {
   if ((db.pragma('user_version', { simple: true }) as number) === SCHEMA_VERSION) return;
-  db.transaction(() => {
-    const from = db.pragma('user_version', { simple: true }) as number;
-    for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  }).immediate();
+  // A migration that rebuilds a table (the 12 steps of SQLite's ALTER TABLE documentation) drops
+  // the old one: with foreign keys on, that would delete the rows of every table referring to it.
+  // The pragma cannot change inside a transaction, so it is off around it.
+  db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      const from = db.pragma('user_version', { simple: true }) as number;
+      for (let v = from; v < SCHEMA_VERSION; v++) db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    }).immediate();
+  } finally {
+    db.pragma('foreign_keys = ON');
+  }
 }
 
 /**

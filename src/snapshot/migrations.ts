@@ -267,6 +267,48 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX audit_zones_source ON audit_zones (source_scan, scan_id);
   CREATE INDEX audits_reuse_key ON audits (reuse_key, scan_id);
   `,
+  // 10: audits of their own. A scan may have several audits: its official one (made by run or
+  // schedule, else the first; the one reports, drift and notifications read) and trials, audits
+  // with other rules, settings or waivers, stored beside it rather than over it. An audit gets an
+  // id; findings and audit_zones name it (audit_id, source_audit) instead of the scan. Existing
+  // audits keep their scan's id as theirs, so no findings row is rewritten. judgement: what the
+  // verdicts were judged with (src/policy/judgement.ts), null before; trial: null for the scan's
+  // official audit, else why it is a trial; made_by: the command that stored it. The column
+  // renames carry the foreign keys of findings and audit_zones over to audits (id) before the
+  // table is rebuilt (foreign keys are off while migrating: see db.ts). other_passes: a zone's
+  // passes of rules its tally does not count; account_passes: passes of verdicts on accounts.
+  `
+  ALTER TABLE audits RENAME COLUMN scan_id TO id;
+  CREATE TABLE audits_v10 (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    scan_id INTEGER NOT NULL REFERENCES scans (id) ON DELETE CASCADE,
+    evaluated_at TEXT NOT NULL,
+    tool_version TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    counts TEXT NOT NULL,
+    errors TEXT NOT NULL,
+    waivers TEXT NOT NULL,
+    findings_from INTEGER,
+    findings_to INTEGER,
+    reuse_key TEXT,
+    reused_rules TEXT,
+    judgement TEXT,
+    trial TEXT,
+    made_by TEXT NOT NULL DEFAULT 'audit',
+    account_passes TEXT
+  );
+  INSERT INTO audits_v10 (id, scan_id, evaluated_at, tool_version, rules, counts, errors, waivers, findings_from, findings_to, reuse_key, reused_rules)
+    SELECT id, id, evaluated_at, tool_version, rules, counts, errors, waivers, findings_from, findings_to, reuse_key, reused_rules FROM audits;
+  DROP TABLE audits;
+  ALTER TABLE audits_v10 RENAME TO audits;
+  CREATE UNIQUE INDEX audits_official ON audits (scan_id) WHERE trial IS NULL;
+  CREATE INDEX audits_scan ON audits (scan_id, id);
+  CREATE INDEX audits_reuse_key ON audits (reuse_key, scan_id);
+  ALTER TABLE findings RENAME COLUMN scan_id TO audit_id;
+  ALTER TABLE audit_zones RENAME COLUMN scan_id TO audit_id;
+  ALTER TABLE audit_zones RENAME COLUMN source_scan TO source_audit;
+  ALTER TABLE audit_zones ADD COLUMN other_passes TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

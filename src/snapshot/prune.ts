@@ -5,7 +5,7 @@ import { parseScope, scopeKey } from './scope.js';
 
 /**
  * Retention: keeps the newest `keep` scans, and always the latest complete scan of each scope and every
- * accepted baseline, whatever their age. Versions no kept scan falls inside are deleted with the
+ * accepted baseline, whatever their age. A scan's audits, official and trial, go with it. Versions no kept scan falls inside are deleted with the
  * scans. It refuses while a scan is running: that scan extends the versions of the scan before it
  * page by page, and deleting them under it would cost it the rest of a night's work (the writer
  * would store them afresh, but a long delete also holds the file's lock for its duration).
@@ -96,11 +96,14 @@ function deleteOutside(db: Db, table: string, endpoint: string | null): number {
   return db.prepare(`DELETE FROM ${table} WHERE NOT (${inScan}${carried})`).run().changes;
 }
 
-/** Kept audits that read rows of an audit of a scan about to be deleted. */
+/** Audits (official or trial) of kept scans that read rows of an audit of a scan about to be deleted. */
 function dependentAudits(db: Db, kept: ReadonlySet<number>, deleted: readonly number[]): number[] {
   if (deleted.length === 0) return [];
   return db
-    .prepare('SELECT DISTINCT scan_id FROM audit_zones WHERE source_scan IN (SELECT value FROM json_each(?)) AND scan_id IN (SELECT value FROM json_each(?))')
+    .prepare(
+      `SELECT DISTINCT z.audit_id FROM audit_zones z JOIN audits a ON a.id = z.audit_id JOIN audits s ON s.id = z.source_audit
+       WHERE s.scan_id IN (SELECT value FROM json_each(?)) AND a.scan_id IN (SELECT value FROM json_each(?))`,
+    )
     .pluck()
     .all(JSON.stringify(deleted), JSON.stringify([...kept])) as number[];
 }

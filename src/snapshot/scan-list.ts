@@ -12,8 +12,12 @@ export interface ScanListing {
   counts: { accounts: number; zones: number; missing: number } | null;
   /** Why an aborted scan ended, as stored (credentials already redacted). */
   error: string | null;
-  /** The audit's verdicts; null when the scan has not been audited. */
+  /** The official audit's verdicts; null when the scan has not been audited. */
   audit: { fail: number; waived: number; unknown: number; pass: number } | null;
+  /** The official audit's id (what report, diff and notifications use); null when not audited. */
+  auditId: number | null;
+  /** The scan's trial audits (other rules, settings or waivers), oldest first: report --audit ID shows one. */
+  trials: Array<{ id: number; evaluatedAt: string; why: string; fail: number; waived: number; unknown: number; pass: number }>;
   baseline: boolean;
 }
 
@@ -28,11 +32,22 @@ interface Summary {
 export function listScans(db: Db, limit: number): ScanListing[] {
   const rows = db
     .prepare(
-      `SELECT s.id, s.started_at, s.finished_at, s.status, s.scope, s.summary, a.counts AS audit,
+      `SELECT s.id, s.started_at, s.finished_at, s.status, s.scope, s.summary, a.counts AS audit, a.id AS audit_id,
               EXISTS (SELECT 1 FROM baselines b WHERE b.scan_id = s.id) AS baseline
-       FROM scans s LEFT JOIN audits a ON a.scan_id = s.id ORDER BY s.id DESC LIMIT ?`,
+       FROM scans s LEFT JOIN audits a ON a.scan_id = s.id AND a.trial IS NULL ORDER BY s.id DESC LIMIT ?`,
     )
-    .all(limit === 0 ? -1 : limit) as Array<{ id: number; started_at: string; finished_at: string | null; status: ScanListing['status']; scope: string; summary: string | null; audit: string | null; baseline: number }>;
+    .all(limit === 0 ? -1 : limit) as Array<{
+    id: number;
+    started_at: string;
+    finished_at: string | null;
+    status: ScanListing['status'];
+    scope: string;
+    summary: string | null;
+    audit: string | null;
+    audit_id: number | null;
+    baseline: number;
+  }>;
+  const trials = db.prepare('SELECT id, evaluated_at, trial, counts FROM audits WHERE scan_id = ? AND trial IS NOT NULL ORDER BY id');
   return rows.map((r) => {
     const summary = r.summary ? (JSON.parse(r.summary) as Summary) : null;
     const byStatus = r.audit ? (JSON.parse(r.audit) as { byStatus: ScanListing['audit'] }).byStatus : null;
@@ -45,6 +60,13 @@ export function listScans(db: Db, limit: number): ScanListing[] {
       counts: summary && typeof summary.zones === 'number' ? { accounts: summary.accounts ?? 0, zones: summary.zones, missing: summary.missing?.length ?? 0 } : null,
       error: typeof summary?.error === 'string' ? summary.error : null,
       audit: byStatus,
+      auditId: r.audit_id,
+      trials: (trials.all(r.id) as Array<{ id: number; evaluated_at: string; trial: string; counts: string }>).map((t) => ({
+        id: t.id,
+        evaluatedAt: t.evaluated_at,
+        why: t.trial,
+        ...(JSON.parse(t.counts) as { byStatus: NonNullable<ScanListing['audit']> }).byStatus,
+      })),
       baseline: r.baseline === 1,
     };
   });

@@ -1,5 +1,5 @@
 /**
- * The migration logic against the emulator's demo organisation: what a plan reads and concludes
+ * The migration logic against the emulator's tests' organisation (test/support/case-dataset.ts): what a plan reads and concludes
  * for each of the dataset's migration cases, the refusals, each row of the spec's state table,
  * and the audit log of the writes. Read-only suites share an emulator; every test that writes
  * gets its own.
@@ -29,6 +29,7 @@ import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/server
 import { UsageError } from '../../src/common/errors.js';
 import { createRedactor } from '../../src/common/redact.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { clientFor } from '../support/client.js';
 import { emulatorPerDescribe, emulatorsClosedAfterEach, get, TOKEN, zoneId } from '../support/http.js';
 import { thrownBy } from '../support/errors.js';
@@ -68,7 +69,7 @@ async function status(emu: RunningEmulator, name: string): Promise<{ migration_s
 const writeRoutes = (emu: RunningEmulator): string[] => Object.keys(emu.stats().requests.byRoute).filter((k) => !k.startsWith('GET '));
 
 describe('a plan', () => {
-  const emu = emulatorPerDescribe({ dataset: 'demo' });
+  const emu = emulatorPerDescribe({ dataset: caseDataset() });
 
   // spec: Managed-rules migration (GET waf_migration/config gives the equivalent configuration): the
   // preview is read from it. Vendor guide: sensitivity off deploys the OWASP ruleset disabled.
@@ -181,7 +182,7 @@ describe('a plan', () => {
 });
 
 describe('refusals', () => {
-  const emu = emulatorPerDescribe({ dataset: 'demo' });
+  const emu = emulatorPerDescribe({ dataset: caseDataset() });
 
   it('refuses a migrated zone in either mode', async () => {
     const plan = await planFor(emu(), 'acme-careers.example');
@@ -262,7 +263,7 @@ describe('the state table', () => {
   }
 
   it('start -> validation mode on an Enterprise zone: both versions run', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const { db, log } = auditLog();
     const outcome = await migrate(emu, 'acme-cards.example', 'validation', log);
     expect(outcome).toMatchObject({ ok: true, httpStatus: 200, error: null });
@@ -282,7 +283,7 @@ describe('the state table', () => {
   });
 
   it('validation mode -> new version only, keeping the configuration validation mode ran', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const { db, log } = auditLog();
     const c = client(emu);
     const cards = await resolveZone(c, 'acme-cards.example');
@@ -305,7 +306,7 @@ describe('the state table', () => {
   });
 
   it.each(['northwind-shop.example', 'northwind.example', 'acme-cards.example'])('start -> new version only on any plan (%s): the previous version is disabled', async (name) => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const { db, log } = auditLog();
     expect((await migrate(emu, name, 'pending', log)).ok).toBe(true);
     expect(await status(emu, name)).toMatchObject({ migration_state: 'complete', old_waf_status: 'disabled' });
@@ -313,7 +314,7 @@ describe('the state table', () => {
   });
 
   it('new version only is final: a second migration is refused before any write', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const { log } = auditLog();
     await migrate(emu, 'northwind-shop.example', 'pending', log);
     emu.resetStats();
@@ -330,7 +331,7 @@ describe('confirming the new state', () => {
   const noSleep = async () => undefined;
 
   it('reads the status until it shows the state the PUT asked for', async () => {
-    const emu = await start({ dataset: 'demo', migrationDelaySeconds: 1 });
+    const emu = await start({ dataset: caseDataset(), migrationDelaySeconds: 1 });
     const { log } = auditLog();
     const c = client(emu);
     const zone = await resolveZone(c, 'northwind-shop.example');
@@ -344,7 +345,7 @@ describe('confirming the new state', () => {
   });
 
   it('gives up at the time limit, reading no more than it needs, and stops on a signal', async () => {
-    const emu = await start({ dataset: 'demo', migrationDelaySeconds: 3600 });
+    const emu = await start({ dataset: caseDataset(), migrationDelaySeconds: 3600 });
     const c = client(emu);
     const zone = await resolveZone(c, 'northwind-shop.example');
     const { log } = auditLog();
@@ -359,7 +360,7 @@ describe('confirming the new state', () => {
   });
 
   it('keeps a status it cannot read as unconfirmed with the reason', async () => {
-    const emu = await start({ dataset: 'demo', failRoutes: ['GET /zones/{zone_id}/waf_migration/status'] });
+    const emu = await start({ dataset: caseDataset(), failRoutes: ['GET /zones/{zone_id}/waf_migration/status'] });
     const c = clientFor(emu, { budget: 1_000_000, budgetWindowMs: 1000, retries: 0 });
     clients.push(c);
     const id = zoneId(emu, 'northwind-shop.example');
@@ -373,7 +374,7 @@ describe('a firewall rule list that stops early', () => {
   const start = emulatorsClosedAfterEach();
 
   it('leaves the rule count unverified, which refuses the migration, rather than undercounting', async () => {
-    const emu = await start({ dataset: 'demo', repeatPage: ['GET /zones/{zone_id}/firewall/rules'] });
+    const emu = await start({ dataset: caseDataset(), repeatPage: ['GET /zones/{zone_id}/firewall/rules'] });
     const plan = await planFor(emu, 'acme-payments.example');
     expect(plan.firewallRules.count).toBeNull();
     expect(plan.blockers.map((b) => b.kind)).toEqual(['incompatible', 'unverified']);
@@ -385,7 +386,7 @@ describe('the audit log of failed writes', () => {
   const start = emulatorsClosedAfterEach();
 
   it('records the API\'s refusal with its code when the zone changed after the checks', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const { db, log } = auditLog();
     const c = client(emu);
     const prepared = await prepareMigration(c, await resolveZone(c, 'acme-cards.example'), 'validation');
@@ -401,7 +402,7 @@ describe('the audit log of failed writes', () => {
   });
 
   it('records a server failure once: a write is not retried', async () => {
-    const options: EmulatorOptions = { dataset: 'demo', failRoutes: ['PUT /zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint'] };
+    const options: EmulatorOptions = { dataset: caseDataset(), failRoutes: ['PUT /zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint'] };
     const emu = await start(options);
     const { db, log } = auditLog();
     const c = client(emu);
@@ -442,7 +443,7 @@ describe('many zones', () => {
   const start = emulatorsClosedAfterEach();
 
   it('finds the zones in scope: every visible zone, an account\'s, or named ones within the accounts', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const c = client(emu);
     const visible = (await get(emu, '/zones?per_page=50')).json.result_info.total_count as number;
     expect(await zonesInScope(c, { accounts: [], zones: [] })).toHaveLength(visible);
@@ -454,7 +455,7 @@ describe('many zones', () => {
   });
 
   it('assesses every zone, then writes only the eligible ones, one row each', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const { db, log } = auditLog();
     const c = client(emu);
     const zones = await zonesInScope(c, { accounts: [], zones: [] });
@@ -474,7 +475,7 @@ describe('many zones', () => {
   });
 
   it('attempts no further write once stopped', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const { db, log } = auditLog();
     const c = client(emu);
     const zones = await zonesInScope(c, { accounts: [], zones: ['northwind.example', 'northwind-shop.example'] });
@@ -487,7 +488,7 @@ describe('many zones', () => {
   });
 
   it('makes a zone that cannot be read an error row, not the end of the run', async () => {
-    const emu = await start({ dataset: 'demo', failRoutes: ['GET /zones/{zone_id}/waf_migration/check'] });
+    const emu = await start({ dataset: caseDataset(), failRoutes: ['GET /zones/{zone_id}/waf_migration/check'] });
     const c = clientFor(emu, { budget: 1_000_000, budgetWindowMs: 1000, retries: 0 });
     clients.push(c);
     const zones = await zonesInScope(c, { accounts: [], zones: ['northwind.example', 'acme-careers.example'] });

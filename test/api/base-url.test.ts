@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateBaseUrl } from '../../src/api/base-url.js';
 import { BaseUrlError } from '../../src/api/errors.js';
+import { COMMON_OPTIONS, VENDOR_BASE_URL } from '../../src/config/options.js';
 
 /** The BaseUrlError thrown for `raw`; fails the test when the URL is accepted. */
 function refusal(raw: string): BaseUrlError {
@@ -37,6 +38,13 @@ describe('validateBaseUrl accepts', () => {
     ['http://[::1]/client/v4/', 'http://[::1]/client/v4'],
   ])('%s as %s', (raw, expected) => {
     expect(validateBaseUrl(raw)).toBe(expected);
+  });
+
+  it("the default, the vendor's API, as it is", () => {
+    // vendor docs: API calls are written https://api.cloudflare.com/client/v4/... (the WAF's "Deploy a WAF managed ruleset via API").
+    expect(VENDOR_BASE_URL).toBe('https://api.cloudflare.com/client/v4');
+    expect(COMMON_OPTIONS.baseUrl.default).toBe(VENDOR_BASE_URL);
+    expect(validateBaseUrl(VENDOR_BASE_URL)).toBe(VENDOR_BASE_URL);
   });
 });
 

@@ -12,6 +12,7 @@ import type { CommandIO } from '../../src/cli/command.js';
 import { loadConfig } from '../../src/config/load.js';
 import { DEFAULT_CONFIG_FILE } from '../../src/config/options.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { recordingLogger } from '../support/client.js';
 import { emulatorFor } from '../support/http.js';
 
@@ -89,7 +90,8 @@ describe('ClientSet', () => {
     expect(only.forAccount(ACME)).toBe(acme);
     expect(() => only.forAccount(GLOBEX)).toThrow(NoCredentialForAccount);
     expect(() => only.forAccount(GLOBEX)).toThrow(
-      `no credential for account ${GLOBEX}: it is not listed in the config file's "credentials" and the default credential (ZONEWARDEN_API_TOKEN, or the key pair) is not set`,
+      // vendor docs: Wrangler's system environment variables name CLOUDFLARE_API_TOKEN, which is read as the default credential too
+      `no credential for account ${GLOBEX}: it is not listed in the config file's "credentials" and the default credential (ZONEWARDEN_API_TOKEN or CLOUDFLARE_API_TOKEN, or a key pair) is not set`,
     );
   });
 
@@ -141,11 +143,11 @@ describe('clientSetFor (the CLI)', () => {
   const GLOBEX_TOKEN = 'globex-owned-token-8a7b6c5d4e3f2a1b';
 
   beforeAll(async () => {
-    const probe = await emulatorFor({ dataset: 'demo' });
+    const probe = await emulatorFor({ dataset: caseDataset() });
     const id = (prefix: string) => probe.org.state.accounts.find((a) => a.name.startsWith(prefix))!.id;
     [acmeId, globexId] = [id('Acme'), id('Globex')];
     await probe.close();
-    emu = await emulatorFor({ dataset: 'demo', accountTokens: [{ token: ACME_TOKEN, accounts: [acmeId], label: 'acme' }, { token: GLOBEX_TOKEN, accounts: [globexId], label: 'globex' }] });
+    emu = await emulatorFor({ dataset: caseDataset(), accountTokens: [{ token: ACME_TOKEN, accounts: [acmeId], label: 'acme' }, { token: GLOBEX_TOKEN, accounts: [globexId], label: 'globex' }] });
   });
   afterAll(async () => {
     await emu.close();

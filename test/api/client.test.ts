@@ -9,6 +9,7 @@ import {
   ApiTimeoutError,
 } from '../../src/api/errors.js';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/server.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { clientFor, recordingLogger } from '../support/client.js';
 import { emulatorFor, get, zoneId } from '../support/http.js';
 
@@ -16,7 +17,7 @@ import { emulatorFor, get, zoneId } from '../support/http.js';
 let emu: RunningEmulator | undefined;
 let client: ApiClient | undefined;
 async function setup(options: EmulatorOptions, clientOptions: Parameters<typeof clientFor>[1] = {}) {
-  emu = await emulatorFor({ dataset: 'demo', ...options });
+  emu = await emulatorFor({ dataset: caseDataset(), ...options });
   client = clientFor(emu, clientOptions);
   return { emu, client };
 }

@@ -147,6 +147,8 @@ describe('readAnswer failures in the envelope', () => {
     [403, 10000],
     [400, 6003],
     // 6003 means malformed credentials whatever the status.
+    // The hint names both spellings of the default credential: ours, and those the vendor's tools read
+    // (vendor docs: Wrangler's system environment variables, CLOUDFLARE_API_TOKEN or CLOUDFLARE_EMAIL with CLOUDFLARE_API_KEY).
     [200, 6003],
   ])('refuses HTTP %i with code %i as an authentication error', (status, code) => {
     const err = failure(ctx(status, envelope({ success: false, errors: [{ code, message: 'Authentication error' }] })));
@@ -154,7 +156,7 @@ describe('readAnswer failures in the envelope', () => {
     expect(err.code).toBe('ZW_API_AUTH');
     expect(err.retryable).toBe(false);
     expect(err.message).toBe(
-      `${ROUTE}: HTTP ${status}, API error ${code} Authentication error (check ZONEWARDEN_API_TOKEN, or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY)`,
+      `${ROUTE}: HTTP ${status}, API error ${code} Authentication error (check ZONEWARDEN_API_TOKEN (or CLOUDFLARE_API_TOKEN), or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY (or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY))`,
     );
     expect(err.hasCode(code)).toBe(true);
   });
@@ -170,7 +172,7 @@ describe('readAnswer failures in the envelope', () => {
     const err = failure(ctx(status, envelope({ success: false, errors: [{ code, message }] })));
     expect(err).toBeInstanceOf(ApiAuthError);
     expect(err.retryable).toBe(false);
-    expect(err.message).toBe(`${ROUTE}: HTTP ${status}, API error ${code} ${message} (check ZONEWARDEN_API_TOKEN, or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY)`);
+    expect(err.message).toBe(`${ROUTE}: HTTP ${status}, API error ${code} ${message} (check ZONEWARDEN_API_TOKEN (or CLOUDFLARE_API_TOKEN), or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY (or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY))`);
   });
 
   it('keeps 400 code 1001 (an account-owned token on the account list) a request error carrying its code', () => {

@@ -5,6 +5,7 @@ import { ApiNetworkError } from '../../src/api/errors.js';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import { ArrayRecordStore } from '../../src/emulator/state.js';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/server.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { clientFor, recordingLogger } from '../support/client.js';
 import { emulatorFor } from '../support/http.js';
 
@@ -115,7 +116,7 @@ describe('the fewest calls', () => {
 describe('guards', () => {
   it('stops a list that repeats the same page, marks it truncated and warns', async () => {
     const logger = recordingLogger();
-    const { emu } = await setup({ dataset: 'demo', repeatPage: true });
+    const { emu } = await setup({ dataset: caseDataset(), repeatPage: true });
     client = clientFor(emu, { logger });
     const list = client.list('/zones', { perPage: 5 });
     expect(await list.all()).toHaveLength(5);
@@ -125,7 +126,7 @@ describe('guards', () => {
   });
 
   it('stops at the page cap and says so', async () => {
-    const { client } = await setup({ dataset: 'demo' });
+    const { client } = await setup({ dataset: caseDataset() });
     const list = client.list('/zones', { perPage: 5, maxPages: 2 });
     expect(await list.all()).toHaveLength(10);
     expect(list.summary).toMatchObject({ truncated: true, truncatedReason: 'page-cap', pages: 2 });
@@ -176,7 +177,7 @@ describe('guards', () => {
   });
 
   it('keeps the items of earlier pages when a later page fails for good, and throws', async () => {
-    const started = await setup({ dataset: 'demo' }, { retries: 1 });
+    const started = await setup({ dataset: caseDataset() }, { retries: 1 });
     const list = started.client.list<{ id: string }>('/zones', { perPage: 5 });
     const got: string[] = [];
     let error: unknown;

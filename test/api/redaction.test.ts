@@ -5,6 +5,7 @@ import { ApiClient } from '../../src/api/client.js';
 import type { ApiError } from '../../src/api/errors.js';
 import { createRedactor } from '../../src/common/redact.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { recordingLogger } from '../support/client.js';
 import { runCli } from '../support/cli.js';
 import { emulatorFor } from '../support/http.js';
@@ -36,7 +37,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
   echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/client/v4`;
-  emu = await emulatorFor({ dataset: 'demo', token: TOKEN, email: EMAIL, key: KEY });
+  emu = await emulatorFor({ dataset: caseDataset(), token: TOKEN, email: EMAIL, key: KEY });
 });
 afterAll(async () => {
   await new Promise<void>((resolve) => echo.close(() => resolve()));
@@ -90,7 +91,7 @@ describe('redaction', () => {
     const env = { ZONEWARDEN_BASE_URL: emu.url, ZONEWARDEN_API_TOKEN: TOKEN };
     const ok = await runCli(['api', '/zones', '--paginate', '--verbose'], env);
     expect(ok.code).toBe(0);
-    // 22 visible demo zones: 13 before the Fabrikam and Contoso accounts.
+    // The tests' organisation's 22 visible zones.
     expect(JSON.parse(ok.stdout)).toHaveLength(22);
     expect(ok.stderr).toMatch(/GET \/zones\?page=1&per_page=50 200/);
     expectNoSecret(ok.stdout + ok.stderr);

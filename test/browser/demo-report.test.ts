@@ -6,14 +6,15 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_RULE_SETTINGS } from '../../src/cli/commands/demo.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { ARTIFACTS, browserDescribe, closeWatched, launchChromium, openWatched, type InPage } from '../support/browser.js';
 import { pendingOrganizationFlags, TOKEN } from '../support/http.js';
 import { runInProcess } from '../support/in-process.js';
 
 /**
- * The demo report as users open it: written by `zonewarden report` from real scans of the demo
- * organisation (whose names, messages and invites carry HTML, script tags, Markdown and control
- * characters), opened from file:// in Chromium.
+ * The HTML report as users open it: written by `zonewarden report` from real scans of the tests'
+ * organisation (test/support/case-dataset.ts: the old demo, whose names, messages and invites carry
+ * HTML, script tags, Markdown and control characters), opened from file:// in Chromium.
  */
 browserDescribe('the demo HTML report in Chromium', 'test/browser/demo-report.test.ts', () => {
   let emu: RunningEmulator;
@@ -27,7 +28,7 @@ browserDescribe('the demo HTML report in Chromium', 'test/browser/demo-report.te
     // The demo's own rule settings, as `zonewarden demo` audits it (its documentation ranges are stand-ins).
     writeFileSync(join(dir, 'demo-rules.json'), JSON.stringify({ rules: DEMO_RULE_SETTINGS }));
     const run = (...args: string[]) => runInProcess([...args, '--db', join(dir, 'zonewarden.db'), '--config', 'demo-rules.json'], env, dir);
-    emu = await startEmulator({ dataset: 'demo', now: new Date(), rateLimit: 0, ipRateLimit: 0 });
+    emu = await startEmulator({ dataset: caseDataset(), now: new Date(), rateLimit: 0, ipRateLimit: 0 });
     await run('scan', '--base-url', emu.url, '--budget', '1000000', '--quiet');
     await run('audit', '--quiet');
     // Accepting the hostile invites puts their names into the drift sections too.
@@ -41,7 +42,7 @@ browserDescribe('the demo HTML report in Chromium', 'test/browser/demo-report.te
     findings = (JSON.parse(readFileSync(join(html, '..', 'findings.json'), 'utf8')) as { findings: unknown[] }).findings.length;
     expect(readdirSync(join(html, '..'))).toContain('report.html');
     browser = await launchChromium();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -56,7 +57,8 @@ browserDescribe('the demo HTML report in Chromium', 'test/browser/demo-report.te
     expect(findings).toBeGreaterThan(100);
     expect(await page.textContent('#zw-count')).toBe(`Showing 1–${first} of ${findings} findings`);
     expect(await page.locator('#zw-table tbody tr').count()).toBe(first);
-    const critical = Number(await page.locator('.card[data-severity="critical"] b').textContent());
+    // Issue 32: the failing counts by severity are on the first screen.
+    const critical = Number(await page.locator('#posture li[data-severity="critical"] b').textContent());
 
     await page.selectOption('#zw-f-severity', 'critical');
     expect(await page.locator('#zw-table tbody tr').count()).toBe(critical);
@@ -70,7 +72,7 @@ browserDescribe('the demo HTML report in Chromium', 'test/browser/demo-report.te
     expect(await page.locator('#changes').textContent()).toContain('Globex Partners <img src=x onerror=alert(1)><script>alert(1)</script>');
 
     // The rule cell of a failure says what to do, from the page's "What to do" section.
-    const remediation = await page.locator('#fix-migration-incompatible td').nth(2).textContent();
+    const remediation = await page.locator('#fix-migration-incompatible td').nth(4).textContent();
     expect(remediation).toMatch(/^Recreate what each URI-based override does/);
     expect(await page.locator('#zw-table tbody tr td').nth(3).getAttribute('title')).toBe(`What to do: ${remediation}`);
     await page.fill('#zw-search', '');
@@ -85,11 +87,14 @@ browserDescribe('the demo HTML report in Chromium', 'test/browser/demo-report.te
   it('shows each failure\'s remediation and why it matters one click away, collapsed until then', async () => {
     const watched = await openWatched(browser, url);
     const { page } = watched;
+    // Issue 32: the table of every finding is one of the findings' views (the groups by rule come first).
+    await page.click('label[for="zw-view-table"]');
     const row = page.locator('#zw-table tbody tr.st-fail').first();
     const rule = (await row.locator('td').nth(3).textContent())!;
     const fix = row.locator('td details');
-    const remediation = (await page.locator(`#fix-${rule} td`).nth(2).textContent())!;
-    const why = (await page.locator(`#fix-${rule} td`).nth(3).textContent())!;
+    // The "What to do" table: rule, severity, zones, failing, what to do, and why it matters one click away.
+    const remediation = (await page.locator(`#fix-${rule} td`).nth(4).textContent())!;
+    const why = (await page.locator(`#fix-${rule} td`).nth(5).locator('details > p').textContent())!;
     expect(remediation.length).toBeGreaterThan(20);
     expect(why.length).toBeGreaterThan(20);
     // Collapsed: the text is there but not shown until the reader asks for it.
@@ -199,14 +204,21 @@ browserDescribe('the demo HTML report in Chromium', 'test/browser/demo-report.te
     await closeWatched(watched);
   });
 
-  it('drills down into a zone from the zones table', async () => {
+  // Issue 32: a zone's name opens its group of findings (before, it filtered a table far above without scrolling to it).
+  it('opens a zone\'s findings from the zones table, where the reader can see them', async () => {
     const watched = await openWatched(browser, url);
     const { page } = watched;
     const first = page.locator('#zones tbody tr').first();
     const total = Number(await first.locator('td.num').last().textContent());
+    const anchor = (await first.locator('a').getAttribute('href'))!;
     await first.locator('a').click();
-    await page.waitForFunction((n) => (globalThis as unknown as InPage).document.querySelectorAll('#zw-table tbody tr.st-fail').length === n, total);
-    expect(await page.inputValue('#zw-f-zone')).not.toBe('');
+    const group = page.locator(`details.zw-group${anchor}`);
+    expect(await group.getAttribute('open')).not.toBeNull();
+    expect(await group.locator('tbody tr.st-fail').count()).toBe(total);
+    const top = (await group.boundingBox())!.y;
+    expect(top).toBeGreaterThanOrEqual(0);
+    expect(top).toBeLessThan(page.viewportSize()!.height);
+    expect(await page.evaluate('location.hash')).toBe(anchor);
     await closeWatched(watched);
   });
 });

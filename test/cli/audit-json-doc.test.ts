@@ -15,11 +15,19 @@ describe('the audit JSON schema document', () => {
   const result = runAudit(reader, activeRules(loadCatalogue([zoneNotActive])), waivers);
   db.close();
   let text = '';
-  writeAuditJson(result, result.findings, { failOn: 'none', exitCode: 0 }, (t) => (text += t));
-  const json = JSON.parse(text) as Record<string, unknown> & { findings: Array<Record<string, unknown>> };
+  // A trial, as `audit` stores one when the waivers differ from the official audit's.
+  const audit = { auditId: 12, trial: 'waivers differ from the nightly audit of scan 6' };
+  writeAuditJson(result, result.findings, { failOn: 'none', exitCode: 0, audit }, (t) => (text += t));
+  const json = JSON.parse(text) as Record<string, unknown> & { findings: Array<Record<string, unknown>>; audit: Record<string, unknown> };
 
   it.each(Object.keys(json))('documents the top-level field %s', (key) => {
     expect(doc).toMatch(new RegExp(`^\\| \`${key}\` \\|`, 'm'));
+  });
+
+  it('documents the fields of `audit`, which CI reads the audit\'s id from', () => {
+    expect(json.audit).toEqual({ id: 12, trial: true, reason: audit.trial });
+    const row = doc.split('\n').find((line) => line.startsWith('| `audit` |'))!;
+    for (const key of Object.keys(json.audit)) expect(row, key).toContain(`\`${key}\``);
   });
 
   it('documents every field of a finding, waived ones included', () => {

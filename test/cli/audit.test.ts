@@ -5,12 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { loadAudit } from '../../src/policy/store.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { runCli } from '../support/cli.js';
 import { TOKEN } from '../support/http.js';
 
 /**
- * `zonewarden audit` end to end: the demo organisation scanned from a real emulator (on the wall
- * clock, so that certificate dates line up with the scan), then audited by the built CLI.
+ * `zonewarden audit` end to end: the tests' organisation (hostile strings included) scanned from
+ * a real emulator (on the wall clock, so that certificate dates line up with the scan), then
+ * audited by the built CLI.
  */
 
 const ENV = { ZONEWARDEN_API_TOKEN: TOKEN };
@@ -24,11 +26,11 @@ async function scanInto(path: string, ...extra: string[]): Promise<void> {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ rateLimit: 0, ipRateLimit: 0 });
+  emulator = await startEmulator({ dataset: caseDataset(), rateLimit: 0, ipRateLimit: 0 });
   dir = mkdtempSync(join(tmpdir(), 'zw-cli-audit-'));
   db = join(dir, 'zonewarden.db');
   await scanInto(db);
-}, 60_000);
+});
 
 afterAll(async () => {
   await emulator?.close();
@@ -42,7 +44,7 @@ describe('zonewarden audit', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
-    // 22 visible demo zones: 13 before the Fabrikam and Contoso accounts.
+    // The tests' organisation's 22 visible zones.
     expect(lines[0]).toMatch(/^scan 1 · started \S+ · complete · 22 zones · \d+ rules$/);
     expect(lines).toContainEqual(expect.stringMatching(/^FAIL\s+high\s+firewall-rule-quota\s+tinkerer\.test\s+zone\s+5 firewall rules: the free plan quota of 5 is reached/));
     expect(r.stdout).toMatch(/\n\d+ failing \(.*\), 0 unknown, 0 waived, \d+ passing\n/);
@@ -82,7 +84,7 @@ describe('zonewarden audit', () => {
     const r = await audit('--format', 'json', '--fail-on', 'medium');
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
-    // 22 visible demo zones (13 before the Fabrikam and Contoso accounts).
+    // The tests' organisation's 22 visible zones.
     expect(out).toMatchObject({ schema: 'zonewarden.audit/1', scan: { id: 1, status: 'complete' }, zones: 22, failOn: 'medium', exitCode: 1, errors: [] });
     expect(out.findings.length).toBe(out.counts.byStatus.fail + out.counts.byStatus.unknown + out.counts.byStatus.waived);
     expect(out.findings.every((f: { status: string }) => f.status !== 'pass')).toBe(true);
@@ -164,7 +166,7 @@ describe('zonewarden audit', () => {
     [['--fail-on', 'severe'], /^zonewarden audit: .*fail-on.*critical, high, medium, low, info, none/],
     [['--scan', '99'], /^zonewarden audit: there is no scan 99 in this database/],
   ])('refuses %j with one line and exit 2', async (args, message) => {
-    const r = await runCli(['audit', '--db', db, ...args], ENV, 20_000);
+    const r = await runCli(['audit', '--db', db, ...args], ENV);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -195,14 +197,15 @@ describe('zonewarden audit', () => {
     expect(none.stderr).toBe(`zonewarden audit: no database at ${join(dir, 'nothing.db')}: run zonewarden scan first, or point --db at one\n`);
     const broken = join(dir, 'incomplete.db');
     await scanInto(broken, '--zone', 'acme-bank.example');
-    const faulty = await startEmulator({ rateLimit: 0, ipRateLimit: 0, failRoutes: ['GET /zones/{zone_id}/firewall/rules'] });
+    const faulty = await startEmulator({ dataset: caseDataset(), rateLimit: 0, ipRateLimit: 0, failRoutes: ['GET /zones/{zone_id}/firewall/rules'] });
     try {
       const path = join(dir, 'only-incomplete.db');
       const scan = await runCli(['scan', '--base-url', faulty.url, '--db', path, '--budget', '1000000', '--retries', '0', '--quiet', '--zone', 'tinkerer.test'], ENV);
       expect(scan.code).toBe(3);
       const r = await runCli(['audit', '--db', path, '--zone', 'tinkerer.test']);
       expect(r.code).toBe(2);
-      expect(r.stderr).toBe(`zonewarden audit: no complete scan of zone tinkerer.test in ${path}: use the latest incomplete one with --scan 1, or run zonewarden scan again\n`);
+      // issue 32 item 3: --zone picks the newest complete scan holding the zone, of whatever scope.
+      expect(r.stderr).toBe(`zonewarden audit: no complete scan holding zone tinkerer.test in ${path}: use the latest incomplete one with --scan 1, or run zonewarden scan again\n`);
       const whole = await runCli(['audit', '--db', path]);
       expect(whole.stderr).toBe(
         `zonewarden audit: no scan of the whole organisation in ${path}: run zonewarden scan, or name a scan with --scan (zonewarden scans lists them; the latest is scan 1)\n`,
@@ -239,7 +242,7 @@ describe('zonewarden rules', () => {
     const json = JSON.parse((await runCli(['rules', '--format', 'json'])).stdout);
     expect(json.find((r: { id: string }) => r.id === 'zone-not-active')).toMatchObject({ severity: 'medium', category: 'zone', scope: 'zone', defaultOptions: {} });
     const md = await runCli(['rules', '--format', 'md']);
-    expect(md.stdout.split('\n')[0]).toBe('| rule | category | severity | checks that | options |');
+    expect(md.stdout.split('\n')[0]).toBe('| rule | category | severity | checks that | options | controls |');
   });
 
   it('says what each rule costs a scan: the reads it declares', async () => {

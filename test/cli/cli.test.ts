@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { demoDataset } from '../../src/emulator/datasets/demo.js';
 import { exited, runCli, startCli } from '../support/cli.js';
 
 /** The CLI contract: help, one-line errors with exit 2, and the emulator as a process. */
@@ -95,8 +96,10 @@ describe('zonewarden CLI', () => {
     }
     expect(await exited(child)).toBe(0);
     const { stdout, stderr } = output();
-    // 6 accounts and 23 zones since the Fabrikam Outdoor and Contoso Health accounts (4 and 14 before).
-    expect(stdout).toMatch(/dataset demo: 6 accounts, 23 zones, \d+ DNS records/);
+    // Every account and zone of the demo dataset, the one behind a pending invite included.
+    const demo = demoDataset();
+    const records = demo.accounts.flatMap((a) => a.zones ?? []).reduce((n, z) => n + (z.dns_records?.length ?? 0), 0);
+    expect(stdout).toContain(`dataset demo: ${demo.accounts.length} accounts, ${demo.accounts.flatMap((a) => a.zones ?? []).length} zones, ${records} DNS records`);
     expect(stderr).toMatch(/^GET \/client\/v4\/zones 200 \d+ms$/m);
     expect(stderr).not.toContain('cli-test-token');
     expect(stderr).toContain('emulator stopped (SIGTERM)');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { emulatorsClosedAfterEach, TOKEN } from '../support/http.js';
 import { runInProcess } from '../support/in-process.js';
 
@@ -16,9 +17,9 @@ const emulator = emulatorsClosedAfterEach();
 const ACME_TOKEN = 'acme-owned-token-5f0c2b9d7e1a4c3b';
 
 async function withAcmeToken(): Promise<{ emu: RunningEmulator; acme: string }> {
-  const probe = await emulator({ dataset: 'demo' });
+  const probe = await emulator({ dataset: caseDataset() });
   const acme = probe.org.state.accounts.find((a) => a.name.startsWith('Acme'))!.id;
-  const emu = await emulator({ dataset: 'demo', accountTokens: [{ token: ACME_TOKEN, accounts: [acme], label: 'acme' }] });
+  const emu = await emulator({ dataset: caseDataset(), accountTokens: [{ token: ACME_TOKEN, accounts: [acme], label: 'acme' }] });
   return { emu, acme };
 }
 

@@ -1,55 +1,108 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { BlockList } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { demoDataset } from '../../src/emulator/datasets/demo.js';
 import { runCli } from '../support/cli.js';
 
 /**
  * Custom rules end to end: the documented example rule (docs/examples/rules, importing
- * zonewarden/rules) run by the built CLI on the demo organisation's scan.
+ * zonewarden/rules), copied into a folder of its own outside any project, run by the built CLI on
+ * the demo organisation's scan.
  */
 
 const EXAMPLES = fileURLToPath(new URL('../../docs/examples/rules', import.meta.url));
 const RULE = 'acme-unproxied-in-range';
 let dir: string;
 let db: string;
+/** The example rules as a user keeps them: a plain folder with no package.json and no node_modules. */
+let rulesDir: string;
+
+/** Every node_modules directory Node would look in for a package imported from a file of `from`. */
+function nodeModulesAbove(from: string): string[] {
+  const found: string[] = [];
+  for (let d = from; ; d = dirname(d)) {
+    if (existsSync(join(d, 'node_modules'))) found.push(join(d, 'node_modules'));
+    if (dirname(d) === d) return found;
+  }
+}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'zw-custom-rules-'));
+  rulesDir = join(dir, 'rules');
+  mkdirSync(rulesDir);
+  for (const file of readdirSync(EXAMPLES)) copyFileSync(join(EXAMPLES, file), join(rulesDir, file));
   const demo = await runCli(['demo', '--out', join(dir, 'demo'), '--quiet']);
   expect(demo.code, demo.stderr).toBe(0);
   db = join(dir, 'demo', 'zonewarden-demo.db');
-}, 60_000);
+});
+
+/**
+ * What the example rule finds in the demo, from the dataset: the DNS-only A and AAAA records of
+ * the member accounts' zones whose address is in the rule's default range, 203.0.113.0/24.
+ */
+function expectedFromDataset(): string[] {
+  const range = new BlockList();
+  range.addSubnet('203.0.113.0', 24, 'ipv4');
+  return demoDataset()
+    .accounts.filter((a) => a.member !== false)
+    .flatMap((a) => a.zones ?? [])
+    .flatMap((z) => z.dns_records ?? [])
+    .filter((r) => (r.type === 'A' || r.type === 'AAAA') && r.proxied !== true && r.content !== undefined && range.check(r.content, r.type === 'A' ? 'ipv4' : 'ipv6'))
+    .map((r) => r.name)
+    .sort();
+}
+
+/** The id of the trial audit an audit stored (other rules or settings than the demo's nightly audit: issue 32 item 4). */
+function trialOf(stderr: string): string {
+  const id = /^stored as audit (\d+) \(trial: /m.exec(stderr)?.[1];
+  if (id === undefined) throw new Error(`no trial audit stored: ${stderr}`);
+  return id;
+}
 
 const findingsOf = (stdout: string) => (JSON.parse(stdout) as { findings: Array<{ rule: string; severity: string; status: string; resource: { name: string } }> }).findings;
 
 describe('custom rules from --rules-dir', () => {
   it('are listed by zonewarden rules after the built-in ones', async () => {
-    const r = await runCli(['rules', '--rules-dir', EXAMPLES, '--format', 'json']);
+    const r = await runCli(['rules', '--rules-dir', rulesDir, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const ids = (JSON.parse(r.stdout) as Array<{ id: string }>).map((x) => x.id);
     expect(ids.at(-1)).toBe(RULE);
     expect(ids.at(-2)).toBe('scan-coverage');
   });
 
-  it('run in the audit beside the built-in rules', async () => {
-    const r = await runCli(['audit', '--db', db, '--rules-dir', EXAMPLES, '--format', 'json']);
+  it('load from a folder outside any project, zonewarden/rules resolved to its own, and run in the audit beside the built-in rules', async () => {
+    // Nothing to find zonewarden in: the rule's import is answered by the zonewarden that loads it.
+    expect(nodeModulesAbove(rulesDir)).toEqual([]);
+    const r = await runCli(['audit', '--db', db, '--rules-dir', rulesDir, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const mine = findingsOf(r.stdout).filter((f) => f.rule === RULE);
-    // The demo's unproxied records in 203.0.113.0/24 (the documentation range the demo uses for origins).
-    expect(mine.length).toBeGreaterThan(0);
+    // The demo's DNS-only records in 203.0.113.0/24 (the documentation range the demo uses for origins).
+    expect(expectedFromDataset().length).toBeGreaterThan(0);
+    expect(mine.map((f) => f.resource.name).sort()).toEqual(expectedFromDataset());
     expect(mine.every((f) => f.status === 'fail' && f.severity === 'high')).toBe(true);
     expect(findingsOf(r.stdout).some((f) => f.rule === 'dns-origin-exposed')).toBe(true);
   });
 
+  it('a rule importing a package not installed beside it stops the command with one line naming the file, the package and what to run', async () => {
+    const broken = mkdtempSync(join(tmpdir(), 'zw-rules-missing-'));
+    const source = readFileSync(join(EXAMPLES, `${RULE}.js`), 'utf8').replace("import { BlockList, isIP } from 'node:net';", "import { BlockList, isIP } from 'node:net';\nimport ipaddr from 'ipaddr.js';");
+    writeFileSync(join(broken, `${RULE}.js`), source);
+    const r = await runCli(['audit', '--db', db, '--rules-dir', broken]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr.trim()).toBe(`zonewarden audit: ${join(broken, `${RULE}.js`)}: cannot be loaded: it imports the package ipaddr.js, which is not installed there; run: npm install --prefix ${broken} ipaddr.js`);
+  });
+
   it('are configured in the config file like the built-in ones: rulesDir, severity and options', async () => {
     const config = join(dir, 'config.json');
-    writeFileSync(config, JSON.stringify({ rulesDir: [EXAMPLES], rules: { [RULE]: { severity: 'low', options: { ranges: ['192.0.2.0/24'] } } } }));
+    writeFileSync(config, JSON.stringify({ rulesDir: [rulesDir], rules: { [RULE]: { severity: 'low', options: { ranges: ['192.0.2.0/24'] } } } }));
     const r = await runCli(['audit', '--db', db, '--config', config, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { rules: Array<{ id: string; severity: string; options: unknown }> };
-    expect(doc.rules.find((x) => x.id === RULE)).toEqual({ id: RULE, severity: 'low', options: { ranges: ['192.0.2.0/24'] }, remediation: expect.stringMatching(/^Proxy the record/) });
+    expect(doc.rules.find((x) => x.id === RULE)).toEqual({ id: RULE, severity: 'low', options: { ranges: ['192.0.2.0/24'] }, remediation: expect.stringMatching(/^Proxy the record/), controls: [] });
     expect(findingsOf(r.stdout).filter((f) => f.rule === RULE && f.status === 'fail').every((f) => f.severity === 'low')).toBe(true);
   });
 
@@ -63,8 +116,9 @@ describe('custom rules from --rules-dir', () => {
 
   it('are in the findings of the report', async () => {
     const out = join(dir, 'reports');
-    await runCli(['audit', '--db', db, '--rules-dir', EXAMPLES]);
-    const r = await runCli(['report', '--db', db, '--rules-dir', EXAMPLES, '--format', 'json', '--out', out]);
+    // Other rules than the demo's nightly audit ran with: a trial (issue 32 item 4), reported when named.
+    const audited = await runCli(['audit', '--db', db, '--rules-dir', rulesDir]);
+    const r = await runCli(['report', '--db', db, '--rules-dir', rulesDir, '--audit', trialOf(audited.stderr), '--format', 'json', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     const json = JSON.parse(readFileSync(r.stdout.split('\n')[0]!, 'utf8')) as { counts: { byRule: Record<string, { fail: number }> } };
     expect(json.counts.byRule[RULE]?.fail).toBeGreaterThan(0);
@@ -73,30 +127,30 @@ describe('custom rules from --rules-dir', () => {
   it('per-zone settings re-grade and disable rules where they match, and the reports list them', async () => {
     const config = join(dir, 'zone-settings.json');
     const overrides = [
-      { accounts: ['Acme Bank Group'], severity: 'critical' },
-      { zones: ['acme-careers.*'], enabled: false },
+      { accounts: ['Tailspin Toys'], severity: 'critical' },
+      { zones: ['tailspintoys-preview.*'], enabled: false },
     ];
-    writeFileSync(config, JSON.stringify({ rulesDir: [EXAMPLES], rules: { [RULE]: { overrides } } }));
-    const before = findingsOf((await runCli(['audit', '--db', db, '--rules-dir', EXAMPLES, '--format', 'json'])).stdout).filter((f) => f.rule === RULE && f.status === 'fail');
+    writeFileSync(config, JSON.stringify({ rulesDir: [rulesDir], rules: { [RULE]: { overrides } } }));
+    const before = findingsOf((await runCli(['audit', '--db', db, '--rules-dir', rulesDir, '--format', 'json'])).stdout).filter((f) => f.rule === RULE && f.status === 'fail');
     const r = await runCli(['audit', '--db', db, '--config', config, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { rules: Array<{ id: string; overrides?: unknown }>; findings: Array<{ rule: string; status: string; severity: string; zone: { name: string }; account: { name: string } }> };
     expect(doc.rules.find((x) => x.id === RULE)?.overrides).toEqual([
-      { zones: null, accounts: ['Acme Bank Group'], severity: 'critical' },
-      { zones: ['acme-careers.*'], accounts: null, enabled: false },
+      { zones: null, accounts: ['Tailspin Toys'], severity: 'critical' },
+      { zones: ['tailspintoys-preview.*'], accounts: null, enabled: false },
     ]);
     const after = doc.findings.filter((f) => f.rule === RULE && f.status === 'fail');
     expect(after.length).toBeGreaterThan(0);
-    expect(after.every((f) => f.severity === (f.account.name === 'Acme Bank Group' ? 'critical' : 'high'))).toBe(true);
-    expect(after.some((f) => f.zone.name.startsWith('acme-careers.'))).toBe(false);
-    expect(before.filter((f) => !(f as unknown as { zone: { name: string } }).zone.name.startsWith('acme-careers.')).length).toBe(after.length);
+    expect(after.every((f) => f.severity === (f.account.name === 'Tailspin Toys' ? 'critical' : 'high'))).toBe(true);
+    expect(after.some((f) => f.zone.name.startsWith('tailspintoys-preview.'))).toBe(false);
+    expect(before.filter((f) => !(f as unknown as { zone: { name: string } }).zone.name.startsWith('tailspintoys-preview.')).length).toBe(after.length);
 
     const out = join(dir, 'zone-settings-reports');
-    const report = await runCli(['report', '--db', db, '--config', config, '--format', 'md,html', '--out', out]);
+    const report = await runCli(['report', '--db', db, '--config', config, '--audit', trialOf(r.stderr), '--format', 'md,html', '--out', out]);
     expect(report.code, report.stderr).toBe(0);
     const [md, html] = report.stdout.split('\n');
-    expect(readFileSync(md!, 'utf8')).toContain(`- \`${RULE}\` for zones acme-careers.\\*: off`);
-    expect(readFileSync(html!, 'utf8')).toContain(`<tr><td>${RULE}</td><td>accounts Acme Bank Group</td><td>critical</td></tr>`);
+    expect(readFileSync(md!, 'utf8')).toContain(`- \`${RULE}\` for zones tailspintoys-preview.\\*: off`);
+    expect(readFileSync(html!, 'utf8')).toContain(`<tr><td>${RULE}</td><td>accounts Tailspin Toys</td><td>critical</td></tr>`);
   });
 
   it('a broken rule stops the command with exit 2 and one line naming the file', async () => {

@@ -8,7 +8,7 @@ import { FINDING_CHANGES, FINDING_STEADY } from '../../src/drift/result.js';
 /** docs/diff-json.md documents every field of the diff's JSON, at every level. */
 describe('the diff JSON schema document', () => {
   const doc = readFileSync(new URL('../../docs/diff-json.md', import.meta.url), 'utf8');
-  const scan = { id: 1, startedAt: '2026-11-20T02:00:00.000Z', finishedAt: '2026-11-20T02:10:00.000Z', status: 'complete' as const, scope: { accounts: [], zones: [] } };
+  const scan = { id: 1, startedAt: '2026-11-20T02:00:00.000Z', finishedAt: '2026-11-20T02:10:00.000Z', status: 'complete' as const, scope: { accounts: [], zones: [] }, audit: { id: 1, trial: null } };
   const zone = { id: 'z1', name: 'shop.example' };
   // Every optional field present, so that every key is seen.
   const drift: DriftResult = {

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { emulatorsClosedAfterEach, get, raw, zoneId } from '../support/http.js';
 import { runInProcess, writeCommand, writesTo } from '../support/in-process.js';
 
-/** `zonewarden firewall create` against the demo organisation: each test gets a fresh emulator. */
+/** `zonewarden firewall create` against the tests' organisation: each test gets a fresh emulator. */
 
 const start = emulatorsClosedAfterEach();
 
@@ -121,7 +122,7 @@ describe('zonewarden firewall create', () => {
   });
 
   it('names the filter left behind when deleting it fails too', async () => {
-    const emu = await start({ dataset: 'demo', failRoutes: ['DELETE /zones/{zone_id}/filters/{filter_id}'] });
+    const emu = await start({ dataset: caseDataset(), failRoutes: ['DELETE /zones/{zone_id}/filters/{filter_id}'] });
     const { run, actions } = setup(emu, { rules: { 'firewall-rule-quota': { options: { quotas: { free: 10 } } } } });
     const refused = await run('--zone', 'tinkerer.test', '--expression', 'ip.src eq 203.0.113.98', '--action', 'block', '--yes');
     expect(refused.code).toBe(2);
@@ -136,7 +137,7 @@ describe('zonewarden firewall create', () => {
   });
 
   it('keeps the filter when the rule call fails in a way that may pass (a server error), and says the next run finishes with it', async () => {
-    const emu = await start({ dataset: 'demo', failRoutes: ['POST /zones/{zone_id}/firewall/rules'] });
+    const emu = await start({ dataset: caseDataset(), failRoutes: ['POST /zones/{zone_id}/firewall/rules'] });
     const { run, actions } = setup(emu);
     const r = await run('--zone', 'northwind.example', '--expression', 'ip.src eq 198.51.100.9', '--action', 'block', '--yes');
     expect(r.code).toBe(2);

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { emulatorsClosedAfterEach, get } from '../support/http.js';
 import { runInProcess, writeCommand, writesTo } from '../support/in-process.js';
 
 /**
- * `zonewarden invites accept` on the demo organisation, whose user has two pending invitations
+ * `zonewarden invites accept` on the tests' organisation, whose user has two pending invitations
  * (Globex Partners, not yet a member, and Northwind Retail), plus expired, accepted and rejected ones.
  * The emulator runs on the wall clock here, as the invitations' expiry is relative to it.
  */
@@ -14,7 +15,7 @@ import { runInProcess, writeCommand, writesTo } from '../support/in-process.js';
 const start = emulatorsClosedAfterEach();
 
 async function setup(options: EmulatorOptions = {}) {
-  const emu = await start({ now: new Date(), ...options });
+  const emu = await start({ dataset: caseDataset(), now: new Date(), ...options });
   return { emu, ...writeCommand(emu, ['invites', 'accept']) };
 }
 

@@ -13,6 +13,7 @@ import { migrateCommand } from '../../src/cli/commands/migrate.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { emulatorsClosedAfterEach, get, TOKEN, zoneId } from '../support/http.js';
 import { runInProcess, writesTo } from '../support/in-process.js';
 
@@ -52,7 +53,7 @@ describe('migrate plan', () => {
   // spec: Managed-rules migration (check, config), Migration mapping rules (rules 2 and 3); vendor
   // guide: bypass rules and the vendor package's rule overrides are carried, OWASP overrides are not.
   it('shows blockers, the OWASP preview, validation mode, what is carried and lost and the configuration, with GET requests only', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const cwd = workdir();
     const r = await migrate(emu, cwd, ['plan', '--zone', 'acme-bank.example', '--db', 'zw.db']);
     expect(r.code).toBe(0);
@@ -72,7 +73,7 @@ describe('migrate plan', () => {
   });
 
   it('says what a Business zone lacks and what to run next', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const r = await migrate(emu, workdir(), ['plan', '--zone', zoneId(emu, 'northwind-shop.example')]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('blockers: none');
@@ -83,7 +84,7 @@ describe('migrate plan', () => {
   });
 
   it('counts only the bypass rules: 201 of them block acme-payments, its 99 block rules do not', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const r = await migrate(emu, workdir(), ['plan', '--zone', 'acme-payments.example']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('201 firewall rules bypass the previous managed rules and are to be migrated, more than the 200');
@@ -92,7 +93,7 @@ describe('migrate plan', () => {
   });
 
   it('says sensitivity off deploys the OWASP rule set disabled, and state default has not started', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const r = await migrate(emu, workdir(), ['plan', '--zone', 'northwind.example']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('state: default (not started, as start)');
@@ -100,7 +101,7 @@ describe('migrate plan', () => {
   });
 
   it('says a migrated zone has nothing left to plan, and exits 0', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const r = await migrate(emu, workdir(), ['plan', '--zone', 'acme-careers.example']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('already migrated (state complete)');
@@ -108,7 +109,7 @@ describe('migrate plan', () => {
   });
 
   it('prints JSON whose config, edited, is what apply --config sends', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const cwd = workdir();
     const plan = await migrate(emu, cwd, ['plan', '--zone', 'acme-cards.example', '--format', 'json']);
     expect(plan.code).toBe(0);
@@ -134,7 +135,7 @@ describe('migrate apply, one zone', () => {
   const start = emulatorsClosedAfterEach();
 
   it('without --yes shows the PUT and the warning, writes nothing and exits 0', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const cwd = workdir();
     const r = await migrate(emu, cwd, ['apply', '--zone', 'acme-cards.example', '--mode', 'validation', '--db', 'zw.db']);
     expect(r.code).toBe(0);
@@ -149,7 +150,7 @@ describe('migrate apply, one zone', () => {
   });
 
   it('with --yes migrates, says requested, confirms from the status, records the write and rescans the zone', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const cwd = workdir();
     const r = await migrate(emu, cwd, ['apply', '--zone', 'acme-cards.example', '--mode', 'validation', '--db', 'zw.db', '--yes']);
     expect(r.code).toBe(0);
@@ -182,7 +183,7 @@ describe('migrate apply, one zone', () => {
     ['acme-loans.example', 'validation', 'acme-loans.example is already in validation mode: use --mode pending'],
     ['acme-careers.example', 'pending', 'acme-careers.example has already migrated (state complete); the migration is irreversible'],
   ])('refuses %s with --mode %s before any write, in one line', async (name, mode, why) => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const cwd = workdir();
     const r = await migrate(emu, cwd, ['apply', '--zone', name, '--mode', mode, '--db', 'zw.db', '--yes']);
     expect(r.code).toBe(2);
@@ -196,7 +197,7 @@ describe('migrate apply, one zone', () => {
   // spec: States and transitions (validation mode -> new version only, no condition): the check and
   // its limits were passed on entering validation mode.
   it('finishes a zone in validation mode although its bypass rule is over 4 KB', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const cwd = workdir();
     const r = await migrate(emu, cwd, ['apply', '--zone', 'acme-loans.example', '--mode', 'pending', '--db', 'zw.db', '--yes']);
     expect(r.code, r.stderr).toBe(0);
@@ -205,7 +206,7 @@ describe('migrate apply, one zone', () => {
   });
 
   it('records the API\'s refusal of an adjusted configuration and exits 2', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const cwd = workdir();
     writeFileSync(join(cwd, 'bad.json'), JSON.stringify({ name: 'default', rules: [{ action: 'explode', expression: 'true', enabled: true }] }));
     const r = await migrate(emu, cwd, ['apply', '--zone', 'northwind.example', '--mode', 'pending', '--config', 'bad.json', '--db', 'zw.db', '--yes']);
@@ -218,7 +219,7 @@ describe('migrate apply, one zone', () => {
   });
 
   it('prints the dry run as JSON', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const r = await migrate(emu, workdir(), ['apply', '--zone', 'northwind.example', '--mode', 'pending', '--format', 'json']);
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout);
@@ -232,7 +233,7 @@ describe('migrate apply, waiting for the API to say so', () => {
   const start = emulatorsClosedAfterEach();
 
   it('says requested, not migrated, when the status has not changed within --wait, and exits 0', async () => {
-    const emu = await start({ dataset: 'demo', migrationDelaySeconds: 3600 });
+    const emu = await start({ dataset: caseDataset(), migrationDelaySeconds: 3600 });
     const cwd = workdir();
     const r = await migrate(emu, cwd, ['apply', '--zone', 'northwind-shop.example', '--mode', 'pending', '--db', 'zw.db', '--yes', '--wait', '0']);
     expect(r.code).toBe(0);
@@ -243,7 +244,7 @@ describe('migrate apply, waiting for the API to say so', () => {
   });
 
   it('reads the status until it shows the new state, then says it has migrated', async () => {
-    const emu = await start({ dataset: 'demo', migrationDelaySeconds: 1 });
+    const emu = await start({ dataset: caseDataset(), migrationDelaySeconds: 1 });
     const cwd = workdir();
     const r = await migrate(emu, cwd, ['apply', '--zone', 'northwind-shop.example', '--mode', 'pending', '--db', 'zw.db', '--yes', '--wait', '30', '--format', 'json']);
     expect(r.code).toBe(0);
@@ -254,7 +255,7 @@ describe('migrate apply, waiting for the API to say so', () => {
   });
 
   it('lists the zones written but not yet shown as requested in --all-eligible', async () => {
-    const emu = await start({ dataset: 'demo', migrationDelaySeconds: 3600 });
+    const emu = await start({ dataset: caseDataset(), migrationDelaySeconds: 3600 });
     const r = await migrate(emu, workdir(), ['apply', '--all-eligible', '--zone', 'northwind-shop.example', '--mode', 'pending', '--db', 'zw.db', '--yes', '--wait', '0']);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n').find((l) => l.startsWith('northwind-shop.example'))).toMatch(/requested +northwind-shop\.example: the status still says start/);
@@ -266,7 +267,7 @@ describe('migrate apply --all-eligible', () => {
   const start = emulatorsClosedAfterEach();
 
   it('dry run: a table of every zone in scope, nothing written', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const cwd = workdir();
     const r = await migrate(emu, cwd, ['apply', '--all-eligible', '--mode', 'validation', '--db', 'zw.db']);
     expect(r.code).toBe(0);
@@ -282,7 +283,7 @@ describe('migrate apply --all-eligible', () => {
   });
 
   it('migrates the eligible zones of an account, records each write and rescans them', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const cwd = workdir();
     const northwind = emu.org.state.zones.find((z) => z.name === 'northwind.example')!.accountId;
     const r = await migrate(emu, cwd, ['apply', '--all-eligible', '--account', northwind, '--mode', 'pending', '--db', 'zw.db', '--yes']);
@@ -302,7 +303,7 @@ describe('migrate apply --all-eligible', () => {
 
   // The step is irreversible for every zone the token can see: the user types how many.
   it('with --mode pending and no --zone or --account, needs --confirm-zones matching the eligible count', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const dry = await migrate(emu, workdir(), ['apply', '--all-eligible', '--mode', 'pending']);
     const eligible = Number(/add --yes to migrate the (\d+) eligible zone/.exec(dry.stdout)?.[1]);
     expect(eligible).toBeGreaterThan(1);
@@ -322,7 +323,7 @@ describe('migrate apply --all-eligible', () => {
   });
 
   it('exits 2 when a write fails, and records the failure', async () => {
-    const emu = await start({ dataset: 'demo', failRoutes: [PUT_ENTRYPOINT] });
+    const emu = await start({ dataset: caseDataset(), failRoutes: [PUT_ENTRYPOINT] });
     const cwd = workdir();
     const r = await migrate(emu, cwd, ['apply', '--all-eligible', '--zone', 'northwind.example', '--zone', 'acme-careers.example', '--mode', 'pending', '--db', 'zw.db', '--yes', '--format', 'json']);
     expect(r.code).toBe(2);
@@ -352,7 +353,7 @@ describe('usage', () => {
     [['apply', '--zone', 'a.example', '--mode', 'later'], '--mode must be one of validation, pending'],
     [['apply', '--zone', 'a.example', '--mode', 'pending', '--config', 'missing.json'], 'cannot read --config missing.json (ENOENT)'],
   ])('%j: one line, exit 2, no request', async (argv, message) => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const r = await migrate(emu, workdir(), argv);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
@@ -361,7 +362,7 @@ describe('usage', () => {
   });
 
   it('refuses a malformed --config file before any request', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const cwd = workdir();
     writeFileSync(join(cwd, 'managed.json'), '{"name": "default", "rules": [');
     const r = await migrate(emu, cwd, ['apply', '--zone', 'northwind.example', '--mode', 'pending', '--config', 'managed.json', '--yes']);
@@ -371,7 +372,7 @@ describe('usage', () => {
   });
 
   it('does not take --config as the zonewarden config file, which it reads from the default place', async () => {
-    const emu = await start({ dataset: 'demo' });
+    const emu = await start({ dataset: caseDataset() });
     const cwd = workdir();
     // A zonewarden config file at the default place still applies (here: where the database goes).
     writeFileSync(join(cwd, 'zonewarden.config.json'), JSON.stringify({ db: 'from-config.db' }));

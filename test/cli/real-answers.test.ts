@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { emulatorsClosedAfterEach, TOKEN } from '../support/http.js';
 import { runInProcess } from '../support/in-process.js';
 
@@ -34,12 +35,12 @@ const url = (emu: RunningEmulator) => emu.url;
 describe('refused credentials on the first call', () => {
   // docs/api-surface.md, answers beyond the spec: 403 9109 "Invalid access token".
   it('scan exits 2 with one line naming the variable, and records no complete scan', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const { run, scans } = job(url(emu), 'revoked-canary-token');
     const r = await run('scan');
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(/^zonewarden scan: the API refused the credentials \(GET \/accounts: HTTP 403, 9109 Invalid access token\): check ZONEWARDEN_API_TOKEN/);
+    expect(r.stderr).toMatch(/^zonewarden scan: the API refused the credentials \(GET \/accounts: HTTP 403, 9109 Invalid access token\): check ZONEWARDEN_API_TOKEN \(or CLOUDFLARE_API_TOKEN\) \(a valid, unexpired token or key with read access\)$/m);
     expect(r.stdout).toBe('');
     expect(r.stderr).not.toContain('revoked-canary-token');
     expect(scans()).toEqual([{ status: 'aborted' }]);
@@ -47,7 +48,7 @@ describe('refused credentials on the first call', () => {
 
   it('run exits 2 and writes no reports of an empty organisation', async () => {
     // docs/api-surface.md, answers beyond the spec: some endpoints answer 401 code 10000 "Authentication error".
-    const emu = await emulator({ dataset: 'demo', badCredentials: '401' });
+    const emu = await emulator({ dataset: caseDataset(), badCredentials: '401' });
     const { cwd, run } = job(url(emu), 'revoked-canary-token');
     const r = await run('run', '--quiet');
     expect(r.code).toBe(2);
@@ -59,7 +60,7 @@ describe('refused credentials on the first call', () => {
 
 describe('an API that cannot be reached', () => {
   it('run exits 2 on a refused connection, the cause in one line, and writes no reports', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const gone = emu.url;
     await emu.close();
     const { cwd, run } = job(gone);
@@ -74,7 +75,7 @@ describe('an API that cannot be reached', () => {
 describe('an account-owned token', () => {
   // docs/api-surface.md, answers beyond the spec: GET /accounts answers such a token with 400 code 1001.
   it('scan is complete (exit 0) and says the accounts and invites are not readable with these credentials', async () => {
-    const emu = await emulator({ dataset: 'demo', tokenKind: 'account' });
+    const emu = await emulator({ dataset: caseDataset(), tokenKind: 'account' });
     const { run, scans } = job(url(emu));
     const r = await run('scan');
     expect(r.code, r.stderr).toBe(0);
@@ -88,7 +89,7 @@ describe('an account-owned token', () => {
 describe('a permission the token lacks, later in the scan', () => {
   it('scan exits 3 naming the part as denied, and keeps the rest', async () => {
     // docs/api-surface.md, answers beyond the spec: 403 9109 "Unauthorized to access requested resource".
-    const emu = await emulator({ dataset: 'demo', denyRoutes: ['GET /zones/{zone_id}/firewall/rules'] });
+    const emu = await emulator({ dataset: caseDataset(), denyRoutes: ['GET /zones/{zone_id}/firewall/rules'] });
     const { run, scans } = job(url(emu));
     const r = await run('scan');
     expect(r.code).toBe(3);
@@ -100,7 +101,7 @@ describe('a permission the token lacks, later in the scan', () => {
 describe('retired endpoints', () => {
   // vendor SDK (cloudflare 7.x): the URI-based overrides list "returns 410 Gone".
   it('run completes, and the report says which parts the API retired', async () => {
-    const emu = await emulator({ dataset: 'demo', apiEra: 'retired' });
+    const emu = await emulator({ dataset: caseDataset(), apiEra: 'retired' });
     const { run, scans } = job(url(emu));
     const r = await run('run', '--quiet', '--format', 'md,json', '--fail-on', 'none');
     expect(r.code, r.stderr).toBe(0);

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_RULE_SETTINGS } from '../../src/cli/commands/demo.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { FINDINGS_CSV_COLUMNS } from '../../src/report/csv.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { TOKEN } from '../support/http.js';
 import { runInProcess } from '../support/in-process.js';
 
@@ -31,7 +32,7 @@ describe('zonewarden report', () => {
     expect(r.code, r.stderr).toBe(0);
     out = r.stdout.trim().split('\n');
     reportDir = join(dir, 'reports', readdirSync(join(dir, 'reports')).find((d) => d.endsWith('-scan-2'))!);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await emu?.close();
@@ -52,16 +53,6 @@ describe('zonewarden report', () => {
     expect(html.match(/<script/g)).toHaveLength(2);
   });
 
-  it('escapes the demo hostile strings in the HTML', () => {
-    const html = readFileSync(join(reportDir, 'report.html'), 'utf8');
-    expect(html).not.toMatch(/<img src=x/i);
-    expect(html).not.toContain('<script>alert(1)</script>');
-    // The findings travel compressed in base64, where no < can end the block; inflated, they hold the hostile text whole.
-    const blob = /<script type="application\/octet-stream" id="zw-findings" data-encoding="gzip\+base64">([A-Za-z0-9+/=]+)<\/script>/.exec(html)![1]!;
-    const data = JSON.parse(gunzipSync(Buffer.from(blob, 'base64')).toString('utf8')) as { rows: string[][] };
-    expect(data.rows.some((row) => row.some((cell) => cell.includes('<script>alert(1)</script>')))).toBe(true);
-  });
-
   it('writes findings.json in the documented audit schema and findings.csv with a row per finding', () => {
     const json = JSON.parse(readFileSync(join(reportDir, 'findings.json'), 'utf8')) as { schema: string; scan: { id: number }; findings: unknown[] };
     expect(json.schema).toBe('zonewarden.audit/1');
@@ -75,16 +66,23 @@ describe('zonewarden report', () => {
 
   it("shows each failing rule's remediation in every format: HTML and Markdown sections, a JSON rule field, a CSV column", () => {
     const remediation = 'Unpause the zone, or finish its activation (point the registrar at the assigned name servers); delete zones that are no longer used.';
+    // The demo's zones that are not active, as the audit found them.
+    const notActive = (JSON.parse(readFileSync(join(reportDir, 'findings.json'), 'utf8')) as { findings: Array<{ rule: string; status: string; zone: { name: string } }> }).findings.filter((f) => f.rule === 'zone-not-active' && f.status === 'fail');
+    const zones = new Set(notActive.map((f) => f.zone.name)).size;
+    expect(notActive.length).toBeGreaterThan(0);
     const html = readFileSync(join(reportDir, 'report.html'), 'utf8');
-    expect(html).toMatch(new RegExp(`<tr id="fix-zone-not-active"><td><code>zone-not-active</code>.*<td class="num">2</td><td>${remediation.replace(/[()]/g, '\\$&')}</td><td class="muted">[^<]+</td></tr>`));
+    // Issue 32: why it matters (the rule's whole description) is one click away, or each row was a screen tall.
+    expect(html).toMatch(new RegExp(`<tr id="fix-zone-not-active"><td><code>zone-not-active</code>.*<td class="num">${notActive.length}</td><td>${remediation.replace(/[()]/g, '\\$&')}</td><td class="muted"><details class="why"><summary>why it matters</summary><p>[^<]+</p></details></td></tr>`));
     const md = readFileSync(join(reportDir, 'report.md'), 'utf8');
     expect(md).toContain(`### What to do\n`);
-    expect(md).toContain(`- \`zone-not-active\` (2 failing): ${remediation}`);
+    // Issue 32: each with its worst severity and the zones it fails in (the list runs most severe first, then by reach).
+    expect(md).toContain(`- medium: \`zone-not-active\` (${notActive.length} failing in ${zones} zone${zones === 1 ? '' : 's'}; PCI DSS 6.4.2, NIST SP 800-53 SC-7): ${remediation}`);
     const json = JSON.parse(readFileSync(join(reportDir, 'findings.json'), 'utf8')) as { rules: Array<{ id: string; remediation: string }> };
     expect(json.rules.find((r) => r.id === 'zone-not-active')?.remediation).toBe(remediation);
     const csv = readFileSync(join(reportDir, 'findings.csv'), 'utf8');
     const paused = csv.split('\r\n').find((line) => line.startsWith('zone-not-active,zone,medium,fail,'));
-    expect(paused?.endsWith(`,"${remediation}"`)).toBe(true);
+    // The remediation, then the controls the rule maps to (issue 32 item 6).
+    expect(paused?.endsWith(`,"${remediation}",PCI DSS 6.4.2; NIST SP 800-53 SC-7`)).toBe(true);
   });
 
   it('writes findings.json as the golden file has it (times aside)', () => {
@@ -138,14 +136,82 @@ describe('zonewarden report', () => {
     writeFileSync(
       join(dir, 'waivers.yaml'),
       // issue 32 item 5: a waiver of a critical failure, or of every zone, says so in the waiver itself.
-      `- {rule: certificate-expiry, zone: northwind.example, reason: "renewal <b>booked</b>", owner: web@example.com, expires: ${soon}, acknowledge: [critical]}\n` +
+      `- {rule: certificate-expiry, zone: wingtiptoys.example, reason: "renewal <b>booked</b>", owner: web@example.com, expires: ${soon}, acknowledge: [critical]}\n` +
         '- {rule: dns-private-address, zone: "*", reason: lab, owner: net@example.com, expires: 2020-01-01, acknowledge: [all-zones]}\n',
     );
-    expect((await run('audit', '--scan', '2', '--waivers', 'waivers.yaml', '--quiet')).code).toBe(0);
-    const r = await run('report', '--scan', '2', '--format', 'html', '--out', 'waived', '--quiet');
+    // issue 32 item 4: other waivers than the scan's official audit's make a trial, stored apart; report --audit shows it.
+    const trial = await run('audit', '--scan', '2', '--waivers', 'waivers.yaml');
+    expect(trial.code).toBe(0);
+    const auditId = /^stored as audit (\d+) \(trial: waivers differ from the official audit of scan 2\)/m.exec(trial.stderr)?.[1];
+    expect(auditId, trial.stderr).toBeDefined();
+    const r = await run('report', '--audit', auditId!, '--format', 'html', '--out', 'waived', '--quiet');
+    expect(r.stdout.split('\n')[0]).toMatch(new RegExp(`-scan-2-audit-${auditId}/report\\.html$`));
     const html = readFileSync(r.stdout.split('\n')[0]!, 'utf8');
     expect(html).toMatch(/<p>1 active, 1 ending within 14 days, 1 expired\.<\/p>/);
     expect(html).toMatch(/#1 ending soon, 1 waived<\/td><td>certificate-expiry<\/td>[\s\S]*web@example\.com[\s\S]*renewal &lt;b&gt;booked&lt;\/b&gt;/);
     expect(html).toMatch(/#2 expired<\/td><td>dns-private-address<\/td>/);
+  });
+});
+
+// The tests' organisation carries HTML, script tags, Markdown table syntax, control characters and
+// a right-to-left override in its names, messages and invites (test/support/case-dataset.ts): every
+// report format keeps them as text of its own kind, never markup, a broken row or a raw control.
+// (The Markdown digest, where they reach through drift, is test/report/markdown-digest.test.ts's.)
+describe("zonewarden report on the tests' organisation, in every format", () => {
+  const SCRIPT = '<script>alert(1)</script>';
+  // C0 controls but tab and line breaks, DEL and C1: what a format must escape or replace.
+  // eslint-disable-next-line no-control-regex
+  const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+  const files: Record<string, string> = {};
+  let emu: RunningEmulator;
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zw-report-cases-'));
+    writeFileSync(join(dir, 'demo-rules.json'), JSON.stringify({ rules: DEMO_RULE_SETTINGS }));
+    const run = (...args: string[]) => runInProcess([...args, '--db', join(dir, 'zonewarden.db'), '--config', 'demo-rules.json'], { ZONEWARDEN_API_TOKEN: TOKEN }, dir);
+    emu = await startEmulator({ dataset: caseDataset(), now: new Date(), rateLimit: 0, ipRateLimit: 0 });
+    await run('scan', '--base-url', emu.url, '--budget', '1000000', '--quiet');
+    await run('audit', '--quiet');
+    const r = await run('report', '--format', 'html,json,csv,ocsf,junit', '--quiet');
+    expect(r.code, r.stderr).toBe(0);
+    for (const path of r.stdout.trim().split('\n')) files[path.split('/').pop()!] = readFileSync(path, 'utf8');
+  });
+
+  afterAll(async () => {
+    await emu?.close();
+  });
+
+  it('HTML: no markup from the data, and the findings it carries hold the hostile text whole', () => {
+    const html = files['report.html']!;
+    expect(html).not.toMatch(/<img src=x/i);
+    expect(html).not.toContain(SCRIPT);
+    // The findings travel compressed in base64, where no < can end the block; inflated, they hold the hostile text whole.
+    const blob = /<script type="application\/octet-stream" id="zw-findings" data-encoding="gzip\+base64">([A-Za-z0-9+/=]+)<\/script>/.exec(html)![1]!;
+    const data = JSON.parse(gunzipSync(Buffer.from(blob, 'base64')).toString('utf8')) as { rows: string[][] };
+    expect(data.rows.some((row) => row.some((cell) => cell.includes(SCRIPT)))).toBe(true);
+  });
+
+  it('JSON and OCSF: valid JSON holding the text whole, controls escaped', () => {
+    const json = files['findings.json']!;
+    expect(json).not.toMatch(CONTROL);
+    expect(JSON.stringify(JSON.parse(json))).toContain(JSON.stringify(SCRIPT).slice(1, -1));
+    const ocsf = files['findings.ocsf.jsonl']!;
+    expect(ocsf).not.toMatch(CONTROL);
+    const events = ocsf.trimEnd().split('\n').map((line) => JSON.parse(line) as unknown);
+    expect(events.some((e) => JSON.stringify(e).includes('alert(1)'))).toBe(true);
+  });
+
+  it('CSV: one line per row, controls escaped, the text kept', () => {
+    const csv = files['findings.csv']!;
+    expect(csv).not.toMatch(CONTROL);
+    expect(csv).toContain(SCRIPT);
+  });
+
+  it('JUnit: well-formed XML text, no markup from the data and no character XML 1.0 forbids', () => {
+    const junit = files['junit.xml']!;
+    expect(junit).not.toMatch(/<(script|img)/i);
+    expect(junit).toContain('&lt;script&gt;');
+    // eslint-disable-next-line no-control-regex
+    expect(junit).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
   });
 });

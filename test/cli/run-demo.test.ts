@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CHANGED_ZONES } from '../../src/emulator/datasets/demo-changes.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { runCli } from '../support/cli.js';
 import { allFilesText } from '../support/files.js';
@@ -50,16 +51,13 @@ describe('zonewarden demo', () => {
       configuration: { changes: Array<{ change: string; type: string; zone: { name: string }; fields: Array<{ field: string }> }> };
     };
     expect([d.from.id, d.to.id]).toEqual([1, 2]);
-    expect(d.findings.changes.map((c) => `${c.change} ${c.rule} ${c.zone.name}`).sort()).toEqual([
-      'fixed certificate-expiry acme-bank.example',
-      'new firewall-rule-inactive tinkerer.test',
-    ]);
+    const { renewed, edited, paused } = DEMO_CHANGED_ZONES;
+    // The renewal fixes the certificate's failure; the paused rule is a new one.
+    expect(d.findings.changes.map((c) => `${c.change} ${c.rule} ${c.zone.name}`).sort()).toEqual([`fixed certificate-expiry ${renewed}`, `new firewall-rule-inactive ${paused}`].sort());
     // Only the three changes made on purpose: no timestamp of the organisation moved with the clock.
-    expect(d.configuration.changes.map((c) => `${c.change} ${c.type} ${c.zone.name} ${c.fields.map((f) => f.field).sort().join(',')}`).sort()).toEqual([
-      'changed certificate acme-bank.example expires_on,uploaded_on',
-      'changed dns_record northwind-shop.example ttl',
-      'changed firewall_rule tinkerer.test paused',
-    ]);
+    expect(d.configuration.changes.map((c) => `${c.change} ${c.type} ${c.zone.name} ${c.fields.map((f) => f.field).sort().join(',')}`).sort()).toEqual(
+      [`changed certificate ${renewed} expires_on,uploaded_on`, `changed dns_record ${edited} ttl`, `changed firewall_rule ${paused} paused`].sort(),
+    );
 
     expect((await demo()).code).toBe(0);
     const third = JSON.parse((await diff()).stdout) as { from: { id: number }; changed: boolean };

@@ -9,6 +9,7 @@ import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { SCHEMA_VERSION } from '../../src/snapshot/migrations.js';
 import { SnapshotReader, type Readout } from '../../src/snapshot/reader.js';
 import { scanRef } from '../../src/snapshot/scan-ref.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { exited, runCli } from '../support/cli.js';
 import { cliProcessesKilledAfterEach, peek, statusOf, waitFor } from '../support/cli-processes.js';
 import { emulatorsClosedAfterEach, TOKEN, zoneId } from '../support/http.js';
@@ -73,12 +74,12 @@ const GENERATED = { seed: 11, accounts: 2, zones: 24, records: 2400 };
 
 describe('zonewarden scan', () => {
   it('prints the scan id and a summary, or the summary as JSON with --format json', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const path = dbFile();
     const text = await runCli(scanArgs(emu, path), ENV);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toBe('1\n');
-    // 22 visible demo zones: 13 before the Fabrikam and Contoso accounts.
+    // The tests' organisation's 22 visible zones.
     expect(text.stderr).toMatch(/^scan 1 complete in \d+s: \d+ accounts, 22 zones, \d+ DNS records/);
     expect(text.stderr).not.toContain('missing');
 
@@ -97,7 +98,7 @@ describe('zonewarden scan', () => {
   });
 
   it('exits 3 when an endpoint always fails, naming what is missing and keeping the rest', async () => {
-    const emu = await emulator({ dataset: 'demo', failRoutes: ['GET /zones/{zone_id}/filters'] });
+    const emu = await emulator({ dataset: caseDataset(), failRoutes: ['GET /zones/{zone_id}/filters'] });
     const path = dbFile();
     const r = await runCli(scanArgs(emu, path, '--retries', '0'), ENV);
     expect(r.code, r.stderr).toBe(3);
@@ -105,7 +106,7 @@ describe('zonewarden scan', () => {
     const zones = emu.org.visibleZones();
     expect(r.stderr).toMatch(/^scan 1 incomplete/);
     expect(r.stderr).toContain(`missing (${zones.length}); checks that need these parts will say "unknown":`);
-    // 22 visible demo zones (13 before the Fabrikam and Contoso accounts): more than the 20 parts the
+    // The tests' organisation's 22 visible zones: more than the 20 parts the
     // text lists, so it names 20 distinct zones and counts the rest; the coverage rows below hold all.
     expect(zones).toHaveLength(22);
     const listed = r.stderr.split('\n').filter((l) => l.startsWith('  - '));
@@ -183,7 +184,7 @@ describe('zonewarden scan', () => {
   });
 
   it('starts over a scan row left running by a process that is gone', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const path = dbFile();
     withDb(path, (db) => {
       db.prepare(
@@ -224,7 +225,7 @@ describe('zonewarden scan', () => {
   });
 
   it('reads only the zones named by --zone, or of the account named by --account', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const path = dbFile();
     const names = ['acme-bank.example', 'northwind.example'];
     const byZone = await runCli(scanArgs(emu, path, '--zone', names[0]!, '--zone', names[1]!), ENV);
@@ -255,7 +256,7 @@ describe('zonewarden scan', () => {
 
   it('never writes the token to the database or the output, even when the API serves it back', async () => {
     const token = 'zw-cli-token-93c1e0d7aa52';
-    const emu = await emulator({ dataset: 'demo', token });
+    const emu = await emulator({ dataset: caseDataset(), token });
     const zone = emu.org.zonesById.get(zoneId(emu, 'acme-bank.example'))!;
     emu.org.addDnsRecord(zone, { ...zone.dns.at(0), id: 'leak0000000000000000000000000002', type: 'TXT', name: `leak.${zone.name}`, content: `token ${token}` });
     const path = dbFile();
@@ -277,7 +278,7 @@ describe('zonewarden scan', () => {
 
 describe('zonewarden prune', () => {
   it('needs --keep, then deletes the older scans and keeps the newest readable', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const path = dbFile();
     for (let i = 0; i < 3; i++) expect((await runCli(scanArgs(emu, path, '--quiet'), ENV)).code).toBe(0);
     const before = withDb(path, (db) => dump(db, 3), true);

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { runCli } from '../support/cli.js';
 import { emulatorsClosedAfterEach, TOKEN } from '../support/http.js';
 
@@ -46,7 +47,7 @@ async function mangling(emu: RunningEmulator): Promise<string> {
 
 describe('scan --zone NAME against a zone list that is not filtered or not whole', () => {
   it('keeps only the zone of that exact name, and a zone beyond the truncated list is missing (exit 3)', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const names = emu.org
       .visibleZones()
       .map((z) => z.name)

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { runCli } from '../support/cli.js';
 import { emulatorsClosedAfterEach, TOKEN, zoneId } from '../support/http.js';
 
@@ -47,7 +48,7 @@ const accountOf = (emu: RunningEmulator, zone: string) => emu.org.zonesById.get(
 
 describe('a scope that matches nothing', () => {
   it('a misspelt --zone is exit 2 with one line naming the closest zones; the scan is recorded aborted, never complete', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const dir = workDir();
     const r = await runCli(['scan', ...common(emu, dir), '--zone', 'acme-bnak.example'], ENV);
     expect(r.code, r.stderr).toBe(2);
@@ -59,7 +60,7 @@ describe('a scope that matches nothing', () => {
   });
 
   it('run with a misspelt --zone writes no report and records no complete scan', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const dir = workDir();
     const out = join(dir, 'reports');
     const r = await runCli(['run', ...common(emu, dir), '--out', out, '--zone', 'nosuch.example'], ENV);
@@ -70,7 +71,7 @@ describe('a scope that matches nothing', () => {
   });
 
   it('an --account the credentials do not see is exit 2, naming the closest account ids', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const dir = workDir();
     const real = accountOf(emu, 'acme-bank.example');
     const typo = `${real.slice(0, -1)}${real.endsWith('0') ? '1' : '0'}`;
@@ -82,7 +83,7 @@ describe('a scope that matches nothing', () => {
   });
 
   it('a zone outside the given --account is not silently dropped', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const dir = workDir();
     const other = accountOf(emu, 'northwind.example');
     expect(other).not.toBe(accountOf(emu, 'acme-bank.example'));
@@ -94,7 +95,7 @@ describe('a scope that matches nothing', () => {
 
 describe('a scope that partly matches', () => {
   it('scans what matched and is incomplete (exit 3), naming the names that matched nothing', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const dir = workDir();
     const r = await runCli(['scan', ...common(emu, dir), '--zone', 'acme-bank.example,nosuch.example'], ENV);
     expect(r.code, r.stderr).toBe(3);
@@ -110,7 +111,7 @@ describe('a scope that partly matches', () => {
 
 describe('lists on the command line', () => {
   it('--zone a,b is two zones, as a repeated --zone is, and names compare as DNS does (case, final dot)', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const dir = workDir();
     const r = await runCli(['scan', ...common(emu, dir), '--zone', 'Northwind.Example.,acme-bank.example'], ENV);
     expect(r.code, r.stderr).toBe(0);
@@ -122,7 +123,7 @@ describe('lists on the command line', () => {
   });
 
   it('--account A,B is audited as the zones of both accounts', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const dir = workDir();
     const accounts = [accountOf(emu, 'acme-bank.example'), accountOf(emu, 'northwind.example')];
     const expected = emu.org
@@ -142,7 +143,7 @@ describe('lists on the command line', () => {
 
 describe('full and scoped scans are different things', () => {
   it('audit, report, diff and status default to the latest complete scan of the default scope; a scoped one only when asked for', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const dir = workDir();
     const db = ['--db', join(dir, 'zonewarden.db')];
     expect((await runCli(['scan', ...common(emu, dir), '--quiet'], ENV)).code).toBe(0);
@@ -172,7 +173,7 @@ describe('full and scoped scans are different things', () => {
   });
 
   it('a database with only a scoped scan has no scan of the whole organisation to audit, and says which scans exist', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const dir = workDir();
     expect((await runCli(['scan', ...common(emu, dir), '--quiet', '--zone', 'acme-bank.example'], ENV)).code).toBe(0);
     const r = await runCli(['audit', '--db', join(dir, 'zonewarden.db')], ENV);
@@ -183,7 +184,7 @@ describe('full and scoped scans are different things', () => {
 
 describe('status after a failed or incomplete scan', () => {
   it('exits 1 naming the incomplete scan though the last complete one is fresh; a scan of another scope changes nothing', async () => {
-    const good = await emulator({ dataset: 'demo' });
+    const good = await emulator({ dataset: caseDataset() });
     const dir = workDir();
     const db = ['--db', join(dir, 'zonewarden.db')];
     expect((await runCli(['scan', ...common(good, dir), '--quiet'], ENV)).code).toBe(0);
@@ -192,7 +193,7 @@ describe('status after a failed or incomplete scan', () => {
     expect(fresh.stdout).toMatch(/^fresh: last complete scan 1 /);
     expect(fresh.stdout).toContain('\nscope: the whole organisation\n');
 
-    const faulty = await emulator({ dataset: 'demo', failRoutes: ['GET /zones/{zone_id}/firewall/rules'] });
+    const faulty = await emulator({ dataset: caseDataset(), failRoutes: ['GET /zones/{zone_id}/firewall/rules'] });
     expect((await runCli(['scan', ...common(faulty, dir), '--quiet', '--retries', '0'], ENV)).code).toBe(3);
     const incomplete = await runCli(['status', ...db], ENV);
     expect(incomplete.code).toBe(1);
@@ -215,7 +216,7 @@ describe('status after a failed or incomplete scan', () => {
 
 describe('zonewarden scans', () => {
   it('lists every scan with its time, scope, status and counts, marking the one commands use by default', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const dir = workDir();
     expect((await runCli(['scan', ...common(emu, dir), '--quiet'], ENV)).code).toBe(0);
     expect((await runCli(['scan', ...common(emu, dir), '--quiet', '--zone', 'acme-bank.example'], ENV)).code).toBe(0);
@@ -230,7 +231,7 @@ describe('zonewarden scans', () => {
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^scan 3 {2}\S+ {2}aborted {2}zone nosuch\.example {2}error: --zone nosuch\.example: no zone of this name is visible/);
     expect(lines[1]).toMatch(/^scan 2 {2}\S+ {2}complete {2}zone acme-bank\.example {2}\d+ accounts, 1 zones {2}not audited$/);
-    expect(lines[2]).toMatch(new RegExp(`^scan 1  \\S+  complete  the whole organisation  ${accounts} accounts, ${zones} zones  audit: \\d+ failing, 0 waived, \\d+ unknown, \\d+ passing  \\[default\\]$`));
+    expect(lines[2]).toMatch(new RegExp(`^scan 1  \\S+  complete  the whole organisation  ${accounts} accounts, ${zones} zones  audit 1: \\d+ failing, 0 waived, \\d+ unknown, \\d+ passing  \\[default\\]$`));
 
     const json = await runCli(['scans', '--db', join(dir, 'zonewarden.db'), '--format', 'json', '--zone', 'acme-bank.example'], ENV);
     const rows = JSON.parse(json.stdout) as Array<{ id: number; default: boolean; scope: unknown; status: string; audit: unknown }>;
@@ -271,7 +272,7 @@ describe('messages that point somewhere', () => {
   });
 
   it('a scan id that does not exist points at zonewarden scans', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const dir = workDir();
     expect((await runCli(['scan', ...common(emu, dir), '--quiet'], ENV)).code).toBe(0);
     const r = await runCli(['audit', '--db', join(dir, 'zonewarden.db'), '--scan', '9']);

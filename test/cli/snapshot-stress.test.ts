@@ -8,6 +8,7 @@ import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { SnapshotReader, type Readout } from '../../src/snapshot/reader.js';
 import { scanRef } from '../../src/snapshot/scan-ref.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { CLI, exited, runCli } from '../support/cli.js';
 import { cliProcessesKilledAfterEach, peek, statusOf, waitFor } from '../support/cli-processes.js';
 import { echoingDataset } from '../support/canary-dataset.js';
@@ -188,7 +189,7 @@ describe('status and the other read commands for a user who may only read', () =
   afterAll(() => restoreModes());
 
   it('read the database without writing to it, and the writing commands say who may not write what', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const dir = tempDir();
     const path = join(dir, 'zonewarden.db');
     // Two audited scans, for diff to compare.
@@ -228,7 +229,7 @@ describe('status and the other read commands for a user who may only read', () =
 
 describe('SQLite failures as messages', () => {
   it('a damaged database: restore from a backup, naming the scans it still lists; a read command leaves it as it is', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const path = dbFile();
     for (let i = 0; i < 2; i++) expect((await runCli(['run', '--base-url', emu.url, '--db', path, '--budget', '1000000', '--quiet', '--fail-on', 'none', '--out', join(tempDir(), 'r')], ENV)).code).toBe(0);
     // Garble the first page of the findings table, leaving the file's header and the scans table readable.
@@ -263,7 +264,7 @@ describe('SQLite failures as messages', () => {
   });
 
   it('two scans creating one new database: one runs, the other is told it is already running', async () => {
-    const slow = await emulator({ dataset: 'demo', latencyMs: 100 });
+    const slow = await emulator({ dataset: caseDataset(), latencyMs: 100 });
     for (let attempt = 0; attempt < 3; attempt++) {
       const path = dbFile();
       const [a, b] = await Promise.all([runCli(scanArgs(slow, path), ENV), runCli(scanArgs(slow, path), ENV)]);
@@ -326,7 +327,7 @@ describe('a full disk', () => {
   });
 
   it('a report that cannot be written says so and leaves no .partial file', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const path = dbFile();
     expect((await runCli(['run', '--base-url', emu.url, '--db', path, '--budget', '1000000', '--quiet', '--fail-on', 'none', '--out', join(tempDir(), 'r')], ENV)).code).toBe(0);
     writeFileSync(join(disk, 'filler'), Buffer.alloc(1024 * 1024 - 64 * 1024));

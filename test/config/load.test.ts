@@ -30,7 +30,9 @@ describe('loadConfig precedence', () => {
     expect(c.budget).toBe(1000);
     expect(c.concurrency).toBe(8);
     expect(c.db).toBe('./zonewarden.db');
-    expect(c.baseUrl).toBeUndefined();
+    // vendor docs: every API call is written https://api.cloudflare.com/client/v4/... (e.g. the WAF's
+    // "Deploy a WAF managed ruleset via API" page); zonewarden audits that API unless told otherwise.
+    expect(c.baseUrl).toBe('https://api.cloudflare.com/client/v4');
     expect(c.account).toEqual([]);
     expect(c.zone).toEqual([]);
     expect(c.quiet).toBe(false);
@@ -49,10 +51,12 @@ describe('loadConfig precedence', () => {
     expect(load({ env }).db).toBe('env.db');
   });
 
-  it('applies the same precedence to baseUrl, which has no default', () => {
+  it("applies the same precedence to baseUrl, whose default is the vendor's API", () => {
     const cwd = cwdWithConfig({ baseUrl: 'https://file.example/client/v4' });
     const env = { ZONEWARDEN_BASE_URL: 'https://env.example/client/v4' };
-    expect(load().baseUrl).toBeUndefined();
+    expect(load().baseUrl).toBe('https://api.cloudflare.com/client/v4');
+    // An empty variable (as a unit file may leave it) is unset: the default stands.
+    expect(load({ env: { ZONEWARDEN_BASE_URL: '' } }).baseUrl).toBe('https://api.cloudflare.com/client/v4');
     expect(loadConfig({ flags: {}, env: {}, cwd }).baseUrl).toBe('https://file.example/client/v4');
     expect(loadConfig({ flags: {}, env, cwd }).baseUrl).toBe('https://env.example/client/v4');
     expect(loadConfig({ flags: { baseUrl: 'https://flag.example/client/v4' }, env, cwd }).baseUrl).toBe('https://flag.example/client/v4');

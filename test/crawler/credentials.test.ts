@@ -6,6 +6,7 @@ import { runScan } from '../../src/crawler/run-scan.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { clientFor, recordingLogger } from '../support/client.js';
 import { emulatorFor, emulatorsClosedAfterEach, TOKEN } from '../support/http.js';
 
@@ -30,7 +31,7 @@ function client(emu: RunningEmulator, token: string): ApiClient {
 }
 
 async function acmeId(): Promise<string> {
-  const probe = await emulatorFor({ dataset: 'demo' });
+  const probe = await emulatorFor({ dataset: caseDataset() });
   try {
     return probe.org.state.accounts.find((a) => a.name.startsWith('Acme'))!.id;
   } finally {
@@ -47,7 +48,7 @@ async function scanWith(emu: RunningEmulator, set: ClientSet, scope = { accounts
 describe('a credential per account', () => {
   it("reads a mapped account's zones with its own token, each request on that token's budget, and the rest with the default", async () => {
     const acme = await acmeId();
-    const emu = await emulator({ dataset: 'demo', accountTokens: [{ token: ACME_TOKEN, accounts: [acme] }] });
+    const emu = await emulator({ dataset: caseDataset(), accountTokens: [{ token: ACME_TOKEN, accounts: [acme] }] });
     const set = new ClientSet({ label: 'ZONEWARDEN_API_TOKEN', client: client(emu, TOKEN) }, [{ label: 'ZW_TOKEN_ACME', client: client(emu, ACME_TOKEN), accounts: [acme] }]);
     const { outcome, reader } = await scanWith(emu, set);
     expect(outcome.status).toBe('complete');
@@ -65,7 +66,7 @@ describe('a credential per account', () => {
 
   it('reads only the mapped accounts, with no user-level call, when there is no default credential', async () => {
     const acme = await acmeId();
-    const emu = await emulator({ dataset: 'demo', accountTokens: [{ token: ACME_TOKEN, accounts: [acme] }] });
+    const emu = await emulator({ dataset: caseDataset(), accountTokens: [{ token: ACME_TOKEN, accounts: [acme] }] });
     const set = new ClientSet(null, [{ label: 'ZW_TOKEN_ACME', client: client(emu, ACME_TOKEN), accounts: [acme] }]);
     const { outcome, reader } = await scanWith(emu, set);
     expect(outcome.status).toBe('complete');

@@ -17,6 +17,7 @@ import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
 import { ScanWriter } from '../../src/snapshot/writer.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { cliEnv, TEST_RESOLVER } from '../support/cli.js';
 import { clientFor, recordingLogger } from '../support/client.js';
 import { dnsServersClosedAfterEach } from '../support/dns-server.js';
@@ -213,8 +214,8 @@ describe('the dns_targets read', () => {
     expect(world.questions.length).toBe(before);
   });
 
-  it("answers the demo organisation's targets from the world: its given-up status page is NXDOMAIN", async () => {
-    const emu = await emulator({ dataset: 'demo' });
+  it("answers the tests' organisation's targets from the world: its given-up status page is NXDOMAIN", async () => {
+    const emu = await emulator({ dataset: caseDataset() });
     const world = await worldDnsServer();
     const reader = await scan(emu, { server: world.address });
     const northwind = targetsOf(reader, zoneId(emu, 'northwind.example'));

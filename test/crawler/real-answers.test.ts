@@ -16,6 +16,7 @@ import { createRedactor } from '../../src/common/redact.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
 import type { ScanScope } from '../../src/snapshot/writer.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { clientFor } from '../support/client.js';
 import { emulatorsClosedAfterEach, TOKEN, zoneId } from '../support/http.js';
 
@@ -68,12 +69,12 @@ describe('refused credentials', () => {
   // docs/api-surface.md, answers beyond the spec: 403 9109 "Invalid access token" for a bad, revoked
   // or IP-restricted token; 401 or 403 code 10000 "Authentication error" on some endpoints.
   it.each(['9109', '401', '10000'] as const)('end the scan on the first call when refused as %s: one line naming the variable, the scan aborted', async (answer) => {
-    const emu = await emulator({ dataset: 'demo', badCredentials: answer });
+    const emu = await emulator({ dataset: caseDataset(), badCredentials: answer });
     const { error, db } = await scanOf(emu, { client: { credentials: { kind: 'token', token: 'revoked-token' } } });
     const fatal = cannotStart(error);
     expect(fatal.code).toBe('ZW_CREDENTIALS_REJECTED');
     expect(fatal.exitCode).toBe(2);
-    expect(fatal.message).toMatch(/^the API refused the credentials \(GET \/accounts: HTTP 40[13], (9109 Invalid access token|10000 Authentication error)\): check ZONEWARDEN_API_TOKEN/);
+    expect(fatal.message).toMatch(/^the API refused the credentials \(GET \/accounts: HTTP 40[13], (9109 Invalid access token|10000 Authentication error)\): check ZONEWARDEN_API_TOKEN \(or CLOUDFLARE_API_TOKEN\) \(a valid/);
     expect(fatal.message).not.toContain('\n');
     expect(fatal.message).not.toContain('revoked-token');
     // Nothing after the refusal was asked, and no scan is recorded as complete.
@@ -82,9 +83,9 @@ describe('refused credentials', () => {
   });
 
   it('names the key-pair variables for a refused key pair', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const { error } = await scanOf(emu, { client: { credentials: { kind: 'key', email: 'admin@example.com', key: 'wrong-key' } } });
-    expect(cannotStart(error).message).toMatch(/HTTP 403, 10000 Authentication error\): check ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY/);
+    expect(cannotStart(error).message).toMatch(/HTTP 403, 10000 Authentication error\): check ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY \(or CLOUDFLARE_EMAIL and CLOUDFLARE_API_KEY\) \(a valid/);
   });
 
   it('says what to do about a token restricted to other addresses', async () => {
@@ -100,7 +101,7 @@ describe('refused credentials', () => {
 
   it('records a refusal later in the scan as denied ("grant the permission"), not failed, and the scan goes on', async () => {
     // docs/api-surface.md, answers beyond the spec: 403 9109 "Unauthorized to access requested resource" for a permission the token lacks.
-    const emu = await emulator({ dataset: 'demo', denyRoutes: ['GET /zones/{zone_id}/filters'] });
+    const emu = await emulator({ dataset: caseDataset(), denyRoutes: ['GET /zones/{zone_id}/filters'] });
     const { outcome, db } = await scanOf(emu);
     expect(outcome?.status).toBe('incomplete');
     const id = zoneId(emu, 'acme-bank.example');
@@ -116,7 +117,7 @@ describe('refused credentials', () => {
 describe('account-owned tokens', () => {
   // docs/api-surface.md, answers beyond the spec: GET /accounts answers an account-owned token with 400 code 1001.
   it('read every zone through GET /zones when the accounts cannot be listed, and the scan is complete', async () => {
-    const emu = await emulator({ dataset: 'demo', tokenKind: 'account' });
+    const emu = await emulator({ dataset: caseDataset(), tokenKind: 'account' });
     const { outcome, db } = await scanOf(emu);
     expect(outcome?.status).toBe('complete');
     const visible = emu.org.visibleZones();
@@ -134,7 +135,7 @@ describe('account-owned tokens', () => {
   });
 
   it('read the account --account names, and the scan is complete', async () => {
-    const emu = await emulator({ dataset: 'demo', tokenKind: 'account' });
+    const emu = await emulator({ dataset: caseDataset(), tokenKind: 'account' });
     const account = emu.org.visibleAccounts()[0]!.id;
     const { outcome } = await scanOf(emu, { scope: { accounts: [account] } });
     expect(outcome?.status).toBe('complete');
@@ -146,7 +147,7 @@ describe('account-owned tokens', () => {
 describe('retired endpoints', () => {
   // vendor SDK (cloudflare 7.x, firewall/waf/overrides): "This endpoint has been deprecated and returns 410 Gone".
   it('records 410 Gone as retired, asks once, and leaves the scan complete', async () => {
-    const emu = await emulator({ dataset: 'demo', apiEra: 'retired' });
+    const emu = await emulator({ dataset: caseDataset(), apiEra: 'retired' });
     const { outcome, db } = await scanOf(emu);
     expect(outcome?.status).toBe('complete');
     const reader = new SnapshotReader(db, outcome!.scanId);
@@ -166,9 +167,9 @@ describe('retired endpoints', () => {
 
 describe('retired endpoints in drift', () => {
   it('are no drift when retired in both scans, and unknown (retired) when retired since the earlier one', async () => {
-    const classic = await emulator({ dataset: 'demo' });
+    const classic = await emulator({ dataset: caseDataset() });
     const { db } = await scanOf(classic);
-    const retired = await emulator({ dataset: 'demo', apiEra: 'retired' });
+    const retired = await emulator({ dataset: caseDataset(), apiEra: 'retired' });
     const second = await scanOf(retired, { db });
     const third = await scanOf(retired, { db });
     const rules = activeRules(catalogue(), {}, 'defaults');

@@ -13,6 +13,7 @@ import { createRedactor } from '../../src/common/redact.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
 import { ScanWriter, type ScanScope } from '../../src/snapshot/writer.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { clientFor, recordingLogger } from '../support/client.js';
 import { emulatorsClosedAfterEach, TOKEN, zoneId } from '../support/http.js';
 
@@ -110,8 +111,8 @@ function expectStoredEqualsServed(emu: RunningEmulator, reader: SnapshotReader):
 }
 
 describe('crawl into a snapshot', () => {
-  it('stores what the demo organisation serves, every count equal', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+  it("stores what the tests' organisation serves, every count equal", async () => {
+    const emu = await emulator({ dataset: caseDataset() });
     const { scanId, status, result, db } = await scan(emu, dbFile());
     expect(result.missing).toEqual([]);
     expect(status).toBe('complete');
@@ -126,7 +127,7 @@ describe('crawl into a snapshot', () => {
     // Certificate packs in every status, not only the active ones the API lists by default.
     const statuses = new Set(emu.org.visibleZones().flatMap((z) => known(reader.certificatePacks(z.id)).map((p) => JSON.parse(p.raw).status)));
     expect([...statuses].some((s) => s !== 'active')).toBe(true);
-    // Enterprise zones with overrides exist in the demo, so the override count above is not vacuous.
+    // Enterprise zones with overrides exist in the tests' organisation, so the override count above is not vacuous.
     expect(emu.org.visibleZones().some((z) => legacy(z) && z.plan === 'enterprise' && z.waf.overrides.length > 0)).toBe(true);
   });
 
@@ -142,7 +143,7 @@ describe('crawl into a snapshot', () => {
   });
 
   it('completes with 20% injected 5xx and a tight rate limit, never tripping it', async () => {
-    const emu = await emulator({ dataset: 'demo', faultRate: 0.2, rateLimit: 100, rateWindowSeconds: 1 });
+    const emu = await emulator({ dataset: caseDataset(), faultRate: 0.2, rateLimit: 100, rateWindowSeconds: 1 });
     // Retries enough that a request failing every attempt (0.2^11) cannot happen in practice. The
     // budget leaves the server's window some slack for timers that fire late on a busy machine.
     const { scanId, status, result, stats, db } = await scan(emu, dbFile(), { client: { budget: 80, budgetWindowMs: 1000, retries: 10 } });
@@ -160,7 +161,7 @@ describe('crawl into a snapshot', () => {
   // code 10003 for a paid zone still at `start` is an answer (no entry point written yet), and it
   // decides the managed verdict of a zone created with the new managed rules.
   it('asks nothing whose answer is already known: no legacy WAF on migrated or native zones, no overrides below Enterprise, no migration check for native zones, no account entry point outside Enterprise accounts', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const { scanId, db } = await scan(emu, dbFile(), { concurrency: 1 });
     const reader = new SnapshotReader(db, scanId);
     const byRoute = emu.stats().requests.byRoute;
@@ -214,12 +215,12 @@ describe('crawl into a snapshot', () => {
   });
 
   it('keeps skipping the legacy WAF of a zone known migrated or born on the new managed rules when its status cannot be read', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const path = dbFile();
     await scan(emu, path);
     openDbs.pop()!.close();
     await emu.close();
-    const failing = await emulator({ dataset: 'demo', failRoutes: ['GET /zones/{zone_id}/waf_migration/status'] });
+    const failing = await emulator({ dataset: caseDataset(), failRoutes: ['GET /zones/{zone_id}/waf_migration/status'] });
     const { scanId, db } = await scan(failing, path, { client: { retries: 0 } });
     const id = zoneId(failing, 'acme-careers.example');
     // Zones the earlier scan saw born on the new managed rules (the Fabrikam and Contoso accounts)
@@ -230,7 +231,7 @@ describe('crawl into a snapshot', () => {
   });
 
   it('reads only the named zones with a zone scope', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const names = ['acme-bank.example', 'northwind.example'];
     const { scanId, status, db } = await scan(emu, dbFile(), { scope: { zones: names } });
     expect(status).toBe('complete');
@@ -257,7 +258,7 @@ describe('crawl into a snapshot', () => {
   });
 
   it('names every missing partition when an endpoint always fails, after reading each once more at the end', async () => {
-    const emu = await emulator({ dataset: 'demo', failRoutes: ['GET /zones/{zone_id}/filters'] });
+    const emu = await emulator({ dataset: caseDataset(), failRoutes: ['GET /zones/{zone_id}/filters'] });
     const { scanId, status, result, db } = await scan(emu, dbFile(), { client: { retries: 1 } });
     expect(status).toBe('incomplete');
     const zones = emu.org.visibleZones();
@@ -301,7 +302,7 @@ describe('scans that finish through storms', () => {
   });
 
   it('retries 200 answers with success:false and a server-side error: every scan complete at 10% of them', async () => {
-    const emu = await emulator({ dataset: 'demo', faultRate: 0.1, faultKinds: ['200-false'], faultSeed: 3 });
+    const emu = await emulator({ dataset: caseDataset(), faultRate: 0.1, faultKinds: ['200-false'], faultSeed: 3 });
     const { scanId, status, stats, db } = await scan(emu, dbFile());
     expect(status).toBe('complete');
     expect(emu.stats().faultsInjected).toBeGreaterThan(0);
@@ -310,13 +311,13 @@ describe('scans that finish through storms', () => {
   });
 
   it('waits the pause before the repair pass, and makes no repair pass with --retries 0', async () => {
-    const emu = await emulator({ dataset: 'demo', failRoutes: ['GET /user/invites'] });
+    const emu = await emulator({ dataset: caseDataset(), failRoutes: ['GET /user/invites'] });
     const started = performance.now();
     const { result } = await scan(emu, dbFile(), { client: { retries: 1 }, repairPauseMs: 400 });
     expect(performance.now() - started).toBeGreaterThanOrEqual(400);
     expect(result.repairs).toEqual({ attempted: 1, recovered: 0 });
     expect(emu.stats().requests.byRoute['GET /user/invites']).toBe(4);
-    const once = await emulator({ dataset: 'demo', failRoutes: ['GET /user/invites'] });
+    const once = await emulator({ dataset: caseDataset(), failRoutes: ['GET /user/invites'] });
     const { result: unrepaired } = await scan(once, dbFile(), { client: { retries: 0 }, repairPauseMs: 60_000 });
     expect(unrepaired.repairs).toEqual({ attempted: 0, recovered: 0 });
     expect(unrepaired.missing.map((m) => m.endpoint)).toEqual(['invites']);
@@ -324,7 +325,7 @@ describe('scans that finish through storms', () => {
   });
 
   it('reads the migration status again with what depends on it when it failed after its retries', async () => {
-    const emu = await emulator({ dataset: 'demo', failRoutes: ['GET /zones/{zone_id}/waf_migration/status'] });
+    const emu = await emulator({ dataset: caseDataset(), failRoutes: ['GET /zones/{zone_id}/waf_migration/status'] });
     const { result } = await scan(emu, dbFile(), { client: { retries: 1 } });
     const zones = emu.org.visibleZones();
     expect(result.repairs).toEqual({ attempted: zones.length, recovered: 0 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DatasetError } from '../../src/emulator/datasets/index.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { emulatorFor, emulatorsClosedAfterEach, raw } from '../support/http.js';
 
 /**
@@ -16,9 +17,9 @@ const ACME_TOKEN = 'acme-owned-token-5f0c2b9d7e1a4c3b';
 const GLOBEX_TOKEN = 'globex-owned-token-8a7b6c5d4e3f2a1b';
 const KEY_PAIR = { 'x-auth-email': 'admin@example.com', 'x-auth-key': 'emulator-key' };
 
-/** The demo dataset's account ids by name (ids are derived from the dataset, not typed here). */
-async function demoAccounts(): Promise<{ acme: string; globex: string }> {
-  const probe = await emulatorFor({ dataset: 'demo' });
+/** The tests' organisation's account ids by name (ids are derived from the dataset, not typed here). */
+async function caseAccounts(): Promise<{ acme: string; globex: string }> {
+  const probe = await emulatorFor({ dataset: caseDataset() });
   try {
     const id = (prefix: string) => probe.org.state.accounts.find((a) => a.name.startsWith(prefix))!.id;
     return { acme: id('Acme'), globex: id('Globex') };
@@ -33,8 +34,8 @@ const as = (emu: RunningEmulator, token: string, path: string) => raw(emu, 'GET'
 describe('a budget per credential', () => {
   it('blocks the user after its quota while an account-owned token keeps its own budget', async () => {
     // vendor docs: rate limits: 1,200 requests per 5 minutes per user or account-owned token
-    const { acme } = await demoAccounts();
-    const emu = await emulator({ dataset: 'demo', rateLimit: 3, rateWindowSeconds: 60, accountTokens: [{ token: ACME_TOKEN, accounts: [acme] }] });
+    const { acme } = await caseAccounts();
+    const emu = await emulator({ dataset: caseDataset(), rateLimit: 3, rateWindowSeconds: 60, accountTokens: [{ token: ACME_TOKEN, accounts: [acme] }] });
     for (let i = 0; i < 3; i++) expect((await raw(emu, 'GET', '/zones')).status).toBe(200);
     const blocked = await raw(emu, 'GET', '/zones');
     expect(blocked.status).toBe(429);
@@ -54,7 +55,7 @@ describe('a budget per credential', () => {
 
   it("counts the user's token and key pair in one budget", async () => {
     // vendor docs: rate limits: the per-user limit applies "cumulatively regardless of whether the request is made via the dashboard, API key, or API token"
-    const emu = await emulator({ dataset: 'demo', rateLimit: 2, rateWindowSeconds: 60 });
+    const emu = await emulator({ dataset: caseDataset(), rateLimit: 2, rateWindowSeconds: 60 });
     expect((await raw(emu, 'GET', '/zones')).status).toBe(200);
     expect((await raw(emu, 'GET', '/zones', { auth: false, headers: KEY_PAIR })).status).toBe(200);
     expect((await raw(emu, 'GET', '/zones', { auth: false, headers: KEY_PAIR })).status).toBe(429);
@@ -63,7 +64,7 @@ describe('a budget per credential', () => {
 
   it('keeps the budgets of an account-owned emulator token (--token-kind account) and the key pair apart', async () => {
     // vendor docs: rate limits: "per user/account token": an account-owned token is not the user
-    const emu = await emulator({ dataset: 'demo', tokenKind: 'account', rateLimit: 1, rateWindowSeconds: 60 });
+    const emu = await emulator({ dataset: caseDataset(), tokenKind: 'account', rateLimit: 1, rateWindowSeconds: 60 });
     const owner = emu.org.visibleAccounts()[0]!.id;
     expect((await raw(emu, 'GET', '/zones')).status).toBe(200);
     expect((await raw(emu, 'GET', '/zones')).status).toBe(429);
@@ -73,7 +74,7 @@ describe('a budget per credential', () => {
 
   it("does not spend the user's budget on requests with a credential nobody holds", async () => {
     // vendor answer: a junk token is refused with 403 code 9109; it is no user's request
-    const emu = await emulator({ dataset: 'demo', rateLimit: 1, rateWindowSeconds: 60 });
+    const emu = await emulator({ dataset: caseDataset(), rateLimit: 1, rateWindowSeconds: 60 });
     expect((await as(emu, 'junk-token-0123', '/zones')).status).toBe(403);
     expect((await raw(emu, 'GET', '/zones')).status).toBe(200);
     expect(emu.stats().byCredential).toEqual({ unauthenticated: { requests: 1, rateLimited: 0 }, user: { requests: 1, rateLimited: 0 } });
@@ -81,8 +82,8 @@ describe('a budget per credential', () => {
 
   it('names credentials by label in GET /__emulator/stats, never by the token, and clears them with DELETE', async () => {
     // vendor docs: API tokens are secrets; the emulator's counters are read by tests and benchmarks
-    const { acme, globex } = await demoAccounts();
-    const emu = await emulator({ dataset: 'demo', accountTokens: [{ token: ACME_TOKEN, accounts: [acme], label: 'acme' }, { token: GLOBEX_TOKEN, accounts: [globex] }] });
+    const { acme, globex } = await caseAccounts();
+    const emu = await emulator({ dataset: caseDataset(), accountTokens: [{ token: ACME_TOKEN, accounts: [acme], label: 'acme' }, { token: GLOBEX_TOKEN, accounts: [globex] }] });
     await as(emu, ACME_TOKEN, '/zones');
     await as(emu, GLOBEX_TOKEN, '/zones');
     const served = await raw(emu, 'GET', '/__emulator/stats');
@@ -96,8 +97,8 @@ describe('a budget per credential', () => {
 describe('extra account-owned tokens', () => {
   it('read their own account, also one the user is not a member of, and nothing else', async () => {
     // vendor docs: account-owned tokens belong to an account and act on that account's resources only
-    const { acme, globex } = await demoAccounts();
-    const emu = await emulator({ dataset: 'demo', accountTokens: [{ token: GLOBEX_TOKEN, accounts: [globex] }] });
+    const { acme, globex } = await caseAccounts();
+    const emu = await emulator({ dataset: caseDataset(), accountTokens: [{ token: GLOBEX_TOKEN, accounts: [globex] }] });
     const zones = await as(emu, GLOBEX_TOKEN, '/zones?per_page=50');
     expect(zones.status).toBe(200);
     expect(zones.json.result.length).toBeGreaterThan(0);
@@ -116,8 +117,8 @@ describe('extra account-owned tokens', () => {
 
   it('cannot list accounts (400 code 1001) nor read the user-level invites', async () => {
     // vendor answer: GET /accounts with an account-owned token: 400 1001 "List accounts endpoint does not support account owned tokens."
-    const { acme } = await demoAccounts();
-    const emu = await emulator({ dataset: 'demo', accountTokens: [{ token: ACME_TOKEN, accounts: [acme] }] });
+    const { acme } = await caseAccounts();
+    const emu = await emulator({ dataset: caseDataset(), accountTokens: [{ token: ACME_TOKEN, accounts: [acme] }] });
     const list = await as(emu, ACME_TOKEN, '/accounts');
     expect(list.status).toBe(400);
     expect(list.json.errors).toEqual([{ code: 1001, message: 'List accounts endpoint does not support account owned tokens.' }]);
@@ -134,7 +135,7 @@ describe('extra account-owned tokens', () => {
     ['the label of the user', ({ acme }) => ({ accountTokens: [{ token: ACME_TOKEN, accounts: [acme], label: 'user' }] })],
     ['a token that is no header value', ({ acme }) => ({ accountTokens: [{ token: 'two words', accounts: [acme] }] })],
   ])('are refused with %s', async (_what, options) => {
-    const ids = await demoAccounts();
-    await expect(emulatorFor({ dataset: 'demo', ...options(ids) })).rejects.toThrow(DatasetError);
+    const ids = await caseAccounts();
+    await expect(emulatorFor({ dataset: caseDataset(), ...options(ids) })).rejects.toThrow(DatasetError);
   });
 });

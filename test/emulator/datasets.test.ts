@@ -7,6 +7,7 @@ import { buildOrganisation, DatasetError } from '../../src/emulator/datasets/ind
 import type { DatasetFile, DatasetZone } from '../../src/emulator/datasets/format.js';
 import { generateOrganisation, zipfCounts } from '../../src/emulator/datasets/generated.js';
 import { loadDataset } from '../../src/emulator/datasets/load.js';
+import { externalExists } from '../../src/emulator/dns/world.js';
 import { seededRandom } from '../../src/emulator/http/faults.js';
 import { emulatorFor, get, NOW } from '../support/http.js';
 
@@ -155,6 +156,17 @@ describe('the generated dataset', () => {
       }
       if (z.migration.state === 'validation') expect(z.plan).toBe('enterprise');
     }
+  });
+
+  // RFC 5321 5.1: a mail server is found through the address records of the MX target; RFC 1034
+  // 3.6.2: a CNAME names the canonical name. A target that does not exist is what dns-dangling-target
+  // reports, which a generated zone must not be made of.
+  it('points its MX and CNAME records at names that exist', () => {
+    const state = generateOrganisation({ seed: 3, accounts: 3, zones: 60, records: 3000 }, NOW);
+    const names = new Set(state.zones.flatMap((z) => [z.name, ...Array.from({ length: z.dns.size }, (_, i) => z.dns.at(i).name)]));
+    const targets = state.zones.flatMap((z) => Array.from({ length: z.dns.size }, (_, i) => z.dns.at(i)).filter((r) => r.type === 'MX' || r.type === 'CNAME'));
+    expect(targets.filter((r) => r.type === 'MX')).toHaveLength(60);
+    expect(targets.filter((r) => !names.has(r.content ?? '') && !externalExists(r.content ?? '')).map((r) => `${r.type} ${r.name} -> ${r.content}`)).toEqual([]);
   });
 
   it('serves a million records over ten thousand zones without materialising them', () => {

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/server.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { emulatorFor, get, raw, zoneId } from '../support/http.js';
 
 /** Rate limits, injected faults and the counters tests and benchmarks read. */
 let emu: RunningEmulator | undefined;
 async function start(options: EmulatorOptions): Promise<RunningEmulator> {
-  emu = await emulatorFor({ dataset: 'demo', ...options });
+  emu = await emulatorFor({ dataset: caseDataset(), ...options });
   return emu;
 }
 afterEach(async () => {
@@ -157,7 +158,7 @@ describe('injected faults', () => {
     const e = await start({ shortPages: true });
     const page = await get(e, '/zones?per_page=5&page=1');
     expect(page.json.result).toHaveLength(4);
-    // The demo has 22 member zones (13 before the zones of late 2026 were added): the last page, 5, holds 2 and is not full.
+    // The tests' organisation has 22 member zones: the last page, 5, holds 2 and is not full.
     expect(page.json.result_info).toMatchObject({ per_page: 5, count: 4, total_count: 22 });
     const last = await get(e, '/zones?per_page=5&page=5');
     expect(last.json.result).toHaveLength(2);

@@ -3,11 +3,12 @@
  * (with development mode's `time_remaining`), bot management in the shape of the zone's bot product,
  * zone-level authenticated origin pulls, the rate limiting phase's entry point and its item in the
  * rulesets list, and a managed entry point executing the OWASP Core Ruleset. Also the dataset
- * loader's refusals for these keys, and the demo's cases for them.
+ * loader's refusals for these keys, and the tests' organisation's cases for them.
  */
 import { describe, expect, it } from 'vitest';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import { buildOrganisation } from '../../src/emulator/datasets/index.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { emulatorPerDescribe, get, NOW, zoneId } from '../support/http.js';
 import { expectFailure, expectOk } from '../support/envelope.js';
 
@@ -108,7 +109,7 @@ describe('issue 31 reads', () => {
     expect((await setting('set.example', 'challenge_ttl')).value).toBe(86400);
   });
 
-  it('answers bot management in the shape of the plan\'s bot product', async () => {
+  it("answers bot management in the shape of the plan's bot product", async () => {
     // vendor docs (bots, plans): Free has Bot Fight Mode; vendor's API reference: its configuration
     // carries fight_mode and enable_js; JavaScript detections are always on with Bot Fight Mode.
     const free = expectOk(await get(emulator(), path('plain-free.example', '/bot_management')));
@@ -180,7 +181,7 @@ describe('issue 31 dataset keys', () => {
     expect(load({ settings: { development_mode: 'on' }, settings_modified_on: { development_mode: 'now-4h' } })).toThrow(/development mode turns itself off 3 hours after/);
   });
 
-  it('refuses bot fields the plan\'s product does not have', () => {
+  it("refuses bot fields the plan's product does not have", () => {
     // vendor docs (bots, plans): fight_mode is Bot Fight Mode (Free); a Pro zone has Super Bot Fight Mode.
     expect(load({ bot_management: { fight_mode: true } })).toThrow(/security\.bot_management\.fight_mode: not a setting of Super Bot Fight Mode \(Pro\)/);
     expect(load({ bot_management: { sbfm_likely_automated: 'block' } })).toThrow(/sbfm_likely_automated: not a setting/);
@@ -199,8 +200,8 @@ describe('issue 31 dataset keys', () => {
   });
 });
 
-describe('issue 31 demo cases', () => {
-  const emulator = emulatorPerDescribe({ dataset: 'demo' });
+describe("issue 31 cases of the tests' organisation", () => {
+  const emulator = emulatorPerDescribe({ dataset: caseDataset() });
   const path = (zone: string, rest: string) => `/zones/${zoneId(emulator(), zone)}${rest}`;
   const value = async (zone: string, id: string) => expectOk(await get(emulator(), path(zone, `/settings/${id}`))).value;
 

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import { buildOrganisation } from '../../src/emulator/datasets/index.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { emulatorPerDescribe, get, raw, zoneId } from '../support/http.js';
 import { expectFailure, expectOk } from '../support/envelope.js';
 
@@ -220,8 +221,8 @@ describe('the new situations in the dataset format', () => {
   });
 });
 
-describe('the demo organisation serves the new situations', () => {
-  const emulator = emulatorPerDescribe({ dataset: 'demo' });
+describe("the tests' organisation serves the new situations", () => {
+  const emulator = emulatorPerDescribe({ dataset: caseDataset() });
   const zone = (name: string, rest: string) => `/zones/${zoneId(emulator(), name)}${rest}`;
 
   it('serves the Enterprise account entry point and the zone entry points of its native zones', async () => {

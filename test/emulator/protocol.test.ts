@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { emulatorFor, get, raw, zoneId } from '../support/http.js';
 
 /** Envelope, authentication and routing: what every endpoint shares. */
 describe('envelope, authentication and routing', () => {
   let emu: RunningEmulator;
   beforeAll(async () => {
-    emu = await emulatorFor({ dataset: 'demo' });
+    emu = await emulatorFor({ dataset: caseDataset() });
   });
   afterAll(() => emu.close());
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DatasetError } from '../../src/emulator/datasets/index.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { emulatorFor, emulatorsClosedAfterEach, get, raw, zoneId } from '../support/http.js';
 
 /**
@@ -19,7 +20,7 @@ describe('bad credentials', () => {
     ['401', 401, 10000, 'Authentication error'],
     ['10000', 403, 10000, 'Authentication error'],
   ] as const)('--bad-credentials %s answers HTTP %i code %i', async (answer, status, code, message) => {
-    const emu = await emulator({ badCredentials: answer });
+    const emu = await emulator({ dataset: caseDataset(), badCredentials: answer });
     const r = await raw(emu, 'GET', '/accounts', { auth: false, headers: { authorization: 'Bearer junk-token' } });
     expect(r.status).toBe(status);
     expect(r.json).toMatchObject({ success: false, result: null, errors: [{ code, message }] });
@@ -29,14 +30,14 @@ describe('bad credentials', () => {
 describe('an account-owned token (--token-kind account)', () => {
   it('cannot list accounts: 400 code 1001, as the real API answers', async () => {
     // docs/api-surface.md, answers beyond the spec: "List accounts endpoint does not support account owned tokens."
-    const emu = await emulator({ dataset: 'demo', tokenKind: 'account' });
+    const emu = await emulator({ dataset: caseDataset(), tokenKind: 'account' });
     const r = await get(emu, '/accounts');
     expect(r.status).toBe(400);
     expect(r.json).toEqual({ success: false, errors: [{ code: 1001, message: 'List accounts endpoint does not support account owned tokens.' }], messages: [], result: null });
   });
 
   it('sees the zones of its own account only, and is refused the user-level invites (403 9109, a guess)', async () => {
-    const emu = await emulator({ dataset: 'demo', tokenKind: 'account' });
+    const emu = await emulator({ dataset: caseDataset(), tokenKind: 'account' });
     const zones = await get(emu, '/zones?per_page=50');
     const owners = new Set((zones.json.result as Array<{ account: { id: string } }>).map((z) => z.account.id));
     expect(owners.size).toBe(1);
@@ -47,18 +48,18 @@ describe('an account-owned token (--token-kind account)', () => {
   });
 
   it('belongs to the account --token-account names, and refuses one the dataset lacks', async () => {
-    const plain = await emulator({ dataset: 'demo' });
+    const plain = await emulator({ dataset: caseDataset() });
     const second = plain.org.visibleAccounts()[1]!.id;
-    const emu = await emulator({ dataset: 'demo', tokenKind: 'account', tokenAccount: second });
+    const emu = await emulator({ dataset: caseDataset(), tokenKind: 'account', tokenAccount: second });
     expect(emu.org.visibleZones().every((z) => z.accountId === second)).toBe(true);
-    await expect(emulatorFor({ dataset: 'demo', tokenKind: 'account', tokenAccount: 'no-such-account' })).rejects.toThrow(DatasetError);
+    await expect(emulatorFor({ dataset: caseDataset(), tokenKind: 'account', tokenAccount: 'no-such-account' })).rejects.toThrow(DatasetError);
   });
 });
 
 describe('a permission the token lacks (--deny-route)', () => {
   it('answers 403 code 9109 on the named route only', async () => {
     // docs/api-surface.md, answers beyond the spec: missing permission: 403 9109 "Unauthorized to access requested resource".
-    const emu = await emulator({ dataset: 'demo', denyRoutes: ['GET /zones/{zone_id}/filters'] });
+    const emu = await emulator({ dataset: caseDataset(), denyRoutes: ['GET /zones/{zone_id}/filters'] });
     const id = zoneId(emu, 'acme-bank.example');
     const denied = await get(emu, `/zones/${id}/filters`);
     expect(denied.status).toBe(403);
@@ -72,7 +73,7 @@ describe('the retired previous managed rules (--api-era retired)', () => {
     // vendor SDK (cloudflare 7.x, firewall/waf/overrides.d.ts): "deprecated and returns 410 Gone";
     // its error item carries a message only. The other legacy endpoints answering alike is the
     // emulator's assumption (docs/dataset-format.md says so).
-    const emu = await emulator({ dataset: 'demo', apiEra: 'retired' });
+    const emu = await emulator({ dataset: caseDataset(), apiEra: 'retired' });
     const id = zoneId(emu, 'acme-bank.example');
     for (const path of [`/zones/${id}/firewall/waf/overrides`, `/zones/${id}/firewall/waf/packages`, `/zones/${id}/firewall/waf/packages/any/groups`]) {
       const r = await get(emu, path);
@@ -85,7 +86,7 @@ describe('the retired previous managed rules (--api-era retired)', () => {
   });
 
   it('serves them as before in the default era', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     expect((await get(emu, `/zones/${zoneId(emu, 'acme-bank.example')}/firewall/waf/overrides`)).status).toBe(200);
   });
 });
@@ -93,7 +94,7 @@ describe('the retired previous managed rules (--api-era retired)', () => {
 describe('list answers without totals (--no-totals)', () => {
   it('carry page, per_page and count only', async () => {
     // docs/api-surface.md, answers beyond the spec: total_pages is often absent (accounts, firewall rules, filters); a client must compute it.
-    const emu = await emulator({ dataset: 'demo', noTotals: true });
+    const emu = await emulator({ dataset: caseDataset(), noTotals: true });
     const r = await get(emu, '/zones?per_page=5');
     expect(r.json.result_info).toEqual({ page: 1, per_page: 5, count: 5 });
   });

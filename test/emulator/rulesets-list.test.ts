@@ -194,7 +194,7 @@ describe('GET /zones/{zone_id}/rulesets', () => {
   });
 
   it('is counted in the emulator stats under its route', async () => {
-    // README, The API emulator: GET /__emulator/stats counts requests by route ("METHOD template"), as for every route.
+    // docs/emulator.md, Its own endpoints: GET /__emulator/stats counts requests by route ("METHOD template"), as for every route.
     expect((await raw(emu(), 'DELETE', '/__emulator/stats')).status).toBe(200);
     await list(emu(), 'free.example');
     await get(emu(), path(emu(), 'both.example', '/rulesets?per_page=0'));

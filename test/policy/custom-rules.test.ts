@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../rules/index.js';
 import { loadCustomRules } from '../../src/policy/custom-rules.js';
@@ -11,6 +12,7 @@ import { loadCustomRules } from '../../src/policy/custom-rules.js';
  * installed beside it may write them (defineRule only adds types).
  */
 
+const BUILT_LOADER = new URL('../../dist/src/policy/custom-rules.js', import.meta.url).href;
 const BUILT_IN = new Set(RULES.map((r) => r.meta.id));
 
 const meta = (id: string, extra = '') => `{
@@ -26,6 +28,32 @@ function dirWith(files: Record<string, string>): string {
 }
 
 const load = (...dirs: string[]) => loadCustomRules(dirs, '/', BUILT_IN);
+
+/**
+ * Loads rule directories in a plain Node process with the built loader: how the CLI imports rule
+ * files. (Under vitest an import goes through Vite's resolver, which Node's loader hooks do not
+ * reach.) Resolves with the rule ids, or rejects with the one-line refusal.
+ */
+function loadInNode(...dirs: string[]): Promise<string[]> {
+  const script = `const { loadCustomRules } = await import(${JSON.stringify(BUILT_LOADER)});
+try { const rules = await loadCustomRules(${JSON.stringify(dirs)}, '/', new Set()); process.stdout.write(JSON.stringify(rules.map((r) => r.rule.meta.id))); }
+catch (e) { process.stderr.write(e.message); process.exitCode = 2; }`;
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--input-type=module', '-e', script], { cwd: tmpdir() }, (err, stdout, stderr) => {
+      if (err) reject(new Error(stderr || err.message));
+      else resolve(JSON.parse(stdout) as string[]);
+    });
+  });
+}
+
+/** The node_modules directories Node would look in for a package imported from a file of `dir`. */
+function nodeModulesAbove(dir: string): string[] {
+  const found: string[] = [];
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, 'node_modules'))) found.push(join(d, 'node_modules'));
+    if (dirname(d) === d) return found;
+  }
+}
 
 describe('custom rules', () => {
   it('loads every .js and .mjs rule of each directory, in name order, skipping tests and declarations', async () => {
@@ -62,10 +90,27 @@ describe('custom rules', () => {
     await expect(load(a, b)).rejects.toThrow(`${join(b, 'acme-a.mjs')}: rule id "acme-a" is also defined in ${join(a, 'acme-a.js')}`);
   });
 
-  it('says where zonewarden/rules must be installed when a rule outside any project imports it', async () => {
-    // A directory with no node_modules above it: /tmp has none of zonewarden.
-    const dir = dirWith({ 'acme-a.mjs': "import { defineRule } from 'zonewarden/rules';\nexport default defineRule({});\n" });
-    await expect(load(dir)).rejects.toThrow(/acme-a\.mjs: cannot import zonewarden\/rules from there; install zonewarden in the rules' project .* or default-export a plain rule object/);
+  it('gives a rule outside any project its own zonewarden/rules: no node_modules needed beside it', async () => {
+    // A directory with no node_modules above it: /tmp has no zonewarden, so only the loader's resolve hook answers.
+    const source = `import { defineRule, SEVERITIES } from 'zonewarden/rules';
+export default defineRule({ meta: ${meta('acme-a', ", optionHelp: { sev: 'a severity' }")}, defaultOptions: { sev: SEVERITIES[0] }, check(ctx) { ctx.pass(); } });
+`;
+    const dir = dirWith({ 'acme-a.mjs': source });
+    expect(nodeModulesAbove(dir)).toEqual([]);
+    expect(await loadInNode(dir)).toEqual(['acme-a']);
+  });
+
+  it.each([
+    ['a package that is not installed', "import pad from 'left-pad';", /acme-a\.mjs: cannot be loaded: it imports the package left-pad, which is not installed there; run: npm install --prefix \S+ left-pad$/],
+    ['a subpath of a scoped package', "import x from '@acme/cidr/v4';", /acme-a\.mjs: cannot be loaded: it imports the package @acme\/cidr, which is not installed there; run: npm install --prefix \S+ @acme\/cidr$/],
+    ['a helper that does not exist', "import x from './lib/cidr.js';", /acme-a\.mjs: cannot be loaded: \.\/lib\/cidr\.js does not exist$/],
+    ['zonewarden itself, which exports no root', "import x from 'zonewarden';", /acme-a\.mjs: cannot be loaded: it imports zonewarden; zonewarden gives its rules zonewarden\/rules and zonewarden\/rules\/testing, import from those$/],
+  ])('refuses an import of %s with one line naming it and what to do', async (_, line, message) => {
+    const dir = dirWith({ 'acme-a.mjs': `${line}\n${ruleSource('acme-a')}` });
+    const error = (await loadInNode(dir).catch((e: Error) => e)) as Error;
+    expect(error.message).toMatch(message);
+    expect(error.message).not.toContain('\n');
+    if (String(message).includes('npm install')) expect(error.message).toContain(`--prefix ${dir} `);
   });
 
   it('refuses a directory that does not exist or is a file', async () => {

@@ -9,6 +9,7 @@ import type { Finding } from '../../src/policy/findings.js';
 import { activeRules, loadCatalogue, type ActiveRule } from '../../src/policy/registry.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { emulatorsClosedAfterEach, TOKEN } from '../support/http.js';
 import { runInProcess } from '../support/in-process.js';
 
@@ -17,7 +18,7 @@ import { runInProcess } from '../support/in-process.js';
  * (meta.declaresHorizon, ctx.holdsUntil), and an audit then keeps them on an unchanged zone until
  * that time. That is only safe if the horizon is true: judged at any time before it, on the same
  * data, the rule gives the same verdicts (statuses, severities, messages, data). Each such rule is
- * judged on the demo organisation from several times, and again just before and halfway to each
+ * judged on the tests' organisation from several times, and again just before and halfway to each
  * zone's horizon.
  */
 
@@ -49,8 +50,8 @@ class ZoneSink implements FindingSink {
 }
 
 describe('a rule that says until when its verdicts hold', () => {
-  it('gives the same verdicts at any time before that, on every zone of the demo', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+  it("gives the same verdicts at any time before that, on every zone of the tests' organisation", async () => {
+    const emu = await emulator({ dataset: caseDataset() });
     const dir = mkdtempSync(join(tmpdir(), 'zw-horizon-'));
     const path = join(dir, 'zonewarden.db');
     const run = await runInProcess(['scan', '--base-url', emu.url, '--db', path, '--budget', '1000000', '--quiet'], { ZONEWARDEN_API_TOKEN: TOKEN }, dir);

@@ -9,11 +9,13 @@ import { recordAudit, runAudit, type AuditResult } from '../../src/policy/audit.
 import type { Finding } from '../../src/policy/findings.js';
 import { activeRules, loadCatalogue, type RuleSettings } from '../../src/policy/registry.js';
 import { referencedAudits } from '../../src/policy/reuse-rows.js';
-import { loadAuditHeader, storedFindings, storedFindingsJson } from '../../src/policy/store.js';
+import { auditFindings, auditFindingsJson, auditHeader, storedFindingsJson } from '../../src/policy/store.js';
+import { officialAuditId } from '../../src/policy/audit-identity.js';
 import type { Waiver } from '../../src/policy/waivers.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { pruneScans } from '../../src/snapshot/prune.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { emulatorsClosedAfterEach, TOKEN } from '../support/http.js';
 import { runInProcess } from '../support/in-process.js';
 
@@ -46,20 +48,25 @@ async function scanned(emu: RunningEmulator): Promise<{ db: Db; scan: () => Prom
 
 const shown = (f: Finding) => ({ ...f });
 
-/** The audit as stored, next to the same audit held in memory without reuse. */
+/**
+ * The audit as stored, next to the same audit held in memory without reuse. Audits of one scan
+ * with other settings or waivers are trials beside its official audit (issue 32): each is read
+ * back by the id it was stored under.
+ */
 function auditBoth(db: Db, scanId: number, settings: Record<string, RuleSettings>, waivers: Waiver[] = []): { stored: AuditResult; full: AuditResult } {
   const rules = activeRules(catalogue, settings);
   const stored = recordAudit(db, new SnapshotReader(db, scanId), rules, waivers);
   const full = runAudit(new SnapshotReader(db, scanId), rules, waivers, { keepPasses: false });
-  const findings = [...storedFindings(db, scanId)].map(shown);
+  const auditId = stored.stored!.auditId;
+  const findings = [...auditFindings(db, auditId)].map(shown);
   expect(findings).toEqual(full.findings.map(shown));
   // The JSON texts built by SQLite follow the same path.
-  expect([...storedFindingsJson(db, scanId)].map((t) => JSON.parse(t) as unknown)).toEqual(JSON.parse(JSON.stringify(full.findings)));
+  expect([...auditFindingsJson(db, auditId)].map((t) => JSON.parse(t) as unknown)).toEqual(JSON.parse(JSON.stringify(full.findings)));
   expect(stored.counts).toEqual(full.counts);
   expect(stored.failingAtOrAbove).toEqual(full.failingAtOrAbove);
   expect(stored.waivers).toEqual(full.waivers);
   expect(stored.errors).toEqual(full.errors);
-  expect(loadAuditHeader(db, scanId)?.counts).toEqual(full.counts);
+  expect(auditHeader(db, auditId)?.counts).toEqual(full.counts);
   return { stored, full };
 }
 
@@ -77,8 +84,8 @@ const waiver = (over: Partial<Waiver>): Waiver => ({
 
 describe('an audit that keeps the verdicts of unchanged zones', () => {
   // design.md "A rule": a check is pure and judges against the scan's time; issue 30 item 4: rules that use it declare it.
-  it('is equal to a full audit on the demo organisation after changes, option changes, waivers and time', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+  it("is equal to a full audit on the tests' organisation after changes, option changes, waivers and time", async () => {
+    const emu = await emulator({ dataset: caseDataset() });
     const { db, scan } = await scanned(emu);
     try {
       const first = auditBoth(db, 1, DEMO_RULE_SETTINGS);
@@ -135,23 +142,27 @@ describe('an audit that keeps the verdicts of unchanged zones', () => {
         ids.push(id);
       }
       const last = ids.at(-1)!;
+      const [firstAudit, lastAudit] = [officialAuditId(db, 1)!, officialAuditId(db, last)!];
       // Flattened: the last audit reads rows of the audits that judged each zone, the first included.
-      expect(referencedAudits(db, last)).toContain(1);
+      expect(referencedAudits(db, lastAudit)).toContain(firstAudit);
       const before = [...storedFindingsJson(db, last)];
-      // Auditing the first scan again replaces its rows: the audits that read them get their own copy first.
-      recordAudit(db, new SnapshotReader(db, 1), activeRules(catalogue, {}), [], { reuse: false });
-      expect(referencedAudits(db, last)).not.toContain(1);
+      // Auditing the first scan again with the same settings replaces its rows (keeping its id): the
+      // audits that read them get their own copy first.
+      const again = recordAudit(db, new SnapshotReader(db, 1), activeRules(catalogue, {}), [], { reuse: false });
+      expect(again.stored).toMatchObject({ auditId: firstAudit, replaced: true, trial: null });
+      expect(referencedAudits(db, lastAudit)).not.toContain(firstAudit);
       expect([...storedFindingsJson(db, last)]).toEqual(before);
       // Prune deletes the older scans, audits included: a kept audit that read rows of one gets its own
       // copy first, so no old scan is kept only for the verdicts a later audit reused.
       emu.night({ share: 0.1, seed: 4 });
       const newest = await scan();
       auditBoth(db, newest, {});
-      expect(referencedAudits(db, newest)).toContain(last);
+      const newestAudit = officialAuditId(db, newest)!;
+      expect(referencedAudits(db, newestAudit)).toContain(lastAudit);
       const newestBefore = [...storedFindingsJson(db, newest)];
       const pruned = pruneScans(db, 1);
       expect(pruned.keptScans).toEqual([newest]);
-      expect(referencedAudits(db, newest)).toEqual([]);
+      expect(referencedAudits(db, newestAudit)).toEqual([]);
       expect([...storedFindingsJson(db, newest)]).toEqual(newestBefore);
     } finally {
       db.close();
@@ -162,7 +173,7 @@ describe('an audit that keeps the verdicts of unchanged zones', () => {
   // records, so a zone whose own data did not change must still be judged again when that zone's
   // did, or when that zone goes (the target is then resolved live).
   it('judges a zone again when another zone its verdicts looked at changed or went', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const zones = emu.org.state.zones.filter((z) => z.type === 'full' && z.status === 'active');
     const [pointing, pointedAt] = [zones[0]!, zones[1]!];
     const iso = new Date().toISOString();
@@ -193,7 +204,7 @@ describe('an audit that keeps the verdicts of unchanged zones', () => {
   // issue 30 item 4: "rules that depend on the time declare it": a rule whose verdicts move with the
   // time alone, on the same data, must say so, or an audit would keep a stale verdict.
   it('is only safe because every rule that reads the time declares it', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const { db } = await scanned(emu);
     try {
       const rules = activeRules(catalogue, DEMO_RULE_SETTINGS);

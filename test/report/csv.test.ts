@@ -200,16 +200,26 @@ describe('writeFindingsCsv', () => {
         '',
         '',
         '',
+        '',
       ],
     ]);
   });
 
-  it("ends each failing row with the rule's remediation, and a passing one with none", () => {
+  it("gives each failing row the rule's remediation, and a passing one none", () => {
     const { rows } = capture([finding({ rule: 'certificate-expiry' }), finding({ rule: 'certificate-expiry', status: 'pass' })]);
     const column = FINDINGS_CSV_COLUMNS.indexOf('remediation');
-    expect(column).toBe(FINDINGS_CSV_COLUMNS.length - 1);
     expect(rows[1]?.[column]).toMatch(/^For a managed certificate, find out why the renewal did not happen/);
     expect(rows[2]?.[column]).toBe('');
+  });
+
+  // Issue 32 item 6: what a verdict is evidence for, passes included; a rule mapped to no control has none.
+  it('ends every row with the controls its rule maps to, passing rows too', () => {
+    const { rows } = capture([finding({ rule: 'certificate-expiry' }), finding({ rule: 'certificate-expiry', status: 'pass' }), finding({ rule: 'development-mode-on' })]);
+    const column = FINDINGS_CSV_COLUMNS.indexOf('controls');
+    expect(column).toBe(FINDINGS_CSV_COLUMNS.length - 1);
+    expect(rows[1]?.[column]).toBe('PCI DSS 4.2.1; NIST SP 800-53 SC-17');
+    expect(rows[2]?.[column]).toBe('PCI DSS 4.2.1; NIST SP 800-53 SC-17');
+    expect(rows[3]?.[column]).toBe('');
   });
 
   it('writes null account, zone and resource name as empty cells, and the waiver', () => {
@@ -244,6 +254,7 @@ describe('writeFindingsCsv', () => {
       'sec@example.com',
       '2030-01-01',
       '',
+      '',
     ]);
   });
 
@@ -277,6 +288,7 @@ describe('writeFindingsCsv', () => {
       waiver_owner: "'\towner",
       waiver_expires: "'-2030",
       remediation: '',
+      controls: '',
     });
     expect(rows[2]?.[3]).toBe('pass');
   });

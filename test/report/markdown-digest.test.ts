@@ -3,11 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_RULE_SETTINGS } from '../../src/cli/commands/demo.js';
+import type { DatasetChoice } from '../../src/emulator/datasets/index.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { digestView, MAX_DIGEST_CHARS, renderDigest } from '../../src/report/markdown-digest.js';
 import { reportData, type ReportData } from '../../src/report/report-data.js';
+import { reportRisk, type ReportRisk } from '../../src/report/risk.js';
+import { SEVERITIES, severityRank } from '../../src/policy/rule.js';
 import { loadTemplates } from '../../src/report/templates.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { pendingOrganizationFlags, TOKEN } from '../support/http.js';
 import { runInProcess } from '../support/in-process.js';
 
@@ -16,17 +20,15 @@ const normalised = (text: string) => text.replace(/\d{4}-\d{2}-\d{2}([T ][\d:.]+
 
 const GOLDEN = new URL('../fixtures/golden/report.md', import.meta.url);
 
-describe('the Markdown digest of the demo scans', () => {
+/** Two audited scans of an organisation, its pending invites accepted between them, and the latest's digest. */
+function digestOfScans(dataset: DatasetChoice) {
   const dir = mkdtempSync(join(tmpdir(), 'zw-digest-'));
   const file = join(dir, 'zonewarden.db');
   const env = { ZONEWARDEN_API_TOKEN: TOKEN };
-  let emu: RunningEmulator;
-  let db: Db;
-  let data: ReportData;
-  let digest: string;
+  const state: { emu?: RunningEmulator; db?: Db; data?: ReportData; risk?: ReportRisk; digest?: string } = {};
 
   beforeAll(async () => {
-    emu = await startEmulator({ dataset: 'demo', now: new Date(), rateLimit: 0, ipRateLimit: 0 });
+    const emu = (state.emu = await startEmulator({ dataset, now: new Date(), rateLimit: 0, ipRateLimit: 0 }));
     // The demo's own rule settings, as `zonewarden demo` audits it (its documentation ranges are stand-ins).
     writeFileSync(join(dir, 'demo-rules.json'), JSON.stringify({ rules: DEMO_RULE_SETTINGS }));
     const run = (...args: string[]) => runInProcess([...args, '--db', file, '--config', 'demo-rules.json'], env, dir);
@@ -37,14 +39,29 @@ describe('the Markdown digest of the demo scans', () => {
     const latest = 3;
     await run('audit', '--scan', '1', '--quiet');
     await run('audit', '--scan', String(latest), '--quiet');
-    db = openSnapshot(file);
-    data = reportData(db, latest);
-    digest = renderDigest(loadTemplates(), data);
-  }, 60_000);
+    state.db = openSnapshot(file);
+    state.data = reportData(state.db, latest);
+    state.risk = reportRisk(state.db, state.data.audit.auditId);
+    state.digest = renderDigest(loadTemplates(), state.data, state.risk);
+  });
 
   afterAll(async () => {
-    db?.close();
-    await emu?.close();
+    state.db?.close();
+    await state.emu?.close();
+  });
+
+  return { data: () => state.data!, risk: () => state.risk!, digest: () => state.digest! };
+}
+
+describe('the Markdown digest of the demo scans', () => {
+  const scans = digestOfScans('demo');
+  let data: ReportData;
+  let risk: ReportRisk;
+  let digest: string;
+  beforeAll(() => {
+    data = scans.data();
+    risk = scans.risk();
+    digest = scans.digest();
   });
 
   it('matches the golden file (times aside)', () => {
@@ -62,8 +79,49 @@ describe('the Markdown digest of the demo scans', () => {
     expect(digest).toContain('The scan read everything in its scope.');
   });
 
-  it('escapes the demo hostile strings: no HTML, no broken table rows', () => {
+  it('keeps under 60,000 characters by shortening its lists, and says so', () => {
+    const many = Array.from({ length: 3000 }, (_, i) => ({ ...data.topRisks[0]!, message: `${'x'.repeat(250)} ${i}` }));
+    const big = renderDigest(loadTemplates(), { ...data, topRisks: many }, risk);
+    expect(big.length).toBeLessThanOrEqual(MAX_DIGEST_CHARS);
+    expect(big).toMatch(/_\d+ of 3,000 shown\._/);
+    expect(big).toContain('This digest is shortened to fit a pull-request comment');
+    expect(digestView(data, 100, risk).cut).toBe(false);
+  });
+
+  // Issue 32: "what to do" was ordered by count, so the expired certificate (critical) came 21st.
+  it('lists what to do most severe first, then by the zones it reaches, and the worst zones by risk', () => {
+    const fixes = [...digest.matchAll(/^- (critical|high|medium|low|info): `([^`]+)` \((\d+) failing(?: in (\d+) zones?)?/gm)].map((m) => ({
+      severity: m[1] as 'critical',
+      zones: Number(m[4] ?? 0),
+      failing: Number(m[3]),
+    }));
+    expect(fixes.length).toBe(Object.values(data.audit.counts.byRule).filter((c) => c.fail > 0).length);
+    // The most severe failure of the audit (in the demo, an expired certificate) leads.
+    expect(fixes[0]!.severity).toBe(SEVERITIES.find((s) => data.audit.counts.failBySeverity[s] > 0));
+    for (let i = 1; i < fixes.length; i++) {
+      const [a, b] = [fixes[i - 1]!, fixes[i]!];
+      const order = severityRank(a.severity) - severityRank(b.severity) || a.zones - b.zones || a.failing - b.failing;
+      expect(order, JSON.stringify([a, b])).toBeGreaterThanOrEqual(0);
+    }
+    const scores = [...digest.split('### Worst zones by risk')[1]!.matchAll(/^\| [^|]+ \| (\d+) \|/gm)].map((m) => Number(m[1]));
+    expect(scores.length).toBeGreaterThan(1);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+});
+
+// The tests' organisation carries HTML, Markdown table syntax and control characters in its names,
+// messages and invites (test/support/case-dataset.ts): none may break out of the digest's text.
+describe("the Markdown digest of the tests' organisation", () => {
+  const scans = digestOfScans(caseDataset());
+
+  it('escapes its hostile strings: no HTML, no broken table rows', () => {
+    const digest = scans.digest();
+    // The invited account's name (with an img and a script tag) reaches the digest through drift.
+    expect(digest).toContain('Globex Partners');
     expect(digest).not.toMatch(/<(script|img)/i);
+    // Nor a control character: the ANSI escapes and bells of its names and messages are written out.
+    // eslint-disable-next-line no-control-regex
+    expect(digest).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/);
     const lines = digest.split('\n');
     const cells = (line: string) => line.split(/(?<!\\)\|/).length;
     let columns = 0;
@@ -76,14 +134,5 @@ describe('the Markdown digest of the demo scans', () => {
       }
     });
     expect(rows).toBeGreaterThan(20);
-  });
-
-  it('keeps under 60,000 characters by shortening its lists, and says so', () => {
-    const many = Array.from({ length: 3000 }, (_, i) => ({ ...data.topRisks[0]!, message: `${'x'.repeat(250)} ${i}` }));
-    const big = renderDigest(loadTemplates(), { ...data, topRisks: many });
-    expect(big.length).toBeLessThanOrEqual(MAX_DIGEST_CHARS);
-    expect(big).toMatch(/_\d+ of 3,000 shown\._/);
-    expect(big).toContain('This digest is shortened to fit a pull-request comment');
-    expect(digestView(data, 100).cut).toBe(false);
   });
 });

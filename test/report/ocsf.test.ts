@@ -4,7 +4,8 @@ import invitePending from '../../rules/invite-pending.js';
 import { runAudit } from '../../src/policy/audit.js';
 import { activeRules, loadCatalogue } from '../../src/policy/registry.js';
 import type { Waiver } from '../../src/policy/waivers.js';
-import { OCSF_VERSION, writeOcsf } from '../../src/report/ocsf.js';
+import { OCSF_VERSION, ocsfEvent, writeOcsf } from '../../src/report/ocsf.js';
+import type { ScanRow } from '../../src/snapshot/reader.js';
 import { snapshotOf, type Item } from '../support/snapshot-fixture.js';
 
 /**
@@ -34,25 +35,28 @@ let seq = 0;
 const record = (name: string, content: string, proxied: boolean): Item => ({ id: `rec${String(++seq).padStart(29, '0')}`, type: 'A', name, content, proxied, ttl: 1 });
 const exposed = (zone: string) => [record(zone, '203.0.113.10', true), record(`direct.${zone}`, '203.0.113.10', false)];
 
-function events(): Array<Record<string, unknown>> {
+function events(keepPasses = false): Array<Record<string, unknown>> {
   const { reader, db } = snapshotOf({
     invites: [{ id: 'inv00000000000000000000000000001', organization_name: 'Other <Org>', status: 'pending', roles: ['Administrator'], expires_on: '2026-12-01T00:00:00Z', invited_on: '2026-10-01T00:00:00Z' }],
     zones: [
       { name: 'a.example', dnsRecords: exposed('a.example') },
       { name: 'b.example', unread: { dns_records: 'denied' } },
       { name: 'c.example', dnsRecords: exposed('c.example') },
+      { name: 'd.example', dnsRecords: [record('d.example', '198.51.100.4', true)] },
     ],
   });
   const rules = loadCatalogue([dnsOriginExposed, invitePending]);
   const waiver: Waiver = { index: 1, rule: 'dns-origin-exposed', zone: 'c.example', resource: null, reason: 'lab', owner: 'net@example.com', expires: '2027-01-01', expiresAt: new Date('2027-01-01'), acknowledge: ['critical'] };
   // issue 32 item 5: a critical failure is waived only by a waiver that acknowledges it (its severity is raised to critical here).
-  const result = runAudit(reader, activeRules(rules, { 'dns-origin-exposed': { severity: 'critical' } }), [waiver], { keepPasses: false });
+  const result = runAudit(reader, activeRules(rules, { 'dns-origin-exposed': { severity: 'critical' } }), [waiver], { keepPasses });
   let text = '';
   writeOcsf(result.findings, reader.scan, rules, (t) => (text += t));
   db.close();
   expect(text.endsWith('\n')).toBe(true);
   return text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+const SCAN = { id: 1, startedAt: '2026-11-01T12:00:00.000Z' } as ScanRow;
 
 describe('OCSF findings', () => {
   const all = events();
@@ -76,8 +80,47 @@ describe('OCSF findings', () => {
       expect(e['type_uid']).toBe((e['class_uid'] as number) * 100 + (e['activity_id'] as number));
       expect(get(e, 'metadata.version')).toBe(OCSF_VERSION);
       expect(Number.isInteger(e['time'])).toBe(true);
-      expect(get(e, 'compliance.standards')).toEqual(['zonewarden']);
+      // OCSF 1.3.0 compliance object (schema.ocsf.io/1.3.0/objects/compliance): control, requirements, standards (required),
+      // status, status_code, status_detail, status_id; standards and requirements are arrays of strings.
+      const compliance = e['compliance'] as Record<string, unknown>;
+      for (const key of Object.keys(compliance)) expect(['control', 'requirements', 'standards', 'status', 'status_code', 'status_detail', 'status_id'], key).toContain(key);
+      expect((compliance['standards'] as unknown[]).every((x) => typeof x === 'string')).toBe(true);
+      expect((compliance['requirements'] as unknown[] | undefined)?.every((x) => typeof x === 'string') ?? true).toBe(true);
     }
+  });
+
+  // Issue 32 item 6: the compliance object names the frameworks and controls the rule gives evidence for.
+  it('names the frameworks as standards and their controls as requirements, the rule as the control', () => {
+    const f = byStatus('fail').find((e) => get(e, 'unmapped.zonewarden.rule') === 'dns-origin-exposed')!;
+    expect(f['compliance']).toEqual({ control: 'dns-origin-exposed', standards: ['PCI DSS 4.0', 'NIST SP 800-53 r5'], requirements: ['PCI DSS 6.4.2', 'NIST SP 800-53 SC-7'], status_id: 3, status: 'Fail' });
+  });
+
+  it('makes a rule mapped to no framework its own standard, with no requirements', () => {
+    const invite = byStatus('fail').find((e) => get(e, 'unmapped.zonewarden.rule') === 'invite-pending')!;
+    expect(invite['compliance']).toEqual({ control: 'invite-pending', standards: ['zonewarden'], status_id: 3, status: 'Fail' });
+    const event = ocsfEvent({ rule: 'development-mode-on', category: 'zone', severity: 'low', status: 'fail', account: null, zone: null, resource: { type: 'zone', id: 'z', name: null }, message: 'm', messageId: 'm', data: {}, fingerprint: 'f'.repeat(32) }, SCAN, undefined);
+    expect(event['compliance']).toEqual({ control: 'development-mode-on', standards: ['zonewarden'], status_id: 3, status: 'Fail' });
+  });
+
+  // Issue 32 item 6: pass rows on request; OCSF status Pass.
+  it('exports passing verdicts when asked: finding status Resolved, compliance status Pass, with the controls', () => {
+    const withPasses = events(true);
+    const passes = withPasses.filter((e) => get(e, 'unmapped.zonewarden.status') === 'pass');
+    expect(passes.length).toBeGreaterThan(0);
+    expect(withPasses.length).toBe(all.length + passes.length);
+    for (const p of passes) {
+      expect(p).toMatchObject({ status_id: 4, status: 'Resolved' });
+      expect(get(p, 'compliance.status_id')).toBe(1);
+      expect(get(p, 'compliance.status')).toBe('Pass');
+      expect(p['remediation']).toBeUndefined();
+    }
+    // The clean zone passes; the zone whose records were not read does not.
+    const zones = passes.map((p) => (get(p, 'unmapped.zonewarden.zone') as { name: string } | null)?.name);
+    expect(zones).toContain('d.example');
+    expect(zones).not.toContain('b.example');
+    const pass = passes.find((p) => get(p, 'unmapped.zonewarden.rule') === 'dns-origin-exposed')!;
+    expect(get(pass, 'compliance.requirements')).toEqual(['PCI DSS 6.4.2', 'NIST SP 800-53 SC-7']);
+    expect(get(pass, 'severity_id')).toBe(5);
   });
 
   it('maps a failure: severity as configured, status New, compliance Fail, the resource and its zone, the remediation, the raw data unmapped', () => {

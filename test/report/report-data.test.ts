@@ -49,7 +49,7 @@ describe('report data', () => {
     const byZone = audit.counts.byZone!;
     const zones = db.prepare('SELECT count(DISTINCT item_id) FROM zones').pluck().get() as number;
     expect(Object.keys(byZone).length).toBe(zones);
-    const zoneFailures = db.prepare("SELECT count(*) FROM findings WHERE scan_id = 1 AND status = 'fail' AND zone_id IS NOT NULL").pluck().get();
+    const zoneFailures = db.prepare("SELECT count(*) FROM findings WHERE audit_id = 1 AND status = 'fail' AND zone_id IS NOT NULL").pluck().get();
     expect(Object.values(byZone).reduce((n, z) => n + z.fail, 0)).toBe(zoneFailures);
     const passes = Object.values(byZone).reduce((n, z) => n + z.pass, 0);
     // Organisation rules pass without a zone: the zones hold most passes, not all.

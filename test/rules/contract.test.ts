@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import type { AnyRule } from '../../src/policy/rule.js';
 
 /**
  * Keeps the catalogue in step: every file in rules/ is one rule named by its id, listed in
- * rules/index.ts, tested by test/rules/<id>.test.ts, and shown in the README's rule table.
+ * rules/index.ts, tested by test/rules/<id>.test.ts, and shown in the rule table of docs/rules.md.
  */
 
 const rulesDir = fileURLToPath(new URL('../../rules/', import.meta.url));
@@ -50,11 +50,20 @@ describe('rule catalogue contract', () => {
     expect(tests).toEqual(ruleFiles);
   });
 
-  it("the README's rule table is the catalogue's (zonewarden rules --format md)", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const start = readme.indexOf('<!-- rules:start -->');
-    const end = readme.indexOf('<!-- rules:end -->');
-    expect(start, 'README lacks <!-- rules:start --> ... <!-- rules:end -->').toBeGreaterThan(-1);
-    expect(readme.slice(start + '<!-- rules:start -->'.length, end).trim()).toBe(rulesMarkdown(RULES).trim());
+  it("docs/rules.md's rule table is the catalogue's (zonewarden rules --format md; npm run docs rewrites it)", () => {
+    const path = new URL('../../docs/rules.md', import.meta.url);
+    const [BEGIN, END] = ['<!-- rules:start -->', '<!-- rules:end -->'];
+    const page = readFileSync(path, 'utf8');
+    const start = page.indexOf(BEGIN);
+    const end = page.indexOf(END);
+    expect(start, 'docs/rules.md lacks <!-- rules:start --> ... <!-- rules:end -->').toBeGreaterThan(-1);
+    expect(end, 'docs/rules.md lacks <!-- rules:end -->').toBeGreaterThan(start);
+    const generated = rulesMarkdown(RULES).trim();
+    const current = page.slice(start + BEGIN.length, end).trim();
+    if (process.env['UPDATE_DOCS'] === '1' && current !== generated) {
+      writeFileSync(path, `${page.slice(0, start + BEGIN.length)}\n${generated}\n${page.slice(end)}`);
+      return;
+    }
+    expect(current, 'docs/rules.md is out of date: run npm run docs').toBe(generated);
   });
 });

@@ -12,6 +12,7 @@ import { pruneScans } from '../../src/snapshot/prune.js';
 import { SnapshotReader, type Readout } from '../../src/snapshot/reader.js';
 import { scanRef } from '../../src/snapshot/scan-ref.js';
 import { ScanWriter, type ScanScope } from '../../src/snapshot/writer.js';
+import { caseDataset } from '../support/case-dataset.js';
 import { clientFor, recordingLogger } from '../support/client.js';
 import { thrownBy } from '../support/errors.js';
 import { emulatorsClosedAfterEach, TOKEN, zoneId } from '../support/http.js';
@@ -248,7 +249,7 @@ describe('rescans', () => {
   });
 
   it('never shows a record in a scan that did not see it, even when it comes back identical', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const path = dbFile();
     const zone = emu.org.zonesById.get(zoneId(emu, 'northwind.example'))!;
     const list = records(zone);
@@ -268,7 +269,7 @@ describe('rescans', () => {
   });
 
   it('drops a zone the listing no longer has from that scan, and shows it again when restored', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const path = dbFile();
     const s1 = await scan(emu, path);
     const zone = removeZone(emu, 'northwind-shop.example');
@@ -280,7 +281,7 @@ describe('rescans', () => {
       const names = (id: number) => new SnapshotReader(db, id).zones().map((z) => z.name);
       expect(names(s1.scanId)).toContain(zone.name);
       expect(names(s2.scanId)).not.toContain(zone.name);
-      // 22 visible demo zones (13 before the Fabrikam and Contoso accounts), less the removed one.
+      // The tests' organisation's 22 visible zones, less the removed one.
       expect(names(s2.scanId)).toHaveLength(21);
       expect(names(s3.scanId)).toContain(zone.name);
       expect(new SnapshotReader(db, s2.scanId).dnsRecords(zone.id)).toMatchObject({ known: false, state: 'not-read' });
@@ -289,7 +290,7 @@ describe('rescans', () => {
   });
 
   it('drops a vanished zone from history even when a scoped scan read it after the last full listing', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const path = dbFile();
     const name = 'northwind-shop.example';
     await scan(emu, path);
@@ -309,14 +310,14 @@ describe('rescans', () => {
 
 describe('scoped scans', () => {
   it('show only their scope, even where versions of other zones span them', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const path = dbFile();
     const first = await scan(emu, path);
     const scoped = await scan(emu, path, { zones: ['tinkerer.test'] });
     const last = await scan(emu, path);
     withDb(path, (db) => {
       const all = new SnapshotReader(db, first.scanId).zones().map((z) => z.name);
-      // 22 visible demo zones: 13 before the Fabrikam and Contoso accounts.
+      // The tests' organisation's 22 visible zones.
       expect(all).toHaveLength(22);
       expect(new SnapshotReader(db, scoped.scanId).zones().map((z) => z.name)).toEqual(['tinkerer.test']);
       expect(new SnapshotReader(db, last.scanId).zones().map((z) => z.name)).toEqual(all);
@@ -326,7 +327,7 @@ describe('scoped scans', () => {
 
 describe('prune', () => {
   it('keeps the newest N, the latest complete scan and baselines, and the versions they use', async () => {
-    const emu = await emulator({ dataset: 'demo' });
+    const emu = await emulator({ dataset: caseDataset() });
     const path = dbFile();
     const zone = emu.org.zonesById.get(zoneId(emu, 'northwind.example'))!;
     const list = records(zone);
@@ -418,7 +419,7 @@ describe('prune', () => {
 describe('secrets', () => {
   it('never stores the token, even when the API serves it back, nor credentials in the base URL', async () => {
     const token = 'zw-test-token-7f3c2a9e41b8';
-    const emu = await emulator({ dataset: 'demo', token });
+    const emu = await emulator({ dataset: caseDataset(), token });
     const zone = emu.org.zonesById.get(zoneId(emu, 'northwind.example'))!;
     // Someone pasted the token into a TXT record: the API serves it like any other content.
     emu.org.addDnsRecord(zone, { ...zone.dns.at(0), id: 'leak0000000000000000000000000001', type: 'TXT', name: `leak.${zone.name}`, content: `api-token=${token}` });

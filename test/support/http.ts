@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/server.js';
+import { caseDataset } from './case-dataset.js';
 
 /**
  * Raw HTTP against a real emulator on loopback, deliberately not through the project's API
@@ -54,10 +55,11 @@ export async function pendingOrganizationFlags(emulator: RunningEmulator): Promi
 
 /**
  * Starts an emulator for a test; the clock is fixed, and rate limits are off unless a test asks
- * for them (clients pace themselves on the quota headers, which would slow unrelated tests).
+ * for them (clients pace themselves on the quota headers, which would slow unrelated tests). The
+ * organisation is the tests' own (case-dataset.ts) unless the test names another.
  */
 export async function emulatorFor(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  return startEmulator({ now: NOW, ipRateLimit: 0, rateLimit: 0, ...options });
+  return startEmulator({ dataset: caseDataset(), now: NOW, ipRateLimit: 0, rateLimit: 0, ...options });
 }
 
 type OptionsSource = EmulatorOptions | (() => EmulatorOptions);
@@ -96,7 +98,7 @@ export function emulatorPerDescribe(options: OptionsSource): () => RunningEmulat
   return emulatorLifecycle(options, beforeAll, afterAll, 'emulatorPerDescribe');
 }
 
-/** The demo zone with this name (ids are derived, so tests look them up). */
+/** The zone of the emulator's organisation with this name (ids are derived, so tests look them up). */
 export function zoneId(emulator: RunningEmulator, name: string): string {
   const zone = emulator.org.state.zones.find((z) => z.name === name);
   if (!zone) throw new Error(`no zone ${name} in this dataset`);

@@ -23,7 +23,8 @@ The path is relative to the base URL, with or without a query: /zones?status=act
     ...commonOptions('baseUrl', 'config', 'budget', 'budgetWindow', 'perSecond', 'concurrency', 'timeout', 'retries', 'retryWait', 'quiet', 'verbose'),
   },
   examples: [
-    'ZONEWARDEN_API_TOKEN=... zonewarden api /zones --paginate --base-url https://api.example.com/client/v4',
+    'ZONEWARDEN_API_TOKEN=... zonewarden api /zones --paginate',
+    'zonewarden api /zones --base-url http://127.0.0.1:8787/client/v4',
     'zonewarden api "/zones/ID/dns_records?type=A" --paginate',
     'zonewarden api /user/invites/ID -X PATCH -d \'{"status":"accepted"}\'',
   ],

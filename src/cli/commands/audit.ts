@@ -2,9 +2,16 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { catalogue, loadRules, rulesFor } from '../../policy/catalogue.js';
 import { recordAudit, runAudit, type AuditResult } from '../../policy/audit.js';
+import { complianceFilter, keptFindings, keptFindingsJson, narrowAudit } from '../../policy/compliance-filter.js';
 import type { Finding } from '../../policy/findings.js';
 import type { Severity } from '../../policy/rule.js';
-import { saveAudit, storedFindings, storedFindingsJson } from '../../policy/store.js';
+import { auditFindings, auditFindingsJson, auditHeader, saveAudit } from '../../policy/store.js';
+import { demotionNote, trialNote, type AuditIdentity, type StoredAs } from '../../policy/audit-identity.js';
+import { auditView, failingAtOrAbove } from '../../policy/audit-view.js';
+import { judgementOf } from '../../policy/judgement.js';
+import { closestMatches } from '../../common/did-you-mean.js';
+import { printable } from '../../common/printable.js';
+import { inFilter, knownZoneNames, latestCoveringScan, resolveFilter } from '../../snapshot/scan-filter.js';
 import { auditWithinLimits, heldWaiverWarnings, loadWaivers } from '../../policy/waivers.js';
 import { EXIT } from '../../common/errors.js';
 import { openSnapshot, SnapshotError, type Db } from '../../snapshot/db.js';
@@ -12,33 +19,35 @@ import { SCHEMA_VERSION } from '../../snapshot/migrations.js';
 import { SnapshotReader } from '../../snapshot/reader.js';
 import { describeScope, isFullScope, scopeFlags, type ScanScope } from '../../snapshot/scope.js';
 import { defineCommand } from '../command.js';
-import { commonOptions, configFrom, configScope } from '../common.js';
+import { commonOptions, configFrom, configScope, viewOptions } from '../common.js';
 import { writeAuditJson } from '../../report/findings-json.js';
 import { junitRules, writeJunit } from '../../report/junit.js';
 import { writeOcsf } from '../../report/ocsf.js';
 import { writeAuditText } from '../output/audit-text.js';
 
 /**
- * The scan to use: the one asked for, else the latest complete scan of the scope (a one-zone
- * rescan is not the latest scan of the organisation). When there is none, the message names the
- * scans that exist instead.
+ * The scan to use: the one asked for, else the newest complete scan holding what the filter (--zone,
+ * --account) asks for: a scan of the whole organisation holds every zone, and a newer scan of just
+ * those zones does too (latestCoveringScan). Without a filter, the newest complete scan of the
+ * whole organisation: a one-zone rescan is not the latest scan of the organisation. When there is
+ * none, the message names the scans that exist instead, and the closest zone names to a mistyped one.
  */
-export function chooseScan(db: Db, path: string, asked: number | undefined, scope: ScanScope): number {
+export function chooseScan(db: Db, path: string, asked: number | undefined, filter: ScanScope): number {
   if (asked !== undefined) return asked;
-  const latest = SnapshotReader.latestScanId(db, ['complete'], scope);
+  const latest = latestCoveringScan(db, filter);
   if (latest !== null) return latest;
-  const incomplete = SnapshotReader.latestScanId(db, ['incomplete'], scope);
-  const what = `scan of ${describeScope(scope)}`;
+  const incomplete = latestCoveringScan(db, filter, ['incomplete']);
+  const what = isFullScope(filter) ? `scan of ${describeScope(filter)}` : `scan holding ${describeScope(filter)}`;
   if (incomplete !== null) {
     throw new SnapshotError('ZW_SCAN_MISSING', `no complete ${what} in ${path}: use the latest incomplete one with --scan ${incomplete}, or run zonewarden scan again`);
   }
   const other = SnapshotReader.latestScanId(db, ['complete', 'incomplete']);
-  throw new SnapshotError(
-    'ZW_SCAN_MISSING',
-    other === null
-      ? `no finished scan in ${path}: run zonewarden scan${isFullScope(scope) ? '' : ` ${scopeFlags(scope)}`} first`
-      : `no ${what} in ${path}: run zonewarden scan${isFullScope(scope) ? '' : ` ${scopeFlags(scope)}`}, or name a scan with --scan (zonewarden scans lists them; the latest is scan ${other})`,
-  );
+  const known = knownZoneNames(db);
+  const near = filter.zones.flatMap((z) => closestMatches(z, known)).map((n) => printable(n));
+  const flags = isFullScope(filter) ? '' : ` ${scopeFlags(filter)}`;
+  if (other === null) throw new SnapshotError('ZW_SCAN_MISSING', `no finished scan in ${path}: run zonewarden scan${flags} first`);
+  const fix = `run zonewarden scan${flags}, or name a scan with --scan (zonewarden scans lists them; the latest is scan ${other})`;
+  throw new SnapshotError('ZW_SCAN_MISSING', near.length ? `no ${what} in ${path}; did you mean ${[...new Set(near)].join(' or ')}? Else ${fix}` : `no ${what} in ${path}: ${fix}`);
 }
 
 /** An existing database; `readonly` for commands that write nothing (they then work for users who may only read it). */
@@ -58,10 +67,26 @@ export const auditCommand = defineCommand({
   summary: 'evaluate the rules on a scan, store the findings with it and print them',
   description: `
 Runs every enabled rule (zonewarden rules lists them) on a scan: by default the latest complete
-scan of the scope (--account and --zone, else the config file's, else the whole organisation); a
-scan of another scope, such as the rescan of a write command, only when named with --scan. Each check gives each zone or resource a verdict: fail, pass, unknown (the data it needs was
-not read, so it is neither passed nor failed) or waived (a failure covered by a waiver that has
-not expired). The findings are stored with the scan, replacing those of an earlier audit of it.
+scan of the whole organisation; --scan names another. Each check gives each zone or resource a
+verdict: fail, pass, unknown (the data it needs was not read, so it is neither passed nor failed)
+or waived (a failure covered by a waiver that has not expired).
+
+--zone and --account (else the config file's) show only the findings of those zones and accounts,
+with their counts, and set the exit code from those alone; they pick findings out of the scan, as
+they are, whatever scope it had (on scan they limit what is read). --zone takes zone names, ids
+or globs (* and ?), --account account ids, names or globs, each repeatable or comma-separated;
+both: those zones within those accounts. Without --scan the scan is the newest complete one
+holding them: the whole organisation's, or a newer scan of just those zones. A name that matches
+nothing in the scan is an error naming the closest names. The audit stored is still the whole one.
+
+The audit is stored with the scan. A scan's first audit, and the one the nightly job (run,
+schedule) makes, is its official audit: reports, diff, notifications and zonewarden scans use it.
+Auditing again with the same rules, settings, waivers and zonewarden version refreshes that audit.
+An audit with other rules, settings or waivers is a trial: its results are printed and stored as
+an audit of its own (a note on stderr gives its id, as does "audit" in --format json; report
+--audit ID and diff --to-audit ID show it), and the official audit stays as it was. --official
+makes this audit the scan's official one instead (the one it replaces stays, as a trial, and a
+note on stderr names it).
 
 Only what may have changed is judged again: a zone in which the scans recorded no change since
 the latest audit with the same rules (and version), settings, waivers and scope keeps that
@@ -84,63 +109,113 @@ rule or every zone without acknowledge: [all-rules] or [all-zones], is refused. 
 critical failure without [critical], or more than --waiver-max-matches failures without [many],
 leaves those failures failing and is named on stderr.
 
+--framework pci|nist and --control ID (e.g. "PCI DSS 4.2.1", SC-8; zonewarden rules shows each
+rule's controls) show only the findings of the rules mapped to them, with their counts, and set
+the exit code from those alone; the audit stored with the scan is still the whole one. A
+framework and controls that select no rule together are refused.
+
+--passes lists the passing verdicts too (each a Compliance Finding with compliance status Pass in
+--format ocsf): the evidence, resource by resource, that a check passed. --format junit counts
+test cases, a rule on one zone, not findings: a zone with three failing records of a rule is one
+failing case; the XML states the audit's counts beside its own (a comment, and each suite's
+properties).
+
 Exit 1: a failure (not waived) at or above --fail-on. Otherwise exit 3 when the scan is
 incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or database error.`,
   options: {
-    scan: { type: 'integer', min: 1, value: 'ID', help: 'the scan to audit (default: the latest complete scan of the scope)' },
+    scan: { type: 'integer', min: 1, value: 'ID', help: 'the scan to audit (default: the latest complete scan holding --zone and --account, else of the whole organisation)' },
+    official: { type: 'boolean', help: "store this audit as the scan's official one even when its rules, settings or waivers differ from the official audit's (which stays, as a trial)" },
     format: {
       type: 'string',
       default: 'text',
       choices: ['text', 'json', 'ocsf', 'junit'],
-      help: 'output: a table, JSON (schema zonewarden.audit/1), OCSF Compliance Findings as JSON lines (for a SIEM), or JUnit XML (for CI test reports)',
+      help: "output: a table, JSON (schema zonewarden.audit/1, with the stored audit's id and whether it is a trial), OCSF Compliance Findings as JSON lines (for a SIEM), or JUnit XML (for CI test reports)",
     },
-    passes: { type: 'boolean', help: 'list passing verdicts too' },
+    passes: { type: 'boolean', help: 'list passing verdicts too (text, JSON, and OCSF with compliance status Pass): evidence that a check passed' },
+    framework: { type: 'list', value: 'NAME', help: 'only the findings of rules mapped to this framework: pci (PCI DSS 4.0) or nist (NIST SP 800-53 r5); repeatable' },
+    control: { type: 'list', value: 'ID', help: 'only the findings of rules mapped to this control, e.g. "PCI DSS 4.2.1" or SC-8 (zonewarden rules shows them); repeatable' },
     'no-reuse': { type: 'boolean', help: 'judge every zone again rather than keep the verdicts of zones unchanged since the last audit' },
     limit: { type: 'integer', default: 1000, min: 0, value: 'N', help: 'list at most N findings in the text table, worst first (0: all); JSON lists all' },
-    ...commonOptions('failOn', 'waivers', 'waiverMaxDays', 'waiverMaxMatches', 'rulesDir', 'account', 'zone', 'db', 'config', 'quiet', 'verbose'),
+    ...commonOptions('failOn', 'waivers', 'waiverMaxDays', 'waiverMaxMatches', 'rulesDir', 'db', 'config', 'quiet', 'verbose'),
+    ...viewOptions(),
   },
   examples: [
     'zonewarden audit',
+    'zonewarden audit --zone shop.example.com --fail-on high',
+    'zonewarden audit --scan 6 --account "Contoso Ltd" --format json',
+    'zonewarden audit --waivers trial-waivers.yaml',
     'zonewarden audit --fail-on high --waivers waivers.yaml',
     'zonewarden audit --scan 12 --format json > findings.json',
     'zonewarden audit --format ocsf > findings.ocsf.jsonl',
+    'zonewarden audit --framework pci --passes --format ocsf > pci-evidence.ocsf.jsonl',
+    'zonewarden audit --control "PCI DSS 4.2.1" --fail-on medium',
     'zonewarden audit --fail-on high --format junit > junit.xml',
   ],
   async run(o, io) {
     const config = configFrom(o, io);
     await loadRules(config, io.cwd);
     const rules = rulesFor(config);
+    // Checked before the audit runs: a mistyped control is a usage error, not an empty result.
+    const compliance = complianceFilter({ frameworks: o.framework, controls: o.control }, catalogue());
     const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()], { maxDays: config.waiverMaxDays }) : [];
     const path = resolve(io.cwd, config.db);
     const db = openExisting(path);
     try {
-      const reader = new SnapshotReader(db, chooseScan(db, path, o.scan, configScope(config)));
+      const filter = configScope(config);
+      const reader = new SnapshotReader(db, chooseScan(db, path, o.scan, filter));
+      // A mistyped --zone stops here, before anything is judged or stored.
+      const view = resolveFilter([reader], filter);
+      // Same judgement as the scan's stored audit: it is refreshed; another: a trial beside it (audit-identity.ts).
+      const identity: AuditIdentity = { judgement: judgementOf(rules, waivers, config.waiverMaxMatches), madeBy: 'audit', official: o.official };
       // Streamed into the database by default; --passes needs every verdict, so that audit is held in memory.
       let result: AuditResult;
+      let stored: StoredAs;
       let findings: () => Iterable<Finding>;
       // The JSON output of a stored audit comes out of SQLite already as JSON text.
       let findingsJson: () => Iterable<Finding | string>;
       if (o.passes) {
         const held = auditWithinLimits(waivers, config.waiverMaxMatches, (w) => runAudit(reader, rules, w, { keepPasses: true }));
-        saveAudit(db, held);
+        stored = saveAudit(db, held, new Date(), identity);
         result = held;
-        findings = findingsJson = () => held.findings;
+        findings = findingsJson = () => (view ? held.findings.filter((f) => inFilter(view, f.zone?.id ?? null, f.account?.id ?? null)) : held.findings);
       } else {
-        result = auditWithinLimits(waivers, config.waiverMaxMatches, (w) => recordAudit(db, reader, rules, w, { reuse: o['no-reuse'] !== true }));
-        if (config.verbose && result.reused) io.stderr(`kept the verdicts of ${result.reused.zones} unchanged zone(s) from the audit of scan ${result.reused.fromScan}\n`);
-        findings = () => storedFindings(db, reader.scan.id);
-        findingsJson = () => storedFindingsJson(db, reader.scan.id);
+        result = auditWithinLimits(waivers, config.waiverMaxMatches, (w) => recordAudit(db, reader, rules, w, { reuse: o['no-reuse'] !== true, identity }));
+        if (config.verbose && result.reused) io.stderr(`kept the verdicts of ${result.reused.zones} unchanged zone(s) from audit ${result.reused.fromAudit} of scan ${result.reused.fromScan}\n`);
+        stored = result.stored!;
+        const { auditId } = stored;
+        findings = () => auditFindings(db, auditId);
+        findingsJson = () => auditFindingsJson(db, auditId);
+      }
+      for (const note of [trialNote(stored), demotionNote(stored)]) if (note && !config.quiet) io.stderr(`${note}\n`);
+      if (view) {
+        // What is shown, counted and exited on: the view's zones and accounts only.
+        const narrowed = auditView(db, auditHeader(db, stored.auditId)!, reader, view);
+        result = { ...result, counts: narrowed.header.counts, errors: narrowed.header.errors, zones: view.zones.length, failingAtOrAbove: failingAtOrAbove(narrowed.header.counts) };
+        if (!o.passes) {
+          findings = narrowed.findings;
+          findingsJson = narrowed.findingsJson;
+        }
+        if (!config.quiet) io.stderr(`showing ${view.description} of scan ${reader.scan.id} (${view.zones.length} zone${view.zones.length === 1 ? '' : 's'})\n`);
+      }
+      if (compliance) {
+        // What is shown, counted and exited on: the kept rules' findings only.
+        result = narrowAudit(result, compliance, findings());
+        const all = findings;
+        const allJson = findingsJson;
+        findings = () => keptFindings(all(), compliance);
+        findingsJson = () => keptFindingsJson(allJson(), compliance);
+        if (!config.quiet) io.stderr(`showing the findings of the ${result.rules.length} rule(s) mapped to ${compliance.description}\n`);
       }
       for (const line of heldWaiverWarnings(result.waivers, resolve(io.cwd, config.waivers ?? ''))) io.stderr(`${line}\n`);
       const failOn = config.failOn;
       const failing = failOn === 'none' ? 0 : result.failingAtOrAbove[failOn as Severity];
       const incomplete = result.scan.status !== 'complete' || result.errors.length > 0;
       const exitCode = failing ? EXIT.findings : incomplete ? EXIT.incomplete : EXIT.ok;
-      if (o.format === 'json') writeAuditJson(result, findingsJson(), { failOn, exitCode }, io.stdout);
+      if (o.format === 'json') writeAuditJson(result, findingsJson(), { failOn, exitCode, audit: stored }, io.stdout);
       else if (o.format === 'ocsf') writeOcsf(findings(), result.scan, catalogue(), io.stdout);
       else if (o.format === 'junit') {
         const ran = junitRules(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity })), catalogue());
-        writeJunit({ scan: result.scan, zones: reader.zones(), rules: ran, findings: findings(), errors: result.errors }, io.stdout);
+        writeJunit({ scan: result.scan, zones: view ? view.zones : reader.zones(), rules: ran, findings: findings(), errors: result.errors }, io.stdout);
       } else {
         // Stored findings are the failing, unknown and waived ones; --passes lists the passes too.
         const { fail, unknown, waived, pass } = result.counts.byStatus;

@@ -14,11 +14,13 @@ export const demoCommand = defineCommand({
   name: 'demo',
   summary: 'try zonewarden offline: the embedded emulator with the demo organisation, scanned, audited and reported',
   description: `
-Starts the API emulator in this process on a free loopback port with the demo organisation (six
-accounts, 23 zones, every rule failing and passing somewhere, hostile strings throughout),
-then runs the nightly job against it (zonewarden run) and prints where the reports are. Needs no
-token and no network; your credentials, config file and database are not used. The demo's
-database is <out>/zonewarden-demo.db, so running the demo again shows drift since the last time.
+Starts the API emulator in this process on a free loopback port with the demo organisation
+(Tailspin Toys, a fictional retailer: 15 zones in four accounts, and a fifth account behind a
+pending invite, as an organisation looks in late 2026: most zones on the new managed rules, two
+still on the previous WAF), then runs the nightly job against it (zonewarden run) and prints
+where the reports are. Needs no token and no network; your credentials, config file and database
+are not used. The demo's database is <out>/zonewarden-demo.db, so running the demo again shows
+drift since the last time.
 
 The demo organisation's times are fixed to the first run's (kept in <out>/zonewarden-demo.epoch),
 so a later run does not see every timestamp move. The second run changes a few things on purpose
@@ -63,8 +65,9 @@ like; later runs find the organisation as the second did, and show no drift.`,
 /**
  * The demo organisation's own rule settings. Its public addresses are written in the documentation
  * ranges (RFC 5737, RFC 3849), as examples must be: real public addresses belong to somebody. Those
- * ranges are its stand-ins, so dns-private-address leaves them alone; a record in the IPv6
- * documentation prefix (RFC 9637), which it uses for nothing else, is still reported.
+ * ranges are its stand-ins, so dns-private-address leaves them alone; another documentation
+ * address, such as one of the IPv6 documentation prefix of RFC 9637, is still reported (the tests'
+ * organisation, audited with these settings too, has one).
  */
 export const DEMO_RULE_SETTINGS = Object.freeze({
   'dns-private-address': { options: { standIns: ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32'] } },

@@ -10,7 +10,7 @@ export const emulatorCommand = defineCommand({
   name: 'emulator',
   summary: 'run the local API emulator (the v4 API on loopback, for demos, tests and benchmarks)',
   description: `
-Starts a local HTTP server that behaves like the v4 zone security API, seeded from a dataset, and
+Starts a local HTTP server that behaves like the Cloudflare v4 API, seeded from a dataset, and
 runs until SIGINT or SIGTERM. Its first line on stdout is "listening on <base URL>". It accepts the
 token given by --token, or the key pair --email/--key. Counters for tests and benchmarks are served
 at GET /__emulator/stats (DELETE resets them). POST /__emulator/night {"share": 0.02, "seed": 1}

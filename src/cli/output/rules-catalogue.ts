@@ -1,6 +1,7 @@
+import { controlLabel, controlsOfRule } from '../../policy/compliance.js';
 import type { AnyRule } from '../../policy/rule.js';
 
-/** The rule catalogue in three shapes; the Markdown table is the one in the README. */
+/** The rule catalogue in three shapes; the Markdown table is the one in docs/rules.md. */
 
 function optionsText(rule: AnyRule): string[] {
   return Object.entries(rule.defaultOptions).map(([k, v]) => `${k} = ${JSON.stringify(v)}: ${rule.meta.optionHelp?.[k] ?? ''}`);
@@ -12,6 +13,8 @@ export function rulesText(rules: readonly AnyRule[]): string {
     const lines = [`${m.id}  [${m.severity}, ${m.category}]`, `  checks: ${m.title}`, `  why: ${m.description}`, `  fix: ${m.remediation}`];
     const options = optionsText(r);
     if (options.length) lines.push('  options:', ...options.map((o) => `    ${o}`));
+    const controls = controlsOfRule(m);
+    if (controls.length) lines.push('  controls:', ...controls.map((c) => `    ${controlLabel(c)}: ${c.title}`));
     // What the rule costs every scan: one call per zone for each.
     if (m.reads?.length) lines.push(`  reads: ${m.reads.join(', ')} (one call each per zone)`);
     return lines.join('\n');
@@ -24,14 +27,15 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 export function rulesMarkdown(rules: readonly AnyRule[]): string {
   const rows = rules.map((r) => {
     const options = Object.entries(r.defaultOptions).map(([k, v]) => `\`${k}\` = \`${JSON.stringify(v)}\``);
-    return `| \`${r.meta.id}\` | ${r.meta.category} | ${r.meta.severity} | ${cell(r.meta.title)} | ${cell(options.join(', ') || '')} |`;
+    const controls = controlsOfRule(r.meta).map(controlLabel);
+    return `| \`${r.meta.id}\` | ${r.meta.category} | ${r.meta.severity} | ${cell(r.meta.title)} | ${cell(options.join(', ') || '')} | ${cell(controls.join(', '))} |`;
   });
-  return ['| rule | category | severity | checks that | options |', '|---|---|---|---|---|', ...rows].join('\n') + '\n';
+  return ['| rule | category | severity | checks that | options | controls |', '|---|---|---|---|---|---|', ...rows].join('\n') + '\n';
 }
 
 export function rulesJson(rules: readonly AnyRule[]): string {
   return `${JSON.stringify(
-    rules.map((r) => ({ ...r.meta, defaultOptions: r.defaultOptions })),
+    rules.map((r) => ({ ...r.meta, controls: controlsOfRule(r.meta), defaultOptions: r.defaultOptions })),
     null,
     2,
   )}\n`;

@@ -18,6 +18,16 @@ export interface DemoChange {
   what: string;
 }
 
+/** The zones the second run changes: the tests of the demo name them from here. */
+export const DEMO_CHANGED_ZONES = Object.freeze({
+  /** Its certificate, within its renewal window, is renewed. */
+  renewed: 'tailspintoys-eu.example',
+  /** Its first DNS-only record gets a new TTL. */
+  edited: 'wingtiptoys.example',
+  /** Its challenge rule is paused. */
+  paused: 'wingtiptoys-wholesale.example',
+});
+
 const DAY_MS = 86_400_000;
 
 function zoneNamed(org: Organisation, name: string): Zone {
@@ -31,38 +41,38 @@ export function applyDemoChanges(org: Organisation): DemoChange[] {
   const at = (ms: number) => formatApiTime(new Date(epoch + ms));
   const changes: DemoChange[] = [];
 
-  // The bank's 90-day certificate, inside its renewal window with days left, is renewed for 90 days.
-  const bank = zoneNamed(org, 'acme-bank.example');
-  for (const pack of bank.certificatePacks) {
+  // The EU shop's 90-day certificate, inside its renewal window with days left, is renewed for 90 days.
+  const shop = zoneNamed(org, DEMO_CHANGED_ZONES.renewed);
+  for (const pack of shop.certificatePacks) {
     for (const cert of pack.certificates) {
       const expires = cert.expires_on === undefined ? null : Date.parse(cert.expires_on);
       if (expires === null || expires <= epoch || expires > epoch + 30 * DAY_MS) continue;
       cert.expires_on = at(90 * DAY_MS);
       cert.uploaded_on = at(60_000);
       cert.modified_on = at(60_000);
-      changes.push({ zone: bank.name, what: `certificate ${cert.id} renewed until ${cert.expires_on}` });
+      changes.push({ zone: shop.name, what: `certificate ${cert.id} renewed until ${cert.expires_on}` });
     }
   }
 
-  // The shop's first DNS record gets a new TTL: configuration drift that no check judges.
-  const shop = zoneNamed(org, 'northwind-shop.example');
-  if (shop.dns.size > 0) {
-    const record = shop.dns.at(0);
+  // Wingtip's first DNS-only record (its MX, ahead of the mail move) gets a new TTL: configuration drift that no check judges.
+  const wingtip = zoneNamed(org, DEMO_CHANGED_ZONES.edited);
+  const record = Array.from({ length: wingtip.dns.size }, (_, i) => wingtip.dns.at(i)).find((r) => !r.proxied);
+  if (record) {
     const before = record.ttl;
     record.ttl = before === 3600 ? 1800 : 3600;
     record.modified_on = at(60_000);
-    changes.push({ zone: shop.name, what: `DNS record ${record.type} ${record.name}: TTL ${before} -> ${record.ttl}` });
-    logged(org, zoneChange(shop, { type: 'update', product: 'dns_records', resourceType: 'dns_record', resourceId: record.id, description: 'DNS record updated', request: { ttl: record.ttl }, response: record }), 'PATCH', `/zones/${shop.id}/dns_records/${record.id}`);
+    changes.push({ zone: wingtip.name, what: `DNS record ${record.type} ${record.name}: TTL ${before} -> ${record.ttl}` });
+    logged(org, zoneChange(wingtip, { type: 'update', product: 'dns_records', resourceType: 'dns_record', resourceId: record.id, description: 'DNS record updated', request: { ttl: record.ttl }, response: record }), 'PATCH', `/zones/${wingtip.id}/dns_records/${record.id}`);
   }
 
-  // One of the hobby site's active firewall rules is paused.
-  const hobby = zoneNamed(org, 'tinkerer.test');
-  const rule = [...hobby.firewallRules.values()].find((r) => !r.paused);
+  // The wholesale portal's challenge of catalogue scrapers is paused after a partner complained.
+  const wholesale = zoneNamed(org, DEMO_CHANGED_ZONES.paused);
+  const rule = [...wholesale.firewallRules.values()].find((r) => !r.paused && r.action === 'managed_challenge');
   if (rule) {
     rule.paused = true;
     rule.modified_on = at(60_000);
-    changes.push({ zone: hobby.name, what: `firewall rule "${rule.description}" paused` });
-    logged(org, zoneChange(hobby, { type: 'update', product: 'firewall_rules', resourceType: 'firewall_rule', resourceId: rule.id, description: 'Firewall rule updated', request: { paused: true }, response: { id: rule.id, paused: true } }), 'PUT', `/zones/${hobby.id}/firewall/rules/${rule.id}`);
+    changes.push({ zone: wholesale.name, what: `firewall rule "${rule.description}" paused` });
+    logged(org, zoneChange(wholesale, { type: 'update', product: 'firewall_rules', resourceType: 'firewall_rule', resourceId: rule.id, description: 'Firewall rule updated', request: { paused: true }, response: { id: rule.id, paused: true } }), 'PUT', `/zones/${wholesale.id}/firewall/rules/${rule.id}`);
   }
 
   org.touch();

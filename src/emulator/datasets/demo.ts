@@ -1,1571 +1,704 @@
 /**
- * The demo dataset: a fictional organisation whose zones exercise every audit check, each with at
- * least one failing and one passing case. Tests and documentation refer to its zones by name, so
- * renaming a zone or moving a case is a change to announce (test/emulator/demo-dataset.test.ts pins
- * the cases down).
+ * The demo organisation: Tailspin Toys, a fictional toy retailer, as its zones might look in late
+ * 2026. Most zones run the new managed rules with custom rules and rate limiting; Wingtip Toys,
+ * bought in 2025, still has two zones on the previous WAF and firewall rules. What a first audit of
+ * such an organisation finds: one critical, a few highs, and the gaps every real organisation has
+ * (rate limiting missing here and there, a campaign site set up in a hurry, a staging zone).
+ * `zonewarden demo` scans, audits and reports it; docs and the tests of the demo refer to its zones
+ * by name (test/emulator/demo-dataset.test.ts and test/policy/demo-audit.test.ts pin them down).
+ * Every check's failing and passing cases, and the hostile strings reports must escape, are in the
+ * tests' own organisation (test/support/case-dataset.ts), not here.
  *
- * The organisation:
+ * The organisation, and what a first audit finds (`zonewarden demo`; test/policy/demo-audit.test.ts
+ * holds the same list):
  *
- * - "Acme Bank Group" (enterprise account, Enterprise zones): the bank's main site with a legacy
- *   WAF full of overrides, two zones whose firewall rule counts straddle the migration limit of
- *   200, two zones in validation mode (one stalled), and a careers site that has migrated.
- * - "Northwind Retail | EU `prod` |" (Business and Pro zones): a shop, the corporate site near its
- *   Pro rule quota, a paused blog and a staging zone still waiting for its name servers.
- * - "Sam's hobby projects" (Free zones): a few small sites, one at the free rule quota and one whose
- *   DNS publishes private addresses.
- * - "Fabrikam Outdoor" (Business, Pro and Free zones created since 2022-09, so never on the previous
- *   WAF: migration state none): the managed phase entry point written every way that matters.
- * - "Contoso Health" (enterprise account, Enterprise zones, state none): an account-level managed
- *   entry point deploying managed rules to some of its zones, and a partial (CNAME setup) zone.
- * - "Globex Partners <img ...>" (the user is not a member yet): reached through a pending invite.
+ * | account                    | zone                          | plan       | managed rules  | failing (severity)                             |
+ * |----------------------------|-------------------------------|------------|----------------|------------------------------------------------|
+ * | Tailspin Toys (enterprise) | tailspintoys.example          | enterprise | migrated       | dns-record-not-proxied: the help desk's CNAME  |
+ * |                            |                               |            |                | left DNS-only (low)                            |
+ * |                            | tailspintoys-api.example      | enterprise | new            | custom-rules-broad-skip: managed rules skipped |
+ * |                            |                               |            |                | for the whole v1 host (high);                  |
+ * |                            |                               |            |                | ip-geolocation-off (info)                      |
+ * |                            | tailspintoys-cdn.example      | enterprise | migrated       | none                                           |
+ * |                            | tailspintoys-eu.example       | enterprise | new            | certificate-expiry: 5 days left, not renewed   |
+ * |                            |                               |            |                | (high)                                         |
+ * |                            | tailspintoys-status.example   | pro        | new            | dns-dangling-target: a CNAME to the status     |
+ * |                            |                               |            |                | page given up (high)                           |
+ * |                            | tailspin.example              | pro        | new            | redirects only: rate-limiting-missing (medium),|
+ * |                            |                               |            |                | firewall-no-blocking-rules,                    |
+ * |                            |                               |            |                | owasp-ruleset-not-deployed (low)               |
+ * | Tailspin Toys Marketing    | tailspin-holiday.example      | pro        | new            | campaign launched in a hurry: under-attack-    |
+ * |                            |                               |            |                | left-on, rate-limiting-missing, bot-fight-     |
+ * |                            |                               |            |                | mode-off, email-dmarc-missing: p=none (medium);|
+ * |                            |                               |            |                | owasp-ruleset-not-deployed (low)               |
+ * |                            | tailspintoys-blog.example     | pro        | new            | managed-ruleset-not-deployed: overridden to    |
+ * |                            |                               |            |                | log (high); owasp-ruleset-not-deployed (low)   |
+ * |                            | tailspin-rewards.example      | business   | new            | none                                           |
+ * |                            | buildwithtailspin.example     | free       | new            | hsts-weak: off, caa-missing (medium);          |
+ * |                            |                               |            |                | bot-fight-mode-off, hotlink-protection-off     |
+ * |                            |                               |            |                | (low)                                          |
+ * | Tailspin Toys Engineering  | tailspintoys-staging.example  | business   | new            | rate-limiting-missing (medium);                |
+ * |                            |                               |            |                | development-mode-on, dns-wildcard-record: the  |
+ * |                            |                               |            |                | previews (low)                                 |
+ * |                            | tailspintoys-preview.example  | business   | new            | added 2 days ago: zone-not-active,             |
+ * |                            |                               |            |                | certificate-pack-unhealthy (medium)            |
+ * | Wingtip Toys (bought 2025) | wingtiptoys.example           | business   | previous WAF   | certificate-expiry: expired 2 days ago         |
+ * |                            |                               |            |                | (critical); migration-pending, email-dkim-     |
+ * |                            |                               |            |                | missing, dnssec-not-active,                    |
+ * |                            |                               |            |                | rate-limiting-missing (medium);                |
+ * |                            |                               |            |                | ssl-mode-insecure: full (low)                  |
+ * |                            | wingtiptoys-wholesale.example | business   | previous WAF   | dns-origin-exposed: the EDI host, origin-      |
+ * |                            |                               |            |                | pulls-off (high); migration-pending, rate-     |
+ * |                            |                               |            |                | limiting-missing (medium); dns-record-not-     |
+ * |                            |                               |            |                | proxied, filter-orphaned (low)                 |
+ * |                            | wingtip.example               | pro        | migrated       | rate-limiting-missing (medium)                 |
+ * | Tailspin Toys Japan        | tailspintoys-jp.example       | business   | new            | not a member yet: invite-pending (low)         |
  *
- * Case map (zone -> cases that fail there; every other zone passes the check):
+ * "migrated": moved from the previous WAF to the new managed rules (migration state complete);
+ * "new": created on the new managed rules (state none). The second run of `zonewarden demo` renews
+ * the EU certificate, edits a DNS record's TTL and pauses a firewall rule (demo-changes.ts).
  *
- * | zone                      | plan       | failing cases                                                       |
- * |---------------------------|------------|---------------------------------------------------------------------|
- * | acme-bank.example         | enterprise | migration-incompatible (URI overrides), migration-pending (high,    |
- * |                           |            | block), migration-overrides-lost (one OWASP rule; the vendor rule   |
- * |                           |            | overrides are carried), certificate-expiry                          |
- * |                           |            | (+5d), hostname-not-covered (v1.api: two labels under the wildcard),|
- * |                           |            | firewall-rule-inactive (paused rule, paused filter, deleted filter),|
- * |                           |            | filter-orphaned, dns-origin-exposed (A), dns-private-address        |
- * |                           |            | (10.0.0.5), bypass rule for the legacy WAF                          |
- * | acme-payments.example     | enterprise | migration-too-many-firewall-rules (201 bypass rules among 300),     |
- * |                           |            | migration-expression-too-long (a bypass rule of 4,097 bytes),       |
- * |                           |            | migration-incompatible (the check names the limits),                |
- * |                           |            | migration-pending (high); its 99 block rules are not counted        |
- * | acme-cards.example        | enterprise | migration-pending (medium, simulate), overrides-lost (one OWASP     |
- * |                           |            | rule); passes: bypass rules of 4,095 bytes and 4,096 characters     |
- * |                           |            | and certificate-expiry (a 30-day certificate with 25 days left)     |
- * | acme-loans.example        | enterprise | migration-validation-stalled (since now-20d); passes the limits: a  |
- * |                           |            | bypass rule of 4,097 bytes, but the zone is past the check          |
- * | acme-invest.example       | enterprise | firewall-expression-too-long (4,097 characters; in validation mode, |
- * |                           |            | so past the migration's check), certificate-pack-unhealthy          |
- * |                           |            | (validation_timed_out),                                             |
- * |                           |            | hostname-not-covered (portal: only the timed-out pack names it);    |
- * |                           |            | passes migration-validation-stalled (since now-3d)                  |
- * | acme-careers.example      | enterprise | none: migrated (complete), the clean reference zone                 |
- * | northwind-shop.example    | business   | migration-pending (low, block, no validation mode); passes          |
- * |                           |            | overrides-lost (its overrides are of the vendor's package, carried),|
- * |                           |            | firewall-duplicate-expression, hostname-not-covered                 |
- * |                           |            | (legacy: no pack; checkout: only a pending pack), bypass rule,      |
- * |                           |            | pack being issued (expires_on null, 2 hours: within the grace)      |
- * | northwind.example         | pro        | firewall-rule-quota passes: its 16 firewall rules are its custom    |
- * |                           |            | rules (custom-rules-quota counts them), migration-pending (state    |
- * |                           |            | default; sensitivity off: OWASP deployed disabled), certificate-    |
- * |                           |            | expiry (expired now-2d), filter-orphaned,                           |
- * |                           |            | dns-origin-exposed (CNAME)                                          |
- * | northwind-blog.example    | pro        | zone-not-active (paused), dns-origin-exposed (paused: its proxied   |
- * |                           |            | records answer with the origin); migrated; passes                   |
- * |                           |            | certificate-expiry (14-day certificate, 12 days left: renewal at 3) |
- * | northwind-staging.example | business   | zone-not-active (pending), legacy WAF switched off,                 |
- * |                           |            | certificate-pack-unhealthy (pending_validation for 4 days)          |
- * | tinkerer.test             | free       | firewall-rule-quota (5 of 5, high), filter-orphaned,                |
- * |                           |            | dns-origin-exposed (ssh -> apex address; SPF ip4: the apex address) |
- * | pet-photos.example.org    | free       | dns-private-address (192.168, 127, 169.254, fd00::, fe80::)         |
- * | weekend-hack.test         | free       | none (no rules, hostile TXT content only)                           |
- * | globex-partners.example   | business   | (non-member account) migration-pending (medium, block)              |
- *
- * Zone security (settings, DNSSEC, CAA, rulesets): every member zone but the Free ones is set up
- * as `hardened()` says (strict SSL, TLS 1.2, HTTPS enforced, a year of HSTS with subdomains,
- * DNSSEC active), with these exceptions; the Free zones keep the vendor's defaults for a new zone
- * (full SSL, TLS 1.0, HTTPS not enforced, no HSTS, DNSSEC disabled), so they fail those checks.
- *
- * | zone                      | failing security cases                                              |
- * |---------------------------|---------------------------------------------------------------------|
- * | acme-bank.example         | none; a skip of the managed rules for one source range passes       |
- * | acme-payments.example     | tls-minimum-version (TLS 1.0 for old payment terminals)             |
- * | acme-cards.example        | hsts-weak (max-age one day), dnssec-not-active (pending for 30 days)|
- * | acme-loans.example        | custom-rules-broad-skip (managed rules skipped for the whole host), |
- * |                           | custom-rules-disabled                                               |
- * | acme-invest.example       | tls-1-3-disabled, https-not-enforced (automatic rewrites off)       |
- * | acme-careers.example      | none: its managed ruleset was deployed enabled by the migration     |
- * | northwind-shop.example    | vendor defaults but SSL flexible; custom-rules-expression-too-long  |
- * | northwind.example         | ssl-mode-insecure (full), dnssec-not-active (error),                |
- * |                           | custom-rules-quota (17 of 20)                                       |
- * | northwind-blog.example    | universal-ssl-off (only the universal pack), managed-ruleset-not-   |
- * |                           | deployed (its execute rule disabled)                                |
- * | northwind-staging.example | security-level-weak (essentially_off, browser check off),           |
- * |                           | legacy-waf-off, caa-missing                                         |
- * | tinkerer.test             | vendor defaults, caa-missing; no custom rules beside its firewall   |
- * |                           | rules, so firewall-rule-quota judges them                           |
- * | pet-photos.example.org    | vendor defaults but SSL off, caa-missing                            |
- * | weekend-hack.test         | vendor defaults, caa-missing                                        |
- *
- * The API of late 2026 (Fabrikam Outdoor and Contoso Health: hardened settings, DNSSEC active, CAA
- * in the data-only shape for the universal pack's CA, unless said otherwise):
- *
- * | zone                      | plan       | failing cases (passing: fabrikam.example unless said)               |
- * |---------------------------|------------|---------------------------------------------------------------------|
- * | fabrikam.example          | business   | none: managed skip narrowed to partners before an unchanged execute |
- * |                           |            | on `true`, ssl strict, HSTS preload with two years, CAA issue       |
- * |                           |            | + iodef, a narrow custom skip                                       |
- * | fabrikam-shop-eu.example  | business   | managed skip of the apex host before the execute rule; CAA names    |
- * |                           |            | DigiCert, the universal pack is Google's; an advanced pack still    |
- * |                           |            | initializing, without created_on                                    |
- * | fabrikam-outlet.example   | pro        | managed ruleset overridden `enabled: false`; HSTS preload with half |
- * |                           |            | a year                                                              |
- * | fabrikam-rentals.example  | pro        | managed ruleset overridden to `action: log`; CAA with only iodef;   |
- * |                           |            | a DNS-only wildcard A record                                        |
- * | fabrikam-stores.example   | business   | execute rule narrowed to `/shop/`; CAA with a critical unknown tag  |
- * | fabrikam-trails.example   | free       | custom skips `{phase: current}` and `{ruleset: current}` on         |
- * |                           |            | `ip.src in {0.0.0.0/0 ::/0}` before a block rule; a record at       |
- * |                           |            | 3fff::10 (documentation prefix, not a demo stand-in); no managed    |
- * |                           |            | entry point (404), which a Free zone is not judged by               |
- * | contoso-clinic.example    | enterprise | none: its own entry point is empty, the account's deploys the       |
- * |                           |            | managed ruleset to it (`cf.zone.name eq`) and OWASP (`in {...}`);   |
- * |                           |            | ssl origin_pull (Enterprise only)                                   |
- * | contoso-records.example   | enterprise | empty entry point, named by no account rule: nothing deployed       |
- * | contoso-portal.example    | enterprise | none: partial setup without DNSSEC and CAA (not applicable); the    |
- * |                           |            | default managed entry point of a paid zone                          |
- *
- * Issue 31's reads (settings, bot management, origin pulls, rate limiting, custom and managed rule
- * actions); every other member zone keeps the passing value (development mode off, security level
- * not under attack, Always Online off, email obfuscation on, IP geolocation on, challenge passage
- * 1800 s, origin pulls off, no rate limiting rules):
- *
- * | check                     | failing zone(s)                         | passing zone(s)                       |
- * |---------------------------|-----------------------------------------|---------------------------------------|
- * | development mode on       | northwind-staging.example (entered 1 h  | every other zone (off)                |
- * |                           | ago: time_remaining 7200)               |                                       |
- * | under attack for > 1 day  | northwind-shop.example (since now-3d)   | fabrikam-stores.example (since now-2h)|
- * | always online             | pet-photos.example.org (on)             | every other zone (off)                |
- * | email obfuscation off     | weekend-hack.test                       | every other zone (on)                 |
- * | hotlink protection off    | zones without hardened() settings:      | every hardened() zone (on)            |
- * |                           | northwind-shop, tinkerer, pet-photos,   |                                       |
- * |                           | weekend-hack                            |                                       |
- * | ip geolocation off        | acme-invest.example                     | every other zone (on)                 |
- * | challenge_ttl long        | acme-cards.example (86400)              | every other zone (1800)               |
- * | bot fight mode off        | pet-photos.example.org, weekend-hack,   | tinkerer.test (fight_mode on);        |
- * |                           | fabrikam-trails.example (Free, off)     | fabrikam.example: Super Bot Fight Mode|
- * |                           |                                         | blocks / challenges automated traffic |
- * | origin pulls              | acme-bank.example: on, origin exposed   | every other zone (off)                |
- * | rate limiting rules       | every other zone (none: 404 10003)      | fabrikam.example (/login, 10 per 60 s)|
- * | custom rule that blocks   | contoso-records.example (log only),     | acme-bank, northwind, northwind-shop, |
- * |                           | acme-loans.example (skip; its block is  | fabrikam-trails (enabled block rules) |
- * |                           | disabled), fabrikam.example (skip and   |                                       |
- * |                           | managed_challenge)                      |                                       |
- * | OWASP ruleset executed    | paid zones whose entry point runs only  | fabrikam.example (zone entry point),  |
- * |                           | the managed ruleset: fabrikam-shop-eu,  | contoso-clinic and contoso-portal     |
- * |                           | -outlet, -rentals, -stores;             | (the account's entry point), the      |
- * |                           | contoso-records (empty, no account rule)| migrated acme-loans, -invest, -careers|
- * |                           |                                         | and northwind-blog                    |
- *
- * Invites: pending to Globex Partners (not a member) and to Northwind Retail, expired and accepted
- * to Acme Bank Group, rejected to Northwind Retail.
- *
- * Hostile strings (HTML, Markdown table syntax, control characters, right-to-left override, long
- * mixed-script Unicode) sit in account names, invite senders, rule and filter descriptions, DNS
- * comments, TXT contents and certificate validation errors, never in zone or DNS record names.
+ * Its public addresses are in the documentation ranges (RFC 5737, RFC 3849), which the demo's rule
+ * settings name as stand-ins for public ones (src/cli/commands/demo.ts). Its origins are in
+ * 203.0.113.0/24, the range the example custom rule (docs/examples/rules) guards. Its mail is
+ * hosted at mailhost.example.net, whose hosts the emulator's DNS world knows (src/emulator/dns/world.ts).
  *
  * Everything is deterministic: times are relative to the emulator's clock, ids are derived by the
- * loader from names.
+ * loader from names, DKIM keys from the zone's name.
  */
+import { createHash } from 'node:crypto';
+import { ago, caaData, CA_DOMAIN, daysFromNow, dns, executeManaged, hardened, inline, using, type Ca, type Rec } from './compose.js';
+import { certPack, universal } from './compose-certificates.js';
+import { legacyWaf } from './compose-legacy-waf.js';
 import type {
   DatasetAccount,
-  DatasetCertificate,
   DatasetCertificatePack,
   DatasetCustomRule,
   DatasetDnsRecord,
   DatasetFile,
-  DatasetFilter,
-  DatasetFirewallRule,
   DatasetInvite,
-  DatasetManagedRule,
+  DatasetRateLimitRule,
   DatasetSecurity,
-  DatasetWaf,
-  DatasetWafOverride,
-  DatasetWafPackage,
   DatasetZone,
-  Time,
 } from './format.js';
 import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../waf-mapping.js';
 
-// Times
+const NS = ['lara.ns.dnshost.example', 'otto.ns.dnshost.example'];
+const MAIL_PROVIDER = 'mailhost.example.net';
 
-/** `now+5d`, `now-2d` or `now`. */
-function daysFromNow(days: number): Time {
-  if (days === 0) return 'now';
-  return days > 0 ? `now+${days}d` : `now-${-days}d`;
+// Mail
+
+/** A DKIM public key record's text: an RSA key's base64 shape, derived from the zone's name. */
+function dkimKey(zone: string): string {
+  const bytes = Buffer.concat(Array.from({ length: 9 }, (_, i) => createHash('sha256').update(`${zone}/${i}`).digest()));
+  return `v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA${bytes.toString('base64').slice(0, 300)}IDAQAB`;
 }
 
-function ago(days: number): Time {
-  return daysFromNow(-days);
-}
-
-// Hostile strings: what a report renderer (HTML, Markdown, terminal) must escape
-
-const SCRIPT = '<script>alert(1)</script>';
-const IMG = '<img src=x onerror=alert(1)>';
-const MD_TABLE = '| col | `code` |';
-const BELL = '\u0007';
-const ANSI_RED = '\u001b[31m';
-const ANSI_RESET = '\u001b[0m';
-const CRLF = '\r\n';
-const RLO = '\u202e';
-
-/** About 300 code points of mixed scripts and emoji (ZWJ sequences included). */
-const LONG_UNICODE = (() => {
-  const pieces = [
-    'Zürich Ölçü Ærøskøbing',
-    'Ελληνικά κείμενα',
-    'Кириллица и ёж',
-    '日本語のテキスト',
-    '中文字符测试',
-    '한국어 문장',
-    'עברית',
-    'العربية',
-    'हिन्दी पाठ',
-    'ภาษาไทย',
-    '🚀🔥✅',
-    '👩🏽‍💻👨‍👩‍👧',
-    '🏳️‍🌈',
-    'Ⅻ ∑ ∞ ≠',
-  ];
-  let text = '';
-  for (let i = 0; [...text].length < 300; i++) text += `${pieces[i % pieces.length] ?? ''} `;
-  return text.trim();
-})();
-
-// Firewall expressions of an exact size
-
-const utf8Bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
-const codePoints = (s: string): number => [...s].length;
-
-/**
- * `<field> in {"item" "item" ... "pad"}` measuring exactly `target` under `measure`: items are added
- * while they fit, then a last ASCII item is padded to land on the target.
- */
-function sizedSetExpression(
-  field: string,
-  item: (i: number) => string,
-  measure: (s: string) => number,
-  target: number,
-): string {
-  const build = (items: string[]): string => `${field} in {${items.map((x) => `"${x}"`).join(' ')}}`;
-  const pad = '/legacy-';
-  const items: string[] = [];
-  while (measure(build([...items, item(items.length), pad])) <= target) items.push(item(items.length));
-  const missing = target - measure(build([...items, pad]));
-  const expression = build([...items, pad + 'x'.repeat(missing)]);
-  if (measure(expression) !== target) throw new Error(`demo dataset: expression size ${measure(expression)} != ${target}`);
-  return expression;
-}
-
-/** Localised shop paths: accented Latin (2 bytes) and Japanese (3 bytes) characters. */
-const localisedPath = (i: number): string =>
-  [`/fr/boutique/crème-brûlée-${i}`, `/ja/商品/カテゴリー-${i}`, `/de/größe-ändern-${i}`][i % 3] ?? '';
-
-/** 4,097 bytes of UTF-8 in fewer than 4,096 characters: over the migration's 4 KB limit only. */
-const EXPR_4097_BYTES = sizedSetExpression('http.request.uri.path', localisedPath, utf8Bytes, 4097);
-/** 4,095 bytes of UTF-8: just under every limit. */
-const EXPR_4095_BYTES = sizedSetExpression('http.request.uri.path', localisedPath, utf8Bytes, 4095);
-/** 4,097 ASCII characters: over the rules language's 4,096-character limit (and 4 KB). */
-const EXPR_4097_CHARS = sizedSetExpression(
-  'http.request.uri.path',
-  (i) => `/reports/2015/quarterly-report-${i}.aspx`,
-  codePoints,
-  4097,
-);
-/** Exactly 4,096 ASCII characters (and bytes): at both limits, which is allowed. */
-const EXPR_4096_CHARS = sizedSetExpression(
-  'http.request.uri.path',
-  (i) => `/old-site/page-${i}.html`,
-  codePoints,
-  4096,
-);
-if (codePoints(EXPR_4097_BYTES) > 4096) throw new Error('demo dataset: multibyte expression has too many characters');
-
-// DNS
-
-type RecordOptions = Partial<Omit<DatasetDnsRecord, 'type' | 'name' | 'content'>>;
-/** [type, label ('@' is the apex), content, options]. */
-type Rec = [type: string, label: string, content: string, options?: RecordOptions];
-
-function dns(zone: string, records: Rec[]): DatasetDnsRecord[] {
-  return records.map(([type, label, content, options]) => {
-    const proxied = options?.proxied ?? false;
-    return {
-      type,
-      name: label === '@' ? zone : `${label}.${zone}`,
-      content,
-      proxied,
-      ttl: proxied ? 1 : 3600,
-      ...options,
-    };
-  });
-}
-
-/** MX pair, SPF and DMARC for a zone whose mail is hosted by `provider`. */
-function mail(zone: string, provider: string): Rec[] {
+/** Mail at the organisation's provider: MX pair, SPF, an enforcing DMARC policy and a DKIM key. */
+function sendsMail(zone: string, options: { dkim?: boolean; dmarc?: 'reject' | 'quarantine' | 'none' } = {}): Rec[] {
   return [
-    ['MX', '@', `mx1.${provider}`, { priority: 10 }],
-    ['MX', '@', `mx2.${provider}`, { priority: 20 }],
-    ['TXT', '@', `v=spf1 include:_spf.${provider} -all`],
-    ['TXT', '_dmarc', `v=DMARC1; p=quarantine; rua=mailto:dmarc-reports@${zone}`],
+    ['MX', '@', `mx1.${MAIL_PROVIDER}`, { priority: 10 }],
+    ['MX', '@', `mx2.${MAIL_PROVIDER}`, { priority: 20 }],
+    ['TXT', '@', `v=spf1 include:_spf.${MAIL_PROVIDER} -all`],
+    ['TXT', '_dmarc', `v=DMARC1; p=${options.dmarc ?? 'reject'}; rua=mailto:dmarc@tailspintoys.example`],
+    ...(options.dkim === false ? [] : [['TXT', 'selector1._domainkey', dkimKey(zone)] as Rec]),
   ];
 }
 
-const CA_DOMAIN = { lets_encrypt: 'letsencrypt.org', google: 'pki.goog', digicert: 'digicert.com', ssl_com: 'ssl.com' };
-type Ca = keyof typeof CA_DOMAIN;
-
-function caa(...cas: Ca[]): Rec[] {
-  return cas.map((ca): Rec => [
-    'CAA',
-    '@',
-    `0 issue "${CA_DOMAIN[ca]}"`,
-    { data: { flags: 0, tag: 'issue', value: CA_DOMAIN[ca] } },
-  ]);
-}
-
-// Zone security
-
-/**
- * Security settings as a careful team sets them: strict SSL, TLS 1.2 at least, HTTPS enforced
- * and rewritten, a year of HSTS with subdomains, hotlink protection on, DNSSEC active. Zones without a `security` field
- * keep the vendor's defaults for a new zone (full SSL, TLS 1.0, no HSTS, DNSSEC off).
- */
-function hardened(over: Omit<DatasetSecurity, 'settings'> & { settings?: NonNullable<DatasetSecurity['settings']> } = {}): DatasetSecurity {
-  const { settings, ...rest } = over;
-  return {
-    settings: {
-      ssl: 'strict',
-      min_tls_version: '1.2',
-      always_use_https: 'on',
-      security_header: { enabled: true, max_age: 31_536_000, include_subdomains: true, nosniff: true },
-      hotlink_protection: 'on',
-      ...settings,
-    },
-    dnssec: 'active',
-    dnssec_since: ago(400),
-    ...rest,
-  };
-}
-
-/** `count` custom rules blocking one documentation address each. */
-function customBlocks(count: number, ticketPrefix: string): DatasetCustomRule[] {
-  return Array.from({ length: count }, (_, i) => ({ action: 'block' as const, expression: `ip.src eq 198.51.100.${i + 1}`, description: `${ticketPrefix}-${i + 1}` }));
-}
-
-// Certificate packs
-
-const ISSUER: Record<Ca, string> = {
-  lets_encrypt: 'LetsEncrypt',
-  google: 'GoogleTrustServices',
-  digicert: 'DigiCertInc',
-  ssl_com: 'SSLCorp',
-};
-
-interface PackSpec {
-  type?: 'universal' | 'advanced';
-  hosts: string[];
-  ca: Ca;
-  validityDays: 14 | 30 | 90 | 365;
-  /** Days until the certificates expire (negative: expired); null while the pack is being issued. */
-  expiresIn: number | null;
-  status?: string;
-  /** Default: when the current certificates were issued. */
-  created?: Time;
-  validationMethod?: 'txt' | 'http' | 'email';
-  validationErrors?: string[];
-}
-
-/** A pack with explicit certificates: ECDSA only for universal packs, ECDSA + RSA for advanced. */
-function certPack(spec: PackSpec): DatasetCertificatePack {
-  const type = spec.type ?? 'universal';
-  const status = spec.status ?? 'active';
-  const expiresIn = spec.expiresIn;
-  const issuedAgo = expiresIn === null ? null : spec.validityDays - expiresIn;
-  const signatures = type === 'advanced' ? ['ECDSAWithSHA256', 'SHA256WithRSA'] : ['ECDSAWithSHA256'];
-  const certificates = signatures.map((signature, i): DatasetCertificate => {
-    const cert: DatasetCertificate = {
-      hosts: spec.hosts,
-      issuer: ISSUER[spec.ca],
-      signature,
-      status: expiresIn === null ? status : expiresIn < 0 ? 'expired' : 'active',
-      bundle_method: 'ubiquitous',
-      expires_on: expiresIn === null ? null : daysFromNow(expiresIn),
-      priority: type === 'advanced' ? i + 1 : null,
-    };
-    if (issuedAgo !== null) {
-      cert.uploaded_on = ago(issuedAgo);
-      cert.modified_on = ago(issuedAgo);
-    }
-    return cert;
-  });
-  const pack: DatasetCertificatePack = {
-    type,
-    hosts: spec.hosts,
-    status,
-    validity_days: spec.validityDays,
-    validation_method: spec.validationMethod ?? 'txt',
-    certificate_authority: spec.ca,
-    created_on: spec.created ?? (issuedAgo === null ? 'now-1h' : ago(issuedAgo)),
-    certificates,
-  };
-  if (spec.validationErrors) pack.validation_errors = spec.validationErrors.map((message) => ({ message }));
-  return pack;
-}
-
-/** The free universal pack: the apex and one level of subdomains. */
-function universal(zone: string, ca: Ca, validityDays: 14 | 30 | 90 | 365, expiresIn: number | null, created?: Time) {
-  return certPack({ hosts: [zone, `*.${zone}`], ca, validityDays, expiresIn, ...(created ? { created } : {}) });
-}
-
-// Legacy WAF (the previous managed rules)
-
-interface CatalogueGroup {
-  name: string;
-  description: string;
-  default_mode: 'on' | 'off';
-  rules: Array<[id: string, description: string]>;
-}
-
-const MANAGED_MODES = ['default', 'disable', 'simulate', 'block', 'challenge'];
-
-const MANAGED_GROUPS: CatalogueGroup[] = [
-  {
-    name: 'Cloudflare Specials',
-    description: 'Rules written for specific attack types seen across the network.',
-    default_mode: 'on',
-    rules: [
-      ['100001', 'Block requests with a null byte in the URI'],
-      ['100002', 'SQLi - Comment sequence in the query string'],
-      ['100003', 'XSS - JavaScript URI in the request body'],
-      ['100004', 'Anomaly: Header: Host - Missing or malformed'],
-    ],
-  },
-  {
-    name: 'Cloudflare WordPress',
-    description: 'Attacks against WordPress sites and plugins.',
-    default_mode: 'on',
-    rules: [
-      ['100005', 'WordPress - xmlrpc.php pingback abuse'],
-      ['100006', 'WordPress - Dangerous file upload via admin-ajax.php'],
-      ['100007', 'WordPress - Broken access control in plugin REST routes'],
-    ],
-  },
-  {
-    name: 'Cloudflare PHP',
-    description: 'Attacks against PHP applications.',
-    default_mode: 'on',
-    rules: [
-      ['100008', 'PHP - Code injection via php://input'],
-      ['100009', 'PHP - Remote file inclusion in the query string'],
-    ],
-  },
-  {
-    name: 'Cloudflare Drupal',
-    description: 'Attacks against Drupal sites. Off unless the site runs Drupal.',
-    default_mode: 'off',
-    rules: [
-      ['100010', 'Drupal - Form API injection'],
-      ['100011', 'Drupal - Remote code execution in the REST module'],
-    ],
-  },
-];
-
-const OWASP_GROUPS: CatalogueGroup[] = [
-  {
-    name: 'OWASP Bad Robots',
-    description: 'Requests from known scanners and rogue crawlers.',
-    default_mode: 'on',
-    rules: [
-      ['990002', 'Request Indicates a Security Scanner Scanned the Site'],
-      ['990012', 'Rogue web site crawler'],
-    ],
-  },
-  {
-    name: 'OWASP XSS Attacks',
-    description: 'Cross-site scripting patterns.',
-    default_mode: 'on',
-    rules: [
-      ['958000', 'Cross-site Scripting (XSS) Attack'],
-      ['958001', 'Cross-site Scripting (XSS) Attack: document.cookie'],
-      ['973300', 'Possible XSS Attack Detected - HTML Tag Handler'],
-    ],
-  },
-  {
-    name: 'OWASP SQL Injection Attacks',
-    description: 'SQL injection patterns.',
-    default_mode: 'on',
-    rules: [
-      ['981318', 'SQL Injection Attack: Common Injection Testing Detected'],
-      ['950901', 'SQL Injection Attack: SQL Tautology Detected'],
-    ],
-  },
-  {
-    name: 'OWASP Protocol Violations',
-    description: 'Requests that break the HTTP protocol.',
-    default_mode: 'on',
-    rules: [
-      ['960911', 'Invalid HTTP Request Line'],
-      ['960020', 'Pragma Header requires Cache-Control Header'],
-    ],
-  },
-];
-
-interface WafSpec {
-  /** `old_waf_status`; default true. */
-  enabled?: boolean;
-  sensitivity: 'high' | 'medium' | 'low' | 'off';
-  actionMode: 'simulate' | 'block' | 'challenge';
-  /** Group name -> mode, where it differs from the group's default (a group override). */
-  groupOverrides?: Record<string, 'on' | 'off'>;
-  /** Rule id -> mode, where it differs from the rule's default (a rule override). */
-  ruleOverrides?: Record<string, string>;
-  /** URI-based overrides (Enterprise only; they block the migration). */
-  overrides?: DatasetWafOverride[];
-}
-
-/** The standard legacy WAF: the managed package and the OWASP package, with the given changes. */
-function legacyWaf(spec: WafSpec): DatasetWaf {
-  const groupOverrides = spec.groupOverrides ?? {};
-  const ruleOverrides = spec.ruleOverrides ?? {};
-  const used = new Set<string>();
-  const groups = (catalogue: CatalogueGroup[], ruleDefault: string, allowed: string[]) =>
-    catalogue.map((g) => {
-      if (g.name in groupOverrides) used.add(g.name);
-      return {
-        name: g.name,
-        description: g.description,
-        default_mode: g.default_mode,
-        mode: groupOverrides[g.name] ?? g.default_mode,
-        rules: g.rules.map(([id, description], i) => {
-          if (id in ruleOverrides) used.add(id);
-          return {
-            id,
-            description,
-            priority: String((i + 1) * 5),
-            default_mode: ruleDefault,
-            mode: ruleOverrides[id] ?? ruleDefault,
-            allowed_modes: allowed,
-          };
-        }),
-      };
-    });
-  const packages: DatasetWafPackage[] = [
-    {
-      name: 'Cloudflare Managed Ruleset',
-      description: 'Covers OWASP Top 10 vulnerabilities, and more.',
-      detection_mode: 'traditional',
-      groups: groups(MANAGED_GROUPS, 'block', MANAGED_MODES),
-    },
-    {
-      name: 'OWASP ModSecurity Core Rule Set',
-      description: 'OWASP Core Ruleset (2013) provides protection against common attack categories.',
-      detection_mode: 'anomaly',
-      sensitivity: spec.sensitivity,
-      action_mode: spec.actionMode,
-      groups: groups(OWASP_GROUPS, 'on', ['on', 'off']),
-    },
+/** A domain that sends no mail says so: SPF allowing no sender, DMARC rejecting everything. */
+function sendsNoMail(): Rec[] {
+  return [
+    ['TXT', '@', 'v=spf1 -all'],
+    ['TXT', '_dmarc', 'v=DMARC1; p=reject; rua=mailto:dmarc@tailspintoys.example'],
   ];
-  for (const key of [...Object.keys(groupOverrides), ...Object.keys(ruleOverrides)]) {
-    if (!used.has(key)) throw new Error(`demo dataset: override of unknown WAF group or rule ${key}`);
-  }
-  const waf: DatasetWaf = { enabled: spec.enabled ?? true, packages };
-  if (spec.overrides) waf.overrides = spec.overrides;
-  return waf;
 }
 
-// Firewall rules
-
-/** A rule created in one call with its filter inline. */
-function inline(
-  action: string,
-  expression: string,
-  description: string,
-  extra: Partial<DatasetFirewallRule> = {},
-): DatasetFirewallRule {
-  return { action, description, priority: null, filter: { expression }, ...extra };
+/** CAA for the universal pack's CA and where to report refused requests. */
+function caaFor(zone: string, ...cas: Ca[]): DatasetDnsRecord[] {
+  return [...cas.map((ca) => caaData(zone, 0, 'issue', CA_DOMAIN[ca])), caaData(zone, 0, 'iodef', 'mailto:security@tailspintoys.example')];
 }
 
-/** A rule referencing a standalone filter by its `ref`. */
-function using(
-  action: string,
-  filterRef: string,
-  description: string,
-  extra: Partial<DatasetFirewallRule> = {},
-): DatasetFirewallRule {
-  return { action, description, priority: null, filter: filterRef, ...extra };
-}
+// Security as the platform team sets it up
 
-/**
- * An incident blocklist grown one ticket at a time: `count` rules with distinct expressions,
- * alternating a source address and a path, all created through the single-call form.
- */
-function blocklist(count: number, ticketPrefix: string): DatasetFirewallRule[] {
-  const actions = ['block', 'challenge', 'managed_challenge', 'js_challenge', 'log'];
-  const rules: DatasetFirewallRule[] = [];
-  for (let i = 1; i <= count; i++) {
-    const n = Math.ceil(i / 2);
-    const expression =
-      i % 2 === 1
-        ? `ip.src eq ${n <= 254 ? `198.51.100.${n}` : `203.0.113.${n - 254}`}`
-        : `http.request.uri.path eq "/path-${n}"`;
-    rules.push({
-      action: actions[i % actions.length] ?? 'block',
-      priority: i,
-      description: `${ticketPrefix}-${1000 + i}: blocklist entry ${i}`,
-      filter: { expression },
-      created_on: ago(400 - i),
-      modified_on: ago(400 - i),
-    });
-  }
-  return rules;
-}
+const OFFICE = '203.0.113.64/27';
+const VPN = '198.51.100.0/26';
+const SANCTIONS = 'ip.src.country in {"CU" "IR" "KP" "SY"}';
 
-/**
- * Partner addresses let past the previous managed rules one ticket at a time: `count` bypass rules
- * of the WAF product, the rules the managed-rules migration carries and counts.
- */
-function partnerBypasses(count: number, ticketPrefix: string): DatasetFirewallRule[] {
-  return Array.from({ length: count }, (_, index) => {
-    const i = index + 1;
-    return {
-      action: 'bypass',
-      products: ['waf'],
-      priority: 1000 + i,
-      description: `${ticketPrefix}-${2000 + i}: partner ${i} passes the WAF`,
-      filter: { expression: `ip.src eq 100.64.${Math.floor(i / 250)}.${i % 250}` },
-      created_on: ago(500 - i),
-      modified_on: ago(500 - i),
-    };
-  });
-}
-
-// Zones
-
-const NS_A = ['arya.ns.dnshost.example', 'tom.ns.dnshost.example'];
-const NS_B = ['kiki.ns.dnshost.example', 'lou.ns.dnshost.example'];
-
-function acmeBank(): DatasetZone {
-  const zone = 'acme-bank.example';
-  const filters: DatasetFilter[] = [
-    { ref: 'sanctioned-countries', expression: 'ip.geoip.country in {"KP" "SY"}', description: 'Sanctions list, reviewed quarterly' },
-    {
-      ref: 'admin-paths',
-      expression: 'http.request.uri.path contains "/wp-admin" or http.request.uri.path contains "/phpmyadmin"',
-      description: `Admin paths ${MD_TABLE} probes`,
-    },
-    { ref: 'office-network', expression: 'ip.src in {203.0.113.0/24 198.51.100.7}', description: 'Head office and VPN egress' },
-    {
-      ref: 'partner-api',
-      expression: 'http.host eq "api.acme-bank.example" and ip.src in {192.0.2.0/24}',
-      paused: true,
-      description: 'Partner API allowlist, paused during the partner migration',
-    },
-    {
-      ref: 'security-scanner',
-      expression: 'ip.src eq 198.51.100.200 and http.user_agent contains "AcmeSecurityScanner"',
-      description: 'Weekly external scan',
-    },
-    {
-      // Referenced by no rule.
-      ref: 'tor-exit-block',
-      expression: 'ip.geoip.country eq "T1"',
-      description: 'Left over by a half-failed single-call create: the filter was made, the rule was not',
-    },
+/** The custom rules every storefront starts from: sanctions, admin paths and config file probes. */
+function baselineCustomRules(...extra: DatasetCustomRule[]): DatasetCustomRule[] {
+  return [
+    { action: 'block', expression: SANCTIONS, description: 'Sanctioned countries (legal, reviewed quarterly)' },
+    { action: 'block', expression: `starts_with(http.request.uri.path, "/admin") and not ip.src in {${OFFICE} ${VPN}}`, description: 'Admin only from the office and the VPN' },
+    { action: 'block', expression: 'http.request.uri.path contains "/.env" or http.request.uri.path contains "/.git/"', description: 'Config file probes' },
+    ...extra,
   ];
-  const firewall_rules: DatasetFirewallRule[] = [
-    using('block', 'sanctioned-countries', 'Block sanctioned countries', { priority: 1, created_on: ago(700) }),
-    using('managed_challenge', 'admin-paths', `Challenge admin probes ${SCRIPT}`, { priority: 2 }),
-    using('allow', 'office-network', 'Allow the office', { priority: 3 }),
-    // Active rule, paused filter: it never matches.
-    using('allow', 'partner-api', 'Allow partner API calls', { priority: 4 }),
-    // Bypass of the previous managed rules: migrated as a skip rule.
-    using('bypass', 'security-scanner', 'Let the weekly scanner past the WAF', { products: ['waf'], priority: 5 }),
-    inline('js_challenge', 'cf.threat_score gt 30', 'Challenge suspicious clients (paused after complaints)', {
-      paused: true,
-      modified_on: ago(45),
-    }),
-    { action: 'block', priority: null, description: 'Block the 2021 spam campaign', filter: { deleted: true }, created_on: ago(1100) },
-    inline('log', 'http.user_agent contains "python-requests"', `Log scripted clients${CRLF}(ticket SEC-77)`),
-  ];
-  return {
-    name: zone,
-    plan: 'enterprise',
-    security: hardened({
-      custom_rules: [{ action: 'block', expression: 'ip.geoip.country in {"KP" "IR"}', description: 'Block sanctioned countries' }, { action: 'skip', expression: 'ip.src in {192.0.2.0/24}', action_parameters: { phases: ['http_request_firewall_managed'] }, description: 'Let the weekly scanner past the managed rules' }],
-      // Its origin is exposed (dns-origin-exposed), but only the vendor's edge can complete TLS with it.
-      origin_pulls: true,
-    }),
-    created_on: ago(2400),
-    activated_on: ago(2399),
-    modified_on: ago(3),
-    name_servers: NS_A,
-    dns_records: dns(zone, [
-      ['A', '@', '203.0.113.10', { proxied: true }],
-      ['AAAA', '@', '2001:db8:10::10', { proxied: true }],
-      ['CNAME', 'www', zone, { proxied: true }],
-      ['A', 'online', '203.0.113.11', { proxied: true, comment: 'Online banking' }],
-      // One label under the wildcard: covered by *.acme-bank.example.
-      ['A', 'api', '203.0.113.12', { proxied: true }],
-      // Two labels under the wildcard: not covered.
-      ['A', 'v1.api', '203.0.113.12', { proxied: true, comment: 'Old API version, still used by the mobile app' }],
-      // Same address as the proxied apex, published unproxied: the origin is exposed.
-      ['A', 'direct', '203.0.113.10', { comment: `Origin for the payment processor ${IMG}`, tags: ['owner:payments'] }],
-      // Unproxied, but its own address: fine.
-      ['A', 'mail', '203.0.113.25', { ttl: 300 }],
-      ['A', 'vpn-internal', '10.0.0.5', { comment: `Split-horizon leak ${ANSI_RED}FIXME${ANSI_RESET}` }],
-      ...mail(zone, 'mailhost.example.net'),
-      ['TXT', '@', 'acme-site-verification=9f3c1e7a52b04d8e'],
-      ...caa('lets_encrypt', 'digicert'),
-    ]),
-    certificate_packs: [
-      universal(zone, 'lets_encrypt', 90, 5, ago(2399)),
-      certPack({ type: 'advanced', hosts: [zone, `www.${zone}`], ca: 'digicert', validityDays: 365, expiresIn: 60 }),
-    ],
-    filters,
-    firewall_rules,
-    waf: legacyWaf({
-      sensitivity: 'high',
-      actionMode: 'block',
-      groupOverrides: { 'Cloudflare WordPress': 'off', 'Cloudflare Drupal': 'on' },
-      ruleOverrides: { '100002': 'simulate', '100008': 'disable', '958001': 'off' },
-      overrides: [
-        {
-          description: 'Statement export posts raw CSV; keep the SQLi rule from firing',
-          urls: ['acme-bank.example/statements/export*'],
-          priority: 1,
-          rules: { '100002': 'disable', '981318': 'off' },
-        },
-        {
-          description: `Marketing CMS ${SCRIPT}`,
-          urls: ['www.acme-bank.example/cms/*', 'acme-bank.example/cms/*'],
-          priority: 2,
-          paused: true,
-          groups: { 'Cloudflare PHP': 'disable' },
-          rewrite_action: { block: 'challenge', challenge: 'challenge', simulate: 'simulate', disable: 'disable', default: 'challenge' },
-        },
-      ],
-    }),
-    migration: { state: 'start', since: ago(900) },
-  };
 }
 
-function acmePayments(): DatasetZone {
-  const zone = 'acme-payments.example';
-  return {
-    name: zone,
-    plan: 'enterprise',
-    security: hardened({ settings: { min_tls_version: '1.0' } }),
-    created_on: ago(1500),
-    activated_on: ago(1500),
-    modified_on: ago(1),
-    name_servers: NS_A,
-    dns_records: dns(zone, [
-      ['A', '@', '203.0.113.30', { proxied: true }],
-      ['AAAA', '@', '2001:db8:30::1', { proxied: true }],
-      ['CNAME', 'www', zone, { proxied: true }],
-      ['A', 'checkout', '203.0.113.31', { proxied: true }],
-      ['A', 'api', '203.0.113.32', { proxied: true }],
-      ...mail(zone, 'mailhost.example.net'),
-      ...caa('lets_encrypt'),
-    ]),
-    certificate_packs: [universal(zone, 'lets_encrypt', 90, 47, ago(1500))],
-    // 99 blocklist rules, which the migration does not carry and does not count, and 201 bypass
-    // rules of the WAF, one more than it carries; the last is also over 4 KB of UTF-8.
-    firewall_rules: [
-      ...blocklist(99, 'PAY'),
-      ...partnerBypasses(200, 'PAY'),
-      inline('bypass', EXPR_4097_BYTES, 'Localised checkout pages pass the WAF (4,097 bytes)', { products: ['waf'], priority: 1300 }),
-    ],
-    waf: legacyWaf({ sensitivity: 'high', actionMode: 'challenge' }),
-    migration: { state: 'start', since: ago(600) },
-  };
-}
-
-function acmeCards(): DatasetZone {
-  const zone = 'acme-cards.example';
-  return {
-    name: zone,
-    plan: 'enterprise',
-    security: hardened({ settings: { security_header: { enabled: true, max_age: 86_400, include_subdomains: true }, challenge_ttl: 86_400 }, dnssec: 'pending', dnssec_since: ago(30) }),
-    created_on: ago(1300),
-    activated_on: ago(1299),
-    modified_on: ago(6),
-    name_servers: NS_A,
-    dns_records: dns(zone, [
-      ['A', '@', '198.51.100.40', { proxied: true }],
-      ['CNAME', 'www', zone, { proxied: true }],
-      ['CNAME', 'apply', 'cards-apply.hosting.example.net', { proxied: true }],
-      ...mail(zone, 'mailhost.example.net'),
-      ...caa('google'),
-    ]),
-    certificate_packs: [universal(zone, 'google', 30, 25, ago(1299))],
-    // 200 rules; the two bypass rules of the WAF, which the migration carries, sit just at the length limits.
-    firewall_rules: [
-      ...blocklist(198, 'CARD'),
-      inline('bypass', EXPR_4095_BYTES, 'Localised pages of the retired shop pass the WAF (4,095 bytes)', { products: ['waf'], priority: 500 }),
-      inline('bypass', EXPR_4096_CHARS, 'Pages of the old site pass the WAF (exactly 4,096 characters)', { products: ['waf'], priority: 501 }),
-    ],
-    waf: legacyWaf({
-      sensitivity: 'medium',
-      actionMode: 'simulate',
-      ruleOverrides: { '100004': 'challenge', '990012': 'off' },
-    }),
-    migration: { state: 'start', since: ago(600) },
-  };
-}
-
-function acmeLoans(): DatasetZone {
-  const zone = 'acme-loans.example';
-  return {
-    name: zone,
-    plan: 'enterprise',
-    security: hardened({
-      custom_rules: [
-        { action: 'skip', expression: '(http.host eq "acme-loans.example")', action_parameters: { phases: ['http_request_firewall_managed'] }, description: 'Temporary: managed rules off for the launch' },
-        { action: 'block', expression: 'http.request.uri.path contains "/.env"', description: 'Block dotenv probes', enabled: false },
-      ],
-    }),
-    created_on: ago(1000),
-    activated_on: ago(1000),
-    modified_on: ago(20),
-    name_servers: NS_A,
-    dns_records: dns(zone, [
-      ['A', '@', '203.0.113.50', { proxied: true }],
-      ['AAAA', '@', '2001:db8:50::1', { proxied: true }],
-      ['CNAME', 'www', zone, { proxied: true }],
-      ['A', 'apply', '203.0.113.51', { proxied: true }],
-      ...mail(zone, 'mailhost.example.net'),
-      ...caa('ssl_com'),
-    ]),
-    certificate_packs: [
-      certPack({ type: 'advanced', hosts: [zone, `*.${zone}`], ca: 'ssl_com', validityDays: 365, expiresIn: 165 }),
-    ],
-    firewall_rules: [
-      // A bypass of the WAF over 4 KB of UTF-8: the migration would refuse it from start, but the zone
-      // is in validation mode, past the check, and can be finished.
-      inline('bypass', EXPR_4097_BYTES, 'Localised pages of the retired shop pass the WAF (4,097 bytes)', { products: ['waf'], priority: 1 }),
-      inline('managed_challenge', 'http.request.uri.path eq "/apply" and cf.threat_score gt 20', 'Challenge risky applicants', {
-        priority: 2,
-      }),
-      inline('allow', 'ip.src in {192.0.2.0/24}', 'Allow the credit bureau', { priority: 3 }),
-    ],
-    waf: legacyWaf({ sensitivity: 'medium', actionMode: 'block' }),
-    // Validation mode for twenty days: past the 14-day threshold.
-    migration: { state: 'validation', since: ago(20), source: 'api' },
-  };
-}
-
-function acmeInvest(): DatasetZone {
-  const zone = 'acme-invest.example';
-  return {
-    name: zone,
-    plan: 'enterprise',
-    security: hardened({ settings: { tls_1_3: 'off', automatic_https_rewrites: 'off', ip_geolocation: 'off' } }),
-    created_on: ago(800),
-    activated_on: ago(799),
-    modified_on: ago(3),
-    name_servers: NS_A,
-    dns_records: dns(zone, [
-      ['A', '@', '203.0.113.60', { proxied: true }],
-      ['CNAME', 'www', zone, { proxied: true }],
-      // Only the timed-out pack names it.
-      ['A', 'portal', '203.0.113.61', { proxied: true, comment: `Client portal${BELL}` }],
-      ['A', 'sftp', '198.51.100.62', { comment: 'Statement drop for custodians' }],
-      ...mail(zone, 'mailhost.example.net'),
-      ...caa('digicert'),
-    ]),
-    certificate_packs: [
-      certPack({ type: 'advanced', hosts: [zone, `www.${zone}`], ca: 'digicert', validityDays: 365, expiresIn: 200 }),
-      certPack({
-        type: 'advanced',
-        hosts: [`portal.${zone}`],
-        ca: 'digicert',
-        validityDays: 365,
-        expiresIn: null,
-        status: 'validation_timed_out',
-        created: ago(9),
-        validationErrors: [
-          'Certificate authority encountered a CAA record which does not permit certificate issuance for portal.acme-invest.example',
-          `TXT record not found at _acme-challenge.portal.acme-invest.example ${IMG}${CRLF}${ANSI_RED}retry later${ANSI_RESET}`,
-        ],
-      }),
-    ],
-    firewall_rules: [
-      // Imported from the old site before the 4,096-character limit was enforced.
-      inline('block', EXPR_4097_CHARS, 'Retired quarterly report URLs (4,097 characters)', { priority: 1, created_on: ago(790) }),
-      inline('challenge', 'http.request.uri.path contains "/login" and not ip.geoip.country in {"GB" "IE"}', 'Challenge foreign logins', {
-        priority: 2,
-      }),
-    ],
-    waf: legacyWaf({ sensitivity: 'medium', actionMode: 'block' }),
-    // Validation mode for three days: within the threshold.
-    migration: { state: 'validation', since: ago(3), source: 'dashboard' },
-  };
-}
-
-function acmeCareers(): DatasetZone {
-  const zone = 'acme-careers.example';
-  return {
-    name: zone,
-    plan: 'enterprise',
-    security: hardened(),
-    created_on: ago(600),
-    activated_on: ago(600),
-    modified_on: ago(200),
-    name_servers: NS_A,
-    dns_records: dns(zone, [
-      ['A', '@', '198.51.100.70', { proxied: true }],
-      ['AAAA', '@', '2001:db8:70::1', { proxied: true }],
-      ['CNAME', 'www', zone, { proxied: true }],
-      ['CNAME', 'jobs', 'acme.jobboard.example.com', { proxied: true }],
-      ...mail(zone, 'mailhost.example.net'),
-      ...caa('lets_encrypt'),
-    ]),
-    certificate_packs: [universal(zone, 'lets_encrypt', 90, 80, ago(600))],
-    filters: [
-      { ref: 'apply-spam', expression: 'http.request.uri.path eq "/apply" and cf.threat_score gt 10', description: 'Spam applications' },
-      { ref: 'crawlers', expression: 'http.user_agent contains "scrapy"', description: 'Job-board scrapers' },
-    ],
-    firewall_rules: [
-      using('managed_challenge', 'apply-spam', 'Challenge spammy applications', { priority: 1 }),
-      using('block', 'crawlers', 'Block scrapers', { priority: 2 }),
-    ],
-    // Migrated: the legacy WAF it ran before (its endpoints are gone now) was deployed as the new managed rules, enabled.
-    waf: legacyWaf({ sensitivity: 'medium', actionMode: 'block' }),
-    migration: { state: 'complete', since: ago(200), source: 'api' },
-  };
-}
-
-function northwindShop(): DatasetZone {
-  const zone = 'northwind-shop.example';
-  return {
-    name: zone,
-    plan: 'business',
-    security: {
-      settings: { ssl: 'flexible', security_level: 'under_attack' },
-      // Under Attack mode switched on for a bot wave three days ago and never switched off.
-      settings_modified_on: { security_level: ago(3) },
-      custom_rules: [{ action: 'block', expression: EXPR_4097_CHARS, description: 'Old report URLs' }],
-    },
-    created_on: ago(1100),
-    activated_on: ago(1100),
-    modified_on: ago(10),
-    name_servers: NS_B,
-    dns_records: dns(zone, [
-      ['A', '@', '192.0.2.20', { proxied: true }],
-      ['AAAA', '@', '2001:db8:20::20', { proxied: true }],
-      ['CNAME', 'www', zone, { proxied: true }],
-      // No pack names it at all.
-      ['A', 'legacy', '192.0.2.21', { proxied: true, comment: `Old shop ${MD_TABLE}` }],
-      // Only a pack still pending validation names it.
-      ['A', 'checkout', '192.0.2.22', { proxied: true }],
-      ['A', 'origin-eu', '192.0.2.23', { comment: 'Second origin, failover only' }],
-      ...mail(zone, 'shopmail.example.com'),
-      ['TXT', '@', 'shop-verification=1f0c2a'],
-      ...caa('google', 'lets_encrypt'),
-    ]),
-    certificate_packs: [
-      certPack({ type: 'advanced', hosts: [zone, `www.${zone}`], ca: 'google', validityDays: 90, expiresIn: 45 }),
-      certPack({
-        type: 'advanced',
-        hosts: [`checkout.${zone}`],
-        ca: 'lets_encrypt',
-        validityDays: 90,
-        expiresIn: null,
-        status: 'pending_validation',
-        created: 'now-2h',
-        validationMethod: 'http',
-      }),
-    ],
-    // Two distinct filters with the same expression text. The API refuses a duplicate expression
-    // (error 10102) only when a filter is created through the filters API; these two came about
-    // anyway (one was edited into the other's text later), which the emulator must also serve.
-    filters: [
-      { ref: 'xmlrpc', expression: 'http.request.uri.path eq "/xmlrpc.php"', description: 'Block XML-RPC' },
-      {
-        ref: 'xmlrpc-agency',
-        expression: 'http.request.uri.path eq "/xmlrpc.php"',
-        description: `Block XML-RPC (agency ticket ${MD_TABLE} SHOP-42) ${RLO}gnp.exe`,
-      },
-      { ref: 'scanner', expression: 'ip.src eq 192.0.2.250', description: 'Payment provider PCI scan' },
-    ],
-    firewall_rules: [
-      using('block', 'xmlrpc', 'Block XML-RPC', { priority: 10 }),
-      using('challenge', 'xmlrpc-agency', `Challenge XML-RPC ${LONG_UNICODE}`, { priority: 11 }),
-      using('bypass', 'scanner', 'PCI scan must reach the origin', { products: ['waf', 'uaBlock'], priority: 1 }),
-      inline('managed_challenge', 'http.request.uri.path contains "/cart" and cf.threat_score gt 15', 'Protect the cart', { priority: 20 }),
-      inline('block', 'http.user_agent contains "sqlmap" or http.user_agent contains "nikto"', 'Block attack tools', { priority: 21 }),
-    ],
-    waf: legacyWaf({
-      sensitivity: 'low',
-      actionMode: 'block',
-      groupOverrides: { 'Cloudflare PHP': 'off' },
-      ruleOverrides: { '100006': 'challenge' },
-    }),
-    migration: { state: 'start', since: ago(700) },
-  };
-}
-
-/** The corporate site: 16 of the Pro plan's 20 rules. */
-function northwind(): DatasetZone {
-  const zone = 'northwind.example';
-  const rules: Array<[action: string, expression: string, description: string]> = [
-    ['block', 'ip.geoip.country in {"KP" "SY"}', 'Sanctioned countries'],
-    ['managed_challenge', 'http.request.uri.path contains "/wp-login.php"', 'WordPress login probes'],
-    ['block', 'http.request.uri.path contains "/.env"', 'Environment file probes'],
-    ['block', 'http.request.uri.path contains "/.git/"', 'Git metadata probes'],
-    ['js_challenge', 'http.request.uri.path eq "/login" and cf.threat_score gt 10', 'Login from risky clients'],
-    ['block', 'http.user_agent contains "sqlmap"', 'sqlmap'],
-    ['block', 'http.user_agent contains "masscan"', 'masscan'],
-    ['challenge', 'http.user_agent eq ""', 'Empty user agent'],
-    ['allow', 'ip.src in {203.0.113.64/26}', 'Head office'],
-    ['log', 'http.request.uri.path contains "/api/v1/"', 'Watch the deprecated API'],
-    ['block', 'http.request.uri.path contains "/phpmyadmin"', 'phpMyAdmin probes'],
-    ['managed_challenge', 'ip.geoip.country eq "T1"', 'Tor exit nodes'],
-    ['block', 'http.host eq "old.northwind.example"', 'Retired host name'],
-    ['block', 'http.request.uri.path eq "/xmlrpc.php"', 'XML-RPC'],
-    ['challenge', 'cf.threat_score gt 40', 'High threat score'],
-    ['allow', 'http.user_agent contains "NorthwindUptimeBot" and ip.src in {198.51.100.10 198.51.100.11}', 'Uptime monitor'],
-  ];
-  return {
-    name: zone,
-    plan: 'pro',
-    security: hardened({ settings: { ssl: 'full' }, dnssec: 'error', custom_rules: customBlocks(17, 'NW-FW') }),
-    created_on: ago(3000),
-    activated_on: ago(3000),
-    modified_on: ago(2),
-    name_servers: NS_B,
-    dns_records: dns(zone, [
-      ['A', '@', '192.0.2.30', { proxied: true }],
-      ['AAAA', '@', '2001:db8:30::30', { proxied: true }],
-      ['CNAME', 'www', zone, { proxied: true }],
-      ['CNAME', 'assets', 'northwind-assets.storage.example.net', { proxied: true }],
-      // Unproxied alias of the proxied assets target: the storage origin is exposed.
-      ['CNAME', 'assets-origin', 'northwind-assets.storage.example.net', { comment: 'For the CDN purge script' }],
-      // Unproxied alias of another target: fine.
-      ['CNAME', 'status', 'northwind.statuspage.example.com'],
-      ['A', 'vpn', '198.51.100.33', { comment: `Office VPN${CRLF}owner: it@northwind.example` }],
-      ...mail(zone, 'shopmail.example.com'),
-      ['TXT', '@', 'northwind-verification=a7b2c9d4e5'],
-      ['TXT', 'selector1._domainkey', 'v=DKIM1; k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDdemo'],
-      ...caa('lets_encrypt'),
-    ]),
-    // The renewal failed two days ago; the pack still reads active.
-    certificate_packs: [universal(zone, 'lets_encrypt', 90, -2, ago(3000))],
-    filters: [
-      {
-        // Referenced by no rule.
-        ref: 'backup-downloads',
-        expression: 'http.request.uri.path matches "^/backup.*"',
-        description: 'Left over by a single-call create: the rule needed a Business feature (regex), the filter stayed',
-      },
-    ],
-    firewall_rules: rules.map(([action, expression, description], i) =>
-      inline(action, expression, description, { priority: (i + 1) * 10 }),
-    ),
-    waf: legacyWaf({ sensitivity: 'off', actionMode: 'challenge' }),
-    migration: { state: 'default', since: ago(700) }, // the status answer seen in the wild for a zone not started
-  };
-}
-
-function northwindBlog(): DatasetZone {
-  const zone = 'northwind-blog.example';
-  return {
-    name: zone,
-    plan: 'pro',
-    security: hardened({ universal_ssl: false, managed_ruleset_disabled: true }),
-    paused: true,
-    created_on: ago(900),
-    activated_on: ago(899),
-    modified_on: ago(30),
-    name_servers: NS_B,
-    dns_records: dns(zone, [
-      ['A', '@', '198.51.100.80', { proxied: true }],
-      ['CNAME', 'www', zone, { proxied: true }],
-      ['TXT', '@', 'v=spf1 -all'],
-      ['TXT', '@', `blog-verification=${SCRIPT}`],
-      ...caa('google'),
-    ]),
-    certificate_packs: [universal(zone, 'google', 14, 12, ago(899))],
-    firewall_rules: [inline('block', 'http.request.uri.path contains "/wp-admin/install.php"', 'Installer')],
-    // Migrated with its WAF on; someone has since disabled the managed ruleset's rule (security.managed_ruleset_disabled).
-    waf: legacyWaf({ sensitivity: 'low', actionMode: 'challenge' }),
-    migration: { state: 'complete', since: ago(300), source: 'dashboard' },
-  };
-}
-
-function northwindStaging(): DatasetZone {
-  const zone = 'northwind-staging.example';
-  return {
-    name: zone,
-    plan: 'business',
-    security: hardened({
-      settings: { security_level: 'essentially_off', browser_check: 'off', development_mode: 'on' },
-      // Development mode entered an hour ago: two hours of it left (it lasts three).
-      settings_modified_on: { development_mode: 'now-1h' },
-    }),
-    status: 'pending',
-    created_on: ago(4),
-    activated_on: null,
-    modified_on: ago(4),
-    name_servers: NS_B,
-    dns_records: dns(zone, [
-      // DNS only until the name servers move and the zone turns active.
-      ['A', '@', '192.0.2.90'],
-      ['AAAA', '@', '2001:db8:90::90'],
-      ['CNAME', 'www', zone],
-      ['A', 'preview', '192.0.2.91', { comment: 'Preview builds' }],
-      ['TXT', '@', 'v=spf1 -all'],
-    ]),
-    // Issued only once the zone is active.
-    certificate_packs: [
-      certPack({
-        hosts: [zone, `*.${zone}`],
-        ca: 'lets_encrypt',
-        validityDays: 90,
-        expiresIn: null,
-        status: 'pending_validation',
-        created: ago(4),
-      }),
-    ],
-    firewall_rules: [inline('allow', 'ip.src in {203.0.113.64/26}', 'Only the office may see staging')],
-    waf: legacyWaf({ enabled: false, sensitivity: 'medium', actionMode: 'block' }),
-    migration: { state: 'start', since: ago(4) },
-  };
-}
-
-function tinkerer(): DatasetZone {
-  const zone = 'tinkerer.test';
-  return {
-    name: zone,
-    plan: 'free',
-    created_on: ago(1200),
-    activated_on: ago(1200),
-    modified_on: ago(15),
-    name_servers: NS_B,
-    // The vendor's defaults, but Bot Fight Mode turned on.
-    security: { bot_management: { fight_mode: true } },
-    dns_records: dns(zone, [
-      ['A', '@', '192.0.2.100', { proxied: true }],
-      ['CNAME', 'www', zone, { proxied: true }],
-      // The same machine as the proxied apex, published for SSH: the origin is exposed.
-      ['A', 'ssh', '192.0.2.100'],
-      ['MX', '@', 'mx.freemail.example.org', { priority: 10 }],
-      // The home server also sends mail: SPF names the proxied apex's origin address.
-      ['TXT', '@', 'v=spf1 ip4:192.0.2.100 include:freemail.example.org ~all'],
-    ]),
-    certificate_packs: [universal(zone, 'lets_encrypt', 90, 70, ago(1200))],
-    filters: [
-      {
-        // Referenced by no rule: the sixth rule hit the free plan's quota of 5.
-        ref: 'xmlrpc',
-        expression: 'http.request.uri.path contains "/xmlrpc.php"',
-        description: 'Left over by a half-failed single-call create (rule quota reached)',
-      },
-    ],
-    // Five rules: the free plan's whole quota.
-    firewall_rules: [
-      inline('block', 'http.request.uri.path contains "/wp-admin"', 'Not a WordPress site'),
-      inline('managed_challenge', 'ip.geoip.country eq "T1"', 'Tor'),
-      inline('block', 'http.user_agent contains "curl"', `No curl${BELL}${BELL}`),
-      inline('allow', 'ip.src eq 192.0.2.77', `Home${CRLF}${ANSI_RED}do not remove${ANSI_RESET}`),
-      inline('js_challenge', 'http.request.uri.path eq "/login"', `Login ${IMG}`),
-    ],
-  };
-}
-
-function petPhotos(): DatasetZone {
-  const zone = 'pet-photos.example.org';
-  return {
-    name: zone,
-    plan: 'free',
-    security: { settings: { ssl: 'off', always_online: 'on' } },
-    created_on: ago(500),
-    activated_on: ago(500),
-    modified_on: ago(40),
-    name_servers: NS_B,
-    dns_records: dns(zone, [
-      ['A', '@', '192.0.2.50', { proxied: true }],
-      ['AAAA', '@', '2001:db8:50::50', { proxied: true }],
-      ['CNAME', 'www', zone, { proxied: true }],
-      // A different machine than the apex: not an exposure.
-      ['A', 'ftp', '192.0.2.51'],
-      // Private and special-purpose addresses published to the world.
-      ['A', 'nas', '192.168.1.10', { comment: 'The NAS at home' }],
-      ['A', 'local', '127.0.0.1'],
-      ['A', 'printer', '169.254.1.1'],
-      ['AAAA', 'nas6', 'fd00::1'],
-      ['AAAA', 'router6', 'fe80::1'],
-      ['TXT', '@', 'v=spf1 -all'],
-    ]),
-    certificate_packs: [universal(zone, 'google', 90, 50, ago(500))],
-    firewall_rules: [inline('block', 'http.user_agent contains "BadBot"', 'Bad bot')],
-  };
-}
-
-function weekendHack(): DatasetZone {
-  const zone = 'weekend-hack.test';
-  return {
-    name: zone,
-    plan: 'free',
-    created_on: ago(30),
-    activated_on: ago(30),
-    modified_on: ago(3),
-    security: { settings: { email_obfuscation: 'off' } },
-    name_servers: NS_B,
-    dns_records: dns(zone, [
-      ['A', '@', '198.51.100.120', { proxied: true }],
-      ['AAAA', '@', '2001:db8:120::1', { proxied: true }],
-      ['CNAME', 'www', zone, { proxied: true }],
-      ['TXT', '@', `note=${SCRIPT} ${MD_TABLE} ${LONG_UNICODE}`],
-      ['TXT', 'hello', `${RLO}dlrow olleh ${ANSI_RED}red${ANSI_RESET}${BELL}`],
-    ]),
-    certificate_packs: [universal(zone, 'lets_encrypt', 90, 87)],
-  };
-}
-
-function globexPartners(): DatasetZone {
-  const zone = 'globex-partners.example';
-  return {
-    name: zone,
-    plan: 'business',
-    security: hardened(),
-    created_on: ago(700),
-    activated_on: ago(700),
-    modified_on: ago(9),
-    name_servers: NS_A,
-    dns_records: dns(zone, [
-      ['A', '@', '203.0.113.140', { proxied: true }],
-      ['CNAME', 'www', zone, { proxied: true }],
-      ['A', 'extranet', '203.0.113.141', { proxied: true }],
-      ...mail(zone, 'mailhost.example.net'),
-    ]),
-    certificate_packs: [universal(zone, 'google', 90, 33, ago(700))],
-    firewall_rules: [
-      inline('managed_challenge', 'http.request.uri.path contains "/extranet/login"', 'Extranet login'),
-      inline('block', 'ip.geoip.country in {"KP"}', 'Sanctions'),
-    ],
-    waf: legacyWaf({ sensitivity: 'medium', actionMode: 'block' }),
-    migration: { state: 'start', since: ago(700) },
-  };
-}
-
-// Zones created with the new managed rules (migration state none)
-
-/** A CAA record as answers in the wild give it: `data` only, no `content`. */
-function caaData(zone: string, flags: number, tag: string, value: string): DatasetDnsRecord {
-  return { type: 'CAA', name: zone, ttl: 3600, data: { flags, tag, value } };
-}
-
-/** The managed ruleset executed on every request: what a zone of today has by default. */
-const executeManaged = (over: Partial<DatasetManagedRule> = {}): DatasetManagedRule => ({
-  action: 'execute',
-  expression: 'true',
-  description: 'Cloudflare Managed Ruleset',
-  action_parameters: { id: MANAGED_RULESET_ID, version: 'latest' },
-  ...over,
+const loginLimit = (path: string, requests: number): DatasetRateLimitRule => ({
+  action: 'managed_challenge',
+  expression: `http.request.uri.path eq "${path}" and http.request.method eq "POST"`,
+  description: `Sign-in attempts (${path})`,
+  ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: requests, mitigation_timeout: 600 },
 });
 
-interface ModernSpec {
+/** The OWASP core ruleset after the managed ruleset, as the platform team deploys both. */
+const MANAGED_AND_OWASP = [executeManaged(), { action: 'execute' as const, expression: 'true', description: 'Cloudflare OWASP Core Ruleset', action_parameters: { id: OWASP_RULESET_ID } }];
+
+/** Super Bot Fight Mode challenging likely bots and blocking definite ones (Pro: definite only). */
+const SBFM_BUSINESS = { sbfm_definitely_automated: 'block', sbfm_likely_automated: 'managed_challenge', sbfm_verified_bots: 'allow' } as const;
+const SBFM_PRO = { sbfm_definitely_automated: 'block', sbfm_verified_bots: 'allow' } as const;
+
+interface ZoneSpec {
   name: string;
   plan: 'free' | 'pro' | 'business' | 'enterprise';
-  /** Days since the zone was created (all after 2022-09). */
+  /** Days since the zone was created. */
   age: number;
-  apex: string;
   ca: Ca;
-  type?: 'full' | 'partial';
-  security?: Parameters<typeof hardened>[0];
-  /** CAA records (data only); default: one `issue` for the universal pack's CA and an `iodef`. */
+  /** Days the universal certificate has left (it is a 90-day one). Default 61. */
+  certificateDaysLeft?: number;
+  security: DatasetSecurity;
+  records: Rec[];
+  /** Beyond the CAA records of the universal pack's CA. */
+  extraRecords?: DatasetDnsRecord[];
   caa?: DatasetDnsRecord[];
-  extraRecords?: Rec[];
   extraPacks?: DatasetCertificatePack[];
 }
 
-/**
- * A zone created since the vendor's phase two: no previous WAF (`migration: {state: "none"}`),
- * hardened settings, a universal pack issued two weeks ago, mail, and CAA records for its pack's CA
- * in the data-only shape; each zone then changes the one thing it demonstrates.
- */
-function modernZone(spec: ModernSpec): DatasetZone {
-  const zone = spec.name;
-  const caaRecords = spec.caa ?? [caaData(zone, 0, 'issue', CA_DOMAIN[spec.ca]), caaData(zone, 0, 'iodef', `mailto:security@${zone}`)];
+/** A zone created since the new managed rules (migration state none): each spec says the rest. */
+function zone(spec: ZoneSpec): DatasetZone {
   return {
-    name: zone,
+    name: spec.name,
     plan: spec.plan,
-    ...(spec.type ? { type: spec.type } : {}),
     created_on: ago(spec.age),
     activated_on: ago(spec.age),
-    modified_on: ago(Math.min(spec.age, 20)),
-    name_servers: NS_A,
-    security: hardened(spec.security),
-    dns_records: [
-      ...dns(zone, [
-        ['A', '@', spec.apex, { proxied: true }],
-        ['CNAME', 'www', zone, { proxied: true }],
-        ...mail(zone, 'mailhost.example.net'),
-        ...(spec.extraRecords ?? []),
-      ]),
-      ...caaRecords,
-    ],
-    certificate_packs: [universal(zone, spec.ca, 90, 76, ago(14)), ...(spec.extraPacks ?? [])],
+    modified_on: ago(Math.min(spec.age, 12)),
+    name_servers: NS,
+    security: spec.security,
+    dns_records: [...dns(spec.name, spec.records), ...(spec.caa ?? caaFor(spec.name, spec.ca)), ...(spec.extraRecords ?? [])],
+    certificate_packs: [universal(spec.name, spec.ca, 90, spec.certificateDaysLeft ?? 61, ago(Math.min(spec.age, 29))), ...(spec.extraPacks ?? [])],
     migration: { state: 'none' },
   };
 }
 
-const FABRIKAM_PARTNERS = 'ip.src in {203.0.113.200/29}';
-const YEAR_OF_HSTS = { enabled: true, max_age: 31_536_000, include_subdomains: true, nosniff: true };
+// Tailspin Toys: the storefronts, the API, assets and the status page
 
-/** The outdoor retailer's reference zone: every new situation set up the careful way. */
-function fabrikam(): DatasetZone {
-  return modernZone({
-    name: 'fabrikam.example',
-    plan: 'business',
-    age: 1100,
-    apex: '203.0.113.150',
-    ca: 'lets_encrypt',
-    security: {
-      settings: { ssl: 'strict', security_header: { ...YEAR_OF_HSTS, max_age: 63_072_000, preload: true } },
-      managed_rules: [
-        { action: 'skip', expression: FABRIKAM_PARTNERS, description: 'Partner stock feed', action_parameters: { ruleset: 'current' } },
-        executeManaged(),
-        { action: 'execute', expression: 'true', description: 'Cloudflare OWASP Core Ruleset', action_parameters: { id: OWASP_RULESET_ID } },
+function tailspintoys(): DatasetZone {
+  const name = 'tailspintoys.example';
+  return {
+    name,
+    plan: 'enterprise',
+    created_on: ago(2550),
+    activated_on: ago(2549),
+    modified_on: ago(6),
+    name_servers: NS,
+    security: hardened({
+      settings: { security_header: { enabled: true, max_age: 63_072_000, include_subdomains: true, preload: true, nosniff: true } },
+      custom_rules: baselineCustomRules(
+        // The payment provider's webhooks from its published range only: a narrow skip.
+        { action: 'skip', expression: `http.request.uri.path eq "/webhooks/payments" and ip.src in {198.51.100.96/28}`, description: 'Payment provider webhooks skip the managed rules', action_parameters: { phases: ['http_request_firewall_managed'] } },
+        { action: 'managed_challenge', expression: 'http.request.uri.path eq "/checkout/gift-cards" and not cf.client.bot', description: 'Gift card balance checks (card testing)' },
+      ),
+      ratelimit_rules: [loginLimit('/account/sign-in', 10), loginLimit('/checkout/gift-cards', 5)],
+      bot_management: SBFM_BUSINESS,
+    }),
+    dns_records: [
+      ...dns(name, [
+        ['A', '@', '203.0.113.10', { proxied: true }],
+        ['AAAA', '@', '2001:db8:10::10', { proxied: true }],
+        ['CNAME', 'www', name, { proxied: true }],
+        ['A', 'shop', '203.0.113.11', { proxied: true, comment: 'Storefront (k8s ingress)' }],
+        ['A', 'checkout', '203.0.113.12', { proxied: true }],
+        ['CNAME', 'images', 'tailspintoys-cdn.example', { proxied: true }],
+        // The help desk's hosted portal, left DNS-only when it was set up.
+        ['CNAME', 'help', 'tailspintoys.helpdesk.example.com', { comment: 'Hosted help desk' }],
+        ['A', 'sftp', '203.0.113.40', { comment: 'Supplier price lists (SFTP)' }],
+        ...sendsMail(name),
+        ['TXT', '@', 'site-verification=3b9f1c7e42d05a86'],
+      ]),
+      ...caaFor(name, 'lets_encrypt', 'digicert'),
+    ],
+    certificate_packs: [
+      universal(name, 'lets_encrypt', 90, 61, ago(29)),
+      certPack({ type: 'advanced', hosts: [name, `www.${name}`, `shop.${name}`, `checkout.${name}`], ca: 'digicert', validityDays: 365, expiresIn: 204 }),
+    ],
+    firewall_rules: [
+      inline('block', SANCTIONS.replace('ip.src.country', 'ip.geoip.country'), 'Sanctioned countries', { priority: 1 }),
+      inline('managed_challenge', 'http.request.uri.path contains "/account/sign-in"', 'Sign-in page', { priority: 2 }),
+    ],
+    // Migrated last year: the previous WAF it ran (its endpoints are gone now) was deployed as the new managed rules.
+    waf: legacyWaf({ sensitivity: 'medium', actionMode: 'block' }),
+    migration: { state: 'complete', since: ago(420), source: 'dashboard' },
+  };
+}
+
+function tailspintoysApi(): DatasetZone {
+  const name = 'tailspintoys-api.example';
+  return zone({
+    name,
+    plan: 'enterprise',
+    age: 1300,
+    ca: 'google',
+    security: hardened({
+      managed_rules: MANAGED_AND_OWASP,
+      custom_rules: [
+        { action: 'block', expression: SANCTIONS, description: 'Sanctioned countries (legal, reviewed quarterly)' },
+        { action: 'block', expression: 'not http.request.method in {"GET" "POST" "PUT" "PATCH" "DELETE" "OPTIONS"}', description: 'Methods the API does not take' },
+        // Put in for an app release that the managed rules blocked, and never narrowed.
+        { action: 'skip', expression: `http.host eq "v1.${name}"`, description: 'Mobile app 3.x false positives (SEC-412)', action_parameters: { phases: ['http_request_firewall_managed'] } },
       ],
       ratelimit_rules: [
-        {
-          action: 'block',
-          expression: 'http.request.uri.path eq "/login"',
-          description: 'Login attempts per visitor',
-          ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 10, mitigation_timeout: 600 },
-        },
+        { action: 'block', expression: `http.host in {"v1.${name}" "v2.${name}"}`, description: 'API calls per client', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 600, mitigation_timeout: 60 } },
       ],
-      bot_management: { sbfm_definitely_automated: 'block', sbfm_likely_automated: 'managed_challenge', sbfm_verified_bots: 'allow' },
-      custom_rules: [
-        { action: 'skip', expression: `${FABRIKAM_PARTNERS} and http.request.uri.path eq "/feed"`, description: 'Partner stock feed', action_parameters: { ruleset: 'current' } },
-        { action: 'managed_challenge', expression: 'http.request.uri.path eq "/login" and cf.threat_score gt 10', description: 'Risky logins' },
-      ],
-    },
+      // Bot Management for Enterprise: the API's custom rules use the bot score.
+      bot_management: { subscription: true },
+      // The API serves no country-specific content, so its origin is not told the visitor's country.
+      settings: { ip_geolocation: 'off' },
+    }),
+    records: [
+      ['A', '@', '203.0.113.20', { proxied: true, comment: 'Developer portal' }],
+      ['A', 'v1', '203.0.113.21', { proxied: true }],
+      ['A', 'v2', '203.0.113.22', { proxied: true }],
+      ['CNAME', 'partners', `v2.${name}`, { proxied: true }],
+      ...sendsNoMail(),
+    ],
   });
 }
 
-function fabrikamShopEu(): DatasetZone {
-  const zone = 'fabrikam-shop-eu.example';
-  // A second pack ordered an hour ago, still initializing: the API answers it without created_on.
-  const initializing: DatasetCertificatePack = {
-    ...certPack({ type: 'advanced', hosts: [zone, `www.${zone}`], ca: 'google', validityDays: 90, expiresIn: null, status: 'initializing' }),
-    created_on: null,
-  };
-  return modernZone({
-    name: zone,
-    plan: 'business',
-    age: 800,
-    apex: '203.0.113.151',
-    ca: 'google',
-    security: {
-      managed_rules: [
-        { action: 'skip', expression: `http.host eq "${zone}"`, description: 'Sale week: no false positives in the shop', action_parameters: { ruleset: 'current' } },
-        executeManaged(),
-      ],
-    },
-    // The CAA records name another CA than the one issuing the universal pack (Google Trust Services).
-    caa: [caaData(zone, 0, 'issue', CA_DOMAIN.digicert), caaData(zone, 0, 'iodef', `mailto:security@${zone}`)],
-    extraPacks: [initializing],
-  });
-}
-
-function fabrikamOutlet(): DatasetZone {
-  return modernZone({
-    name: 'fabrikam-outlet.example',
-    plan: 'pro',
-    age: 700,
-    apex: '203.0.113.152',
-    ca: 'lets_encrypt',
-    security: {
-      // Preloading asks for a max-age of at least a year; this one is half a year.
-      settings: { security_header: { ...YEAR_OF_HSTS, max_age: 15_552_000, preload: true } },
-      managed_rules: [executeManaged({ action_parameters: { id: MANAGED_RULESET_ID, overrides: { enabled: false } } })],
-    },
-  });
-}
-
-function fabrikamRentals(): DatasetZone {
-  const zone = 'fabrikam-rentals.example';
-  return modernZone({
-    name: zone,
-    plan: 'pro',
-    age: 650,
-    apex: '203.0.113.153',
-    ca: 'google',
-    security: { managed_rules: [executeManaged({ action_parameters: { id: MANAGED_RULESET_ID, overrides: { action: 'log' } } })] },
-    // Only a reporting address: no CA is restricted.
-    caa: [caaData(zone, 0, 'iodef', `mailto:security@${zone}`)],
-    // Every branch's name resolves, straight to the origin: a DNS-only wildcard.
-    extraRecords: [['A', '*', '203.0.113.203', { comment: 'One name per branch, each on the branch server' }]],
-  });
-}
-
-function fabrikamStores(): DatasetZone {
-  const zone = 'fabrikam-stores.example';
-  return modernZone({
-    name: zone,
-    plan: 'business',
-    age: 600,
-    apex: '203.0.113.154',
-    ca: 'lets_encrypt',
-    security: {
-      managed_rules: [executeManaged({ expression: 'http.request.uri.path contains "/shop/"', description: 'Managed rules for the shop only' })],
-      // Under Attack mode for a sale-day bot wave, switched on two hours ago.
-      settings: { security_level: 'under_attack' },
-      settings_modified_on: { security_level: 'now-2h' },
-    },
-    // A critical tag (flags 128) no CA knows: RFC 8659 says a CA must then refuse to issue.
-    caa: [caaData(zone, 0, 'issue', CA_DOMAIN.lets_encrypt), caaData(zone, 128, 'tbs', 'ticket-4711')],
-  });
-}
-
-function fabrikamTrails(): DatasetZone {
-  return modernZone({
-    name: 'fabrikam-trails.example',
-    plan: 'free',
-    age: 400,
-    apex: '198.51.100.150',
-    ca: 'lets_encrypt',
-    security: {
-      custom_rules: [
-        { action: 'skip', expression: 'ip.src in {0.0.0.0/0 ::/0}', description: 'Debug: let everyone through', action_parameters: { phase: 'current' } },
-        { action: 'skip', expression: 'ip.src in {0.0.0.0/0 ::/0}', description: 'Debug: skip the rest', action_parameters: { ruleset: 'current' } },
-        // What the skips switch off: a skip with nothing after it would skip nothing.
-        { action: 'block', expression: 'http.request.uri.path contains "/wp-login.php"', description: 'Block login probes' },
-      ],
-    },
-    // Copied from the setup guide and never changed.
-    // An address from the IPv6 documentation prefix (RFC 9637), which the demo uses for nothing else:
-    // the demo's stand-ins for public addresses are the other documentation ranges.
-    extraRecords: [['AAAA', 'status', '3fff::10', { comment: 'From the setup guide' }]],
-  });
-}
-
-/** Managed rules deployed to the clinic and the portal from the account's own entry point. */
-const CONTOSO_ACCOUNT_RULES: DatasetManagedRule[] = [
-  executeManaged({ expression: 'cf.zone.name eq "contoso-clinic.example"', description: 'Managed rules for the clinic' }),
-  {
-    action: 'execute',
-    expression: 'cf.zone.name in {"contoso-clinic.example" "contoso-portal.example"}',
-    description: 'OWASP core rules for the patient-facing sites',
-    action_parameters: { id: OWASP_RULESET_ID },
-  },
-];
-
-function contosoClinic(): DatasetZone {
-  // Strict (SSL-only origin pull) is an Enterprise mode (vendor docs, encryption modes): the clinic uses it.
-  return modernZone({ name: 'contoso-clinic.example', plan: 'enterprise', age: 1000, apex: '198.51.100.160', ca: 'google', security: { settings: { ssl: 'origin_pull' }, managed_rules: [] } });
-}
-
-function contosoRecords(): DatasetZone {
-  return modernZone({
-    name: 'contoso-records.example',
+function tailspintoysCdn(): DatasetZone {
+  const name = 'tailspintoys-cdn.example';
+  return {
+    name,
     plan: 'enterprise',
-    age: 900,
-    apex: '198.51.100.161',
-    ca: 'google',
-    // Custom rules that only watch: nothing is blocked or challenged.
-    security: { managed_rules: [], custom_rules: [{ action: 'log', expression: 'http.request.uri.path contains "/export"', description: 'Watch record exports' }] },
+    created_on: ago(2200),
+    activated_on: ago(2200),
+    modified_on: ago(40),
+    name_servers: NS,
+    security: hardened({
+      custom_rules: [{ action: 'block', expression: 'not http.request.method in {"GET" "HEAD" "OPTIONS"}', description: 'Assets are read only' }],
+      ratelimit_rules: [
+        { action: 'block', expression: 'starts_with(http.request.uri.path, "/resize/")', description: 'Image resizing per client', ratelimit: { period: 10, requests_per_period: 200, mitigation_timeout: 60 } },
+      ],
+      bot_management: SBFM_BUSINESS,
+    }),
+    dns_records: [
+      ...dns(name, [
+        ['A', '@', '203.0.113.30', { proxied: true, comment: 'Object storage gateway' }],
+        ['AAAA', '@', '2001:db8:30::30', { proxied: true }],
+        ['CNAME', 'static', name, { proxied: true }],
+        ...sendsNoMail(),
+      ]),
+      ...caaFor(name, 'lets_encrypt'),
+    ],
+    certificate_packs: [universal(name, 'lets_encrypt', 90, 44, ago(46))],
+    waf: legacyWaf({ sensitivity: 'low', actionMode: 'challenge' }),
+    migration: { state: 'complete', since: ago(760), source: 'api' },
+  };
+}
+
+function tailspintoysEu(): DatasetZone {
+  const name = 'tailspintoys-eu.example';
+  return zone({
+    name,
+    plan: 'enterprise',
+    age: 1100,
+    ca: 'lets_encrypt',
+    // Inside the 30-day renewal window of a 90-day certificate with 5 days left: the renewal has not happened.
+    certificateDaysLeft: 5,
+    security: hardened({
+      managed_rules: MANAGED_AND_OWASP,
+      custom_rules: baselineCustomRules(),
+      ratelimit_rules: [loginLimit('/konto/anmelden', 10)],
+      bot_management: SBFM_BUSINESS,
+    }),
+    records: [
+      ['A', '@', '203.0.113.50', { proxied: true }],
+      ['AAAA', '@', '2001:db8:50::50', { proxied: true }],
+      ['CNAME', 'www', name, { proxied: true }],
+      ['CNAME', 'images', 'tailspintoys-cdn.example', { proxied: true }],
+      ...sendsMail(name),
+    ],
   });
 }
 
-/** A CNAME (partial) setup: the organisation's own DNS answers, so no DNSSEC or CAA here. */
-function contosoPortal(): DatasetZone {
-  return modernZone({ name: 'contoso-portal.example', type: 'partial', plan: 'enterprise', age: 950, apex: '198.51.100.162', ca: 'google', security: { dnssec: 'disabled' }, caa: [] });
+function tailspintoysStatus(): DatasetZone {
+  const name = 'tailspintoys-status.example';
+  return zone({
+    name,
+    plan: 'pro',
+    age: 900,
+    ca: 'google',
+    security: hardened({ managed_rules: MANAGED_AND_OWASP, bot_management: SBFM_PRO }),
+    // The status page is hosted (DNS-only, so that it stays up when the proxy is the incident).
+    records: [
+      ['CNAME', 'www', 'tailspintoys.status-host.example.com', { comment: 'Hosted status page' }],
+      // The provider before that, given up in 2024: the name there no longer exists, and anyone who
+      // signs up for it there serves this host.
+      ['CNAME', 'legacy', 'tailspintoys.oldstatus.example.com', { comment: 'Old status page, linked from 2023 incident reports' }],
+      ...sendsNoMail(),
+    ],
+  });
+}
+
+function tailspin(): DatasetZone {
+  const name = 'tailspin.example';
+  return zone({
+    name,
+    plan: 'pro',
+    age: 1400,
+    ca: 'google',
+    // Redirects only (to tailspintoys.example): the apex points at the documentation address the
+    // vendor suggests for an originless proxied hostname.
+    security: hardened({ bot_management: SBFM_PRO }),
+    records: [
+      ['A', '@', '192.0.2.1', { proxied: true, comment: 'Redirect only' }],
+      ['CNAME', 'www', name, { proxied: true }],
+      ...sendsNoMail(),
+    ],
+  });
+}
+
+// Tailspin Toys Marketing: campaign and community sites
+
+function tailspinHoliday(): DatasetZone {
+  const name = 'tailspin-holiday.example';
+  return zone({
+    name,
+    plan: 'pro',
+    age: 45,
+    ca: 'google',
+    certificateDaysLeft: 46,
+    security: hardened({
+      // Switched on for the bot wave of the launch weekend, three days ago, and still on.
+      settings: { security_level: 'under_attack' },
+      settings_modified_on: { security_level: ago(3) },
+      custom_rules: [{ action: 'block', expression: SANCTIONS, description: 'Sanctioned countries (legal, reviewed quarterly)' }],
+    }),
+    records: [
+      ['A', '@', '203.0.113.60', { proxied: true, comment: 'Campaign site (agency hosting)' }],
+      ['CNAME', 'www', name, { proxied: true }],
+      // Newsletters go out from the campaign tool, which signs them with its own key.
+      ['TXT', '@', 'v=spf1 include:_spf.campaigns.example.com -all'],
+      ['CNAME', 'cm._domainkey', 'cm.dkim.campaigns.example.com'],
+      ['TXT', '_dmarc', 'v=DMARC1; p=none; rua=mailto:dmarc@tailspintoys.example'],
+    ],
+  });
+}
+
+function tailspintoysBlog(): DatasetZone {
+  const name = 'tailspintoys-blog.example';
+  return zone({
+    name,
+    plan: 'pro',
+    age: 1350,
+    ca: 'lets_encrypt',
+    security: hardened({
+      // Set to log after the managed rules blocked an editor's post in the admin, and left there.
+      managed_rules: [executeManaged({ action_parameters: { id: MANAGED_RULESET_ID, overrides: { action: 'log' } } })],
+      custom_rules: [
+        { action: 'block', expression: 'http.request.uri.path eq "/xmlrpc.php"', description: 'XML-RPC (pingback abuse)' },
+        { action: 'managed_challenge', expression: 'http.request.uri.path eq "/wp-login.php"', description: 'WordPress sign-in' },
+      ],
+      ratelimit_rules: [loginLimit('/wp-login.php', 5)],
+      bot_management: SBFM_PRO,
+    }),
+    records: [
+      ['CNAME', '@', 'tailspintoys.wphost.example.net', { proxied: true, comment: 'Managed WordPress hosting' }],
+      ['CNAME', 'www', name, { proxied: true }],
+      ...sendsNoMail(),
+    ],
+  });
+}
+
+function tailspinRewards(): DatasetZone {
+  const name = 'tailspin-rewards.example';
+  return zone({
+    name,
+    plan: 'business',
+    age: 500,
+    ca: 'google',
+    security: hardened({
+      managed_rules: MANAGED_AND_OWASP,
+      custom_rules: baselineCustomRules({ action: 'managed_challenge', expression: 'http.request.uri.path eq "/redeem" and cf.client.bot', description: 'Points redemption by bots' }),
+      ratelimit_rules: [loginLimit('/sign-in', 10)],
+      bot_management: SBFM_BUSINESS,
+    }),
+    records: [
+      ['A', '@', '203.0.113.70', { proxied: true }],
+      ['AAAA', '@', '2001:db8:70::70', { proxied: true }],
+      ['CNAME', 'www', name, { proxied: true }],
+      ...sendsMail(name),
+    ],
+  });
+}
+
+function buildWithTailspin(): DatasetZone {
+  const name = 'buildwithtailspin.example';
+  return zone({
+    name,
+    plan: 'free',
+    age: 800,
+    ca: 'lets_encrypt',
+    // The community team's own zone: HTTPS enforced and TLS 1.2, the rest as the Free plan starts.
+    security: {
+      settings: { ssl: 'strict', min_tls_version: '1.2', always_use_https: 'on' },
+      dnssec: 'active',
+      dnssec_since: ago(790),
+      custom_rules: [{ action: 'managed_challenge', expression: 'http.request.uri.path eq "/submit" and http.request.method eq "POST"', description: 'Project submissions' }],
+      ratelimit_rules: [loginLimit('/login', 10)],
+    },
+    records: [
+      ['A', '@', '198.51.100.80', { proxied: true, comment: 'Community forum' }],
+      ['CNAME', 'www', name, { proxied: true }],
+      ...sendsNoMail(),
+    ],
+    caa: [],
+  });
+}
+
+// Tailspin Toys Engineering: staging and the zone being added
+
+function tailspintoysStaging(): DatasetZone {
+  const name = 'tailspintoys-staging.example';
+  return zone({
+    name,
+    plan: 'business',
+    age: 1100,
+    ca: 'google',
+    security: hardened({
+      // Entered an hour ago to try a stylesheet change: two of its three hours left.
+      settings: { development_mode: 'on' },
+      settings_modified_on: { development_mode: 'now-1h' },
+      managed_rules: MANAGED_AND_OWASP,
+      custom_rules: [{ action: 'block', expression: `not ip.src in {${OFFICE} ${VPN}}`, description: 'Staging only from the office and the VPN' }],
+      bot_management: SBFM_BUSINESS,
+    }),
+    records: [
+      ['A', '@', '203.0.113.90', { proxied: true }],
+      ['CNAME', 'www', name, { proxied: true }],
+      // One name per pull request, each a preview deployment.
+      ['CNAME', '*', `previews.${name}`, { proxied: true, comment: 'Pull request previews' }],
+      ['A', 'previews', '203.0.113.91', { proxied: true }],
+      ...sendsNoMail(),
+    ],
+  });
+}
+
+function tailspintoysPreview(): DatasetZone {
+  const name = 'tailspintoys-preview.example';
+  return {
+    name,
+    plan: 'business',
+    status: 'pending',
+    created_on: ago(2),
+    activated_on: null,
+    modified_on: ago(2),
+    name_servers: NS,
+    // Set up from the platform team's template; DNSSEC waits for the zone to be active.
+    security: hardened({ dnssec: 'disabled', managed_rules: MANAGED_AND_OWASP, custom_rules: baselineCustomRules(), ratelimit_rules: [loginLimit('/sign-in', 10)], bot_management: SBFM_BUSINESS }),
+    // DNS only until the registrar points at the assigned name servers and the zone turns active.
+    dns_records: [
+      ...dns(name, [
+        ['A', '@', '203.0.113.95'],
+        ['CNAME', 'www', name],
+        ...sendsNoMail(),
+      ]),
+      ...caaFor(name, 'google'),
+    ],
+    // Issued once the zone is active.
+    certificate_packs: [certPack({ hosts: [name, `*.${name}`], ca: 'google', validityDays: 90, expiresIn: null, status: 'pending_validation', created: ago(2) })],
+    migration: { state: 'none' },
+  };
+}
+
+// Wingtip Toys: bought in 2025, still on the previous WAF and firewall rules
+
+function wingtiptoys(): DatasetZone {
+  const name = 'wingtiptoys.example';
+  return {
+    name,
+    plan: 'business',
+    created_on: ago(3200),
+    activated_on: ago(3200),
+    modified_on: ago(15),
+    name_servers: NS,
+    security: hardened({
+      settings: { ssl: 'full' },
+      dnssec: 'disabled',
+      bot_management: SBFM_BUSINESS,
+      // Its firewall rules as the vendor's upgrade made them custom rules (the previous API still lists them).
+      custom_rules: [
+        { action: 'block', expression: SANCTIONS, description: 'Sanctioned countries' },
+        { action: 'managed_challenge', expression: 'http.request.uri.path contains "/wp-login.php" or http.request.uri.path contains "/xmlrpc.php"', description: 'WordPress probes' },
+        { action: 'block', expression: 'http.user_agent contains "sqlmap" or http.user_agent contains "nikto"', description: 'Attack tools' },
+      ],
+    }),
+    dns_records: [
+      ...dns(name, [
+        ['A', '@', '192.0.2.20', { proxied: true }],
+        ['CNAME', 'www', name, { proxied: true }],
+        ['A', 'shop', '192.0.2.21', { proxied: true }],
+        // Wingtip's own mail server, not yet moved to the group's provider.
+        ['MX', '@', 'mail.wingtiptoys.example', { priority: 10 }],
+        ['A', 'mail', '192.0.2.25'],
+        ['TXT', '@', 'v=spf1 mx -all'],
+        ['TXT', '_dmarc', 'v=DMARC1; p=quarantine; rua=mailto:postmaster@wingtiptoys.example'],
+      ]),
+      ...caaFor(name, 'lets_encrypt'),
+    ],
+    // The renewal failed two days ago; the pack still reads active.
+    certificate_packs: [universal(name, 'lets_encrypt', 90, -2, ago(3200))],
+    firewall_rules: [
+      inline('block', 'ip.geoip.country in {"CU" "IR" "KP" "SY"}', 'Sanctioned countries', { priority: 1 }),
+      inline('managed_challenge', 'http.request.uri.path contains "/wp-login.php" or http.request.uri.path contains "/xmlrpc.php"', 'WordPress probes', { priority: 2 }),
+      inline('allow', 'ip.src in {192.0.2.128/26}', 'Wingtip office', { priority: 3 }),
+      // The payment provider's notifications pass the WAF: migrated as a skip rule.
+      inline('bypass', 'http.request.uri.path eq "/payment/notify" and ip.src in {198.51.100.96/28}', 'Payment notifications pass the WAF', { products: ['waf'], priority: 4 }),
+      inline('block', 'http.user_agent contains "sqlmap" or http.user_agent contains "nikto"', 'Attack tools', { priority: 5 }),
+    ],
+    waf: legacyWaf({ sensitivity: 'medium', actionMode: 'block', groupOverrides: { 'Cloudflare WordPress': 'off' } }),
+    migration: { state: 'start', since: ago(1000) },
+  };
+}
+
+function wingtiptoysWholesale(): DatasetZone {
+  const name = 'wingtiptoys-wholesale.example';
+  return {
+    name,
+    plan: 'business',
+    created_on: ago(2900),
+    activated_on: ago(2900),
+    modified_on: ago(30),
+    name_servers: NS,
+    security: hardened({
+      bot_management: SBFM_BUSINESS,
+      // Its firewall rules as the vendor's upgrade made them custom rules (the previous API still lists them).
+      custom_rules: [
+        { action: 'managed_challenge', expression: 'http.request.uri.path contains "/catalogue/export"', description: 'Catalogue export by scrapers' },
+        { action: 'block', expression: SANCTIONS, description: 'Sanctioned countries' },
+        { action: 'block', expression: 'http.request.uri.path contains "/.env"', description: 'Config file probes' },
+      ],
+    }),
+    dns_records: [
+      ...dns(name, [
+        ['A', '@', '192.0.2.40', { proxied: true, comment: 'Wholesale portal' }],
+        ['CNAME', 'www', name, { proxied: true }],
+        // For the EDI partners who connect straight to the portal: the same machine as the proxied apex.
+        ['A', 'edi', '192.0.2.40', { comment: 'EDI partners (AS2)' }],
+        ...sendsMail(name),
+      ]),
+      ...caaFor(name, 'lets_encrypt'),
+    ],
+    certificate_packs: [universal(name, 'lets_encrypt', 90, 38, ago(2900))],
+    filters: [
+      { ref: 'partners', expression: 'ip.src in {198.51.100.128/26}', description: 'EDI partners' },
+      { ref: 'price-scrapers', expression: 'http.request.uri.path contains "/catalogue/export"', description: 'Catalogue export' },
+      // Referenced by no rule: its rule was deleted when the trade show ended.
+      { ref: 'trade-show', expression: 'http.request.uri.path eq "/fair-2025"', description: 'Trade show registrations' },
+    ],
+    firewall_rules: [
+      using('allow', 'partners', 'EDI partners', { priority: 1 }),
+      using('managed_challenge', 'price-scrapers', 'Catalogue export by scrapers', { priority: 2 }),
+      inline('block', 'ip.geoip.country in {"CU" "IR" "KP" "SY"}', 'Sanctioned countries', { priority: 3 }),
+      inline('block', 'http.request.uri.path contains "/.env"', 'Config file probes', { priority: 4 }),
+    ],
+    waf: legacyWaf({ sensitivity: 'low', actionMode: 'challenge' }),
+    migration: { state: 'start', since: ago(1000) },
+  };
+}
+
+function wingtip(): DatasetZone {
+  const name = 'wingtip.example';
+  return {
+    name,
+    plan: 'pro',
+    created_on: ago(2600),
+    activated_on: ago(2600),
+    modified_on: ago(30),
+    name_servers: NS,
+    security: hardened({
+      custom_rules: [{ action: 'block', expression: SANCTIONS, description: 'Sanctioned countries (legal, reviewed quarterly)' }],
+      bot_management: SBFM_PRO,
+    }),
+    dns_records: [
+      ...dns(name, [
+        ['A', '@', '192.0.2.60', { proxied: true, comment: 'Redirects to wingtiptoys.example' }],
+        ['CNAME', 'www', name, { proxied: true }],
+        ...sendsNoMail(),
+      ]),
+      ...caaFor(name, 'lets_encrypt'),
+    ],
+    certificate_packs: [universal(name, 'lets_encrypt', 90, 70, ago(2600))],
+    waf: legacyWaf({ sensitivity: 'medium', actionMode: 'challenge' }),
+    // The first Wingtip zone moved to the new managed rules, last month.
+    migration: { state: 'complete', since: ago(30), source: 'dashboard' },
+  };
+}
+
+// Tailspin Toys Japan: a subsidiary whose account the group's team has been invited to
+
+function tailspintoysJp(): DatasetZone {
+  const name = 'tailspintoys-jp.example';
+  return zone({
+    name,
+    plan: 'business',
+    age: 700,
+    ca: 'google',
+    security: hardened({ managed_rules: MANAGED_AND_OWASP, custom_rules: baselineCustomRules(), bot_management: SBFM_BUSINESS }),
+    records: [
+      ['A', '@', '203.0.113.110', { proxied: true }],
+      ['CNAME', 'www', name, { proxied: true }],
+      ...sendsMail(name),
+    ],
+  });
 }
 
 // The organisation
 
-const ACME = 'Acme Bank Group';
-const NORTHWIND = 'Northwind Retail | EU `prod` |';
-const HOBBY = `Sam's hobby projects ${ANSI_RED}(personal)${ANSI_RESET}${BELL}`;
-const GLOBEX = `Globex Partners ${IMG}${SCRIPT}`;
-const FABRIKAM = 'Fabrikam Outdoor';
-const CONTOSO = 'Contoso Health';
+const TAILSPIN = 'Tailspin Toys';
+const MARKETING = 'Tailspin Toys Marketing';
+const ENGINEERING = 'Tailspin Toys Engineering';
+const WINGTIP = 'Wingtip Toys';
+const JAPAN = 'Tailspin Toys Japan';
 
 export function demoDataset(): DatasetFile {
   const accounts: DatasetAccount[] = [
     {
-      name: ACME,
+      name: TAILSPIN,
       type: 'enterprise',
-      created_on: ago(2500),
-      zones: [acmeBank(), acmePayments(), acmeCards(), acmeLoans(), acmeInvest(), acmeCareers()],
+      created_on: ago(2600),
+      zones: [tailspintoys(), tailspintoysApi(), tailspintoysCdn(), tailspintoysEu(), tailspintoysStatus(), tailspin()],
     },
-    {
-      name: NORTHWIND,
-      created_on: ago(3100),
-      zones: [northwindShop(), northwind(), northwindBlog(), northwindStaging()],
-    },
-    {
-      name: HOBBY,
-      created_on: ago(1300),
-      zones: [tinkerer(), petPhotos(), weekendHack()],
-    },
-    {
-      name: FABRIKAM,
-      created_on: ago(1200),
-      zones: [fabrikam(), fabrikamShopEu(), fabrikamOutlet(), fabrikamRentals(), fabrikamStores(), fabrikamTrails()],
-    },
-    {
-      name: CONTOSO,
-      type: 'enterprise',
-      created_on: ago(1100),
-      managed_rules: CONTOSO_ACCOUNT_RULES,
-      managed_rules_since: ago(200),
-      zones: [contosoClinic(), contosoRecords(), contosoPortal()],
-    },
-    {
-      // Listed only once the pending invite is accepted.
-      name: GLOBEX,
-      member: false,
-      created_on: ago(800),
-      zones: [globexPartners()],
-    },
+    { name: MARKETING, created_on: ago(1500), zones: [tailspinHoliday(), tailspintoysBlog(), tailspinRewards(), buildWithTailspin()] },
+    { name: ENGINEERING, created_on: ago(1200), zones: [tailspintoysStaging(), tailspintoysPreview()] },
+    { name: WINGTIP, created_on: ago(3300), zones: [wingtiptoys(), wingtiptoysWholesale(), wingtip()] },
+    // Listed only once the pending invite is accepted.
+    { name: JAPAN, member: false, created_on: ago(720), zones: [tailspintoysJp()] },
   ];
   const invites: DatasetInvite[] = [
     {
-      account: GLOBEX,
-      invited_by: `it-security@globex-partners.example ${SCRIPT}${CRLF}${RLO}moc.evil`,
+      account: JAPAN,
+      invited_by: 'kenji.sato@tailspintoys-jp.example',
       invited_on: ago(2),
       expires_on: daysFromNow(5),
       roles: [{ name: 'Administrator Read Only', description: 'Can access the full account in read-only mode.' }],
       status: 'pending',
     },
     {
-      account: NORTHWIND,
-      invited_by: `Åsa Lindqvist ${LONG_UNICODE}`,
-      invited_on: ago(1),
-      expires_on: daysFromNow(6),
-      roles: [{ name: 'Firewall', description: 'Can edit WAF, IP Firewall, and Zone Lockdown settings.' }],
-      status: 'pending',
-    },
-    {
-      account: ACME,
-      invited_by: 'ciso@acme-bank.example',
-      invited_on: ago(60),
-      expires_on: ago(53),
-      roles: [{ name: 'Administrator', description: 'Can access the full account, except for membership management and billing.' }],
-      status: 'expired',
-    },
-    {
-      account: ACME,
-      invited_by: 'ciso@acme-bank.example',
-      invited_on: ago(50),
-      expires_on: ago(43),
+      account: WINGTIP,
+      invited_by: 'it@wingtiptoys.example',
+      invited_on: ago(240),
+      expires_on: ago(233),
       roles: [{ name: 'Administrator', description: 'Can access the full account, except for membership management and billing.' }],
       status: 'accepted',
     },
     {
-      account: NORTHWIND,
-      invited_by: 'it@northwind.example',
-      invited_on: ago(400),
-      expires_on: ago(393),
-      roles: [{ name: 'Billing', description: 'Can edit the account’s billing profile and subscriptions.' }],
-      status: 'rejected',
+      account: MARKETING,
+      invited_by: 'web-team@tailspintoys.example',
+      invited_on: ago(90),
+      expires_on: ago(83),
+      roles: [{ name: 'Firewall', description: 'Can edit WAF, IP Firewall, and Zone Lockdown settings.' }],
+      status: 'expired',
     },
   ];
-  return {
-    version: 1,
-    user: { email: 'admin@example.com' },
-    accounts,
-    invites,
-  };
+  return { version: 1, user: { email: 'admin@example.com' }, accounts, invites };
 }

@@ -11,20 +11,26 @@ import type { Question } from './wire.js';
  *   as they are now: the apex, a name with a record, a name with records below it (an empty
  *   non-terminal: RFC 8020 2), or one a wildcard covers (RFC 4592 3.3.1); else NXDOMAIN.
  * - Of the hosts the datasets point at outside their zones, the ones in EXTERNAL_HOSTS exist (and
- *   the names above them: RFC 8020); every other name is NXDOMAIN. The demo's
- *   `northwind.statuspage.example.com` is left out on purpose: the status page that northwind.example's
- *   `status` CNAME names was given up, the takeover case dns-dangling-target reports in the demo.
+ *   the names above them: RFC 8020); every other name is NXDOMAIN. Left out on purpose, as the
+ *   takeover cases dns-dangling-target reports: the demo's `tailspintoys.oldstatus.example.com`
+ *   (the status page tailspintoys-status.example's `legacy` CNAME names was given up), and the
+ *   tests' organisation's `northwind.statuspage.example.com`.
  */
 
-/** External hosts the datasets use that exist: the demo's mail and SaaS hosts, and the generated dataset's origins. */
+/** External hosts the datasets use that exist: mail and SaaS hosts of the demo and of the tests' organisation, and the generated dataset's origins. */
 export const EXTERNAL_HOSTS: readonly string[] = [
-  // Mail hosting (demo.ts `mail()`, tinkerer.test's free mail).
+  // Mail hosting (the demo's provider, the tests' organisation's, and its hobby site's free mail).
   'mx1.mailhost.example.net',
   'mx2.mailhost.example.net',
   'mx1.shopmail.example.com',
   'mx2.shopmail.example.com',
   'mx.freemail.example.org',
-  // SaaS and storage the demo's CNAMEs name.
+  // SaaS the demo's CNAMEs name: help desk, status page, WordPress hosting, the campaign tool's DKIM key.
+  'tailspintoys.helpdesk.example.com',
+  'tailspintoys.status-host.example.com',
+  'tailspintoys.wphost.example.net',
+  'cm.dkim.campaigns.example.com',
+  // SaaS and storage the tests' organisation's CNAMEs name.
   'cards-apply.hosting.example.net',
   'acme.jobboard.example.com',
   'northwind-assets.storage.example.net',

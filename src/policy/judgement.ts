@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import { PACKAGE } from '../common/package-info.js';
+import type { ActiveRule } from './registry.js';
+import { ruleIdentity } from './verdict-reuse.js';
+import type { Waiver } from './waivers.js';
+
+/**
+ * What an audit's verdicts were judged with besides the scan's data: the tool's version, the rules
+ * (their code, settings and overrides) and the waivers (the file's content and the limit on their
+ * matches). Two audits of one scan with the same judgement store the same findings, so auditing
+ * again with it refreshes the stored audit; an audit with another judgement is a trial, stored
+ * beside the scan's official audit rather than over it (issue 32: a trial `audit` with another
+ * waivers file must not change what the nightly run's reports and drift rest on).
+ */
+export interface Judgement {
+  tool: string;
+  /** sha256 of every rule's definition and settings. */
+  rules: string;
+  /** sha256 of the waivers and waiverMaxMatches. */
+  waivers: string;
+}
+
+const sha256 = (parts: Iterable<string>): string => {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return hash.digest('hex');
+};
+
+/** A waiver as the file gives it (a Waiver, or the state an audit reports of it). */
+export type WaiverDefinition = Pick<Waiver, 'index' | 'rule' | 'zone' | 'resource' | 'reason' | 'owner' | 'expires' | 'acknowledge'>;
+
+/**
+ * The waivers count as the file has them: the mark `auditWithinLimits` puts on one over its limit
+ * (overLimit) is left out, since it follows from the file, the data and `maxMatches`.
+ */
+export function judgementOf(rules: readonly ActiveRule[], waivers: readonly WaiverDefinition[], maxMatches: number | null): Judgement {
+  const definitions = [...waivers]
+    .sort((a, b) => a.index - b.index)
+    .map((w) => ({ index: w.index, rule: w.rule, zone: w.zone, resource: w.resource, reason: w.reason, owner: w.owner, expires: w.expires, acknowledge: w.acknowledge ?? [] }));
+  return { tool: PACKAGE.version, rules: rulesJudgement(rules), waivers: sha256([JSON.stringify({ maxMatches, waivers: definitions })]) };
+}
+
+/** The rules part of a judgement: what the passes depend on (waivers turn failures into waived ones, never passes). */
+export function rulesJudgement(rules: readonly ActiveRule[]): string {
+  // The rules that run (on by default, or where an override turns them on): a rule that is off does not judge.
+  return sha256(rules.filter((r) => r.enabled || r.overrides.some((o) => o.enabled === true)).map(ruleIdentity));
+}
+
+export function sameJudgement(a: Judgement, b: Judgement): boolean {
+  return a.tool === b.tool && a.rules === b.rules && a.waivers === b.waivers;
+}
+
+/** The stored form (audits.judgement); null for audits stored before schema 10, or unreadable. */
+export function parseJudgement(text: string | null): Judgement | null {
+  if (!text) return null;
+  try {
+    const j = JSON.parse(text) as Partial<Judgement>;
+    return typeof j.tool === 'string' && typeof j.rules === 'string' && typeof j.waivers === 'string' ? { tool: j.tool, rules: j.rules, waivers: j.waivers } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What differs, for the note on a trial: "waivers differ", "rules or their settings differ and zonewarden 1.2 judged it". */
+export function differences(official: Judgement | null, trial: Judgement): string {
+  if (official === null) return 'rules, settings or waivers may differ (it was stored by an earlier zonewarden)';
+  const parts: string[] = [];
+  if (official.waivers !== trial.waivers) parts.push('waivers differ');
+  if (official.rules !== trial.rules) parts.push('rules or their settings differ');
+  if (official.tool !== trial.tool) parts.push(`zonewarden ${official.tool} judged it, this is ${trial.tool}`);
+  return parts.join(', ') || 'the same judgement';
+}

@@ -1,0 +1,132 @@
+import { PACKAGE } from '../common/package-info.js';
+import { ZonewardenError } from '../common/errors.js';
+import type { Db } from '../snapshot/db.js';
+import type { SnapshotReader } from '../snapshot/reader.js';
+import type { AuditCounts } from './audit.js';
+import { evaluate, type FindingSink } from './engine.js';
+import type { Finding } from './findings.js';
+import { parseJudgement, rulesJudgement } from './judgement.js';
+import type { ActiveRule } from './registry.js';
+import { overridesOf } from './zone-overrides.js';
+
+/**
+ * The passing verdicts of a stored audit, for `report --passes`: evidence, resource by resource,
+ * that a check passed. An audit stores passes as counts only (a row per zone and rule would be
+ * 200,000 a night at 10,000 zones), so they are judged again: the rules run on the audit's scan,
+ * read from the database as the audit read it, with the audit's own rule settings. The rules and
+ * the scan being the same, so are the verdicts; this is checked twice, before (the settings and
+ * zonewarden's version must be the audit's) and after (as many passes as the audit counted), and
+ * any difference is an error rather than evidence that does not match the audit.
+ */
+
+export class PassEvidenceError extends ZonewardenError {
+  constructor(message: string) {
+    super('ZW_PASSES_DIFFER', message);
+  }
+}
+
+/** What of a stored audit the passes are checked against. */
+export interface AuditOfPasses {
+  scanId: number;
+  toolVersion: string;
+  rules: ReadonlyArray<{ id: string; severity: string | null; options: unknown; overrides?: unknown[] }>;
+  counts: Pick<AuditCounts, 'byStatus'>;
+}
+
+/** JSON with object keys sorted: settings compared by value, not by the order they were written in. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+/** A rule's settings as an audit records them (src/policy/store.ts); the rules an audit records are those that ran. */
+function recorded(rules: readonly ActiveRule[]): Map<string, string> {
+  return new Map(
+    rules
+      .filter((r) => r.enabled || r.overrides.some((o) => o.enabled === true))
+      .map((r) => [r.rule.meta.id, canonical({ id: r.rule.meta.id, severity: r.severity, options: r.options, ...overridesOf(r) })]),
+  );
+}
+
+/**
+ * An audit of the scan judged with these rules by this version of zonewarden, whose passes can be
+ * reported: the official audit if it was, else the newest trial that was (an `audit` with these
+ * settings stores one), else null. Waivers do not count: they never make or unmake a pass.
+ */
+export function auditForPasses(db: Db, scanId: number, rules: readonly ActiveRule[]): number | null {
+  const now = rulesJudgement(rules);
+  const audits = db.prepare('SELECT id, judgement FROM audits WHERE scan_id = ? ORDER BY trial IS NOT NULL, id DESC').all(scanId) as Array<{ id: number; judgement: string | null }>;
+  for (const audit of audits) {
+    const judged = parseJudgement(audit.judgement);
+    if (judged && judged.tool === PACKAGE.version && judged.rules === now) return audit.id;
+  }
+  return null;
+}
+
+/**
+ * The fix a refusal names when no audit of the scan was judged with these settings: make one (a
+ * trial beside the official audit), which `report --passes` then finds (auditForPasses).
+ */
+export function auditThenReport(scanId: number): string {
+  return `audit the scan with these settings (zonewarden audit --scan ${scanId}), then run report --passes again: it reports the audit judged with them`;
+}
+
+/**
+ * Refuses rules that would not judge as the audit did: other rules, other settings, another
+ * version of zonewarden. `fix`: what to do instead (default: auditThenReport).
+ */
+export function checkSameJudgement(audit: AuditOfPasses, rules: readonly ActiveRule[], fix = auditThenReport(audit.scanId)): void {
+  if (audit.toolVersion !== PACKAGE.version) {
+    throw new PassEvidenceError(`--passes: scan ${audit.scanId} was audited by zonewarden ${audit.toolVersion}, whose rules may judge otherwise than those of ${PACKAGE.version}; ${fix}`);
+  }
+  const now = recorded(rules);
+  const then = new Map(audit.rules.map((r) => [r.id, canonical({ ...r, ...(r.overrides?.length ? {} : { overrides: undefined }) })]));
+  const instead = `${fix}; or use the settings it ran with`;
+  for (const [id, settings] of then) {
+    if (!now.has(id)) throw new PassEvidenceError(`--passes: the audit of scan ${audit.scanId} ran rule ${id}, which is not enabled or not loaded now (--config, --rules-dir); ${instead}`);
+    if (now.get(id) !== settings) throw new PassEvidenceError(`--passes: rule ${id} is set otherwise in the config than when scan ${audit.scanId} was audited; ${instead}`);
+  }
+  for (const id of now.keys()) {
+    if (!then.has(id)) throw new PassEvidenceError(`--passes: rule ${id} is enabled now but did not run in the audit of scan ${audit.scanId}; ${instead}`);
+  }
+}
+
+/** Hands on the passes of each unit (a rule on a zone) once it stands; the other verdicts are the audit's, stored. */
+class PassSink implements FindingSink {
+  private unit: Finding[] = [];
+  count = 0;
+
+  constructor(private readonly visit: (pass: Finding) => void) {}
+
+  add(finding: Finding): void {
+    if (finding.status === 'pass') this.unit.push(finding);
+  }
+
+  commit(): void {
+    for (const f of this.unit) this.visit(f);
+    this.count += this.unit.length;
+    this.unit = [];
+  }
+
+  rollback(): void {
+    this.unit = [];
+  }
+}
+
+/**
+ * Judges the audit's scan again and hands on each passing verdict, zone by zone (in the order of
+ * the zones' names, the rules in catalogue order); returns how many. `visit` sees every pass: one
+ * that filters some out still gets them all, so that the count can be checked.
+ */
+export function forEachPass(reader: SnapshotReader, audit: AuditOfPasses, rules: readonly ActiveRule[], visit: (pass: Finding) => void): number {
+  checkSameJudgement(audit, rules);
+  const sink = new PassSink(visit);
+  evaluate(reader, rules, { keepPasses: true, sink });
+  if (sink.count !== audit.counts.byStatus.pass) {
+    throw new PassEvidenceError(
+      `--passes: judged again, scan ${audit.scanId} gives ${sink.count} passing verdicts where its audit counted ${audit.counts.byStatus.pass} (a custom rule changed since?); ${auditThenReport(audit.scanId)}`,
+    );
+  }
+  return sink.count;
+}

@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { register } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { PACKAGE } from '../common/package-info.js';
+
+/**
+ * How the rule files of --rules-dir resolve what they import. A rule imports `defineRule` from
+ * `zonewarden/rules`, but a rules directory need not be a project with zonewarden installed in it
+ * (`/etc/zonewarden/rules`, a folder of a few files): zonewarden hands its rules the API of the
+ * zonewarden that loads them, whatever is installed beside them, as ESLint does for its plugins.
+ * Node's module customization hooks (module.register, Node 20.6+) do it: a resolve hook answers
+ * `zonewarden/rules` and `zonewarden/rules/testing` with this package's own modules, and marks a
+ * failed resolution with the specifier and the importing file, so that the error can name the
+ * missing package and the command that installs it.
+ */
+
+/** The subpaths of package.json "exports" a rule may import by name. */
+const RULE_API_SUBPATHS = ['./rules', './rules/testing'] as const;
+
+/**
+ * The hook module, run by Node on its loader thread. It is given as source (a data: URL) so that
+ * it is the same file under vitest, which runs src/ as TypeScript, and once built.
+ */
+const HOOKS = `
+let targets = {};
+export function initialize(data) { targets = data.targets; }
+export async function resolve(specifier, context, nextResolve) {
+  if (Object.hasOwn(targets, specifier)) return { url: targets[specifier], shortCircuit: true };
+  try {
+    return await nextResolve(specifier, context);
+  } catch (err) {
+    if (err && err.code === 'ERR_MODULE_NOT_FOUND') {
+      err.zonewardenSpecifier = specifier;
+      err.zonewardenParent = context.parentURL;
+    }
+    throw err;
+  }
+}
+`;
+
+/** `zonewarden/rules` and `zonewarden/rules/testing` -> the file URLs package.json "exports" names for them. */
+export function ruleApiTargets(): Record<string, string> {
+  const pkg = JSON.parse(readFileSync(join(PACKAGE.root, 'package.json'), 'utf8')) as { exports: Record<string, { default: string }> };
+  const targets: Record<string, string> = {};
+  for (const subpath of RULE_API_SUBPATHS) {
+    targets[`${PACKAGE.name}${subpath.slice(1)}`] = pathToFileURL(join(PACKAGE.root, pkg.exports[subpath]!.default)).href;
+  }
+  return targets;
+}
+
+let registered = false;
+
+/** Installs the resolve hook, once per process, before the first rule file is imported. */
+export function resolveRuleImports(): void {
+  if (registered) return;
+  register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, { data: { targets: ruleApiTargets() } });
+  registered = true;
+}
+
+/** What the hook adds to a failed resolution. */
+interface UnresolvedImport {
+  code: 'ERR_MODULE_NOT_FOUND';
+  zonewardenSpecifier: string;
+  zonewardenParent?: string;
+}
+
+function isUnresolvedImport(err: unknown): err is UnresolvedImport {
+  const e = err as Partial<UnresolvedImport> | null;
+  return typeof e === 'object' && e !== null && e.code === 'ERR_MODULE_NOT_FOUND' && typeof e.zonewardenSpecifier === 'string';
+}
+
+/** `lodash` for `lodash/fp`, `@scope/name` for `@scope/name/sub`; null for a path or a URL. */
+export function packageOf(specifier: string): string | null {
+  if (/^(\.{0,2}\/|[a-z][a-z0-9+.-]*:)/i.test(specifier)) return null;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
+}
+
+/** A path as the shell takes it: quoted when it holds anything but plain path characters. */
+const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * The one line that says why `file`, a rule file, could not be loaded because of an import, and
+ * what to run; null when the error is not a failed import (the caller says what it is).
+ */
+export function unresolvedImportProblem(err: unknown, file: string): string | null {
+  if (!isUnresolvedImport(err)) return null;
+  const specifier = err.zonewardenSpecifier;
+  const parent = err.zonewardenParent?.startsWith('file:') ? fileURLToPath(err.zonewardenParent) : null;
+  const from = parent && parent !== file ? ` (in ${parent})` : '';
+  const pkg = packageOf(specifier);
+  if (pkg === null) return `${file}: cannot be loaded: ${specifier}${from} does not exist`;
+  if (pkg === PACKAGE.name) {
+    return `${file}: cannot be loaded: it imports ${specifier}${from}; zonewarden gives its rules ${Object.keys(ruleApiTargets()).join(' and ')}, import from those`;
+  }
+  const dir = dirname(file);
+  return `${file}: cannot be loaded: it imports the package ${pkg}${from}, which is not installed there; run: npm install --prefix ${shellWord(dir)} ${pkg}`;
+}

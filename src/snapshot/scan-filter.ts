@@ -1,0 +1,173 @@
+import { closestMatches } from '../common/did-you-mean.js';
+import { UsageError } from '../common/errors.js';
+import { printable } from '../common/printable.js';
+import { globToRegExp, isGlob } from '../policy/glob.js';
+import type { Db } from './db.js';
+import { SnapshotReader, type ZoneRow } from './reader.js';
+import { canonicalZoneName, describeScope, isFullScope, parseScope, sameScope, type ScanScope } from './scope.js';
+
+/**
+ * A view of some zones or accounts of a stored scan (issue 32): --zone and --account on audit,
+ * report and diff pick findings out of the scan they read, whatever scope that scan had; they do
+ * not limit what is read, as they do on scan. --zone takes zone names, ids or globs (* and ?);
+ * --account takes account ids, names or globs. Both given: the named zones within those accounts.
+ * Each name must match in the scan, or the command stops and names the closest names it has.
+ */
+
+export interface ScanFilter {
+  /** Zone ids in the view. */
+  zoneIds: ReadonlySet<string>;
+  /** Accounts whose own verdicts (on the account, not a zone) are in the view: with --account and no --zone. */
+  accountIds: ReadonlySet<string>;
+  /** The filter as the user gave it, for messages: "zone example.com". */
+  description: string;
+  /** The view's zones, by name. */
+  zones: ZoneRow[];
+}
+
+interface Named {
+  id: string;
+  name: string | null;
+}
+
+/** Whether `pattern` names this zone: its name (any case, with or without the final dot), its id, or a glob of either. */
+function matchesZone(pattern: string, zone: Named): boolean {
+  if (isGlob(pattern)) {
+    const glob = globToRegExp(canonicalZoneName(pattern));
+    return glob.test(zone.id) || (zone.name !== null && glob.test(canonicalZoneName(zone.name)));
+  }
+  return pattern === zone.id || (zone.name !== null && canonicalZoneName(pattern) === canonicalZoneName(zone.name));
+}
+
+/** Whether `pattern` names this account: its id, its name (any case) or a glob of either. */
+function matchesAccount(pattern: string, account: Named): boolean {
+  if (isGlob(pattern)) {
+    const glob = globToRegExp(pattern);
+    return glob.test(account.id) || (account.name !== null && glob.test(account.name));
+  }
+  return pattern === account.id || (account.name !== null && pattern.toLowerCase() === account.name.toLowerCase());
+}
+
+/** The accounts a scan knows: its account list where read, and every zone's account. */
+function accountsOf(readers: readonly SnapshotReader[], zones: readonly ZoneRow[]): Named[] {
+  const byId = new Map<string, Named>();
+  for (const reader of readers) {
+    const accounts = reader.accounts();
+    if (accounts.known) for (const a of accounts.items) byId.set(a.id, { id: a.id, name: a.name });
+  }
+  for (const z of zones) if (z.accountId !== null && !byId.has(z.accountId)) byId.set(z.accountId, { id: z.accountId, name: null });
+  return [...byId.values()];
+}
+
+/** `no zone matching "exampel.com" in scan 6; did you mean example.com?` */
+function noMatch(kind: 'zone' | 'account', pattern: string, where: string, names: Iterable<string>, scope: string): UsageError {
+  const near = closestMatches(pattern, names);
+  const hint = near.length
+    ? `; did you mean ${near.map((n) => printable(n)).join(' or ')}?`
+    : `; it covers ${scope} (zonewarden scans lists the scans and their scopes)`;
+  return new UsageError(`no ${kind} matching ${JSON.stringify(printable(pattern))} in ${where}${hint}`);
+}
+
+/**
+ * The view `filter` asks for in the scans read by `readers` (one scan; for diff, both of its
+ * scans); null when the filter is empty (the whole scan). Throws a usage error naming the closest
+ * names when a --zone or --account name matches nothing.
+ */
+export function resolveFilter(readers: readonly SnapshotReader[], filter: ScanScope): ScanFilter | null {
+  // Scans of just that scope (the config file's, read night after night) are already the view.
+  if (isFullScope(filter) || readers.every((r) => sameScope(r.scan.scope, filter))) return null;
+  const where = readers.length === 1 ? `scan ${readers[0]!.scan.id}` : `scans ${readers.map((r) => r.scan.id).join(' and ')}`;
+  const scope = readers.map((r) => describeScope(r.scan.scope)).join(' and ');
+  const byId = new Map<string, ZoneRow>();
+  for (const reader of readers) for (const z of reader.zones()) if (!byId.has(z.id)) byId.set(z.id, z);
+  const all = [...byId.values()];
+  let zones = all;
+  if (filter.zones.length) {
+    for (const pattern of filter.zones) {
+      if (!all.some((z) => matchesZone(pattern, z))) throw noMatch('zone', pattern, where, all.map((z) => z.name), scope);
+    }
+    zones = all.filter((z) => filter.zones.some((p) => matchesZone(p, z)));
+  }
+  const accountIds = new Set<string>();
+  if (filter.accounts.length) {
+    const accounts = accountsOf(readers, all);
+    for (const pattern of filter.accounts) {
+      const matched = accounts.filter((a) => matchesAccount(pattern, a));
+      if (!matched.length) throw noMatch('account', pattern, where, accounts.flatMap((a) => (a.name === null ? [a.id] : [a.name, a.id])), scope);
+      for (const a of matched) accountIds.add(a.id);
+    }
+    zones = zones.filter((z) => z.accountId !== null && accountIds.has(z.accountId));
+    if (filter.zones.length && zones.length === 0) {
+      throw new UsageError(`no zone matching ${filter.zones.map((z) => JSON.stringify(printable(z))).join(', ')} in account ${filter.accounts.map((a) => JSON.stringify(printable(a))).join(', ')} in ${where}`);
+    }
+  }
+  return {
+    zoneIds: new Set(zones.map((z) => z.id)),
+    // A zone filter means zones: the accounts' own verdicts only with --account alone.
+    accountIds: filter.zones.length ? new Set() : accountIds,
+    description: describeScope(filter),
+    zones: zones.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+  };
+}
+
+/** Whether a finding on this zone and account is in the view. */
+export function inFilter(filter: ScanFilter | null, zoneId: string | null, accountId: string | null): boolean {
+  if (filter === null) return true;
+  if (zoneId !== null) return filter.zoneIds.has(zoneId);
+  return accountId !== null && filter.accountIds.has(accountId);
+}
+
+/** The same test as SQL on findings rows (zone_id, account_id; of the table `alias` names, if given), with its parameters. */
+export function filterCondition(filter: ScanFilter, alias = ''): { sql: string; params: unknown[] } {
+  const [zone, account] = alias ? [`${alias}.zone_id`, `${alias}.account_id`] : ['zone_id', 'account_id'];
+  return {
+    sql: `(${zone} IN (SELECT value FROM json_each(?)) OR (${zone} IS NULL AND ${account} IN (SELECT value FROM json_each(?))))`,
+    params: [JSON.stringify([...filter.zoneIds]), JSON.stringify([...filter.accountIds])],
+  };
+}
+
+/**
+ * Whether a scan of `scope` holds all of what `filter` asks for: a scan of the whole organisation
+ * holds everything; a scan of some accounts, the zones it read and those accounts; a scan of some
+ * zones, those zones when named (not globbed: a glob may name zones it did not read).
+ */
+export function covers(reader: SnapshotReader, filter: ScanScope): boolean {
+  const scope = reader.scan.scope;
+  if (isFullScope(scope)) return true;
+  if (isFullScope(filter)) return false;
+  const zones = reader.zones();
+  const zoneNamed = (pattern: string) => !isGlob(pattern) && zones.some((z) => matchesZone(pattern, z));
+  if (filter.zones.length) {
+    // The named zones, each read by this scan (an account filter beside them only narrows them).
+    return filter.zones.every(zoneNamed);
+  }
+  if (scope.zones.length) return false;
+  // A scan of accounts holds the accounts it was limited to, whole: named by id, or by a name it read.
+  const scanned = accountsOf([reader], zones).filter((a) => scope.accounts.includes(a.id));
+  return filter.accounts.every((pattern) => !isGlob(pattern) && (scope.accounts.includes(pattern) || scanned.some((a) => matchesAccount(pattern, a))));
+}
+
+/**
+ * The scan a view reads by default: the newest complete scan that holds what the filter asks for
+ * (see covers), so that a one-zone rescan newer than the nightly scan serves `--zone` on that zone,
+ * and the nightly scan serves any other. With an empty filter: the newest complete scan of the
+ * whole organisation. `before`: only scans older than this one.
+ */
+export function latestCoveringScan(db: Db, filter: ScanScope, statuses: ReadonlyArray<'complete' | 'incomplete'> = ['complete'], before?: number): number | null {
+  const rows = db
+    .prepare(`SELECT id, scope FROM scans WHERE status IN (${statuses.map(() => '?').join(', ')}) AND id < ? ORDER BY id DESC`)
+    .all(...statuses, before ?? Number.MAX_SAFE_INTEGER) as Array<{ id: number; scope: string }>;
+  for (const r of rows) {
+    const scope = parseScope(r.scope);
+    if (isFullScope(scope)) return r.id;
+    // Only a scoped scan needs reading to tell; the whole organisation's holds everything.
+    if (!isFullScope(filter) && covers(new SnapshotReader(db, r.id), filter)) return r.id;
+  }
+  return null;
+}
+
+/** Zone names of the newest complete scan: to suggest a name when no scan holds the one asked for. */
+export function knownZoneNames(db: Db): string[] {
+  const latest = db.prepare("SELECT id FROM scans WHERE status = 'complete' ORDER BY id DESC LIMIT 1").pluck().get() as number | undefined;
+  return latest === undefined ? [] : new SnapshotReader(db, latest).zones().map((z) => z.name);
+}
