@@ -102,7 +102,9 @@ export function reportData(db: Db, scanId: number, options: ReportDataOptions = 
   const health = scanHealth(db, reader, audit, view);
   const zonesRead = view.zones.length;
   const shown = view.filter ? ` Shown: only ${describeScope(filter)} (${zonesRead} zone${zonesRead === 1 ? '' : 's'}).` : '';
-  const scope = { ...reader.scan.scope, full: isFullScope(reader.scan.scope), zonesRead, statement: scopeStatement(reader.scan.scope, reader.zones().length, health.unread.length) + shown };
+  // A trial's report must say so where every format starts: its findings are not the nightly ones.
+  const trial = whole.trial === null ? '' : ` This is trial audit ${whole.auditId} (${whole.trial}), not the scan's official audit.`;
+  const scope = { ...reader.scan.scope, full: isFullScope(reader.scan.scope), zonesRead, statement: scopeStatement(reader.scan.scope, reader.zones().length, health.unread.length) + shown + trial };
   return { scan: reader.scan, audit, view, categories, topRisks, drift, health, scope, freshness: freshnessStatement(dataFreshness(db, scanId)) };
 }
 

@@ -277,6 +277,11 @@ describe('issue 32 item 4: a trial audit is stored as an audit of its own; the n
     expect(json(readFileSync(trialFile, 'utf8')).audit).toEqual(printed.audit);
     expect(json(reportBefore).audit).toEqual({ id: official.id, trial: false, reason: null });
     expect(readFileSync(reportFile, 'utf8')).toBe(reportBefore);
+    // The trial's report says at its top that it is one (the scope line every format starts with).
+    const md = await runCli(['report', '--db', db, '--audit', String(trialId), '--out', out, '--format', 'md'], ENV);
+    expect(md.code, md.stderr).toBe(0);
+    const trialMd = readFileSync(join(out, `${reportDir}-audit-${trialId}`, 'report.md'), 'utf8');
+    expect(trialMd).toContain(`This is trial audit ${trialId} (waivers differ from the nightly audit of scan 2), not the scan's official audit.`);
   });
 
   it('refreshes the nightly audit, keeping its id, when audited again with the nightly settings', async () => {
