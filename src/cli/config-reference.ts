@@ -1,12 +1,13 @@
 import { COMMON_OPTIONS, FILE_SECTIONS, type OptionDef } from '../config/options.js';
-import { COMMANDS } from './commands/index.js';
+import { loadCommands } from './commands/index.js';
 
 /**
  * The configuration reference of docs/configuration.md, generated from the option table and the
  * commands that take each option, so the two cannot disagree (test/config/docs.test.ts compares
  * them; `npm run docs` rewrites the page's copy).
  */
-export function configReference(): string {
+export async function configReference(): Promise<string> {
+  const COMMANDS = await loadCommands();
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const rows = (Object.values(COMMON_OPTIONS) as OptionDef[]).map((def) => {
     const flag = `\`--${def.flag}${def.type === 'boolean' ? '' : ` ${def.value ?? (def.type === 'list' ? 'VALUE' : 'N')}`}\``;

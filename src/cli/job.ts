@@ -18,7 +18,8 @@ import { snapshotFailure } from '../snapshot/failures.js';
 import { SnapshotReader } from '../snapshot/reader.js';
 import type { CommandIO } from './command.js';
 import type { ReportSettings } from './nightly.js';
-import { clientSetFor, configScope, loggerFor } from './common.js';
+import { configScope, loggerFor } from './common.js';
+import { clientSetFor } from './clients.js';
 
 /**
  * The steps of the nightly job, shared by `scan`, `run` and `demo`: a scan as the scan command

@@ -7,7 +7,7 @@ import { didYouMean } from '../common/did-you-mean.js';
 import { databasePath } from '../snapshot/db.js';
 import { snapshotFailure } from '../snapshot/failures.js';
 import { commandHelp, parseOptions, type CommandIO } from './command.js';
-import { COMMANDS } from './commands/index.js';
+import { COMMAND_NAMES, loadCommand, loadCommands } from './commands/index.js';
 
 /**
  * The CLI as a function: argv in, exit code out. main.ts binds it to the process; tests call it
@@ -24,16 +24,16 @@ export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> 
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const out = name === undefined ? io.stderr : io.stdout;
-    out(mainHelp());
+    out(await mainHelp());
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === '--version' || name === '-V') {
     io.stdout(`${PACKAGE.version}\n`);
     return EXIT.ok;
   }
-  const command = COMMANDS.find((c) => c.name === name);
+  const command = await loadCommand(name);
   if (!command) {
-    io.stderr(`zonewarden: unknown command "${name.slice(0, 60)}"; commands: ${COMMANDS.map((c) => c.name).join(', ')} (see zonewarden --help)${didYouMean(name, COMMANDS.map((c) => c.name))}\n`);
+    io.stderr(`zonewarden: unknown command "${name.slice(0, 60)}"; commands: ${COMMAND_NAMES.join(', ')} (see zonewarden --help)${didYouMean(name, [...COMMAND_NAMES])}\n`);
     return EXIT.usage;
   }
   // Stacks only for a command that takes --verbose and was given it: never for a mistyped command line.
@@ -67,7 +67,8 @@ export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> 
   }
 }
 
-export function mainHelp(): string {
+export async function mainHelp(): Promise<string> {
+  const COMMANDS = await loadCommands();
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 4;
   return [
     `zonewarden ${PACKAGE.version}: audits the security configuration of zones served by the Cloudflare v4 API.`,

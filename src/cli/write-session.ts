@@ -11,7 +11,8 @@ import type { Logger } from '../common/logger.js';
 import type { Redact } from '../common/redact.js';
 import { openSnapshot, type Db } from '../snapshot/db.js';
 import type { CommandIO } from './command.js';
-import { clientSetFor, loggerFor } from './common.js';
+import { loggerFor } from './common.js';
+import { clientSetFor } from './clients.js';
 
 /**
  * What every write command needs: the client, the database with its audit log, and a rescan of

@@ -7,7 +7,7 @@ import { atOrAbove, SEVERITIES, type Severity } from './rule.js';
 import { AuditRecorder } from './store.js';
 import type { AuditIdentity, StoredAs } from './audit-identity.js';
 import { judgementOf } from './judgement.js';
-import { addKeptZone, decodeTally, emptyTally, encodeTally, findBase, keptZones, reusableRules, reuseKey, tallyVerdicts, type ReuseBase, type ZoneTally } from './verdict-reuse.js';
+import { addKeptVerdicts, addTally, dependencyName, emptyTally, encodeTally, findBase, judgedRow, keptZones, reusableRules, reuseKey, tallyVerdicts, type KeptZone, type ReuseBase, type ZoneTally } from './verdict-reuse.js';
 import { WaiverSet, type Waiver, type WaiverReport } from './waivers.js';
 
 /** An audit: the rules' verdicts on a scan with the waivers applied, and the numbers that sum it up. */
@@ -48,6 +48,8 @@ export interface RecordOptions {
    * `audit`, judged with these rules and waivers.
    */
   identity?: AuditIdentity;
+  /** The most text of findings held in memory before they are staged in SQLite (default AuditRecorder's; tests lower it). */
+  heldChars?: number;
 }
 
 const zeroStatuses = (): Record<Status, number> => Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<Status, number>;
@@ -121,49 +123,58 @@ export function recordAudit(db: Db, reader: SnapshotReader, rules: readonly Acti
   const o = options instanceof Date ? { evaluatedAt: options } : options;
   const restore = smallPageCache(db);
   try {
-    return record(db, reader, rules, waivers, o.evaluatedAt ?? new Date(), o.reuse ?? true, o.identity ?? { judgement: judgementOf(rules, waivers, null), madeBy: 'audit' });
+    return record(db, reader, rules, waivers, o.evaluatedAt ?? new Date(), o.reuse ?? true, o.identity ?? { judgement: judgementOf(rules, waivers, null), madeBy: 'audit' }, o.heldChars);
   } finally {
     restore();
   }
 }
 
-function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[], evaluatedAt: Date, reuse: boolean, identity: AuditIdentity): AuditResult {
-  const recorder = new AuditRecorder(db, reader.scan.id);
+function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[], evaluatedAt: Date, reuse: boolean, identity: AuditIdentity, heldChars?: number): AuditResult {
+  const recorder = new AuditRecorder(db, reader.scan.id, heldChars);
   const set = new WaiverSet(waivers, new Date(reader.scan.startedAt));
   const counter = new FindingCounter(rules.filter((r) => r.enabled).map((r) => r.rule.meta.id));
   const reusable = reusableRules(rules);
   const key = reuseKey(reader.scan.scope, rules, waivers);
   const tallies = new Map<string, ZoneTally>();
   const sink = new RecordingSink(recorder, set, counter, reusable, tallies);
-  let base: { auditId: number; scanId: number; kept: ReuseBase['kept'] } | null = null;
+  const order = [...reusable];
+  let base: ReuseBase | null = null;
   const evaluation = db
     .transaction(() => {
       const found = reuse ? findBase(db, reader, key, waivers) : null;
       const keep =
         found === null
           ? undefined
-          : (zones: Parameters<typeof keptZones>[3]) => {
-              base = { ...found, kept: keptZones(db, reader, found, zones, new Date(reader.scan.startedAt)) };
-              return { zones: new Set(base.kept.keys()), rules: reusable };
+          : (zones: Parameters<typeof keptZones>[4]) => {
+              base = keptZones(db, reader, found, order, zones, new Date(reader.scan.startedAt));
+              return base === null ? null : { zones: new Set(base.kept.keys()), rules: reusable };
             };
       return evaluate(reader, rules, { keepPasses: false, sink, reuse: keep });
     })
     .deferred();
-  const used = base as { auditId: number; scanId: number; kept: ReuseBase['kept'] } | null;
-  const kept = used?.kept ?? new Map<string, { source: number; counts: string }>();
-  const order = [...reusable];
-  for (const [zoneId, { counts }] of kept) addKeptZone(zoneId, decodeTally(counts, order), counter, evaluation, set);
+  const used = base as ReuseBase | null;
+  const kept = used?.kept ?? new Map<string, KeptZone>();
+  if (used) addKeptVerdicts(used, counter, evaluation, set);
   // A zone where a rule could not run is judged again next time.
   for (const e of evaluation.errors) if (e.zone) (tallies.get(e.zone.id) ?? tallies.set(e.zone.id, emptyTally()).get(e.zone.id)!).e = 1;
   const result = finish(evaluation, [], set, counter);
   if (used) result.reused = { fromScan: used.scanId, fromAudit: used.auditId, zones: kept.size };
-  const judged = evaluation.zoneIds.filter((z) => !kept.has(z)).map((z) => [z, encodeTally(tallies.get(z) ?? emptyTally(), order)] as [string, string]);
+  // This audit's sum of tallies: the kept zones' sum and each judged zone's.
+  const total = used?.total ?? emptyTally();
+  const judged = evaluation.zoneIds
+    .filter((z) => !kept.has(z))
+    .map((z) => {
+      const t = tallies.get(z) ?? emptyTally();
+      addTally(total, t);
+      return { zoneId: z, ...judgedRow(t, order) };
+    });
   result.stored = recorder.finish(result, evaluatedAt, identity, {
     key,
     reusable: true,
-    rules: [...reusable],
+    rules: order,
     judged,
-    kept: [...kept].map(([z, { source, counts }]) => [z, source, counts] as [string, number, string]),
+    kept: [...kept],
+    total: encodeTally(total, order),
     otherPasses: sink.otherPasses,
     accountPasses: sink.accountPasses,
   });
@@ -205,7 +216,7 @@ class RecordingSink implements FindingSink {
   dependsOn(zoneId: string, zoneIds: readonly string[], names: readonly string[]): void {
     const t = this.tally(zoneId);
     if (zoneIds.length) t.z = [...zoneIds];
-    if (names.length) t.n = [...names];
+    if (names.length) t.n = names.map(dependencyName);
   }
 
   passed(rule: string, zoneId: string, n: number): void {

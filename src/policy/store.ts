@@ -11,7 +11,7 @@ import { overridesOf } from './zone-overrides.js';
 import { mergedInListingOrder, referencedAudits, rowParts, type RowCondition } from './reuse-rows.js';
 import { officialAuditId, placeAudit, type AuditIdentity, type AuditMaker, type StoredAs } from './audit-identity.js';
 import { judgementOf } from './judgement.js';
-import { reusableRules, tallyVerdicts, emptyTally, encodeTally, type ZoneTally } from './verdict-reuse.js';
+import { reusableRules, reversedName, tallyVerdicts, emptyTally, judgedRow, type KeptZone, type ZoneTally } from './verdict-reuse.js';
 
 /**
  * Audits and their findings. Passing verdicts are stored as counts only: a zone rule passes a
@@ -50,6 +50,11 @@ const PLACEHOLDERS = COLUMNS.split(',')
 const SPAN = 2 ** 32;
 /** A unit with more findings than this is sorted by SQLite rather than held (one rule on one huge zone). */
 const HELD_UNIT = 2_000;
+/**
+ * Findings held in memory until the audit is stored, at most (their text, in UTF-16 units: a
+ * night's 16,000 findings of 10,000 zones hold about 10 MB). Past it they are staged in SQLite.
+ */
+const HELD_AUDIT_CHARS = 24_000_000;
 
 /** The findings of one status, severity and rule: the listing keeps them together, by zone and resource. */
 interface Bucket {
@@ -59,6 +64,8 @@ interface Bucket {
   rule: string;
   /** The next key's offset within the bucket. */
   next: number;
+  /** The bucket's findings while the audit's are held in memory (their column values, in listing order). */
+  held: unknown[][];
 }
 
 /** Zone name, then resource: how the findings of one bucket are listed (compareFindings). */
@@ -95,9 +102,12 @@ function values(auditId: number, f: Finding): unknown[] {
  * other audits: see audit-identity.ts), its findings in listing order (worst first) so that
  * reading them back needs no sort.
  *
- * Findings are staged in a temporary table while the rules run, which takes no lock on the
- * database, and moved into place in one short write transaction by finish(): an audit of 10,000
- * zones takes seconds, and a scan writing the same file meanwhile must not wait for it.
+ * Findings are held in memory, or past HELD_AUDIT_CHARS staged in a temporary table, while the
+ * rules run, which takes no lock on the database, and written into place in one short write
+ * transaction by finish(): an audit of 10,000 zones takes seconds, and a scan writing the same
+ * file meanwhile must not wait for it. A night's audit, which judges few zones, holds its few
+ * findings and writes them once; an audit of every zone stages them (copying them twice costs
+ * less than holding hundreds of thousands).
  *
  * The order comes from how the engine delivers findings: unit by unit (one rule on one zone),
  * zones in name order. So within a bucket (status, severity, rule) the units arrive in listing
@@ -116,10 +126,17 @@ export class AuditRecorder implements FindingSink {
   private unit: Array<{ bucket: Bucket; finding: Finding }> = [];
   /** Buckets of the unit's findings moved to temp.audit_spill. */
   private spilled = new Set<Bucket>();
+  /**
+   * Whether the audit's findings are held in memory (a night's few, written straight into place by
+   * finish()) rather than staged in a temporary table (an audit of every zone: hundreds of thousands).
+   */
+  private holding = true;
+  private heldChars = 0;
 
   constructor(
     private readonly db: Db,
     private readonly scanId: number,
+    private readonly heldLimit = HELD_AUDIT_CHARS,
   ) {
     db.exec(`CREATE TEMP TABLE IF NOT EXISTS audit_stage (k INTEGER PRIMARY KEY, ${COLUMNS})`);
     db.exec(`CREATE TEMP TABLE IF NOT EXISTS audit_spill (b INTEGER NOT NULL, ${COLUMNS})`);
@@ -141,7 +158,7 @@ export class AuditRecorder implements FindingSink {
     let bucket = this.buckets.get(name);
     if (!bucket) {
       // Positions in the listing order (compareFindings): status, then severity, worst first.
-      bucket = { id: this.buckets.size, status: STATUS_ORDER[f.status], severity: -severityRank(f.severity), rule: f.rule, next: 0 };
+      bucket = { id: this.buckets.size, status: STATUS_ORDER[f.status], severity: -severityRank(f.severity), rule: f.rule, next: 0, held: [] };
       this.buckets.set(name, bucket);
     }
     return bucket;
@@ -155,6 +172,7 @@ export class AuditRecorder implements FindingSink {
   }
 
   private spillUnit(): void {
+    this.stopHolding();
     for (const { bucket, finding } of this.unit) {
       this.spill.run(bucket.id, ...values(STAGED, finding));
       this.spilled.add(bucket);
@@ -168,8 +186,26 @@ export class AuditRecorder implements FindingSink {
     if (this.unit.length === 0) return;
     // Stable: findings on one resource keep the order the rule gave them.
     this.unit.sort((a, b) => byZoneAndResource(a.finding, b.finding));
-    for (const { bucket, finding } of this.unit) this.stage.run(bucket.id * SPAN + bucket.next++, ...values(STAGED, finding));
+    if (this.holding) {
+      for (const { bucket, finding } of this.unit) {
+        const row = values(STAGED, finding);
+        bucket.held.push(row);
+        this.heldChars += finding.message.length + (row[15] as string).length + 200;
+      }
+      if (this.heldChars > this.heldLimit) this.stopHolding();
+    } else for (const { bucket, finding } of this.unit) this.stage.run(bucket.id * SPAN + bucket.next++, ...values(STAGED, finding));
     this.unit = [];
+  }
+
+  /** Moves the findings held so far into the stage: the audit has too many to hold. */
+  private stopHolding(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    for (const bucket of this.buckets.values()) {
+      for (const row of bucket.held) this.stage.run(bucket.id * SPAN + bucket.next++, ...row);
+      bucket.held = [];
+    }
+    this.heldChars = 0;
   }
 
   private commitSpilled(): void {
@@ -206,8 +242,8 @@ export class AuditRecorder implements FindingSink {
           const auditId = Number(
             this.db
               .prepare(
-                `INSERT INTO audits (id, scan_id, evaluated_at, tool_version, rules, counts, errors, waivers, reuse_key, reused_rules, judgement, trial, made_by, account_passes)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                `INSERT INTO audits (id, scan_id, evaluated_at, tool_version, rules, counts, errors, waivers, reuse_key, reused_rules, judgement, trial, made_by, account_passes, tally_total)
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
               )
               .run(
                 place.replaces,
@@ -224,24 +260,40 @@ export class AuditRecorder implements FindingSink {
                 place.trial,
                 place.madeBy,
                 Object.keys(reuse.accountPasses).length ? JSON.stringify(reuse.accountPasses) : null,
+                reuse.reusable ? reuse.total : null,
               ).lastInsertRowid,
           );
           const last = this.db.prepare('SELECT max(pk) FROM findings').pluck().get() as number | null;
           const copy = this.db.prepare(`INSERT INTO main.findings (${COLUMNS}) SELECT ? AS audit_id, ${COLUMNS.replace(/^audit_id,/, '')} FROM temp.audit_stage WHERE k >= ? AND k < ? ORDER BY k`);
+          const insert = this.db.prepare(`INSERT INTO main.findings (${COLUMNS}) VALUES (${PLACEHOLDERS})`);
           let stored = 0;
-          for (const b of [...this.buckets.values()].sort(listingOrder)) stored += copy.run(auditId, b.id * SPAN, (b.id + 1) * SPAN).changes;
+          for (const b of [...this.buckets.values()].sort(listingOrder)) {
+            if (!this.holding) stored += copy.run(auditId, b.id * SPAN, (b.id + 1) * SPAN).changes;
+            else {
+              for (const row of b.held) {
+                row[0] = auditId;
+                insert.run(...row);
+              }
+              stored += b.held.length;
+              b.held = [];
+            }
+          }
           // New rows take the keys after the largest (INTEGER PRIMARY KEY), so this audit's are one run, in listing order.
           const first = (last ?? 0) + 1;
           this.db.prepare('UPDATE audits SET findings_from = ?, findings_to = ? WHERE id = ?').run(first, first + stored - 1, auditId);
           this.db.exec('DELETE FROM temp.audit_stage');
-          const zone = this.db.prepare('INSERT INTO audit_zones (audit_id, zone_id, source_audit, counts, other_passes) VALUES (?, ?, ?, ?, ?)');
+          const zone = this.db.prepare('INSERT INTO audit_zones (audit_id, zone_id, source_audit, counts, other_passes, fails, passes, holds) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
           const others = (zoneId: string) => {
             const passes = reuse.otherPasses.get(zoneId);
             return passes ? JSON.stringify(passes) : null;
           };
-          for (const [zoneId, counts] of reuse.judged) zone.run(auditId, zoneId, auditId, counts, others(zoneId));
+          const name = this.db.prepare('INSERT OR IGNORE INTO audit_names (audit_id, rname, zone_id) VALUES (?, ?, ?)');
+          for (const j of reuse.judged) {
+            zone.run(auditId, j.zoneId, auditId, j.counts, others(j.zoneId), j.fails, j.passes, j.holds);
+            if (reuse.reusable) for (const n of j.names) name.run(auditId, reversedName(n), j.zoneId);
+          }
           // A kept zone's counts stay with the audit that judged it ('' here): a night writes only what it judged.
-          for (const [zoneId, source] of reuse.kept) zone.run(auditId, zoneId, source, KEPT_COUNTS, others(zoneId));
+          for (const [zoneId, k] of reuse.kept) zone.run(auditId, zoneId, k.source, KEPT_COUNTS, others(zoneId), k.fails, k.passes, k.holds);
           return { auditId, scanId: this.scanId, trial: place.trial, replaced: place.replaces !== null, official: place.trial !== null ? officialAuditId(this.db, this.scanId) : (place.demote?.id ?? null) };
         })
         .immediate();
@@ -266,10 +318,12 @@ export interface ReuseRecord {
   reusable: boolean;
   /** The rules whose verdicts are counted per zone (the tallies' order), and kept for unchanged zones. */
   rules: string[];
-  /** Zones judged by this audit, with the counts of their tallied verdicts (JSON). */
-  judged: Array<[zoneId: string, counts: string]>;
-  /** Zones kept: the audit whose rows hold their verdicts, and their counts. */
-  kept: Array<[zoneId: string, source: number, counts: string]>;
+  /** Zones judged by this audit: the counts of their tallied verdicts (JSON) and the columns beside them (verdict-reuse.ts judgedRow). */
+  judged: Array<{ zoneId: string } & ReturnType<typeof judgedRow>>;
+  /** Zones kept: their rows as the audit kept from wrote them (the audit that judged them, their failures, passes and horizon). */
+  kept: Array<[zoneId: string, row: KeptZone]>;
+  /** The sum of every zone's tally (encoded in the rules' order): the next audit keeps zones as this less the zones it judges. */
+  total: string | null;
   /** Per zone, passes of rules not tallied (organisation rules, rules on the time without a horizon). */
   otherPasses: ReadonlyMap<string, Record<string, number>>;
   /** Per account, passes of verdicts on the account itself (no zone), by rule. */
@@ -305,6 +359,13 @@ export function materialize(db: Db, auditId: number): void {
     `UPDATE audit_zones SET counts = (SELECT s.counts FROM audit_zones s WHERE s.audit_id = audit_zones.source_audit AND s.zone_id = audit_zones.zone_id)
      WHERE audit_id = ? AND counts = '${KEPT_COUNTS}' AND source_audit <> audit_id`,
   ).run(auditId);
+  // And the names their verdicts looked up (audit_names), kept with the audits that judged them.
+  for (const source of referencedAudits(db, auditId)) {
+    db.prepare(
+      `INSERT OR IGNORE INTO audit_names (audit_id, rname, zone_id)
+       SELECT ?, rname, zone_id FROM audit_names WHERE audit_id = ? AND zone_id IN (SELECT zone_id FROM audit_zones WHERE audit_id = ? AND source_audit = ?)`,
+    ).run(auditId, source, auditId, source);
+  }
   db.prepare('UPDATE audit_zones SET source_audit = ? WHERE audit_id = ?').run(auditId, auditId);
   db.exec('DELETE FROM temp.reuse_copy');
 }
@@ -340,13 +401,14 @@ export function saveAudit(db: Db, result: AuditResult, evaluatedAt = new Date(),
       }
     }
   })();
-  const judged = result.zoneIds.map((z) => [z, encodeTally(tallies.get(z) ?? emptyTally(), order)] as [string, string]);
+  const judged = result.zoneIds.map((z) => ({ zoneId: z, ...judgedRow(tallies.get(z) ?? emptyTally(), order) }));
   return recorder.finish(result, evaluatedAt, identity ?? defaultIdentity(result.rules, result.waivers), {
     key: null,
     reusable: false,
     rules: order,
     judged,
     kept: [],
+    total: null,
     otherPasses,
     accountPasses,
   });

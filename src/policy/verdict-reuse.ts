@@ -54,7 +54,9 @@ export const emptyTally = (): ZoneTally => ({ r: {}, s: {}, w: {} });
  * rule-keyed form, and every night reads and writes one per zone.
  */
 export function encodeTally(t: ZoneTally, order: readonly string[]): string {
-  const { r, ...rest } = t;
+  // What the verdicts hold on (e, h, z, n) is kept beside the counts: see judgedRow.
+  const { r, s, w } = t;
+  const rest = { s, w };
   const q = order.map((rule) => {
     const c = r[rule];
     if (!c || (c[0] === 0 && c[1] === 0 && c[2] === 0 && c[3] === 0)) return 0;
@@ -98,29 +100,18 @@ interface Elsewhere {
   /** Zones with a change recorded since the base audit's scan. */
   changed: ReadonlySet<string>;
   present: ReadonlySet<string>;
-  /** Names (lower case, no trailing dot) of zones added or changed since then. */
-  newNames: ReadonlySet<string>;
 }
 
-/** A name and every name above it: `a.b.example` -> a.b.example, b.example, example. */
-function* selfAndParents(name: string): Generator<string> {
-  let n = name.toLowerCase().replace(/\.$/, '');
-  for (;;) {
-    yield n;
-    const dot = n.indexOf('.');
-    if (dot < 0) return;
-    n = n.slice(dot + 1);
-  }
-}
+/** A name as the verdicts' dependencies are kept and compared: lower case, no trailing dot. */
+export const dependencyName = (name: string): string => name.toLowerCase().replace(/\.$/, '');
 
-/** Whether a kept tally's verdicts still hold: no rule error, horizon not reached, nothing they depend on changed. */
-function stillHolds(counts: string, at: Elsewhere): boolean {
-  if (counts.includes('"e":1')) return false;
-  if (!counts.includes('"h":') && !counts.includes('"z":') && !counts.includes('"n":')) return true;
-  const t = JSON.parse(counts) as ZoneTally;
+/** Whether a kept zone's verdicts still hold: no rule error, horizon not reached, no zone they read changed (names: touchedByNames). */
+function stillHolds(holds: string | null, at: Elsewhere): boolean {
+  if (holds === null) return true;
+  const t = JSON.parse(holds) as Pick<ZoneTally, 'e' | 'h' | 'z'>;
+  if (t.e === 1) return false;
   if (t.h !== undefined && at.now >= t.h) return false;
   if (t.z?.some((id) => at.changed.has(id) || !at.present.has(id))) return false;
-  if (t.n && at.newNames.size > 0) for (const name of t.n) for (const above of selfAndParents(name)) if (at.newNames.has(above)) return false;
   return true;
 }
 
@@ -142,13 +133,90 @@ export function ruleIdentity(r: ActiveRule): string {
   return JSON.stringify({ meta: rule.meta, defaults: rule.defaultOptions, code: String(rule.check), enabled: r.enabled, severity: r.severity, options: r.options, ...overridesOf(r) });
 }
 
-/** An earlier audit to reuse, and per zone it covered: where its rows are and its counts. */
+/** A zone's row with an audit (audit_zones), as a later audit that keeps its verdicts copies it. */
+export interface KeptZone {
+  /** The audit whose findings rows and counts hold the zone's verdicts: the one that judged it. */
+  source: number;
+  /** The tallied verdicts' failures and passes (the zone's pass rate). */
+  fails: number;
+  passes: number;
+  /** When the verdicts stop holding (see holdsOf). */
+  holds: string | null;
+}
+
+/** What an audit writes per zone it judged: its tally as stored, the columns beside it, and the names its verdicts looked up (audit_names). */
+export function judgedRow(t: ZoneTally, order: readonly string[]): { counts: string; fails: number; passes: number; holds: string | null; names: readonly string[] } {
+  let fails = 0;
+  let passes = 0;
+  for (const c of Object.values(t.r)) {
+    passes += c[0];
+    fails += c[1];
+  }
+  return { counts: encodeTally(t, order), fails, passes, holds: holdsOf(t), names: t.n ?? [] };
+}
+
+/** The parts of a tally that say until when, and on which zones, its verdicts hold: null when at any time, on the zone's own data alone. */
+function holdsOf(t: ZoneTally): string | null {
+  const { e, h, z } = t;
+  if (e === undefined && h === undefined && z === undefined) return null;
+  return JSON.stringify({ ...(e ? { e } : {}), ...(h !== undefined ? { h } : {}), ...(z ? { z } : {}) });
+}
+
+/** A name as audit_names keeps it: reversed, so that a name and every name under it start alike (`b.example` -> `elpmaxe.b`). */
+export function reversedName(name: string): string {
+  let out = '';
+  for (let i = name.length - 1; i >= 0; i--) out += name[i];
+  return out;
+}
+
+/**
+ * Of these kept zones, those whose verdicts looked up a name that one of `names` (zones added or
+ * changed) is, or is above: their verdicts may now find another holding zone. Asked of audit_names
+ * per source audit, one range of reversed names per new name.
+ */
+function touchedByNames(db: Db, kept: ReadonlyMap<string, KeptZone>, names: ReadonlySet<string>): Set<string> {
+  const touched = new Set<string>();
+  if (names.size === 0 || kept.size === 0) return touched;
+  const range = db.prepare('SELECT rname, zone_id FROM audit_names WHERE audit_id = ? AND rname >= ? AND rname < ?').raw();
+  for (const source of new Set([...kept.values()].map((k) => k.source))) {
+    for (const name of names) {
+      const r = reversedName(name);
+      // '/' follows '.': the range holds the name, the names under it, and names the check below leaves out.
+      for (const [rname, zoneId] of range.iterate(source, r, `${r}/`) as Iterable<[string, string]>) {
+        if ((rname === r || rname.startsWith(`${r}.`)) && kept.get(zoneId)?.source === source) touched.add(zoneId);
+      }
+    }
+  }
+  return touched;
+}
+
+/** Adds (or, with -1, takes away) a tally's counts by rule, severity and waiver. */
+export function addTally(into: ZoneTally, t: ZoneTally, sign: 1 | -1 = 1): void {
+  for (const [rule, c] of Object.entries(t.r)) {
+    const row = (into.r[rule] ??= [0, 0, 0, 0]);
+    for (let i = 0; i < 4; i++) row[i] = row[i]! + sign * c[i]!;
+  }
+  for (const [severity, n] of Object.entries(t.s) as Array<[Severity, number]>) into.s[severity] = (into.s[severity] ?? 0) + sign * n;
+  for (const [i, n] of Object.entries(t.w)) into.w[i] = (into.w[i] ?? 0) + sign * n;
+}
+
+const anyNegative = (t: ZoneTally): boolean =>
+  Object.values(t.r).some((c) => c.some((n) => n < 0)) || Object.values(t.s).some((n) => n < 0) || Object.values(t.w).some((n) => n < 0);
+
+/** An earlier audit to reuse: the zones whose verdicts this audit keeps, and their counts summed. */
 export interface ReuseBase {
   auditId: number;
   scanId: number;
-  rules: Set<string>;
-  /** Zones to keep (decided once the zones are known), with their source audit (its id) and counts. */
-  kept: Map<string, { source: number; counts: string }>;
+  kept: Map<string, KeptZone>;
+  /** The kept zones' tallies, summed (by rule, severity and waiver). */
+  total: ZoneTally;
+}
+
+/** The earlier audit found to reuse: its ids and the sum of its zones' tallies (audits.tally_total). */
+export interface BaseAudit {
+  auditId: number;
+  scanId: number;
+  tallyTotal: string;
 }
 
 /**
@@ -156,10 +224,10 @@ export interface ReuseBase {
  * with the same key (official or trial: the key says they judged alike), no waiver starting or
  * ending to apply between the two scans' times.
  */
-export function findBase(db: Db, reader: SnapshotReader, key: string, waivers: readonly Waiver[]): { auditId: number; scanId: number } | null {
-  const base = db.prepare('SELECT id AS auditId, scan_id AS scanId FROM audits WHERE reuse_key = ? AND scan_id < ? ORDER BY scan_id DESC, id DESC LIMIT 1').get(key, reader.scan.id) as
-    | { auditId: number; scanId: number }
-    | undefined;
+export function findBase(db: Db, reader: SnapshotReader, key: string, waivers: readonly Waiver[]): BaseAudit | null {
+  const base = db
+    .prepare('SELECT id AS auditId, scan_id AS scanId, tally_total AS tallyTotal FROM audits WHERE reuse_key = ? AND scan_id < ? AND tally_total IS NOT NULL ORDER BY scan_id DESC, id DESC LIMIT 1')
+    .get(key, reader.scan.id) as BaseAudit | undefined;
   if (base === undefined) return null;
   const then = new Date((db.prepare('SELECT started_at FROM scans WHERE id = ?').pluck().get(base.scanId) as string) ?? 0).getTime();
   const now = new Date(reader.scan.startedAt).getTime();
@@ -171,10 +239,12 @@ export function findBase(db: Db, reader: SnapshotReader, key: string, waivers: r
 /**
  * The zones of this scan that keep the base audit's verdicts: covered by it without a rule error,
  * no change recorded since its scan, their account's row the same, the horizon of their verdicts
- * on the time not reached at `now`. Zones of the referenced audits
- * holding fewest zones are judged again when more than MAX_SOURCES would be referenced.
+ * on the time not reached at `now`. Zones of the referenced audits holding fewest zones are judged
+ * again when more than MAX_SOURCES would be referenced. Their counts come as one sum: the base's
+ * total less the tallies of the zones it covered that are not kept (a night reads a few hundred
+ * tallies, not one per zone). Null when the base's rows do not add up (then nothing is kept).
  */
-export function keptZones(db: Db, reader: SnapshotReader, base: { auditId: number; scanId: number }, zones: readonly ZoneRow[], now: Date): ReuseBase['kept'] {
+export function keptZones(db: Db, reader: SnapshotReader, base: BaseAudit, order: readonly string[], zones: readonly ZoneRow[], now: Date): ReuseBase | null {
   const changed = new Set(
     db
       .prepare('SELECT DISTINCT zone_id FROM zone_changes WHERE scan_ref > ? AND scan_ref <= ?')
@@ -183,26 +253,23 @@ export function keptZones(db: Db, reader: SnapshotReader, base: { auditId: numbe
   );
   const accountsNow = accountStates(reader);
   const accountsThen = accountStates(new SnapshotReader(db, base.scanId));
-  const covered = new Map<string, { source: number; counts: string }>();
-  // A kept zone's row names the audit that judged it, whose row holds the counts (sources are flattened: one step).
-  const rows = db.prepare(
-    `SELECT a.zone_id, a.source_audit, CASE WHEN a.counts = '${KEPT_COUNTS}' THEN s.counts ELSE a.counts END
-     FROM audit_zones a LEFT JOIN audit_zones s ON s.audit_id = a.source_audit AND s.zone_id = a.zone_id WHERE a.audit_id = ?`,
-  );
-  for (const row of rows.raw().iterate(base.auditId) as Iterable<[string, number, string | null]>) {
-    if (row[2] === null) continue;
-    covered.set(row[0], { source: row[1], counts: row[2] });
+  const covered = new Map<string, KeptZone>();
+  const rows = db.prepare('SELECT zone_id, source_audit, fails, passes, holds FROM audit_zones WHERE audit_id = ?');
+  for (const [zoneId, source, fails, passes, holds] of rows.raw().iterate(base.auditId) as Iterable<[string, number, number | null, number | null, string | null]>) {
+    if (fails === null || passes === null) return null;
+    covered.set(zoneId, { source, fails, passes, holds });
   }
-  const kept = new Map<string, { source: number; counts: string }>();
-  const newNames = new Set(zones.filter((z) => !covered.has(z.id) || changed.has(z.id)).map((z) => z.name.toLowerCase().replace(/\.$/, '')));
-  const elsewhere: Elsewhere = { now: now.getTime(), changed, present: new Set(zones.map((z) => z.id)), newNames };
+  const kept = new Map<string, KeptZone>();
+  const newNames = new Set(zones.filter((z) => !covered.has(z.id) || changed.has(z.id)).map((z) => dependencyName(z.name)));
+  const elsewhere: Elsewhere = { now: now.getTime(), changed, present: new Set(zones.map((z) => z.id)) };
   for (const zone of zones) {
     const was = covered.get(zone.id);
-    if (!was || changed.has(zone.id) || !stillHolds(was.counts, elsewhere)) continue;
+    if (!was || changed.has(zone.id) || !stillHolds(was.holds, elsewhere)) continue;
     const account = zone.accountId ?? '';
     if (accountsNow(account) !== accountsThen(account)) continue;
     kept.set(zone.id, was);
   }
+  for (const zoneId of touchedByNames(db, kept, newNames)) kept.delete(zoneId);
   // Bound the runs a reader merges: the smallest sources' zones are judged again.
   const bySource = new Map<number, number>();
   for (const { source } of kept.values()) bySource.set(source, (bySource.get(source) ?? 0) + 1);
@@ -210,7 +277,24 @@ export function keptZones(db: Db, reader: SnapshotReader, base: { auditId: numbe
     const dropped = new Set([...bySource].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(0, bySource.size - MAX_SOURCES).map(([s]) => s));
     for (const [zone, { source }] of kept) if (dropped.has(source)) kept.delete(zone);
   }
-  return kept;
+  const sources = new Set([...kept.values()].map((k) => k.source));
+  const present = db.prepare('SELECT count(*) FROM audits WHERE id IN (SELECT value FROM json_each(?))').pluck().get(JSON.stringify([...sources])) as number;
+  if (present !== sources.size) return null;
+  const total = decodeTally(base.tallyTotal, order);
+  const notKept = [...covered.keys()].filter((z) => !kept.has(z));
+  const tallies = db.prepare(
+    `SELECT CASE WHEN a.counts = '${KEPT_COUNTS}' THEN s.counts ELSE a.counts END
+     FROM audit_zones a LEFT JOIN audit_zones s ON s.audit_id = a.source_audit AND s.zone_id = a.zone_id
+     WHERE a.audit_id = ? AND a.zone_id IN (SELECT value FROM json_each(?))`,
+  );
+  let subtracted = 0;
+  for (const counts of tallies.pluck().iterate(base.auditId, JSON.stringify(notKept)) as Iterable<string | null>) {
+    if (counts === null) return null;
+    addTally(total, decodeTally(counts, order), -1);
+    subtracted++;
+  }
+  if (subtracted !== notKept.length || anyNegative(total)) return null;
+  return { auditId: base.auditId, scanId: base.scanId, kept, total };
 }
 
 /** The account row as the zone rules see it (its name in findings, its type), by account id. */
@@ -224,12 +308,10 @@ function accountStates(reader: SnapshotReader): (accountId: string) => string {
   return (id) => byId.get(id) ?? 'absent';
 }
 
-/** Adds a kept zone's verdicts to the audit's counts, passes and waiver matches. */
-export function addKeptZone(zoneId: string, t: ZoneTally, counter: FindingCounter, evaluation: Evaluation, waivers: WaiverSet): void {
+/** Adds the kept zones' verdicts to the audit's counts, passes and waiver matches: their sum, and each zone's failures and passes. */
+export function addKeptVerdicts(base: ReuseBase, counter: FindingCounter, evaluation: Evaluation, waivers: WaiverSet): void {
   const counts = counter.counts;
-  let passes = 0;
-  let fails = 0;
-  for (const [rule, [pass, fail, unknown, waived]] of Object.entries(t.r)) {
+  for (const [rule, [pass, fail, unknown, waived]] of Object.entries(base.total.r)) {
     const byRule = (counts.byRule[rule] ??= { fail: 0, unknown: 0, waived: 0, pass: 0 });
     byRule.fail += fail;
     byRule.unknown += unknown;
@@ -238,13 +320,13 @@ export function addKeptZone(zoneId: string, t: ZoneTally, counter: FindingCounte
     counts.byStatus.unknown += unknown;
     counts.byStatus.waived += waived;
     evaluation.passes[rule] = (evaluation.passes[rule] ?? 0) + pass;
-    passes += pass;
-    fails += fail;
   }
-  for (const [severity, n] of Object.entries(t.s) as Array<[Severity, number]>) counts.failBySeverity[severity] += n;
-  if (fails > 0) (counts.byZone![zoneId] ??= { pass: 0, fail: 0 }).fail += fails;
-  if (passes > 0) evaluation.passesByZone[zoneId] = (evaluation.passesByZone[zoneId] ?? 0) + passes;
+  for (const [severity, n] of Object.entries(base.total.s) as Array<[Severity, number]>) counts.failBySeverity[severity] += n;
+  for (const [zoneId, { fails, passes }] of base.kept) {
+    if (fails > 0) (counts.byZone![zoneId] ??= { pass: 0, fail: 0 }).fail += fails;
+    if (passes > 0) evaluation.passesByZone[zoneId] = (evaluation.passesByZone[zoneId] ?? 0) + passes;
+  }
   const matched: number[] = [];
-  for (const [i, n] of Object.entries(t.w)) for (let k = 0; k < n; k++) matched.push(Number(i));
+  for (const [i, n] of Object.entries(base.total.w)) for (let k = 0; k < n; k++) matched.push(Number(i));
   waivers.confirm(matched);
 }

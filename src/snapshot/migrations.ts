@@ -309,6 +309,27 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE audit_zones RENAME COLUMN source_scan TO source_audit;
   ALTER TABLE audit_zones ADD COLUMN other_passes TEXT;
   `,
+  // 11: a nightly audit keeps most zones' verdicts (src/policy/verdict-reuse.ts) and must not read
+  // each kept zone's counts to add them up. Per zone, beside the counts: the tallied failures and
+  // passes (what the zone's pass rate needs) and when its verdicts stop holding (holds: null at any
+  // time, else {e, h, z} of the tally), copied onto a kept zone's row. Per audit: tally_total,
+  // the sum of every zone's tally, so that the next audit adds the kept zones' counts as this total
+  // less those of the zones it judges again. audit_names: the names whose holding zone a judged
+  // zone's verdicts looked up, reversed (a name and the names under it are one range), so that a
+  // night asks which zones a new zone's name touches instead of reading every zone's names. Audits
+  // stored before have none and are not kept from: the first audit after the upgrade judges every zone.
+  `
+  ALTER TABLE audit_zones ADD COLUMN fails INTEGER;
+  ALTER TABLE audit_zones ADD COLUMN passes INTEGER;
+  ALTER TABLE audit_zones ADD COLUMN holds TEXT;
+  ALTER TABLE audits ADD COLUMN tally_total TEXT;
+  CREATE TABLE audit_names (
+    audit_id INTEGER NOT NULL REFERENCES audits (id) ON DELETE CASCADE,
+    rname TEXT NOT NULL,
+    zone_id TEXT NOT NULL,
+    PRIMARY KEY (audit_id, rname, zone_id)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

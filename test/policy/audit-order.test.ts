@@ -74,6 +74,25 @@ describe('audit listing order', () => {
     db.close();
   });
 
+  // A night's audit holds its few findings in memory and writes them once; past a limit on their
+  // text it stages them in SQLite from then on. Either way, the same rows in the same order.
+  it('stores the same rows in the same order whether the findings are held, staged, or held then staged mid-audit', () => {
+    const rules = activeRules(loadCatalogue([manyVerdicts('rule-b', () => 7), manyVerdicts('rule-a', (z) => (z === 'b.example' ? 0 : 40)), organisationRule]));
+    const listings = [Number.MAX_SAFE_INTEGER, 3_000, 0].map((heldChars) => {
+      const { db, reader } = snapshotOf(zones);
+      recordAudit(db, reader, rules, [], { heldChars });
+      const listed = stored(db, reader.scan.id);
+      const run = db.prepare('SELECT findings_from AS "from", findings_to AS "to" FROM audits').get() as { from: number; to: number };
+      expect(run.to - run.from + 1).toBe(listed.length);
+      db.close();
+      return listed;
+    });
+    const { reader } = snapshotOf(zones);
+    const inMemory = runAudit(reader, rules).findings.filter((f) => f.status !== 'pass');
+    expect(inMemory).toHaveLength(4 * 7 + 3 * 40 + 5);
+    for (const listed of listings) expect(listed).toEqual(inMemory);
+  });
+
   it('sorts a unit too large to hold in memory (one rule reporting thousands of records of a zone) with SQLite', () => {
     const rules = activeRules(loadCatalogue([manyVerdicts('huge', (z) => (z === 'm.example' ? 4500 : 3))]));
     const { db, reader } = snapshotOf(zones);

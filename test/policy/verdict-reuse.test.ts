@@ -201,6 +201,49 @@ describe('an audit that keeps the verdicts of unchanged zones', () => {
     }
   }, 120_000);
 
+  // issue 31 dns-dangling-target, issue 30 item 4: a zone that comes into the scan may hold a name
+  // an unchanged zone's records point at, under it (RFC 1034 4.3.2: the zone holding the name
+  // answers for it). The unchanged zone's verdicts are then judged again (audit_names), not kept.
+  it('judges a zone again when a zone added to the scan holds a name its records point at', async () => {
+    const emu = await emulator({ dataset: caseDataset() });
+    const zones = emu.org.state.zones.filter((z) => z.type === 'full' && z.status === 'active');
+    // A zone with no wildcard record: under one, every name exists.
+    const recordNames = (z: (typeof zones)[number]) => Array.from({ length: z.dns.size }, (_, i) => z.dns.at(i).name);
+    const arriving = zones.find((z) => !recordNames(z).some((n) => n.startsWith('*')))!;
+    const pointing = zones.filter((z) => z !== arriving);
+    const iso = new Date().toISOString();
+    const target = `www.deep.${arriving.name}`;
+    pointing.forEach((z, i) =>
+      emu.org.addDnsRecord(z, { id: `c0ffee${String(i).padStart(26, '0')}`, type: 'CNAME', name: `deep-link.${z.name}`, content: target, proxiable: true, proxied: false, ttl: 300, comment: null, tags: [], created_on: iso, modified_on: iso }),
+    );
+    emu.org.removeZone(arriving);
+    const { db, scan } = await scanned(emu);
+    try {
+      const verdicts = (audit: AuditResult) => audit.findings.filter((f) => f.rule === 'dns-dangling-target' && f.message.includes(target)).map((f) => [f.zone!.id, f.messageId]);
+      // RFC 1034 4.3.2: outside the scan, the name is resolved and does not exist (zones whose records
+      // the rule judges: one of the dataset's has its DNS records unread).
+      const before = verdicts(auditBoth(db, 1, DEMO_RULE_SETTINGS).full);
+      expect(before.length).toBeGreaterThan(pointing.length / 2);
+      expect(before.every(([, id]) => id === 'dangling')).toBe(true);
+      // The zone arrives without a record at the name: live DNS answers as before (no such name), so
+      // nothing of the pointing zones changed; only which zone of the scan holds the name did.
+      emu.org.addZone(arriving);
+      const second = await scan();
+      const startedAt = Date.parse(new SnapshotReader(db, second).scan.startedAt);
+      const { stored, full } = auditBoth(db, second, DEMO_RULE_SETTINGS);
+      expect(stored.reused?.zones).toBeGreaterThan(0);
+      expect(verdicts(full)).toEqual(before.map(([zone]) => [zone, 'danglingInside']));
+      // Some of the pointing zones' verdicts would still hold on the time: those too were judged again.
+      const holds = db.prepare('SELECT holds FROM audit_zones WHERE audit_id = ? AND zone_id = ?').pluck();
+      const wouldHold = pointing.filter((z) => (JSON.parse((holds.get(officialAuditId(db, 1), z.id) as string | null) ?? '{}') as { h?: number }).h! > startedAt);
+      expect(wouldHold.length).toBeGreaterThan(0);
+      const kept = db.prepare('SELECT zone_id FROM audit_zones WHERE audit_id = ? AND source_audit <> audit_id').pluck().all(officialAuditId(db, second)) as string[];
+      expect(kept.filter((id) => pointing.some((z) => z.id === id))).toEqual([]);
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+
   // issue 30 item 4: "rules that depend on the time declare it": a rule whose verdicts move with the
   // time alone, on the same data, must say so, or an audit would keep a stale verdict.
   it('is only safe because every rule that reads the time declares it', async () => {

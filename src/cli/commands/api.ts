@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { endpointForPath } from '../../api/endpoints.js';
 import { EXIT, UsageError } from '../../common/errors.js';
 import { defineCommand } from '../command.js';
-import { clientFor, commonOptions, configFrom, loggerFor } from '../common.js';
+import { commonOptions, configFrom, loggerFor } from '../common.js';
+import { clientFor } from '../clients.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 

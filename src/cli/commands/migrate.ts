@@ -27,7 +27,8 @@ import { EXIT, UsageError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
 import { printable, shorten } from '../../common/printable.js';
 import { defineCommand, type CommandIO } from '../command.js';
-import { clientFor, commonOptions, configFrom, loggerFor } from '../common.js';
+import { commonOptions, configFrom, loggerFor } from '../common.js';
+import { clientFor } from '../clients.js';
 import { openWriteSession } from '../write-session.js';
 
 export const MIGRATION_PLAN_SCHEMA = 'zonewarden.migration-plan/2';
