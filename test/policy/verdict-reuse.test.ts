@@ -172,6 +172,35 @@ describe('an audit that keeps the verdicts of unchanged zones', () => {
   // issue 31 dns-dangling-target: a target inside another zone of the scan is judged from that zone's
   // records, so a zone whose own data did not change must still be judged again when that zone's
   // did, or when that zone goes (the target is then resolved live).
+  // Schema 11: an audit keeps the sum of its zones' counts, and the next one adds the kept zones'
+  // as that sum less the zones it judges again. An audit without the sum (stored before schema 11)
+  // or whose rows do not add up to it is no base: every zone is judged, and the next audit keeps again.
+  it('judges every zone when the base audit has no sum of counts or its rows do not add up to it', async () => {
+    const emu = await emulator({ dataset: caseDataset() });
+    const { db, scan } = await scanned(emu);
+    try {
+      const first = auditBoth(db, 1, DEMO_RULE_SETTINGS).stored;
+      db.prepare('UPDATE audits SET tally_total = NULL WHERE id = ?').run(first.stored!.auditId);
+      emu.night({ share: 0.2, seed: 7 });
+      const second = await scan();
+      const upgraded = auditBoth(db, second, DEMO_RULE_SETTINGS).stored;
+      expect(upgraded.reused).toBeUndefined();
+
+      // A sum smaller than its rows: taking away the zones judged again would leave less than nothing.
+      db.prepare(`UPDATE audits SET tally_total = '{"q":[],"s":{},"w":{}}' WHERE id = ?`).run(upgraded.stored!.auditId);
+      emu.night({ share: 0.2, seed: 8 });
+      const third = await scan();
+      const mended = auditBoth(db, third, DEMO_RULE_SETTINGS).stored;
+      expect(mended.reused).toBeUndefined();
+
+      emu.night({ share: 0.2, seed: 9 });
+      const fourth = await scan();
+      expect(auditBoth(db, fourth, DEMO_RULE_SETTINGS).stored.reused?.fromScan).toBe(third);
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+
   it('judges a zone again when another zone its verdicts looked at changed or went', async () => {
     const emu = await emulator({ dataset: caseDataset() });
     const zones = emu.org.state.zones.filter((z) => z.type === 'full' && z.status === 'active');
