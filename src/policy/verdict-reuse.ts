@@ -162,30 +162,42 @@ function holdsOf(t: ZoneTally): string | null {
   return JSON.stringify({ ...(e ? { e } : {}), ...(h !== undefined ? { h } : {}), ...(z ? { z } : {}) });
 }
 
-/** A name as audit_names keeps it: reversed, so that a name and every name under it start alike (`b.example` -> `elpmaxe.b`). */
+/**
+ * A name as audit_names keeps it: reversed, so that a name and every name under it start alike
+ * (`b.example` -> `elpmaxe.b`). By characters, not UTF-16 units: a character outside the BMP
+ * reversed unit by unit would be two lone surrogates, which SQLite stores as U+FFFD and which
+ * then match nothing.
+ */
 export function reversedName(name: string): string {
-  let out = '';
-  for (let i = name.length - 1; i >= 0; i--) out += name[i];
-  return out;
+  return [...name].reverse().join('');
+}
+
+/**
+ * Which zones an audit judged whose verdicts looked up a name or a name under it (audit_names).
+ * Both sides of every comparison go through SQLite, so a name is matched as it was stored.
+ */
+export function zonesLookingUp(db: Db): (auditId: number, name: string) => string[] {
+  const query = db
+    .prepare('SELECT zone_id FROM audit_names WHERE audit_id = ? AND rname = ? UNION ALL SELECT zone_id FROM audit_names WHERE audit_id = ? AND rname >= ? AND rname < ?')
+    .pluck();
+  return (auditId, name) => {
+    const r = reversedName(name);
+    // '/' follows '.': [r + '.', r + '/') holds exactly the names that start with r + '.'.
+    return query.all(auditId, r, auditId, `${r}.`, `${r}/`) as string[];
+  };
 }
 
 /**
  * Of these kept zones, those whose verdicts looked up a name that one of `names` (zones added or
- * changed) is, or is above: their verdicts may now find another holding zone. Asked of audit_names
- * per source audit, one range of reversed names per new name.
+ * changed) is, or is above: their verdicts may now find another holding zone. Asked of the names
+ * kept with each audit that judged kept zones.
  */
 function touchedByNames(db: Db, kept: ReadonlyMap<string, KeptZone>, names: ReadonlySet<string>): Set<string> {
   const touched = new Set<string>();
   if (names.size === 0 || kept.size === 0) return touched;
-  const range = db.prepare('SELECT rname, zone_id FROM audit_names WHERE audit_id = ? AND rname >= ? AND rname < ?').raw();
+  const lookingUp = zonesLookingUp(db);
   for (const source of new Set([...kept.values()].map((k) => k.source))) {
-    for (const name of names) {
-      const r = reversedName(name);
-      // '/' follows '.': the range holds the name, the names under it, and names the check below leaves out.
-      for (const [rname, zoneId] of range.iterate(source, r, `${r}/`) as Iterable<[string, string]>) {
-        if ((rname === r || rname.startsWith(`${r}.`)) && kept.get(zoneId)?.source === source) touched.add(zoneId);
-      }
-    }
+    for (const name of names) for (const zoneId of lookingUp(source, name)) if (kept.get(zoneId)?.source === source) touched.add(zoneId);
   }
   return touched;
 }
