@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -279,11 +279,12 @@ describe('SQLite failures as messages', () => {
 
 describe('a full disk', () => {
   // A small tmpfs: SQLite meets ENOSPC as it would on a real disk (this needs the right to mount).
+  // Room for a new database (its schema) and the start of a run, not for a scan of 8,000 records.
   const disk = join(tmpdir(), `zw-full-${process.pid}`);
   beforeAll(() => {
     mkdirSync(disk, { recursive: true });
-    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', disk], { encoding: 'utf8' });
-    if (mounted.status !== 0) throw new Error(`these tests mount a 1 MB tmpfs at ${disk} and could not: ${mounted.stderr.trim()}`);
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', disk], { encoding: 'utf8' });
+    if (mounted.status !== 0) throw new Error(`these tests mount a 2 MB tmpfs at ${disk} and could not: ${mounted.stderr.trim()}`);
   });
   afterAll(() => {
     spawnSync('umount', [disk]);
@@ -330,7 +331,9 @@ describe('a full disk', () => {
     const emu = await emulator({ dataset: caseDataset() });
     const path = dbFile();
     expect((await runCli(['run', '--base-url', emu.url, '--db', path, '--budget', '1000000', '--quiet', '--fail-on', 'none', '--out', join(tempDir(), 'r')], ENV)).code).toBe(0);
-    writeFileSync(join(disk, 'filler'), Buffer.alloc(1024 * 1024 - 64 * 1024));
+    // The disk filled but for 64 KB: less than the reports need.
+    const { bavail, bsize } = statfsSync(disk);
+    writeFileSync(join(disk, 'filler'), Buffer.alloc(bavail * bsize - 64 * 1024));
     const out = join(disk, 'reports');
     const r = await runCli(['report', '--db', path, '--out', out], ENV);
     expect(r.code).toBe(2);
