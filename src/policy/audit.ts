@@ -9,6 +9,7 @@ import type { AuditIdentity, StoredAs } from './audit-identity.js';
 import { judgementOf } from './judgement.js';
 import { addKeptVerdicts, addTally, dependencyName, emptyTally, encodeTally, findBase, judgedRow, keptZones, reusableRules, reuseKey, tallyVerdicts, type KeptZone, type ReuseBase, type ZoneTally } from './verdict-reuse.js';
 import { WaiverSet, type Waiver, type WaiverReport } from './waivers.js';
+import { carryOver, encodeReads, replayer } from './partial-rejudge.js';
 
 /** An audit: the rules' verdicts on a scan with the waivers applied, and the numbers that sum it up. */
 
@@ -29,8 +30,11 @@ export interface AuditResult extends Evaluation {
   counts: AuditCounts;
   /** Failures at or above each severity: what --fail-on looks at (findings may have been streamed away). */
   failingAtOrAbove: Record<Severity, number>;
-  /** Verdicts kept from an earlier audit (recordAudit with reuse): its scan, the audit and the zones kept. */
-  reused?: { fromScan: number; fromAudit: number; zones: number };
+  /**
+   * Verdicts kept from an earlier audit (recordAudit with reuse): its scan, the audit, the zones
+   * kept, and the changed zones judged again in part (partial-rejudge.ts).
+   */
+  reused?: { fromScan: number; fromAudit: number; zones: number; inPart: number };
   /** Where recordAudit stored it: the audit's id, and whether it is the scan's official audit or a trial. */
   stored?: StoredAs;
 }
@@ -147,7 +151,9 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
           ? undefined
           : (zones: Parameters<typeof keptZones>[4]) => {
               base = keptZones(db, reader, found, order, zones, new Date(reader.scan.startedAt));
-              return base === null ? null : { zones: new Set(base.kept.keys()), rules: reusable };
+              if (base === null) return null;
+              const partial = new Map([...base.partial].map(([zoneId, p]) => [zoneId, p.replay]));
+              return { zones: new Set(base.kept.keys()), rules: reusable, partial, replay: replayer(db, base.partial) };
             };
       return evaluate(reader, rules, { keepPasses: false, sink, reuse: keep });
     })
@@ -157,8 +163,13 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
   if (used) addKeptVerdicts(used, counter, evaluation, set);
   // A zone where a rule could not run is judged again next time.
   for (const e of evaluation.errors) if (e.zone) (tallies.get(e.zone.id) ?? tallies.set(e.zone.id, emptyTally()).get(e.zone.id)!).e = 1;
+  // A zone judged in part keeps what its taken-over verdicts held on and read.
+  for (const [zoneId, p] of used?.partial ?? []) {
+    const reads = sink.reads.get(zoneId) ?? sink.reads.set(zoneId, new Map()).get(zoneId)!;
+    carryOver(tallies.get(zoneId) ?? tallies.set(zoneId, emptyTally()).get(zoneId)!, reads, p);
+  }
   const result = finish(evaluation, [], set, counter);
-  if (used) result.reused = { fromScan: used.scanId, fromAudit: used.auditId, zones: kept.size };
+  if (used) result.reused = { fromScan: used.scanId, fromAudit: used.auditId, zones: kept.size, inPart: used.partial.size };
   // This audit's sum of tallies: the kept zones' sum and each judged zone's.
   const total = used?.total ?? emptyTally();
   const judged = evaluation.zoneIds
@@ -166,7 +177,7 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
     .map((z) => {
       const t = tallies.get(z) ?? emptyTally();
       addTally(total, t);
-      return { zoneId: z, ...judgedRow(t, order) };
+      return { zoneId: z, ...judgedRow(t, order), reads: encodeReads(sink.reads.get(z), order) };
     });
   result.stored = recorder.finish(result, evaluatedAt, identity, {
     key,
@@ -193,6 +204,8 @@ class RecordingSink implements FindingSink {
   readonly otherPasses = new Map<string, Record<string, number>>();
   /** Per account, passes of verdicts on the account itself. */
   readonly accountPasses: Record<string, Record<string, number>> = {};
+  /** Per zone, the endpoints each reusable rule read (partial-rejudge.ts). */
+  readonly reads = new Map<string, Map<string, ReadonlySet<string>>>();
 
   constructor(
     private readonly recorder: AuditRecorder,
@@ -217,6 +230,11 @@ class RecordingSink implements FindingSink {
     const t = this.tally(zoneId);
     if (zoneIds.length) t.z = [...zoneIds];
     if (names.length) t.n = names.map(dependencyName);
+  }
+
+  read(zoneId: string, rule: string, endpoints: ReadonlySet<string>): void {
+    if (!this.reusable.has(rule)) return;
+    (this.reads.get(zoneId) ?? this.reads.set(zoneId, new Map()).get(zoneId)!).set(rule, endpoints);
   }
 
   passed(rule: string, zoneId: string, n: number): void {

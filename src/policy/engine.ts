@@ -44,6 +44,19 @@ export interface Evaluation {
 export interface KeptVerdicts {
   zones: ReadonlySet<string>;
   rules: ReadonlySet<string>;
+  /**
+   * Zones judged again by some rules only (src/policy/partial-rejudge.ts): per zone, the rules
+   * whose verdicts are taken over from the audit that judged it (`replay`) rather than run.
+   */
+  partial?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** A rule's verdicts on a zone of `partial` as they were given, or null when they cannot be had (the rule then runs). */
+  replay?: (zoneId: string, rule: string) => ReplayedVerdicts | null;
+}
+
+/** A rule's verdicts on one zone taken over from an earlier audit: its findings as the rule gave them (before waivers), in order, and its passes. */
+export interface ReplayedVerdicts {
+  findings: Finding[];
+  passes: number;
 }
 
 export interface EvaluateOptions {
@@ -88,6 +101,8 @@ export interface FindingSink {
   holds?(zoneId: string, until: number): void;
   /** Once a zone is judged: the other zones and the names its verdicts depend on (ZoneContext.dependsOnZones). */
   dependsOn?(zoneId: string, zoneIds: readonly string[], names: readonly string[]): void;
+  /** Once a zone rule stood on a zone: the endpoints of the zone it read (see ZoneView.readsOf). */
+  read?(zoneId: string, rule: string, endpoints: ReadonlySet<string>): void;
 }
 
 /** A sink that holds every finding (each unit once it stands): the audit held in memory. */
@@ -206,28 +221,43 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
     return account ? { id: account.id, name: account.name } : named(zone.accountId, null);
   };
 
-  const run = (active: ActiveRule, verdicts: Verdicts, ctx: object, zone: Named | null): void => {
+  /** The unit stood: its passes are counted and told to the sink. */
+  const passed = (id: string, unitPasses: ReadonlyMap<string, number>): void => {
+    for (const [zoneId, n] of unitPasses) {
+      passes[id] = (passes[id] ?? 0) + n;
+      if (zoneId.startsWith(ON_ACCOUNT)) sink.passedOnAccount?.(id, zoneId.slice(ON_ACCOUNT.length), n);
+      else if (zoneId !== '') {
+        passesByZone[zoneId] = (passesByZone[zoneId] ?? 0) + n;
+        sink.passed?.(id, zoneId, n);
+      }
+    }
+  };
+
+  /** Runs a rule as one unit; false when it threw (its verdicts are discarded and the error kept). */
+  const run = (active: ActiveRule, verdicts: Verdicts, ctx: object, zone: Named | null): boolean => {
     const started = performance.now();
+    let stood = true;
     try {
       active.rule.check(ctx as ZoneContext<RuleOptions>);
       if (verdicts.given === 0) throw new Error('the rule gave no verdict');
       sink.commit();
-      const id = active.rule.meta.id;
-      for (const [zoneId, n] of verdicts.passes) {
-        passes[id] = (passes[id] ?? 0) + n;
-        if (zoneId.startsWith(ON_ACCOUNT)) sink.passedOnAccount?.(id, zoneId.slice(ON_ACCOUNT.length), n);
-        else if (zoneId !== '') {
-          passesByZone[zoneId] = (passesByZone[zoneId] ?? 0) + n;
-          sink.passed?.(id, zoneId, n);
-        }
-      }
+      passed(active.rule.meta.id, verdicts.passes);
     } catch (err) {
       sink.rollback();
       errors.push({ rule: active.rule.meta.id, zone, message: err instanceof Error ? err.message : String(err) });
+      stood = false;
     }
     // A rule that ran long on a huge zone (its records read, its maps built and dropped) leaves
     // garbage of 100 MB or more that the next rule would pile on: check now rather than at the next zone.
     if (performance.now() - started > 20) heap.check();
+    return stood;
+  };
+
+  /** A rule's verdicts on a zone taken over rather than run (KeptVerdicts.replay): one unit, as if the rule had given them. */
+  const replayed = (id: string, zone: Named, verdicts: ReplayedVerdicts): void => {
+    for (const f of verdicts.findings) sink.add(f);
+    sink.commit();
+    passed(id, new Map(verdicts.passes > 0 ? [[zone.id, verdicts.passes]] : []));
   };
 
   // The earliest time a verdict of the zone being judged stops holding (see RuleMeta.declaresHorizon).
@@ -265,22 +295,35 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   const judged = kept ? zones.filter((z) => rulesFor(z.id).length > 0) : zones;
   // The zones' lists are read a run of zones at a time, in this order.
   reader.readAhead(judged.map((z) => z.id));
+  let view: ZoneView | null = null;
+  reader.observeZoneReads((zoneId, endpoint) => view?.noteRead(zoneId, endpoint));
   try {
     for (const zoneRow of judged) {
       heap.check();
       const account = accountOf(zoneRow);
-      const view = new ZoneView(reader, zoneRow, account);
+      const zoneView = (view = new ZoneView(reader, zoneRow, account));
       const zone = { id: zoneRow.id, name: zoneRow.name };
       const where = () => ({ account, zone });
       horizon = Number.POSITIVE_INFINITY;
       otherZones.clear();
       names.clear();
+      const replays = kept?.partial?.get(zoneRow.id);
       for (const active of rulesFor(zoneRow.id)) {
+        const id = active.rule.meta.id;
         const verdicts = new Verdicts(active, where, sink, keepPasses, heap);
         // The setting is worked out once a rule and zone: the verdicts keep it for the findings.
         if (!verdicts.setting(zone, account).enabled) continue;
+        const earlier = replays?.has(id) ? kept!.replay?.(zoneRow.id, id) : null;
+        if (earlier) {
+          replayed(id, zone, earlier);
+          continue;
+        }
         declared = undefined;
-        run(active, verdicts, contextFor(active, verdicts, view.resource, view), zone);
+        let stood = false;
+        const reads = zoneView.readsOf(() => {
+          stood = run(active, verdicts, contextFor(active, verdicts, zoneView.resource, zoneView), zone);
+        });
+        if (stood) sink.read?.(zoneRow.id, id, reads);
         // A verdict given no horizon holds for this audit's time only.
         if (active.rule.meta.declaresHorizon === true) horizon = Math.min(horizon, declared ?? now.getTime());
       }
@@ -290,6 +333,8 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
     }
   } finally {
     reader.readAhead(null);
+    reader.observeZoneReads(null);
+    view = null;
   }
 
   // Organisation rules: a finding about a zone or an account is filed under it.

@@ -282,18 +282,18 @@ export class AuditRecorder implements FindingSink {
           const first = (last ?? 0) + 1;
           this.db.prepare('UPDATE audits SET findings_from = ?, findings_to = ? WHERE id = ?').run(first, first + stored - 1, auditId);
           this.db.exec('DELETE FROM temp.audit_stage');
-          const zone = this.db.prepare('INSERT INTO audit_zones (audit_id, zone_id, source_audit, counts, other_passes, fails, passes, holds) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+          const zone = this.db.prepare('INSERT INTO audit_zones (audit_id, zone_id, source_audit, counts, other_passes, fails, passes, holds, reads) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
           const others = (zoneId: string) => {
             const passes = reuse.otherPasses.get(zoneId);
             return passes ? JSON.stringify(passes) : null;
           };
           const name = this.db.prepare('INSERT OR IGNORE INTO audit_names (audit_id, rname, zone_id) VALUES (?, ?, ?)');
           for (const j of reuse.judged) {
-            zone.run(auditId, j.zoneId, auditId, j.counts, others(j.zoneId), j.fails, j.passes, j.holds);
+            zone.run(auditId, j.zoneId, auditId, j.counts, others(j.zoneId), j.fails, j.passes, j.holds, reuse.reusable ? j.reads : null);
             if (reuse.reusable) for (const n of j.names) name.run(auditId, reversedName(n), j.zoneId);
           }
           // A kept zone's counts stay with the audit that judged it ('' here): a night writes only what it judged.
-          for (const [zoneId, k] of reuse.kept) zone.run(auditId, zoneId, k.source, KEPT_COUNTS, others(zoneId), k.fails, k.passes, k.holds);
+          for (const [zoneId, k] of reuse.kept) zone.run(auditId, zoneId, k.source, KEPT_COUNTS, others(zoneId), k.fails, k.passes, k.holds, null);
           return { auditId, scanId: this.scanId, trial: place.trial, replaced: place.replaces !== null, official: place.trial !== null ? officialAuditId(this.db, this.scanId) : (place.demote?.id ?? null) };
         })
         .immediate();
@@ -319,7 +319,7 @@ export interface ReuseRecord {
   /** The rules whose verdicts are counted per zone (the tallies' order), and kept for unchanged zones. */
   rules: string[];
   /** Zones judged by this audit: the counts of their tallied verdicts (JSON) and the columns beside them (verdict-reuse.ts judgedRow). */
-  judged: Array<{ zoneId: string } & ReturnType<typeof judgedRow>>;
+  judged: Array<{ zoneId: string; reads: string | null } & ReturnType<typeof judgedRow>>;
   /** Zones kept: their rows as the audit kept from wrote them (the audit that judged them, their failures, passes and horizon). */
   kept: Array<[zoneId: string, row: KeptZone]>;
   /** The sum of every zone's tally (encoded in the rules' order): the next audit keeps zones as this less the zones it judges. */
@@ -354,9 +354,9 @@ export function materialize(db: Db, auditId: number): void {
   const last = (db.prepare('SELECT max(pk) FROM findings').pluck().get() as number | null) ?? 0;
   const stored = db.prepare(`INSERT INTO main.findings (${COLUMNS}) SELECT ${COLUMNS} FROM temp.reuse_copy ORDER BY k`).run().changes;
   db.prepare('UPDATE audits SET findings_from = ?, findings_to = ? WHERE id = ?').run(last + 1, last + stored, auditId);
-  // The counts of kept zones were the source audits': copied too, before the sources go.
+  // The counts and reads of kept zones were the source audits': copied too, before the sources go.
   db.prepare(
-    `UPDATE audit_zones SET counts = (SELECT s.counts FROM audit_zones s WHERE s.audit_id = audit_zones.source_audit AND s.zone_id = audit_zones.zone_id)
+    `UPDATE audit_zones SET (counts, reads) = (SELECT s.counts, s.reads FROM audit_zones s WHERE s.audit_id = audit_zones.source_audit AND s.zone_id = audit_zones.zone_id)
      WHERE audit_id = ? AND counts = '${KEPT_COUNTS}' AND source_audit <> audit_id`,
   ).run(auditId);
   // And the names their verdicts looked up (audit_names), kept with the audits that judged them.
@@ -401,7 +401,7 @@ export function saveAudit(db: Db, result: AuditResult, evaluatedAt = new Date(),
       }
     }
   })();
-  const judged = result.zoneIds.map((z) => ({ zoneId: z, ...judgedRow(tallies.get(z) ?? emptyTally(), order) }));
+  const judged = result.zoneIds.map((z) => ({ zoneId: z, reads: null, ...judgedRow(tallies.get(z) ?? emptyTally(), order) }));
   return recorder.finish(result, evaluatedAt, identity ?? defaultIdentity(result.rules, result.waivers), {
     key: null,
     reusable: false,

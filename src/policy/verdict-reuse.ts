@@ -12,6 +12,7 @@ import type { ActiveRule } from './registry.js';
 import type { Severity } from './rule.js';
 import type { Waiver, WaiverSet } from './waivers.js';
 import { KEPT_COUNTS } from './store.js';
+import { changedEndpoints, partOf, withNames, type PartialZone } from './partial-rejudge.js';
 
 /**
  * Verdict reuse: an audit judges again only what may have changed. A zone whose data did not
@@ -189,15 +190,21 @@ export function zonesLookingUp(db: Db): (auditId: number, name: string) => strin
 
 /**
  * Of these kept zones, those whose verdicts looked up a name that one of `names` (zones added or
- * changed) is, or is above: their verdicts may now find another holding zone. Asked of the names
- * kept with each audit that judged kept zones.
+ * changed, by name) is, or is above: their verdicts may now find another holding zone, or read its
+ * changed data. Asked of the names kept with each audit that judged kept zones. A changed zone is
+ * not touched by its own name: what its verdicts read of itself is in its own reads
+ * (partial-rejudge.ts), and its name, held by the same zone, still leads there.
  */
-function touchedByNames(db: Db, kept: ReadonlyMap<string, KeptZone>, names: ReadonlySet<string>): Set<string> {
+function touchedByNames(db: Db, kept: ReadonlyMap<string, KeptZone>, names: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
   const touched = new Set<string>();
   if (names.size === 0 || kept.size === 0) return touched;
   const lookingUp = zonesLookingUp(db);
   for (const source of new Set([...kept.values()].map((k) => k.source))) {
-    for (const name of names) for (const zoneId of lookingUp(source, name)) if (kept.get(zoneId)?.source === source) touched.add(zoneId);
+    for (const [name, holders] of names) {
+      for (const zoneId of lookingUp(source, name)) {
+        if (kept.get(zoneId)?.source === source && !(holders.size === 1 && holders.has(zoneId))) touched.add(zoneId);
+      }
+    }
   }
   return touched;
 }
@@ -222,6 +229,8 @@ export interface ReuseBase {
   kept: Map<string, KeptZone>;
   /** The kept zones' tallies, summed (by rule, severity and waiver). */
   total: ZoneTally;
+  /** Zones judged again in part: the rules whose verdicts are taken over, and from where. */
+  partial: Map<string, PartialZone>;
 }
 
 /** The earlier audit found to reuse: its ids and the sum of its zones' tallies (audits.tally_total). */
@@ -257,12 +266,8 @@ export function findBase(db: Db, reader: SnapshotReader, key: string, waivers: r
  * tallies, not one per zone). Null when the base's rows do not add up (then nothing is kept).
  */
 export function keptZones(db: Db, reader: SnapshotReader, base: BaseAudit, order: readonly string[], zones: readonly ZoneRow[], now: Date): ReuseBase | null {
-  const changed = new Set(
-    db
-      .prepare('SELECT DISTINCT zone_id FROM zone_changes WHERE scan_ref > ? AND scan_ref <= ?')
-      .pluck()
-      .all(scanRef(base.scanId), scanRef(reader.scan.id)) as string[],
-  );
+  const endpoints = changedEndpoints(db, scanRef(base.scanId), scanRef(reader.scan.id));
+  const changed = new Set(endpoints.keys());
   const accountsNow = accountStates(reader);
   const accountsThen = accountStates(new SnapshotReader(db, base.scanId));
   const covered = new Map<string, KeptZone>();
@@ -272,16 +277,26 @@ export function keptZones(db: Db, reader: SnapshotReader, base: BaseAudit, order
     covered.set(zoneId, { source, fails, passes, holds });
   }
   const kept = new Map<string, KeptZone>();
-  const newNames = new Set(zones.filter((z) => !covered.has(z.id) || changed.has(z.id)).map((z) => dependencyName(z.name)));
+  // Changed zones whose verdicts would otherwise be kept: judged again in part (partial-rejudge.ts).
+  const inPart = new Map<string, KeptZone>();
+  const newNames = new Map<string, Set<string>>();
+  for (const z of zones) {
+    if (covered.has(z.id) && !changed.has(z.id)) continue;
+    const name = dependencyName(z.name);
+    (newNames.get(name) ?? newNames.set(name, new Set()).get(name)!).add(z.id);
+  }
   const elsewhere: Elsewhere = { now: now.getTime(), changed, present: new Set(zones.map((z) => z.id)) };
   for (const zone of zones) {
     const was = covered.get(zone.id);
-    if (!was || changed.has(zone.id) || !stillHolds(was.holds, elsewhere)) continue;
+    if (!was || !stillHolds(was.holds, elsewhere)) continue;
     const account = zone.accountId ?? '';
     if (accountsNow(account) !== accountsThen(account)) continue;
-    kept.set(zone.id, was);
+    (changed.has(zone.id) ? inPart : kept).set(zone.id, was);
   }
-  for (const zoneId of touchedByNames(db, kept, newNames)) kept.delete(zoneId);
+  for (const zoneId of touchedByNames(db, new Map([...kept, ...inPart]), newNames)) {
+    kept.delete(zoneId);
+    inPart.delete(zoneId);
+  }
   // Bound the runs a reader merges: the smallest sources' zones are judged again.
   const bySource = new Map<number, number>();
   for (const { source } of kept.values()) bySource.set(source, (bySource.get(source) ?? 0) + 1);
@@ -306,7 +321,13 @@ export function keptZones(db: Db, reader: SnapshotReader, base: BaseAudit, order
     subtracted++;
   }
   if (subtracted !== notKept.length || anyNegative(total)) return null;
-  return { auditId: base.auditId, scanId: base.scanId, kept, total };
+  const partial = new Map<string, PartialZone>();
+  for (const [zoneId, { source }] of inPart) {
+    const part = partOf(db, zoneId, source, endpoints.get(zoneId)!, order);
+    if (part) partial.set(zoneId, part);
+  }
+  withNames(db, partial);
+  return { auditId: base.auditId, scanId: base.scanId, kept, total, partial };
 }
 
 /** The account row as the zone rules see it (its name in findings, its type), by account id. */

@@ -335,6 +335,24 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX coverage_unread ON coverage (first_scan, pk) WHERE state IN ('failed', 'denied') OR (state = 'ok' AND truncated = 1);
   CREATE INDEX zones_listing ON zones (last_scan, first_scan, item_id, name, account_id, status, paused, plan, type);
   `,
+  // 12: a zone whose change touched few of its lists is judged again only by the rules that read
+  // them (src/policy/partial-rejudge.ts). zone_changes keeps which endpoint changed ('*' for rows
+  // stored before: any); audit_zones.reads which rules read which of the zone's endpoints when it
+  // was judged; findings_by_zone finds a zone's rows of an audit, whose other rules' verdicts the
+  // next audit takes over rather than runs.
+  `
+  CREATE TABLE zone_changes_v12 (
+    zone_id TEXT NOT NULL,
+    scan_ref INTEGER NOT NULL,
+    endpoint TEXT NOT NULL,
+    PRIMARY KEY (zone_id, scan_ref, endpoint)
+  ) WITHOUT ROWID;
+  INSERT INTO zone_changes_v12 (zone_id, scan_ref, endpoint) SELECT zone_id, scan_ref, '*' FROM zone_changes;
+  DROP TABLE zone_changes;
+  ALTER TABLE zone_changes_v12 RENAME TO zone_changes;
+  ALTER TABLE audit_zones ADD COLUMN reads TEXT;
+  CREATE INDEX findings_by_zone ON findings (audit_id, zone_id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

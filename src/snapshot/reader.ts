@@ -148,6 +148,9 @@ const ZONE_OBJECT_ENDPOINTS: readonly Endpoint[] = ['migration_status', 'migrati
 const ZONE_OBJECT_COLUMNS = 'endpoint, item_id, raw';
 type ZoneObjectRow = [zoneId: string, endpoint: string, id: string, raw: string];
 
+/** Told which zone (by id) and which of its endpoints a question was about. */
+export type ZoneReadObserver = (zoneId: string, endpoint: string) => void;
+
 export class SnapshotReader {
   readonly scan: ScanRow;
   private scopeCoverage: { key: string; rows: Map<Endpoint, CoverageRow> } | null = null;
@@ -158,6 +161,8 @@ export class SnapshotReader {
   private ahead: ZoneReadAhead | null = null;
   /** Checked every 20 slices of a zone read alone (10,000 records). */
   private readonly heap = new HeapCeiling(96, 20);
+  /** Told of every question about a zone's partition (see observeZoneReads). */
+  private zoneReads: ZoneReadObserver | null = null;
 
   constructor(
     private readonly db: Db,
@@ -191,6 +196,15 @@ export class SnapshotReader {
       .iterate(...statuses, before ?? Number.MAX_SAFE_INTEGER) as Iterable<{ id: number; scope: string }>;
     for (const r of rows) if (scope === undefined || sameScope(parseScope(r.scope), scope)) return r.id;
     return null;
+  }
+
+  /**
+   * Tells `observer` (null: no one) of each question asked about a zone's partition: whether it
+   * was read, and its data. Every read of a zone's lists goes through coverageOf, so the observer
+   * learns which endpoints whatever asks (a rule) depends on.
+   */
+  observeZoneReads(observer: ZoneReadObserver | null): void {
+    this.zoneReads = observer;
   }
 
   /**
@@ -314,6 +328,7 @@ export class SnapshotReader {
    * holds one zone's rows rather than the whole organisation's.
    */
   coverageOf(kind: PartitionKind, scopeId: string, endpoint: Endpoint): CoverageRow | undefined {
+    if (kind === 'zone') this.zoneReads?.(scopeId, endpoint);
     const key = `${kind}|${scopeId}`;
     if (this.scopeCoverage?.key !== key) {
       const ahead = kind === 'zone' ? this.ahead?.rows('coverage', scopeId, (ids) => this.runCoverage(ids), { keep: true }) : undefined;
@@ -579,6 +594,7 @@ export class SnapshotReader {
    * so an age worked out from it is never too long. Dates a pack the API lists without `created_on`.
    */
   certificatePackFirstSeen(zoneId: string): Map<string, string> {
+    this.zoneReads?.(zoneId, 'certificate_packs');
     const base = scanRef(0);
     const sql = `SELECT f.item_id, s.started_at FROM (
         SELECT p.item_id, min(k.id) AS first_id FROM certificate_packs p

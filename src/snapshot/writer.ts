@@ -149,9 +149,9 @@ export class ScanWriter {
     return new Set(rows.map((r) => r.zone_id));
   }
 
-  /** Records that something a zone's checks see changed in this scan (see zone_changes). */
-  zoneChanged(storedZoneId: string): void {
-    this.statement('INSERT OR IGNORE INTO zone_changes (zone_id, scan_ref) VALUES (?, ?)').run(storedZoneId, this.ref);
+  /** Records that something a zone's checks see through this endpoint changed in this scan (see zone_changes). */
+  zoneChanged(storedZoneId: string, endpoint: string): void {
+    this.statement('INSERT OR IGNORE INTO zone_changes (zone_id, scan_ref, endpoint) VALUES (?, ?, ?)').run(storedZoneId, this.ref, endpoint);
   }
 
   /** Records that this scan read the zone in full (every partition due or not): its turn starts again. */
@@ -407,7 +407,7 @@ export class PartitionWriter {
               this.lastAttempt,
             );
       const sameOutcome = current !== undefined && current.hash === hash;
-      if (this.kind === 'zone' && (!sameOutcome || this.dataChanged(outcome))) this.scan.zoneChanged(this.storedScopeId);
+      if (this.kind === 'zone' && (!sameOutcome || this.dataChanged(outcome))) this.scan.zoneChanged(this.storedScopeId, this.endpoint);
       // A row carried forward points at older data: this read's row is a new one, even when the outcome is the same.
       if (current && sameOutcome && current.data_scan === null) {
         this.scan.run('UPDATE coverage SET last_scan = ? WHERE pk = ?', scanId, current.pk);

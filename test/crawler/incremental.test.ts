@@ -9,6 +9,8 @@ import { createRedactor } from '../../src/common/redact.js';
 import { runScan, type ScanOutcome } from '../../src/crawler/run-scan.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { recordAudit, runAudit } from '../../src/policy/audit.js';
+import type { Finding } from '../../src/policy/findings.js';
+import { auditFindings } from '../../src/policy/store.js';
 import { loadTemplates } from '../../src/report/templates.js';
 import { writeReport } from '../../src/report/write-report.js';
 import { dataFreshness, freshnessStatement } from '../../src/report/data-freshness.js';
@@ -79,10 +81,22 @@ async function scanNight(emu: RunningEmulator, db: Db, mode: 'incremental' | 'fu
   }
 }
 
+const line = (f: Finding) => JSON.stringify([f.rule, f.zone?.id ?? null, f.resource, f.status, f.severity, f.message]);
+
 /** The findings of an audit of a scan, as comparable lines (rule, zone, resource, status, severity, message). */
 function findings(db: Db, scanId: number): string[] {
   const result = runAudit(new SnapshotReader(db, scanId), AUDIT_RULES);
-  return result.findings.map((f) => JSON.stringify([f.rule, f.zone?.id ?? null, f.resource, f.status, f.severity, f.message])).sort();
+  return result.findings.map(line).sort();
+}
+
+/**
+ * The findings of the audit a night stores: it keeps the verdicts of what did not change since the
+ * previous night's audit, and judges again, in whole or in part, what did (verdict reuse).
+ */
+function storedFindings(db: Db, scanId: number): { lines: string[]; kept: number; inPart: number } {
+  const result = recordAudit(db, new SnapshotReader(db, scanId), AUDIT_RULES);
+  const lines = [...auditFindings(db, result.stored!.auditId)].map(line).sort();
+  return { lines, kept: result.reused?.zones ?? 0, inPart: result.reused?.inPart ?? 0 };
 }
 
 // Issue 31's reads too: the bot and origin pulls settings, the rate limiting entry point and the DNS target resolutions.
@@ -196,6 +210,9 @@ describe('incremental nights', () => {
       await scanNight(emu, full, 'full');
       let changed = 0;
       let renewed = 0;
+      let kept = 0;
+      let inPart = 0;
+      storedFindings(incremental, 1);
       for (let night = 1; night <= 4; night++) {
         const report = emu.night({ share: 0.15, seed: seed * 100 + night });
         changed += report.changed.length;
@@ -204,13 +221,21 @@ describe('incremental nights', () => {
         const b = await scanNight(emu, full, 'full');
         expect(a.outcome.summary.reads?.incremental, `night ${night}`).toBe(true);
         expect(a.outcome.status).toBe('complete');
-        expect(findings(incremental, a.outcome.scanId), `seed ${seed} night ${night}`).toEqual(findings(full, b.outcome.scanId));
+        const expected = findings(full, b.outcome.scanId);
+        expect(findings(incremental, a.outcome.scanId), `seed ${seed} night ${night}`).toEqual(expected);
+        // The audit that keeps what did not change, and judges again only by the rules that read what did, finds the same.
+        const stored = storedFindings(incremental, a.outcome.scanId);
+        expect(stored.lines, `seed ${seed} night ${night}, kept`).toEqual(expected.filter((l) => (JSON.parse(l) as unknown[])[3] !== 'pass'));
+        kept += stored.kept;
+        inPart += stored.inPart;
         // Stronger than the findings: every zone's data as the rules see it, carried or read.
         expect(zoneData(incremental, a.outcome.scanId), `seed ${seed} night ${night}`).toEqual(zoneData(full, b.outcome.scanId));
         expect(a.requests).toBeLessThan(b.requests);
       }
-      // The nights did change things, some of them unlogged.
+      // The nights did change things, some of them unlogged; the audits kept verdicts, and judged zones in part.
       expect(changed).toBeGreaterThan(0);
+      expect(kept).toBeGreaterThan(0);
+      expect(inPart).toBeGreaterThan(0);
       if (seed === 1) expect(renewed + changed).toBeGreaterThan(changed);
     });
   }

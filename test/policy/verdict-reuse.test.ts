@@ -9,6 +9,7 @@ import { recordAudit, runAudit, type AuditResult } from '../../src/policy/audit.
 import type { Finding } from '../../src/policy/findings.js';
 import { activeRules, loadCatalogue, type RuleSettings } from '../../src/policy/registry.js';
 import { referencedAudits } from '../../src/policy/reuse-rows.js';
+import { decodeReads } from '../../src/policy/partial-rejudge.js';
 import { auditFindings, auditFindingsJson, auditHeader, storedFindingsJson } from '../../src/policy/store.js';
 import { officialAuditId } from '../../src/policy/audit-identity.js';
 import type { Waiver } from '../../src/policy/waivers.js';
@@ -53,9 +54,10 @@ const shown = (f: Finding) => ({ ...f });
  * with other settings or waivers are trials beside its official audit (issue 32): each is read
  * back by the id it was stored under.
  */
-function auditBoth(db: Db, scanId: number, settings: Record<string, RuleSettings>, waivers: Waiver[] = []): { stored: AuditResult; full: AuditResult } {
-  const rules = activeRules(catalogue, settings);
+function auditBoth(db: Db, scanId: number, settings: Record<string, RuleSettings>, waivers: Waiver[] = [], rulesFrom = catalogue, onStored = () => {}): { stored: AuditResult; full: AuditResult } {
+  const rules = activeRules(rulesFrom, settings);
   const stored = recordAudit(db, new SnapshotReader(db, scanId), rules, waivers);
+  onStored();
   const full = runAudit(new SnapshotReader(db, scanId), rules, waivers, { keepPasses: false });
   const auditId = stored.stored!.auditId;
   const findings = [...auditFindings(db, auditId)].map(shown);
@@ -164,6 +166,54 @@ describe('an audit that keeps the verdicts of unchanged zones', () => {
       expect(pruned.keptScans).toEqual([newest]);
       expect(referencedAudits(db, newestAudit)).toEqual([]);
       expect([...storedFindingsJson(db, newest)]).toEqual(newestBefore);
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+
+  // Issue 30 item 4 ("an audit that does only new work"): a zone whose DNS records alone changed is
+  // judged again by the rules that read them; the other rules' verdicts are taken over, and the
+  // audit is still the full audit's, findings, counts and order.
+  it('judges a zone whose records alone changed again by the rules that read its records only', async () => {
+    const calls: Array<[rule: string, zone: string | undefined]> = [];
+    const counted = loadCatalogue(
+      RULES.map((r) => ({ ...r, check: (ctx: Parameters<typeof r.check>[0]) => (calls.push([r.meta.id, (ctx as { zone?: { id: string } }).zone?.id]), r.check(ctx as never)) })) as typeof RULES,
+    );
+    const emu = await emulator({ dataset: 'generated', generated: { seed: 11, accounts: 2, zones: 30, records: 1200 } });
+    const { db, scan } = await scanned(emu);
+    try {
+      const first = auditBoth(db, 1, {}, [], counted).stored;
+      const order = JSON.parse(db.prepare('SELECT reused_rules FROM audits WHERE id = ?').pluck().get(first.stored!.auditId) as string) as string[];
+      const readsOf = (auditId: number, zoneId: string) => {
+        const text = db.prepare('SELECT reads FROM audit_zones WHERE audit_id = ? AND zone_id = ?').pluck().get(auditId, zoneId) as string;
+        return decodeReads(text, order);
+      };
+      const night = emu.night({ share: 0.3, seed: 3 });
+      const renewed = new Set(night.renewed.map((r) => r.zone_id));
+      const kinds = new Map<string, Set<string>>();
+      for (const c of night.changed) (kinds.get(c.zone_id) ?? kinds.set(c.zone_id, new Set()).get(c.zone_id)!).add(c.change);
+      const recordsOnly = [...kinds].filter(([zone, k]) => k.size === 1 && k.has('dns_record') && !renewed.has(zone)).map(([zone]) => zone);
+      expect(recordsOnly.length).toBeGreaterThan(0);
+      const second = await scan();
+      calls.length = 0;
+      let storing: typeof calls = [];
+      const stored = auditBoth(db, second, {}, [], counted, () => (storing = calls.splice(0))).stored;
+      expect(stored.reused?.inPart).toBeGreaterThanOrEqual(recordsOnly.length);
+      for (const zone of recordsOnly) {
+        const ran = new Set(storing.filter(([, z]) => z === zone).map(([rule]) => rule));
+        // The rules run on the zone: those that read its records (dns_records) or what the scan
+        // resolved of them (dns_targets), and those judged every time (they read the time).
+        const before = readsOf(first.stored!.auditId, zone);
+        const readRecords = (rule: string) => (before.get(rule) ?? []).some((e) => e === 'dns_records' || e === 'dns_targets');
+        expect(ran.has('dns-record-not-proxied')).toBe(true);
+        expect(ran.has('ssl-mode-insecure')).toBe(false);
+        for (const rule of ran) if (order.includes(rule)) expect(readRecords(rule), rule).toBe(true);
+        // What the rules read is kept whole: the rules not run keep what they read before.
+        expect(readsOf(stored.stored!.auditId, zone).get('ssl-mode-insecure')).toEqual(before.get('ssl-mode-insecure'));
+        // The SSL mode is a zone setting: read with the settings, never with the records.
+        expect(before.get('ssl-mode-insecure')?.some((e) => e === 'zone_settings' || e === 'setting:ssl')).toBe(true);
+        expect(before.get('ssl-mode-insecure')).not.toContain('dns_records');
+      }
     } finally {
       db.close();
     }

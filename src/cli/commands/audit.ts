@@ -90,7 +90,9 @@ note on stderr names it).
 
 Only what may have changed is judged again: a zone in which the scans recorded no change since
 the latest audit with the same rules (and version), settings, waivers and scope keeps that
-audit's verdicts, without its checks running or its findings being stored again. Rules that use
+audit's verdicts, without its checks running or its findings being stored again; a zone changed
+in one place (a certificate renewed, a DNS record edited) is judged again only by the rules that
+read what changed. Rules that use
 the time (certificate expiry, ages of migrations and DNSSEC states) and organisation rules run on
 everything every time. The findings are the same as those of a full audit; --no-reuse judges
 every zone again.
@@ -180,7 +182,10 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
         findings = findingsJson = () => (view ? held.findings.filter((f) => inFilter(view, f.zone?.id ?? null, f.account?.id ?? null)) : held.findings);
       } else {
         result = auditWithinLimits(waivers, config.waiverMaxMatches, (w) => recordAudit(db, reader, rules, w, { reuse: o['no-reuse'] !== true, identity }));
-        if (config.verbose && result.reused) io.stderr(`kept the verdicts of ${result.reused.zones} unchanged zone(s) from audit ${result.reused.fromAudit} of scan ${result.reused.fromScan}\n`);
+        if (config.verbose && result.reused) {
+          const { zones, inPart, fromAudit, fromScan } = result.reused;
+          io.stderr(`kept the verdicts of ${zones} unchanged zone(s) and of the rules that read nothing changed on ${inPart} other(s), from audit ${fromAudit} of scan ${fromScan}\n`);
+        }
         stored = result.stored!;
         const { auditId } = stored;
         findings = () => auditFindings(db, auditId);

@@ -1,0 +1,164 @@
+import type { Db } from '../snapshot/db.js';
+import type { ReplayedVerdicts } from './engine.js';
+import type { Finding, Named } from './findings.js';
+import type { Category, Severity } from './rule.js';
+import { decodeTally, reversedName, type ZoneTally } from './verdict-reuse.js';
+
+/**
+ * A zone whose change touched few of its lists is judged again only by the rules that read them.
+ *
+ * Most nights a zone changes in one place: its certificate was renewed, a DNS record edited. The
+ * engine notes which of the zone's endpoints each rule read (ZoneView.readsOf), and the audit keeps
+ * that with the zone (audit_zones.reads); the scan notes which endpoint of a zone changed
+ * (zone_changes.endpoint). A changed zone is then judged again by the rules that read a changed
+ * endpoint; every other rule's verdicts are taken over from the audit that judged the zone last,
+ * findings and passes, and pass through the waivers, counts and storage as if the rule had given
+ * them again. The zone's row (the zone endpoint) is seen by every rule: a change to it, or a
+ * change of unknown endpoint (rows stored before schema 12), judges the whole zone again.
+ *
+ * What the taken-over verdicts held on (their horizon, the zones and names they looked up) is kept
+ * with the new verdicts', so the zone is judged again no later than it would have been.
+ */
+
+/** A zone judged again in part: the audit that holds its verdicts, the rules whose verdicts are taken over, and what those held on. */
+export interface PartialZone {
+  source: number;
+  replay: ReadonlySet<string>;
+  /** Its tally as the source stored it (the taken-over rules' passes). */
+  tally: ZoneTally;
+  /** Its holds as the source stored it (e, h, z; see verdict-reuse.ts holdsOf). */
+  holds: string | null;
+  /** The endpoints each rule read when the source judged it. */
+  reads: Map<string, string[]>;
+  /** The names its verdicts looked up (audit_names), filled in by withNames. */
+  names: string[];
+}
+
+/** Endpoints whose change every rule sees: the zone's own row, and a change stored without its endpoint. */
+const SEEN_BY_EVERY_RULE = new Set(['zone', '*']);
+
+/** Per zone, the endpoints with a change recorded in scans after `fromRef` up to `toRef`. */
+export function changedEndpoints(db: Db, fromRef: number, toRef: number): Map<string, Set<string>> {
+  const changed = new Map<string, Set<string>>();
+  const rows = db.prepare('SELECT zone_id, endpoint FROM zone_changes WHERE scan_ref > ? AND scan_ref <= ?').raw();
+  for (const [zoneId, endpoint] of rows.iterate(fromRef, toRef) as Iterable<[string, string]>) {
+    let set = changed.get(zoneId);
+    if (!set) changed.set(zoneId, (set = new Set()));
+    set.add(endpoint);
+  }
+  return changed;
+}
+
+/** A zone's reads as stored: per endpoint, the indexes (in the audit's reusable rules' order) of the rules that read it. */
+export function encodeReads(byRule: ReadonlyMap<string, ReadonlySet<string>> | undefined, order: readonly string[]): string {
+  const byEndpoint: Record<string, number[]> = {};
+  order.forEach((rule, i) => {
+    for (const endpoint of byRule?.get(rule) ?? []) (byEndpoint[endpoint] ??= []).push(i);
+  });
+  return JSON.stringify(byEndpoint);
+}
+
+export function decodeReads(text: string, order: readonly string[]): Map<string, string[]> {
+  const byRule = new Map<string, string[]>();
+  for (const [endpoint, indexes] of Object.entries(JSON.parse(text) as Record<string, number[]>)) {
+    for (const i of indexes) {
+      const rule = order[i];
+      if (rule === undefined) continue;
+      const held = byRule.get(rule);
+      if (held) held.push(endpoint);
+      else byRule.set(rule, [endpoint]);
+    }
+  }
+  return byRule;
+}
+
+/**
+ * The part of a changed zone that can be taken over, or null (judge it whole): the source row's
+ * tally and reads, and the reusable rules that read none of the changed endpoints.
+ */
+export function partOf(db: Db, zoneId: string, source: number, changed: ReadonlySet<string>, order: readonly string[]): PartialZone | null {
+  for (const endpoint of changed) if (SEEN_BY_EVERY_RULE.has(endpoint)) return null;
+  const row = db.prepare('SELECT counts, reads, holds FROM audit_zones WHERE audit_id = ? AND zone_id = ?').raw().get(source, zoneId) as [string, string | null, string | null] | undefined;
+  if (!row || row[1] === null || row[0] === '') return null;
+  const reads = decodeReads(row[1], order);
+  const replay = new Set(order.filter((rule) => !(reads.get(rule) ?? []).some((e) => changed.has(e))));
+  if (replay.size === 0) return null;
+  return { source, replay, tally: decodeTally(row[0], order), holds: row[2], reads, names: [] };
+}
+
+/** Fills in the names each partial zone's verdicts looked up: one query per source audit. */
+export function withNames(db: Db, partial: ReadonlyMap<string, PartialZone>): void {
+  const bySource = new Map<number, string[]>();
+  for (const [zoneId, p] of partial) (bySource.get(p.source) ?? bySource.set(p.source, []).get(p.source)!).push(zoneId);
+  const names = db.prepare('SELECT zone_id, rname FROM audit_names WHERE audit_id = ? AND zone_id IN (SELECT value FROM json_each(?))').raw();
+  for (const [source, zoneIds] of bySource) {
+    for (const [zoneId, rname] of names.iterate(source, JSON.stringify(zoneIds)) as Iterable<[string, string]>) partial.get(zoneId)!.names.push(reversedName(rname));
+  }
+}
+
+type Row = [string, Category, Severity, Finding['status'], string | null, string | null, string | null, string | null, string, string, string | null, string, string | null, string, string];
+
+const named = (id: string | null, name: string | null): Named | null => (id === null ? null : { id, name });
+
+/**
+ * The verdicts of the taken-over rules, read from each zone's source rows (findings_by_zone) as the
+ * rules gave them: a waived failure is a failure again, for this audit's waivers to apply. Null
+ * (run the rule) when the rows do not match the source's tally or name the zone otherwise.
+ */
+export function replayer(db: Db, partial: ReadonlyMap<string, PartialZone>): (zoneId: string, rule: string) => ReplayedVerdicts | null {
+  const rows = db
+    .prepare(
+      `SELECT rule, category, severity, status, account_id, account_name, zone_id, zone_name, resource_type, resource_id, resource_name, message, message_id, data, fingerprint
+       FROM findings WHERE audit_id = ? AND zone_id = ? ORDER BY pk`,
+    )
+    .raw();
+  let held: { zoneId: string; byRule: Map<string, Row[]> } | null = null;
+  return (zoneId, rule) => {
+    const p = partial.get(zoneId);
+    if (!p?.replay.has(rule)) return null;
+    if (held?.zoneId !== zoneId) {
+      const byRule = new Map<string, Row[]>();
+      for (const r of rows.iterate(p.source, zoneId) as Iterable<Row>) {
+        if (!p.replay.has(r[0])) continue;
+        (byRule.get(r[0]) ?? byRule.set(r[0], []).get(r[0])!).push(r);
+      }
+      held = { zoneId, byRule };
+    }
+    const [pass, fail, unknown, waived] = p.tally.r[rule] ?? [0, 0, 0, 0];
+    const given = held.byRule.get(rule) ?? [];
+    if (given.length !== fail + unknown + waived || pass + given.length === 0) return null;
+    const findings: Finding[] = [];
+    for (const [ruleId, category, severity, status, accountId, accountName, zone, zoneName, type, id, name, message, messageId, data, fingerprint] of given) {
+      if (zone !== zoneId) return null;
+      findings.push({
+        rule: ruleId,
+        category,
+        severity,
+        status: status === 'waived' ? 'fail' : status,
+        account: named(accountId, accountName),
+        zone: { id: zone, name: zoneName },
+        resource: { type, id, name },
+        message,
+        messageId,
+        data: JSON.parse(data) as Record<string, unknown>,
+        fingerprint,
+      });
+    }
+    return { findings, passes: pass };
+  };
+}
+
+/**
+ * A partial zone's new tally made whole: what the taken-over verdicts held on is kept with what the
+ * rules run gave (the earlier horizon, every zone and name either looked up), and so are their reads.
+ */
+export function carryOver(t: ZoneTally, reads: Map<string, ReadonlySet<string>>, p: PartialZone): void {
+  const old = p.holds === null ? {} : (JSON.parse(p.holds) as Pick<ZoneTally, 'h' | 'z'>);
+  if (old.h !== undefined) t.h = t.h === undefined ? old.h : Math.min(t.h, old.h);
+  if (old.z?.length) t.z = [...new Set([...(t.z ?? []), ...old.z])].sort();
+  if (p.names.length) t.n = [...new Set([...(t.n ?? []), ...p.names])].sort();
+  for (const rule of p.replay) {
+    if (reads.has(rule)) continue;
+    reads.set(rule, new Set(p.reads.get(rule) ?? []));
+  }
+}
