@@ -9,7 +9,7 @@ import type { AuditIdentity, StoredAs } from './audit-identity.js';
 import { judgementOf } from './judgement.js';
 import { addKeptVerdicts, addTally, dependencyName, emptyTally, encodeTally, findBase, judgedRow, keptZones, reusableRules, reuseKey, tallyVerdicts, type KeptZone, type ReuseBase, type ZoneTally } from './verdict-reuse.js';
 import { WaiverSet, type Waiver, type WaiverReport } from './waivers.js';
-import { carryOver, encodeReads, replayer } from './partial-rejudge.js';
+import { carryOver, encodeReads, expectedReads, replayer } from './partial-rejudge.js';
 
 /** An audit: the rules' verdicts on a scan with the waivers applied, and the numbers that sum it up. */
 
@@ -153,7 +153,10 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
               base = keptZones(db, reader, found, order, zones, new Date(reader.scan.startedAt));
               if (base === null) return null;
               const partial = new Map([...base.partial].map(([zoneId, p]) => [zoneId, p.replay]));
-              return { zones: new Set(base.kept.keys()), rules: reusable, partial, replay: replayer(db, base.partial) };
+              // Zone rules not kept run on every zone: what they read is not known ahead.
+              const runs = (r: ActiveRule) => r.enabled || r.overrides.some((o) => o.enabled === true);
+              const everyZone = rules.some((r) => runs(r) && r.rule.meta.scope === 'zone' && !reusable.has(r.rule.meta.id));
+              return { zones: new Set(base.kept.keys()), rules: reusable, partial, replay: replayer(db, base.partial), expects: expectedReads(base.partial, order, everyZone) };
             };
       return evaluate(reader, rules, { keepPasses: false, sink, reuse: keep });
     })
@@ -166,7 +169,7 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
   // A zone judged in part keeps what its taken-over verdicts held on and read.
   for (const [zoneId, p] of used?.partial ?? []) {
     const reads = sink.reads.get(zoneId) ?? sink.reads.set(zoneId, new Map()).get(zoneId)!;
-    carryOver(tallies.get(zoneId) ?? tallies.set(zoneId, emptyTally()).get(zoneId)!, reads, p);
+    carryOver(tallies.get(zoneId) ?? tallies.set(zoneId, emptyTally()).get(zoneId)!, reads, p, order);
   }
   const result = finish(evaluation, [], set, counter);
   if (used) result.reused = { fromScan: used.scanId, fromAudit: used.auditId, zones: kept.size, inPart: used.partial.size };

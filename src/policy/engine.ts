@@ -1,5 +1,6 @@
 import { HeapCeiling } from '../common/heap.js';
 import type { SnapshotReader, ScanRow, ZoneRow } from '../snapshot/reader.js';
+import type { ExpectedReads } from '../snapshot/read-ahead.js';
 import { byText, compareFindings, fingerprint, renderMessage, type Finding, type Named } from './findings.js';
 import type { ActiveRule } from './registry.js';
 import type { ResourceRef, RuleOptions, Severity, ZoneContext } from './rule.js';
@@ -51,6 +52,8 @@ export interface KeptVerdicts {
   partial?: ReadonlyMap<string, ReadonlySet<string>>;
   /** A rule's verdicts on a zone of `partial` as they were given, or null when they cannot be had (the rule then runs). */
   replay?: (zoneId: string, rule: string) => ReplayedVerdicts | null;
+  /** The endpoints a zone judged is expected to read (null: any), so that the reader reads ahead only those (see ZoneReadAhead). */
+  expects?: ExpectedReads;
 }
 
 /** A rule's verdicts on one zone taken over from an earlier audit: its findings as the rule gave them (before waivers), in order, and its passes. */
@@ -294,7 +297,10 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   const rulesFor = (zoneId: string): ActiveRule[] => (kept?.zones.has(zoneId) ? zoneRules.filter((r) => !kept.rules.has(r.rule.meta.id)) : zoneRules);
   const judged = kept ? zones.filter((z) => rulesFor(z.id).length > 0) : zones;
   // The zones' lists are read a run of zones at a time, in this order.
-  reader.readAhead(judged.map((z) => z.id));
+  reader.readAhead(
+    judged.map((z) => z.id),
+    kept?.expects,
+  );
   let view: ZoneView | null = null;
   reader.observeZoneReads((zoneId, endpoint) => view?.noteRead(zoneId, endpoint));
   try {

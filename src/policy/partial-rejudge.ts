@@ -1,4 +1,5 @@
 import type { Db } from '../snapshot/db.js';
+import type { ExpectedReads } from '../snapshot/read-ahead.js';
 import type { ReplayedVerdicts } from './engine.js';
 import type { Finding, Named } from './findings.js';
 import type { Category, Severity } from './rule.js';
@@ -28,8 +29,8 @@ export interface PartialZone {
   tally: ZoneTally;
   /** Its holds as the source stored it (e, h, z; see verdict-reuse.ts holdsOf). */
   holds: string | null;
-  /** The endpoints each rule read when the source judged it. */
-  reads: Map<string, string[]>;
+  /** What the rules read when the source judged it: per endpoint, the rules' places in the order (see encodeReads). */
+  reads: Record<string, number[]>;
   /** The names its verdicts looked up (audit_names), filled in by withNames. */
   names: string[];
 }
@@ -74,16 +75,38 @@ export function decodeReads(text: string, order: readonly string[]): Map<string,
 
 /**
  * The part of a changed zone that can be taken over, or null (judge it whole): the source row's
- * tally and reads, and the reusable rules that read none of the changed endpoints.
+ * tally and reads, and the reusable rules that read none of the changed endpoints. One statement
+ * for every zone asked about.
  */
-export function partOf(db: Db, zoneId: string, source: number, changed: ReadonlySet<string>, order: readonly string[]): PartialZone | null {
-  for (const endpoint of changed) if (SEEN_BY_EVERY_RULE.has(endpoint)) return null;
-  const row = db.prepare('SELECT counts, reads, holds FROM audit_zones WHERE audit_id = ? AND zone_id = ?').raw().get(source, zoneId) as [string, string | null, string | null] | undefined;
-  if (!row || row[1] === null || row[0] === '') return null;
-  const reads = decodeReads(row[1], order);
-  const replay = new Set(order.filter((rule) => !(reads.get(rule) ?? []).some((e) => changed.has(e))));
-  if (replay.size === 0) return null;
-  return { source, replay, tally: decodeTally(row[0], order), holds: row[2], reads, names: [] };
+export function partsOf(db: Db, order: readonly string[]): (zoneId: string, source: number, changed: ReadonlySet<string>) => PartialZone | null {
+  const source = db.prepare('SELECT counts, reads, holds FROM audit_zones WHERE audit_id = ? AND zone_id = ?').raw();
+  return (zoneId, sourceId, changed) => {
+    for (const endpoint of changed) if (SEEN_BY_EVERY_RULE.has(endpoint)) return null;
+    const row = source.get(sourceId, zoneId) as [string, string | null, string | null] | undefined;
+    if (!row || row[1] === null || row[0] === '') return null;
+    const reads = JSON.parse(row[1]) as Record<string, number[]>;
+    const rerun = new Set<number>();
+    for (const endpoint of changed) for (const i of reads[endpoint] ?? []) rerun.add(i);
+    const replay = new Set(order.filter((_, i) => !rerun.has(i)));
+    if (replay.size === 0) return null;
+    return { source: sourceId, replay, tally: decodeTally(row[0], order), holds: row[2], reads, names: [] };
+  };
+}
+
+/**
+ * What each zone judged is expected to read: for a zone judged in part, what its rules to run read
+ * when it was judged last; null (anything) for a zone judged whole, or when some zone rule runs on
+ * every zone without having its reads kept (`everyZone`).
+ */
+export function expectedReads(partial: ReadonlyMap<string, PartialZone>, order: readonly string[], everyZone: boolean): ExpectedReads {
+  if (everyZone) return () => null;
+  const expected = new Map<string, Set<string>>();
+  for (const [zoneId, p] of partial) {
+    const reads = new Set<string>();
+    for (const [endpoint, rules] of Object.entries(p.reads)) if (rules.some((i) => !p.replay.has(order[i]!))) reads.add(endpoint);
+    expected.set(zoneId, reads);
+  }
+  return (zoneId) => expected.get(zoneId) ?? null;
 }
 
 /** Fills in the names each partial zone's verdicts looked up: one query per source audit. */
@@ -152,13 +175,19 @@ export function replayer(db: Db, partial: ReadonlyMap<string, PartialZone>): (zo
  * A partial zone's new tally made whole: what the taken-over verdicts held on is kept with what the
  * rules run gave (the earlier horizon, every zone and name either looked up), and so are their reads.
  */
-export function carryOver(t: ZoneTally, reads: Map<string, ReadonlySet<string>>, p: PartialZone): void {
+export function carryOver(t: ZoneTally, reads: Map<string, ReadonlySet<string>>, p: PartialZone, order: readonly string[]): void {
   const old = p.holds === null ? {} : (JSON.parse(p.holds) as Pick<ZoneTally, 'h' | 'z'>);
   if (old.h !== undefined) t.h = t.h === undefined ? old.h : Math.min(t.h, old.h);
   if (old.z?.length) t.z = [...new Set([...(t.z ?? []), ...old.z])].sort();
   if (p.names.length) t.n = [...new Set([...(t.n ?? []), ...p.names])].sort();
-  for (const rule of p.replay) {
-    if (reads.has(rule)) continue;
-    reads.set(rule, new Set(p.reads.get(rule) ?? []));
+  // The rules that ran this time read what they read now; the others what they read then.
+  const carried = new Map<string, Set<string>>();
+  for (const [endpoint, rules] of Object.entries(p.reads)) {
+    for (const i of rules) {
+      const rule = order[i];
+      if (rule === undefined || !p.replay.has(rule) || reads.has(rule)) continue;
+      (carried.get(rule) ?? carried.set(rule, new Set()).get(rule)!).add(endpoint);
+    }
   }
+  for (const [rule, endpoints] of carried) reads.set(rule, endpoints);
 }

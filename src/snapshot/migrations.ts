@@ -337,21 +337,25 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 12: a zone whose change touched few of its lists is judged again only by the rules that read
   // them (src/policy/partial-rejudge.ts). zone_changes keeps which endpoint changed ('*' for rows
-  // stored before: any); audit_zones.reads which rules read which of the zone's endpoints when it
-  // was judged; findings_by_zone finds a zone's rows of an audit, whose other rules' verdicts the
-  // next audit takes over rather than runs.
+  // stored before: any), keyed by scan so that a night reads its few rows, not every scan's;
+  // audit_zones.reads which rules read which of the zone's endpoints when it was judged;
+  // findings_by_zone and audit_names_zone find a zone's rows and names of an audit, whose other
+  // rules' verdicts the next audit takes over rather than runs. coverage_zone_rows answers which
+  // zones a scan read without a visit to each zone's coverage row.
   `
   CREATE TABLE zone_changes_v12 (
-    zone_id TEXT NOT NULL,
     scan_ref INTEGER NOT NULL,
+    zone_id TEXT NOT NULL,
     endpoint TEXT NOT NULL,
-    PRIMARY KEY (zone_id, scan_ref, endpoint)
+    PRIMARY KEY (scan_ref, zone_id, endpoint)
   ) WITHOUT ROWID;
-  INSERT INTO zone_changes_v12 (zone_id, scan_ref, endpoint) SELECT zone_id, scan_ref, '*' FROM zone_changes;
+  INSERT INTO zone_changes_v12 (scan_ref, zone_id, endpoint) SELECT scan_ref, zone_id, '*' FROM zone_changes;
   DROP TABLE zone_changes;
   ALTER TABLE zone_changes_v12 RENAME TO zone_changes;
   ALTER TABLE audit_zones ADD COLUMN reads TEXT;
   CREATE INDEX findings_by_zone ON findings (audit_id, zone_id);
+  CREATE INDEX audit_names_zone ON audit_names (audit_id, zone_id);
+  CREATE INDEX coverage_zone_rows ON coverage (scope_id, last_scan, first_scan) WHERE kind = 'zone' AND endpoint = 'zone' AND state = 'ok';
   `,
 ];
 

@@ -3,7 +3,7 @@ import { HeapCeiling } from '../common/heap.js';
 import { SnapshotError, type Db } from './db.js';
 import { SCAN_REF_BASE, scanRef } from './scan-ref.js';
 import type { Endpoint, PartitionKind } from './tables.js';
-import { byZone, ZoneReadAhead } from './read-ahead.js';
+import { byZone, ZoneReadAhead, type ExpectedReads } from './read-ahead.js';
 import { inBinaryOrder, jsonFlag, jsonIsOne } from './json-rows.js';
 import { canonicalZoneName, parseScope, sameScope, type ScanScope } from './scope.js';
 import type { CoverageState } from './writer.js';
@@ -54,9 +54,25 @@ export interface AccountRow {
 }
 /** A zone row whose raw JSON is read when first asked for (see zones()). */
 function withLazyRaw(row: Omit<ZoneRow, 'raw'>, read: () => string): ZoneRow {
-  let raw: string | undefined;
-  return Object.defineProperty(row, 'raw', { enumerable: true, get: () => (raw ??= read()) }) as ZoneRow;
+  Object.defineProperty(row, LAZY_RAW, { value: { read, raw: undefined } });
+  return Object.defineProperty(row, 'raw', RAW_PROPERTY) as ZoneRow;
 }
+
+/** Where a zone row keeps how to read its raw JSON, and the JSON once read (not enumerable). */
+const LAZY_RAW = Symbol('lazy raw');
+type Lazy = { read: () => string; raw: string | undefined };
+
+/**
+ * One getter for every zone row: a getter made per row (a closure) gives each row a shape of its
+ * own, and every look at 10,000 zones' names and ids then goes the slow way.
+ */
+const RAW_PROPERTY: PropertyDescriptor = {
+  enumerable: true,
+  get(this: { [LAZY_RAW]: Lazy }): string {
+    const lazy = this[LAZY_RAW];
+    return (lazy.raw ??= lazy.read());
+  },
+};
 
 export interface ZoneRow {
   id: string;
@@ -212,8 +228,8 @@ export class SnapshotReader {
    * each zone list for a run of zones at once (see ZoneReadAhead); null goes back to one zone at a
    * time. What each call returns is the same either way.
    */
-  readAhead(zoneIds: readonly string[] | null): void {
-    this.ahead = zoneIds ? new ZoneReadAhead(zoneIds) : null;
+  readAhead(zoneIds: readonly string[] | null, expects?: ExpectedReads): void {
+    this.ahead = zoneIds ? new ZoneReadAhead(zoneIds, expects) : null;
     this.scopeCoverage = null;
     this.heldObjects = null;
   }
@@ -422,7 +438,7 @@ export class SnapshotReader {
       'zone',
       zoneId,
       'dns_records',
-      (ref) => this.ahead?.rows('dns_records:fields', zoneId, (ids) => this.loadByDataRef(ids, ['dns_records'], (group, r) => this.runDnsFields(group, r)), { weight }) ?? this.zoneDnsFields(zoneId, ref),
+      (ref) => this.ahead?.rows('dns_records:fields', zoneId, (ids) => this.loadByDataRef(ids, ['dns_records'], (group, r) => this.runDnsFields(group, r)), { weight, endpoints: ['dns_records'] }) ?? this.zoneDnsFields(zoneId, ref),
     );
   }
 
@@ -533,7 +549,7 @@ export class SnapshotReader {
   private zoneObjects(zoneId: string): Map<string, RawRow[]> {
     if (this.heldObjects?.zoneId !== zoneId) {
       const weight = this.weightOf(...ZONE_OBJECT_ENDPOINTS);
-      const rows = this.ahead?.rows('zone_objects', zoneId, (ids) => this.runZoneObjects(ids), { weight }) ?? this.oneZoneObjects(zoneId);
+      const rows = this.ahead?.rows('zone_objects', zoneId, (ids) => this.runZoneObjects(ids), { weight, endpoints: ZONE_OBJECT_ENDPOINTS }) ?? this.oneZoneObjects(zoneId);
       this.heldObjects = { zoneId, byEndpoint: byZone(rows, (r) => r[1], (r): RawRow => ({ id: r[2], raw: r[3] })) };
     }
     return this.heldObjects.byEndpoint;
@@ -576,7 +592,7 @@ export class SnapshotReader {
               this.loadByDataRef(ids, [table as Endpoint], (group, r) =>
                 byZone(this.statement(this.forZones(table, columns, r)).iterate(JSON.stringify(group)) as Iterable<Record<string, unknown>>, (row) => row['zone_id'] as string, (row) => row),
               ),
-            { weight: this.weightOf(table as Endpoint) },
+            { weight: this.weightOf(table as Endpoint), endpoints: [table] },
           )
         : undefined;
     return ahead ?? (this.statement(`${this.valid(table, columns, ref)} AND ${scopeColumn} = ?`).all(scopeId) as Array<Record<string, unknown>>);

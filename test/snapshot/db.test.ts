@@ -92,8 +92,8 @@ describe('openSnapshot', () => {
       db.exec(`INSERT INTO coverage (kind, scope_id, endpoint, hash, first_scan, last_scan, state, pages, items, truncated)
                VALUES ('zone', 'z1', 'waf_overrides', 'h', 4, 4, 'retired', 0, 0, 0)`);
       const indexes = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'coverage'").all() as Array<{ name: string }>).map((r) => r.name);
-      // Migration 6's two, and migration 11's index of the parts not read.
-      expect(indexes.sort()).toEqual(['coverage_first', 'coverage_partition', 'coverage_unread']);
+      // Migration 6's two, migration 11's index of the parts not read, and migration 12's of the zones read.
+      expect(indexes.sort()).toEqual(['coverage_first', 'coverage_partition', 'coverage_unread', 'coverage_zone_rows']);
     } finally {
       db.close();
     }
