@@ -56,11 +56,18 @@ export interface KeptVerdicts {
   expects?: ExpectedReads;
 }
 
-/** A rule's verdicts on one zone taken over from an earlier audit: its findings as the rule gave them (before waivers), in order, and its passes. */
+/**
+ * A rule's verdicts on one zone taken over from an earlier audit: its findings as the rule gave
+ * them (before waivers), in order, and its passes. Reading the findings may throw (they do not
+ * match what the earlier audit counted): the rule then runs.
+ */
 export interface ReplayedVerdicts {
-  findings: Finding[];
+  findings: Iterable<Finding>;
   passes: number;
 }
+
+/** Taken-over verdicts could not be read as the earlier audit counted them: the rule runs instead. */
+export class ReplayMismatch extends Error {}
 
 export interface EvaluateOptions {
   /** Overrides the scan's time (tests only). */
@@ -256,11 +263,25 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
     return stood;
   };
 
-  /** A rule's verdicts on a zone taken over rather than run (KeptVerdicts.replay): one unit, as if the rule had given them. */
-  const replayed = (id: string, zone: Named, verdicts: ReplayedVerdicts): void => {
-    for (const f of verdicts.findings) sink.add(f);
-    sink.commit();
+  /**
+   * A rule's verdicts on a zone taken over rather than run (KeptVerdicts.replay): one unit, as if
+   * the rule had given them. False, and nothing kept, when they could not be read whole.
+   */
+  const replayed = (id: string, zone: Named, verdicts: ReplayedVerdicts): boolean => {
+    try {
+      let n = 0;
+      for (const f of verdicts.findings) {
+        sink.add(f);
+        if (++n % 1000 === 0) heap.check();
+      }
+      sink.commit();
+    } catch (err) {
+      sink.rollback();
+      if (err instanceof ReplayMismatch) return false;
+      throw err;
+    }
     passed(id, new Map(verdicts.passes > 0 ? [[zone.id, verdicts.passes]] : []));
+    return true;
   };
 
   // The earliest time a verdict of the zone being judged stops holding (see RuleMeta.declaresHorizon).
@@ -320,10 +341,7 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
         // The setting is worked out once a rule and zone: the verdicts keep it for the findings.
         if (!verdicts.setting(zone, account).enabled) continue;
         const earlier = replays?.has(id) ? kept!.replay?.(zoneRow.id, id) : null;
-        if (earlier) {
-          replayed(id, zone, earlier);
-          continue;
-        }
+        if (earlier && replayed(id, zone, earlier)) continue;
         declared = undefined;
         let stood = false;
         const reads = zoneView.readsOf(() => {

@@ -1,6 +1,6 @@
 import type { Db } from '../snapshot/db.js';
 import type { ExpectedReads } from '../snapshot/read-ahead.js';
-import type { ReplayedVerdicts } from './engine.js';
+import { ReplayMismatch, type ReplayedVerdicts } from './engine.js';
 import type { Finding, Named } from './findings.js';
 import type { Category, Severity } from './rule.js';
 import { decodeTally, reversedName, type ZoneTally } from './verdict-reuse.js';
@@ -119,55 +119,60 @@ export function withNames(db: Db, partial: ReadonlyMap<string, PartialZone>): vo
   }
 }
 
-type Row = [string, Category, Severity, Finding['status'], string | null, string | null, string | null, string | null, string, string, string | null, string, string | null, string, string];
+type Row = [number, string, Category, Severity, Finding['status'], string | null, string | null, string | null, string | null, string, string, string | null, string, string | null, string, string];
 
 const named = (id: string | null, name: string | null): Named | null => (id === null ? null : { id, name });
 
+/** Rows read at once when a rule's verdicts are taken over: a rule may have given one per record of a zone of 400,000. */
+const SLICE = 2_000;
+
 /**
  * The verdicts of the taken-over rules, read from each zone's source rows (findings_by_zone) as the
- * rules gave them: a waived failure is a failure again, for this audit's waivers to apply. Null
- * (run the rule) when the rows do not match the source's tally or name the zone otherwise.
+ * rules gave them: a waived failure is a failure again, for this audit's waivers to apply. Read a
+ * slice at a time as the engine takes them, so memory holds one slice however many there are; if
+ * the rows turn out not to match the source's tally, or name the zone otherwise, reading them
+ * throws and the engine runs the rule instead.
  */
 export function replayer(db: Db, partial: ReadonlyMap<string, PartialZone>): (zoneId: string, rule: string) => ReplayedVerdicts | null {
-  const rows = db
+  const slice = db
     .prepare(
-      `SELECT rule, category, severity, status, account_id, account_name, zone_id, zone_name, resource_type, resource_id, resource_name, message, message_id, data, fingerprint
-       FROM findings WHERE audit_id = ? AND zone_id = ? ORDER BY pk`,
+      `SELECT pk, rule, category, severity, status, account_id, account_name, zone_id, zone_name, resource_type, resource_id, resource_name, message, message_id, data, fingerprint
+       FROM findings WHERE audit_id = ? AND zone_id = ? AND rule = ? AND pk > ? ORDER BY pk LIMIT ${SLICE}`,
     )
     .raw();
-  let held: { zoneId: string; byRule: Map<string, Row[]> } | null = null;
+  function* given(source: number, zoneId: string, rule: string, expected: number): Generator<Finding> {
+    let last = 0;
+    let n = 0;
+    for (;;) {
+      const rows = slice.all(source, zoneId, rule, last) as Row[];
+      for (const [pk, ruleId, category, severity, status, accountId, accountName, zone, zoneName, type, id, name, message, messageId, data, fingerprint] of rows) {
+        if (zone !== zoneId || ruleId !== rule || ++n > expected) throw new ReplayMismatch(`audit ${source}'s rows of ${rule} on ${zoneId} are not those it counted`);
+        last = pk;
+        yield {
+          rule: ruleId,
+          category,
+          severity,
+          status: status === 'waived' ? 'fail' : status,
+          account: named(accountId, accountName),
+          zone: { id: zone, name: zoneName },
+          resource: { type, id, name },
+          message,
+          messageId,
+          data: JSON.parse(data) as Record<string, unknown>,
+          fingerprint,
+        };
+      }
+      if (rows.length < SLICE) break;
+    }
+    if (n !== expected) throw new ReplayMismatch(`audit ${source} holds ${n} row(s) of ${rule} on ${zoneId}, its tally ${expected}`);
+  }
   return (zoneId, rule) => {
     const p = partial.get(zoneId);
     if (!p?.replay.has(rule)) return null;
-    if (held?.zoneId !== zoneId) {
-      const byRule = new Map<string, Row[]>();
-      for (const r of rows.iterate(p.source, zoneId) as Iterable<Row>) {
-        if (!p.replay.has(r[0])) continue;
-        (byRule.get(r[0]) ?? byRule.set(r[0], []).get(r[0])!).push(r);
-      }
-      held = { zoneId, byRule };
-    }
     const [pass, fail, unknown, waived] = p.tally.r[rule] ?? [0, 0, 0, 0];
-    const given = held.byRule.get(rule) ?? [];
-    if (given.length !== fail + unknown + waived || pass + given.length === 0) return null;
-    const findings: Finding[] = [];
-    for (const [ruleId, category, severity, status, accountId, accountName, zone, zoneName, type, id, name, message, messageId, data, fingerprint] of given) {
-      if (zone !== zoneId) return null;
-      findings.push({
-        rule: ruleId,
-        category,
-        severity,
-        status: status === 'waived' ? 'fail' : status,
-        account: named(accountId, accountName),
-        zone: { id: zone, name: zoneName },
-        resource: { type, id, name },
-        message,
-        messageId,
-        data: JSON.parse(data) as Record<string, unknown>,
-        fingerprint,
-      });
-    }
-    return { findings, passes: pass };
+    const expected = fail + unknown + waived;
+    if (pass + expected === 0) return null;
+    return { findings: expected === 0 ? [] : given(p.source, zoneId, rule, expected), passes: pass };
   };
 }
 

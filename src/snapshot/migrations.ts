@@ -353,7 +353,7 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE zone_changes;
   ALTER TABLE zone_changes_v12 RENAME TO zone_changes;
   ALTER TABLE audit_zones ADD COLUMN reads TEXT;
-  CREATE INDEX findings_by_zone ON findings (audit_id, zone_id);
+  CREATE INDEX findings_by_zone ON findings (audit_id, zone_id, rule);
   CREATE INDEX audit_names_zone ON audit_names (audit_id, zone_id);
   CREATE INDEX coverage_zone_rows ON coverage (scope_id, last_scan, first_scan) WHERE kind = 'zone' AND endpoint = 'zone' AND state = 'ok';
   `,
