@@ -4,7 +4,7 @@ import { evaluate, type EvaluateOptions, type Evaluation, type FindingSink } fro
 import { compareFindings, STATUSES, type Finding, type Status } from './findings.js';
 import type { ActiveRule } from './registry.js';
 import { atOrAbove, SEVERITIES, type Severity } from './rule.js';
-import { AuditRecorder } from './store.js';
+import { AuditRecorder, AuditSourcesChanged } from './store.js';
 import type { AuditIdentity, StoredAs } from './audit-identity.js';
 import { judgementOf } from './judgement.js';
 import { addKeptVerdicts, addTally, dependencyName, emptyTally, encodeTally, findBase, judgedRow, keptZones, reusableRules, reuseKey, tallyVerdicts, type KeptZone, type ReuseBase, type ZoneTally } from './verdict-reuse.js';
@@ -126,8 +126,16 @@ export function runAudit(reader: SnapshotReader, rules: readonly ActiveRule[], w
 export function recordAudit(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[] = [], options: RecordOptions | Date = {}): AuditResult {
   const o = options instanceof Date ? { evaluatedAt: options } : options;
   const restore = smallPageCache(db);
+  const once = () => record(db, reader, rules, waivers, o.evaluatedAt ?? new Date(), o.reuse ?? true, o.identity ?? { judgement: judgementOf(rules, waivers, null), madeBy: 'audit' }, o.heldChars);
   try {
-    return record(db, reader, rules, waivers, o.evaluatedAt ?? new Date(), o.reuse ?? true, o.identity ?? { judgement: judgementOf(rules, waivers, null), madeBy: 'audit' }, o.heldChars);
+    try {
+      return once();
+    } catch (err) {
+      // Another process re-audited or pruned what this audit kept verdicts from while it ran:
+      // judged again on what is there now (rare; a second race in a row is reported).
+      if (!(err instanceof AuditSourcesChanged)) throw err;
+      return once();
+    }
   } finally {
     restore();
   }
@@ -191,6 +199,7 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
     total: encodeTally(total, order),
     otherPasses: sink.otherPasses,
     accountPasses: sink.accountPasses,
+    ...(used ? { sources: used.sources } : {}),
   });
   return result;
 }

@@ -1,6 +1,6 @@
 import { PACKAGE } from '../common/package-info.js';
 import type { Statement } from 'better-sqlite3';
-import { largerPageCache, smallPageCache, type Db } from '../snapshot/db.js';
+import { largerPageCache, smallPageCache, SnapshotError, type Db } from '../snapshot/db.js';
 import type { AuditCounts, AuditResult } from './audit.js';
 import type { FindingSink, RuleRunError } from './engine.js';
 import { byText, STATUS_ORDER, type Finding } from './findings.js';
@@ -11,7 +11,7 @@ import { overridesOf } from './zone-overrides.js';
 import { mergedInListingOrder, referencedAudits, rowParts, type RowCondition } from './reuse-rows.js';
 import { officialAuditId, placeAudit, type AuditIdentity, type AuditMaker, type StoredAs } from './audit-identity.js';
 import { judgementOf } from './judgement.js';
-import { reusableRules, reversedName, tallyVerdicts, emptyTally, judgedRow, type KeptZone, type ZoneTally } from './verdict-reuse.js';
+import { reusableRules, reversedName, sourcesAsSeen, tallyVerdicts, emptyTally, judgedRow, type KeptZone, type SourcesSeen, type ZoneTally } from './verdict-reuse.js';
 
 /**
  * Audits and their findings. Passing verdicts are stored as counts only: a zone rule passes a
@@ -232,6 +232,9 @@ export class AuditRecorder implements FindingSink {
     try {
       return this.db
         .transaction((): StoredAs => {
+          if (reuse.sources && sourcesAsSeen(this.db, reuse.sources.ids) !== reuse.sources.seen) {
+            throw new AuditSourcesChanged(reuse.sources.ids);
+          }
           const place = placeAudit(this.db, this.scanId, identity, reuse.key);
           if (place.replaces !== null) {
             // Later audits that kept verdicts whose rows the replaced audit holds get their own copy first.
@@ -328,6 +331,15 @@ export interface ReuseRecord {
   otherPasses: ReadonlyMap<string, Record<string, number>>;
   /** Per account, passes of verdicts on the account itself (no zone), by rule. */
   accountPasses: Record<string, Record<string, number>>;
+  /** The audits whose rows or sums this one took, as it saw them: stored only if they are still so. */
+  sources?: SourcesSeen;
+}
+
+/** An audit's sources changed between its reading them and its storing (another process re-audited or pruned): make it again. */
+export class AuditSourcesChanged extends SnapshotError {
+  constructor(ids: readonly number[]) {
+    super('ZW_AUDIT_SOURCES_CHANGED', `audit(s) ${ids.join(', ')}, whose verdicts this audit kept, were re-audited or pruned by another process while it ran; run the audit again`);
+  }
 }
 
 /** Audits other than this one that read some of its rows. */

@@ -237,6 +237,24 @@ export interface ReuseBase {
   total: ZoneTally;
   /** Zones judged again in part: the rules whose verdicts are taken over, and from where. */
   partial: Map<string, PartialZone>;
+  /** The audits this one reads (the base and the kept zones' sources) as they were when it chose: see sourcesAsSeen. */
+  sources: SourcesSeen;
+}
+
+/** Audits an audit reads rows or sums of, and what they looked like when it read them. */
+export interface SourcesSeen {
+  ids: number[];
+  seen: string;
+}
+
+/**
+ * What an audit's sources look like now: their ids, times and runs of rows. An audit chooses what
+ * to keep in its read transaction and stores in a later write transaction; a source replaced
+ * (under its own id) or pruned in between shows here as a difference, and the audit is made again.
+ */
+export function sourcesAsSeen(db: Db, ids: readonly number[]): string {
+  const rows = db.prepare('SELECT id, evaluated_at, findings_from, findings_to, tally_total IS NOT NULL FROM audits WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id').raw().all(JSON.stringify(ids));
+  return JSON.stringify(rows);
 }
 
 /** The earlier audit found to reuse: its ids and the sum of its zones' tallies (audits.tally_total). */
@@ -334,7 +352,8 @@ export function keptZones(db: Db, reader: SnapshotReader, base: BaseAudit, order
     if (part) partial.set(zoneId, part);
   }
   withNames(db, partial);
-  return { auditId: base.auditId, scanId: base.scanId, kept, total, partial };
+  const read = [...new Set([base.auditId, ...sources, ...[...partial.values()].map((p) => p.source)])].sort((a, b) => a - b);
+  return { auditId: base.auditId, scanId: base.scanId, kept, total, partial, sources: { ids: read, seen: sourcesAsSeen(db, read) } };
 }
 
 /** The account row as the zone rules see it (its name in findings, its type), by account id. */

@@ -229,6 +229,46 @@ describe('an audit that keeps the verdicts of unchanged zones', () => {
     }
   }, 120_000);
 
+  // An audit chooses what to keep in its read transaction and stores in a later write transaction.
+  // Another process that prunes the audit it keeps from in between (two cron jobs, a manual prune)
+  // must not leave it pointing at rows that are gone: it notices when storing, and judges again.
+  it('judges again when the audit it keeps verdicts from is pruned while it runs', async () => {
+    const emu = await emulator({ dataset: 'generated', generated: { seed: 11, accounts: 2, zones: 30, records: 1200 } });
+    const { db, scan } = await scanned(emu);
+    const path = db.name;
+    let pruneOnce: (() => void) | null = null;
+    // A rule that, the first time it runs while armed, has another connection prune the older scan.
+    const racing = loadCatalogue(
+      RULES.map((r) =>
+        r.meta.id === 'zone-not-active'
+          ? { ...r, check: (ctx: Parameters<typeof r.check>[0]) => (pruneOnce?.(), r.check(ctx as never)) }
+          : r,
+      ) as typeof RULES,
+    );
+    try {
+      auditBoth(db, 1, {}, [], racing);
+      emu.night({ share: 0.1, seed: 5 });
+      const second = await scan();
+      let pruned = 0;
+      pruneOnce = () => {
+        pruneOnce = null;
+        const other = openSnapshot(path);
+        try {
+          pruned = pruneScans(other, 1).deletedScans.length;
+        } finally {
+          other.close();
+        }
+      };
+      const { stored } = auditBoth(db, second, {}, [], racing);
+      expect(pruned).toBe(1);
+      // The second attempt found no audit to keep from (its scan is gone) and judged every zone.
+      expect(stored.reused).toBeUndefined();
+      expect(referencedAudits(db, stored.stored!.auditId)).toEqual([]);
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+
   // issue 31 dns-dangling-target: a target inside another zone of the scan is judged from that zone's
   // records, so a zone whose own data did not change must still be judged again when that zone's
   // did, or when that zone goes (the target is then resolved live).
