@@ -9,7 +9,7 @@ import type { AuditIdentity, StoredAs } from './audit-identity.js';
 import { judgementOf } from './judgement.js';
 import { addKeptVerdicts, addTally, dependencyName, emptyTally, encodeTally, findBase, judgedRow, keptZones, reusableRules, reuseKey, tallyVerdicts, type KeptZone, type ReuseBase, type ZoneTally } from './verdict-reuse.js';
 import { WaiverSet, type Waiver, type WaiverReport } from './waivers.js';
-import { carryOver, encodeReads, expectedReads, replayer } from './partial-rejudge.js';
+import { carryOver, expectedReads, replayer, ZoneReads } from './partial-rejudge.js';
 
 /** An audit: the rules' verdicts on a scan with the waivers applied, and the numbers that sum it up. */
 
@@ -176,8 +176,7 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
   for (const e of evaluation.errors) if (e.zone) (tallies.get(e.zone.id) ?? tallies.set(e.zone.id, emptyTally()).get(e.zone.id)!).e = 1;
   // A zone judged in part keeps what its taken-over verdicts held on and read.
   for (const [zoneId, p] of used?.partial ?? []) {
-    const reads = sink.reads.get(zoneId) ?? sink.reads.set(zoneId, new Map()).get(zoneId)!;
-    carryOver(tallies.get(zoneId) ?? tallies.set(zoneId, emptyTally()).get(zoneId)!, reads, p, order);
+    sink.reads.merge(zoneId, carryOver(tallies.get(zoneId) ?? tallies.set(zoneId, emptyTally()).get(zoneId)!, p, order));
   }
   const result = finish(evaluation, [], set, counter);
   if (used) result.reused = { fromScan: used.scanId, fromAudit: used.auditId, zones: kept.size, inPart: used.partial.size };
@@ -188,7 +187,7 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
     .map((z) => {
       const t = tallies.get(z) ?? emptyTally();
       addTally(total, t);
-      return { zoneId: z, ...judgedRow(t, order), reads: encodeReads(sink.reads.get(z), order) };
+      return { zoneId: z, ...judgedRow(t, order), reads: sink.reads.of(z) };
     });
   result.stored = recorder.finish(result, evaluatedAt, identity, {
     key,
@@ -217,7 +216,7 @@ class RecordingSink implements FindingSink {
   /** Per account, passes of verdicts on the account itself. */
   readonly accountPasses: Record<string, Record<string, number>> = {};
   /** Per zone, the endpoints each reusable rule read (partial-rejudge.ts). */
-  readonly reads = new Map<string, Map<string, ReadonlySet<string>>>();
+  readonly reads: ZoneReads;
 
   constructor(
     private readonly recorder: AuditRecorder,
@@ -226,7 +225,9 @@ class RecordingSink implements FindingSink {
     /** Rules whose verdicts are counted per zone, for a later audit to keep. */
     private readonly reusable: ReadonlySet<string>,
     private readonly tallies: Map<string, ZoneTally>,
-  ) {}
+  ) {
+    this.reads = new ZoneReads([...reusable]);
+  }
 
   private tally(zoneId: string): ZoneTally {
     let t = this.tallies.get(zoneId);
@@ -245,8 +246,7 @@ class RecordingSink implements FindingSink {
   }
 
   read(zoneId: string, rule: string, endpoints: ReadonlySet<string>): void {
-    if (!this.reusable.has(rule)) return;
-    (this.reads.get(zoneId) ?? this.reads.set(zoneId, new Map()).get(zoneId)!).set(rule, endpoints);
+    this.reads.add(zoneId, rule, endpoints);
   }
 
   passed(rule: string, zoneId: string, n: number): void {

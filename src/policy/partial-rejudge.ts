@@ -29,7 +29,7 @@ export interface PartialZone {
   tally: ZoneTally;
   /** Its holds as the source stored it (e, h, z; see verdict-reuse.ts holdsOf). */
   holds: string | null;
-  /** What the rules read when the source judged it: per endpoint, the rules' places in the order (see encodeReads). */
+  /** What the rules read when the source judged it: per endpoint, the rules' places in the order (see ZoneReads). */
   reads: Record<string, number[]>;
   /** The names its verdicts looked up (audit_names), filled in by withNames. */
   names: string[];
@@ -50,27 +50,47 @@ export function changedEndpoints(db: Db, fromRef: number, toRef: number): Map<st
   return changed;
 }
 
-/** A zone's reads as stored: per endpoint, the indexes (in the audit's reusable rules' order) of the rules that read it. */
-export function encodeReads(byRule: ReadonlyMap<string, ReadonlySet<string>> | undefined, order: readonly string[]): string {
-  const byEndpoint: Record<string, number[]> = {};
-  order.forEach((rule, i) => {
-    for (const endpoint of byRule?.get(rule) ?? []) (byEndpoint[endpoint] ??= []).push(i);
-  });
-  return JSON.stringify(byEndpoint);
-}
+/**
+ * The reads of the zones judged, as stored (audit_zones.reads): per endpoint, the places (in the
+ * audit's reusable rules' order) of the rules that read it. Kept encoded as each zone is done: a
+ * set per rule and zone would hold half a million at 10,000 zones.
+ */
+export class ZoneReads {
+  private readonly place: Map<string, number>;
+  private zoneId: string | null = null;
+  private current: Record<string, number[]> = {};
+  private readonly stored = new Map<string, string>();
 
-export function decodeReads(text: string, order: readonly string[]): Map<string, string[]> {
-  const byRule = new Map<string, string[]>();
-  for (const [endpoint, indexes] of Object.entries(JSON.parse(text) as Record<string, number[]>)) {
-    for (const i of indexes) {
-      const rule = order[i];
-      if (rule === undefined) continue;
-      const held = byRule.get(rule);
-      if (held) held.push(endpoint);
-      else byRule.set(rule, [endpoint]);
-    }
+  constructor(order: readonly string[]) {
+    this.place = new Map(order.map((rule, i) => [rule, i]));
   }
-  return byRule;
+
+  /** A rule stood on a zone having read these endpoints of it (rules not in the order are not kept). */
+  add(zoneId: string, rule: string, endpoints: ReadonlySet<string>): void {
+    const i = this.place.get(rule);
+    if (i === undefined) return;
+    if (zoneId !== this.zoneId) this.done(zoneId);
+    for (const e of endpoints) (this.current[e] ??= []).push(i);
+  }
+
+  private done(next: string | null): void {
+    if (this.zoneId !== null) this.stored.set(this.zoneId, JSON.stringify(this.current));
+    this.zoneId = next;
+    this.current = {};
+  }
+
+  /** The zone's reads as stored ('{}': its rules read nothing of it). */
+  of(zoneId: string): string {
+    if (zoneId === this.zoneId) this.done(null);
+    return this.stored.get(zoneId) ?? '{}';
+  }
+
+  /** Adds reads taken over with verdicts (a zone judged in part: its replayed rules'). */
+  merge(zoneId: string, more: Readonly<Record<string, readonly number[]>>): void {
+    const reads = JSON.parse(this.of(zoneId)) as Record<string, number[]>;
+    for (const [endpoint, places] of Object.entries(more)) reads[endpoint] = [...new Set([...(reads[endpoint] ?? []), ...places])].sort((a, b) => a - b);
+    this.stored.set(zoneId, JSON.stringify(reads));
+  }
 }
 
 /**
@@ -178,21 +198,19 @@ export function replayer(db: Db, partial: ReadonlyMap<string, PartialZone>): (zo
 
 /**
  * A partial zone's new tally made whole: what the taken-over verdicts held on is kept with what the
- * rules run gave (the earlier horizon, every zone and name either looked up), and so are their reads.
+ * rules run gave (the earlier horizon, every zone and name either looked up). Returns what the
+ * taken-over rules read then, to keep with the zone's reads. A rule that could not be taken over
+ * and ran keeps its old reads as well as its new: more than it reads, never less.
  */
-export function carryOver(t: ZoneTally, reads: Map<string, ReadonlySet<string>>, p: PartialZone, order: readonly string[]): void {
+export function carryOver(t: ZoneTally, p: PartialZone, order: readonly string[]): Record<string, number[]> {
   const old = p.holds === null ? {} : (JSON.parse(p.holds) as Pick<ZoneTally, 'h' | 'z'>);
   if (old.h !== undefined) t.h = t.h === undefined ? old.h : Math.min(t.h, old.h);
   if (old.z?.length) t.z = [...new Set([...(t.z ?? []), ...old.z])].sort();
   if (p.names.length) t.n = [...new Set([...(t.n ?? []), ...p.names])].sort();
-  // The rules that ran this time read what they read now; the others what they read then.
-  const carried = new Map<string, Set<string>>();
-  for (const [endpoint, rules] of Object.entries(p.reads)) {
-    for (const i of rules) {
-      const rule = order[i];
-      if (rule === undefined || !p.replay.has(rule) || reads.has(rule)) continue;
-      (carried.get(rule) ?? carried.set(rule, new Set()).get(rule)!).add(endpoint);
-    }
+  const carried: Record<string, number[]> = {};
+  for (const [endpoint, places] of Object.entries(p.reads)) {
+    const taken = places.filter((i) => p.replay.has(order[i]!));
+    if (taken.length) carried[endpoint] = taken;
   }
-  for (const [rule, endpoints] of carried) reads.set(rule, endpoints);
+  return carried;
 }

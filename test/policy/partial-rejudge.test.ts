@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeReads, encodeReads } from '../../src/policy/partial-rejudge.js';
+import { ZoneReads } from '../../src/policy/partial-rejudge.js';
 import { ZoneView } from '../../src/policy/zone-view.js';
 import type { SnapshotReader, ZoneRow } from '../../src/snapshot/reader.js';
 
@@ -60,24 +60,24 @@ describe('what a rule reads of its zone', () => {
 describe("a zone's reads as stored", () => {
   const order = ['a', 'b', 'c'];
 
-  it('round-trips by endpoint, with rules as their place in the order', () => {
-    const byRule = new Map([
-      ['a', new Set(['dns_records', 'certificate_packs'])],
-      ['c', new Set(['dns_records'])],
-      ['b', new Set<string>()],
-    ]);
-    const text = encodeReads(byRule, order);
-    expect(JSON.parse(text)).toEqual({ dns_records: [0, 2], certificate_packs: [0] });
-    expect(decodeReads(text, order)).toEqual(
-      new Map([
-        ['a', ['dns_records', 'certificate_packs']],
-        ['c', ['dns_records']],
-      ]),
-    );
+  it('keeps per endpoint the places of the rules that read it, zone by zone', () => {
+    const reads = new ZoneReads(order);
+    reads.add('z1', 'a', new Set(['dns_records', 'certificate_packs']));
+    reads.add('z1', 'b', new Set());
+    reads.add('z1', 'c', new Set(['dns_records']));
+    // A rule outside the order (not kept by a later audit) is left out.
+    reads.add('z1', 'other', new Set(['zone_settings']));
+    reads.add('z2', 'b', new Set(['dnssec']));
+    expect(JSON.parse(reads.of('z1'))).toEqual({ dns_records: [0, 2], certificate_packs: [0] });
+    expect(JSON.parse(reads.of('z2'))).toEqual({ dnssec: [1] });
+    // A zone whose rules read nothing of it.
+    expect(reads.of('z3')).toBe('{}');
   });
 
-  it('stores a zone whose rules read nothing as an empty object, and ignores places past the order', () => {
-    expect(encodeReads(undefined, order)).toBe('{}');
-    expect(decodeReads('{"dns_records":[0,7]}', order)).toEqual(new Map([['a', ['dns_records']]]));
+  it('adds the reads taken over with verdicts, each place once', () => {
+    const reads = new ZoneReads(order);
+    reads.add('z1', 'c', new Set(['dns_records']));
+    reads.merge('z1', { dns_records: [0, 2], universal_ssl: [1] });
+    expect(JSON.parse(reads.of('z1'))).toEqual({ dns_records: [0, 2], universal_ssl: [1] });
   });
 });

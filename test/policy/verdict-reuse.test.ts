@@ -9,7 +9,6 @@ import { recordAudit, runAudit, type AuditResult } from '../../src/policy/audit.
 import type { Finding } from '../../src/policy/findings.js';
 import { activeRules, loadCatalogue, type RuleSettings } from '../../src/policy/registry.js';
 import { referencedAudits } from '../../src/policy/reuse-rows.js';
-import { decodeReads } from '../../src/policy/partial-rejudge.js';
 import { auditFindings, auditFindingsJson, auditHeader, storedFindingsJson } from '../../src/policy/store.js';
 import { officialAuditId } from '../../src/policy/audit-identity.js';
 import type { Waiver } from '../../src/policy/waivers.js';
@@ -185,8 +184,11 @@ describe('an audit that keeps the verdicts of unchanged zones', () => {
       const first = auditBoth(db, 1, {}, [], counted).stored;
       const order = JSON.parse(db.prepare('SELECT reused_rules FROM audits WHERE id = ?').pluck().get(first.stored!.auditId) as string) as string[];
       const readsOf = (auditId: number, zoneId: string) => {
+        // Stored as {endpoint: [places of the rules in the audit's order]}: read back as rule -> endpoints.
         const text = db.prepare('SELECT reads FROM audit_zones WHERE audit_id = ? AND zone_id = ?').pluck().get(auditId, zoneId) as string;
-        return decodeReads(text, order);
+        const byRule = new Map<string, string[]>();
+        for (const [endpoint, places] of Object.entries(JSON.parse(text) as Record<string, number[]>)) for (const i of places) byRule.set(order[i]!, [...(byRule.get(order[i]!) ?? []), endpoint]);
+        return byRule;
       };
       const night = emu.night({ share: 0.3, seed: 3 });
       const renewed = new Set(night.renewed.map((r) => r.zone_id));
