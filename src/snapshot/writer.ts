@@ -252,10 +252,15 @@ export class ScanWriter {
    */
   finish(status: 'complete' | 'incomplete' | 'aborted', summary: unknown): void {
     clearInterval(this.heartbeat);
-    try {
+    const mark = () =>
       this.db
         .prepare('UPDATE scans SET status = ?, finished_at = ?, summary = ? WHERE id = ?')
         .run(status, new Date().toISOString(), this.redact(JSON.stringify(summary)), this.scanId);
+    try {
+      // A write that failed (a full disk) may leave its transaction open: the mark would join it
+      // and never be committed. Rolled back, its room in the WAL is free for the mark.
+      if (status === 'aborted' && this.db.inTransaction) this.db.exec('ROLLBACK');
+      mark();
     } catch (err) {
       // Marking a failed scan aborted can fail for the same reason (a full disk): the row stays
       // `running` with no live writer behind it, and the next start or open marks it aborted.
