@@ -161,10 +161,7 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
               base = keptZones(db, reader, found, order, zones, new Date(reader.scan.startedAt));
               if (base === null) return null;
               const partial = new Map([...base.partial].map(([zoneId, p]) => [zoneId, p.replay]));
-              // Zone rules not kept run on every zone: what they read is not known ahead.
-              const runs = (r: ActiveRule) => r.enabled || r.overrides.some((o) => o.enabled === true);
-              const everyZone = rules.some((r) => runs(r) && r.rule.meta.scope === 'zone' && !reusable.has(r.rule.meta.id));
-              return { zones: new Set(base.kept.keys()), rules: reusable, partial, replay: replayer(db, base.partial), expects: expectedReads(base.partial, order, everyZone) };
+              return { zones: new Set(base.kept.keys()), rules: reusable, partial, replay: replayer(db, base.partial), expects: expectedReads(base.partial, order) };
             };
       return evaluate(reader, rules, { keepPasses: false, sink, reuse: keep });
     })

@@ -317,10 +317,13 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   const kept = options.reuse?.(zones) ?? null;
   const rulesFor = (zoneId: string): ActiveRule[] => (kept?.zones.has(zoneId) ? zoneRules.filter((r) => !kept.rules.has(r.rule.meta.id)) : zoneRules);
   const judged = kept ? zones.filter((z) => rulesFor(z.id).length > 0) : zones;
-  // The zones' lists are read a run of zones at a time, in this order.
+  // The zones' lists are read a run of zones at a time, in this order. A zone rule whose verdicts
+  // are never kept runs on every zone judged, and what it reads is not known ahead: then every
+  // zone is expected to read anything.
+  const everyZone = kept !== null && zoneRules.some((r) => !kept.rules.has(r.rule.meta.id));
   reader.readAhead(
     judged.map((z) => z.id),
-    kept?.expects,
+    everyZone ? undefined : kept?.expects,
   );
   let view: ZoneView | null = null;
   reader.observeZoneReads((zoneId, endpoint) => view?.noteRead(zoneId, endpoint));

@@ -115,11 +115,9 @@ export function partsOf(db: Db, order: readonly string[]): (zoneId: string, sour
 
 /**
  * What each zone judged is expected to read: for a zone judged in part, what its rules to run read
- * when it was judged last; null (anything) for a zone judged whole, or when some zone rule runs on
- * every zone without having its reads kept (`everyZone`).
+ * when it was judged last; null (anything) for a zone judged whole.
  */
-export function expectedReads(partial: ReadonlyMap<string, PartialZone>, order: readonly string[], everyZone: boolean): ExpectedReads {
-  if (everyZone) return () => null;
+export function expectedReads(partial: ReadonlyMap<string, PartialZone>, order: readonly string[]): ExpectedReads {
   const expected = new Map<string, Set<string>>();
   for (const [zoneId, p] of partial) {
     const reads = new Set<string>();

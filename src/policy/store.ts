@@ -292,7 +292,7 @@ export class AuditRecorder implements FindingSink {
           };
           const name = this.db.prepare('INSERT OR IGNORE INTO audit_names (audit_id, rname, zone_id) VALUES (?, ?, ?)');
           for (const j of reuse.judged) {
-            zone.run(auditId, j.zoneId, auditId, j.counts, others(j.zoneId), j.fails, j.passes, j.holds, reuse.reusable ? j.reads : null);
+            zone.run(auditId, j.zoneId, auditId, j.counts, others(j.zoneId), j.fails, j.passes, j.holds, j.reads);
             if (reuse.reusable) for (const n of j.names) name.run(auditId, reversedName(n), j.zoneId);
           }
           // A kept zone's counts stay with the audit that judged it ('' here): a night writes only what it judged.

@@ -195,20 +195,21 @@ export function zonesLookingUp(db: Db): (auditId: number, name: string) => strin
 }
 
 /**
- * Of these kept zones, those whose verdicts looked up a name that one of `names` (zones added or
+ * Of these kept zones (in either map), those whose verdicts looked up a name that one of `names` (zones added or
  * changed, by name) is, or is above: their verdicts may now find another holding zone, or read its
  * changed data. Asked of the names kept with each audit that judged kept zones. A changed zone is
  * not touched by its own name: what its verdicts read of itself is in its own reads
  * (partial-rejudge.ts), and its name, held by the same zone, still leads there.
  */
-function touchedByNames(db: Db, kept: ReadonlyMap<string, KeptZone>, names: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
+function touchedByNames(db: Db, kept: ReadonlyArray<ReadonlyMap<string, KeptZone>>, names: ReadonlyMap<string, ReadonlySet<string>>): Set<string> {
   const touched = new Set<string>();
-  if (names.size === 0 || kept.size === 0) return touched;
+  if (names.size === 0) return touched;
   const lookingUp = zonesLookingUp(db);
-  for (const source of new Set([...kept.values()].map((k) => k.source))) {
+  const keptFrom = (zoneId: string) => kept.find((m) => m.has(zoneId))?.get(zoneId)?.source;
+  for (const source of new Set(kept.flatMap((m) => [...m.values()].map((k) => k.source)))) {
     for (const [name, holders] of names) {
       for (const zoneId of lookingUp(source, name)) {
-        if (kept.get(zoneId)?.source === source && !(holders.size === 1 && holders.has(zoneId))) touched.add(zoneId);
+        if (keptFrom(zoneId) === source && !(holders.size === 1 && holders.has(zoneId))) touched.add(zoneId);
       }
     }
   }
@@ -317,7 +318,7 @@ export function keptZones(db: Db, reader: SnapshotReader, base: BaseAudit, order
     if (accountsNow(account) !== accountsThen(account)) continue;
     (changed.has(zone.id) ? inPart : kept).set(zone.id, was);
   }
-  for (const zoneId of touchedByNames(db, new Map([...kept, ...inPart]), newNames)) {
+  for (const zoneId of touchedByNames(db, [kept, inPart], newNames)) {
     kept.delete(zoneId);
     inPart.delete(zoneId);
   }

@@ -48,6 +48,9 @@ async function scanned(emu: RunningEmulator): Promise<{ db: Db; scan: () => Prom
 
 const shown = (f: Finding) => ({ ...f });
 
+/** A generated organisation small enough for a test, large enough for nights to change some zones and keep others. */
+const GENERATED_ORG = { dataset: 'generated', generated: { seed: 11, accounts: 2, zones: 30, records: 1200 } } as const;
+
 /**
  * The audit as stored, next to the same audit held in memory without reuse. Audits of one scan
  * with other settings or waivers are trials beside its official audit (issue 32): each is read
@@ -130,7 +133,7 @@ describe('an audit that keeps the verdicts of unchanged zones', () => {
   }, 120_000);
 
   it('is equal to a full audit on a generated organisation, through a chain of audits, a re-audit and prune', async () => {
-    const emu = await emulator({ dataset: 'generated', generated: { seed: 11, accounts: 2, zones: 30, records: 1200 } });
+    const emu = await emulator(GENERATED_ORG);
     const { db, scan } = await scanned(emu);
     try {
       auditBoth(db, 1, {});
@@ -178,7 +181,7 @@ describe('an audit that keeps the verdicts of unchanged zones', () => {
     const counted = loadCatalogue(
       RULES.map((r) => ({ ...r, check: (ctx: Parameters<typeof r.check>[0]) => (calls.push([r.meta.id, (ctx as { zone?: { id: string } }).zone?.id]), r.check(ctx as never)) })) as typeof RULES,
     );
-    const emu = await emulator({ dataset: 'generated', generated: { seed: 11, accounts: 2, zones: 30, records: 1200 } });
+    const emu = await emulator(GENERATED_ORG);
     const { db, scan } = await scanned(emu);
     try {
       const first = auditBoth(db, 1, {}, [], counted).stored;
@@ -235,7 +238,7 @@ describe('an audit that keeps the verdicts of unchanged zones', () => {
   // Another process that prunes the audit it keeps from in between (two cron jobs, a manual prune)
   // must not leave it pointing at rows that are gone: it notices when storing, and judges again.
   it('judges again when the audit it keeps verdicts from is pruned while it runs', async () => {
-    const emu = await emulator({ dataset: 'generated', generated: { seed: 11, accounts: 2, zones: 30, records: 1200 } });
+    const emu = await emulator(GENERATED_ORG);
     const { db, scan } = await scanned(emu);
     const path = db.name;
     let pruneOnce: (() => void) | null = null;
