@@ -5,6 +5,7 @@ import { HeapCeiling } from '../common/heap.js';
 import { PACKAGE } from '../common/package-info.js';
 import type { Redact } from '../common/redact.js';
 import { endScanInThisProcess, runningScans, scanIsAlive, SnapshotError, type Db } from './db.js';
+import { DiskReserve, diskIsFull } from './disk-reserve.js';
 import { SCAN_REF_BASE, scanRef } from './scan-ref.js';
 import { normalizeScope, type ScanScope } from './scope.js';
 import { TABLES, type Endpoint, type PartitionKind, type TableSpec } from './tables.js';
@@ -49,6 +50,8 @@ export class ScanWriter {
    * pile up far past what is live: collected past this ceiling, checked every few pages.
    */
   private readonly heap = new HeapCeiling(96, 2);
+  /** Room for marking the scan aborted when the disk fills (see disk-reserve.ts). */
+  private readonly reserve: DiskReserve;
 
   private constructor(
     readonly db: Db,
@@ -57,6 +60,7 @@ export class ScanWriter {
   ) {
     this.scanId = scanId;
     this.ref = scanRef(scanId);
+    this.reserve = DiskReserve.beside(db.name);
     const beat = db.prepare('UPDATE scans SET heartbeat_at = ? WHERE id = ?');
     this.heartbeat = setInterval(() => {
       try {
@@ -260,18 +264,33 @@ export class ScanWriter {
       // A write that failed (a full disk) may leave its transaction open: the mark would join it
       // and never be committed. Rolled back, its room in the WAL is free for the mark.
       if (status === 'aborted' && this.db.inTransaction) this.db.exec('ROLLBACK');
-      mark();
+      this.markRetryingOnFullDisk(mark);
     } catch (err) {
-      // Marking a failed scan aborted can fail for the same reason (a full disk): the row stays
-      // `running` with no live writer behind it, and the next start or open marks it aborted.
+      // Marking a failed scan aborted can still fail (no reserve could be held, another failure):
+      // the row stays `running` with no live writer behind it, and the next start or open marks it aborted.
       if (status !== 'aborted') throw err;
     } finally {
       endScanInThisProcess(this.scanId);
+      this.reserve.release();
     }
+    // An aborted scan leaves the WAL for the next writer to fold in: if the disk filled, a
+    // checkpoint would grow the database into the room just given back, which the run still
+    // needs to record its own end.
+    if (status === 'aborted') return;
     try {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
     } catch {
       // The scan's outcome is committed; folding the WAL in is housekeeping the next writer repeats.
+    }
+  }
+
+  /** Runs `mark`; on a full disk, once more with the reserve given back. */
+  private markRetryingOnFullDisk(mark: () => void): void {
+    try {
+      mark();
+    } catch (err) {
+      if (!diskIsFull(err) || !this.reserve.release()) throw err;
+      mark();
     }
   }
 }

@@ -1,0 +1,54 @@
+import { rmSync, writeFileSync } from 'node:fs';
+
+/**
+ * Room held on the database's disk while a scan writes, given back when that disk fills.
+ *
+ * A scan that meets a full disk must still record that it aborted, and that one small write needs
+ * room too: SQLite appends the changed page to the WAL, and whether the WAL has a free frame left
+ * depends on where the disk happened to fill (in a checkpoint, nothing was freed). Giving back
+ * this reserve makes the mark succeed wherever the disk filled. The file lives beside the
+ * database only while a scan runs; one left by a killed process is taken over by the next scan.
+ */
+
+/** About 60 WAL frames of 4 KiB: the scan's row and the overflow pages of a long summary. */
+const RESERVE_BYTES = 256 * 1024;
+
+export class DiskReserve {
+  private held: boolean;
+
+  private constructor(private readonly path: string | null) {
+    this.held = path !== null;
+  }
+
+  /** Holds the reserve beside `dbPath`; holds nothing for a database in memory or where it cannot be written. */
+  static beside(dbPath: string): DiskReserve {
+    if (dbPath === '' || dbPath === ':memory:') return new DiskReserve(null);
+    const path = `${dbPath}-reserve`;
+    try {
+      writeFileSync(path, Buffer.alloc(RESERVE_BYTES));
+      return new DiskReserve(path);
+    } catch {
+      // Already too full, or a directory this user may not write: the scan goes on without one.
+      rmSync(path, { force: true });
+      return new DiskReserve(null);
+    }
+  }
+
+  /** Gives the room back to the disk; whether there was any to give. */
+  release(): boolean {
+    if (!this.held || this.path === null) return false;
+    this.held = false;
+    try {
+      rmSync(this.path, { force: true });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** Whether an error is SQLite (or the file system) saying the disk is full. */
+export function diskIsFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC';
+}
