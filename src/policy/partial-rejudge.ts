@@ -144,53 +144,89 @@ const named = (id: string | null, name: string | null): Named | null => (id === 
 /** Rows read at once when a rule's verdicts are taken over: a rule may have given one per record of a zone of 400,000. */
 const SLICE = 2_000;
 
+const COLUMNS = 'pk, rule, category, severity, status, account_id, account_name, zone_id, zone_name, resource_type, resource_id, resource_name, message, message_id, data, fingerprint';
+
+/** A stored row as the rule gave it: a waived failure is a failure again, for this audit's waivers to apply. */
+function asGiven(row: Row): Finding {
+  const [, rule, category, severity, status, accountId, accountName, zone, zoneName, type, id, name, message, messageId, data, fingerprint] = row;
+  return {
+    rule,
+    category,
+    severity,
+    status: status === 'waived' ? 'fail' : status,
+    account: named(accountId, accountName),
+    zone: { id: zone!, name: zoneName },
+    resource: { type, id, name },
+    message,
+    messageId,
+    data: JSON.parse(data) as Record<string, unknown>,
+    fingerprint,
+  };
+}
+
+/** The source's rows of a zone by rule, when there are few enough to read in one query. */
+interface ZoneRows {
+  zoneId: string;
+  byRule: Map<string, Row[]> | null;
+}
+
 /**
- * The verdicts of the taken-over rules, read from each zone's source rows (findings_by_zone) as the
- * rules gave them: a waived failure is a failure again, for this audit's waivers to apply. Read a
- * slice at a time as the engine takes them, so memory holds one slice however many there are; if
- * the rows turn out not to match the source's tally, or name the zone otherwise, reading them
- * throws and the engine runs the rule instead.
+ * The verdicts of the taken-over rules, read from each zone's source rows (findings_by_zone). A
+ * zone's rows are read in one query when they are at most a slice (most zones: a handful of rows
+ * for each of 50 rules, where a query per rule cost more than the rows); a zone with more is read
+ * a rule and a slice at a time as the engine takes them, so memory holds one slice however many
+ * there are. If the rows turn out not to match the source's tally, or name the zone otherwise,
+ * reading them throws and the engine runs the rule instead.
  */
 export function replayer(db: Db, partial: ReadonlyMap<string, PartialZone>): (zoneId: string, rule: string) => ReplayedVerdicts | null {
-  const slice = db
-    .prepare(
-      `SELECT pk, rule, category, severity, status, account_id, account_name, zone_id, zone_name, resource_type, resource_id, resource_name, message, message_id, data, fingerprint
-       FROM findings WHERE audit_id = ? AND zone_id = ? AND rule = ? AND pk > ? ORDER BY pk LIMIT ${SLICE}`,
-    )
-    .raw();
-  function* given(source: number, zoneId: string, rule: string, expected: number): Generator<Finding> {
+  const slice = db.prepare(`SELECT ${COLUMNS} FROM findings WHERE audit_id = ? AND zone_id = ? AND rule = ? AND pk > ? ORDER BY pk LIMIT ${SLICE}`).raw();
+  const whole = db.prepare(`SELECT ${COLUMNS} FROM findings WHERE audit_id = ? AND zone_id = ? AND rule IN (SELECT value FROM json_each(?)) ORDER BY rule, pk`).raw();
+  let current: ZoneRows | null = null;
+
+  const rowsOfZone = (p: PartialZone, zoneId: string): ZoneRows => {
+    if (current?.zoneId === zoneId) return current;
+    let stored = 0;
+    for (const rule of p.replay) {
+      const [, fail, unknown, waived] = p.tally.r[rule] ?? [0, 0, 0, 0];
+      stored += fail + unknown + waived;
+    }
+    let byRule: Map<string, Row[]> | null = null;
+    if (stored <= SLICE) {
+      byRule = new Map();
+      for (const row of whole.all(p.source, zoneId, JSON.stringify([...p.replay])) as Row[]) (byRule.get(row[1]) ?? byRule.set(row[1], []).get(row[1])!).push(row);
+    }
+    return (current = { zoneId, byRule });
+  };
+
+  function* sliced(source: number, zoneId: string, rule: string): Generator<Row> {
     let last = 0;
-    let n = 0;
     for (;;) {
       const rows = slice.all(source, zoneId, rule, last) as Row[];
-      for (const [pk, ruleId, category, severity, status, accountId, accountName, zone, zoneName, type, id, name, message, messageId, data, fingerprint] of rows) {
-        if (zone !== zoneId || ruleId !== rule || ++n > expected) throw new ReplayMismatch(`audit ${source}'s rows of ${rule} on ${zoneId} are not those it counted`);
-        last = pk;
-        yield {
-          rule: ruleId,
-          category,
-          severity,
-          status: status === 'waived' ? 'fail' : status,
-          account: named(accountId, accountName),
-          zone: { id: zone, name: zoneName },
-          resource: { type, id, name },
-          message,
-          messageId,
-          data: JSON.parse(data) as Record<string, unknown>,
-          fingerprint,
-        };
+      for (const row of rows) {
+        last = row[0];
+        yield row;
       }
-      if (rows.length < SLICE) break;
+      if (rows.length < SLICE) return;
     }
-    if (n !== expected) throw new ReplayMismatch(`audit ${source} holds ${n} row(s) of ${rule} on ${zoneId}, its tally ${expected}`);
   }
+
+  function* given(p: PartialZone, zoneId: string, rule: string, expected: number): Generator<Finding> {
+    const { byRule } = rowsOfZone(p, zoneId);
+    let n = 0;
+    for (const row of byRule ? (byRule.get(rule) ?? []) : sliced(p.source, zoneId, rule)) {
+      if (row[7] !== zoneId || row[1] !== rule || ++n > expected) throw new ReplayMismatch(`audit ${p.source}'s rows of ${rule} on ${zoneId} are not those it counted`);
+      yield asGiven(row);
+    }
+    if (n !== expected) throw new ReplayMismatch(`audit ${p.source} holds ${n} row(s) of ${rule} on ${zoneId}, its tally ${expected}`);
+  }
+
   return (zoneId, rule) => {
     const p = partial.get(zoneId);
     if (!p?.replay.has(rule)) return null;
     const [pass, fail, unknown, waived] = p.tally.r[rule] ?? [0, 0, 0, 0];
     const expected = fail + unknown + waived;
     if (pass + expected === 0) return null;
-    return { findings: expected === 0 ? [] : given(p.source, zoneId, rule, expected), passes: pass };
+    return { findings: expected === 0 ? [] : given(p, zoneId, rule, expected), passes: pass };
   };
 }
 

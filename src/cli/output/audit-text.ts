@@ -26,29 +26,61 @@ function cells(f: Finding): string[] {
 }
 
 /**
- * An aligned table, written row by row: the findings are read twice (widths, then rows) instead
- * of held, since an audit can have 100,000s. The last column is not padded.
+ * An aligned table. Under a limit, the rows shown are read once and held (a thousand lines);
+ * without one (`--limit 0`), the findings are read twice (widths, then rows) instead of held,
+ * since an audit can have 100,000s. The last column is not padded. Lines go out in chunks:
+ * one write per line costs more than the table.
+ * `total`: how many rows there are, when known, so that the rows past the limit need not be read to be counted.
  */
-/** `total`: how many rows there are, when known, so that the rows past the limit need not be read to be counted. */
-function writeTable(header: string[], rows: () => Iterable<Finding>, limit: number, write: (line: string) => void, total?: number): number {
+function writeTable(header: string[], rows: () => Iterable<Finding>, limit: number, write: (text: string) => void, total?: number): number {
   const widths = header.map(width);
-  let n = 0;
-  for (const f of rows()) {
-    if (limit > 0 && n++ >= limit) break;
-    cells(f).forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, width(c))));
-  }
+  const measure = (r: string[]) => r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, width(c))));
   const line = (r: string[]) => r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - width(cell)))).join('  ').trimEnd();
-  write(line(header));
-  let written = 0;
-  let counted = 0;
-  for (const f of rows()) {
-    counted++;
-    if (limit === 0 || written < limit) {
-      write(line(cells(f)));
-      written++;
-    } else if (total !== undefined) break;
+  const out = chunked(write);
+  if (limit > 0) {
+    const shown: string[][] = [];
+    let counted = 0;
+    for (const f of rows()) {
+      counted++;
+      if (shown.length < limit) {
+        const c = cells(f);
+        shown.push(c);
+        measure(c);
+      } else if (total !== undefined) break;
+    }
+    out.line(line(header));
+    for (const r of shown) out.line(line(r));
+    out.flush();
+    return (total ?? counted) - shown.length;
   }
-  return (total ?? counted) - written;
+  for (const f of rows()) measure(cells(f));
+  out.line(line(header));
+  let written = 0;
+  for (const f of rows()) {
+    out.line(line(cells(f)));
+    written++;
+  }
+  out.flush();
+  return (total ?? written) - written;
+}
+
+/** Lines gathered into writes of about 64 KB. */
+function chunked(write: (text: string) => void): { line: (text: string) => void; flush: () => void } {
+  let pending: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (pending.length) write(`${pending.join('\n')}\n`);
+    pending = [];
+    size = 0;
+  };
+  return {
+    line: (text) => {
+      pending.push(text);
+      size += text.length + 1;
+      if (size >= 65_536) flush();
+    },
+    flush,
+  };
 }
 
 function waiverLine(w: WaiverState, what: string): string {
@@ -71,7 +103,7 @@ export function writeAuditText(result: AuditResult, findings: () => Iterable<Fin
   probe.return?.();
   if (!empty) {
     out('\n');
-    const more = writeTable(['STATUS', 'SEVERITY', 'RULE', 'ZONE', 'RESOURCE', 'MESSAGE'], findings, options.limit, (l) => out(`${l}\n`), options.total);
+    const more = writeTable(['STATUS', 'SEVERITY', 'RULE', 'ZONE', 'RESOURCE', 'MESSAGE'], findings, options.limit, out, options.total);
     if (more > 0) out(`… and ${more.toLocaleString('en-US')} more, less severe (--limit 0 lists all; --format json gives every finding)\n`);
   }
   const c = result.counts;
