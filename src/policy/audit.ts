@@ -8,6 +8,7 @@ import { AuditRecorder, AuditSourcesChanged } from './store.js';
 import type { AuditIdentity, StoredAs } from './audit-identity.js';
 import { judgementOf } from './judgement.js';
 import { addKeptVerdicts, addTally, dependencyName, emptyTally, encodeTally, findBase, judgedRow, keptZones, reusableRules, reuseKey, tallyVerdicts, type KeptZone, type ReuseBase, type ZoneTally } from './verdict-reuse.js';
+import { confirmer } from './confirm-unchanged.js';
 import { WaiverSet, type Waiver, type WaiverReport } from './waivers.js';
 import { carryOver, expectedReads, replayer, ZoneReads } from './partial-rejudge.js';
 
@@ -32,9 +33,10 @@ export interface AuditResult extends Evaluation {
   failingAtOrAbove: Record<Severity, number>;
   /**
    * Verdicts kept from an earlier audit (recordAudit with reuse): its scan, the audit, the zones
-   * kept, and the changed zones judged again in part (partial-rejudge.ts).
+   * kept (`unchanged` of them judged again in part and found to give the verdicts they had:
+   * confirm-unchanged.ts), and the changed zones judged again in part and stored so (partial-rejudge.ts).
    */
-  reused?: { fromScan: number; fromAudit: number; zones: number; inPart: number };
+  reused?: { fromScan: number; fromAudit: number; zones: number; inPart: number; unchanged: number };
   /** Where recordAudit stored it: the audit's id, and whether it is the scan's official audit or a trial. */
   stored?: StoredAs;
 }
@@ -161,9 +163,19 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
               base = keptZones(db, reader, found, order, zones, new Date(reader.scan.startedAt));
               if (base === null) return null;
               const partial = new Map([...base.partial].map(([zoneId, p]) => [zoneId, p.replay]));
-              return { zones: new Set(base.kept.keys()), rules: reusable, partial, replay: replayer(db, base.partial), expects: expectedReads(base.partial, order) };
+              return {
+                zones: new Set(base.kept.keys()),
+                rules: reusable,
+                partial,
+                replay: replayer(db, base.partial),
+                expects: expectedReads(base.partial, order),
+                confirm: confirmer(db, base, order),
+              };
             };
-      return evaluate(reader, rules, { keepPasses: false, sink, reuse: keep });
+      const evaluated = evaluate(reader, rules, { keepPasses: false, sink, reuse: keep });
+      // The names the zones stored in part keep (carryOver), read in the same read transaction.
+      for (const p of (base as ReuseBase | null)?.partial.values() ?? []) p.names();
+      return evaluated;
     })
     .deferred();
   const used = base as ReuseBase | null;
@@ -176,7 +188,7 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
     sink.reads.merge(zoneId, carryOver(tallies.get(zoneId) ?? tallies.set(zoneId, emptyTally()).get(zoneId)!, p, order));
   }
   const result = finish(evaluation, [], set, counter);
-  if (used) result.reused = { fromScan: used.scanId, fromAudit: used.auditId, zones: kept.size, inPart: used.partial.size };
+  if (used) result.reused = { fromScan: used.scanId, fromAudit: used.auditId, zones: kept.size, inPart: used.partial.size, unchanged: used.confirmed };
   // This audit's sum of tallies: the kept zones' sum and each judged zone's.
   const total = used?.total ?? emptyTally();
   const judged = evaluation.zoneIds

@@ -4,6 +4,7 @@ import type { ExpectedReads } from '../snapshot/read-ahead.js';
 import { byText, compareFindings, fingerprint, renderMessage, type Finding, type Named } from './findings.js';
 import type { ActiveRule } from './registry.js';
 import type { ResourceRef, RuleOptions, Severity, ZoneContext } from './rule.js';
+import { HoldingSink, type HeldUnit } from './held-zone.js';
 import { SnapshotView } from './snapshot-view.js';
 import { ZoneView } from './zone-view.js';
 import { settingFor } from './zone-overrides.js';
@@ -54,6 +55,19 @@ export interface KeptVerdicts {
   replay?: (zoneId: string, rule: string) => ReplayedVerdicts | null;
   /** The endpoints a zone judged is expected to read (null: any), so that the reader reads ahead only those (see ZoneReadAhead). */
   expects?: ExpectedReads;
+  /**
+   * Given what the rules run on a zone of `partial` gave (the kept rules among them, as they
+   * stood) and what those verdicts hold on, whether they are the verdicts the earlier audit holds:
+   * the zone is then kept like an unchanged one, and nothing is taken over (see held-zone.ts).
+   */
+  confirm?: (zoneId: string, ran: readonly HeldUnit[], holds: ZoneHolds) => boolean;
+}
+
+/** What a zone's verdicts hold on: until when (ms; infinity: at any time), the other zones and the names they looked at. */
+export interface ZoneHolds {
+  horizon: number;
+  zones: ReadonlySet<string>;
+  names: ReadonlySet<string>;
 }
 
 /**
@@ -94,7 +108,8 @@ export interface EvaluateOptions {
  * organisation rule, on the organisation) are one unit: they stand once the rule returns
  * (`commit`) and are all forgotten when it throws (`rollback`), so a rule that fails half-way
  * leaves no half of its verdicts behind. Units come zone by zone, in the order of the zones'
- * names, and within a zone in catalogue order of the rules.
+ * names, and within a zone in catalogue order of the rules, but that a zone judged in part gives
+ * its taken-over verdicts after those of the rules run.
  */
 export interface FindingSink {
   add(finding: Finding): void;
@@ -243,17 +258,20 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
     }
   };
 
-  /** Runs a rule as one unit; false when it threw (its verdicts are discarded and the error kept). */
-  const run = (active: ActiveRule, verdicts: Verdicts, ctx: object, zone: Named | null): boolean => {
+  /**
+   * Runs a rule as one unit; false when it threw (its verdicts are discarded and the error kept).
+   * Its passes are told when its verdicts go to the sink itself, not when they are held.
+   */
+  const run = (active: ActiveRule, verdicts: Verdicts, ctx: object, zone: Named | null, target: FindingSink = sink): boolean => {
     const started = performance.now();
     let stood = true;
     try {
       active.rule.check(ctx as ZoneContext<RuleOptions>);
       if (verdicts.given === 0) throw new Error('the rule gave no verdict');
-      sink.commit();
-      passed(active.rule.meta.id, verdicts.passes);
+      target.commit();
+      if (target === sink) passed(active.rule.meta.id, verdicts.passes);
     } catch (err) {
-      sink.rollback();
+      target.rollback();
       errors.push({ rule: active.rule.meta.id, zone, message: err instanceof Error ? err.message : String(err) });
       stood = false;
     }
@@ -282,6 +300,14 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
     }
     passed(id, new Map(verdicts.passes > 0 ? [[zone.id, verdicts.passes]] : []));
     return true;
+  };
+
+  /** A held unit goes to the sink as if its rule had just run. */
+  const emit = (zoneId: string, u: HeldUnit): void => {
+    for (const f of u.findings) sink.add(f);
+    sink.commit();
+    passed(u.rule, u.passes);
+    sink.read?.(zoneId, u.rule, u.reads);
   };
 
   // The earliest time a verdict of the zone being judged stops holding (see RuleMeta.declaresHorizon).
@@ -338,21 +364,60 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
       otherZones.clear();
       names.clear();
       const replays = kept?.partial?.get(zoneRow.id);
-      for (const active of rulesFor(zoneRow.id)) {
+      // A zone judged in part: the rules run are held, for the audit to see whether they changed anything.
+      const heldUnits: HeldUnit[] = [];
+      const hold = replays && kept?.confirm ? new HoldingSink(sink, () => heldUnits.splice(0).forEach((u) => emit(zoneRow.id, u))) : null;
+      const takenOver: ActiveRule[] = [];
+      let threw = false;
+      const judge = (active: ActiveRule, verdicts: Verdicts): void => {
         const id = active.rule.meta.id;
-        const verdicts = new Verdicts(active, where, sink, keepPasses, heap);
-        // The setting is worked out once a rule and zone: the verdicts keep it for the findings.
-        if (!verdicts.setting(zone, account).enabled) continue;
-        const earlier = replays?.has(id) ? kept!.replay?.(zoneRow.id, id) : null;
-        if (earlier && replayed(id, zone, earlier)) continue;
         declared = undefined;
         let stood = false;
+        const target = hold ?? sink;
         const reads = zoneView.readsOf(() => {
-          stood = run(active, verdicts, contextFor(active, verdicts, zoneView.resource, zoneView), zone);
+          stood = run(active, verdicts, contextFor(active, verdicts, zoneView.resource, zoneView), zone, target);
         });
-        if (stood) sink.read?.(zoneRow.id, id, reads);
+        if (!stood) threw = true;
+        else if (hold && !hold.letGo) heldUnits.push({ rule: id, findings: hold.take(), passes: new Map(verdicts.passes), reads });
+        else {
+          if (target !== sink) passed(id, verdicts.passes);
+          sink.read?.(zoneRow.id, id, reads);
+        }
         // A verdict given no horizon holds for this audit's time only.
         if (active.rule.meta.declaresHorizon === true) horizon = Math.min(horizon, declared ?? now.getTime());
+      };
+      for (const active of rulesFor(zoneRow.id)) {
+        const id = active.rule.meta.id;
+        const verdicts = new Verdicts(active, where, hold ?? sink, keepPasses, heap);
+        // The setting is worked out once a rule and zone: the verdicts keep it for the findings.
+        if (!verdicts.setting(zone, account).enabled) continue;
+        if (replays?.has(id)) {
+          // While the zone is held, its verdicts are taken over only once it turns out changed.
+          if (hold) {
+            takenOver.push(active);
+            continue;
+          }
+          const earlier = kept!.replay?.(zoneRow.id, id);
+          if (earlier && replayed(id, zone, earlier)) continue;
+        }
+        judge(active, verdicts);
+      }
+      if (hold && !hold.letGo) {
+        const ran = heldUnits.filter((u) => kept!.rules.has(u.rule));
+        const dependsOn = new Set([...otherZones].filter((z) => z !== zoneRow.id));
+        if (!threw && kept!.confirm!(zoneRow.id, ran, { horizon, zones: dependsOn, names })) {
+          // Unchanged after all: kept as the earlier audit stored it, with what it held on then.
+          // The rules that are never kept (not tallied) give their verdicts as on any kept zone.
+          for (const u of heldUnits) if (!kept!.rules.has(u.rule)) emit(zoneRow.id, u);
+          continue;
+        }
+        hold.release();
+      }
+      for (const active of takenOver) {
+        const id = active.rule.meta.id;
+        const earlier = kept!.replay?.(zoneRow.id, id);
+        if (earlier && replayed(id, zone, earlier)) continue;
+        judge(active, new Verdicts(active, where, sink, keepPasses, heap));
       }
       if (horizon !== Number.POSITIVE_INFINITY) sink.holds?.(zoneRow.id, horizon);
       otherZones.delete(zoneRow.id);

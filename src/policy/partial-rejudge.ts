@@ -3,7 +3,7 @@ import type { ExpectedReads } from '../snapshot/read-ahead.js';
 import { ReplayMismatch, type ReplayedVerdicts } from './engine.js';
 import type { Finding, Named } from './findings.js';
 import type { Category, Severity } from './rule.js';
-import { decodeTally, reversedName, type ZoneTally } from './verdict-reuse.js';
+import { decodeTally, reversedName, type KeptZone, type ZoneTally } from './verdict-reuse.js';
 
 /**
  * A zone whose change touched few of its lists is judged again only by the rules that read them.
@@ -31,8 +31,10 @@ export interface PartialZone {
   holds: string | null;
   /** What the rules read when the source judged it: per endpoint, the rules' places in the order (see ZoneReads). */
   reads: Record<string, number[]>;
-  /** The names its verdicts looked up (audit_names), filled in by withNames. */
-  names: string[];
+  /** The names its verdicts looked up (audit_names), read when first asked for: most zones never are. */
+  names: () => readonly string[];
+  /** Its row as a later audit keeps it, should it turn out unchanged (confirm-unchanged.ts). */
+  asKept: KeptZone;
 }
 
 /** Endpoints whose change every rule sees: the zone's own row, and a change stored without its endpoint. */
@@ -98,9 +100,11 @@ export class ZoneReads {
  * tally and reads, and the reusable rules that read none of the changed endpoints. One statement
  * for every zone asked about.
  */
-export function partsOf(db: Db, order: readonly string[]): (zoneId: string, source: number, changed: ReadonlySet<string>) => PartialZone | null {
+export function partsOf(db: Db, order: readonly string[]): (zoneId: string, was: KeptZone, changed: ReadonlySet<string>) => PartialZone | null {
   const source = db.prepare('SELECT counts, reads, holds FROM audit_zones WHERE audit_id = ? AND zone_id = ?').raw();
-  return (zoneId, sourceId, changed) => {
+  const named = db.prepare('SELECT rname FROM audit_names WHERE audit_id = ? AND zone_id = ?').pluck();
+  return (zoneId, was, changed) => {
+    const sourceId = was.source;
     for (const endpoint of changed) if (SEEN_BY_EVERY_RULE.has(endpoint)) return null;
     const row = source.get(sourceId, zoneId) as [string, string | null, string | null] | undefined;
     if (!row || row[1] === null || row[0] === '') return null;
@@ -109,7 +113,9 @@ export function partsOf(db: Db, order: readonly string[]): (zoneId: string, sour
     for (const endpoint of changed) for (const i of reads[endpoint] ?? []) rerun.add(i);
     const replay = new Set(order.filter((_, i) => !rerun.has(i)));
     if (replay.size === 0) return null;
-    return { source: sourceId, replay, tally: decodeTally(row[0], order), holds: row[2], reads, names: [] };
+    let names: string[] | null = null;
+    const namesOf = () => (names ??= (named.all(sourceId, zoneId) as string[]).map(reversedName));
+    return { source: sourceId, replay, tally: decodeTally(row[0], order), holds: row[2], reads, names: namesOf, asKept: was };
   };
 }
 
@@ -125,16 +131,6 @@ export function expectedReads(partial: ReadonlyMap<string, PartialZone>, order: 
     expected.set(zoneId, reads);
   }
   return (zoneId) => expected.get(zoneId) ?? null;
-}
-
-/** Fills in the names each partial zone's verdicts looked up: one query per source audit. */
-export function withNames(db: Db, partial: ReadonlyMap<string, PartialZone>): void {
-  const bySource = new Map<number, string[]>();
-  for (const [zoneId, p] of partial) (bySource.get(p.source) ?? bySource.set(p.source, []).get(p.source)!).push(zoneId);
-  const names = db.prepare('SELECT zone_id, rname FROM audit_names WHERE audit_id = ? AND zone_id IN (SELECT value FROM json_each(?))').raw();
-  for (const [source, zoneIds] of bySource) {
-    for (const [zoneId, rname] of names.iterate(source, JSON.stringify(zoneIds)) as Iterable<[string, string]>) partial.get(zoneId)!.names.push(reversedName(rname));
-  }
 }
 
 type Row = [number, string, Category, Severity, Finding['status'], string | null, string | null, string | null, string | null, string, string, string | null, string, string | null, string, string];
@@ -240,7 +236,8 @@ export function carryOver(t: ZoneTally, p: PartialZone, order: readonly string[]
   const old = p.holds === null ? {} : (JSON.parse(p.holds) as Pick<ZoneTally, 'h' | 'z'>);
   if (old.h !== undefined) t.h = t.h === undefined ? old.h : Math.min(t.h, old.h);
   if (old.z?.length) t.z = [...new Set([...(t.z ?? []), ...old.z])].sort();
-  if (p.names.length) t.n = [...new Set([...(t.n ?? []), ...p.names])].sort();
+  const names = p.names();
+  if (names.length) t.n = [...new Set([...(t.n ?? []), ...names])].sort();
   const carried: Record<string, number[]> = {};
   for (const [endpoint, places] of Object.entries(p.reads)) {
     const taken = places.filter((i) => p.replay.has(order[i]!));

@@ -75,7 +75,8 @@ const byZoneAndResource = (a: Finding, b: Finding): number =>
 /** Staged findings carry no audit id yet (a new audit gets one when stored): this stands in. */
 const STAGED = 0;
 
-function values(auditId: number, f: Finding): unknown[] {
+/** A finding's row, column by column (COLUMNS). */
+export function values(auditId: number, f: Finding): unknown[] {
   return [
     auditId,
     f.fingerprint,

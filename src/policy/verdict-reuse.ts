@@ -12,7 +12,7 @@ import type { ActiveRule } from './registry.js';
 import type { Severity } from './rule.js';
 import type { Waiver, WaiverSet } from './waivers.js';
 import { KEPT_COUNTS } from './store.js';
-import { changedEndpoints, partsOf, withNames, type PartialZone } from './partial-rejudge.js';
+import { changedEndpoints, partsOf, type PartialZone } from './partial-rejudge.js';
 
 /**
  * Verdict reuse: an audit judges again only what may have changed. A zone whose data did not
@@ -238,6 +238,8 @@ export interface ReuseBase {
   total: ZoneTally;
   /** Zones judged again in part: the rules whose verdicts are taken over, and from where. */
   partial: Map<string, PartialZone>;
+  /** Zones judged again in part that gave the verdicts they had, and are kept after all (confirm-unchanged.ts). */
+  confirmed: number;
   /** The audits this one reads (the base and the kept zones' sources) as they were when it chose: see sourcesAsSeen. */
   sources: SourcesSeen;
 }
@@ -348,13 +350,12 @@ export function keptZones(db: Db, reader: SnapshotReader, base: BaseAudit, order
   if (subtracted !== notKept.length || anyNegative(total)) return null;
   const partial = new Map<string, PartialZone>();
   const partOf = partsOf(db, order);
-  for (const [zoneId, { source }] of inPart) {
-    const part = partOf(zoneId, source, endpoints.get(zoneId)!);
+  for (const [zoneId, was] of inPart) {
+    const part = partOf(zoneId, was, endpoints.get(zoneId)!);
     if (part) partial.set(zoneId, part);
   }
-  withNames(db, partial);
   const read = [...new Set([base.auditId, ...sources, ...[...partial.values()].map((p) => p.source)])].sort((a, b) => a - b);
-  return { auditId: base.auditId, scanId: base.scanId, kept, total, partial, sources: { ids: read, seen: sourcesAsSeen(db, read) } };
+  return { auditId: base.auditId, scanId: base.scanId, kept, total, partial, confirmed: 0, sources: { ids: read, seen: sourcesAsSeen(db, read) } };
 }
 
 /** The account row as the zone rules see it (its name in findings, its type), by account id. */

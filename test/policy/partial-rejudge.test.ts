@@ -112,7 +112,7 @@ describe('taken-over verdicts read back', () => {
     return { db, source };
   }
   const partialZone = (source: number, tally: ZoneTally['r']): Map<string, PartialZone> =>
-    new Map([['z1', { source, replay: new Set(['A', 'B']), tally: { r: tally, s: {}, w: {} }, holds: null, reads: {}, names: [] }]]);
+    new Map([['z1', { source, replay: new Set(['A', 'B']), tally: { r: tally, s: {}, w: {} }, holds: null, reads: {}, names: () => [], asKept: { source, fails: 0, passes: 0, holds: null } }]]);
   const given = (verdicts: ReturnType<ReturnType<typeof replayer>>) => [...(verdicts?.findings ?? [])];
 
   it('gives back each rule’s rows as the rule gave them, a waived failure a failure again, many rows a slice at a time', () => {

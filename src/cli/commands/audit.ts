@@ -92,7 +92,8 @@ Only what may have changed is judged again: a zone in which the scans recorded n
 the latest audit with the same rules (and version), settings, waivers and scope keeps that
 audit's verdicts, without its checks running or its findings being stored again; a zone changed
 in one place (a certificate renewed, a DNS record edited) is judged again only by the rules that
-read what changed. Rules that use
+read what changed, and is kept like an unchanged zone when they give what they gave before
+(--verbose counts both). Rules that use
 the time (certificate expiry, ages of migrations and DNSSEC states) and organisation rules run on
 everything every time. The findings are the same as those of a full audit; --no-reuse judges
 every zone again.
@@ -183,8 +184,9 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
       } else {
         result = auditWithinLimits(waivers, config.waiverMaxMatches, (w) => recordAudit(db, reader, rules, w, { reuse: o['no-reuse'] !== true, identity }));
         if (config.verbose && result.reused) {
-          const { zones, inPart, fromAudit, fromScan } = result.reused;
-          io.stderr(`kept the verdicts of ${zones} unchanged zone(s) and of the rules that read nothing changed on ${inPart} other(s), from audit ${fromAudit} of scan ${fromScan}\n`);
+          const { zones, inPart, unchanged, fromAudit, fromScan } = result.reused;
+          const again = unchanged > 0 ? ` (${unchanged} of them changed in the scan but judged again to the same verdicts)` : '';
+          io.stderr(`kept the verdicts of ${zones} unchanged zone(s)${again} and of the rules that read nothing changed on ${inPart} other(s), from audit ${fromAudit} of scan ${fromScan}\n`);
         }
         stored = result.stored!;
         const { auditId } = stored;

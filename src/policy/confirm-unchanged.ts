@@ -1,0 +1,102 @@
+import type { Db } from '../snapshot/db.js';
+import type { ZoneHolds } from './engine.js';
+import type { Finding } from './findings.js';
+import type { HeldUnit } from './held-zone.js';
+import type { PartialZone } from './partial-rejudge.js';
+import { values } from './store.js';
+import { addTally, dependencyName, MAX_SOURCES, type ReuseBase, type ZoneTally } from './verdict-reuse.js';
+
+/**
+ * Whether a zone judged in part gave again exactly the verdicts the audit that judged it holds,
+ * so that it is kept like an unchanged zone (see held-zone.ts). Everything a later audit reads of
+ * a kept zone must then still be true:
+ * - the rules run gave the same findings (every stored column, a waived failure as a failure:
+ *   the waivers are the same, findBase says so) and the same number of passes;
+ * - each read the same endpoints of the zone (what a later night's partial judgement goes by);
+ * - what they hold on is within what the kept row says: a horizon no earlier, no other zone or
+ *   name it did not name already (the kept row keeps the earlier, which is judged again sooner);
+ * - the audit holding its rows stays within the sources a reader merges (MAX_SOURCES).
+ * A zone kept so moves from `base.partial` to `base.kept`, its tally back into the kept sum.
+ */
+export function confirmer(db: Db, base: ReuseBase, order: readonly string[]): (zoneId: string, ran: readonly HeldUnit[], holds: ZoneHolds) => boolean {
+  const stored = db.prepare(`SELECT ${GIVEN} FROM findings WHERE audit_id = ? AND zone_id = ? AND rule IN (SELECT value FROM json_each(?))`).raw();
+  const sources = new Set([...base.kept.values()].map((k) => k.source));
+  return (zoneId, ran, holds) => {
+    const p = base.partial.get(zoneId);
+    if (!p) return false;
+    if (!sources.has(p.source) && sources.size >= MAX_SOURCES) return false;
+    if (!holdsWithin(p.asKept.holds, p.names, holds)) return false;
+    let rows = 0;
+    for (const u of ran) {
+      const [pass, fail, unknown, waived] = p.tally.r[u.rule] ?? [0, 0, 0, 0];
+      if (passesOn(zoneId, u.passes) !== pass || u.findings.length !== fail + unknown + waived) return false;
+      if (!sameEndpoints(u.reads, readsOfRule(p, order.indexOf(u.rule)))) return false;
+      rows += u.findings.length;
+    }
+    if (rows > 0) {
+      const before = (stored.all(p.source, zoneId, JSON.stringify(ran.map((u) => u.rule))) as unknown[][]).map(rowKey);
+      if (before.length !== rows) return false;
+      const now = ran.flatMap((u) => u.findings.map(findingKey));
+      before.sort();
+      now.sort();
+      for (let i = 0; i < rows; i++) if (before[i] !== now[i]) return false;
+    }
+    base.partial.delete(zoneId);
+    base.kept.set(zoneId, p.asKept);
+    addTally(base.total, p.tally);
+    base.confirmed++;
+    sources.add(p.source);
+    return true;
+  };
+}
+
+/** The columns of a row that a rule gives (all but the audit and the waiver), in COLUMNS' order. */
+const GIVEN = 'fingerprint, rule, category, severity, status, account_id, account_name, zone_id, zone_name, resource_type, resource_id, resource_name, message, message_id, data';
+const STATUS = 4;
+
+/** A stored row as the rule gave it (before waivers), as one text. */
+function rowKey(r: unknown[]): string {
+  if (r[STATUS] === 'waived') r[STATUS] = 'fail';
+  return JSON.stringify(r);
+}
+
+/** A finding as it would be stored, as one text in rowKey's form. */
+function findingKey(f: Finding): string {
+  return JSON.stringify(values(0, f).slice(1, -1));
+}
+
+/** A zone rule's passes on its zone; -1 (never a count) when it passed something elsewhere. */
+function passesOn(zoneId: string, passes: ReadonlyMap<string, number>): number {
+  let n = 0;
+  for (const [key, count] of passes) {
+    if (key !== zoneId) return -1;
+    n += count;
+  }
+  return n;
+}
+
+/** The endpoints the rule at `place` read when the source judged the zone. */
+function readsOfRule(p: PartialZone, place: number): Set<string> {
+  const endpoints = new Set<string>();
+  for (const [endpoint, places] of Object.entries(p.reads)) if (places.includes(place)) endpoints.add(endpoint);
+  return endpoints;
+}
+
+function sameEndpoints(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const e of a) if (!b.has(e)) return false;
+  return true;
+}
+
+/** Whether what the verdicts hold on now is within what the kept row says (see confirmer). */
+function holdsWithin(kept: string | null, keptNames: () => readonly string[], now: ZoneHolds): boolean {
+  const was = kept === null ? {} : (JSON.parse(kept) as Pick<ZoneTally, 'e' | 'h' | 'z'>);
+  if (was.e === 1) return false;
+  if (now.horizon < (was.h ?? Number.POSITIVE_INFINITY)) return false;
+  const zones = new Set(was.z ?? []);
+  for (const z of now.zones) if (!zones.has(z)) return false;
+  if (now.names.size === 0) return true;
+  const names = new Set(keptNames().map(dependencyName));
+  for (const n of now.names) if (!names.has(dependencyName(n))) return false;
+  return true;
+}
