@@ -15,15 +15,19 @@ import { addTally, dependencyName, MAX_SOURCES, type ReuseBase, type ZoneTally }
  * - each read the same endpoints of the zone (what a later night's partial judgement goes by);
  * - what they hold on is within what the kept row says: a horizon no earlier, no other zone or
  *   name it did not name already (the kept row keeps the earlier, which is judged again sooner);
+ * - the rows of the rules taken over are those their tally counts (replaying checked that);
  * - the audit holding its rows stays within the sources a reader merges (MAX_SOURCES).
  * A zone kept so moves from `base.partial` to `base.kept`, its tally back into the kept sum.
  */
-export function confirmer(db: Db, base: ReuseBase, order: readonly string[]): (zoneId: string, ran: readonly HeldUnit[], holds: ZoneHolds) => boolean {
+export function confirmer(db: Db, base: ReuseBase, order: readonly string[]): (zoneId: string, ran: readonly HeldUnit[], holds: ZoneHolds, takenOver: readonly string[]) => boolean {
   const stored = db.prepare(`SELECT ${GIVEN} FROM findings WHERE audit_id = ? AND zone_id = ? AND rule IN (SELECT value FROM json_each(?))`).raw();
   const sources = new Set([...base.kept.values()].map((k) => k.source));
-  return (zoneId, ran, holds) => {
+  // From the index alone (findings_by_zone): how many rows each rule has on the zone.
+  const counted = db.prepare('SELECT rule, count(*) FROM findings WHERE audit_id = ? AND zone_id = ? GROUP BY rule').raw();
+  return (zoneId, ran, holds, takenOver) => {
     const p = base.partial.get(zoneId);
     if (!p) return false;
+    if (!rowsAsCounted(counted.all(p.source, zoneId) as Array<[string, number]>, p, takenOver)) return false;
     if (!sources.has(p.source) && sources.size >= MAX_SOURCES) return false;
     if (!holdsWithin(p.asKept.holds, p.names, holds)) return false;
     let rows = 0;
@@ -63,6 +67,20 @@ function rowKey(r: unknown[]): string {
 /** A finding as it would be stored, as one text in rowKey's form. */
 function findingKey(f: Finding): string {
   return JSON.stringify(values(0, f).slice(1, -1));
+}
+
+/**
+ * Whether the source holds, for each rule taken over, the rows its tally counts, and the tally
+ * some verdict: kept, the zone is read from those rows with those counts, never replayed (which
+ * is what would notice otherwise, and run the rule).
+ */
+function rowsAsCounted(rows: Array<[string, number]>, p: PartialZone, takenOver: readonly string[]): boolean {
+  const stored = new Map(rows);
+  for (const rule of takenOver) {
+    const [pass, fail, unknown, waived] = p.tally.r[rule] ?? [0, 0, 0, 0];
+    if (pass + fail + unknown + waived === 0 || (stored.get(rule) ?? 0) !== fail + unknown + waived) return false;
+  }
+  return true;
 }
 
 /** A zone rule's passes on its zone; -1 (never a count) when it passed something elsewhere. */

@@ -57,10 +57,10 @@ export interface KeptVerdicts {
   expects?: ExpectedReads;
   /**
    * Given what the rules run on a zone of `partial` gave (the kept rules among them, as they
-   * stood) and what those verdicts hold on, whether they are the verdicts the earlier audit holds:
+   * stood), what those verdicts hold on, and the rules whose verdicts would be taken over, whether they are the verdicts the earlier audit holds:
    * the zone is then kept like an unchanged one, and nothing is taken over (see held-zone.ts).
    */
-  confirm?: (zoneId: string, ran: readonly HeldUnit[], holds: ZoneHolds) => boolean;
+  confirm?: (zoneId: string, ran: readonly HeldUnit[], holds: ZoneHolds, takenOver: readonly string[]) => boolean;
 }
 
 /** What a zone's verdicts hold on: until when (ms; infinity: at any time), the other zones and the names they looked at. */
@@ -405,7 +405,8 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
       if (hold && !hold.letGo) {
         const ran = heldUnits.filter((u) => kept!.rules.has(u.rule));
         const dependsOn = new Set([...otherZones].filter((z) => z !== zoneRow.id));
-        if (!threw && kept!.confirm!(zoneRow.id, ran, { horizon, zones: dependsOn, names })) {
+        const taken = takenOver.map((r) => r.rule.meta.id);
+        if (!threw && kept!.confirm!(zoneRow.id, ran, { horizon, zones: dependsOn, names }, taken)) {
           // Unchanged after all: kept as the earlier audit stored it, with what it held on then.
           // The rules that are never kept (not tallied) give their verdicts as on any kept zone.
           for (const u of heldUnits) if (!kept!.rules.has(u.rule)) emit(zoneRow.id, u);
