@@ -50,5 +50,5 @@ export class DiskReserve {
 /** Whether an error is SQLite (or the file system) saying the disk is full. */
 export function diskIsFull(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_FULL' || code === 'ENOSPC';
+  return typeof code === 'string' && (code === 'ENOSPC' || code.startsWith('SQLITE_FULL'));
 }

@@ -2,6 +2,7 @@ import { userInfo } from 'node:os';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { databasePath, SnapshotError } from './db.js';
+import { diskIsFull } from './disk-reserve.js';
 
 /**
  * SQLite's failures as an operator reads them: what happened to which file and what to do,
@@ -36,7 +37,7 @@ export function snapshotFailure(err: unknown, path: string): SnapshotError | nul
   if (err instanceof SnapshotError) return err;
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return null;
-  if (code === 'ENOSPC' || code.startsWith('SQLITE_FULL')) {
+  if (diskIsFull(err)) {
     return new SnapshotError('ZW_DISK_FULL', `the disk holding ${path} is full: free some space there and run again; earlier scans are intact`);
   }
   if (code === 'SQLITE_READONLY_DIRECTORY' || code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY_CANTINIT') {
