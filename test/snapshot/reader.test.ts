@@ -76,6 +76,27 @@ describe('the binary order of item ids', () => {
   });
 });
 
+describe('the zone list read as JSON', () => {
+  it('carries hostile names and list fields through unchanged, in the name order SQLite gives', () => {
+    const zones: FixtureZone[] = HOSTILE.map((_, n) => ({ name: `z${n}.example` }));
+    const { db, reader } = snapshotOf({ zones });
+    // Values the writer would not write from the API but the columns may hold (the list as stored is what is read).
+    HOSTILE.forEach((s, n) => {
+      db.prepare('UPDATE zones SET name = ?, status = ?, plan = ?, type = ?, paused = ? WHERE name = ?').run(`${s}.${n}`, s, n % 2 ? s : null, s, [null, 0, 1, 7][n % 4], `z${n}.example`);
+    });
+    const ref = scanRef(reader.scan.id);
+    // What a plain column read gives, which is what zones() returned before it read JSON.
+    const expected = (
+      db.prepare('SELECT item_id, account_id, name, status, paused, plan, type FROM zones WHERE first_scan <= ? AND last_scan >= ? ORDER BY name').raw(true).all(ref, ref) as Array<
+        [string, string | null, string, string | null, number | null, string | null, string | null]
+      >
+    ).map(([id, accountId, name, status, paused, plan, type]) => ({ id, accountId, name, status, paused: flag(paused), plan, type }));
+    expect(expected.length).toBe(HOSTILE.length);
+    const read = reader.zones().map(({ id, accountId, name, status, paused, plan, type }) => ({ id, accountId, name, status, paused, plan, type }));
+    expect(read).toEqual(expected);
+  });
+});
+
 describe('DNS records read as JSON', () => {
   it('carry hostile strings, flags and numbers through unchanged', () => {
     const records = HOSTILE.flatMap((s, n) => [
