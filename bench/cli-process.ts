@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 
 /** Runs the CLI in its own process, sampling its high-water RSS until it exits. */
 export async function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; peakKiB: number; ms: number }> {

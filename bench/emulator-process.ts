@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
  * DNS world (the names the dataset's records point at) becomes the resolver of every zonewarden
  * the benchmark starts after it (ZONEWARDEN_RESOLVER), so that no benchmark asks real DNS.
  */
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
 
 export async function startEmulatorProcess(args: string[]): Promise<{ base: string; pid: number; stop: () => void }> {
   const child = spawn(process.execPath, [CLI, 'emulator', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });

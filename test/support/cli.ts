@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { worldDnsServer } from '../../src/emulator/dns/shared.js';
 
 /** The built CLI, as users run it (`npm test` builds dist/ first). */
-export const CLI = fileURLToPath(new URL('../../dist/src/cli/main.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 /**
  * What every CLI run of the tests resolves DNS targets through (ZONEWARDEN_RESOLVER, unless a test
