@@ -268,12 +268,12 @@ export class AuditRecorder implements FindingSink {
               ).lastInsertRowid,
           );
           const last = this.db.prepare('SELECT max(pk) FROM findings').pluck().get() as number | null;
-          const copy = this.db.prepare(`INSERT INTO main.findings (${COLUMNS}) SELECT ? AS audit_id, ${COLUMNS.replace(/^audit_id,/, '')} FROM temp.audit_stage WHERE k >= ? AND k < ? ORDER BY k`);
-          const insert = this.db.prepare(`INSERT INTO main.findings (${COLUMNS}) VALUES (${PLACEHOLDERS})`);
+          const inOrder = [...this.buckets.values()].sort(listingOrder);
           let stored = 0;
-          for (const b of [...this.buckets.values()].sort(listingOrder)) {
-            if (!this.holding) stored += copy.run(auditId, b.id * SPAN, (b.id + 1) * SPAN).changes;
-            else {
+          if (!this.holding) stored = this.copyStaged(auditId, inOrder);
+          else {
+            const insert = this.db.prepare(`INSERT INTO main.findings (${COLUMNS}) VALUES (${PLACEHOLDERS})`);
+            for (const b of inOrder) {
               for (const row of b.held) {
                 row[0] = auditId;
                 insert.run(...row);
@@ -306,6 +306,33 @@ export class AuditRecorder implements FindingSink {
     } finally {
       restore();
     }
+  }
+
+  /**
+   * Copies the staged findings into the findings table, buckets in listing order, as one
+   * statement: SQLite keeps a statement journal of every page a statement changes that was there
+   * when it began, so a statement per bucket wrote the indexes' pages again for each bucket (at
+   * 10,000 zones, 370,000 writes of 750 MB to a temporary file). A small table of the buckets'
+   * key ranges in listing order drives the copy (CROSS JOIN keeps it the outer loop): each range of
+   * the stage is read in key order, so SQLite needs no sort.
+   */
+  private copyStaged(auditId: number, inOrder: readonly Bucket[]): number {
+    this.db.exec('CREATE TEMP TABLE IF NOT EXISTS audit_buckets (position INTEGER PRIMARY KEY, low INTEGER NOT NULL, high INTEGER NOT NULL)');
+    this.db.exec('DELETE FROM temp.audit_buckets');
+    const bucket = this.db.prepare('INSERT INTO temp.audit_buckets (position, low, high) VALUES (?, ?, ?)');
+    inOrder.forEach((b, position) => bucket.run(position, b.id * SPAN, (b.id + 1) * SPAN));
+    const columns = COLUMNS.replace(/^audit_id,/, '')
+      .split(',')
+      .map((c) => `s.${c.trim()}`)
+      .join(', ');
+    const stored = this.db
+      .prepare(
+        `INSERT INTO main.findings (${COLUMNS}) SELECT ? AS audit_id, ${columns}
+         FROM temp.audit_buckets b CROSS JOIN temp.audit_stage s ON s.k >= b.low AND s.k < b.high ORDER BY b.position, s.k`,
+      )
+      .run(auditId).changes;
+    this.db.exec('DELETE FROM temp.audit_buckets');
+    return stored;
   }
 }
 
