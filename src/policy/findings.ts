@@ -51,9 +51,12 @@ export function fingerprint(rule: string, zoneId: string | null, resource: Resou
   return hash('sha256', `${rule}\u0000${zoneId ?? ''}\u0000${resource.type}\u0000${resource.id}`, 'hex').slice(0, 32);
 }
 
+/** A placeholder of a message template, e.g. `{{days}}` (matchAll works on a copy, so one is shared). */
+const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
+
 /** A message template's placeholders, e.g. `{{days}}`. */
 export function placeholders(template: string): string[] {
-  return [...template.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1] as string);
+  return [...template.matchAll(PLACEHOLDER)].map((m) => m[1] as string);
 }
 
 function display(value: unknown): string {
@@ -80,7 +83,7 @@ function templateParts(template: string): TemplateParts {
   if (parts) return parts;
   parts = [];
   let at = 0;
-  for (const m of template.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)) {
+  for (const m of template.matchAll(PLACEHOLDER)) {
     if (m.index > at) parts.push(template.slice(at, m.index));
     parts.push({ key: m[1] as string });
     at = m.index + m[0].length;

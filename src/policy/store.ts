@@ -321,13 +321,9 @@ export class AuditRecorder implements FindingSink {
     this.db.exec('DELETE FROM temp.audit_buckets');
     const bucket = this.db.prepare('INSERT INTO temp.audit_buckets (position, low, high) VALUES (?, ?, ?)');
     inOrder.forEach((b, position) => bucket.run(position, b.id * SPAN, (b.id + 1) * SPAN));
-    const columns = COLUMNS.replace(/^audit_id,/, '')
-      .split(',')
-      .map((c) => `s.${c.trim()}`)
-      .join(', ');
     const stored = this.db
       .prepare(
-        `INSERT INTO main.findings (${COLUMNS}) SELECT ? AS audit_id, ${columns}
+        `INSERT INTO main.findings (${COLUMNS}) SELECT ? AS audit_id, ${COLUMNS.replace(/^audit_id,/, '')}
          FROM temp.audit_buckets b CROSS JOIN temp.audit_stage s ON s.k >= b.low AND s.k < b.high ORDER BY b.position, s.k`,
       )
       .run(auditId).changes;

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { renderMessage } from '../../src/policy/findings.js';
 
 // renderMessage fills a rule's message template (meta.messages) with a finding's data. Templates
-// are split once and reused, so each case below renders more than one template, and some the same
-// template with other data, to catch a part held over from an earlier call.
+// are split once and reused, so the cases render many templates in one process, one of them again
+// with other data, to catch a part held over from an earlier call.
 describe('renderMessage', () => {
   const cases: Array<[template: string, data: Record<string, unknown>, expected: string]> = [
     ['no placeholder at all', {}, 'no placeholder at all'],
