@@ -6,6 +6,7 @@ import type { Redact } from '../common/redact.js';
 import { readAnswer, type ApiAnswer } from './envelope.js';
 import {
   ApiAbortedError,
+  ApiAuthError,
   ApiError,
   ApiNetworkError,
   ApiRateLimitError,
@@ -32,6 +33,11 @@ export interface ApiClientOptions {
   maxRetryWaitMs: number;
   logger?: Logger;
   redact?: Redact;
+  /**
+   * The variable(s) holding this credential when it is not the default one (`ZW_TOKEN_ACME`; a key
+   * pair's two), named when the API refuses it; the default credential's hint names its own.
+   */
+  credentialVariables?: string;
   /** For tests of the backoff: a source of jitter. */
   random?: () => number;
   /** First backoff step (default 500 ms); doubles per attempt up to 30 s. */
@@ -77,6 +83,12 @@ export class ApiClient {
   private readonly headers: Record<string, string>;
   /** Page sizes learnt from timeouts, by route template, so later lists start small. */
   readonly learntPerPage = new Map<string, number>();
+  /**
+   * Whether the API has taken this credential: 'unused' before its first request, 'pending' until
+   * an answer, 'answered' once any request succeeded, 'refused' when refused before any did (a
+   * credential the API does not know, rather than a permission one endpoint lacks).
+   */
+  private credentialState: 'unused' | 'pending' | 'answered' | 'refused' = 'unused';
 
   constructor(readonly options: ApiClientOptions) {
     const url = new URL(options.baseUrl);
@@ -98,6 +110,11 @@ export class ApiClient {
       'user-agent': `zonewarden/${PACKAGE.version}`,
       ...(c.kind === 'token' ? { authorization: `Bearer ${c.token}` } : { 'x-auth-email': c.email, 'x-auth-key': c.key }),
     };
+  }
+
+  /** Whether the API has taken this credential yet (see credentialState). */
+  get credentialStanding(): 'unused' | 'pending' | 'answered' | 'refused' {
+    return this.credentialState;
   }
 
   get<T>(path: string, options: RequestOptions = {}): Promise<ApiAnswer<T>> {
@@ -184,6 +201,7 @@ export class ApiClient {
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     const started = performance.now();
     this.stats.add(template, { requests: 1 });
+    if (this.credentialState === 'unused') this.credentialState = 'pending';
     let status: number;
     let text: string;
     let responseHeaders: Record<string, string | string[] | undefined>;
@@ -224,9 +242,13 @@ export class ApiClient {
     }
     this.logger.debug(`${method} ${url.slice(this.origin.length + this.basePath.length)} ${status} ${Math.round(performance.now() - started)}ms ${bytes} B`);
     try {
-      return readAnswer<T>({ route, status, body: text, retryAfterMs, redact: this.redact, idempotent });
+      const credential = this.options.credentialVariables;
+      const answer = readAnswer<T>({ route, status, body: text, retryAfterMs, redact: this.redact, idempotent, ...(credential ? { credential } : {}) });
+      this.credentialState = 'answered';
+      return answer;
     } catch (err) {
       this.stats.add(template, { failures: 1 });
+      if (err instanceof ApiAuthError && this.credentialState !== 'answered') this.credentialState = 'refused';
       throw err;
     }
   }

@@ -13,13 +13,18 @@ export interface CursorListOptions {
   query?: Record<string, QueryValue>;
   maxPages?: number;
   signal?: AbortSignal;
+  /**
+   * A full page without a cursor is not taken as the last: the answer may hold more in a shape not
+   * understood, and a list that must be whole (the audit log) then ends truncated ('no-cursor').
+   */
+  fullPageNeedsCursor?: boolean;
 }
 
 export interface CursorListResult<T> {
   items: T[];
   pages: number;
   truncated: boolean;
-  truncatedReason?: 'repeated-cursor' | 'page-cap';
+  truncatedReason?: 'repeated-cursor' | 'page-cap' | 'no-cursor';
 }
 
 const DEFAULT_MAX_PAGES = 1000;
@@ -32,8 +37,10 @@ export async function readCursorList<T>(client: ApiClient, path: string, options
   for (let pages = 1; ; pages++) {
     const query: Record<string, QueryValue> = { ...options.query, [options.pageSize.param]: String(options.pageSize.value), ...(cursor ? { cursor } : {}) };
     const answer = await client.get<T[]>(path, { query, ...(options.signal ? { signal: options.signal } : {}) });
+    const got = Array.isArray(answer.result) ? answer.result.length : 0;
     if (Array.isArray(answer.result)) for (const item of answer.result) items.push(item);
     const next = answer.resultInfo?.cursor;
+    if (!next && options.fullPageNeedsCursor && got >= options.pageSize.value) return { items, pages, truncated: true, truncatedReason: 'no-cursor' };
     if (!next) return { items, pages, truncated: false };
     if (seen.has(next)) return { items, pages, truncated: true, truncatedReason: 'repeated-cursor' };
     if (pages >= maxPages) return { items, pages, truncated: true, truncatedReason: 'page-cap' };

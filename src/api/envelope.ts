@@ -43,6 +43,8 @@ export interface AnswerContext {
   redact: (text: string) => string;
   /** Whether repeating the request is safe (reads), for failures that may be passing. */
   idempotent: boolean;
+  /** The variable(s) holding the client's credential when it is not the default one: a refusal names them. */
+  credential?: string;
 }
 
 /** Control characters shown escaped and long text cut, so an excerpt is one readable line. */
@@ -76,6 +78,12 @@ function readResultInfo(value: unknown): ResultInfo | null {
     if (typeof v[key] === 'number' && Number.isFinite(v[key])) info[key] = v[key] as number;
   }
   if (typeof v['cursor'] === 'string' && v['cursor'] !== '') info.cursor = v['cursor'];
+  else {
+    // The vendor's SDKs also read the next page's cursor from `cursors.after`: taken when `cursor` is absent.
+    const cursors = v['cursors'];
+    const after = cursors && typeof cursors === 'object' ? (cursors as Record<string, unknown>)['after'] : undefined;
+    if (typeof after === 'string' && after !== '') info.cursor = after;
+  }
   return info;
 }
 
@@ -142,7 +150,8 @@ function failure(ctx: AnswerContext, errors: ApiErrorItem[]): ApiError {
   if (status === 429 || errors.some((e) => e.code === 971 || e.code === 10100)) return rateLimited(ctx, errors);
   // 9109 and 10000 come with 401 or 403 (and 9109 is read on any status, should a proxy change it).
   if (status === 401 || status === 403 || errors.some((e) => e.code === 6003 || e.code === 9109)) {
-    return new ApiAuthError(`${message} (${CREDENTIALS_HINT})`, fields);
+    const hint = ctx.credential ? `check ${ctx.credential}` : CREDENTIALS_HINT;
+    return new ApiAuthError(`${message} (${hint})`, ctx.credential ? { ...fields, credential: ctx.credential } : fields);
   }
   if (status === 410 || (status === 404 && errors.some((e) => RETIRED_MESSAGE.test(e.message)))) return new ApiGoneError(message, fields);
   if (status >= 500 || (status < 400 && errors.some(saysServerFailed))) return new ApiServerError(message, { ...fields, retryable: ctx.idempotent });

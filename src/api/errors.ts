@@ -18,6 +18,8 @@ export interface ApiErrorFields {
   retryable: boolean;
   attempts?: number;
   cause?: unknown;
+  /** For a refusal: the variable(s) holding the credential refused, by name (never the value). */
+  credential?: string;
 }
 
 export class ApiError extends ZonewardenError {
@@ -56,8 +58,12 @@ export class ApiRequestError extends ApiError {
  * credentials do not work at all; later, that this endpoint is not permitted to them.
  */
 export class ApiAuthError extends ApiError {
+  /** The variable(s) holding the refused credential, when it is not the default one (whose names every hint gives). */
+  readonly credential: string | null;
+
   constructor(message: string, fields: Omit<ApiErrorFields, 'retryable'>) {
     super('ZW_API_AUTH', message, { ...fields, retryable: false });
+    this.credential = fields.credential ?? null;
   }
 }
 

@@ -11,8 +11,9 @@ import { apiAccess, baseUrlOf } from './common.js';
  * that only read the database (audit, report, diff) do not load the HTTP client.
  */
 
-function newClient(config: Config, io: CommandIO, logger: Logger, baseUrl: string, credentials: Credentials, perSecond: number): ApiClient {
+function newClient(config: Config, io: CommandIO, logger: Logger, baseUrl: string, credentials: Credentials, perSecond: number, variables?: string): ApiClient {
   return new ApiClient({
+    ...(variables ? { credentialVariables: variables } : {}),
     baseUrl,
     credentials,
     budget: config.budget,
@@ -51,9 +52,9 @@ export function clientSetFor(config: Config, io: CommandIO, logger: Logger): Cli
   noteIgnoredVendorVariables(config, io, logger);
   const count = (credentials.default ? 1 : 0) + credentials.mapped.length;
   const perSecond = config.perSecond === 0 ? 0 : Math.max(1, Math.floor(config.perSecond / count));
-  const make = (c: Credentials) => newClient(config, io, logger, baseUrl, c, perSecond);
+  const make = (c: Credentials, variables?: string) => newClient(config, io, logger, baseUrl, c, perSecond, variables);
   return new ClientSet(
     credentials.default && { label: credentials.default.label, client: make(credentials.default.credentials) },
-    credentials.mapped.map((m) => ({ label: m.label, accounts: m.accounts, client: make(m.credentials) })),
+    credentials.mapped.map((m) => ({ label: m.label, accounts: m.accounts, client: make(m.credentials, m.variables) })),
   );
 }

@@ -115,6 +115,8 @@ export interface LabelledCredentials {
 
 export interface MappedCredentials extends LabelledCredentials {
   accounts: readonly string[];
+  /** The variable(s) holding it, for messages: the token's, or the key pair's two. */
+  variables: string;
 }
 
 /** Every credential a scan uses: the default (null when absent and not needed) and the mapped ones. */
@@ -130,7 +132,11 @@ export interface ScanCredentials {
  * which an account-owned token cannot do (GET /accounts answers 400 code 1001).
  */
 export function scanCredentials(map: CredentialMap, scopeAccounts: readonly string[], env: NodeJS.ProcessEnv): ScanCredentials {
-  const mapped = map.map((entry, i) => ({ ...mappedCredentials(entry, i, env), accounts: entry.accounts }));
+  const mapped = map.map((entry, i) => ({
+    ...mappedCredentials(entry, i, env),
+    accounts: entry.accounts,
+    variables: entry.tokenEnv ?? `${entry.emailEnv} and ${entry.keyEnv}`,
+  }));
   const found = readDefault(env, map);
   const covered = new Set(map.flatMap((e) => e.accounts));
   const allMapped = scopeAccounts.length > 0 && scopeAccounts.every((id) => covered.has(id.toLowerCase()));

@@ -14,6 +14,12 @@ export type AccountChanges =
   /** Every zone of the account is read: the log could not be read, or named a change it could not place. */
   | { kind: 'all'; why: string; denied?: boolean; error?: ApiError };
 
+const TRUNCATED = {
+  'repeated-cursor': 'the API served one cursor twice',
+  'page-cap': 'more pages than the reader takes',
+  'no-cursor': 'a full page came without the cursor of the next',
+} as const;
+
 /** The largest page the log serves (vendor's API reference: `limit`, default 100). */
 const PAGE = 1000;
 
@@ -25,17 +31,19 @@ export async function accountChanges(client: ApiClient, accountId: string, since
       pageSize: { param: 'limit', value: PAGE },
       query: { since: since.toISOString(), before: before.toISOString() },
       signal,
+      // A log cut short would hide changes: a full page must say where the next one starts.
+      fullPageNeedsCursor: true,
     });
   } catch (err) {
     if (!(err instanceof ApiError) || err.code === 'ZW_API_ABORTED') throw err;
     // A 403 or 401: a permission the credentials lack; any other answer: the log says nothing tonight.
     const denied = err instanceof ApiAuthError;
     const why = denied
-      ? 'these credentials may not read the account audit log (it needs the "Account Settings Read" or audit logs read permission)'
+      ? `${credentialOf(client)} may not read the account audit log (it needs the "Account Settings Read" or audit logs read permission)`
       : `the account audit log could not be read (${err.message})`;
     return { kind: 'all', why, denied, error: err };
   }
-  if (read.truncated) return { kind: 'all', why: `the account audit log could not be read whole (${read.truncatedReason})` };
+  if (read.truncated) return { kind: 'all', why: `the account audit log could not be read whole (${TRUNCATED[read.truncatedReason ?? 'page-cap']})` };
   const zones = new Set<string>();
   for (const entry of read.items) {
     const zone = entry?.['zone'];
@@ -50,4 +58,10 @@ export async function accountChanges(client: ApiClient, accountId: string, since
     if (scope === 'zones') return { kind: 'all', why: 'the account audit log records a change to a zone it does not name' };
   }
   return { kind: 'zones', zones, entries: read.items.length, pages: read.pages };
+}
+
+/** The credential a client reads with, by its variables' names (never its value). */
+export function credentialOf(client: ApiClient): string {
+  const variables = client.options.credentialVariables;
+  return variables ? `the credential in ${variables}` : 'the default credential';
 }

@@ -24,9 +24,11 @@ const WRONG_LOCATION = /from location/i;
 export function startingFailure(err: ApiError, client: Pick<ApiClientOptions, 'credentials' | 'baseUrl'>): ScanCannotStart {
   const said = err.apiErrors.map((e) => (e.code === undefined ? e.message : `${e.code} ${e.message}`)).join('; ') || 'no error details';
   if (err instanceof ApiAuthError) {
-    // Either spelling may hold it (credentials.ts reads the vendor's names when ours are unset); the client does not know which.
-    const variables =
-      client.credentials.kind === 'token'
+    // A mapped credential's own variables; for the default, either spelling may hold it (credentials.ts
+    // reads the vendor's names when ours are unset) and the client does not know which.
+    const variables = err.credential
+      ? err.credential
+      : client.credentials.kind === 'token'
         ? `${CREDENTIAL_ENV.token} (or ${VENDOR_CREDENTIAL_ENV.token})`
         : `${CREDENTIAL_ENV.email} and ${CREDENTIAL_ENV.key} (or ${VENDOR_CREDENTIAL_ENV.email} and ${VENDOR_CREDENTIAL_ENV.key})`;
     const hint = err.apiErrors.some((e) => WRONG_LOCATION.test(e.message))

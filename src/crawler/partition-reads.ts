@@ -304,7 +304,16 @@ export abstract class PartitionReads {
    */
   protected stopIfFirst(err: unknown): void {
     if (this.anyReadSucceeded || !(err instanceof ApiAuthError || (err instanceof ApiNetworkError && err.unreachable))) return;
+    // With a credential per account, one refused is its accounts' loss (their parts are denied, its
+    // variable named), not the scan's, while another credential may yet be taken.
+    if (err instanceof ApiAuthError && this.anotherCredentialMayWork()) return;
     throw startingFailure(err, this.o.client.options);
+  }
+
+  /** Whether a credential of the scan has been taken by the API, or not refused yet. */
+  private anotherCredentialMayWork(): boolean {
+    const clients = this.o.clients?.all() ?? [this.o.client];
+    return clients.some((c) => c.credentialStanding === 'pending' || c.credentialStanding === 'answered');
   }
 
   protected failed(partition: PartitionWriter, err: unknown, pages: number, items: number, name: string | null): void {

@@ -41,7 +41,8 @@ export interface ZonePlan {
 export class ReadPlan {
   private readonly changes = new Map<string, Promise<AccountChanges>>();
   private readonly turn: ReadonlySet<string>;
-  private deniedSaid = false;
+  /** Credentials (by their clients) whose refusal of the audit log has been said: once each. */
+  private readonly deniedSaid = new Set<ApiClient>();
 
   private constructor(
     readonly incremental: boolean,
@@ -96,14 +97,14 @@ export class ReadPlan {
       // header counts whole seconds: a minute past it, where no entry can be yet, misses none.
       const since = new Date(Date.parse(this.base!.apiStartedAt) - LOG_OVERLAP_MS);
       const before = new Date(client.serverNow().getTime() + 60_000);
-      read = accountChanges(client, accountId, since, before, signal).then((changes) => this.recorded(accountId, changes));
+      read = accountChanges(client, accountId, since, before, signal).then((changes) => this.recorded(accountId, changes, client));
       this.changes.set(accountId, read);
     }
     return read;
   }
 
-  /** Records the log's read as a partition of the account, and says once why an account is read in full. */
-  private recorded(accountId: string, changes: AccountChanges): AccountChanges {
+  /** Records the log's read as a partition of the account, and says why an account is read in full (a refusal once per credential). */
+  private recorded(accountId: string, changes: AccountChanges, client: ApiClient): AccountChanges {
     const partition = this.writer.partition('account', accountId, 'audit_log');
     if (changes.kind === 'zones') {
       partition.finish({ state: 'ok', pages: changes.pages, items: changes.entries });
@@ -111,8 +112,8 @@ export class ReadPlan {
     }
     const e = changes.error;
     partition.finish({ state: changes.denied ? 'denied' : e ? 'failed' : 'ok', pages: 0, items: 0, httpStatus: e?.status ?? null, errorCode: e?.code ?? null, message: changes.why });
-    if (!changes.denied || !this.deniedSaid) this.logger.warn(`account ${accountId}: ${changes.why}; its zones are read in full`);
-    if (changes.denied) this.deniedSaid = true;
+    if (!changes.denied || !this.deniedSaid.has(client)) this.logger.warn(`account ${accountId}: ${changes.why}; its zones are read in full`);
+    if (changes.denied) this.deniedSaid.add(client);
     return changes;
   }
 }

@@ -93,7 +93,12 @@ const SETTING_FLIPS: Array<[Exclude<SettingId, 'waf' | 'security_header'>, (v: u
 
 const PLAN_STEPS: Record<Plan, Plan> = { free: 'pro', pro: 'business', business: 'enterprise', enterprise: 'business' };
 
+const NIGHT_OPTIONS: ReadonlySet<string> = new Set(['share', 'seed']);
+
 function readOptions(options: NightOptions): { share: number; seed: number } {
+  // A misspelt option would otherwise run a default night that the caller did not ask for.
+  const unknown = Object.keys(options).find((key) => !NIGHT_OPTIONS.has(key));
+  if (unknown !== undefined) throw new NightOptionError(`unknown option "${unknown.slice(0, 40)}": a night takes share (0 to 1) and seed (a whole number)`);
   const share = options.share ?? 0.02;
   const seed = options.seed ?? 1;
   if (typeof share !== 'number' || !Number.isFinite(share) || share < 0 || share > 1) throw new NightOptionError(`share must be a number from 0 to 1; got ${String(share)}`);

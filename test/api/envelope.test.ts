@@ -75,6 +75,22 @@ describe('readAnswer success', () => {
     expect(readAnswer(ctx(200, envelope({ result: [], result_info: { count: 1, cursor: '' } }))).resultInfo).toEqual({ count: 1 });
   });
 
+  it("takes the next page's cursor from cursors.after when result_info has no cursor", () => {
+    // vendor's TypeScript SDK (cloudflare 4+): the audit log's cursor pagination reads result_info.cursors.after.
+    expect(readAnswer(ctx(200, envelope({ result: [], result_info: { cursors: { after: 'xyz' } } }))).resultInfo).toEqual({ cursor: 'xyz' });
+    expect(readAnswer(ctx(200, envelope({ result: [], result_info: { cursor: 'abc', cursors: { after: 'xyz' } } }))).resultInfo).toEqual({ cursor: 'abc' });
+    expect(readAnswer(ctx(200, envelope({ result: [], result_info: { cursors: { after: '' } } }))).resultInfo).toEqual({});
+    expect(readAnswer(ctx(200, envelope({ result: [], result_info: { cursors: 'after' } }))).resultInfo).toEqual({});
+  });
+
+  it('names the mapped credential\'s variable in a refusal, not the default ones', () => {
+    const err = failure(ctx(403, envelope({ success: false, errors: [{ code: 9109, message: 'Invalid access token' }] }), { credential: 'ZW_TOKEN_ACME' }));
+    expect(err).toBeInstanceOf(ApiAuthError);
+    expect(err.message).toContain('(check ZW_TOKEN_ACME)');
+    expect(err.message).not.toContain('ZONEWARDEN_API_TOKEN');
+    expect((err as ApiAuthError).credential).toBe('ZW_TOKEN_ACME');
+  });
+
   it.each([
     ['absent', undefined],
     ['null', null],

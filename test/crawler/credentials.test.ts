@@ -2,9 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ClientSet } from '../../src/api/client-set.js';
 import type { ApiClient } from '../../src/api/client.js';
 import { createRedactor } from '../../src/common/redact.js';
-import { runScan } from '../../src/crawler/run-scan.js';
+import { ScanCannotStart } from '../../src/crawler/first-calls.js';
+import { runScan, ScanFailed } from '../../src/crawler/run-scan.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import { openSnapshot } from '../../src/snapshot/db.js';
+import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
 import { caseDataset } from '../support/case-dataset.js';
 import { clientFor, recordingLogger } from '../support/client.js';
@@ -24,24 +25,50 @@ afterEach(async () => {
   for (const c of clients.splice(0)) await c.close();
 });
 
-function client(emu: RunningEmulator, token: string): ApiClient {
-  const c = clientFor(emu, { credentials: { kind: 'token', token }, budget: 1_000_000, budgetWindowMs: 1000, retries: 0 });
+function client(emu: RunningEmulator, token: string, variables?: string): ApiClient {
+  const c = clientFor(emu, { credentials: { kind: 'token', token }, budget: 1_000_000, budgetWindowMs: 1000, retries: 0, ...(variables ? { credentialVariables: variables } : {}) });
   clients.push(c);
   return c;
 }
 
-async function acmeId(): Promise<string> {
+async function accountIds(): Promise<{ acme: string; other: string }> {
   const probe = await emulatorFor({ dataset: caseDataset() });
   try {
-    return probe.org.state.accounts.find((a) => a.name.startsWith('Acme'))!.id;
+    const accounts = probe.org.state.accounts;
+    const acme = accounts.find((a) => a.name.startsWith('Acme'))!.id;
+    const other = accounts.find((a) => a.id !== acme && probe.org.visibleZones().some((z) => z.accountId === a.id))!.id;
+    return { acme, other };
   } finally {
     await probe.close();
   }
 }
 
-async function scanWith(emu: RunningEmulator, set: ClientSet, scope = { accounts: [] as string[], zones: [] as string[] }) {
-  const db = openSnapshot(':memory:');
-  const outcome = await runScan({ db, client: set.primary, clients: set, scope, concurrency: 4, logger: recordingLogger(), redact: createRedactor([TOKEN, ACME_TOKEN]), repairPauseMs: 0 });
+async function acmeId(): Promise<string> {
+  return (await accountIds()).acme;
+}
+
+/** A token the API does not know (vendor's API reference: 403 code 9109, "Invalid access token"). */
+const UNKNOWN_TOKEN = 'canary-unknown-token-7d41e0a9c2';
+
+async function scanWith(
+  emu: RunningEmulator,
+  set: ClientSet,
+  scope = { accounts: [] as string[], zones: [] as string[] },
+  more: { db?: Db; logger?: ReturnType<typeof recordingLogger>; incremental?: { full: boolean; fullEvery: number } } = {},
+) {
+  const db = more.db ?? openSnapshot(':memory:');
+  const logger = more.logger ?? recordingLogger();
+  const outcome = await runScan({
+    db,
+    client: set.primary,
+    clients: set,
+    scope,
+    concurrency: 4,
+    logger,
+    redact: createRedactor([TOKEN, ACME_TOKEN]),
+    repairPauseMs: 0,
+    ...(more.incremental ? { incremental: more.incremental } : {}),
+  });
   return { db, outcome, reader: new SnapshotReader(db, outcome.scanId) };
 }
 
@@ -76,5 +103,71 @@ describe('a credential per account', () => {
     expect(routes).not.toContain('GET /accounts');
     expect(routes).not.toContain('GET /user/invites');
     expect(Object.keys(emu.stats().byCredential)).toEqual([`account-token:${acme}`]);
+  });
+
+  it("reads the other accounts when one mapped token is refused, and names that token's variable in each part it lost", async () => {
+    const acme = await acmeId();
+    const emu = await emulator({ dataset: caseDataset() });
+    const set = new ClientSet({ label: 'ZONEWARDEN_API_TOKEN', client: client(emu, TOKEN) }, [{ label: 'ZW_TOKEN_ACME', client: client(emu, UNKNOWN_TOKEN, 'ZW_TOKEN_ACME'), accounts: [acme] }]);
+    const { outcome, reader } = await scanWith(emu, set);
+    expect(outcome.status).toBe('incomplete');
+    const lost = outcome.summary.missing;
+    expect(lost.length).toBeGreaterThan(0);
+    expect(lost.every((m) => m.reason.includes('check ZW_TOKEN_ACME') && !m.reason.includes('ZONEWARDEN_API_TOKEN') && !m.reason.includes(UNKNOWN_TOKEN))).toBe(true);
+    // Every account but Acme was read with the default credential.
+    const others = emu.org.visibleZones().filter((z) => z.accountId !== acme);
+    expect(reader.zones().filter((z) => z.accountId !== acme).length).toBe(others.length);
+  });
+
+  it('scans the accounts of a token the API takes when another mapped token is refused, with no default credential', async () => {
+    const { acme, other } = await accountIds();
+    const emu = await emulator({ dataset: caseDataset(), accountTokens: [{ token: ACME_TOKEN, accounts: [acme] }] });
+    const set = new ClientSet(null, [
+      { label: 'ZW_TOKEN_ACME', client: client(emu, ACME_TOKEN, 'ZW_TOKEN_ACME'), accounts: [acme] },
+      { label: 'ZW_TOKEN_OTHER', client: client(emu, UNKNOWN_TOKEN, 'ZW_TOKEN_OTHER'), accounts: [other] },
+    ]);
+    const { outcome, reader } = await scanWith(emu, set, { accounts: [acme, other], zones: [] });
+    // The outcome is the same whichever token answers first: the refused one costs its accounts, not the scan.
+    expect(outcome.status).toBe('incomplete');
+    expect(reader.zones().length).toBe(emu.org.visibleZones().filter((z) => z.accountId === acme).length);
+    expect(outcome.summary.missing.map((m) => m.scopeId)).toContain(other);
+    expect(outcome.summary.missing.every((m) => m.reason.includes('check ZW_TOKEN_OTHER'))).toBe(true);
+  });
+
+  it('ends the scan with one line naming the variable when the only credential, a mapped one, is refused', async () => {
+    const acme = await acmeId();
+    const emu = await emulator({ dataset: caseDataset() });
+    const set = new ClientSet(null, [{ label: 'ZW_TOKEN_ACME', client: client(emu, UNKNOWN_TOKEN, 'ZW_TOKEN_ACME'), accounts: [acme] }]);
+    const error = await scanWith(emu, set, { accounts: [acme], zones: [] }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ScanFailed);
+    const fatal = (error as ScanFailed).error as ScanCannotStart;
+    expect(fatal).toBeInstanceOf(ScanCannotStart);
+    expect(fatal.exitCode).toBe(2);
+    expect(fatal.message).toMatch(/^the API refused the credentials \(GET \/zones: HTTP 403, 9109 [^)]*\): check ZW_TOKEN_ACME \(a valid/);
+    expect(fatal.message).not.toContain('ZONEWARDEN_API_TOKEN');
+    expect(fatal.message).not.toContain(UNKNOWN_TOKEN);
+  });
+
+  it("says once per credential, by its variable, that it may not read the audit log", async () => {
+    // vendor docs: audit logs: reading them needs the Account Settings Read (or audit logs read) permission.
+    const acme = await acmeId();
+    const emu = await emulator({ dataset: caseDataset(), accountTokens: [{ token: ACME_TOKEN, accounts: [acme] }], auditLog: 'denied' });
+    const set = new ClientSet({ label: 'ZONEWARDEN_API_TOKEN', client: client(emu, TOKEN) }, [{ label: 'ZW_TOKEN_ACME', client: client(emu, ACME_TOKEN, 'ZW_TOKEN_ACME'), accounts: [acme] }]);
+    const incremental = { full: false, fullEvery: 7 };
+    const { db } = await scanWith(emu, set, undefined, { incremental });
+    emu.night({ share: 0.1, seed: 1 });
+    const logger = recordingLogger();
+    await scanWith(emu, set, undefined, { db, logger, incremental });
+    const said = logger.lines.filter((l) => l.includes('may not read the account audit log'));
+    const accounts = new Set(emu.org.visibleZones().map((z) => z.accountId));
+    expect(accounts.size).toBeGreaterThan(2);
+    // One line for the default credential (however many of its accounts were refused), one for Acme's token.
+    expect(said).toHaveLength(2);
+    expect(said.filter((l) => l.includes('the credential in ZW_TOKEN_ACME'))).toHaveLength(1);
+    expect(said.filter((l) => l.includes('the default credential'))).toHaveLength(1);
+    expect(said.join('\n')).not.toContain(ACME_TOKEN);
   });
 });

@@ -135,6 +135,8 @@ describe('audit log: shape, paging and filters', () => {
     expectFailure(await at('before=2030-01-01'), 400, CODE.validation);
     expectFailure(await at('since=2026-10-01'), 400, CODE.validation);
     expectFailure(await at(''), 400, CODE.validation);
+    // Emulator's documented guess: with both missing, the one error names both.
+    expect((await at('')).json.errors[0].message).toMatch(/^since and before are required/);
     expect((await at('since=2026-10-01&before=2030-01-01')).json.errors).toEqual([]);
     // vendor API reference: "a date string 2019-04-30 (interpreted in UTC) or an absolute timestamp that conforms to RFC3339".
     expect(expectOk(await at('since=2026-10-01T00:00:00Z&before=2029-12-31T23:59:59.5%2B02:00'))).toHaveLength(1);
@@ -400,8 +402,12 @@ describe('night control', () => {
     expect(r.json.changed).toHaveLength(4);
     const defaults = await raw(emu, 'POST', '/__emulator/night');
     expect(defaults.json).toMatchObject({ night: 2, share: 0.02, seed: 1 });
-    for (const body of [{ share: 2 }, { share: -0.1 }, { seed: 1.5 }, [1], 'not json']) {
+    for (const body of [{ share: 2 }, { share: -0.1 }, { seed: 1.5 }, [1], 'not json', { shar: 0.1 }]) {
       expect((await raw(emu, 'POST', '/__emulator/night', { body })).status).toBe(400);
     }
+    // A misspelt option is named, and no night is run for it.
+    const misspelt = await raw(emu, 'POST', '/__emulator/night', { body: { shar: 0.1 } });
+    expect(JSON.stringify(misspelt.json)).toContain('unknown option \\"shar\\"');
+    expect((await raw(emu, 'POST', '/__emulator/night', { body: { seed: 2 } })).json).toMatchObject({ night: 3 });
   });
 });

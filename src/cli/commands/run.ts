@@ -39,7 +39,10 @@ is read in full at least every --full-every nights (default 7). Other zones are 
 change can come unlogged (certificates in their renewal window, pending DNSSEC) and carried
 forward from the last scan without copying its rows. --full reads every zone in full. Without
 permission to read an account's audit log (Account Settings Read), its zones are read in full,
-and the run says so once.
+and the run says so once per credential.
+
+With the config file's "credentials" section, each account mapped there is read with its own
+token or key pair, on that credential's own budget, side by side (docs/credentials.md).
 
 Exit 1: a failure (not waived) at or above --fail-on. Otherwise exit 3 when the scan is incomplete
 or a rule could not run; else 0. Exit 2: a usage, configuration or fatal error.`,

@@ -29,7 +29,13 @@ Exit 0: the scan is complete. Exit 3: some parts could not be read, or some --zo
 matched nothing; what was read is kept and the summary names what is missing. Exit 2: a usage,
 configuration or fatal error (the scan, if it started, is marked aborted), such as a --zone/--account
 scope that matches nothing these credentials see (the closest names are listed), credentials the
-API refuses, or an API that cannot be reached on the first calls.
+API refuses (all of them, with a credential per account), or an API that cannot be reached on the
+first calls.
+
+A credential per account: the config file's "credentials" section maps accounts to the variables
+holding their own tokens or key pairs (docs/credentials.md). Each credential has its own budget and
+pacer and its accounts are read side by side; one the API refuses loses its accounts' parts (denied,
+its variable named), not the scan.
 
 Later refusals (401, 403) are parts "denied" to these credentials; an account-owned token, which
 cannot list accounts, reads the zones of --account or every zone it sees; endpoints the API

@@ -128,6 +128,7 @@ function listAuditLog(ctx: RequestContext) {
   const id = param(ctx, 'account_id');
   const account = ctx.org.accountsById.get(id);
   if (!account || !account.member) notFound('account', id);
+  if (!ctx.query.get('since') && !ctx.query.get('before')) throw fail(400, CODES.validation, 'since and before are required: dates such as 2026-10-31 (read as UTC) or RFC 3339 times such as 2026-10-31T12:00:00Z');
   const since = instant(ctx, 'since');
   const before = instant(ctx, 'before');
   if (since >= before) throw fail(400, CODES.validation, 'since must be earlier than before');
