@@ -132,13 +132,16 @@ export interface ScanCredentials {
  * which an account-owned token cannot do (GET /accounts answers 400 code 1001).
  */
 export function scanCredentials(map: CredentialMap, scopeAccounts: readonly string[], env: NodeJS.ProcessEnv): ScanCredentials {
-  const mapped = map.map((entry, i) => ({
+  // A scan limited to some accounts needs only the entries holding one of them: the others' variables may be unset.
+  const scope = new Set(scopeAccounts.map((id) => id.toLowerCase()));
+  const used = scope.size === 0 ? map.map((entry, i) => ({ entry, i })) : map.map((entry, i) => ({ entry, i })).filter(({ entry }) => entry.accounts.some((id) => scope.has(id.toLowerCase())));
+  const mapped = used.map(({ entry, i }) => ({
     ...mappedCredentials(entry, i, env),
     accounts: entry.accounts,
     variables: entry.tokenEnv ?? `${entry.emailEnv} and ${entry.keyEnv}`,
   }));
   const found = readDefault(env, map);
-  const covered = new Set(map.flatMap((e) => e.accounts));
+  const covered = new Set(used.flatMap(({ entry }) => entry.accounts.map((id) => id.toLowerCase())));
   const allMapped = scopeAccounts.length > 0 && scopeAccounts.every((id) => covered.has(id.toLowerCase()));
   if (!found && !allMapped) {
     throw new ConfigError(map.length === 0 ? NO_CREDENTIALS : `${NO_CREDENTIALS}: the accounts not listed in the config file's "credentials" need them (or limit the scan with --account to listed accounts)`);

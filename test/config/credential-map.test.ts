@@ -124,8 +124,8 @@ describe('scanCredentials', () => {
     expect(scanCredentials(MAP, [], env)).toEqual({
       default: { label: 'ZONEWARDEN_API_TOKEN', credentials: { kind: 'token', token: DEFAULT_TOKEN } },
       mapped: [
-        { label: 'ZW_TOKEN_ACME', accounts: [ACME], credentials: { kind: 'token', token: ACME_TOKEN } },
-        { label: 'ZW_GLOBEX_KEY', accounts: [GLOBEX], credentials: { kind: 'key', email: 'globex-ops@example.net', key: GLOBEX_KEY } },
+        { label: 'ZW_TOKEN_ACME', variables: 'ZW_TOKEN_ACME', accounts: [ACME], credentials: { kind: 'token', token: ACME_TOKEN } },
+        { label: 'ZW_GLOBEX_KEY', variables: 'ZW_GLOBEX_EMAIL and ZW_GLOBEX_KEY', accounts: [GLOBEX], credentials: { kind: 'key', email: 'globex-ops@example.net', key: GLOBEX_KEY } },
       ],
     });
   });
@@ -137,6 +137,18 @@ describe('scanCredentials', () => {
     expect(configError(() => scanCredentials(MAP, [], { ...env, ZW_GLOBEX_KEY: undefined })).message).toBe(
       `ZW_GLOBEX_KEY is not set: the config file's credentials[1] reads the API key for account ${GLOBEX} from it; set it, or remove the entry`,
     );
+  });
+
+  it('needs only the entries holding an account of a scan limited by --account', () => {
+    // A scan of Acme alone reads nothing with Globex's key pair: its variables may be unset.
+    const acmeOnly = scanCredentials(MAP, [ACME.toUpperCase()], { ...env, ZW_GLOBEX_EMAIL: undefined, ZW_GLOBEX_KEY: undefined });
+    expect(acmeOnly.mapped.map((m) => m.label)).toEqual(['ZW_TOKEN_ACME']);
+    // Without the default, a scan of Acme alone still needs nothing more.
+    expect(scanCredentials(MAP, [ACME], { ZW_TOKEN_ACME: ACME_TOKEN }).mapped.map((m) => m.label)).toEqual(['ZW_TOKEN_ACME']);
+    // The entry of an account in scope is still read, and still checked.
+    expect(configError(() => scanCredentials(MAP, [GLOBEX], { ...env, ZW_GLOBEX_KEY: undefined })).message).toMatch(/^ZW_GLOBEX_KEY is not set/);
+    // An unscoped scan needs every entry.
+    expect(configError(() => scanCredentials(MAP, [], { ...env, ZW_GLOBEX_KEY: undefined })).message).toMatch(/^ZW_GLOBEX_KEY is not set/);
   });
 
   it.each([
