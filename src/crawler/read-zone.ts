@@ -3,14 +3,15 @@ import type { ReadKit, ZoneFacts } from './reads/zone-read.js';
 import type { Endpoint } from '../snapshot/tables.js';
 
 /**
- * The reads of one zone, in order. Read in full, every read runs (each still skips what it knows
- * the answer to). Read for what is due only, a read runs when stored data says a change can have
- * come unlogged (dueByDate); every other read carries its partitions forward, unless one of them
- * has nothing sound to carry (never read, or its last read failed): the read then runs.
+ * The reads of one zone, in order, each as its declaration (`refresh`) says. Read in full, every
+ * read runs (a `terminal` or `ruleset-version` read still carries what its stored state or version
+ * says cannot have changed). Read for what is due only, a `date` read runs when stored data says a
+ * change can have come unlogged (dueByDate); every other read carries its partitions forward,
+ * unless one of them has nothing sound to carry (never read, or its last read failed): it then runs.
  */
 export async function readZoneParts(kit: ReadKit, facts: ZoneFacts, canCarry: (endpoint: Endpoint) => boolean): Promise<void> {
   for (const read of ZONE_READS) {
-    if (facts.mode === 'full' || read.dueByDate?.(facts)) {
+    if (facts.mode === 'full' || (read.refresh === 'date' && read.dueByDate?.(facts))) {
       await read.run(kit, facts);
       continue;
     }

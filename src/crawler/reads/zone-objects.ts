@@ -8,7 +8,7 @@ import type { ZoneRead } from './zone-read.js';
  */
 export const dnssec: ZoneRead = {
   name: 'DNSSEC',
-  endpoint: ZONE_OBJECT_READS.dnssec,
+  endpoint: `GET ${ZONE_OBJECT_READS.dnssec}`,
   scope: 'zone',
   partitions: ['dnssec'],
   refresh: 'date',
@@ -21,7 +21,7 @@ export const dnssec: ZoneRead = {
 
 export const universalSsl: ZoneRead = {
   name: 'Universal SSL settings',
-  endpoint: ZONE_OBJECT_READS.universal_ssl,
+  endpoint: `GET ${ZONE_OBJECT_READS.universal_ssl}`,
   scope: 'zone',
   partitions: ['universal_ssl'],
   refresh: 'zone-changed',
@@ -34,7 +34,7 @@ export const universalSsl: ZoneRead = {
 /** The custom rules phase entry point, by its version in the rulesets list. */
 export const customEntrypoint: ZoneRead = {
   name: 'custom rules entry point',
-  endpoint: ZONE_OBJECT_READS.custom_entrypoint,
+  endpoint: `GET ${ZONE_OBJECT_READS.custom_entrypoint}`,
   scope: 'zone',
   partitions: ['custom_entrypoint'],
   refresh: 'ruleset-version',
@@ -50,7 +50,7 @@ export const customEntrypoint: ZoneRead = {
  */
 export const botManagement: ZoneRead = {
   name: 'bot management settings',
-  endpoint: ZONE_OBJECT_READS.bot_management,
+  endpoint: `GET ${ZONE_OBJECT_READS.bot_management}`,
   scope: 'zone',
   partitions: ['bot_management'],
   refresh: 'zone-changed',
@@ -63,7 +63,7 @@ export const botManagement: ZoneRead = {
 /** Whether zone-level authenticated origin pulls is on (`{enabled}`, false by default). */
 export const originPulls: ZoneRead = {
   name: 'authenticated origin pulls setting',
-  endpoint: ZONE_OBJECT_READS.origin_pulls,
+  endpoint: `GET ${ZONE_OBJECT_READS.origin_pulls}`,
   scope: 'zone',
   partitions: ['origin_pulls'],
   refresh: 'zone-changed',
@@ -76,7 +76,7 @@ export const originPulls: ZoneRead = {
 /** The rate limiting rules phase entry point (`http_ratelimit`), by its version in the rulesets list. */
 export const ratelimitEntrypoint: ZoneRead = {
   name: 'rate limiting rules entry point',
-  endpoint: ZONE_OBJECT_READS.ratelimit_entrypoint,
+  endpoint: `GET ${ZONE_OBJECT_READS.ratelimit_entrypoint}`,
   scope: 'zone',
   partitions: ['ratelimit_entrypoint'],
   refresh: 'ruleset-version',

@@ -11,7 +11,9 @@ import type { TargetResolver } from '../resolve/resolver.js';
  * What a zone read is: one small module per read, declaring its endpoint, its partitions and
  * what decides whether it is read tonight, and doing the read through the crawler's kit (which
  * keeps the order, the concurrency, the repair pass and the record of what was read). Adding a
- * read is one new file and a line in reads/index.ts.
+ * read is one new file and a line in reads/index.ts (and, when it stores a partition of a new
+ * kind, that partition's table in src/snapshot/tables.ts); docs/scanning.md lists the reads as
+ * declared, which test/crawler/read-declarations.test.ts checks.
  */
 
 export interface ZoneItem {
