@@ -3,11 +3,12 @@ import { LIST_ENDPOINTS } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import { ScanCannotStart } from './first-calls.js';
 import type { PartitionWriter } from '../snapshot/writer.js';
+import type { Endpoint } from '../snapshot/tables.js';
 import { canonicalZoneName } from '../snapshot/scope.js';
 import { closestNames, describeUnmatched, ScopeMatchedNothing, type UnmatchedName } from './scope-match.js';
 import { listProblem } from './list-problem.js';
 import { ReadPlan } from './read-plan.js';
-import { ACCOUNT_OWNED_TOKEN, PartitionReads, type CrawlOptions, type CrawlResult } from './partition-reads.js';
+import { ACCOUNT_OWNED_TOKEN, partKey, PartitionReads, type CrawlOptions, type CrawlResult } from './partition-reads.js';
 import { readZoneParts } from './read-zone.js';
 import type { ReadKit, ZoneFacts, ZoneItem } from './reads/zone-read.js';
 import { recordsTonight } from './resolve/records-tonight.js';
@@ -46,7 +47,8 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
   /** Each account's type as the account list says it (`enterprise` accounts have account-level entry points). */
   private readonly accountTypes = new Map<string, string>();
   /** Each account's managed entry point, read once and kept with every zone of the account. */
-  private readonly accountEntrypoints = new Map<string, Promise<Record<string, unknown> | null>>();
+  /** Objects of accounts read this scan (see readAccountObject), by account id and endpoint. */
+  private readonly accountObjects = new Map<string, Promise<Record<string, unknown> | null>>();
   /** This scan's DNS resolver: each name is asked once per scan. */
   private readonly resolver: TargetResolver | null;
 
@@ -388,15 +390,12 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       succeeded: () => {
         this.anyReadSucceeded = true;
       },
-      readAccountEntrypoint: (zone, accountId) => this.readAccountEntrypoint(zone, accountId),
+      readAccountObject: (zone, accountId, endpoint, path, absentCode) => this.readAccountObject(zone, accountId, endpoint, path, absentCode),
       hasPartition: (zone, endpoint) => this.o.writer.hasPartition('zone', zone.id, endpoint),
       list: (path, endpoint, zone) =>
         this.clientOf(zone.account?.id).list(path, { perPage: endpoint.crawlPerPage ?? endpoint.maxPerPage, minPerPage: endpoint.minPerPage, query: { ...endpoint.query }, signal: this.signal }),
-      packagesReadTonight: (zone) =>
-        this.o.writer
-          .all<{ item_id: string }>('SELECT item_id FROM waf_packages WHERE zone_id = ? AND last_scan = ?', this.o.writer.storedId(zone.id), this.o.writer.ref)
-          .map((r) => r.item_id),
-      retiredPackages: (zone) => this.retiredPackages.get(zone.id),
+      itemsReadTonight: (zone, endpoint) => this.o.writer.itemsReadTonight(zone.id, endpoint),
+      retired: (zone, endpoint) => this.retiredParts.get(partKey(zone.id, endpoint)),
       resolver: this.resolver,
       dnsRecordsTonight: (zone) => recordsTonight(this.o.writer, zone.id),
     };
@@ -427,25 +426,25 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
   }
 
   /**
-   * The account's managed-phase entry point, read once per account and kept with each of its
-   * zones (see reads/account-entrypoint.ts).
+   * An object of the zone's account, read once per account and scan (the first zone to ask reads
+   * it, the others share the answer) and kept with each of its zones (see reads/account-entrypoint.ts).
    */
-  private async readAccountEntrypoint(zone: ZoneItem, accountId: string): Promise<void> {
-    const partition = this.partition('zone', zone.id, 'account_entrypoint');
-    let read = this.accountEntrypoints.get(accountId);
+  private async readAccountObject(zone: ZoneItem, accountId: string, endpoint: Endpoint, path: string, absentCode?: number): Promise<void> {
+    const partition = this.partition('zone', zone.id, endpoint);
+    const key = partKey(accountId, endpoint);
+    let read = this.accountObjects.get(key);
     if (!read) {
-      const path = `/accounts/${encodeURIComponent(accountId)}/rulesets/phases/http_request_firewall_managed/entrypoint`;
       read = this.clientOf(accountId).get<Record<string, unknown>>(path, { signal: this.signal }).then(
         (answer) => (answer.result && typeof answer.result === 'object' ? answer.result : null),
         (err: unknown) => {
-          // 10003: the account has no entry point. A failure that may pass is forgotten, so that the
-          // repair pass asks again instead of sharing it; a refusal is every zone's answer.
-          if (err instanceof ApiError && err.hasCode(10003)) return null;
-          if (err instanceof ApiError && err.retryable) this.accountEntrypoints.delete(accountId);
+          // The code that means there is none is an answer. A failure that may pass is forgotten, so
+          // that the repair pass asks again instead of sharing it; a refusal is every zone's answer.
+          if (absentCode !== undefined && err instanceof ApiError && err.hasCode(absentCode)) return null;
+          if (err instanceof ApiError && err.retryable) this.accountObjects.delete(key);
           throw err;
         },
       );
-      this.accountEntrypoints.set(accountId, read);
+      this.accountObjects.set(key, read);
     }
     try {
       const result = await read;
@@ -453,7 +452,7 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       partition.finish({ state: 'ok', pages: 1, items: result ? 1 : 0 });
       this.anyReadSucceeded = true;
     } catch (err) {
-      if (this.deferred(err, partition, () => this.readAccountEntrypoint(zone, accountId))) return;
+      if (this.deferred(err, partition, () => this.readAccountObject(zone, accountId, endpoint, path, absentCode))) return;
       this.failed(partition, err, 0, 0, zone.name);
     }
   }

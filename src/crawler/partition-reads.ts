@@ -107,8 +107,8 @@ export abstract class PartitionReads {
   protected readonly stopper = new AbortController();
   protected readonly signal: AbortSignal;
   protected anyReadSucceeded = false;
-  /** Zones whose WAF packages endpoint answered as retired: their groups and rules went with it. */
-  protected readonly retiredPackages = new Map<string, { status: number | null; message: string }>();
+  /** Parts answered as retired this scan, by scope id and endpoint: what lives under them went with them. */
+  protected readonly retiredParts = new Map<string, { status: number | null; message: string }>();
   /** Reads to try again at the end of the scan, and the partitions they write, kept open until then. */
   protected repairs: Array<() => Promise<void>> = [];
   protected readonly held = new Map<string, PartitionWriter>();
@@ -324,7 +324,7 @@ export abstract class PartitionReads {
     if (err instanceof ApiGoneError) {
       const message = retiredReason(err);
       partition.finish({ state: 'retired', pages, items, httpStatus: err.status, apiCode, errorCode: err.code, message });
-      if (partition.endpoint === 'waf_packages') this.retiredPackages.set(partition.scopeId, { status: err.status, message });
+      this.retiredParts.set(partKey(partition.scopeId, partition.endpoint), { status: err.status, message });
       this.missing(partition.kind, partition.scopeId, name, partition.endpoint, 'retired', message, 'retired');
       return;
     }
@@ -401,3 +401,6 @@ function retiredReason(err: ApiGoneError): string {
 function partitionKey(kind: PartitionKind, scopeId: string, endpoint: Endpoint): string {
   return `${kind}\u0000${scopeId}\u0000${endpoint}`;
 }
+
+/** A part's key among a scan's parts: its scope's id and its endpoint. */
+export const partKey = (scopeId: string, endpoint: Endpoint): string => `${scopeId}\u0000${endpoint}`;

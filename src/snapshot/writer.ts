@@ -236,6 +236,15 @@ export class ScanWriter {
     return this.statement(sql).all(...params) as T[];
   }
 
+  /** The item ids this scan holds for a partition of a zone it read tonight (a list read just before). */
+  itemsReadTonight(zoneId: string, endpoint: Endpoint): string[] {
+    const spec = TABLES[endpoint];
+    if (!spec) throw new Error(`${endpoint} stores no items`);
+    const shared = spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : '';
+    const params = [this.storedId(zoneId), this.ref, ...(spec.endpointColumn ? [endpoint] : [])];
+    return this.all<{ item_id: string }>(`SELECT item_id FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND last_scan = ?${shared}`, ...params).map((r) => r.item_id);
+  }
+
   redactRaw(text: string): string {
     return this.redact(text);
   }

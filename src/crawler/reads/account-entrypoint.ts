@@ -1,5 +1,8 @@
 import type { ZoneRead } from './zone-read.js';
 
+/** 10003: the account has no entry point for the phase (vendor docs: rulesets API, entry point of a phase). */
+const NO_ENTRYPOINT = 10003;
+
 /**
  * The account's managed-phase entry point, whose execute rules can deploy managed rules to its
  * zones (an Enterprise feature, vendor docs: WAF, deploy managed rulesets at the account level):
@@ -23,6 +26,7 @@ export const accountEntrypoint: ZoneRead = {
       kit.skip(zone, 'account_entrypoint', 'account-level entry points deploy managed rules on Enterprise accounts only');
       return;
     }
-    await kit.readAccountEntrypoint(zone, accountId);
+    const path = `/accounts/${encodeURIComponent(accountId)}/rulesets/phases/http_request_firewall_managed/entrypoint`;
+    await kit.readAccountObject(zone, accountId, 'account_entrypoint', path, NO_ENTRYPOINT);
   },
 };

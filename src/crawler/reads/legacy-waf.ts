@@ -25,7 +25,7 @@ async function readPackages(kit: ReadKit, zone: ZoneItem): Promise<void> {
   const packagesOk = await kit.readZoneList(zone, 'wafPackages', 'waf_packages', () => readPackages(kit, zone));
   if (packagesOk === null) return;
   if (!packagesOk) {
-    const retired = kit.retiredPackages(zone);
+    const retired = kit.retired(zone, 'waf_packages');
     for (const e of ['waf_groups', 'waf_rules'] as const) {
       // Groups and rules live under the packages: retired with them, else unreadable without them.
       if (retired) {
@@ -38,7 +38,7 @@ async function readPackages(kit: ReadKit, zone: ZoneItem): Promise<void> {
     }
     return;
   }
-  const packageIds = kit.packagesReadTonight(zone);
+  const packageIds = kit.itemsReadTonight(zone, 'waf_packages');
   await readPackageLists(kit, zone, packageIds, 'waf_groups', 'wafGroups');
   await readPackageLists(kit, zone, packageIds, 'waf_rules', 'wafRules');
 }

@@ -80,14 +80,17 @@ export interface ReadKit {
   /** Carries the partition forward from the last read; false when there is nothing sound to carry. */
   carry(zone: ZoneItem, endpoint: Endpoint): boolean;
   succeeded(): void;
-  /** The account's managed entry point, read once per account and scan, into the zone's partition. */
-  readAccountEntrypoint(zone: ZoneItem, accountId: string): Promise<void>;
+  /**
+   * One object of the zone's account (`path`), read once per account and scan and kept in each of
+   * its zones' partition `endpoint`; `absentCode`: the API error that means "there is none".
+   */
+  readAccountObject(zone: ZoneItem, accountId: string, endpoint: Endpoint, path: string, absentCode?: number): Promise<void>;
   /** A page/per_page list of the zone, with the crawl's page sizes and stop signal. */
   list(path: string, endpoint: ListEndpoint, zone: ZoneItem): PagedList<unknown>;
-  /** The zone's WAF packages as this scan stored them (read just before). */
-  packagesReadTonight(zone: ZoneItem): string[];
-  /** Set when the zone's WAF packages endpoint answered as retired: its groups and rules went with it. */
-  retiredPackages(zone: ZoneItem): { status: number | null; message: string } | undefined;
+  /** The ids of the items of a partition of the zone this scan read (just before). */
+  itemsReadTonight(zone: ZoneItem, endpoint: Endpoint): string[];
+  /** Set when a partition of the zone answered as retired this scan (what lives under it went with it). */
+  retired(zone: ZoneItem, endpoint: Endpoint): { status: number | null; message: string } | undefined;
   /** The scan's DNS resolver (one per scan: each name asked once); null when the crawl was given none. */
   readonly resolver: TargetResolver | null;
   /** The zone's DNS records as this scan holds them (read tonight or carried); null when it has no sound list. */
