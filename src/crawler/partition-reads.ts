@@ -13,6 +13,7 @@ import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
 import { listProblem } from './list-problem.js';
 import type { ReadPlan } from './read-plan.js';
 import { DEFERRED, type Deferred, type ZoneItem } from './reads/zone-read.js';
+import { ZONE_READS } from './reads/index.js';
 
 /**
  * The crawler's machinery for reading partitions, shared by every read: a list, an object or a
@@ -332,8 +333,7 @@ export abstract class PartitionReads {
     const refused = err instanceof ApiAuthError || (partition.endpoint === 'invites' && err.hasCode(ACCOUNT_OWNED_TOKEN));
     const state = refused ? 'denied' : 'failed';
     partition.finish({ state, pages, items, httpStatus: err.status, apiCode, errorCode: err.code, message: err.message });
-    // A token without the account's rulesets permission still audits every zone's own entry point.
-    const optional = (partition.endpoint === 'invites' || partition.endpoint === 'account_entrypoint') && state === 'denied';
+    const optional = OPTIONAL_PARTS.has(partition.endpoint) && state === 'denied';
     this.missing(partition.kind, partition.scopeId, name, partition.endpoint, state, err.message, optional ? 'notPermitted' : 'missing');
   }
 
@@ -404,3 +404,9 @@ function partitionKey(kind: PartitionKind, scopeId: string, endpoint: Endpoint):
 
 /** A part's key among a scan's parts: its scope's id and its endpoint. */
 export const partKey = (scopeId: string, endpoint: Endpoint): string => `${scopeId}\u0000${endpoint}`;
+
+/**
+ * Parts whose refusal leaves the scan complete, listed as not permitted: the user's invites (an
+ * account-owned token may not read them), and the zone reads declared optional.
+ */
+const OPTIONAL_PARTS: ReadonlySet<Endpoint> = new Set<Endpoint>(['invites', ...ZONE_READS.filter((r) => r.optional).flatMap((r) => r.partitions)]);

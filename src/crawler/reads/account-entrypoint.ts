@@ -17,6 +17,8 @@ export const accountEntrypoint: ZoneRead = {
   scope: 'account',
   partitions: ['account_entrypoint'],
   refresh: 'date',
+  // A token without the account's rulesets permission still audits every zone's own entry point.
+  optional: true,
   // One call per account, shared by its zones: read on every scan, never carried.
   dueByDate: () => true,
   async run(kit, { zone }) {

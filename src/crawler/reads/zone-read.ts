@@ -109,6 +109,11 @@ export interface ZoneRead {
   /** The partitions it writes. */
   partitions: readonly Endpoint[];
   refresh: Refresh;
+  /**
+   * A read the audit can do without: a refusal (401, 403) of it is listed as not permitted, and the
+   * scan stays complete (the rules that need it say what they cannot judge).
+   */
+  optional?: boolean;
   /** For `date` reads: whether stored data asks for a read tonight although the zone did not change. */
   dueByDate?(facts: ZoneFacts): boolean;
   /** Reads, skips or carries its partitions for the zone. */
