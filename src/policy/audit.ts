@@ -7,6 +7,7 @@ import { atOrAbove, SEVERITIES, type Severity } from './rule.js';
 import { AuditRecorder, AuditSourcesChanged } from './store.js';
 import type { AuditIdentity, StoredAs } from './audit-identity.js';
 import { judgementOf } from './judgement.js';
+import { TallyBook } from './tally-book.js';
 import { addKeptVerdicts, addTally, dependencyName, emptyTally, encodeTally, findBase, judgedRow, keptZones, reusableRules, reuseKey, tallyVerdicts, type KeptZone, type ReuseBase, type ZoneTally } from './verdict-reuse.js';
 import { confirmer } from './confirm-unchanged.js';
 import { WaiverSet, type Waiver, type WaiverReport } from './waivers.js';
@@ -149,9 +150,9 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
   const counter = new FindingCounter(rules.filter((r) => r.enabled).map((r) => r.rule.meta.id));
   const reusable = reusableRules(rules);
   const key = reuseKey(reader.scan.scope, rules, waivers);
-  const tallies = new Map<string, ZoneTally>();
-  const sink = new RecordingSink(recorder, set, counter, reusable, tallies);
   const order = [...reusable];
+  const tallies = new TallyBook(order);
+  const sink = new RecordingSink(recorder, set, counter, reusable, tallies);
   let base: ReuseBase | null = null;
   const evaluation = db
     .transaction(() => {
@@ -182,10 +183,10 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
   const kept = used?.kept ?? new Map<string, KeptZone>();
   if (used) addKeptVerdicts(used, counter, evaluation, set);
   // A zone where a rule could not run is judged again next time.
-  for (const e of evaluation.errors) if (e.zone) (tallies.get(e.zone.id) ?? tallies.set(e.zone.id, emptyTally()).get(e.zone.id)!).e = 1;
+  for (const e of evaluation.errors) if (e.zone) tallies.of(e.zone.id).e = 1;
   // A zone judged in part keeps what its taken-over verdicts held on and read.
   for (const [zoneId, p] of used?.partial ?? []) {
-    sink.reads.merge(zoneId, carryOver(tallies.get(zoneId) ?? tallies.set(zoneId, emptyTally()).get(zoneId)!, p, order));
+    sink.reads.merge(zoneId, carryOver(tallies.of(zoneId), p, order));
   }
   const result = finish(evaluation, [], set, counter);
   if (used) result.reused = { fromScan: used.scanId, fromAudit: used.auditId, zones: kept.size, inPart: used.partial.size, unchanged: used.confirmed };
@@ -194,7 +195,7 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
   const judged = evaluation.zoneIds
     .filter((z) => !kept.has(z))
     .map((z) => {
-      const t = tallies.get(z) ?? emptyTally();
+      const t = tallies.read(z);
       addTally(total, t);
       return { zoneId: z, ...judgedRow(t, order), reads: sink.reads.of(z) };
     });
@@ -233,15 +234,13 @@ class RecordingSink implements FindingSink {
     private readonly counter: FindingCounter,
     /** Rules whose verdicts are counted per zone, for a later audit to keep. */
     private readonly reusable: ReadonlySet<string>,
-    private readonly tallies: Map<string, ZoneTally>,
+    private readonly tallies: TallyBook,
   ) {
     this.reads = new ZoneReads([...reusable]);
   }
 
   private tally(zoneId: string): ZoneTally {
-    let t = this.tallies.get(zoneId);
-    if (!t) this.tallies.set(zoneId, (t = emptyTally()));
-    return t;
+    return this.tallies.of(zoneId);
   }
 
   holds(zoneId: string, until: number): void {
