@@ -53,9 +53,13 @@ export const FINDINGS_CSV_COLUMNS = [
   'waiver_expires',
   'remediation',
   'controls',
+  'data_read_on',
 ] as const;
 
-function findingCells(f: Finding): CsvValue[] {
+/** When a zone's data was last read in full (ISO time), for the data_read_on column; '' when unknown. */
+export type ReadOn = (zoneId: string) => string;
+
+function findingCells(f: Finding, readOn?: ReadOn): CsvValue[] {
   return [
     f.rule,
     f.category,
@@ -77,12 +81,13 @@ function findingCells(f: Finding): CsvValue[] {
     f.status === 'pass' ? '' : remediationOf(f.rule),
     // What the verdict is evidence for, passes included: `PCI DSS 4.2.1; NIST SP 800-53 SC-8`.
     controlLabels(controlsOfId(f.rule, catalogue())),
+    f.zone && readOn ? readOn(f.zone.id) : '',
   ];
 }
 
 /** One finding's row: for rows written after those of writeFindingsCsv (the passes judged again, report --passes). */
-export function findingCsvRow(f: Finding): string {
-  return csvRow(findingCells(f));
+export function findingCsvRow(f: Finding, readOn?: ReadOn): string {
+  return csvRow(findingCells(f, readOn));
 }
 
 /**
@@ -90,11 +95,11 @@ export function findingCsvRow(f: Finding): string {
  * hold hundreds of thousands of findings, so the file is never built in memory. Returns the number
  * of findings written.
  */
-export function writeFindingsCsv(findings: Iterable<Finding>, write: (chunk: string) => void): number {
+export function writeFindingsCsv(findings: Iterable<Finding>, write: (chunk: string) => void, readOn?: ReadOn): number {
   write(csvRow(FINDINGS_CSV_COLUMNS));
   let count = 0;
   for (const finding of findings) {
-    write(findingCsvRow(finding));
+    write(findingCsvRow(finding, readOn));
     count++;
   }
   return count;

@@ -24,6 +24,26 @@ export interface JsonOptions {
   failOn: string;
   exitCode: number;
   audit: AuditRef;
+  /** The report's: which zones of the view this scan carried forward, and when their data was read in full. */
+  dataRead?: DataRead;
+}
+
+/** Zones carried forward by an incremental scan (by id: when their data was last read in full); every other zone was read in full by the scan. */
+export interface DataRead {
+  readInFull: number;
+  carried: number;
+  carriedZones: Record<string, string>;
+}
+
+/** The zones of a view that were carried forward, from when each zone's data was last read ('' for read by this scan). */
+export function carriedZones(zones: ReadonlyArray<{ id: string }>, lastReadOf: (zoneId: string) => string): DataRead {
+  const carried: Record<string, string> = {};
+  for (const z of zones) {
+    const at = lastReadOf(z.id);
+    if (at) carried[z.id] = at;
+  }
+  const n = Object.keys(carried).length;
+  return { readInFull: zones.length - n, carried: n, carriedZones: carried };
 }
 
 export function writeAuditJson(result: AuditResult, findings: Iterable<Finding | string>, options: JsonOptions, write: (text: string) => void): void {
@@ -70,6 +90,7 @@ function head(scan: ScanRow, zones: number, options: JsonOptions) {
     // What CI reads to report this audit (report --audit ID), trial or not, without parsing stderr.
     audit: { id: options.audit.auditId, trial: options.audit.trial !== null, reason: options.audit.trial },
     zones,
+    ...(options.dataRead ? { dataRead: options.dataRead } : {}),
     failOn: options.failOn,
     exitCode: options.exitCode,
   };
@@ -77,9 +98,9 @@ function head(scan: ScanRow, zones: number, options: JsonOptions) {
 
 /** `findings`: objects, or texts already in JSON (storedFindingsJson). */
 function writeJson(document: ReturnType<typeof head> & Record<string, unknown>, findings: Iterable<Finding | string>, write: (text: string) => void): void {
-  // Keys in the documented order: schema, scan, audit, zones, rules, failOn, exitCode, counts, waivers, errors.
-  const { schema, scan, audit, zones, rules, failOn, exitCode, counts, waivers, errors } = document;
-  const text = JSON.stringify({ schema, scan, audit, zones, rules, failOn, exitCode, counts, waivers, errors }, null, 2);
+  // Keys in the documented order: schema, scan, audit, zones, dataRead (reports only), rules, failOn, exitCode, counts, waivers, errors.
+  const { schema, scan, audit, zones, dataRead, rules, failOn, exitCode, counts, waivers, errors } = document as ReturnType<typeof head> & Record<string, unknown> & { dataRead?: DataRead };
+  const text = JSON.stringify({ schema, scan, audit, zones, dataRead, rules, failOn, exitCode, counts, waivers, errors }, null, 2);
   write(`${text.slice(0, -2)},\n  "findings": [`);
   let n = 0;
   let chunk: string[] = [];

@@ -28,8 +28,15 @@ interface DigestRow {
   cells: string[];
 }
 
-function riskRow(f: Finding): DigestRow {
-  return { cells: [f.severity, `\`${f.rule}\``, md(f.zone?.name ?? f.account?.name ?? '-'), md(shorten(resourceText(f.resource), 80)), md(shorten(f.message, 300))] };
+/** A zone's name, and for a zone carried forward, when its data was read (as report.html marks it). */
+function zoneCell(name: string, zoneId: string | undefined, lastReadOf: (zoneId: string) => string): string {
+  const readOn = zoneId === undefined ? '' : lastReadOf(zoneId);
+  return md(readOn ? `${name} (data of ${readOn.slice(0, 10)})` : name);
+}
+
+function riskRow(f: Finding, lastReadOf: (zoneId: string) => string): DigestRow {
+  const where = f.zone ? zoneCell(f.zone.name ?? f.zone.id, f.zone.id, lastReadOf) : md(f.account?.name ?? '-');
+  return { cells: [f.severity, `\`${f.rule}\``, where, md(shorten(resourceText(f.resource), 80)), md(shorten(f.message, 300))] };
 }
 
 function changeRow(c: FindingChange): DigestRow {
@@ -39,8 +46,8 @@ function changeRow(c: FindingChange): DigestRow {
 /** Zones listed by risk: enough for the morning's work; report.html lists them all. */
 const WORST_ZONES = 10;
 
-function zoneRow(z: ZoneRisk): DigestRow {
-  return { cells: [md(shorten(z.name, 80)), String(z.score), md(riskReason(z, 3))] };
+function zoneRow(z: ZoneRisk, lastReadOf: (zoneId: string) => string): DigestRow {
+  return { cells: [zoneCell(shorten(z.name, 80), z.id, lastReadOf), String(z.score), md(riskReason(z, 3))] };
 }
 
 function listOf<T>(items: readonly T[], limit: number, row: (item: T) => DigestRow) {
@@ -59,7 +66,7 @@ export function digestView(data: ReportData, limit: number, risk: ReportRisk) {
   const unread = listOf(health.unread, limit, (u) => ({
     cells: [md(u.zone?.name ?? (u.scope || 'user')), md(kindOfEndpoint(u.endpoint as Endpoint)?.label ?? u.endpoint), u.state, md(shorten(u.reason, 200))],
   }));
-  const lists = [listOf(data.topRisks, limit, riskRow), listOf(moved, limit, changeRow), unread];
+  const lists = [listOf(data.topRisks, limit, (f) => riskRow(f, data.lastReadOf)), listOf(moved, limit, changeRow), unread];
   return {
     scan: { id: scan.id, startedAt: scan.startedAt, status: scan.status },
     scope: md(data.freshness ? `${data.scope.statement} ${data.freshness}.` : data.scope.statement),
@@ -70,7 +77,7 @@ export function digestView(data: ReportData, limit: number, risk: ReportRisk) {
     zones: listOf(
       risk.zones.filter((z) => z.failing > 0),
       Math.min(WORST_ZONES, limit),
-      zoneRow,
+      (z) => zoneRow(z, data.lastReadOf),
     ),
     weights: RISK_WEIGHTS_TEXT,
     // What to do, once per failing rule: the rows above name the rule.

@@ -35,6 +35,8 @@ export interface ReportData {
   scope: { accounts: string[]; zones: string[]; full: boolean; zonesRead: number; statement: string };
   /** How much of it this scan read in full, and how much it carried forward; null when it read everything. */
   freshness: string | null;
+  /** When each zone's data was last read in full: '' for a zone this scan read in full (see data-freshness.ts). */
+  lastReadOf: (zoneId: string) => string;
 }
 
 export interface UnreadPart {
@@ -105,7 +107,8 @@ export function reportData(db: Db, scanId: number, options: ReportDataOptions = 
   // A trial's report must say so where every format starts: its findings are not the nightly ones.
   const trial = whole.trial === null ? '' : ` This is trial audit ${whole.auditId} (${whole.trial}), not the scan's official audit.`;
   const scope = { ...reader.scan.scope, full: isFullScope(reader.scan.scope), zonesRead, statement: scopeStatement(reader.scan.scope, reader.zones().length, health.unread.length) + shown + trial };
-  return { scan: reader.scan, audit, view, categories, topRisks, drift, health, scope, freshness: freshnessStatement(dataFreshness(db, scanId)) };
+  const fresh = dataFreshness(db, scanId);
+  return { scan: reader.scan, audit, view, categories, topRisks, drift, health, scope, freshness: freshnessStatement(fresh), lastReadOf: fresh.lastReadOf };
 }
 
 /** The audited complete scan of the same scope before this one: what "new" and "fixed" are measured from. */

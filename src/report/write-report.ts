@@ -16,7 +16,7 @@ import { SnapshotReader } from '../snapshot/reader.js';
 import { describeScope, FULL_SCOPE, parseScope, sameScope, type ScanScope } from '../snapshot/scope.js';
 import { CHART, expiryTimeline, failureTrend } from './charts.js';
 import { findingCsvRow, writeFindingsCsv } from './csv.js';
-import { writeStoredAuditJson } from './findings-json.js';
+import { carriedZones, writeStoredAuditJson } from './findings-json.js';
 import { findingsTable } from './findings-table.js';
 import { dataFreshness } from './data-freshness.js';
 import { firstSeenOf } from './first-seen.js';
@@ -166,15 +166,18 @@ export async function writeReport(db: Db, scanId: number, options: ReportOptions
         write(renderDigest(options.templates, data, risk()));
       } else if (format === 'json') {
         const json = filter ? keptFindingsJson(view.findingsJson(), filter) : view.findingsJson();
-        writeStoredAuditJson(data.audit, reader.scan, view.zones.length, json, { failOn: 'none', exitCode: incomplete ? EXIT.incomplete : EXIT.ok }, write);
+        const dataRead = carriedZones(view.zones, data.lastReadOf);
+        writeStoredAuditJson(data.audit, reader.scan, view.zones.length, json, { failOn: 'none', exitCode: incomplete ? EXIT.incomplete : EXIT.ok, dataRead }, write);
       } else if (format === 'ocsf') {
         writeOcsf(stored(), reader.scan, catalogue(), write);
         passes((f) => ocsfLine(f, reader.scan, catalogue()), write);
       } else if (format === 'junit') {
         writeJunit({ scan: reader.scan, zones: view.zones, rules: junitRules(data.audit.rules, catalogue()), findings: stored(), errors: data.audit.errors }, write);
       } else {
-        writeFindingsCsv(stored(), write);
-        passes(findingCsvRow, write);
+        // A zone this scan read in full was read at its start; a carried one when it was last read in full.
+        const readOn = (zoneId: string) => data.lastReadOf(zoneId) || reader.scan.startedAt;
+        writeFindingsCsv(stored(), write, readOn);
+        passes((f) => findingCsvRow(f, readOn), write);
       }
     });
     files.push(path);

@@ -77,12 +77,12 @@ describe('zonewarden report', () => {
     expect(md).toContain(`### What to do\n`);
     // Issue 32: each with its worst severity and the zones it fails in (the list runs most severe first, then by reach).
     expect(md).toContain(`- medium: \`zone-not-active\` (${notActive.length} failing in ${zones} zone${zones === 1 ? '' : 's'}; PCI DSS 6.4.2, NIST SP 800-53 SC-7): ${remediation}`);
-    const json = JSON.parse(readFileSync(join(reportDir, 'findings.json'), 'utf8')) as { rules: Array<{ id: string; remediation: string }> };
+    const json = JSON.parse(readFileSync(join(reportDir, 'findings.json'), 'utf8')) as { scan: { startedAt: string }; rules: Array<{ id: string; remediation: string }> };
     expect(json.rules.find((r) => r.id === 'zone-not-active')?.remediation).toBe(remediation);
     const csv = readFileSync(join(reportDir, 'findings.csv'), 'utf8');
     const paused = csv.split('\r\n').find((line) => line.startsWith('zone-not-active,zone,medium,fail,'));
-    // The remediation, then the controls the rule maps to (issue 32 item 6).
-    expect(paused?.endsWith(`,"${remediation}",PCI DSS 6.4.2; NIST SP 800-53 SC-7`)).toBe(true);
+    // The remediation, then the controls the rule maps to (issue 32 item 6), then when the zone's data was read (issue 30 item 8).
+    expect(paused?.endsWith(`,"${remediation}",PCI DSS 6.4.2; NIST SP 800-53 SC-7,${json.scan.startedAt}`)).toBe(true);
   });
 
   it('writes findings.json as the golden file has it (times aside)', () => {

@@ -169,10 +169,23 @@ describe('incremental nights', () => {
     // Both report formats say it at the top.
     recordAudit(db, new SnapshotReader(db, second.outcome.scanId), AUDIT_RULES);
     const out = mkdtempSync(join(tmpdir(), 'zw-incremental-report-'));
-    const written = await writeReport(db, second.outcome.scanId, { out, formats: ['html', 'md'], templates: loadTemplates() });
-    const [html, md] = ['report.html', 'report.md'].map((f) => readFileSync(join(written.dir, f), 'utf8'));
+    const written = await writeReport(db, second.outcome.scanId, { out, formats: ['html', 'md', 'json', 'csv'], templates: loadTemplates() });
+    const [html, md, json, csv] = ['report.html', 'report.md', 'findings.json', 'findings.csv'].map((f) => readFileSync(join(written.dir, f), 'utf8')) as [string, string, string, string];
     expect(html).toMatch(new RegExp(`<span id="freshness">${reads.zonesRead} zones read in full in this scan, ${reads.zonesCarried} carried forward`));
     expect(md).toContain(`${reads.zonesRead} zones read in full in this scan, ${reads.zonesCarried} carried forward`);
+    // Each finding's zone says when its data was read: findings.json by zone, findings.csv by row, report.md beside a carried zone's name.
+    const firstStart = new SnapshotReader(db, first.outcome.scanId).scan.startedAt;
+    const secondStart = new SnapshotReader(db, second.outcome.scanId).scan.startedAt;
+    const doc = JSON.parse(json) as { dataRead: { readInFull: number; carried: number; carriedZones: Record<string, string> }; findings: Array<{ zone: { id: string } | null }> };
+    expect({ readInFull: doc.dataRead.readInFull, carried: doc.dataRead.carried }).toEqual({ readInFull: reads.zonesRead, carried: reads.zonesCarried });
+    expect(doc.dataRead.carriedZones[carriedZone.id]).toBe(firstStart);
+    const lines = csv.trim().split('\r\n');
+    const header = lines[0]!.split(',');
+    expect(header.at(-1)).toBe('data_read_on');
+    // The last cell (an ISO time, or empty for a finding on no zone) is safe to split off whatever the quoted cells before it hold.
+    const readOn = new Set(lines.slice(1).map((l) => l.slice(l.lastIndexOf(',') + 1)));
+    expect([...readOn].sort()).toEqual([firstStart, secondStart].sort());
+    expect(md).toMatch(new RegExp(`\\(data of ${firstStart.slice(0, 10)}\\)`));
 
     // The same state read in full gives the same findings.
     const fullDb = openDb();

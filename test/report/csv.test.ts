@@ -201,6 +201,7 @@ describe('writeFindingsCsv', () => {
         '',
         '',
         '',
+        '',
       ],
     ]);
   });
@@ -213,10 +214,10 @@ describe('writeFindingsCsv', () => {
   });
 
   // Issue 32 item 6: what a verdict is evidence for, passes included; a rule mapped to no control has none.
-  it('ends every row with the controls its rule maps to, passing rows too', () => {
+  it('gives every row the controls its rule maps to, passing rows too', () => {
     const { rows } = capture([finding({ rule: 'certificate-expiry' }), finding({ rule: 'certificate-expiry', status: 'pass' }), finding({ rule: 'development-mode-on' })]);
     const column = FINDINGS_CSV_COLUMNS.indexOf('controls');
-    expect(column).toBe(FINDINGS_CSV_COLUMNS.length - 1);
+    expect(column).toBe(FINDINGS_CSV_COLUMNS.length - 2);
     expect(rows[1]?.[column]).toBe('PCI DSS 4.2.1; NIST SP 800-53 SC-17');
     expect(rows[2]?.[column]).toBe('PCI DSS 4.2.1; NIST SP 800-53 SC-17');
     expect(rows[3]?.[column]).toBe('');
@@ -255,6 +256,7 @@ describe('writeFindingsCsv', () => {
       '2030-01-01',
       '',
       '',
+      '',
     ]);
   });
 
@@ -289,8 +291,20 @@ describe('writeFindingsCsv', () => {
       waiver_expires: "'-2030",
       remediation: '',
       controls: '',
+      data_read_on: '',
     });
     expect(rows[2]?.[3]).toBe('pass');
+  });
+
+  // Issue 30 item 8: each finding's zone shows when its data was last read.
+  it('ends every row with when its zone\'s data was last read in full, and none for a finding on no zone', () => {
+    const chunks: string[] = [];
+    const readOn = (zoneId: string) => (zoneId === 'zone-1' ? '2026-11-20T02:00:00.000Z' : '2026-11-27T02:00:00.000Z');
+    writeFindingsCsv([finding(), finding({ zone: { id: 'zone-2', name: 'example.org' } }), finding({ zone: null })], (c) => chunks.push(c), readOn);
+    const rows = parseCsv(chunks.join(''));
+    const column = FINDINGS_CSV_COLUMNS.indexOf('data_read_on');
+    expect(column).toBe(FINDINGS_CSV_COLUMNS.length - 1);
+    expect(rows.slice(1).map((r) => r[column])).toEqual(['2026-11-20T02:00:00.000Z', '2026-11-27T02:00:00.000Z', '']);
   });
 
   it('streams: one write per row, and reads the findings lazily', () => {
