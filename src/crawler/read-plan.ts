@@ -112,7 +112,11 @@ export class ReadPlan {
     }
     const e = changes.error;
     partition.finish({ state: changes.denied ? 'denied' : e ? 'failed' : 'ok', pages: 0, items: 0, httpStatus: e?.status ?? null, errorCode: e?.code ?? null, message: changes.why });
-    if (!changes.denied || !this.deniedSaid.has(client)) this.logger.warn(`account ${accountId}: ${changes.why}; its zones are read in full`);
+    if (!changes.denied) this.logger.warn(`account ${accountId}: ${changes.why}; its zones are read in full`);
+    else if (!this.deniedSaid.has(client)) {
+      // Said once per credential: every account it reads is refused alike, and read in full.
+      this.logger.warn(`${changes.why}: the zones of every account it reads are read in full (refused first for account ${accountId})`);
+    }
     if (changes.denied) this.deniedSaid.add(client);
     return changes;
   }
@@ -123,13 +127,19 @@ export class ReadPlan {
  * zones of the last scan, those read in full longest ago first (ties in a fixed order of their
  * ids, so that the share of a first full scan spreads over the nights), and any read in full
  * `fullEvery` nights ago or more. A zone never read in full is read in full anyway.
+ *
+ * The share is whole zones: `zones / fullEvery` rounded down, and one more on as many nights of
+ * each cycle of `fullEvery` days (by the date) as the division leaves over, so that the nights of
+ * a cycle read every zone once between them. Rounded up every night, an organisation of fewer
+ * zones than `fullEvery` was read in full every night.
  */
 export function zonesOnTheirTurn(base: StoredScan, fullReads: ReadonlyMap<string, string>, fullEvery: number, now: Date): Set<string> {
   const zones = base.zoneIds();
   const order = zones
     .map((id) => ({ id, at: fullReads.get(id) ?? '', tie: createHash('sha1').update(id).digest('hex') }))
     .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.tie < b.tie ? -1 : 1));
-  const share = Math.ceil(zones.length / fullEvery);
+  const day = Math.floor(now.getTime() / DAY_MS);
+  const share = Math.floor(zones.length / fullEvery) + (day % fullEvery < zones.length % fullEvery ? 1 : 0);
   const due = new Set(order.slice(0, share).map((z) => z.id));
   const overdue = now.getTime() - fullEvery * DAY_MS + TURN_SLACK_MS;
   for (const z of order) if (z.at === '' || Date.parse(z.at) <= overdue) due.add(z.id);

@@ -53,7 +53,9 @@ function readsLine(s: ScanSummary): string[] {
   const r = s.reads;
   if (!r) return [];
   if (!r.incremental) return [`read in full: ${r.zonesRead} zones (${r.why})`];
-  return [`read on from scan ${r.base}: ${r.zonesRead} zones read in full, ${r.zonesCarried} carried forward (only what can change unlogged read again)`];
+  // The parenthesis speaks of the carried zones: with none (every account's log refused, say) it would say nothing true.
+  const carried = r.zonesCarried > 0 ? `${r.zonesCarried} carried forward (only what can change unlogged read again)` : '0 carried forward';
+  return [`read on from scan ${r.base}: ${r.zonesRead} zones read in full, ${carried}`];
 }
 
 function describePart(p: MissingPart): string {
