@@ -167,11 +167,15 @@ export function coerce(def: OptionDef, raw: unknown, source: string): unknown {
     case 'list': {
       // "a,b" is two items wherever it comes from (flag, repeated flag, environment or file): no id or zone name holds a comma.
       const split = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
-      if (Array.isArray(raw) && raw.some((s) => typeof s !== 'string' || s.trim() === '')) return fail('a list of strings');
+      // An empty value would otherwise turn a filter into no filter at all ("--zone ," is everything).
+      const empty = () => {
+        throw new ConfigError(`${source}: a value is empty; give one or more, separated by commas or the option repeated (e.g. "a.example,b.example")`);
+      };
+      if (Array.isArray(raw) && raw.some((s) => typeof s !== 'string')) return fail('a list of strings');
+      if (Array.isArray(raw) && raw.some((s) => (s as string).trim() === '')) return empty();
       const list = typeof raw === 'string' ? split(raw) : Array.isArray(raw) ? (raw as string[]).flatMap(split) : raw;
       if (!Array.isArray(list)) return fail('a list of strings');
-      // "--zone ," would otherwise turn a filter into no filter at all: everything.
-      if (list.length === 0 && Array.isArray(raw) && raw.length > 0) return fail('a comma-separated list of names');
+      if (list.length === 0 && Array.isArray(raw) && raw.length > 0) return empty();
       return Object.freeze([...(list as string[])]);
     }
     case 'string':

@@ -191,7 +191,7 @@ describe('loadConfig type errors name the source and the expectation', () => {
     ['concurrency', null, 'expected a whole number from 1 to 64, got null'],
     ['quiet', 'yes', 'expected true or false, got "yes"'],
     ['zone', [1], 'expected a list of strings, got an array'],
-    ['zone', ['a', ''], 'expected a list of strings, got an array'],
+    ['zone', ['a', ''], 'a value is empty; give one or more, separated by commas or the option repeated (e.g. "a.example,b.example")'],
     ['db', '', 'expected a non-empty string, got ""'],
     ['db', { path: 'x' }, 'expected a non-empty string, got an object'],
   ])('config file %s = %j', (key, value, expected) => {
@@ -218,7 +218,9 @@ describe('loadConfig type errors name the source and the expectation', () => {
     [{ retryWait: 1.5 }, '--retry-wait: expected a whole number from 0 to 86400, got 1.5'],
     [{ quiet: 'maybe' }, '--quiet: expected true or false, got "maybe"'],
     [{ db: '' }, '--db: expected a non-empty string, got ""'],
-    [{ zone: [''] }, '--zone: expected a list of strings, got an array'],
+    [{ zone: [''] }, '--zone: a value is empty; give one or more, separated by commas or the option repeated (e.g. "a.example,b.example")'],
+    [{ zone: [','] }, '--zone: a value is empty; give one or more, separated by commas or the option repeated (e.g. "a.example,b.example")'],
+    [{ account: [' '] }, '--account: a value is empty; give one or more, separated by commas or the option repeated (e.g. "a.example,b.example")'],
   ])('flag errors name the flag: %j', (flags, message) => {
     expect(configError(() => load({ flags })).message).toBe(message);
   });
