@@ -6,6 +6,7 @@ import { PACKAGE } from '../common/package-info.js';
 import { didYouMean } from '../common/did-you-mean.js';
 import { databasePath } from '../snapshot/db.js';
 import { snapshotFailure } from '../snapshot/failures.js';
+import { fileFailure } from '../common/file-failure.js';
 import { commandHelp, parseOptions, type CommandIO } from './command.js';
 import { COMMAND_NAMES, loadCommand, loadCommands } from './commands/index.js';
 
@@ -49,7 +50,8 @@ export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> 
   } catch (caught) {
     // A SQLite failure outside the scan (an audit's writes on a full disk, a lock): named as such.
     const opened = databasePath();
-    const err = (opened === null ? null : snapshotFailure(caught, opened)) ?? caught;
+    // Another path's failure (a report directory that cannot be made) is named as its own, not the database's.
+    const err = fileFailure(caught, opened) ?? (opened === null ? null : snapshotFailure(caught, opened)) ?? caught;
     if (err instanceof ZonewardenError) {
       // One line whatever the message quotes: a parser's error may quote input with its line breaks
       // ("Unexpected token 'r', \"rules:\n  d\"..." for a YAML config), and control characters from

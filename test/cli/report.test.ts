@@ -85,6 +85,16 @@ describe('zonewarden report', () => {
     expect(paused?.endsWith(`,"${remediation}",PCI DSS 6.4.2; NIST SP 800-53 SC-7,${json.scan.startedAt}`)).toBe(true);
   });
 
+  it('names --out, not the database, when the report directory cannot be made', async () => {
+    // A path through a file: mkdir answers ENOTDIR (POSIX mkdir(2)); the database is fine.
+    writeFileSync(join(dir, 'a-file'), 'not a directory');
+    const through = await run('report', '--quiet', '--out', join(dir, 'a-file', 'reports'));
+    expect(through.code).toBe(2);
+    expect(through.stderr.startsWith(`zonewarden report: cannot create the directory ${join(dir, 'a-file', 'reports')}/`)).toBe(true);
+    expect(through.stderr.endsWith(': a part of the path is a file, not a directory: choose another path\n')).toBe(true);
+    expect(through.stderr).not.toContain('zonewarden.db');
+  });
+
   it('writes findings.json as the golden file has it (times aside)', () => {
     const golden = new URL('../fixtures/golden/findings.json', import.meta.url);
     const json = readFileSync(join(reportDir, 'findings.json'), 'utf8').replace(/\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?/g, '<time>');
