@@ -53,7 +53,7 @@ export function openSnapshot(path: string, options: OpenOptions = {}): Db {
       );
     }
     if (!options.readonly) {
-      db.pragma('journal_mode = WAL');
+      toWal(db);
       db.pragma('synchronous = NORMAL');
       migrate(db);
       recoverAbandonedScans(db);
@@ -64,6 +64,32 @@ export function openSnapshot(path: string, options: OpenOptions = {}): Db {
   } catch (err) {
     db.close();
     throw snapshotFailure(err, path) ?? err;
+  }
+}
+
+/** How long opening waits for another process to let the file switch to WAL: as long as for a lock (busy_timeout). */
+const WAL_WAIT_MS = 10_000;
+
+/**
+ * Puts the file in WAL mode. Switching needs the file to itself, and while another process writes
+ * it in the old mode SQLite answers SQLITE_BUSY at once: it does not call the busy handler when a
+ * connection holding a shared lock would wait for one holding a reserved lock (sqlite3_busy_handler:
+ * either could deadlock the other). Three processes opening one new database met it about once in
+ * 60 opens, and a scan that lost said "another process holds" instead of "scan 1 is already
+ * running". Waits as for a lock (busy_timeout), then gives up as a lock does.
+ */
+function toWal(db: Db): void {
+  const deadline = Date.now() + WAL_WAIT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw err;
+      Atomics.wait(pause, 0, 0, 20);
+    }
   }
 }
 

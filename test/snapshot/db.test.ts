@@ -221,3 +221,29 @@ describe('scans left running', () => {
     }
   });
 });
+
+describe('opening a database another process has open in the old journal mode', () => {
+  // SQLite docs (sqlite3_busy_handler): the busy handler is not called when a connection holding a
+  // shared lock would wait for one holding a reserved lock (either could deadlock the other). The
+  // switch to WAL mode is such a wait while another process writes the file in the old mode, as two
+  // scans creating one new database do: it answered SQLITE_BUSY at once; opening now waits.
+  it('waits for the other to let go, and opens in WAL mode', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'zw-wal-')), 'zonewarden.db');
+    // A new, empty database in the default (rollback) journal mode: a table made and dropped.
+    new Database(path).exec('CREATE TABLE t (x); DROP TABLE t');
+    const { spawn } = await import('node:child_process');
+    const { createRequire } = await import('node:module');
+    const require = createRequire(import.meta.url);
+    // A writer in rollback mode that holds its reserved lock for half a second once it says so.
+    const script = `const D=require(${JSON.stringify(require.resolve('better-sqlite3'))});const d=new D(${JSON.stringify(path)});d.exec('BEGIN IMMEDIATE');console.log('held');setTimeout(()=>{d.exec('COMMIT');d.close()},500);`;
+    const holder = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => holder.stdout.on('data', (d: Buffer) => d.toString().includes('held') && resolve()));
+    const db = openSnapshot(path);
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    } finally {
+      db.close();
+      await new Promise((resolve) => holder.on('exit', resolve));
+    }
+  });
+});
