@@ -134,7 +134,8 @@ export interface ScanCredentials {
 export function scanCredentials(map: CredentialMap, scopeAccounts: readonly string[], env: NodeJS.ProcessEnv): ScanCredentials {
   // A scan limited to some accounts needs only the entries holding one of them: the others' variables may be unset.
   const scope = new Set(scopeAccounts.map((id) => id.toLowerCase()));
-  const used = scope.size === 0 ? map.map((entry, i) => ({ entry, i })) : map.map((entry, i) => ({ entry, i })).filter(({ entry }) => entry.accounts.some((id) => scope.has(id.toLowerCase())));
+  const indexed = map.map((entry, i) => ({ entry, i }));
+  const used = scope.size === 0 ? indexed : indexed.filter(({ entry }) => entry.accounts.some((id) => scope.has(id.toLowerCase())));
   const mapped = used.map(({ entry, i }) => ({
     ...mappedCredentials(entry, i, env),
     accounts: entry.accounts,

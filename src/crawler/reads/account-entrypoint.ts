@@ -1,7 +1,5 @@
+import { NO_ENTRYPOINT } from './entrypoint.js';
 import type { ZoneRead } from './zone-read.js';
-
-/** 10003: the account has no entry point for the phase (vendor docs: rulesets API, entry point of a phase). */
-const NO_ENTRYPOINT = 10003;
 
 /**
  * The account's managed-phase entry point, whose execute rules can deploy managed rules to its

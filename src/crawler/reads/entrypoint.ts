@@ -3,7 +3,7 @@ import type { EntrypointEndpoint } from '../stored-zone.js';
 import type { ReadKit, ZoneFacts } from './zone-read.js';
 
 /** 10003: the phase has no entry point yet (vendor docs: rulesets API, entry point of a phase). */
-const NO_ENTRYPOINT = 10003;
+export const NO_ENTRYPOINT = 10003;
 
 /**
  * A phase entry point, read by its version: when tonight's rulesets list shows no such phase it is
