@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { demoDataset } from '../../src/emulator/datasets/demo.js';
+import { buildOrganisation } from '../../src/emulator/datasets/index.js';
 import { exited, runCli, startCli } from '../support/cli.js';
 
 /** The CLI contract: help, one-line errors with exit 2, and the emulator as a process. */
@@ -38,6 +39,8 @@ describe('zonewarden CLI', () => {
     [['emulator', '--port'], /^zonewarden emulator: option --port needs a value/],
     [['emulator', 'extra'], /^zonewarden emulator: unexpected argument extra/],
     [['emulator', '--now', 'tuesday'], /^zonewarden emulator: --now must be an ISO 8601 time/],
+    [['emulator', '--account-token', 'tok-without-account'], /^zonewarden emulator: --account-token number 1 must be ACCOUNT=TOKEN \(an account id, "=", then the token\)/],
+    [['emulator', '--account-token', 'ffffffffffffffffffffffffffffffff=tok-x'], /^zonewarden emulator: --account-token number 1: no account ffffffffffffffffffffffffffffffff in the dataset$/],
     [['emulator', '--dataset', '/nonexistent/org.json'], /^zonewarden emulator: cannot read dataset file \/nonexistent\/org\.json \(ENOENT\)/],
     [['diff', '--format', 'html'], /^zonewarden diff: --format must be one of text, json, md, got "html"$/],
     [['diff', '--from', '0'], /^zonewarden diff: --from must be a whole number of at least 1, got 0$/],
@@ -103,6 +106,30 @@ describe('zonewarden CLI', () => {
     expect(stderr).toMatch(/^GET \/client\/v4\/zones 200 \d+ms$/m);
     expect(stderr).not.toContain('cli-test-token');
     expect(stderr).toContain('emulator stopped (SIGTERM)');
+  });
+
+  it('accepts an account-owned token per --account-token, reading its account alone', async () => {
+    // Ids are derived from names by the loader, the same at any clock.
+    const owner = buildOrganisation('demo', new Date()).accounts[0]!;
+    const { child, firstLine } = await startCli(['emulator', '--port', '0', '--account-token', `${owner.id}=cli-owned-token`]);
+    try {
+      const base = firstLine.replace('listening on ', '');
+      const get = (path: string, token: string) => fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      // vendor docs: API tokens: an account-owned token acts on its own account only
+      const zones = (await (await get('/zones?per_page=50', 'cli-owned-token')).json()) as { result: Array<{ account: { id: string } }> };
+      expect(zones.result.length).toBe(buildOrganisation('demo', new Date()).zones.filter((z) => z.accountId === owner.id).length);
+      expect(zones.result.every((z) => z.account.id === owner.id)).toBe(true);
+      // vendor answer: an account-owned token cannot list accounts (GET /accounts: 400 code 1001)
+      const accounts = await get('/accounts', 'cli-owned-token');
+      expect(accounts.status).toBe(400);
+      expect(((await accounts.json()) as { errors: Array<{ code: number }> }).errors[0]!.code).toBe(1001);
+      // vendor docs: rate limits: each account-owned token has a budget of its own, counted apart from the user's
+      const stats = (await (await fetch(`${base.replace(/\/client\/v4$/, '')}/__emulator/stats`)).json()) as { byCredential: Record<string, { requests: number }> };
+      expect(stats.byCredential[`account-token:${owner.id}`]!.requests).toBe(2);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited(child)).toBe(0);
   });
 
   it('refuses a port in use with one line', async () => {

@@ -1,6 +1,6 @@
 import { worldDnsServer } from '../../emulator/dns/shared.js';
 import { DatasetError } from '../../emulator/datasets/index.js';
-import { BAD_CREDENTIALS_ANSWERS, type BadCredentialsAnswer } from '../../emulator/http/auth.js';
+import { BAD_CREDENTIALS_ANSWERS, type AccountToken, type BadCredentialsAnswer } from '../../emulator/http/auth.js';
 import { FAULT_KINDS, type FaultKind } from '../../emulator/http/faults.js';
 import { startEmulator, type EmulatorOptions } from '../../emulator/server.js';
 import { UsageError } from '../../common/errors.js';
@@ -37,6 +37,11 @@ advances the clock a day and changes that share of zones, each change written to
     },
     'token-kind': { type: 'string', default: 'user', choices: ['user', 'account'], help: 'account: the token is account-owned (one account; GET /accounts answers 400 code 1001, invites 403)' },
     'token-account': { type: 'string', value: 'ID', help: 'with --token-kind account: the account that owns the token (default: the first)' },
+    'account-token': {
+      type: 'list',
+      value: 'ACCOUNT=TOKEN',
+      help: 'another token the emulator accepts: account-owned, reading the account with id ACCOUNT alone, with a budget of its own as at the API (to try the config file\'s "credentials")',
+    },
     'audit-log': { type: 'string', default: 'allowed', choices: ['allowed', 'denied'], help: 'denied: the audit log answers 403 code 10000, as to a token without the audit-log permission' },
     'api-era': { type: 'string', default: 'classic', choices: ['classic', 'retired'], help: 'retired: the previous managed-rules (legacy WAF) endpoints answer 410 Gone' },
     latency: { type: 'integer', default: 0, min: 0, max: 600_000, value: 'MS', help: 'delay before every answer' },
@@ -73,6 +78,7 @@ advances the clock a day and changes that share of zones, each change written to
     'zonewarden emulator --dataset generated --seed 7 --zones 1000 --records 100000 --latency 20',
     'zonewarden emulator --rate-limit 100 --rate-window 60 --fault-rate 0.2',
     'zonewarden emulator --token-kind account --api-era retired',
+    'zonewarden emulator --dataset generated --account-token 0123456789abcdef0123456789abcdef=tok-acme',
   ],
   async run(o, io) {
     let now: Date | undefined;
@@ -112,13 +118,15 @@ advances the clock a day and changes that share of zones, each change written to
       auditLog: o['audit-log'] as 'allowed' | 'denied',
     };
     if (o['token-account'] !== undefined) options.tokenAccount = o['token-account'];
+    if (o['account-token'].length > 0) options.accountTokens = o['account-token'].map(accountToken);
     if (now) options.now = now;
     if (o.verbose) options.onRequest = (line) => io.stderr(`${line}\n`);
     let emulator;
     try {
       emulator = await startEmulator(options);
     } catch (err) {
-      if (err instanceof DatasetError) throw new UsageError(`emulator: ${err.message}`);
+      // The library numbers extra tokens from 0 as accountTokens[i]; the command line knows them by the option.
+      if (err instanceof DatasetError) throw new UsageError(`emulator: ${err.message.replace(/^accountTokens\[(\d+)\]/, (_, i: string) => `--account-token number ${Number(i) + 1}`)}`);
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') throw new UsageError(`emulator: port ${o.port} is in use; pick another with --port, or --port 0 for a free one`);
       if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`emulator: cannot bind ${o.host}; use a local address such as 127.0.0.1`);
@@ -136,3 +144,12 @@ advances the clock a day and changes that share of zones, each change written to
     return 0;
   },
 });
+
+/** `ACCOUNT=TOKEN` of --account-token; the message never repeats the token. */
+function accountToken(given: string, i: number): AccountToken {
+  const at = given.indexOf('=');
+  const account = at === -1 ? '' : given.slice(0, at).trim();
+  const token = at === -1 ? '' : given.slice(at + 1);
+  if (account === '' || token === '') throw new UsageError(`emulator: --account-token number ${i + 1} must be ACCOUNT=TOKEN (an account id, "=", then the token), e.g. --account-token 0123456789abcdef0123456789abcdef=tok-acme`);
+  return { accounts: [account], token };
+}
