@@ -37,6 +37,8 @@ export function commonOptions<K extends CommonKey>(...keys: K[]): Record<(typeof
 export function configFrom(parsed: Record<string, unknown>, io: CommandIO): Config {
   const flags: Partial<Record<CommonKey, unknown>> = {};
   for (const def of Object.values(COMMON_OPTIONS) as OptionDef[]) {
+    // A switch not given parses as false, which is no choice of the user's: the config file's `"full": true` stands.
+    if (def.type === 'boolean' && parsed[def.flag] !== true) continue;
     if (def.flag in parsed) flags[def.key as CommonKey] = parsed[def.flag];
   }
   return loadConfig({ flags, env: io.env, cwd: io.cwd });

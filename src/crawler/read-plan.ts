@@ -43,6 +43,7 @@ export class ReadPlan {
   private readonly turn: ReadonlySet<string>;
   /** Credentials (by their clients) whose refusal of the audit log has been said: once each. */
   private readonly deniedSaid = new Set<ApiClient>();
+  private outlivedSaid = false;
 
   private constructor(
     readonly incremental: boolean,
@@ -97,10 +98,23 @@ export class ReadPlan {
       // header counts whole seconds: a minute past it, where no entry can be yet, misses none.
       const since = new Date(Date.parse(this.base!.apiStartedAt) - LOG_OVERLAP_MS);
       const before = new Date(client.serverNow().getTime() + 60_000);
-      read = accountChanges(client, accountId, since, before, signal).then((changes) => this.recorded(accountId, changes, client));
+      // The age was checked by this machine's clock; the log keeps 18 months by the API's (the two can disagree).
+      const tooOld = client.serverNow().getTime() - Date.parse(this.base!.apiStartedAt) > LOG_RETENTION_DAYS * DAY_MS;
+      read = tooOld
+        ? Promise.resolve(this.logOutlived(accountId))
+        : accountChanges(client, accountId, since, before, signal).then((changes) => this.recorded(accountId, changes, client));
       this.changes.set(accountId, read);
     }
     return read;
+  }
+
+  /** The last complete scan is older, by the API's clock, than the audit log keeps: not asked, every zone read in full (said once). */
+  private logOutlived(accountId: string): AccountChanges {
+    const why = `the last complete scan (${this.base!.scanId}) is older than the audit log keeps (18 months) by the API's clock`;
+    this.writer.partition('account', accountId, 'audit_log').finish({ state: 'skipped', pages: 0, items: 0, message: why });
+    if (!this.outlivedSaid) this.logger.warn(`${why}: every zone is read in full`);
+    this.outlivedSaid = true;
+    return { kind: 'all', why };
   }
 
   /** Records the log's read as a partition of the account, and says why an account is read in full (a refusal once per credential). */

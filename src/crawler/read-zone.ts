@@ -7,7 +7,8 @@ import type { Endpoint } from '../snapshot/tables.js';
  * read runs (a `terminal` or `ruleset-version` read still carries what its stored state or version
  * says cannot have changed). Read for what is due only, a `date` read runs when stored data says a
  * change can have come unlogged (dueByDate); every other read carries its partitions forward,
- * unless one of them has nothing sound to carry (never read, or its last read failed): it then runs.
+ * unless one of them has nothing sound to carry (never read, or its last read failed or was
+ * refused): it then runs.
  */
 export async function readZoneParts(kit: ReadKit, facts: ZoneFacts, canCarry: (endpoint: Endpoint) => boolean): Promise<void> {
   for (const read of ZONE_READS) {

@@ -187,7 +187,8 @@ export class ScanWriter {
     const last = this.statement('SELECT pk, state, truncated, data_scan FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND last_scan = ?').get(kind, stored, endpoint, part.last_attempt_scan) as
       | { pk: number; state: string; truncated: number; data_scan: number | null }
       | undefined;
-    if (!last || last.state === 'failed' || last.truncated === 1) return null;
+    // A denied part says nothing of the zone, and a permission granted since is in no audit log: read it again.
+    if (!last || last.state === 'failed' || last.state === 'denied' || last.truncated === 1) return null;
     return { last, dataScan: last.data_scan ?? part.last_attempt_scan };
   }
 
@@ -195,7 +196,7 @@ export class ScanWriter {
    * Carries a partition forward without reading it: this scan's coverage says what the last
    * attempt said, and points (data_scan) at the scan whose versions hold the data, so no data row
    * is copied or touched. Refused (false) when there is nothing sound to carry: a partition never
-   * read, or whose last attempt failed or was truncated; the caller reads it instead.
+   * read, or whose last attempt failed, was refused (denied) or was truncated; the caller reads it instead.
    */
   carry(kind: PartitionKind, scopeId: string, endpoint: Endpoint): boolean {
     const stored = this.storedId(scopeId);

@@ -216,6 +216,47 @@ describe('incremental nights', () => {
     expect(reader.coverageOf('account', account, 'audit_log')).toMatchObject({ state: 'denied' });
   });
 
+  it('reads again a part the token was refused on the last night, as a full scan would: a permission granted since is in no audit log', async () => {
+    // vendor docs: audit logs record changes to an account's resources; a token's permissions are not one of its zones'.
+    // A refused read is denied (403), never a verdict (docs/scanning.md), so the zone's data for it is not known until read.
+    const route = 'GET /zones/{zone_id}/bot_management';
+    const denied: string[] = [];
+    const emu = await emulator({ dataset: 'generated', generated: { seed: 5, accounts: 2, zones: 20, records: 600 }, denyRoutes: denied });
+    const db = openDb();
+    expect((await scanNight(emu, db, 'full')).outcome.status).toBe('complete');
+    // One night the token lacks the permission: the zones read on that night (half of them, at --full-every 2) are refused it.
+    denied.push(route);
+    const refused = await scanNight(emu, db, 'incremental', 2);
+    expect(refused.outcome.status).toBe('incomplete');
+    const refusedZones = refused.byRoute[route]!;
+    expect(refusedZones).toBeGreaterThan(0);
+    // The permission is granted again; nothing else changed, so the audit log has nothing to say.
+    denied.splice(0);
+    const night = await scanNight(emu, db, 'incremental');
+    expect(night.outcome.summary.reads).toMatchObject({ incremental: true });
+    expect(night.byRoute[route]).toBeGreaterThanOrEqual(refusedZones);
+    expect(night.outcome.status).toBe('complete');
+    const reader = new SnapshotReader(db, night.outcome.scanId);
+    for (const z of reader.zones()) expect(reader.coverageOf('zone', z.id, 'bot_management')?.state).toBe('ok');
+    const fullDb = openDb();
+    const full = await scanNight(emu, fullDb, 'full');
+    expect(findings(db, night.outcome.scanId)).toEqual(findings(fullDb, full.outcome.scanId));
+  });
+
+  it("reads every zone in full when the last scan is older than the audit log keeps by the API's clock, whatever this machine's says", async () => {
+    // vendor docs: audit logs: entries are kept 18 months; the log's window is in the API's time (its Date header).
+    const emu = await emulator({ dataset: 'generated', generated: { seed: 6, accounts: 2, zones: 10, records: 300 } });
+    const db = openDb();
+    expect((await scanNight(emu, db, 'full')).outcome.status).toBe('complete');
+    // 541 nights pass by the API's clock, none of them changing a zone; by this machine's the scan is seconds old.
+    for (let night = 0; night < 541; night++) emu.night({ share: 0, seed: night });
+    const logger = recordingLogger();
+    const night = await scanNight(emu, db, 'incremental', 7, logger);
+    expect(night.outcome.summary.reads).toMatchObject({ incremental: true, zonesRead: 10, zonesCarried: 0 });
+    expect(night.byRoute['GET /accounts/{account_id}/logs/audit']).toBeUndefined();
+    expect(logger.lines.filter((l) => l.includes('older than the audit log keeps (18 months)'))).toHaveLength(1);
+  });
+
   // The property: over seeded random change sets, night after night, the incremental scan's audit
   // equals the full scan's audit of the same state. The full side keeps its own history (a full
   // read every night), so that what depends on history (when a certificate was first seen) is
