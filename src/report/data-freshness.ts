@@ -37,7 +37,24 @@ export function dataFreshness(db: Db, scanId: number): DataFreshness {
   return { readInFull: total - rows.length, carried: rows.length, oldest, lastReadOf: (zoneId) => carried.get(zoneId) ?? '' };
 }
 
-/** One line for the top of a report: how much of the organisation this scan read tonight. */
+/**
+ * The same for some of the scan's zones (a report of --zone or --account): its counts and oldest
+ * read are those of these zones alone, as findings.json's `dataRead` of the same view.
+ */
+export function freshnessOf(f: DataFreshness, zones: ReadonlyArray<{ id: string }>): DataFreshness {
+  let carried = 0;
+  let oldest: string | null = null;
+  for (const z of zones) {
+    const at = f.lastReadOf(z.id);
+    if (at === '') continue;
+    carried++;
+    // A pruned scan's zones say `scan N`: no time to compare.
+    if (!at.startsWith('scan ') && (oldest === null || at < oldest)) oldest = at;
+  }
+  return { readInFull: zones.length - carried, carried, oldest, lastReadOf: f.lastReadOf };
+}
+
+/** One line for the top of a report: how much of the organisation (or of the report's view) this scan read tonight. */
 export function freshnessStatement(f: DataFreshness): string | null {
   if (f.carried === 0) return null;
   const oldest = f.oldest ? `; the oldest carried data was read on ${f.oldest.slice(0, 10)}` : '';

@@ -8,7 +8,7 @@ import { SnapshotError, type Db } from '../snapshot/db.js';
 import { inFilter, resolveFilter } from '../snapshot/scan-filter.js';
 import { SnapshotReader, type ScanRow } from '../snapshot/reader.js';
 import { scanRef } from '../snapshot/scan-ref.js';
-import { dataFreshness, freshnessStatement } from './data-freshness.js';
+import { dataFreshness, freshnessOf, freshnessStatement } from './data-freshness.js';
 import { describeScope, FULL_SCOPE, isFullScope, parseScope, sameScope, scopeStatement, type ScanScope } from '../snapshot/scope.js';
 import type { CoverageState } from '../snapshot/writer.js';
 
@@ -108,7 +108,8 @@ export function reportData(db: Db, scanId: number, options: ReportDataOptions = 
   const trial = whole.trial === null ? '' : ` This is trial audit ${whole.auditId} (${whole.trial}), not the scan's official audit.`;
   const scope = { ...reader.scan.scope, full: isFullScope(reader.scan.scope), zonesRead, statement: scopeStatement(reader.scan.scope, reader.zones().length, health.unread.length) + shown + trial };
   const fresh = dataFreshness(db, scanId);
-  return { scan: reader.scan, audit, view, categories, topRisks, drift, health, scope, freshness: freshnessStatement(fresh), lastReadOf: fresh.lastReadOf };
+  const freshness = freshnessStatement(view.filter ? freshnessOf(fresh, view.zones) : fresh);
+  return { scan: reader.scan, audit, view, categories, topRisks, drift, health, scope, freshness, lastReadOf: fresh.lastReadOf };
 }
 
 /** The audited complete scan of the same scope before this one: what "new" and "fixed" are measured from. */

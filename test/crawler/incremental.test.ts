@@ -187,6 +187,12 @@ describe('incremental nights', () => {
     const readOn = new Set(lines.slice(1).map((l) => l.slice(l.lastIndexOf(',') + 1)));
     expect([...readOn].sort()).toEqual([firstStart, secondStart].sort());
     expect(md).toMatch(new RegExp(`\\(data of ${firstStart.slice(0, 10)}\\)`));
+    // A report of one carried zone (report --zone) counts that zone alone, in report.md as in findings.json.
+    const one = await writeReport(db, second.outcome.scanId, { out, formats: ['md', 'json'], templates: loadTemplates(), view: { accounts: [], zones: [carriedZone.name] } });
+    const oneMd = readFileSync(join(one.dir, 'report.md'), 'utf8');
+    const oneJson = JSON.parse(readFileSync(join(one.dir, 'findings.json'), 'utf8')) as typeof doc;
+    expect({ readInFull: oneJson.dataRead.readInFull, carried: oneJson.dataRead.carried }).toEqual({ readInFull: 0, carried: 1 });
+    expect(oneMd).toContain(`0 zones read in full in this scan, 1 carried forward unchanged from earlier reads (the audit log showed no change; the oldest carried data was read on ${firstStart.slice(0, 10)})`);
 
     // The same state read in full gives the same findings.
     const fullDb = openDb();
