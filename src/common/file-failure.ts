@@ -35,7 +35,9 @@ export function fileFailure(err: unknown, dbPath: string | null): FileFailure | 
 
 function verbOf(syscall: string): string {
   if (syscall === 'mkdir') return 'create the directory';
-  if (syscall === 'open' || syscall === 'write' || syscall === 'rename' || syscall === 'copyfile') return 'write';
+  // An open may be for reading (a template, a waivers file) or writing (a report): the error does not say which.
+  if (syscall === 'open') return 'open';
+  if (syscall === 'write' || syscall === 'rename' || syscall === 'copyfile') return 'write';
   if (syscall === 'scandir' || syscall === 'read' || syscall === 'stat' || syscall === 'lstat') return 'read';
   return `${syscall} on`;
 }

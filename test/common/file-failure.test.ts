@@ -8,9 +8,9 @@ describe('fileFailure', () => {
   it.each([
     ['EACCES', 'mkdir', '/srv/reports/x', 'cannot create the directory /srv/reports/x: permission denied: run as a user who may write there, or choose another path'],
     ['EPERM', 'mkdir', '/sys/x', 'cannot create the directory /sys/x: not permitted here: choose another path'],
-    ['ENOTDIR', 'open', '/tmp/file/report.html', 'cannot write /tmp/file/report.html: a part of the path is a file, not a directory: choose another path'],
-    ['EROFS', 'open', '/mnt/ro/findings.json', 'cannot write /mnt/ro/findings.json: the file system is read-only: choose another path'],
-    ['ENOENT', 'open', '/etc/zw/waivers.yaml', 'cannot write /etc/zw/waivers.yaml: no such file or directory'],
+    ['ENOTDIR', 'open', '/tmp/file/report.html', 'cannot open /tmp/file/report.html: a part of the path is a file, not a directory: choose another path'],
+    ['EROFS', 'open', '/mnt/ro/findings.json', 'cannot open /mnt/ro/findings.json: the file system is read-only: choose another path'],
+    ['ENOENT', 'open', '/etc/zw/waivers.yaml', 'cannot open /etc/zw/waivers.yaml: no such file or directory'],
   ])('names the path and what to do for %s', (code, syscall, path, message) => {
     expect(fileFailure(systemError(code, syscall, path), '/var/lib/zw/zonewarden.db')?.message).toBe(message);
   });
