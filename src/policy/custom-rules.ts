@@ -2,7 +2,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RuleDefinitionError, ruleProblems } from './registry.js';
-import { resolveRuleImports, unresolvedImportProblem } from './rule-imports.js';
+import { resolveRuleImports, SOURCE_PARAM, unresolvedImportProblem } from './rule-imports.js';
+import { noteRuleSource, rulesDirFingerprint } from './rule-source.js';
 import type { AnyRule } from './rule.js';
 
 /**
@@ -41,10 +42,11 @@ function ruleFiles(dir: string, shown: string): string[] {
   return files.map((f) => join(dir, f));
 }
 
-async function importRule(file: string): Promise<unknown> {
-  // The file's modification time in the URL: an edited rule is loaded again by the next run of the
-  // scheduler, as the waivers file is, instead of the copy Node cached at the first.
-  const url = `${pathToFileURL(file).href}?mtime=${statSync(file).mtimeMs}`;
+async function importRule(file: string, source: string): Promise<unknown> {
+  // The directory's fingerprint in the URL, passed on to every file of it the rule imports
+  // (rule-imports.ts): an edited rule or helper is loaded again by the next run of the scheduler,
+  // as the waivers file is, instead of the copy Node cached at the first.
+  const url = `${pathToFileURL(file).href}?${SOURCE_PARAM}=${source}`;
   resolveRuleImports();
   try {
     return ((await import(url)) as { default?: unknown }).default;
@@ -65,8 +67,10 @@ export async function loadCustomRules(dirs: readonly string[], cwd: string, buil
   const loaded: CustomRule[] = [];
   const seen = new Map<string, string>();
   for (const dir of dirs) {
-    for (const file of ruleFiles(resolve(cwd, dir), dir)) {
-      const rule = (await importRule(file)) as AnyRule | undefined;
+    const files = ruleFiles(resolve(cwd, dir), dir);
+    const source = rulesDirFingerprint(resolve(cwd, dir));
+    for (const file of files) {
+      const rule = (await importRule(file, source)) as AnyRule | undefined;
       if (rule === undefined || rule === null || typeof rule !== 'object' || typeof rule.meta !== 'object' || rule.meta === null) {
         throw new RuleDefinitionError(`${file}: no rule as its default export; end it with export default defineRule({ meta, defaultOptions, check })`);
       }
@@ -79,6 +83,7 @@ export async function loadCustomRules(dirs: readonly string[], cwd: string, buil
       const other = seen.get(id);
       if (other) throw new RuleDefinitionError(`${file}: rule id "${id}" is also defined in ${other}; ids must be unique`);
       seen.set(id, file);
+      noteRuleSource(rule, source);
       loaded.push({ rule, file });
     }
   }

@@ -24,11 +24,13 @@ const RULE_API_SUBPATHS = ['./rules', './rules/testing'] as const;
  */
 const HOOKS = `
 let targets = {};
-export function initialize(data) { targets = data.targets; }
+let param = '';
+export function initialize(data) { targets = data.targets; param = data.param; }
 export async function resolve(specifier, context, nextResolve) {
   if (Object.hasOwn(targets, specifier)) return { url: targets[specifier], shortCircuit: true };
+  let resolved;
   try {
-    return await nextResolve(specifier, context);
+    resolved = await nextResolve(specifier, context);
   } catch (err) {
     if (err && err.code === 'ERR_MODULE_NOT_FOUND') {
       err.zonewardenSpecifier = specifier;
@@ -36,8 +38,20 @@ export async function resolve(specifier, context, nextResolve) {
     }
     throw err;
   }
+  // A rule file's own imports take its rules directory's fingerprint: edited, they load again.
+  const parent = context.parentURL && context.parentURL.startsWith('file:') ? new URL(context.parentURL) : null;
+  const source = parent ? parent.searchParams.get(param) : null;
+  if (source && resolved.url.startsWith('file:') && !resolved.url.includes('/node_modules/')) {
+    const url = new URL(resolved.url);
+    url.searchParams.set(param, source);
+    return { ...resolved, url: url.href };
+  }
+  return resolved;
 }
 `;
+
+/** The query parameter that carries a rules directory's fingerprint (rule-source.ts) on the URLs of its files. */
+export const SOURCE_PARAM = 'zw-source';
 
 /** `zonewarden/rules` and `zonewarden/rules/testing` -> the file URLs package.json "exports" names for them. */
 export function ruleApiTargets(): Record<string, string> {
@@ -54,7 +68,7 @@ let registered = false;
 /** Installs the resolve hook, once per process, before the first rule file is imported. */
 export function resolveRuleImports(): void {
   if (registered) return;
-  register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, { data: { targets: ruleApiTargets() } });
+  register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, { data: { targets: ruleApiTargets(), param: SOURCE_PARAM } });
   registered = true;
 }
 

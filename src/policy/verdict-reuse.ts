@@ -7,6 +7,7 @@ import { scopeKey } from '../snapshot/scope.js';
 import type { FindingCounter } from './audit.js';
 import type { Evaluation } from './engine.js';
 import type { Status } from './findings.js';
+import { ruleSourceOf } from './rule-source.js';
 import { overridesOf } from './zone-overrides.js';
 import type { ActiveRule } from './registry.js';
 import type { Severity } from './rule.js';
@@ -134,10 +135,23 @@ export function reuseKey(scope: SnapshotReader['scan']['scope'], rules: readonly
   return hash.digest('hex');
 }
 
-/** A rule's definition (meta, defaults, code) and settings, as text: what its verdicts depend on. */
+/**
+ * A rule's definition (meta, defaults, code) and settings, as text: what its verdicts depend on. A
+ * custom rule's code is also every file of its rules directory (rule-source.ts): what `check` calls.
+ */
 export function ruleIdentity(r: ActiveRule): string {
   const { rule } = r;
-  return JSON.stringify({ meta: rule.meta, defaults: rule.defaultOptions, code: String(rule.check), enabled: r.enabled, severity: r.severity, options: r.options, ...overridesOf(r) });
+  const source = ruleSourceOf(rule);
+  return JSON.stringify({
+    meta: rule.meta,
+    defaults: rule.defaultOptions,
+    code: String(rule.check),
+    ...(source === undefined ? {} : { source }),
+    enabled: r.enabled,
+    severity: r.severity,
+    options: r.options,
+    ...overridesOf(r),
+  });
 }
 
 /** A zone's row with an audit (audit_zones), as a later audit that keeps its verdicts copies it. */

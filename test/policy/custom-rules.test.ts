@@ -1,10 +1,12 @@
-import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../rules/index.js';
 import { loadCustomRules } from '../../src/policy/custom-rules.js';
+import { activeRules } from '../../src/policy/registry.js';
+import { ruleIdentity } from '../../src/policy/verdict-reuse.js';
 
 /**
  * Loading rules from --rules-dir: real files imported by Node, each refusal one line naming the
@@ -126,6 +128,45 @@ export default defineRule({ meta: ${meta('acme-a', ", optionHelp: { sev: 'a seve
     writeFileSync(file, ruleSource('acme-a').replace("'low'", "'high'"));
     utimesSync(file, new Date(), new Date(Date.now() + 5000));
     expect((await load(dir))[0]!.rule.meta.severity).toBe('high');
+  });
+  it("loads a rule again in one process when a file it imports changed (the scheduler's next run), and only then", async () => {
+    // Node caches a module by its URL: the rules directory's fingerprint on the URL of each of its files makes an edit a new module.
+    const dir = dirWith({ 'acme-a.js': `import { PREFIX } from './lib/range.js';\nexport default { meta: ${meta('acme-a', ", optionHelp: { prefix: 'the range' }")}, defaultOptions: { prefix: PREFIX }, check(ctx) { ctx.pass(); } };\n` });
+    mkdirSync(join(dir, 'lib'));
+    const helper = join(dir, 'lib', 'range.js');
+    writeFileSync(helper, "export const PREFIX = 'first';\n");
+    const script = `const { loadCustomRules } = await import(${JSON.stringify(BUILT_LOADER)});
+const { writeFileSync } = await import('node:fs');
+const prefix = async () => (await loadCustomRules([${JSON.stringify(dir)}], '/', new Set()))[0].rule.defaultOptions.prefix;
+const seen = [await prefix(), await prefix()];
+writeFileSync(${JSON.stringify(helper)}, "export const PREFIX = 'second';\\n");
+seen.push(await prefix());
+process.stdout.write(JSON.stringify(seen));`;
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['--input-type=module', '-e', script], { cwd: tmpdir() }, (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout))),
+    );
+    expect(JSON.parse(out)).toEqual(['first', 'first', 'second']);
+  });
+
+  it('names the code a custom rule runs by its whole directory: an edit outside check() is another rule', async () => {
+    const dir = dirWith({ 'acme-a.js': `const PREFIX = 'first';\nexport default { meta: ${meta('acme-a')}, defaultOptions: {}, check(ctx) { if (PREFIX) ctx.pass(); } };\n` });
+    const identity = async () => ruleIdentity(activeRules(new Map([['acme-a', (await load(dir))[0]!.rule]]))[0]!);
+    const first = await identity();
+    expect(await identity()).toBe(first);
+    writeFileSync(join(dir, 'acme-a.js'), readFileSync(join(dir, 'acme-a.js'), 'utf8').replace("'first'", "'other'"));
+    const edited = await identity();
+    expect(edited).not.toBe(first);
+    // A helper file added or edited, and an installed package of another version, each count.
+    mkdirSync(join(dir, 'lib'));
+    writeFileSync(join(dir, 'lib', 'range.js'), 'export const X = 1;\n');
+    const withHelper = await identity();
+    expect(withHelper).not.toBe(edited);
+    mkdirSync(join(dir, 'node_modules', 'ipaddr.js'), { recursive: true });
+    writeFileSync(join(dir, 'node_modules', 'ipaddr.js', 'package.json'), '{"name":"ipaddr.js","version":"2.1.0"}');
+    const withPackage = await identity();
+    expect(withPackage).not.toBe(withHelper);
+    writeFileSync(join(dir, 'node_modules', 'ipaddr.js', 'package.json'), '{"name":"ipaddr.js","version":"2.2.0"}');
+    expect(await identity()).not.toBe(withPackage);
   });
 });
 

@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AnyRule } from './rule.js';
+
+/**
+ * What a custom rule's verdicts come from beyond its definition: every file of its rules directory.
+ * A rule's `check` calls what it likes, a constant or function at the top of its file or a helper
+ * in `lib/`, so its own source text does not say whether it changed: the directory's files do.
+ * Built-in rules need none, their code is the tool's version. Verdict reuse and an audit's
+ * judgement take it into a rule's identity (verdict-reuse.ts ruleIdentity), and the loader imports
+ * a directory's files again when it changed (custom-rules.ts), so the code judged is the code named.
+ */
+
+const sources = new WeakMap<object, string>();
+
+/** Deeper than any rules project nests its own files; a symbolic link loop stops here. */
+const MAX_DEPTH = 16;
+
+/**
+ * The fingerprint of a rules directory: each file's path and content, the dot-files and
+ * node_modules aside, and each installed package's name and version (package-lock.json, when the
+ * directory has one, is one of its files).
+ */
+export function rulesDirFingerprint(dir: string): string {
+  const hash = createHash('sha256');
+  const walk = (at: string, relative: string, depth: number): void => {
+    if (depth > MAX_DEPTH) return;
+    for (const name of readdirSync(at).sort()) {
+      if (name.startsWith('.')) continue;
+      const path = join(at, name);
+      const rel = relative === '' ? name : `${relative}/${name}`;
+      const stat = statSync(path, { throwIfNoEntry: false });
+      if (!stat) continue;
+      if (stat.isDirectory()) {
+        if (name === 'node_modules') packages(path, rel, hash);
+        else walk(path, rel, depth + 1);
+      } else if (stat.isFile()) {
+        hash.update(`${rel}\u0000${stat.size}\u0000`);
+        hash.update(readFileSync(path));
+      }
+    }
+  };
+  walk(dir, '', 0);
+  return hash.digest('hex');
+}
+
+/** The packages of a node_modules directory (scoped ones included), by name and version. */
+function packages(dir: string, rel: string, hash: ReturnType<typeof createHash>): void {
+  const versionOf = (path: string): string => {
+    try {
+      return String((JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')) as { version?: unknown }).version ?? '');
+    } catch {
+      return '';
+    }
+  };
+  for (const name of readdirSync(dir).sort()) {
+    if (name.startsWith('.')) continue;
+    const path = join(dir, name);
+    if (name.startsWith('@')) {
+      for (const inner of readdirSync(path).sort()) hash.update(`${rel}/${name}/${inner}@${versionOf(join(path, inner))}\u0000`);
+    } else hash.update(`${rel}/${name}@${versionOf(path)}\u0000`);
+  }
+}
+
+export function noteRuleSource(rule: AnyRule, fingerprint: string): void {
+  sources.set(rule, fingerprint);
+}
+
+/** The fingerprint of the directory a custom rule was loaded from; undefined for a built-in rule. */
+export function ruleSourceOf(rule: AnyRule): string | undefined {
+  return sources.get(rule);
+}
