@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../common/errors.js';
 import { didYouMean } from '../common/did-you-mean.js';
+import type { CredentialMapSource } from '../config/credentials.js';
 
 /**
  * Commands declare their options as data; parsing, validation and --help all come from that one
@@ -50,6 +51,11 @@ export interface CommandIO {
   stderrIsTTY?: boolean;
   /** Resolves when the user asks the process to stop (SIGINT/SIGTERM). */
   stopSignal: Promise<string>;
+  /**
+   * Called with the loaded config (configFrom): the values of the variables its "credentials"
+   * names are secrets too, removed from what the command prints from then on.
+   */
+  redactCredentialsOf?: (config: CredentialMapSource) => void;
 }
 
 export interface ArgumentSpec {

@@ -41,7 +41,9 @@ export function configFrom(parsed: Record<string, unknown>, io: CommandIO): Conf
     if (def.type === 'boolean' && parsed[def.flag] !== true) continue;
     if (def.flag in parsed) flags[def.key as CommonKey] = parsed[def.flag];
   }
-  return loadConfig({ flags, env: io.env, cwd: io.cwd });
+  const config = loadConfig({ flags, env: io.env, cwd: io.cwd });
+  io.redactCredentialsOf?.(config);
+  return config;
 }
 
 export function loggerFor(config: Config, io: CommandIO): Logger {

@@ -19,9 +19,18 @@ export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> 
   // Everything the CLI prints passes here: credentials from the environment never reach a
   // terminal or a log. The e-mail of the key pair is removed from diagnostics but not from API
   // data printed on stdout, where it is the user's own and expected (e.g. in invites).
-  const redactOut = createRedactor(secretsFromEnv(rawIo.env).secrets);
-  const redactErr = redactorFor(rawIo.env);
-  const io: CommandIO = { ...rawIo, stdout: (t) => rawIo.stdout(redactOut(t)), stderr: (t) => rawIo.stderr(redactErr(t)) };
+  let redactOut = createRedactor(secretsFromEnv(rawIo.env).secrets);
+  let redactErr = redactorFor(rawIo.env);
+  const io: CommandIO = {
+    ...rawIo,
+    stdout: (t) => rawIo.stdout(redactOut(t)),
+    stderr: (t) => rawIo.stderr(redactErr(t)),
+    // The config file's credentials mapping is known once a command loads it: its values join the secrets.
+    redactCredentialsOf: (config) => {
+      redactOut = createRedactor(secretsFromEnv(rawIo.env, config).secrets);
+      redactErr = redactorFor(rawIo.env, config);
+    },
+  };
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const out = name === undefined ? io.stderr : io.stdout;

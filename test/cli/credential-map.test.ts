@@ -40,6 +40,17 @@ describe('scan with a credential per account', () => {
     expect(Object.keys(emu.stats().byCredential)).toEqual(['acme']);
   });
 
+  it('removes a mapped credential from what any command prints: `api` echoing it in a path', async () => {
+    // docs/credentials.md: every value the mapping names is removed from logs, errors and output, as the default credential is
+    const { emu, acme } = await withAcmeToken();
+    const dir = mkdtempSync(join(tmpdir(), 'zw-credmap-api-'));
+    writeFileSync(join(dir, 'zonewarden.config.json'), JSON.stringify({ credentials: [{ accounts: [acme], tokenEnv: 'ZW_TOKEN_ACME' }] }));
+    const r = await runInProcess(['api', `/zones/${ACME_TOKEN}`, '--base-url', emu.url], { ZONEWARDEN_API_TOKEN: TOKEN, ZW_TOKEN_ACME: ACME_TOKEN }, dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('/zones/[redacted]');
+    expect(`${r.stdout}${r.stderr}`).not.toContain(ACME_TOKEN);
+  });
+
   it('scans with the default credential and the mapping together', async () => {
     // vendor docs: rate limits: 1,200 requests per 5 minutes per user or account-owned token
     const { emu, acme } = await withAcmeToken();
