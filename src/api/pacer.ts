@@ -133,21 +133,9 @@ export class Pacer {
     this.forget(now);
     let budgetDelay = Math.max(this.windowDelay(now, { limit: this.options.budget, windowMs: this.options.windowMs }), this.lastStart + this.headerIntervalMs - now);
     if (this.serverShare) budgetDelay = Math.max(budgetDelay, this.windowDelay(now, this.serverShare));
-    const perSecond = this.perSecondWindow();
-    const other = perSecond ? this.windowDelay(now, perSecond) : 0;
-    return { delay: Math.max(budgetDelay, other), budget: budgetDelay > 0 && budgetDelay >= other };
-  }
-
-  /**
-   * The per-second limit as a window holding a whole number of requests: a credential's share of
-   * the address's limit can be a fraction (3 credentials of --per-second 2 get 2/3 each: one request
-   * in any 1.5 s), and a share above one rounded down keeps its rate (5/3: one in any 0.6 s).
-   */
-  private perSecondWindow(): Limit | null {
     const perSecond = this.options.perSecond ?? PER_SECOND_LIMIT;
-    if (!(perSecond > 0)) return null;
-    const limit = Math.max(1, Math.floor(perSecond));
-    return { limit, windowMs: (1000 * limit) / perSecond };
+    const other = perSecond > 0 ? this.windowDelay(now, { limit: perSecond, windowMs: 1000 }) : 0;
+    return { delay: Math.max(budgetDelay, other), budget: budgetDelay > 0 && budgetDelay >= other };
   }
 
   /** 0 when one more request fits in the window; else until enough of ours leave it (Infinity: until one finishes). */
@@ -174,7 +162,7 @@ export class Pacer {
 
   /** Drops what no window counts any more. */
   private forget(now: number): void {
-    const longest = Math.max(this.options.windowMs, this.serverShare?.windowMs ?? 0, this.perSecondWindow()?.windowMs ?? 0, 1000);
+    const longest = Math.max(this.options.windowMs, this.serverShare?.windowMs ?? 0, 1000);
     this.head = this.firstEndAfter(now - longest);
     if (this.head > 4096 && this.head * 2 > this.done.length) {
       this.done.splice(0, this.head);

@@ -51,8 +51,7 @@ export function clientSetFor(config: Config, io: CommandIO, logger: Logger): Cli
   const { baseUrl, credentials } = apiAccess(config, io);
   noteIgnoredVendorVariables(config, io, logger);
   const count = (credentials.default ? 1 : 0) + credentials.mapped.length;
-  // A share, fractions kept (the pacer spaces a share below one a second over a longer window): the sum never exceeds --per-second.
-  const perSecond = config.perSecond / count;
+  const perSecond = config.perSecond === 0 ? 0 : Math.max(1, Math.floor(config.perSecond / count));
   const make = (c: Credentials, variables?: string) => newClient(config, io, logger, baseUrl, c, perSecond, variables);
   return new ClientSet(
     credentials.default && { label: credentials.default.label, client: make(credentials.default.credentials) },

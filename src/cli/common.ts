@@ -1,6 +1,6 @@
 import { validateBaseUrl } from '../api/base-url.js';
 import { credentialsFromEnv, ignoredVendorVariables, redactorFor, scanCredentials, type Credentials, type ScanCredentials } from '../config/credentials.js';
-import { loadConfig, type Config } from '../config/load.js';
+import { ConfigError, loadConfig, type Config } from '../config/load.js';
 import { COMMON_OPTIONS, type CommonKey, type OptionDef } from '../config/options.js';
 import { createLogger, type Logger } from '../common/logger.js';
 import { normalizeScope, type ScanScope } from '../snapshot/scope.js';
@@ -56,7 +56,16 @@ export function loggerFor(config: Config, io: CommandIO): Logger {
  * that the config file's "credentials" all map (see scanCredentials).
  */
 export function apiAccess(config: Config, io: CommandIO): { baseUrl: string; credentials: ScanCredentials } {
-  return { baseUrl: baseUrlOf(config), credentials: scanCredentials(config.credentials, config.account, io.env) };
+  const credentials = scanCredentials(config.credentials, config.account, io.env);
+  // The API's per-second limit counts every request from this address: each credential's pacer keeps
+  // an even whole share, which a limit below one a credential cannot give (their bursts would add up past it).
+  const count = (credentials.default ? 1 : 0) + credentials.mapped.length;
+  if (config.perSecond > 0 && config.perSecond < count) {
+    throw new ConfigError(
+      `--per-second ${config.perSecond} is less than the ${count} credentials this scan reads with: the limit is shared between them and each needs 1 a second or more; give --per-second ${count} or more (0: no limit of zonewarden's own)`,
+    );
+  }
+  return { baseUrl: baseUrlOf(config), credentials };
 }
 
 /** The vendor's API unless --base-url, ZONEWARDEN_BASE_URL or the config file names another (the emulator, a proxy). */

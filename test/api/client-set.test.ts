@@ -181,17 +181,17 @@ describe('clientSetFor (the CLI)', () => {
     const clients = setFor({ ZONEWARDEN_API_TOKEN: 'emulator-token', ZW_TOKEN_ACME: ACME_TOKEN, ZW_TOKEN_GLOBEX: GLOBEX_TOKEN }, { budget: 900, perSecond: 200 });
     try {
       expect(clients.all().map((c) => [c.options.budget, c.options.perSecond])).toEqual([
-        [900, 200 / 3],
-        [900, 200 / 3],
-        [900, 200 / 3],
+        [900, 66],
+        [900, 66],
+        [900, 66],
       ]);
     } finally {
       await clients.close();
     }
-    // Fewer a second than credentials: each gets a fraction, never one each (three would make 3 a second of the 2 allowed).
-    const few = setFor({ ZONEWARDEN_API_TOKEN: 'emulator-token', ZW_TOKEN_ACME: ACME_TOKEN, ZW_TOKEN_GLOBEX: GLOBEX_TOKEN }, { perSecond: 2 });
-    expect(few.all().map((c) => c.options.perSecond)).toEqual([2 / 3, 2 / 3, 2 / 3]);
-    await few.close();
+    // Fewer a second than credentials: no whole share each, so refused with the fix (three at 1 each would make 3 a second of the 2 allowed).
+    expect(() => setFor({ ZONEWARDEN_API_TOKEN: 'emulator-token', ZW_TOKEN_ACME: ACME_TOKEN, ZW_TOKEN_GLOBEX: GLOBEX_TOKEN }, { perSecond: 2 })).toThrow(
+      '--per-second 2 is less than the 3 credentials this scan reads with: the limit is shared between them and each needs 1 a second or more; give --per-second 3 or more (0: no limit of zonewarden\'s own)',
+    );
     const unlimited = setFor({ ZONEWARDEN_API_TOKEN: 'emulator-token', ZW_TOKEN_ACME: ACME_TOKEN, ZW_TOKEN_GLOBEX: GLOBEX_TOKEN }, { perSecond: 0 });
     expect(unlimited.all().map((c) => c.options.perSecond)).toEqual([0, 0, 0]);
     await unlimited.close();

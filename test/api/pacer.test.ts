@@ -169,14 +169,6 @@ describe('Pacer sliding window', () => {
     expect(starts.filter((t) => t === 1000)).toHaveLength(50);
   });
 
-  it('spaces a share of the per-second limit that is a fraction: 2/3 a second is one request in any 1.5 s, 5/3 one in any 0.6 s', async () => {
-    // vendor docs: rate limits: 200 requests per second per IP address, shared by every credential a scan uses from it
-    const slow = pacerWith({ budget: 1_000_000, windowMs: 300_000, perSecond: 2 / 3 });
-    expectClose(await acquireTimes(slow.clock, slow.pacer, 4), [0, 1500, 3000, 4500]);
-    const fast = pacerWith({ budget: 1_000_000, windowMs: 300_000, perSecond: 5 / 3 });
-    expectClose(await acquireTimes(fast.clock, fast.pacer, 4), [0, 600, 1200, 1800]);
-  });
-
   it('keeps the 200 a second of the API unless told otherwise', () => {
     expect(PER_SECOND_LIMIT).toBe(200);
   });
