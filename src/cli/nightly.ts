@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { redactorFor } from '../config/credentials.js';
 import { ConfigError, type Config } from '../config/load.js';
@@ -57,27 +56,6 @@ export interface NightlyResult {
 
 function outcomeOf(job: JobOutcome): RunOutcome {
   return job.exitCode === EXIT.findings ? 'findings' : job.exitCode === EXIT.incomplete ? 'incomplete' : 'ok';
-}
-
-/**
- * A manual run refused before it started (its setup failed: see withRefusalRecorded), recorded as
- * failed with its error line, in a database that exists already. Recording is best effort: a
- * database that cannot be opened or written leaves the refusal to the exit code alone.
- */
-export function recordRefusedRun(path: string, err: unknown, redact: (text: string) => string): void {
-  if (!existsSync(path)) return;
-  let db: Db | null = null;
-  try {
-    db = openSnapshot(path);
-    const now = new Date();
-    const message = redact(String((err as Error | undefined)?.message ?? err).split('\n')[0]!);
-    const id = beginRun(db, 'manual', now);
-    finishRun(db, id, { outcome: 'failed', exitCode: EXIT.usage, scanId: null, summary: { counts: null, newFindings: null, error: `refused before it started: ${message}`, reportDir: null, deletedScans: [] } }, now);
-  } catch {
-    // Best effort (above).
-  } finally {
-    db?.close();
-  }
 }
 
 export async function nightlyRun(config: Config, io: CommandIO, settings: NightlySettings, trigger: RunTrigger): Promise<NightlyResult> {

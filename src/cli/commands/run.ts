@@ -2,8 +2,7 @@ import { resolve } from 'node:path';
 import type { Config } from '../../config/load.js';
 import { defineCommand, type CommandIO } from '../command.js';
 import { apiAccess, commonOptions, configFrom, trendScope } from '../common.js';
-import { nightlyRun, nightlySettings, recordRefusedRun, type NightlySettings } from '../nightly.js';
-import { redactorFor } from '../../config/credentials.js';
+import { nightlyRun, nightlySettings, type NightlySettings } from '../nightly.js';
 import { parseFormats, REPORT_OPTIONS } from './report.js';
 
 /** The options of the nightly job: every option of scan, audit and report, retention and staleness. */
@@ -11,28 +10,6 @@ export const JOB_OPTIONS = {
   ...REPORT_OPTIONS,
   ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'perSecond', 'timeout', 'retries', 'retryWait', 'failOn', 'waivers', 'waiverMaxDays', 'waiverMaxMatches', 'rulesDir', 'keep', 'maxAge', 'full', 'fullEvery', 'resolver', 'quiet', 'verbose'),
 };
-
-/**
- * Runs the job's setup; when it refuses (a credential variable unset, a malformed mapping, a bad
- * webhook) after the config file was read, the refusal is recorded as a failed run in the
- * database the config names, if it exists: `status` (the nightly job's watchdog) then says the
- * last run failed at once, not only once the scans have gone stale. A config that cannot be read
- * names no database for sure, and a first run is not recorded in a database it would create.
- */
-export function withRefusalRecorded<T>(o: Record<string, unknown>, io: CommandIO, setup: () => T): T {
-  try {
-    return setup();
-  } catch (err) {
-    let config: Config | null = null;
-    try {
-      config = configFrom(o, io);
-    } catch {
-      // The config itself is what is wrong: no database to record it in.
-    }
-    if (config) recordRefusedRun(resolve(io.cwd, config.db), err, redactorFor(io.env, config));
-    throw err;
-  }
-}
 
 /** The config and the job's settings from parsed options, checked before anything runs. */
 export function jobSetup(o: { out: string; format: string; templates: string | undefined } & Record<string, unknown>, io: CommandIO): { config: Config; settings: NightlySettings } {
@@ -72,7 +49,7 @@ or a rule could not run; else 0. Exit 2: a usage, configuration or fatal error.`
   options: JOB_OPTIONS,
   examples: ['zonewarden run --fail-on high', 'zonewarden run --out /srv/zonewarden/reports --waivers waivers.yaml --format html,md --keep 30'],
   async run(o, io) {
-    const { config, settings } = withRefusalRecorded(o, io, () => jobSetup(o, io));
+    const { config, settings } = jobSetup(o, io);
     const { report, error } = await nightlyRun(config, io, settings, 'manual');
     for (const d of report.notifications) if (!d.ok) io.stderr(`warning: notification ${d.event} failed: ${d.error}\n`);
     if (report.deletedScans.length && !config.quiet) io.stderr(`--keep ${config.keep}: deleted scans ${report.deletedScans.join(', ')} and their reports\n`);
