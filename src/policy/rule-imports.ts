@@ -38,10 +38,11 @@ export async function resolve(specifier, context, nextResolve) {
     }
     throw err;
   }
-  // A rule file's own imports take its rules directory's fingerprint: edited, they load again.
+  // What a rule file imports takes its rules directory's fingerprint, packages too (an upgrade
+  // changes it): changed, they load again. CommonJS is cached by file name whatever the URL.
   const parent = context.parentURL && context.parentURL.startsWith('file:') ? new URL(context.parentURL) : null;
   const source = parent ? parent.searchParams.get(param) : null;
-  if (source && resolved.url.startsWith('file:') && !resolved.url.includes('/node_modules/')) {
+  if (source && resolved.url.startsWith('file:')) {
     const url = new URL(resolved.url);
     url.searchParams.set(param, source);
     return { ...resolved, url: url.href };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnyRule } from './rule.js';
 
@@ -14,7 +14,7 @@ import type { AnyRule } from './rule.js';
 
 const sources = new WeakMap<object, string>();
 
-/** Deeper than any rules project nests its own files; a symbolic link loop stops here. */
+/** Deeper than any rules project nests its own files. */
 const MAX_DEPTH = 16;
 
 /**
@@ -24,25 +24,41 @@ const MAX_DEPTH = 16;
  */
 export function rulesDirFingerprint(dir: string): string {
   const hash = createHash('sha256');
+  // Directories by their real path: a symbolic link back up the tree is walked once, not without end.
+  const walked = new Set<string>();
   const walk = (at: string, relative: string, depth: number): void => {
-    if (depth > MAX_DEPTH) return;
-    for (const name of readdirSync(at).sort()) {
+    const real = attempt(() => realpathSync(at));
+    if (depth > MAX_DEPTH || real === null || walked.has(real)) return;
+    walked.add(real);
+    for (const name of attempt(() => readdirSync(at).sort()) ?? []) {
       if (name.startsWith('.')) continue;
       const path = join(at, name);
       const rel = relative === '' ? name : `${relative}/${name}`;
-      const stat = statSync(path, { throwIfNoEntry: false });
+      const stat = attempt(() => statSync(path, { throwIfNoEntry: false }));
       if (!stat) continue;
       if (stat.isDirectory()) {
         if (name === 'node_modules') packages(path, rel, hash);
         else walk(path, rel, depth + 1);
       } else if (stat.isFile()) {
-        hash.update(`${rel}\u0000${stat.size}\u0000`);
-        hash.update(readFileSync(path));
+        // A file that cannot be read (a key kept beside the rules, one deleted meanwhile) is named, not a failure:
+        // a rule that needs it fails to load on its own, with its own message.
+        const content = attempt(() => readFileSync(path));
+        hash.update(`${rel}\u0000${content === null ? 'unreadable' : content.length}\u0000`);
+        if (content !== null) hash.update(content);
       }
     }
   };
   walk(dir, '', 0);
   return hash.digest('hex');
+}
+
+/** The value, or null when reading the file system failed. */
+function attempt<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch {
+    return null;
+  }
 }
 
 /** The packages of a node_modules directory (scoped ones included), by name and version. */
@@ -54,11 +70,11 @@ function packages(dir: string, rel: string, hash: ReturnType<typeof createHash>)
       return '';
     }
   };
-  for (const name of readdirSync(dir).sort()) {
+  for (const name of attempt(() => readdirSync(dir).sort()) ?? []) {
     if (name.startsWith('.')) continue;
     const path = join(dir, name);
     if (name.startsWith('@')) {
-      for (const inner of readdirSync(path).sort()) hash.update(`${rel}/${name}/${inner}@${versionOf(join(path, inner))}\u0000`);
+      for (const inner of attempt(() => readdirSync(path).sort()) ?? []) hash.update(`${rel}/${name}/${inner}@${versionOf(join(path, inner))}\u0000`);
     } else hash.update(`${rel}/${name}@${versionOf(path)}\u0000`);
   }
 }

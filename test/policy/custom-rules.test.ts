@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { RULES } from '../../rules/index.js';
 import { loadCustomRules } from '../../src/policy/custom-rules.js';
 import { activeRules } from '../../src/policy/registry.js';
+import { rulesDirFingerprint } from '../../src/policy/rule-source.js';
 import { ruleIdentity } from '../../src/policy/verdict-reuse.js';
 
 /**
@@ -129,23 +130,46 @@ export default defineRule({ meta: ${meta('acme-a', ", optionHelp: { sev: 'a seve
     utimesSync(file, new Date(), new Date(Date.now() + 5000));
     expect((await load(dir))[0]!.rule.meta.severity).toBe('high');
   });
-  it("loads a rule again in one process when a file it imports changed (the scheduler's next run), and only then", async () => {
-    // Node caches a module by its URL: the rules directory's fingerprint on the URL of each of its files makes an edit a new module.
-    const dir = dirWith({ 'acme-a.js': `import { PREFIX } from './lib/range.js';\nexport default { meta: ${meta('acme-a', ", optionHelp: { prefix: 'the range' }")}, defaultOptions: { prefix: PREFIX }, check(ctx) { ctx.pass(); } };\n` });
+  it("loads a rule again in one process when a file or package it imports changed (the scheduler's next run), and only then", async () => {
+    // Node caches a module by its URL: the rules directory's fingerprint on the URL of what its rules import makes an edit a new module.
+    const dir = dirWith({
+      'acme-a.js': `import { PREFIX } from './lib/range.js';\nimport { SUFFIX } from 'acme-suffix';\nexport default { meta: ${meta('acme-a', ", optionHelp: { prefix: 'the range' }")}, defaultOptions: { prefix: PREFIX + SUFFIX }, check(ctx) { ctx.pass(); } };\n`,
+    });
     mkdirSync(join(dir, 'lib'));
     const helper = join(dir, 'lib', 'range.js');
     writeFileSync(helper, "export const PREFIX = 'first';\n");
+    const pkg = join(dir, 'node_modules', 'acme-suffix');
+    mkdirSync(pkg, { recursive: true });
+    const release = (version: string, suffix: string) => {
+      writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'acme-suffix', version, type: 'module', exports: './index.js' }));
+      writeFileSync(join(pkg, 'index.js'), `export const SUFFIX = '-${suffix}';\n`);
+    };
+    release('1.0.0', 'a');
     const script = `const { loadCustomRules } = await import(${JSON.stringify(BUILT_LOADER)});
 const { writeFileSync } = await import('node:fs');
 const prefix = async () => (await loadCustomRules([${JSON.stringify(dir)}], '/', new Set()))[0].rule.defaultOptions.prefix;
 const seen = [await prefix(), await prefix()];
 writeFileSync(${JSON.stringify(helper)}, "export const PREFIX = 'second';\\n");
 seen.push(await prefix());
+writeFileSync(${JSON.stringify(join(pkg, 'package.json'))}, ${JSON.stringify(JSON.stringify({ name: 'acme-suffix', version: '1.1.0', type: 'module', exports: './index.js' }))});
+writeFileSync(${JSON.stringify(join(pkg, 'index.js'))}, "export const SUFFIX = '-b';\\n");
+seen.push(await prefix());
 process.stdout.write(JSON.stringify(seen));`;
     const out = await new Promise<string>((resolve, reject) =>
       execFile(process.execPath, ['--input-type=module', '-e', script], { cwd: tmpdir() }, (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout))),
     );
-    expect(JSON.parse(out)).toEqual(['first', 'first', 'second']);
+    expect(JSON.parse(out)).toEqual(['first-a', 'first-a', 'second-a', 'second-b']);
+  });
+
+  it('fingerprints a directory with symbolic links back up its tree once: they add nothing', async () => {
+    const dir = dirWith({ 'acme-a.js': ruleSource('acme-a') });
+    mkdirSync(join(dir, 'lib'));
+    writeFileSync(join(dir, 'lib', 'range.js'), 'export const X = 1;\n');
+    const before = rulesDirFingerprint(dir);
+    // Each link leads back to a directory already walked: followed without end, three of them would make 3^16 walks.
+    for (const name of ['again', 'more', 'lib/up']) symlinkSync(name === 'lib/up' ? '..' : '.', join(dir, name));
+    expect(rulesDirFingerprint(dir)).toBe(before);
+    expect((await load(dir)).map((r) => r.rule.meta.id)).toEqual(['acme-a']);
   });
 
   it('names the code a custom rule runs by its whole directory: an edit outside check() is another rule', async () => {
