@@ -145,7 +145,11 @@ export function scanCredentials(map: CredentialMap, scopeAccounts: readonly stri
   const covered = new Set(used.flatMap(({ entry }) => entry.accounts.map((id) => id.toLowerCase())));
   const allMapped = scopeAccounts.length > 0 && scopeAccounts.every((id) => covered.has(id.toLowerCase()));
   if (!found && !allMapped) {
-    throw new ConfigError(map.length === 0 ? NO_CREDENTIALS : `${NO_CREDENTIALS}: the accounts not listed in the config file's "credentials" need them (or limit the scan with --account to listed accounts)`);
+    // With the vendor's names mapped to accounts of their own, only ours can be the default: say so, rather than ask for a variable already set.
+    const missing = mapsVendorNames(map)
+      ? `no default API credential: set ${CREDENTIAL_ENV.token}, or ${CREDENTIAL_ENV.email} and ${CREDENTIAL_ENV.key} (the CLOUDFLARE_* variables are mapped to accounts of their own in the config file's "credentials", so they are not the default)`
+      : NO_CREDENTIALS;
+    throw new ConfigError(map.length === 0 ? missing : `${missing}: the accounts not listed in the config file's "credentials" need them (or limit the scan with --account to listed accounts)`);
   }
   // Labelled by the variable actually read: ours, or the vendor's name for it.
   const fallback = found && { label: found.credentials.kind === 'token' ? found.names.token : found.names.key, credentials: found.credentials };

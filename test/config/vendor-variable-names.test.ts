@@ -105,6 +105,10 @@ describe('a scan with the vendor names', () => {
     expect(found.mapped.map((m) => m.label)).toEqual(['CLOUDFLARE_API_TOKEN']);
     expect(credentialsFromEnv({ CLOUDFLARE_API_TOKEN: THEIRS, ZONEWARDEN_API_TOKEN: OURS }, map)).toEqual({ kind: 'token', token: OURS });
     expect(() => credentialsFromEnv({ CLOUDFLARE_API_TOKEN: THEIRS }, map)).toThrow(/^no API credentials/);
+    // The whole organisation needs a default, which the mapped vendor variable is not: the error does not ask to set it.
+    expect(configError(() => scanCredentials(map, [], { CLOUDFLARE_API_TOKEN: THEIRS })).message).toBe(
+      'no default API credential: set ZONEWARDEN_API_TOKEN, or ZONEWARDEN_API_EMAIL and ZONEWARDEN_API_KEY (the CLOUDFLARE_* variables are mapped to accounts of their own in the config file\'s "credentials", so they are not the default): the accounts not listed in the config file\'s "credentials" need them (or limit the scan with --account to listed accounts)',
+    );
   });
 });
 
