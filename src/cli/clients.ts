@@ -1,6 +1,6 @@
 import { ApiClient } from '../api/client.js';
 import { ClientSet } from '../api/client-set.js';
-import { credentialsFromEnv, ignoredVendorVariables, redactorFor, type Credentials } from '../config/credentials.js';
+import { credentialCount, credentialsFromEnv, ignoredVendorVariables, redactorFor, type Credentials } from '../config/credentials.js';
 import type { Config } from '../config/load.js';
 import type { Logger } from '../common/logger.js';
 import type { CommandIO } from './command.js';
@@ -50,8 +50,8 @@ function noteIgnoredVendorVariables(config: Config, io: CommandIO, logger: Logge
 export function clientSetFor(config: Config, io: CommandIO, logger: Logger): ClientSet {
   const { baseUrl, credentials } = apiAccess(config, io);
   noteIgnoredVendorVariables(config, io, logger);
-  const count = (credentials.default ? 1 : 0) + credentials.mapped.length;
-  const perSecond = config.perSecond === 0 ? 0 : Math.max(1, Math.floor(config.perSecond / count));
+  // Whole shares: apiAccess refused a --per-second below one a credential.
+  const perSecond = config.perSecond === 0 ? 0 : Math.floor(config.perSecond / credentialCount(credentials));
   const make = (c: Credentials, variables?: string) => newClient(config, io, logger, baseUrl, c, perSecond, variables);
   return new ClientSet(
     credentials.default && { label: credentials.default.label, client: make(credentials.default.credentials) },

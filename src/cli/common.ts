@@ -1,5 +1,5 @@
 import { validateBaseUrl } from '../api/base-url.js';
-import { credentialsFromEnv, ignoredVendorVariables, redactorFor, scanCredentials, type Credentials, type ScanCredentials } from '../config/credentials.js';
+import { credentialCount, credentialsFromEnv, ignoredVendorVariables, redactorFor, scanCredentials, type Credentials, type ScanCredentials } from '../config/credentials.js';
 import { ConfigError, loadConfig, type Config } from '../config/load.js';
 import { COMMON_OPTIONS, type CommonKey, type OptionDef } from '../config/options.js';
 import { createLogger, type Logger } from '../common/logger.js';
@@ -59,7 +59,7 @@ export function apiAccess(config: Config, io: CommandIO): { baseUrl: string; cre
   const credentials = scanCredentials(config.credentials, config.account, io.env);
   // The API's per-second limit counts every request from this address: each credential's pacer keeps
   // an even whole share, which a limit below one a credential cannot give (their bursts would add up past it).
-  const count = (credentials.default ? 1 : 0) + credentials.mapped.length;
+  const count = credentialCount(credentials);
   if (config.perSecond > 0 && config.perSecond < count) {
     throw new ConfigError(
       `--per-second ${config.perSecond} is less than the ${count} credentials this scan reads with: the limit is shared between them and each needs 1 a second or more; give --per-second ${count} or more (0: no limit of zonewarden's own)`,

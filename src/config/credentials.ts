@@ -125,6 +125,11 @@ export interface ScanCredentials {
   mapped: MappedCredentials[];
 }
 
+/** How many credentials a scan reads with: the default one, if any, and each mapped one. */
+export function credentialCount(c: ScanCredentials): number {
+  return (c.default ? 1 : 0) + c.mapped.length;
+}
+
 /**
  * The credentials of the config file's `credentials` section, read from the variables it names.
  * The default credential may be absent only when the scan is limited to accounts (`scopeAccounts`,

@@ -96,10 +96,12 @@ export class ReadPlan {
     if (!read) {
       // In the API's time: the last scan's start as the API told it, to the API's now. The Date
       // header counts whole seconds: a minute past it, where no entry can be yet, misses none.
-      const since = new Date(Date.parse(this.base!.apiStartedAt) - LOG_OVERLAP_MS);
-      const before = new Date(client.serverNow().getTime() + 60_000);
+      const lastStart = Date.parse(this.base!.apiStartedAt);
+      const apiNow = client.serverNow().getTime();
+      const since = new Date(lastStart - LOG_OVERLAP_MS);
+      const before = new Date(apiNow + 60_000);
       // The age was checked by this machine's clock; the log keeps 18 months by the API's (the two can disagree).
-      const tooOld = client.serverNow().getTime() - Date.parse(this.base!.apiStartedAt) > LOG_RETENTION_DAYS * DAY_MS;
+      const tooOld = apiNow - lastStart > LOG_RETENTION_DAYS * DAY_MS;
       read = tooOld
         ? Promise.resolve(this.logOutlived(accountId))
         : accountChanges(client, accountId, since, before, signal).then((changes) => this.recorded(accountId, changes, client));

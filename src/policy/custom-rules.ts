@@ -67,8 +67,9 @@ export async function loadCustomRules(dirs: readonly string[], cwd: string, buil
   const loaded: CustomRule[] = [];
   const seen = new Map<string, string>();
   for (const dir of dirs) {
-    const files = ruleFiles(resolve(cwd, dir), dir);
-    const source = rulesDirFingerprint(resolve(cwd, dir));
+    const path = resolve(cwd, dir);
+    const files = ruleFiles(path, dir);
+    const source = rulesDirFingerprint(path);
     for (const file of files) {
       const rule = (await importRule(file, source)) as AnyRule | undefined;
       if (rule === undefined || rule === null || typeof rule !== 'object' || typeof rule.meta !== 'object' || rule.meta === null) {

@@ -63,13 +63,7 @@ function attempt<T>(read: () => T): T | null {
 
 /** The packages of a node_modules directory (scoped ones included), by name and version. */
 function packages(dir: string, rel: string, hash: ReturnType<typeof createHash>): void {
-  const versionOf = (path: string): string => {
-    try {
-      return String((JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')) as { version?: unknown }).version ?? '');
-    } catch {
-      return '';
-    }
-  };
+  const versionOf = (path: string): string => String(attempt(() => (JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')) as { version?: unknown }).version) ?? '');
   for (const name of attempt(() => readdirSync(dir).sort()) ?? []) {
     if (name.startsWith('.')) continue;
     const path = join(dir, name);

@@ -1,4 +1,5 @@
 import type { Db } from '../snapshot/db.js';
+import type { DataRead } from './findings-json.js';
 import { SCAN_REF_BASE, scanRef } from '../snapshot/scan-ref.js';
 
 /**
@@ -42,16 +43,22 @@ export function dataFreshness(db: Db, scanId: number): DataFreshness {
  * read are those of these zones alone, as findings.json's `dataRead` of the same view.
  */
 export function freshnessOf(f: DataFreshness, zones: ReadonlyArray<{ id: string }>): DataFreshness {
-  let carried = 0;
+  const view = carriedZones(zones, f.lastReadOf);
   let oldest: string | null = null;
+  // A pruned scan's zones say `scan N`: no time to compare.
+  for (const at of Object.values(view.carriedZones)) if (!at.startsWith('scan ') && (oldest === null || at < oldest)) oldest = at;
+  return { readInFull: view.readInFull, carried: view.carried, oldest, lastReadOf: f.lastReadOf };
+}
+
+/** The zones of a view that were carried forward, from when each zone's data was last read ('' for read by this scan). */
+export function carriedZones(zones: ReadonlyArray<{ id: string }>, lastReadOf: (zoneId: string) => string): DataRead {
+  const carried: Record<string, string> = {};
   for (const z of zones) {
-    const at = f.lastReadOf(z.id);
-    if (at === '') continue;
-    carried++;
-    // A pruned scan's zones say `scan N`: no time to compare.
-    if (!at.startsWith('scan ') && (oldest === null || at < oldest)) oldest = at;
+    const at = lastReadOf(z.id);
+    if (at) carried[z.id] = at;
   }
-  return { readInFull: zones.length - carried, carried, oldest, lastReadOf: f.lastReadOf };
+  const n = Object.keys(carried).length;
+  return { readInFull: zones.length - n, carried: n, carriedZones: carried };
 }
 
 /** One line for the top of a report: how much of the organisation (or of the report's view) this scan read tonight. */

@@ -35,17 +35,6 @@ export interface DataRead {
   carriedZones: Record<string, string>;
 }
 
-/** The zones of a view that were carried forward, from when each zone's data was last read ('' for read by this scan). */
-export function carriedZones(zones: ReadonlyArray<{ id: string }>, lastReadOf: (zoneId: string) => string): DataRead {
-  const carried: Record<string, string> = {};
-  for (const z of zones) {
-    const at = lastReadOf(z.id);
-    if (at) carried[z.id] = at;
-  }
-  const n = Object.keys(carried).length;
-  return { readInFull: zones.length - n, carried: n, carriedZones: carried };
-}
-
 export function writeAuditJson(result: AuditResult, findings: Iterable<Finding | string>, options: JsonOptions, write: (text: string) => void): void {
   const rules = result.rules.map((r) => ({
     id: r.rule.meta.id,

@@ -16,9 +16,9 @@ import { SnapshotReader } from '../snapshot/reader.js';
 import { describeScope, FULL_SCOPE, parseScope, sameScope, type ScanScope } from '../snapshot/scope.js';
 import { CHART, expiryTimeline, failureTrend } from './charts.js';
 import { findingCsvRow, writeFindingsCsv } from './csv.js';
-import { carriedZones, writeStoredAuditJson } from './findings-json.js';
+import { writeStoredAuditJson } from './findings-json.js';
 import { findingsTable } from './findings-table.js';
-import { dataFreshness } from './data-freshness.js';
+import { carriedZones } from './data-freshness.js';
 import { firstSeenOf } from './first-seen.js';
 import { htmlView, pageScript } from './html-view.js';
 import { junitRules, writeJunit } from './junit.js';
@@ -191,7 +191,7 @@ export async function writeReport(db: Db, scanId: number, options: ReportOptions
  */
 async function htmlParts(db: Db, scanId: number, data: ReportData, stored: () => Iterable<Finding>, risk: ReportRisk, filter: ComplianceFilter | null) {
   const firstSeen = firstSeenOf(db, scanId, data.audit.auditId);
-  const { lastReadOf } = dataFreshness(db, scanId);
+  const { lastReadOf } = data;
   const rows = new GroupRows(groupAllowances(risk), firstSeen);
   const table = await findingsTable(collecting(stored(), rows), firstSeen, lastReadOf);
   // The scan compared with, counted the way this report counts (only the kept rules under a filter).
