@@ -189,7 +189,7 @@ export const COMMON_OPTIONS = {
     flag: 'full',
     type: 'boolean',
     default: false,
-    help: 'read every zone in full tonight, instead of reading on from the last complete scan with the account audit logs',
+    help: 'read every zone in full tonight, instead of reading on from the last scan with the account audit logs',
   },
   fullEvery: {
     key: 'fullEvery',

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ApiClient } from '../api/client.js';
 import type { Logger } from '../common/logger.js';
 import type { Db } from '../snapshot/db.js';
-import { SnapshotReader } from '../snapshot/reader.js';
-import type { ScanScope } from '../snapshot/scope.js';
+import { parseScope, sameScope, type ScanScope } from '../snapshot/scope.js';
 import type { ScanWriter } from '../snapshot/writer.js';
 import { accountChanges, type AccountChanges } from './audit-log.js';
 import type { ZoneMode } from './reads/zone-read.js';
@@ -12,7 +11,8 @@ import { StoredScan } from './stored-zone.js';
 /**
  * Which zones a scan reads in full tonight, and which it reads only where something can have
  * changed unlogged (the rest carried forward from the last scan). A night is incremental when the
- * last complete scan of the same scope is one the account audit logs can vouch for since; a zone
+ * last scan of the same scope that read every zone it listed (scanToReadOn) is one the account
+ * audit logs can vouch for since; a zone
  * is then read in full when its account's log names it, when the zone list shows it new or
  * changed, when its account's log cannot be read, and on its turn: every zone once every
  * `fullEvery` nights, the longest unread first, a share of them each night.
@@ -62,14 +62,14 @@ export class ReadPlan {
   }
 
   static create(db: Db, writer: ScanWriter, scope: ScanScope, options: ReadPlanOptions, logger: Logger, now = new Date()): ReadPlan {
-    const baseId = SnapshotReader.latestScanId(db, ['complete'], scope, writer.scanId);
+    const baseId = scanToReadOn(db, scope, writer.scanId);
     const base = baseId === null ? null : new StoredScan(db, baseId);
     const full = (why: string) => new ReadPlan(false, why, base, writer, logger, new Set());
     if (options.full) return full('--full asks for every zone to be read in full');
     if (options.fullEvery <= 1) return full('--full-every 1 reads every zone in full every night');
-    if (!base) return full('there is no earlier complete scan of this scope to read on from');
+    if (!base) return full('there is no earlier scan of this scope to read on from (complete, or missing only parts the token was refused)');
     const age = now.getTime() - Date.parse(base.startedAt);
-    if (!(age >= 0) || age > LOG_RETENTION_DAYS * DAY_MS) return full(`the last complete scan (${base.scanId}) is older than the audit log keeps (18 months)`);
+    if (!(age >= 0) || age > LOG_RETENTION_DAYS * DAY_MS) return full(`the last scan to read on from (${base.scanId}) is older than the audit log keeps (18 months)`);
     const turn = zonesOnTheirTurn(base, writer.fullReads(), options.fullEvery, now);
     return new ReadPlan(true, `reading on from scan ${base.scanId} (${base.startedAt}) with the account audit logs since`, base, writer, logger, turn);
   }
@@ -110,9 +110,9 @@ export class ReadPlan {
     return read;
   }
 
-  /** The last complete scan is older, by the API's clock, than the audit log keeps: not asked, every zone read in full (said once). */
+  /** The scan read on from is older, by the API's clock, than the audit log keeps: not asked, every zone read in full (said once). */
   private logOutlived(accountId: string): AccountChanges {
-    const why = `the last complete scan (${this.base!.scanId}) is older than the audit log keeps (18 months) by the API's clock`;
+    const why = `the last scan to read on from (${this.base!.scanId}) is older than the audit log keeps (18 months) by the API's clock`;
     this.writer.partition('account', accountId, 'audit_log').finish({ state: 'skipped', pages: 0, items: 0, message: why });
     if (!this.outlivedSaid) this.logger.warn(`${why}: every zone is read in full`);
     this.outlivedSaid = true;
@@ -136,6 +136,41 @@ export class ReadPlan {
     if (changes.denied) this.deniedSaid.add(client);
     return changes;
   }
+}
+
+/**
+ * The scan a night reads on from: the latest of the scope that is complete, or incomplete only
+ * for parts of zones it listed (a part the API refused the token, one that failed after its
+ * retries and repair, a list cut short). Such a scan attempted every part of every zone it listed,
+ * as a complete one does, and a part it could not read is never carried but read again
+ * (ScanWriter.carry), so a night read on from it misses nothing a full scan would see. Without
+ * this, a token lacking one permission (Bot Management Read, say) left every scan incomplete and
+ * every night a full read: the whole budget, every night. A scan that could not read a zone list
+ * or the accounts may not have attempted some zones at all, and an audit log read from its start
+ * could not vouch for what they hold: it is passed over for an earlier one. A summary without the
+ * list of missing parts does not qualify.
+ */
+export function scanToReadOn(db: Db, scope: ScanScope, before: number): number | null {
+  const scans = db
+    .prepare(`SELECT id, scope, status, summary FROM scans WHERE status IN ('complete', 'incomplete') AND id < ? ORDER BY id DESC`)
+    .iterate(before) as Iterable<{ id: number; scope: string; status: string; summary: string | null }>;
+  for (const s of scans) {
+    if (!sameScope(parseScope(s.scope), scope)) continue;
+    if (s.status === 'complete' || onlyZonePartsMissing(s.summary)) return s.id;
+  }
+  return null;
+}
+
+/** Whether a scan's summary lists its missing parts, every one of them a part of a zone it listed. */
+function onlyZonePartsMissing(summary: string | null): boolean {
+  let missing: unknown;
+  try {
+    missing = summary === null ? undefined : (JSON.parse(summary) as { missing?: unknown }).missing;
+  } catch {
+    return false;
+  }
+  const zonePart = (p: { kind?: unknown; scopeId?: unknown } | null) => p?.kind === 'zone' && typeof p.scopeId === 'string' && p.scopeId !== '';
+  return Array.isArray(missing) && missing.length > 0 && missing.every(zonePart);
 }
 
 /**

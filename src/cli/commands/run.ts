@@ -32,8 +32,9 @@ afterwards. Webhooks in the config file's "notifications" section are called for
 a failed or incomplete run, and a last complete scan older than --max-age; a webhook that fails
 is a warning, never the run's failure.
 
-Incremental nights: when the last complete scan of the same scope is one the account audit logs
-can vouch for, only zones that changed are read in full: those the audit log names, zones new to
+Incremental nights: when the last scan of the same scope that read every zone it listed (complete,
+or incomplete only for parts of its zones, such as one the token is refused) is one the account
+audit logs can vouch for, only zones that changed are read in full: those the audit log names, zones new to
 the zone list or whose list entry changed, and each night a share of all zones, so that every zone
 is read in full at least every --full-every nights (default 7). Other zones are read only where a
 change can come unlogged (certificates in their renewal window, pending DNSSEC) and carried
