@@ -39,8 +39,9 @@ function riskRow(f: Finding, lastReadOf: (zoneId: string) => string): DigestRow 
   return { cells: [f.severity, `\`${f.rule}\``, where, md(shorten(resourceText(f.resource), 80)), md(shorten(f.message, 300))] };
 }
 
-function changeRow(c: FindingChange): DigestRow {
-  return { cells: [FINDING_LABEL[c.change], c.severity, `\`${c.rule}\``, md(c.zone?.name ?? c.account?.name ?? '-'), md(shorten(resourceText(c.resource), 80))] };
+function changeRow(c: FindingChange, lastReadOf: (zoneId: string) => string): DigestRow {
+  const where = c.zone ? zoneCell(c.zone.name ?? c.zone.id, c.zone.id, lastReadOf) : md(c.account?.name ?? '-');
+  return { cells: [FINDING_LABEL[c.change], c.severity, `\`${c.rule}\``, where, md(shorten(resourceText(c.resource), 80))] };
 }
 
 /** Zones listed by risk: enough for the morning's work; report.html lists them all. */
@@ -66,7 +67,7 @@ export function digestView(data: ReportData, limit: number, risk: ReportRisk) {
   const unread = listOf(health.unread, limit, (u) => ({
     cells: [md(u.zone?.name ?? (u.scope || 'user')), md(kindOfEndpoint(u.endpoint as Endpoint)?.label ?? u.endpoint), u.state, md(shorten(u.reason, 200))],
   }));
-  const lists = [listOf(data.topRisks, limit, (f) => riskRow(f, data.lastReadOf)), listOf(moved, limit, changeRow), unread];
+  const lists = [listOf(data.topRisks, limit, (f) => riskRow(f, data.lastReadOf)), listOf(moved, limit, (c) => changeRow(c, data.lastReadOf)), unread];
   return {
     scan: { id: scan.id, startedAt: scan.startedAt, status: scan.status },
     scope: md(data.freshness ? `${data.scope.statement} ${data.freshness}.` : data.scope.statement),

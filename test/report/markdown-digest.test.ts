@@ -88,6 +88,19 @@ describe('the Markdown digest of the demo scans', () => {
     expect(digestView(data, 100, risk).cut).toBe(false);
   });
 
+  it('marks a zone carried forward with when its data was read, in what changed as in the top risks', () => {
+    // Issue 30, item 8: each finding's zone shows when its data was last read.
+    const changed = data.drift!.findings.changes.find((c) => c.zone && (c.change === 'new' || c.change === 'fixed' || c.change === 'unwaived'));
+    const risky = data.topRisks.find((f) => f.zone)!;
+    const carried = new Set([changed?.zone?.id, risky.zone!.id]);
+    const view = digestView({ ...data, lastReadOf: (id) => (carried.has(id) ? '2026-11-20T02:00:00.000Z' : '') }, 100, risk);
+    const cell = (name: string | null) => `${name} (data of 2026-11-20)`;
+    expect(view.risks.rows.some((r) => r.cells.includes(cell(risky.zone!.name)))).toBe(true);
+    expect(changed).toBeDefined();
+    expect(view.drift!.changes.rows.some((r) => r.cells.includes(cell(changed!.zone!.name)))).toBe(true);
+    expect(digestView(data, 100, risk).drift!.changes.rows.some((r) => r.cells.some((x) => x.includes('(data of')))).toBe(false);
+  });
+
   // Issue 32: "what to do" was ordered by count, so the expired certificate (critical) came 21st.
   it('lists what to do most severe first, then by the zones it reaches, and the worst zones by risk', () => {
     const fixes = [...digest.matchAll(/^- (critical|high|medium|low|info): `([^`]+)` \((\d+) failing(?: in (\d+) zones?)?/gm)].map((m) => ({
