@@ -21,19 +21,27 @@ export class ScanCannotStart extends ZonewardenError {
 /** 9109 with this message: the token is limited to client addresses this one is not among. */
 const WRONG_LOCATION = /from location/i;
 
-export function startingFailure(err: ApiError, client: Pick<ApiClientOptions, 'credentials' | 'baseUrl'>): ScanCannotStart {
+/**
+ * `alsoRefused`: with a credential per account, the other credentials of the scan the API refused
+ * before this one (their variables; null for the default credential): each is named, since the
+ * scan ends only when every one of them was refused.
+ */
+export function startingFailure(err: ApiError, client: Pick<ApiClientOptions, 'credentials' | 'baseUrl'>, alsoRefused: ReadonlyArray<string | null> = []): ScanCannotStart {
   const said = err.apiErrors.map((e) => (e.code === undefined ? e.message : `${e.code} ${e.message}`)).join('; ') || 'no error details';
   if (err instanceof ApiAuthError) {
     // A mapped credential's own variables; for the default, either spelling may hold it (credentials.ts
     // reads the vendor's names when ours are unset) and the client does not know which.
-    const variables = err.credential
-      ? err.credential
-      : client.credentials.kind === 'token'
-        ? `${CREDENTIAL_ENV.token} (or ${VENDOR_CREDENTIAL_ENV.token})`
-        : `${CREDENTIAL_ENV.email} and ${CREDENTIAL_ENV.key} (or ${VENDOR_CREDENTIAL_ENV.email} and ${VENDOR_CREDENTIAL_ENV.key})`;
+    const named = (credential: string | null) =>
+      credential
+        ? credential
+        : client.credentials.kind === 'token'
+          ? `${CREDENTIAL_ENV.token} (or ${VENDOR_CREDENTIAL_ENV.token})`
+          : `${CREDENTIAL_ENV.email} and ${CREDENTIAL_ENV.key} (or ${VENDOR_CREDENTIAL_ENV.email} and ${VENDOR_CREDENTIAL_ENV.key})`;
+    const refused = [...new Set([err.credential, ...alsoRefused].map(named))];
+    const variables = refused.join(', ');
     const hint = err.apiErrors.some((e) => WRONG_LOCATION.test(e.message))
       ? `the token is restricted to other client IP addresses: allow this host's address in the token's settings, or use another token in ${variables}`
-      : `check ${variables} (a valid, unexpired token or key with read access)`;
+      : `check ${variables} (${refused.length > 1 ? 'each ' : ''}a valid, unexpired token or key with read access)`;
     return new ScanCannotStart('ZW_CREDENTIALS_REJECTED', `the API refused the credentials (${err.route}: HTTP ${err.status ?? '?'}, ${said}): ${hint}`, err);
   }
   // The client's message already names the route and the cause (ENOTFOUND, ECONNREFUSED, a certificate).

@@ -308,7 +308,13 @@ export abstract class PartitionReads {
     // With a credential per account, one refused is its accounts' loss (their parts are denied, its
     // variable named), not the scan's, while another credential may yet be taken.
     if (err instanceof ApiAuthError && this.anotherCredentialMayWork()) return;
-    throw startingFailure(err, this.o.client.options);
+    throw startingFailure(err, this.o.client.options, this.refusedCredentials());
+  }
+
+  /** The variables of the scan's credentials the API refused (null: the default credential's). */
+  private refusedCredentials(): Array<string | null> {
+    const clients = this.o.clients?.all() ?? [];
+    return clients.filter((c) => c.credentialStanding === 'refused').map((c) => c.options.credentialVariables ?? null);
   }
 
   /** Whether a credential of the scan has been taken by the API, or not refused yet. */

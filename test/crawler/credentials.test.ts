@@ -151,6 +151,24 @@ describe('a credential per account', () => {
     expect(fatal.message).not.toContain(UNKNOWN_TOKEN);
   });
 
+  it('ends the scan with one line naming every mapped variable when every credential is refused', async () => {
+    const { acme, other } = await accountIds();
+    const emu = await emulator({ dataset: caseDataset() });
+    const set = new ClientSet(null, [
+      { label: 'ZW_TOKEN_ACME', client: client(emu, UNKNOWN_TOKEN, 'ZW_TOKEN_ACME'), accounts: [acme] },
+      { label: 'ZW_TOKEN_OTHER', client: client(emu, `${UNKNOWN_TOKEN}-2`, 'ZW_TOKEN_OTHER'), accounts: [other] },
+    ]);
+    const error = await scanWith(emu, set, { accounts: [acme, other], zones: [] }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    const fatal = (error as ScanFailed).error as ScanCannotStart;
+    expect(fatal).toBeInstanceOf(ScanCannotStart);
+    // Either may be refused last: both are named, once each.
+    expect(fatal.message).toMatch(/: check (ZW_TOKEN_ACME, ZW_TOKEN_OTHER|ZW_TOKEN_OTHER, ZW_TOKEN_ACME) \(each a valid, unexpired token or key with read access\)$/);
+    expect(fatal.message).not.toContain(UNKNOWN_TOKEN);
+  });
+
   it("says once per credential, by its variable, that it may not read the audit log", async () => {
     // vendor docs: audit logs: reading them needs the Account Settings Read (or audit logs read) permission.
     const acme = await acmeId();
