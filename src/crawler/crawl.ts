@@ -413,6 +413,7 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       migrated: this.migratedBefore.has(storedId),
       migrationState: null,
       now: this.clientOf(zone.account?.id).serverNow().getTime(),
+      held: [],
     };
     await readZoneParts(this.kit, facts, (read) => this.o.writer.canCarry('zone', zone.id, read));
     if (plan.mode === 'full') {

@@ -135,15 +135,17 @@ export class ScanWriter {
   }
 
   /**
-   * Zones (stored ids) this database has seen on the new managed rules only in an earlier complete
-   * scan: migrated (`complete`), or born on them (no migration state, the new version enabled and
-   * the old one not, as the crawler reads a status). Both are for good.
+   * Zones (stored ids) this database has seen on the new managed rules only in an earlier scan that
+   * ended (complete, or incomplete: a status stored is one the API gave, whatever else failed, and a
+   * token refused one part every night leaves no scan complete): migrated (`complete`), or born on
+   * them (no migration state, the new version enabled and the old one not, as the crawler reads a
+   * status). Both are for good.
    */
   migratedZones(): Set<string> {
     const rows = this.db
       .prepare(
         `SELECT DISTINCT o.zone_id FROM zone_objects o JOIN scans s ON s.id + ${SCAN_REF_BASE} BETWEEN o.first_scan AND o.last_scan
-         WHERE o.endpoint = 'migration_status' AND s.status = 'complete'
+         WHERE o.endpoint = 'migration_status' AND s.status IN ('complete', 'incomplete')
            AND (json_extract(o.raw, '$.migration_state') = 'complete'
              OR (coalesce(json_type(o.raw, '$.migration_state'), 'null') <> 'text'
                AND json_extract(o.raw, '$.new_waf_status') = 'enabled'

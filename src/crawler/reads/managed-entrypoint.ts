@@ -1,4 +1,5 @@
 import { readEntrypoint } from './entrypoint.js';
+import { migration } from './migration.js';
 import type { ZoneFacts, ZoneRead } from './zone-read.js';
 
 const PHASE = 'http_request_firewall_managed';
@@ -15,6 +16,7 @@ export const managedEntrypoint: ZoneRead = {
   scope: 'zone',
   partitions: ['entrypoint'],
   refresh: 'ruleset-version',
+  decidedBy: [migration],
   async run(kit, facts) {
     if (hasManagedPhase(facts)) return readEntrypoint(kit, facts, 'entrypoint', PHASE);
     kit.skip(facts.zone, 'entrypoint', "a Free zone that has not started migrating: its free managed ruleset is the vendor's to deploy");

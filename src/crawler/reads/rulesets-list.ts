@@ -1,4 +1,5 @@
 import { hasManagedPhase } from './managed-entrypoint.js';
+import { migration } from './migration.js';
 import { DEFERRED, type ZoneRead } from './zone-read.js';
 
 /** The entry points read only when a rule declares them; each needs the list on any plan. */
@@ -20,6 +21,8 @@ export const rulesetsList: ZoneRead = {
   scope: 'zone',
   partitions: ['rulesets'],
   refresh: 'zone-changed',
+  // Whether it is read at all depends on the migration's state (hasManagedPhase).
+  decidedBy: [migration],
   async run(kit, facts) {
     // Only where an entry point is to be read: a Free zone not migrating, with no custom or rate limiting rules declared, needs none.
     if (!hasManagedPhase(facts) && !DECLARED_ENTRYPOINTS.some((e) => kit.reads?.objects.includes(e))) {

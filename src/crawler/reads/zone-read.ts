@@ -51,6 +51,11 @@ export interface ZoneFacts {
   migrationState: string | null;
   /** The API's time now (ms): what "in its renewal window" means is the vendor's clock's. */
   now: number;
+  /**
+   * Reads held back while a read that decides them waits for the repair pass (ZoneRead.decidedBy),
+   * in order: that read's repair runs them once it has read what decides them.
+   */
+  held: Array<() => Promise<void>>;
 }
 
 /** The crawler's services a read uses. */
@@ -58,7 +63,7 @@ export interface ReadKit {
   readonly signal: AbortSignal;
   readonly reads: ZoneReads | undefined;
   client(zone: ZoneItem): ApiClient;
-  /** Stored ids of zones seen on the new managed rules only in an earlier complete scan. */
+  /** Stored ids of zones seen on the new managed rules only in an earlier scan that ended (ScanWriter.migratedZones). */
   migratedBefore(zone: ZoneItem): boolean;
   accountType(accountId: string): string | undefined;
   /** A page/per_page list into the zone's partition: true read whole, false failed, null deferred to the repair pass. */
@@ -116,6 +121,14 @@ export interface ZoneRead {
   optional?: boolean;
   /** For `date` reads: whether stored data asks for a read tonight although the zone did not change. */
   dueByDate?(facts: ZoneFacts): boolean;
-  /** Reads, skips or carries its partitions for the zone. */
-  run(kit: ReadKit, facts: ZoneFacts): Promise<void>;
+  /**
+   * Reads whose outcome decides what this one reads (the migration's state says whether the
+   * managed phase, the rulesets list and the legacy `waf` switch are the zone's to read). On a
+   * night that reads the zone only where due, this read runs rather than being carried whenever
+   * one of them runs: its last outcome (a skip, say) may have been decided on what they could not
+   * read then. While one of them waits for the repair pass, this one waits with it (ZoneFacts.held).
+   */
+  decidedBy?: readonly ZoneRead[];
+  /** Reads, skips or carries its partitions for the zone; DEFERRED when it waits for the repair pass. */
+  run(kit: ReadKit, facts: ZoneFacts): Promise<void | Deferred>;
 }

@@ -1,3 +1,4 @@
+import { migration } from './migration.js';
 import type { ZoneRead } from './zone-read.js';
 
 /**
@@ -14,6 +15,8 @@ export const zoneSettings: ZoneRead = {
   scope: 'zone',
   partitions: ['zone_settings'],
   refresh: 'zone-changed',
+  // The legacy waf switch is asked of a zone not migrated only.
+  decidedBy: [migration],
   async run(kit, facts) {
     const reads = kit.reads;
     if (!reads) return;
