@@ -415,7 +415,7 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       now: this.clientOf(zone.account?.id).serverNow().getTime(),
       held: [],
     };
-    await readZoneParts(this.kit, facts, (read) => this.o.writer.canCarry('zone', zone.id, read));
+    await readZoneParts(this.kit, facts, (endpoint) => !this.plan.readAgain.has(endpoint) && this.o.writer.canCarry('zone', zone.id, endpoint));
     if (plan.mode === 'full') {
       this.o.writer.zoneReadInFull(zone.id, this.startedAt);
       this.progress.zonesRead++;

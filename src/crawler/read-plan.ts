@@ -6,6 +6,9 @@ import { parseScope, sameScope, type ScanScope } from '../snapshot/scope.js';
 import type { ScanWriter } from '../snapshot/writer.js';
 import { accountChanges, type AccountChanges } from './audit-log.js';
 import type { ZoneMode } from './reads/zone-read.js';
+import { DECLARED_ENTRYPOINTS } from './reads/rulesets-list.js';
+import type { ZoneReads } from '../api/endpoints.js';
+import type { Endpoint } from '../snapshot/tables.js';
 import { StoredScan } from './stored-zone.js';
 
 /**
@@ -52,6 +55,8 @@ export class ReadPlan {
     private readonly writer: ScanWriter,
     private readonly logger: Logger,
     turn: ReadonlySet<string>,
+    /** Partitions read for every zone tonight, never carried (partitionsNewlyDeclared). */
+    readonly readAgain: ReadonlySet<Endpoint> = new Set(),
   ) {
     this.turn = turn;
   }
@@ -61,7 +66,7 @@ export class ReadPlan {
     return new ReadPlan(false, why, null, writer, logger, new Set());
   }
 
-  static create(db: Db, writer: ScanWriter, scope: ScanScope, options: ReadPlanOptions, logger: Logger, now = new Date()): ReadPlan {
+  static create(db: Db, writer: ScanWriter, scope: ScanScope, options: ReadPlanOptions, declared: ZoneReads, logger: Logger, now = new Date()): ReadPlan {
     const baseId = scanToReadOn(db, scope, writer.scanId);
     const base = baseId === null ? null : new StoredScan(db, baseId);
     const full = (why: string) => new ReadPlan(false, why, base, writer, logger, new Set());
@@ -71,7 +76,9 @@ export class ReadPlan {
     const age = now.getTime() - Date.parse(base.startedAt);
     if (!(age >= 0) || age > LOG_RETENTION_DAYS * DAY_MS) return full(`the last scan to read on from (${base.scanId}) is older than the audit log keeps (18 months)`);
     const turn = zonesOnTheirTurn(base, writer.fullReads(), options.fullEvery, now);
-    return new ReadPlan(true, `reading on from scan ${base.scanId} (${base.startedAt}) with the account audit logs since`, base, writer, logger, turn);
+    const readAgain = partitionsNewlyDeclared(base.declaredReads, declared);
+    if (readAgain.size > 0) logger.info(`scan ${base.scanId} was not asked for ${[...readAgain].join(', ')}, which the rules need now: read for every zone tonight`);
+    return new ReadPlan(true, `reading on from scan ${base.scanId} (${base.startedAt}) with the account audit logs since`, base, writer, logger, turn, readAgain);
   }
 
   /**
@@ -171,6 +178,27 @@ function onlyZonePartsMissing(summary: string | null): boolean {
   }
   const zonePart = (p: { kind?: unknown; scopeId?: unknown } | null) => p?.kind === 'zone' && typeof p.scopeId === 'string' && p.scopeId !== '';
   return Array.isArray(missing) && missing.length > 0 && missing.every(zonePart);
+}
+
+/**
+ * The partitions tonight's rules need that the scan read on from was not asked to read: read for
+ * every zone tonight, never carried. A rule switched on since asks for an object or a setting that
+ * scan did not read, or that was read before the rule was switched off, longer ago than the audit
+ * log window vouches for; no log entry says anything of it. A scan from before scans recorded what
+ * they were asked (null) is taken to have been asked what tonight's rules ask, as nights did then:
+ * reading every zone's settings and objects again on the first night after an upgrade would cost
+ * most of a full read, and each zone's turn reads them within `--full-every` nights anyway.
+ */
+export function partitionsNewlyDeclared(before: ZoneReads | null, tonight: ZoneReads): Set<Endpoint> {
+  const again = new Set<Endpoint>();
+  if (!before) return again;
+  const objects = new Set<string>(before.objects);
+  for (const o of tonight.objects) if (!objects.has(o)) again.add(o as Endpoint);
+  const settings = new Set<string>(before.settings);
+  if (tonight.settings.some((s) => !settings.has(s))) again.add('zone_settings');
+  // A Free zone's rulesets list is read only for a custom or rate limiting entry point (reads/rulesets-list.ts).
+  if (DECLARED_ENTRYPOINTS.some((e) => again.has(e))) again.add('rulesets');
+  return again;
 }
 
 /**

@@ -32,7 +32,7 @@ export interface RunScanOptions {
   repairPauseMs?: number;
   /** The settings and objects the rules of the catalogue declare they read. */
   reads?: ZoneReads;
-  /** Read on from the last complete scan of the scope where the audit logs allow (default: read every zone in full). */
+  /** Read on from the last scan of the scope that read every zone it listed, where the audit logs allow (default: read every zone in full). */
   incremental?: ReadPlanOptions;
   /** How DNS targets are resolved (dns-dangling-target); without it nothing is asked. */
   resolver?: ResolverOptions;
@@ -54,12 +54,16 @@ export class ScanFailed extends Error {
   }
 }
 
+/** Without reads given, the crawler reads no setting and no object (reads/zone-settings.ts, reads/zone-objects.ts). */
+const NOTHING_DECLARED: ZoneReads = { settings: [], objects: [] };
+
 export async function runScan(o: RunScanOptions): Promise<ScanOutcome> {
   const started = new Date();
   let writer: ScanWriter | undefined;
   try {
     writer = ScanWriter.start(o.db, o.client.options.baseUrl, o.scope, o.redact);
-    const plan = o.incremental ? ReadPlan.create(o.db, writer, o.scope, o.incremental, o.logger) : ReadPlan.full(writer, o.logger, 'every zone is read in full');
+    const declared = o.reads ?? NOTHING_DECLARED;
+    const plan = o.incremental ? ReadPlan.create(o.db, writer, o.scope, o.incremental, declared, o.logger) : ReadPlan.full(writer, o.logger, 'every zone is read in full');
     const result = await crawl({
       plan,
       client: o.client,
@@ -75,7 +79,7 @@ export async function runScan(o: RunScanOptions): Promise<ScanOutcome> {
       ...(o.resolver ? { resolver: o.resolver } : {}),
     });
     const status = result.missing.length ? 'incomplete' : 'complete';
-    const summary = buildSummary(writer.scanId, status, started, result, writer.written, o.clients?.snapshotStats() ?? o.client.snapshotStats());
+    const summary = { ...buildSummary(writer.scanId, status, started, result, writer.written, o.clients?.snapshotStats() ?? o.client.snapshotStats()), declaredReads: declared };
     writer.finish(status, summary);
     return { scanId: writer.scanId, status, summary };
   } catch (err) {

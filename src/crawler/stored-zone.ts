@@ -1,3 +1,4 @@
+import type { ZoneReads } from '../api/endpoints.js';
 import type { Db } from '../snapshot/db.js';
 import { SnapshotReader, type RawRow, type Readout } from '../snapshot/reader.js';
 
@@ -43,6 +44,13 @@ export class StoredScan {
     const summary = this.reader.scan.summary as { reads?: { apiStartedAt?: unknown } } | null;
     const at = summary?.reads?.apiStartedAt;
     return typeof at === 'string' && Number.isFinite(Date.parse(at)) ? at : this.reader.scan.startedAt;
+  }
+
+  /** What the rules asked the scan to read beyond the lists; null for a scan from before it was recorded. */
+  get declaredReads(): ZoneReads | null {
+    const declared = (this.reader.scan.summary as { declaredReads?: { settings?: unknown; objects?: unknown } } | null)?.declaredReads;
+    if (!declared || !Array.isArray(declared.settings) || !Array.isArray(declared.objects)) return null;
+    return { settings: declared.settings as ZoneReads['settings'], objects: declared.objects as ZoneReads['objects'] };
   }
 
   /** The zones the scan read (stored ids). */

@@ -1,3 +1,4 @@
+import type { ZoneReads } from '../api/endpoints.js';
 import type { ClientStats } from '../api/stats.js';
 import type { CrawlResult, MissingPart } from './crawl.js';
 import { formatDuration } from './progress.js';
@@ -21,6 +22,12 @@ export interface ScanSummary {
   /** Parts the API answered as retired for good: neither missing nor retried. */
   retired: MissingPart[];
   skipped: number;
+  /**
+   * What the rules asked the scan to read beyond the lists (settings, objects): a later night that
+   * reads on from it reads again, for every zone, what it was not asked for. Absent in summaries of
+   * scans before it was recorded.
+   */
+  declaredReads?: ZoneReads;
   /** Zones read in full tonight, zones read only where due (the rest carried forward), and why. */
   reads?: { incremental: boolean; why: string; base: number | null; zonesRead: number; zonesCarried: number; apiStartedAt: string | null };
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GENERATED_RULE_SETTINGS } from '../../bench/dataset-config.js';
 import { RULES } from '../../rules/index.js';
-import { zoneReadsOf } from '../../src/api/endpoints.js';
+import { zoneReadsOf, type ZoneReads } from '../../src/api/endpoints.js';
 import { createRedactor } from '../../src/common/redact.js';
 import { runScan, type ScanOutcome } from '../../src/crawler/run-scan.js';
 import { summaryText } from '../../src/crawler/summary.js';
@@ -53,7 +53,7 @@ interface Night {
   byRoute: Record<string, number>;
 }
 
-async function scanNight(emu: RunningEmulator, db: Db, mode: 'incremental' | 'full', fullEvery = 7, logger = recordingLogger()): Promise<Night> {
+async function scanNight(emu: RunningEmulator, db: Db, mode: 'incremental' | 'full', fullEvery = 7, logger = recordingLogger(), reads: ZoneReads = READS): Promise<Night> {
   const before = emu.stats().requests;
   const client = clientFor(emu, { budget: 1_000_000, budgetWindowMs: 1000, retries: 0 });
   try {
@@ -64,7 +64,7 @@ async function scanNight(emu: RunningEmulator, db: Db, mode: 'incremental' | 'fu
       concurrency: 4,
       logger,
       redact: createRedactor([TOKEN]),
-      reads: READS,
+      reads,
       // dns-dangling-target's resolutions, through the emulators' loopback DNS world as the CLI's are in tests: no API request.
       resolver: { server: TEST_RESOLVER },
       repairPauseMs: 0,
@@ -349,6 +349,32 @@ describe('incremental nights', () => {
     const full = await scanNight(emu, fullDb, 'full');
     expect(zoneData(db, outcome.scanId)).toEqual(zoneData(fullDb, full.outcome.scanId));
     expect(allPlansFindings(db, outcome.scanId)).toEqual(allPlansFindings(fullDb, full.outcome.scanId));
+  });
+
+  it('reads for every zone what rules enabled since the scan read on from need, rather than carrying what that scan was not asked to read', async () => {
+    // A rule switched on in the config asks for a setting or an object the last scans did not read (or read
+    // long ago, before it was switched off): no audit log entry says anything of it, so it is read tonight.
+    const emu = await emulator({ dataset: 'generated', generated: { seed: 9, accounts: 2, zones: 20, records: 600 } });
+    const db = openDb();
+    const fewer: ZoneReads = { ...READS, settings: READS.settings.filter((s) => s !== 'security_level'), objects: READS.objects.filter((o) => o !== 'bot_management') };
+    // Everything read once, then a night with the bot and security level rules switched off, changing both settings of some zones.
+    expect((await scanNight(emu, db, 'full')).outcome.status).toBe('complete');
+    const off = await scanNight(emu, db, 'incremental', 7, recordingLogger(), fewer);
+    expect(off.byRoute['GET /zones/{zone_id}/bot_management']).toBeUndefined();
+    emu.night({ share: 0.3, seed: 5 });
+    // The rules on again: every zone is asked for both, once.
+    const night = await scanNight(emu, db, 'incremental');
+    expect(night.outcome.summary.reads).toMatchObject({ incremental: true, base: off.outcome.scanId });
+    expect(night.outcome.summary.reads!.zonesCarried).toBeGreaterThan(0);
+    const zones = emu.org.visibleZones().length;
+    expect(night.byRoute['GET /zones/{zone_id}/bot_management']).toBe(zones);
+    const fullDb = openDb();
+    const full = await scanNight(emu, fullDb, 'full');
+    // The settings are one partition a zone, read whole: every zone's, as a full scan reads them.
+    const settings = 'GET /zones/{zone_id}/settings/{setting_id}';
+    expect(night.byRoute[settings]).toBe(full.byRoute[settings]);
+    expect(zoneData(db, night.outcome.scanId)).toEqual(zoneData(fullDb, full.outcome.scanId));
+    expect(findings(db, night.outcome.scanId)).toEqual(findings(fullDb, full.outcome.scanId));
   });
 
   it("reads every zone in full when the last scan is older than the audit log keeps by the API's clock, whatever this machine's says", async () => {

@@ -3,7 +3,7 @@ import { migration } from './migration.js';
 import { DEFERRED, type ZoneRead } from './zone-read.js';
 
 /** The entry points read only when a rule declares them; each needs the list on any plan. */
-const DECLARED_ENTRYPOINTS = ['custom_entrypoint', 'ratelimit_entrypoint'] as const;
+export const DECLARED_ENTRYPOINTS = ['custom_entrypoint', 'ratelimit_entrypoint'] as const;
 
 /** The list's largest page (vendor's API reference: list zone rulesets, per_page 1 to 50). */
 const PER_PAGE = 50;
