@@ -413,9 +413,12 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       migrated: this.migratedBefore.has(storedId),
       migrationState: null,
       now: this.clientOf(zone.account?.id).serverNow().getTime(),
-      held: [],
+      held: new Map(),
     };
-    await readZoneParts(this.kit, facts, (endpoint) => !this.plan.readAgain.has(endpoint) && this.o.writer.canCarry('zone', zone.id, endpoint));
+    await readZoneParts(this.kit, facts, (endpoint) => {
+      const source = this.o.writer.carrySource('zone', zone.id, endpoint);
+      return source !== null && this.plan.mayCarry(endpoint, source);
+    });
     if (plan.mode === 'full') {
       this.o.writer.zoneReadInFull(zone.id, this.startedAt);
       this.progress.zonesRead++;

@@ -9,7 +9,7 @@ import type { ZoneMode } from './reads/zone-read.js';
 import { DECLARED_ENTRYPOINTS } from './reads/rulesets-list.js';
 import type { ZoneReads } from '../api/endpoints.js';
 import type { Endpoint } from '../snapshot/tables.js';
-import { StoredScan } from './stored-zone.js';
+import { declaredReadsOf, StoredScan } from './stored-zone.js';
 
 /**
  * Which zones a scan reads in full tonight, and which it reads only where something can have
@@ -47,6 +47,8 @@ export class ReadPlan {
   /** Credentials (by their clients) whose refusal of the audit log has been said: once each. */
   private readonly deniedSaid = new Set<ApiClient>();
   private outlivedSaid = false;
+  /** Per scan that read a partition to carry: what tonight's rules ask that it was not asked for. */
+  private readonly newlySince = new Map<number, ReadonlySet<Endpoint>>();
 
   private constructor(
     readonly incremental: boolean,
@@ -57,8 +59,24 @@ export class ReadPlan {
     turn: ReadonlySet<string>,
     /** Partitions read for every zone tonight, never carried (partitionsNewlyDeclared). */
     readonly readAgain: ReadonlySet<Endpoint> = new Set(),
+    /** The database and what tonight's rules ask to read (an incremental night's; null otherwise). */
+    private readonly declared: { db: Db; reads: ZoneReads } | null = null,
   ) {
     this.turn = turn;
+  }
+
+  /**
+   * Whether a partition may be carried forward from the scan whose read holds it: not when the scan
+   * read on from was not asked for it (readAgain), nor when the scan that read it was asked for less
+   * of it than tonight's rules ask (a settings partition read by a scoped, aborted or passed-over
+   * scan made with fewer rules on, since the scan read on from).
+   */
+  mayCarry(endpoint: Endpoint, sourceScanId: number): boolean {
+    if (this.readAgain.has(endpoint)) return false;
+    if (!this.declared) return true;
+    let newly = this.newlySince.get(sourceScanId);
+    if (!newly) this.newlySince.set(sourceScanId, (newly = partitionsNewlyDeclared(declaredReadsOf(this.declared.db, sourceScanId), this.declared.reads)));
+    return !newly.has(endpoint);
   }
 
   /** A plan that reads everything (write commands' rescans, tests of the crawler alone). */
@@ -78,7 +96,7 @@ export class ReadPlan {
     const turn = zonesOnTheirTurn(base, writer.fullReads(), options.fullEvery, now);
     const readAgain = partitionsNewlyDeclared(base.declaredReads, declared);
     if (readAgain.size > 0) logger.info(`scan ${base.scanId} was not asked for ${[...readAgain].join(', ')}, which the rules need now: read for every zone tonight`);
-    return new ReadPlan(true, `reading on from scan ${base.scanId} (${base.startedAt}) with the account audit logs since`, base, writer, logger, turn, readAgain);
+    return new ReadPlan(true, `reading on from scan ${base.scanId} (${base.startedAt}) with the account audit logs since`, base, writer, logger, turn, readAgain, { db, reads: declared });
   }
 
   /**

@@ -16,9 +16,12 @@ export async function readZoneParts(kit: ReadKit, facts: ZoneFacts, canCarry: (e
   const waiting = new Set<ZoneRead>();
   for (const read of ZONE_READS) {
     const deciders = read.decidedBy ?? [];
-    if (deciders.some((d) => waiting.has(d))) {
+    const waitingFor = deciders.find((d) => waiting.has(d));
+    if (waitingFor) {
       waiting.add(read);
-      facts.held.push(async () => {
+      const held = facts.held.get(waitingFor) ?? [];
+      facts.held.set(waitingFor, held);
+      held.push(async () => {
         await read.run(kit, facts);
       });
       continue;

@@ -48,9 +48,7 @@ export class StoredScan {
 
   /** What the rules asked the scan to read beyond the lists; null for a scan from before it was recorded. */
   get declaredReads(): ZoneReads | null {
-    const declared = (this.reader.scan.summary as { declaredReads?: { settings?: unknown; objects?: unknown } } | null)?.declaredReads;
-    if (!declared || !Array.isArray(declared.settings) || !Array.isArray(declared.objects)) return null;
-    return { settings: declared.settings as ZoneReads['settings'], objects: declared.objects as ZoneReads['objects'] };
+    return declaredIn(this.reader.scan.summary);
   }
 
   /** The zones the scan read (stored ids). */
@@ -83,6 +81,23 @@ export class StoredScan {
       },
     };
   }
+}
+
+/** What the rules asked a scan to read beyond the lists (its summary's declaredReads); null when it did not record it. */
+export function declaredReadsOf(db: Db, scanId: number): ZoneReads | null {
+  const summary = db.prepare('SELECT summary FROM scans WHERE id = ?').pluck().get(scanId) as string | null | undefined;
+  if (!summary) return null;
+  try {
+    return declaredIn(JSON.parse(summary));
+  } catch {
+    return null;
+  }
+}
+
+function declaredIn(summary: unknown): ZoneReads | null {
+  const declared = (summary as { declaredReads?: { settings?: unknown; objects?: unknown } } | null)?.declaredReads;
+  if (!declared || !Array.isArray(declared.settings) || !Array.isArray(declared.objects)) return null;
+  return { settings: declared.settings as ZoneReads['settings'], objects: declared.objects as ZoneReads['objects'] };
 }
 
 function packDue(pack: Record<string, unknown>, now: number): boolean {

@@ -7,6 +7,11 @@
  */
 export const SCAN_REF_BASE = 2 ** 24;
 
+/** The scan id a reference names. */
+export function scanOfRef(ref: number): number {
+  return ref - SCAN_REF_BASE;
+}
+
 export function scanRef(scanId: number): number {
   return scanId + SCAN_REF_BASE;
 }

@@ -6,7 +6,7 @@ import { PACKAGE } from '../common/package-info.js';
 import type { Redact } from '../common/redact.js';
 import { endScanInThisProcess, runningScans, scanIsAlive, SnapshotError, type Db } from './db.js';
 import { DiskReserve, diskIsFull } from './disk-reserve.js';
-import { SCAN_REF_BASE, scanRef } from './scan-ref.js';
+import { scanOfRef, scanRef } from './scan-ref.js';
 import { normalizeScope, type ScanScope } from './scope.js';
 import { TABLES, type Endpoint, type PartitionKind, type TableSpec } from './tables.js';
 
@@ -135,17 +135,18 @@ export class ScanWriter {
   }
 
   /**
-   * Zones (stored ids) this database has seen on the new managed rules only in an earlier scan that
-   * ended (complete, or incomplete: a status stored is one the API gave, whatever else failed, and a
-   * token refused one part every night leaves no scan complete): migrated (`complete`), or born on
-   * them (no migration state, the new version enabled and the old one not, as the crawler reads a
-   * status). Both are for good.
+   * Zones (stored ids) this database has seen on the new managed rules only: a stored migration
+   * status that says migrated (`complete`), or born on them (no migration state, the new version
+   * enabled and the old one not, as the crawler reads a status). Both are for good, and a status
+   * is stored only as the API gave it, so any stored version counts, whatever became of the scan
+   * that read it: a token refused one part every night leaves no scan complete, and a status
+   * carried forward for months keeps the range of the scan that read it, which prune may delete.
    */
   migratedZones(): Set<string> {
     const rows = this.db
       .prepare(
-        `SELECT DISTINCT o.zone_id FROM zone_objects o JOIN scans s ON s.id + ${SCAN_REF_BASE} BETWEEN o.first_scan AND o.last_scan
-         WHERE o.endpoint = 'migration_status' AND s.status IN ('complete', 'incomplete')
+        `SELECT DISTINCT o.zone_id FROM zone_objects o
+         WHERE o.endpoint = 'migration_status'
            AND (json_extract(o.raw, '$.migration_state') = 'complete'
              OR (coalesce(json_type(o.raw, '$.migration_state'), 'null') <> 'text'
                AND json_extract(o.raw, '$.new_waf_status') = 'enabled'
@@ -176,9 +177,10 @@ export class ScanWriter {
     return this.statement('SELECT 1 FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, this.storedId(scopeId), endpoint) !== undefined;
   }
 
-  /** Whether carry() would carry the partition forward (it writes nothing). */
-  canCarry(kind: PartitionKind, scopeId: string, endpoint: Endpoint): boolean {
-    return this.carryable(kind, this.storedId(scopeId), endpoint) !== null;
+  /** The scan whose read holds the data carry() would carry forward (its id; it writes nothing); null when it would carry nothing. */
+  carrySource(kind: PartitionKind, scopeId: string, endpoint: Endpoint): number | null {
+    const found = this.carryable(kind, this.storedId(scopeId), endpoint);
+    return found ? scanOfRef(found.dataScan) : null;
   }
 
   private carryable(kind: PartitionKind, stored: string, endpoint: Endpoint) {

@@ -1,26 +1,20 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { GENERATED_RULE_SETTINGS } from '../../bench/dataset-config.js';
-import { RULES } from '../../rules/index.js';
-import { zoneReadsOf, type ZoneReads } from '../../src/api/endpoints.js';
+import { describe, expect, it } from 'vitest';
+import type { ZoneReads } from '../../src/api/endpoints.js';
 import { createRedactor } from '../../src/common/redact.js';
-import { runScan, type ScanOutcome } from '../../src/crawler/run-scan.js';
+import { runScan } from '../../src/crawler/run-scan.js';
 import { summaryText } from '../../src/crawler/summary.js';
-import type { RunningEmulator } from '../../src/emulator/server.js';
-import { recordAudit, runAudit } from '../../src/policy/audit.js';
-import type { Finding } from '../../src/policy/findings.js';
-import { auditFindings } from '../../src/policy/store.js';
+import { recordAudit } from '../../src/policy/audit.js';
 import { loadTemplates } from '../../src/report/templates.js';
 import { writeReport } from '../../src/report/write-report.js';
 import { dataFreshness, freshnessStatement } from '../../src/report/data-freshness.js';
-import { activeRules, loadCatalogue } from '../../src/policy/registry.js';
-import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
 import { clientFor, recordingLogger } from '../support/client.js';
 import { TEST_RESOLVER } from '../support/cli.js';
 import { emulatorsClosedAfterEach, TOKEN } from '../support/http.js';
+import { allPlansFindings, AUDIT_RULES, findings, READS, scanNight, snapshotsClosedAfterEach, storedFindings, zoneData } from '../support/nights.js';
 
 /**
  * Incremental nights against the emulator: after any night of changes, a scan that reads on from
@@ -33,98 +27,7 @@ import { emulatorsClosedAfterEach, TOKEN } from '../support/http.js';
  */
 
 const emulator = emulatorsClosedAfterEach();
-const dbs: Db[] = [];
-afterEach(() => {
-  for (const db of dbs.splice(0)) db.close();
-});
-
-const READS = zoneReadsOf(RULES.map((r) => r.meta.reads));
-const AUDIT_RULES = activeRules(loadCatalogue(RULES), GENERATED_RULE_SETTINGS);
-
-function openDb(): Db {
-  const db = openSnapshot(join(mkdtempSync(join(tmpdir(), 'zw-incremental-')), 'zonewarden.db'));
-  dbs.push(db);
-  return db;
-}
-
-interface Night {
-  outcome: ScanOutcome;
-  requests: number;
-  byRoute: Record<string, number>;
-}
-
-async function scanNight(emu: RunningEmulator, db: Db, mode: 'incremental' | 'full', fullEvery = 7, logger = recordingLogger(), reads: ZoneReads = READS): Promise<Night> {
-  const before = emu.stats().requests;
-  const client = clientFor(emu, { budget: 1_000_000, budgetWindowMs: 1000, retries: 0 });
-  try {
-    const outcome = await runScan({
-      db,
-      client,
-      scope: { accounts: [], zones: [] },
-      concurrency: 4,
-      logger,
-      redact: createRedactor([TOKEN]),
-      reads,
-      // dns-dangling-target's resolutions, through the emulators' loopback DNS world as the CLI's are in tests: no API request.
-      resolver: { server: TEST_RESOLVER },
-      repairPauseMs: 0,
-      incremental: { full: mode === 'full', fullEvery },
-    });
-    const after = emu.stats().requests;
-    const byRoute: Record<string, number> = {};
-    for (const [route, n] of Object.entries(after.byRoute)) {
-      const d = n - (before.byRoute[route] ?? 0);
-      if (d > 0) byRoute[route] = d;
-    }
-    return { outcome, requests: after.total - before.total, byRoute };
-  } finally {
-    await client.close();
-  }
-}
-
-const line = (f: Finding) => JSON.stringify([f.rule, f.zone?.id ?? null, f.resource, f.status, f.severity, f.message]);
-
-/** The findings of an audit of a scan, as comparable lines (rule, zone, resource, status, severity, message). */
-function findings(db: Db, scanId: number): string[] {
-  const result = runAudit(new SnapshotReader(db, scanId), AUDIT_RULES);
-  return result.findings.map(line).sort();
-}
-
-/**
- * The findings of the audit a night stores: it keeps the verdicts of what did not change since the
- * previous night's audit, and judges again, in whole or in part, what did (verdict reuse).
- */
-function storedFindings(db: Db, scanId: number): { lines: string[]; kept: number; inPart: number } {
-  const result = recordAudit(db, new SnapshotReader(db, scanId), AUDIT_RULES);
-  const lines = [...auditFindings(db, result.stored!.auditId)].map(line).sort();
-  return { lines, kept: result.reused?.zones ?? 0, inPart: result.reused?.inPart ?? 0 };
-}
-
-// Issue 31's reads too: the bot and origin pulls settings, the rate limiting entry point and the DNS target resolutions.
-const OBJECTS = [
-  'migration_status', 'migration_check', 'migration_config', 'entrypoint', 'zone_settings', 'dnssec', 'universal_ssl', 'custom_entrypoint', 'account_entrypoint',
-  'bot_management', 'origin_pulls', 'ratelimit_entrypoint', 'dns_targets',
-] as const;
-
-/** Everything a scan holds of each zone, as the reader gives it to the rules: what a carried partition must equal. */
-function zoneData(db: Db, scanId: number): Record<string, unknown> {
-  const reader = new SnapshotReader(db, scanId);
-  const out: Record<string, unknown> = {};
-  const shown = (r: { known: true; items: Array<{ id: string; raw?: string }> } | { known: false; state: string }) =>
-    r.known ? r.items.map((i) => [i.id, i.raw ?? null]).sort() : `not known: ${r.state}`;
-  for (const z of reader.zones()) {
-    out[z.name] = {
-      zone: z.raw,
-      dns: shown(reader.dnsRecords(z.id)),
-      packs: shown(reader.certificatePacks(z.id)),
-      firewall: shown(reader.firewallRules(z.id)),
-      filters: shown(reader.filters(z.id)),
-      waf: [reader.wafPackages(z.id), reader.wafGroups(z.id), reader.wafRules(z.id), reader.wafOverrides(z.id)].map(shown),
-      objects: OBJECTS.map((e) => shown(reader.zoneObject(z.id, e))),
-    };
-  }
-  return out;
-}
+const openDb = snapshotsClosedAfterEach();
 
 describe('incremental nights', () => {
   it('reads on from the last scan: only the zones that changed, and what changes unlogged, at a fraction of the requests', async () => {
@@ -292,10 +195,6 @@ describe('incremental nights', () => {
     const full = await scanNight(emu, fullDb, 'full');
     expect(findings(db, night.outcome.scanId)).toEqual(findings(fullDb, full.outcome.scanId));
   });
-
-  // The managed rules rule judging Free zones too (its documented `plans` option): the entry points a Free zone's migration state decides are then judged.
-  const ALL_PLANS_RULES = activeRules(loadCatalogue(RULES), { ...GENERATED_RULE_SETTINGS, 'managed-ruleset-not-deployed': { options: { plans: ['free', 'pro', 'business', 'enterprise'] } } });
-  const allPlansFindings = (db: Db, scanId: number) => runAudit(new SnapshotReader(db, scanId), ALL_PLANS_RULES).findings.map(line).sort();
 
   it('reads again what the migration decides when the scan read on from could not read the migration status: nothing is carried that was decided without it', async () => {
     // vendor docs: WAF migration: a zone created since the programme runs the new managed rules from birth, and

@@ -1,4 +1,4 @@
-import type { ZoneRead } from './zone-read.js';
+import { DEFERRED, repairedThenHeld, type ZoneRead } from './zone-read.js';
 
 /** The zone's DNS records: changed only by writes, which the audit log records. */
 export const dnsRecords: ZoneRead = {
@@ -7,5 +7,9 @@ export const dnsRecords: ZoneRead = {
   scope: 'zone',
   partitions: ['dns_records'],
   refresh: 'zone-changed',
-  run: async (kit, { zone }) => void (await kit.readZoneList(zone, 'dnsRecords', 'dns_records')),
+  async run(kit, facts) {
+    // Deferred to the repair pass: what is resolved from the records (dns-targets.ts) waits with them.
+    const read = await kit.readZoneList(facts.zone, 'dnsRecords', 'dns_records', () => repairedThenHeld(dnsRecords, kit, facts));
+    return read === null ? DEFERRED : undefined;
+  },
 };

@@ -1,5 +1,6 @@
 import type { DnsTargetItem } from '../../common/dns-target-answer.js';
 import { canonicalName, isAtOrUnder, recordTarget } from '../../common/dns-targets.js';
+import { dnsRecords } from './dns-records.js';
 import type { ZoneRead } from './zone-read.js';
 
 /**
@@ -26,6 +27,8 @@ export const dnsTargets: ZoneRead = {
   partitions: ['dns_targets'],
   refresh: 'date',
   dueByDate: () => true,
+  // What it resolves is the records': while they wait for the repair pass, it waits with them.
+  decidedBy: [dnsRecords],
   async run(kit, { zone }) {
     if (!kit.reads?.resolved?.includes('dns_targets')) return;
     // A crawl given no resolver (a library caller, a write command's rescan) asks nothing: the
@@ -33,8 +36,8 @@ export const dnsTargets: ZoneRead = {
     const resolver = kit.resolver;
     if (!resolver) return;
     const records = kit.dnsRecordsTonight(zone);
-    // Not read whole tonight (failed, or waiting for the repair pass, which reads the records only):
-    // the rule reports the records' gap, and the targets are resolved again on the next scan.
+    // Not read whole tonight (failed, in the repair pass too): the rule reports the records' gap,
+    // and the targets are resolved again on the next scan.
     if (records === null) {
       kit.skip(zone, 'dns_targets', "the zone's DNS records were not read in this scan: there is nothing to resolve");
       return;

@@ -1,5 +1,5 @@
 import { legacyWaf } from './legacy-waf.js';
-import { DEFERRED, type ReadKit, type ZoneFacts, type ZoneRead } from './zone-read.js';
+import { DEFERRED, repairedThenHeld, type ZoneRead } from './zone-read.js';
 
 /**
  * The previous-WAF migration: its status, and what the status says is there to read. A zone stored
@@ -18,7 +18,7 @@ export const migration: ZoneRead = {
     const base = `/zones/${encodeURIComponent(zone.id)}/waf_migration`;
     if (!(kit.migratedBefore(zone) && kit.carry(zone, 'migration_status'))) {
       // Which reads follow depends on the status: an unreadable one defers them all to the repair pass.
-      const status = await kit.readObject(zone, 'migration_status', `${base}/status`, {}, undefined, () => repaired(kit, facts));
+      const status = await kit.readObject(zone, 'migration_status', `${base}/status`, {}, undefined, () => repairedThenHeld(migration, kit, facts));
       if (status === DEFERRED) return DEFERRED;
       const state = typeof status?.['migration_state'] === 'string' ? status['migration_state'] : null;
       facts.migrationState = state;
@@ -36,12 +36,6 @@ export const migration: ZoneRead = {
     await legacyWaf(kit, facts);
   },
 };
-
-/** The migration read again in the repair pass, then the reads it decides, held back until it was (readZoneParts). */
-async function repaired(kit: ReadKit, facts: ZoneFacts): Promise<void> {
-  if ((await migration.run(kit, facts)) === DEFERRED) return;
-  for (const read of facts.held.splice(0)) await read();
-}
 
 /**
  * A zone created since the migration programme has the new managed rules from birth: its status

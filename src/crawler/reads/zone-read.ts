@@ -53,9 +53,9 @@ export interface ZoneFacts {
   now: number;
   /**
    * Reads held back while a read that decides them waits for the repair pass (ZoneRead.decidedBy),
-   * in order: that read's repair runs them once it has read what decides them.
+   * by that read, in order: its repair runs them once it has read what decides them (repairedThenHeld).
    */
-  held: Array<() => Promise<void>>;
+  held: Map<ZoneRead, Array<() => Promise<void>>>;
 }
 
 /** The crawler's services a read uses. */
@@ -104,6 +104,17 @@ export interface ReadKit {
 
 export const DEFERRED = Symbol('deferred');
 export type Deferred = typeof DEFERRED;
+
+/**
+ * A deferred read's repair: the read again, then the reads held back until it was (in the repair
+ * pass nothing is deferred again, so they run on what it read, or on its failure, as a full scan would).
+ */
+export async function repairedThenHeld(read: ZoneRead, kit: ReadKit, facts: ZoneFacts): Promise<void> {
+  if ((await read.run(kit, facts)) === DEFERRED) return;
+  const held = facts.held.get(read) ?? [];
+  facts.held.delete(read);
+  for (const run of held) await run();
+}
 
 export interface ZoneRead {
   /** A name for people (docs, the calls table). */
