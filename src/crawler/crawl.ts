@@ -392,6 +392,7 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       },
       readAccountObject: (zone, accountId, endpoint, path, absentCode) => this.readAccountObject(zone, accountId, endpoint, path, absentCode),
       hasPartition: (zone, endpoint) => this.o.writer.hasPartition('zone', zone.id, endpoint),
+      lastAnswered: (zone, endpoint) => this.o.writer.lastAnswered('zone', zone.id, endpoint),
       list: (path, endpoint, zone) =>
         this.clientOf(zone.account?.id).list(path, { perPage: endpoint.crawlPerPage ?? endpoint.maxPerPage, minPerPage: endpoint.minPerPage, query: { ...endpoint.query }, signal: this.signal }),
       itemsReadTonight: (zone, endpoint) => this.o.writer.itemsReadTonight(zone.id, endpoint),
@@ -414,10 +415,11 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       migrationState: null,
       now: this.clientOf(zone.account?.id).serverNow().getTime(),
       held: new Map(),
+      decidedAlike: new Map(),
     };
     await readZoneParts(this.kit, facts, (endpoint) => {
       const source = this.o.writer.carrySource('zone', zone.id, endpoint);
-      return source !== null && this.plan.mayCarry(endpoint, source);
+      return source !== null && this.plan.mayCarry(endpoint, source) ? source : null;
     });
     if (plan.mode === 'full') {
       this.o.writer.zoneReadInFull(zone.id, this.startedAt);

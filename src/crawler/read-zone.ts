@@ -8,10 +8,13 @@ import type { Endpoint } from '../snapshot/tables.js';
  * says cannot have changed). Read for what is due only, a `date` read runs when stored data says a
  * change can have come unlogged (dueByDate); every other read carries its partitions forward,
  * unless one of them has nothing sound to carry (never read, or its last read failed or was
- * refused), or a read that decides it (`decidedBy`) ran tonight: it then runs. A read decided by
- * one that waits for the repair pass waits with it, so that it reads on what that one reads.
+ * refused), or a read that decides it (`decidedBy`) ran tonight and may decide otherwise than when
+ * this one last ran: it then runs. A read decided by one that waits for the repair pass waits with
+ * it, so that it reads on what that one reads. `carrySource`: the scan whose read a partition would
+ * be carried from, null when it may not be carried.
  */
-export async function readZoneParts(kit: ReadKit, facts: ZoneFacts, canCarry: (endpoint: Endpoint) => boolean): Promise<void> {
+export async function readZoneParts(kit: ReadKit, facts: ZoneFacts, carrySource: (endpoint: Endpoint) => number | null): Promise<void> {
+  const canCarry = (endpoint: Endpoint) => carrySource(endpoint) !== null;
   const ran = new Set<ZoneRead>();
   const waiting = new Set<ZoneRead>();
   for (const read of ZONE_READS) {
@@ -26,7 +29,7 @@ export async function readZoneParts(kit: ReadKit, facts: ZoneFacts, canCarry: (e
       });
       continue;
     }
-    if (!mustRun(read, facts, ran)) {
+    if (!mustRun(read, facts, ran, carrySource)) {
       // All or nothing: a read's partitions depend on each other (the migration's status decides the rest).
       const present = read.partitions.filter((p) => kit.hasPartition(facts.zone, p));
       if (present.length > 0 && present.every(canCarry)) {
@@ -39,9 +42,18 @@ export async function readZoneParts(kit: ReadKit, facts: ZoneFacts, canCarry: (e
   }
 }
 
-/** Whether a read runs tonight whatever it could carry: the zone is read in full, it is due by date, or a read deciding it ran. */
-function mustRun(read: ZoneRead, facts: ZoneFacts, ran: ReadonlySet<ZoneRead>): boolean {
+/**
+ * Whether a read runs tonight whatever it could carry: the zone is read in full, it is due by date,
+ * or a read deciding it ran, unless that one decides as on every scan since its last answer
+ * (ZoneFacts.decidedAlike) and this read's partitions come from a read made since then.
+ */
+function mustRun(read: ZoneRead, facts: ZoneFacts, ran: ReadonlySet<ZoneRead>, carrySource: (endpoint: Endpoint) => number | null): boolean {
   if (facts.mode === 'full') return true;
   if (read.refresh === 'date' && read.dueByDate?.(facts)) return true;
-  return (read.decidedBy ?? []).some((d) => ran.has(d));
+  const decidedSince = (scan: number) => read.partitions.every((p) => (carrySource(p) ?? -1) >= scan);
+  return (read.decidedBy ?? []).some((d) => {
+    if (!ran.has(d)) return false;
+    const alikeSince = facts.decidedAlike.get(d);
+    return alikeSince === undefined || !decidedSince(alikeSince);
+  });
 }

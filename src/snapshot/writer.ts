@@ -177,6 +177,12 @@ export class ScanWriter {
     return this.statement('SELECT 1 FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, this.storedId(scopeId), endpoint) !== undefined;
   }
 
+  /** The last scan that held an answer for a partition, read or carried (its id); 0 when none did. */
+  lastAnswered(kind: PartitionKind, scopeId: string, endpoint: Endpoint): number {
+    const ref = this.statement("SELECT max(last_scan) FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND state = 'ok'").pluck().get(kind, this.storedId(scopeId), endpoint) as number | null;
+    return ref === null ? 0 : scanOfRef(ref);
+  }
+
   /** The scan whose read holds the data carry() would carry forward (its id; it writes nothing); null when it would carry nothing. */
   carrySource(kind: PartitionKind, scopeId: string, endpoint: Endpoint): number | null {
     const found = this.carryable(kind, this.storedId(scopeId), endpoint);

@@ -57,6 +57,32 @@ describe('incremental nights after other scans', () => {
     expect(allPlansFindings(db, night.outcome.scanId)).toEqual(allPlansFindings(fullDb, full.outcome.scanId));
   });
 
+  it('carries what the migration decides while its status is refused night after night, as it was decided the night before', async () => {
+    // A token without the zone WAF permission is refused the migration status every night: the reads it decides
+    // (rulesets list, managed entry point, settings) were decided on the same missing answer the night before,
+    // so they are carried, not read again for every zone, and the night still finds what a full scan finds.
+    const route = 'GET /zones/{zone_id}/waf_migration/status';
+    const settings = 'GET /zones/{zone_id}/settings/{setting_id}';
+    const emu = await emulator({ dataset: 'generated', generated: { seed: 11, accounts: 2, zones: 20, records: 600 }, denyRoutes: [route] });
+    const db = openDb();
+    const first = await scanNight(emu, db, 'full');
+    expect(first.outcome.status).toBe('incomplete');
+    let base = first.outcome.scanId;
+    for (const seed of [6, 7, 8]) {
+      emu.night({ share: 0.1, seed });
+      const night = await scanNight(emu, db, 'incremental');
+      expect(night.outcome.summary.reads).toMatchObject({ incremental: true, base });
+      // The status is asked of every zone again (a refused part is never carried); the settings only of zones read in full.
+      expect(night.byRoute[route]).toBe(emu.org.visibleZones().length);
+      expect(night.byRoute[settings], `night ${seed}`).toBeLessThan(first.byRoute[settings]! / 2);
+      const fullDb = openDb();
+      const full = await scanNight(emu, fullDb, 'full');
+      expect(zoneData(db, night.outcome.scanId), `night ${seed}`).toEqual(zoneData(fullDb, full.outcome.scanId));
+      expect(allPlansFindings(db, night.outcome.scanId), `night ${seed}`).toEqual(allPlansFindings(fullDb, full.outcome.scanId));
+      base = night.outcome.scanId;
+    }
+  });
+
   it('resolves the DNS targets of records read again in the repair pass, rather than skipping them in a scan it calls complete', async () => {
     const fails: string[] = [];
     const emu = await emulator({ dataset: 'generated', generated: { seed: 3, accounts: 2, zones: 20, records: 600 }, failRoutes: fails });

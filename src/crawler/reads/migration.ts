@@ -20,6 +20,9 @@ export const migration: ZoneRead = {
       // Which reads follow depends on the status: an unreadable one defers them all to the repair pass.
       const status = await kit.readObject(zone, 'migration_status', `${base}/status`, {}, undefined, () => repairedThenHeld(migration, kit, facts));
       if (status === DEFERRED) return DEFERRED;
+      // Unanswered tonight: what follows is decided as on every scan since the status's last answer
+      // (facts.migrated from the stored statuses alone, and none was stored since).
+      if (status === null) facts.decidedAlike.set(migration, kit.lastAnswered(zone, 'migration_status') + 1);
       const state = typeof status?.['migration_state'] === 'string' ? status['migration_state'] : null;
       facts.migrationState = state;
       facts.migrated = state === 'complete' || (state === null && (nativeToNewManagedRules(status) || kit.migratedBefore(zone)));

@@ -56,6 +56,13 @@ export interface ZoneFacts {
    * by that read, in order: its repair runs them once it has read what decides them (repairedThenHeld).
    */
   held: Map<ZoneRead, Array<() => Promise<void>>>;
+  /**
+   * Reads that ran tonight unanswered (refused, failed) and so decide as on every night since their
+   * last answer, by the first scan after it: the reads they decide, if made in or after that scan,
+   * were decided alike and may be carried (a token refused the migration status would otherwise
+   * have every zone's settings read every night).
+   */
+  decidedAlike: Map<ZoneRead, number>;
 }
 
 /** The crawler's services a read uses. */
@@ -80,6 +87,8 @@ export interface ReadKit {
   skip(zone: ZoneItem, endpoint: Endpoint, why: string): void;
   /** Records a partition as read with nothing in it, known without a call (the rulesets list shows no such phase). */
   absent(zone: ZoneItem, endpoint: Endpoint, why: string): void;
+  /** The last scan that held an answer for a partition of the zone, read or carried (its id); 0 when none did. */
+  lastAnswered(zone: ZoneItem, endpoint: Endpoint): number;
   /** Whether an earlier scan recorded this partition of the zone at all. */
   hasPartition(zone: ZoneItem, endpoint: Endpoint): boolean;
   /** Carries the partition forward from the last read; false when there is nothing sound to carry. */
