@@ -69,7 +69,10 @@ export class ReadPlan {
    * Whether a partition may be carried forward from the scan whose read holds it: not when the scan
    * read on from was not asked for it (readAgain), nor when the scan that read it was asked for less
    * of it than tonight's rules ask (a settings partition read by a scoped, aborted or passed-over
-   * scan made with fewer rules on, since the scan read on from).
+   * scan made with fewer rules on, since the scan read on from). A scan pruned since, or from before
+   * scans recorded what they were asked, is taken as asked what tonight asks: refusing to carry what
+   * it read would read again every zone whose data is older than `--keep` scans, each night, and the
+   * zone's full-read turn reads it within `--full-every` nights.
    */
   mayCarry(endpoint: Endpoint, sourceScanId: number): boolean {
     if (this.readAgain.has(endpoint)) return false;

@@ -60,9 +60,10 @@ const NOTHING_DECLARED: ZoneReads = { settings: [], objects: [] };
 export async function runScan(o: RunScanOptions): Promise<ScanOutcome> {
   const started = new Date();
   let writer: ScanWriter | undefined;
+  const declared = o.reads ?? NOTHING_DECLARED;
   try {
-    writer = ScanWriter.start(o.db, o.client.options.baseUrl, o.scope, o.redact);
-    const declared = o.reads ?? NOTHING_DECLARED;
+    // What the rules ask is on the scan's row from its start: a night may carry what an aborted or killed scan read (ReadPlan.mayCarry).
+    writer = ScanWriter.start(o.db, o.client.options.baseUrl, o.scope, o.redact, { declaredReads: declared });
     const plan = o.incremental ? ReadPlan.create(o.db, writer, o.scope, o.incremental, declared, o.logger) : ReadPlan.full(writer, o.logger, 'every zone is read in full');
     const result = await crawl({
       plan,
@@ -83,7 +84,7 @@ export async function runScan(o: RunScanOptions): Promise<ScanOutcome> {
     writer.finish(status, summary);
     return { scanId: writer.scanId, status, summary };
   } catch (err) {
-    if (writer) writer.finish('aborted', { error: err instanceof Error ? err.message : String(err) });
+    if (writer) writer.finish('aborted', { error: err instanceof Error ? err.message : String(err), declaredReads: declared });
     throw new ScanFailed(writer?.scanId ?? null, err);
   }
 }

@@ -83,7 +83,7 @@ export class StoredScan {
   }
 }
 
-/** What the rules asked a scan to read beyond the lists (its summary's declaredReads); null when it did not record it. */
+/** What the rules asked a scan to read beyond the lists (its summary's declaredReads); null when not known (a scan from before it was recorded, or pruned). */
 export function declaredReadsOf(db: Db, scanId: number): ZoneReads | null {
   const summary = db.prepare('SELECT summary FROM scans WHERE id = ?').pluck().get(scanId) as string | null | undefined;
   if (!summary) return null;

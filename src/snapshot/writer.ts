@@ -76,7 +76,8 @@ export class ScanWriter {
    * Starts a scan, refusing while another live process is scanning the same database. The check
    * and the insert are one immediate transaction, so two starting scans cannot both pass.
    */
-  static start(db: Db, baseUrl: string, scope: ScanScope, redact: Redact): ScanWriter {
+  /** `summary`: what the scan's row says until it ends (kept by a scan that is killed), redacted. */
+  static start(db: Db, baseUrl: string, scope: ScanScope, redact: Redact, summary: unknown = null): ScanWriter {
     const id = db
       .transaction(() => {
         const running = runningScans(db);
@@ -91,9 +92,9 @@ export class ScanWriter {
         for (const r of running) db.prepare("UPDATE scans SET status = 'aborted', finished_at = ? WHERE id = ?").run(now, r.id);
         const info = db
           .prepare(
-            "INSERT INTO scans (started_at, status, base_url, scope, tool_version, pid, host, heartbeat_at) VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO scans (started_at, status, base_url, scope, tool_version, pid, host, heartbeat_at, summary) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?)",
           )
-          .run(now, baseUrl, JSON.stringify(normalizeScope(scope)), PACKAGE.version, process.pid, hostname(), now);
+          .run(now, baseUrl, JSON.stringify(normalizeScope(scope)), PACKAGE.version, process.pid, hostname(), now, summary === null ? null : redact(JSON.stringify(summary)));
         return Number(info.lastInsertRowid);
       })
       .immediate();

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ZoneReads } from '../../src/api/endpoints.js';
+import type { RunningEmulator } from '../../src/emulator/server.js';
+import type { Db } from '../../src/snapshot/db.js';
 import { pruneScans } from '../../src/snapshot/prune.js';
 import { clientFor, recordingLogger } from '../support/client.js';
 import { emulatorsClosedAfterEach } from '../support/http.js';
@@ -15,6 +17,17 @@ import { allPlansFindings, findings, READS, scanNight, snapshotsClosedAfterEach,
 const emulator = emulatorsClosedAfterEach();
 const openDb = snapshotsClosedAfterEach();
 
+/** A night with nothing changed, read on from scan 1: it holds and finds what a full scan of the same state does. */
+async function quietNightLikeFull(emu: RunningEmulator, db: Db): Promise<void> {
+  emu.night({ share: 0, seed: 1 });
+  const night = await scanNight(emu, db, 'incremental');
+  expect(night.outcome.summary.reads).toMatchObject({ incremental: true, base: 1 });
+  const fullDb = openDb();
+  const full = await scanNight(emu, fullDb, 'full');
+  expect(zoneData(db, night.outcome.scanId)).toEqual(zoneData(fullDb, full.outcome.scanId));
+  expect(findings(db, night.outcome.scanId)).toEqual(findings(fullDb, full.outcome.scanId));
+}
+
 describe('incremental nights after other scans', () => {
   it('reads again a settings partition that a scan of some zones with fewer rules on read since, though the scan read on from was asked for it', async () => {
     // A `scan --zone` (or a write command's rescan) with a config lacking the security level rule reads those zones'
@@ -26,13 +39,25 @@ describe('incremental nights after other scans', () => {
     const names = emu.org.visibleZones().map((z) => z.name).slice(0, 6);
     const some = await scanNight(emu, db, 'full', 7, recordingLogger(), fewer, { scope: { accounts: [], zones: names } });
     expect(some.outcome.status).toBe('complete');
-    emu.night({ share: 0, seed: 1 });
-    const night = await scanNight(emu, db, 'incremental');
-    expect(night.outcome.summary.reads).toMatchObject({ incremental: true, base: 1 });
-    const fullDb = openDb();
-    const full = await scanNight(emu, fullDb, 'full');
-    expect(zoneData(db, night.outcome.scanId)).toEqual(zoneData(fullDb, full.outcome.scanId));
-    expect(findings(db, night.outcome.scanId)).toEqual(findings(fullDb, full.outcome.scanId));
+    await quietNightLikeFull(emu, db);
+  });
+
+  it('reads again a settings partition that an aborted scan with fewer rules on read since', async () => {
+    // The scan's row says what the rules asked of it from its start, so an aborted (or killed) scan's reads are known too.
+    const emu = await emulator({ dataset: 'generated', generated: { seed: 9, accounts: 2, zones: 20, records: 600 } });
+    const db = openDb();
+    const fewer: ZoneReads = { ...READS, settings: READS.settings.filter((s) => s !== 'security_level') };
+    expect((await scanNight(emu, db, 'full')).outcome.status).toBe('complete');
+    const stop = new AbortController();
+    const stopped = scanNight(emu, db, 'full', 7, recordingLogger(), fewer, {
+      signal: stop.signal,
+      onProgress: (p) => {
+        if (p.zonesDone >= 8) stop.abort(new Error('stopped'));
+      },
+    });
+    await expect(stopped).rejects.toThrow();
+    expect(db.prepare('SELECT status FROM scans WHERE id = 2').pluck().get()).toBe('aborted');
+    await quietNightLikeFull(emu, db);
   });
 
   it('still knows a zone migrated when the scan that read its status was pruned', async () => {
