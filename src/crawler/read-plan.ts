@@ -97,7 +97,7 @@ export class ReadPlan {
     const age = now.getTime() - Date.parse(base.startedAt);
     if (!(age >= 0) || age > LOG_RETENTION_DAYS * DAY_MS) return full(`the last scan to read on from (${base.scanId}) is older than the audit log keeps (18 months)`);
     const turn = zonesOnTheirTurn(base, writer.fullReads(), options.fullEvery, now);
-    const readAgain = partitionsNewlyDeclared(base.declaredReads, declared);
+    const readAgain = partitionsNewlyDeclared(declaredReadsOf(db, base.scanId), declared);
     if (readAgain.size > 0) logger.info(`scan ${base.scanId} was not asked for ${[...readAgain].join(', ')}, which the rules need now: read for every zone tonight`);
     return new ReadPlan(true, `reading on from scan ${base.scanId} (${base.startedAt}) with the account audit logs since`, base, writer, logger, turn, readAgain, { db, reads: declared });
   }

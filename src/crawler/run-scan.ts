@@ -1,7 +1,7 @@
 import type { ResolverOptions } from './resolve/resolver.js';
 import type { ApiClient } from '../api/client.js';
 import type { ClientSet } from '../api/client-set.js';
-import type { ZoneReads } from '../api/endpoints.js';
+import { zoneReadsOf, type ZoneReads } from '../api/endpoints.js';
 import type { Logger } from '../common/logger.js';
 import type { Redact } from '../common/redact.js';
 import type { Db } from '../snapshot/db.js';
@@ -54,13 +54,11 @@ export class ScanFailed extends Error {
   }
 }
 
-/** Without reads given, the crawler reads no setting and no object (reads/zone-settings.ts, reads/zone-objects.ts). */
-const NOTHING_DECLARED: ZoneReads = { settings: [], objects: [] };
-
 export async function runScan(o: RunScanOptions): Promise<ScanOutcome> {
   const started = new Date();
   let writer: ScanWriter | undefined;
-  const declared = o.reads ?? NOTHING_DECLARED;
+  // Without reads given, the crawler reads no setting and no object (reads/zone-settings.ts, reads/zone-objects.ts).
+  const declared = o.reads ?? zoneReadsOf([]);
   try {
     // What the rules ask is on the scan's row from its start: a night may carry what an aborted or killed scan read (ReadPlan.mayCarry).
     writer = ScanWriter.start(o.db, o.client.options.baseUrl, o.scope, o.redact, { declaredReads: declared });

@@ -46,11 +46,6 @@ export class StoredScan {
     return typeof at === 'string' && Number.isFinite(Date.parse(at)) ? at : this.reader.scan.startedAt;
   }
 
-  /** What the rules asked the scan to read beyond the lists; null for a scan from before it was recorded. */
-  get declaredReads(): ZoneReads | null {
-    return declaredIn(this.reader.scan.summary);
-  }
-
   /** The zones the scan read (stored ids). */
   zoneIds(): string[] {
     return this.reader.zones().map((z) => z.id);
@@ -87,15 +82,12 @@ export class StoredScan {
 export function declaredReadsOf(db: Db, scanId: number): ZoneReads | null {
   const summary = db.prepare('SELECT summary FROM scans WHERE id = ?').pluck().get(scanId) as string | null | undefined;
   if (!summary) return null;
+  let declared: { settings?: unknown; objects?: unknown } | undefined;
   try {
-    return declaredIn(JSON.parse(summary));
+    declared = (JSON.parse(summary) as { declaredReads?: typeof declared } | null)?.declaredReads;
   } catch {
     return null;
   }
-}
-
-function declaredIn(summary: unknown): ZoneReads | null {
-  const declared = (summary as { declaredReads?: { settings?: unknown; objects?: unknown } } | null)?.declaredReads;
   if (!declared || !Array.isArray(declared.settings) || !Array.isArray(declared.objects)) return null;
   return { settings: declared.settings as ZoneReads['settings'], objects: declared.objects as ZoneReads['objects'] };
 }

@@ -75,8 +75,8 @@ export class ScanWriter {
   /**
    * Starts a scan, refusing while another live process is scanning the same database. The check
    * and the insert are one immediate transaction, so two starting scans cannot both pass.
+   * `summary`: what the scan's row says until it ends (kept by a scan that is killed), redacted.
    */
-  /** `summary`: what the scan's row says until it ends (kept by a scan that is killed), redacted. */
   static start(db: Db, baseUrl: string, scope: ScanScope, redact: Redact, summary: unknown = null): ScanWriter {
     const id = db
       .transaction(() => {
