@@ -288,8 +288,13 @@ export class ApiClient {
    * records (the audit log) are set in its time, whatever this machine's clock says.
    */
   serverNow(): Date {
+    return this.serverTimeAt(performance.now()) ?? new Date();
+  }
+
+  /** The API's time at a moment of this machine's monotonic clock (performance.now()); null before any answer. */
+  serverTimeAt(localMs: number): Date | null {
     const c = this.serverClock;
-    return c ? new Date(c.serverMs + (performance.now() - c.localMs)) : new Date();
+    return c ? new Date(c.serverMs + (localMs - c.localMs)) : null;
   }
 
   snapshotStats(): ClientStats {

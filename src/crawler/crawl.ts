@@ -66,10 +66,9 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
   }
 
   async run(): Promise<CrawlResult> {
+    const startedHere = performance.now();
     this.migratedBefore = this.o.writer.migratedZones();
     const accountIds = this.userLevel ? this.withMappedAccounts(await this.readAccounts()) : this.mappedScope();
-    // The first answer came in a moment ago: the API's clock at the start of the scan.
-    this.result.apiStartedAt = this.o.client.serverNow().toISOString();
     // Until some read has succeeded, a refusal of invites would say nothing the zones will not:
     // they are then read once the zones are listed.
     const invitesNow = this.anyReadSucceeded || !this.userLevel;
@@ -90,7 +89,23 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
     if (!this.fatal) await this.repairPass();
     if (this.fatal) throw this.fatal.error;
     await this.checkScopeMatched();
+    this.result.apiStartedAt = this.apiTimeAt(startedHere).toISOString();
     return this.result;
+  }
+
+  /**
+   * The API's clock at a moment of this scan (the next night's audit-log window starts from its
+   * start): from the first credential that had an answer, whichever read first (with every account
+   * mapped to its own credential, the user-level reads that answer first are not made); this
+   * machine's clock if none had one.
+   */
+  private apiTimeAt(localMs: number): Date {
+    const clients = this.o.clients?.all() ?? [this.o.client];
+    for (const client of clients) {
+      const at = client.serverTimeAt(localMs);
+      if (at) return at;
+    }
+    return new Date(Date.now() - (performance.now() - localMs));
   }
 
   /**
@@ -350,8 +365,11 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
     const partition = this.partition('zone', zone.id, 'zone');
     partition.write([zone]);
     partition.finish({ state: 'ok', pages: 1, items: 1 });
-    // New to the list, or served other than stored (status, plan, paused, name servers...).
-    const listChanged = partition.previousOk === null || partition.wroteNewVersion;
+    // New to the list, or served other than stored (status, plan, paused, name servers...): other than
+    // at the last complete listing, or than when the scan read on from read it (a scan stopped since
+    // may have listed it changed, and read none of its parts).
+    const base = this.plan.base?.scanId;
+    const listChanged = partition.previousOk === null || partition.wroteNewVersion || (base !== undefined && partition.storedSince(base));
     this.result.zones++;
     this.progress.zonesKnown++;
     this.track(
@@ -387,6 +405,10 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       skip: (zone, endpoint, why) => this.skip(zone, endpoint, why),
       absent: (zone, endpoint, why) => this.partition('zone', zone.id, endpoint).finish({ state: 'ok', pages: 0, items: 0, message: why }),
       carry: (zone, endpoint) => this.o.writer.carry('zone', zone.id, endpoint),
+      carrySource: (zone, endpoint) => {
+        const source = this.o.writer.carrySource('zone', zone.id, endpoint);
+        return source !== null && this.plan.mayCarry(endpoint, source) ? source : null;
+      },
       succeeded: () => {
         this.anyReadSucceeded = true;
       },
@@ -417,10 +439,7 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       held: new Map(),
       decidedAlike: new Map(),
     };
-    await readZoneParts(this.kit, facts, (endpoint) => {
-      const source = this.o.writer.carrySource('zone', zone.id, endpoint);
-      return source !== null && this.plan.mayCarry(endpoint, source) ? source : null;
-    });
+    await readZoneParts(this.kit, facts);
     if (plan.mode === 'full') {
       this.o.writer.zoneReadInFull(zone.id, this.startedAt);
       this.progress.zonesRead++;

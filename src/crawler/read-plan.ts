@@ -9,7 +9,8 @@ import type { ZoneMode } from './reads/zone-read.js';
 import { DECLARED_ENTRYPOINTS } from './reads/rulesets-list.js';
 import type { ZoneReads } from '../api/endpoints.js';
 import type { Endpoint } from '../snapshot/tables.js';
-import { declaredReadsOf, StoredScan } from './stored-zone.js';
+import { StoredScan } from './stored-zone.js';
+import { declaredReadsOf } from '../snapshot/declared-reads.js';
 
 /**
  * Which zones a scan reads in full tonight, and which it reads only where something can have
@@ -61,6 +62,8 @@ export class ReadPlan {
     readonly readAgain: ReadonlySet<Endpoint> = new Set(),
     /** The database and what tonight's rules ask to read (an incremental night's; null otherwise). */
     private readonly declared: { db: Db; reads: ZoneReads } | null = null,
+    /** The zones (stored ids) the scan read on from read: its audit-log window vouches for these alone. */
+    private readonly baseZones: ReadonlySet<string> = new Set(),
   ) {
     this.turn = turn;
   }
@@ -96,10 +99,11 @@ export class ReadPlan {
     if (!base) return full('there is no earlier scan of this scope to read on from (complete, or missing only parts the token was refused)');
     const age = now.getTime() - Date.parse(base.startedAt);
     if (!(age >= 0) || age > LOG_RETENTION_DAYS * DAY_MS) return full(`the last scan to read on from (${base.scanId}) is older than the audit log keeps (18 months)`);
-    const turn = zonesOnTheirTurn(base, writer.fullReads(), options.fullEvery, now);
+    const baseZones = base.zoneIds();
+    const turn = zonesOnTheirTurn(baseZones, writer.fullReads(), options.fullEvery, now);
     const readAgain = partitionsNewlyDeclared(declaredReadsOf(db, base.scanId), declared);
     if (readAgain.size > 0) logger.info(`scan ${base.scanId} was not asked for ${[...readAgain].join(', ')}, which the rules need now: read for every zone tonight`);
-    return new ReadPlan(true, `reading on from scan ${base.scanId} (${base.startedAt}) with the account audit logs since`, base, writer, logger, turn, readAgain, { db, reads: declared });
+    return new ReadPlan(true, `reading on from scan ${base.scanId} (${base.startedAt}) with the account audit logs since`, base, writer, logger, turn, readAgain, { db, reads: declared }, new Set(baseZones));
   }
 
   /**
@@ -110,6 +114,9 @@ export class ReadPlan {
     if (!this.incremental) return { mode: 'full', why: this.why };
     if (listChanged) return { mode: 'full', why: 'the zone list shows it new or changed' };
     const stored = this.writer.storedId(zone.id);
+    // Known from an earlier scan but not read by this one (its account hidden from the token, or its
+    // credential unmapped, that night): the audit log since then says nothing of what changed before.
+    if (!this.baseZones.has(stored)) return { mode: 'full', why: `scan ${this.base!.scanId}, read on from, did not read it` };
     if (this.turn.has(stored)) return { mode: 'full', why: 'its turn to be read in full' };
     const accountId = zone.account?.id;
     if (typeof accountId !== 'string') return { mode: 'full', why: 'the zone names no account whose audit log could vouch for it' };
@@ -224,7 +231,7 @@ export function partitionsNewlyDeclared(before: ZoneReads | null, tonight: ZoneR
 
 /**
  * The zones (stored ids) whose turn to be read in full is tonight: a `1/fullEvery` share of the
- * zones of the last scan, those read in full longest ago first (ties in a fixed order of their
+ * zones of the last scan (`zones`), those read in full longest ago first (ties in a fixed order of their
  * ids, so that the share of a first full scan spreads over the nights), and any read in full
  * `fullEvery` nights ago or more. A zone never read in full is read in full anyway.
  *
@@ -233,8 +240,7 @@ export function partitionsNewlyDeclared(before: ZoneReads | null, tonight: ZoneR
  * a cycle read every zone once between them. Rounded up every night, an organisation of fewer
  * zones than `fullEvery` was read in full every night.
  */
-export function zonesOnTheirTurn(base: StoredScan, fullReads: ReadonlyMap<string, string>, fullEvery: number, now: Date): Set<string> {
-  const zones = base.zoneIds();
+export function zonesOnTheirTurn(zones: readonly string[], fullReads: ReadonlyMap<string, string>, fullEvery: number, now: Date): Set<string> {
   const order = zones
     .map((id) => ({ id, at: fullReads.get(id) ?? '', tie: createHash('sha1').update(id).digest('hex') }))
     .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : a.tie < b.tie ? -1 : 1));

@@ -1,6 +1,5 @@
 import { ZONE_READS } from './reads/index.js';
-import { DEFERRED, type ReadKit, type ZoneFacts, type ZoneRead } from './reads/zone-read.js';
-import type { Endpoint } from '../snapshot/tables.js';
+import { carriedWhole, DEFERRED, type ReadKit, type ZoneFacts, type ZoneRead } from './reads/zone-read.js';
 
 /**
  * The reads of one zone, in order, each as its declaration (`refresh`) says. Read in full, every
@@ -10,11 +9,9 @@ import type { Endpoint } from '../snapshot/tables.js';
  * unless one of them has nothing sound to carry (never read, or its last read failed or was
  * refused), or a read that decides it (`decidedBy`) ran tonight and may decide otherwise than when
  * this one last ran: it then runs. A read decided by one that waits for the repair pass waits with
- * it, so that it reads on what that one reads. `carrySource`: the scan whose read a partition would
- * be carried from, null when it may not be carried.
+ * it, so that it reads on what that one reads.
  */
-export async function readZoneParts(kit: ReadKit, facts: ZoneFacts, carrySource: (endpoint: Endpoint) => number | null): Promise<void> {
-  const canCarry = (endpoint: Endpoint) => carrySource(endpoint) !== null;
+export async function readZoneParts(kit: ReadKit, facts: ZoneFacts): Promise<void> {
   const ran = new Set<ZoneRead>();
   const waiting = new Set<ZoneRead>();
   for (const read of ZONE_READS) {
@@ -29,14 +26,8 @@ export async function readZoneParts(kit: ReadKit, facts: ZoneFacts, carrySource:
       });
       continue;
     }
-    if (!mustRun(read, facts, ran, carrySource)) {
-      // All or nothing: a read's partitions depend on each other (the migration's status decides the rest).
-      const present = read.partitions.filter((p) => kit.hasPartition(facts.zone, p));
-      if (present.length > 0 && present.every(canCarry)) {
-        for (const p of present) kit.carry(facts.zone, p);
-        continue;
-      }
-    }
+    // All or nothing: a read's partitions depend on each other (the migration's status decides the rest).
+    if (!mustRun(read, facts, ran, kit) && carriedWhole(kit, facts.zone, read.partitions)) continue;
     ran.add(read);
     if ((await read.run(kit, facts)) === DEFERRED) waiting.add(read);
   }
@@ -47,10 +38,10 @@ export async function readZoneParts(kit: ReadKit, facts: ZoneFacts, carrySource:
  * or a read deciding it ran, unless that one decides as on every scan since its last answer
  * (ZoneFacts.decidedAlike) and this read's partitions come from a read made since then.
  */
-function mustRun(read: ZoneRead, facts: ZoneFacts, ran: ReadonlySet<ZoneRead>, carrySource: (endpoint: Endpoint) => number | null): boolean {
+function mustRun(read: ZoneRead, facts: ZoneFacts, ran: ReadonlySet<ZoneRead>, kit: ReadKit): boolean {
   if (facts.mode === 'full') return true;
   if (read.refresh === 'date' && read.dueByDate?.(facts)) return true;
-  const decidedSince = (scan: number) => read.partitions.every((p) => (carrySource(p) ?? -1) >= scan);
+  const decidedSince = (scan: number) => read.partitions.every((p) => (kit.carrySource(facts.zone, p) ?? -1) >= scan);
   return (read.decidedBy ?? []).some((d) => {
     if (!ran.has(d)) return false;
     const alikeSince = facts.decidedAlike.get(d);

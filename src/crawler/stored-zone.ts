@@ -1,10 +1,9 @@
-import type { ZoneReads } from '../api/endpoints.js';
 import type { Db } from '../snapshot/db.js';
 import { SnapshotReader, type RawRow, type Readout } from '../snapshot/reader.js';
 
 /**
  * What the last complete scan of the same scope holds for a zone, as far as tonight's reads need
- * it: the versions of its entry points (read again only when the rulesets list shows another), and
+ * it: the versions (stamps) of its entry points (read again only when the rulesets list shows another), and
  * the states that ask for a read although nothing was logged.
  */
 
@@ -19,9 +18,20 @@ const DAY_MS = 86_400_000;
 /** The zone's phase entry points the crawler reads by their version in the rulesets list. */
 export type EntrypointEndpoint = 'entrypoint' | 'custom_entrypoint' | 'ratelimit_entrypoint';
 
+/**
+ * What tells one state of a ruleset from another: its id and version. The version grows with
+ * every change of the ruleset, but an entry point deleted and created again (Terraform replacing
+ * it) is a new ruleset that starts again at version 1: the id tells them apart.
+ */
+export function rulesetStamp(ruleset: Record<string, unknown>): string | null {
+  const { id, version } = ruleset;
+  const known = (v: unknown) => typeof v === 'string' || typeof v === 'number';
+  return known(id) && known(version) ? `${String(id)} version ${String(version)}` : null;
+}
+
 export interface StoredZone {
-  /** The stored version of an entry point: null when stored as absent, undefined when not known. */
-  entrypointVersion(endpoint: EntrypointEndpoint): string | null | undefined;
+  /** The stored stamp of an entry point (rulesetStamp): null when stored as absent, undefined when not known. */
+  entrypointStamp(endpoint: EntrypointEndpoint): string | null | undefined;
   /** A certificate pack not active, a certificate not active, or one in its renewal window. */
   certificatesDue(now: number): boolean;
   /** DNSSEC stored as pending (being turned on or off): the registrar's DS record is awaited, unlogged. */
@@ -55,13 +65,12 @@ export class StoredScan {
   zone(storedId: string): StoredZone {
     const reader = this.reader;
     return {
-      entrypointVersion(endpoint) {
+      entrypointStamp(endpoint) {
         const read = reader.zoneObject(storedId, endpoint);
         if (!read.known) return undefined;
         const row = read.items[0];
         if (!row) return null;
-        const version = parsed(row)['version'];
-        return typeof version === 'string' || typeof version === 'number' ? String(version) : undefined;
+        return rulesetStamp(parsed(row)) ?? undefined;
       },
       certificatesDue(now) {
         const packs = reader.certificatePacks(storedId);
@@ -76,20 +85,6 @@ export class StoredScan {
       },
     };
   }
-}
-
-/** What the rules asked a scan to read beyond the lists (its summary's declaredReads); null when not known (a scan from before it was recorded, or pruned). */
-export function declaredReadsOf(db: Db, scanId: number): ZoneReads | null {
-  const summary = db.prepare('SELECT summary FROM scans WHERE id = ?').pluck().get(scanId) as string | null | undefined;
-  if (!summary) return null;
-  let declared: { settings?: unknown; objects?: unknown } | undefined;
-  try {
-    declared = (JSON.parse(summary) as { declaredReads?: typeof declared } | null)?.declaredReads;
-  } catch {
-    return null;
-  }
-  if (!declared || !Array.isArray(declared.settings) || !Array.isArray(declared.objects)) return null;
-  return { settings: declared.settings as ZoneReads['settings'], objects: declared.objects as ZoneReads['objects'] };
 }
 
 function packDue(pack: Record<string, unknown>, now: number): boolean {

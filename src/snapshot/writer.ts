@@ -320,6 +320,7 @@ export class ScanWriter {
 interface Version {
   pk: number;
   hash: string;
+  first_scan: number;
   last_scan: number;
 }
 
@@ -330,9 +331,14 @@ export class PartitionWriter {
   /** The stored id of this partition's scope: the API's id with credentials redacted. */
   readonly storedScopeId: string;
   items = 0;
-  /** Versions this read wrote afresh, and versions it found unchanged and extended. */
+  /**
+   * Versions this read holds that were not current at the last complete read (written afresh, or
+   * written since by a read that did not finish), and versions current then that it extended.
+   */
   private inserted = 0;
   private extended = 0;
+  /** The latest scan (ref) that first stored a version this read holds. */
+  private newestFirstScan = 0;
 
   constructor(
     private readonly scan: ScanWriter,
@@ -347,9 +353,14 @@ export class PartitionWriter {
     this.storedScopeId = scan.storedId(scopeId);
   }
 
-  /** Whether this read stored an item other than any stored before (a new version). */
+  /** Whether this read holds an item other than at the last complete read (a new version). */
   get wroteNewVersion(): boolean {
     return this.inserted > 0;
+  }
+
+  /** Whether a version this read holds was first stored after the given scan (by this one, or by one between). */
+  storedSince(scanId: number): boolean {
+    return this.newestFirstScan > scanRef(scanId);
   }
 
   /** The last scan before this one that read the partition completely. */
@@ -367,7 +378,7 @@ export class PartitionWriter {
    */
   private versions(spec: TableSpec, id: string): Version[] {
     this.lookup ??= this.scan.prepare(
-      `SELECT pk, hash, last_scan FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND item_id = ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''} ORDER BY last_scan DESC`,
+      `SELECT pk, hash, first_scan, last_scan FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND item_id = ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''} ORDER BY last_scan DESC`,
     );
     const params = [this.storedScopeId, id, this.lastOk ?? 0, ...(spec.endpointColumn ? [this.endpoint] : [])];
     return this.lookup.all(...params) as Version[];
@@ -396,9 +407,13 @@ export class PartitionWriter {
         const same = versions.find((v) => v.hash === hash);
         if (same) {
           this.scan.run(`UPDATE ${spec.table} SET last_scan = ? WHERE pk = ?`, scanId, same.pk);
-          this.extended++;
+          // Written by a read stopped since the last complete one: new to whoever judged that read.
+          if (same.first_scan > (this.lastOk ?? 0)) this.inserted++;
+          else this.extended++;
+          this.newestFirstScan = Math.max(this.newestFirstScan, same.first_scan);
         } else {
           this.inserted++;
+          this.newestFirstScan = scanId;
           const cols = spec.columns(item);
           // The columns are copies of the item's fields: a secret the API served back is redacted there as in raw.
           const redacted = (v: string | number | null | undefined) => (typeof v === 'string' ? this.scan.redactRaw(v) : (v ?? null));

@@ -85,9 +85,11 @@ describe('incremental nights after other scans', () => {
   it('carries what the migration decides while its status is refused night after night, as it was decided the night before', async () => {
     // A token without the zone WAF permission is refused the migration status every night: the reads it decides
     // (rulesets list, managed entry point, settings) were decided on the same missing answer the night before,
-    // so they are carried, not read again for every zone, and the night still finds what a full scan finds.
+    // so they are carried, not read again for every zone, and the night still finds what a full scan finds. So are
+    // the migration's own check and configuration (and the previous WAF's lists): they change by logged writes only.
     const route = 'GET /zones/{zone_id}/waf_migration/status';
     const settings = 'GET /zones/{zone_id}/settings/{setting_id}';
+    const followers = ['GET /zones/{zone_id}/waf_migration/check', 'GET /zones/{zone_id}/waf_migration/config', 'GET /zones/{zone_id}/firewall/waf/packages'];
     const emu = await emulator({ dataset: 'generated', generated: { seed: 11, accounts: 2, zones: 20, records: 600 }, denyRoutes: [route] });
     const db = openDb();
     const first = await scanNight(emu, db, 'full');
@@ -100,6 +102,10 @@ describe('incremental nights after other scans', () => {
       // The status is asked of every zone again (a refused part is never carried); the settings only of zones read in full.
       expect(night.byRoute[route]).toBe(emu.org.visibleZones().length);
       expect(night.byRoute[settings], `night ${seed}`).toBeLessThan(first.byRoute[settings]! / 2);
+      for (const follower of followers) {
+        expect(first.byRoute[follower], follower).toBeGreaterThan(0);
+        expect(night.byRoute[follower] ?? 0, `night ${seed}: ${follower}`).toBeLessThan(first.byRoute[follower]! / 2);
+      }
       const fullDb = openDb();
       const full = await scanNight(emu, fullDb, 'full');
       expect(zoneData(db, night.outcome.scanId), `night ${seed}`).toEqual(zoneData(fullDb, full.outcome.scanId));

@@ -35,8 +35,9 @@ is a warning, never the run's failure.
 Incremental nights: when the last scan of the same scope that read every zone it listed (complete,
 or incomplete only for parts of its zones, such as one the token is refused) is one the account
 audit logs can vouch for, only zones that changed are read in full: those the audit log names,
-zones new to the zone list or whose list entry changed, and each night a share of all zones, so
-that every zone is read in full at least every --full-every nights (default 7). Other zones are
+zones new to the zone list or whose list entry changed, zones that scan did not read (an
+account hidden from the token that night), and each night a share of all zones, so that every
+zone is read in full at least every --full-every nights (default 7). Other zones are
 read only where a change can come unlogged (certificates in their renewal window, pending DNSSEC),
 what the last scan could not read, and what rules switched on since need; the rest is carried
 forward from the last scan without copying its rows. --full reads every zone in full. Without

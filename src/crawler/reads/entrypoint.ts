@@ -7,16 +7,16 @@ export const NO_ENTRYPOINT = 10003;
 
 /**
  * A phase entry point, read by its version: when tonight's rulesets list shows no such phase it is
- * recorded as absent without a call; when it shows the version already stored, the stored one is
- * carried forward. Without a list tonight (it failed, or the zone was not read in full) the
+ * recorded as absent without a call; when it shows the ruleset and version already stored
+ * (rulesetStamp), the stored one is carried forward. Without a list tonight (it failed, or the zone was not read in full) the
  * entry point is asked for, 10003 meaning none.
  */
 export async function readEntrypoint(kit: ReadKit, facts: ZoneFacts, endpoint: Endpoint & EntrypointEndpoint, phase: string): Promise<void> {
   const zone = facts.zone;
   if (facts.phases) {
     if (!facts.phases.has(phase)) return kit.absent(zone, endpoint, `the zone's rulesets list shows no ${phase} entry point`);
-    const version = facts.phases.get(phase);
-    if (version !== null && version !== undefined && facts.stored?.entrypointVersion(endpoint) === version && kit.carry(zone, endpoint)) return;
+    const stamp = facts.phases.get(phase);
+    if (stamp !== null && stamp !== undefined && facts.stored?.entrypointStamp(endpoint) === stamp && kit.carry(zone, endpoint)) return;
   }
   const path = `/zones/${encodeURIComponent(zone.id)}/rulesets/phases/${phase}/entrypoint`;
   await kit.readObject(zone, endpoint, path, {}, NO_ENTRYPOINT);

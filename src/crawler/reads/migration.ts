@@ -1,5 +1,8 @@
 import { legacyWaf } from './legacy-waf.js';
-import { DEFERRED, repairedThenHeld, type ZoneRead } from './zone-read.js';
+import { carriedWhole, DEFERRED, repairedThenHeld, type ZoneRead } from './zone-read.js';
+
+/** What the status says is there to read: read or skipped together after it. */
+const FOLLOWERS = ['migration_check', 'migration_config', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const;
 
 /**
  * The previous-WAF migration: its status, and what the status says is there to read. A zone stored
@@ -22,16 +25,21 @@ export const migration: ZoneRead = {
       if (status === DEFERRED) return DEFERRED;
       // Unanswered tonight: what follows is decided as on every scan since the status's last answer
       // (facts.migrated from the stored statuses alone, and none was stored since).
-      if (status === null) facts.decidedAlike.set(migration, kit.lastAnswered(zone, 'migration_status') + 1);
+      const alikeSince = status === null ? kit.lastAnswered(zone, 'migration_status') + 1 : null;
+      if (alikeSince !== null) facts.decidedAlike.set(migration, alikeSince);
       const state = typeof status?.['migration_state'] === 'string' ? status['migration_state'] : null;
       facts.migrationState = state;
       facts.migrated = state === 'complete' || (state === null && (nativeToNewManagedRules(status) || kit.migratedBefore(zone)));
+      // A zone read where due only changed in nothing the check, configuration and previous WAF
+      // show (they change by logged writes alone); read tonight only because the status could
+      // not be carried, they are carried when read since the status's last answer, on the same decision.
+      if (alikeSince !== null && facts.mode === 'due-only' && carriedWhole(kit, zone, FOLLOWERS, alikeSince)) return;
     } else {
       facts.migrated = true;
     }
     if (facts.migrated) {
       const why = 'the zone runs the new managed rules only: the previous managed rules no longer exist for it';
-      for (const e of ['migration_check', 'migration_config', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const) kit.skip(zone, e, why);
+      for (const e of FOLLOWERS) kit.skip(zone, e, why);
       return;
     }
     await kit.readObject(zone, 'migration_check', `${base}/check`, { phase_two: '1' });

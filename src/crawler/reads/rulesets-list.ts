@@ -1,6 +1,7 @@
 import { hasManagedPhase } from './managed-entrypoint.js';
 import { migration } from './migration.js';
 import { DEFERRED, type ZoneRead } from './zone-read.js';
+import { rulesetStamp } from '../stored-zone.js';
 
 /** The entry points read only when a rule declares them; each needs the list on any plan. */
 export const DECLARED_ENTRYPOINTS = ['custom_entrypoint', 'ratelimit_entrypoint'] as const;
@@ -11,7 +12,7 @@ const PER_PAGE = 50;
 /**
  * The zone's rulesets list, without rules: each ruleset's phase, version and last update. One
  * call says which phase entry points exist, so a phase with none costs no call, and whether an
- * entry point changed since it was stored (its version), so an unchanged one is not read again.
+ * entry point changed since it was stored (its id and version), so an unchanged one is not read again.
  * Read whenever the zone is read in full, after the migration (whose state says whether the
  * managed phase is the zone's to read); the entry point reads after it use what it says.
  */
@@ -37,8 +38,7 @@ export const rulesetsList: ZoneRead = {
       const r = item as Record<string, unknown>;
       // Only the zone's own entry points: managed rulesets it could deploy are listed too.
       if (r['kind'] !== 'zone' || typeof r['phase'] !== 'string') continue;
-      const v = r['version'];
-      phases.set(r['phase'], typeof v === 'string' || typeof v === 'number' ? String(v) : null);
+      phases.set(r['phase'], rulesetStamp(r));
     }
     facts.phases = phases;
   },

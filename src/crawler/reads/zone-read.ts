@@ -27,8 +27,8 @@ export interface ZoneItem {
  * When a read must be made again, beyond a zone's first read and its full-read turn:
  * - `zone-changed`: when the audit log or the zone list says the zone changed (what it reads
  *   changes only through logged writes);
- * - `ruleset-version`: when the zone changed and its rulesets list shows a version other than the
- *   stored one (or the phase appears or goes);
+ * - `ruleset-version`: when the zone changed and its rulesets list shows another ruleset or
+ *   version than stored (or the phase appears or goes);
  * - `date`: also while stored data says a change can come with no log entry (a certificate in
  *   its renewal window, DNSSEC pending), on every night;
  * - `terminal`: never again once stored data shows a state that cannot change (a completed
@@ -44,7 +44,7 @@ export interface ZoneFacts {
   mode: ZoneMode;
   /** What the last scan of the same scope holds for the zone (null on a full scan with no earlier one). */
   stored: StoredZone | null;
-  /** The phases the zone's rulesets list shows tonight, with their versions; null when not read tonight. */
+  /** The phases the zone's rulesets list shows tonight, with their entry points' stamps (rulesetStamp); null when not read tonight. */
   phases: Map<string, string | null> | null;
   /** The zone runs the new managed rules only (migrated, or born on them). */
   migrated: boolean;
@@ -93,6 +93,11 @@ export interface ReadKit {
   hasPartition(zone: ZoneItem, endpoint: Endpoint): boolean;
   /** Carries the partition forward from the last read; false when there is nothing sound to carry. */
   carry(zone: ZoneItem, endpoint: Endpoint): boolean;
+  /**
+   * The scan whose read carry() would carry the partition from, null when it may not be carried
+   * (nothing sound to carry, or tonight's rules ask of it what that scan was not asked: ReadPlan.mayCarry).
+   */
+  carrySource(zone: ZoneItem, endpoint: Endpoint): number | null;
   succeeded(): void;
   /**
    * One object of the zone's account (`path`), read once per account and scan and kept in each of
@@ -123,6 +128,21 @@ export async function repairedThenHeld(read: ZoneRead, kit: ReadKit, facts: Zone
   const held = facts.held.get(read) ?? [];
   facts.held.delete(read);
   for (const run of held) await run();
+}
+
+/**
+ * Carries the partitions the zone has of these, if every one of them may be carried (and, given
+ * `since`, comes from a read made in or after that scan); else carries none and says so.
+ */
+export function carriedWhole(kit: ReadKit, zone: ZoneItem, partitions: readonly Endpoint[], since = 0): boolean {
+  const present = partitions.filter((p) => kit.hasPartition(zone, p));
+  const carriable = (p: Endpoint) => {
+    const source = kit.carrySource(zone, p);
+    return source !== null && source >= since;
+  };
+  if (present.length === 0 || !present.every(carriable)) return false;
+  for (const p of present) kit.carry(zone, p);
+  return true;
 }
 
 export interface ZoneRead {
