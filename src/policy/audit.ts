@@ -2,7 +2,7 @@ import { smallPageCache, type Db } from '../snapshot/db.js';
 import type { SnapshotReader } from '../snapshot/reader.js';
 import { evaluate, type EvaluateOptions, type Evaluation, type FindingSink } from './engine.js';
 import { compareFindings, STATUSES, type Finding, type Status } from './findings.js';
-import type { ActiveRule } from './registry.js';
+import { readsOfRules, type ActiveRule } from './registry.js';
 import { atOrAbove, SEVERITIES, type Severity } from './rule.js';
 import { AuditRecorder, AuditSourcesChanged } from './store.js';
 import type { AuditIdentity, StoredAs } from './audit-identity.js';
@@ -156,7 +156,7 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
   let base: ReuseBase | null = null;
   const evaluation = db
     .transaction(() => {
-      const found = reuse ? findBase(db, reader, key, waivers) : null;
+      const found = reuse ? findBase(db, reader, key, waivers, readsOfRules(rules)) : null;
       const keep =
         found === null
           ? undefined

@@ -1,8 +1,8 @@
 import { RULES } from '../../rules/index.js';
-import { zoneReadsOf, type ZoneReads } from '../api/endpoints.js';
+import type { ZoneReads } from '../api/endpoints.js';
 import type { Config } from '../config/load.js';
 import { loadCustomRules } from './custom-rules.js';
-import { activeRules, loadCatalogue, type ActiveRule, type RuleSettings } from './registry.js';
+import { activeRules, loadCatalogue, readsOfRules, type ActiveRule, type RuleSettings } from './registry.js';
 import type { AnyRule } from './rule.js';
 
 /** The shipped rules, validated once per process. */
@@ -39,6 +39,6 @@ export function rulesFor(config: Config): ActiveRule[] {
  * leaves enabled, for all zones or for some (a rule switched off everywhere costs no call).
  */
 export function catalogueReads(config: Config): ZoneReads {
-  const needed = rulesFor(config).filter((a) => a.enabled || a.overrides.some((o) => o.enabled === true));
-  return zoneReadsOf(needed.map((a) => a.rule.meta.reads));
+  return readsOfRules(rulesFor(config));
 }
+

@@ -11,7 +11,8 @@ import { addTally, dependencyName, MAX_SOURCES, type ReuseBase, type ZoneTally }
  * so that it is kept like an unchanged zone (see held-zone.ts). Everything a later audit reads of
  * a kept zone must then still be true:
  * - the rules run gave the same findings (every stored column, a waived failure as a failure:
- *   the waivers are the same, findBase says so) and the same number of passes;
+ *   the waivers are the same, findBase says so) and the same number of passes, no two of them
+ *   alike in every key the listing orders by (their order is the rule's, which may have changed);
  * - each read the same endpoints of the zone (what a later night's partial judgement goes by);
  * - what they hold on is within what the kept row says: a horizon no earlier, no other zone or
  *   name it did not name already (the kept row keeps the earlier, which is judged again sooner);
@@ -40,7 +41,9 @@ export function confirmer(db: Db, base: ReuseBase, order: readonly string[]): (z
     if (rows > 0) {
       const before = (stored.all(p.source, zoneId, JSON.stringify(ran.map((u) => u.rule))) as unknown[][]).map(rowKey);
       if (before.length !== rows) return false;
-      const now = ran.flatMap((u) => u.findings.map(findingKey));
+      const found = ran.flatMap((u) => u.findings);
+      if (tiesInListing(found)) return false;
+      const now = found.map(findingKey);
       before.sort();
       now.sort();
       for (let i = 0; i < rows; i++) if (before[i] !== now[i]) return false;
@@ -52,6 +55,21 @@ export function confirmer(db: Db, base: ReuseBase, order: readonly string[]): (z
     sources.add(p.source);
     return true;
   };
+}
+
+/**
+ * Whether two findings share every key the listing orders by (rule, status, resource: the zone is
+ * the same): such findings are listed in the order the rule gave them, which the multiset
+ * comparison above does not see, so the zone is judged again rather than kept in the old order.
+ */
+function tiesInListing(findings: readonly Finding[]): boolean {
+  const keys = new Set<string>();
+  for (const f of findings) {
+    const key = `${f.rule}\u0000${f.status}\u0000${f.resource.name ?? f.resource.id}`;
+    if (keys.has(key)) return true;
+    keys.add(key);
+  }
+  return false;
 }
 
 /** The columns of a row that a rule gives (all but the audit and the waiver), in COLUMNS' order. */

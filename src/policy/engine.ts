@@ -239,7 +239,7 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   const keepPasses = options.keepPasses ?? true;
   const errors: RuleRunError[] = [];
   // In the order findings are listed (compareFindings): a sink can then keep each rule's findings in order as they come.
-  const zones = [...snapshot.zones()].sort((a, b) => byText(a.name, b.name));
+  const zones = [...snapshot.zones()].sort((a, b) => byText(a.name, b.name) || byText(a.id, b.id));
 
   const accountOf = (zone: ZoneRow): Named | null => {
     const account = snapshot.account(zone.accountId);

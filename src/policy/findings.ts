@@ -122,6 +122,8 @@ export function compareFindings(a: Finding, b: Finding): number {
     severityRank(b.severity) - severityRank(a.severity) ||
     byText(a.rule, b.rule) ||
     byText(a.zone?.name ?? '', b.zone?.name ?? '') ||
+    // Two zones of one name (a pending copy in another account): one after the other, by id.
+    byText(a.zone?.id ?? '', b.zone?.id ?? '') ||
     byText(a.resource.name ?? a.resource.id, b.resource.name ?? b.resource.id)
   );
 }

@@ -1,4 +1,4 @@
-import { isZoneRead } from '../api/endpoints.js';
+import { isZoneRead, zoneReadsOf, type ZoneReads } from '../api/endpoints.js';
 import { ZonewardenError } from '../common/errors.js';
 import { didYouMean } from '../common/did-you-mean.js';
 import { controlProblems } from './compliance.js';
@@ -156,4 +156,10 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
     });
     return { rule, enabled: s.enabled ?? true, severity: s.severity ?? null, options: Object.freeze(options), overrides };
   });
+}
+
+/** What these rules need read beyond the lists: those enabled, for all zones or for some. */
+export function readsOfRules(rules: readonly ActiveRule[]): ZoneReads {
+  const needed = rules.filter((a) => a.enabled || a.overrides.some((o) => o.enabled === true));
+  return zoneReadsOf(needed.map((a) => a.rule.meta.reads));
 }

@@ -73,22 +73,22 @@ export function* auditRows(db: Db, auditId: number, columns: string, where: stri
 }
 
 /** The listing order's key columns (compareFindings), read with each row of a merged audit. */
-const KEY_COLUMNS = 'status AS k_status, severity AS k_severity, rule AS k_rule, zone_name AS k_zone, coalesce(resource_name, resource_id) AS k_resource';
+const KEY_COLUMNS = 'status AS k_status, severity AS k_severity, rule AS k_rule, zone_name AS k_zone, zone_id AS k_zone_id, coalesce(resource_name, resource_id) AS k_resource';
 
-type Keyed = { k_status: Status; k_severity: Severity; k_rule: string; k_zone: string | null; k_resource: string; v?: unknown };
+type Keyed = { k_status: Status; k_severity: Severity; k_rule: string; k_zone: string | null; k_zone_id: string | null; k_resource: string; v?: unknown };
 
 const byListing = (a: Keyed, b: Keyed): number =>
   STATUS_ORDER[a.k_status] - STATUS_ORDER[b.k_status] ||
   severityRank(b.k_severity) - severityRank(a.k_severity) ||
   byText(a.k_rule, b.k_rule) ||
   byText(a.k_zone ?? '', b.k_zone ?? '') ||
+  byText(a.k_zone_id ?? '', b.k_zone_id ?? '') ||
   byText(a.k_resource, b.k_resource);
 
 /**
  * `select` of every row of an audit with references, worst first: each part's rows come in listing
  * order from its source's run, and the parts are merged (a handful: see MAX_SOURCES). Rows equal
- * in every key come part by part; a full audit lists them in its zones' order, which differs only
- * for two zones of the same name.
+ * in every key are of one zone, and so of one part: they keep its order.
  */
 export function* mergedInListingOrder(db: Db, auditId: number, select: string, pluck: boolean, where: RowCondition = ALL_ROWS): Generator<unknown> {
   const streams: Array<Iterator<Keyed>> = [];

@@ -1,6 +1,6 @@
 import { PACKAGE } from '../common/package-info.js';
 import type { Statement } from 'better-sqlite3';
-import { largerPageCache, smallPageCache, SnapshotError, type Db } from '../snapshot/db.js';
+import { largerPageCache, smallPageCache, SnapshotError, UTF16_ORDER, type Db } from '../snapshot/db.js';
 import type { AuditCounts, AuditResult } from './audit.js';
 import type { FindingSink, RuleRunError } from './engine.js';
 import { byText, STATUS_ORDER, type Finding } from './findings.js';
@@ -68,9 +68,9 @@ interface Bucket {
   held: unknown[][];
 }
 
-/** Zone name, then resource: how the findings of one bucket are listed (compareFindings). */
+/** Zone name and id, then resource: how the findings of one bucket are listed (compareFindings). */
 const byZoneAndResource = (a: Finding, b: Finding): number =>
-  byText(a.zone?.name ?? '', b.zone?.name ?? '') || byText(a.resource.name ?? a.resource.id, b.resource.name ?? b.resource.id);
+  byText(a.zone?.name ?? '', b.zone?.name ?? '') || byText(a.zone?.id ?? '', b.zone?.id ?? '') || byText(a.resource.name ?? a.resource.id, b.resource.name ?? b.resource.id);
 
 /** Staged findings carry no audit id yet (a new audit gets one when stored): this stands in. */
 const STAGED = 0;
@@ -145,11 +145,10 @@ export class AuditRecorder implements FindingSink {
     db.exec('DELETE FROM temp.audit_spill');
     this.stage = db.prepare(`INSERT INTO temp.audit_stage (k, ${COLUMNS}) VALUES (?, ${PLACEHOLDERS})`);
     this.spill = db.prepare(`INSERT INTO temp.audit_spill (b, ${COLUMNS}) VALUES (?, ${PLACEHOLDERS})`);
-    // SQLite compares text by its UTF-8 bytes, compareFindings by UTF-16 units: the same order but for
-    // characters above U+E000 against those above U+FFFF, which host names and ids do not mix.
+    // One unit: one zone. Resource names are free text (a rule's description): compared as compareFindings does.
     this.place = db.prepare(
       `INSERT INTO temp.audit_stage (k, ${COLUMNS})
-       SELECT ? + row_number() OVER (ORDER BY coalesce(zone_name, ''), coalesce(resource_name, resource_id), rowid) - 1, ${COLUMNS}
+       SELECT ? + row_number() OVER (ORDER BY ${UTF16_ORDER}(coalesce(resource_name, resource_id)), rowid) - 1, ${COLUMNS}
        FROM temp.audit_spill WHERE b = ?`,
     );
   }
@@ -460,7 +459,7 @@ export function defaultIdentity(rules: AuditResult['rules'], waivers: AuditResul
 /** Worst first, as compareFindings orders them in memory. */
 const ORDER = `CASE status WHEN 'fail' THEN 0 WHEN 'unknown' THEN 1 ELSE 2 END,
   CASE severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END,
-  rule, coalesce(zone_name, ''), coalesce(resource_name, resource_id)`;
+  rule, ${UTF16_ORDER}(coalesce(zone_name, '')), coalesce(zone_id, ''), ${UTF16_ORDER}(coalesce(resource_name, resource_id))`;
 
 /** A finding from a row of the findings table (or a query giving its columns). */
 export function findingFromRow(r: Record<string, string | null>): Finding {

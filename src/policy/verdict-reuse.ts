@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { PACKAGE } from '../common/package-info.js';
+import type { ZoneReads } from '../api/endpoints.js';
 import type { Db } from '../snapshot/db.js';
+import { askedFor, declaredReadsOf } from '../snapshot/declared-reads.js';
 import { SnapshotReader, type ZoneRow } from '../snapshot/reader.js';
 import { scanRef } from '../snapshot/scan-ref.js';
 import { scopeKey } from '../snapshot/scope.js';
@@ -284,17 +286,23 @@ export interface BaseAudit {
 /**
  * The earlier audit whose verdicts this one may reuse, or null: the latest audit of an earlier scan
  * with the same key (official or trial: the key says they judged alike), no waiver starting or
- * ending to apply between the two scans' times.
+ * ending to apply between the two scans' times, the scan not dated before the base's (a kept
+ * verdict on the time holds up to its horizon, judged from the base's time on), and both scans
+ * asked to read what the rules read (`reads`). A scan made with a rule off did not read its
+ * settings or objects, and records no change of a part it never attempted: its verdicts are
+ * "not read in scan N", naming the scan, and the base's verdicts say nothing of it.
  */
-export function findBase(db: Db, reader: SnapshotReader, key: string, waivers: readonly Waiver[]): BaseAudit | null {
+export function findBase(db: Db, reader: SnapshotReader, key: string, waivers: readonly Waiver[], reads: ZoneReads): BaseAudit | null {
   const base = db
     .prepare('SELECT id AS auditId, scan_id AS scanId, tally_total AS tallyTotal FROM audits WHERE reuse_key = ? AND scan_id < ? AND tally_total IS NOT NULL ORDER BY scan_id DESC, id DESC LIMIT 1')
     .get(key, reader.scan.id) as BaseAudit | undefined;
   if (base === undefined) return null;
   const then = new Date((db.prepare('SELECT started_at FROM scans WHERE id = ?').pluck().get(base.scanId) as string) ?? 0).getTime();
   const now = new Date(reader.scan.startedAt).getTime();
+  if (!(now >= then)) return null;
   // A waiver that ended in between would change a kept failure's status.
   if (waivers.some((w) => w.expiresAt.getTime() > then !== w.expiresAt.getTime() > now)) return null;
+  if (!askedFor(declaredReadsOf(db, reader.scan.id), reads) || !askedFor(declaredReadsOf(db, base.scanId), reads)) return null;
   return base;
 }
 

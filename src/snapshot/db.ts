@@ -59,12 +59,25 @@ export function openSnapshot(path: string, options: OpenOptions = {}): Db {
       recoverAbandonedScans(db);
     }
     db.pragma('foreign_keys = ON');
+    db.function(UTF16_ORDER, { deterministic: true }, utf16Order);
     openedPath = path;
     return db;
   } catch (err) {
     db.close();
     throw snapshotFailure(err, path) ?? err;
   }
+}
+
+/**
+ * An SQL function whose value sorts as JavaScript compares strings (by UTF-16 code units): SQLite
+ * compares text by its UTF-8 bytes, which orders characters from U+E000 against those above U+FFFF
+ * (an emoji in a rule's description) the other way. Text as UTF-16 big-endian bytes sorts as
+ * JavaScript does; anything else is returned as it is.
+ */
+export const UTF16_ORDER = 'utf16_order';
+
+function utf16Order(value: unknown): unknown {
+  return typeof value === 'string' ? Buffer.from(value, 'utf16le').swap16() : value;
 }
 
 /** How long opening waits for another process to let the file switch to WAL: as long as for a lock (busy_timeout). */
