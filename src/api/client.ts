@@ -274,12 +274,15 @@ export class ApiClient {
     });
   }
 
-  /** The API's clock as its last answer's Date header said, and when that was here. */
+  /** The API's clock as its last answer's Date header said, and when that was here; and as its first said. */
   private serverClock: { serverMs: number; localMs: number } | null = null;
+  private firstServerClock: { serverMs: number; localMs: number } | null = null;
 
   private observeServerTime(date: string | undefined): void {
     const ms = date === undefined ? Number.NaN : Date.parse(date);
-    if (Number.isFinite(ms)) this.serverClock = { serverMs: ms, localMs: performance.now() };
+    if (!Number.isFinite(ms)) return;
+    this.serverClock = { serverMs: ms, localMs: performance.now() };
+    this.firstServerClock ??= this.serverClock;
   }
 
   /**
@@ -288,12 +291,17 @@ export class ApiClient {
    * records (the audit log) are set in its time, whatever this machine's clock says.
    */
   serverNow(): Date {
-    return this.serverTimeAt(performance.now()) ?? new Date();
+    const c = this.serverClock;
+    return c ? new Date(c.serverMs + (performance.now() - c.localMs)) : new Date();
   }
 
-  /** The API's time at a moment of this machine's monotonic clock (performance.now()); null before any answer. */
-  serverTimeAt(localMs: number): Date | null {
-    const c = this.serverClock;
+  /**
+   * The API's time at a moment of this machine's monotonic clock (performance.now()) shortly
+   * before or after this client's first answer, from that answer's Date header; null before any.
+   * Only near it: that clock does not count time the machine slept, so far moments drift.
+   */
+  serverTimeNearFirstAnswer(localMs: number): Date | null {
+    const c = this.firstServerClock;
     return c ? new Date(c.serverMs + (localMs - c.localMs)) : null;
   }
 

@@ -94,18 +94,19 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
   }
 
   /**
-   * The API's clock at a moment of this scan (the next night's audit-log window starts from its
-   * start): from the first credential that had an answer, whichever read first (with every account
-   * mapped to its own credential, the user-level reads that answer first are not made); this
-   * machine's clock if none had one.
+   * The API's clock at the scan's start (the next night's audit-log window starts from it), as the
+   * first answer of each credential, moments after the start, gives it (with every account mapped
+   * to its own credential, the user-level reads that answer first are not made): the earliest of
+   * them; this machine's clock at the start if none had an answer.
    */
-  private apiTimeAt(localMs: number): Date {
+  private apiTimeAt(startedHere: number): Date {
     const clients = this.o.clients?.all() ?? [this.o.client];
+    let best: Date | null = null;
     for (const client of clients) {
-      const at = client.serverTimeAt(localMs);
-      if (at) return at;
+      const at = client.serverTimeNearFirstAnswer(startedHere);
+      if (at && (best === null || at < best)) best = at;
     }
-    return new Date(Date.now() - (performance.now() - localMs));
+    return best ?? new Date(this.startedAt);
   }
 
   /**

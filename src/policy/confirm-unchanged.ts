@@ -11,8 +11,8 @@ import { addTally, dependencyName, MAX_SOURCES, type ReuseBase, type ZoneTally }
  * so that it is kept like an unchanged zone (see held-zone.ts). Everything a later audit reads of
  * a kept zone must then still be true:
  * - the rules run gave the same findings (every stored column, a waived failure as a failure:
- *   the waivers are the same, findBase says so) and the same number of passes, no two of them
- *   alike in every key the listing orders by (their order is the rule's, which may have changed);
+ *   the waivers are the same, findBase says so) and the same number of passes, those alike in
+ *   every key the listing orders by in the same order (theirs is the rule's: tiesInSameOrder);
  * - each read the same endpoints of the zone (what a later night's partial judgement goes by);
  * - what they hold on is within what the kept row says: a horizon no earlier, no other zone or
  *   name it did not name already (the kept row keeps the earlier, which is judged again sooner);
@@ -21,7 +21,8 @@ import { addTally, dependencyName, MAX_SOURCES, type ReuseBase, type ZoneTally }
  * A zone kept so moves from `base.partial` to `base.kept`, its tally back into the kept sum.
  */
 export function confirmer(db: Db, base: ReuseBase, order: readonly string[]): (zoneId: string, ran: readonly HeldUnit[], holds: ZoneHolds, takenOver: readonly string[]) => boolean {
-  const stored = db.prepare(`SELECT ${GIVEN} FROM findings WHERE audit_id = ? AND zone_id = ? AND rule IN (SELECT value FROM json_each(?))`).raw();
+  // By rule, then as listed (the index's order): findings tied on every listing key come in the order the rule gave them.
+  const stored = db.prepare(`SELECT ${GIVEN} FROM findings WHERE audit_id = ? AND zone_id = ? AND rule IN (SELECT value FROM json_each(?)) ORDER BY rule, pk`).raw();
   const sources = new Set([...base.kept.values()].map((k) => k.source));
   // From the index alone (findings_by_zone): how many rows each rule has on the zone.
   const counted = db.prepare('SELECT rule, count(*) FROM findings WHERE audit_id = ? AND zone_id = ? GROUP BY rule').raw();
@@ -39,11 +40,12 @@ export function confirmer(db: Db, base: ReuseBase, order: readonly string[]): (z
       rows += u.findings.length;
     }
     if (rows > 0) {
-      const before = (stored.all(p.source, zoneId, JSON.stringify(ran.map((u) => u.rule))) as unknown[][]).map(rowKey);
-      if (before.length !== rows) return false;
+      const beforeRows = stored.all(p.source, zoneId, JSON.stringify(ran.map((u) => u.rule))) as unknown[][];
+      if (beforeRows.length !== rows) return false;
       const found = ran.flatMap((u) => u.findings);
-      if (tiesInListing(found)) return false;
+      const before = beforeRows.map(rowKey);
       const now = found.map(findingKey);
+      if (!tiesInSameOrder(beforeRows, before, found, now)) return false;
       before.sort();
       now.sort();
       for (let i = 0; i < rows; i++) if (before[i] !== now[i]) return false;
@@ -58,23 +60,40 @@ export function confirmer(db: Db, base: ReuseBase, order: readonly string[]): (z
 }
 
 /**
- * Whether two findings share every key the listing orders by (rule, status, resource: the zone is
- * the same): such findings are listed in the order the rule gave them, which the multiset
- * comparison above does not see, so the zone is judged again rather than kept in the old order.
+ * Whether findings that share a rule and a resource name (an A and an AAAA record of one host)
+ * come now in the order the stored rows have them: the listing keeps such findings in the order
+ * the rule gave them, which the multiset comparison does not see. The stored rows come by rule,
+ * then as listed. Tied findings of different statuses are listed apart, so a change of their
+ * order there is seen as one too: the zone is then judged again, which is only slower.
  */
-function tiesInListing(findings: readonly Finding[]): boolean {
-  const keys = new Set<string>();
-  for (const f of findings) {
-    const key = `${f.rule}\u0000${f.status}\u0000${f.resource.name ?? f.resource.id}`;
-    if (keys.has(key)) return true;
-    keys.add(key);
+function tiesInSameOrder(stored: readonly unknown[][], storedKeys: readonly string[], found: readonly Finding[], foundKeys: readonly string[]): boolean {
+  const groups = (ties: string[], keys: readonly string[]) => {
+    const byTie = new Map<string, string[]>();
+    ties.forEach((tie, i) => (byTie.get(tie) ?? byTie.set(tie, []).get(tie)!).push(keys[i]!));
+    return byTie;
+  };
+  const before = groups(
+    stored.map((r) => `${String(r[RULE])}\u0000${String(r[RESOURCE_NAME] ?? r[RESOURCE_ID])}`),
+    storedKeys,
+  );
+  const now = groups(
+    found.map((f) => `${f.rule}\u0000${f.resource.name ?? f.resource.id}`),
+    foundKeys,
+  );
+  for (const [tie, keys] of now) {
+    if (keys.length < 2) continue;
+    const was = before.get(tie);
+    if (!was || was.length !== keys.length || was.some((k, i) => k !== keys[i])) return false;
   }
-  return false;
+  return true;
 }
 
 /** The columns of a row that a rule gives (all but the audit and the waiver), in COLUMNS' order. */
 const GIVEN = 'fingerprint, rule, category, severity, status, account_id, account_name, zone_id, zone_name, resource_type, resource_id, resource_name, message, message_id, data';
+const RULE = 1;
 const STATUS = 4;
+const RESOURCE_ID = 10;
+const RESOURCE_NAME = 11;
 
 /** A stored row as the rule gave it (before waivers), as one text. */
 function rowKey(r: unknown[]): string {

@@ -145,10 +145,11 @@ export class AuditRecorder implements FindingSink {
     db.exec('DELETE FROM temp.audit_spill');
     this.stage = db.prepare(`INSERT INTO temp.audit_stage (k, ${COLUMNS}) VALUES (?, ${PLACEHOLDERS})`);
     this.spill = db.prepare(`INSERT INTO temp.audit_spill (b, ${COLUMNS}) VALUES (?, ${PLACEHOLDERS})`);
-    // One unit: one zone. Resource names are free text (a rule's description): compared as compareFindings does.
+    // As byZoneAndResource orders them (a unit of an organisation rule spans zones and accounts):
+    // names are free text (a rule's description), compared as JavaScript compares them.
     this.place = db.prepare(
       `INSERT INTO temp.audit_stage (k, ${COLUMNS})
-       SELECT ? + row_number() OVER (ORDER BY ${UTF16_ORDER}(coalesce(resource_name, resource_id)), rowid) - 1, ${COLUMNS}
+       SELECT ? + row_number() OVER (ORDER BY ${UTF16_ORDER}(coalesce(zone_name, '')), coalesce(zone_id, ''), ${UTF16_ORDER}(coalesce(resource_name, resource_id)), rowid) - 1, ${COLUMNS}
        FROM temp.audit_spill WHERE b = ?`,
     );
   }

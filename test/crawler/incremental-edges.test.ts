@@ -245,4 +245,48 @@ describe('incremental nights at their edges, against a full scan', () => {
     const full = await scanNight(emu, fullDb, 'full');
     expect(findings(db, night.outcome.scanId)).toEqual(findings(fullDb, full.outcome.scanId));
   });
+
+  // The scan's start in the API's time is taken from a credential's first answer, moments after the
+  // start: this machine's monotonic clock (performance.now()) does not count a suspend (a laptop
+  // asleep, a paused VM), so moving back to the start from a later answer placed it too late. Here
+  // the scan reads zone Z, Z's A record is changed (logged) 5 minutes into the scan, and the machine
+  // sleeps (the API's clock moves 2 h, this one's not). The next night's log window must cover it.
+  it('a change made during a scan whose machine slept is not missed by the next night', async () => {
+    const emu = await emulator({ dataset: 'generated', generated: { seed: 23, accounts: 2, zones: 10, records: 300 } });
+    const db = openDb();
+    expect((await scanNight(emu, db, 'full')).outcome.status).toBe('complete');
+    emu.night({ share: 0, seed: 1 });
+
+    const zone = emu.org.visibleZones().find((z) => { for (let i = 0; i < z.dns.size; i++) if (z.dns.at(i).type === 'A') return true; return false; })!;
+    const client = clientFor(emu, { budget: 1_000_000, budgetWindowMs: 1000, retries: 0 });
+    const list = client.list.bind(client);
+    let done = false;
+    client.list = (<T>(path: string, options: Parameters<typeof list>[1]) => {
+      const inner = list<T>(path, options);
+      if (path !== `/zones/${zone.id}/dns_records`) return inner;
+      return Object.assign(Object.create(inner) as PagedList<T>, {
+        async *[Symbol.asyncIterator]() {
+          for await (const page of inner) yield page;
+          if (done) return;
+          done = true;
+          // Z's records are read; 5 minutes on (API time), someone changes one; the machine sleeps 2 hours.
+          emu.org.clock.advance(5 * 60_000);
+          recordToPrivate(emu, zone);
+          emu.org.clock.advance(2 * 3_600_000);
+        },
+      });
+    }) as typeof client.list;
+    const second = await scanNight(emu, db, 'full', 7, undefined, undefined, { client }).finally(() => client.close());
+    expect(done).toBe(true);
+    expect(second.outcome.status).toBe('complete');
+
+    emu.night({ share: 0, seed: 2 });
+    const night = await scanNight(emu, db, 'incremental', 1000);
+    expect(night.outcome.summary.reads).toMatchObject({ incremental: true, base: second.outcome.scanId });
+    const fullDb = openDb();
+    const full = await scanNight(emu, fullDb, 'full');
+    const dnsPrivate = (lines: string[]) => lines.filter((l) => l.includes('dns-private-address') && l.includes(zone.id));
+    expect(dnsPrivate(findings(fullDb, full.outcome.scanId)).length).toBeGreaterThan(0);
+    expect(findings(db, night.outcome.scanId)).toEqual(findings(fullDb, full.outcome.scanId));
+  });
 });

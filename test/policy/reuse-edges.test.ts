@@ -18,7 +18,7 @@ import { auditBothWays, workspace } from '../support/reuse-both-ways.js';
 
 const emulator = emulatorsClosedAfterEach();
 const ISO = '2026-10-01T00:00:00.000Z';
-type Doc = { findings: Array<Record<string, any>>; counts: { byRule: Record<string, unknown>; byStatus: unknown } };
+type Doc = { audit: { id: number }; findings: Array<Record<string, any>>; counts: { byRule: Record<string, unknown>; byStatus: unknown } };
 
 describe('audit with reuse equals audit --no-reuse at its edges', () => {
   // writer.ts PartitionWriter.dataChanged/versions: a scan stopped (Ctrl-C, SIGTERM, kill) in the
@@ -232,5 +232,32 @@ describe('audit with reuse equals audit --no-reuse at its edges', () => {
     const r = await auditBothWays(ws, ['--scan', String(second)], 'n2', true, false);
     const hours = (doc: Doc) => doc.findings.filter((f) => f.rule === 'under-attack-left-on').map((f) => `${f.zone.name} ${f.data.hours}`);
     expect(hours(r.reuse as Doc)).toEqual(hours(r.fresh as Doc));
+  });
+
+  // Two findings of one rule on one resource name (an A and an AAAA record of one host, both
+  // DNS-only: ordinary) in the order they had: a zone judged again in part after a change that
+  // changes no finding (a TXT record added) is confirmed unchanged and kept, not stored again.
+  it('keeps (confirms unchanged) a zone with an A and an AAAA record of one host not proxied after an unrelated DNS change', async () => {
+    const emu = await emulator({ dataset: caseDataset() });
+    const zone = emu.org.state.zones.find((z) => z.name === 'fabrikam.example')!;
+    const rec = (id: string, type: string, content: string) => ({ id, type, name: 'shop.fabrikam.example', content, proxiable: true, proxied: false, ttl: 300, comment: null, tags: [], created_on: ISO, modified_on: ISO });
+    emu.org.addDnsRecord(zone, rec(`aa01${'0'.repeat(28)}`, 'A', '198.51.100.7') as any);
+    emu.org.addDnsRecord(zone, rec(`aa02${'0'.repeat(28)}`, 'AAAA', '2001:67c:2e8::7') as any);
+    emu.org.touch();
+    const ws = workspace(emu);
+    await ws.scan();
+    const n1 = await auditBothWays(ws, [], 'n1', true, false);
+    const both = (n1.fresh as Doc).findings.filter((f) => f.zone?.name === 'fabrikam.example' && f.rule === 'dns-record-not-proxied').map((f) => `${f.resource.name} ${f.data?.type}`);
+    expect(both).toEqual(['shop.fabrikam.example A', 'shop.fabrikam.example AAAA']);
+    // A TXT record added (changes no finding).
+    emu.org.addDnsRecord(zone, { id: `abcd${'0'.repeat(28)}`, type: 'TXT', name: 'note.fabrikam.example', content: 'hello', proxiable: false, proxied: false, ttl: 300, comment: null, tags: [], created_on: ISO, modified_on: ISO } as any);
+    emu.org.touch();
+    await ws.scan();
+    const r = await auditBothWays(ws, [], 'n2', true, false);
+    expect(r.reuse).toEqual(r.fresh);
+    const auditId = (r.reuse as Doc).audit.id;
+    const source = ws.sql((h) => h.prepare('SELECT source_audit FROM audit_zones WHERE audit_id = ? AND zone_id = ?').pluck().get(auditId, zone.id), r.reuseDb);
+    // Kept: its rows stay with the first audit.
+    expect(source).not.toBe(auditId);
   });
 });
