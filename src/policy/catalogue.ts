@@ -41,4 +41,3 @@ export function rulesFor(config: Config): ActiveRule[] {
 export function catalogueReads(config: Config): ZoneReads {
   return readsOfRules(rulesFor(config));
 }
-

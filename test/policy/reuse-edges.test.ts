@@ -20,6 +20,15 @@ const emulator = emulatorsClosedAfterEach();
 const ISO = '2026-10-01T00:00:00.000Z';
 type Doc = { audit: { id: number }; findings: Array<Record<string, any>>; counts: { byRule: Record<string, unknown>; byStatus: unknown } };
 
+/** A workspace on the case dataset with two configs: on.json (the defaults) and off.json (the bot fight mode rule off). */
+async function withBotRuleConfigs() {
+  const emu = await emulator({ dataset: caseDataset() });
+  const ws = workspace(emu);
+  writeFileSync(join(ws.dir, 'off.json'), JSON.stringify({ rules: { 'bot-fight-mode-off': { enabled: false } } }));
+  writeFileSync(join(ws.dir, 'on.json'), JSON.stringify({}));
+  return { emu, ws };
+}
+
 describe('audit with reuse equals audit --no-reuse at its edges', () => {
   // writer.ts PartitionWriter.dataChanged/versions: a scan stopped (Ctrl-C, SIGTERM, kill) in the
   // middle of a paged list stores the pages it got as new versions but never finishes the partition.
@@ -80,10 +89,7 @@ describe('audit with reuse equals audit --no-reuse at its edges', () => {
   // on keeps the verdicts of a base audit whose scan did read it. Audit with another config than the
   // scan's: the CI gate of README.md, or a trial on the service's database.
   it('does not keep verdicts on a part that the audited scan did not read', async () => {
-    const emu = await emulator({ dataset: caseDataset() });
-    const ws = workspace(emu);
-    writeFileSync(join(ws.dir, 'off.json'), JSON.stringify({ rules: { 'bot-fight-mode-off': { enabled: false } } }));
-    writeFileSync(join(ws.dir, 'on.json'), JSON.stringify({}));
+    const { ws } = await withBotRuleConfigs();
     await ws.scan(['--config', 'on.json']);
     await auditBothWays(ws, ['--config', 'on.json'], 'n1', true, false);
     // Last night's scan was made with the rule off: bot_management was not read.
@@ -98,10 +104,7 @@ describe('audit with reuse equals audit --no-reuse at its edges', () => {
 
   // Same cause, when neither scan read the part: the kept `unknown` named the scan of the base audit.
   it('does not keep an unknown whose message names another scan', async () => {
-    const emu = await emulator({ dataset: caseDataset() });
-    const ws = workspace(emu);
-    writeFileSync(join(ws.dir, 'off.json'), JSON.stringify({ rules: { 'bot-fight-mode-off': { enabled: false } } }));
-    writeFileSync(join(ws.dir, 'on.json'), JSON.stringify({}));
+    const { emu, ws } = await withBotRuleConfigs();
     await ws.scan(['--config', 'off.json']);
     await auditBothWays(ws, ['--config', 'on.json'], 'n1', true, false);
     emu.night({ share: 0.1, seed: 1 });
@@ -117,10 +120,7 @@ describe('audit with reuse equals audit --no-reuse at its edges', () => {
   // config about to be merged, made on last night's scan); the next scan reads it, unchanged since the
   // scan before, and records no change: the night's audit keeps "unknown" where the data is there.
   it('does not keep unknowns of a base whose scan did not read the part once a scan reads it', async () => {
-    const emu = await emulator({ dataset: caseDataset() });
-    const ws = workspace(emu);
-    writeFileSync(join(ws.dir, 'off.json'), JSON.stringify({ rules: { 'bot-fight-mode-off': { enabled: false } } }));
-    writeFileSync(join(ws.dir, 'on.json'), JSON.stringify({}));
+    const { ws } = await withBotRuleConfigs();
     await ws.scan(['--config', 'on.json']);
     const second = await ws.scan(['--config', 'off.json']);
     // The trial: the rule back on, on the scan made with it off.

@@ -14,7 +14,7 @@ export const migration: ZoneRead = {
   name: 'WAF migration status, check and configuration',
   endpoint: 'GET /zones/{zone_id}/waf_migration/status (then /check and /config with phase_two=1)',
   scope: 'zone',
-  partitions: ['migration_status', 'migration_check', 'migration_config', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'],
+  partitions: ['migration_status', ...FOLLOWERS],
   refresh: 'terminal',
   async run(kit, facts) {
     const zone = facts.zone;
