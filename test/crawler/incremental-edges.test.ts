@@ -211,11 +211,11 @@ describe('incremental nights at their edges, against a full scan', () => {
   });
 
   it('a zone the vendor activated (zone list changed, unlogged) is read in full even when a stopped scan listed it first', async () => {
-    // docs/nightly.md: a zone is read in full "when the zone list shows it new or changed (status,
-    // plan, paused, name servers...)". A pending zone has no certificate yet; when the vendor sees
-    // its name servers it activates the zone and issues its universal certificate, with no audit
-    // log entry. A scan stopped (SIGTERM) after listing the zone and before reading it stores the
-    // new zone row; the next night compares the list with that row and carries the zone.
+    // vendor docs: zone setup and Universal SSL: a pending zone is activated once the vendor sees its
+    // name servers, and its universal certificate is then issued, both by the vendor (no audit log
+    // entry; the zone list shows the new status). A scan stopped (SIGTERM) after listing the zone and
+    // before reading it stored the new zone row; the next night must still see the list changed
+    // since the scan it reads on from, and read the zone in full.
     const emu = await emulator({ dataset: 'generated', generated: { seed: 29, accounts: 2, zones: 10, records: 300 } });
     const org = emu.org;
     const zones = org.visibleZones();
