@@ -442,7 +442,7 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
     };
     await readZoneParts(this.kit, facts);
     if (plan.mode === 'full') {
-      this.o.writer.zoneReadInFull(zone.id, this.startedAt);
+      this.o.writer.zoneReadInFull(zone.id);
       this.progress.zonesRead++;
       this.result.zonesRead++;
     } else {

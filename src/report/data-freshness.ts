@@ -1,12 +1,22 @@
 import type { Db } from '../snapshot/db.js';
 import type { DataRead } from './findings-json.js';
 import { SCAN_REF_BASE, scanRef } from '../snapshot/scan-ref.js';
+import { ZONE_READS } from '../crawler/reads/index.js';
+
+/**
+ * The partitions a full read of a zone reads afresh and a night that carries the zone does not
+ * (reads that refresh when the zone changed): the lists, the settings, the rulesets list...
+ * Entry points (read by version), certificate packs (by date) and a finished migration (never
+ * again) may be carried or read again either way, so they say nothing of a full read.
+ */
+const FULL_READ_PARTITIONS: readonly string[] = ZONE_READS.filter((r) => r.scope === 'zone' && r.refresh === 'zone-changed').flatMap((r) => r.partitions);
 
 /**
  * How fresh a scan's data is, zone by zone: an incremental scan reads a zone in full only when it
- * changed or its turn came, and carries the rest forward from the scan that last read it. A zone's
- * DNS records are read in every full read of it and in no other, so the scan that read them is
- * when the zone was last read in full.
+ * changed or its turn came, and carries the rest forward from the scan that last read it. A zone
+ * is carried when a partition of its full read holds data read by an earlier scan; the latest
+ * such scan is when the zone was last read in full. (Not its DNS records alone: a token without
+ * DNS Read has no DNS data, read or carried, and the zone would count as read tonight.)
  */
 export interface DataFreshness {
   /** Zones read in full by this scan, and zones carried forward. */
@@ -20,22 +30,39 @@ export interface DataFreshness {
 
 export function dataFreshness(db: Db, scanId: number): DataFreshness {
   const ref = scanRef(scanId);
+  const partitions = JSON.stringify(FULL_READ_PARTITIONS);
   const rows = db
     .prepare(
-      `SELECT c.scope_id AS zone, c.data_scan - ${SCAN_REF_BASE} AS read_in, s.started_at AS at FROM coverage c LEFT JOIN scans s ON s.id = c.data_scan - ${SCAN_REF_BASE}
-       WHERE c.kind = 'zone' AND c.endpoint = 'dns_records' AND c.first_scan <= ? AND c.last_scan >= ? AND c.data_scan IS NOT NULL`,
+      `SELECT c.scope_id AS zone, max(c.data_scan) - ${SCAN_REF_BASE} AS read_in, s.started_at AS at, f.read_at AS full_read
+       FROM coverage c LEFT JOIN scans s ON s.id = c.data_scan - ${SCAN_REF_BASE} LEFT JOIN zone_full_reads f ON f.zone_id = c.scope_id
+       WHERE c.kind = 'zone' AND c.endpoint IN (SELECT value FROM json_each(?)) AND c.first_scan <= ? AND c.last_scan >= ? AND c.data_scan IS NOT NULL
+       GROUP BY c.scope_id`,
     )
-    .all(ref, ref) as Array<{ zone: string; read_in: number; at: string | null }>;
-  const total = (db.prepare("SELECT count(*) FROM coverage WHERE kind = 'zone' AND endpoint = 'dns_records' AND first_scan <= ? AND last_scan >= ?").pluck().get(ref, ref) as number) ?? 0;
+    .all(partitions, ref, ref) as Array<{ zone: string; read_in: number; at: string | null; full_read: string | null }>;
+  const total =
+    (db
+      .prepare(`SELECT count(DISTINCT scope_id) FROM coverage WHERE kind = 'zone' AND endpoint IN (SELECT value FROM json_each(?)) AND first_scan <= ? AND last_scan >= ?`)
+      .pluck()
+      .get(partitions, ref, ref) as number) ?? 0;
+  const startedAt = db.prepare('SELECT started_at FROM scans WHERE id = ?').pluck().get(scanId) as string | undefined;
   const carried = new Map<string, string>();
   let oldest: string | null = null;
   for (const r of rows) {
-    // A scan since pruned: its data stays, its start is no longer known; the scan id says which.
-    const at = r.at ?? `scan ${r.read_in}`;
+    const at = r.at ?? prunedReadTime(r.full_read, startedAt) ?? `scan ${r.read_in}`;
     carried.set(r.zone, at);
-    if (r.at !== null && (oldest === null || r.at < oldest)) oldest = r.at;
+    if (!at.startsWith('scan ') && (oldest === null || at < oldest)) oldest = at;
   }
   return { readInFull: total - rows.length, carried: rows.length, oldest, lastReadOf: (zoneId) => carried.get(zoneId) ?? '' };
+}
+
+/**
+ * When a carried zone was last read in full, once the scan that read it has been pruned (`--keep`
+ * below `--full-every`): the zone's last full read (zone_full_reads) when it is not later than
+ * this scan, since no full read came between it and this scan then. A report of an older scan,
+ * after the zone was read in full again, cannot tell: null, and the scan's id stands in.
+ */
+function prunedReadTime(lastFullRead: string | null, startedAt: string | undefined): string | null {
+  return lastFullRead !== null && startedAt !== undefined && lastFullRead <= startedAt ? lastFullRead : null;
 }
 
 /**

@@ -162,10 +162,16 @@ export class ScanWriter {
     this.statement('INSERT OR IGNORE INTO zone_changes (zone_id, scan_ref, endpoint) VALUES (?, ?, ?)').run(storedZoneId, this.ref, endpoint);
   }
 
-  /** Records that this scan read the zone in full (every partition due or not): its turn starts again. */
-  zoneReadInFull(zoneId: string, at: string): void {
-    this.statement('INSERT INTO zone_full_reads (zone_id, read_at) VALUES (?, ?) ON CONFLICT (zone_id) DO UPDATE SET read_at = excluded.read_at').run(this.storedId(zoneId), at);
+  /**
+   * Records that this scan read the zone in full (every partition due or not): its turn starts
+   * again. The time is the scan's start, as its row says: reports date a carried zone's data by it
+   * once that scan is pruned (src/report/data-freshness.ts).
+   */
+  zoneReadInFull(zoneId: string): void {
+    this.startedAt ??= this.statement('SELECT started_at FROM scans WHERE id = ?').pluck().get(this.scanId) as string;
+    this.statement('INSERT INTO zone_full_reads (zone_id, read_at) VALUES (?, ?) ON CONFLICT (zone_id) DO UPDATE SET read_at = excluded.read_at').run(this.storedId(zoneId), this.startedAt);
   }
+  private startedAt: string | undefined;
 
   /** When each zone (stored id) was last read in full. */
   fullReads(): Map<string, string> {
