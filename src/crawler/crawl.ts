@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { LIST_ENDPOINTS } from '../api/endpoints.js';
-import { ApiError } from '../api/errors.js';
+import { ApiAuthError, ApiError } from '../api/errors.js';
+import { credentialOf } from './audit-log.js';
 import { ScanCannotStart } from './first-calls.js';
 import type { PartitionWriter } from '../snapshot/writer.js';
 import type { Endpoint } from '../snapshot/tables.js';
@@ -310,15 +311,46 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       }
       const s = list.summary;
       const problem = listProblem(s);
-      listing.finish({ state: problem ? 'failed' : 'ok', pages: s.pages, items: s.items, truncated: s.truncated, message: problem });
-      if (problem) this.missing('account', accountId, null, 'zones', 'failed', problem);
-      else this.closeVanished(accountId, listing.previousOk, listed);
+      const unseen = !problem && listed.length === 0 ? await this.mappedAccountUnseen(accountId) : null;
+      if (unseen) {
+        listing.finish({ state: unseen.state, pages: s.pages, items: 0, httpStatus: unseen.status, apiCode: unseen.apiCode, errorCode: unseen.errorCode, message: unseen.message });
+        this.missing('account', accountId, null, 'zones', unseen.state, unseen.message);
+      } else {
+        listing.finish({ state: problem ? 'failed' : 'ok', pages: s.pages, items: s.items, truncated: s.truncated, message: problem });
+        if (problem) this.missing('account', accountId, null, 'zones', 'failed', problem);
+        else this.closeVanished(accountId, listing.previousOk, listed);
+      }
     } catch (err) {
       if (this.deferred(err, listing, () => this.readAccountZones(accountId))) return;
       this.failed(listing, err, list.summary.pages, list.summary.items, null);
     }
     this.progress.accountsDone++;
     this.report();
+  }
+
+  /**
+   * Whether an account mapped to a credential of its own is one that credential cannot see. The
+   * zone list answers an account the credential cannot see, or an id that is no account, as an
+   * empty list (200), which would close every stored zone of it as deleted and pass the scan as
+   * complete; the account itself answers 404 (code 1005) or a refusal then. Asked only when the
+   * list came back empty: one call, and only for such an account.
+   */
+  private async mappedAccountUnseen(accountId: string): Promise<{ state: 'denied' | 'failed'; status: number | null; apiCode: number | null; errorCode: string; message: string } | null> {
+    if (!this.o.clients?.mappedAccounts().includes(accountId)) return null;
+    const client = this.clientOf(accountId);
+    try {
+      await client.get(`/accounts/${encodeURIComponent(accountId)}`, { signal: this.signal });
+      return null;
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code === 'ZW_API_ABORTED') throw err;
+      const apiCode = err.apiErrors.find((e) => e.code !== undefined)?.code ?? null;
+      // An answer that says nothing of the account (a 5xx after retries): the list is not trusted either.
+      const unseen = err instanceof ApiAuthError || err.status === 404;
+      const message = unseen
+        ? `${credentialOf(client)} cannot see account ${accountId} (${err.message}); check that variable's credential and the account id in the credentials setting`
+        : `the zone list came back empty and the account could not be read to confirm it (${err.message})`;
+      return { state: unseen ? 'denied' : 'failed', status: err.status, apiCode, errorCode: err.code, message };
+    }
   }
 
   /**
@@ -349,7 +381,7 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       const problem = listProblem(list.summary);
       if (problem && inScope.length === 0) {
         this.result.missing.push({ kind: 'zone', scopeId: '', name: wanted, endpoint: 'zone', state: 'failed', reason: `the zone list for ${wanted}: ${problem}` });
-      } else if (inScope.length === 0) {
+      } else if (inScope.length === 0 && !(await this.namedZoneOfMappedAccount(wanted))) {
         const why = zones.length ? `the zone is not in ${accounts.length === 1 ? 'account' : 'accounts'} ${accounts.join(', ')}` : 'no zone of this name is visible to these credentials';
         this.unmatched.push({ option: '--zone', name: wanted, why, closest: [] });
       }
@@ -358,6 +390,26 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       if (this.deferred(err, null, () => this.readNamedZone(name))) return;
       this.result.missing.push({ kind: 'zone', scopeId: '', name, endpoint: 'zone', state: 'failed', reason: err.message });
     }
+  }
+
+  /**
+   * The zone of that name in an account mapped to a credential of its own, which the credential
+   * that looked first may not see (an account-owned token's account): asked of each other
+   * credential whose accounts are in scope, one call each, only when the first found none.
+   */
+  private async namedZoneOfMappedAccount(wanted: string): Promise<boolean> {
+    const accounts = this.o.scope.accounts.map((a) => a.toLowerCase());
+    for (const entry of this.o.clients?.labelled() ?? []) {
+      if (entry.client === this.o.client || !entry.accounts) continue;
+      const own = entry.accounts.filter((a) => !accounts.length || accounts.includes(a.toLowerCase()));
+      if (own.length === 0) continue;
+      const zones = ((await this.list(LIST_ENDPOINTS.zones, {}, { name: wanted }, entry.client).all()) as ZoneItem[]).filter(
+        (z) => typeof z?.name === 'string' && canonicalZoneName(z.name) === wanted && own.some((a) => a.toLowerCase() === (z.account?.id ?? '').toLowerCase()),
+      );
+      for (const zone of zones) this.enqueueZone(zone);
+      if (zones.length > 0) return true;
+    }
+    return false;
   }
 
   private enqueueZone(zone: ZoneItem): void {

@@ -317,10 +317,19 @@ export abstract class PartitionReads {
     return clients.filter((c) => c.credentialStanding === 'refused').map((c) => c.options.credentialVariables ?? null);
   }
 
-  /** Whether a credential of the scan has been taken by the API, or not refused yet. */
+  /**
+   * Whether a credential of the scan has been taken by the API, or not refused yet: one asked or
+   * answered, or one not used yet that holds accounts in the scan's scope (a refused default
+   * credential's first call comes before any mapped credential's, which read their own accounts).
+   */
   private anotherCredentialMayWork(): boolean {
-    const clients = this.o.clients?.all() ?? [this.o.client];
-    return clients.some((c) => c.credentialStanding === 'pending' || c.credentialStanding === 'answered');
+    if (!this.o.clients) return this.o.client.credentialStanding === 'pending' || this.o.client.credentialStanding === 'answered';
+    const scoped = this.o.scope.accounts.map((a) => a.toLowerCase());
+    const inScope = (accounts: readonly string[] | null) => accounts !== null && accounts.some((a) => scoped.length === 0 || scoped.includes(a.toLowerCase()));
+    return this.o.clients.labelled().some(({ client, accounts }) => {
+      const standing = client.credentialStanding;
+      return standing === 'pending' || standing === 'answered' || (standing === 'unused' && inScope(accounts));
+    });
   }
 
   protected failed(partition: PartitionWriter, err: unknown, pages: number, items: number, name: string | null): void {
