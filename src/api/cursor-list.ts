@@ -3,8 +3,9 @@ import type { ApiClient, QueryValue } from './client.js';
 /**
  * Cursor-paged lists (the zone's rulesets list, the audit log version 2): each answer's
  * `result_info.cursor` names the next page and is absent or empty on the last. Never forever: a
- * cursor served twice (a server stuck on one page) or the page cap ends the list as truncated,
- * which the caller reports as a list not read whole.
+ * cursor served twice (a server stuck on one page), EMPTY_PAGES empty pages in a row that still
+ * name a next one, or the page cap end the list as truncated, which the caller reports as a list
+ * not read whole (the audit log's reader then reads the account in full: safe, at a few calls).
  */
 
 export interface CursorListOptions {
@@ -24,16 +25,24 @@ export interface CursorListResult<T> {
   items: T[];
   pages: number;
   truncated: boolean;
-  truncatedReason?: 'repeated-cursor' | 'page-cap' | 'no-cursor';
+  truncatedReason?: 'repeated-cursor' | 'page-cap' | 'no-cursor' | 'empty-pages';
 }
 
 const DEFAULT_MAX_PAGES = 1000;
+/**
+ * Empty pages in a row, each with a cursor, after which the list is given up as truncated: a
+ * server handing out a fresh cursor with every empty page would otherwise take the page cap's
+ * thousand calls of a budget people share. An empty page may stand between full ones (a filter
+ * applied after paging), so one or two are followed.
+ */
+const EMPTY_PAGES = 3;
 
 export async function readCursorList<T>(client: ApiClient, path: string, options: CursorListOptions): Promise<CursorListResult<T>> {
   const items: T[] = [];
   const seen = new Set<string>();
   const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
   let cursor: string | undefined;
+  let emptyInARow = 0;
   for (let pages = 1; ; pages++) {
     const query: Record<string, QueryValue> = { ...options.query, [options.pageSize.param]: String(options.pageSize.value), ...(cursor ? { cursor } : {}) };
     const answer = await client.get<T[]>(path, { query, ...(options.signal ? { signal: options.signal } : {}) });
@@ -43,6 +52,8 @@ export async function readCursorList<T>(client: ApiClient, path: string, options
     if (!next && options.fullPageNeedsCursor && got >= options.pageSize.value) return { items, pages, truncated: true, truncatedReason: 'no-cursor' };
     if (!next) return { items, pages, truncated: false };
     if (seen.has(next)) return { items, pages, truncated: true, truncatedReason: 'repeated-cursor' };
+    emptyInARow = got === 0 ? emptyInARow + 1 : 0;
+    if (emptyInARow >= EMPTY_PAGES) return { items, pages, truncated: true, truncatedReason: 'empty-pages' };
     if (pages >= maxPages) return { items, pages, truncated: true, truncatedReason: 'page-cap' };
     seen.add(next);
     cursor = next;

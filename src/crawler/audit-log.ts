@@ -18,6 +18,7 @@ const TRUNCATED = {
   'repeated-cursor': 'the API served one cursor twice',
   'page-cap': 'more pages than the reader takes',
   'no-cursor': 'a full page came without the cursor of the next',
+  'empty-pages': 'empty pages kept naming a next one',
 } as const;
 
 /** The largest page the log serves (vendor's API reference: `limit`, default 100). */

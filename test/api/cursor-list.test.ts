@@ -55,4 +55,21 @@ describe('readCursorList', () => {
     const long = pagesClient({ '': { result: items(0, 3), info: { cursor: 'b' } }, b: { result: items(3, 3), info: { cursor: 'c' } }, c: { result: [], info: {} } });
     expect(await readCursorList(long.client, '/x', { pageSize: PAGE, maxPages: 2 })).toMatchObject({ truncated: true, truncatedReason: 'page-cap', pages: 2 });
   });
+
+  it('gives up as truncated after three empty pages in a row that each name a next, and follows fewer', async () => {
+    // A server minting a fresh cursor with every empty page would take the page cap's thousand calls.
+    const endless: Record<string, Page> = { '': { result: items(0, 3), info: { cursor: 'e1' } } };
+    for (let i = 1; i <= 20; i++) endless[`e${i}`] = { result: [], info: { cursor: `e${i + 1}` } };
+    const stuck = pagesClient(endless);
+    expect(await readCursorList(stuck.client, '/x', { pageSize: PAGE })).toMatchObject({ truncated: true, truncatedReason: 'empty-pages', pages: 4 });
+    expect(stuck.asked).toHaveLength(4);
+    // Two empty pages between full ones are followed: the items after them are read.
+    const gaps = pagesClient({
+      '': { result: items(0, 3), info: { cursor: 'a' } },
+      a: { result: [], info: { cursor: 'b' } },
+      b: { result: [], info: { cursor: 'c' } },
+      c: { result: items(3, 2), info: {} },
+    });
+    expect(await readCursorList(gaps.client, '/x', { pageSize: PAGE })).toEqual({ items: items(0, 5), pages: 4, truncated: false });
+  });
 });
