@@ -106,13 +106,17 @@ export class ClientSet {
    * of its own, of the same length, since the options apply to each), for a time-left estimate.
    */
   budgetStatus(): PacerStatus {
-    const all = this.entries.map((e) => e.client.pacer.status());
-    return {
-      used: all.reduce((n, s) => n + s.used, 0),
-      allowed: all.reduce((n, s) => n + s.allowed, 0),
-      windowMs: Math.max(...all.map((s) => s.windowMs)),
-      heldBack: all.reduce((n, s) => n + s.heldBack, 0),
+    const all = this.budgets();
+    const statuses = all.map((b) => b.status);
+    const sum = {
+      used: statuses.reduce((n, s) => n + s.used, 0),
+      allowed: statuses.reduce((n, s) => n + s.allowed, 0),
+      windowMs: Math.max(...statuses.map((s) => s.windowMs)),
+      heldBack: statuses.reduce((n, s) => n + s.heldBack, 0),
     };
+    if (all.length < 2 || sum.heldBack === 0) return sum;
+    const most = all.reduce((a, b) => (b.status.heldBack > a.status.heldBack ? b : a));
+    return { ...sum, holding: { label: most.label, used: most.status.used, allowed: most.status.allowed, windowMs: most.status.windowMs } };
   }
 
   async close(): Promise<void> {

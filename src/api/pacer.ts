@@ -58,6 +58,11 @@ export interface PacerStatus {
   windowMs: number;
   /** Requests waiting because the budget, the server's quota or a 429 holds them back. */
   heldBack: number;
+  /**
+   * With a credential per account: the one holding the most requests back, by the variable that
+   * holds it, with its own budget (the sums above are for the time left, not one budget).
+   */
+  holding?: { label: string; used: number; allowed: number; windowMs: number };
 }
 
 interface Sent {

@@ -68,8 +68,11 @@ export function progressLine(p: CrawlProgress, stats: ClientStats, elapsedMs: nu
   const carried = (p.zonesCarried ?? 0) > 0 ? ` (${count(p.zonesRead ?? 0)} read in full, ${count(p.zonesCarried!)} carried forward)` : '';
   const zones = `${p.zonesDone}/${p.zonesKnown}${listing ? '+' : ''} zones${carried}`;
   const t = stats.total;
-  const waiting =
-    budget && budget.heldBack > 0 ? ` · waiting for the API budget: ${count(budget.used)} of ${count(budget.allowed)} used in the last ${formatWindow(budget.windowMs)}` : '';
+  // With a credential per account, one budget: the one holding the most requests back, named (never the sum of several).
+  const held = budget?.holding;
+  const waiting = !budget || budget.heldBack === 0 ? '' : held
+    ? ` · waiting for the API budget of ${held.label}: ${count(held.used)} of ${count(held.allowed)} used in the last ${formatWindow(held.windowMs)}`
+    : ` · waiting for the API budget: ${count(budget.used)} of ${count(budget.allowed)} used in the last ${formatWindow(budget.windowMs)}`;
   const again = repairing ? ` · ${count(p.repairing!)} failed ${p.repairing === 1 ? 'read' : 'reads'}: reading again after a pause` : '';
   return `${head}${zones} · ${t.requests} requests · ${t.retries} retries · ${t.rateLimited} rate limited · ${formatDuration(elapsedMs)}${eta}${waiting}${again}`;
 }

@@ -82,6 +82,21 @@ describe('ClientSet', () => {
     ]);
   });
 
+  it('names the credential holding requests back, with its own budget, for the progress line', async () => {
+    // Each budget is its own (vendor's rate limits page): one used up holds requests back while the others are free.
+    const controller = new AbortController();
+    const tickets = [];
+    for (let i = 0; i < 10; i++) tickets.push(await acme.pacer.acquire(controller.signal));
+    // The eleventh waits for the window: counted as held back before acquire's first await.
+    const waiting = acme.pacer.acquire(controller.signal).catch(() => null);
+    const status = set.budgetStatus();
+    expect(status).toMatchObject({ used: 10, allowed: 30, heldBack: 1, holding: { label: 'ZW_TOKEN_ACME', used: 10, allowed: 10, windowMs: 60_000 } });
+    controller.abort();
+    await waiting;
+    for (const t of tickets) t.release();
+    expect(set.budgetStatus().holding).toBeUndefined();
+  });
+
   it('without a default, reads mapped accounts only and says why another cannot be read', () => {
     // vendor answer: an account-owned token cannot list accounts (GET /accounts 400 1001): nothing but its accounts is readable
     const only = new ClientSet(null, [{ label: 'ZW_TOKEN_ACME', client: acme, accounts: [ACME] }]);

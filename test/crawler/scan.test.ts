@@ -411,6 +411,13 @@ describe('scan summary and progress', () => {
     expect(quiet).toEqual([]);
   });
 
+  it('names the one credential holding requests back when each account has its own budget, never their sum', () => {
+    // Each account-owned token has a budget of its own (vendor's limits page): 300 summed over three is no budget anyone has.
+    const budget = { used: 224, allowed: 300, windowMs: 5_000, heldBack: 6, holding: { label: 'ZW_TOKEN_ACME', used: 100, allowed: 100, windowMs: 5_000 } };
+    const line = progressLine({ zonesDone: 5, zonesKnown: 10, accountsDone: 3, accountsKnown: 3 }, stats(50), 10_000, false, budget);
+    expect(line).toMatch(/ · waiting for the API budget of ZW_TOKEN_ACME: 100 of 100 used in the last 5 s$/);
+  });
+
   it('draws the budget the client reports into the line', () => {
     let clock = 0;
     const out: string[] = [];
