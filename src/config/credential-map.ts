@@ -51,7 +51,9 @@ export function parseCredentialMap(raw: unknown, source: string): CredentialMap 
     if (!isObject(item)) throw new ConfigError(`${at}: expected an object such as ${SHAPE}`);
     for (const key of Object.keys(item)) {
       if (!(ENTRY_KEYS as readonly string[]).includes(key)) {
-        throw new ConfigError(`${at}: unknown key "${key.slice(0, 40)}"; known keys: ${ENTRY_KEYS.join(', ')} (the file names variables; their values stay in the environment)${didYouMean(key, ENTRY_KEYS)}`);
+        // A short name is quoted; anything longer may be a secret pasted in the wrong place, and no message quotes a value.
+        const named = /^[A-Za-z_][A-Za-z0-9_]{0,23}$/.test(key) ? `"${key}"` : `of ${key.length} characters (not quoted: it may be a value pasted by mistake)`;
+        throw new ConfigError(`${at}: unknown key ${named}; known keys: ${ENTRY_KEYS.join(', ')} (the file names variables; their values stay in the environment)${didYouMean(key, ENTRY_KEYS)}`);
       }
     }
     const accounts = accountList(item['accounts'], at);

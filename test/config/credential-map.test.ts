@@ -45,6 +45,8 @@ describe('parseCredentialMap', () => {
     ['not a list', { accounts: [ACME] }, `${SOURCE}: expected a list of`],
     ['an entry that is not an object', ['ZW_TOKEN'], `${SOURCE}[0]: expected an object such as`],
     ['an unknown key', [{ accounts: [ACME], tokenEnv: 'ZW_T', token: 'x' }], `${SOURCE}[0]: unknown key "token"; known keys: accounts, tokenEnv, emailEnv, keyEnv`],
+    // A secret pasted as a key is not quoted back: no message quotes a value.
+    ['a secret pasted as a key', [{ accounts: [ACME], tokenEnv: 'ZW_T', 'canary-0f1e2d3c4b5a69788796a5b4c3d2e1f0': true }], `${SOURCE}[0]: unknown key of 39 characters (not quoted: it may be a value pasted by mistake); known keys:`],
     ['no accounts', [{ tokenEnv: 'ZW_T' }], `${SOURCE}[0]: "accounts" is missing: list the account ids this credential reads`],
     ['accounts not a list', [{ accounts: ACME, tokenEnv: 'ZW_T' }], `${SOURCE}[0].accounts: expected a list of account ids`],
     ['an empty accounts list', [{ accounts: [], tokenEnv: 'ZW_T' }], `${SOURCE}[0].accounts is empty: list the account ids this credential reads, or remove the entry`],
