@@ -42,6 +42,11 @@ export class ApiError extends ZonewardenError {
   hasCode(code: number): boolean {
     return this.apiErrors.some((e) => e.code === code);
   }
+
+  /** The first error code the API answered with, as a partition's coverage records it; null when none. */
+  get firstCode(): number | null {
+    return this.apiErrors.find((e) => e.code !== undefined)?.code ?? null;
+  }
 }
 
 /** A 4xx, or `success: false` on any status: the request itself is wrong. Not retried. */

@@ -336,20 +336,19 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
    * list came back empty: one call, and only for such an account.
    */
   private async mappedAccountUnseen(accountId: string): Promise<{ state: 'denied' | 'failed'; status: number | null; apiCode: number | null; errorCode: string; message: string } | null> {
-    if (!this.o.clients?.mappedAccounts().includes(accountId)) return null;
+    if (!this.o.clients?.isMapped(accountId)) return null;
     const client = this.clientOf(accountId);
     try {
       await client.get(`/accounts/${encodeURIComponent(accountId)}`, { signal: this.signal });
       return null;
     } catch (err) {
       if (!(err instanceof ApiError) || err.code === 'ZW_API_ABORTED') throw err;
-      const apiCode = err.apiErrors.find((e) => e.code !== undefined)?.code ?? null;
       // An answer that says nothing of the account (a 5xx after retries): the list is not trusted either.
       const unseen = err instanceof ApiAuthError || err.status === 404;
       const message = unseen
         ? `${credentialOf(client)} cannot see account ${accountId} (${err.message}); check that variable's credential and the account id in the credentials setting`
         : `the zone list came back empty and the account could not be read to confirm it (${err.message})`;
-      return { state: unseen ? 'denied' : 'failed', status: err.status, apiCode, errorCode: err.code, message };
+      return { state: unseen ? 'denied' : 'failed', status: err.status, apiCode: err.firstCode, errorCode: err.code, message };
     }
   }
 

@@ -336,7 +336,7 @@ export abstract class PartitionReads {
     if (!(err instanceof ApiError)) throw err;
     if (err.code === 'ZW_API_ABORTED') throw err;
     this.stopIfFirst(err);
-    const apiCode = err.apiErrors.find((e) => e.code !== undefined)?.code ?? null;
+    const apiCode = err.firstCode;
     if (err instanceof ApiGoneError) {
       const message = retiredReason(err);
       partition.finish({ state: 'retired', pages, items, httpStatus: err.status, apiCode, errorCode: err.code, message });
