@@ -1,3 +1,4 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { DnsRecordFields } from '../snapshot/reader.js';
 import type { RuleOptions, ZoneContext } from './rule.js';
 
@@ -284,10 +285,63 @@ export function parseDmarc(text: string): DmarcRecord {
 /** What a TXT record under `_domainkey` holds: a usable key, a revoked one, an unusable one, or no key record at all. */
 export type DkimKeyState = { state: 'key' } | { state: 'revoked' } | { state: 'invalid'; reason: string } | { state: 'none' };
 
+/** RFC 8301 3.2: verifiers must not accept signatures made with RSA keys shorter than this. */
+export const DKIM_MIN_RSA_BITS = 1024;
+
+/** The DER prefix of an Ed25519 SubjectPublicKeyInfo (RFC 8410 4), before the 32 raw key bytes. */
+const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
+
+/**
+ * RFC 6376 3.6.1: p= is base64 (RFC 2045 alphabet and padding), folding white space allowed
+ * anywhere inside. Null when it is not base64: a verifier cannot decode it.
+ */
+function decodeBase64(value: string): Buffer | null {
+  const text = value.replace(/[ \t\r\n]/g, '');
+  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return null;
+  return Buffer.from(text, 'base64');
+}
+
+/**
+ * Why the key a verifier would build from p= cannot verify anything; null when it is a key of its
+ * declared type. rsa (RFC 6376 3.6.1, erratum 3017): an RSAPublicKey, bare or inside a
+ * SubjectPublicKeyInfo, of at least 1,024 bits (RFC 8301 3.2). ed25519 (RFC 8463 4.2): the 32
+ * bytes of the raw public key. Another k= is a type verifiers ignore (RFC 6376 3.6.1).
+ */
+function publicKeyProblem(type: string, p: string): string | null {
+  const der = decodeBase64(p);
+  if (der === null) return 'p= is not valid base64';
+  if (type === 'ed25519') {
+    if (der.length !== 32) return `p= holds ${der.length} bytes, not the 32 of a raw Ed25519 key (RFC 8463 4.2)`;
+    try {
+      createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, der]), format: 'der', type: 'spki' });
+      return null;
+    } catch {
+      return 'p= is not an Ed25519 public key (RFC 8463 4.2)';
+    }
+  }
+  if (type !== 'rsa') return `k=${type} is not a key type verifiers know (rsa, ed25519): they ignore the record`;
+  let key: KeyObject | null = null;
+  for (const form of ['spki', 'pkcs1'] as const) {
+    try {
+      key = createPublicKey({ key: der, format: 'der', type: form });
+      break;
+    } catch {
+      // Not this form: try the next.
+    }
+  }
+  if (key === null) return 'p= decodes, but not to an RSA public key (RFC 6376 3.6.1)';
+  if (key.asymmetricKeyType !== 'rsa') return `p= holds a key of type ${key.asymmetricKeyType ?? 'unknown'}, not the RSA key k=rsa declares`;
+  const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
+  if (bits < DKIM_MIN_RSA_BITS) return `the RSA key has ${bits} bits, fewer than the ${DKIM_MIN_RSA_BITS} verifiers accept (RFC 8301 3.2)`;
+  return null;
+}
+
 /**
  * RFC 6376 3.6.1: `v=` (optional) must be first and `DKIM1`; `p=` is required, and empty means the
- * key is revoked. Tag names are case-sensitive (3.2). A record with neither `v=DKIM1` nor `p=` is
- * not a key record (for instance the old DomainKeys policy `o=~`).
+ * key is revoked; `k=` (default rsa) names the key type. Tag names are case-sensitive (3.2). A
+ * record with neither `v=DKIM1` nor `p=` is not a key record (for instance the old DomainKeys
+ * policy `o=~`). A key counts only when a verifier could use it: p= decodes, and parses as a key
+ * of the declared type (publicKeyProblem).
  */
 export function dkimKey(text: string): DkimKeyState {
   const { tags } = parseTagList(text);
@@ -298,7 +352,10 @@ export function dkimKey(text: string): DkimKeyState {
   if (v > 0) return { state: 'invalid', reason: 'v=DKIM1 is not the first tag' };
   if (duplicated(tags, false).length) return { state: 'invalid', reason: `tag ${duplicated(tags, false).join(', ')} given twice` };
   if (!p) return { state: 'invalid', reason: 'it has no p= tag (the public key)' };
-  return p.value === '' ? { state: 'revoked' } : { state: 'key' };
+  if (p.value.replace(/[ \t\r\n]/g, '') === '') return { state: 'revoked' };
+  // RFC 6376 3.6.1: k= is plain text, default rsa; compared as written (tag values are case-sensitive unless a tag says otherwise).
+  const problem = publicKeyProblem(tags.find((t) => t.name === 'k')?.value ?? 'rsa', p.value);
+  return problem === null ? { state: 'key' } : { state: 'invalid', reason: problem };
 }
 
 // --- A zone's mail records -----------------------------------------------------------------

@@ -148,8 +148,15 @@ describe('tag lists and DMARC', () => {
 describe('DKIM keys', () => {
   it('reads keys, revoked keys and records that are no keys', () => {
     // RFC 6376 3.6.1: p is required, empty p is a revoked key, v if present is first and DKIM1.
-    expect(dkimKey('v=DKIM1; k=rsa; p=MIGfMA0GCSqGSIb3')).toEqual({ state: 'key' });
-    expect(dkimKey('k=rsa; p=MIGfMA0GCSqGSIb3')).toEqual({ state: 'key' });
+    // A 1024-bit RSA key in a SubjectPublicKeyInfo, generated for this test (RFC 6376 3.6.1, erratum 3017).
+    const rsa = 'MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDLTg9kXc4SHCnf5HLJUPLoui5JA0k2zl88QxkjHDbykvfnnRcbd9ngwkpZYMn66/Qa4k/0jwnLkIWXl/BJyNg+FO4xuSOiKGIXpF3bZYAGywolE+NvUO+mQa/fgqqPUqa8SlIkuOOMnZxuxnRCRVt0Wf8l0NTeOi/UvAvuRT2eNQIDAQAB';
+    expect(dkimKey(`v=DKIM1; k=rsa; p=${rsa}`)).toEqual({ state: 'key' });
+    expect(dkimKey(`k=rsa; p=${rsa}`)).toEqual({ state: 'key' });
+    // RFC 6376 6.1.2: a key that does not decode or parse verifies nothing; the head of a key is not a key.
+    expect(dkimKey('v=DKIM1; k=rsa; p=MIGfMA0GCSqGSIb3')).toEqual({ state: 'invalid', reason: 'p= decodes, but not to an RSA public key (RFC 6376 3.6.1)' });
+    expect(dkimKey('v=DKIM1; p=abc')).toEqual({ state: 'invalid', reason: 'p= is not valid base64' });
+    // RFC 6376 3.6.1: white space inside p= only, and an empty p= is revoked.
+    expect(dkimKey('v=DKIM1; p= ')).toEqual({ state: 'revoked' });
     expect(dkimKey('v=DKIM1; p=')).toEqual({ state: 'revoked' });
     expect(dkimKey('v=DKIM1; k=rsa')).toEqual({ state: 'invalid', reason: 'it has no p= tag (the public key)' });
     expect(dkimKey('k=rsa; v=DKIM1; p=abc')).toEqual({ state: 'invalid', reason: 'v=DKIM1 is not the first tag' });

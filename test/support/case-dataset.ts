@@ -723,7 +723,7 @@ function northwind(): DatasetZone {
       ['A', 'vpn', '198.51.100.33', { comment: `Office VPN${CRLF}owner: it@northwind.example` }],
       ...mail(zone, 'shopmail.example.com'),
       ['TXT', '@', 'northwind-verification=a7b2c9d4e5'],
-      ['TXT', 'selector1._domainkey', 'v=DKIM1; k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDdemo'],
+      ['TXT', 'selector1._domainkey', 'v=DKIM1; k=rsa; p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDLTg9kXc4SHCnf5HLJUPLoui5JA0k2zl88QxkjHDbykvfnnRcbd9ngwkpZYMn66/Qa4k/0jwnLkIWXl/BJyNg+FO4xuSOiKGIXpF3bZYAGywolE+NvUO+mQa/fgqqPUqa8SlIkuOOMnZxuxnRCRVt0Wf8l0NTeOi/UvAvuRT2eNQIDAQAB'], // a real 1024-bit RSA key (RFC 6376 3.6.1)
       ...caa('lets_encrypt'),
     ]),
     // The renewal failed two days ago; the pack still reads active.

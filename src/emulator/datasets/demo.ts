@@ -88,10 +88,20 @@ const MAIL_PROVIDER = 'mailhost.example.net';
 
 // Mail
 
-/** A DKIM public key record's text: an RSA key's base64 shape, derived from the zone's name. */
+/** DER of a 2048-bit RSA SubjectPublicKeyInfo up to the modulus (RFC 5280 A.1, RFC 8017 A.1.1), and after it the exponent 65537. */
+const RSA_2048_SPKI_HEAD = Buffer.from('30820122300d06092a864886f70d01010105000382010f003082010a0282010100', 'hex');
+const RSA_EXPONENT_65537 = Buffer.from('0203010001', 'hex');
+
+/**
+ * A DKIM public key record's text: a 2048-bit RSA public key in a SubjectPublicKeyInfo, as mail
+ * providers publish it (RFC 6376 3.6.1), its modulus derived from the zone's name (odd, top bit
+ * set) so that every demo zone has a key of its own that parses as an RSA key.
+ */
 function dkimKey(zone: string): string {
-  const bytes = Buffer.concat(Array.from({ length: 9 }, (_, i) => createHash('sha256').update(`${zone}/${i}`).digest()));
-  return `v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA${bytes.toString('base64').slice(0, 300)}IDAQAB`;
+  const modulus = Buffer.concat(Array.from({ length: 8 }, (_, i) => createHash('sha256').update(`${zone}/${i}`).digest()));
+  modulus[0] = modulus[0]! | 0x80;
+  modulus[255] = modulus[255]! | 0x01;
+  return `v=DKIM1; k=rsa; p=${Buffer.concat([RSA_2048_SPKI_HEAD, modulus, RSA_EXPONENT_65537]).toString('base64')}`;
 }
 
 /** Mail at the organisation's provider: MX pair, SPF, an enforcing DMARC policy and a DKIM key. */
