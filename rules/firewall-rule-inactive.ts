@@ -1,16 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
 
-/** The `paused` of the filter object the API embeds in each rule, or null when it has none. */
-function inlineFilterPaused(raw: string): boolean | null {
-  try {
-    const filter: unknown = (JSON.parse(raw) as Record<string, unknown> | null)?.['filter'];
-    const paused = filter && typeof filter === 'object' ? (filter as Record<string, unknown>)['paused'] : undefined;
-    return typeof paused === 'boolean' ? paused : null;
-  } catch {
-    return null;
-  }
-}
-
 export default defineRule({
   meta: {
     id: 'firewall-rule-inactive',
@@ -48,7 +37,7 @@ export default defineRule({
       } else {
         // The filters list is the filter's current state; the copy each rule carries serves when
         // that list was not read (or lacks the filter), since the API embeds the whole filter.
-        const paused = (rule.filterId === null ? null : filterPaused.get(rule.filterId)) ?? inlineFilterPaused(rule.raw);
+        const paused = (rule.filterId === null ? null : filterPaused.get(rule.filterId)) ?? rule.inlineFilterPaused;
         if (paused === true) ctx.fail(resource, 'filterPaused', { filterId });
         else if (rule.paused === null) ctx.unknown(resource, 'the rule record has no paused field');
         else if (paused === null) ctx.unknown(resource, `whether filter ${filterId} is paused was not read${filters.known ? '' : ` (${filters.reason})`}`);

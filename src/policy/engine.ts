@@ -208,14 +208,20 @@ class Verdicts {
     });
   }
 
-  pass(resource: ResourceRef): void {
-    this.add(resource, 'pass', this.active.rule.meta.title, null, {}, this.active.rule.meta.severity);
+  /** A pass says the rule's title, or the note it carries. */
+  pass(resource: ResourceRef, noteId?: string, data: Record<string, unknown> = {}): void {
+    const message = noteId === undefined ? this.active.rule.meta.title : this.message(noteId, data);
+    this.add(resource, 'pass', message, noteId ?? null, data, this.active.rule.meta.severity);
   }
 
   fail(resource: ResourceRef, messageId: string, data: Record<string, unknown>, severity?: Severity): void {
+    this.add(resource, 'fail', this.message(messageId, data), messageId, data, severity ?? this.active.rule.meta.severity);
+  }
+
+  private message(messageId: string, data: Record<string, unknown>): string {
     const template = this.active.rule.meta.messages[messageId];
     if (template === undefined) throw new Error(`no message "${messageId}" in meta.messages`);
-    this.add(resource, 'fail', renderMessage(template, data), messageId, data, severity ?? this.active.rule.meta.severity);
+    return renderMessage(template, data);
   }
 
   unknown(resource: ResourceRef, reason: string): void {
@@ -330,10 +336,10 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
     scan,
     snapshot,
     ...(zone ? { zone } : {}),
-    pass: (resource?: ResourceRef) => {
+    pass: (resource?: ResourceRef, noteId?: string, data?: Record<string, unknown>) => {
       const target = resource ?? fallback;
       if (!target) throw new Error('pass() needs a resource in an organisation rule');
-      verdicts.pass(target);
+      verdicts.pass(target, noteId, data);
     },
     fail: (resource: ResourceRef, messageId: string, data: Record<string, unknown> = {}, severity?: Severity) => verdicts.fail(resource, messageId, data, severity),
     unknown: (resource: ResourceRef, reason: string) => verdicts.unknown(resource, reason),

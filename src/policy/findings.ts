@@ -31,7 +31,7 @@ export interface Finding {
   zone: Named | null;
   resource: ResourceRef;
   message: string;
-  /** The rule's message id for a failure; null for other statuses. */
+  /** The rule's message id for a failure, or for the note a pass carries; null otherwise. */
   messageId: string | null;
   data: Record<string, unknown>;
   fingerprint: string;

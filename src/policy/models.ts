@@ -189,12 +189,17 @@ export interface FirewallRuleDetail {
   description: string | null;
   /** The expression the rule's inline filter object carries, when it does. */
   inlineExpression: string | null;
+  /** The `paused` of the filter object the API embeds in the rule; null when it carries none. */
+  inlineFilterPaused: boolean | null;
+  /** The rule's `ref` (its own reference, free text); null when absent or empty. */
+  ref: string | null;
   products: string[];
 }
 
 export function parseFirewallRuleDetail(raw: string): FirewallRuleDetail {
   const r = parseJson(raw);
-  return { description: str(r['description']), inlineExpression: str(obj(r['filter'])['expression']), products: strings(r['products']) };
+  const filter = obj(r['filter']);
+  return { description: str(r['description']), inlineExpression: str(filter['expression']), inlineFilterPaused: bool(filter['paused']), ref: str(r['ref']) || null, products: strings(r['products']) };
 }
 
 /** A filter's description: null when absent or blank, so callers can fall back to its id. */

@@ -85,8 +85,13 @@ interface BaseContext<O extends RuleOptions> {
   readonly now: Date;
   readonly scan: ScanRow;
   readonly snapshot: SnapshotView;
-  /** The resource is compliant. */
-  pass(resource?: ResourceRef): void;
+  /**
+   * The resource is compliant. With `noteId` (a message of meta.messages, filled from `data`) the
+   * pass carries a note: something worth knowing that fails nothing. It shows wherever passes are
+   * listed (`--passes`: text, JSON, OCSF), and like every pass it is not counted among failures,
+   * is never a new finding and never fails `--fail-on`.
+   */
+  pass(resource?: ResourceRef, noteId?: string, data?: Record<string, unknown>): void;
   /** The resource is not; `data` fills the message's placeholders and is kept with the finding. */
   fail(resource: ResourceRef, messageId: string, data?: Record<string, unknown>, severity?: Severity): void;
   /** The data needed to judge the resource was not read. */

@@ -67,6 +67,8 @@ export interface EntrypointRule {
   /** The API's `enabled` defaults to true when absent. */
   enabled: boolean;
   parameters: Record<string, unknown>;
+  /** The rule's `ref` (kept across updates; may name the rule it was made from); null when absent. */
+  ref?: string | null;
 }
 
 export interface Entrypoint {
@@ -90,6 +92,7 @@ export function parseEntrypoint(raw: string): Entrypoint {
         description: str(rule['description']) ?? '',
         enabled: bool(rule['enabled']) ?? true,
         parameters: obj(rule['action_parameters']),
+        ref: str(rule['ref']),
       };
     }),
   };

@@ -7,8 +7,9 @@ import { snapshotOf, type FixtureSpec } from './fixture.js';
 
 /**
  * ESLint's RuleTester, for zonewarden rules: a table of valid snapshots (the rule passes and finds
- * nothing) and invalid ones (exactly the listed failures and unknowns, no more). Every message of
- * the rule must be produced by some invalid case, so no message goes untested.
+ * nothing, its passes carrying exactly the listed notes) and invalid ones (exactly the listed
+ * failures and unknowns, no more). Every message of the rule must be produced by some case, a
+ * failure's by an invalid case or a note's by a valid one, so no message goes untested.
  */
 
 export interface ValidCase {
@@ -16,10 +17,13 @@ export interface ValidCase {
   snapshot: FixtureSpec;
   options?: Record<string, unknown>;
   severity?: Severity;
+  /** The notes the passes carry (ctx.pass with a message id), no more; none when absent. */
+  notes?: ExpectedFinding[];
 }
 
 export interface ExpectedFinding {
-  status?: 'fail' | 'unknown';
+  /** fail by default; pass for a note. */
+  status?: 'fail' | 'unknown' | 'pass';
   messageId?: string;
   resourceType?: string;
   resourceId?: string;
@@ -62,6 +66,18 @@ function matches(f: Finding, e: ExpectedFinding): boolean {
 
 const brief = (f: Finding) => ({ status: f.status, messageId: f.messageId, severity: f.severity, zone: f.zone?.name, resource: f.resource, message: f.message });
 
+/** The expected findings missing from `actual`, and those of `actual` no expectation matched. */
+function differences(actual: readonly Finding[], expected: readonly ExpectedFinding[]): { missing: ExpectedFinding[]; unexpected: ReturnType<typeof brief>[] } {
+  const unmatched = [...actual];
+  const missing: ExpectedFinding[] = [];
+  for (const e of expected) {
+    const i = unmatched.findIndex((f) => matches(f, e));
+    if (i === -1) missing.push(e);
+    else unmatched.splice(i, 1);
+  }
+  return { missing, unexpected: unmatched.map(brief) };
+}
+
 export function testRule(rule: AnyRule, cases: { valid: ValidCase[]; invalid: InvalidCase[] }): void {
   describe(`rule ${rule.meta.id}`, () => {
     describe('valid', () => {
@@ -71,6 +87,8 @@ export function testRule(rule: AnyRule, cases: { valid: ValidCase[]; invalid: In
           expect(result.errors).toEqual([]);
           expect(result.findings.filter((f) => f.status !== 'pass').map(brief)).toEqual([]);
           expect(result.findings.length).toBeGreaterThan(0);
+          const notes = result.findings.filter((f) => f.messageId !== null);
+          expect(differences(notes, (c.notes ?? []).map((n) => ({ ...n, status: 'pass' as const }))), 'notes differ from the expected ones').toEqual({ missing: [], unexpected: [] });
         });
       }
     });
@@ -80,14 +98,7 @@ export function testRule(rule: AnyRule, cases: { valid: ValidCase[]; invalid: In
           const result = runRule(rule, c);
           expect(result.errors).toEqual([]);
           const actual = result.findings.filter((f) => f.status !== 'pass');
-          const unmatched = [...actual];
-          const missing: ExpectedFinding[] = [];
-          for (const e of c.findings) {
-            const i = unmatched.findIndex((f) => matches(f, e));
-            if (i === -1) missing.push(e);
-            else unmatched.splice(i, 1);
-          }
-          expect({ missing, unexpected: unmatched.map(brief) }, 'findings differ from the expected ones').toEqual({ missing: [], unexpected: [] });
+          expect(differences(actual, c.findings), 'findings differ from the expected ones').toEqual({ missing: [], unexpected: [] });
           // Drift and notifications follow a finding by its fingerprint (rule + resource): two
           // findings of one check on the same resource would be confused from one scan to the next.
           const seen = new Map<string, Finding>();
@@ -96,8 +107,8 @@ export function testRule(rule: AnyRule, cases: { valid: ValidCase[]; invalid: In
         });
       }
     });
-    it('produces every message of meta.messages in some invalid case', () => {
-      const used = new Set(cases.invalid.flatMap((c) => runRule(rule, c).findings.map((f) => f.messageId)));
+    it('produces every message of meta.messages in some case', () => {
+      const used = new Set([...cases.invalid, ...cases.valid.filter((c) => c.notes?.length)].flatMap((c) => runRule(rule, c).findings.map((f) => f.messageId)));
       expect(Object.keys(rule.meta.messages).filter((id) => !used.has(id))).toEqual([]);
     });
   });

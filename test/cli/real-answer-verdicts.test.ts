@@ -18,9 +18,10 @@ interface Finding {
   rule: string;
   status: string;
   severity: string;
-  messageId: string;
+  messageId: string | null;
   message: string;
   zone: { name: string } | null;
+  resource: { type: string };
 }
 
 const dataset: DatasetFile = {
@@ -87,8 +88,14 @@ describe('real answers, replayed through scan and audit', () => {
 
     // The CAA record came without content: it is read as a CAA record, so the zone is not said to
     // have none; it leaves out the universal pack's CA, which the vendor adds itself (vendor docs:
-    // CAA records, "Cloudflare adds CAA records for the CAs it uses"): info, not a refused renewal.
-    expect(of('caa-missing', 'caa-data.example')).toEqual([expect.objectContaining({ status: 'fail', severity: 'info', messageId: 'managedNotNamed' })]);
+    // CAA records, "Cloudflare adds CAA records for the CAs it uses"): the pack renews, so it passes
+    // with a note that --passes lists, and nothing fails.
+    const caa = of('caa-missing', 'caa-data.example');
+    expect(caa.map((f) => [f.status, f.resource.type, f.messageId]).sort()).toEqual([
+      ['pass', 'certificate_pack', 'managedNotNamed'],
+      ['pass', 'zone', null],
+    ]);
+    expect(caa.find((f) => f.messageId)?.message).toContain('the pack still renews');
 
     // Without created_on the pack is dated from the scan that first saw it: within the grace period
     // on the first scan, a pass rather than "unknown" for ever.

@@ -40,6 +40,17 @@ const throwsOnB = defineRule({
 
 const snapshot = { zones: [{ name: 'a.example', paused: true }, { name: 'b.example' }, { name: 'c.example' }] };
 
+/** Passes every zone; a paused one with a note (a message of its own), another with a note it does not have. */
+const notePaused = defineRule({
+  meta: meta('note-paused', 'zone', { messages: { bad: '{{what}} is bad', pausedNote: '{{what}} is paused, which fails nothing here' } }),
+  defaultOptions: {},
+  check(ctx) {
+    if (ctx.zone.zone.paused) ctx.pass(ctx.zone.resource, 'pausedNote', { what: ctx.zone.name });
+    else if (ctx.zone.name === 'c.example') ctx.pass(ctx.zone.resource, 'noSuchNote');
+    else ctx.pass();
+  },
+});
+
 function run(rules: Parameters<typeof loadCatalogue>[0], settings = {}, spec: FixtureSpec = snapshot) {
   const { reader, db } = snapshotOf(spec);
   try {
@@ -50,6 +61,18 @@ function run(rules: Parameters<typeof loadCatalogue>[0], settings = {}, spec: Fi
 }
 
 describe('engine', () => {
+  it('keeps the note a pass carries, as a pass: counted among passes, never among failures', () => {
+    const result = run([notePaused]);
+    expect(result.findings.map((f) => [f.zone?.name, f.status, f.messageId, f.message])).toEqual([
+      ['a.example', 'pass', 'pausedNote', 'a.example is paused, which fails nothing here'],
+      ['b.example', 'pass', null, 'note-paused holds'],
+    ]);
+    expect(result.findings[0]!.data).toEqual({ what: 'a.example' });
+    expect(result.passes['note-paused']).toBe(2);
+    // A note that is not among the rule's messages is the rule's error, as an unknown failure message is.
+    expect(result.errors.map((e) => [e.rule, e.zone?.name, e.message])).toEqual([['note-paused', 'c.example', 'no message "noSuchNote" in meta.messages']]);
+  });
+
   it('gives every zone a verdict and files findings under zone and account', () => {
     const result = run([failPaused]);
     expect(result.zones).toBe(3);

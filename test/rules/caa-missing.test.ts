@@ -56,6 +56,51 @@ testRule(rule, {
     // queried through its Gateway resolver: not public DNS, so no CA resolves their CAA.
     { name: 'an internal zone is not judged', snapshot: zone([caa('shop.example', '128 contactemail "dns@shop.example"')], [uploaded('digicert', ['shop.example'])], { type: 'internal' }) },
     { name: 'an internal zone without CAA is not judged', snapshot: zone([], [], { type: 'internal' }) },
+    // vendor docs, Add CAA records: for universal, advanced and total TLS certificates the vendor
+    // adds CAA records (not listed by the API) for pki.goog, letsencrypt.org, ssl.com and
+    // sectigo.com, so visible records that leave out such a pack's CA do not stop its renewal: the
+    // pack passes, with a note, and nothing fails (no failing info finding, as there was before).
+    // The peer's case (Prowler, zone_record_caa_exists: issue "letsencrypt.org") in a real shape:
+    // the zone's universal pack comes from Google Trust Services.
+    {
+      name: 'CAA naming Let\'s Encrypt on a zone whose universal pack is from Google Trust Services',
+      snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"')], [pack('google', ['shop.example', '*.shop.example'], { id: 'universal', type: 'universal' })]),
+      notes: [{ messageId: 'managedNotNamed', resourceType: 'certificate_pack', resourceId: 'universal', data: { ca: 'google', allowed: 'letsencrypt.org' }, message: 'the pack still renews' }],
+    },
+    {
+      name: 'CAA that leaves out the CA of a managed pack',
+      snapshot: zone([caa('shop.example', '0 issue "digicert.com"')], [pack('lets_encrypt', ['shop.example', 'www.shop.example'])]),
+      notes: [
+        {
+          messageId: 'managedNotNamed',
+          severity: 'medium',
+          resourceType: 'certificate_pack',
+          data: { caaName: 'shop.example', ca: 'lets_encrypt', allowed: 'digicert.com', hosts: 'shop.example, www.shop.example' },
+          message: 'the API does not list',
+        },
+      ],
+    },
+    // vendor docs, Add CAA records, as above: sectigo.com is among the records the vendor adds.
+    {
+      name: 'a managed Sectigo pack left out passes with a note: the vendor adds its CAA records',
+      snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"')], [pack('sectigo', ['shop.example'], { type: 'universal' })]),
+      notes: [{ messageId: 'managedNotNamed', data: { ca: 'sectigo' } }],
+    },
+    // vendor docs: universal and total TLS certificates are the vendor's too.
+    {
+      name: 'the universal pack and a total TLS pack',
+      snapshot: zone([caa('shop.example', '0 issue "digicert.com"')], [pack('google', ['shop.example'], { id: 'universal', type: 'universal' }), pack('google', ['*.shop.example'], { id: 'total', type: 'total_tls' })]),
+      notes: [
+        { messageId: 'managedNotNamed', resourceId: 'universal' },
+        { messageId: 'managedNotNamed', resourceId: 'total' },
+      ],
+    },
+    // RFC 8659 4.3 with the vendor docs: the wildcard is refused by issuewild; still the vendor's pack.
+    {
+      name: 'issuewild governs the wildcard',
+      snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"'), caa('shop.example', '0 issuewild ";"')], [pack('lets_encrypt', ['shop.example', '*.shop.example'])]),
+      notes: [{ messageId: 'managedNotNamed', data: { hosts: '*.shop.example', allowed: 'no CA' } }],
+    },
   ],
   invalid: [
     { name: 'no CAA at all', snapshot: zone([]), findings: [{ messageId: 'missing', severity: 'medium', resourceType: 'zone', message: 'no CAA records at shop.example' }] },
@@ -147,21 +192,6 @@ testRule(rule, {
       snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"'), caa('api.shop.example', '128 tbs "unknown"')]),
       findings: [{ messageId: 'criticalUnknown', data: { caaName: 'api.shop.example' } }],
     },
-    // vendor docs, Add CAA records: the vendor adds CAA for its CAs for advanced certificates, so the
-    // visible records leaving out the pack's CA do not stop its renewal (this case was high before).
-    {
-      name: 'CAA that leaves out the CA of a managed pack',
-      snapshot: zone([caa('shop.example', '0 issue "digicert.com"')], [pack('lets_encrypt', ['shop.example', 'www.shop.example'])]),
-      findings: [
-        {
-          messageId: 'managedNotNamed',
-          severity: 'info',
-          resourceType: 'certificate_pack',
-          data: { caaName: 'shop.example', ca: 'lets_encrypt', allowed: 'digicert.com', hosts: 'shop.example, www.shop.example' },
-          message: 'the API does not list',
-        },
-      ],
-    },
     // vendor docs, Add CAA records: the records the vendor adds are for pki.goog, letsencrypt.org,
     // ssl.com and sectigo.com only; an advanced pack from DigiCert gets none, so CAA that leaves
     // DigiCert out stops its renewal as for an uploaded certificate (this case was info before).
@@ -178,27 +208,6 @@ testRule(rule, {
             'the CAA records at shop.example allow letsencrypt.org, not digicert (digicert.com), which issues the vendor-managed advanced pack for shop.example, www.shop.example: that CA must refuse to renew or replace it; the vendor adds CAA records only for pki.goog, letsencrypt.org, ssl.com and sectigo.com, not for this CA',
         },
       ],
-    },
-    // vendor docs, Add CAA records, as above: sectigo.com is among the records the vendor adds.
-    {
-      name: 'a managed Sectigo pack left out is info: the vendor adds its CAA records',
-      snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"')], [pack('sectigo', ['shop.example'], { type: 'universal' })]),
-      findings: [{ messageId: 'managedNotNamed', severity: 'info', data: { ca: 'sectigo' } }],
-    },
-    // vendor docs: universal and total TLS certificates are the vendor's too.
-    {
-      name: 'the universal pack and a total TLS pack',
-      snapshot: zone([caa('shop.example', '0 issue "digicert.com"')], [pack('google', ['shop.example'], { id: 'universal', type: 'universal' }), pack('google', ['*.shop.example'], { id: 'total', type: 'total_tls' })]),
-      findings: [
-        { messageId: 'managedNotNamed', severity: 'info', resourceId: 'universal' },
-        { messageId: 'managedNotNamed', severity: 'info', resourceId: 'total' },
-      ],
-    },
-    // RFC 8659 4.3 with the vendor docs: the wildcard is refused by issuewild; still the vendor's pack.
-    {
-      name: 'issuewild governs the wildcard',
-      snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"'), caa('shop.example', '0 issuewild ";"')], [pack('lets_encrypt', ['shop.example', '*.shop.example'])]),
-      findings: [{ messageId: 'managedNotNamed', severity: 'info', data: { hosts: '*.shop.example', allowed: 'no CA' } }],
     },
     // RFC 8659 4.3: a wildcard the customer uploaded, refused by issuewild although issue allows its CA.
     {
