@@ -1,3 +1,4 @@
+import { recordTarget } from '../src/common/dns-targets.js';
 import { normaliseHostname } from '../src/policy/hostnames.js';
 import { NameGlobs } from '../src/policy/name-globs.js';
 import { defineRule } from '../src/policy/rule.js';
@@ -5,12 +6,20 @@ import { defineRule } from '../src/policy/rule.js';
 /** The record types a name resolves to a host with: the ones a wildcard makes every name answer. */
 const RESOLVING_TYPES = new Set(['A', 'AAAA', 'CNAME']);
 
+/**
+ * The record types that send a kind of traffic to a host: mail (MX, RFC 5321 5.1) and a named
+ * service (SRV, RFC 2782). A wildcard of these makes every made-up name take mail or offer the
+ * service, unless it points at nothing: a null MX (RFC 7505) or an SRV target of `.` (RFC 2782)
+ * says the opposite, which is what a wildcard should say for names that do not exist.
+ */
+const ROUTING_MESSAGE: Readonly<Record<string, string>> = { MX: 'mail', SRV: 'service' };
+
 export default defineRule({
   meta: {
     id: 'dns-wildcard-record',
-    title: 'No unintended wildcard A, AAAA or CNAME records',
+    title: 'No unintended wildcard A, AAAA, CNAME, MX or SRV records',
     description:
-      'A wildcard record (`*.example.com`; only a `*` as the first label is a wildcard) answers for every name below it that has no record of its own, at any depth. With a wildcard A, AAAA or CNAME record, typos, guessed names and forgotten hosts all resolve and reach a server, and every such name shares the parent\'s cookie scope and is covered by the zone\'s wildcard certificate, so content served under an unintended name is trusted like the real hosts; a wildcard CNAME to a third party hands every name to it, and one deprovisioned target is a takeover of all of them. A DNS-only wildcard is reported medium: DNS answers every such name with the origin address or target itself, so any invented name reaches the origin past the proxy, its firewall rules and DDoS protection. A proxied wildcard is reported low: the origin stays hidden and the zone\'s security rules stay in front, but the proxy answers for every name. A paused or not yet active zone answers proxied records with their origin, so there a proxied wildcard counts as DNS-only. Wildcards that are intended (a platform giving each customer a subdomain) are listed in `allow`. Internal zones are not public DNS, and in a partial (CNAME) setup the vendor\'s DNS does not answer for the zone, so a DNS-only wildcard there publishes nothing.',
+      'A wildcard record (`*.example.com`; only a `*` as the first label is a wildcard) answers for every name below it that has no record of its own, at any depth. With a wildcard A, AAAA or CNAME record, typos, guessed names and forgotten hosts all resolve and reach a server, and every such name shares the parent\'s cookie scope and is covered by the zone\'s wildcard certificate, so content served under an unintended name is trusted like the real hosts; a wildcard CNAME to a third party hands every name to it, and one deprovisioned target is a takeover of all of them. A DNS-only wildcard is reported medium: DNS answers every such name with the origin address or target itself, so any invented name reaches the origin past the proxy, its firewall rules and DDoS protection. A proxied wildcard is reported low: the origin stays hidden and the zone\'s security rules stay in front, but the proxy answers for every name. A paused or not yet active zone answers proxied records with their origin, so there a proxied wildcard counts as DNS-only. A wildcard MX record routes mail for every made-up subdomain to its mail server, which then takes mail for names that should not exist, and makes every such name look like a domain that receives mail, to senders and to receivers that check a sender\'s domain (RFC 5321 5.1). A wildcard SRV record answers the lookup of any service under its parent with its target, so clients that discover servers through SRV (RFC 2782; mail clients, RFC 6186; chat and voice) are sent to that host for services it was never meant to offer, with their credentials. Both are reported low: they route traffic to a named host rather than expose a new one. A wildcard null MX (RFC 7505) or SRV record with the target `.` (RFC 2782: the service is decidedly not available) says made-up names take no mail or service, and passes. Wildcards that are intended (a platform giving each customer a subdomain) are listed in `allow`. Internal zones are not public DNS, and in a partial (CNAME) setup the vendor\'s DNS does not answer for the zone, so a DNS-only wildcard there publishes nothing.',
     severity: 'medium',
     category: 'dns',
     scope: 'zone',
@@ -19,14 +28,19 @@ export default defineRule({
       dnsOnly: '{{name}} ({{type}} {{content}}) is a DNS-only wildcard: every name under {{base}} without a record of its own resolves straight to {{content}}, past the proxy',
       proxied: '{{name}} ({{type}} {{content}}) is a proxied wildcard: the proxy answers for every name under {{base}} without a record of its own and forwards it to the origin',
       originAnswered: '{{name}} ({{type}} {{content}}) is a proxied wildcard, but the zone is {{state}}: every name under {{base}} without a record of its own resolves straight to {{content}}',
+      mail: '{{name}} (MX {{content}}) is a wildcard MX record: mail for every name under {{base}} without records of its own is routed to {{target}}, so made-up subdomains take mail',
+      service: '{{name}} (SRV {{content}}) is a wildcard SRV record: the lookup of any service under {{base}} without records of its own is answered with {{target}}, so clients are sent there for services it does not offer',
     },
     remediation:
-      'Replace the wildcard with records for the names that are meant to exist, and delete it (`DELETE /zones/{zone_id}/dns_records/{dns_record_id}`); if every name is meant to answer, proxy it (`PATCH /zones/{zone_id}/dns_records/{dns_record_id}` with `{"proxied": true}`) so the origin stays hidden behind the firewall, and list it in `allow`.',
+      'Replace the wildcard with records for the names that are meant to exist, and delete it (`DELETE /zones/{zone_id}/dns_records/{dns_record_id}`); if every name is meant to answer, proxy it (`PATCH /zones/{zone_id}/dns_records/{dns_record_id}` with `{"proxied": true}`) so the origin stays hidden behind the firewall, and list it in `allow`. ' +
+      'Give MX and SRV records to the names that take mail or offer the service; where made-up names should say they take no mail, a wildcard null MX (`{"type": "MX", "name": "*.<zone>", "content": ".", "priority": 0}`, RFC 7505) does so.',
     references: [
       'vendor docs: wildcard DNS records (answer every subdomain not covered by another record, at any depth; a wildcard only on the first label; proxied or DNS-only on every plan)',
       'vendor docs: proxy status (a DNS-only record is answered with the origin address and its traffic does not pass the proxy); proxying limitations (pending zones are DNS-only)',
       'vendor API reference: DNS records, update (`proxied`) and delete',
       'RFC 4592 (wildcards in DNS); RFC 6265, 5.1.3 (cookie domain matching); RFC 6125, 6.4.3 (wildcard certificates)',
+      'RFC 5321 5.1 (mail is routed by the MX records of the domain); RFC 7505 (null MX: a domain that accepts no mail)',
+      'RFC 2782 (SRV: clients contact the targets of the service they look up; target "." means the service is not available); RFC 6186 (SRV for mail submission and access)',
     ],
     optionHelp: {
       allow: 'wildcard record names that are intended and not reported, as globs (`*` any characters, `?` one; e.g. `*.customers.example.com`)',
@@ -44,7 +58,18 @@ export default defineRule({
     let failed = false;
     for (const r of records.items) {
       // A string test first: the wildcards are a handful among up to a million records.
-      if (r.name === null || !r.name.startsWith('*.') || r.type === null || !RESOLVING_TYPES.has(r.type)) continue;
+      if (r.name === null || !r.name.startsWith('*.') || r.type === null) continue;
+      const routes = ROUTING_MESSAGE[r.type];
+      if (routes !== undefined) {
+        // MX and SRV records are never proxied, so the zone's state and proxying change nothing;
+        // a partial zone's DNS is another provider's, as for DNS-only records above.
+        const target = recordTarget(r.type, r.content);
+        if (target === null || partial || allow.matches(r.name)) continue;
+        ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, routes, { name: r.name, type: r.type, content: r.content ?? '', base: normaliseHostname(r.name.slice(2)), target }, 'low');
+        failed = true;
+        continue;
+      }
+      if (!RESOLVING_TYPES.has(r.type)) continue;
       // The API states the proxy status of every A, AAAA and CNAME record; one without it cannot be graded.
       if (r.proxied !== true && r.proxied !== false) continue;
       // vendor docs, partial setup: the zone's authoritative DNS is elsewhere, so a DNS-only record here answers nobody.

@@ -292,13 +292,16 @@ export const DKIM_MIN_RSA_BITS = 1024;
 const ED25519_SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
 /**
- * RFC 6376 3.6.1: p= is base64 (RFC 2045 alphabet and padding), folding white space allowed
- * anywhere inside. Null when it is not base64: a verifier cannot decode it.
+ * RFC 6376 3.6.1 and 2.4: p= is a base64string, the base64 alphabet with folding white space
+ * anywhere inside and up to two "=" of padding, which the grammar leaves optional. Null when it is
+ * not base64: a character outside the alphabet, or a length no encoding gives (one character past
+ * a group of four carries no whole byte).
  */
 function decodeBase64(value: string): Buffer | null {
   const text = value.replace(/[ \t\r\n]/g, '');
-  if (text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return null;
-  return Buffer.from(text, 'base64');
+  const m = /^([A-Za-z0-9+/]*)(={0,2})$/.exec(text);
+  if (!m || m[1]!.length % 4 === 1 || (m[2] !== '' && (m[1]!.length + m[2]!.length) % 4 !== 0)) return null;
+  return Buffer.from(m[1]!, 'base64');
 }
 
 /**

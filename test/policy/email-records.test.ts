@@ -154,7 +154,14 @@ describe('DKIM keys', () => {
     expect(dkimKey(`k=rsa; p=${rsa}`)).toEqual({ state: 'key' });
     // RFC 6376 6.1.2: a key that does not decode or parse verifies nothing; the head of a key is not a key.
     expect(dkimKey('v=DKIM1; k=rsa; p=MIGfMA0GCSqGSIb3')).toEqual({ state: 'invalid', reason: 'p= decodes, but not to an RSA public key (RFC 6376 3.6.1)' });
-    expect(dkimKey('v=DKIM1; p=abc')).toEqual({ state: 'invalid', reason: 'p= is not valid base64' });
+    expect(dkimKey('v=DKIM1; p=abcde')).toEqual({ state: 'invalid', reason: 'p= is not valid base64' });
+    expect(dkimKey('v=DKIM1; p=ab*c')).toEqual({ state: 'invalid', reason: 'p= is not valid base64' });
+    expect(dkimKey('v=DKIM1; p=abc==')).toEqual({ state: 'invalid', reason: 'p= is not valid base64' });
+    // RFC 6376 2.4: the padding of a base64string is optional; a key without it still decodes.
+    // (A bare 1024-bit RSAPublicKey, RFC 6376 3.6.1, whose base64 ends in one "=".)
+    const pkcs1 = 'MIGJAoGBAMtOD2RdzhIcKd/kcslQ8ui6LkkDSTbOXzxDGSMcNvKS9+edFxt32eDCSllgyfrr9BriT/SPCcuQhZeX8EnI2D4U7jG5I6IoYhekXdtlgAbLCiUT429Q76ZBr9+Cqo9SprxKUiS444ydnG7GdEJFW3RZ/yXQ1N46L9S8C+5FPZ41AgMBAAE=';
+    expect(dkimKey(`v=DKIM1; p=${pkcs1}`)).toEqual({ state: 'key' });
+    expect(dkimKey(`v=DKIM1; p=${pkcs1.replace(/=+$/, '')}`)).toEqual({ state: 'key' });
     // RFC 6376 3.6.1: white space inside p= only, and an empty p= is revoked.
     expect(dkimKey('v=DKIM1; p= ')).toEqual({ state: 'revoked' });
     expect(dkimKey('v=DKIM1; p=')).toEqual({ state: 'revoked' });

@@ -20,11 +20,15 @@ testRule(rule, {
     { name: 'specific records only', snapshot: zone(apex, www, record('A', 'ssh.a.example', '203.0.113.20')) },
     // vendor docs, wildcard DNS records: only the first label is a wildcard; `sub.*.a.example` is a literal `*`.
     { name: 'an asterisk below the first label is a literal character', snapshot: zone(apex, record('A', 'sub.*.a.example', '203.0.113.30'), record('A', 'x*.a.example', '203.0.113.31')) },
-    // vendor docs, proxy status: only A, AAAA and CNAME records resolve a name to a host; a wildcard TXT or MX answers no web request.
-    {
-      name: 'wildcards of other record types',
-      snapshot: zone(apex, record('TXT', '*.a.example', 'v=spf1 -all'), { ...record('MX', '*.a.example', 'mx.provider.example'), priority: 10 }),
-    },
+    // vendor docs, proxy status: only A, AAAA and CNAME records resolve a name to a host; a wildcard TXT routes nothing.
+    { name: 'a wildcard TXT record', snapshot: zone(apex, record('TXT', '*.a.example', 'v=spf1 -all')) },
+    // RFC 7505 3: the null MX (exchange ".", preference 0) says a domain takes no mail: as a wildcard, made-up names take none.
+    { name: 'a wildcard null MX', snapshot: zone(apex, { ...record('MX', '*.a.example', '.'), priority: 0 }) },
+    // RFC 2782: an SRV target of "." means the service is decidedly not available at the name.
+    { name: 'a wildcard SRV record whose target is "."', snapshot: zone(apex, { ...record('SRV', '*._tcp.a.example', '0 0 .'), priority: 0 }) },
+    { name: 'an intended wildcard MX listed in allow', options: { allow: ['*.tenants.a.example'] }, snapshot: zone(apex, { ...record('MX', '*.tenants.a.example', 'mx.a.example'), priority: 10 }) },
+    // vendor docs, partial setup: the zone's DNS is another provider's; its MX records are not what senders resolve.
+    { name: 'a wildcard MX in a partial (CNAME) setup', snapshot: { zones: [{ name: 'a.example', type: 'partial' as const, dnsRecords: [apex, { ...record('MX', '*.a.example', 'mx.a.example'), priority: 10 }] }] } },
     {
       name: 'intended wildcards listed in allow, by glob or by name',
       options: { allow: ['*.customers.a.example', '*.Preview.A.Example.'] },
@@ -122,6 +126,41 @@ testRule(rule, {
       name: 'a proxied wildcard in a partial (CNAME) setup',
       snapshot: { zones: [{ name: 'a.example', type: 'partial' as const, dnsRecords: [record('A', '*.a.example', '203.0.113.10', true)] }] },
       findings: [{ messageId: 'proxied', severity: 'low' }],
+    },
+    // RFC 5321 5.1: mail for a domain goes to the hosts its MX records name; RFC 4592: the wildcard
+    // gives every made-up name under a.example that MX. The peer's own case (Prowler,
+    // dns_record_no_wildcard: `*.example.com MX 10 mail.example.com`), in the API's shape
+    // (vendor API reference, DNS records: the MX preference is in priority, content is the exchange).
+    {
+      name: 'a wildcard MX record',
+      snapshot: zone(apex, { ...record('MX', '*.a.example', 'mail.a.example'), priority: 10 }),
+      findings: [
+        {
+          messageId: 'mail',
+          severity: 'low',
+          resourceType: 'dns_record',
+          resourceName: '*.a.example',
+          message: '*.a.example (MX mail.a.example) is a wildcard MX record: mail for every name under a.example without records of its own is routed to mail.a.example, so made-up subdomains take mail',
+          data: { target: 'mail.a.example' },
+        },
+      ],
+    },
+    // Older answers carry the preference in the content too.
+    { name: 'a wildcard MX whose content carries the preference', snapshot: zone(apex, record('MX', '*.mail.a.example', '10 mx1.provider.example')), findings: [{ messageId: 'mail', data: { target: 'mx1.provider.example', base: 'mail.a.example' } }] },
+    // RFC 2782: a client looking up _service._proto.name contacts the targets; the wildcard at
+    // *._tcp answers every TCP service. The peer's own case (`*._tcp.example.com SRV 10 5 5060
+    // sip.example.com`) in the API's shape (content `weight port target`, priority apart).
+    {
+      name: 'a wildcard SRV record',
+      snapshot: zone(apex, { ...record('SRV', '*._tcp.a.example', '5 5060 sip.a.example'), priority: 10 }),
+      findings: [
+        {
+          messageId: 'service',
+          severity: 'low',
+          resourceName: '*._tcp.a.example',
+          message: '*._tcp.a.example (SRV 5 5060 sip.a.example) is a wildcard SRV record: the lookup of any service under _tcp.a.example without records of its own is answered with sip.a.example, so clients are sent there for services it does not offer',
+        },
+      ],
     },
     {
       name: 'records not read',
