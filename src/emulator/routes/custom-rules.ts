@@ -1,4 +1,3 @@
-import { zoneChange } from '../audit-log.js';
 import { checkExpression } from '../expression.js';
 import { param, type RequestContext } from '../http/context.js';
 import { ApiFailure, CODES, fail, ok, type ErrorItem } from '../http/envelope.js';
@@ -9,6 +8,7 @@ import { KNOWN_PRODUCTS } from '../vocabulary.js';
 import { isObject, missingFeature } from './filter-input.js';
 import { zoneEntrypoints } from './rulesets-list.js';
 import { zoneFor } from './lookup.js';
+import { recordEntrypointWrite } from './ruleset-audit.js';
 
 /**
  * Writes to a zone's custom rules, the `http_request_firewall_custom` phase entry point, as the
@@ -167,18 +167,7 @@ function save(ctx: RequestContext, zone: Zone, rules: RulesetRule[], now: string
     rules,
   };
   zone.security.customRules = ruleset;
-  const type = previous ? 'update' : 'create';
-  ctx.record(
-    zoneChange(zone, {
-      type,
-      product: 'rulesets',
-      resourceType: 'ruleset',
-      resourceId: ruleset.id,
-      description: `Ruleset ${CUSTOM_PHASE} entry point ${type === 'create' ? 'created' : 'updated'}`,
-      request,
-      response: ruleset,
-    }),
-  );
+  recordEntrypointWrite(ctx, zone, ruleset, !previous, request);
   return ruleset;
 }
 
