@@ -6,7 +6,7 @@ import { listAll } from './lists.js';
 import type { ZoneTarget } from './zones.js';
 
 /**
- * What `firewall create` checks before anything is written: the expression, the action and what
+ * What `firewall create --legacy` checks before anything is written: the expression, the action and what
  * the plan allows, the quota, and what the zone already has (an active filter to reuse, an
  * active rule that already does the job). Paused filters and rules never count.
  */

@@ -6,7 +6,7 @@ import { listAll } from './lists.js';
 import type { ActionLog } from './log.js';
 
 /**
- * Creating a firewall rule the way the spec recommends: the filter first, through the filters
+ * `firewall create --legacy`: a firewall rule the way the spec recommends, the filter first, through the filters
  * interface, then the rule that references it. What the plan allows is checked before anything is
  * written. When the rule is then refused for good (a 4xx: quota, a missing feature, a bad field),
  * the filter this run created is deleted again (the spec's reverse-order deletion); when the
