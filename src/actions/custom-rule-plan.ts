@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ApiClient } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
+import { ApiAuthError, ApiError } from '../api/errors.js';
 import { normaliseExpression } from '../common/expression-text.js';
 import { BYPASS_PRODUCTS, planProblem } from './firewall-entitlements.js';
 import { checkExpressionText, FirewallCreateError } from './firewall-plan.js';
@@ -146,7 +146,13 @@ export async function planCustomRule(client: ApiClient, zone: ZoneTarget, reques
   checkExpressionText(request.expression);
   const problem = requestProblem(zone, request);
   if (problem) throw new FirewallCreateError(problem);
-  const entrypoint = await readEntrypoint(client, zone.id);
+  let entrypoint: Entrypoint | null;
+  try {
+    entrypoint = await readEntrypoint(client, zone.id);
+  } catch (err) {
+    if (!(err instanceof ApiAuthError)) throw err;
+    throw new FirewallCreateError(`reading the custom rules of ${zone.name} was refused (${err.message}): writing custom rules needs a token with Zone · Zone WAF · Edit (nothing was written)`);
+  }
   const rules = entrypoint?.rules ?? [];
   const wanted: Record<string, unknown> = {
     action: request.action,

@@ -186,6 +186,17 @@ describe('zonewarden firewall create (a WAF custom rule)', () => {
   });
 });
 
+describe('a token that may not read the custom rules', () => {
+  it('is told which permission writing them needs, and nothing is written', async () => {
+    const emu = await start({ dataset: caseDataset(), apiEra: 'retired', denyRoutes: ['GET /zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint'] });
+    const { run } = setup(emu);
+    const r = await run(...BLOCK, '--yes');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^zonewarden firewall: reading the custom rules of northwind\.example was refused \(.*\): writing custom rules needs a token with Zone · Zone WAF · Edit \(nothing was written\)\n$/);
+    expect(writesTo(emu)).toEqual([]);
+  });
+});
+
 describe('a write whose answer is lost', () => {
   it('finds the rule by its ref instead of writing it again, and the next run is a no-op', async () => {
     const emu = await start({ dataset: caseDataset(), apiEra: 'retired', lostAnswerRoutes: ['POST /zones/{zone_id}/rulesets/{ruleset_id}/rules'] });

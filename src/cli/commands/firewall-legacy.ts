@@ -1,5 +1,5 @@
-import { createFirewallRule } from '../../actions/firewall.js';
-import { planFirewallRule, type RuleRequest } from '../../actions/firewall-plan.js';
+import { createFirewallRule, retirementNote } from '../../actions/firewall.js';
+import { FirewallCreateError, planFirewallRule, type RuleRequest } from '../../actions/firewall-plan.js';
 import type { ZoneTarget } from '../../actions/zones.js';
 import { EXIT } from '../../common/errors.js';
 import { shorten } from '../../common/printable.js';
@@ -19,7 +19,14 @@ export async function createLegacyRule(
   say: (text: string) => void,
 ): Promise<number> {
   const { yes } = options;
-  const plan = await planFirewallRule(session.client, zone, request, quotas);
+  let plan;
+  try {
+    plan = await planFirewallRule(session.client, zone, request, quotas);
+  } catch (err) {
+    const note = retirementNote(err);
+    if (note === '') throw err;
+    throw new FirewallCreateError(`reading the zone's filters and firewall rules failed: ${(err as Error).message}.${note}`);
+  }
   say(`zone ${zone.name} (${zone.plan ?? 'unknown'} plan): ${plan.rules} firewall rule(s)${plan.quota === null ? '' : ` of ${plan.quota} allowed`}`);
   if (plan.existingRuleId) {
     say(`rule ${plan.existingRuleId} already runs this expression with action ${request.action}: nothing to do`);
