@@ -107,13 +107,22 @@ export function ruleRef(zone: ZoneTarget, rule: Record<string, unknown>, taken: 
   }
 }
 
+/** A JSON value as text whatever the order of its keys and list items: what a skip rule skips is a set. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).sort().join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
 /** Whether a rule of the entry point does what the request asks (same expression, action and skip parameters). */
 function sameRule(rule: EntrypointRule, wanted: Record<string, unknown>): boolean {
   return (
     typeof rule.expression === 'string' &&
     normaliseExpression(rule.expression) === normaliseExpression(String(wanted['expression'])) &&
     rule.action === wanted['action'] &&
-    JSON.stringify(rule.action_parameters ?? null) === JSON.stringify(wanted['action_parameters'] ?? null)
+    canonical(rule.action_parameters ?? null) === canonical(wanted['action_parameters'] ?? null)
   );
 }
 

@@ -3,7 +3,7 @@ import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
 import { caseDataset } from '../support/case-dataset.js';
-import { emulatorsClosedAfterEach, get, zoneId } from '../support/http.js';
+import { emulatorsClosedAfterEach, get, raw, zoneId } from '../support/http.js';
 import { runInProcess, writeCommand, writesTo } from '../support/in-process.js';
 
 /**
@@ -147,6 +147,12 @@ describe('zonewarden firewall create (a WAF custom rule)', () => {
     expect(r.code, r.stderr).toBe(0);
     const rule = (await customRules(emu, 'northwind.example')).rules.find((x) => x.expression === 'ip.src eq 192.0.2.10');
     expect(rule?.action_parameters).toEqual({ ruleset: 'current', phases: ['http_request_firewall_managed'], products: ['waf'] });
+    // A rule written elsewhere with the same skip options in another order (and other spacing) is the same rule: nothing to do.
+    const entry = await customRules(emu, 'northwind.example');
+    const other = { action: 'skip', expression: 'ip.src eq  192.0.2.12', action_parameters: { products: ['uaBlock', 'waf'], phases: ['http_ratelimit'] } };
+    expect((await raw(emu, 'POST', `/zones/${zoneId(emu, 'northwind.example')}/rulesets/${entry.id}/rules`, { body: other })).status).toBe(200);
+    const same = await run('--zone', 'northwind.example', '--expression', 'ip.src eq 192.0.2.12', '--action', 'skip', '--skip', 'http_ratelimit,waf,uaBlock', '--yes');
+    expect(same.stdout).toMatch(/already runs this expression with action skip: nothing to do/);
     const missing = await run('--zone', 'northwind.example', '--expression', 'ip.src eq 192.0.2.11', '--action', 'skip');
     expect(missing.stderr).toMatch(/^zonewarden firewall: --action skip needs --skip, what it skips/);
     const stray = await run(...BLOCK, '--skip', 'waf');
