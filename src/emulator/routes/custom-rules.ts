@@ -45,14 +45,13 @@ export const CUSTOM_PHASE = 'http_request_firewall_custom';
 export const CUSTOM_ACTIONS = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip'] as const;
 /** What a custom rule's skip action can skip by phase (vendor docs: available skip options). */
 export const SKIPPABLE_PHASES = ['http_ratelimit', 'http_request_sbfm', 'http_request_firewall_managed'] as const;
-const RULESET_VALIDATION = 20217;
 const MAX_DESCRIPTION = 500;
 
 type RuleInput = Pick<RulesetRule, 'action' | 'expression' | 'description' | 'enabled'> & { id?: string; ref?: string; action_parameters?: Record<string, unknown> };
 
 function invalid(pointer: string, value: unknown, field: string, reason: string): ErrorItem {
   const shown = typeof value === 'string' ? value.slice(0, 80) : JSON.stringify(value)?.slice(0, 80);
-  return { code: RULESET_VALIDATION, message: `'${shown}' is not a valid value for ${field} because ${reason}`, source: { pointer } };
+  return { code: CODES.rulesetValidation, message: `'${shown}' is not a valid value for ${field} because ${reason}`, source: { pointer } };
 }
 
 function skipProblem(params: unknown): string | null {
