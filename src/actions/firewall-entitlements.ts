@@ -27,6 +27,14 @@ export function entitlementProblem(zone: { name: string; plan: string | null }, 
   if (request.action !== 'bypass' && products.length > 0) return `--products applies to --action bypass only; drop it for --action ${request.action}`;
   const unknown = products.filter((p) => !(BYPASS_PRODUCTS as readonly string[]).includes(p));
   if (unknown.length) return `--products ${unknown.join(', ')} is not a product a bypass rule can skip; use some of ${BYPASS_PRODUCTS.join(', ')}`;
+  return planProblem(zone, request);
+}
+
+/**
+ * What the zone's plan does not allow of a rule, firewall rule or custom rule alike (vendor docs:
+ * custom rules availability: the log action Enterprise only; regular expressions Business and up).
+ */
+export function planProblem(zone: { name: string; plan: string | null }, request: { expression: string; action: string }): string | null {
   // An unknown plan is left to the API to judge: refusing could block an entitled zone.
   if (zone.plan === null) return null;
   if (request.action === 'log' && zone.plan !== 'enterprise') {

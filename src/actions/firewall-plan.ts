@@ -6,7 +6,7 @@ import { listAll } from './lists.js';
 import type { ZoneTarget } from './zones.js';
 
 /**
- * What `firewall create` checks before anything is written: the expression, the action and what
+ * What `firewall create --legacy` checks before anything is written: the expression, the action and what
  * the plan allows, the quota, and what the zone already has (an active filter to reuse, an
  * active rule that already does the job). Paused filters and rules never count.
  */
@@ -57,13 +57,18 @@ export interface FirewallPlan {
   quota: number | null;
 }
 
-/** Checks before any write: the expression's length, the action, and the zone's quota headroom. */
-export async function planFirewallRule(client: ApiClient, zone: ZoneTarget, request: RuleRequest, quotas: Readonly<Record<string, number>>): Promise<FirewallPlan> {
-  const characters = [...request.expression].length;
-  if (request.expression.trim() === '') throw new FirewallCreateError('--expression is empty: give the filter expression, e.g. --expression \'ip.src eq 192.0.2.1\'');
+/** The rules language's own limits, checked before anything is read or written: not empty, at most 4,096 characters. */
+export function checkExpressionText(expression: string): void {
+  const characters = [...expression].length;
+  if (expression.trim() === '') throw new FirewallCreateError('--expression is empty: give the rule expression, e.g. --expression \'ip.src eq 192.0.2.1\'');
   if (characters > MAX_EXPRESSION_CHARACTERS) {
     throw new FirewallCreateError(`the expression is ${characters.toLocaleString('en-US')} characters, over the rules language's limit of 4,096: split it over several rules`);
   }
+}
+
+/** Checks before any write: the expression's length, the action, and the zone's quota headroom. */
+export async function planFirewallRule(client: ApiClient, zone: ZoneTarget, request: RuleRequest, quotas: Readonly<Record<string, number>>): Promise<FirewallPlan> {
+  checkExpressionText(request.expression);
   if (!(FIREWALL_ACTIONS as readonly string[]).includes(request.action)) {
     throw new FirewallCreateError(`--action ${request.action} is not a firewall rule action; use one of ${FIREWALL_ACTIONS.join(', ')}`);
   }

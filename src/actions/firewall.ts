@@ -1,12 +1,12 @@
 import type { ApiClient } from '../api/client.js';
 import { LIST_ENDPOINTS } from '../api/endpoints.js';
-import { ApiAuthError, ApiError, ApiRequestError } from '../api/errors.js';
+import { ApiAuthError, ApiError, ApiGoneError, ApiRequestError } from '../api/errors.js';
 import { FirewallCreateError, type FilterItem, type FirewallPlan, type RuleItem, type RuleRequest } from './firewall-plan.js';
 import { listAll } from './lists.js';
 import type { ActionLog } from './log.js';
 
 /**
- * Creating a firewall rule the way the spec recommends: the filter first, through the filters
+ * `firewall create --legacy`: a firewall rule the way the spec recommends, the filter first, through the filters
  * interface, then the rule that references it. What the plan allows is checked before anything is
  * written. When the rule is then refused for good (a 4xx: quota, a missing feature, a bad field),
  * the filter this run created is deleted again (the spec's reverse-order deletion); when the
@@ -15,6 +15,19 @@ import type { ActionLog } from './log.js';
  */
 
 const DUPLICATE_FILTER = 10102;
+/** The refusal of today's API, seen in the wild: code 10020, `firewallrules.api.maintenance_mode ...`. */
+const NOT_ACCEPTED = 10020;
+
+/**
+ * When the API refused the write because firewall rules are retired (maintenance mode, or 410
+ * Gone), what to say and do instead; '' for any other failure.
+ */
+export function retirementNote(err: unknown): string {
+  const retired = err instanceof ApiGoneError || (err instanceof ApiError && err.hasCode(NOT_ACCEPTED) && /maintenance_mode/i.test(err.message));
+  return retired
+    ? ' The vendor retired firewall rules and the filters API on 2025-06-15 (they were upgraded to WAF custom rules), and this API no longer takes them: run the same command without --legacy to write a WAF custom rule through the rulesets API.'
+    : '';
+}
 
 export interface FirewallResult {
   filterId: string | null;
@@ -49,7 +62,7 @@ function duplicateOf(err: unknown): string | null {
 }
 
 /** A refusal a retry will not change (a 4xx or `success: false`): unlike a 5xx or a lost connection. */
-const isPermanent = (err: unknown): boolean => err instanceof ApiRequestError || err instanceof ApiAuthError;
+const isPermanent = (err: unknown): boolean => err instanceof ApiRequestError || err instanceof ApiAuthError || err instanceof ApiGoneError;
 
 type Where = { command: string; zone: { id: string; name: string } };
 
@@ -100,7 +113,7 @@ export async function createFirewallRule(client: ApiClient, log: ActionLog, plan
             : orphan === null
               ? ''
               : await settleFilter(client, log, where, orphan, err);
-        throw new FirewallCreateError(`the rule was refused: ${(err as Error).message}.${left}`);
+        throw new FirewallCreateError(`the rule was refused: ${(err as Error).message}.${left}${retirementNote(err)}`);
       }
       // The API refused the write as a duplicate: logged as such, and its filter is reused.
       log.recordFailure({ ...where, action: 'rule.create', target: ruleTarget, detail: { inline: true, reusedFilterId: duplicate } }, err);
@@ -120,7 +133,7 @@ export async function createFirewallRule(client: ApiClient, log: ActionLog, plan
       const duplicate = duplicateOf(err);
       if (duplicate === null) {
         log.recordFailure({ ...where, action: 'filter.create', target: { type: 'filter', id: null, name: request.description ?? null }, detail: { expression: request.expression } }, err);
-        throw new FirewallCreateError(`the filter was refused, nothing was created: ${(err as Error).message}`);
+        throw new FirewallCreateError(`the filter was refused, nothing was created: ${(err as Error).message}.${retirementNote(err)}`);
       }
       log.recordFailure({ ...where, action: 'filter.create', target: { type: 'filter', id: null, name: request.description ?? null }, detail: { expression: request.expression, reusedFilterId: duplicate } }, err);
       await refusePaused(client, zone.id, duplicate);
@@ -142,7 +155,7 @@ export async function createFirewallRule(client: ApiClient, log: ActionLog, plan
     log.recordFailure({ ...where, action: 'rule.create', target: ruleTarget, detail: { filterId, filterReused: reused } }, err);
     // A filter that was there before (shared, or an earlier run's) is never deleted.
     const settled = reused ? ` The filter ${filterId} was there before and is kept.` : await settleFilter(client, log, where, filterId, err);
-    throw new FirewallCreateError(`the rule was refused: ${(err as Error).message}.${settled}`);
+    throw new FirewallCreateError(`the rule was refused: ${(err as Error).message}.${settled}${retirementNote(err)}`);
   }
 }
 

@@ -19,7 +19,7 @@ import {
 } from './http/auth.js';
 import { Hang, type ApiEra, type RequestContext } from './http/context.js';
 import { ApiFailure, CODES, envelopeText, fail, failureBody, type Answer, type Envelope } from './http/envelope.js';
-import { Faults, type FaultKind } from './http/faults.js';
+import { BAD_GATEWAY_PAGE, Faults, type FaultKind } from './http/faults.js';
 import { CredentialBudgets, RateLimiter, rateLimitHeaders, secondsUntil, type RateLimitHeaderStyle } from './http/rate-limit.js';
 import { Router, type RouteMatch } from './http/router.js';
 import { createIdFactory, stableId } from './ids.js';
@@ -28,6 +28,7 @@ import { accountRulesetRoutes } from './routes/account-rulesets.js';
 import { accountAndZoneRoutes } from './routes/accounts-zones.js';
 import { AUDIT_LOG_ROUTE, auditLogRoutes } from './routes/audit-log.js';
 import { certificatePackRoutes } from './routes/certificate-packs.js';
+import { customRuleRoutes } from './routes/custom-rules.js';
 import { dnsRoutes } from './routes/dns-records.js';
 import { filterRoutes } from './routes/filters.js';
 import { firewallRuleRoutes } from './routes/firewall-rules.js';
@@ -70,6 +71,12 @@ export interface EmulatorOptions {
   /** Routes that always answer 500, e.g. `GET /zones/{zone_id}/filters`. */
   failRoutes?: string[];
   /**
+   * Routes whose answer is lost after the request was carried out: the write happens (and is in
+   * the audit log), then the client gets the edge's 502 page, as when the connection to the API
+   * fails after the origin applied a change. For tests of clients that must not write twice.
+   */
+  lostAnswerRoutes?: string[];
+  /**
    * Routes the token lacks the permission for: they answer 403 code 9109 "Unauthorized to access
    * requested resource", as the real API does.
    */
@@ -96,7 +103,11 @@ export interface EmulatorOptions {
    * member) with a request budget of its own, as the API keeps one per user or account-owned token.
    */
   accountTokens?: AccountToken[];
-  /** `retired`: the previous managed-rules endpoints answer 410 Gone, as after the vendor retired them. */
+  /**
+   * `retired` (today's API): the previous managed-rules endpoints answer 410 Gone, and writes to
+   * filters and firewall rules are refused (code 10020, maintenance mode), as after the vendor
+   * retired them; `classic` (default): the specification's API, which still takes them.
+   */
   apiEra?: ApiEra;
   /**
    * `denied`: the token lacks the audit-log read permission ("Account Settings Read"), and
@@ -131,6 +142,7 @@ export function buildRouter(): Router {
     ...dnsRoutes,
     ...certificatePackRoutes,
     ...firewallRuleRoutes,
+    ...customRuleRoutes,
     ...filterRoutes,
     ...userRoutes,
     ...migrationRoutes,
@@ -288,6 +300,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       };
       const answer: Answer = await match.route.handler(ctx);
       logChanges(answer.status);
+      if (options.lostAnswerRoutes?.includes(match.key)) {
+        stats.faultsInjected++;
+        return send(502, BAD_GATEWAY_PAGE, 'text/html', limitHeaders);
+      }
       sendJson(answer.status, answer.body, limitHeaders);
     } catch (err) {
       if (err instanceof Hang) {

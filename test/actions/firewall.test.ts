@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createFirewallRule } from '../../src/actions/firewall.js';
+import { createFirewallRule, retirementNote } from '../../src/actions/firewall.js';
+import { ApiGoneError, ApiRequestError } from '../../src/api/errors.js';
 import type { FirewallPlan } from '../../src/actions/firewall-plan.js';
 import { ActionLog, listActions } from '../../src/actions/log.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
@@ -61,5 +62,17 @@ describe('a paused filter named by the duplicate answer', () => {
       await client.close();
       db.close();
     }
+  });
+});
+
+// wild: 10020 "firewallrules.api.maintenance_mode" once the writes are shut off; vendor SDK: retired endpoints answer 410 Gone.
+describe('the refusal of an API that retired firewall rules', () => {
+  it('is named, with the retirement date and the default way, for the maintenance-mode answer and for 410 Gone; not for other refusals', () => {
+    const fields = { route: 'POST /zones/{id}/filters', status: 400 };
+    const maintenance = new ApiRequestError('POST /zones/x/filters: HTTP 400 code 10020: firewallrules.api.maintenance_mode: no longer accepts changes', { ...fields, apiErrors: [{ code: 10020, message: 'firewallrules.api.maintenance_mode' }] });
+    const gone = new ApiGoneError('GET /zones/x/filters: HTTP 410', { ...fields, status: 410 });
+    const entitlement = new ApiRequestError('POST /zones/x/firewall/rules: HTTP 400 code 10020: firewallrules.api.not_entitled: log needs Enterprise', { ...fields, apiErrors: [{ code: 10020, message: 'firewallrules.api.not_entitled' }] });
+    for (const err of [maintenance, gone]) expect(retirementNote(err)).toMatch(/retired firewall rules and the filters API on 2025-06-15 .* without --legacy/);
+    expect(retirementNote(entitlement)).toBe('');
   });
 });

@@ -79,7 +79,7 @@ describe('zonewarden CLI', () => {
   it('shows every emulator option in emulator --help', async () => {
     const r = await runCli(['emulator', '--help']);
     expect(r.code).toBe(0);
-    for (const flag of ['--port', '--dataset', '--seed', '--accounts', '--zones', '--records', '--now', '--token', '--email', '--key', '--latency', '--rate-limit', '--fault-rate', '--timeout-per-page', '--repeat-page', '--fail-route']) {
+    for (const flag of ['--port', '--dataset', '--seed', '--accounts', '--zones', '--records', '--now', '--token', '--email', '--key', '--latency', '--rate-limit', '--fault-rate', '--timeout-per-page', '--repeat-page', '--fail-route', '--lose-answer-route', '--api-era']) {
       expect(r.stdout).toContain(flag);
     }
   });

@@ -6,11 +6,15 @@ import { caseDataset } from '../support/case-dataset.js';
 import { emulatorsClosedAfterEach, get, raw, zoneId } from '../support/http.js';
 import { runInProcess, writeCommand, writesTo } from '../support/in-process.js';
 
-/** `zonewarden firewall create` against the tests' organisation: each test gets a fresh emulator. */
+/**
+ * `zonewarden firewall create --legacy` (the specification's filter and firewall rule calls) against
+ * the tests' organisation in the classic era, the API that still takes them: each test gets a fresh
+ * emulator. The default, a WAF custom rule, is tested in firewall-custom.test.ts.
+ */
 
 const start = emulatorsClosedAfterEach();
 
-const setup = (emu: RunningEmulator, config?: unknown) => writeCommand(emu, ['firewall', 'create'], config);
+const setup = (emu: RunningEmulator, config?: unknown) => writeCommand(emu, ['firewall', 'create', '--legacy'], config);
 
 /** The error line: informational lines (the rescan) come before it. */
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
@@ -20,7 +24,7 @@ async function rulesOf(emu: RunningEmulator, zone: string): Promise<Array<{ id: 
   return (await get(emu, `/zones/${zoneId(emu, zone)}/firewall/rules?per_page=100`)).json.result;
 }
 
-describe('zonewarden firewall create', () => {
+describe('zonewarden firewall create --legacy', () => {
   it('is a dry run without --yes: it says what it would create and writes nothing', async () => {
     const emu = await start();
     const { run, actions } = setup(emu);

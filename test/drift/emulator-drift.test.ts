@@ -122,15 +122,15 @@ describe('drift between scans of a changing organisation', () => {
     const second = await scan(after);
     byDataset = (await diff()).result;
 
-    // People changed things through the API.
+    // People changed things through the API (firewall rules, the specification's API: --legacy).
     const shop = await zoneId(after, 'shop.example');
-    const created = await writeCommand(after, ['firewall', 'create']).run(
+    const created = await writeCommand(after, ['firewall', 'create', '--legacy']).run(
       '--zone', 'shop.example', '--expression', 'http.request.uri.path contains "/wp-admin"', '--action', 'block', '--description', 'No wp-admin', '--yes',
     );
     expect(created.code, created.stderr).toBe(0);
     const legacy = await ruleNamed(after, shop, 'Legacy allow');
     expect((await raw(after, 'DELETE', `/zones/${shop}/firewall/rules/${legacy.id}?delete_filter_if_unused=true`)).status).toBe(200);
-    const hostile = await writeCommand(after, ['firewall', 'create']).run(
+    const hostile = await writeCommand(after, ['firewall', 'create', '--legacy']).run(
       '--zone', 'shop.example', '--expression', 'ip.src eq 192.0.2.99', '--action', 'block', '--description', HOSTILE, '--yes',
     );
     expect(hostile.code, hostile.stderr).toBe(0);
@@ -320,7 +320,7 @@ describe('drift after a scan of one zone', () => {
     const run = (...args: string[]) => runInProcess([...args, '--db', file], env, local);
     expect((await run('scan', '--base-url', emu.url, '--budget', '1000000', '--quiet')).code).toBe(0);
     // A write command rescans the zone it changed, into a scan of that zone only.
-    const created = await run('firewall', 'create', '--base-url', emu.url, '--budget', '1000000', '--zone', 'shop.example', '--expression', 'ip.src eq 192.0.2.5', '--action', 'block', '--description', 'One more', '--yes');
+    const created = await run('firewall', 'create', '--legacy', '--base-url', emu.url, '--budget', '1000000', '--zone', 'shop.example', '--expression', 'ip.src eq 192.0.2.5', '--action', 'block', '--description', 'One more', '--yes');
     expect(created.code, created.stderr).toBe(0);
     // The rescan is not the organisation's latest scan: diff compares it only when asked for.
     const byDefault = await run('diff', '--format', 'json', '--quiet');

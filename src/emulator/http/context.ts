@@ -3,8 +3,10 @@ import type { Organisation } from '../state.js';
 import { CODES, fail } from './envelope.js';
 
 /**
- * Which API the emulator plays: `classic`, the previous managed-rules endpoints still answer;
- * `retired`, they answer 410 Gone, as after the vendor retired them.
+ * Which API the emulator plays: `classic`, the specification's, where the previous managed-rules
+ * endpoints and the writes to filters and firewall rules still work; `retired`, today's, where the
+ * former answer 410 Gone and the latter are refused (code 10020, maintenance mode), as after the
+ * vendor retired them (custom rules are written through the rulesets API in both).
  */
 export type ApiEra = 'classic' | 'retired';
 

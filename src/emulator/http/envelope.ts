@@ -117,6 +117,8 @@ export const CODES = {
   notEntitled: 10020,
   /** wild: the entry point ruleset does not exist yet */
   rulesetNotFound: 10003,
+  /** wild: a rulesets API write refused by validation (`'<value>' is not a valid value for <field> because ...`, with source.pointer) */
+  rulesetValidation: 20217,
   /** wild: duplicate filter expression (meta.id names the existing filter) */
   duplicateFilter: 10102,
   /** emulator: migration request refused (state, plan or compatibility) */

@@ -40,7 +40,7 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-const BAD_GATEWAY_PAGE =
+export const BAD_GATEWAY_PAGE =
   '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n';
 
 export class Faults {

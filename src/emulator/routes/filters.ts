@@ -36,6 +36,29 @@ function getFilter(ctx: RequestContext) {
   return f ? ok(serialize.filter(f)) : notFound('filter', id);
 }
 
+/**
+ * In the `retired` era every write to filters and firewall rules is refused: the vendor upgraded
+ * firewall rules to custom rules and shut the two APIs' writes off (WAF, "Firewall rules upgrade":
+ * no longer supported since 2025-06-15). The answer seen in the wild: code 10020, a message that
+ * starts `firewallrules.api.maintenance_mode` and points to the rulesets API; its HTTP status (400)
+ * and that the filters API answers the same are the emulator's guesses. Reads keep answering.
+ */
+export function legacyWrites(routes: Route[]): Route[] {
+  return routes.map((route) =>
+    route.method === 'GET'
+      ? route
+      : {
+          ...route,
+          handler: (ctx: RequestContext) => {
+            if (ctx.apiEra === 'retired') {
+              throw fail(400, CODES.notEntitled, 'firewallrules.api.maintenance_mode: this API no longer accepts changes since firewall rules were upgraded to WAF custom rules; write custom rules through the rulesets API (phase http_request_firewall_custom)');
+            }
+            return route.handler(ctx);
+          },
+        },
+  );
+}
+
 export function bodyArray(ctx: RequestContext): unknown[] {
   const body = ctx.body();
   if (!Array.isArray(body) || body.length === 0) throw fail(400, CODES.validation, 'request body must be a non-empty JSON array');
@@ -120,7 +143,7 @@ function deleteFilters(ctx: RequestContext, ids: string[]) {
   return ids.map((id) => ({ id }));
 }
 
-export const filterRoutes: Route[] = [
+export const filterRoutes: Route[] = legacyWrites([
   { method: 'GET', template: '/zones/{zone_id}/filters', handler: listFilters },
   { method: 'POST', template: '/zones/{zone_id}/filters', handler: createFilters },
   { method: 'PUT', template: '/zones/{zone_id}/filters', handler: (ctx) => ok(updateFilters(ctx, bodyArray(ctx))) },
@@ -144,4 +167,4 @@ export const filterRoutes: Route[] = [
     template: '/zones/{zone_id}/filters/{filter_id}',
     handler: (ctx) => ok(deleteFilters(ctx, [param(ctx, 'filter_id')])[0]),
   },
-];
+]);

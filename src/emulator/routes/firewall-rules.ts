@@ -17,7 +17,7 @@ import {
   validationError,
   type FilterInput,
 } from './filter-input.js';
-import { bodyArray, recordFilter } from './filters.js';
+import { bodyArray, legacyWrites, recordFilter } from './filters.js';
 import { notFound, zoneFor } from './lookup.js';
 
 const MAX_DESCRIPTION = 500;
@@ -250,7 +250,7 @@ function deleteRules(ctx: RequestContext, ids: string[]) {
   return ids.map((id) => ({ id }));
 }
 
-export const firewallRuleRoutes: Route[] = [
+export const firewallRuleRoutes: Route[] = legacyWrites([
   { method: 'GET', template: '/zones/{zone_id}/firewall/rules', handler: listRules },
   { method: 'POST', template: '/zones/{zone_id}/firewall/rules', handler: createRules },
   { method: 'PUT', template: '/zones/{zone_id}/firewall/rules', handler: (ctx) => ok(updateRules(ctx, bodyArray(ctx))) },
@@ -282,4 +282,4 @@ export const firewallRuleRoutes: Route[] = [
     template: '/zones/{zone_id}/firewall/rules/{rule_id}',
     handler: (ctx) => ok(deleteRules(ctx, [param(ctx, 'rule_id')])[0]),
   },
-];
+]);

@@ -1,4 +1,3 @@
-import { zoneChange } from '../audit-log.js';
 import { checkExpression } from '../expression.js';
 import type { RequestContext } from '../http/context.js';
 import { ApiFailure, CODES, fail, ok, type ErrorItem } from '../http/envelope.js';
@@ -8,6 +7,7 @@ import type { MigrationState, Ruleset, RulesetRule, Zone } from '../state.js';
 import { bypassRulesToMigrate, KNOWN_MANAGED_RULESETS, migrationConfig, overLimitReasons } from '../waf-mapping.js';
 import { isObject, validationError } from './filter-input.js';
 import { zoneFor } from './lookup.js';
+import { recordEntrypointWrite } from './ruleset-audit.js';
 
 /**
  * The managed-rules migration: check, config and status, and the entry point PUT that moves a
@@ -174,18 +174,7 @@ function save(ctx: RequestContext, zone: Zone, body: RulesetBody, why = ''): Rul
     rules: body.rules.map((r) => ({ ...r, id: r.id || ctx.org.newId(), version, last_updated: now })),
   };
   zone.migration.entrypoint = ruleset;
-  const type = previous ? 'update' : 'create';
-  ctx.record(
-    zoneChange(zone, {
-      type,
-      product: 'rulesets',
-      resourceType: 'ruleset',
-      resourceId: ruleset.id,
-      description: `Ruleset ${PHASE} entry point ${type === 'create' ? 'created' : 'updated'}${why}`,
-      request: ctx.body(),
-      response: ruleset,
-    }),
-  );
+  recordEntrypointWrite(ctx, zone, ruleset, !previous, ctx.body(), why);
   return ruleset;
 }
 
