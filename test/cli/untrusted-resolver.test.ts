@@ -27,12 +27,11 @@ afterAll(async () => {
 });
 
 /** `zonewarden run` of the demo organisation with this resolver: its stderr, findings.json and report.md. */
-async function runWith(resolver: TableDnsServer | null) {
-  const dir = mkdtempSync(join(tmpdir(), 'zw-resolver-'));
+async function runWith(resolver: TableDnsServer | null, dir = mkdtempSync(join(tmpdir(), 'zw-resolver-')), scan = 1) {
   const args = ['run', '--base-url', emulator.url, '--db', join(dir, 'zonewarden.db'), '--budget', '1000000', '--out', join(dir, 'reports'), '--format', 'json,md,html'];
   // Without a resolver of the test's, the emulators' loopback world answers (test/support/in-process.ts).
   const r = await runInProcess(resolver ? [...args, '--resolver', resolver.address] : args, { ZONEWARDEN_API_TOKEN: TOKEN }, dir);
-  const runDir = join(dir, 'reports', readdirSync(join(dir, 'reports')).find((d) => d.endsWith('-scan-1'))!);
+  const runDir = join(dir, 'reports', readdirSync(join(dir, 'reports')).find((d) => d.endsWith(`-scan-${scan}`))!);
   const findings = (JSON.parse(readFileSync(join(runDir, 'findings.json'), 'utf8')) as AuditJson).findings.filter((f) => f.rule === 'dns-dangling-target');
   return { ...r, findings, md: readFileSync(join(runDir, 'report.md'), 'utf8'), html: readFileSync(join(runDir, 'report.html'), 'utf8') };
 }
@@ -53,6 +52,16 @@ describe('a resolver that denies every name', () => {
     expect(said[0]).toContain('pass --resolver with a resolver that answers for public names');
     for (const report of [r.md, r.html]) expect(report.match(/DNS targets not judged/g)).toHaveLength(1);
     expect(r.md).toMatch(/### Scan health[\s\S]*DNS targets not judged[\s\S]*answered NXDOMAIN \(no such name\) for lara\.ns\.dnshost\.example/);
+  });
+
+  it('after a night whose resolver was believed: its dangling verdict is not kept, and comes back with a good resolver', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'zw-resolver-nights-'));
+    const failing = (r: Awaited<ReturnType<typeof runWith>>) => r.findings.filter((f) => f.status === 'fail').map((f) => f.zone?.name);
+    expect(failing(await runWith(null, dir, 1))).toEqual(['tailspintoys-status.example']);
+    const locked = await runWith(await dnsServer({}), dir, 2);
+    expect(failing(locked)).toEqual([]);
+    expect(locked.findings.find((f) => f.zone?.name === 'tailspintoys-status.example')?.status).toBe('unknown');
+    expect(failing(await runWith(null, dir, 3))).toEqual(['tailspintoys-status.example']);
   });
 
   it('while a resolver that answers for the public names finds the demo\'s one dangling target, and says nothing of the resolver', async () => {
