@@ -19,3 +19,31 @@ export function isDnsTargetItem(value: unknown): value is DnsTargetItem {
   const v = value as Record<string, unknown>;
   return typeof v['name'] === 'string' && typeof v['type'] === 'string' && (v['answer'] === 'exists' || v['answer'] === 'nxdomain' || v['answer'] === 'unknown');
 }
+
+/**
+ * Whether a scan's resolver was believed: before any target is judged, it is asked about a few
+ * names known to exist (name servers the API assigned to the scanned zones). A resolver that
+ * answers NXDOMAIN for them (a locked-down CI runner, a sandbox, a broken forwarder) or answers
+ * nothing about them is not believed about any name: every target of the scan is then `unknown`.
+ * Kept in the scan's summary (`resolver`), which says it once, as the report's scan health does.
+ */
+export interface ResolverCheck {
+  /** The servers asked: --resolver's, or the system's. */
+  servers: string[];
+  /** The names known to exist that were asked, and what the resolver answered. */
+  names: Array<{ name: string; answer: TargetAnswer['answer']; reason?: string }>;
+  trusted: boolean;
+  /** Why the resolver was not believed, in one sentence naming what to do; null when it was. */
+  reason: string | null;
+}
+
+/** What each target's answer says when the resolver was not believed: short, the summary says the rest. */
+export function unbelievedAnswer(check: ResolverCheck): TargetAnswer {
+  const denied = check.names.some((n) => n.answer === 'nxdomain');
+  const why = denied
+    ? 'the resolver answered NXDOMAIN for names known to exist, so none of its answers was believed'
+    : check.names.length === 0
+      ? 'the resolver could not be checked against names known to exist, so none of its answers was believed'
+      : 'the resolver gave no answer about names known to exist';
+  return { answer: 'unknown', reason: `${why} (the scan's summary and the report's scan health say which and what to pass as --resolver)` };
+}

@@ -65,7 +65,7 @@ export const COMMON_OPTIONS = {
       const parsed = parseResolverAddress(value);
       return parsed.ok ? null : parsed.reason;
     },
-    help: "DNS server the scan asks whether the names CNAME, MX, NS and SRV records point at exist (dns-dangling-target), an IP with an optional port such as 192.0.2.53:53 or [2001:db8::53]:53 (default: the system's resolvers); names are asked once per scan, a few at a time",
+    help: "DNS server the scan asks whether the names CNAME, MX, NS and SRV records point at exist (dns-dangling-target), an IP with an optional port such as 192.0.2.53:53 or [2001:db8::53]:53 (default: the system's resolvers); names are asked once per scan, a few at a time, after checking that the resolver finds the name servers the API assigned to the zones (one that denies them is not believed: every target is then unknown); on a locked-down network pass a recursive resolver that answers for public names (docs/scanning.md)",
   },
   concurrency: { key: 'concurrency', flag: 'concurrency', type: 'integer', default: 8, min: 1, max: 64, help: 'requests in flight at once' },
   budget: {

@@ -90,6 +90,8 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
     if (!this.fatal) await this.repairPass();
     if (this.fatal) throw this.fatal.error;
     await this.checkScopeMatched();
+    const check = await this.resolver?.checkMade();
+    if (check) this.result.resolver = check;
     this.result.apiStartedAt = this.apiTimeAt(startedHere).toISOString();
     return this.result;
   }
@@ -414,6 +416,7 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
   private enqueueZone(zone: ZoneItem): void {
     if (this.seenZones.has(zone.id)) return;
     this.seenZones.add(zone.id);
+    this.resolver?.offerKnownNames(zone);
     const partition = this.partition('zone', zone.id, 'zone');
     partition.write([zone]);
     partition.finish({ state: 'ok', pages: 1, items: 1 });

@@ -1,3 +1,4 @@
+import type { ResolverCheck } from '../common/dns-target-answer.js';
 import { setMaxListeners } from 'node:events';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { ApiClient } from '../api/client.js';
@@ -83,6 +84,8 @@ export interface CrawlResult {
   readMode: { incremental: boolean; why: string; base: number | null };
   /** When the scan started by the API's clock (its first answer's Date): where the next night's audit log window starts. */
   apiStartedAt: string | null;
+  /** How the DNS resolver was checked before targets were judged; absent when no target was resolved. */
+  resolver?: ResolverCheck;
 }
 
 

@@ -1,3 +1,4 @@
+import type { ResolverCheck } from '../common/dns-target-answer.js';
 import type { ZoneReads } from '../api/endpoints.js';
 import type { ClientStats } from '../api/stats.js';
 import type { CrawlResult, MissingPart } from './crawl.js';
@@ -30,6 +31,11 @@ export interface ScanSummary {
   declaredReads?: ZoneReads;
   /** Zones read in full tonight, zones read only where due (the rest carried forward), and why. */
   reads?: { incremental: boolean; why: string; base: number | null; zonesRead: number; zonesCarried: number; apiStartedAt: string | null };
+  /**
+   * How the DNS resolver was checked against names known to exist before the targets of CNAME, MX,
+   * NS and SRV records were judged; absent when the scan resolved none (and in older summaries).
+   */
+  resolver?: ResolverCheck;
 }
 
 export function buildSummary(scanId: number, status: ScanSummary['status'], started: Date, crawl: CrawlResult, counts: Record<string, number>, stats: ClientStats): ScanSummary {
@@ -50,6 +56,7 @@ export function buildSummary(scanId: number, status: ScanSummary['status'], star
     retired: crawl.retired,
     skipped: crawl.skipped,
     reads: { ...crawl.readMode, zonesRead: crawl.zonesRead, zonesCarried: crawl.zonesCarried, apiStartedAt: crawl.apiStartedAt },
+    ...(crawl.resolver ? { resolver: crawl.resolver } : {}),
   };
 }
 
@@ -98,6 +105,8 @@ export function summaryText(s: ScanSummary): string {
     for (const p of s.missing.slice(0, MAX_LISTED)) lines.push(`  - ${describePart(p)}`);
     if (s.missing.length > MAX_LISTED) lines.push(`  ... and ${s.missing.length - MAX_LISTED} more (--format json lists all)`);
   }
+  // Once for the scan, not once a target: every target of it says "unknown" for this one reason.
+  if (s.resolver && !s.resolver.trusted) lines.push(`DNS targets not judged (dns-dangling-target says "unknown" for each): ${s.resolver.reason}`);
   for (const p of s.notPermitted) lines.push(`not readable with these credentials: ${describePart(p)}`);
   lines.push(...retiredLines(s.retired ?? []));
   return `${lines.join('\n')}\n`;

@@ -160,6 +160,7 @@ function shownView(data: ReportData, charts: Charts, context: HtmlContext) {
       unread: capped(health.unread, (u) => ({ where: u.zone?.name ?? (u.scope || 'user'), what: kindOfEndpoint(u.endpoint as Endpoint)?.label ?? u.endpoint, state: u.state, reason: u.reason })),
       retired: health.retired.map((r) => ({ ...r, what: kindOfEndpoint(r.endpoint as Endpoint)?.label ?? r.endpoint })),
       ruleErrors: health.ruleErrors.map((e) => ({ rule: e.rule, zone: e.zone?.name ?? '', message: e.message })),
+      resolver: health.resolver,
     },
     waivers: {
       active: audit.waivers.active,

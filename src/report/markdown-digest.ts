@@ -99,6 +99,7 @@ export function digestView(data: ReportData, limit: number, risk: ReportRisk) {
       unread,
       retired: health.retired.map((r) => ({ count: r.count, what: md(kindOfEndpoint(r.endpoint as Endpoint)?.label ?? r.endpoint), reason: md(shorten(r.reason, 200)) })),
       ruleErrors: health.ruleErrors.map((e) => ({ rule: e.rule, zone: md(e.zone?.name ?? '-'), message: md(shorten(e.message, 200)) })),
+      resolver: health.resolver === null ? null : md(health.resolver),
     },
     waivers: { active: audit.waivers.active.length, expiring: audit.waivers.expiring.length, expired: audit.waivers.expired.length },
     zoneSettings: zoneSettingLines(audit).map((z) => ({ rule: z.rule, where: md(z.where), setting: z.setting })),

@@ -62,6 +62,8 @@ export interface ScanHealth {
   unread: UnreadPart[];
   retired: RetiredPart[];
   ruleErrors: AuditHeader['errors'];
+  /** Why the scan's DNS resolver was not believed (every DNS target is then unknown), from its summary; null when it was, or was not asked. */
+  resolver: string | null;
 }
 
 export interface ReportDataOptions {
@@ -129,6 +131,12 @@ function unmatchedScope(scan: ScanRow): UnreadPart[] {
     .map((p) => ({ zone: p.kind === 'zone' ? { id: '', name: p.name } : null, scope: p.kind === 'account' ? (p.name ?? '') : '', endpoint: p.endpoint, state: 'failed', reason: p.reason }));
 }
 
+/** The scan summary's word on a resolver that was not believed (crawler/summary.ts `resolver`). */
+function unbelievedResolver(scan: ScanRow): string | null {
+  const check = (scan.summary as { resolver?: { trusted?: unknown; reason?: unknown } } | null)?.resolver;
+  return check && check.trusted === false && typeof check.reason === 'string' ? check.reason : null;
+}
+
 /** What the scan could not read; in a view, of its zones (and what is not a zone's: the lists). */
 function scanHealth(db: Db, reader: SnapshotReader, audit: AuditHeader, view: AuditView): ScanHealth {
   const ref = scanRef(reader.scan.id);
@@ -157,5 +165,5 @@ function scanHealth(db: Db, reader: SnapshotReader, audit: AuditHeader, view: Au
     part.count++;
     retired.set(c.endpoint, part);
   }
-  return { complete: reader.scan.status === 'complete', unread, retired: [...retired.values()].sort((a, b) => a.endpoint.localeCompare(b.endpoint)), ruleErrors: audit.errors };
+  return { complete: reader.scan.status === 'complete', unread, retired: [...retired.values()].sort((a, b) => a.endpoint.localeCompare(b.endpoint)), ruleErrors: audit.errors, resolver: unbelievedResolver(reader.scan) };
 }

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { processAlive } from '../common/process-alive.js';
-import type { Db } from '../snapshot/db.js';
+import { scanIsAlive, type Db, type RunningScan } from '../snapshot/db.js';
 import { formatDuration } from '../common/duration.js';
 import { FULL_SCOPE, type ScanScope } from '../snapshot/scope.js';
 import { lastScanOf, recentRuns, type RunRecord } from './run-log.js';
@@ -25,8 +25,12 @@ export interface StatusView {
   lastCompleteScan: { id: number; finishedAt: string } | null;
   /** The scope status is about: the config's --account and --zone, or the whole organisation (both empty). */
   scope: ScanScope;
-  /** The newest scan of that scope, whatever its status; null when there is none. */
-  lastScan: { id: number; status: string; startedAt: string; finishedAt: string | null } | null;
+  /**
+   * The newest scan of that scope, whatever its status; null when there is none. A scan left
+   * `running` whose process is gone (killed, a crash, a power cut) is `interrupted`, with
+   * `lastHeardAt` its last heartbeat: the next writer records it as aborted.
+   */
+  lastScan: { id: number; status: string; startedAt: string; finishedAt: string | null; lastHeardAt: string | null } | null;
   /** Why status is not all clear, one line each: staleness, a failed or aborted run, an incomplete or aborted scan. */
   problems: string[];
   /** 0 all clear (or waiting for a first scan within max-age); 1 a problem above. */
@@ -38,9 +42,27 @@ export interface StatusView {
   lastNotification: { event: string; target: string; at: string; ok: boolean; attempts: number; error: string | null } | null;
 }
 
-/** An unfinished run is going if its process is (or, on another host, cannot be checked); else it was cut short. */
-function stillGoing(run: RunRecord): boolean {
-  return run.outcome === null && (run.host !== hostname() || processAlive(run.pid));
+/**
+ * An unfinished run is going if its process is (on another host, whose processes cannot be
+ * checked, it is taken at its word), unless the scan it made has stopped being heard from (a pid
+ * reused by another process, or the other host's heartbeat gone stale). Else it was cut short.
+ */
+function stillGoing(run: RunRecord, interruptedScan: number | null): boolean {
+  if (run.outcome !== null || (run.scanId !== null && run.scanId === interruptedScan)) return false;
+  return run.host !== hostname() || processAlive(run.pid);
+}
+
+/**
+ * The newest scan of the scope, with a `running` one whose process is gone (on this host: its pid
+ * is dead or its heartbeat stale; on another host, sharing the file: its heartbeat is stale) as
+ * `interrupted`, and when it was last heard from.
+ */
+function lastScanView(db: Db, scope: ScanScope, now: Date): StatusView['lastScan'] {
+  const scan = lastScanOf(db, scope);
+  if (scan === null) return null;
+  if (scan.status !== 'running') return { ...scan, lastHeardAt: null };
+  const row = db.prepare('SELECT id, pid, host, heartbeat_at FROM scans WHERE id = ?').get(scan.id) as RunningScan;
+  return { ...scan, status: scanIsAlive(row, now.getTime()) ? 'running' : 'interrupted', lastHeardAt: row.heartbeat_at };
 }
 
 /**
@@ -69,11 +91,20 @@ function problemsOf(s: Staleness, run: StatusView['lastRun'], scan: StatusView['
   if (newer && (scan.status === 'incomplete' || scan.status === 'aborted') && scan.id !== run?.scanId) {
     problems.push(`the last scan (${scan.id}) is ${scan.status}`);
   }
+  if (newer && scan.status === 'interrupted' && scan.id !== run?.scanId) {
+    problems.push(`the last scan (${scan.id}) was interrupted: ${interruptedText(scan)}`);
+  }
   return problems;
+}
+
+/** How an interrupted scan is told, in `status` and its problems. */
+export function interruptedText(scan: { lastHeardAt: string | null }): string {
+  return `its process is gone, last heard from at ${scan.lastHeardAt ?? 'an unknown time'}; the next scan or run records it as aborted`;
 }
 
 export function statusOf(db: Db, maxAgeMs: number, now = new Date(), scope: ScanScope = FULL_SCOPE): StatusView {
   const s = staleness(db, maxAgeMs, now, scope);
+  const lastScan = lastScanView(db, scope, now);
   const hasRunLog = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'").get() !== undefined;
   const run = hasRunLog ? recentRuns(db, 1)[0] : undefined;
   const scheduler = hasRunLog ? schedulerState(db) : null;
@@ -83,7 +114,8 @@ export function statusOf(db: Db, maxAgeMs: number, now = new Date(), scope: Scan
         | { event: string; target: string; at: string; ok: number; attempts: number; error: string | null }
         | undefined)
     : undefined;
-  const cut = run !== undefined && run.outcome === null && !stillGoing(run);
+  const interrupted = lastScan?.status === 'interrupted' ? lastScan.id : null;
+  const cut = run !== undefined && run.outcome === null && !stillGoing(run, interrupted);
   const lastRun: StatusView['lastRun'] = run
     ? {
         id: run.id,
@@ -94,13 +126,12 @@ export function statusOf(db: Db, maxAgeMs: number, now = new Date(), scope: Scan
         outcome: cut ? 'aborted' : run.outcome,
         exitCode: run.exitCode,
         scanId: run.scanId,
-        running: stillGoing(run),
+        running: stillGoing(run, interrupted),
         newFailures: run.summary?.newFindings?.total ?? null,
         reportDir: run.summary?.reportDir ?? null,
         error: cut ? 'the process ended before the run finished' : (run.summary?.error ?? null),
       }
     : null;
-  const lastScan = lastScanOf(db, scope);
   const problems = problemsOf(s, lastRun, lastScan);
   return {
     schema: 'zonewarden.status/1',

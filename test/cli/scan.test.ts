@@ -149,6 +149,18 @@ describe('zonewarden scan', () => {
     expect(touched()).toBeLessThan(partitions);
 
     expect(statusOf(path, 2)).toBe('running');
+    // `status` only reads, and tells the killed scan from a running one: interrupted, last heard from at its heartbeat.
+    const heard = peek(path, (db) => (db.prepare('SELECT heartbeat_at FROM scans WHERE id = 2').get() as { heartbeat_at: string }).heartbeat_at);
+    const json = await runCli(['status', '--db', path, '--format', 'json'], ENV);
+    expect(json.code, json.stderr).toBe(1);
+    const view = JSON.parse(json.stdout) as { lastScan: unknown; problems: string[] };
+    expect(view.lastScan).toMatchObject({ id: 2, status: 'interrupted', finishedAt: null, lastHeardAt: heard });
+    expect(view.problems).toEqual([`the last scan (2) was interrupted: its process is gone, last heard from at ${heard}; the next scan or run records it as aborted`]);
+    const text = await runCli(['status', '--db', path], ENV);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain(`last scan 2 was interrupted (its process is gone, last heard from at ${heard};`);
+    expect(text.stdout).not.toContain('is running');
+    expect(statusOf(path, 2)).toBe('running');
     withDb(path, (db) => expect(dump(db, 1)).toEqual(before), true);
     // The next open finds the scan's process gone.
     withDb(path, () => undefined);

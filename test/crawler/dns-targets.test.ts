@@ -7,11 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ZoneReads } from '../../src/api/endpoints.js';
 import { createRedactor } from '../../src/common/redact.js';
 import { COMMON_OPTIONS } from '../../src/config/options.js';
-import { crawl } from '../../src/crawler/crawl.js';
+import { crawl, type CrawlResult } from '../../src/crawler/crawl.js';
 import { parseResolverAddress } from '../../src/crawler/resolve/address.js';
+import { assignedNameServers, KnownNames } from '../../src/crawler/resolve/known-names.js';
 import { TargetResolver, type ResolverOptions } from '../../src/crawler/resolve/resolver.js';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import { worldDnsServer } from '../../src/emulator/dns/shared.js';
+import { startDnsServer, type DnsReply, type RunningDnsServer } from '../../src/emulator/dns/server.js';
 import { RCODE, readQuestion, writeAnswer, type Question } from '../../src/emulator/dns/wire.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
@@ -78,9 +80,9 @@ describe('the resolver', () => {
       'black-hole.example.net': 'silent',
     });
     // A limit no loopback answer comes near, however busy the machine: only the silent name reaches it.
-    const resolver = new TargetResolver({ server: server.address, timeoutMs: 10_000, tries: 1 });
+    const resolver = new TargetResolver({ server: server.address, timeoutMs: 10_000, tries: 1, pauseMs: 5 });
     // The silent name asked of a resolver that gives up quickly: it never answers, so the limit only decides how long it takes.
-    const quick = new TargetResolver({ server: server.address, timeoutMs: 150, tries: 1 });
+    const quick = new TargetResolver({ server: server.address, timeoutMs: 150, tries: 1, pauseMs: 5 });
     // Only the loopback server is asked: never the system's resolvers.
     expect(resolver.servers()).toEqual([server.address]);
     const ask = (name: string) => resolver.resolve(name);
@@ -95,8 +97,10 @@ describe('the resolver', () => {
     expect(await quick.resolve('black-hole.example.net')).toEqual({ answer: 'unknown', reason: 'no answer before the time limit' });
     // Asked again (by another zone of the scan): the first answer, no second question.
     await Promise.all([ask('gone.example.net'), ask('app.saas.example.net'), ask('broken.example.net')]);
-    expect(resolver.asked).toBe(5);
+    // SERVFAIL is no answer: asked in two more rounds before it is left unknown (5 names, 2 rounds more for one).
+    expect(resolver.asked).toBe(7);
     expect(server.questions.filter((q) => q === 'gone.example.net')).toEqual(['gone.example.net']);
+    expect(server.questions.filter((q) => q === 'broken.example.net')).toHaveLength(3);
   });
 
   it('keeps the questions in flight within its bound', async () => {
@@ -165,6 +169,10 @@ const dataset: DatasetFile = {
 };
 
 async function scan(emu: RunningEmulator, resolver: ResolverOptions | undefined, reads: ZoneReads = READS): Promise<SnapshotReader> {
+  return (await scanWithResult(emu, resolver, reads)).reader;
+}
+
+async function scanWithResult(emu: RunningEmulator, resolver: ResolverOptions | undefined, reads: ZoneReads = READS): Promise<{ reader: SnapshotReader; result: CrawlResult }> {
   const db = openSnapshot(':memory:');
   dbs.push(db);
   const client = clientFor(emu, { budget: 1_000_000, budgetWindowMs: 1000, retries: 0 });
@@ -172,7 +180,7 @@ async function scan(emu: RunningEmulator, resolver: ResolverOptions | undefined,
     const writer = ScanWriter.start(db, emu.url, { accounts: [], zones: [] }, createRedactor([TOKEN]));
     const result = await crawl({ client, writer, scope: { accounts: [], zones: [] }, concurrency: 2, logger: recordingLogger(), reads, ...(resolver ? { resolver } : {}) });
     writer.finish(result.missing.length ? 'incomplete' : 'complete', {});
-    return new SnapshotReader(db, writer.scanId);
+    return { reader: new SnapshotReader(db, writer.scanId), result };
   } finally {
     await client.close();
   }
@@ -200,7 +208,8 @@ describe('the dns_targets read', () => {
     ]);
     expect(targetsOf(reader, zoneId(emu, 'b.example'))).toEqual([]);
     const asked = world.questions.slice(before);
-    expect([...asked].sort()).toEqual(['a.statuspage.example.com', 'acme.jobboard.example.com', 'blog.b.example', 'mx1.mailhost.example.net', 'ns1.gone-dns.example']);
+    // And, once for the scan before any target, the name servers the API assigned to the zones (names known to exist).
+    expect([...asked].sort()).toEqual(['a.statuspage.example.com', 'acme.jobboard.example.com', 'ada.ns.example.net', 'blog.b.example', 'bob.ns.example.net', 'mx1.mailhost.example.net', 'ns1.gone-dns.example']);
   });
 
   it('asks nothing when no rule declares it, or when the crawl is given no resolver', async () => {
@@ -221,6 +230,103 @@ describe('the dns_targets read', () => {
     const northwind = targetsOf(reader, zoneId(emu, 'northwind.example'));
     expect(northwind).toContainEqual({ name: 'northwind.statuspage.example.com', type: 'CNAME', answer: 'nxdomain' });
     expect(northwind).toContainEqual({ name: 'northwind-assets.storage.example.net', type: 'CNAME', answer: 'exists' });
+  });
+});
+
+/** A loopback DNS server answering each question from a function of the name and how often it was asked. */
+async function scriptedDnsServer(answer: (name: string, times: number) => DnsReply) {
+  const seen = new Map<string, number>();
+  const server = await startDnsServer((q) => {
+    const times = (seen.get(q.name) ?? 0) + 1;
+    seen.set(q.name, times);
+    return answer(q.name, times);
+  });
+  scripted.push(server);
+  return server;
+}
+const scripted: RunningDnsServer[] = [];
+afterEach(async () => {
+  for (const s of scripted.splice(0)) await s.close();
+});
+
+describe('the resolver check (names known to exist before any NXDOMAIN is believed)', () => {
+  const ASSIGNED = ['ada.ns.example.net', 'bob.ns.example.net'];
+  const TARGETS = ['a.statuspage.example.com', 'acme.jobboard.example.com', 'blog.b.example', 'mx1.mailhost.example.net', 'ns1.gone-dns.example'];
+
+  it('asks a resolver that denies every name (a locked-down runner) only the assigned name servers, and stores every target as unknown', async () => {
+    const emu = await emulator({ dataset });
+    // The tests' DNS server with an empty table: NXDOMAIN for every name, as such a resolver answers.
+    const deny = await dnsServer({});
+    const { reader, result } = await scanWithResult(emu, { server: deny.address });
+    const targets = targetsOf(reader, zoneId(emu, 'a.example')) as Array<Record<string, unknown>>;
+    expect(targets.map((t) => t['name'])).toEqual(TARGETS);
+    for (const t of targets) {
+      expect(t['answer']).toBe('unknown');
+      expect(t['reason']).toMatch(/^the resolver answered NXDOMAIN for names known to exist, so none of its answers was believed/);
+    }
+    // Two questions for the whole scan, whatever the number of zones and targets.
+    expect([...deny.questions].sort()).toEqual(ASSIGNED);
+    expect(result.resolver).toMatchObject({ trusted: false, servers: [deny.address], names: ASSIGNED.map((name) => ({ name, answer: 'nxdomain' })) });
+    expect(result.resolver?.reason).toMatch(/answered NXDOMAIN \(no such name\) for ada\.ns\.example\.net, bob\.ns\.example\.net, name servers the API assigned .*pass --resolver/);
+  });
+
+  it('does not believe a resolver that denies one of them while it answers the other', async () => {
+    const emu = await emulator({ dataset });
+    const partial = await dnsServer({ 'ada.ns.example.net': [{ type: 'A', value: '192.0.2.1' }] });
+    const { reader, result } = await scanWithResult(emu, { server: partial.address });
+    expect(result.resolver).toMatchObject({ trusted: false, names: [{ name: 'ada.ns.example.net', answer: 'exists' }, { name: 'bob.ns.example.net', answer: 'nxdomain' }] });
+    expect((targetsOf(reader, zoneId(emu, 'a.example')) as Array<Record<string, unknown>>).every((t) => t['answer'] === 'unknown')).toBe(true);
+  });
+
+  it('believes a resolver that answers for them: its NXDOMAIN for a target stands', async () => {
+    const emu = await emulator({ dataset });
+    const honest = await dnsServer({ 'ada.ns.example.net': [{ type: 'A', value: '192.0.2.1' }], 'bob.ns.example.net': [{ type: 'A', value: '192.0.2.2' }] });
+    const { reader, result } = await scanWithResult(emu, { server: honest.address });
+    expect(result.resolver).toMatchObject({ trusted: true, reason: null });
+    expect(targetsOf(reader, zoneId(emu, 'a.example'))).toContainEqual({ name: 'ns1.gone-dns.example', type: 'NS', answer: 'nxdomain' });
+  });
+
+  it('does not judge with a resolver that gives no answer about them', async () => {
+    const emu = await emulator({ dataset });
+    const silent = await scriptedDnsServer(() => ({ rcode: 'silent' }));
+    const { reader, result } = await scanWithResult(emu, { server: silent.address, timeoutMs: 100, tries: 1, rounds: 1, pauseMs: 5 });
+    expect(result.resolver?.trusted).toBe(false);
+    expect(result.resolver?.reason).toMatch(/gave no answer about ada\.ns\.example\.net, bob\.ns\.example\.net, .*\(no answer before the time limit\)/);
+    expect((targetsOf(reader, zoneId(emu, 'a.example')) as Array<Record<string, unknown>>).every((t) => t['answer'] === 'unknown' && /gave no answer about names known to exist/.test(String(t['reason'])))).toBe(true);
+    // Each name server asked twice (a round after no answer); no target asked.
+    expect([...silent.questions].sort()).toEqual(['ada.ns.example.net', 'ada.ns.example.net', 'bob.ns.example.net', 'bob.ns.example.net']);
+  });
+
+  it('takes the name servers of active zones first, never names under the zone itself, at most three', () => {
+    const known = new KnownNames();
+    known.offer({ name: 'pending.example', status: 'pending', name_servers: ['x.ns.example.net', 'y.ns.example.net'] });
+    // Zone custom nameservers live under the zone: an internal resolver that knows only the organisation's zones answers them.
+    known.offer({ name: 'a.example', status: 'active', name_servers: ['ns1.a.example', 'Ada.NS.example.net.'] });
+    known.offer({ name: 'b.example', status: 'active', name_servers: ['ada.ns.example.net', 'bob.ns.example.net', 'cy.ns.example.net', 'dee.ns.example.net'] });
+    expect(known.pick()).toEqual(['ada.ns.example.net', 'bob.ns.example.net', 'cy.ns.example.net']);
+    const onlyPending = new KnownNames();
+    onlyPending.offer({ name: 'pending.example', status: 'pending', name_servers: ['x.ns.example.net', 'y.ns.example.net'] });
+    expect(onlyPending.pick()).toEqual(['x.ns.example.net', 'y.ns.example.net']);
+    expect(assignedNameServers({ name: 'c.example', name_servers: 'not a list' })).toEqual([]);
+  });
+});
+
+describe('a name with no answer (a timeout, SERVFAIL)', () => {
+  // The server stays silent the first time a name is asked and answers after: a resolver (or a machine) busy for a moment.
+  const busyThenAnswers = () => scriptedDnsServer((name, times) => (times === 1 ? { rcode: 'silent' } : name.startsWith('gone.') ? { rcode: 'nxdomain' } : { rcode: 'noerror' }));
+
+  it('is asked again after a pause, so a busy moment does not decide the answer', async () => {
+    const server = await busyThenAnswers();
+    const resolver = new TargetResolver({ server: server.address, timeoutMs: 100, tries: 1, pauseMs: 5 });
+    expect(await resolver.resolve('app.example.net')).toEqual({ answer: 'exists' });
+    expect(await resolver.resolve('gone.example.net')).toEqual({ answer: 'nxdomain' });
+    expect(server.questions).toEqual(['app.example.net', 'app.example.net', 'gone.example.net', 'gone.example.net']);
+  });
+
+  it('stays unknown without rounds left', async () => {
+    const server = await busyThenAnswers();
+    const resolver = new TargetResolver({ server: server.address, timeoutMs: 100, tries: 1, rounds: 0 });
+    expect(await resolver.resolve('app.example.net')).toEqual({ answer: 'unknown', reason: 'no answer before the time limit' });
   });
 });
 

@@ -15,12 +15,16 @@ const hoursAgo = (h: number) => new Date(NOW.getTime() - h * HOUR).toISOString()
 
 const freshDb = tempDatabases('zw-runlog-');
 
-function addScan(db: Db, status: string, startedHoursAgo: number, finishedHoursAgo: number | null): number {
+/** A scan row; by default one of another host ('h'), last heard from when it started. */
+function addScan(db: Db, status: string, startedHoursAgo: number, finishedHoursAgo: number | null, process: { pid?: number; host?: string; heardHoursAgo?: number } = {}): number {
   const info = db
-    .prepare("INSERT INTO scans (started_at, finished_at, status, base_url, scope, tool_version, pid, host, heartbeat_at) VALUES (?, ?, ?, 'http://127.0.0.1/client/v4', '{}', 't', 1, 'h', ?)")
-    .run(hoursAgo(startedHoursAgo), finishedHoursAgo === null ? null : hoursAgo(finishedHoursAgo), status, hoursAgo(startedHoursAgo));
+    .prepare("INSERT INTO scans (started_at, finished_at, status, base_url, scope, tool_version, pid, host, heartbeat_at) VALUES (?, ?, ?, 'http://127.0.0.1/client/v4', '{}', 't', ?, ?, ?)")
+    .run(hoursAgo(startedHoursAgo), finishedHoursAgo === null ? null : hoursAgo(finishedHoursAgo), status, process.pid ?? 1, process.host ?? 'h', hoursAgo(process.heardHoursAgo ?? startedHoursAgo));
   return Number(info.lastInsertRowid);
 }
+
+/** A running scan of this very process, heard from a moment ago: alive. */
+const ALIVE = { pid: process.pid, host: hostname(), heardHoursAgo: 0.001 };
 
 /** The pid of a process that has ended: a child that exited. */
 function deadPid(): number {
@@ -188,13 +192,51 @@ describe('status', () => {
     addScan(db, 'complete', 5, 4);
     const incomplete = addScan(db, 'incomplete', 2, 1);
     expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ exitCode: 1, lastScan: { id: incomplete, status: 'incomplete' }, problems: [`the last scan (${incomplete}) is incomplete`] });
-    addScan(db, 'running', 0.5, null);
+    addScan(db, 'running', 0.5, null, ALIVE);
     expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ exitCode: 0, problems: [] });
+  });
+
+  it('tells a scan whose process is gone (interrupted, with when it was last heard from) from a running one', () => {
+    const db = freshDb();
+    addScan(db, 'complete', 5, 4);
+    // On this host, a live process heard from a moment ago runs it.
+    const live = addScan(db, 'running', 0.5, null, ALIVE);
+    expect(statusOf(db, 36 * HOUR, NOW).lastScan).toEqual({ id: live, status: 'running', startedAt: hoursAgo(0.5), finishedAt: null, lastHeardAt: hoursAgo(0.001) });
+    // On this host, a process that has ended (kill -9): interrupted at once, whatever the heartbeat's age.
+    const killed = addScan(db, 'running', 0.4, null, { pid: deadPid(), host: hostname(), heardHoursAgo: 0.001 });
+    const view = statusOf(db, 36 * HOUR, NOW);
+    expect(view.lastScan).toEqual({ id: killed, status: 'interrupted', startedAt: hoursAgo(0.4), finishedAt: null, lastHeardAt: hoursAgo(0.001) });
+    expect(view.exitCode).toBe(1);
+    expect(view.problems).toEqual([`the last scan (${killed}) was interrupted: its process is gone, last heard from at ${hoursAgo(0.001)}; the next scan or run records it as aborted`]);
+    // Its pid taken by another process since (this one): the heartbeat, silent for an hour, tells.
+    const reused = addScan(db, 'running', 1.2, null, { pid: process.pid, host: hostname(), heardHoursAgo: 1 });
+    expect(statusOf(db, 36 * HOUR, NOW).lastScan).toMatchObject({ id: reused, status: 'interrupted', lastHeardAt: hoursAgo(1) });
+    // Another host sharing the file: its processes cannot be checked from here, its heartbeat can.
+    const elsewhere = addScan(db, 'running', 0.3, null, { pid: 1, host: 'other-host', heardHoursAgo: 0.001 });
+    expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ exitCode: 0, lastScan: { id: elsewhere, status: 'running' } });
+    const silent = addScan(db, 'running', 0.2, null, { pid: 1, host: 'other-host', heardHoursAgo: 0.1 });
+    expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ exitCode: 1, lastScan: { id: silent, status: 'interrupted', lastHeardAt: hoursAgo(0.1) } });
+    // A finished scan has no heartbeat to show.
+    const done = addScan(db, 'complete', 0.1, 0.05);
+    expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ exitCode: 0, lastScan: { id: done, status: 'complete', lastHeardAt: null } });
+  });
+
+  it('takes a run of another host whose scan has stopped being heard from as cut short', () => {
+    const db = freshDb();
+    addScan(db, 'complete', 5, 4);
+    const scan = addScan(db, 'running', 1, null, { pid: 1, host: 'other-host', heardHoursAgo: 0.5 });
+    const run = beginRun(db, 'schedule', new Date(hoursAgo(1)));
+    db.prepare('UPDATE runs SET host = ?, pid = 1, scan_id = ? WHERE id = ?').run('other-host', scan, run);
+    const view = statusOf(db, 36 * HOUR, NOW);
+    expect(view.lastRun).toMatchObject({ id: run, running: false, outcome: 'aborted', error: 'the process ended before the run finished' });
+    expect(view.lastScan).toMatchObject({ id: scan, status: 'interrupted' });
+    // Said once, as the run's problem: the scan is the run's.
+    expect(view.problems).toEqual([`the last run (${run}) ended aborted: the process ended before the run finished`]);
   });
 
   it('waits for a first scan without alarm, but not after a failed one', () => {
     const db = freshDb();
-    addScan(db, 'running', 1, null);
+    addScan(db, 'running', 1, null, ALIVE);
     expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ stale: false, exitCode: 0 });
     db.prepare("UPDATE scans SET status = 'aborted', finished_at = ?").run(hoursAgo(0.5));
     expect(statusOf(db, 36 * HOUR, NOW)).toMatchObject({ stale: false, exitCode: 1, problems: ['the last scan (1) is aborted'] });

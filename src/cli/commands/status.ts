@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { statusOf, type StatusView } from '../../schedule/status.js';
+import { interruptedText, statusOf, type StatusView } from '../../schedule/status.js';
 import { formatDuration, parseDuration } from '../../common/duration.js';
 import { EXIT, UsageError } from '../../common/errors.js';
 import { printable } from '../../common/printable.js';
@@ -22,8 +22,10 @@ rescan keeps nothing fresh. For monitoring (a Nagios-style check, a systemd time
           first started less than --max-age ago (a first scan still running)
   exit 1  stale: the last complete scan is older than --max-age, or there is none and the first
           scan started longer ago, or nothing has run at all; or the last run ended failed,
-          aborted or incomplete; or a scan newer than the last complete one ended incomplete or
-          aborted. Each reason is printed (JSON: "problems").
+          aborted or incomplete (a run whose process is gone counts as aborted); or a scan newer
+          than the last complete one ended incomplete or aborted, or was interrupted (it is
+          recorded as running but its process is gone: killed, crashed; shown with the time it was
+          last heard from). Each reason is printed (JSON: "problems").
   exit 2  no database at --db, or a usage or database error.`,
   options: {
     format: { type: 'string', default: 'text', choices: ['text', 'json'], value: 'FORMAT', help: 'text, or json (schema zonewarden.status/1)' },
@@ -54,8 +56,11 @@ function statusText(v: StatusView): string {
   } else if (v.ageSeconds !== null) {
     lines.push(`${v.stale ? 'STALE' : v.problems.length ? 'PROBLEM' : 'waiting'}: no complete scan yet; the first scan started ${formatDuration(v.ageSeconds * 1000)} ago (max age ${maxAge})`);
   } else lines.push('STALE: nothing has run on this database yet');
-  lines.push(`scope: ${describeScope(v.scope)}${v.lastScan && v.lastScan.id !== v.lastCompleteScan?.id ? `; last scan ${v.lastScan.id} is ${v.lastScan.status}` : ''}`);
-  for (const p of v.problems.filter((p) => !p.startsWith('stale:'))) lines.push(`problem: ${printable(p)}`);
+  const scan = v.lastScan && v.lastScan.id !== v.lastCompleteScan?.id ? v.lastScan : null;
+  const scanText = scan === null ? '' : scan.status === 'interrupted' ? `; last scan ${scan.id} was interrupted (${interruptedText(scan)})` : `; last scan ${scan.id} is ${scan.status}`;
+  lines.push(`scope: ${describeScope(v.scope)}${scanText}`);
+  // Said on the scope line already.
+  for (const p of v.problems.filter((p) => !p.startsWith('stale:') && !(scan?.status === 'interrupted' && p.startsWith(`the last scan (${scan.id}) was interrupted`)))) lines.push(`problem: ${printable(p)}`);
   const r = v.lastRun;
   if (r) {
     const how = r.running ? 'still running' : `${r.outcome} (exit ${r.exitCode})`;

@@ -1,4 +1,4 @@
-import type { DnsTargetItem } from '../../common/dns-target-answer.js';
+import { unbelievedAnswer, type DnsTargetItem } from '../../common/dns-target-answer.js';
 import { canonicalName, isAtOrUnder, recordTarget } from '../../common/dns-targets.js';
 import { dnsRecords } from './dns-records.js';
 import type { ZoneRead } from './zone-read.js';
@@ -7,6 +7,10 @@ import type { ZoneRead } from './zone-read.js';
  * The names the zone's CNAME, MX, NS and SRV records point at, resolved through DNS and stored
  * with the scan (one row per name), so that dns-dangling-target judges them offline, at audit time.
  * Read only when an enabled rule declares `dns_targets`.
+ *
+ * Before the first target is asked, the resolver is checked against names known to exist (the
+ * name servers the API assigned to the scanned zones: resolve/known-names.ts); when it denies them,
+ * or says nothing about them, no target is asked and each is stored as unknown.
  *
  * Names at or under the zone itself are not asked: the audit judges them from the zone's own
  * records (except in a partial setup, where the organisation's own DNS answers for the zone). Names under another zone of the organisation are asked like any other, since zones are
@@ -55,7 +59,10 @@ export const dnsTargets: ZoneRead = {
       set.add(r.type!);
     }
     const names = [...types.keys()].sort();
-    const answers = await Promise.all(names.map((name) => resolver.resolve(name)));
+    // Asked nothing of a resolver that denies names known to exist (or cannot be checked): its
+    // "no such name" would be a dangling target each, and the scan says why once, in its summary.
+    const check = names.length ? await resolver.check() : null;
+    const answers = check && !check.trusted ? names.map(() => unbelievedAnswer(check)) : await Promise.all(names.map((name) => resolver.resolve(name)));
     const items: DnsTargetItem[] = names.map((name, i) => {
       const a = answers[i]!;
       return { name, type: [...types.get(name)!].sort().join(','), answer: a.answer, ...(a.answer === 'unknown' ? { reason: a.reason } : {}) };

@@ -1,7 +1,9 @@
 import { Resolver } from 'node:dns/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit, { type LimitFunction } from 'p-limit';
-import type { TargetAnswer } from '../../common/dns-target-answer.js';
+import type { ResolverCheck, TargetAnswer } from '../../common/dns-target-answer.js';
 import { parseResolverAddress } from './address.js';
+import { KnownNames } from './known-names.js';
 
 /**
  * Asks DNS whether the names a scan's records point at exist: through the system's resolver, or
@@ -13,6 +15,9 @@ import { parseResolverAddress } from './address.js';
  * CNAME to a missing name would answer NXDOMAIN, which then speaks of the chain's last name:
  * RFC 6604 3). NXDOMAIN means the name and everything under it do not exist (RFC 1034 4.3.2,
  * RFC 8020 2); NOERROR with or without data means it exists (RFC 2308 2.2: NODATA).
+ *
+ * A resolver is believed only once it has answered for names known to exist (check()): one that
+ * says "no such name" for everything would turn every target into a dangling one.
  */
 
 export interface ResolverOptions {
@@ -23,13 +28,26 @@ export interface ResolverOptions {
   tries?: number;
   /** Questions in flight at once (default 16). */
   concurrency?: number;
+  /**
+   * A name with no answer (a timeout, SERVFAIL) is asked again this many times (default 2), after
+   * a pause that grows each time (`pauseMs`, default 500): a resolver busy for a moment, or a
+   * machine under load, then still answers, and the night's verdict does not follow the load.
+   */
+  rounds?: number;
+  pauseMs?: number;
 }
 
 export class TargetResolver {
   private readonly resolver: Resolver;
   private readonly limit: LimitFunction;
   private readonly answers = new Map<string, Promise<TargetAnswer>>();
-  /** Questions sent (each name once). */
+  private readonly rounds: number;
+  private readonly pauseMs: number;
+  private readonly known = new KnownNames();
+  private checkResult: Promise<ResolverCheck> | null = null;
+  /** Stops the pauses between rounds when the scan stops. */
+  private readonly stopped = new AbortController();
+  /** Questions sent (each name once, and again for each round after no answer). */
   asked = 0;
 
   constructor(options: ResolverOptions = {}) {
@@ -40,6 +58,8 @@ export class TargetResolver {
       this.resolver.setServers([parsed.server]);
     }
     this.limit = pLimit(options.concurrency ?? 16);
+    this.rounds = options.rounds ?? 2;
+    this.pauseMs = options.pauseMs ?? 500;
   }
 
   /** The servers asked, as node:dns lists them. */
@@ -47,11 +67,30 @@ export class TargetResolver {
     return this.resolver.getServers();
   }
 
+  /** A zone as the zone list gave it: its assigned name servers may check the resolver (known-names.ts). */
+  offerKnownNames(zone: { name?: unknown; status?: unknown; name_servers?: unknown }): void {
+    this.known.offer(zone);
+  }
+
+  /**
+   * Whether the resolver is believed, decided once a scan, when the first zone's targets are about
+   * to be resolved (that zone and those listed before it offered their name servers): a few
+   * questions a scan. Every name known to exist must not be NXDOMAIN, and one must have answered.
+   */
+  check(): Promise<ResolverCheck> {
+    return (this.checkResult ??= this.runCheck());
+  }
+
+  /** The check's result, when the scan made it (it is made only when some target is resolved). */
+  async checkMade(): Promise<ResolverCheck | null> {
+    return this.checkResult === null ? null : this.checkResult;
+  }
+
   /** Whether the name exists; asked once per instance, later callers share the answer. */
   resolve(name: string): Promise<TargetAnswer> {
     let answer = this.answers.get(name);
     if (!answer) {
-      answer = this.limit(() => this.ask(name));
+      answer = this.answer(name);
       this.answers.set(name, answer);
     }
     return answer;
@@ -59,7 +98,41 @@ export class TargetResolver {
 
   /** Stops the questions in flight: they answer unknown. */
   cancel(): void {
+    this.stopped.abort();
     this.resolver.cancel();
+  }
+
+  private async runCheck(): Promise<ResolverCheck> {
+    const servers = this.servers();
+    const names = this.known.pick();
+    const asked = await Promise.all(names.map(async (name) => ({ name, ...(await this.resolve(name)) })));
+    const where = `the resolver (${servers.join(', ') || 'the system\'s'})`;
+    const fix = 'pass --resolver with a resolver that answers for public names (docs/scanning.md)';
+    const denied = asked.filter((a) => a.answer === 'nxdomain').map((a) => a.name);
+    let reason: string | null = null;
+    if (names.length === 0) {
+      reason = `${where} could not be checked: no zone of the scan lists the name servers the API assigned to it, the names known to exist it is checked against; no target was judged`;
+    } else if (denied.length > 0) {
+      reason = `${where} answered NXDOMAIN (no such name) for ${denied.join(', ')}, name servers the API assigned to the scanned zones, which exist: its answers about other names cannot be believed, so no target was judged; ${fix}`;
+    } else if (!asked.some((a) => a.answer === 'exists')) {
+      const why = asked.find((a) => a.answer === 'unknown');
+      reason = `${where} gave no answer about ${names.join(', ')}, name servers the API assigned to the scanned zones (${why && 'reason' in why ? why.reason : 'no answer'}): no target was judged; ${fix}`;
+    }
+    return { servers, names: asked.map((a) => ('reason' in a ? { name: a.name, answer: a.answer, reason: a.reason } : { name: a.name, answer: a.answer })), trusted: reason === null, reason };
+  }
+
+  /** The answer, asking again after a pause while there is none (a timeout, SERVFAIL) and rounds remain. */
+  private async answer(name: string): Promise<TargetAnswer> {
+    let answer = await this.limit(() => this.ask(name));
+    for (let round = 1; round <= this.rounds && isPassing(answer) && !this.stopped.signal.aborted; round++) {
+      try {
+        await sleep(this.pauseMs * round, undefined, { signal: this.stopped.signal });
+      } catch {
+        break;
+      }
+      answer = await this.limit(() => this.ask(name));
+    }
+    return answer;
   }
 
   private async ask(name: string): Promise<TargetAnswer> {
@@ -73,6 +146,14 @@ export class TargetResolver {
   }
 }
 
+const TIMED_OUT = 'no answer before the time limit';
+const SERVFAIL = 'the resolver answered SERVFAIL';
+
+/** No answer that may come another time: a timeout, or SERVFAIL (a resolver failing upstream for a moment). */
+function isPassing(answer: TargetAnswer): boolean {
+  return answer.answer === 'unknown' && (answer.reason === TIMED_OUT || answer.reason === SERVFAIL);
+}
+
 /** c-ares error codes as answers: ENOTFOUND is NXDOMAIN, ENODATA is NOERROR without data. */
 export function classify(err: unknown): TargetAnswer {
   const code = (err as NodeJS.ErrnoException | null)?.code;
@@ -82,9 +163,9 @@ export function classify(err: unknown): TargetAnswer {
     case 'ENODATA':
       return { answer: 'exists' };
     case 'ESERVFAIL':
-      return { answer: 'unknown', reason: 'the resolver answered SERVFAIL' };
+      return { answer: 'unknown', reason: SERVFAIL };
     case 'ETIMEOUT':
-      return { answer: 'unknown', reason: 'no answer before the time limit' };
+      return { answer: 'unknown', reason: TIMED_OUT };
     case 'EREFUSED':
       return { answer: 'unknown', reason: 'the resolver refused the question' };
     case 'ECONNREFUSED':

@@ -10,6 +10,9 @@ import type { Question } from './wire.js';
  * - A name at or under a zone of a running emulator's organisation exists per that zone's records
  *   as they are now: the apex, a name with a record, a name with records below it (an empty
  *   non-terminal: RFC 8020 2), or one a wildcard covers (RFC 4592 3.3.1); else NXDOMAIN.
+ * - The name servers the vendor assigned to those zones (`name_servers`) exist, and the names above
+ *   them: the vendor serves its zones from them (vendor docs: "Nameservers"), which is why a scan
+ *   checks its resolver against them before believing an NXDOMAIN.
  * - Of the hosts the datasets point at outside their zones, the ones in EXTERNAL_HOSTS exist (and
  *   the names above them: RFC 8020); every other name is NXDOMAIN. Left out on purpose, as the
  *   takeover cases dns-dangling-target reports: the demo's `tailspintoys.oldstatus.example.com`
@@ -50,6 +53,7 @@ export function addToWorld(org: Organisation): () => void {
 /** The answer the world gives to a question about `name` (lower case, no final dot). */
 export function worldAnswer(q: Question): DnsReply {
   const name = q.name;
+  if (assignedNameServer(name)) return { rcode: 'noerror' };
   const zone = owningZone(name);
   if (zone) return zoneHas(zone, name) ? { rcode: 'noerror' } : { rcode: 'nxdomain' };
   return externalExists(name) ? { rcode: 'noerror' } : { rcode: 'nxdomain' };
@@ -59,6 +63,16 @@ export function externalExists(name: string): boolean {
   if (EXTERNAL_PATTERNS.some((p) => p.test(name))) return true;
   return EXTERNAL_HOSTS.some((h) => h === name || h.endsWith(`.${name}`));
 }
+
+/** Whether the name is (or is above) a name server assigned to a zone of a running organisation. */
+function assignedNameServer(name: string): boolean {
+  for (const org of worlds) {
+    for (const zone of org.state.zones) if (zone.name_servers.some((ns) => isAtOrAbove(name, ns.toLowerCase().replace(/\.$/, '')))) return true;
+  }
+  return false;
+}
+
+const isAtOrAbove = (name: string, host: string): boolean => host === name || host.endsWith(`.${name}`);
 
 /** The zone of a running organisation the name is at or under, the closest (longest) one. */
 function owningZone(name: string): Zone | null {

@@ -1,0 +1,40 @@
+import { canonicalName, isAtOrUnder } from '../../common/dns-targets.js';
+
+/** How many names known to exist check a scan's resolver: a few questions a scan, never one a zone. */
+export const CHECK_NAMES = 3;
+
+/**
+ * The names a zone's listing says exist: the name servers the API assigned to it (`name_servers`).
+ * The vendor assigns them when the zone is added and serves the zone from them (vendor docs:
+ * "Nameservers", "Nameserver options": assigned automatically, with static addresses), so any
+ * resolver that reaches the public DNS finds them; an active zone's registrar delegates to them,
+ * which is how it became active. Names at or under the zone itself (zone custom nameservers) are
+ * left out: an internal resolver that knows the organisation's own zones and nothing outside them
+ * would pass a check made with them, and the targets it must judge are outside.
+ */
+export function assignedNameServers(zone: { name?: unknown; name_servers?: unknown }): string[] {
+  const own = typeof zone.name === 'string' ? canonicalName(zone.name) : null;
+  const listed = Array.isArray(zone.name_servers) ? zone.name_servers : [];
+  return listed.filter((n): n is string => typeof n === 'string').map(canonicalName).filter((n) => n !== '' && (own === null || !isAtOrUnder(n, own)));
+}
+
+/**
+ * The names to check the resolver with, chosen as zones are listed: those of active zones first
+ * (their delegation is proven), up to CHECK_NAMES distinct names.
+ */
+export class KnownNames {
+  private readonly active: string[] = [];
+  private readonly other: string[] = [];
+
+  offer(zone: { name?: unknown; status?: unknown; name_servers?: unknown }): void {
+    const into = zone.status === 'active' ? this.active : this.other;
+    for (const name of assignedNameServers(zone)) {
+      if (into.length >= CHECK_NAMES || this.active.includes(name) || this.other.includes(name)) continue;
+      into.push(name);
+    }
+  }
+
+  pick(): string[] {
+    return [...this.active, ...this.other.filter((n) => !this.active.includes(n))].slice(0, CHECK_NAMES);
+  }
+}
