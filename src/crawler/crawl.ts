@@ -9,7 +9,7 @@ import { canonicalZoneName } from '../snapshot/scope.js';
 import { closestNames, describeUnmatched, ScopeMatchedNothing, type UnmatchedName } from './scope-match.js';
 import { listProblem } from './list-problem.js';
 import { ReadPlan } from './read-plan.js';
-import { PERMISSION_GROUPS } from './permissions.js';
+import { askedTonight, PERMISSION_GROUPS } from './permissions.js';
 import type { ApiClient } from '../api/client.js';
 import { ACCOUNT_OWNED_TOKEN, partKey, PartitionReads, type CrawlOptions, type CrawlResult } from './partition-reads.js';
 import { readZoneParts } from './read-zone.js';
@@ -483,10 +483,11 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
   /**
    * Carries a part of the zone forward, unless its credential was refused the part's permission
    * group tonight: it is then denied, as a read of it would be (a part whose last read was a skip,
-   * made without a call, is carried as it was: tonight's read would skip it alike).
+   * made without a call, is carried as it was: tonight's read would skip it alike; so is a part no
+   * rule asks for tonight).
    */
   private carry(zone: ZoneItem, endpoint: Endpoint): boolean {
-    const refusal = this.permissions.refusal(this.clientOf(zone.account?.id), endpoint);
+    const refusal = askedTonight(endpoint, this.o.reads) ? this.permissions.refusal(this.clientOf(zone.account?.id), endpoint) : null;
     const state = refusal ? this.o.writer.carryState('zone', zone.id, endpoint) : null;
     if (!refusal || state === null || state === 'skipped') return this.o.writer.carry('zone', zone.id, endpoint);
     this.deniedNotCarried(zone, endpoint, refusal);
@@ -499,7 +500,9 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
    * none of a group has answered yet, one probe request of it per credential.
    */
   private async confirmPermissions(client: ApiClient, zone: ZoneItem): Promise<void> {
-    const carriable = PERMISSION_GROUPS.flatMap((g) => g.partitions).filter((p) => this.o.writer.carryState('zone', zone.id, p) === 'ok' && this.plan.mayCarry(p, this.o.writer.carrySource('zone', zone.id, p)!));
+    const carriable = PERMISSION_GROUPS.flatMap((g) => g.partitions).filter(
+      (p) => askedTonight(p, this.o.reads) && this.o.writer.carryState('zone', zone.id, p) === 'ok' && this.plan.mayCarry(p, this.o.writer.carrySource('zone', zone.id, p)!),
+    );
     if (carriable.length === 0) return;
     await this.permissions.confirm(client, zone, carriable, this.o.reads?.settings ?? [], this.signal);
   }

@@ -1,4 +1,5 @@
 import type { ApiClient } from '../api/client.js';
+import { ZONE_OBJECT_READS, type ZoneReads } from '../api/endpoints.js';
 import { ApiAuthError, ApiError } from '../api/errors.js';
 import type { Logger } from '../common/logger.js';
 import type { Endpoint } from '../snapshot/tables.js';
@@ -64,6 +65,16 @@ const GROUP_OF = new Map<Endpoint, PermissionGroup>(PERMISSION_GROUPS.flatMap((g
 
 export function permissionGroupOf(endpoint: Endpoint): PermissionGroup | undefined {
   return GROUP_OF.get(endpoint);
+}
+
+/**
+ * Whether tonight's rules ask for a zone part: an object or the settings only when a rule declares
+ * them (a part no rule reads is carried as it was, whatever the token may read), the lists always.
+ */
+export function askedTonight(endpoint: Endpoint, reads: ZoneReads | undefined): boolean {
+  if (endpoint in ZONE_OBJECT_READS) return reads?.objects.includes(endpoint as keyof typeof ZONE_OBJECT_READS) ?? false;
+  if (endpoint === 'zone_settings') return (reads?.settings.length ?? 0) > 0;
+  return true;
 }
 
 /** How a credential stands with a group tonight: answered, refused (with the refusal and what was refused), or not known. */
