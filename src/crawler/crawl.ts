@@ -524,7 +524,8 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       held: new Map(),
       decidedAlike: new Map(),
     };
-    await readZoneParts(this.kit, facts);
+    if (plan.mode === 'full') await this.permissions.duringFullRead(client, () => readZoneParts(this.kit, facts));
+    else await readZoneParts(this.kit, facts);
     if (plan.mode === 'full') {
       this.o.writer.zoneReadInFull(zone.id);
       this.progress.zonesRead++;

@@ -15,9 +15,10 @@ import type { ZoneItem } from './reads/zone-read.js';
  * group, for one zone of a credential, is the group refused for every zone of that credential, and
  * their parts of that group are recorded denied tonight, not carried.
  *
- * The reads the night makes anyway (zones read in full, reads due by date) say it for free; when
- * none of a group has answered for a credential by the time its first carried zone asks, that zone
- * is asked one request of the group (a probe), shared by every zone of the credential.
+ * The reads the night makes anyway (zones read in full, reads due by date) say it for free: the
+ * first carried zone of a credential to ask waits while zones of that credential are being read in
+ * full. When none of them answered for a group, that zone is asked one request of the group (a
+ * probe), shared by every zone of the credential.
  */
 
 export interface PermissionGroup {
@@ -84,6 +85,10 @@ export type Standing = { kind: 'granted' } | { kind: 'refused'; error: ApiError;
 export class PermissionStandings {
   private readonly known = new Map<ApiClient, Map<PermissionGroup, Standing>>();
   private readonly probes = new Map<ApiClient, Map<PermissionGroup, Promise<void>>>();
+  /** Zones read in full now, per credential: their reads will say what a probe would. */
+  private readonly fullReads = new Map<ApiClient, number>();
+  /** Woken on each standing learnt and each full read ended. */
+  private waiters: Array<() => void> = [];
   /** Probe requests made tonight. */
   probed = 0;
 
@@ -93,6 +98,7 @@ export class PermissionStandings {
   observe(client: ApiClient, endpoint: Endpoint, outcome: { granted: true } | { refused: ApiError; what: string }): void {
     const group = permissionGroupOf(endpoint);
     if (!group) return;
+    this.wake();
     const byGroup = this.of(client);
     const before = byGroup.get(group);
     // A refusal stands for the night: one read refused is the permission the token lacks.
@@ -105,6 +111,23 @@ export class PermissionStandings {
     this.logger.warn(
       `${credentialOf(client)} was refused ${group.label} (${outcome.what}): what it covers is denied for every zone of that credential tonight, not carried forward from earlier reads`,
     );
+  }
+
+  /** A zone of the credential is read in full: until it ends, its reads may answer for the groups. */
+  async duringFullRead<T>(client: ApiClient, read: () => Promise<T>): Promise<T> {
+    this.fullReads.set(client, (this.fullReads.get(client) ?? 0) + 1);
+    try {
+      return await read();
+    } finally {
+      this.fullReads.set(client, this.fullReads.get(client)! - 1);
+      this.wake();
+    }
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
   }
 
   /** The refusal that keeps a partition from being carried for zones of this credential, if any. */
@@ -134,6 +157,15 @@ export class PermissionStandings {
   }
 
   private async probe(client: ApiClient, group: PermissionGroup, zone: ZoneItem, settings: readonly string[], signal: AbortSignal): Promise<void> {
+    // Zones of the credential being read in full read the group too, as a rule: their answer, when
+    // it comes before they end, costs nothing. Only what none of them answered is asked.
+    while (!this.known.get(client)?.has(group) && (this.fullReads.get(client) ?? 0) > 0 && !signal.aborted) {
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    }
+    if (this.known.get(client)?.has(group)) return;
     const call = group.probe(zone, settings);
     if (!call) return;
     this.probed++;

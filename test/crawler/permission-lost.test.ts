@@ -105,4 +105,22 @@ describe('a permission lost between two nights', () => {
     expect(again.outcome.status).toBe('complete');
     expect(again.byRoute[BOT]).toBe(20);
   });
+
+  it('carries as before, and says so, when the probe gets an answer that says nothing of the permission', async () => {
+    // A 500 (vendor docs: API errors, a server-side failure) is no refusal: the token may still hold the permission.
+    const fails: string[] = [];
+    const emu = await emulator({ dataset: 'generated', generated: { seed: 4, accounts: 2, zones: 20, records: 600 }, failRoutes: fails });
+    const db = openDb();
+    expect((await scanNight(emu, db, 'incremental', 40)).outcome.status).toBe('complete');
+    emu.night({ share: 0, seed: 1 });
+    fails.push(BOT);
+    const logger = recordingLogger();
+    const night = await scanNight(emu, db, 'incremental', 40, logger);
+    expect(night.outcome.summary.reads).toMatchObject({ zonesRead: 0, zonesCarried: 20 });
+    expect(night.byRoute[BOT]).toBe(1);
+    expect(night.outcome.status).toBe('complete');
+    const reader = new SnapshotReader(db, night.outcome.scanId);
+    for (const z of reader.zones()) expect(reader.coverageOf('zone', z.id, 'bot_management')?.state).toBe('ok');
+    expect(logger.lines.filter((l) => l.includes('whether it may still read Zone · Bot Management · Read could not be confirmed'))).toHaveLength(1);
+  });
 });
