@@ -9,7 +9,7 @@ import { canonicalZoneName } from '../snapshot/scope.js';
 import { closestNames, describeUnmatched, ScopeMatchedNothing, type UnmatchedName } from './scope-match.js';
 import { listProblem } from './list-problem.js';
 import { ReadPlan } from './read-plan.js';
-import { askedTonight, PERMISSION_GROUPS } from './permissions.js';
+import { askedTonight } from './permissions.js';
 import type { ApiClient } from '../api/client.js';
 import { ACCOUNT_OWNED_TOKEN, partKey, PartitionReads, type CrawlOptions, type CrawlResult } from './partition-reads.js';
 import { readZoneParts } from './read-zone.js';
@@ -500,7 +500,8 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
    * none of a group has answered yet, one probe request of it per credential.
    */
   private async confirmPermissions(client: ApiClient, zone: ZoneItem): Promise<void> {
-    const carriable = PERMISSION_GROUPS.flatMap((g) => g.partitions).filter(
+    // Once every group is known for the credential (most of the night), nothing is looked up.
+    const carriable = this.permissions.unknownGroups(client).flatMap((g) => g.partitions).filter(
       (p) => askedTonight(p, this.o.reads) && this.o.writer.carryState('zone', zone.id, p) === 'ok' && this.plan.mayCarry(p, this.o.writer.carrySource('zone', zone.id, p)!),
     );
     if (carriable.length === 0) return;

@@ -130,6 +130,12 @@ export class PermissionStandings {
     for (const w of waiters) w();
   }
 
+  /** The groups the credential's standing with is not known yet tonight. */
+  unknownGroups(client: ApiClient): PermissionGroup[] {
+    const known = this.known.get(client);
+    return PERMISSION_GROUPS.filter((g) => !known?.has(g));
+  }
+
   /** The refusal that keeps a partition from being carried for zones of this credential, if any. */
   refusal(client: ApiClient, endpoint: Endpoint): { group: PermissionGroup; error: ApiError; what: string } | null {
     const group = permissionGroupOf(endpoint);
