@@ -70,8 +70,8 @@ describe('a permission lost between two nights', () => {
   });
 
   it('asks one request per credential and permission group when no read of the group is made tonight, and none more', async () => {
-    // A quiet night on a short cycle: no zone read in full but those on their turn; the permission is refused
-    // and the zones on their turn are read first, or a probe is made: either way each carried zone costs nothing.
+    // A quiet night on a long cycle: no zone is read in full, so no read of any group is made but the parts due by
+    // date; the credential's standing with each group is one request, whatever the number of carried zones.
     const denied: string[] = [];
     const emu = await emulator({ dataset: 'generated', generated: { seed: 4, accounts: 2, zones: 20, records: 600 }, denyRoutes: denied });
     const db = openDb();
