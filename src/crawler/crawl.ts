@@ -9,6 +9,8 @@ import { canonicalZoneName } from '../snapshot/scope.js';
 import { closestNames, describeUnmatched, ScopeMatchedNothing, type UnmatchedName } from './scope-match.js';
 import { listProblem } from './list-problem.js';
 import { ReadPlan } from './read-plan.js';
+import { askedTonight } from './permissions.js';
+import type { ApiClient } from '../api/client.js';
 import { ACCOUNT_OWNED_TOKEN, partKey, PartitionReads, type CrawlOptions, type CrawlResult } from './partition-reads.js';
 import { readZoneParts } from './read-zone.js';
 import type { ReadKit, ZoneFacts, ZoneItem } from './reads/zone-read.js';
@@ -417,6 +419,7 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
     if (this.seenZones.has(zone.id)) return;
     this.seenZones.add(zone.id);
     this.resolver?.offerKnownNames(zone);
+    this.zoneAccounts.set(zone.id, zone.account?.id);
     const partition = this.partition('zone', zone.id, 'zone');
     partition.write([zone]);
     partition.finish({ state: 'ok', pages: 1, items: 1 });
@@ -459,13 +462,14 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       missing: (kind, scopeId, name, endpoint, state, reason, list) => this.missing(kind, scopeId, name, endpoint, state, reason, list),
       skip: (zone, endpoint, why) => this.skip(zone, endpoint, why),
       absent: (zone, endpoint, why) => this.partition('zone', zone.id, endpoint).finish({ state: 'ok', pages: 0, items: 0, message: why }),
-      carry: (zone, endpoint) => this.o.writer.carry('zone', zone.id, endpoint),
+      carry: (zone, endpoint) => this.carry(zone, endpoint),
       carrySource: (zone, endpoint) => {
         const source = this.o.writer.carrySource('zone', zone.id, endpoint);
         return source !== null && this.plan.mayCarry(endpoint, source) ? source : null;
       },
-      succeeded: () => {
-        this.anyReadSucceeded = true;
+      succeeded: (zone, endpoint) => {
+        if (zone && endpoint) this.answered('zone', zone.id, endpoint);
+        else this.anyReadSucceeded = true;
       },
       readAccountObject: (zone, accountId, endpoint, path, absentCode) => this.readAccountObject(zone, accountId, endpoint, path, absentCode),
       hasPartition: (zone, endpoint) => this.o.writer.hasPartition('zone', zone.id, endpoint),
@@ -479,9 +483,39 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
     };
   }
 
+  /**
+   * Carries a part of the zone forward, unless its credential was refused the part's permission
+   * group tonight: it is then denied, as a read of it would be (a part whose last read was a skip,
+   * made without a call, is carried as it was: tonight's read would skip it alike; so is a part no
+   * rule asks for tonight).
+   */
+  private carry(zone: ZoneItem, endpoint: Endpoint): boolean {
+    const refusal = askedTonight(endpoint, this.o.reads) ? this.permissions.refusal(this.clientOf(zone.account?.id), endpoint) : null;
+    const state = refusal ? this.o.writer.carryState('zone', zone.id, endpoint) : null;
+    if (!refusal || state === null || state === 'skipped') return this.o.writer.carry('zone', zone.id, endpoint);
+    this.deniedNotCarried(zone, endpoint, refusal);
+    return true;
+  }
+
+  /**
+   * Before a zone read where due only carries anything: its credential's standing with the
+   * permission group of each part it could carry (permissions.ts), from tonight's reads or, when
+   * none of a group has answered yet, one probe request of it per credential.
+   */
+  private async confirmPermissions(client: ApiClient, zone: ZoneItem): Promise<void> {
+    // Once every group is known for the credential (most of the night), nothing is looked up.
+    const carriable = this.permissions.unknownGroups(client).flatMap((g) => g.partitions).filter(
+      (p) => askedTonight(p, this.o.reads) && this.o.writer.carryState('zone', zone.id, p) === 'ok' && this.plan.mayCarry(p, this.o.writer.carrySource('zone', zone.id, p)!),
+    );
+    if (carriable.length === 0) return;
+    await this.permissions.confirm(client, zone, carriable, this.o.reads?.settings ?? [], this.signal);
+  }
+
   /** One zone: how the plan reads it tonight, then its reads in order (see reads/). */
   private async readZone(zone: ZoneItem, listChanged: boolean): Promise<void> {
-    const plan = await this.plan.zone(this.clientOf(zone.account?.id), zone, listChanged, this.signal);
+    const client = this.clientOf(zone.account?.id);
+    const plan = await this.plan.zone(client, zone, listChanged, this.signal);
+    if (plan.mode === 'due-only') await this.confirmPermissions(client, zone);
     const storedId = this.o.writer.storedId(zone.id);
     const facts: ZoneFacts = {
       zone,
@@ -494,7 +528,8 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       held: new Map(),
       decidedAlike: new Map(),
     };
-    await readZoneParts(this.kit, facts);
+    if (plan.mode === 'full') await this.permissions.duringFullRead(client, () => readZoneParts(this.kit, facts));
+    else await readZoneParts(this.kit, facts);
     if (plan.mode === 'full') {
       this.o.writer.zoneReadInFull(zone.id);
       this.progress.zonesRead++;

@@ -13,6 +13,7 @@ import type { PartitionWriter, ScanScope, ScanWriter } from '../snapshot/writer.
 import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
 import { listProblem } from './list-problem.js';
 import type { ReadPlan } from './read-plan.js';
+import { PermissionStandings } from './permissions.js';
 import { DEFERRED, type Deferred, type ZoneItem } from './reads/zone-read.js';
 import { ZONE_READS } from './reads/index.js';
 
@@ -119,6 +120,10 @@ export abstract class PartitionReads {
   protected repairing = false;
   /** Reads of the repair pass that failed in a way that may pass: the ones it did not recover. */
   protected failedAgain = 0;
+  /** What each credential was answered or refused tonight, by permission group (permissions.ts). */
+  protected readonly permissions: PermissionStandings;
+  /** Each zone's account, as the zone list served it: whose credential a zone part was read with. */
+  protected readonly zoneAccounts = new Map<string, string | undefined>();
 
   constructor(
     protected readonly o: CrawlOptions,
@@ -138,6 +143,7 @@ export abstract class PartitionReads {
       apiStartedAt: null,
     };
     this.limit = pLimit(o.concurrency);
+    this.permissions = new PermissionStandings(o.logger);
     this.signal = o.signal ? AbortSignal.any([o.signal, this.stopper.signal]) : this.stopper.signal;
     setMaxListeners(Math.max(10, o.concurrency * 4), this.signal);
   }
@@ -149,6 +155,12 @@ export abstract class PartitionReads {
   protected clientOf(accountId: string | undefined): ApiClient {
     const set = this.o.clients;
     return set && accountId !== undefined && set.isMapped(accountId) ? set.forAccount(accountId) : this.o.client;
+  }
+
+  /** A zone part read tonight was answered: its credential holds the permission group of it. */
+  protected answered(kind: PartitionKind, scopeId: string, endpoint: Endpoint): void {
+    this.anyReadSucceeded = true;
+    if (kind === 'zone') this.permissions.observe(this.clientOf(this.zoneAccounts.get(scopeId)), endpoint, { granted: true });
   }
 
   /** One concurrency limit per credential: one waiting for its budget holds up none of the others. */
@@ -260,7 +272,7 @@ export abstract class PartitionReads {
       const problem = listProblem(s);
       partition.finish({ state: problem ? 'failed' : 'ok', pages: s.pages, items: s.items, truncated: s.truncated, message: problem });
       if (problem) this.missing(kind, scopeId, name, endpoint, 'failed', problem);
-      else this.anyReadSucceeded = true;
+      else this.answered(kind, scopeId, endpoint);
       return problem === null;
     } catch (err) {
       if (this.deferred(err, partition, repair ?? (() => this.readList(kind, scopeId, endpoint, makeList, name)))) return null;
@@ -287,11 +299,12 @@ export abstract class PartitionReads {
       const answer = await this.clientOf(zone.account?.id).get<Record<string, unknown>>(path, { query, signal: this.signal });
       partition.write([answer.result]);
       partition.finish({ state: 'ok', pages: 1, items: 1 });
-      this.anyReadSucceeded = true;
+      this.answered('zone', zone.id, endpoint);
       return answer.result && typeof answer.result === 'object' ? answer.result : null;
     } catch (err) {
       if (absentCode !== undefined && err instanceof ApiError && err.hasCode(absentCode)) {
         partition.finish({ state: 'ok', pages: 1, items: 0, httpStatus: err.status, apiCode: absentCode });
+        this.answered('zone', zone.id, endpoint);
       } else if (this.deferred(err, partition, repair ?? (() => this.readObject(zone, endpoint, path, query, absentCode)))) {
         return DEFERRED;
       } else {
@@ -351,6 +364,9 @@ export abstract class PartitionReads {
     const refused = err instanceof ApiAuthError || (partition.endpoint === 'invites' && err.hasCode(ACCOUNT_OWNED_TOKEN));
     const state = refused ? 'denied' : 'failed';
     partition.finish({ state, pages, items, httpStatus: err.status, apiCode, errorCode: err.code, message: err.message });
+    if (refused && partition.kind === 'zone') {
+      this.permissions.observe(this.clientOf(this.zoneAccounts.get(partition.scopeId)), partition.endpoint, { refused: err, what: `${err.route}${name ? ` of ${name}` : ''}` });
+    }
     const optional = OPTIONAL_PARTS.has(partition.endpoint) && state === 'denied';
     this.missing(partition.kind, partition.scopeId, name, partition.endpoint, state, err.message, optional ? 'notPermitted' : 'missing');
   }
@@ -366,6 +382,19 @@ export abstract class PartitionReads {
   ): void {
     this.result[list].push({ kind, scopeId, name, endpoint, state, reason });
     this.o.logger.debug(`could not read ${endpoint} of ${name ?? (scopeId || 'the user')}: ${reason}`);
+  }
+
+  /**
+   * A part the zone would carry forward, of a permission group its credential was refused tonight:
+   * recorded denied, as a read of it would be, with what was refused and where. What the last read
+   * stored stays in that scan; the next night that may read it reads it again.
+   */
+  protected deniedNotCarried(zone: ZoneItem, endpoint: Endpoint, refusal: { group: { label: string }; error: ApiError; what: string }): void {
+    const err = refusal.error;
+    const message = `not carried forward: the credential was refused ${refusal.group.label} tonight (${refusal.what}: ${err.message})`;
+    this.partition('zone', zone.id, endpoint).finish({ state: 'denied', pages: 0, items: 0, httpStatus: err.status, apiCode: err.firstCode, errorCode: err.code, message });
+    const optional = OPTIONAL_PARTS.has(endpoint);
+    this.missing('zone', zone.id, zone.name, endpoint, 'denied', message, optional ? 'notPermitted' : 'missing');
   }
 
   protected skip(zone: ZoneItem, endpoint: Endpoint, why: string): void {
@@ -397,7 +426,7 @@ export abstract class PartitionReads {
         this.missing('zone', zone.id, zone.name, endpoint, 'failed', problem);
         return null;
       }
-      this.anyReadSucceeded = true;
+      this.answered('zone', zone.id, endpoint);
       return read.items;
     } catch (err) {
       if (this.deferred(err, partition, repair ?? (() => this.readCursorList(zone, endpoint, path, perPage)))) return DEFERRED;

@@ -1,16 +1,17 @@
 import { zoneChange, type AuditActor, type Change } from './audit-log.js';
 import { formatApiTime } from './clock.js';
 import { seededRandom } from './http/faults.js';
-import { mix32, stableId } from './ids.js';
-import { customRuleset, defaultSecurity, type SettingId } from './security.js';
+import { mix32, stableId, stableUuid } from './ids.js';
+import { botManagementAnswer, botProduct, customRuleset, defaultSecurity, type SettingId } from './security.js';
 import * as serialize from './serialize.js';
 import { ArrayRecordStore, type Organisation, type Plan, type Zone } from './state.js';
 
 /**
  * The night control, for tests and benchmarks of incremental scans: the emulator clock moves one
  * day ahead, and a deterministic share of the zones changes during that day as people change them
- * through the dashboard (DNS record edits, a setting, the custom rules, a zone added, removed, paused
- * or moved to another plan), each change logged in the account's audit log as an API write of it
+ * through the dashboard (DNS record edits, a setting, the custom rules, the bot settings, authenticated
+ * origin pulls, a certificate pack ordered or deleted, a zone added, removed, paused or moved to
+ * another plan): every kind of zone read a night can carry forward sees a change, each logged in the account's audit log as an API write of it
  * would be. The vendor also renews the certificates that near their expiry; those renewals are not
  * logged (the vendor does not document that they appear; api-facts: assume they do not).
  *
@@ -24,9 +25,14 @@ export interface NightOptions {
   share?: number;
   /** Picks which zones change and how. Default 1. */
   seed?: number;
+  /**
+   * Only these kinds of change are drawn, each as often as the others (a test that every kind of
+   * read picks up its change). Default: every kind, by WEIGHTS.
+   */
+  kinds?: NightChangeKind[];
 }
 
-export const NIGHT_CHANGES = ['dns_record', 'setting', 'custom_rules', 'paused', 'plan', 'zone_added', 'zone_removed'] as const;
+export const NIGHT_CHANGES = ['dns_record', 'bot_management', 'origin_pulls', 'certificate_pack', 'setting', 'custom_rules', 'paused', 'plan', 'zone_added', 'zone_removed'] as const;
 export type NightChangeKind = (typeof NIGHT_CHANGES)[number];
 
 export interface NightChange {
@@ -71,9 +77,16 @@ function renewalWindowMs(validityDays: number): number {
   return Math.min(30 * DAY_MS, (validityDays * DAY_MS) / 3);
 }
 
-/** How often each change is drawn (out of 100); a change a zone cannot take falls back to a DNS record edit. */
+/**
+ * How often each change is drawn (out of 100); a change a zone cannot take falls back to a DNS record edit.
+ * The bot, origin pulls and certificate changes take a share of the DNS edits' range, and draw one
+ * number each as a DNS edit does: the other kinds fall on the same zones for the same seed as before.
+ */
 const WEIGHTS: Array<[NightChangeKind, number]> = [
-  ['dns_record', 40],
+  ['dns_record', 28],
+  ['bot_management', 4],
+  ['origin_pulls', 4],
+  ['certificate_pack', 4],
   ['setting', 20],
   ['custom_rules', 15],
   ['paused', 8],
@@ -93,17 +106,27 @@ const SETTING_FLIPS: Array<[Exclude<SettingId, 'waf' | 'security_header'>, (v: u
 
 const PLAN_STEPS: Record<Plan, Plan> = { free: 'pro', pro: 'business', business: 'enterprise', enterprise: 'business' };
 
-const NIGHT_OPTIONS: ReadonlySet<string> = new Set(['share', 'seed']);
+const NIGHT_OPTIONS: ReadonlySet<string> = new Set(['share', 'seed', 'kinds']);
 
-function readOptions(options: NightOptions): { share: number; seed: number } {
+function readOptions(options: NightOptions): { share: number; seed: number; weights: Array<[NightChangeKind, number]> } {
   // A misspelt option would otherwise run a default night that the caller did not ask for.
   const unknown = Object.keys(options).find((key) => !NIGHT_OPTIONS.has(key));
-  if (unknown !== undefined) throw new NightOptionError(`unknown option "${unknown.slice(0, 40)}": a night takes share (0 to 1) and seed (a whole number)`);
+  if (unknown !== undefined) throw new NightOptionError(`unknown option "${unknown.slice(0, 40)}": a night takes share (0 to 1), seed (a whole number) and kinds (a list of changes)`);
   const share = options.share ?? 0.02;
   const seed = options.seed ?? 1;
   if (typeof share !== 'number' || !Number.isFinite(share) || share < 0 || share > 1) throw new NightOptionError(`share must be a number from 0 to 1; got ${String(share)}`);
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) throw new NightOptionError(`seed must be a whole number; got ${String(seed)}`);
-  return { share, seed };
+  return { share, seed, weights: readKinds(options.kinds) };
+}
+
+/** The kinds a night draws from: every kind by its weight, or the ones asked for, alike. */
+function readKinds(kinds: unknown): Array<[NightChangeKind, number]> {
+  if (kinds === undefined) return WEIGHTS;
+  const known: ReadonlySet<string> = new Set(NIGHT_CHANGES);
+  if (!Array.isArray(kinds) || kinds.length === 0 || !kinds.every((k) => typeof k === 'string' && known.has(k))) {
+    throw new NightOptionError(`kinds must be a non-empty list of ${NIGHT_CHANGES.join(', ')}`);
+  }
+  return [...new Set(kinds as NightChangeKind[])].map((k) => [k, 1]);
 }
 
 /** The dataset's user, at the dashboard: who makes the night's changes. */
@@ -119,9 +142,9 @@ function nextPlan(zone: Zone): Plan | null {
   return PLAN_STEPS[zone.plan];
 }
 
-function drawKind(random: () => number, zone: Zone): NightChangeKind {
-  let roll = random() * 100;
-  for (const [kind, weight] of WEIGHTS) {
+function drawKind(random: () => number, zone: Zone, weights: Array<[NightChangeKind, number]>): NightChangeKind {
+  let roll = random() * weights.reduce((sum, [, w]) => sum + w, 0);
+  for (const [kind, weight] of weights) {
     roll -= weight;
     if (roll < 0) return kind === 'plan' && !nextPlan(zone) ? 'dns_record' : kind;
   }
@@ -154,6 +177,12 @@ class Night {
         return this.dnsRecord(zone, at, iso);
       case 'setting':
         return this.setting(zone, at, iso);
+      case 'bot_management':
+        return this.botSettings(zone, at);
+      case 'origin_pulls':
+        return this.originPulls(zone, at);
+      case 'certificate_pack':
+        return this.certificatePack(zone, at);
       case 'custom_rules':
         return this.customRules(zone, at, iso);
       case 'paused': {
@@ -202,6 +231,68 @@ class Night {
     zone.security.modified[id] = iso;
     const response = { id, value, editable: true, modified_on: iso };
     this.log(zoneChange(zone, { type: 'update', product: 'zone_settings', resourceType: 'zone_setting', resourceId: id, description: `Zone setting ${id} changed to ${value}`, request: { value }, response }), 'PATCH', `/zones/${zone.id}/settings/${id}`, at);
+  }
+
+  /**
+   * The owner turns the bot product's main switch (Bot Fight Mode on Free, the "definitely automated"
+   * action of Super Bot Fight Mode, the Bot Management model updates) or AI bots blocking (every
+   * product has it), in one `PUT /zones/{zone_id}/bot_management` (vendor's API reference: bot
+   * management, update zone config), logged as a change of the zone.
+   */
+  private botSettings(zone: Zone, at: Date): void {
+    const bots = zone.security.bots;
+    const product = botProduct(zone.plan, bots.subscription);
+    let request: Record<string, unknown>;
+    if (this.random() < 0.5) {
+      bots.ai_bots_protection = bots.ai_bots_protection === 'block' ? 'disabled' : 'block';
+      request = { ai_bots_protection: bots.ai_bots_protection };
+    } else if (product === 'bot_fight_mode') {
+      bots.fight_mode = !bots.fight_mode;
+      request = { fight_mode: bots.fight_mode };
+    } else if (product === 'bot_management') {
+      bots.auto_update_model = !bots.auto_update_model;
+      request = { auto_update_model: bots.auto_update_model };
+    } else {
+      bots.sbfm_definitely_automated = bots.sbfm_definitely_automated === 'block' ? 'allow' : 'block';
+      request = { sbfm_definitely_automated: bots.sbfm_definitely_automated };
+    }
+    const response = botManagementAnswer(zone.plan, bots);
+    const description = `Bot management settings updated (${Object.keys(request).join(', ')})`;
+    this.log(zoneChange(zone, { type: 'update', product: 'bot_management', resourceType: 'bot_management', resourceId: zone.id, description, request, response }), 'PUT', `/zones/${zone.id}/bot_management`, at);
+  }
+
+  /** Zone-level authenticated origin pulls turned on or off (vendor's API reference: `PUT /zones/{zone_id}/origin_tls_client_auth/settings`, `{enabled}`). */
+  private originPulls(zone: Zone, at: Date): void {
+    // One draw, as a DNS edit makes, whatever it is used for: the nights after draw as before.
+    this.random();
+    zone.security.originPulls = !zone.security.originPulls;
+    const body = { enabled: zone.security.originPulls };
+    const description = `Zone-level authenticated origin pulls ${body.enabled ? 'enabled' : 'disabled'}`;
+    this.log(zoneChange(zone, { type: 'update', product: 'ssl', resourceType: 'origin_tls_client_auth', resourceId: zone.id, description, request: body, response: body }), 'PUT', `/zones/${zone.id}/origin_tls_client_auth/settings`, at);
+  }
+
+  /**
+   * An advanced certificate pack deleted when the zone has one (vendor's API reference: delete
+   * advanced certificate manager certificate pack), else one ordered for the zone and its wildcard:
+   * it starts `initializing`, with no certificate yet (vendor's API reference: order advanced
+   * certificate manager certificate pack; a captured answer lists such a pack).
+   */
+  private certificatePack(zone: Zone, at: Date): void {
+    const advanced = zone.certificatePacks.filter((p) => p.type === 'advanced');
+    const roll = this.random();
+    if (advanced.length > 0) {
+      const pack = advanced[Math.floor(roll * advanced.length)]!;
+      zone.certificatePacks = zone.certificatePacks.filter((p) => p !== pack);
+      const change = zoneChange(zone, { type: 'delete', product: 'ssl', resourceType: 'certificate_pack', resourceId: pack.id, description: 'Certificate pack deleted', request: null, response: { id: pack.id } });
+      return this.log(change, 'DELETE', `/zones/${zone.id}/ssl/certificate_packs/${pack.id}`, at);
+    }
+    const ca = roll < 0.5 ? 'lets_encrypt' : 'google';
+    const hosts = [zone.name, `*.${zone.name}`];
+    const pack = { id: stableUuid('night-pack', this.seed, this.number, zone.id), type: 'advanced', hosts, primary_certificate: '', status: 'initializing', certificates: [], validity_days: 90, validation_method: 'txt', certificate_authority: ca };
+    zone.certificatePacks = [...zone.certificatePacks, pack];
+    const request = { type: 'advanced', hosts, validation_method: 'txt', validity_days: 90, certificate_authority: ca, cloudflare_branding: false };
+    const response = { id: pack.id, type: 'advanced', hosts, status: 'initializing', validation_method: 'txt', validity_days: 90, certificate_authority: ca, cloudflare_branding: false };
+    this.log(zoneChange(zone, { type: 'create', product: 'ssl', resourceType: 'certificate_pack', resourceId: pack.id, description: 'Advanced certificate pack ordered', request, response }), 'POST', `/zones/${zone.id}/ssl/certificate_packs/order`, at);
   }
 
   private customRules(zone: Zone, at: Date, iso: string): void {
@@ -270,7 +361,7 @@ function renewCertificates(org: Organisation, at: Date): NightRenewal[] {
 
 /** Advances the emulator by one night (see the file's comment) and says what changed. */
 export function advanceNight(org: Organisation, options: NightOptions = {}): NightReport {
-  const { share, seed } = readOptions(options);
+  const { share, seed, weights } = readOptions(options);
   const fromMs = org.clock.now().getTime();
   org.clock.advance(DAY_MS);
   const number = ++org.nights;
@@ -285,7 +376,7 @@ export function advanceNight(org: Organisation, options: NightOptions = {}): Nig
   const night = new Night(org, number, seed, random);
   // Spread over the day, in order, each strictly inside [from, from + 1 day).
   const step = DAY_MS / (count + 2);
-  zones.slice(0, count).forEach((zone, k) => night.apply(zone, drawKind(random, zone), k, new Date(fromMs + Math.floor((k + 1) * step))));
+  zones.slice(0, count).forEach((zone, k) => night.apply(zone, drawKind(random, zone, weights), k, new Date(fromMs + Math.floor((k + 1) * step))));
   const renewed = renewCertificates(org, new Date(fromMs + Math.floor((count + 1) * step)));
   org.touch();
   return {

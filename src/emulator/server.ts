@@ -270,7 +270,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       scheme = authenticate(req.headers, { ...credentials, token: principal.token ?? credentials.token }, options.badCredentials ?? '9109');
       const refusal = scheme === 'token' && principal.accountOwned ? accountTokenRefusal(match.key) : null;
       if (refusal) throw refusal;
-      if (options.denyRoutes?.includes(match.key)) throw fail(403, CODES.invalidToken, 'Unauthorized to access requested resource');
+      if (options.denyRoutes?.includes(match.key) || principal.denyRoutes?.includes(match.key)) throw fail(403, CODES.invalidToken, 'Unauthorized to access requested resource');
       if (options.auditLog === 'denied' && match.key === AUDIT_LOG_ROUTE) throw fail(403, CODES.authentication, 'Authentication error');
       if (match.kind === 'none') {
         throw new ApiFailure(400, [

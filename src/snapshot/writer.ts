@@ -196,6 +196,11 @@ export class ScanWriter {
     return found ? scanOfRef(found.dataScan) : null;
   }
 
+  /** The state carry() would carry forward (`ok`, `skipped`...); null when it would carry nothing. */
+  carryState(kind: PartitionKind, scopeId: string, endpoint: Endpoint): string | null {
+    return this.carryable(kind, this.storedId(scopeId), endpoint)?.last.state ?? null;
+  }
+
   private carryable(kind: PartitionKind, stored: string, endpoint: Endpoint) {
     const part = this.statement('SELECT last_attempt_scan FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, stored, endpoint) as
       | { last_attempt_scan: number }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClientSet } from '../../src/api/client-set.js';
+import type { ZoneReads } from '../../src/api/endpoints.js';
 import type { ApiClient } from '../../src/api/client.js';
 import { createRedactor } from '../../src/common/redact.js';
 import { ScanCannotStart } from '../../src/crawler/first-calls.js';
@@ -10,6 +11,7 @@ import { SnapshotReader } from '../../src/snapshot/reader.js';
 import { caseDataset } from '../support/case-dataset.js';
 import { clientFor, recordingLogger } from '../support/client.js';
 import { emulatorFor, emulatorsClosedAfterEach, TOKEN } from '../support/http.js';
+import { READS } from '../support/nights.js';
 
 /**
  * A credential per account: an organisation spread over several accounts gives each an
@@ -54,7 +56,7 @@ async function scanWith(
   emu: RunningEmulator,
   set: ClientSet,
   scope = { accounts: [] as string[], zones: [] as string[] },
-  more: { db?: Db; logger?: ReturnType<typeof recordingLogger>; incremental?: { full: boolean; fullEvery: number } } = {},
+  more: { db?: Db; logger?: ReturnType<typeof recordingLogger>; incremental?: { full: boolean; fullEvery: number }; reads?: ZoneReads } = {},
 ) {
   const db = more.db ?? openSnapshot(':memory:');
   const logger = more.logger ?? recordingLogger();
@@ -68,6 +70,7 @@ async function scanWith(
     redact: createRedactor([TOKEN, ACME_TOKEN]),
     repairPauseMs: 0,
     ...(more.incremental ? { incremental: more.incremental } : {}),
+    ...(more.reads ? { reads: more.reads } : {}),
   });
   return { db, outcome, reader: new SnapshotReader(db, outcome.scanId) };
 }
@@ -187,5 +190,35 @@ describe('a credential per account', () => {
     expect(said.filter((l) => l.includes('the credential in ZW_TOKEN_ACME'))).toHaveLength(1);
     expect(said.filter((l) => l.includes('the default credential'))).toHaveLength(1);
     expect(said.join('\n')).not.toContain(ACME_TOKEN);
+  });
+
+  it("denies what a permission one credential lost covers for that credential's zones only: the others carry as before", async () => {
+    // vendor docs: API token permissions: each token holds its own; a token lacking Bot Management Read is answered
+    // 403 for every zone. Issue 49: a permission lost is noticed the first night, not carried for --full-every nights.
+    const acme = await acmeId();
+    const denied: string[] = [];
+    const emu = await emulator({ dataset: caseDataset(), accountTokens: [{ token: ACME_TOKEN, accounts: [acme], denyRoutes: denied }] });
+    const set = new ClientSet({ label: 'ZONEWARDEN_API_TOKEN', client: client(emu, TOKEN) }, [{ label: 'ZW_TOKEN_ACME', client: client(emu, ACME_TOKEN, 'ZW_TOKEN_ACME'), accounts: [acme] }]);
+    const incremental = { full: false, fullEvery: 40 };
+    const { db } = await scanWith(emu, set, undefined, { incremental, reads: READS });
+    emu.night({ share: 0, seed: 1 });
+    const bot = 'GET /zones/{zone_id}/bot_management';
+    denied.push(bot);
+    const botCalls = () => emu.stats().requests.byRoute[bot] ?? 0;
+    const before = botCalls();
+    const logger = recordingLogger();
+    const { outcome, reader } = await scanWith(emu, set, undefined, { db, logger, incremental, reads: READS });
+    expect(outcome.summary.reads).toMatchObject({ incremental: true, zonesRead: 0 });
+    expect(outcome.status).toBe('incomplete');
+    const zones = reader.zones();
+    expect(zones.some((z) => z.accountId === acme)).toBe(true);
+    expect(zones.some((z) => z.accountId !== acme)).toBe(true);
+    for (const z of zones) expect(reader.coverageOf('zone', z.id, 'bot_management')?.state, z.name).toBe(z.accountId === acme ? 'denied' : 'ok');
+    const said = logger.lines.filter((l) => l.includes('was refused Zone · Bot Management · Read ('));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain('the credential in ZW_TOKEN_ACME');
+    expect(said[0]).not.toContain(ACME_TOKEN);
+    // Nothing was read in full that night: each credential was asked one probe of the group, whatever its number of zones.
+    expect(botCalls() - before).toBe(2);
   });
 });

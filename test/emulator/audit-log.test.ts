@@ -343,9 +343,10 @@ describe('night control', () => {
   it('makes every kind of change, each visible through the API', async () => {
     const emu = await start(generated);
     const report = emu.night({ share: 0.5, seed: 5 });
-    // The issue's list of night changes: DNS record edits, a setting, a custom rule, a zone added, removed, paused or moved to another plan.
+    // The issue's list of night changes: DNS record edits, a setting, a custom rule, a zone added, removed, paused or moved to another plan;
+    // issue 49: the bot settings, authenticated origin pulls and a certificate pack too, so that every kind of zone read sees a change.
     const kinds = new Set(report.changed.map((c) => c.change));
-    expect([...kinds].sort()).toEqual(['custom_rules', 'dns_record', 'paused', 'plan', 'setting', 'zone_added', 'zone_removed']);
+    expect([...kinds].sort()).toEqual(['bot_management', 'certificate_pack', 'custom_rules', 'dns_record', 'origin_pulls', 'paused', 'plan', 'setting', 'zone_added', 'zone_removed']);
     const entries = await entriesOfNight(emu, report);
     for (const change of report.changed) {
       const entry = entries.find((e) => e.zone.id === change.zone_id);
@@ -365,6 +366,18 @@ describe('night control', () => {
       } else if (change.change === 'dns_record') {
         const record = expectOk(await get(emu, `/zones/${change.zone_id}/dns_records/${entry.resource.id}`));
         expect(record.ttl).toBe(entry.resource.response.ttl);
+      } else if (change.change === 'bot_management') {
+        // vendor's API reference: bot management, update zone config (PUT) answers the config as GET serves it.
+        expect(entry.action.type).toBe('update');
+        expect(expectOk(await get(emu, `/zones/${change.zone_id}/bot_management`))).toEqual(entry.resource.response);
+      } else if (change.change === 'origin_pulls') {
+        expect(expectOk(await get(emu, `/zones/${change.zone_id}/origin_tls_client_auth/settings`))).toMatchObject(entry.resource.response);
+      } else if (change.change === 'certificate_pack') {
+        // vendor's API reference: order (POST, the pack starts initializing) or delete an advanced certificate pack.
+        const packs: Entry[] = expectOk(await get(emu, `/zones/${change.zone_id}/ssl/certificate_packs?status=all`));
+        const pack = packs.find((p) => p.id === entry.resource.id);
+        if (entry.action.type === 'delete') expect(pack).toBeUndefined();
+        else expect(pack).toMatchObject({ type: 'advanced', status: 'initializing' });
       } else {
         const ruleset = expectOk(await get(emu, `/zones/${change.zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint`));
         expect(ruleset.version).toBe(entry.resource.response.version);
@@ -409,5 +422,20 @@ describe('night control', () => {
     const misspelt = await raw(emu, 'POST', '/__emulator/night', { body: { shar: 0.1 } });
     expect(JSON.stringify(misspelt.json)).toContain('unknown option \\"shar\\"');
     expect((await raw(emu, 'POST', '/__emulator/night', { body: { seed: 2 } })).json).toMatchObject({ night: 3 });
+  });
+
+  it('draws only the kinds of change asked for, and refuses a kind it does not know', async () => {
+    // docs/dataset-format.md: "kinds" draws only those kinds of change, each as often as the others.
+    const emu = await start(generated);
+    const r = await raw(emu, 'POST', '/__emulator/night', { body: { share: 0.5, seed: 3, kinds: ['origin_pulls', 'bot_management'] } });
+    expect(r.status).toBe(200);
+    const kinds = new Set((r.json.changed as Array<{ change: string }>).map((c) => c.change));
+    expect([...kinds].sort()).toEqual(['bot_management', 'origin_pulls']);
+    for (const body of [{ kinds: [] }, { kinds: ['dns'] }, { kinds: 'setting' }]) {
+      const refused = await raw(emu, 'POST', '/__emulator/night', { body });
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.json)).toContain('kinds must be a non-empty list of');
+    }
+    expect((await raw(emu, 'POST', '/__emulator/night', { body: { seed: 2 } })).json).toMatchObject({ night: 2 });
   });
 });

@@ -14,7 +14,8 @@ Starts a local HTTP server that behaves like the Cloudflare v4 API, seeded from 
 runs until SIGINT or SIGTERM. Its first line on stdout is "listening on <base URL>". It accepts the
 token given by --token, or the key pair --email/--key. Counters for tests and benchmarks are served
 at GET /__emulator/stats (DELETE resets them). POST /__emulator/night {"share": 0.02, "seed": 1}
-advances the clock a day and changes that share of zones, each change written to the audit log
+(optionally "kinds": ["bot_management", ...]) advances the clock a day and changes that share of
+zones, each change written to the audit log
 (GET /accounts/{id}/logs/audit), certificate renewals not. Dataset format: docs/dataset-format.md.`,
   options: {
     port: { type: 'integer', default: 0, min: 0, max: 65535, help: 'port to listen on; 0 picks a free one' },

@@ -98,7 +98,8 @@ export interface ReadKit {
    * (nothing sound to carry, or tonight's rules ask of it what that scan was not asked: ReadPlan.mayCarry).
    */
   carrySource(zone: ZoneItem, endpoint: Endpoint): number | null;
-  succeeded(): void;
+  /** A read answered; given the zone's part, its credential holds that part's permission group (permissions.ts). */
+  succeeded(zone?: ZoneItem, endpoint?: Endpoint): void;
   /**
    * One object of the zone's account (`path`), read once per account and scan and kept in each of
    * its zones' partition `endpoint`; `absentCode`: the API error that means "there is none".

@@ -30,7 +30,7 @@ export const zoneSettings: ZoneRead = {
         const answer = await kit.client(zone).get<Record<string, unknown>>(`/zones/${encodeURIComponent(zone.id)}/settings/${id}`, { signal: kit.signal });
         const r = answer.result;
         items.push(r && typeof r === 'object' ? { ...r, id } : { id, value: r });
-        kit.succeeded();
+        kit.succeeded(zone, 'zone_settings');
       } catch (err) {
         // A failure that may pass: every setting is read again in the repair pass, into this partition.
         if (kit.deferred(err, partition, () => zoneSettings.run(kit, facts))) return;

@@ -94,6 +94,11 @@ export interface AccountToken {
   accounts: string[];
   /** Its name in GET /__emulator/stats (default `account-token:<first account id>`); never the token. */
   label?: string;
+  /**
+   * Routes this token lacks the permission for (403 code 9109, as `denyRoutes` for every credential);
+   * the array is read on each request, so a test can take a permission away between two scans.
+   */
+  denyRoutes?: string[];
 }
 
 /** Who a request claims to be, before it is authenticated: a budget is kept per claimant. */
@@ -171,6 +176,8 @@ export interface Principal extends Claimant {
   owner: string | null;
   /** The organisation as this credential sees it. */
   org: Organisation;
+  /** Routes refused to this credential alone (AccountToken.denyRoutes). */
+  denyRoutes?: readonly string[];
 }
 
 /** Labels the emulator gives its own credentials, not available to extra tokens. */
@@ -190,6 +197,6 @@ export function accountTokenPrincipals(org: Organisation, tokens: readonly Accou
     if (labels.has(label)) throw new DatasetError(`accountTokens[${i}]: the label ${label.slice(0, 80)} is taken: give each token a label of its own`);
     labels.add(label);
     secrets.add(t.token);
-    return { label, token: t.token, accountOwned: true, owner: t.accounts[0]!, org: accountTokenView(org, t.accounts, label) };
+    return { label, token: t.token, accountOwned: true, owner: t.accounts[0]!, org: accountTokenView(org, t.accounts, label), ...(t.denyRoutes ? { denyRoutes: t.denyRoutes } : {}) };
   });
 }

@@ -1,0 +1,198 @@
+import type { ApiClient } from '../api/client.js';
+import { ZONE_OBJECT_READS, type ZoneReads } from '../api/endpoints.js';
+import { ApiAuthError, ApiError } from '../api/errors.js';
+import type { Logger } from '../common/logger.js';
+import type { Endpoint } from '../snapshot/tables.js';
+import { credentialOf } from './audit-log.js';
+import type { ZoneItem } from './reads/zone-read.js';
+
+/**
+ * What a credential may still read, learnt each night before anything of a zone is carried forward.
+ * A token's permissions are not a zone's resource: losing one leaves no entry in any audit log, so a
+ * night that carried yesterday's answers would go on judging zones on data the token can no longer
+ * see, for up to `--full-every` nights. Each read belongs to a permission group (the README's and
+ * docs/first-scan.md's table, after the vendor's API token permissions); a refusal of one read of a
+ * group, for one zone of a credential, is the group refused for every zone of that credential, and
+ * their parts of that group are recorded denied tonight, not carried.
+ *
+ * The reads the night makes anyway (zones read in full, reads due by date) say it for free: the
+ * first carried zone of a credential to ask waits while zones of that credential are being read in
+ * full. When none of them answered for a group, that zone is asked one request of the group (a
+ * probe), shared by every zone of the credential.
+ */
+
+export interface PermissionGroup {
+  /** The permission as the token form names it. */
+  label: string;
+  /** The zone partitions read with it (carried ones are checked). */
+  partitions: readonly Endpoint[];
+  /** One request of the group about a zone: the cheapest call it answers (one object, or a list's smallest page). */
+  probe(zone: ZoneItem, settings: readonly string[]): { path: string; query?: Record<string, string> } | null;
+}
+
+const zonePath = (zone: ZoneItem, rest: string) => `/zones/${encodeURIComponent(zone.id)}${rest}`;
+
+/**
+ * The permission groups of the zone reads (vendor docs: API token permissions; docs/first-scan.md).
+ * The migration's status, check and configuration are left out: the vendor's reference names no
+ * group for them, and a completed migration, the only status carried, cannot be undone.
+ */
+export const PERMISSION_GROUPS: readonly PermissionGroup[] = [
+  { label: 'Zone · DNS · Read', partitions: ['dns_records', 'dnssec'], probe: (z) => ({ path: zonePath(z, '/dnssec') }) },
+  {
+    label: 'Zone · SSL and Certificates · Read',
+    partitions: ['certificate_packs', 'universal_ssl', 'origin_pulls'],
+    probe: (z) => ({ path: zonePath(z, '/ssl/universal/settings') }),
+  },
+  {
+    label: 'Zone · Zone Settings · Read',
+    partitions: ['zone_settings'],
+    probe: (z, settings) => (settings[0] === undefined ? null : { path: zonePath(z, `/settings/${settings[0]}`) }),
+  },
+  {
+    label: 'Zone · Firewall Services · Read',
+    partitions: ['firewall_rules', 'filters', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'],
+    probe: (z) => ({ path: zonePath(z, '/filters'), query: { page: '1', per_page: '5' } }),
+  },
+  {
+    label: 'Zone · Zone WAF · Read',
+    partitions: ['rulesets', 'entrypoint', 'custom_entrypoint', 'ratelimit_entrypoint'],
+    probe: (z) => ({ path: zonePath(z, '/rulesets'), query: { per_page: '1' } }),
+  },
+  { label: 'Zone · Bot Management · Read', partitions: ['bot_management'], probe: (z) => ({ path: zonePath(z, '/bot_management') }) },
+];
+
+const GROUP_OF = new Map<Endpoint, PermissionGroup>(PERMISSION_GROUPS.flatMap((g) => g.partitions.map((p) => [p, g] as const)));
+
+export function permissionGroupOf(endpoint: Endpoint): PermissionGroup | undefined {
+  return GROUP_OF.get(endpoint);
+}
+
+/**
+ * Whether tonight's rules ask for a zone part: an object or the settings only when a rule declares
+ * them (a part no rule reads is carried as it was, whatever the token may read), the lists always.
+ */
+export function askedTonight(endpoint: Endpoint, reads: ZoneReads | undefined): boolean {
+  if (endpoint in ZONE_OBJECT_READS) return reads?.objects.includes(endpoint as keyof typeof ZONE_OBJECT_READS) ?? false;
+  if (endpoint === 'zone_settings') return (reads?.settings.length ?? 0) > 0;
+  return true;
+}
+
+/** How a credential stands with a group tonight: answered, refused (with the refusal and what was refused), or not known. */
+export type Standing = { kind: 'granted' } | { kind: 'refused'; error: ApiError; what: string } | { kind: 'unconfirmed' };
+
+/** One night's standings, per credential (its client) and permission group, and the probes made. */
+export class PermissionStandings {
+  private readonly known = new Map<ApiClient, Map<PermissionGroup, Standing>>();
+  private readonly probes = new Map<ApiClient, Map<PermissionGroup, Promise<void>>>();
+  /** Zones read in full now, per credential: their reads will say what a probe would. */
+  private readonly fullReads = new Map<ApiClient, number>();
+  /** Woken on each standing learnt and each full read ended. */
+  private waiters: Array<() => void> = [];
+  /** Probe requests made tonight. */
+  probed = 0;
+
+  constructor(private readonly logger: Logger) {}
+
+  /** A read of the zone's partition answered (granted), or was refused, tonight: said for the whole group. */
+  observe(client: ApiClient, endpoint: Endpoint, outcome: { granted: true } | { refused: ApiError; what: string }): void {
+    const group = permissionGroupOf(endpoint);
+    if (!group) return;
+    this.wake();
+    const byGroup = this.of(client);
+    const before = byGroup.get(group);
+    // A refusal stands for the night: one read refused is the permission the token lacks.
+    if (before?.kind === 'refused') return;
+    if ('granted' in outcome) {
+      byGroup.set(group, { kind: 'granted' });
+      return;
+    }
+    byGroup.set(group, { kind: 'refused', error: outcome.refused, what: outcome.what });
+    this.logger.warn(
+      `${credentialOf(client)} was refused ${group.label} (${outcome.what}): what it covers is denied for every zone of that credential tonight, not carried forward from earlier reads`,
+    );
+  }
+
+  /** A zone of the credential is read in full: until it ends, its reads may answer for the groups. */
+  async duringFullRead<T>(client: ApiClient, read: () => Promise<T>): Promise<T> {
+    this.fullReads.set(client, (this.fullReads.get(client) ?? 0) + 1);
+    try {
+      return await read();
+    } finally {
+      this.fullReads.set(client, this.fullReads.get(client)! - 1);
+      this.wake();
+    }
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** The groups the credential's standing with is not known yet tonight. */
+  unknownGroups(client: ApiClient): PermissionGroup[] {
+    const known = this.known.get(client);
+    return PERMISSION_GROUPS.filter((g) => !known?.has(g));
+  }
+
+  /** The refusal that keeps a partition from being carried for zones of this credential, if any. */
+  refusal(client: ApiClient, endpoint: Endpoint): { group: PermissionGroup; error: ApiError; what: string } | null {
+    const group = permissionGroupOf(endpoint);
+    const standing = group ? this.known.get(client)?.get(group) : undefined;
+    return group && standing?.kind === 'refused' ? { group, error: standing.error, what: standing.what } : null;
+  }
+
+  /**
+   * Makes sure the credential's standing with each group of these partitions is known before the
+   * zone carries any of them: a group no read has answered for yet is asked once, of this zone,
+   * and every other zone of the credential waits for that one answer.
+   */
+  async confirm(client: ApiClient, zone: ZoneItem, partitions: readonly Endpoint[], settings: readonly string[], signal: AbortSignal): Promise<void> {
+    const groups = new Set(partitions.map(permissionGroupOf).filter((g): g is PermissionGroup => g !== undefined));
+    const waits: Array<Promise<void>> = [];
+    for (const group of groups) {
+      if (this.known.get(client)?.has(group)) continue;
+      let probes = this.probes.get(client);
+      if (!probes) this.probes.set(client, (probes = new Map()));
+      let probe = probes.get(group);
+      if (!probe) probes.set(group, (probe = this.probe(client, group, zone, settings, signal)));
+      waits.push(probe);
+    }
+    await Promise.all(waits);
+  }
+
+  private async probe(client: ApiClient, group: PermissionGroup, zone: ZoneItem, settings: readonly string[], signal: AbortSignal): Promise<void> {
+    // Zones of the credential being read in full read the group too, as a rule: their answer, when
+    // it comes before they end, costs nothing. Only what none of them answered is asked.
+    while (!this.known.get(client)?.has(group) && (this.fullReads.get(client) ?? 0) > 0 && !signal.aborted) {
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    }
+    if (this.known.get(client)?.has(group)) return;
+    const call = group.probe(zone, settings);
+    if (!call) return;
+    this.probed++;
+    const what = `GET ${call.path.replace(/^\/zones\/[^/]+/, '/zones/{zone_id}')} of ${zone.name}`;
+    try {
+      await client.get(call.path, { query: call.query, signal });
+      this.observe(client, group.partitions[0]!, { granted: true });
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code === 'ZW_API_ABORTED') throw err;
+      if (err instanceof ApiAuthError) return this.observe(client, group.partitions[0]!, { refused: err, what });
+      // An answer that says nothing of the permission (a failure that outlasted the retries, a retired
+      // route): yesterday's data is carried as before, and the next night asks again.
+      if (this.of(client).get(group)?.kind !== undefined) return;
+      this.of(client).set(group, { kind: 'unconfirmed' });
+      this.logger.warn(`${credentialOf(client)}: whether it may still read ${group.label} could not be confirmed (${what}: ${err.message}); its zones' data of it is carried forward unconfirmed tonight`);
+    }
+  }
+
+  private of(client: ApiClient): Map<PermissionGroup, Standing> {
+    let byGroup = this.known.get(client);
+    if (!byGroup) this.known.set(client, (byGroup = new Map()));
+    return byGroup;
+  }
+}
