@@ -368,6 +368,17 @@ export class SnapshotReader {
     return this.scopeCoverage.rows.get(endpoint);
   }
 
+  /**
+   * When a partition's data was read: the start of the scan whose read holds it (this one, or the
+   * one it was carried from); null when this scan has no record of the partition.
+   */
+  readStartedAt(kind: PartitionKind, scopeId: string, endpoint: Endpoint): string | null {
+    const c = this.coverageOf(kind, scopeId, endpoint);
+    if (!c) return null;
+    if (c.readIn === null || c.readIn === this.scan.id) return this.scan.startedAt;
+    return (this.statement('SELECT started_at FROM scans WHERE id = ?', 'pluck').get(c.readIn) as string | undefined) ?? null;
+  }
+
   /** The coverage of a run of zones, one JSON array a zone (17 rows of 11 columns each at most). */
   private runCoverage(zoneIds: string[]): Map<string, CoverageRow[]> {
     const sql = `${this.valid('coverage', `scope_id, json_group_array(${COVERAGE_JSON})`)} AND kind = 'zone' AND scope_id IN (SELECT value FROM json_each(?)) GROUP BY scope_id`;
