@@ -22,7 +22,7 @@ export default defineRule({
     resource: 'zone setting (always_online)',
     reads: ['setting:always_online'],
     messages: {
-      on: "Always Online is on: the zone's popular URL paths are handed to the Internet Archive, whose crawler keeps public copies of them (ignoring robots.txt), and stale copies are served when the origin is down",
+      on: "Always Online is on: the zone's popular URL paths are handed to the Internet Archive, whose crawler keeps public copies of them (ignoring robots.txt), and stale copies are served when the origin is down{{locked}}",
     },
     remediation:
       'Turn Always Online off (`PATCH /zones/{zone_id}/settings/always_online` with `{"value": "off"}`); ask the Internet Archive to exclude pages it should not keep. For availability during origin outages, rely on cached content (cache rules, serve stale content) under your own control.',
@@ -36,7 +36,7 @@ export default defineRule({
   check(ctx) {
     const setting = settingOrAnswer(ctx, 'always_online');
     if (!setting) return;
-    if (setting.value === 'on') return ctx.fail(settingRef(ctx, 'always_online'), 'on', { always_online: 'on' });
+    if (setting.value === 'on') return ctx.fail(settingRef(ctx, 'always_online'), 'on', { locked: setting.lockedNote, always_online: 'on' });
     ctx.pass();
   },
 });

@@ -1,4 +1,4 @@
-import { CA_DOMAINS, caaAllows, describeProperty, governingProperties, mayStopIssuance, parseCaa, relevantCaa, VENDOR_CAA_CAS, type CaaRecord } from '../src/policy/caa.js';
+import { CA_DOMAINS, caaAllows, caaOf, describeProperty, governingProperties, mayStopIssuance, relevantCaa, servedForm, VENDOR_CAA_CAS, type CaaRecord } from '../src/policy/caa.js';
 import { isManaged, packStatus } from '../src/policy/certificates.js';
 import { normaliseHostname } from '../src/policy/hostnames.js';
 import type { CertificatePack } from '../src/policy/models.js';
@@ -45,7 +45,7 @@ export default defineRule({
       missing: 'the zone has no CAA records at {{zone}}: any certificate authority may issue for it',
       unrestricted: 'the CAA records at {{zone}} ({{tags}}) hold no issue property, so they restrict nothing: any certificate authority may issue for {{zone}}',
       criticalUnknown:
-        'the CAA record "{{content}}" at {{caaName}} marks the tag {{tag}} critical (flags {{flags}}): CAs that do not support the critical tag {{tag}} must refuse to issue for {{caaName}} and the names below it without CAA of their own, the vendor\'s renewals included; only issue, issuewild and iodef are understood by every CA',
+        'the CAA record {{record}} at {{caaName}} marks the tag {{tag}} critical (flags {{flags}}): CAs that do not support the critical tag {{tag}} must refuse to issue for {{caaName}} and the names below it without CAA of their own, the vendor\'s renewals included; only issue, issuewild and iodef are understood by every CA',
       caNotAllowed:
         'the CAA records at {{caaName}} allow {{allowed}}, not {{ca}} ({{issuers}}), which {{certificate}} for {{hosts}}: that CA must refuse to renew or replace it{{note}}',
       managedNotNamed:
@@ -86,12 +86,12 @@ export default defineRule({
     const byName = new Map<string, CaaRecord[]>();
     let failed = false;
     for (const r of records.items) {
-      if (r.type !== 'CAA' || r.name === null || r.content === null) continue;
-      const caa = parseCaa(r.name, r.content);
+      // vendor docs (DNS records): a CAA record may come with data {flags, tag, value} and no content.
+      const caa = caaOf(r);
       if (!caa) continue;
       byName.set(caa.name, [...(byName.get(caa.name) ?? []), caa]);
       if (mayStopIssuance(caa)) {
-        ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, 'criticalUnknown', { caaName: caa.name, content: r.content, tag: caa.tag, flags: caa.flags }, 'high');
+        ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, 'criticalUnknown', { caaName: caa.name, record: servedForm(r), tag: caa.tag, flags: caa.flags }, 'high');
         failed = true;
       }
     }

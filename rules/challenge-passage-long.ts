@@ -21,7 +21,7 @@ export default defineRule({
     resource: 'zone setting (challenge_ttl)',
     reads: ['setting:challenge_ttl'],
     messages: {
-      long: 'Challenge Passage is {{duration}} ({{seconds}} seconds), longer than {{limit}} seconds: a client that solves one challenge is not challenged again for that long',
+      long: 'Challenge Passage is {{duration}} ({{seconds}} seconds), longer than {{limit}} seconds: a client that solves one challenge is not challenged again for that long{{locked}}',
     },
     remediation:
       'Shorten Challenge Passage to the vendor\'s recommended 15 to 45 minutes (`PATCH /zones/{zone_id}/settings/challenge_ttl` with `{"value": 1800}`, the default; the API accepts 300, 900, 1800, 2700, 3600 and longer values).',
@@ -41,7 +41,7 @@ export default defineRule({
     if (seconds === null) return ctx.unknown(settingRef(ctx, 'challenge_ttl'), `the challenge_ttl setting's value is not a number of seconds (${JSON.stringify(setting.value)})`);
     // At the limit is within it: only a longer passage is reported.
     if (seconds <= ctx.options.maxSeconds) return ctx.pass();
-    ctx.fail(settingRef(ctx, 'challenge_ttl'), 'long', { seconds, duration: durationOf(seconds), limit: ctx.options.maxSeconds });
+    ctx.fail(settingRef(ctx, 'challenge_ttl'), 'long', { locked: setting.lockedNote, seconds, duration: durationOf(seconds), limit: ctx.options.maxSeconds });
   },
 });
 

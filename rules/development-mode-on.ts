@@ -1,4 +1,4 @@
-import { defineRule } from '../src/policy/rule.js';
+import { defineRule, type RuleOptions, type ZoneContext } from '../src/policy/rule.js';
 import { settingOrAnswer, settingRef } from '../src/policy/zone-security.js';
 
 /**
@@ -22,36 +22,59 @@ export default defineRule({
     scope: 'zone',
     resource: 'zone setting (development_mode)',
     reads: ['setting:development_mode'],
-    // The mode ends by itself 3 hours after it was turned on, with no change a log would show: an
-    // answer "on" older than that is judged as ended, and a failure holds until that end.
+    // The mode ends by itself, with no change a log would show: a failure holds until its end.
     dependsOnTime: true,
     declaresHorizon: true,
     messages: {
-      on: 'Development Mode is on (since {{since}}): the edge cache is bypassed and every request for cacheable content reaches the origin until it turns itself off, 3 hours after it was turned on',
+      on: 'Development Mode is on ({{left}}): the edge cache is bypassed and every request for cacheable content reaches the origin until it turns itself off, 3 hours after it was turned on{{locked}}',
     },
     remediation:
       'Turn Development Mode off once the change is checked (`PATCH /zones/{zone_id}/settings/development_mode` with `{"value": "off"}`); to show changed files at once, purge them from the cache (`POST /zones/{zone_id}/purge_cache`) instead of bypassing it.',
     references: [
       'vendor docs: Development Mode (suspends edge caching and Polish for three hours unless turned off before; bypasses the cache, does not purge it)',
       'vendor API reference: zone settings, development_mode (value on | off; time_remaining: seconds until it expires; lasts 3 hours, then turns off)',
+      'vendor API reference: zones, development_mode (seconds until Development Mode expires, negative once it has, 0 if never enabled; in the zone list)',
     ],
   },
   defaultOptions: {},
   check(ctx) {
     ctx.holdsUntil(null);
+    // The zone list carries development_mode (seconds left; negative once expired, 0 if never on),
+    // read tonight with the zone: the setting is not read where it does (crawler/reads/zone-settings.ts).
+    const listed = ctx.zone.listedDevelopmentMode;
+    if (listed !== null) return judgeLeft(ctx, listed, ctx.now.getTime(), '');
+    // A zone list without the field: the setting answer, read tonight or on an earlier night.
     const setting = settingOrAnswer(ctx, 'development_mode');
     if (!setting) return;
     if (setting.value !== 'on') return ctx.pass();
     const read = ctx.zone.setting('development_mode');
-    // modified_on: when the setting last changed, here when it was turned on (the API may send null or "").
-    const modifiedOn = read.known && read.value.offered && read.value.modifiedOn ? read.value.modifiedOn : null;
-    const start = modifiedOn === null ? Number.NaN : new Date(modifiedOn).getTime();
-    if (Number.isFinite(start)) {
-      const ends = start + LASTS_MS;
-      // Read before it ended by itself (an incremental night may carry that answer forward): off now.
-      if (ctx.now.getTime() >= ends) return ctx.pass();
-      ctx.holdsUntil(new Date(ends));
+    const answer = read.known && read.value.offered ? read.value : null;
+    if (answer?.timeRemaining !== null && answer?.timeRemaining !== undefined) {
+      // time_remaining counts from when the answer was read: the start of the scan that read it.
+      const readAt = Date.parse(ctx.zone.settingsReadAt() ?? '');
+      return judgeLeft(ctx, answer.timeRemaining, Number.isFinite(readAt) ? readAt : ctx.now.getTime(), setting.lockedNote);
     }
-    ctx.fail(settingRef(ctx, 'development_mode'), 'on', { development_mode: 'on', since: modifiedOn ?? 'an unrecorded time' });
+    // No time_remaining: from modified_on, when it was turned on (the API may send null or "").
+    const start = answer?.modifiedOn ? new Date(answer.modifiedOn).getTime() : Number.NaN;
+    if (!Number.isFinite(start)) return ctx.fail(settingRef(ctx, 'development_mode'), 'on', { development_mode: 'on', left: 'since an unrecorded time', locked: setting.lockedNote });
+    const ends = start + LASTS_MS;
+    // Read before it ended by itself (an incremental night may carry that answer forward): off now.
+    if (ctx.now.getTime() >= ends) return ctx.pass();
+    ctx.holdsUntil(new Date(ends));
+    ctx.fail(settingRef(ctx, 'development_mode'), 'on', { development_mode: 'on', left: `since ${answer!.modifiedOn}, until ${new Date(ends).toISOString()}`, locked: setting.lockedNote });
   },
 });
+
+/** Judged by the seconds it had left when read at `readAt` (ms): on until then, off once they have run out. */
+function judgeLeft(ctx: ZoneContext<RuleOptions>, seconds: number, readAt: number, locked: string): void {
+  const ends = readAt + seconds * 1000;
+  if (seconds <= 0 || ctx.now.getTime() >= ends) return ctx.pass();
+  ctx.holdsUntil(new Date(ends));
+  const minutes = Math.ceil((ends - ctx.now.getTime()) / 60_000);
+  ctx.fail(settingRef(ctx, 'development_mode'), 'on', {
+    development_mode: 'on',
+    secondsLeft: Math.round((ends - ctx.now.getTime()) / 1000),
+    left: `${minutes} minute${minutes === 1 ? '' : 's'} left, until ${new Date(ends).toISOString()}`,
+    locked,
+  });
+}

@@ -17,7 +17,7 @@ export default defineRule({
     resource: 'zone setting (email_obfuscation)',
     reads: ['setting:email_obfuscation'],
     messages: {
-      off: 'Email Address Obfuscation is off: email addresses in the pages are plain text for harvesting bots to collect',
+      off: 'Email Address Obfuscation is off: email addresses in the pages are plain text for harvesting bots to collect{{locked}}',
     },
     remediation:
       'Turn Email Address Obfuscation on (`PATCH /zones/{zone_id}/settings/email_obfuscation` with `{"value": "on"}`); if one page must not be rewritten, turn it off for that path with a configuration rule rather than for the zone.',
@@ -30,7 +30,7 @@ export default defineRule({
   check(ctx) {
     const setting = settingOrAnswer(ctx, 'email_obfuscation');
     if (!setting) return;
-    if (setting.value === 'off') return ctx.fail(settingRef(ctx, 'email_obfuscation'), 'off', { email_obfuscation: 'off' });
+    if (setting.value === 'off') return ctx.fail(settingRef(ctx, 'email_obfuscation'), 'off', { locked: setting.lockedNote, email_obfuscation: 'off' });
     ctx.pass();
   },
 });

@@ -18,7 +18,7 @@ export default defineRule({
     resource: 'zone setting (hotlink_protection)',
     reads: ['setting:hotlink_protection'],
     messages: {
-      off: "Hotlink Protection is off: other sites can embed the zone's images and use its bandwidth",
+      off: "Hotlink Protection is off: other sites can embed the zone's images and use its bandwidth{{locked}}",
     },
     remediation:
       'Turn Hotlink Protection on (`PATCH /zones/{zone_id}/settings/hotlink_protection` with `{"value": "on"}`); put images that others may embed in a folder named hotlink-ok, or exempt their paths with a configuration rule.',
@@ -31,7 +31,7 @@ export default defineRule({
   check(ctx) {
     const setting = settingOrAnswer(ctx, 'hotlink_protection');
     if (!setting) return;
-    if (setting.value === 'off') return ctx.fail(settingRef(ctx, 'hotlink_protection'), 'off', { hotlink_protection: 'off' });
+    if (setting.value === 'off') return ctx.fail(settingRef(ctx, 'hotlink_protection'), 'off', { locked: setting.lockedNote, hotlink_protection: 'off' });
     ctx.pass();
   },
 });

@@ -17,10 +17,10 @@ export default defineRule({
     resource: 'zone setting (security_header: HSTS)',
     reads: ['setting:security_header'],
     messages: {
-      off: 'HSTS is off: browsers may still connect over plain HTTP',
-      shortMaxAge: 'HSTS max-age is {{maxAge}} seconds: less than the {{minMaxAge}} seconds (about {{minDays}} days) recommended',
-      noSubdomains: 'HSTS does not include subdomains: a subdomain can still be reached over plain HTTP and used to set cookies for the domain',
-      preloadRefused: 'HSTS asks for preloading, but the preload list would refuse it: it needs {{missing}}',
+      off: 'HSTS is off: browsers may still connect over plain HTTP{{locked}}',
+      shortMaxAge: 'HSTS max-age is {{maxAge}} seconds: less than the {{minMaxAge}} seconds (about {{minDays}} days) recommended{{locked}}',
+      noSubdomains: 'HSTS does not include subdomains: a subdomain can still be reached over plain HTTP and used to set cookies for the domain{{locked}}',
+      preloadRefused: 'HSTS asks for preloading, but the preload list would refuse it: it needs {{missing}}{{locked}}',
     },
     remediation:
       'Enable HSTS with a max-age of at least six months (15552000 s) and includeSubDomains once every subdomain serves HTTPS (`PATCH /zones/{zone_id}/settings/security_header`). Raise max-age in steps: browsers keep it for its whole length. To be preloaded, also set max-age to at least one year (31536000 s) and includeSubDomains before submitting the domain; otherwise turn preload off.',
@@ -40,15 +40,15 @@ export default defineRule({
     if (!setting) return;
     const hsts = parseHsts(setting.value);
     // A max-age of 0 tells browsers to forget the policy: HSTS off, whatever `enabled` says.
-    if (hsts.enabled !== true || hsts.maxAge === 0) return ctx.fail(settingRef(ctx, 'security_header'), 'off', { enabled: hsts.enabled, maxAge: hsts.maxAge });
+    if (hsts.enabled !== true || hsts.maxAge === 0) return ctx.fail(settingRef(ctx, 'security_header'), 'off', { locked: setting.lockedNote, enabled: hsts.enabled, maxAge: hsts.maxAge });
     let failed = false;
     const minMaxAge = ctx.options.minMaxAge;
     if (hsts.maxAge === null || hsts.maxAge < minMaxAge) {
-      ctx.fail(settingRef(ctx, 'security_header', 'max-age'), 'shortMaxAge', { maxAge: hsts.maxAge ?? 0, minMaxAge, minDays: Math.round(minMaxAge / 86_400) });
+      ctx.fail(settingRef(ctx, 'security_header', 'max-age'), 'shortMaxAge', { locked: setting.lockedNote, maxAge: hsts.maxAge ?? 0, minMaxAge, minDays: Math.round(minMaxAge / 86_400) });
       failed = true;
     }
     if (ctx.options.requireSubdomains && hsts.includeSubdomains !== true) {
-      ctx.fail(settingRef(ctx, 'security_header', 'includeSubDomains'), 'noSubdomains', { includeSubdomains: hsts.includeSubdomains }, 'low');
+      ctx.fail(settingRef(ctx, 'security_header', 'includeSubDomains'), 'noSubdomains', { locked: setting.lockedNote, includeSubdomains: hsts.includeSubdomains }, 'low');
       failed = true;
     }
     if (hsts.preload === true) {
@@ -58,7 +58,7 @@ export default defineRule({
       if (hsts.maxAge === null || hsts.maxAge < PRELOAD_MIN_MAX_AGE) missing.push(`a max-age of at least one year (${PRELOAD_MIN_MAX_AGE.toLocaleString('en-US')} seconds; it is ${hsts.maxAge?.toLocaleString('en-US') ?? 'not set'})`);
       if (hsts.includeSubdomains !== true) missing.push('includeSubDomains');
       if (missing.length > 0) {
-        ctx.fail(settingRef(ctx, 'security_header', 'preload'), 'preloadRefused', { missing: missing.join(' and '), maxAge: hsts.maxAge, includeSubdomains: hsts.includeSubdomains }, 'low');
+        ctx.fail(settingRef(ctx, 'security_header', 'preload'), 'preloadRefused', { locked: setting.lockedNote, missing: missing.join(' and '), maxAge: hsts.maxAge, includeSubdomains: hsts.includeSubdomains }, 'low');
         failed = true;
       }
     }

@@ -13,8 +13,8 @@ export default defineRule({
     resource: 'zone setting (always_use_https, automatic_https_rewrites)',
     reads: ['setting:always_use_https', 'setting:automatic_https_rewrites'],
     messages: {
-      notEnforced: 'Always Use HTTPS is off: plain http:// requests are served in clear text instead of being redirected',
-      rewritesOff: 'automatic HTTPS rewrites are off: pages that link resources over http:// load them in clear text or not at all',
+      notEnforced: 'Always Use HTTPS is off: plain http:// requests are served in clear text instead of being redirected{{locked}}',
+      rewritesOff: 'automatic HTTPS rewrites are off: pages that link resources over http:// load them in clear text or not at all{{locked}}',
     },
     remediation: 'Turn on Always Use HTTPS (`PATCH /zones/{zone_id}/settings/always_use_https` with `on`) and automatic HTTPS rewrites (`.../automatic_https_rewrites` with `on`).',
     references: ['vendor docs: zone settings (always_use_https: on, off; automatic_https_rewrites: on, off)'],
@@ -27,11 +27,11 @@ export default defineRule({
     if (!rewrites) return;
     let failed = false;
     if (enforce.value === 'off') {
-      ctx.fail(settingRef(ctx, 'always_use_https'), 'notEnforced', { always_use_https: 'off' });
+      ctx.fail(settingRef(ctx, 'always_use_https'), 'notEnforced', { locked: enforce.lockedNote, always_use_https: 'off' });
       failed = true;
     }
     if (rewrites.value === 'off') {
-      ctx.fail(settingRef(ctx, 'automatic_https_rewrites'), 'rewritesOff', { automatic_https_rewrites: 'off' }, 'low');
+      ctx.fail(settingRef(ctx, 'automatic_https_rewrites'), 'rewritesOff', { locked: rewrites.lockedNote, automatic_https_rewrites: 'off' }, 'low');
       failed = true;
     }
     if (!failed) ctx.pass();

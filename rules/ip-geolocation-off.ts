@@ -18,7 +18,7 @@ export default defineRule({
     resource: 'zone setting (ip_geolocation)',
     reads: ['setting:ip_geolocation'],
     messages: {
-      off: "IP Geolocation is off: requests reach the origin without the CF-IPCountry header, so its logs and country-based logic see no visitor country",
+      off: "IP Geolocation is off: requests reach the origin without the CF-IPCountry header, so its logs and country-based logic see no visitor country{{locked}}",
     },
     remediation:
       'Turn IP Geolocation on (`PATCH /zones/{zone_id}/settings/ip_geolocation` with `{"value": "on"}`), or enable the "Add visitor location headers" managed transform for more location fields.',
@@ -32,7 +32,7 @@ export default defineRule({
   check(ctx) {
     const setting = settingOrAnswer(ctx, 'ip_geolocation');
     if (!setting) return;
-    if (setting.value === 'off') return ctx.fail(settingRef(ctx, 'ip_geolocation'), 'off', { ip_geolocation: 'off' });
+    if (setting.value === 'off') return ctx.fail(settingRef(ctx, 'ip_geolocation'), 'off', { locked: setting.lockedNote, ip_geolocation: 'off' });
     ctx.pass();
   },
 });

@@ -21,7 +21,7 @@ export default defineRule({
     resource: 'zone setting (browser_check)',
     reads: ['setting:browser_check'],
     messages: {
-      browserCheckOff: 'the browser integrity check is off: requests with headers typical of spam tools and bots are not stopped',
+      browserCheckOff: 'the browser integrity check is off: requests with headers typical of spam tools and bots are not stopped{{locked}}',
     },
     remediation:
       'Turn the browser check on (`PATCH /zones/{zone_id}/settings/browser_check` with `on`); exempt known API clients with a configuration rule or a skip rule instead of turning it off for the zone. Raising the security level does not filter more visitors: for reputation, use custom rules, rate limiting or bot protection.',
@@ -34,7 +34,7 @@ export default defineRule({
   check(ctx) {
     const browser = settingOrAnswer(ctx, 'browser_check');
     if (!browser) return;
-    if (browser.value === 'off') return ctx.fail(settingRef(ctx, 'browser_check'), 'browserCheckOff', { browser_check: 'off' });
+    if (browser.value === 'off') return ctx.fail(settingRef(ctx, 'browser_check'), 'browserCheckOff', { locked: browser.lockedNote, browser_check: 'off' });
     ctx.pass();
   },
 });

@@ -13,11 +13,11 @@ export default defineRule({
     resource: 'zone',
     reads: ['setting:ssl'],
     messages: {
-      off: 'SSL is off: visitors and the origin are served in clear text',
-      offUnproxied: 'SSL is off, but no DNS record is proxied, so no traffic passes through the edge today; a record proxied later would be served in clear text',
-      flexible: 'SSL mode is flexible: requests travel from the edge to the origin in clear text',
-      notStrict: 'SSL mode is full: the origin certificate is not validated, so the origin can be impersonated',
-      unknownMode: 'SSL mode "{{mode}}" is not one the API documents',
+      off: 'SSL is off: visitors and the origin are served in clear text{{locked}}',
+      offUnproxied: 'SSL is off, but no DNS record is proxied, so no traffic passes through the edge today; a record proxied later would be served in clear text{{locked}}',
+      flexible: 'SSL mode is flexible: requests travel from the edge to the origin in clear text{{locked}}',
+      notStrict: 'SSL mode is full: the origin certificate is not validated, so the origin can be impersonated{{locked}}',
+      unknownMode: 'SSL mode "{{mode}}" is not one the API documents{{locked}}',
     },
     remediation: 'Install a certificate on the origin (the vendor\'s origin CA issues free ones) and set the SSL mode to strict (`PATCH /zones/{zone_id}/settings/ssl` with value `strict`, or `origin_pull` on Enterprise to always reach the origin over TLS).',
     references: [
@@ -37,11 +37,11 @@ export default defineRule({
     if (mode === 'off') {
       // Only proxied records send traffic through the edge; records not read keep the full severity.
       const records = ctx.zone.dnsRecords();
-      if (records.known && !records.items.some((r) => r.proxied === true)) return ctx.fail(ctx.zone.resource, 'offUnproxied', { mode, proxiedRecords: 0 }, 'low');
-      return ctx.fail(ctx.zone.resource, 'off', { mode }, 'critical');
+      if (records.known && !records.items.some((r) => r.proxied === true)) return ctx.fail(ctx.zone.resource, 'offUnproxied', { locked: setting.lockedNote, mode, proxiedRecords: 0 }, 'low');
+      return ctx.fail(ctx.zone.resource, 'off', { locked: setting.lockedNote, mode }, 'critical');
     }
-    if (mode === 'flexible') return ctx.fail(ctx.zone.resource, 'flexible', { mode });
-    if (mode === 'full') return ctx.fail(ctx.zone.resource, 'notStrict', { mode }, 'low');
-    ctx.fail(ctx.zone.resource, 'unknownMode', { mode: String(mode) }, 'medium');
+    if (mode === 'flexible') return ctx.fail(ctx.zone.resource, 'flexible', { locked: setting.lockedNote, mode });
+    if (mode === 'full') return ctx.fail(ctx.zone.resource, 'notStrict', { locked: setting.lockedNote, mode }, 'low');
+    ctx.fail(ctx.zone.resource, 'unknownMode', { locked: setting.lockedNote, mode: String(mode) }, 'medium');
   },
 });

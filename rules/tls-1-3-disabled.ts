@@ -11,7 +11,7 @@ export default defineRule({
     scope: 'zone',
     resource: 'zone',
     reads: ['setting:tls_1_3'],
-    messages: { off: 'TLS 1.3 is off: visitors negotiate TLS 1.2 or lower' },
+    messages: { off: 'TLS 1.3 is off: visitors negotiate TLS 1.2 or lower{{locked}}' },
     remediation: 'Turn TLS 1.3 on (`PATCH /zones/{zone_id}/settings/tls_1_3` with value `on`).',
     references: ['vendor docs: zone settings (tls_1_3: on, off, zrt)', 'RFC 8446: TLS 1.3'],
   },
@@ -20,7 +20,7 @@ export default defineRule({
     const setting = settingOrAnswer(ctx, 'tls_1_3');
     if (!setting) return;
     // `zrt` is TLS 1.3 with 0-RTT resumption: on.
-    if (setting.value === 'off') return ctx.fail(ctx.zone.resource, 'off', { value: 'off' });
+    if (setting.value === 'off') return ctx.fail(ctx.zone.resource, 'off', { locked: setting.lockedNote, value: 'off' });
     ctx.pass();
   },
 });

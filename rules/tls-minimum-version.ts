@@ -15,8 +15,8 @@ export default defineRule({
     resource: 'zone',
     reads: ['setting:min_tls_version'],
     messages: {
-      tooLow: 'the zone accepts TLS {{version}}: the minimum should be TLS {{minimum}} or later',
-      unknownVersion: 'minimum TLS version "{{version}}" is not one the API documents',
+      tooLow: 'the zone accepts TLS {{version}}: the minimum should be TLS {{minimum}} or later{{locked}}',
+      unknownVersion: 'minimum TLS version "{{version}}" is not one the API documents{{locked}}',
     },
     remediation: 'Set the minimum TLS version to 1.2 (`PATCH /zones/{zone_id}/settings/min_tls_version` with value `"1.2"`) after checking that no client you must serve still needs 1.0 or 1.1.',
     references: ['vendor docs: zone settings (min_tls_version: "1.0", "1.1", "1.2", "1.3")', 'RFC 8996: Deprecating TLS 1.0 and TLS 1.1'],
@@ -28,9 +28,9 @@ export default defineRule({
     if (!setting) return;
     const version = String(setting.value);
     const at = VERSIONS.indexOf(version);
-    if (at === -1) return ctx.fail(ctx.zone.resource, 'unknownVersion', { version }, 'low');
+    if (at === -1) return ctx.fail(ctx.zone.resource, 'unknownVersion', { locked: setting.lockedNote, version }, 'low');
     if (at >= VERSIONS.indexOf(ctx.options.minimum)) return ctx.pass();
     // TLS 1.0 is broken more thoroughly than 1.1 (BEAST, no AEAD ciphers at all).
-    ctx.fail(ctx.zone.resource, 'tooLow', { version, minimum: ctx.options.minimum }, version === '1.0' ? 'high' : 'medium');
+    ctx.fail(ctx.zone.resource, 'tooLow', { locked: setting.lockedNote, version, minimum: ctx.options.minimum }, version === '1.0' ? 'high' : 'medium');
   },
 });

@@ -26,8 +26,8 @@ export default defineRule({
     resource: 'zone setting (security_level)',
     reads: ['setting:security_level'],
     messages: {
-      leftOn: 'Under Attack mode has been on for {{hours}} hours (since {{since}}), longer than {{limit}} hours: every visitor is challenged, and clients that cannot run the challenge (API clients, webhooks, monitors) are refused',
-      sinceUnknown: 'Under Attack mode is on and the API does not say since when (no modified_on): every visitor is challenged, and clients that cannot run the challenge (API clients, webhooks, monitors) are refused',
+      leftOn: 'Under Attack mode has been on for {{hours}} hours (since {{since}}), longer than {{limit}} hours: every visitor is challenged, and clients that cannot run the challenge (API clients, webhooks, monitors) are refused{{locked}}',
+      sinceUnknown: 'Under Attack mode is on and the API does not say since when (no modified_on): every visitor is challenged, and clients that cannot run the challenge (API clients, webhooks, monitors) are refused{{locked}}',
     },
     remediation:
       'Once the attack is over, set the security level back (`PATCH /zones/{zone_id}/settings/security_level` with `{"value": "medium"}`; any level other than `under_attack` turns the mode off). For lasting protection, use rate limiting rules, custom rules with a managed challenge on the paths that are attacked, or bot protection, and exempt API paths from challenges.',
@@ -52,7 +52,7 @@ export default defineRule({
     // Without a start the mode cannot be shown to be recent; an emergency measure whose start is
     // not recorded is reported rather than presumed fresh.
     if (!since || Number.isNaN(since.getTime())) {
-      return ctx.fail(settingRef(ctx, 'security_level'), 'sinceUnknown', { security_level: 'under_attack', modified_on: modifiedOn });
+      return ctx.fail(settingRef(ctx, 'security_level'), 'sinceUnknown', { locked: setting.lockedNote, security_level: 'under_attack', modified_on: modifiedOn });
     }
     const elapsed = ctx.now.getTime() - since.getTime();
     const limit = ctx.options.maxHours * HOUR;
@@ -64,6 +64,7 @@ export default defineRule({
     // The hours in the message move at the next whole hour.
     ctx.holdsUntil(new Date(since.getTime() + (Math.floor(elapsed / HOUR) + 1) * HOUR));
     ctx.fail(settingRef(ctx, 'security_level'), 'leftOn', {
+      locked: setting.lockedNote,
       security_level: 'under_attack',
       hours: Math.floor(elapsed / HOUR),
       since: since.toISOString(),

@@ -8,6 +8,7 @@ import type { Endpoint } from '../snapshot/tables.js';
 import { canonicalZoneName } from '../snapshot/scope.js';
 import { closestNames, describeUnmatched, ScopeMatchedNothing, type UnmatchedName } from './scope-match.js';
 import { listProblem } from './list-problem.js';
+import { listingChanged } from './listing-change.js';
 import { ReadPlan } from './read-plan.js';
 import { askedTonight } from './permissions.js';
 import type { ApiClient } from '../api/client.js';
@@ -426,8 +427,8 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
     // New to the list, or served other than stored (status, plan, paused, name servers...): other than
     // at the last complete listing, or than when the scan read on from read it (a scan stopped since
     // may have listed it changed, and read none of its parts).
-    const base = this.plan.base?.scanId;
-    const listChanged = partition.previousOk === null || partition.wroteNewVersion || (base !== undefined && partition.storedSince(base));
+    // A change of the clock fields alone (Development Mode's countdown) is none (listing-change.ts).
+    const listChanged = listingChanged(partition, zone, this.plan.base?.scanId, (t) => this.o.writer.redactRaw(t));
     this.result.zones++;
     this.progress.zonesKnown++;
     this.track(

@@ -1,4 +1,5 @@
 import { RawJson } from './http/envelope.js';
+import { developmentModeAnswer } from './security.js';
 import type { Account, Filter, FirewallRule, Organisation, WafGroup, WafPackage, WafRule, Zone } from './state.js';
 
 /** State objects to the API's JSON, with the fields the real service adds around them. */
@@ -48,12 +49,25 @@ const zoneJsonCache = new WeakMap<Zone, { stamp: string; json: RawJson }>();
  */
 export function zoneJson(z: Zone, org: Organisation): RawJson {
   const accountName = org.accountsById.get(z.accountId)?.name ?? '';
-  const stamp = [z.name, z.status, z.paused, z.type, z.plan, z.accountId, accountName, z.modified_on, z.activated_on, z.created_on, ...z.name_servers].join('\u0000');
+  // development_mode counts down by the clock (developmentModeSeconds): in the stamp, it is what changes most.
+  const stamp = [z.name, z.status, z.paused, z.type, z.plan, z.accountId, accountName, z.modified_on, z.activated_on, z.created_on, developmentModeSeconds(z, org), ...z.name_servers].join('\u0000');
   const cached = zoneJsonCache.get(z);
   if (cached?.stamp === stamp) return cached.json;
   const json = new RawJson(JSON.stringify(zone(z, org)));
   zoneJsonCache.set(z, { stamp, json });
   return json;
+}
+
+/**
+ * The zone's `development_mode` as the zone list and the zone answer carry it (vendor's API
+ * reference, zones: "the interval (in seconds) from when development mode expires (positive
+ * integer) or last expired (negative integer) for the domain; 0 if it has never been enabled"):
+ * the setting answer's time_remaining, which is 0 for a zone whose mode is off.
+ */
+export function developmentModeSeconds(z: Zone, org: Organisation): number {
+  const value = z.security.settings.development_mode;
+  if (value !== 'on') return 0;
+  return developmentModeAnswer(value, z.security.modified.development_mode ?? z.created_on, org.clock.now()).time_remaining;
 }
 
 export function zone(z: Zone, org: Organisation): Record<string, unknown> {
@@ -64,7 +78,7 @@ export function zone(z: Zone, org: Organisation): Record<string, unknown> {
     status: z.status,
     paused: z.paused,
     type: z.type,
-    development_mode: 0,
+    development_mode: developmentModeSeconds(z, org),
     name_servers: z.name_servers,
     original_name_servers: null,
     original_registrar: null,

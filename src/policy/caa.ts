@@ -98,6 +98,14 @@ function unquote(text: string): string | null {
   return body.replace(/\\(\d{3}|.)/g, (_, c: string) => (c.length === 3 ? String.fromCharCode(Number(c)) : c));
 }
 
+/** A CAA record from its parts: flags 0-255 (RFC 8659 4.1: one octet), a tag of letters and digits, the value unquoted. */
+function caaRecord(name: string, flags: number, rawTag: string, value: string): CaaRecord | null {
+  if (!Number.isInteger(flags) || flags < 0 || flags > 255 || !/^[A-Za-z0-9]+$/.test(rawTag)) return null;
+  const tag = rawTag.toLowerCase();
+  const issue = tag === 'issue' || tag === 'issuewild' ? parseIssueValue(value) : null;
+  return { name: normaliseHostname(name), flags, tag, value, critical: (flags & ISSUER_CRITICAL) !== 0, issuer: issue?.issuer ?? null, parameters: issue?.parameters ?? [], wellFormed: issue?.wellFormed ?? true };
+}
+
 /**
  * A CAA record from the API's `content`, the zone-file presentation form `0 issue "letsencrypt.org"`
  * (RFC 8659 4.1.1); null when it cannot be read.
@@ -105,12 +113,44 @@ function unquote(text: string): string | null {
 export function parseCaa(name: string, content: string): CaaRecord | null {
   const m = /^\s*(\d{1,3})\s+([A-Za-z0-9]+)\s+(.*?)\s*$/.exec(content);
   if (!m) return null;
-  const flags = Number(m[1]);
   const value = unquote(m[3]!);
-  if (flags > 255 || value === null) return null;
-  const tag = m[2]!.toLowerCase();
-  const issue = tag === 'issue' || tag === 'issuewild' ? parseIssueValue(value) : null;
-  return { name: normaliseHostname(name), flags, tag, value, critical: (flags & ISSUER_CRITICAL) !== 0, issuer: issue?.issuer ?? null, parameters: issue?.parameters ?? [], wellFormed: issue?.wellFormed ?? true };
+  return value === null ? null : caaRecord(name, Number(m[1]), m[2]!, value);
+}
+
+/**
+ * A CAA record from the API's `data {flags, tag, value}` (vendor docs: DNS records, CAA), the value
+ * as is (it is not in presentation form: no quotes, no escapes). Flags as a number, or as a string
+ * of digits ("128") as some answers write it; null when a part is missing or of another kind.
+ */
+export function parseCaaData(name: string, data: Readonly<Record<string, unknown>>): CaaRecord | null {
+  const { flags, tag, value } = data;
+  const octet = typeof flags === 'number' ? flags : typeof flags === 'string' && /^\d{1,3}$/.test(flags) ? Number(flags) : Number.NaN;
+  if (typeof tag !== 'string' || typeof value !== 'string') return null;
+  return caaRecord(name, octet, tag, value);
+}
+
+/** A DNS record as far as CAA needs it: its content when the API sent one, else its data. */
+export interface ServedCaa {
+  type: string | null;
+  name: string | null;
+  content: string | null;
+  data: Readonly<Record<string, unknown>> | null;
+}
+
+/** The CAA record a DNS record holds, read from its content, else (none served) from its data; null for another type or one that cannot be read. */
+export function caaOf(record: ServedCaa): CaaRecord | null {
+  if (record.type !== 'CAA' || record.name === null) return null;
+  if (record.content !== null && record.content !== '') return parseCaa(record.name, record.content);
+  return record.data ? parseCaaData(record.name, record.data) : null;
+}
+
+/**
+ * The record as the API holds it, for a message: its content, quoted; else its data as served
+ * (`data {"flags":128,"tag":"tbs","value":"x"}`): never a content the API did not send.
+ */
+export function servedForm(record: ServedCaa): string {
+  if (record.content !== null && record.content !== '') return `"${record.content}"`;
+  return `data ${JSON.stringify(record.data ?? {})}`;
 }
 
 /**

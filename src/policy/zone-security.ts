@@ -7,19 +7,32 @@ import type { Entrypoint } from './security-models.js';
  * cases that end the check (not read: unknown; not offered by the plan: not applicable, a pass).
  */
 
-/** The setting's value, or undefined once the check has been answered (unknown or not applicable). */
-export function settingOrAnswer(ctx: ZoneContext<RuleOptions>, id: ZoneSetting): { value: unknown } | undefined {
+/**
+ * What a finding on a setting's value says of a locked setting (answered `editable: false` though
+ * every plan offers it, security-models.ts): the value is in force, and changing it is not the
+ * zone's to do. Empty for a setting the zone can change; message templates end with `{{locked}}`.
+ */
+export function lockedNote(locked: boolean): string {
+  return locked ? '; the value is locked (the API answers the setting as not editable): the plan or an account policy holds it, so changing it takes a change of plan or of that policy' : '';
+}
+
+/**
+ * The setting's value (with whether it is locked, and lockedNote's words for a finding), or
+ * undefined once the check has been answered (unknown, or not applicable: a setting the plan does
+ * not offer).
+ */
+export function settingOrAnswer(ctx: ZoneContext<RuleOptions>, id: ZoneSetting): { value: unknown; locked: boolean; lockedNote: string } | undefined {
   const read = ctx.zone.setting(id);
   if (!read.known) {
     ctx.unknown(ctx.zone.resource, read.reason);
     return undefined;
   }
   if (!read.value.offered) {
-    // vendor docs: zone settings: a setting the plan does not offer answers an error; nothing to judge.
+    // vendor API reference, zone settings: a setting the plan does not offer answers editable: false; nothing to judge.
     ctx.pass();
     return undefined;
   }
-  return { value: read.value.value };
+  return { value: read.value.value, locked: read.value.locked, lockedNote: lockedNote(read.value.locked) };
 }
 
 /** The custom-rules entry point (an empty one when none exists yet), or undefined once answered unknown. */

@@ -20,6 +20,7 @@ import {
   type WafSetting,
 } from './models.js';
 import type { Named } from './findings.js';
+import { parseJson } from './json-fields.js';
 import type { ZoneSetting } from '../api/endpoints.js';
 import {
   parseBotManagement,
@@ -297,6 +298,21 @@ export class ZoneView {
    */
   accountManagedEntrypoint(): ObjectReadout<Entrypoint> {
     return this.memo('accountEntrypoint', () => single(this.reader.zoneObject(this.zone.id, 'account_entrypoint'), (r) => parseEntrypoint(r.raw)));
+  }
+
+  /**
+   * Development Mode's seconds left as the zone list served them (vendor's API reference, zones,
+   * development_mode: positive while on, negative once expired, 0 if never on); null when the list
+   * did not carry the field, and the setting tells instead.
+   */
+  get listedDevelopmentMode(): number | null {
+    const v = parseJson(this.zone.raw)['development_mode'];
+    return typeof v === 'number' && Number.isFinite(v) ? v : null;
+  }
+
+  /** When the zone's settings were read: the start of the scan that read them (an incremental night carries them forward); null when not read. */
+  settingsReadAt(): string | null {
+    return this.reader.readStartedAt('zone', this.zone.id, 'zone_settings');
   }
 
   /** The zone's DNS setup: `full`, `partial` (CNAME setup: the vendor's DNS does not answer for it), `secondary` or `internal` (not in public DNS); null when not said. */

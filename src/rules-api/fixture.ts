@@ -51,6 +51,13 @@ export interface FixtureZone {
   settings?: Record<string, unknown>;
   /** When a setting last changed (its `modified_on`, ISO time) by id; default 30 days before the fixture's now. */
   settingsModifiedOn?: Record<string, string>;
+  /**
+   * More fields of a setting's answer, by id, over the usual ones: `time_remaining` (development_mode),
+   * `editable: false` for a setting whose value is locked.
+   */
+  settingsAnswer?: Record<string, Item>;
+  /** The zone list's `development_mode` (seconds left; negative once expired; 0 if never on); omitted: the list does not carry it. */
+  developmentMode?: number;
   /** The security objects; omitted: not read. Null: the API answered with no object (no entry point yet). */
   dnssec?: Item | null;
   universalSsl?: Item | null;
@@ -111,6 +118,16 @@ const ZONE_ENDPOINTS: Array<[Endpoint, keyof FixtureZone, 'list' | 'object']> = 
  * `editable: false` (vendor API reference, zone settings), its value the default it is held at.
  */
 export const NOT_OFFERED = Symbol('not offered');
+
+/**
+ * A setting value the zone cannot change: the API answers it with `editable: false` and the value
+ * in force (vendor API reference, zone settings, `editable`). For a setting every plan offers that
+ * is a locked value (by the plan or an account policy), judged as any other.
+ */
+export class LockedSetting {
+  constructor(readonly value: unknown) {}
+}
+export const locked = (value: unknown): LockedSetting => new LockedSetting(value);
 
 const SECURITY_OBJECTS: Array<[Endpoint, 'dnssec' | 'universalSsl' | 'customEntrypoint' | 'accountEntrypoint' | 'botManagement' | 'originPulls' | 'rateLimitEntrypoint']> = [
   ['dnssec', 'dnssec'],
@@ -185,6 +202,7 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
         type: z.type ?? 'full',
         account: { id: accountId, name: accounts.find((a) => a['id'] === accountId)?.['name'] ?? null },
         plan: plan === null ? null : { id: `plan-${plan}`, name: plan, legacy_id: plan },
+        ...(z.developmentMode === undefined ? {} : { development_mode: z.developmentMode }),
       },
     ], z.unread.zone);
     for (const [endpoint, key, shape] of ZONE_ENDPOINTS) {
@@ -202,7 +220,9 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
       const items = Object.entries(z.settings ?? {}).map(([sid, value]) =>
         value === NOT_OFFERED
           ? { id: sid, value: 'off', editable: false, modified_on: z.settingsModifiedOn?.[sid] ?? days(-30) }
-          : { id: sid, value, editable: true, modified_on: z.settingsModifiedOn?.[sid] ?? days(-30) },
+          : value instanceof LockedSetting
+          ? { id: sid, value: value.value, editable: false, modified_on: z.settingsModifiedOn?.[sid] ?? days(-30), ...z.settingsAnswer?.[sid] }
+          : { id: sid, value, editable: true, modified_on: z.settingsModifiedOn?.[sid] ?? days(-30), ...z.settingsAnswer?.[sid] },
       );
       writeList('zone', id, 'zone_settings', items, z.unread.zone_settings);
     }

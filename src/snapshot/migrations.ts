@@ -357,6 +357,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX audit_names_zone ON audit_names (audit_id, zone_id);
   CREATE INDEX coverage_zone_rows ON coverage (scope_id, last_scan, first_scan) WHERE kind = 'zone' AND endpoint = 'zone' AND state = 'ok';
   `,
+  // 13: DNS records are stored as the API served them. Before, a record served with `data` and no
+  // `content` (CAA in the wild) was given the content column of its presentation form
+  // (`0 issuewild "example.com"`), a value the API never sent, and the row's hash (of the raw JSON,
+  // unchanged) kept that version for good. Its column is emptied; rules read such a record's data
+  // from the raw JSON, so an audit judges it as before, and drift (which compares raw) sees nothing.
+  `
+  UPDATE dns_records SET content = NULL WHERE type = 'CAA' AND content IS NOT NULL AND json_type(raw, '$.content') IS NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

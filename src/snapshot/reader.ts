@@ -89,7 +89,14 @@ export interface DnsRecordFields {
   id: string;
   type: string | null;
   name: string | null;
+  /** As served: null when the API sent none (a CAA record may come with `data` only). */
   content: string | null;
+  /**
+   * The record's structured `data` as served (CAA `{flags, tag, value}`), for a record served
+   * without content, whose meaning is then there only; null for a record with content (its
+   * content says it, and a zone's million records need not carry both) or without data.
+   */
+  data: Record<string, unknown> | null;
   proxied: boolean | null;
   ttl: number | null;
 }
@@ -143,8 +150,15 @@ const COVERAGE_JSON = `json_object('kind', kind, 'scopeId', scope_id, 'endpoint'
   'errorCode', error_code, 'message', message, 'pages', pages, 'items', items, 'truncated', ${jsonIsOne('truncated')},
   'readIn', data_scan - ${SCAN_REF_BASE})`;
 
-/** SQL: a DNS record as the JSON of its DnsRecordFields (same keys, same order). */
-const DNS_FIELDS_JSON = `json_object('id', item_id, 'type', type, 'name', name, 'content', content, 'proxied', ${jsonFlag('proxied')}, 'ttl', ttl)`;
+/**
+ * SQL: a record's `data` object as JSON text, for a record served without content only (see
+ * DnsRecordFields.data); only those rows have their raw JSON read.
+ */
+const DNS_DATA = `CASE WHEN coalesce(content, '') = '' AND json_type(raw, '$.data') = 'object' THEN raw -> '$.data' END`;
+
+/** SQL: a DNS record as the JSON of its DnsRecordFields (same keys, same order); `data`: an expression giving DNS_DATA. */
+const dnsFieldsJson = (data: string): string =>
+  `json_object('id', item_id, 'type', type, 'name', name, 'content', content, 'data', json(${data}), 'proxied', ${jsonFlag('proxied')}, 'ttl', ttl)`;
 
 /**
  * Rows in one JSON text where a list is read in slices (a zone read alone, the whole coverage):
@@ -354,6 +368,17 @@ export class SnapshotReader {
     return this.scopeCoverage.rows.get(endpoint);
   }
 
+  /**
+   * When a partition's data was read: the start of the scan whose read holds it (this one, or the
+   * one it was carried from); null when this scan has no record of the partition.
+   */
+  readStartedAt(kind: PartitionKind, scopeId: string, endpoint: Endpoint): string | null {
+    const c = this.coverageOf(kind, scopeId, endpoint);
+    if (!c) return null;
+    if (c.readIn === null || c.readIn === this.scan.id) return this.scan.startedAt;
+    return (this.statement('SELECT started_at FROM scans WHERE id = ?', 'pluck').get(c.readIn) as string | undefined) ?? null;
+  }
+
   /** The coverage of a run of zones, one JSON array a zone (17 rows of 11 columns each at most). */
   private runCoverage(zoneIds: string[]): Map<string, CoverageRow[]> {
     const sql = `${this.valid('coverage', `scope_id, json_group_array(${COVERAGE_JSON})`)} AND kind = 'zone' AND scope_id IN (SELECT value FROM json_each(?)) GROUP BY scope_id`;
@@ -415,11 +440,12 @@ export class SnapshotReader {
 
   dnsRecords(zoneId: string): Readout<DnsRecordRow> {
     return this.readout('zone', zoneId, 'dns_records', (ref) =>
-      this.rows('dns_records', 'zone_id', zoneId, 'item_id, type, name, content, proxied, ttl, raw', ref).map((r) => ({
+      this.rows('dns_records', 'zone_id', zoneId, `item_id, type, name, content, ${DNS_DATA} AS data, proxied, ttl, raw`, ref).map((r) => ({
         id: r['item_id'] as string,
         type: r['type'] as string | null,
         name: r['name'] as string | null,
         content: r['content'] as string | null,
+        data: r['data'] === null ? null : (JSON.parse(r['data'] as string) as Record<string, unknown>),
         proxied: flag(r['proxied'] as number | null),
         ttl: r['ttl'] as number | null,
         raw: r['raw'] as string,
@@ -448,7 +474,7 @@ export class SnapshotReader {
    */
   private runDnsFields(zoneIds: string[], ref: number): Map<string, DnsRecordFields[]> {
     if (zoneIds.length === 1) return new Map([[zoneIds[0]!, this.zoneDnsFields(zoneIds[0]!, ref)]]);
-    const sql = `${this.valid('dns_records', `zone_id, json_group_array(${DNS_FIELDS_JSON})`, ref)} AND zone_id IN (SELECT value FROM json_each(?)) GROUP BY zone_id`;
+    const sql = `${this.valid('dns_records', `zone_id, json_group_array(${dnsFieldsJson(DNS_DATA)})`, ref)} AND zone_id IN (SELECT value FROM json_each(?)) GROUP BY zone_id`;
     const zones = parsedByZone<DnsRecordFields>(this.statement(sql, 'raw').iterate(JSON.stringify(zoneIds)) as Iterable<[string, string]>);
     const contents = new Map<string, string>();
     for (const [zoneId, records] of zones) {
@@ -485,8 +511,8 @@ export class SnapshotReader {
 
   /** The query of a slice of a zone's DNS fields, the first or one after an item id; `ordered`: with the order inside the aggregate. */
   private dnsSlice(ordered: boolean, after: boolean, ref: number): Statement {
-    const slice = `${this.valid('dns_records', 'item_id, type, name, content, proxied, ttl', ref)} AND zone_id = ?${after ? ' AND item_id > CAST(? AS TEXT)' : ''} ORDER BY item_id LIMIT ${SLICE_ROWS}`;
-    return this.statement(`SELECT json_group_array(${DNS_FIELDS_JSON}${ordered ? ' ORDER BY item_id' : ''}), CAST(max(item_id) AS BLOB) FROM (${slice})`, 'raw');
+    const slice = `${this.valid('dns_records', `item_id, type, name, content, ${DNS_DATA} AS data, proxied, ttl`, ref)} AND zone_id = ?${after ? ' AND item_id > CAST(? AS TEXT)' : ''} ORDER BY item_id LIMIT ${SLICE_ROWS}`;
+    return this.statement(`SELECT json_group_array(${dnsFieldsJson('data')}${ordered ? ' ORDER BY item_id' : ''}), CAST(max(item_id) AS BLOB) FROM (${slice})`, 'raw');
   }
 
   firewallRules(zoneId: string): Readout<FirewallRuleRow> {

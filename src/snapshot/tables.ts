@@ -81,22 +81,9 @@ export const TABLES: Record<Endpoint, TableSpec | null> = {
     table: 'dns_records',
     scopeColumn: 'zone_id',
     itemId: byId,
-    columns: (i) => {
-      let content = str(i['content']);
-      // The API may answer a CAA record with `data {flags, tag, value}` and no `content`: the
-      // content is then its zone-file presentation form, `0 issue "ca.example"` (RFC 8659 4.1.1),
-      // the value a quoted <character-string> with `"` and `\` escaped (RFC 1035 5.1).
-      if ((content === null || content === '') && i['type'] === 'CAA') {
-        const data = obj(i['data']);
-        // Flags as a number, or as a string of digits ("128"), as some answers write it.
-        const rawFlags = data['flags'];
-        const flags = typeof rawFlags === 'string' && /^\d{1,3}$/.test(rawFlags) ? Number(rawFlags) : int(rawFlags);
-        const tag = str(data['tag']);
-        const value = str(data['value']);
-        if (flags !== null && tag !== null && tag !== '' && value !== null) content = `${flags} ${tag} "${value.replace(/["\\]/g, '\\$&')}"`;
-      }
-      return { type: str(i['type']), name: str(i['name']), content, proxied: bool(i['proxied']), ttl: int(i['ttl']) };
-    },
+    // Stored as served: a record the API answers with `data` and no `content` (CAA in the wild)
+    // has no content here either; rules read its `data` from the raw item (reader.ts).
+    columns: (i) => ({ type: str(i['type']), name: str(i['name']), content: str(i['content']), proxied: bool(i['proxied']), ttl: int(i['ttl']) }),
   },
   certificate_packs: { table: 'certificate_packs', scopeColumn: 'zone_id', itemId: byId, columns: (i) => ({ type: str(i['type']), status: str(i['status']) }) },
   firewall_rules: {

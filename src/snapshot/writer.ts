@@ -379,6 +379,15 @@ export class PartitionWriter {
     return this.lastOk;
   }
 
+  /** The raw JSON of an item (its API id) as stored for a scan (a ref), if it held one. */
+  storedRawAt(itemId: string, ref: number): string | undefined {
+    const spec = this.spec;
+    if (!spec) return undefined;
+    const where = `${spec.scopeColumn} = ? AND item_id = ? AND first_scan <= ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''}`;
+    const row = this.scan.get<{ raw: string }>(`SELECT raw FROM ${spec.table} WHERE ${where} LIMIT 1`, this.storedScopeId, this.scan.storedId(itemId), ref, ref, ...(spec.endpointColumn ? [this.endpoint] : []));
+    return row?.raw;
+  }
+
   /**
    * The versions of one item this scan may extend, newest first: the one current at the last
    * complete read, and any written since by scans that did not finish this partition (an aborted

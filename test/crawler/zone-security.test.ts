@@ -76,14 +76,16 @@ describe('zone security reads', () => {
     expect(reads.objects).toEqual(['dnssec', 'universal_ssl', 'custom_entrypoint', 'bot_management', 'origin_pulls', 'ratelimit_entrypoint']);
     // dns-dangling-target's resolutions go to DNS, not to the API: no call.
     expect(reads.resolved).toEqual(['dns_targets']);
-    // 21 calls at most per zone: 15 settings + 6 objects (was 8 + 3 = 11).
+    // 21 calls at most per zone: 15 settings + 6 objects (was 8 + 3 = 11); development_mode is not
+    // asked where the zone list carries it (below).
     expect(callsPerZone(reads)).toBe(21);
     const emu = await emulator({ dataset });
     const { reader, result } = await scan(emu, reads);
     expect(result.missing).toEqual([]);
     const byRoute = emu.stats().requests.byRoute;
-    // The legacy switch of a Free zone (never offered) and of a migrated zone (gone) is not asked.
-    expect(byRoute[SETTINGS_ROUTE]).toBe(3 * 15 - 2);
+    // The legacy switch of a Free zone (never offered) and of a migrated zone (gone) is not asked, nor
+    // development_mode, which the zone list carries (vendor's API reference, zones: development_mode).
+    expect(byRoute[SETTINGS_ROUTE]).toBe(3 * 14 - 2);
     expect(byRoute['GET /zones/{zone_id}/dnssec']).toBe(3);
     expect(byRoute['GET /zones/{zone_id}/ssl/universal/settings']).toBe(3);
     // Every zone has bot settings and an origin pulls switch, on every plan: one call each per zone.
@@ -103,7 +105,8 @@ describe('zone security reads', () => {
     if (!settings.known) throw new Error(settings.reason);
     const values = Object.fromEntries(settings.items.map((r) => [r.id, JSON.parse(r.raw).value]));
     expect(values).toMatchObject({ ssl: 'flexible', waf: 'off', min_tls_version: '1.0' });
-    expect(reader.coverageOf('zone', pro, 'zone_settings')).toMatchObject({ state: 'ok', pages: 15, items: 15 });
+    expect(reader.coverageOf('zone', pro, 'zone_settings')).toMatchObject({ state: 'ok', pages: 14, items: 14 });
+    expect(values['development_mode']).toBeUndefined();
     // No custom rules yet: the zone's rulesets list shows no such phase, an answer with no object and no call.
     const free = zoneId(emu, 'free.example');
     expect(reader.coverageOf('zone', free, 'custom_entrypoint')).toMatchObject({ state: 'ok', items: 0, message: expect.stringContaining('rulesets list shows no http_request_firewall_custom') });
@@ -111,6 +114,33 @@ describe('zone security reads', () => {
     expect(reader.coverageOf('zone', free, 'ratelimit_entrypoint')).toMatchObject({ state: 'ok', items: 0, message: expect.stringContaining('rulesets list shows no http_ratelimit') });
     expect(reader.coverageOf('zone', free, 'bot_management')).toMatchObject({ state: 'ok', items: 1 });
     expect(reader.coverageOf('zone', free, 'origin_pulls')).toMatchObject({ state: 'ok', items: 1 });
+  });
+
+  it('reads development_mode zone by zone only when the zone list does not carry it', async () => {
+    const emu = await emulator({ dataset });
+    // A zone list answer without the field (an older API, a proxy that drops it): the setting is read, as before.
+    const withoutField = (c: ApiClient): ApiClient =>
+      new Proxy(c, {
+        get: (t, k) =>
+          k === 'get'
+            ? async (path: string, o: object) => {
+                const answer = (await t.get(path, o as never)) as { result: unknown };
+                if (path === '/zones' && Array.isArray(answer.result)) for (const z of answer.result as Array<Record<string, unknown>>) delete z['development_mode'];
+                return answer;
+              }
+            : Reflect.get(t, k),
+      });
+    const { reader } = await scan(emu, { settings: ['ssl', 'development_mode'], objects: [] }, withoutField);
+    expect(emu.stats().requests.byRoute[SETTINGS_ROUTE]).toBe(3 * 2);
+    const settings = reader.zoneObject(zoneId(emu, 'pro.example'), 'zone_settings');
+    expect(settings.known && settings.items.map((r) => r.id).sort()).toEqual(['development_mode', 'ssl']);
+
+    const emu2 = await emulator({ dataset });
+    const carried = await scan(emu2, { settings: ['ssl', 'development_mode'], objects: [] });
+    // The zone list carries it: one setting call a zone instead of two, and the zone row holds it.
+    expect(emu2.stats().requests.byRoute[SETTINGS_ROUTE]).toBe(3);
+    const zone = carried.reader.zones().find((z) => z.name === 'pro.example')!;
+    expect(JSON.parse(zone.raw)).toMatchObject({ development_mode: 0 });
   });
 
   it('takes an error on a setting for a failed read, never for "not offered"', async () => {

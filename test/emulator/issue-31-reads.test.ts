@@ -88,6 +88,22 @@ describe('issue 31 reads', () => {
     expect(on.time_remaining).toBeGreaterThan(7200 - 60);
   });
 
+  it('carries development_mode in the zone list and the zone: seconds left, 0 if never on', async () => {
+    // vendor's API reference (zones): development_mode, "the interval (in seconds) from when
+    // development mode expires (positive integer) or last expired (negative integer)"; 0 if never
+    // enabled (api-facts: the zone list carries it).
+    const list = expectOk(await get(emulator(), '/zones?per_page=50')) as Array<{ name: string; development_mode: number }>;
+    const byName = new Map(list.map((z) => [z.name, z.development_mode]));
+    expect(byName.get('plain-pro.example')).toBe(0);
+    const left = byName.get('set.example')!;
+    expect(left).toBeLessThanOrEqual(7200);
+    expect(left).toBeGreaterThan(7200 - 60);
+    // expired.example entered it 2 hours before the start: an hour left.
+    expect(byName.get('expired.example')).toBeGreaterThan(3600 - 60);
+    const one = expectOk(await get(emulator(), path('set.example', '')));
+    expect(one.development_mode).toBeGreaterThan(7200 - 60);
+  });
+
   it('turns development mode off 3 hours after it was entered, with a negative time_remaining', async () => {
     // The clock only moves forward; the tests after this one read no time-dependent answer.
     emulator().org.clock.advance(2 * HOUR);
@@ -96,6 +112,9 @@ describe('issue 31 reads', () => {
     const ended = await setting('expired.example', 'development_mode');
     expect(ended).toMatchObject({ value: 'off', modified_on: NOW_ISO(HOUR) });
     expect(ended.time_remaining).toBeLessThanOrEqual(-3600);
+    // The zone list says the same: negative, since it last expired.
+    const list = expectOk(await get(emulator(), '/zones?per_page=50')) as Array<{ name: string; development_mode: number }>;
+    expect(list.find((z) => z.name === 'expired.example')!.development_mode).toBeLessThanOrEqual(-3600);
   });
 
   it('serves the settings a dataset sets, under_attack with its modified_on', async () => {

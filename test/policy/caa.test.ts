@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { caaAllows, describeProperty, governingProperties, mayStopIssuance, parseCaa, relevantCaa, type CaaRecord } from '../../src/policy/caa.js';
+import { caaAllows, caaOf, describeProperty, governingProperties, mayStopIssuance, parseCaa, relevantCaa, servedForm, type CaaRecord } from '../../src/policy/caa.js';
 
 const rec = (content: string, name = 'shop.example'): CaaRecord => {
   const r = parseCaa(name, content);
@@ -58,6 +58,39 @@ describe('parseCaa', () => {
     expect(parseCaa('shop.example', 'issue letsencrypt.org')).toBeNull();
     expect(parseCaa('shop.example', '256 issue "letsencrypt.org"')).toBeNull();
     expect(parseCaa('shop.example', '0 issue "letsencrypt.org')).toBeNull();
+  });
+});
+
+describe('caaOf', () => {
+  const served = (content: string | null, data: Record<string, unknown> | null, type = 'CAA') => ({ type, name: 'Shop.Example.', content, data });
+
+  it('reads data {flags, tag, value} when the API sent no content', () => {
+    // vendor docs, DNS records: CAA comes with data {flags, tag, value} and may have no content.
+    expect(caaOf(served(null, { flags: 0, tag: 'issuewild', value: 'example.com' }))).toMatchObject({ name: 'shop.example', flags: 0, tag: 'issuewild', issuer: 'example.com', critical: false });
+    // The value in data is not in presentation form: quotes and backslashes are its own.
+    expect(caaOf(served('', { flags: 0, tag: 'iodef', value: 'mailto:a"b\\c@shop.example' }))?.value).toBe('mailto:a"b\\c@shop.example');
+  });
+
+  it('reads flags as a number or a string of digits, 128 as critical (RFC 8659 4.1)', () => {
+    expect(caaOf(served(null, { flags: '128', tag: 'tbs', value: 'x' }))).toMatchObject({ flags: 128, critical: true, tag: 'tbs' });
+    expect(caaOf(served(null, { flags: 128, tag: 'issue', value: 'letsencrypt.org; validationmethods=dns-01' }))).toMatchObject({ critical: true, issuer: 'letsencrypt.org', parameters: [{ tag: 'validationmethods', value: 'dns-01' }] });
+  });
+
+  it('prefers the content the API sent', () => {
+    expect(caaOf(served('0 issue "letsencrypt.org"', { flags: 0, tag: 'issue', value: 'pki.goog' }))?.issuer).toBe('letsencrypt.org');
+  });
+
+  it('reads nothing from incomplete or odd data, or from another type', () => {
+    for (const data of [{ tag: 'issue', value: 'x' }, { flags: 'critical', tag: 'issue', value: 'x' }, { flags: 256, tag: 'issue', value: 'x' }, { flags: 0, tag: '', value: 'x' }, { flags: 0, tag: 'issue' }]) {
+      expect(caaOf(served(null, data))).toBeNull();
+    }
+    expect(caaOf(served(null, null))).toBeNull();
+    expect(caaOf(served(null, { flags: 0, tag: 'issue', value: 'x' }, 'SRV'))).toBeNull();
+  });
+
+  it('shows the record as the API holds it', () => {
+    expect(servedForm(served('0 issue "letsencrypt.org"', null))).toBe('"0 issue "letsencrypt.org""');
+    expect(servedForm(served(null, { flags: 128, tag: 'tbs', value: 'x' }))).toBe('data {"flags":128,"tag":"tbs","value":"x"}');
   });
 });
 

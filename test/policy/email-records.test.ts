@@ -17,7 +17,7 @@ import {
 import type { DnsRecordFields } from '../../src/snapshot/reader.js';
 
 let seq = 0;
-const rec = (type: string, name: string, content: string): DnsRecordFields => ({ id: `r${++seq}`, type, name, content, proxied: false, ttl: 1 });
+const rec = (type: string, name: string, content: string): DnsRecordFields => ({ id: `r${++seq}`, type, name, content, data: null, proxied: false, ttl: 1 });
 
 describe('joinTxt', () => {
   it('joins quoted strings without adding spaces', () => {

@@ -1,5 +1,5 @@
 import rule from '../../rules/always-online-on.js';
-import { NOT_OFFERED } from '../support/snapshot-fixture.js';
+import { locked } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
 // vendor API reference: zone settings, always_online: value on | off, default on.
@@ -7,12 +7,16 @@ const zone = (value: unknown) => ({ zones: [{ name: 'shop.example', settings: { 
 
 testRule(rule, {
   valid: [
+    // vendor docs: Always Online: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
+    { name: 'a locked setting with a sound value passes', snapshot: zone(locked('off')) },
     // vendor docs: Always Online: off, nothing is shared with the Internet Archive and no archived copy is served.
     { name: 'off', snapshot: zone('off') },
-    // vendor API reference: zone settings: a setting the plan does not offer answers 200 with editable: false; not judged by its value.
-    { name: 'a plan that does not offer the setting is not applicable', snapshot: zone(NOT_OFFERED) },
   ],
   invalid: [
+    // vendor docs: Always Online: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
+    { name: 'a locked weak value fails, and the finding says it is locked', snapshot: zone(locked('on')), findings: [{ messageId: 'on', message: ['the value is locked', 'account policy holds it'] }] },
     {
       // vendor docs: Always Online: the hostname and popular URL paths go to the Internet Archive's crawler, which
       // ignores robots.txt; archived copies are served when the origin is unreachable. Prowler (zone_always_online_disabled) reports on as well.

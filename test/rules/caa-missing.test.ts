@@ -187,6 +187,23 @@ testRule(rule, {
       snapshot: zone([caa('shop.example', '129 POLICY "x"')], [uploaded('digicert', ['shop.example'])]),
       findings: [{ messageId: 'criticalUnknown', data: { tag: 'policy', flags: 129 } }],
     },
+    // vendor docs, DNS records: a CAA record may come with data and no content; the finding shows
+    // the record as the API holds it (its data), not a content the API never sent.
+    {
+      name: 'a critical contactemail record served with data only',
+      snapshot: zone([
+        caa('shop.example', '0 issue "letsencrypt.org"'),
+        { id: 'caa-crit', type: 'CAA', name: 'shop.example', data: { flags: 128, tag: 'contactemail', value: 'dns@shop.example' }, proxied: false, ttl: 1 },
+      ]),
+      findings: [
+        {
+          messageId: 'criticalUnknown',
+          resourceId: 'caa-crit',
+          data: { tag: 'contactemail', flags: 128, record: 'data {"flags":128,"tag":"contactemail","value":"dns@shop.example"}' },
+          message: 'the CAA record data {"flags":128,"tag":"contactemail","value":"dns@shop.example"} at shop.example marks the tag contactemail critical',
+        },
+      ],
+    },
     {
       name: 'a critical unknown tag at a subdomain',
       snapshot: zone([caa('shop.example', '0 issue "letsencrypt.org"'), caa('api.shop.example', '128 tbs "unknown"')]),

@@ -1,5 +1,5 @@
 import rule from '../../rules/challenge-passage-long.js';
-import { NOT_OFFERED } from '../support/snapshot-fixture.js';
+import { locked } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
 // vendor API reference: zone settings, challenge_ttl: seconds, one of 300, 900, 1800, 2700, 3600, 7200, 10800,
@@ -9,6 +9,9 @@ const zone = (value: unknown) => ({ zones: [{ name: 'shop.example', settings: { 
 
 testRule(rule, {
   valid: [
+    // vendor docs: Challenge Passage: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
+    { name: 'a locked setting with a sound value passes', snapshot: zone(locked(1800)) },
     { name: 'the default, 30 minutes', snapshot: zone(1800) },
     { name: '15 minutes, the bottom of the recommended range', snapshot: zone(900) },
     // A shorter passage challenges more often: stricter, not reported.
@@ -16,10 +19,11 @@ testRule(rule, {
     // Boundary: 45 minutes is the top of the vendor's recommendation and the default limit.
     { name: '45 minutes, exactly the limit', snapshot: zone(2700) },
     { name: 'one hour with maxSeconds 3600', snapshot: zone(3600), options: { maxSeconds: 3600 } },
-    // vendor API reference: zone settings: a setting the plan does not offer answers 200 with editable: false; not judged by its value.
-    { name: 'a plan that does not offer the setting is not applicable', snapshot: zone(NOT_OFFERED) },
   ],
   invalid: [
+    // vendor docs: Challenge Passage: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
+    { name: 'a locked weak value fails, and the finding says it is locked', snapshot: zone(locked(86400)), findings: [{ messageId: 'long', message: ['the value is locked', 'account policy holds it'] }] },
     {
       // vendor docs: Challenge Passage: one hour is past the recommended 15 to 45 minutes.
       name: 'one hour, the next value past the limit',

@@ -1,5 +1,5 @@
 import rule from '../../rules/hsts-weak.js';
-import { NOT_OFFERED } from '../support/snapshot-fixture.js';
+import { locked } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
 // vendor docs: zone settings: security_header value {strict_transport_security: {enabled, max_age, include_subdomains, preload, nosniff}}.
@@ -12,6 +12,9 @@ const hsts = (h: Record<string, unknown>) => ({
 
 testRule(rule, {
   valid: [
+    // vendor docs: HTTP Strict Transport Security (HSTS): available on every plan (src/policy/setting-availability.ts), so editable: false
+    // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
+    { name: 'a locked setting with a sound value passes', snapshot: { zones: [{ name: 'shop.example', settings: { security_header: locked({ strict_transport_security: { enabled: true, max_age: 31_536_000, include_subdomains: true, preload: false, nosniff: true } }) } }] } },
     { name: 'a year, with subdomains', snapshot: hsts({}) },
     { name: 'exactly six months', snapshot: hsts({ max_age: 15_552_000 }) },
     { name: 'subdomains not required by option', options: { requireSubdomains: false }, snapshot: hsts({ include_subdomains: false }) },
@@ -20,10 +23,11 @@ testRule(rule, {
     { name: 'a preload request with two years', snapshot: hsts({ preload: true, max_age: 63_072_000 }) },
     // The preload requirements apply only when preload is asked for.
     { name: 'six months without preload needs nothing more', snapshot: hsts({ max_age: 15_552_000, preload: false }) },
-    // vendor API reference: zone settings: a setting the plan does not offer answers 200 with editable: false: not applicable.
-    { name: 'a plan that does not offer the setting is not applicable', snapshot: { zones: [{ name: 'shop.example', settings: { security_header: NOT_OFFERED } }] } },
   ],
   invalid: [
+    // vendor docs: HTTP Strict Transport Security (HSTS): available on every plan (src/policy/setting-availability.ts), so editable: false
+    // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
+    { name: 'a locked weak value fails, and the finding says it is locked', snapshot: { zones: [{ name: 'shop.example', settings: { security_header: locked({ strict_transport_security: { enabled: false, max_age: 0 } }) } }] }, findings: [{ messageId: 'off', message: ['the value is locked', 'account policy holds it'] }] },
     { name: 'disabled', snapshot: hsts({ enabled: false }), findings: [{ messageId: 'off', severity: 'medium' }] },
     { name: 'enabled with max-age 0 is off', snapshot: hsts({ max_age: 0 }), findings: [{ messageId: 'off' }] },
     { name: 'a day is too short', snapshot: hsts({ max_age: 86_400 }), findings: [{ messageId: 'shortMaxAge', message: '86,400 seconds', data: { minDays: 180 } }] },

@@ -1,5 +1,5 @@
 import rule from '../../rules/security-level-weak.js';
-import { NOT_OFFERED } from '../support/snapshot-fixture.js';
+import { locked } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
 // vendor docs: zone settings: security_level off | essentially_off | low | medium | high | under_attack; browser_check on | off.
@@ -10,6 +10,9 @@ const browserOnly = (browser: unknown) => ({ zones: [{ name: 'shop.example', set
 
 testRule(rule, {
   valid: [
+    // vendor docs: Browser Integrity Check: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
+    { name: 'a locked setting with a sound value passes', snapshot: browserOnly(locked('on')) },
     { name: 'medium with the browser check', snapshot: zone('medium', 'on') },
     { name: 'low still passes', snapshot: zone('low', 'on') },
     { name: 'under attack', snapshot: zone('under_attack', 'on') },
@@ -21,10 +24,11 @@ testRule(rule, {
     { name: 'off is no weaker than any other level today', snapshot: zone('off', 'on') },
     // The security level is not read any more: the browser check alone decides.
     { name: 'judged without the security level', snapshot: browserOnly('on') },
-    // vendor API reference: zone settings: a setting the plan does not offer answers 200 with editable: false.
-    { name: 'a plan that does not offer the browser check is not applicable', snapshot: browserOnly(NOT_OFFERED) },
   ],
   invalid: [
+    // vendor docs: Browser Integrity Check: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
+    { name: 'a locked weak value fails, and the finding says it is locked', snapshot: browserOnly(locked('off')), findings: [{ messageId: 'browserCheckOff', message: ['the value is locked', 'account policy holds it'] }] },
     // vendor docs: browser integrity check: it denies requests with headers abused by spammers; off, they pass.
     { name: 'browser check off', snapshot: zone('high', 'off'), findings: [{ messageId: 'browserCheckOff', severity: 'low', resourceType: 'zone_setting', resourceName: 'browser_check' }] },
     {

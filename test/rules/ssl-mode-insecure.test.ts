@@ -1,5 +1,5 @@
 import rule from '../../rules/ssl-mode-insecure.js';
-import { NOT_OFFERED, type Item } from '../support/snapshot-fixture.js';
+import { locked, NOT_OFFERED, type Item } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
 // vendor docs: zone settings: ssl value off | flexible | full | strict | origin_pull; strict and origin_pull validate the origin certificate.
@@ -8,15 +8,19 @@ const zone = (ssl: unknown, dnsRecords: Item[] = [www(true)]) => ({ zones: [{ na
 
 testRule(rule, {
   valid: [
+    // vendor docs: Encryption modes: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
+    { name: 'a locked setting with a sound value passes', snapshot: zone(locked('strict')) },
     { name: 'strict validates the origin certificate', snapshot: zone('strict') },
     // vendor docs: Strict (SSL-Only Origin Pull): connections to the origin always use TLS, and the
     // certificate the origin presents is validated the same as with Full (strict): the strictest mode.
     { name: 'origin_pull (strict, SSL-only origin pull) is validated as strict', snapshot: zone('origin_pull') },
     { name: 'full passes when the option accepts it', options: { acceptFull: true }, snapshot: zone('full') },
-    // vendor API reference: zone settings: a setting the plan does not offer answers 200 with editable: false: not applicable.
-    { name: 'a plan that does not offer the setting is not applicable', snapshot: zone(NOT_OFFERED) },
   ],
   invalid: [
+    // vendor docs: Encryption modes: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
+    { name: 'a locked weak value fails, and the finding says it is locked', snapshot: zone(locked('flexible')), findings: [{ messageId: 'flexible', message: ['the value is locked', 'account policy holds it'] }] },
     {
       name: 'off with a proxied record serves it in clear text',
       snapshot: zone('off'),

@@ -1,5 +1,5 @@
 import rule from '../../rules/under-attack-left-on.js';
-import { NOT_OFFERED, days } from '../support/snapshot-fixture.js';
+import { days, locked, NOT_OFFERED } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
 // vendor API reference: zone settings: security_level off | essentially_off | low | medium | high | under_attack;
@@ -12,6 +12,9 @@ const HOUR = 1 / 24;
 
 testRule(rule, {
   valid: [
+    // vendor docs: Security Level: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
+    { name: 'a locked setting with a sound value passes', snapshot: zone(locked('medium')) },
     // vendor docs: security level: the threat score is always 0 and the level only turns Under Attack mode on or off:
     // no other level challenges anyone, so none is left on.
     { name: 'medium', snapshot: zone('medium') },
@@ -25,10 +28,11 @@ testRule(rule, {
     { name: 'under attack for two days with maxHours 72', snapshot: zone('under_attack', days(-2)), options: { maxHours: 72 } },
     // A modified_on after the scan's start (clock skew) is not an old mode.
     { name: 'modified_on just after the scan started', snapshot: zone('under_attack', days(HOUR / 60)) },
-    // vendor API reference: zone settings: a setting the plan does not offer answers 200 with editable: false; not judged by its value.
-    { name: 'a plan that does not offer the setting is not applicable', snapshot: zone(NOT_OFFERED) },
   ],
   invalid: [
+    // vendor docs: Security Level: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
+    { name: 'a locked weak value fails, and the finding says it is locked', snapshot: zone(locked('under_attack'), days(-3)), findings: [{ messageId: 'leftOn', message: ['the value is locked', 'account policy holds it'] }] },
     {
       // vendor docs: Under Attack mode pauses access to the site for every visitor: past the limit it is reported, with since when.
       name: 'under attack for a minute past 24 hours',

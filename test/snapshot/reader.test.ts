@@ -25,10 +25,15 @@ const flag = (v: number | null): boolean | null => (v === null ? null : v === 1)
 function columnsOf(db: Db, reader: SnapshotReader, zoneId: string): DnsRecordFields[] {
   const ref = scanRef(reader.scan.id);
   const rows = db
-    .prepare('SELECT item_id, type, name, content, proxied, ttl FROM dns_records WHERE zone_id = ? AND first_scan <= ? AND last_scan >= ? ORDER BY item_id')
+    .prepare('SELECT item_id, type, name, content, proxied, ttl, raw FROM dns_records WHERE zone_id = ? AND first_scan <= ? AND last_scan >= ? ORDER BY item_id')
     .raw(true)
-    .all(zoneId, ref, ref) as Array<[string, string | null, string | null, string | null, number | null, number | null]>;
-  return rows.map((r) => ({ id: r[0], type: r[1], name: r[2], content: r[3], proxied: flag(r[4]), ttl: r[5] }));
+    .all(zoneId, ref, ref) as Array<[string, string | null, string | null, string | null, number | null, number | null, string]>;
+  // data: the raw item's object `data`, for a record without content only (DnsRecordFields.data).
+  const dataOf = (content: string | null, raw: string): Record<string, unknown> | null => {
+    const data = (JSON.parse(raw) as Record<string, unknown>)['data'];
+    return (content === null || content === '') && data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
+  };
+  return rows.map((r) => ({ id: r[0], type: r[1], name: r[2], content: r[3], data: dataOf(r[3], r[6]), proxied: flag(r[4]), ttl: r[5] }));
 }
 
 function itemsOf<T>(r: Readout<T>): T[] {
@@ -124,7 +129,7 @@ describe('DNS records read as JSON', () => {
     reader.readAhead(null);
     expect(ahead).toEqual(expected);
     // Same keys in the same order as the objects built column by column.
-    expect(Object.keys(ahead[0]![0]!)).toEqual(['id', 'type', 'name', 'content', 'proxied', 'ttl']);
+    expect(Object.keys(ahead[0]![0]!)).toEqual(['id', 'type', 'name', 'content', 'data', 'proxied', 'ttl']);
   });
 
   it('reads a zone larger than the read-ahead budget in slices, in item_id order, as the one-zone path does', () => {

@@ -21,6 +21,17 @@ export interface ZoneItem {
   name: string;
   plan?: { legacy_id?: string };
   account?: { id?: string };
+  /** Seconds Development Mode has left (negative: since it expired; 0: never on), when the zone list carries it (api-facts; vendor's API reference, zones). */
+  development_mode?: unknown;
+}
+
+/**
+ * Whether the zone list told the zone's Development Mode (its seconds left), so that the
+ * development_mode setting need not be read: the zone list is read every night, and says it for
+ * every zone at no cost.
+ */
+export function listTellsDevelopmentMode(zone: ZoneItem): boolean {
+  return typeof zone.development_mode === 'number' && Number.isFinite(zone.development_mode);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { migration } from './migration.js';
-import type { ZoneRead } from './zone-read.js';
+import { listTellsDevelopmentMode, type ZoneRead } from './zone-read.js';
 
 /**
  * The settings the catalogue's rules declare, one call each (the all-settings call was switched
@@ -8,6 +8,8 @@ import type { ZoneRead } from './zone-read.js';
  * included (a route the API does not know), is a failed read: the partition is left failed with
  * what was read before it, never taken for "not offered". The legacy `waf` switch is not asked of
  * a migrated zone (gone with the previous managed rules) nor of a Free zone (never offered).
+ * Development Mode is not asked where the zone list carries it (`development_mode`, its seconds
+ * left): the rule judges it from there; a list without the field has the setting read as before.
  */
 export const zoneSettings: ZoneRead = {
   name: 'zone settings',
@@ -21,7 +23,7 @@ export const zoneSettings: ZoneRead = {
     const reads = kit.reads;
     if (!reads) return;
     const zone = facts.zone;
-    const settings = reads.settings.filter((s) => s !== 'waf' || (!facts.migrated && zone.plan?.legacy_id !== 'free'));
+    const settings = reads.settings.filter((s) => (s !== 'waf' || (!facts.migrated && zone.plan?.legacy_id !== 'free')) && (s !== 'development_mode' || !listTellsDevelopmentMode(zone)));
     if (settings.length === 0) return;
     const partition = kit.partition('zone', zone.id, 'zone_settings');
     const items: Array<Record<string, unknown>> = [];
