@@ -1,6 +1,5 @@
-import { ADDRESS_OPTION_DEFAULTS, ADDRESS_OPTIONS_FROM, FOLLOWED_ADDRESS_HELP, specialOptions } from '../src/policy/addresses.js';
-import { targetJudge } from '../src/policy/dangling-targets.js';
-import { originExposures } from '../src/policy/origin-exposure.js';
+import { ADDRESS_OPTION_DEFAULTS, ADDRESS_OPTIONS_FROM, FOLLOWED_ADDRESS_HELP } from '../src/policy/addresses.js';
+import { originLeaks } from '../src/policy/origin-leaks.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({
@@ -36,14 +35,8 @@ export default defineRule({
   check(ctx) {
     const records = ctx.zone.dnsRecords();
     if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
-    const judge = targetJudge(ctx);
-    let failed = false;
-    for (const { record: r, kind, data } of originExposures(records.items, ctx.zone.originAnsweredAs, specialOptions(ctx.options))) {
-      // A CNAME (or MX) whose target does not exist is dns-dangling-target's: it reveals nothing, it can be taken.
-      if (judge(r).status === 'dangling') continue;
-      ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, kind, { name: r.name ?? r.id, type: r.type, content: r.content, ...data });
-      failed = true;
-    }
-    if (!failed) ctx.pass();
+    const found = originLeaks(ctx, records.items);
+    for (const { record: r, kind, data } of found) ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, kind, { name: r.name ?? r.id, type: r.type, content: r.content, ...data });
+    if (found.length === 0) ctx.pass();
   },
 });

@@ -1,3 +1,5 @@
+import type { OptionValue } from './rule.js';
+
 /**
  * Special-purpose addresses: the ranges of the IANA IPv4 and IPv6 Special-Purpose Address
  * Registries (RFC 6890 and its updates) that are not globally reachable, plus multicast and the
@@ -38,10 +40,11 @@ export const DOCUMENTATION_RANGES = ['192.0.2.0/24', '198.51.100.0/24', '203.0.1
  * rules that leave a record at such an address to it take them from it (meta.optionsFrom), so an
  * address is either public (and may publish an origin) or reported as not public, never both.
  */
-export interface AddressOptions {
+export type AddressOptions = Readonly<{
   documentation: boolean;
   standIns: readonly string[];
-}
+  [option: string]: OptionValue;
+}>;
 export const ADDRESS_OPTIONS_FROM = { rule: 'dns-private-address', options: ['documentation', 'standIns'] } as const;
 export const ADDRESS_OPTION_DEFAULTS = { documentation: true, standIns: [] as readonly string[] };
 /** The help of those options on a rule that takes them from dns-private-address. */
