@@ -1,7 +1,6 @@
-import { canonicalName, isAtOrUnder, recordTarget, type TargetType } from '../src/common/dns-targets.js';
-import type { DnsTargetItem } from '../src/common/dns-target-answer.js';
+import type { TargetType } from '../src/common/dns-targets.js';
+import { targetJudge } from '../src/policy/dangling-targets.js';
 import { defineRule, type Severity } from '../src/policy/rule.js';
-import type { DnsRecordFields, ZoneRow } from '../src/snapshot/reader.js';
 
 /**
  * A takeover of the web traffic or of a delegated subdomain (the attacker serves the name, can get
@@ -9,39 +8,6 @@ import type { DnsRecordFields, ZoneRow } from '../src/snapshot/reader.js';
  * (MX, SRV) is medium: the attacker receives what is sent there, but owns no name of the zone.
  */
 const SEVERITY: Record<TargetType, Severity> = { CNAME: 'high', NS: 'high', MX: 'medium', SRV: 'medium' };
-
-/** The names that exist in a zone by its records: each record's name and every name above it up to the apex (RFC 8020: empty non-terminals exist). */
-function existingNames(zone: string, records: readonly DnsRecordFields[]): Set<string> {
-  const names = new Set<string>([zone]);
-  for (const r of records) {
-    if (r.name === null) continue;
-    let n = canonicalName(r.name);
-    while (isAtOrUnder(n, zone) && !names.has(n)) {
-      names.add(n);
-      n = n.slice(n.indexOf('.') + 1);
-    }
-  }
-  return names;
-}
-
-/** Whether the name exists in a zone of these names: itself, or a wildcard at its closest encloser (RFC 4592 3.3.1). */
-function existsIn(names: ReadonlySet<string>, zone: string, name: string): boolean {
-  if (names.has(name)) return true;
-  let encloser = name;
-  while (encloser !== zone && !names.has(encloser)) encloser = encloser.slice(encloser.indexOf('.') + 1);
-  return names.has(`*.${encloser}`);
-}
-
-/** The scan's zones by canonical name, built once per audit (every zone's check looks names up). */
-const zoneIndex = new WeakMap<object, Map<string, ZoneRow>>();
-function zonesByName(snapshot: { zones(): readonly ZoneRow[] }): Map<string, ZoneRow> {
-  let index = zoneIndex.get(snapshot);
-  if (!index) {
-    index = new Map(snapshot.zones().map((z) => [canonicalName(z.name), z]));
-    zoneIndex.set(snapshot, index);
-  }
-  return index;
-}
 
 export default defineRule({
   meta: {
@@ -70,66 +36,22 @@ export default defineRule({
   },
   defaultOptions: {},
   check(ctx) {
-    const zone = ctx.zone;
-    const records = zone.dnsRecords();
-    if (!records.known) return ctx.unknown(zone.resource, records.reason);
-    const byName = zonesByName(ctx.snapshot);
-    // The scan's zone holding a name (the longest match: the name itself, then each name above it);
-    // a partial zone's records are not what the public sees.
-    const owner = (name: string): ZoneRow | null => {
-      for (let n = name; ; ) {
-        const z = byName.get(n);
-        if (z) return z.type === 'partial' ? null : z;
-        const dot = n.indexOf('.');
-        if (dot < 0) return null;
-        n = n.slice(dot + 1);
-      }
-    };
-    const namesByZone = new Map<string, { reason: string } | Set<string>>();
-    const namesOf = (z: ZoneRow): { reason: string } | Set<string> => {
-      let names = namesByZone.get(z.id);
-      if (!names) {
-        const r = zone.dnsRecordsOf(z.id);
-        names = r.known ? existingNames(canonicalName(z.name), r.items) : { reason: r.reason };
-        namesByZone.set(z.id, names);
-      }
-      return names;
-    };
-    let resolved: Map<string, DnsTargetItem> | { reason: string } | null = null;
-    const answerFor = (name: string): DnsTargetItem | { reason: string } => {
-      if (!resolved) {
-        const r = zone.dnsTargets();
-        resolved = r.known ? new Map(r.items.map((t) => [t.name, t])) : { reason: r.reason };
-      }
-      if (!(resolved instanceof Map)) return { reason: `${name} was not resolved: ${resolved.reason}` };
-      return resolved.get(name) ?? { reason: `the scan did not resolve ${name}` };
-    };
-
+    const records = ctx.zone.dnsRecords();
+    if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
+    const judge = targetJudge(ctx);
     let judged = false;
     for (const r of records.items) {
-      const target = recordTarget(r.type, r.content);
-      if (target === null) continue;
+      const verdict = judge(r);
+      if (verdict.status === 'none') continue;
       judged = true;
-      const type = r.type as TargetType;
+      const { type, target } = verdict;
       const resource = { type: 'dns_record', id: r.id, name: r.name };
-      const severity = SEVERITY[type];
       const takes = type === 'MX' ? `receives mail sent to ${r.name}` : type === 'SRV' ? `receives the service's traffic for ${r.name}` : type === 'NS' ? `answers for ${r.name} and everything under it` : `serves ${r.name}`;
       const data = { type, name: r.name ?? '', target, takes };
-      const inside = owner(target);
-      // Reuse keeps this verdict only while the zone holding the target and its data stay the same.
-      ctx.dependsOnZones(inside ? [inside.id] : [], [target]);
-      if (inside) {
-        const names = namesOf(inside);
-        if (!(names instanceof Set)) ctx.unknown(resource, `${target} is in ${inside.name}, whose DNS records were not read: ${names.reason}`);
-        else if (existsIn(names, canonicalName(inside.name), target)) ctx.pass(resource);
-        else ctx.fail(resource, 'danglingInside', { ...data, zone: inside.name }, severity);
-        continue;
-      }
-      const answer = answerFor(target);
-      if (!('answer' in answer)) ctx.unknown(resource, answer.reason);
-      else if (answer.answer === 'exists') ctx.pass(resource);
-      else if (answer.answer === 'nxdomain') ctx.fail(resource, 'dangling', data, severity);
-      else ctx.unknown(resource, `${target} could not be resolved: ${answer.reason ?? 'no answer'}`);
+      if (verdict.status === 'exists') ctx.pass(resource);
+      else if (verdict.status === 'unknown') ctx.unknown(resource, verdict.reason);
+      else if (verdict.inside !== null) ctx.fail(resource, 'danglingInside', { ...data, zone: verdict.inside }, SEVERITY[type]);
+      else ctx.fail(resource, 'dangling', data, SEVERITY[type]);
     }
     if (!judged) ctx.pass();
   },

@@ -1,6 +1,8 @@
-import { ipFamily, specialKind } from '../src/policy/addresses.js';
+import { ADDRESS_OPTION_DEFAULTS, ADDRESS_OPTIONS_FROM, FOLLOWED_ADDRESS_HELP, ipFamily, specialKind, specialOptions } from '../src/policy/addresses.js';
+import { targetJudge } from '../src/policy/dangling-targets.js';
 import { normaliseHostname } from '../src/policy/hostnames.js';
 import { NameGlobs } from '../src/policy/name-globs.js';
+import { originExposures } from '../src/policy/origin-exposure.js';
 import { defineRule } from '../src/policy/rule.js';
 import type { DnsRecordFields } from '../src/snapshot/reader.js';
 
@@ -52,7 +54,7 @@ export default defineRule({
     id: 'dns-record-not-proxied',
     title: 'Web records are proxied in zones that use the proxy',
     description:
-      'A DNS-only A, AAAA or CNAME record is answered with its content itself: DNS publishes the origin address (or target), and its traffic goes straight there, past the firewall rules, managed rules, rate limits and DDoS protection of the proxy. The vendor recommends proxying every such record that serves web traffic; in a zone that proxies at least one record the team uses the proxy, so a DNS-only one is likely a record that was forgotten. Left alone are names that by convention serve no web traffic, which the vendor says must stay DNS-only: mail hosts (the zone\'s MX targets, and first labels mail, smtp, imap, pop, mx, autodiscover, autoconfig, with or without digits), other protocols (ftp, sftp, ssh, rdp, vpn), service names (a label starting with `_`), CNAMEs to the targets the vendor refuses to proxy (mail signing and domain verification targets), and names listed in `ignore`. Also left alone: an address that is not public (dns-private-address reports those), and a CNAME to a name the zone proxies (it resolves to the proxy). A paused zone is judged the same: the record stays DNS-only once the zone is unpaused. Internal zones are not public DNS, and in a partial (CNAME) setup the vendor\'s DNS does not answer for the zone (DNS-only records there only tell the proxy where origins are): both pass as not applicable.',
+      'A DNS-only A, AAAA or CNAME record is answered with its content itself: DNS publishes the origin address (or target), and its traffic goes straight there, past the firewall rules, managed rules, rate limits and DDoS protection of the proxy. The vendor recommends proxying every such record that serves web traffic; in a zone that proxies at least one record the team uses the proxy, so a DNS-only one is likely a record that was forgotten. Left alone are names that by convention serve no web traffic, which the vendor says must stay DNS-only: mail hosts (the zone\'s MX targets, and first labels mail, smtp, imap, pop, mx, autodiscover, autoconfig, with or without digits), other protocols (ftp, sftp, ssh, rdp, vpn), service names (a label starting with `_`), CNAMEs to the targets the vendor refuses to proxy (mail signing and domain verification targets), and names listed in `ignore`. Also left alone: a CNAME to a name the zone proxies (it resolves to the proxy). One finding a record: a DNS-only record that another rule explains better is left to it: one that reveals the origin of a proxied record to dns-origin-exposed; a wildcard to dns-wildcard-record (every name under it resolves there); an address that is not public (private, shared, loopback, link-local, or a documentation address not named a stand-in: it publishes no origin, nothing reaches it) to dns-private-address, whose `documentation` and `standIns` settings this rule follows; a CNAME whose target does not exist to dns-dangling-target. A paused zone is judged the same: the record stays DNS-only once the zone is unpaused. Internal zones are not public DNS, and in a partial (CNAME) setup the vendor\'s DNS does not answer for the zone (DNS-only records there only tell the proxy where origins are): both pass as not applicable.',
     severity: 'low',
     category: 'dns',
     scope: 'zone',
@@ -70,9 +72,11 @@ export default defineRule({
     ],
     optionHelp: {
       ignore: 'record names that are meant to stay DNS-only and are not reported, as globs (`*` any characters, `?` one; e.g. `game.example.com`, `*.saas.example.com`)',
+      ...FOLLOWED_ADDRESS_HELP,
     },
+    optionsFrom: ADDRESS_OPTIONS_FROM,
   },
-  defaultOptions: { ignore: [] as readonly string[] },
+  defaultOptions: { ignore: [] as readonly string[], ...ADDRESS_OPTION_DEFAULTS },
   check(ctx) {
     const setup = ctx.zone.setupType;
     // vendor docs: Internal DNS is never public; a partial setup's authoritative DNS is elsewhere.
@@ -96,18 +100,20 @@ export default defineRule({
     if (proxiedNames.length === 0) return ctx.pass();
 
     const ignore = new NameGlobs(ctx.options.ignore);
+    const special = specialOptions(ctx.options);
     const suspects: Array<{ record: DnsRecordFields; content: string; target: string | null }> = [];
     const targets = new Set<string>();
     for (const r of dnsOnly) {
       const name = normaliseHostname(r.name!);
       const content = r.content!.trim();
-      if (hasServiceLabel(name) || NON_WEB_LABELS.has(conventionalLabel(name)) || mailHosts.has(name)) continue;
+      // A wildcard is dns-wildcard-record's: every name under it resolves there, which says more than this rule would.
+      if (name.startsWith('*.') || hasServiceLabel(name) || NON_WEB_LABELS.has(conventionalLabel(name)) || mailHosts.has(name)) continue;
       let target: string | null = null;
       if (r.type === 'CNAME') {
         target = normaliseHostname(content);
         if (target === '' || nonProxiableTarget(target)) continue;
-      } else if (ipFamily(content) === 0 || specialKind(content) !== null) {
-        // Not an address, or not a public one: it publishes no origin (dns-private-address reports the special ones).
+      } else if (ipFamily(content) === 0 || specialKind(content, special) !== null) {
+        // Not an address, or not a public one as dns-private-address judges it: it publishes no origin (that rule reports it).
         continue;
       }
       if (ignore.matches(name)) continue;
@@ -125,9 +131,13 @@ export default defineRule({
       }
     }
 
+    // The records dns-origin-exposed reports (shared with it: one pass a zone) and the dangling CNAMEs dns-dangling-target reports are theirs.
+    const exposing = suspects.length === 0 ? new Set<string>() : new Set(originExposures(records.items, ctx.zone.originAnsweredAs, special).map((e) => e.record.id));
+    const judge = targetJudge(ctx);
     let failed = false;
     for (const { record: r, content, target } of suspects) {
       if (target !== null && proxiedTargets.has(target)) continue;
+      if (exposing.has(r.id) || (target !== null && judge(r).status === 'dangling')) continue;
       ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, 'notProxied', { name: r.name, type: r.type, content });
       failed = true;
     }

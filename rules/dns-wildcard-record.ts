@@ -1,6 +1,9 @@
 import { recordTarget } from '../src/common/dns-targets.js';
+import { ADDRESS_OPTION_DEFAULTS, ADDRESS_OPTIONS_FROM, FOLLOWED_ADDRESS_HELP, specialKind, specialOptions } from '../src/policy/addresses.js';
+import { targetJudge } from '../src/policy/dangling-targets.js';
 import { normaliseHostname } from '../src/policy/hostnames.js';
 import { NameGlobs } from '../src/policy/name-globs.js';
+import { originExposures } from '../src/policy/origin-exposure.js';
 import { defineRule } from '../src/policy/rule.js';
 
 /** The record types a name resolves to a host with: the ones a wildcard makes every name answer. */
@@ -19,7 +22,7 @@ export default defineRule({
     id: 'dns-wildcard-record',
     title: 'No unintended wildcard A, AAAA, CNAME, MX or SRV records',
     description:
-      'A wildcard record (`*.example.com`; only a `*` as the first label is a wildcard) answers for every name below it that has no record of its own, at any depth. With a wildcard A, AAAA or CNAME record, typos, guessed names and forgotten hosts all resolve and reach a server, and every such name shares the parent\'s cookie scope and is covered by the zone\'s wildcard certificate, so content served under an unintended name is trusted like the real hosts; a wildcard CNAME to a third party hands every name to it, and one deprovisioned target is a takeover of all of them. A DNS-only wildcard is reported medium: DNS answers every such name with the origin address or target itself, so any invented name reaches the origin past the proxy, its firewall rules and DDoS protection. A proxied wildcard is reported low: the origin stays hidden and the zone\'s security rules stay in front, but the proxy answers for every name. A paused or not yet active zone answers proxied records with their origin, so there a proxied wildcard counts as DNS-only. A wildcard MX record routes mail for every made-up subdomain to its mail server, which then takes mail for names that should not exist, and makes every such name look like a domain that receives mail, to senders and to receivers that check a sender\'s domain (RFC 5321 5.1). A wildcard SRV record answers the lookup of any service under its parent with its target, so clients that discover servers through SRV (RFC 2782; mail clients, RFC 6186; chat and voice) are sent to that host for services it was never meant to offer, with their credentials. Both are reported low: they route traffic to a named host rather than expose a new one. A wildcard null MX (RFC 7505) or SRV record with the target `.` (RFC 2782: the service is decidedly not available) says made-up names take no mail or service, and passes. Wildcards that are intended (a platform giving each customer a subdomain) are listed in `allow`. Internal zones are not public DNS, and in a partial (CNAME) setup the vendor\'s DNS does not answer for the zone, so a DNS-only wildcard there publishes nothing.',
+      'A wildcard record (`*.example.com`; only a `*` as the first label is a wildcard) answers for every name below it that has no record of its own, at any depth. With a wildcard A, AAAA or CNAME record, typos, guessed names and forgotten hosts all resolve and reach a server, and every such name shares the parent\'s cookie scope and is covered by the zone\'s wildcard certificate, so content served under an unintended name is trusted like the real hosts; a wildcard CNAME to a third party hands every name to it, and one deprovisioned target is a takeover of all of them. A DNS-only wildcard is reported medium: DNS answers every such name with the origin address or target itself, so any invented name reaches the origin past the proxy, its firewall rules and DDoS protection. A proxied wildcard is reported low: the origin stays hidden and the zone\'s security rules stay in front, but the proxy answers for every name. A wildcard MX record routes mail for every made-up subdomain to its mail server, which then takes mail for names that should not exist, and makes every such name look like a domain that receives mail, to senders and to receivers that check a sender\'s domain (RFC 5321 5.1). A wildcard SRV record answers the lookup of any service under its parent with its target, so clients that discover servers through SRV (RFC 2782; mail clients, RFC 6186; chat and voice) are sent to that host for services it was never meant to offer, with their credentials. Both are reported low: they route traffic to a named host rather than expose a new one. A wildcard null MX (RFC 7505) or SRV record with the target `.` (RFC 2782: the service is decidedly not available) says made-up names take no mail or service, and passes. One finding a record: this rule takes DNS-only wildcards from dns-record-not-proxied, and leaves a wildcard to the rule that explains it better: to dns-origin-exposed one that reveals the origin of a proxied record (a DNS-only wildcard on its address or target, or any proxied wildcard of a paused or not yet active zone, which answers with the origin); to dns-private-address one at an address that is not public (whose `documentation` and `standIns` settings this rule follows); to dns-dangling-target a wildcard CNAME, MX or SRV record whose target does not exist. Wildcards that are intended (a platform giving each customer a subdomain) are listed in `allow`. Internal zones are not public DNS, and in a partial (CNAME) setup the vendor\'s DNS does not answer for the zone, so a DNS-only wildcard there publishes nothing.',
     severity: 'medium',
     category: 'dns',
     scope: 'zone',
@@ -27,7 +30,6 @@ export default defineRule({
     messages: {
       dnsOnly: '{{name}} ({{type}} {{content}}) is a DNS-only wildcard: every name under {{base}} without a record of its own resolves straight to {{content}}, past the proxy',
       proxied: '{{name}} ({{type}} {{content}}) is a proxied wildcard: the proxy answers for every name under {{base}} without a record of its own and forwards it to the origin',
-      originAnswered: '{{name}} ({{type}} {{content}}) is a proxied wildcard, but the zone is {{state}}: every name under {{base}} without a record of its own resolves straight to {{content}}',
       mail: '{{name}} (MX {{content}}) is a wildcard MX record: mail for every name under {{base}} without records of its own is routed to {{target}}, so made-up subdomains take mail',
       service: '{{name}} (SRV {{content}}) is a wildcard SRV record: the lookup of any service under {{base}} without records of its own is answered with {{target}}, so clients are sent there for services it does not offer',
     },
@@ -44,17 +46,26 @@ export default defineRule({
     ],
     optionHelp: {
       allow: 'wildcard record names that are intended and not reported, as globs (`*` any characters, `?` one; e.g. `*.customers.example.com`)',
+      ...FOLLOWED_ADDRESS_HELP,
     },
+    optionsFrom: ADDRESS_OPTIONS_FROM,
   },
-  defaultOptions: { allow: [] as readonly string[] },
+  defaultOptions: { allow: [] as readonly string[], ...ADDRESS_OPTION_DEFAULTS },
   check(ctx) {
     // vendor docs, Internal DNS: an internal zone is queried only through the Gateway resolver, never public DNS.
     if (ctx.zone.setupType === 'internal') return ctx.pass();
     const records = ctx.zone.dnsRecords();
     if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
     const partial = ctx.zone.setupType === 'partial';
-    const state = ctx.zone.originAnsweredAs;
     const allow = new NameGlobs(ctx.options.allow);
+    const special = specialOptions(ctx.options);
+    // What other rules report, worked out at the first wildcard (most zones have none).
+    let theirs: { exposing: Set<string>; judge: ReturnType<typeof targetJudge> } | null = null;
+    const othersReport = (r: (typeof records.items)[number]): boolean => {
+      if ((r.type === 'A' || r.type === 'AAAA') && r.content !== null && specialKind(r.content, special) !== null) return true;
+      theirs ??= { exposing: new Set(originExposures(records.items, ctx.zone.originAnsweredAs, special).map((e) => e.record.id)), judge: targetJudge(ctx) };
+      return theirs.exposing.has(r.id) || theirs.judge(r).status === 'dangling';
+    };
     let failed = false;
     for (const r of records.items) {
       // A string test first: the wildcards are a handful among up to a million records.
@@ -62,9 +73,10 @@ export default defineRule({
       const routes = ROUTING_MESSAGE[r.type];
       if (routes !== undefined) {
         // MX and SRV records are never proxied, so the zone's state and proxying change nothing;
-        // a partial zone's DNS is another provider's, as for DNS-only records above.
+        // a partial zone's DNS is another provider's, as for DNS-only records below. A dangling
+        // target is dns-dangling-target's to report.
         const target = recordTarget(r.type, r.content);
-        if (target === null || partial || allow.matches(r.name)) continue;
+        if (target === null || partial || allow.matches(r.name) || othersReport(r)) continue;
         ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, routes, { name: r.name, type: r.type, content: r.content ?? '', base: normaliseHostname(r.name.slice(2)), target }, 'low');
         failed = true;
         continue;
@@ -74,11 +86,10 @@ export default defineRule({
       if (r.proxied !== true && r.proxied !== false) continue;
       // vendor docs, partial setup: the zone's authoritative DNS is elsewhere, so a DNS-only record here answers nobody.
       if (r.proxied === false && partial) continue;
-      if (allow.matches(r.name)) continue;
+      if (allow.matches(r.name) || othersReport(r)) continue;
       const data = { name: r.name, type: r.type, content: r.content ?? '', base: normaliseHostname(r.name.slice(2)) };
       const resource = { type: 'dns_record', id: r.id, name: r.name };
       if (r.proxied === false) ctx.fail(resource, 'dnsOnly', data);
-      else if (state !== null) ctx.fail(resource, 'originAnswered', { ...data, state });
       else ctx.fail(resource, 'proxied', data, 'low');
       failed = true;
     }

@@ -13,7 +13,7 @@ export default defineRule({
     id: 'firewall-expression-too-long',
     title: 'Firewall expressions stay within the rules language limit',
     description:
-      'The rules language accepts expressions of at most 4,096 characters. A longer one cannot be saved again once edited, and blocks the managed-rules migration (which needs the vendor for expressions over 4 KB).',
+      'The rules language accepts expressions of at most 4,096 characters. A longer one cannot be saved again once edited, and blocks the managed-rules migration (which needs the vendor for expressions over 4 KB). One finding a filter: a filter no firewall rule uses runs nowhere and is left to filter-orphaned (delete it, or split it before a rule uses it); when the rules were not read, every filter is judged.',
     severity: 'medium',
     category: 'firewall',
     scope: 'zone',
@@ -43,7 +43,12 @@ export default defineRule({
       ctx.fail(resource(), messageId, { length, limit: max });
     };
     if (filters.known) {
-      for (const f of filters.items) judge(f.expression, 'filterTooLong', () => ({ type: 'filter', id: f.id, name: f.description }));
+      // A filter no rule uses is filter-orphaned's: it runs nowhere, so its length blocks nothing yet.
+      const rules = ctx.zone.firewallRules();
+      const used = rules.known ? new Set(rules.items.map((r) => r.filterId)) : null;
+      for (const f of filters.items) {
+        if (used === null || used.has(f.id)) judge(f.expression, 'filterTooLong', () => ({ type: 'filter', id: f.id, name: f.description }));
+      }
     }
     if (expressions.known) {
       // Rules whose expression was judged with their filter above are not reported twice.

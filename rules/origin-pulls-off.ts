@@ -1,4 +1,5 @@
-import { originExposures } from '../src/policy/origin-exposure.js';
+import { ADDRESS_OPTION_DEFAULTS, ADDRESS_OPTIONS_FROM, FOLLOWED_ADDRESS_HELP } from '../src/policy/addresses.js';
+import { originLeaks } from '../src/policy/origin-leaks.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({
@@ -6,7 +7,7 @@ export default defineRule({
     id: 'origin-pulls-off',
     title: 'A zone whose origin is exposed makes the origin check that requests come through the edge',
     description:
-      'When a DNS record reveals the origin behind a proxied one (the leaks dns-origin-exposed reports), anyone can send requests straight to it, past the firewall, managed, rate limiting and bot rules. Authenticated origin pulls (mutual TLS from the edge to the origin) let the origin refuse every connection that does not present the edge\'s client certificate. This rule fails a zone with such a leak whose zone-level authenticated origin pulls are off (high, as the leak it compounds). A zone with no exposed origin passes. Only the zone-level switch (`origin_tls_client_auth/settings`) is read: a zone that authenticates its origin pulls per hostname or with the global (vendor) certificate only, or that restricts its origin to the vendor\'s addresses or a tunnel, can waive the finding.',
+      'When a DNS record reveals the origin behind a proxied one (the leaks dns-origin-exposed reports, judged as it judges them: an address that is not public as dns-private-address\'s `documentation` and `standIns` say reveals no origin), anyone can send requests straight to it, past the firewall, managed, rate limiting and bot rules. Authenticated origin pulls (mutual TLS from the edge to the origin) let the origin refuse every connection that does not present the edge\'s client certificate. This rule fails a zone with such a leak whose zone-level authenticated origin pulls are off (high, as the leak it compounds). A zone with no exposed origin passes. Only the zone-level switch (`origin_tls_client_auth/settings`) is read: a zone that authenticates its origin pulls per hostname or with the global (vendor) certificate only, or that restricts its origin to the vendor\'s addresses or a tunnel, can waive the finding.',
     severity: 'high',
     category: 'tls',
     scope: 'zone',
@@ -22,9 +23,12 @@ export default defineRule({
       'vendor API reference: zone-level authenticated origin pulls settings (GET/PUT /zones/{zone_id}/origin_tls_client_auth/settings, enabled, false by default)',
       'vendor docs: Authenticated Origin Pulls set-up: global, zone-level and per-hostname are independent configurations',
       'vendor docs: proxied DNS records (records that expose the origin)',
+      'RFC 5737 and RFC 3849 (documentation addresses), RFC 1918, RFC 6598 and RFC 4193 (private and shared addresses): not globally reachable, so no origin is exposed there',
     ],
+    optionHelp: FOLLOWED_ADDRESS_HELP,
+    optionsFrom: ADDRESS_OPTIONS_FROM,
   },
-  defaultOptions: {},
+  defaultOptions: ADDRESS_OPTION_DEFAULTS,
   check(ctx) {
     const read = ctx.zone.originPulls();
     if (!read.known) return ctx.unknown(ctx.zone.resource, read.reason);
@@ -32,7 +36,7 @@ export default defineRule({
     if (read.value?.enabled === true) return ctx.pass();
     const records = ctx.zone.dnsRecords();
     if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
-    const exposures = originExposures(records.items, ctx.zone.originAnsweredAs);
+    const exposures = originLeaks(ctx, records.items);
     if (exposures.length === 0) return ctx.pass();
     const names = [...new Set(exposures.map((e) => e.record.name ?? e.record.id))];
     const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');

@@ -1,3 +1,5 @@
+import type { OptionValue } from './rule.js';
+
 /**
  * Special-purpose addresses: the ranges of the IANA IPv4 and IPv6 Special-Purpose Address
  * Registries (RFC 6890 and its updates) that are not globally reachable, plus multicast and the
@@ -17,9 +19,9 @@ export interface SpecialOptions {
    * Whether the documentation ranges count (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24: RFC
    * 5737; 2001:db8::/32: RFC 3849; 3fff::/20: RFC 9637). The IANA special-purpose registries mark
    * them not globally reachable, like the other kinds, but examples, test zones and the emulator's
-   * datasets use them as stand-ins for public addresses. So the caller decides: off when omitted
-   * (a caller such as dns-origin-exposed treats them as the public addresses they stand for);
-   * dns-private-address turns them on by default and lets a configuration turn them off.
+   * datasets use them as stand-ins for public addresses. So the caller decides: off when omitted;
+   * dns-private-address turns them on by default and lets a configuration turn them off, and the
+   * DNS rules that leave such records to it follow its setting (AddressOptions).
    */
   documentation?: boolean;
   /**
@@ -32,6 +34,28 @@ export interface SpecialOptions {
 
 /** The documentation ranges (RFC 5737, RFC 3849, RFC 9637), as options name them. */
 export const DOCUMENTATION_RANGES = ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32', '3fff::/20'] as const;
+
+/**
+ * dns-private-address's options that say which addresses are not public, as rule options. The DNS
+ * rules that leave a record at such an address to it take them from it (meta.optionsFrom), so an
+ * address is either public (and may publish an origin) or reported as not public, never both.
+ */
+export type AddressOptions = Readonly<{
+  documentation: boolean;
+  standIns: readonly string[];
+  [option: string]: OptionValue;
+}>;
+export const ADDRESS_OPTIONS_FROM = { rule: 'dns-private-address', options: ['documentation', 'standIns'] } as const;
+export const ADDRESS_OPTION_DEFAULTS = { documentation: true, standIns: [] as readonly string[] };
+/** The help of those options on a rule that takes them from dns-private-address. */
+export const FOLLOWED_ADDRESS_HELP = {
+  documentation: "dns-private-address's option of that name, which this rule follows (set it there): whether documentation addresses are not public, and left to dns-private-address",
+  standIns: "dns-private-address's option of that name, which this rule follows (set it there): the documentation ranges that stand in for public addresses here",
+} as const;
+
+export function specialOptions(o: AddressOptions): SpecialOptions {
+  return { documentation: o.documentation, standIns: new Set(o.standIns) };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Reading addresses

@@ -1,4 +1,4 @@
-import { canonicalAddress, inNetwork, ipFamily, specialKind } from './addresses.js';
+import { canonicalAddress, inNetwork, ipFamily, specialKind, type SpecialOptions } from './addresses.js';
 import { normaliseHostname } from './hostnames.js';
 import type { DnsRecordFields } from '../snapshot/reader.js';
 
@@ -75,10 +75,30 @@ interface Origin {
 }
 
 /**
+ * The exposures of a zone's records, by the records' array (ZoneView keeps one per zone) and the
+ * judgement's inputs: dns-origin-exposed, dns-record-not-proxied and dns-wildcard-record each ask
+ * for them on the same zone, and a zone of 400,000 records is worth one pass, not three.
+ */
+const memo = new WeakMap<readonly DnsRecordFields[], Map<string, Exposure[]>>();
+
+/**
  * Every record that reveals an origin, in the order dns-origin-exposed reports them.
  * `answeredAs`: why the zone's DNS answers proxied records with their origin (ZoneView.originAnsweredAs).
+ * `special`: which addresses are not public (dns-private-address's options): an origin there is not
+ * published but unreachable, which dns-private-address reports.
  */
-export function originExposures(records: readonly DnsRecordFields[], answeredAs: string | null): Exposure[] {
+export function originExposures(records: readonly DnsRecordFields[], answeredAs: string | null, special: SpecialOptions = {}): Exposure[] {
+  const key = `${answeredAs ?? ''}|${special.documentation === true}|${[...(special.standIns ?? [])].sort().join(',')}`;
+  let byKey = memo.get(records);
+  const known = byKey?.get(key);
+  if (known) return known;
+  const found = exposuresOf(records, answeredAs, special);
+  if (!byKey) memo.set(records, (byKey = new Map()));
+  byKey.set(key, found);
+  return found;
+}
+
+function exposuresOf(records: readonly DnsRecordFields[], answeredAs: string | null, special: SpecialOptions): Exposure[] {
   // Proxied name by the target it hides; the proxied names; the names proxied CNAMEs point at; the origin addresses.
   const hidden = new Map<string, string>();
   const proxiedNames = new Set<string>();
@@ -90,7 +110,7 @@ export function originExposures(records: readonly DnsRecordFields[], answeredAs:
     const name = r.name ?? r.id;
     proxiedNames.add(normaliseHostname(name));
     // A private origin is not a leak but a broken host (dns-private-address says so).
-    if (ADDRESS_TYPES.has(r.type) && specialKind(r.content) !== null) continue;
+    if (ADDRESS_TYPES.has(r.type) && specialKind(r.content, special) !== null) continue;
     proxied.push(r);
     const to = target(r.content);
     if (!hidden.has(to)) hidden.set(to, name);
@@ -119,7 +139,7 @@ export function originExposures(records: readonly DnsRecordFields[], answeredAs:
     }
     const name = normaliseHostname(r.name ?? '');
     const via = cnameTargets.get(name);
-    if (via !== undefined && !proxiedNames.has(name) && !(ADDRESS_TYPES.has(r.type) && specialKind(r.content) !== null)) found.push({ record: r, kind: 'originName', data: { exposes: via } });
+    if (via !== undefined && !proxiedNames.has(name) && !(ADDRESS_TYPES.has(r.type) && specialKind(r.content, special) !== null)) found.push({ record: r, kind: 'originName', data: { exposes: via } });
   }
 
   // The first origin of each address: a zone of 400,000 records must not search the origins for every TXT and MX record.

@@ -58,6 +58,12 @@ export function ruleProblems(rule: AnyRule): string[] {
   for (const [key, choices] of Object.entries(m.optionChoices ?? {})) {
     if (!Array.isArray((rule.defaultOptions as RuleOptions | undefined)?.[key]) || !Array.isArray(choices)) problems.push(`meta.optionChoices.${key} must name a list option and list its allowed values`);
   }
+  if (m.optionsFrom !== undefined) {
+    const from = m.optionsFrom;
+    if (typeof from?.rule !== 'string' || !Array.isArray(from.options) || from.options.some((o) => typeof o !== 'string' || !Object.hasOwn(rule.defaultOptions ?? {}, o))) {
+      problems.push('meta.optionsFrom must name a rule and options this rule has');
+    }
+  }
   if (m.reads !== undefined && (!Array.isArray(m.reads) || !m.reads.every(isZoneRead))) {
     problems.push('meta.reads must list zone reads such as setting:ssl (any known setting id), dnssec, universal_ssl, custom_entrypoint, ratelimit_entrypoint, bot_management, origin_pulls or dns_targets');
   }
@@ -126,7 +132,7 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
   for (const id of Object.keys(settings)) {
     if (!catalogue.has(id)) throw new RuleConfigError(`${source}: rules.${id}: no such rule; zonewarden rules lists them${didYouMean(id, catalogue.keys())}`);
   }
-  return [...catalogue.values()].map((rule) => {
+  const active = [...catalogue.values()].map((rule) => {
     const s = settings[rule.meta.id] ?? {};
     const where = `${source}: rules.${rule.meta.id}`;
     for (const key of Object.keys(s)) {
@@ -140,6 +146,9 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
     }
     for (const [key, value] of Object.entries(s.options ?? {})) {
       const def = (rule.defaultOptions as RuleOptions)[key];
+      const from = rule.meta.optionsFrom;
+      // Set on the rule it is taken from, when the catalogue has it (a rule tested alone takes it here).
+      if (from?.options.includes(key) && catalogue.has(from.rule)) throw new RuleConfigError(`${where}.options.${key}: set it on rules.${from.rule}, which this rule follows (the two must agree)`);
       if (def === undefined) {
         const known = Object.keys(rule.defaultOptions);
         throw new RuleConfigError(`${where}.options: unknown option "${key}"; ${known.length ? `options: ${known.join(', ')}` : 'this rule has no options'}${didYouMean(key, known)}`);
@@ -154,8 +163,16 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
     const overrides = parseOverrides(s.overrides, `${where}.overrides`, (message) => {
       throw new RuleConfigError(message);
     });
-    return { rule, enabled: s.enabled ?? true, severity: s.severity ?? null, options: Object.freeze(options), overrides };
+    return { rule, enabled: s.enabled ?? true, severity: s.severity ?? null, options, overrides };
   });
+  // Options taken from another rule (meta.optionsFrom) as that rule runs with them, enabled or not.
+  const byId = new Map(active.map((a) => [a.rule.meta.id, a]));
+  for (const a of active) {
+    const from = a.rule.meta.optionsFrom;
+    const source = from ? byId.get(from.rule) : undefined;
+    if (source) for (const key of from!.options) if (Object.hasOwn(source.options, key)) (a.options as Record<string, OptionValue>)[key] = source.options[key]!;
+  }
+  return active.map((a) => ({ ...a, options: Object.freeze(a.options) }));
 }
 
 /** What these rules need read beyond the lists: those enabled, for all zones or for some. */

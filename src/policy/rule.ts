@@ -54,6 +54,14 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
   controls?: readonly Control[];
   /** What each option means, by option name (every default option is documented). */
   optionHelp?: Readonly<Record<string, string>>;
+  /**
+   * Options this rule takes from another: the rule that reports what this one leaves to it (one
+   * problem, one finding). They are set on that rule only (here only when the catalogue lacks it,
+   * as when this rule is tested alone) and copied here, so both judge with the
+   * same values; e.g. which documentation addresses stand in for public ones (dns-private-address's
+   * `documentation` and `standIns`), so that an address is either published or not public, never both.
+   */
+  optionsFrom?: { rule: string; options: readonly string[] };
   /** For list options whose entries come from a fixed set: the values allowed, checked when the config file sets the option. */
   optionChoices?: Readonly<Record<string, readonly string[]>>;
   /**

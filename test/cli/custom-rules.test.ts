@@ -83,7 +83,8 @@ describe('custom rules from --rules-dir', () => {
     expect(expectedFromDataset().length).toBeGreaterThan(0);
     expect(mine.map((f) => f.resource.name).sort()).toEqual(expectedFromDataset());
     expect(mine.every((f) => f.status === 'fail' && f.severity === 'high')).toBe(true);
-    expect(findingsOf(r.stdout).some((f) => f.rule === 'dns-origin-exposed')).toBe(true);
+    // A built-in rule ran beside it: without the demo's stand-ins, its documentation addresses are dns-private-address's.
+    expect(findingsOf(r.stdout).some((f) => f.rule === 'dns-private-address')).toBe(true);
   });
 
   it('a rule importing a package not installed beside it stops the command with one line naming the file, the package and what to run', async () => {

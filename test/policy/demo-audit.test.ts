@@ -52,7 +52,6 @@ const FAILING = [
   'tailspintoys.example dns-record-not-proxied low',
   'wingtip.example rate-limiting-missing medium',
   'wingtiptoys-wholesale.example dns-origin-exposed high',
-  'wingtiptoys-wholesale.example dns-record-not-proxied low',
   'wingtiptoys-wholesale.example filter-orphaned low',
   'wingtiptoys-wholesale.example migration-pending medium',
   'wingtiptoys-wholesale.example origin-pulls-off high',

@@ -101,4 +101,30 @@ describe('rule settings from the config file', () => {
   it('refuses choices for an option that is not a list', () => {
     expect(thrownBy(() => loadCatalogue([broken({ optionChoices: { limit: ['1'] } })]), RuleDefinitionError).message).toContain('meta.optionChoices.limit must name a list option');
   });
+
+  describe('options taken from another rule (meta.optionsFrom: one problem, one finding)', () => {
+    const follower = broken({ id: 'follower-rule', optionsFrom: { rule: 'good-rule', options: ['names'] } });
+
+    it('copies the values the other rule runs with, set on it or its defaults, enabled or not', () => {
+      const byId = (rules: ReturnType<typeof activeRules>) => Object.fromEntries(rules.map((r) => [r.rule.meta.id, r.options['names']]));
+      const catalogue = loadCatalogue([good, follower]);
+      expect(byId(activeRules(catalogue, {}))).toEqual({ 'good-rule': ['a'], 'follower-rule': ['a'] });
+      expect(byId(activeRules(catalogue, { 'good-rule': { enabled: false, options: { names: ['x', 'y'] } } }))).toEqual({ 'good-rule': ['x', 'y'], 'follower-rule': ['x', 'y'] });
+    });
+
+    it('refuses the option set on the rule that follows, naming where to set it', () => {
+      const settings = { 'follower-rule': { options: { names: ['x'] } } };
+      expect(thrownBy(() => activeRules(loadCatalogue([good, follower]), settings, 'cfg'), RuleConfigError).message).toBe(
+        'cfg: rules.follower-rule.options.names: set it on rules.good-rule, which this rule follows (the two must agree)',
+      );
+    });
+
+    it('takes it on the rule itself when the catalogue lacks the other (a rule tested alone)', () => {
+      expect(activeRules(loadCatalogue([follower]), { 'follower-rule': { options: { names: ['x'] } } })[0]!.options['names']).toEqual(['x']);
+    });
+
+    it('refuses to load a rule that takes an option it does not have', () => {
+      expect(thrownBy(() => loadCatalogue([broken({ optionsFrom: { rule: 'good-rule', options: ['nope'] } })]), RuleDefinitionError).message).toContain('meta.optionsFrom must name a rule and options this rule has');
+    });
+  });
 });

@@ -241,7 +241,8 @@ describe('audit with reuse equals audit --no-reuse at its edges', () => {
     const emu = await emulator({ dataset: caseDataset() });
     const zone = emu.org.state.zones.find((z) => z.name === 'fabrikam.example')!;
     const rec = (id: string, type: string, content: string) => ({ id, type, name: 'shop.fabrikam.example', content, proxiable: true, proxied: false, ttl: 300, comment: null, tags: [], created_on: ISO, modified_on: ISO });
-    emu.org.addDnsRecord(zone, rec(`aa01${'0'.repeat(28)}`, 'A', '198.51.100.7') as any);
+    // Public addresses (RIPE NCC's, both): a documentation address would be dns-private-address's, not this rule's.
+    emu.org.addDnsRecord(zone, rec(`aa01${'0'.repeat(28)}`, 'A', '193.0.6.7') as any);
     emu.org.addDnsRecord(zone, rec(`aa02${'0'.repeat(28)}`, 'AAAA', '2001:67c:2e8::7') as any);
     emu.org.touch();
     const ws = workspace(emu);

@@ -6,6 +6,7 @@ import { activeRules, loadCatalogue } from '../../src/policy/registry.js';
 import type { Waiver } from '../../src/policy/waivers.js';
 import { junitRules, writeJunit, xmlText } from '../../src/report/junit.js';
 import { snapshotOf, type Item } from '../support/snapshot-fixture.js';
+import { STAND_INS } from '../support/stand-ins.js';
 
 /**
  * `--format junit`: a suite per rule, a case per rule and zone; failures as <failure>, unknowns as
@@ -50,7 +51,7 @@ function junit(): string {
   const catalogue = loadCatalogue([dnsOriginExposed, invitePending]);
   const waiver: Waiver = { index: 1, rule: 'dns-origin-exposed', zone: 'c.example', resource: null, reason: 'lab', owner: 'net@example.com', expires: '2027-01-01', expiresAt: new Date('2027-01-01'), acknowledge: ['critical'] };
   // issue 32 item 5: a critical failure is waived only by a waiver that acknowledges it (its severity is raised to critical here).
-  const result = runAudit(reader, activeRules(catalogue, { 'dns-origin-exposed': { severity: 'critical' } }), [waiver], { keepPasses: false });
+  const result = runAudit(reader, activeRules(catalogue, { 'dns-origin-exposed': { severity: 'critical', options: { standIns: STAND_INS } } }), [waiver], { keepPasses: false });
   let xml = '';
   const rules = junitRules(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity })), catalogue);
   writeJunit({ scan: reader.scan, zones: reader.zones(), rules, findings: result.findings, errors: result.errors }, (t) => (xml += t));

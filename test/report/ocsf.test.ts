@@ -7,6 +7,7 @@ import type { Waiver } from '../../src/policy/waivers.js';
 import { OCSF_VERSION, ocsfEvent, writeOcsf } from '../../src/report/ocsf.js';
 import type { ScanRow } from '../../src/snapshot/reader.js';
 import { snapshotOf, type Item } from '../support/snapshot-fixture.js';
+import { STAND_INS } from '../support/stand-ins.js';
 
 /**
  * `--format ocsf`: each line an OCSF Compliance Finding, checked against the class's required
@@ -48,7 +49,7 @@ function events(keepPasses = false): Array<Record<string, unknown>> {
   const rules = loadCatalogue([dnsOriginExposed, invitePending]);
   const waiver: Waiver = { index: 1, rule: 'dns-origin-exposed', zone: 'c.example', resource: null, reason: 'lab', owner: 'net@example.com', expires: '2027-01-01', expiresAt: new Date('2027-01-01'), acknowledge: ['critical'] };
   // issue 32 item 5: a critical failure is waived only by a waiver that acknowledges it (its severity is raised to critical here).
-  const result = runAudit(reader, activeRules(rules, { 'dns-origin-exposed': { severity: 'critical' } }), [waiver], { keepPasses });
+  const result = runAudit(reader, activeRules(rules, { 'dns-origin-exposed': { severity: 'critical', options: { standIns: STAND_INS } } }), [waiver], { keepPasses });
   let text = '';
   writeOcsf(result.findings, reader.scan, rules, (t) => (text += t));
   db.close();

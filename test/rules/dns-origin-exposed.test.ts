@@ -1,6 +1,7 @@
 import rule from '../../rules/dns-origin-exposed.js';
 import { dnsRecord, type Item } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
+import { withStandIns } from '../support/stand-ins.js';
 
 const record = dnsRecord;
 
@@ -17,7 +18,7 @@ const www = record('CNAME', 'www.a.example', 'a.example', true);
 const assets = record('CNAME', 'assets.a.example', 'assets.storage.example.net', true);
 const direct = record('A', 'direct.a.example', '203.0.113.10');
 
-testRule(rule, {
+testRule(rule, withStandIns({
   valid: [
     { name: 'no records', snapshot: zone() },
     { name: 'proxied records only', snapshot: zone(apex, www, assets) },
@@ -36,6 +37,39 @@ testRule(rule, {
       name: 'a proxied record with a private origin is a broken host, not a leak (dns-private-address reports it)',
       snapshot: zone(record('A', 'app.a.example', '10.0.0.5', true), record('A', 'app-direct.a.example', '10.0.0.5'), record('TXT', 'a.example', 'v=spf1 ip4:10.0.0.5 -all')),
     },
+    // RFC 5737 (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24) and RFC 3849 (2001:db8::/32):
+    // documentation addresses, not globally reachable; by dns-private-address's defaults (followed
+    // here) they are not public, so an origin there is published to no one: dns-private-address
+    // reports the records, and nothing is "origin published" twice over.
+    {
+      name: 'documentation addresses publish no origin (dns-private-address defaults)',
+      options: { standIns: [] },
+      snapshot: zone(
+        record('A', 'a.example', '192.0.2.10', true),
+        record('A', 'direct.a.example', '192.0.2.10'),
+        record('AAAA', 'v6.a.example', '2001:db8::10', true),
+        record('AAAA', 'v6-direct.a.example', '2001:db8::10'),
+        record('TXT', 'a.example', 'v=spf1 ip4:192.0.2.10 -all'),
+      ),
+    },
+    // RFC 6598 (100.64.0.0/10, shared address space) and RFC 4193 (fc00::/7, unique local): not globally reachable either.
+    {
+      name: 'shared and unique local addresses publish no origin',
+      snapshot: zone(record('A', 'app.a.example', '100.64.0.5', true), record('A', 'app-direct.a.example', '100.64.0.5'), record('AAAA', 'v6.a.example', 'fd00::5', true), record('AAAA', 'v6-direct.a.example', 'fd00::5')),
+    },
+    // RFC 2308 2.1: a CNAME whose target does not exist reveals no origin; dns-dangling-target reports it (takeover).
+    {
+      name: 'a CNAME to a proxied target that does not exist is left to dns-dangling-target',
+      snapshot: {
+        zones: [
+          {
+            name: 'a.example',
+            dnsRecords: [record('CNAME', 'shop.a.example', 'gone.hosting.example', true), record('CNAME', 'shop-direct.a.example', 'gone.hosting.example')],
+            dnsTargets: [{ name: 'gone.hosting.example', type: 'CNAME', answer: 'nxdomain' }],
+          },
+        ],
+      },
+    },
     { name: 'a moved zone is not answered for at all', snapshot: { zones: [{ name: 'a.example', status: 'moved', dnsRecords: [apex, www] }] } },
     {
       name: 'the CNAME target is proxied itself',
@@ -49,6 +83,27 @@ testRule(rule, {
     { name: 'a record without a proxy state is not known to be unproxied', snapshot: zone(apex, record('A', 'unknown.a.example', '203.0.113.10', null)) },
   ],
   invalid: [
+    {
+      // RFC 5737: a documentation range named a stand-in (dns-private-address's standIns, followed here) is a public address; another is not.
+      name: 'a documentation range named a stand-in is a public origin',
+      options: { standIns: ['198.51.100.0/24'] },
+      snapshot: zone(record('A', 'a.example', '198.51.100.10', true), record('A', 'direct.a.example', '198.51.100.10'), record('A', 'b.a.example', '192.0.2.10', true), record('A', 'b-direct.a.example', '192.0.2.10')),
+      findings: [{ messageId: 'exposed', resourceName: 'direct.a.example' }],
+    },
+    {
+      // The target that exists (RFC 2308 2.2) is a real origin: the DNS-only alias reveals it.
+      name: 'a CNAME to a proxied target that exists reveals it',
+      snapshot: {
+        zones: [
+          {
+            name: 'a.example',
+            dnsRecords: [record('CNAME', 'shop.a.example', 'shop.hosting.example', true), record('CNAME', 'shop-direct.a.example', 'shop.hosting.example')],
+            dnsTargets: [{ name: 'shop.hosting.example', type: 'CNAME', answer: 'exists' }],
+          },
+        ],
+      },
+      findings: [{ messageId: 'exposed', resourceName: 'shop-direct.a.example' }],
+    },
     {
       name: 'an unproxied A record at the proxied apex address',
       snapshot: zone(apex, www, direct, record('A', 'mail.a.example', '203.0.113.25')),
@@ -132,4 +187,4 @@ testRule(rule, {
       findings: [{ status: 'unknown', resourceType: 'zone', message: 'dns_records' }],
     },
   ],
-});
+}));

@@ -1,6 +1,7 @@
 import rule from '../../rules/dns-record-not-proxied.js';
 import { dnsRecord, type Item } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
+import { withStandIns } from '../support/stand-ins.js';
 
 // vendor docs, proxy status: only A, AAAA and CNAME records can be proxied; a DNS-only record is
 // answered with the origin's address and its HTTP traffic does not pass the proxy; the vendor
@@ -14,7 +15,7 @@ const zone = (...records: Item[]) => ({ zones: [{ name: 'a.example', dnsRecords:
 const apex = record('A', 'a.example', '203.0.113.10', true);
 const www = record('CNAME', 'www.a.example', 'a.example', true);
 
-testRule(rule, {
+testRule(rule, withStandIns({
   valid: [
     { name: 'no records', snapshot: zone() },
     { name: 'every web record proxied', snapshot: zone(apex, www, record('AAAA', 'a.example', '2001:db8::10', true)) },
@@ -54,6 +55,39 @@ testRule(rule, {
         record('CNAME', 'sq.a.example', 'verify.squarespace.com'),
       ),
     },
+    // One finding a record: a DNS-only wildcard is dns-wildcard-record's (vendor docs, wildcard DNS records: left DNS-only it publishes the origin for every name).
+    { name: 'a DNS-only wildcard is left to dns-wildcard-record', snapshot: zone(apex, record('A', '*.a.example', '203.0.113.90'), record('CNAME', '*.dev.a.example', 'dev.hosting.example')) },
+    // One finding a record: a DNS-only record on a proxied record's address or target reveals that origin: dns-origin-exposed's.
+    {
+      name: 'records that reveal a proxied origin are left to dns-origin-exposed',
+      snapshot: zone(apex, www, record('A', 'direct.a.example', '203.0.113.10'), record('CNAME', 'shop.a.example', 'shop.hosting.example', true), record('CNAME', 'shop-direct.a.example', 'shop.hosting.example')),
+    },
+    // One finding a record: a CNAME whose target does not exist (RFC 2308 2.1, NXDOMAIN) is dns-dangling-target's: it publishes no origin, it can be taken over.
+    {
+      name: 'a DNS-only CNAME whose target does not exist is left to dns-dangling-target',
+      snapshot: { zones: [{ name: 'a.example', dnsRecords: [apex, record('CNAME', 'old.a.example', 'gone.hosting.example')], dnsTargets: [{ name: 'gone.hosting.example', type: 'CNAME', answer: 'nxdomain' }] }] },
+    },
+    // RFC 5737 and RFC 3849 (documentation addresses), RFC 1918 (private), RFC 6598 (shared address space),
+    // RFC 4193 (unique local), RFC 1122 (loopback): none is globally reachable (IANA special-purpose
+    // registries), so a record there publishes no origin; dns-private-address reports it, and this
+    // rule follows its documentation setting: by default every documentation range is not public.
+    {
+      name: 'documentation, private and shared addresses are left to dns-private-address (its defaults)',
+      options: { standIns: [] },
+      snapshot: zone(
+        record('CNAME', 'www.a.example', 'origin.hosting.example', true),
+        record('A', 'doc1.a.example', '192.0.2.7'),
+        record('A', 'doc2.a.example', '198.51.100.7'),
+        record('A', 'doc3.a.example', '203.0.113.7'),
+        record('AAAA', 'doc6.a.example', '2001:db8::7'),
+        record('AAAA', 'doc9637.a.example', '3fff::7'),
+        record('A', 'lan.a.example', '192.168.1.7'),
+        record('A', 'cgnat.a.example', '100.64.0.7'),
+        record('AAAA', 'ula.a.example', 'fd12:3456::7'),
+      ),
+    },
+    // RFC 9637 (3fff::/20) is a documentation range the organisation did not name a stand-in: still not public.
+    { name: 'a documentation range that is not a stand-in is left to dns-private-address', snapshot: zone(apex, record('AAAA', 'status.a.example', '3fff::10')) },
     // IANA special-purpose registries: those addresses are not public, and dns-private-address reports them.
     { name: 'records whose address is not public', snapshot: zone(apex, record('A', 'intranet.a.example', '10.0.0.5'), record('AAAA', 'nas.a.example', 'fd00::10'), record('A', 'lo.a.example', '127.0.0.1')) },
     // RFC 1035 3.4.1: an A record's data is an address; content that is not one publishes no origin.
@@ -131,10 +165,18 @@ testRule(rule, {
       findings: [{ resourceName: 'app.a.example' }],
     },
     {
-      // vendor docs, wildcard DNS records: a wildcard can be proxied; left DNS-only it publishes the origin for every name.
-      name: 'a DNS-only wildcard',
-      snapshot: zone(apex, record('A', '*.a.example', '203.0.113.10')),
-      findings: [{ resourceName: '*.a.example' }],
+      // RFC 5737: documentation addresses; named stand-ins (dns-private-address's standIns, followed here) are public addresses, so a DNS-only one publishes its origin.
+      name: 'documentation ranges named as stand-ins are public addresses',
+      options: { standIns: ['198.51.100.0/24'] },
+      snapshot: zone(record('A', 'a.example', '198.51.100.10', true), record('A', 'app.a.example', '198.51.100.77'), record('A', 'doc.a.example', '192.0.2.77')),
+      findings: [{ messageId: 'notProxied', resourceName: 'app.a.example' }],
+    },
+    {
+      // RFC 5737: with dns-private-address's documentation set to false every documentation range stands in for public addresses.
+      name: 'documentation set to false makes every documentation range public',
+      options: { documentation: false, standIns: [] },
+      snapshot: zone(record('A', 'a.example', '198.51.100.10', true), record('A', 'doc.a.example', '192.0.2.77'), record('A', 'lan.a.example', '10.1.2.3')),
+      findings: [{ messageId: 'notProxied', resourceName: 'doc.a.example' }],
     },
     {
       // The ignore list names intended DNS-only records only; another one is still reported.
@@ -149,4 +191,4 @@ testRule(rule, {
       findings: [{ status: 'unknown', resourceType: 'zone', message: 'dns_records' }],
     },
   ],
-});
+}));

@@ -1,6 +1,7 @@
 import rule from '../../rules/dns-wildcard-record.js';
 import { dnsRecord, type Item } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
+import { withStandIns } from '../support/stand-ins.js';
 
 // vendor docs, wildcard DNS records: a record named `*` (first label) answers every subdomain not
 // covered by a record of its own, at any depth; only the first label can be a wildcard; wildcards
@@ -14,7 +15,7 @@ const zone = (...records: Item[]) => ({ zones: [{ name: 'a.example', dnsRecords:
 const apex = record('A', 'a.example', '203.0.113.10', true);
 const www = record('CNAME', 'www.a.example', 'a.example', true);
 
-testRule(rule, {
+testRule(rule, withStandIns({
   valid: [
     { name: 'no records', snapshot: zone() },
     { name: 'specific records only', snapshot: zone(apex, www, record('A', 'ssh.a.example', '203.0.113.20')) },
@@ -37,6 +38,31 @@ testRule(rule, {
     // vendor docs, Internal DNS: an internal zone is queried only through the Gateway resolver, not public DNS.
     { name: 'an internal zone is not public DNS', snapshot: { zones: [{ name: 'corp.example', type: 'internal' as const, dnsRecords: [record('A', '*.corp.example', '10.0.0.1')] }] } },
     { name: 'an internal zone is not applicable even unread', snapshot: { zones: [{ name: 'corp.example', type: 'internal' as const, unread: { dns_records: 'denied' as const } }] } },
+    // One finding a record (vendor docs, pausing a zone; proxying limitations): a paused or pending
+    // zone answers a proxied wildcard with its origin, which dns-origin-exposed reports.
+    { name: 'a proxied wildcard of a paused zone is left to dns-origin-exposed', snapshot: { zones: [{ name: 'a.example', paused: true, dnsRecords: [apex, record('A', '*.a.example', '203.0.113.10', true)] }] } },
+    { name: 'a proxied wildcard of a pending zone is left to dns-origin-exposed', snapshot: { zones: [{ name: 'a.example', status: 'pending', dnsRecords: [record('CNAME', '*.a.example', 'origin.hosting.example', true)] }] } },
+    // One finding a record: a DNS-only wildcard on a proxied record's address reveals that origin: dns-origin-exposed's.
+    { name: 'a DNS-only wildcard on the proxied origin is left to dns-origin-exposed', snapshot: zone(apex, www, record('A', '*.a.example', '203.0.113.10')) },
+    // One finding a record: RFC 1918 (private), RFC 6598 (shared), RFC 4193 (unique local) and, by
+    // dns-private-address's defaults, RFC 5737 and RFC 3849 (documentation) addresses are not
+    // globally reachable: dns-private-address reports a wildcard on one.
+    {
+      name: 'wildcards on addresses that are not public are left to dns-private-address',
+      options: { standIns: [] },
+      snapshot: zone(
+        record('A', '*.lan.a.example', '192.168.0.10'),
+        record('A', '*.cgnat.a.example', '100.64.1.1', true),
+        record('AAAA', '*.ula.a.example', 'fd00::1'),
+        record('A', '*.doc.a.example', '192.0.2.10'),
+        record('AAAA', '*.doc6.a.example', '2001:db8::10', true),
+      ),
+    },
+    // One finding a record: a wildcard CNAME whose target does not exist (RFC 2308 2.1) is dns-dangling-target's.
+    {
+      name: 'a wildcard CNAME whose target does not exist is left to dns-dangling-target',
+      snapshot: { zones: [{ name: 'a.example', dnsRecords: [apex, record('CNAME', '*.a.example', 'gone.saas-provider.example')], dnsTargets: [{ name: 'gone.saas-provider.example', type: 'CNAME', answer: 'nxdomain' }] }] },
+    },
     // vendor docs, partial setup: the authoritative DNS is another provider's, so the vendor answers no DNS-only record of the zone.
     { name: 'a DNS-only wildcard in a partial (CNAME) setup is answered by nobody', snapshot: { zones: [{ name: 'a.example', type: 'partial' as const, dnsRecords: [apex, record('A', '*.a.example', '203.0.113.10')] }] } },
   ],
@@ -44,15 +70,15 @@ testRule(rule, {
     {
       // vendor docs, wildcard DNS records + proxy status: every uncovered name is answered with the origin itself.
       name: 'a DNS-only wildcard A record publishes its origin for every name',
-      snapshot: zone(apex, record('A', '*.a.example', '203.0.113.10')),
+      snapshot: zone(apex, record('A', '*.a.example', '203.0.113.99')),
       findings: [
         {
           messageId: 'dnsOnly',
           severity: 'medium',
           resourceType: 'dns_record',
           resourceName: '*.a.example',
-          message: '*.a.example (A 203.0.113.10) is a DNS-only wildcard: every name under a.example without a record of its own resolves straight to 203.0.113.10, past the proxy',
-          data: { name: '*.a.example', type: 'A', content: '203.0.113.10', base: 'a.example' },
+          message: '*.a.example (A 203.0.113.99) is a DNS-only wildcard: every name under a.example without a record of its own resolves straight to 203.0.113.99, past the proxy',
+          data: { name: '*.a.example', type: 'A', content: '203.0.113.99', base: 'a.example' },
         },
       ],
     },
@@ -93,29 +119,17 @@ testRule(rule, {
       findings: [{ messageId: 'dnsOnly', resourceName: '*.Dev.A.Example.', data: { base: 'dev.a.example' } }],
     },
     {
-      // vendor docs, pausing a zone: DNS answers proxied records with their origin.
-      name: 'a proxied wildcard in a paused zone publishes the origin for every name',
-      snapshot: { zones: [{ name: 'a.example', paused: true, dnsRecords: [apex, record('A', '*.a.example', '203.0.113.10', true)] }] },
-      findings: [
-        {
-          messageId: 'originAnswered',
-          severity: 'medium',
-          message: '*.a.example (A 203.0.113.10) is a proxied wildcard, but the zone is paused: every name under a.example without a record of its own resolves straight to 203.0.113.10',
-          data: { state: 'paused' },
-        },
-      ],
-    },
-    {
-      // vendor docs, proxying limitations: records of a pending zone are DNS-only until it is activated.
-      name: 'a proxied wildcard in a pending zone',
-      snapshot: { zones: [{ name: 'a.example', status: 'pending', dnsRecords: [record('CNAME', '*.a.example', 'origin.hosting.example', true)] }] },
-      findings: [{ messageId: 'originAnswered', severity: 'medium', data: { state: 'pending' } }],
+      // RFC 3849: a documentation range named a stand-in (dns-private-address's standIns, followed here) is a public address.
+      name: 'a wildcard on a documentation range named a stand-in is judged as public',
+      options: { standIns: ['2001:db8::/32'] },
+      snapshot: zone(record('AAAA', '*.a.example', '2001:db8::99'), record('A', '*.doc.a.example', '192.0.2.99')),
+      findings: [{ messageId: 'dnsOnly', resourceName: '*.a.example' }],
     },
     {
       // The allow list names intended wildcards only; another one is still reported.
       name: 'a wildcard not in allow is still reported',
       options: { allow: ['*.customers.a.example'] },
-      snapshot: zone(apex, record('CNAME', '*.customers.a.example', 'saas.a.example', true), record('A', '*.a.example', '203.0.113.10'), record('A', '*.customers-old.a.example', '203.0.113.11')),
+      snapshot: zone(apex, record('CNAME', '*.customers.a.example', 'saas.a.example', true), record('A', '*.a.example', '203.0.113.12'), record('A', '*.customers-old.a.example', '203.0.113.11')),
       findings: [
         { messageId: 'dnsOnly', resourceName: '*.a.example' },
         { messageId: 'dnsOnly', resourceName: '*.customers-old.a.example' },
@@ -168,4 +182,4 @@ testRule(rule, {
       findings: [{ status: 'unknown', resourceType: 'zone', message: 'dns_records' }],
     },
   ],
-});
+}));

@@ -41,6 +41,8 @@ testRule(rule, {
       name: '4,096 code points of emoji (more UTF-16 units than that) are within the limit',
       snapshot: { zones: [{ name: 'a.example', ...firewall([{ expression: sized(4096, '🚀') }]) }] },
     },
+    // One finding a filter (API spec: a filter may exist without a rule): a filter no rule uses runs nowhere; filter-orphaned reports it.
+    { name: 'a filter no rule uses is left to filter-orphaned', snapshot: { zones: [{ name: 'a.example', ...withOrphan }] } },
     { name: 'a raised limit', options: { maxCharacters: 8000 }, snapshot: { zones: [{ name: 'a.example', ...over }] } },
     {
       name: 'the filters alone judge the expressions when the rules were not read',
@@ -68,8 +70,9 @@ testRule(rule, {
     },
     { name: '4,097 characters of 3-byte characters', snapshot: { zones: [{ name: 'a.example', ...overJa }] }, findings: [{ messageId: 'filterTooLong', data: { length: 4097 } }] },
     {
-      name: 'a filter no rule uses is judged too, named by its description',
-      snapshot: { zones: [{ name: 'a.example', ...withOrphan }] },
+      // With the rules unread, whether a filter is used is unknown: every filter is judged.
+      name: 'a filter no rule uses is judged when the rules were not read, named by its description',
+      snapshot: { zones: [{ name: 'a.example', filters: withOrphan.filters, unread: { firewall_rules: 'failed' } }] },
       findings: [{ messageId: 'filterTooLong', resourceId: orphan['id'] as string, resourceName: 'Left-over list', data: { length: 5000 } }],
     },
     {

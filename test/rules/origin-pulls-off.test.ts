@@ -1,6 +1,7 @@
 import rule from '../../rules/origin-pulls-off.js';
 import { dnsRecord, type Item } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
+import { withStandIns } from '../support/stand-ins.js';
 
 // vendor docs: Authenticated Origin Pulls (mTLS): without it, anyone who discovers the origin's
 // address can send requests directly, bypassing the edge and its protections.
@@ -17,11 +18,15 @@ const zone = (originPulls: Item | null, records: Item[], extra: Record<string, u
   zones: [{ name: 'shop.example', originPulls, dnsRecords: records, ...extra }],
 });
 
-testRule(rule, {
+testRule(rule, withStandIns({
   valid: [
     // vendor docs: Authenticated Origin Pulls: with it on, the origin can refuse requests that do not come through the edge.
     { name: 'on, with an exposed origin', snapshot: zone({ enabled: true }, [apex, direct]) },
     { name: 'off, with nothing revealing the origin', snapshot: zone({ enabled: false }, [apex, elsewhere]) },
+    // RFC 5737 (documentation addresses): by dns-private-address's defaults, followed here, not public; an origin there is exposed to no one.
+    { name: 'off, with the "leak" at a documentation address that is not a stand-in', options: { standIns: [] }, snapshot: zone({ enabled: false }, [apex, direct]) },
+    // RFC 1918 (private addresses): a proxied private origin is a broken host, not a leak.
+    { name: 'off, with a private origin', snapshot: zone({ enabled: false }, [dnsRecord('A', 'shop.example', '10.1.2.3', true), dnsRecord('A', 'direct.shop.example', '10.1.2.3')]) },
     // vendor docs: proxied DNS records: with nothing proxied there is no hidden origin to reveal.
     { name: 'off, with nothing proxied', snapshot: zone({ enabled: false }, [dnsRecord('A', 'shop.example', '203.0.113.10'), direct]) },
     { name: 'off, on a zone without records', snapshot: zone({ enabled: false }, []) },
@@ -64,4 +69,4 @@ testRule(rule, {
       findings: [{ status: 'unknown', message: 'dns_records' }],
     },
   ],
-});
+}));

@@ -26,7 +26,11 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 export function rulesMarkdown(rules: readonly AnyRule[]): string {
   const rows = rules.map((r) => {
-    const options = Object.entries(r.defaultOptions).map(([k, v]) => `\`${k}\` = \`${JSON.stringify(v)}\``);
+    const from = r.meta.optionsFrom;
+    const own = Object.entries(r.defaultOptions).filter(([k]) => !from?.options.includes(k));
+    const options = own.map(([k, v]) => `\`${k}\` = \`${JSON.stringify(v)}\``);
+    // Options taken from another rule are set there: the table names it rather than a default of their own.
+    if (from) options.push(`${from.options.map((k) => `\`${k}\``).join(', ')} as \`${from.rule}\` sets them`);
     const controls = controlsOfRule(r.meta).map(controlLabel);
     return `| \`${r.meta.id}\` | ${r.meta.category} | ${r.meta.severity} | ${cell(r.meta.title)} | ${cell(options.join(', ') || '')} | ${cell(controls.join(', '))} |`;
   });

@@ -47,10 +47,10 @@
  * |                            |                               |            |                | missing, dnssec-not-active,                    |
  * |                            |                               |            |                | rate-limiting-missing (medium);                |
  * |                            |                               |            |                | ssl-mode-insecure: full (low)                  |
- * |                            | wingtiptoys-wholesale.example | business   | previous WAF   | dns-origin-exposed: the EDI host, origin-      |
- * |                            |                               |            |                | pulls-off (high); migration-pending, rate-     |
- * |                            |                               |            |                | limiting-missing (medium); dns-record-not-     |
- * |                            |                               |            |                | proxied, filter-orphaned (low)                 |
+ * |                            | wingtiptoys-wholesale.example | business   | previous WAF   | dns-origin-exposed: the EDI host (DNS-only:    |
+ * |                            |                               |            |                | the one finding it gets), origin-pulls-off     |
+ * |                            |                               |            |                | (high); migration-pending, rate-limiting-      |
+ * |                            |                               |            |                | missing (medium); filter-orphaned (low)        |
  * |                            | wingtip.example               | pro        | migrated       | rate-limiting-missing (medium)                 |
  * | Tailspin Toys Japan        | tailspintoys-jp.example       | business   | new            | not a member yet: invite-pending (low)         |
  *

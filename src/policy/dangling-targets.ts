@@ -1,0 +1,109 @@
+import { canonicalName, isAtOrUnder, recordTarget, type TargetType } from '../common/dns-targets.js';
+import type { DnsTargetItem } from '../common/dns-target-answer.js';
+import type { RuleOptions, ZoneContext } from './rule.js';
+import type { DnsRecordFields, ZoneRow } from '../snapshot/reader.js';
+
+/**
+ * Whether the name a CNAME, MX, NS or SRV record points at exists: what dns-dangling-target reports,
+ * and what the DNS rules that leave a dangling record to it (dns-record-not-proxied,
+ * dns-origin-exposed, dns-wildcard-record) ask before they judge one. Targets inside the scan's
+ * zones are judged from those zones' records; the others from the scan's own resolution of them.
+ */
+
+/** The verdict on one record's target; `inside` names the scan's zone that holds it. */
+export type TargetVerdict =
+  | { status: 'none' }
+  | { status: 'exists'; type: TargetType; target: string }
+  | { status: 'dangling'; type: TargetType; target: string; inside: string | null }
+  | { status: 'unknown'; type: TargetType; target: string; reason: string };
+
+/** The names that exist in a zone by its records: each record's name and every name above it up to the apex (RFC 8020: empty non-terminals exist). */
+function existingNames(zone: string, records: readonly DnsRecordFields[]): Set<string> {
+  const names = new Set<string>([zone]);
+  for (const r of records) {
+    if (r.name === null) continue;
+    let n = canonicalName(r.name);
+    while (isAtOrUnder(n, zone) && !names.has(n)) {
+      names.add(n);
+      n = n.slice(n.indexOf('.') + 1);
+    }
+  }
+  return names;
+}
+
+/** Whether the name exists in a zone of these names: itself, or a wildcard at its closest encloser (RFC 4592 3.3.1). */
+function existsIn(names: ReadonlySet<string>, zone: string, name: string): boolean {
+  if (names.has(name)) return true;
+  let encloser = name;
+  while (encloser !== zone && !names.has(encloser)) encloser = encloser.slice(encloser.indexOf('.') + 1);
+  return names.has(`*.${encloser}`);
+}
+
+/** The scan's zones by canonical name, built once per audit (every zone's check looks names up). */
+const zoneIndex = new WeakMap<object, Map<string, ZoneRow>>();
+function zonesByName(snapshot: { zones(): readonly ZoneRow[] }): Map<string, ZoneRow> {
+  let index = zoneIndex.get(snapshot);
+  if (!index) {
+    index = new Map(snapshot.zones().map((z) => [canonicalName(z.name), z]));
+    zoneIndex.set(snapshot, index);
+  }
+  return index;
+}
+
+/**
+ * A judge of the records of the zone `ctx` checks. Each record judged notes what its verdict depends
+ * on (the zone holding the target, and which zone holds that name) for verdict reuse.
+ */
+export function targetJudge<O extends RuleOptions>(ctx: ZoneContext<O>): (r: DnsRecordFields) => TargetVerdict {
+  const zone = ctx.zone;
+  const byName = zonesByName(ctx.snapshot);
+  // The scan's zone holding a name (the longest match: the name itself, then each name above it);
+  // a partial zone's records are not what the public sees.
+  const owner = (name: string): ZoneRow | null => {
+    for (let n = name; ; ) {
+      const z = byName.get(n);
+      if (z) return z.type === 'partial' ? null : z;
+      const dot = n.indexOf('.');
+      if (dot < 0) return null;
+      n = n.slice(dot + 1);
+    }
+  };
+  const namesByZone = new Map<string, { reason: string } | Set<string>>();
+  const namesOf = (z: ZoneRow): { reason: string } | Set<string> => {
+    let names = namesByZone.get(z.id);
+    if (!names) {
+      const r = zone.dnsRecordsOf(z.id);
+      names = r.known ? existingNames(canonicalName(z.name), r.items) : { reason: r.reason };
+      namesByZone.set(z.id, names);
+    }
+    return names;
+  };
+  let resolved: Map<string, DnsTargetItem> | { reason: string } | null = null;
+  const answerFor = (name: string): DnsTargetItem | { reason: string } => {
+    if (!resolved) {
+      const r = zone.dnsTargets();
+      resolved = r.known ? new Map(r.items.map((t) => [t.name, t])) : { reason: r.reason };
+    }
+    if (!(resolved instanceof Map)) return { reason: `${name} was not resolved: ${resolved.reason}` };
+    return resolved.get(name) ?? { reason: `the scan did not resolve ${name}` };
+  };
+
+  return (r) => {
+    const target = recordTarget(r.type, r.content);
+    if (target === null) return { status: 'none' };
+    const type = r.type as TargetType;
+    const inside = owner(target);
+    // Reuse keeps this verdict only while the zone holding the target and its data stay the same.
+    ctx.dependsOnZones(inside ? [inside.id] : [], [target]);
+    if (inside) {
+      const names = namesOf(inside);
+      if (!(names instanceof Set)) return { status: 'unknown', type, target, reason: `${target} is in ${inside.name}, whose DNS records were not read: ${names.reason}` };
+      return existsIn(names, canonicalName(inside.name), target) ? { status: 'exists', type, target } : { status: 'dangling', type, target, inside: inside.name };
+    }
+    const answer = answerFor(target);
+    if (!('answer' in answer)) return { status: 'unknown', type, target, reason: answer.reason };
+    if (answer.answer === 'exists') return { status: 'exists', type, target };
+    if (answer.answer === 'nxdomain') return { status: 'dangling', type, target, inside: null };
+    return { status: 'unknown', type, target, reason: `${target} could not be resolved: ${answer.reason ?? 'no answer'}` };
+  };
+}
