@@ -166,7 +166,8 @@ testRule(rule, withStandIns({
     // sip.example.com`) in the API's shape (content `weight port target`, priority apart).
     {
       name: 'a wildcard SRV record',
-      snapshot: zone(apex, { ...record('SRV', '*._tcp.a.example', '5 5060 sip.a.example'), priority: 10 }),
+      // The target exists: a wildcard SRV to a name that does not is dns-dangling-target's (one finding a record).
+      snapshot: zone(apex, { ...record('SRV', '*._tcp.a.example', '5 5060 sip.a.example'), priority: 10 }, record('A', 'sip.a.example', '203.0.113.9')),
       findings: [
         {
           messageId: 'service',
