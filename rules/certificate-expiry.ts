@@ -1,11 +1,11 @@
-import { allCovered, DAY_MS, freshCoverage, isManaged, LAST_ATTEMPT_DAYS, packExpiry, packStatus, RENEWAL_WINDOWS_DAYS, renewalWindowDays, successors, validityDays, type ServedCertificate } from '../src/policy/certificates.js';
+import { allCovered, DAY_MS, freshCoverage, isManaged, LAST_ATTEMPT_DAYS, packExpiry, packStatus, RENEWAL_WINDOWS_DAYS, renewalWindowDays, SERVING_STATUSES, successors, validityDays, type ServedCertificate } from '../src/policy/certificates.js';
 import type { Certificate, CertificatePack } from '../src/policy/models.js';
 import { defineRule, SEVERITIES, type Severity } from '../src/policy/rule.js';
 
 const period = (days: number) => (days === 0 ? 'less than a day' : days === 1 ? '1 day' : `${days.toLocaleString('en-US')} days`);
 
 /** Packs whose certificate is served: an active one, an expired one still in place, or one that does not say. */
-const SERVING = new Set(['active', 'expired']);
+const SERVING = SERVING_STATUSES;
 
 /**
  * A custom certificate whose hosts another certificate serves once it is gone: HTTPS goes on, with

@@ -210,6 +210,14 @@ export const COMMON_OPTIONS = {
     value: 'DURATION',
     help: 'how old the last complete scan may be (e.g. 36h, 2d, 90m) before status exits 1 and a stale notification goes out',
   },
+  metricsFile: {
+    key: 'metricsFile',
+    flag: 'metrics-file',
+    type: 'string',
+    env: 'ZONEWARDEN_METRICS_FILE',
+    value: 'FILE',
+    help: "write Prometheus metrics (the last run, its scan, the latest audit's findings, certificate expiry; docs/monitoring.md) to this file, replacing it atomically: run and schedule after each run, metrics instead of printing them; for a node exporter's textfile collector name it *.prom in the collector's directory, e.g. /var/lib/prometheus/node-exporter/zonewarden.prom",
+  },
   cron: {
     key: 'cron',
     flag: 'cron',

@@ -8,7 +8,7 @@ import { parseFormats, REPORT_OPTIONS } from './report.js';
 /** The options of the nightly job: every option of scan, audit and report, retention and staleness. */
 export const JOB_OPTIONS = {
   ...REPORT_OPTIONS,
-  ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'perSecond', 'timeout', 'retries', 'retryWait', 'failOn', 'waivers', 'waiverMaxDays', 'waiverMaxMatches', 'rulesDir', 'keep', 'maxAge', 'full', 'fullEvery', 'resolver', 'quiet', 'verbose'),
+  ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'perSecond', 'timeout', 'retries', 'retryWait', 'failOn', 'waivers', 'waiverMaxDays', 'waiverMaxMatches', 'rulesDir', 'keep', 'maxAge', 'metricsFile', 'full', 'fullEvery', 'resolver', 'quiet', 'verbose'),
 };
 
 /** The config and the job's settings from parsed options, checked before anything runs. */

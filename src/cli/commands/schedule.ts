@@ -6,7 +6,7 @@ import { openSnapshot } from '../../snapshot/db.js';
 import { defineCommand } from '../command.js';
 import { loadRules } from '../../policy/catalogue.js';
 import { commonOptions } from '../common.js';
-import { nightlyRun, notifyIfStale } from '../nightly.js';
+import { nightlyRun, notifyIfStale, publishMetricsAtStart } from '../nightly.js';
 import { JOB_OPTIONS, jobSetup } from './run.js';
 
 export const scheduleCommand = defineCommand({
@@ -54,6 +54,7 @@ and warnings go to stderr. One scheduler per database: a second one on the same 
         stopSignal: io.stopSignal,
         log,
         onStart: async () => {
+          publishMetricsAtStart(config, jobIo, settings);
           for (const d of await notifyIfStale(config, jobIo, settings)) log({ ...d, event: 'notification', notice: d.event });
         },
         job: async (trigger) => {
