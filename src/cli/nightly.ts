@@ -94,7 +94,7 @@ export async function nightlyRun(config: Config, io: CommandIO, settings: Nightl
       finished,
     );
     // Before the webhooks, which may take minutes of retries: a failed run says so too.
-    if (settings.metricsFile) publishMetrics(db, settings.metricsFile, configScope(config), settings.maxAgeMs, io.stderr);
+    if (settings.metricsFile) publishMetrics(db, settings.metricsFile, configScope(config), settings.maxAgeMs, { warn: io.stderr, redact });
     const stale = staleness(db, settings.maxAgeMs, new Date(), configScope(config));
     const notices = runNotices(report, done?.fresh.worst ?? [], stale, staleNoticeDue(db, stale));
     if (notices.length && settings.notifications.webhooks.length) {
@@ -112,7 +112,7 @@ export function publishMetricsAtStart(config: Config, io: CommandIO, settings: N
   if (!settings.metricsFile) return;
   const db = openSnapshot(resolve(io.cwd, config.db));
   try {
-    publishMetrics(db, settings.metricsFile, configScope(config), settings.maxAgeMs, io.stderr);
+    publishMetrics(db, settings.metricsFile, configScope(config), settings.maxAgeMs, { warn: io.stderr, redact: redactorFor(io.env, config) });
   } finally {
     db.close();
   }

@@ -71,7 +71,9 @@ function runFamilies(db: Db, status: Status): MetricFamily[] {
     ? (db.prepare("SELECT finished_at FROM runs WHERE outcome IN ('ok', 'findings') ORDER BY id DESC LIMIT 1").pluck().get() as string | undefined)
     : undefined;
   const scan = run?.scanId == null ? undefined : (db.prepare('SELECT status, summary FROM scans WHERE id = ?').get(run.scanId) as { status: string; summary: string | null } | undefined);
-  const summary = scan?.summary ? (JSON.parse(scan.summary) as ScanSummary) : null;
+  // A scan that ended early keeps only its error and reads in its summary: no counts to give.
+  const parsed = scan?.summary ? (JSON.parse(scan.summary) as Partial<ScanSummary>) : null;
+  const summary = parsed?.requests && parsed.missing ? (parsed as ScanSummary) : null;
   return [
     gauge('zonewarden_last_run_start_timestamp_seconds', 'When the last run of the nightly job (run or schedule) started.', run ? one(seconds(run.startedAt)) : []),
     gauge('zonewarden_last_run_end_timestamp_seconds', 'When the last run of the nightly job ended (absent while it runs).', run?.finishedAt ? one(seconds(run.finishedAt)) : []),

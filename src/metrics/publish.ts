@@ -13,12 +13,14 @@ export function metricsText(db: Db, scope: ScanScope, maxAgeMs: number, now = ne
  * The nightly job's metrics file, after a run (failed ones included) and at the scheduler's
  * start. Writing it is never the run's failure, as a webhook is not: a warning says what failed.
  */
-export function publishMetrics(db: Db, path: string, scope: ScanScope, maxAgeMs: number, warn: (line: string) => void): boolean {
+export function publishMetrics(db: Db, path: string, scope: ScanScope, maxAgeMs: number, io: { warn: (line: string) => void; redact: (text: string) => string }): boolean {
   try {
-    writeMetricsFile(path, metricsText(db, scope, maxAgeMs));
+    // The crawler stores API data with credentials already redacted; the file is redacted again, as
+    // everything printed is, because it bypasses the CLI's redacting stdout.
+    writeMetricsFile(path, io.redact(metricsText(db, scope, maxAgeMs)));
     return true;
   } catch (err) {
-    warn(`warning: --metrics-file: the metrics could not be written to ${path}: ${(err as Error).message}\n`);
+    io.warn(`warning: --metrics-file: the metrics could not be written to ${path}: ${(err as Error).message}\n`);
     return false;
   }
 }

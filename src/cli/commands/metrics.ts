@@ -3,6 +3,7 @@ import { parseDuration } from '../../common/duration.js';
 import { EXIT, UsageError } from '../../common/errors.js';
 import { metricsText } from '../../metrics/publish.js';
 import { metricsPathProblem, writeMetricsFile } from '../../metrics/write-file.js';
+import { redactorFor } from '../../config/credentials.js';
 import { openSnapshot } from '../../snapshot/db.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom, configScope } from '../common.js';
@@ -42,7 +43,8 @@ Exit 0; exit 2 with no database at --db, or a usage or database error.`,
     try {
       const text = metricsText(db, configScope(config), maxAgeMs);
       if (file === null) io.stdout(text);
-      else writeMetricsFile(file, text);
+      // Printed text passes the CLI's redactor; the file is redacted here alike.
+      else writeMetricsFile(file, redactorFor(io.env, config)(text));
       return EXIT.ok;
     } finally {
       db.close();
