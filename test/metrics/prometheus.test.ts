@@ -7,6 +7,7 @@ import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { SEVERITIES } from '../../src/policy/rule.js';
 import { TOKEN } from '../support/http.js';
+import { exited, startCli } from '../support/cli.js';
 import { runInProcess } from '../support/in-process.js';
 import { checkMetrics, parseExposition, prometheusDescribe, promtool, sampleKey, startNodeExporter, type NodeExporter, type ParsedSample } from '../support/prometheus.js';
 
@@ -234,6 +235,25 @@ prometheusDescribe('metrics for Prometheus, checked with promtool and served by 
     expect(valueOf(samples, 'zonewarden_last_run_scan_complete')).toBe(0);
     expect(series(samples, 'zonewarden_last_complete_scan_end_timestamp_seconds')).toEqual([]);
     expect(text).not.toContain('refused-token');
+  });
+
+  it('has the scheduler write the file when it starts, before its first run, saying nothing has run', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'zw-metrics-schedule-'));
+    const file = join(cwd, 'zonewarden.prom');
+    // Once a year: no run comes during the test, so the file is the start's.
+    const { child, output } = await startCli(['schedule', '--base-url', org300.emu.url, '--cron', '0 0 1 1 *', '--tz', 'UTC', '--out', 'reports', '--quiet', '--metrics-file', file], { env: { ZONEWARDEN_API_TOKEN: TOKEN }, cwd });
+    try {
+      for (let i = 0; !existsSync(file) && i < 600; i++) await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited(child), output().stderr).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expectValid(text);
+    const samples = parseExposition(text);
+    expect(series(samples, 'zonewarden_last_run_outcome')).toEqual([]);
+    expect(valueOf(samples, 'zonewarden_stale')).toBe(1);
+    expect(samples.map((s) => s.name)).toContain('zonewarden_build_info');
   });
 
   it('refuses a metrics file in a directory that does not exist before the job starts', async () => {
