@@ -83,7 +83,7 @@ prometheusDescribe('metrics for Prometheus, checked with promtool and served by 
   // One collector directory per database: two files with the same series would collide in one exporter.
   const exporters: Record<'org300' | 'hostile', NodeExporter> = {} as never;
   const textfiles = { org300: mkdtempSync(join(tmpdir(), 'zw-textfile-')), hostile: mkdtempSync(join(tmpdir(), 'zw-textfile-')) };
-  let demo: { text: string; status: Record<string, any>; counts: { byStatus: Record<string, number>; failBySeverity: Record<string, number> } };
+  let demo: { text: string; file: string; status: Record<string, any>; counts: { byStatus: Record<string, number>; failBySeverity: Record<string, number> } };
   let org300: { text: string; emu: RunningEmulator; stderr: string };
   let monitored: { text: string; stdout: string; stderr: string; checkedAt: number };
 
@@ -100,7 +100,11 @@ prometheusDescribe('metrics for Prometheus, checked with promtool and served by 
     expect(printed.code, printed.stderr).toBe(0);
     const status = await runInProcess(['status', '--db', 'd/zonewarden-demo.db', '--format', 'json'], {}, cwd);
     const findings = JSON.parse(readFileSync(join(ran.stdout.split('\n')[0]!, '..', 'findings.json'), 'utf8'));
-    demo = { text: printed.stdout, status: JSON.parse(status.stdout), counts: findings.counts };
+    demo = { text: printed.stdout, status: JSON.parse(status.stdout), counts: findings.counts, file: '' };
+    const written = await runInProcess(['metrics', '--db', 'd/zonewarden-demo.db', '--metrics-file', 'demo.prom'], {}, cwd);
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stdout).toBe('');
+    demo.file = readFileSync(join(cwd, 'demo.prom'), 'utf8');
 
     // An organisation of 300 zones, its nightly job writing the file into the collector's directory.
     const generated = await startEmulator({ dataset: 'generated', generated: { seed: 32, accounts: 12, zones: 300, records: 6000 }, now: new Date(), rateLimit: 0, ipRateLimit: 0 });
@@ -131,6 +135,9 @@ prometheusDescribe('metrics for Prometheus, checked with promtool and served by 
   it('passes promtool check metrics on the demo, with the run, the audit and the freshness that status and the report give', () => {
     expectValid(demo.text);
     const samples = parseExposition(demo.text);
+    // --metrics-file writes what is printed; only the time the metrics were taken, and the age then, differ.
+    const taken = (text: string) => text.split('\n').filter((l) => !/^zonewarden_(metrics_timestamp|last_complete_scan_age)_seconds /.test(l));
+    expect(taken(demo.file)).toEqual(taken(demo.text));
     const run = demo.status['lastRun'];
     expect(valueOf(samples, 'zonewarden_last_run_outcome', { outcome: run.outcome })).toBe(1);
     expect(series(samples, 'zonewarden_last_run_outcome').filter((s) => s.value === 1)).toHaveLength(1);
