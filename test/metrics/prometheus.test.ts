@@ -44,6 +44,8 @@ function monitoredDataset(): DatasetFile {
           { name: 'renewed.example', certificate_packs: [universal('renewed.example', 85), { type: 'advanced', hosts: ['renewed.example', '*.renewed.example'], validity_days: 90, created_on: 'now-10d' }] },
           // Inside its renewal window and alone: not renewed (the alert's case).
           { name: 'stuck.example', certificate_packs: [universal('stuck.example', 85)] },
+          // A pack of seven names: the hosts label names five and counts the rest.
+          { name: 'many.example', certificate_packs: [{ type: 'advanced', hosts: ['many.example', ...[1, 2, 3, 4, 5, 6].map((i) => `h${i}.many.example`)], validity_days: 90, created_on: 'now-10d' }] },
           // An uploaded certificate with hostile strings in every free field, and a credential echoed in an id.
           {
             name: 'hostile.example',
@@ -210,6 +212,7 @@ prometheusDescribe('metrics for Prometheus, checked with promtool and served by 
     expect(valueOf(samples, 'zonewarden_certificate_renewal_window_seconds', custom)).toBe(30 * DAY);
     expect(valueOf(samples, 'zonewarden_certificate_has_successor', stuck)).toBe(0);
     expect(valueOf(samples, 'zonewarden_certificate_has_successor', renewed)).toBe(1);
+    expect(cert('many.example', 'advanced')['hosts']).toBe('many.example,h1.many.example,h2.many.example,h3.many.example,h4.many.example,+2 more');
     // The advanced pack itself has nothing newer.
     expect(valueOf(samples, 'zonewarden_certificate_has_successor', advanced)).toBe(0);
   });
