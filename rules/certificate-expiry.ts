@@ -1,11 +1,8 @@
-import { allCovered, DAY_MS, freshCoverage, isManaged, LAST_ATTEMPT_DAYS, packExpiry, packStatus, RENEWAL_WINDOWS_DAYS, renewalWindowDays, successors, validityDays, type ServedCertificate } from '../src/policy/certificates.js';
+import { allCovered, DAY_MS, freshCoverage, isManaged, LAST_ATTEMPT_DAYS, packExpiry, packStatus, RENEWAL_WINDOWS_DAYS, renewalWindowDays, SERVING_STATUSES, successors, validityDays, type ServedCertificate } from '../src/policy/certificates.js';
 import type { Certificate, CertificatePack } from '../src/policy/models.js';
 import { defineRule, SEVERITIES, type Severity } from '../src/policy/rule.js';
 
 const period = (days: number) => (days === 0 ? 'less than a day' : days === 1 ? '1 day' : `${days.toLocaleString('en-US')} days`);
-
-/** Packs whose certificate is served: an active one, an expired one still in place, or one that does not say. */
-const SERVING = new Set(['active', 'expired']);
 
 /**
  * A custom certificate whose hosts another certificate serves once it is gone: HTTPS goes on, with
@@ -27,7 +24,7 @@ const TYPE_NAMES: Readonly<Record<string, string>> = { total_tls: 'advanced (Tot
 function uploadedPackJudged(pack: CertificatePack): { cert: Certificate & { expiresOn: Date }; hosts: string[] } | null {
   let first: (Certificate & { expiresOn: Date }) | null = null;
   for (const c of pack.certificates) {
-    if (c.expiresOn === null || (c.status !== null && !SERVING.has(c.status))) continue;
+    if (c.expiresOn === null || (c.status !== null && !SERVING_STATUSES.has(c.status))) continue;
     if (first === null || c.expiresOn < first.expiresOn) first = c as Certificate & { expiresOn: Date };
   }
   if (first === null) return null;
@@ -129,11 +126,11 @@ export default defineRule({
     let failed = false;
     for (const pack of packs.items) {
       const status = packStatus(pack);
-      if (status !== null && !SERVING.has(status)) continue;
+      if (status !== null && !SERVING_STATUSES.has(status)) continue;
       const managed = isManaged(pack);
       const uploaded = managed ? null : uploadedPackJudged(pack);
       for (const cert of pack.certificates) {
-        if (cert.status !== null && !SERVING.has(cert.status)) continue;
+        if (cert.status !== null && !SERVING_STATUSES.has(cert.status)) continue;
         // An uploaded pack is judged once, on its first-expiring certificate (uploadedPackJudged).
         if (uploaded && cert.expiresOn !== null && cert !== uploaded.cert) continue;
         const hostList = uploaded && cert === uploaded.cert ? uploaded.hosts : cert.hosts.length ? cert.hosts : pack.hosts;

@@ -12,6 +12,8 @@ import { beginRun, finishRun, recordDeliveries } from '../schedule/run-log.js';
 import { runNotices, staleNotice, type RunReport } from '../schedule/run-report.js';
 import { staleNoticeDue, staleness } from '../schedule/staleness.js';
 import { parseDuration } from '../common/duration.js';
+import { publishMetrics } from '../metrics/publish.js';
+import { metricsPathProblem } from '../metrics/write-file.js';
 import { EXIT, ZonewardenError } from '../common/errors.js';
 import { openSnapshot, type Db } from '../snapshot/db.js';
 import type { ScanScope } from '../snapshot/scope.js';
@@ -38,6 +40,8 @@ export interface NightlySettings {
   report: ReportSettings;
   maxAgeMs: number;
   notifications: NotificationSettings;
+  /** --metrics-file, resolved: written after each run (and at the scheduler's start); null when not asked for. */
+  metricsFile: string | null;
 }
 
 /** The settings `run` and `schedule` share, checked once before anything starts. */
@@ -45,7 +49,10 @@ export function nightlySettings(config: Config, io: CommandIO, report: ReportSet
   const maxAgeMs = parseDuration(config.maxAge);
   if (maxAgeMs === null) throw new ConfigError(`max-age "${config.maxAge.slice(0, 40)}" is not a duration; e.g. 36h, 2d, 90m or 1d12h`);
   const source = config.configFile ? `config file ${config.configFile}` : 'config';
-  return { report, maxAgeMs, notifications: notificationSettings(config.notifications, io.env, source) };
+  const metricsFile = config.metricsFile === undefined ? null : resolve(io.cwd, config.metricsFile);
+  const problem = metricsFile === null ? null : metricsPathProblem(metricsFile);
+  if (problem) throw new ConfigError(problem);
+  return { report, maxAgeMs, notifications: notificationSettings(config.notifications, io.env, source), metricsFile };
 }
 
 export interface NightlyResult {
@@ -86,6 +93,8 @@ export async function nightlyRun(config: Config, io: CommandIO, settings: Nightl
       },
       finished,
     );
+    // Before the webhooks, which may take minutes of retries: a failed run says so too.
+    if (settings.metricsFile) publishMetrics(db, settings.metricsFile, configScope(config), settings.maxAgeMs, { warn: io.stderr, redact });
     const stale = staleness(db, settings.maxAgeMs, new Date(), configScope(config));
     const notices = runNotices(report, done?.fresh.worst ?? [], stale, staleNoticeDue(db, stale));
     if (notices.length && settings.notifications.webhooks.length) {
@@ -93,6 +102,17 @@ export async function nightlyRun(config: Config, io: CommandIO, settings: Nightl
       recordDeliveries(db, runId, report.notifications);
     }
     return { report, error };
+  } finally {
+    db.close();
+  }
+}
+
+/** At the scheduler's start: the metrics file, so that a new install is seen before its first run. */
+export function publishMetricsAtStart(config: Config, io: CommandIO, settings: NightlySettings): void {
+  if (!settings.metricsFile) return;
+  const db = openSnapshot(resolve(io.cwd, config.db));
+  try {
+    publishMetrics(db, settings.metricsFile, configScope(config), settings.maxAgeMs, { warn: io.stderr, redact: redactorFor(io.env, config) });
   } finally {
     db.close();
   }

@@ -114,14 +114,14 @@ export const COMMON_OPTIONS = {
     flag: 'account',
     type: 'list',
     value: 'ID',
-    help: "these accounts only: scan, run and schedule read only their zones (account ids); audit, report and diff show only their findings of the scan they read, which may cover more (ids, names or globs); status checks the scans of that scope; scans and baseline mean the latest scan holding them; migrate considers only their zones",
+    help: "these accounts only: scan, run and schedule read only their zones (account ids); audit, report and diff show only their findings of the scan they read, which may cover more (ids, names or globs); status and metrics check the scans of that scope; scans and baseline mean the latest scan holding them; migrate considers only their zones",
   },
   zone: {
     key: 'zone',
     flag: 'zone',
     type: 'list',
     value: 'NAME',
-    help: 'these zones only: scan, run and schedule read only them (zone names); audit, report and diff show only their findings of the scan they read, which may cover more (names, ids or globs); status checks the scans of that scope; scans and baseline mean the latest scan holding them; firewall and migrate: the zone to change',
+    help: 'these zones only: scan, run and schedule read only them (zone names); audit, report and diff show only their findings of the scan they read, which may cover more (names, ids or globs); status and metrics check the scans of that scope; scans and baseline mean the latest scan holding them; firewall and migrate: the zone to change',
   },
   organizations: {
     key: 'organizations',
@@ -209,6 +209,14 @@ export const COMMON_OPTIONS = {
     env: 'ZONEWARDEN_MAX_AGE',
     value: 'DURATION',
     help: 'how old the last complete scan may be (e.g. 36h, 2d, 90m) before status exits 1 and a stale notification goes out',
+  },
+  metricsFile: {
+    key: 'metricsFile',
+    flag: 'metrics-file',
+    type: 'string',
+    env: 'ZONEWARDEN_METRICS_FILE',
+    value: 'FILE',
+    help: "write Prometheus metrics (the last run, its scan, the latest audit's findings, certificate expiry; docs/monitoring.md) to this file, replacing it atomically: run and schedule after each run; metrics instead of printing them, and only when the flag itself is given (the file's and the environment's setting are the nightly job's); for a node exporter's textfile collector name it *.prom in the collector's directory, e.g. /var/lib/prometheus/node-exporter/zonewarden.prom",
   },
   cron: {
     key: 'cron',

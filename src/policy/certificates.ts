@@ -9,6 +9,15 @@ import type { Certificate, CertificatePack } from './models.js';
 
 export const DAY_MS = 86_400_000;
 
+/** Statuses of a pack or certificate that is served: active, or expired and still in place (an absent status counts too). */
+export const SERVING_STATUSES: ReadonlySet<string> = new Set(['active', 'expired']);
+
+/** Whether the vendor serves the certificate: its pack's status and its own are serving ones, or say nothing. */
+export function isServing(pack: CertificatePack, cert: Certificate): boolean {
+  const status = packStatus(pack);
+  return (status === null || SERVING_STATUSES.has(status)) && (cert.status === null || SERVING_STATUSES.has(cert.status));
+}
+
 /** Pack types whose certificates the vendor orders and renews; every other type is uploaded by the customer. */
 export const MANAGED_PACK_TYPES: ReadonlySet<string> = new Set(['universal', 'advanced', 'total_tls']);
 

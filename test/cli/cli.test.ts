@@ -30,7 +30,7 @@ describe('zonewarden CLI', () => {
   });
 
   it.each([
-    [['frobnicate'], /^zonewarden: unknown command "frobnicate"; commands: demo, run, schedule, status, scan, scans, audit, report, diff, baseline, rules, invites, firewall, migrate, log, prune, api, emulator/],
+    [['frobnicate'], /^zonewarden: unknown command "frobnicate"; commands: demo, run, schedule, status, metrics, scan, scans, audit, report, diff, baseline, rules, invites, firewall, migrate, log, prune, api, emulator/],
     [['emulator', '--bogus'], /^zonewarden emulator: unknown option --bogus; see 'zonewarden emulator --help'$/],
     [['emulator', '--port', 'eighty'], /^zonewarden emulator: --port must be a whole number, got "eighty"$/],
     [['emulator', '--port', '70000'], /^zonewarden emulator: --port must be a whole number from 0 to 65535, got 70000$/],

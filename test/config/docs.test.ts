@@ -48,7 +48,8 @@ describe('the configuration reference (docs/configuration.md)', () => {
   it('lists the commands that take an option, and the config-file sections', () => {
     const commandsOf = (flag: string) => generated.split('\n').find((line) => line.startsWith(`| \`--${flag}`))!.split(' | ')[4];
     expect(commandsOf('cron')).toBe('schedule');
-    expect(commandsOf('max-age')).toBe('run, schedule, status');
+    expect(commandsOf('max-age')).toBe('run, schedule, status, metrics');
+    expect(commandsOf('metrics-file')).toBe('run, schedule, metrics');
     expect(commandsOf('waivers')?.split(', ')).toEqual(expect.arrayContaining(['run', 'schedule', 'audit', 'diff']));
     for (const key of Object.keys(FILE_SECTIONS)) expect(generated).toContain(`| | \`${key}\` | | | config file only |`);
   });

@@ -140,7 +140,7 @@ describe('loadConfig config file', () => {
     const cwd = cwdWithConfig({ budgte: 5 });
     const message = configError(() => load({ cwd })).message;
     expect(message).toBe(
-      `config file ${join(cwd, DEFAULT_CONFIG_FILE)}: unknown key "budgte"; known keys: baseUrl, db, resolver, concurrency, budget, budgetWindow, perSecond, timeout, retries, retryWait, account, zone, organizations, failOn, waivers, waiverMaxDays, waiverMaxMatches, rulesDir, keep, full, fullEvery, maxAge, cron, timezone, quiet, verbose, rules, drift, notifications, credentials (did you mean "budget"?)`,
+      `config file ${join(cwd, DEFAULT_CONFIG_FILE)}: unknown key "budgte"; known keys: baseUrl, db, resolver, concurrency, budget, budgetWindow, perSecond, timeout, retries, retryWait, account, zone, organizations, failOn, waivers, waiverMaxDays, waiverMaxMatches, rulesDir, keep, full, fullEvery, maxAge, metricsFile, cron, timezone, quiet, verbose, rules, drift, notifications, credentials (did you mean "budget"?)`,
     );
   });
 
@@ -232,7 +232,9 @@ describe('loadConfig environment strings', () => {
     // ZONEWARDEN_RESOLVER: which DNS server a scan may ask is a property of the machine it runs on
     // (the network it sits in, an egress policy that allows only the site's own resolver), not of the
     // audit policy, so a service unit or CI job sets it per machine like the API's base URL.
-    expect(withEnvVar).toEqual(['ZONEWARDEN_BASE_URL', 'ZONEWARDEN_DB', 'ZONEWARDEN_RESOLVER', 'ZONEWARDEN_FAIL_ON', 'ZONEWARDEN_WAIVERS', 'ZONEWARDEN_MAX_AGE', 'ZONEWARDEN_CRON', 'ZONEWARDEN_TZ']);
+    // ZONEWARDEN_METRICS_FILE: where the machine's node exporter reads its textfiles, set by a
+    // drop-in of the service unit (docs/monitoring.md).
+    expect(withEnvVar).toEqual(['ZONEWARDEN_BASE_URL', 'ZONEWARDEN_DB', 'ZONEWARDEN_RESOLVER', 'ZONEWARDEN_FAIL_ON', 'ZONEWARDEN_WAIVERS', 'ZONEWARDEN_MAX_AGE', 'ZONEWARDEN_METRICS_FILE', 'ZONEWARDEN_CRON', 'ZONEWARDEN_TZ']);
   });
 
   it('reads the rules section as an object of objects, and refuses other shapes', () => {

@@ -134,6 +134,20 @@ describe('the systemd service of the README and docs/service.md', () => {
     expect({ status: r.status, output: `${r.stdout}${r.stderr}`.trim() }).toEqual({ status: 0, output: '' });
   });
 
+  it.skipIf(!analyze)('takes the drop-in of docs/monitoring.md (the metrics file for the node exporter) without a warning', () => {
+    const page = readFileSync(join(ROOT, 'docs/monitoring.md'), 'utf8');
+    const dropIn = /in the drop-in that opens[^\n]*\n[^`]*```ini\n([\s\S]*?)```/.exec(page)?.[1];
+    expect(dropIn).toMatch(/^Environment=ZONEWARDEN_METRICS_FILE=\/var\/lib\/prometheus\/node-exporter\/zonewarden\.prom$/m);
+    expect(dropIn).toMatch(/^ReadWritePaths=\/var\/lib\/prometheus\/node-exporter$/m);
+    const dir = mkdtempSync(join(tmpdir(), 'zw-unit-'));
+    mkdirSync(join(dir, 'zonewarden.service.d'));
+    writeFileSync(join(dir, 'zonewarden.service'), unit.replace('/opt/zonewarden/bin/zonewarden', process.execPath));
+    writeFileSync(join(dir, 'zonewarden.service.d', 'override.conf'), dropIn!);
+    // The unit's own directory first on the search path, so that verify reads its drop-in (an unknown key there warns).
+    const r = spawnSync('systemd-analyze', ['verify', join(dir, 'zonewarden.service')], { encoding: 'utf8', env: { ...process.env, SYSTEMD_UNIT_PATH: `${dir}:` } });
+    expect({ status: r.status, output: `${r.stdout}${r.stderr}`.trim() }).toEqual({ status: 0, output: '' });
+  });
+
   it('has a config file example that loads as the service reads it, with its rules and notifications', () => {
     const dir = mkdtempSync(join(tmpdir(), 'zw-config-'));
     const path = join(dir, 'config.json');

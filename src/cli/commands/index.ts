@@ -10,6 +10,7 @@ const LOADERS = {
   run: async () => (await import('./run.js')).runCommand,
   schedule: async () => (await import('./schedule.js')).scheduleCommand,
   status: async () => (await import('./status.js')).statusCommand,
+  metrics: async () => (await import('./metrics.js')).metricsCommand,
   scan: async () => (await import('./scan.js')).scanCommand,
   scans: async () => (await import('./scans.js')).scansCommand,
   audit: async () => (await import('./audit.js')).auditCommand,

@@ -8,7 +8,7 @@ import { parseFormats, REPORT_OPTIONS } from './report.js';
 /** The options of the nightly job: every option of scan, audit and report, retention and staleness. */
 export const JOB_OPTIONS = {
   ...REPORT_OPTIONS,
-  ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'perSecond', 'timeout', 'retries', 'retryWait', 'failOn', 'waivers', 'waiverMaxDays', 'waiverMaxMatches', 'rulesDir', 'keep', 'maxAge', 'full', 'fullEvery', 'resolver', 'quiet', 'verbose'),
+  ...commonOptions('baseUrl', 'db', 'config', 'account', 'zone', 'concurrency', 'budget', 'budgetWindow', 'perSecond', 'timeout', 'retries', 'retryWait', 'failOn', 'waivers', 'waiverMaxDays', 'waiverMaxMatches', 'rulesDir', 'keep', 'maxAge', 'metricsFile', 'full', 'fullEvery', 'resolver', 'quiet', 'verbose'),
 };
 
 /** The config and the job's settings from parsed options, checked before anything runs. */
@@ -30,7 +30,8 @@ audit) and writes its reports (as zonewarden report), printing the report paths.
 recorded for zonewarden status. With --keep N, older scans and their reports are deleted
 afterwards. Webhooks in the config file's "notifications" section are called for new failures,
 a failed or incomplete run, and a last complete scan older than --max-age; a webhook that fails
-is a warning, never the run's failure.
+is a warning, never the run's failure. With --metrics-file, the run's metrics for Prometheus are
+written to that file after it, a failed run's included (zonewarden metrics --help, docs/monitoring.md).
 
 Incremental nights: when the last scan of the same scope that read every zone it listed (complete,
 or incomplete only for parts of its zones, such as one the token is refused) is one the account

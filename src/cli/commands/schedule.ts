@@ -6,7 +6,7 @@ import { openSnapshot } from '../../snapshot/db.js';
 import { defineCommand } from '../command.js';
 import { loadRules } from '../../policy/catalogue.js';
 import { commonOptions } from '../common.js';
-import { nightlyRun, notifyIfStale } from '../nightly.js';
+import { nightlyRun, notifyIfStale, publishMetricsAtStart } from '../nightly.js';
 import { JOB_OPTIONS, jobSetup } from './run.js';
 
 export const scheduleCommand = defineCommand({
@@ -18,7 +18,8 @@ never overlap: a tick that comes while a run is going is skipped and logged. On 
 the current run ends cleanly (a scan that is cut is marked aborted; earlier scans are intact) and
 the scheduler exits 0; another signal more than a second later kills it at once. If a tick was
 missed while no scheduler was running, one run catches up at start; --run-now runs once at start
-in any case.
+in any case. With --metrics-file, the metrics for Prometheus are written at start and after
+every run (docs/monitoring.md).
 
 stdout carries one JSON object per line, for journald or a log shipper: "started", "run" (one per
 run: start, end, outcome, exit code, scan, counts, new failures, report directory, deleted scans,
@@ -54,6 +55,7 @@ and warnings go to stderr. One scheduler per database: a second one on the same 
         stopSignal: io.stopSignal,
         log,
         onStart: async () => {
+          publishMetricsAtStart(config, jobIo, settings);
           for (const d of await notifyIfStale(config, jobIo, settings)) log({ ...d, event: 'notification', notice: d.event });
         },
         job: async (trigger) => {

@@ -1,0 +1,71 @@
+import { allCovered, DAY_MS, freshCoverage, isManaged, isServing, renewalWindowDays, servedUntil, validityDays } from '../policy/certificates.js';
+import { parseCertificatePack } from '../policy/models.js';
+import type { SnapshotReader } from '../snapshot/reader.js';
+import type { MetricFamily, Sample } from './exposition.js';
+
+/**
+ * One series per served certificate of the audited scan, in three families with the same labels
+ * (so that an alert joins them one to one): when the vendor stops serving it, the window before
+ * that in which it should be renewed, and whether a newer certificate already covers all its
+ * hosts. The questions are the certificate-expiry rule's (src/policy/certificates.ts), asked at
+ * the time the metrics are taken, so the windows move on between audits.
+ *
+ * Labels: zone (its name), certificate (the API's id), pack_type, hosts. The certificate is the
+ * signal, so its id must be a label; hosts is what an alert has to say, and adds no series (one
+ * value per certificate). At most HOSTS_SHOWN hosts are named, so a pack of 50 names stays a label.
+ */
+
+/**
+ * An uploaded certificate is never renewed by the vendor: its "window" is when the owner should
+ * upload the next one, the certificate-expiry rule's default lowest tier (30 days before expiry).
+ */
+export const CUSTOM_RENEWAL_DAYS = 30;
+const HOSTS_SHOWN = 5;
+
+function hostsLabel(hosts: readonly string[]): string {
+  const shown = hosts.slice(0, HOSTS_SHOWN).join(',');
+  return hosts.length > HOSTS_SHOWN ? `${shown},+${hosts.length - HOSTS_SHOWN} more` : shown;
+}
+
+export function certificateFamilies(reader: SnapshotReader | null, now: Date): MetricFamily[] {
+  const expiry: Sample[] = [];
+  const window: Sample[] = [];
+  const successor: Sample[] = [];
+  for (const zone of reader?.zones() ?? []) {
+    const readout = reader!.certificatePacks(zone.id);
+    if (!readout.known) continue;
+    const packs = readout.items.map((r) => parseCertificatePack(r.id, r.raw));
+    for (const pack of packs) {
+      for (const cert of pack.certificates) {
+        const until = servedUntil(pack, cert);
+        if (until === null || !isServing(pack, cert)) continue;
+        const hosts = cert.hosts.length ? cert.hosts : pack.hosts;
+        const labels = { zone: zone.name, certificate: cert.id, pack_type: pack.type ?? '', hosts: hostsLabel(hosts) };
+        const days = isManaged(pack) ? renewalWindowDays(validityDays(pack, cert)) : CUSTOM_RENEWAL_DAYS;
+        expiry.push({ labels, value: until.getTime() / 1000 });
+        window.push({ labels, value: (days * DAY_MS) / 1000 });
+        successor.push({ labels, value: allCovered(hosts, freshCoverage(packs, now.getTime(), cert, until.getTime())) ? 1 : 0 });
+      }
+    }
+  }
+  return [
+    {
+      name: 'zonewarden_certificate_expiry_timestamp_seconds',
+      help: 'When the vendor stops serving the certificate: its expiry (for an uploaded pack, the soonest expiry of the pack, which is removed whole).',
+      type: 'gauge',
+      samples: expiry,
+    },
+    {
+      name: 'zonewarden_certificate_renewal_window_seconds',
+      help: 'How long before expiry the certificate should be renewed: the vendor starts renewing a managed one then (30 days for 90-day and 1-year certificates, 7 for 30-day, 3 for 14-day); 30 days for an uploaded one.',
+      type: 'gauge',
+      samples: window,
+    },
+    {
+      name: 'zonewarden_certificate_has_successor',
+      help: '1 when newer active certificates, outside their own renewal window and served longer, cover every host of the certificate (renewed or replaced), else 0.',
+      type: 'gauge',
+      samples: successor,
+    },
+  ];
+}
