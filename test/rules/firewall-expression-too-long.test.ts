@@ -1,5 +1,5 @@
 import rule from '../../rules/firewall-expression-too-long.js';
-import { filterItem, firewall } from '../support/snapshot-fixture.js';
+import { days, filterItem, firewall, type FixtureZone } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
 const PREFIX = 'http.request.uri.path eq "/';
@@ -29,6 +29,18 @@ const strayRule = {
   filter: { id: 'filter000000000000000000000stray', expression: sized(4097), paused: false },
 };
 
+/**
+ * A bypass rule of the previous managed rules: the migration carries it, and fails for a zone where
+ * its expression is over 4 KB (spec: Errors rule 7, Limits; vendor migration guide). On a zone still
+ * to migrate, migration-expression-too-long reports it; this rule leaves the rule and its filter.
+ */
+const longBypass = firewall([{ expression: sized(4097), action: 'bypass', products: ['waf'], description: 'Skip WAF for the partner feed' }]);
+const longBypassRule = longBypass.firewallRules[0]!['id'] as string;
+const migrated: Partial<FixtureZone> = {
+  migrationStatus: { migration_state: 'complete', old_waf_status: 'disabled', new_waf_status: 'enabled', created: days(-30) },
+  unread: { migration_check: 'skipped', migration_config: 'skipped', waf_packages: 'skipped', waf_groups: 'skipped', waf_rules: 'skipped', waf_overrides: 'skipped' },
+};
+
 testRule(rule, {
   valid: [
     { name: 'no rules and no filters', snapshot: { zones: [{ name: 'a.example' }] } },
@@ -51,6 +63,12 @@ testRule(rule, {
     {
       name: "the rules' own copies judge the expressions when the filters were not read",
       snapshot: { zones: [{ name: 'a.example', firewallRules: at4096.firewallRules, unread: { filters: 'denied' } }] },
+    },
+    // One problem, one finding: the expression blocks the migration; migration-expression-too-long says so, and that it cannot be edited.
+    { name: 'a bypass rule over 4 KB on a zone still to migrate, and its filter, are left to migration-expression-too-long', snapshot: { zones: [{ name: 'a.example', ...longBypass }] } },
+    {
+      name: 'so is its own copy when the filters were not read',
+      snapshot: { zones: [{ name: 'a.example', firewallRules: longBypass.firewallRules, unread: { filters: 'failed' } }] },
     },
   ],
   invalid: [
@@ -95,6 +113,32 @@ testRule(rule, {
       name: 'unknown when neither the rules nor the filters were read',
       snapshot: { zones: [{ name: 'a.example', unread: { firewall_rules: 'failed', filters: 'denied' } }] },
       findings: [{ status: 'unknown', resourceType: 'zone', message: ['firewall_rules', 'filters'] }],
+    },
+    {
+      // API spec, States and transitions: a migrated zone has no previous managed rules, so nothing is left to migrate.
+      name: 'the same bypass rule on a migrated zone is reported here, on its filter',
+      snapshot: { zones: [{ name: 'done.example', plan: 'enterprise', ...migrated, ...longBypass }] },
+      findings: [{ messageId: 'filterTooLong', resourceType: 'filter', data: { length: 4097 } }],
+    },
+    {
+      // spec: States and transitions (validation mode is past the compatibility check): the migration rule passes it.
+      name: 'and on a zone in validation mode',
+      snapshot: {
+        zones: [{ name: 'v.example', plan: 'enterprise', migrationStatus: { migration_state: 'validation', old_waf_status: 'enabled', new_waf_status: 'enabled', created: days(-2) }, ...longBypass }],
+      },
+      findings: [{ messageId: 'filterTooLong' }],
+    },
+    {
+      name: 'and when the migration status was not read (the migration rule reports none of its rules)',
+      snapshot: { zones: [{ name: 'a.example', ...longBypass, unread: { migration_status: 'failed' } }] },
+      findings: [{ messageId: 'filterTooLong' }],
+    },
+    {
+      // Tested alone, the rule takes maxBytes itself; in the catalogue it follows migration-expression-too-long's.
+      name: "under the migration's raised limit the bypass rule is not the migration rule's, so it is reported here",
+      options: { maxBytes: 8192 },
+      snapshot: { zones: [{ name: 'a.example', firewallRules: longBypass.firewallRules, unread: { filters: 'failed' } }] },
+      findings: [{ messageId: 'ruleTooLong', resourceId: longBypassRule, resourceName: 'Skip WAF for the partner feed' }],
     },
     {
       name: 'one zone fails, the other passes',
