@@ -1,4 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
+import { legacyWafSwitchedOff, WAF_PLAN_DEFAULTS } from '../src/policy/legacy-waf.js';
 import { settingOrAnswer } from '../src/policy/zone-security.js';
 
 export default defineRule({
@@ -6,7 +7,7 @@ export default defineRule({
     id: 'legacy-waf-off',
     title: 'A paid zone that has not migrated keeps its previous WAF switched on',
     description:
-      'Until a zone migrates to the new managed rules, the legacy `waf` setting switches its previous managed rules on or off as a whole. Off on a paid zone means the rules it pays for do not run; a migrated zone no longer has the switch.',
+      'Until a zone migrates to the new managed rules, the legacy `waf` setting switches its previous managed rules on or off as a whole. Off on a paid zone means the rules it pays for do not run; a migrated zone no longer has the switch. One problem, one finding: such a zone runs no managed rules at all (before the migration the new ones are not enabled), which this rule reports, naming the switch; managed-rules-disabled leaves the zone to it.',
     severity: 'high',
     category: 'firewall',
     scope: 'zone',
@@ -15,9 +16,9 @@ export default defineRule({
     messages: { off: 'the WAF setting is off on this {{plan}} zone, which has not migrated: its managed rules do not run' },
     remediation: 'Migrate the zone to the new managed rules (they are deployed by the migration), or until then turn the WAF setting on (`PATCH /zones/{zone_id}/settings/waf` with `on`).',
     references: ['vendor docs: zone settings (waf: on, off; paid plans)', 'API spec: Managed-rules migration'],
-    optionHelp: { plans: 'plans (legacy plan ids) whose zones have the WAF setting; zones on other plans pass' },
+    optionHelp: { plans: 'plans (legacy plan ids) whose zones have the WAF setting; zones on other plans pass (managed-rules-disabled follows it)' },
   },
-  defaultOptions: { plans: ['pro', 'business', 'enterprise'] as readonly string[] },
+  defaultOptions: WAF_PLAN_DEFAULTS,
   check(ctx) {
     const plan = ctx.zone.plan;
     if (plan !== null && !ctx.options.plans.includes(plan)) return ctx.pass();
@@ -28,7 +29,7 @@ export default defineRule({
     if (plan === null) return ctx.unknown(ctx.zone.resource, 'the zone record does not name its plan, so whether it has the WAF setting is not known');
     const setting = settingOrAnswer(ctx, 'waf');
     if (!setting) return;
-    if (setting.value === 'off') return ctx.fail(ctx.zone.resource, 'off', { plan });
+    if (legacyWafSwitchedOff(ctx.zone, ctx.options.plans)) return ctx.fail(ctx.zone.resource, 'off', { plan });
     ctx.pass();
   },
 });

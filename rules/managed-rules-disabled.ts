@@ -1,3 +1,4 @@
+import { legacyWafSwitchedOff, WAF_PLAN_DEFAULTS, WAF_PLANS_FROM } from '../src/policy/legacy-waf.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({
@@ -5,7 +6,7 @@ export default defineRule({
     id: 'managed-rules-disabled',
     title: 'The zone is protected by managed rules, previous or new',
     description:
-      'The managed rules block common attacks (SQL injection, cross-site scripting, known CMS exploits) without anyone writing a rule. With both the previous and the new managed rules disabled, none of that runs and only custom firewall rules stand between the internet and the origin.',
+      'The managed rules block common attacks (SQL injection, cross-site scripting, known CMS exploits) without anyone writing a rule. With both the previous and the new managed rules disabled, none of that runs and only custom firewall rules stand between the internet and the origin. One problem, one finding: a zone that has not migrated and whose `waf` setting is read off is left to legacy-waf-off, which reports the same fact naming the switch; this rule reports the zones where the setting was not read, or the managed rules are off some other way (a migrated zone with the new ones disabled).',
     severity: 'high',
     category: 'firewall',
     scope: 'zone',
@@ -16,9 +17,10 @@ export default defineRule({
     remediation:
       'Deploy the new managed rules (migrating the zone enables them). The previous managed rules are being retired: switching them back on only bridges the time until the migration.',
     references: ['API spec: Managed-rules migration (status: old and new managed rules enabled or disabled)', 'API spec: States and transitions'],
-    optionHelp: { plans: 'plans (legacy plan ids) that include managed rules; zones on other plans pass' },
+    optionHelp: { plans: "legacy-waf-off's option of that name, which this rule follows (set it there): plans (legacy plan ids) that include managed rules; zones on other plans pass" },
+    optionsFrom: WAF_PLANS_FROM,
   },
-  defaultOptions: { plans: ['pro', 'business', 'enterprise'] as readonly string[] },
+  defaultOptions: WAF_PLAN_DEFAULTS,
   check(ctx) {
     const status = ctx.zone.migrationStatus();
     if (!status.known) return ctx.unknown(ctx.zone.resource, status.reason);
@@ -30,6 +32,8 @@ export default defineRule({
       const plan = ctx.zone.plan;
       if (plan === null) return ctx.unknown(ctx.zone.resource, 'the zone record does not name its plan, so whether it includes managed rules is not known');
       if (!ctx.options.plans.includes(plan)) return ctx.pass();
+      // One fact, one finding: legacy-waf-off reports it, naming the switch that turned them off.
+      if (legacyWafSwitchedOff(ctx.zone, ctx.options.plans)) return ctx.pass();
       return ctx.fail(ctx.zone.resource, 'neither', { state: state ?? 'not given', oldWaf, newWaf, plan });
     }
     ctx.unknown(ctx.zone.resource, 'the migration status does not say whether the previous and new managed rules are enabled');

@@ -34,6 +34,12 @@ testRule(rule, {
       snapshot: { zones: [{ name: 'shop.example', plan: 'business', ...status('start', 'disabled', 'disabled') }] },
     },
     { name: 'one enabled is enough even when the other is not stated', snapshot: { zones: [{ name: 'a.example', ...status('start', 'enabled', null) }] } },
+    // One problem, one finding. The `waf` setting is the previous managed rules' switch (old_waf_status), and before the migration the
+    // new ones are not enabled (spec: States and transitions, start: previous version only): legacy-waf-off reports the zone, naming the switch.
+    {
+      name: 'a zone not migrated whose WAF switch is read off is left to legacy-waf-off',
+      snapshot: { zones: [{ name: 'shop.example', plan: 'business', settings: { waf: 'off' }, ...status('start', 'disabled', 'disabled') }] },
+    },
   ],
   invalid: [
     {
@@ -48,6 +54,26 @@ testRule(rule, {
           message: 'neither the previous nor the new managed rules are enabled (migration state start): the zone has no managed-rule protection',
         },
       ],
+    },
+    {
+      name: 'still reported here when the WAF switch was not read (legacy-waf-off cannot report it)',
+      snapshot: { zones: [{ name: 'shop.example', plan: 'business', settings: {}, ...status('start', 'disabled', 'disabled') }] },
+      findings: [{ messageId: 'neither' }],
+    },
+    {
+      // spec: States and transitions: a migrated zone runs the new managed rules only; the WAF switch is gone, so this rule reports them off.
+      name: 'still reported here on a migrated zone with the new managed rules disabled',
+      snapshot: {
+        zones: [
+          {
+            name: 'done.example',
+            plan: 'business',
+            ...status('complete', 'disabled', 'disabled'),
+            unread: { migration_check: 'skipped', migration_config: 'skipped', waf_packages: 'skipped', waf_groups: 'skipped', waf_rules: 'skipped', waf_overrides: 'skipped' },
+          },
+        ],
+      },
+      findings: [{ messageId: 'neither', data: { state: 'complete' } }],
     },
     {
       name: 'a status without a state',
