@@ -38,7 +38,11 @@ describe("the catalogue on the tests' organisation", () => {
   });
 
   // scan-coverage fails only when reads fail: its failing cases are in its own tests and the audit CLI test.
-  it.each(RULES.map((r) => r.meta.id).filter((id) => id !== 'scan-coverage'))('%s fails at least once and passes at least once', (id) => {
+  // managed-rules-disabled leaves a zone whose WAF switch is read off to legacy-waf-off (one fact, one
+  // finding), and the emulator disables the previous managed rules only with that switch: it fails only
+  // where the switch was not read, or on a migrated zone whose status says the new rules are off, in its own tests.
+  const ALWAYS_PASSING_HERE = new Set(['scan-coverage', 'managed-rules-disabled']);
+  it.each(RULES.map((r) => r.meta.id).filter((id) => !ALWAYS_PASSING_HERE.has(id)))('%s fails at least once and passes at least once', (id) => {
     const counts = result.counts.byRule[id];
     expect(counts?.fail).toBeGreaterThan(0);
     expect(counts?.pass).toBeGreaterThan(0);
@@ -65,7 +69,8 @@ describe("the catalogue on the tests' organisation", () => {
     ['firewall-rule-inactive', ['acme-bank.example low', 'acme-bank.example low', 'acme-bank.example low']],
     ['firewall-duplicate-expression', ['northwind-shop.example low']],
     ['filter-orphaned', ['acme-bank.example low', 'northwind.example low', 'tinkerer.test low']],
-    ['managed-rules-disabled', ['northwind-staging.example high']],
+    // northwind-staging's WAF switch is off: legacy-waf-off reports that no managed rules run there.
+    ['managed-rules-disabled', []],
     // vendor docs: a paused zone answers its proxied records with the origin (northwind-blog); SPF ip4: names tinkerer's origin.
     ['dns-origin-exposed', ['acme-bank.example high', 'northwind-blog.example high', 'northwind-blog.example high', 'northwind.example high', 'tinkerer.test high', 'tinkerer.test high']],
     ['zone-not-active', ['northwind-blog.example medium', 'northwind-staging.example medium']],

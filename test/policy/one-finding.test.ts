@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATED_RULE_SETTINGS } from '../../bench/dataset-config.js';
+import { inline } from '../../src/emulator/datasets/compose.js';
+import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import type { AuditResult } from '../../src/policy/audit.js';
 import { auditDataset } from '../support/dataset-audit.js';
@@ -14,8 +16,28 @@ import { caseDataset } from '../support/case-dataset.js';
  *
  * The zone itself is left out: the zone rules each judge one setting or state of the zone (its
  * SSL mode, its DNSSEC, its CAA records, its migration), which the API offers no object of its
- * own for, so a zone failing two of them has two problems.
+ * own for, so a zone failing two of them has two problems; except the pairs that state one fact
+ * about the zone (SAME_FACT), which are checked on their own.
  */
+
+/** Zone rules that state one fact (no managed rules run): a zone fails one of them at most. */
+const SAME_FACT = [['legacy-waf-off', 'managed-rules-disabled']] as const;
+
+/** 4,097 ASCII characters: over the rules language's 4,096 characters and the migration's 4 KB. */
+const LONG_EXPRESSION = `http.request.uri.path eq "/${'a'.repeat(4097 - 'http.request.uri.path eq "/"'.length)}"`;
+const LONG_BYPASS = 'Archived partner pages pass the WAF (4,097 characters)';
+
+/**
+ * The tests' organisation, plus on acme-cards (still to migrate) a bypass rule of the previous managed
+ * rules over both length limits: one expression, which migration-expression-too-long and
+ * firewall-expression-too-long could both report (on the rule and on its filter).
+ */
+function casesWithLongBypass(): DatasetFile {
+  const dataset = caseDataset();
+  const cards = dataset.accounts.flatMap((a) => a.zones ?? []).find((z) => z?.name === 'acme-cards.example')!;
+  cards.firewall_rules = [...(cards.firewall_rules ?? []), inline('bypass', LONG_EXPRESSION, LONG_BYPASS, { products: ['waf'], priority: 502 })];
+  return dataset;
+}
 
 const CASES = "the tests' organisation";
 const GENERATED = 'a generated organisation of 100 zones';
@@ -23,7 +45,7 @@ const emulators: RunningEmulator[] = [];
 const audits: Record<string, AuditResult> = {};
 
 beforeAll(async () => {
-  const cases = await auditDataset(caseDataset(), 'one-finding-case');
+  const cases = await auditDataset(casesWithLongBypass(), 'one-finding-case');
   emulators.push(cases.emulator);
   audits[CASES] = cases.result;
   // The generated organisation as the benchmarks audit it (its documentation addresses stand in for public ones).
@@ -55,6 +77,26 @@ describe('one problem, one finding', () => {
     // The audit must have found something for the check to mean anything.
     expect(result.counts.byStatus.fail).toBeGreaterThan(100);
     expect(reportedTwice(result)).toEqual([]);
+  });
+
+  it.each([CASES, GENERATED])('no zone of %s fails two rules that state one fact', (name) => {
+    const failing = (rule: string) => new Set(audits[name]!.findings.filter((f) => f.rule === rule && f.status === 'fail').map((f) => f.zone?.name));
+    for (const [a, b] of SAME_FACT) expect([...failing(a)].filter((zone) => failing(b).has(zone))).toEqual([]);
+  });
+
+  it('keeps the zone findings a leaving rule gave up: the WAF switched off is still reported', () => {
+    // northwind-staging (business, not migrated) has its WAF switch off.
+    expect(audits[CASES]!.findings.filter((f) => f.rule === 'legacy-waf-off' && f.status === 'fail').map((f) => f.zone?.name)).toEqual(['northwind-staging.example']);
+  });
+
+  // spec: Errors, rule 7 and Limits (an expression over 4 KB fails the migration); vendor docs: the rules language's limit is 4,096 characters.
+  it('reports a bypass rule over both length limits on a zone still to migrate once: migration-expression-too-long, saying both', () => {
+    const result = audits[CASES]!;
+    const onCards = result.findings.filter((f) => f.zone?.name === 'acme-cards.example' && f.status === 'fail');
+    const long = onCards.filter((f) => f.rule === 'migration-expression-too-long');
+    expect(long.map((f) => [f.resource.name, f.messageId])).toEqual([[LONG_BYPASS, 'tooLongToEdit']]);
+    // Neither the rule nor its filter is reported again for the same expression.
+    expect(onCards.filter((f) => f.rule === 'firewall-expression-too-long')).toEqual([]);
   });
 
   it('keeps the DNS findings the leaving rules gave up: every DNS-only record on a proxied origin is still reported once', () => {

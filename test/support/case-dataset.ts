@@ -60,7 +60,7 @@
  * | northwind-blog.example    | pro        | zone-not-active (paused), dns-origin-exposed (paused: its proxied   |
  * |                           |            | records answer with the origin); migrated; passes                   |
  * |                           |            | certificate-expiry (14-day certificate, 12 days left: renewal at 3) |
- * | northwind-staging.example | business   | zone-not-active (pending), legacy WAF switched off,                 |
+ * | northwind-staging.example | business   | zone-not-active (pending), legacy-waf-off (not managed-rules-dis.), |
  * |                           |            | certificate-pack-unhealthy (pending_validation for 4 days)          |
  * | tinkerer.test             | free       | firewall-rule-quota (5 of 5, high), filter-orphaned,                |
  * |                           |            | dns-origin-exposed (ssh -> apex address; SPF ip4: the apex address) |
