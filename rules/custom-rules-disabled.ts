@@ -6,7 +6,7 @@ export default defineRule({
     id: 'custom-rules-disabled',
     title: 'Custom rules that are kept are enabled',
     description:
-      'A disabled custom rule protects nothing yet counts against the plan quota, and reads as protection to anyone reviewing the rule list. Either it is needed and should run, or it should go.',
+      'A disabled custom rule protects nothing yet counts against the plan quota, and reads as protection to anyone reviewing the rule list. Either it is needed and should run, or it should go. A disabled rule whose expression is over the limit is also reported by custom-rules-expression-too-long: two problems, and enabling it, an edit, needs the expression split first.',
     severity: 'low',
     category: 'firewall',
     scope: 'zone',

@@ -6,7 +6,7 @@ export default defineRule({
     id: 'custom-rules-expression-too-long',
     title: 'Custom rule expressions stay within the 4,096-character limit',
     description:
-      'A rule expression may be at most 4,096 characters, as for firewall rules. A rule over it (written before the limit was enforced, or through another path) cannot be updated as it is: the next edit is refused until it is split.',
+      'A rule expression may be at most 4,096 characters, as for firewall rules. A rule over it (written before the limit was enforced, or through another path) cannot be updated as it is: the next edit is refused until it is split. A disabled rule over the limit is also reported by custom-rules-disabled: two problems, each with its own fix.',
     severity: 'medium',
     category: 'firewall',
     scope: 'zone',

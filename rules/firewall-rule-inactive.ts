@@ -5,7 +5,7 @@ export default defineRule({
     id: 'firewall-rule-inactive',
     title: 'Every firewall rule is in force',
     description:
-      'A paused rule, or an active rule whose filter is paused or was deleted, protects nothing while still looking like protection in the rule list: reviewers count on a block that never happens.',
+      'A paused rule, or an active rule whose filter is paused or was deleted, protects nothing while still looking like protection in the rule list: reviewers count on a block that never happens. A paused bypass rule over the managed-rules migration\'s 4 KB is also reported by migration-expression-too-long: two problems (it does not run; it blocks the migration), each with its own fix.',
     severity: 'low',
     category: 'firewall',
     scope: 'zone',

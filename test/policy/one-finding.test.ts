@@ -58,6 +58,12 @@ afterAll(async () => {
   for (const e of emulators) await e.close();
 });
 
+/**
+ * Pairs that can report one resource for two problems, each with its own fix (docs/rules.md, "One
+ * problem, one finding"): a paused bypass rule over 4 KB; a disabled custom rule over 4,096 characters.
+ */
+const TWO_PROBLEMS = new Set(['firewall-rule-inactive + migration-expression-too-long', 'custom-rules-disabled + custom-rules-expression-too-long']);
+
 /** The resources failing more than one rule, as "zone type name: rule + rule". */
 function reportedTwice(result: AuditResult): string[] {
   const rulesByResource = new Map<string, Set<string>>();
@@ -68,7 +74,7 @@ function reportedTwice(result: AuditResult): string[] {
     rules.add(f.rule);
     rulesByResource.set(key, rules);
   }
-  return [...rulesByResource].filter(([, rules]) => rules.size > 1).map(([key, rules]) => `${key}: ${[...rules].sort().join(' + ')}`);
+  return [...rulesByResource].filter(([, rules]) => rules.size > 1 && !TWO_PROBLEMS.has([...rules].sort().join(' + '))).map(([key, rules]) => `${key}: ${[...rules].sort().join(' + ')}`);
 }
 
 describe('one problem, one finding', () => {
