@@ -36,6 +36,15 @@ const strayRule = {
  */
 const longBypass = firewall([{ expression: sized(4097), action: 'bypass', products: ['waf'], description: 'Skip WAF for the partner feed' }]);
 const longBypassRule = longBypass.firewallRules[0]!['id'] as string;
+const sharedExpression = sized(4097);
+const sharedFilter = filterItem(sharedExpression, { description: 'Partner paths' });
+const sharedBypass = firewall(
+  [
+    { expression: sharedExpression, filterId: sharedFilter['id'] as string, action: 'bypass', products: ['waf'] },
+    { expression: sharedExpression, filterId: sharedFilter['id'] as string, action: 'block' },
+  ],
+  [sharedFilter],
+);
 const migrated: Partial<FixtureZone> = {
   migrationStatus: { migration_state: 'complete', old_waf_status: 'disabled', new_waf_status: 'enabled', created: days(-30) },
   unread: { migration_check: 'skipped', migration_config: 'skipped', waf_packages: 'skipped', waf_groups: 'skipped', waf_rules: 'skipped', waf_overrides: 'skipped' },
@@ -113,6 +122,12 @@ testRule(rule, {
       name: 'unknown when neither the rules nor the filters were read',
       snapshot: { zones: [{ name: 'a.example', unread: { firewall_rules: 'failed', filters: 'denied' } }] },
       findings: [{ status: 'unknown', resourceType: 'zone', message: ['firewall_rules', 'filters'] }],
+    },
+    {
+      // Only the bypass rule is carried (spec: firewall rules to migrate); the block rule keeps the filter, and its length, here.
+      name: 'a filter shared by a long bypass rule and a block rule stays here',
+      snapshot: { zones: [{ name: 'a.example', ...sharedBypass }] },
+      findings: [{ messageId: 'filterTooLong', resourceType: 'filter', resourceId: sharedFilter['id'] as string, resourceName: 'Partner paths' }],
     },
     {
       // API spec, States and transitions: a migrated zone has no previous managed rules, so nothing is left to migrate.
