@@ -33,10 +33,17 @@ const COMMAND = 'firewall create';
 const ATTEMPTS = 2;
 
 /**
+ * A failure after which the zone is known unchanged: the API refused the write, or reading back
+ * showed it did not land. Nothing to rescan (a rescan would spend the budget on what cannot have
+ * changed); any other failure may have written, and the caller rescans.
+ */
+export class NothingWrittenError extends FirewallCreateError {}
+
+/**
  * The entry point was created by someone else after our read: nothing was written, and the rule
  * must be planned again (its duplicate, quota and position checks) against the entry point there is.
  */
-export class EntrypointAppearedError extends FirewallCreateError {}
+export class EntrypointAppearedError extends NothingWrittenError {}
 
 /** The create's refusal of a second entry point for the phase (in the wild: code 20217, pointer `/kind`, "exceeded maximum number of zone rulesets for phase"). */
 const RULESET_VALIDATION = 20217;
@@ -92,7 +99,7 @@ export async function createCustomRule(client: ApiClient, log: ActionLog, plan: 
       if (creating && entrypointExists(err)) {
         throw new EntrypointAppearedError(`the zone's ${CUSTOM_PHASE} entry point was created by someone else after it was read (nothing was written; run the same command again to add the rule to it)`);
       }
-      if (isPermanent(err)) throw new FirewallCreateError(`the custom rule was refused: ${(err as Error).message} (nothing was written)`);
+      if (isPermanent(err)) throw new NothingWrittenError(`the custom rule was refused: ${(err as Error).message} (nothing was written)`);
       // The write may have happened: the entry point is read back and the rule looked for by its ref.
       let current: Entrypoint | null;
       try {
@@ -109,7 +116,7 @@ export async function createCustomRule(client: ApiClient, log: ActionLog, plan: 
         return found;
       }
       if (attempt >= ATTEMPTS) {
-        throw new FirewallCreateError(`writing the custom rule failed ${attempt} times (last: ${(err as Error).message}) and the entry point does not have it (ref ${ref}): nothing was written; run the same command again later`);
+        throw new NothingWrittenError(`writing the custom rule failed ${attempt} times (last: ${(err as Error).message}) and the entry point does not have it (ref ${ref}): nothing was written; run the same command again later`);
       }
       entrypoint = current;
     }

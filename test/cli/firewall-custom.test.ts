@@ -187,8 +187,13 @@ describe('zonewarden firewall create (a WAF custom rule)', () => {
     const emu = await today();
     const { run, actions } = setup(emu, { rules: { 'custom-rules-quota': { options: { quotas: { free: 10 } } } } });
     for (const n of [4, 5]) expect((await run('--zone', 'fabrikam-trails.example', '--expression', `ip.src eq 192.0.2.${n}`, '--action', 'block', '--yes')).code).toBe(0);
+    const reads = { ...emu.stats().requests.byRoute };
     const refused = await run('--zone', 'fabrikam-trails.example', '--expression', 'ip.src eq 192.0.2.6', '--action', 'block', '--yes');
     expect(refused.code).toBe(2);
+    // A refusal changed nothing: the zone is not rescanned (its requests are the zone, the entry point and the refused write).
+    const spent = Object.entries(emu.stats().requests.byRoute).filter(([route, n]) => n !== (reads[route] ?? 0)).map(([route]) => route).sort();
+    expect(spent).toEqual(['GET /zones', 'GET /zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint', 'POST /zones/{zone_id}/rulesets/{ruleset_id}/rules']);
+    expect(refused.stdout).not.toContain('rescanned');
     expect(lastLine(refused.stderr)).toMatch(/^zonewarden firewall: the custom rule was refused: .*exceeded maximum number of rules in the phase http_request_firewall_custom: 6 out of 5.* \(nothing was written\)$/);
     expect((await customRules(emu, 'fabrikam-trails.example')).rules).toHaveLength(5);
     expect(actions().map((a) => [a.outcome, a.apiCodes])).toEqual([['ok', []], ['ok', []], ['failed', [20217]]]);
