@@ -295,6 +295,19 @@ describe('a write whose answer is lost', () => {
     expect(emu.stats().requests.byRoute['POST /zones/{zone_id}/rulesets/{ruleset_id}/rules']).toBe(1);
   });
 
+  it('finds the entry point it created by the rule\'s ref when the create\'s answer is lost, and creates nothing twice', async () => {
+    const emu = await start({ dataset: caseDataset(), apiEra: 'retired', lostAnswerRoutes: ['POST /zones/{zone_id}/rulesets'] });
+    const { run } = setup(emu);
+    const args = ['--zone', 'weekend-hack.test', '--expression', 'http.request.uri.path eq "/xmlrpc.php"', '--action', 'managed_challenge', '--yes'];
+    const r = await run(...args);
+    expect(r.code, r.stderr).toBe(0);
+    const after = await customRules(emu, 'weekend-hack.test');
+    expect(after.rules).toHaveLength(1);
+    expect(r.stdout).toMatch(new RegExp(`created custom rule ${after.rules[0]!.id} on weekend-hack\\.test: entry point ${after.id} \\(created\\), version 1 \\(its answer was lost: .*HTTP 502.*; found by its ref\\)`));
+    expect(emu.stats().requests.byRoute['POST /zones/{zone_id}/rulesets']).toBe(1);
+    expect(writesTo(emu)).toEqual(['POST /zones/{zone_id}/rulesets']);
+  });
+
   it('writes once more when reading back shows the failed write did not land, and stops after that', async () => {
     const emu = await start({ dataset: caseDataset(), apiEra: 'retired', failRoutes: ['POST /zones/{zone_id}/rulesets/{ruleset_id}/rules'] });
     const { run, actions } = setup(emu);
