@@ -118,6 +118,8 @@ export async function createCustomRule(client: ApiClient, log: ActionLog, plan: 
       if (attempt >= ATTEMPTS) {
         throw new NothingWrittenError(`writing the custom rule failed ${attempt} times (last: ${(err as Error).message}) and the entry point does not have it (ref ${ref}): nothing was written; run the same command again later`);
       }
+      // Our create did not land, yet the zone has an entry point now: someone else's, planned against again.
+      if (creating && current) throw new EntrypointAppearedError(`the zone's ${CUSTOM_PHASE} entry point was created by someone else while the create failed (${(err as Error).message}; nothing was written)`);
       entrypoint = current;
     }
   }

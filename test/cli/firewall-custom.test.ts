@@ -263,6 +263,19 @@ describe('an entry point created by someone else between the read and the write'
     expect(r.stdout).toContain(`created custom rule ${after.rules[1]!.id} on weekend-hack.test: entry point ${after.id}, version 2`);
   });
 
+  it('plans again when its create failed and the entry point read back is the colleague\'s: their same rule is not doubled', async () => {
+    const emu = await start({ dataset: caseDataset(), apiEra: 'retired', failRoutes: ['POST /zones/{zone_id}/rulesets'] });
+    const colleague = { action: 'managed_challenge', expression: 'http.request.uri.path eq "/xmlrpc.php"', ref: 'colleague-1' };
+    const base = await racingColleague(emu, 'weekend-hack.test', colleague);
+    const { db } = setup(emu);
+    const args = ['--zone', 'weekend-hack.test', '--expression', 'http.request.uri.path eq "/xmlrpc.php"', '--action', 'managed_challenge', '--yes', '--retries', '0'];
+    const r = await runInProcess(['firewall', 'create', '--base-url', base, '--db', db, '--budget', '1000000', ...args], { ZONEWARDEN_API_TOKEN: TOKEN }, '/');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('was created by someone else while the create failed');
+    expect(lastLine(r.stdout)).toMatch(/already runs this expression with action managed_challenge: nothing to do$/);
+    expect((await customRules(emu, 'weekend-hack.test')).rules.map((x) => x.ref)).toEqual(['colleague-1']);
+  });
+
   it('is a no-op when the colleague created the same rule', async () => {
     const emu = await today();
     const colleague = { action: 'managed_challenge', expression: 'http.request.uri.path eq "/xmlrpc.php"', ref: 'colleague-1' };
