@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/client.js';
-import { ApiAuthError, ApiGoneError, ApiRequestError } from '../api/errors.js';
+import { ApiAuthError, ApiError, ApiGoneError, ApiRequestError } from '../api/errors.js';
 import { CUSTOM_PHASE, readEntrypoint, type CustomRulePlan, type Entrypoint } from './custom-rule-plan.js';
 import { FirewallCreateError } from './firewall-plan.js';
 import type { ActionLog } from './log.js';
@@ -8,7 +8,11 @@ import type { ActionLog } from './log.js';
  * Writing a WAF custom rule the way the vendor documents it (WAF, "Create custom rules via API"):
  * added to the zone's `http_request_firewall_custom` entry point (`POST .../rulesets/{id}/rules`,
  * with `position` when asked), or, when the zone has none, the entry point created with the rule
- * (`PUT` on the phase's entry point). The rule carries a `ref` derived from what it does: after a
+ * with the rulesets API's create (`POST /zones/{id}/rulesets`, kind `zone`, the phase). Not the
+ * `PUT` on the phase's entry point, which also creates it: a PUT replaces every rule, so an entry
+ * point someone created between our read and our write would lose its rules, while the create is
+ * refused when the entry point exists (a phase has one; 400 code 20217 on `/kind`): the caller
+ * then plans again against the entry point there is. The rule carries a `ref` derived from what it does: after a
  * failure that may have passed (a server error, a lost answer, the network), the entry point is
  * read back and the rule looked for by that ref before anything is written again, so the rule is
  * never written twice. A refusal (a 4xx) is final and nothing was written.
@@ -27,6 +31,24 @@ export interface CustomRuleResult {
 const COMMAND = 'firewall create';
 /** Writes tried in all: the first, and one more once reading back showed the first did not land. */
 const ATTEMPTS = 2;
+
+/**
+ * A failure after which the zone is known unchanged: the API refused the write, or reading back
+ * showed it did not land. Nothing to rescan (a rescan would spend the budget on what cannot have
+ * changed); any other failure may have written, and the caller rescans.
+ */
+export class NothingWrittenError extends FirewallCreateError {}
+
+/**
+ * The entry point was created by someone else after our read: nothing was written, and the rule
+ * must be planned again (its duplicate, quota and position checks) against the entry point there is.
+ */
+export class EntrypointAppearedError extends NothingWrittenError {}
+
+/** The create's refusal of a second entry point for the phase (in the wild: code 20217, pointer `/kind`, "exceeded maximum number of zone rulesets for phase"). */
+const RULESET_VALIDATION = 20217;
+export const entrypointExists = (err: unknown): boolean =>
+  err instanceof ApiError && err.status === 400 && err.apiErrors.some((e) => e.code === RULESET_VALIDATION && e.pointer === '/kind');
 
 const isPermanent = (err: unknown): boolean => err instanceof ApiRequestError || err instanceof ApiAuthError || err instanceof ApiGoneError;
 
@@ -54,7 +76,8 @@ async function write(client: ApiClient, plan: CustomRulePlan, entrypoint: Entryp
     const body = { ...plan.rule, ...(plan.position ? { position: plan.position } : {}) };
     return (await client.request<Ruleset>('POST', `/zones/${zone}/rulesets/${encodeURIComponent(entrypoint.id)}/rules`, { body })).result;
   }
-  return (await client.request<Ruleset>('PUT', `/zones/${zone}/rulesets/phases/${CUSTOM_PHASE}/entrypoint`, { body: { rules: [plan.rule] } })).result;
+  const ruleset = { name: 'default', kind: 'zone', phase: CUSTOM_PHASE, rules: [plan.rule] };
+  return (await client.request<Ruleset>('POST', `/zones/${zone}/rulesets`, { body: ruleset })).result;
 }
 
 export async function createCustomRule(client: ApiClient, log: ActionLog, plan: CustomRulePlan): Promise<CustomRuleResult> {
@@ -73,7 +96,10 @@ export async function createCustomRule(client: ApiClient, log: ActionLog, plan: 
       return result;
     } catch (err) {
       log.recordFailure({ ...where, action: 'custom_rule.create', target: { type: 'custom_rule', id: null, name }, detail: { ...detail, createdEntrypoint: creating, attempt } }, err);
-      if (isPermanent(err)) throw new FirewallCreateError(`the custom rule was refused: ${(err as Error).message} (nothing was written)`);
+      if (creating && entrypointExists(err)) {
+        throw new EntrypointAppearedError(`the zone's ${CUSTOM_PHASE} entry point was created by someone else after it was read (nothing was written; run the same command again to add the rule to it)`);
+      }
+      if (isPermanent(err)) throw new NothingWrittenError(`the custom rule was refused: ${(err as Error).message} (nothing was written)`);
       // The write may have happened: the entry point is read back and the rule looked for by its ref.
       let current: Entrypoint | null;
       try {
@@ -90,8 +116,10 @@ export async function createCustomRule(client: ApiClient, log: ActionLog, plan: 
         return found;
       }
       if (attempt >= ATTEMPTS) {
-        throw new FirewallCreateError(`writing the custom rule failed ${attempt} times (last: ${(err as Error).message}) and the entry point does not have it (ref ${ref}): nothing was written; run the same command again later`);
+        throw new NothingWrittenError(`writing the custom rule failed ${attempt} times (last: ${(err as Error).message}) and the entry point does not have it (ref ${ref}): nothing was written; run the same command again later`);
       }
+      // Our create did not land, yet the zone has an entry point now: someone else's, planned against again.
+      if (creating && current) throw new EntrypointAppearedError(`the zone's ${CUSTOM_PHASE} entry point was created by someone else while the create failed (${(err as Error).message}; nothing was written)`);
       entrypoint = current;
     }
   }

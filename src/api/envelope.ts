@@ -66,6 +66,9 @@ function readErrorItems(value: unknown, redact: (text: string) => string): ApiEr
     const out: ApiErrorItem = { message: redact(typeof item['message'] === 'string' ? item['message'] : JSON.stringify(e)) };
     if (typeof item['code'] === 'number') out.code = item['code'];
     if (item['meta'] && typeof item['meta'] === 'object') out.meta = JSON.parse(redact(JSON.stringify(item['meta']))) as Record<string, unknown>;
+    const source = item['source'];
+    const pointer = source && typeof source === 'object' ? (source as Record<string, unknown>)['pointer'] : undefined;
+    if (typeof pointer === 'string') out.pointer = pointer;
     return [out];
   });
 }

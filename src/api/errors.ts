@@ -8,6 +8,8 @@ export interface ApiErrorItem {
   code?: number;
   message: string;
   meta?: Record<string, unknown>;
+  /** The rulesets API's `source.pointer`: the request field refused (e.g. `/kind`). */
+  pointer?: string;
 }
 
 export interface ApiErrorFields {

@@ -1,9 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
 import { caseDataset } from '../support/case-dataset.js';
-import { emulatorsClosedAfterEach, get, raw, zoneId } from '../support/http.js';
+import { emulatorsClosedAfterEach, get, raw, TOKEN, zoneId } from '../support/http.js';
 import { runInProcess, writeCommand, writesTo } from '../support/in-process.js';
 
 /**
@@ -95,7 +97,8 @@ describe('zonewarden firewall create (a WAF custom rule)', () => {
     const r = await run('--zone', 'weekend-hack.test', '--expression', 'http.request.uri.path eq "/xmlrpc.php"', '--action', 'managed_challenge', '--yes');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("creating the zone's custom rules entry point with the rule: action managed_challenge");
-    expect(writesTo(emu)).toEqual(['PUT /zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint']);
+    // vendor docs: create a ruleset (kind zone, the phase): unlike a PUT of the entry point, it never replaces rules.
+    expect(writesTo(emu)).toEqual(['POST /zones/{zone_id}/rulesets']);
     const after = await customRules(emu, 'weekend-hack.test');
     expect(after.rules.map((x) => [x.action, x.expression])).toEqual([['managed_challenge', 'http.request.uri.path eq "/xmlrpc.php"']]);
     expect(r.stdout).toContain(`entry point ${after.id} (created), version 1`);
@@ -184,8 +187,13 @@ describe('zonewarden firewall create (a WAF custom rule)', () => {
     const emu = await today();
     const { run, actions } = setup(emu, { rules: { 'custom-rules-quota': { options: { quotas: { free: 10 } } } } });
     for (const n of [4, 5]) expect((await run('--zone', 'fabrikam-trails.example', '--expression', `ip.src eq 192.0.2.${n}`, '--action', 'block', '--yes')).code).toBe(0);
+    const reads = { ...emu.stats().requests.byRoute };
     const refused = await run('--zone', 'fabrikam-trails.example', '--expression', 'ip.src eq 192.0.2.6', '--action', 'block', '--yes');
     expect(refused.code).toBe(2);
+    // A refusal changed nothing: the zone is not rescanned (its requests are the zone, the entry point and the refused write).
+    const spent = Object.entries(emu.stats().requests.byRoute).filter(([route, n]) => n !== (reads[route] ?? 0)).map(([route]) => route).sort();
+    expect(spent).toEqual(['GET /zones', 'GET /zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint', 'POST /zones/{zone_id}/rulesets/{ruleset_id}/rules']);
+    expect(refused.stdout).not.toContain('rescanned');
     expect(lastLine(refused.stderr)).toMatch(/^zonewarden firewall: the custom rule was refused: .*exceeded maximum number of rules in the phase http_request_firewall_custom: 6 out of 5.* \(nothing was written\)$/);
     expect((await customRules(emu, 'fabrikam-trails.example')).rules).toHaveLength(5);
     expect(actions().map((a) => [a.outcome, a.apiCodes])).toEqual([['ok', []], ['ok', []], ['failed', [20217]]]);
@@ -200,6 +208,84 @@ describe('a token that may not read the custom rules', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^zonewarden firewall: reading the custom rules of northwind\.example was refused \(.*\): writing custom rules needs a token with Zone · Zone WAF · Edit \(nothing was written\)\n$/);
     expect(writesTo(emu)).toEqual([]);
+  });
+});
+
+/**
+ * A proxy in front of the emulator through which a colleague creates the zone's custom rules entry
+ * point (with a rule of theirs) right after zonewarden read that it had none.
+ */
+async function racingColleague(emu: RunningEmulator, zone: string, colleague: Record<string, unknown>): Promise<string> {
+  const target = new URL(emu.url);
+  const entrypointPath = `${target.pathname}/zones/${zoneId(emu, zone)}/rulesets/phases/http_request_firewall_custom/entrypoint`;
+  let raced = false;
+  const server = createServer((req, res) => {
+    const upstream = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (c: Buffer) => chunks.push(c));
+      answer.on('end', () => {
+        const relay = () => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(Buffer.concat(chunks));
+        };
+        if (raced || req.method !== 'GET' || req.url !== entrypointPath || answer.statusCode !== 404) return relay();
+        raced = true;
+        void raw(emu, 'PUT', `/zones/${zoneId(emu, zone)}/rulesets/phases/http_request_firewall_custom/entrypoint`, { body: { rules: [colleague] } }).then(relay);
+      });
+    });
+    req.pipe(upstream);
+  });
+  proxies.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}${target.pathname}`;
+}
+
+const proxies: Server[] = [];
+afterEach(async () => {
+  for (const s of proxies.splice(0)) await new Promise((r) => s.close(r));
+});
+
+describe('an entry point created by someone else between the read and the write', () => {
+  it("keeps the colleague's rule and adds ours to their entry point (a PUT would have replaced it)", async () => {
+    const emu = await today();
+    const colleague = { action: 'block', expression: 'ip.src eq 192.0.2.66', description: "a colleague's rule", ref: 'colleague-1' };
+    const base = await racingColleague(emu, 'weekend-hack.test', colleague);
+    const { db } = setup(emu);
+    const args = ['--zone', 'weekend-hack.test', '--expression', 'http.request.uri.path eq "/xmlrpc.php"', '--action', 'managed_challenge', '--yes'];
+    const r = await runInProcess(['firewall', 'create', '--base-url', base, '--db', db, '--budget', '1000000', ...args], { ZONEWARDEN_API_TOKEN: TOKEN }, '/');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("the zone's http_request_firewall_custom entry point was created by someone else after it was read");
+    const after = await customRules(emu, 'weekend-hack.test');
+    expect(after.rules.map((x) => [x.ref, x.action, x.expression])).toEqual([
+      ['colleague-1', 'block', 'ip.src eq 192.0.2.66'],
+      [expect.stringMatching(/^zonewarden-[0-9a-f]{20}$/), 'managed_challenge', 'http.request.uri.path eq "/xmlrpc.php"'],
+    ]);
+    expect(r.stdout).toContain(`created custom rule ${after.rules[1]!.id} on weekend-hack.test: entry point ${after.id}, version 2`);
+  });
+
+  it('plans again when its create failed and the entry point read back is the colleague\'s: their same rule is not doubled', async () => {
+    const emu = await start({ dataset: caseDataset(), apiEra: 'retired', failRoutes: ['POST /zones/{zone_id}/rulesets'] });
+    const colleague = { action: 'managed_challenge', expression: 'http.request.uri.path eq "/xmlrpc.php"', ref: 'colleague-1' };
+    const base = await racingColleague(emu, 'weekend-hack.test', colleague);
+    const { db } = setup(emu);
+    const args = ['--zone', 'weekend-hack.test', '--expression', 'http.request.uri.path eq "/xmlrpc.php"', '--action', 'managed_challenge', '--yes', '--retries', '0'];
+    const r = await runInProcess(['firewall', 'create', '--base-url', base, '--db', db, '--budget', '1000000', ...args], { ZONEWARDEN_API_TOKEN: TOKEN }, '/');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('was created by someone else while the create failed');
+    expect(lastLine(r.stdout)).toMatch(/already runs this expression with action managed_challenge: nothing to do$/);
+    expect((await customRules(emu, 'weekend-hack.test')).rules.map((x) => x.ref)).toEqual(['colleague-1']);
+  });
+
+  it('is a no-op when the colleague created the same rule', async () => {
+    const emu = await today();
+    const colleague = { action: 'managed_challenge', expression: 'http.request.uri.path eq "/xmlrpc.php"', ref: 'colleague-1' };
+    const base = await racingColleague(emu, 'weekend-hack.test', colleague);
+    const { db } = setup(emu);
+    const args = ['--zone', 'weekend-hack.test', '--expression', 'http.request.uri.path eq "/xmlrpc.php"', '--action', 'managed_challenge', '--yes'];
+    const r = await runInProcess(['firewall', 'create', '--base-url', base, '--db', db, '--budget', '1000000', ...args], { ZONEWARDEN_API_TOKEN: TOKEN }, '/');
+    expect(r.code, r.stderr).toBe(0);
+    expect(lastLine(r.stdout)).toMatch(/already runs this expression with action managed_challenge: nothing to do$/);
+    expect((await customRules(emu, 'weekend-hack.test')).rules.map((x) => x.ref)).toEqual(['colleague-1']);
   });
 });
 
@@ -220,6 +306,19 @@ describe('a write whose answer is lost', () => {
     const again = await run(...BLOCK, '--yes');
     expect(again.stdout).toContain('nothing to do');
     expect(emu.stats().requests.byRoute['POST /zones/{zone_id}/rulesets/{ruleset_id}/rules']).toBe(1);
+  });
+
+  it('finds the entry point it created by the rule\'s ref when the create\'s answer is lost, and creates nothing twice', async () => {
+    const emu = await start({ dataset: caseDataset(), apiEra: 'retired', lostAnswerRoutes: ['POST /zones/{zone_id}/rulesets'] });
+    const { run } = setup(emu);
+    const args = ['--zone', 'weekend-hack.test', '--expression', 'http.request.uri.path eq "/xmlrpc.php"', '--action', 'managed_challenge', '--yes'];
+    const r = await run(...args);
+    expect(r.code, r.stderr).toBe(0);
+    const after = await customRules(emu, 'weekend-hack.test');
+    expect(after.rules).toHaveLength(1);
+    expect(r.stdout).toMatch(new RegExp(`created custom rule ${after.rules[0]!.id} on weekend-hack\\.test: entry point ${after.id} \\(created\\), version 1 \\(its answer was lost: .*HTTP 502.*; found by its ref\\)`));
+    expect(emu.stats().requests.byRoute['POST /zones/{zone_id}/rulesets']).toBe(1);
+    expect(writesTo(emu)).toEqual(['POST /zones/{zone_id}/rulesets']);
   });
 
   it('writes once more when reading back shows the failed write did not land, and stops after that', async () => {

@@ -160,6 +160,47 @@ describe('putting the entry point', () => {
   });
 });
 
+describe('creating the entry point (POST /zones/{zone_id}/rulesets)', () => {
+  const create = (emu: RunningEmulator, zone: string, rules: unknown[]) =>
+    raw(emu, 'POST', `/zones/${zoneId(emu, zone)}/rulesets`, { body: { name: 'default', kind: 'zone', phase: 'http_request_firewall_custom', rules } });
+
+  // vendor docs: create a ruleset (name, kind "zone", phase: a phase entry point at the zone level).
+  it('creates the entry point of a zone without one, version 1, listed and in the audit log', async () => {
+    const emu = await start();
+    const size = emu.org.audit.size;
+    const answer = await create(emu, 'weekend-hack.test', [{ action: 'block', expression: 'ip.src eq 192.0.2.9', ref: 'r1' }]);
+    expect(answer.status).toBe(200);
+    expect(answer.json.result).toMatchObject({ name: 'default', phase: 'http_request_firewall_custom', kind: 'zone', version: '1', rules: [{ ref: 'r1', version: '1', enabled: true }] });
+    expect((await entrypoint(emu, 'weekend-hack.test')).id).toBe(answer.json.result.id);
+    const entries = emu.org.audit.all().slice(size);
+    expect(entries.map((e) => [e.zone?.name, e.resource.product, e.action.type, e.raw.method])).toEqual([['weekend-hack.test', 'rulesets', 'create', 'POST']]);
+  });
+
+  // wild (terraform-provider-cloudflare issues, 2021-2025): a second zone ruleset for a phase answers 400, code 20217,
+  // "'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase ...", pointer /kind;
+  // vendor docs ("About phases"): each phase has at most one entry point ruleset per zone.
+  it('refuses a second entry point for the phase, and leaves the first and its rules as they were', async () => {
+    const emu = await start();
+    const before = await entrypoint(emu, 'northwind.example');
+    const answer = await create(emu, 'northwind.example', [{ action: 'block', expression: 'ip.src eq 192.0.2.9' }]);
+    expect(answer.status).toBe(400);
+    expect(answer.json.errors).toEqual([
+      { code: 20217, message: "'zone' is not a valid value for kind because exceeded maximum number of zone rulesets for phase http_request_firewall_custom", source: { pointer: '/kind' } },
+    ]);
+    expect(await entrypoint(emu, 'northwind.example')).toEqual(before);
+  });
+
+  it('checks the rules as a PUT does, and needs a name', async () => {
+    const emu = await start();
+    const bad = await create(emu, 'weekend-hack.test', [{ action: 'block', expression: 'ip.src eq' }]);
+    expect(bad.status).toBe(400);
+    expect(bad.json.errors[0].source.pointer).toBe('/rules/0/expression');
+    const nameless = await raw(emu, 'POST', `/zones/${zoneId(emu, 'weekend-hack.test')}/rulesets`, { body: { kind: 'zone', phase: 'http_request_firewall_custom' } });
+    expect(nameless.json.errors[0].source.pointer).toBe('/name');
+    expect((await get(emu, ENTRYPOINT(emu, 'weekend-hack.test'))).status).toBe(404);
+  });
+});
+
 describe('the account audit log', () => {
   // vendor docs: audit logs record creates and updates through the API; the crawler reads a zone again when an entry names it.
   it('records each write as a rulesets change of the zone', async () => {

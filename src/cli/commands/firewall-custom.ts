@@ -1,4 +1,4 @@
-import { createCustomRule } from '../../actions/custom-rule.js';
+import { createCustomRule, EntrypointAppearedError, NothingWrittenError, type CustomRuleResult } from '../../actions/custom-rule.js';
 import { planCustomRule, type CustomRulePlan, type CustomRuleRequest } from '../../actions/custom-rule-plan.js';
 import type { ZoneTarget } from '../../actions/zones.js';
 import { EXIT } from '../../common/errors.js';
@@ -46,16 +46,53 @@ export async function createCustom(
     say('dry run: nothing was written; add --yes to create it');
     return EXIT.ok;
   }
-  let result;
+  let result: CustomRuleResult;
   try {
-    result = await createCustomRule(session.client, session.log, plan);
+    result = await writeRule(session, zone, plan);
   } catch (err) {
-    // A failure after which the rule may be there after all: the rescan shows what the zone has.
-    await session.rescan([zone.name]);
+    if (err instanceof EntrypointAppearedError) return await replanned(session, zone, request, quotas, say, err);
     throw err;
   }
+  return await created(session, zone, result, say);
+}
+
+/** The write; a failure after which the rule may be there after all rescans, so the database shows what the zone has. */
+async function writeRule(session: WriteSession, zone: ZoneTarget, plan: CustomRulePlan): Promise<CustomRuleResult> {
+  try {
+    return await createCustomRule(session.client, session.log, plan);
+  } catch (err) {
+    if (!(err instanceof NothingWrittenError)) await session.rescan([zone.name]);
+    throw err;
+  }
+}
+
+async function created(session: WriteSession, zone: ZoneTarget, result: CustomRuleResult, say: (text: string) => void): Promise<number> {
   const found = result.foundAfter ? ` (its answer was lost: ${result.foundAfter}; found by its ref)` : '';
   say(`created custom rule ${result.ruleId ?? '(id not returned)'} on ${zone.name}: entry point ${result.rulesetId ?? '(id not returned)'}${result.createdEntrypoint ? ' (created)' : ''}, version ${result.version ?? '?'}${found}`);
   await session.rescan([zone.name]);
   return EXIT.ok;
+}
+
+/**
+ * The entry point appeared between our read and the create, which was refused: the rule is planned
+ * again against it (an identical rule there means nothing to do; the quota and --position are
+ * checked against its rules) and added to it. Once: a second race is reported, not chased.
+ */
+async function replanned(
+  session: WriteSession,
+  zone: ZoneTarget,
+  request: CustomRuleRequest,
+  quotas: Readonly<Record<string, number>>,
+  say: (text: string) => void,
+  appeared: EntrypointAppearedError,
+): Promise<number> {
+  say(`${appeared.message}: reading it again`);
+  // Planned again as at first: its refusals (the quota, --position) are made before any write.
+  const plan = await planCustomRule(session.client, zone, request, quotas);
+  if (plan.existing) {
+    say(`custom rule ${String(plan.existing.id)} of the new entry point already runs this expression with action ${request.action}: nothing to do`);
+    return EXIT.ok;
+  }
+  say(plan.entrypoint ? `adding the custom rule to entry point ${plan.entrypoint.id} (${where(plan)}), ref ${String(plan.rule['ref'])}` : `the entry point is gone again: creating it with the rule`);
+  return await created(session, zone, await writeRule(session, zone, plan), say);
 }

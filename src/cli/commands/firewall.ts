@@ -38,7 +38,8 @@ export const firewallCommand = defineCommand({
   description: `
 'zonewarden firewall create' writes a WAF custom rule (phase http_request_firewall_custom), the way
 today's API takes rules: added to the zone's custom rules entry point (last, or where --position
-says), or, when the zone has none yet, the entry point created with the rule. The rule carries a
+says), or, when the zone has none yet, the entry point created with the rule (never replacing one
+someone created meanwhile: the rule is then checked again and added to theirs). The rule carries a
 ref derived from the zone, expression, action and what it skips: after a failure that may have
 passed (a server error, a lost answer), the entry point is read back and the rule looked for by
 that ref before anything is written again, so it is never written twice.

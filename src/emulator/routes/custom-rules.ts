@@ -18,6 +18,8 @@ import { recordEntrypointWrite } from './ruleset-audit.js';
  * - `PUT /zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint` with `{rules}`
  *   replaces the rules, creating the entry point when the zone has none; a rule that names the id
  *   of a rule it had keeps that id;
+ * - `POST /zones/{zone_id}/rulesets` with `{name, kind: "zone", phase, rules}` creates the entry
+ *   point, refused while it exists (never replacing rules someone else wrote meanwhile);
  * - `POST /zones/{zone_id}/rulesets/{ruleset_id}/rules` adds one rule, last unless `position`
  *   says `{index}` (from 1), `{before: id}` or `{after: id}` (an empty id: first, or last).
  *
@@ -170,10 +172,8 @@ function save(ctx: RequestContext, zone: Zone, rules: RulesetRule[], now: string
   return ruleset;
 }
 
-function putEntrypoint(ctx: RequestContext) {
-  const zone = zoneFor(ctx);
-  const body = ctx.body();
-  if (!isObject(body) || !Array.isArray(body['rules'])) throw new ApiFailure(400, [invalid('/rules', body === null ? null : typeof body, 'rules', 'the body is a ruleset object with a rules array')]);
+/** The checked rules of a PUT or a create: refused whole (400, one item per problem) when any is wrong. */
+function checkedRules(ctx: RequestContext, zone: Zone, body: Record<string, unknown>, now: string): RulesetRule[] {
   const errors: ErrorItem[] = [];
   for (const key of ['name', 'description'] as const) {
     if (body[key] !== undefined && typeof body[key] !== 'string') errors.push(invalid(`/${key}`, body[key], key, `${key} is a string`));
@@ -186,13 +186,49 @@ function putEntrypoint(ctx: RequestContext) {
   });
   if (errors.length) throw new ApiFailure(400, errors);
   refuseOverQuota(zone, raws.length, '/rules');
-  const now = ctx.org.clock.iso();
   const rules = (inputs as RuleInput[]).map((input) => toRule(ctx, input, now, input.id === undefined ? undefined : current.get(input.id)));
   refuseDuplicateRefs(rules, (i) => `/rules/${i}/ref`);
+  return rules;
+}
+
+function metaOf(body: Record<string, unknown>): { name?: string; description?: string } {
   const meta: { name?: string; description?: string } = {};
   if (typeof body['name'] === 'string') meta.name = body['name'];
   if (typeof body['description'] === 'string') meta.description = body['description'];
-  return ok(save(ctx, zone, rules, now, body, meta));
+  return meta;
+}
+
+function putEntrypoint(ctx: RequestContext) {
+  const zone = zoneFor(ctx);
+  const body = ctx.body();
+  if (!isObject(body) || !Array.isArray(body['rules'])) throw new ApiFailure(400, [invalid('/rules', body === null ? null : typeof body, 'rules', 'the body is a ruleset object with a rules array')]);
+  const now = ctx.org.clock.iso();
+  return ok(save(ctx, zone, checkedRules(ctx, zone, body, now), now, body, metaOf(body)));
+}
+
+/**
+ * `POST /zones/{zone_id}/rulesets` (ruleset engine, "Create a ruleset": `name`, `kind`, `phase`
+ * required, `rules` optional): kind `zone` creates the phase's entry point, and a phase has at most
+ * one ("About phases"), so while the entry point exists the create is refused as the vendor refuses
+ * it in the wild: 400, code 20217, "'zone' is not a valid value for kind because exceeded maximum
+ * number of zone rulesets for phase ...", pointer `/kind`. Unlike a PUT, it never replaces rules.
+ */
+function createRuleset(ctx: RequestContext) {
+  const zone = zoneFor(ctx);
+  const body = ctx.body();
+  if (!isObject(body)) throw new ApiFailure(400, [invalid('', body === null ? null : typeof body, 'ruleset', 'the body is a ruleset object')]);
+  const errors: ErrorItem[] = [];
+  if (typeof body['name'] !== 'string' || body['name'] === '') errors.push(invalid('/name', body['name'] ?? null, 'name', 'a ruleset needs a name'));
+  if (body['rules'] !== undefined && !Array.isArray(body['rules'])) errors.push(invalid('/rules', body['rules'], 'rules', 'rules is a list'));
+  if (errors.length) throw new ApiFailure(400, errors);
+  if (body['kind'] !== 'zone' || body['phase'] !== CUSTOM_PHASE) {
+    throw fail(400, CODES.validation, `the emulator creates the ${CUSTOM_PHASE} entry point only (kind zone, phase ${CUSTOM_PHASE})`);
+  }
+  if (zone.security.customRules) {
+    throw new ApiFailure(400, [invalid('/kind', 'zone', 'kind', `exceeded maximum number of zone rulesets for phase ${CUSTOM_PHASE}`)]);
+  }
+  const now = ctx.org.clock.iso();
+  return ok(save(ctx, zone, checkedRules(ctx, zone, { ...body, rules: body['rules'] ?? [] }, now), now, body, metaOf(body)));
 }
 
 /** Where `position` puts a rule among `rules` (vendor docs: change the order of a rule in a ruleset), as an index from 0. */
@@ -241,4 +277,5 @@ function addRule(ctx: RequestContext) {
 export const customRuleRoutes: Route[] = [
   { method: 'PUT', template: `/zones/{zone_id}/rulesets/phases/${CUSTOM_PHASE}/entrypoint`, handler: putEntrypoint },
   { method: 'POST', template: '/zones/{zone_id}/rulesets/{ruleset_id}/rules', handler: addRule },
+  { method: 'POST', template: '/zones/{zone_id}/rulesets', handler: createRuleset },
 ];
