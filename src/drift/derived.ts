@@ -4,8 +4,8 @@
  * since it expired, 0 if it was never on (vendor's API reference, zones): as served, every zone
  * that ever used the mode would look changed on every scan. Compared as the state it tells (`on`
  * while seconds are left, `off` otherwise), switching the mode on, or off, is a change of the zone
- * (`development_mode: off -> on`, as the development_mode setting showed it when it was read) and
- * the countdown is none. A value of another kind is compared as served.
+ * (`development_mode: "off" -> "on"`, the values the development_mode setting showed when it was
+ * read) and the countdown is none. A value of another kind is compared as served.
  */
 export function comparableVersion(type: string, item: unknown): unknown {
   if (type !== 'zone' || !item || typeof item !== 'object' || Array.isArray(item)) return item;
