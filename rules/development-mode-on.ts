@@ -41,8 +41,13 @@ export default defineRule({
     ctx.holdsUntil(null);
     // The zone list carries development_mode (seconds left; negative once expired, 0 if never on),
     // read tonight with the zone: the setting is not read where it does (crawler/reads/zone-settings.ts).
+    // The seconds count from when the list was read (the scan's start), not from the audit's time:
+    // judged later, the same list must give the same end.
     const listed = ctx.zone.listedDevelopmentMode;
-    if (listed !== null) return judgeLeft(ctx, listed, ctx.now.getTime(), '');
+    if (listed !== null) {
+      const listedAt = Date.parse(ctx.zone.listedAt() ?? '');
+      return judgeLeft(ctx, listed, Number.isFinite(listedAt) ? listedAt : ctx.now.getTime(), '');
+    }
     // A zone list without the field: the setting answer, read tonight or on an earlier night.
     const setting = settingOrAnswer(ctx, 'development_mode');
     if (!setting) return;
@@ -65,16 +70,15 @@ export default defineRule({
   },
 });
 
-/** Judged by the seconds it had left when read at `readAt` (ms): on until then, off once they have run out. */
+/**
+ * Judged by the seconds it had left when read at `readAt` (ms): on until then, off once they have
+ * run out. The finding names the end, not the time left: a verdict kept by a later audit (within
+ * its horizon) must still be true, and "20 minutes left" would not be.
+ */
 function judgeLeft(ctx: ZoneContext<RuleOptions>, seconds: number, readAt: number, locked: string): void {
   const ends = readAt + seconds * 1000;
   if (seconds <= 0 || ctx.now.getTime() >= ends) return ctx.pass();
   ctx.holdsUntil(new Date(ends));
-  const minutes = Math.ceil((ends - ctx.now.getTime()) / 60_000);
-  ctx.fail(settingRef(ctx, 'development_mode'), 'on', {
-    development_mode: 'on',
-    secondsLeft: Math.round((ends - ctx.now.getTime()) / 1000),
-    left: `${minutes} minute${minutes === 1 ? '' : 's'} left, until ${new Date(ends).toISOString()}`,
-    locked,
-  });
+  const until = new Date(ends).toISOString();
+  ctx.fail(settingRef(ctx, 'development_mode'), 'on', { development_mode: 'on', until, left: `until ${until}`, locked });
 }

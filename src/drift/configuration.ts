@@ -3,6 +3,7 @@ import type { Db } from '../snapshot/db.js';
 import { scanRef } from '../snapshot/scan-ref.js';
 import { TABLES, type Endpoint, type PartitionKind } from '../snapshot/tables.js';
 import { named, partitionKey, type ScanCoverage, type ZoneInfo } from './coverage-pair.js';
+import { comparableVersion } from './derived.js';
 import { fieldDiff } from './fields.js';
 import type { IgnoreList } from './ignore.js';
 import { CERTIFICATE_KIND, kindOfEndpoint, RESOURCE_KINDS, RESOURCE_TYPES, type ResourceKind } from './resources.js';
@@ -214,7 +215,7 @@ class Collector {
     const base = { type: kind.type, id, name, zone, ...(parent ? { parent } : {}) };
     if (before === undefined) return this.change({ change: 'added', ...base });
     if (after === undefined) return this.change({ change: 'removed', ...base });
-    const diff = fieldDiff(kind.type, before, after, this.ignore);
+    const diff = fieldDiff(kind.type, comparableVersion(kind.type, before), comparableVersion(kind.type, after), this.ignore);
     if (diff.changes.length === 0) {
       if (diff.ignored > 0) this.ignored++;
       return;

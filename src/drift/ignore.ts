@@ -20,9 +20,9 @@ export const DEFAULT_IGNORED_FIELDS: readonly string[] = [
   'custom_rules_entrypoint.last_updated',
   'custom_rules_entrypoint.rules.version',
   'custom_rules_entrypoint.rules.last_updated',
-  // Development Mode's countdown in the zone list (seconds left, then the seconds since it expired):
-  // it moves on every read; the development-mode-on finding says when the mode is on.
-  'zone.development_mode',
+  // Development Mode's countdown in its setting's answer (seconds left): it moves on every read;
+  // its value says on or off. (The zone list's development_mode is compared as on or off: derived.ts.)
+  'zone_setting.time_remaining',
   // Counters and flags the service keeps about a zone or record (quotas, detections, provenance).
   'zone.meta',
   'dns_record.meta',

@@ -42,6 +42,12 @@ export interface ZoneSecurity {
   settings: { [K in Exclude<SettingId, 'waf'>]: unknown };
   /** When each setting last changed (the answer's `modified_on`); default the zone's creation. */
   modified: Partial<Record<SettingId, string>>;
+  /**
+   * Settings whose value is locked (by the plan or an account policy): answered with their value
+   * and `editable: false` (vendor's API reference: zone settings, `editable`), like a setting the
+   * plan does not offer, whose value is then the default.
+   */
+  locked: SettingId[];
   dnssec: { status: 'active' | 'pending' | 'disabled' | 'pending-disabled' | 'error'; modified_on: string };
   universalSsl: boolean;
   /** The universal certificate's CA, as `GET /ssl/universal/settings` reports it (`certificate_authority`). */
@@ -119,6 +125,7 @@ export function defaultSecurity(since: string): ZoneSecurity {
       challenge_ttl: 1800,
     },
     modified: {},
+    locked: [],
     dnssec: { status: 'disabled', modified_on: since },
     universalSsl: true,
     universalSslCa: 'lets_encrypt',

@@ -310,6 +310,14 @@ export class ZoneView {
     return typeof v === 'number' && Number.isFinite(v) ? v : null;
   }
 
+  /**
+   * When the zone list served the zone's entry (listedDevelopmentMode's seconds count from then):
+   * the start of the scan that read it; null when the snapshot records no read of it.
+   */
+  listedAt(): string | null {
+    return this.reader.readStartedAt('zone', this.zone.id, 'zone');
+  }
+
   /** When the zone's settings were read: the start of the scan that read them (an incremental night carries them forward); null when not read. */
   settingsReadAt(): string | null {
     return this.reader.readStartedAt('zone', this.zone.id, 'zone_settings');

@@ -49,13 +49,20 @@ function organisation(changed: boolean, without: string[] = []): DatasetFile {
             ],
             migration: { state: 'start' },
             // Someone fixed the SSL mode (vendor docs: zone settings: ssl off | flexible | full | strict).
-            security: changed ? { settings: { ssl: 'strict' }, settings_modified_on: { ssl: 'now-1h' } } : { settings: { ssl: 'flexible' } },
+            // ...and someone switched Development Mode on (vendor's API reference, zones: the list's
+            // development_mode is 0 if never enabled, seconds left while on).
+            security: changed
+              ? { settings: { ssl: 'strict', development_mode: 'on' }, settings_modified_on: { ssl: 'now-1h', development_mode: 'now-1h' } }
+              : { settings: { ssl: 'flexible' } },
           },
           {
             name: 'api.example',
             plan: 'business',
             waf: { enabled: true, packages: [{ name: 'Cloudflare Managed Ruleset', groups: [{ name: 'Cloudflare Specials' }] }] },
             migration: { state: 'start' },
+            // Development Mode on at both scans, as if an hour apart: the list's seconds left go from
+            // about 7,200 to about 3,600 (vendor's API reference, zones), the mode stays on.
+            security: { settings: { development_mode: 'on' }, settings_modified_on: { development_mode: changed ? 'now-2h' : 'now-1h' } },
           },
         ],
       },
@@ -173,7 +180,15 @@ describe('drift between scans of a changing organisation', () => {
 
   it('shows nothing else: fields that move on their own are left out', () => {
     const kinds = byDataset.configuration.changes.map((c) => `${c.change} ${c.type}`).sort();
-    expect(kinds).toEqual(['added certificate', 'added dns_record', 'changed certificate_pack', 'changed zone_setting', 'removed certificate']);
+    expect(kinds).toEqual(['added certificate', 'added dns_record', 'changed certificate_pack', 'changed zone', 'changed zone_setting', 'removed certificate']);
+  });
+
+  it("shows Development Mode switched on as a change of the zone, and its countdown as none", () => {
+    const zones = change(byDataset, { type: 'zone', change: 'changed' });
+    expect(zones.map((z) => [z.name, z.fields])).toEqual([['shop.example', [{ field: 'development_mode', before: 'off', after: 'on' }]]]);
+    expect(finding(byDataset, 'development-mode-on', 'shop.example').map((f) => f.change)).toEqual(['new']);
+    // api.example's seconds left moved (the mode on at both scans): no change, nor a finding's.
+    expect(finding(byDataset, 'development-mode-on', 'api.example')).toEqual([]);
   });
 
   it('shows a changed zone setting field by field, and its finding as fixed', () => {

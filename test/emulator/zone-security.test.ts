@@ -25,6 +25,7 @@ const dataset: DatasetFile = {
           security: {
             settings: { ssl: 'strict', min_tls_version: '1.2', always_use_https: 'on', security_header: { enabled: true, max_age: 31536000, include_subdomains: true } },
             settings_modified_on: { ssl: 'now-2d' },
+            settings_locked: ['min_tls_version'],
             dnssec: 'pending',
             dnssec_since: 'now-10d',
             universal_ssl: false,
@@ -49,6 +50,15 @@ describe('zone security reads', () => {
     expect(ssl).toEqual({ id: 'ssl', value: 'strict', editable: true, modified_on: '2026-10-30T12:00:00.000000Z' });
     const hsts = expectOk(await get(emulator(), path('hardened.example', '/settings/security_header')));
     expect(hsts.value).toEqual({ strict_transport_security: { enabled: true, max_age: 31536000, include_subdomains: true, preload: false, nosniff: false } });
+  });
+
+  it('answers a locked setting with its value and editable false', async () => {
+    // vendor's API reference, zone settings: `editable` says whether the value can be changed; a value
+    // the plan or an account policy holds is answered as it applies, not as the default.
+    const tls = expectOk(await get(emulator(), path('hardened.example', '/settings/min_tls_version')));
+    expect(tls).toEqual({ id: 'min_tls_version', value: '1.2', editable: false, modified_on: expect.any(String) });
+    expect(expectOk(await get(emulator(), path('hardened.example', '/settings/always_use_https'))).editable).toBe(true);
+    expect(expectOk(await get(emulator(), path('plain.example', '/settings/min_tls_version'))).editable).toBe(true);
   });
 
   it('serves the vendor defaults of a new zone where the dataset says nothing', async () => {
@@ -117,6 +127,14 @@ describe('zone security in the dataset format', () => {
     expect(load({ settings: { waf: 'on' } })).toThrow(/waf\.enabled/);
     expect(load({ managed_ruleset_disabled: true })).toThrow(/only a zone whose managed entry point executes the managed ruleset/);
     expect(load({ dnssec: 'on' })).toThrow(/security\.dnssec/);
+  });
+
+  it('refuses a locked setting it cannot serve, with the path of the entry', () => {
+    expect(load({ settings_locked: ['min_tls_version', 'colour'] })).toThrow(/security\.settings_locked\[1\]: unknown setting "colour"/);
+    // A Free zone is not offered the legacy switch: its answer is editable false already.
+    expect(load({ settings_locked: ['waf'] })).toThrow(/settings_locked\[0\]: waf is not offered on the free plan/);
+    expect(load({ settings_locked: ['ssl', 'ssl'] })).toThrow(/settings_locked\[1\]: ssl is listed twice/);
+    expect(load({ settings_locked: 'ssl' })).toThrow(/settings_locked: expected an array of strings/);
   });
 
   it('requires a skip rule to say what it skips', () => {

@@ -136,6 +136,16 @@ describe("the catalogue on the tests' organisation", () => {
     expect(failures(rule)).toEqual(expected);
   });
 
+  // vendor's API reference, zone settings: `editable: false` with a value is a value the zone cannot
+  // change, and it applies to the zone's traffic; vendor docs (Minimum TLS Version): every plan offers
+  // the setting, so acme-payments' TLS 1.0, locked, is judged by its value and the finding says why it stays.
+  it('fails a locked weak value as any other and says it is locked', () => {
+    const tls = (zone: string) => result.findings.find((f) => f.rule === 'tls-minimum-version' && f.zone?.name === zone);
+    expect([tls('acme-payments.example')?.status, tls('acme-payments.example')?.severity]).toEqual(['fail', 'high']);
+    expect(tls('acme-payments.example')?.message).toMatch(/^the zone accepts TLS 1\.0: the minimum should be TLS 1\.2 or later; the value is locked \(the API answers the setting as not editable\)/);
+    expect(tls('northwind-shop.example')?.message).not.toContain('locked');
+  });
+
   // spec: Migration mapping rules, rule 2 (OWASP overrides are not migrated); vendor guide: the vendor
   // package's rule overrides are carried. No zone is reported for its Drupal group being off.
   it('migration-overrides-lost reports only the zones with OWASP rules changed, the one lost rule named by its group', () => {

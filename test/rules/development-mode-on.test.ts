@@ -50,20 +50,20 @@ testRule(rule, {
       // The zone list: 1,800 seconds left when the scan read it (at its start, ctx.now).
       name: 'the zone list says on, half an hour left',
       snapshot: listed(1800),
-      findings: [{ messageId: 'on', severity: 'low', resourceName: 'development_mode', data: { secondsLeft: 1800 }, message: `30 minutes left, until ${days(0.5 / 24)}` }],
+      findings: [{ messageId: 'on', severity: 'low', resourceName: 'development_mode', data: { until: days(0.5 / 24) }, message: `Development Mode is on (until ${days(0.5 / 24)})` }],
     },
     {
       // The zone list decides over a setting answer that said off on an earlier night.
       name: 'the zone list says on, a setting read before said off',
       snapshot: listed(600, 'off'),
-      findings: [{ messageId: 'on', message: '10 minutes left' }],
+      findings: [{ messageId: 'on', data: { until: days(10 / 1440) } }],
     },
     {
       // No development_mode in the zone list: the setting's time_remaining decides, not modified_on
       // (here "" as the API may send it).
       name: 'the setting says on with an hour remaining',
       snapshot: zone('on', '', { time_remaining: 3600 }),
-      findings: [{ messageId: 'on', data: { secondsLeft: 3600 }, message: `60 minutes left, until ${days(1 / 24)}` }],
+      findings: [{ messageId: 'on', data: { until: days(1 / 24) }, message: `Development Mode is on (until ${days(1 / 24)})` }],
     },
     {
       // vendor API reference: zone settings: modified_on may be null or empty; the finding still stands, its start unrecorded.

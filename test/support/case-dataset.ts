@@ -76,7 +76,8 @@
  * | zone                      | failing security cases                                              |
  * |---------------------------|---------------------------------------------------------------------|
  * | acme-bank.example         | none; a skip of the managed rules for one source range passes       |
- * | acme-payments.example     | tls-minimum-version (TLS 1.0 for old payment terminals)             |
+ * | acme-payments.example     | tls-minimum-version (TLS 1.0 for old payment terminals, locked:     |
+ * |                           | answered `editable: false`, judged by its value all the same)       |
  * | acme-cards.example        | hsts-weak (max-age one day), dnssec-not-active (pending for 30 days)|
  * | acme-loans.example        | custom-rules-broad-skip (managed rules skipped for the whole host), |
  * |                           | custom-rules-disabled                                               |
@@ -430,7 +431,9 @@ function acmePayments(): DatasetZone {
   return {
     name: zone,
     plan: 'enterprise',
-    security: hardened({ settings: { min_tls_version: '1.0' } }),
+    // Locked by an account policy so that no one raises it under the old terminals: the API answers
+    // it with its value and editable false (vendor's API reference: zone settings, editable).
+    security: hardened({ settings: { min_tls_version: '1.0' }, settings_locked: ['min_tls_version'] }),
     created_on: ago(1500),
     activated_on: ago(1500),
     modified_on: ago(1),

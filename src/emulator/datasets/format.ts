@@ -114,6 +114,12 @@ export interface DatasetSecurity {
   };
   /** When settings last changed, by id (the answers' `modified_on`). Default the zone's creation. */
   settings_modified_on?: Record<string, Time>;
+  /**
+   * Settings whose value is locked (by the plan or an account policy), by id: answered with their
+   * value and `editable: false`. A setting the zone's plan does not offer is refused (its answer
+   * says `editable: false` already). Default none.
+   */
+  settings_locked?: string[];
   /** Default `disabled`. */
   dnssec?: 'active' | 'pending' | 'disabled' | 'pending-disabled' | 'error';
   /** When DNSSEC entered its status (`modified_on`). Default the zone's creation. */

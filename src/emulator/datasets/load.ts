@@ -8,6 +8,7 @@ import {
   defaultSecurity,
   DEVELOPMENT_MODE_SECONDS,
   managedRuleset,
+  offers,
   rateLimitRuleset,
   SETTING_IDS,
   type BotConfig,
@@ -182,6 +183,15 @@ class DatasetLoader {
       const m = Fields.of(f.raw('settings_modified_on'), f.at('settings_modified_on'));
       for (const id of SETTING_IDS) if (m.has(id)) security.modified[id] = this.time(m, id, zone.created_on);
       m.done();
+    }
+    if (f.has('settings_locked')) {
+      for (const [i, id] of f.strArray('settings_locked', []).entries()) {
+        const at = `settings_locked[${i}]`;
+        if (!(SETTING_IDS as readonly string[]).includes(id)) f.fail(at, `unknown setting "${id}"; expected one of ${SETTING_IDS.join(', ')}`);
+        if (!offers(zone.plan, id as SettingId)) f.fail(at, `${id} is not offered on the ${zone.plan} plan: its answer says editable false already`);
+        if (security.locked.includes(id as SettingId)) f.fail(at, `${id} is listed twice`);
+        security.locked.push(id as SettingId);
+      }
     }
     if (security.settings.development_mode === 'on') {
       // Development mode turns itself off 3 hours after it is entered (vendor's API reference): entered

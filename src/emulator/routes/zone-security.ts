@@ -10,8 +10,9 @@ import { zoneFor } from './lookup.js';
  * universal SSL switch and CA, the custom-rules and rate limiting (`http_ratelimit`) entry points, bot
  * management and zone-level authenticated origin pulls. A setting the plan does not offer
  * answers 200 with its default value and `editable: false` (vendor's API reference: zone settings,
- * `editable`); a setting id that does not exist is a path the API cannot route: 404 with code 7003
- * and 7000 (the status is the emulator's guess; the codes are the API's routing errors).
+ * `editable`), and a setting whose value is locked answers its value with `editable: false`; a
+ * setting id that does not exist is a path the API cannot route: 404 with code 7003 and 7000 (the
+ * status is the emulator's guess; the codes are the API's routing errors).
  */
 
 function getSetting(ctx: RequestContext) {
@@ -27,9 +28,11 @@ function getSetting(ctx: RequestContext) {
   if (!offers(zone.plan, id)) return ok({ id, value: NOT_OFFERED_VALUE[id], editable: false, modified_on });
   // The legacy switch is the previous managed rules' own (what the migration status calls old_waf_status).
   const value = id === 'waf' ? (zone.waf.enabled ? 'on' : 'off') : zone.security.settings[id];
+  // A locked value is served as it is, with editable false (vendor's API reference: zone settings, editable).
+  const editable = !zone.security.locked.includes(id);
   // vendor's API reference (development_mode): the answer also carries time_remaining, in seconds.
-  if (id === 'development_mode') return ok({ id, editable: true, ...developmentModeAnswer(value, modified_on, ctx.org.clock.now()) });
-  return ok({ id, value, editable: true, modified_on });
+  if (id === 'development_mode') return ok({ id, editable, ...developmentModeAnswer(value, modified_on, ctx.org.clock.now()) });
+  return ok({ id, value, editable, modified_on });
 }
 
 function getDnssec(ctx: RequestContext) {
