@@ -316,12 +316,14 @@ describe('the resolver check (names known to exist before any NXDOMAIN is believ
     const known = new KnownNames();
     known.offer({ name: 'shop.example', status: 'active', name_servers: ['ns1.acme-dns.example', 'ns2.acme-dns.example'] });
     known.offer({ name: 'acme-dns.example', status: 'active', name_servers: ['ada.ns.example.net', 'bob.ns.example.net'] });
-    expect(known.pick()).toEqual(['ada.ns.example.net', 'bob.ns.example.net', 'ns1.acme-dns.example']);
+    expect(known.pick()).toEqual(['ada.ns.example.net', 'bob.ns.example.net']);
     const onlyCustom = new KnownNames();
     onlyCustom.offer({ name: 'acme-dns.example', status: 'pending', name_servers: [] });
     for (let i = 0; i < 5; i++) onlyCustom.offer({ name: `z${i}.example`, status: 'active', name_servers: ['ns1.acme-dns.example', 'ns2.acme-dns.example'] });
+    expect(onlyCustom.pick()).toEqual(['ns1.acme-dns.example', 'ns2.acme-dns.example']);
+    // A zone listed later with an assigned name: that name alone, though the others came first and are of active zones.
     onlyCustom.offer({ name: 'late.example', status: 'pending', name_servers: ['cy.ns.example.net'] });
-    expect(onlyCustom.pick()).toEqual(['cy.ns.example.net', 'ns1.acme-dns.example', 'ns2.acme-dns.example']);
+    expect(onlyCustom.pick()).toEqual(['cy.ns.example.net']);
   });
 });
 

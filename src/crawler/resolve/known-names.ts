@@ -25,8 +25,8 @@ const CANDIDATES = 16;
  * The names to check the resolver with, chosen as zones are listed: those of active zones first
  * (their delegation is proven), up to CHECK_NAMES distinct names. Names under another zone of the
  * scan (account custom nameservers, which the vendor lets an account name under one of its own
- * zones) come last: an internal resolver that knows the organisation's zones answers them too, so
- * they are asked only where the zones listed offer no other name.
+ * zones) are asked only where the zones listed so far offer no other name: an internal resolver
+ * that knows the organisation's zones answers them too, and a vendor-assigned name tells it apart.
  */
 export class KnownNames {
   private readonly active: string[] = [];
@@ -46,7 +46,7 @@ export class KnownNames {
   pick(): string[] {
     const all = [...this.active, ...this.other.filter((n) => !this.active.includes(n))];
     const outside = all.filter((n) => !this.underListedZone(n));
-    return [...outside, ...all.filter((n) => !outside.includes(n))].slice(0, CHECK_NAMES);
+    return (outside.length > 0 ? outside : all).slice(0, CHECK_NAMES);
   }
 
   /** Whether the name is at or under a zone listed so far (its parent names looked up one by one). */
