@@ -363,9 +363,11 @@ export abstract class PartitionReads {
     // Token kinds that may not read invites (an account-owned token) answer 1001 as well as 401/403.
     const refused = err instanceof ApiAuthError || (partition.endpoint === 'invites' && err.hasCode(ACCOUNT_OWNED_TOKEN));
     const state = refused ? 'denied' : 'failed';
+    // Whether the zone's part could be read before: only then is its refusal a permission lost (permissions.ts).
+    const before = refused && partition.kind === 'zone' ? partition.previousState() : null;
     partition.finish({ state, pages, items, httpStatus: err.status, apiCode, errorCode: err.code, message: err.message });
     if (refused && partition.kind === 'zone') {
-      this.permissions.observe(this.clientOf(this.zoneAccounts.get(partition.scopeId)), partition.endpoint, { refused: err, what: `${err.route}${name ? ` of ${name}` : ''}` });
+      this.permissions.observe(this.clientOf(this.zoneAccounts.get(partition.scopeId)), partition.endpoint, { refused: err, what: `${err.route}${name ? ` of ${name}` : ''}`, readBefore: before === 'ok' });
     }
     const optional = OPTIONAL_PARTS.has(partition.endpoint) && state === 'denied';
     this.missing(partition.kind, partition.scopeId, name, partition.endpoint, state, err.message, optional ? 'notPermitted' : 'missing');

@@ -94,11 +94,19 @@ export class PermissionStandings {
 
   constructor(private readonly logger: Logger) {}
 
-  /** A read of the zone's partition answered (granted), or was refused, tonight: said for the whole group. */
-  observe(client: ApiClient, endpoint: Endpoint, outcome: { granted: true } | { refused: ApiError; what: string }): void {
+  /**
+   * A read of the zone's partition answered (granted), or was refused, tonight: said for the whole
+   * group. A refusal counts only when the zone's part could be read before (`readBefore`): a token's
+   * policies may leave some zones out of a group (vendor docs: API token permissions, zone
+   * resources), and a zone the token never could read the group of, refused again tonight, says
+   * nothing of the others; its own part is denied by its own read. Such a refusal leaves the group
+   * unknown, for the zones' own reads or a probe to answer.
+   */
+  observe(client: ApiClient, endpoint: Endpoint, outcome: { granted: true } | { refused: ApiError; what: string; readBefore: boolean }): void {
     const group = permissionGroupOf(endpoint);
     if (!group) return;
     this.wake();
+    if ('refused' in outcome && !outcome.readBefore) return;
     const byGroup = this.of(client);
     const before = byGroup.get(group);
     // A refusal stands for the night: one read refused is the permission the token lacks.
@@ -181,7 +189,8 @@ export class PermissionStandings {
       this.observe(client, group.partitions[0]!, { granted: true });
     } catch (err) {
       if (!(err instanceof ApiError) || err.code === 'ZW_API_ABORTED') throw err;
-      if (err instanceof ApiAuthError) return this.observe(client, group.partitions[0]!, { refused: err, what });
+      // The probed zone carries parts of the group read yesterday: a refusal now is a permission lost.
+      if (err instanceof ApiAuthError) return this.observe(client, group.partitions[0]!, { refused: err, what, readBefore: true });
       // An answer that says nothing of the permission (a failure that outlasted the retries, a retired
       // route): yesterday's data is carried as before, and the next night asks again.
       if (this.of(client).get(group)?.kind !== undefined) return;

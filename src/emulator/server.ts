@@ -81,6 +81,13 @@ export interface EmulatorOptions {
    * requested resource", as the real API does.
    */
   denyRoutes?: string[];
+  /**
+   * Routes the token lacks the permission for on some zones only (zone id and route): a token's
+   * policies name the zones each permission group applies to (vendor docs: API token permissions,
+   * "Zone Resources: Include specific zone"), so one token may read a group of one zone and be
+   * refused it on another. Read on each request, like `denyRoutes`.
+   */
+  denyZoneRoutes?: Array<{ zoneId: string; route: string }>;
   /** A list page whose per_page is above this never answers. */
   timeoutPerPage?: number | null;
   /** Every list serves page 1 for every page; or only the named routes do. */
@@ -270,7 +277,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       scheme = authenticate(req.headers, { ...credentials, token: principal.token ?? credentials.token }, options.badCredentials ?? '9109');
       const refusal = scheme === 'token' && principal.accountOwned ? accountTokenRefusal(match.key) : null;
       if (refusal) throw refusal;
-      if (options.denyRoutes?.includes(match.key) || principal.denyRoutes?.includes(match.key)) throw fail(403, CODES.invalidToken, 'Unauthorized to access requested resource');
+      const zoneDenied = match.kind === 'found' && options.denyZoneRoutes?.some((d) => d.route === match.key && d.zoneId === match.params['zone_id']);
+      if (zoneDenied || options.denyRoutes?.includes(match.key) || principal.denyRoutes?.includes(match.key)) throw fail(403, CODES.invalidToken, 'Unauthorized to access requested resource');
       if (options.auditLog === 'denied' && match.key === AUDIT_LOG_ROUTE) throw fail(403, CODES.authentication, 'Authentication error');
       if (match.kind === 'none') {
         throw new ApiFailure(400, [

@@ -379,6 +379,22 @@ export class PartitionWriter {
     return this.lastOk;
   }
 
+  /**
+   * How the last scan before this one that tried the partition ended (`ok`, `denied`...); null when
+   * none did. Asked before this read finishes, which may replace that scan's coverage row.
+   */
+  previousState(): string | null {
+    if (this.lastAttempt === null || this.lastAttempt === this.scan.ref) return null;
+    const row = this.scan.get<{ state: string }>(
+      'SELECT state FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND last_scan = ?',
+      this.kind,
+      this.storedScopeId,
+      this.endpoint,
+      this.lastAttempt,
+    );
+    return row?.state ?? null;
+  }
+
   /** The raw JSON of an item (its API id) as stored for a scan (a ref), if it held one. */
   storedRawAt(itemId: string, ref: number): string | undefined {
     const spec = this.spec;

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
+import { SCHEMA_VERSION } from '../../src/snapshot/migrations.js';
 import { SnapshotReader, type Readout } from '../../src/snapshot/reader.js';
 import { scanRef } from '../../src/snapshot/scan-ref.js';
 import { caseDataset } from '../support/case-dataset.js';
@@ -224,6 +225,29 @@ describe('status and the other read commands for a user who may only read', () =
     const onCopy = spawnSync(process.execPath, [CLI, 'audit', '--quiet', '--db', copy], { uid: NOBODY, gid: NOBODY, cwd: tmpdir(), env: { PATH: process.env['PATH'] }, encoding: 'utf8' });
     expect(onCopy.status).toBe(2);
     expect(onCopy.stderr.trim()).toBe(`zonewarden audit: ${copy} is not writable by user nobody: run as the database's owner, or change its permissions`);
+  });
+
+  it('of an earlier schema: status reads it as it is, and a read command that must bring it up to date says so', () => {
+    const dir = tempDir();
+    const path = join(dir, 'zonewarden.db');
+    // A database written before the last migration (13 empties the CAA content earlier versions invented).
+    openSnapshot(path).close();
+    const older = new Database(path);
+    older.pragma(`user_version = ${SCHEMA_VERSION - 1}`);
+    older.close();
+    chmodSync(path, 0o644);
+    const before = fingerprint(path);
+    const asReader = (args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--db', path], { uid: NOBODY, gid: NOBODY, cwd: tmpdir(), env: { PATH: process.env['PATH'] }, encoding: 'utf8' });
+    const status = asReader(['status']);
+    expect(status.stderr).toBe('');
+    const out = tempDir();
+    chmodSync(out, 0o777);
+    const report = asReader(['report', '--out', join(out, 'r'), '--quiet']);
+    expect(report.status).toBe(2);
+    expect(report.stderr.trim()).toBe(
+      `zonewarden report: ${path} was written by an earlier zonewarden (schema ${SCHEMA_VERSION - 1}; this one reads ${SCHEMA_VERSION}) and must be brought up to date first, which writes to it: ${dir} (the directory of ${path}) is not writable by user nobody; run any command that writes (zonewarden audit) once as the database's owner, then read it as any user`,
+    );
+    expect(fingerprint(path)).toEqual(before);
   });
 });
 

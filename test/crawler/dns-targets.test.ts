@@ -309,6 +309,22 @@ describe('the resolver check (names known to exist before any NXDOMAIN is believ
     expect(onlyPending.pick()).toEqual(['x.ns.example.net', 'y.ns.example.net']);
     expect(assignedNameServers({ name: 'c.example', name_servers: 'not a list' })).toEqual([]);
   });
+
+  it('asks name servers under another zone of the scan (account custom nameservers) only where no other name is known', () => {
+    // vendor docs: account custom nameservers: an account may serve its zones from name servers named under one of
+    // its own zones; an internal resolver that knows only the organisation's zones answers those as well.
+    const known = new KnownNames();
+    known.offer({ name: 'shop.example', status: 'active', name_servers: ['ns1.acme-dns.example', 'ns2.acme-dns.example'] });
+    known.offer({ name: 'acme-dns.example', status: 'active', name_servers: ['ada.ns.example.net', 'bob.ns.example.net'] });
+    expect(known.pick()).toEqual(['ada.ns.example.net', 'bob.ns.example.net']);
+    const onlyCustom = new KnownNames();
+    onlyCustom.offer({ name: 'acme-dns.example', status: 'pending', name_servers: [] });
+    for (let i = 0; i < 5; i++) onlyCustom.offer({ name: `z${i}.example`, status: 'active', name_servers: ['ns1.acme-dns.example', 'ns2.acme-dns.example'] });
+    expect(onlyCustom.pick()).toEqual(['ns1.acme-dns.example', 'ns2.acme-dns.example']);
+    // A zone listed later with an assigned name: that name alone, though the others came first and are of active zones.
+    onlyCustom.offer({ name: 'late.example', status: 'pending', name_servers: ['cy.ns.example.net'] });
+    expect(onlyCustom.pick()).toEqual(['cy.ns.example.net']);
+  });
 });
 
 describe('a name with no answer (a timeout, SERVFAIL)', () => {

@@ -48,4 +48,15 @@ describe('listingChanged', () => {
     expect(list(db, zone({ development_mode: 10000, plan: { legacy_id: 'business' }, paused: true })).changed).toBe(false);
     db.close();
   });
+  it('is a change when the list stops carrying development_mode, or starts: which of the list and the setting tells it changes', () => {
+    // zone-settings.ts reads the development_mode setting only where the list does not carry the field: a zone
+    // carried forward on such a night would have neither (the settings read while the list carried it lack it).
+    const db = openSnapshot(':memory:');
+    const first = list(db, zone({ development_mode: 3000 }));
+    const { development_mode: _, ...without } = zone({});
+    const dropped = list(db, without as ZoneItem, first.scanId);
+    expect(dropped.changed).toBe(true);
+    expect(list(db, zone({ development_mode: -500 }), dropped.scanId).changed).toBe(true);
+    db.close();
+  });
 });

@@ -123,4 +123,25 @@ describe('a permission lost between two nights', () => {
     for (const z of reader.zones()) expect(reader.coverageOf('zone', z.id, 'bot_management')?.state).toBe('ok');
     expect(logger.lines.filter((l) => l.includes('whether it may still read Zone · Bot Management · Read could not be confirmed'))).toHaveLength(1);
   });
+  it('keeps a refusal of one zone to that zone when the token never could read the group there (a token scoped by zone)', async () => {
+    // vendor docs: API token permissions: each policy of a token names the zones its permission groups apply to, so a
+    // token may read Bot Management of every zone but one. That zone's refusal, the same every night, is no permission
+    // lost: the other zones' bot settings are carried as before, not denied on nights their turn has not come.
+    const zoneDenied: Array<{ zoneId: string; route: string }> = [];
+    const emu = await emulator({ dataset: 'generated', generated: { seed: 4, accounts: 2, zones: 20, records: 600 }, denyZoneRoutes: zoneDenied });
+    const scoped = emu.org.visibleZones()[3]!;
+    zoneDenied.push({ zoneId: scoped.id, route: BOT });
+    const db = openDb();
+    const first = await scanNight(emu, db, 'incremental', 40);
+    expect(first.outcome.summary.missing.filter((p) => p.endpoint === 'bot_management')).toHaveLength(1);
+    for (const seed of [1, 2]) {
+      emu.night({ share: 0, seed });
+      const night = await scanNight(emu, db, 'incremental', 40);
+      expect(night.outcome.summary.reads).toMatchObject({ zonesRead: 0, zonesCarried: 20 });
+      const reader = new SnapshotReader(db, night.outcome.scanId);
+      for (const z of reader.zones()) expect(reader.coverageOf('zone', z.id, 'bot_management')?.state, `night ${seed}: ${z.name}`).toBe(z.id === scoped.id ? 'denied' : 'ok');
+      // Only the zone refused is unknown to bot-fight-mode-off, as in the first scan.
+      expect(botVerdicts(findings(db, night.outcome.scanId))).toEqual(botVerdicts(findings(db, first.outcome.scanId)));
+    }
+  });
 });

@@ -55,9 +55,20 @@ export function openExisting(path: string, options: { readonly?: boolean } = {})
   if (!existsSync(path)) throw new SnapshotError('ZW_DB_MISSING', `no database at ${path}: run zonewarden scan first, or point --db at one`);
   if (options.readonly) {
     const db = openSnapshot(path, { readonly: true });
-    if (db.pragma('user_version', { simple: true }) === SCHEMA_VERSION) return db;
-    // An older schema is brought up to date first, and that writes.
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version === SCHEMA_VERSION) return db;
+    // An older schema is brought up to date first, and that writes: a user who may only read is
+    // told so, since a read command works for them on a database already up to date.
     db.close();
+    try {
+      return openSnapshot(path);
+    } catch (err) {
+      if (!(err instanceof SnapshotError) || err.code !== 'ZW_DB_NOT_WRITABLE') throw err;
+      throw new SnapshotError(
+        err.code,
+        `${path} was written by an earlier zonewarden (schema ${version}; this one reads ${SCHEMA_VERSION}) and must be brought up to date first, which writes to it: ${err.message.replace(/( is not writable by user [^:]+):.*$/, '$1')}; run any command that writes (zonewarden audit) once as the database's owner, then read it as any user`,
+      );
+    }
   }
   return openSnapshot(path);
 }
