@@ -1,8 +1,7 @@
-import { againstLimits } from '../src/policy/migration-carry.js';
+import { migrationBlockingExpressions } from '../src/policy/migration-long-expressions.js';
 import { firstFew, MIGRATION_LIMITS, stillBeforeCheck } from '../src/policy/migration-preview.js';
 import type { WafOverride } from '../src/policy/models.js';
-import { defineRule } from '../src/policy/rule.js';
-import type { ZoneView } from '../src/policy/zone-view.js';
+import { defineRule, type ZoneContext } from '../src/policy/rule.js';
 
 const label = (o: WafOverride): string => {
   const where = o.urls.length ? o.urls.join(' ') : o.id;
@@ -10,16 +9,32 @@ const label = (o: WafOverride): string => {
   return `${o.description ? `"${o.description}" (${where})` : where}${o.paused ? ' [paused]' : ''}`;
 };
 
-/** The other documented reasons the check refuses a zone: more than 200 bypass rules to migrate, or one over 4 KB. */
-function limitsPassed(zone: ZoneView): string | null {
-  const bypass = zone.bypassRulesToMigrate();
-  if (!bypass.known) return null;
+const TOO_MANY = 'migration-too-many-firewall-rules';
+const TOO_LONG = 'migration-expression-too-long';
+
+/**
+ * The other documented reasons the check refuses a zone: more bypass rules to migrate than
+ * `maxRules`, or one over `maxBytes` (the limit rules' own options, which this rule follows). One
+ * problem, one finding: a limit its rule reports on this zone is left to it, which names the rules
+ * to change; a limit whose rule does not run here is said here, so it is never lost.
+ */
+function limitsPassed(ctx: ZoneContext<{ maxRules: number; maxBytes: number }>): { said: string | null; leftToOthers: boolean } {
+  const bypass = ctx.zone.bypassRulesToMigrate();
+  if (!bypass.known) return { said: null, leftToOthers: false };
   const parts: string[] = [];
+  let leftToOthers = false;
   const n = (x: number) => x.toLocaleString('en-US');
-  const { tooMany, long } = againstLimits(bypass.items);
-  if (tooMany) parts.push(`${n(bypass.items.length)} bypass rules, more than ${n(MIGRATION_LIMITS.firewallRules)}`);
-  if (long) parts.push(`${long} expression(s) over ${n(MIGRATION_LIMITS.expressionBytes)} bytes`);
-  return parts.length ? parts.join(', ') : null;
+  if (bypass.items.length > ctx.options.maxRules) {
+    if (ctx.runs(TOO_MANY)) leftToOthers = true;
+    else parts.push(`${n(bypass.items.length)} bypass rules, more than ${n(ctx.options.maxRules)}`);
+  }
+  // The rules migration-expression-too-long fails, as it finds them.
+  const long = migrationBlockingExpressions(ctx.zone, ctx.options.maxBytes).length;
+  if (long) {
+    if (ctx.runs(TOO_LONG)) leftToOthers = true;
+    else parts.push(`${long} expression(s) over ${n(ctx.options.maxBytes)} bytes`);
+  }
+  return { said: parts.length ? parts.join(', ') : null, leftToOthers };
 }
 
 export default defineRule({
@@ -27,7 +42,7 @@ export default defineRule({
     id: 'migration-incompatible',
     title: 'The zone can migrate to the new managed rules',
     description:
-      'The previous managed rules are being retired and the migration to the new ones is irreversible. A zone the compatibility check refuses cannot migrate at all until the cause is removed, and the usual cause, URI-based overrides of the previous managed rules, has no equivalent that migrates with it. The check\'s answer decides: a zone it refuses fails even where the overrides cannot be listed (the API retired that list: 410 Gone), and the finding then says so instead of naming them.',
+      'The previous managed rules are being retired and the migration to the new ones is irreversible. A zone the compatibility check refuses cannot migrate at all until the cause is removed, and the usual cause, URI-based overrides of the previous managed rules, has no equivalent that migrates with it. The check\'s answer decides: a zone it refuses fails even where the overrides cannot be listed (the API retired that list: 410 Gone), and the finding then says so instead of naming them. One problem, one finding: a zone refused, with no URI-based overrides, only for more bypass rules than the migration carries or an expression over its 4 KB is left to migration-too-many-firewall-rules and migration-expression-too-long, which name the rules to change; this rule says the limits only where their rule does not run (disabled for the zone), and follows their maxRules and maxBytes.',
     severity: 'high',
     category: 'migration',
     scope: 'zone',
@@ -48,8 +63,17 @@ export default defineRule({
       'API spec: Errors, rules 6 and 7 (compatible false; more than 200 firewall rules to migrate, or an expression over 4 KB)',
       'vendor API reference and SDK: GET firewall/waf/overrides (URI-based overrides) is deprecated and answers 410 Gone',
     ],
+    optionHelp: {
+      maxRules: 'the most bypass rules the migration carries without the vendor\'s support',
+      maxBytes: 'the longest bypass-rule expression, in bytes of UTF-8, the migration carries without the vendor\'s support',
+    },
+    // The limits are the limit rules' own settings, so this rule and they agree on which zones are past them.
+    optionsFrom: [
+      { rule: TOO_MANY, options: ['maxRules'] },
+      { rule: TOO_LONG, options: ['maxBytes'] },
+    ],
   },
-  defaultOptions: {},
+  defaultOptions: { maxRules: MIGRATION_LIMITS.firewallRules as number, maxBytes: MIGRATION_LIMITS.expressionBytes as number },
   check(ctx) {
     if (!stillBeforeCheck(ctx)) return;
 
@@ -64,8 +88,12 @@ export default defineRule({
     if (!overrides.known && overrides.state === 'retired') return ctx.fail(ctx.zone.resource, 'overridesRetired', { reason: overrides.reason });
     if (!overrides.known) return ctx.fail(ctx.zone.resource, 'overridesNotRead', { reason: overrides.reason });
     if (overrides.items.length === 0) {
-      const limits = limitsPassed(ctx.zone);
-      return limits ? ctx.fail(ctx.zone.resource, 'limits', { limits }) : ctx.fail(ctx.zone.resource, 'noOverrides');
+      const limits = limitsPassed(ctx);
+      if (limits.said) return ctx.fail(ctx.zone.resource, 'limits', { limits: limits.said });
+      // Refused for limits the limit rules report on this zone: their findings say it, so it passes
+      // here (as managed-rules-disabled does for the zones it leaves to legacy-waf-off).
+      if (limits.leftToOthers) return ctx.pass();
+      return ctx.fail(ctx.zone.resource, 'noOverrides');
     }
     ctx.fail(ctx.zone.resource, 'uriOverrides', {
       count: overrides.items.length,

@@ -335,7 +335,7 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
     now,
     scan,
     snapshot,
-    ...(zone ? { zone } : {}),
+    ...(zone ? { zone, runs: (ruleId: string) => runsOn(ruleId, zone) } : {}),
     pass: (resource?: ResourceRef, noteId?: string, data?: Record<string, unknown>) => {
       const target = resource ?? fallback;
       if (!target) throw new Error('pass() needs a resource in an organisation rule');
@@ -344,6 +344,13 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
     fail: (resource: ResourceRef, messageId: string, data: Record<string, unknown> = {}, severity?: Severity) => verdicts.fail(resource, messageId, data, severity),
     unknown: (resource: ResourceRef, reason: string) => verdicts.unknown(resource, reason),
   });
+
+  // Whether a rule judges a zone, for a rule that leaves a problem to it (ZoneContext.runs).
+  const activeById = new Map(rules.map((r) => [r.rule.meta.id, r]));
+  const runsOn = (ruleId: string, zone: ZoneView): boolean => {
+    const other = activeById.get(ruleId);
+    return other !== undefined && settingFor({ enabled: other.enabled, severity: other.severity }, other.overrides, { id: zone.id, name: zone.name }, zone.account).enabled;
+  };
 
   const zoneRules = enabled.filter((r) => r.rule.meta.scope === 'zone');
   const kept = options.reuse?.(zones) ?? null;

@@ -4,7 +4,7 @@ import { didYouMean } from '../common/did-you-mean.js';
 import { controlProblems } from './compliance.js';
 import { placeholders } from './findings.js';
 import { parseOverrides, type ZoneOverride } from './zone-overrides.js';
-import { CATEGORIES, SEVERITIES, type AnyRule, type OptionValue, type RuleOptions, type Severity } from './rule.js';
+import { CATEGORIES, optionSources, SEVERITIES, type AnyRule, type OptionValue, type RuleOptions, type Severity } from './rule.js';
 
 /**
  * The catalogue: rules validated when loaded (a malformed rule is refused before any scan is
@@ -59,10 +59,11 @@ export function ruleProblems(rule: AnyRule): string[] {
     if (!Array.isArray((rule.defaultOptions as RuleOptions | undefined)?.[key]) || !Array.isArray(choices)) problems.push(`meta.optionChoices.${key} must name a list option and list its allowed values`);
   }
   if (m.optionsFrom !== undefined) {
-    const from = m.optionsFrom;
-    if (typeof from?.rule !== 'string' || !Array.isArray(from.options) || from.options.some((o) => typeof o !== 'string' || !Object.hasOwn(rule.defaultOptions ?? {}, o))) {
-      problems.push('meta.optionsFrom must name a rule and options this rule has');
-    }
+    const sources = optionSources(m);
+    const taken = sources.flatMap((from) => (Array.isArray(from?.options) ? from.options : []));
+    const malformed = sources.length === 0 || sources.some((from) => typeof from?.rule !== 'string' || !Array.isArray(from.options) || from.options.some((o) => typeof o !== 'string' || !Object.hasOwn(rule.defaultOptions ?? {}, o)));
+    // An option follows one rule only: two sources of one value could disagree.
+    if (malformed || new Set(taken).size !== taken.length) problems.push('meta.optionsFrom must name a rule and options this rule has (or a list of them, each option from one rule)');
   }
   if (m.reads !== undefined && (!Array.isArray(m.reads) || !m.reads.every(isZoneRead))) {
     problems.push('meta.reads must list zone reads such as setting:ssl (any known setting id), dnssec, universal_ssl, custom_entrypoint, ratelimit_entrypoint, bot_management, origin_pulls or dns_targets');
@@ -146,9 +147,9 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
     }
     for (const [key, value] of Object.entries(s.options ?? {})) {
       const def = (rule.defaultOptions as RuleOptions)[key];
-      const from = rule.meta.optionsFrom;
+      const from = optionSources(rule.meta).find((f) => f.options.includes(key));
       // Set on the rule it is taken from, when the catalogue has it (a rule tested alone takes it here).
-      if (from?.options.includes(key) && catalogue.has(from.rule)) throw new RuleConfigError(`${where}.options.${key}: set it on rules.${from.rule}, which this rule follows (the two must agree)`);
+      if (from && catalogue.has(from.rule)) throw new RuleConfigError(`${where}.options.${key}: set it on rules.${from.rule}, which this rule follows (the two must agree)`);
       if (def === undefined) {
         const known = Object.keys(rule.defaultOptions);
         throw new RuleConfigError(`${where}.options: unknown option "${key}"; ${known.length ? `options: ${known.join(', ')}` : 'this rule has no options'}${didYouMean(key, known)}`);
@@ -168,9 +169,10 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
   // Options taken from another rule (meta.optionsFrom) as that rule runs with them, enabled or not.
   const byId = new Map(active.map((a) => [a.rule.meta.id, a]));
   for (const a of active) {
-    const from = a.rule.meta.optionsFrom;
-    const source = from ? byId.get(from.rule) : undefined;
-    if (source) for (const key of from!.options) if (Object.hasOwn(source.options, key)) (a.options as Record<string, OptionValue>)[key] = source.options[key]!;
+    for (const from of optionSources(a.rule.meta)) {
+      const source = byId.get(from.rule);
+      if (source) for (const key of from.options) if (Object.hasOwn(source.options, key)) (a.options as Record<string, OptionValue>)[key] = source.options[key]!;
+    }
   }
   return active.map((a) => ({ ...a, options: Object.freeze(a.options) }));
 }

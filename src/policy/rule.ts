@@ -60,8 +60,9 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
    * as when this rule is tested alone) and copied here, so both judge with the
    * same values; e.g. which documentation addresses stand in for public ones (dns-private-address's
    * `documentation` and `standIns`), so that an address is either published or not public, never both.
+   * A list when the rule leaves problems to several rules, each option taken from one of them.
    */
-  optionsFrom?: { rule: string; options: readonly string[] };
+  optionsFrom?: OptionsSource | readonly OptionsSource[];
   /** For list options whose entries come from a fixed set: the values allowed, checked when the config file sets the option. */
   optionChoices?: Readonly<Record<string, readonly string[]>>;
   /**
@@ -109,6 +110,12 @@ interface BaseContext<O extends RuleOptions> {
 export interface ZoneContext<O extends RuleOptions> extends BaseContext<O> {
   readonly zone: ZoneView;
   /**
+   * Whether that rule (by id) judges this zone in this audit: it is in the catalogue and enabled
+   * for the zone. A rule that leaves a problem to another (one problem, one finding) reports it
+   * itself where the other does not run, so the problem is never lost.
+   */
+  runs(ruleId: string): boolean;
+  /**
    * For a rule with meta.declaresHorizon: its verdicts on this zone, on the same data, are the same
    * at any time before `until` (null: at any time). Called several times, the earliest counts.
    */
@@ -119,6 +126,18 @@ export interface ZoneContext<O extends RuleOptions> extends BaseContext<O> {
    * now hold one). Verdict reuse then keeps them only while none of that changed.
    */
   dependsOnZones(zoneIds: Iterable<string>, names?: Iterable<string>): void;
+}
+
+/** A rule and the options another rule takes from it (meta.optionsFrom). */
+export interface OptionsSource {
+  rule: string;
+  options: readonly string[];
+}
+
+/** meta.optionsFrom as a list, whichever way the rule states it. */
+export function optionSources(meta: Pick<RuleMeta<RuleScope>, 'optionsFrom'>): readonly OptionsSource[] {
+  const from = meta.optionsFrom;
+  return from === undefined ? [] : Array.isArray(from) ? (from as readonly OptionsSource[]) : [from as OptionsSource];
 }
 
 export type OrganisationContext<O extends RuleOptions> = BaseContext<O>;

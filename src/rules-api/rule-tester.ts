@@ -19,9 +19,18 @@ export interface ValidCase {
   severity?: Severity;
   /** The notes the passes carry (ctx.pass with a message id), no more; none when absent. */
   notes?: ExpectedFinding[];
+  /**
+   * Other rules audited with this one, for a rule that leaves a problem to them (one problem, one
+   * finding): their findings count as the rule's, told apart by `rule` in the expectations.
+   */
+  alongside?: AnyRule[];
+  /** The settings of the rules alongside, by rule id (such as `{ enabled: false }`). */
+  settingsOf?: Record<string, RuleSettings>;
 }
 
 export interface ExpectedFinding {
+  /** The rule that gives it: the rule tested when absent. */
+  rule?: string;
   /** fail by default; pass for a note. */
   status?: 'fail' | 'unknown' | 'pass';
   messageId?: string;
@@ -43,15 +52,16 @@ export function runRule(rule: AnyRule, c: ValidCase): Evaluation {
   const settings: RuleSettings = { ...(c.options ? { options: c.options } : {}), ...(c.severity ? { severity: c.severity } : {}) };
   const { reader, db } = snapshotOf(c.snapshot);
   try {
-    return evaluate(reader, activeRules(loadCatalogue([rule]), { [rule.meta.id]: settings }));
+    return evaluate(reader, activeRules(loadCatalogue([rule, ...(c.alongside ?? [])]), { ...c.settingsOf, [rule.meta.id]: settings }));
   } finally {
     db.close();
   }
 }
 
-function matches(f: Finding, e: ExpectedFinding): boolean {
+function matches(f: Finding, e: ExpectedFinding, tested: string): boolean {
   const messages = e.message === undefined ? [] : Array.isArray(e.message) ? e.message : [e.message];
   return (
+    f.rule === (e.rule ?? tested) &&
     f.status === (e.status ?? 'fail') &&
     (e.messageId === undefined || f.messageId === e.messageId) &&
     (e.resourceType === undefined || f.resource.type === e.resourceType) &&
@@ -64,14 +74,14 @@ function matches(f: Finding, e: ExpectedFinding): boolean {
   );
 }
 
-const brief = (f: Finding) => ({ status: f.status, messageId: f.messageId, severity: f.severity, zone: f.zone?.name, resource: f.resource, message: f.message });
+const brief = (f: Finding) => ({ rule: f.rule, status: f.status, messageId: f.messageId, severity: f.severity, zone: f.zone?.name, resource: f.resource, message: f.message });
 
 /** The expected findings missing from `actual`, and those of `actual` no expectation matched. */
-function differences(actual: readonly Finding[], expected: readonly ExpectedFinding[]): { missing: ExpectedFinding[]; unexpected: ReturnType<typeof brief>[] } {
+function differences(actual: readonly Finding[], expected: readonly ExpectedFinding[], tested: string): { missing: ExpectedFinding[]; unexpected: ReturnType<typeof brief>[] } {
   const unmatched = [...actual];
   const missing: ExpectedFinding[] = [];
   for (const e of expected) {
-    const i = unmatched.findIndex((f) => matches(f, e));
+    const i = unmatched.findIndex((f) => matches(f, e, tested));
     if (i === -1) missing.push(e);
     else unmatched.splice(i, 1);
   }
@@ -88,7 +98,7 @@ export function testRule(rule: AnyRule, cases: { valid: ValidCase[]; invalid: In
           expect(result.findings.filter((f) => f.status !== 'pass').map(brief)).toEqual([]);
           expect(result.findings.length).toBeGreaterThan(0);
           const notes = result.findings.filter((f) => f.messageId !== null);
-          expect(differences(notes, (c.notes ?? []).map((n) => ({ ...n, status: 'pass' as const }))), 'notes differ from the expected ones').toEqual({ missing: [], unexpected: [] });
+          expect(differences(notes, (c.notes ?? []).map((n) => ({ ...n, status: 'pass' as const })), rule.meta.id), 'notes differ from the expected ones').toEqual({ missing: [], unexpected: [] });
         });
       }
     });
@@ -98,7 +108,7 @@ export function testRule(rule: AnyRule, cases: { valid: ValidCase[]; invalid: In
           const result = runRule(rule, c);
           expect(result.errors).toEqual([]);
           const actual = result.findings.filter((f) => f.status !== 'pass');
-          expect(differences(actual, c.findings), 'findings differ from the expected ones').toEqual({ missing: [], unexpected: [] });
+          expect(differences(actual, c.findings, rule.meta.id), 'findings differ from the expected ones').toEqual({ missing: [], unexpected: [] });
           // Drift and notifications follow a finding by its fingerprint (rule + resource): two
           // findings of one check on the same resource would be confused from one scan to the next.
           const seen = new Map<string, Finding>();
@@ -108,7 +118,7 @@ export function testRule(rule: AnyRule, cases: { valid: ValidCase[]; invalid: In
       }
     });
     it('produces every message of meta.messages in some case', () => {
-      const used = new Set([...cases.invalid, ...cases.valid.filter((c) => c.notes?.length)].flatMap((c) => runRule(rule, c).findings.map((f) => f.messageId)));
+      const used = new Set([...cases.invalid, ...cases.valid.filter((c) => c.notes?.length)].flatMap((c) => runRule(rule, c).findings.filter((f) => f.rule === rule.meta.id).map((f) => f.messageId)));
       expect(Object.keys(rule.meta.messages).filter((id) => !used.has(id))).toEqual([]);
     });
   });

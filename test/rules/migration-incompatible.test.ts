@@ -1,4 +1,6 @@
 import rule from '../../rules/migration-incompatible.js';
+import expressionTooLong from '../../rules/migration-expression-too-long.js';
+import tooManyRules from '../../rules/migration-too-many-firewall-rules.js';
 import { days, firewall, type FixtureZone } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
@@ -7,7 +9,11 @@ const migrated: Partial<FixtureZone> = {
   unread: { migration_check: 'skipped', migration_config: 'skipped', waf_packages: 'skipped', waf_groups: 'skipped', waf_rules: 'skipped', waf_overrides: 'skipped' },
 };
 const incompatible = { migrationCheck: { compatible: false, migration_state: 'start' } };
-const bypassRules = (n: number) => firewall(Array.from({ length: n }, (_, i) => ({ expression: `ip.src eq 10.0.${Math.floor(i / 250)}.${i % 250}`, action: 'bypass', products: ['waf'] })));
+const bypassSpecs = (n: number) => Array.from({ length: n }, (_, i) => ({ expression: `ip.src eq 10.0.${Math.floor(i / 250)}.${i % 250}`, action: 'bypass', products: ['waf'] }));
+const bypassRules = (n: number) => firewall(bypassSpecs(n));
+/** A bypass rule of the previous managed rules whose expression is 4,097 bytes, over the migration's 4 KB. */
+const longBypass = { expression: `http.request.uri.path eq "/${'a'.repeat(4097 - 'http.request.uri.path eq "/"'.length)}"`, action: 'bypass', products: ['waf'], description: 'Long bypass' };
+const limitRules = [tooManyRules, expressionTooLong];
 const override = (i: number, extra: Record<string, unknown> = {}) => ({ id: `ovr${i}`, urls: [`bank.example/path${i}/*`], paused: false, ...extra });
 
 testRule(rule, {
@@ -37,6 +43,73 @@ testRule(rule, {
       name: 'incompatible without overrides but with more than 200 bypass rules: the limits are named',
       snapshot: { zones: [{ name: 'bank.example', plan: 'enterprise', ...incompatible, ...bypassRules(201) }] },
       findings: [{ messageId: 'limits', message: "its bypass rules to migrate are past the migration's limits (201 bypass rules, more than 200)" }],
+    },
+    // One problem, one finding (docs/rules.md): the limits are left to the rules that report them.
+    {
+      // spec: Errors, rule 7 and Limits (more than 200 firewall rules to migrate needs the vendor's support):
+      // migration-too-many-firewall-rules says it on the zone, naming the rules; this rule leaves it to that one.
+      name: 'more than 200 bypass rules, with migration-too-many-firewall-rules running: left to it',
+      alongside: limitRules,
+      snapshot: { zones: [{ name: 'bank.example', plan: 'enterprise', ...incompatible, ...bypassRules(201) }] },
+      findings: [{ rule: 'migration-too-many-firewall-rules', messageId: 'tooMany', zone: 'bank.example', resourceType: 'zone' }],
+    },
+    {
+      // spec: Errors, rule 7 and Limits (a firewall rule expression over 4 KB needs the vendor's support).
+      name: 'a bypass rule over 4 KB, with migration-expression-too-long running: left to it, which names the rule',
+      alongside: limitRules,
+      snapshot: { zones: [{ name: 'bank.example', plan: 'enterprise', ...incompatible, ...firewall([longBypass]) }] },
+      findings: [{ rule: 'migration-expression-too-long', messageId: 'tooLongToEdit', resourceType: 'firewall_rule', resourceName: 'Long bypass' }],
+    },
+    {
+      // As above, with migration-too-many-firewall-rules disabled: the 201 rules are still said, here.
+      name: 'more than 200 bypass rules with migration-too-many-firewall-rules disabled: said here, nothing lost',
+      alongside: limitRules,
+      settingsOf: { 'migration-too-many-firewall-rules': { enabled: false } },
+      snapshot: { zones: [{ name: 'bank.example', plan: 'enterprise', ...incompatible, ...bypassRules(201) }] },
+      findings: [{ messageId: 'limits', message: '(201 bypass rules, more than 200)' }],
+    },
+    {
+      // As above, disabled for this zone only (an override): said here for that zone alone.
+      name: 'migration-expression-too-long disabled for one zone: that zone\'s long expression is said here, the other\'s left to it',
+      alongside: limitRules,
+      settingsOf: { 'migration-expression-too-long': { overrides: [{ zones: ['bank.example'], enabled: false }] } },
+      snapshot: {
+        zones: [
+          { name: 'bank.example', plan: 'enterprise', ...incompatible, ...firewall([longBypass]) },
+          { name: 'shop.example', plan: 'enterprise', ...incompatible, ...firewall([longBypass]) },
+        ],
+      },
+      findings: [
+        { zone: 'bank.example', messageId: 'limits', message: '(1 expression(s) over 4,096 bytes)' },
+        { zone: 'shop.example', rule: 'migration-expression-too-long', messageId: 'tooLongToEdit' },
+      ],
+    },
+    {
+      // Both limits passed, one rule disabled: the limit its rule reports is left to it, the other said here.
+      name: 'both limits passed, migration-expression-too-long disabled: only the long expression is said here',
+      alongside: limitRules,
+      settingsOf: { 'migration-expression-too-long': { enabled: false } },
+      snapshot: { zones: [{ name: 'bank.example', plan: 'enterprise', ...incompatible, ...firewall([...bypassSpecs(200), longBypass]) }] },
+      findings: [
+        { rule: 'migration-too-many-firewall-rules', messageId: 'tooMany' },
+        { messageId: 'limits', message: "past the migration's limits (1 expression(s) over 4,096 bytes)" },
+      ],
+    },
+    {
+      // The limits are the limit rules' settings: at a maxRules of 300, 201 bypass rules are within it,
+      // so neither rule fails the zone and the refusal has no cause this tool can name.
+      name: 'follows the limit rules\' options: maxRules 300 on migration-too-many-firewall-rules',
+      alongside: limitRules,
+      settingsOf: { 'migration-too-many-firewall-rules': { options: { maxRules: 300 } } },
+      snapshot: { zones: [{ name: 'bank.example', plan: 'enterprise', ...incompatible, ...bypassRules(201) }] },
+      findings: [{ messageId: 'noOverrides' }],
+    },
+    {
+      // Tested alone, with its own copies of the options: a smaller limit names the zone's 201 rules past it.
+      name: 'tested alone, maxRules 100: the limit said is the one set',
+      options: { maxRules: 100 },
+      snapshot: { zones: [{ name: 'bank.example', plan: 'enterprise', ...incompatible, ...bypassRules(101) }] },
+      findings: [{ messageId: 'limits', message: '(101 bypass rules, more than 100)' }],
     },
     {
       name: 'state default (seen in the wild) is checked like start',
