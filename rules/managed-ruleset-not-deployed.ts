@@ -2,6 +2,7 @@ import {
   accountDeployments,
   best,
   managedPhaseScope,
+  rulesetStanding,
   shorten,
   zoneDeployments,
   type Deployment,
@@ -68,26 +69,12 @@ export default defineRule({
   },
   defaultOptions: { plans: ['pro', 'business', 'enterprise'] as readonly string[] },
   check(ctx) {
-    const scope = managedPhaseScope(ctx.zone, ctx.options.plans);
+    const standing = rulesetStanding(ctx.zone, ctx.options.plans, MANAGED_RULESET);
     // A plan left out by the option passes. A zone still on the previous managed rules (start, validation) is judged by managed-rules-disabled and the migration rules.
-    if (scope.kind === 'pass') return ctx.pass();
-    if (scope.kind === 'unknown') return ctx.unknown(ctx.zone.resource, scope.reason);
-    const zone = scope.zone;
-
-    const inZone = zoneDeployments(ctx.zone, zone, MANAGED_RULESET);
-    const zoneBest = inZone.known ? best(inZone.items) : null;
-    // Account-level rules run first and a zone's skip rules cannot reach them, so a zone whose own
-    // entry point runs the ruleset on every request, or whose account does, is protected.
-    if (zoneBest?.outcome.kind !== 'runs') {
-      const inAccount = accountDeployments(ctx.zone, zone, MANAGED_RULESET);
-      const accountBest = inAccount.known ? best(inAccount.items) : null;
-      if (accountBest?.outcome.kind !== 'runs') {
-        if (!inZone.known) return ctx.unknown(ctx.zone.resource, inZone.reason);
-        if (!inAccount.known) return ctx.unknown(ctx.zone.resource, inAccount.reason);
-        return failManaged(ctx, zone, best([...inZone.items, ...inAccount.items]), inZone);
-      }
-    }
-    judgeOwasp(ctx, zone);
+    if (standing.kind === 'pass') return ctx.pass();
+    if (standing.kind === 'unknown') return ctx.unknown(ctx.zone.resource, standing.reason);
+    if (standing.kind === 'fails') return failManaged(ctx, standing.zone, standing.found, standing.inZone);
+    judgeOwasp(ctx, standing.zone);
   },
 });
 

@@ -206,6 +206,43 @@ export function onNewManagedRules(view: ZoneView): { known: true; value: boolean
   return { known: true, value: migration.value.migrated };
 }
 
+/** How a managed ruleset stands on a zone, as managed-ruleset-not-deployed judges it. */
+export type RulesetStanding =
+  | { kind: 'pass' }
+  | { kind: 'unknown'; reason: string }
+  | { kind: 'runs'; zone: ZoneIdentity }
+  | { kind: 'fails'; zone: ZoneIdentity; found: Deployment | null; inZone: { exists?: boolean; rules?: number } };
+
+/**
+ * Whether the ruleset runs on every request of a zone on the new managed rules. Account-level rules
+ * run first and a zone's skip rules cannot reach them, so a zone whose own entry point runs the
+ * ruleset on every request, or whose account does, is protected; otherwise the deployment that
+ * comes closest (best) says what fails.
+ */
+export function rulesetStanding(view: ZoneView, plans: readonly string[], rulesetId: string): RulesetStanding {
+  const scope = managedPhaseScope(view, plans);
+  if (scope.kind !== 'judge') return scope;
+  const zone = scope.zone;
+  const inZone = zoneDeployments(view, zone, rulesetId);
+  if (inZone.known && best(inZone.items)?.outcome.kind === 'runs') return { kind: 'runs', zone };
+  const inAccount = accountDeployments(view, zone, rulesetId);
+  if (inAccount.known && best(inAccount.items)?.outcome.kind === 'runs') return { kind: 'runs', zone };
+  if (!inZone.known) return { kind: 'unknown', reason: inZone.reason };
+  if (!inAccount.known) return { kind: 'unknown', reason: inAccount.reason };
+  return { kind: 'fails', zone, found: best([...inZone.items, ...inAccount.items]), inZone };
+}
+
+/**
+ * Whether a standing means no rule of the ruleset runs on the zone at all: not deployed, its
+ * execute rule disabled, skipped for every request, or its rules all turned off by a ruleset-wide
+ * override with none enabled again. Running only in part, or only to log, is not that.
+ */
+export function rulesetNeverRuns(standing: RulesetStanding): boolean {
+  if (standing.kind !== 'fails') return false;
+  const o = standing.found?.outcome;
+  return o === undefined || o.kind === 'disabled' || o.kind === 'skipped' || (o.kind === 'overriddenOff' && o.kept === 0 && !o.logging);
+}
+
 /**
  * Whether a rule of the managed phase judges this zone, and as what: a plan its `plans` option
  * leaves out passes, and so does a zone still on the previous managed rules (onNewManagedRules);

@@ -4,7 +4,7 @@ import { didYouMean } from '../common/did-you-mean.js';
 import { controlProblems } from './compliance.js';
 import { placeholders } from './findings.js';
 import { parseOverrides, type ZoneOverride } from './zone-overrides.js';
-import { CATEGORIES, optionSources, SEVERITIES, type AnyRule, type OptionValue, type RuleOptions, type Severity } from './rule.js';
+import { CATEGORIES, optionSources, SEVERITIES, sourceName, type AnyRule, type OptionValue, type RuleOptions, type Severity } from './rule.js';
 
 /**
  * The catalogue: rules validated when loaded (a malformed rule is refused before any scan is
@@ -149,7 +149,7 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
       const def = (rule.defaultOptions as RuleOptions)[key];
       const from = optionSources(rule.meta).find((f) => f.options.includes(key));
       // Set on the rule it is taken from, when the catalogue has it (a rule tested alone takes it here).
-      if (from && catalogue.has(from.rule)) throw new RuleConfigError(`${where}.options.${key}: set it on rules.${from.rule}, which this rule follows (the two must agree)`);
+      if (from && catalogue.has(from.rule)) throw new RuleConfigError(`${where}.options.${key}: set it on rules.${from.rule}${sourceName(from, key) === key ? '' : ` (as ${sourceName(from, key)})`}, which this rule follows (the two must agree)`);
       if (def === undefined) {
         const known = Object.keys(rule.defaultOptions);
         throw new RuleConfigError(`${where}.options: unknown option "${key}"; ${known.length ? `options: ${known.join(', ')}` : 'this rule has no options'}${didYouMean(key, known)}`);
@@ -171,7 +171,8 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
   for (const a of active) {
     for (const from of optionSources(a.rule.meta)) {
       const source = byId.get(from.rule);
-      if (source) for (const key of from.options) if (Object.hasOwn(source.options, key)) (a.options as Record<string, OptionValue>)[key] = source.options[key]!;
+      if (!source) continue;
+      for (const key of from.options) if (Object.hasOwn(source.options, sourceName(from, key))) (a.options as Record<string, OptionValue>)[key] = source.options[sourceName(from, key)]!;
     }
   }
   return active.map((a) => ({ ...a, options: Object.freeze(a.options) }));

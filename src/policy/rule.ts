@@ -131,8 +131,14 @@ export interface ZoneContext<O extends RuleOptions> extends BaseContext<O> {
 /** A rule and the options another rule takes from it (meta.optionsFrom). */
 export interface OptionsSource {
   rule: string;
+  /** This rule's options, each a copy of that rule's option of the same name (or as `named` maps it). */
   options: readonly string[];
+  /** Where that rule calls an option otherwise: this rule's name -> that rule's name. */
+  named?: Readonly<Record<string, string>>;
 }
+
+/** The name the source rule gives one of the options this rule takes from it. */
+export const sourceName = (from: OptionsSource, option: string): string => from.named?.[option] ?? option;
 
 /** meta.optionsFrom as a list, whichever way the rule states it. */
 export function optionSources(meta: Pick<RuleMeta<RuleScope>, 'optionsFrom'>): readonly OptionsSource[] {

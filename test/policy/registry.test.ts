@@ -123,6 +123,21 @@ describe('rule settings from the config file', () => {
       expect(activeRules(loadCatalogue([follower]), { 'follower-rule': { options: { names: ['x'] } } })[0]!.options['names']).toEqual(['x']);
     });
 
+    it('takes options from several rules, under the names they give them', () => {
+      const other = broken({ id: 'other-rule' });
+      const both = broken({ id: 'both-rule', optionsFrom: [{ rule: 'good-rule', options: ['names'] }, { rule: 'other-rule', options: ['extra'], named: { extra: 'names' } }] });
+      const withExtra = { ...both, defaultOptions: { names: ['a'], extra: ['a'] }, meta: { ...both.meta, optionHelp: { names: 'n', extra: 'e' } } };
+      const catalogue = loadCatalogue([good, other, withExtra]);
+      const options = activeRules(catalogue, { 'good-rule': { options: { names: ['g'] } }, 'other-rule': { options: { names: ['o'] } } }).find((r) => r.rule.meta.id === 'both-rule')!.options;
+      expect(options).toEqual({ names: ['g'], extra: ['o'] });
+      expect(thrownBy(() => activeRules(catalogue, { 'both-rule': { options: { extra: ['x'] } } }), RuleConfigError).message).toContain('set it on rules.other-rule (as names)');
+    });
+
+    it('refuses to load a rule that takes one option from two rules', () => {
+      const twice = broken({ optionsFrom: [{ rule: 'good-rule', options: ['names'] }, { rule: 'other-rule', options: ['names'] }] });
+      expect(thrownBy(() => loadCatalogue([twice]), RuleDefinitionError).message).toContain('each option from one rule');
+    });
+
     it('refuses to load a rule that takes an option it does not have', () => {
       expect(thrownBy(() => loadCatalogue([broken({ optionsFrom: { rule: 'good-rule', options: ['nope'] } })]), RuleDefinitionError).message).toContain('meta.optionsFrom must name a rule and options this rule has');
     });

@@ -1,4 +1,5 @@
 import rule from '../../rules/managed-rules-disabled.js';
+import notDeployed from '../../rules/managed-ruleset-not-deployed.js';
 import { days } from '../support/snapshot-fixture.js';
 import { testRule } from '../support/rule-tester.js';
 
@@ -10,6 +11,22 @@ const status = (state: string | null, oldWaf: string | null, newWaf: string | nu
     created: days(-10),
   },
 });
+
+/** A migrated Business zone whose status says the new managed rules are disabled, with this managed-phase entry point. */
+// vendor docs: rulesets: an execute rule of the http_request_firewall_managed entry point names the managed ruleset in action_parameters.id.
+const MANAGED = 'efb7b8c949ac4650a09736fc376e9aee';
+const newRulesOff = (entrypoint: Record<string, unknown> | null) => ({
+  zones: [
+    {
+      name: 'done.example',
+      plan: 'business' as const,
+      ...status('complete', 'disabled', 'disabled'),
+      entrypoint,
+      unread: { migration_check: 'skipped' as const, migration_config: 'skipped' as const, waf_packages: 'skipped' as const, waf_groups: 'skipped' as const, waf_rules: 'skipped' as const, waf_overrides: 'skipped' as const },
+    },
+  ],
+});
+const execute = (enabled: boolean, expression = 'true') => ({ id: 'x1', action: 'execute', expression, enabled, description: 'Managed ruleset', action_parameters: { id: MANAGED } });
 
 testRule(rule, {
   valid: [
@@ -62,6 +79,7 @@ testRule(rule, {
     },
     {
       // spec: States and transitions: a migrated zone runs the new managed rules only; the WAF switch is gone, so this rule reports them off.
+      // Tested alone, managed-ruleset-not-deployed does not run, so nothing is left to it.
       name: 'still reported here on a migrated zone with the new managed rules disabled',
       snapshot: {
         zones: [
@@ -74,6 +92,47 @@ testRule(rule, {
         ],
       },
       findings: [{ messageId: 'neither', data: { state: 'complete' } }],
+    },
+    // One problem, one finding (docs/rules.md): on a migrated zone, "no managed rules run" is
+    // managed-ruleset-not-deployed's to say where it runs and finds it, naming the rule to change.
+    {
+      // spec: Managed-rules migration (status: new managed rules disabled); vendor docs: "Deploy a managed
+      // ruleset": a disabled execute rule runs nothing. Both rules state one fact: left to managed-ruleset-not-deployed.
+      name: 'migrated, new managed rules disabled, execute rule disabled: left to managed-ruleset-not-deployed',
+      alongside: [notDeployed],
+      snapshot: newRulesOff({ rules: [execute(false)] }),
+      findings: [{ rule: 'managed-ruleset-not-deployed', messageId: 'disabled', zone: 'done.example', message: '"Managed ruleset" executing the managed ruleset is disabled' }],
+    },
+    {
+      // As above, with no managed-phase entry point: the ruleset is not deployed at all, one fact.
+      name: 'migrated, new managed rules disabled, no entry point: left to managed-ruleset-not-deployed',
+      alongside: [notDeployed],
+      snapshot: newRulesOff(null),
+      findings: [{ rule: 'managed-ruleset-not-deployed', messageId: 'none' }],
+    },
+    {
+      // As above, with managed-ruleset-not-deployed disabled: nothing else says it, so it is reported here.
+      name: 'migrated, new managed rules disabled, managed-ruleset-not-deployed disabled: reported here',
+      alongside: [notDeployed],
+      settingsOf: { 'managed-ruleset-not-deployed': { enabled: false } },
+      snapshot: newRulesOff({ rules: [execute(false)] }),
+      findings: [{ messageId: 'neither', data: { state: 'complete' } }],
+    },
+    {
+      // vendor docs: WAF, "Cloudflare Managed Ruleset" (a custom expression applies it to a subset of requests):
+      // a narrow deployment is another fact (part of the traffic), so each rule says its own.
+      name: 'migrated, new managed rules disabled, the ruleset deployed for part of the traffic: both say their own',
+      alongside: [notDeployed],
+      snapshot: newRulesOff({ rules: [execute(true, 'http.request.uri.path contains "/api"')] }),
+      findings: [{ messageId: 'neither' }, { rule: 'managed-ruleset-not-deployed', messageId: 'narrow' }],
+    },
+    {
+      // managed-ruleset-not-deployed's plans leave Business out: it passes the zone, so the fact is said here.
+      name: 'follows managed-ruleset-not-deployed\'s plans: Business left out there, reported here',
+      alongside: [notDeployed],
+      settingsOf: { 'managed-ruleset-not-deployed': { options: { plans: ['enterprise'] } } },
+      snapshot: newRulesOff({ rules: [execute(false)] }),
+      findings: [{ messageId: 'neither' }],
     },
     {
       name: 'a status without a state',

@@ -1,5 +1,5 @@
 import { controlLabel, controlsOfRule } from '../../policy/compliance.js';
-import { optionSources, type AnyRule } from '../../policy/rule.js';
+import { optionSources, sourceName, type AnyRule } from '../../policy/rule.js';
 
 /** The rule catalogue in three shapes; the Markdown table is the one in docs/rules.md. */
 
@@ -30,7 +30,7 @@ export function rulesMarkdown(rules: readonly AnyRule[]): string {
     const own = Object.entries(r.defaultOptions).filter(([k]) => !sources.some((from) => from.options.includes(k)));
     const options = own.map(([k, v]) => `\`${k}\` = \`${JSON.stringify(v)}\``);
     // Options taken from another rule are set there: the table names it rather than a default of their own.
-    for (const from of sources) options.push(`${from.options.map((k) => `\`${k}\``).join(', ')} as \`${from.rule}\` sets them`);
+    for (const from of sources) options.push(`${from.options.map((k) => (sourceName(from, k) === k ? `\`${k}\`` : `\`${k}\` (its \`${sourceName(from, k)}\`)`)).join(', ')} as \`${from.rule}\` sets them`);
     const controls = controlsOfRule(r.meta).map(controlLabel);
     return `| \`${r.meta.id}\` | ${r.meta.category} | ${r.meta.severity} | ${cell(r.meta.title)} | ${cell(options.join(', ') || '')} | ${cell(controls.join(', '))} |`;
   });
