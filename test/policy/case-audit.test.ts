@@ -49,7 +49,9 @@ describe("the catalogue on the tests' organisation", () => {
   });
 
   it.each([
-    ['migration-incompatible', ['acme-bank.example high', 'acme-payments.example high']],
+    // acme-payments is refused for the migration's limits only (spec: Errors, rule 7): one problem,
+    // one finding, left to the two limit rules below, which name the rules to change.
+    ['migration-incompatible', ['acme-bank.example high']],
     // Only the bypass rules of the WAF are migrated and counted (spec: "firewall rules to migrate");
     // acme-loans and acme-invest are in validation mode, past the check.
     ['migration-too-many-firewall-rules', ['acme-payments.example high']],

@@ -105,6 +105,14 @@ describe('one problem, one finding', () => {
     expect(onCards.filter((f) => f.rule === 'firewall-expression-too-long')).toEqual([]);
   });
 
+  // spec: Errors, rule 7 (more than 200 firewall rules to migrate, or an expression over 4 KB, fail the migration).
+  it('reports a zone the check refuses for the migration\'s limits by the limit rules only, not migration-incompatible', () => {
+    const onPayments = (rule: string) => audits[CASES]!.findings.filter((f) => f.rule === rule && f.zone?.name === 'acme-payments.example').map((f) => f.status);
+    expect(onPayments('migration-too-many-firewall-rules')).toEqual(['fail']);
+    expect(onPayments('migration-expression-too-long')).toContain('fail');
+    expect(onPayments('migration-incompatible').filter((s) => s !== 'pass')).toEqual([]);
+  });
+
   it('keeps the DNS findings the leaving rules gave up: every DNS-only record on a proxied origin is still reported once', () => {
     // The generated organisation's DNS-only records that share a proxied record's address are reported by dns-origin-exposed.
     const result = audits[GENERATED]!;

@@ -34,7 +34,7 @@
  * |                           |            | (10.0.0.5), bypass rule for the legacy WAF                          |
  * | acme-payments.example     | enterprise | migration-too-many-firewall-rules (201 bypass rules among 300),     |
  * |                           |            | migration-expression-too-long (a bypass rule of 4,097 bytes),       |
- * |                           |            | migration-incompatible (the check names the limits),                |
+ * |                           |            | migration-incompatible passes (limits left to those two),           |
  * |                           |            | migration-pending (high); its 99 block rules are not counted        |
  * | acme-cards.example        | enterprise | migration-pending (medium, simulate), overrides-lost (one OWASP     |
  * |                           |            | rule); passes: bypass rules of 4,095 bytes and 4,096 characters     |
