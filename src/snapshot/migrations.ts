@@ -365,6 +365,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   UPDATE dns_records SET content = NULL WHERE type = 'CAA' AND content IS NOT NULL AND json_type(raw, '$.content') IS NULL;
   `,
+  // 14: objects an account holds (its members, its notification policies, the vendor's insights),
+  // one row per item, kept like zone_objects but scoped to the account they belong to.
+  `
+  ${versioned('account_objects', 'scope_id', 'endpoint TEXT NOT NULL')}
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -30,6 +30,7 @@ const VERSIONED_TABLES = [
   'waf_rules',
   'waf_overrides',
   'invites',
+  'account_objects',
 ];
 
 export function pruneScans(db: Db, keep: number): PruneResult {
