@@ -182,15 +182,16 @@ const DOCUMENTED: readonly VendorInsightType[] = [
     issueType: null, area: 'api-shield', flags: 'an API endpoint answers more slowly than usual',
     inScope: false, rules: [], coverage: 'none', reason: API_SHIELD,
   }),
-  // vendor docs: Security Insights (Managed Rules not deployed; Known limitations: account-level managed
-  // rules may be missed, rules in log mode may still raise it). No identifier found: the alert filter's
+  // vendor docs: Security Insights (Managed Rules not deployed; Known limitations: managed rules deployed
+  // at the account level may be missed, and a managed rule set to log may still raise a vulnerability
+  // insight). No identifier found: the alert filter's
   // managed-rules values are waf_not_enabled (paired below with "Zones without WAF Managed Rules"),
   // mr_log_mode and managed_rules_old; which one the dashboard shows under this name is not public.
   insight({
     issueClass: null, displayName: 'Managed Rules not deployed', documented: true, identifier: 'none',
     issueType: null, area: 'waf', flags: 'a zone the WAF protects deploys no managed rules',
     inScope: true, rules: ['managed-ruleset-not-deployed', 'managed-rules-disabled', 'legacy-waf-off'], coverage: 'full',
-    differs: 'reads account-level deployments (the vendor admits it can miss them: a false "not deployed"), and counts a ruleset-wide override to log, a disabled execute rule or an earlier skip-all rule as not deployed, where the vendor counts a ruleset in log mode as deployed',
+    differs: 'reads account-level deployments, which the vendor says it can miss (a false "not deployed"); reports a ruleset-wide override to log, a disabled execute rule or an earlier rule skipping every request as not deployed, which a check of deployment alone counts as deployed',
   }),
   // vendor docs: Security Insights (Upgrade to new Managed Rules); alert filter value managed_rules_old.
   insight({
@@ -308,7 +309,7 @@ const DOCUMENTED: readonly VendorInsightType[] = [
     issueClass: 'waf_not_enabled', displayName: 'Zones without WAF Managed Rules', documented: true, identifier: 'inferred',
     issueType: null, area: 'waf', flags: "the zone does not run the WAF's managed rules",
     inScope: true, rules: ['managed-ruleset-not-deployed', 'managed-rules-disabled', 'legacy-waf-off'], coverage: 'full',
-    differs: 'reads account-level deployments, and counts a ruleset-wide override to log as not deployed (the vendor counts it as deployed)',
+    differs: 'reads account-level deployments, which the vendor says it can miss; reports a ruleset deployed but overridden to log, disabled or skipped for every request as not running',
   }),
   // vendor docs: Security Insights (No Turnstile enabled); alert filter value no_turnstile_enabled; a public review shows it as configuration_suggestion.
   insight({
