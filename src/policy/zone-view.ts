@@ -19,7 +19,7 @@ import {
   type WafPackage,
   type WafSetting,
 } from './models.js';
-import type { Named } from './findings.js';
+import type { Named, ResourceRef } from './resource-ref.js';
 import { parseJson } from './json-fields.js';
 import type { ZoneSetting } from '../api/endpoints.js';
 import {
@@ -36,7 +36,6 @@ import {
 } from './security-models.js';
 import { migratesAsBypass } from './migration-carry.js';
 import { migrationStage, type MigrationStage } from './migration-preview.js';
-import type { ResourceRef } from './rule.js';
 import { isDnsTargetItem, type DnsTargetItem } from '../common/dns-target-answer.js';
 
 /**
