@@ -28,7 +28,7 @@ import type { Logger } from '../../common/logger.js';
 import { printable, shorten } from '../../common/printable.js';
 import { defineCommand, type CommandIO } from '../command.js';
 import { commonOptions, configFrom, loggerFor } from '../common.js';
-import { clientFor } from '../clients.js';
+import { clientFor } from '../../jobs/clients.js';
 import { openWriteSession } from '../write-session.js';
 
 export const MIGRATION_PLAN_SCHEMA = 'zonewarden.migration-plan/2';
