@@ -1,4 +1,7 @@
 import type { DnsRecordFields, FilterRow, FirewallRuleRow, Readout, SnapshotReader, ZoneRow } from '../snapshot/reader.js';
+
+// A DNS record as dnsRecords() hands it to the rules: part of the view's vocabulary.
+export type { DnsRecordFields };
 import {
   parseCertificatePack,
   parseFilterDescription,
