@@ -29,7 +29,7 @@ import { defineCommand, type CommandIO } from '../command.js';
 import { applyJson, bulkText, confirmationText, lostSummary, MIGRATION_APPLY_SCHEMA, queryText, SOURCES } from '../output/migration-apply.js';
 import { MIGRATION_PLAN_SCHEMA, planJson, planText } from '../output/migration-plan.js';
 import { commonOptions, configFrom, loggerFor } from '../common.js';
-import { clientFor } from '../clients.js';
+import { clientFor } from '../../jobs/clients.js';
 import { openWriteSession } from '../write-session.js';
 
 /** How long apply waits, by default, for the status to show the new state (the vendor: up to an hour). */
