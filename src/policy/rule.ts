@@ -60,7 +60,7 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
    * A list when the rule leaves problems to several rules, each option taken from one of them.
    */
   optionsFrom?: OptionsSource | readonly OptionsSource[];
-  /** For list options whose entries come from a fixed set: the values allowed, checked when the config file sets the option. */
+  /** For list options whose entries, or text options whose value, come from a fixed set: the values allowed, checked when the config file sets the option. */
   optionChoices?: Readonly<Record<string, readonly string[]>>;
   /**
    * What the rule needs read beyond the lists every scan reads: zone settings (`setting:ssl`),

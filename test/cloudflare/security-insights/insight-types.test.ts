@@ -14,9 +14,6 @@ const ARRIVING_THIS_SESSION: readonly string[] = [
   'client-side-security-off',
   'client-side-script-alert-missing',
   'security-txt-missing',
-  'bot-js-detections-off',
-  'bot-ai-bots-not-blocked',
-  'bot-model-auto-update-off',
 ];
 
 // vendor docs: Security Insights, "Listed below are the specific insights currently available" (34 rows, in this order).
