@@ -105,9 +105,8 @@ export function values(auditId: number, f: Finding): unknown[] {
  * Findings are held in memory, or past HELD_AUDIT_CHARS staged in a temporary table, while the
  * rules run, which takes no lock on the database, and written into place in one short write
  * transaction by finish(): an audit of 10,000 zones takes seconds, and a scan writing the same
- * file meanwhile must not wait for it. A night's audit, which judges few zones, holds its few
- * findings and writes them once; an audit of every zone stages them (copying them twice costs
- * less than holding hundreds of thousands).
+ * file meanwhile must not wait for it. An audit with few findings holds them and writes them once;
+ * one with hundreds of thousands stages them (copying them twice costs less than holding them).
  *
  * The order comes from how the engine delivers findings: unit by unit (one rule on one zone),
  * zones in name order. So within a bucket (status, severity, rule) the units arrive in listing
@@ -127,8 +126,8 @@ export class AuditRecorder implements FindingSink {
   /** Buckets of the unit's findings moved to temp.audit_spill. */
   private spilled = new Set<Bucket>();
   /**
-   * Whether the audit's findings are held in memory (a night's few, written straight into place by
-   * finish()) rather than staged in a temporary table (an audit of every zone: hundreds of thousands).
+   * Whether the audit's findings are held in memory (a few, written straight into place by
+   * finish()) rather than staged in a temporary table (hundreds of thousands).
    */
   private holding = true;
   private heldChars = 0;
