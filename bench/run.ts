@@ -33,7 +33,7 @@ const { values } = parseArgs({
     'report-db': { type: 'string' },
     // ZONES:RECORDS: only the few-huge-zones shape (scan, unchanged rescan, audit), e.g. 5:1000000.
     'huge-zones': { type: 'string' },
-    // ZONES:RECORDS:SHARE: only the nightly audit (cold audit, a night, audit with reuse), e.g. 10000:1000000:0.02.
+    // ZONES:RECORDS:SHARE: only the nightly audit (an audit, a night, the audit of the scan after it: each judges every zone), e.g. 10000:1000000:0.02.
     'nightly-audit': { type: 'string' },
     // ZONES:SHARE:NIGHTS: only the incremental nights (requests of a full scan and of nights that read on), e.g. 1000:0.02:5.
     'incremental-nights': { type: 'string' },

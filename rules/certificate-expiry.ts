@@ -1,4 +1,4 @@
-import { allCovered, DAY_MS, freshCoverage, isManaged, LAST_ATTEMPT_DAYS, packExpiry, packStatus, RENEWAL_WINDOWS_DAYS, renewalWindowDays, SERVING_STATUSES, successors, validityDays, type ServedCertificate } from '../src/policy/certificates.js';
+import { allCovered, DAY_MS, freshCoverage, isManaged, LAST_ATTEMPT_DAYS, packExpiry, packStatus, renewalWindowDays, SERVING_STATUSES, successors, validityDays, type ServedCertificate } from '../src/policy/certificates.js';
 import type { Certificate, CertificatePack } from '../src/policy/models.js';
 import { defineRule, SEVERITIES, type Severity } from '../src/policy/rule.js';
 
@@ -39,27 +39,6 @@ function describeSuccessors(served: readonly ServedCertificate[]): string {
     .join(' and ');
 }
 
-/**
- * Until when the zone's verdicts hold on the same packs. Every comparison of the rule with the time
- * is of "now" with a certificate's end less a number of days: a tier, a renewal window, the half
- * of one or the last attempt day (here and in freshCoverage and successors). Between two such
- * instants nothing moves, so a zone with no failure holds until the next instant of any of its
- * certificates. A failure counts days in its message: judged again in every audit (held till now).
- */
-function horizon(packs: readonly CertificatePack[], now: number, tierDays: readonly number[], failed: boolean): Date | null {
-  if (failed) return new Date(now);
-  const offsets = [0, ...tierDays, ...RENEWAL_WINDOWS_DAYS.flatMap((w) => [w, Math.max(LAST_ATTEMPT_DAYS, w / 2)])].map((d) => d * DAY_MS);
-  let next = Number.POSITIVE_INFINITY;
-  for (const pack of packs) {
-    for (const c of pack.certificates) {
-      const end = c.expiresOn?.getTime() ?? Number.NaN;
-      if (!Number.isFinite(end)) continue;
-      for (const offset of offsets) if (end - offset > now) next = Math.min(next, end - offset);
-    }
-  }
-  return next === Number.POSITIVE_INFINITY ? null : new Date(next);
-}
-
 export default defineRule({
   meta: {
     id: 'certificate-expiry',
@@ -69,10 +48,7 @@ export default defineRule({
     severity: 'high',
     category: 'tls',
     scope: 'zone',
-    // Judged against the scan's time; a verdict holds until the next instant the rule compares the
-    // time with (see horizon).
-    dependsOnTime: true,
-    declaresHorizon: true,
+    // Judged against the scan's time.
     resource: 'certificate',
     messages: {
       expired: 'the certificate for {{hosts}} expired {{period}} ago, on {{date}}',
@@ -123,7 +99,6 @@ export default defineRule({
     };
 
     let clean = true;
-    let failed = false;
     for (const pack of packs.items) {
       const status = packStatus(pack);
       if (status !== null && !SERVING_STATUSES.has(status)) continue;
@@ -171,10 +146,8 @@ export default defineRule({
         const data = { hosts: hosts || cert.id, days, period: period(days), date: expiresOn.toISOString().slice(0, 10), expiresOn: expiresOn.toISOString(), pack: pack.id, ...verdict.extra };
         ctx.fail(resource, verdict.messageId, data, verdict.severity);
         clean = false;
-        failed = true;
       }
     }
-    ctx.holdsUntil(horizon(packs.items, now, tiers.map(([, window]) => window / DAY_MS), failed));
     if (clean) ctx.pass();
   },
 });

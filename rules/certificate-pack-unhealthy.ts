@@ -46,11 +46,9 @@ export default defineRule({
     severity: 'medium',
     category: 'tls',
     scope: 'zone',
-    // Judged against the scan's time: judged again in every audit, never reused.
-    dependsOnTime: true,
+    // Judged against the scan's time.
     // Only an expired pack (what still serves its hosts) and a pending one (its grace, its age in the
     // message) are judged by the time.
-    declaresHorizon: true,
     resource: 'certificate_pack',
     messages: {
       notActive: 'the certificate pack for {{hosts}} is {{status}}, not active',
@@ -80,7 +78,6 @@ export default defineRule({
     const ignored = new Set(ctx.options.ignoreStatuses);
     const now = ctx.now.getTime();
     const graceMs = ctx.options.pendingGraceHours * HOUR_MS;
-    ctx.holdsUntil(null);
     let clean = true;
     for (const pack of packs.items) {
       const status = packStatus(pack);
@@ -105,8 +102,7 @@ export default defineRule({
         if (status.endsWith('_timed_out') || (withErrors && !HARMLESS.has(status))) return fail(withErrors ? 'notActiveWithErrors' : 'notActive');
         if (HARMLESS.has(status)) return false;
         if (status === 'expired') {
-          // Which other certificates are fresh moves with the time: judged again in every audit.
-          ctx.holdsUntil(ctx.now);
+          // Which other certificates are fresh moves with the time.
           const coverage = freshCoverage(packs.items, now, pack, now);
           const uncovered = pack.hosts.filter((h) => !coverage.covers(h));
           return (!pack.hosts.length || uncovered.length > 0) && fail('expiredUnserved', { uncovered: (uncovered.length ? uncovered : [hosts || pack.id]).join(', ') }, 'high');
@@ -115,8 +111,6 @@ export default defineRule({
           const started = packStartedAt(pack, () => ctx.zone.certificatePackFirstSeen(pack.id));
           if (started === null) return unknown(`the certificate pack is ${status} and has no created_on, and no scan is recorded as having seen it`);
           const age = now - started.at;
-          // Within its grace until the grace ends; past it, the age in the message moves.
-          ctx.holdsUntil(age <= graceMs ? new Date(started.at + graceMs + 1) : ctx.now);
           if (age <= graceMs) return false;
           const since = new Date(started.at).toISOString();
           // Dated from a scan, the pack is at least that old: it may have been created long before.

@@ -22,9 +22,7 @@ export default defineRule({
     scope: 'zone',
     resource: 'zone setting (development_mode)',
     reads: ['setting:development_mode'],
-    // The mode ends by itself, with no change a log would show: a failure holds until its end.
-    dependsOnTime: true,
-    declaresHorizon: true,
+    // The mode ends by itself, with no change a log would show: judged against the scan's time.
     messages: {
       on: 'Development Mode is on ({{left}}): the edge cache is bypassed and every request for cacheable content reaches the origin until it turns itself off, 3 hours after it was turned on{{locked}}',
     },
@@ -38,7 +36,6 @@ export default defineRule({
   },
   defaultOptions: {},
   check(ctx) {
-    ctx.holdsUntil(null);
     // The zone list carries development_mode (seconds left; negative once expired, 0 if never on),
     // read tonight with the zone: the setting is not read where it does (crawler/reads/zone-settings.ts).
     // The seconds count from when the list was read (the scan's start), not from the audit's time:
@@ -65,20 +62,18 @@ export default defineRule({
     const ends = start + LASTS_MS;
     // Read before it ended by itself (an incremental night may carry that answer forward): off now.
     if (ctx.now.getTime() >= ends) return ctx.pass();
-    ctx.holdsUntil(new Date(ends));
     ctx.fail(settingRef(ctx, 'development_mode'), 'on', { development_mode: 'on', left: `since ${answer!.modifiedOn}, until ${new Date(ends).toISOString()}`, locked: setting.lockedNote });
   },
 });
 
 /**
  * Judged by the seconds it had left when read at `readAt` (ms): on until then, off once they have
- * run out. The finding names the end, not the time left: a verdict kept by a later audit (within
- * its horizon) must still be true, and "20 minutes left" would not be.
+ * run out. The finding names the end, not the time left: the end is what a person can act on, and
+ * stays true while the report is read.
  */
 function judgeLeft(ctx: ZoneContext<RuleOptions>, seconds: number, readAt: number, locked: string): void {
   const ends = readAt + seconds * 1000;
   if (seconds <= 0 || ctx.now.getTime() >= ends) return ctx.pass();
-  ctx.holdsUntil(new Date(ends));
   const until = new Date(ends).toISOString();
   ctx.fail(settingRef(ctx, 'development_mode'), 'on', { development_mode: 'on', until, left: `until ${until}`, locked });
 }

@@ -10,10 +10,8 @@ export default defineRule({
     severity: 'medium',
     category: 'dns',
     scope: 'zone',
-    // Judged against the scan's time: judged again in every audit, never reused.
-    dependsOnTime: true,
+    // Judged against the scan's time.
     // Only a pending state is judged by the time: until its grace ends, then a day at a time.
-    declaresHorizon: true,
     resource: 'zone',
     reads: ['dnssec'],
     messages: {
@@ -34,7 +32,6 @@ export default defineRule({
   },
   defaultOptions: { pendingDays: 7 },
   check(ctx) {
-    ctx.holdsUntil(null);
     // Not applicable where the vendor's DNSSEC is not what resolvers validate. A partial (CNAME
     // setup) zone is answered by the customer's own authoritative provider, which signs (or not) and
     // whose DS sits at the registrar. A secondary zone is transferred from the primary, whose
@@ -57,8 +54,6 @@ export default defineRule({
       const since = read.value?.modifiedOn;
       if (!since) return ctx.unknown(ctx.zone.resource, 'DNSSEC is pending and the answer does not say since when');
       const days = Math.floor((ctx.now.getTime() - since.getTime()) / DAY_MS);
-      // The count of whole days (in the message, against the limit) moves at the next day's start.
-      ctx.holdsUntil(new Date(since.getTime() + Math.max(days + 1, ctx.options.pendingDays) * DAY_MS));
       if (days < ctx.options.pendingDays) return ctx.pass();
       return ctx.fail(ctx.zone.resource, 'pendingStuck', { status, days, since: since.toISOString() });
     }

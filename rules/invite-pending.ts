@@ -10,8 +10,7 @@ export default defineRule({
     severity: 'low',
     category: 'scan',
     scope: 'organisation',
-    // Judged against the scan's time: judged again in every audit, never reused.
-    dependsOnTime: true,
+    // Judged against the scan's time.
     resource: 'invite',
     messages: {
       pending:

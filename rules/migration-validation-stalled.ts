@@ -11,10 +11,8 @@ export default defineRule({
     severity: 'medium',
     category: 'migration',
     scope: 'zone',
-    // Judged against the scan's time: judged again in every audit, never reused.
-    dependsOnTime: true,
+    // Judged against the scan's time.
     // Only validation mode is judged by the time: until the limit, then a day at a time.
-    declaresHorizon: true,
     resource: 'zone',
     messages: {
       stalled: 'the migration has been in validation mode for {{days}} days (since {{since}}), longer than {{limit}} days: finish it or find out what holds it',
@@ -28,7 +26,6 @@ export default defineRule({
   },
   defaultOptions: { days: 14 },
   check(ctx) {
-    ctx.holdsUntil(null);
     const migration = ctx.zone.migration();
     if (!migration.known) return ctx.unknown(ctx.zone.resource, migration.reason);
     if (!migration.value) return ctx.unknown(ctx.zone.resource, 'the migration status endpoint returned no status');
@@ -39,11 +36,8 @@ export default defineRule({
     const limit = ctx.options.days * DAY;
     // Exactly the limit is still within it: only longer than `days` days is stalled.
     if (elapsed <= limit) {
-      ctx.holdsUntil(new Date(since.getTime() + limit + 1));
       return ctx.pass();
     }
-    // The days in the message move at the next whole day.
-    ctx.holdsUntil(new Date(since.getTime() + (Math.floor(elapsed / DAY) + 1) * DAY));
     ctx.fail(ctx.zone.resource, 'stalled', { days: Math.floor(elapsed / DAY), since: since.toISOString().slice(0, 10), limit: ctx.options.days });
   },
 });

@@ -21,8 +21,6 @@ export default defineRule({
     category: 'firewall',
     scope: 'zone',
     // Judged against the scan's time while the mode is on: until the limit, then an hour at a time.
-    dependsOnTime: true,
-    declaresHorizon: true,
     resource: 'zone setting (security_level)',
     reads: ['setting:security_level'],
     messages: {
@@ -42,7 +40,6 @@ export default defineRule({
   },
   defaultOptions: { maxHours: 24 },
   check(ctx) {
-    ctx.holdsUntil(null);
     const setting = settingOrAnswer(ctx, 'security_level');
     if (!setting) return;
     if (setting.value !== 'under_attack') return ctx.pass();
@@ -58,11 +55,8 @@ export default defineRule({
     const limit = ctx.options.maxHours * HOUR;
     // Exactly the limit is still within it: only longer than maxHours is left on.
     if (elapsed <= limit) {
-      ctx.holdsUntil(new Date(since.getTime() + limit + 1));
       return ctx.pass();
     }
-    // The hours in the message move at the next whole hour.
-    ctx.holdsUntil(new Date(since.getTime() + (Math.floor(elapsed / HOUR) + 1) * HOUR));
     ctx.fail(settingRef(ctx, 'security_level'), 'leftOn', {
       locked: setting.lockedNote,
       security_level: 'under_attack',

@@ -59,7 +59,7 @@ export function openWriteSession(config: Config, io: CommandIO): WriteSession {
       const names = [...new Set(zoneNames)];
       if (names.length === 0) return null;
       try {
-        await loadRules(config, io.cwd);
+        await loadRules(config, io.cwd, (line) => io.stderr(`${line}\n`));
         const outcome = await runScan({ db, client, clients, scope: { accounts: [], zones: names }, concurrency: config.concurrency, logger, redact, reads: catalogueReads(config) });
         logger.info(`rescanned ${names.length} zone(s) into scan ${outcome.scanId} (${outcome.status}), a scan of those zones only: audit it with zonewarden audit --scan ${outcome.scanId}`);
         return outcome.scanId;

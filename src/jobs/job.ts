@@ -37,7 +37,7 @@ export class ScanAborted extends ZonewardenError {
 /** `incremental`: read on from the last complete scan of the scope (run, schedule); a plain scan reads in full. */
 export async function scanStep(config: Config, io: JobIO, incremental = false): Promise<ScanOutcome> {
   // The rules decide what is read per zone beyond the lists, --rules-dir ones included.
-  await loadRules(config, io.cwd);
+  await loadRules(config, io.cwd, (line) => io.stderr(`${line}\n`));
   const reads = catalogueReads(config);
   const logger = loggerFor(config, io);
   // A client per credential (the config file's "credentials"), each with a budget of its own.
@@ -112,7 +112,8 @@ export interface JobOutcome {
  * its reports, drift and notifications rest on it.
  */
 export async function runJob(config: Config, io: JobIO, report: ReportSettings, madeBy: AuditMaker = 'run'): Promise<JobOutcome> {
-  await loadRules(config, io.cwd);
+  await loadRules(config, io.cwd, (line) => io.stderr(`${line}
+`));
   const scope = report.trendScope ?? configScope(config);
   const rules = rulesFor(config);
   const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()], { maxDays: config.waiverMaxDays }) : [];

@@ -47,7 +47,6 @@ export interface StoredAs {
 interface AuditRow {
   id: number;
   judgement: string | null;
-  reuse_key: string | null;
   trial: string | null;
   made_by: AuditMaker;
 }
@@ -60,19 +59,19 @@ export function officialName(madeBy: AuditMaker, scanId: number): string {
 }
 
 /**
- * Whether a stored audit judged as this one does: by judgement; for an audit stored before schema
- * 10 (no judgement), by its reuse key, which hashes the same rules and waivers with the scope.
+ * Whether a stored audit judged as this one does, by judgement. An audit stored before schema 10
+ * has none: it is never the same, and a new audit of its scan is a trial beside it (audit
+ * --official replaces it as the official one).
  */
-function judgedAlike(row: AuditRow, judgement: Judgement, reuseKey: string | null): boolean {
+function judgedAlike(row: AuditRow, judgement: Judgement): boolean {
   const stored = parseJudgement(row.judgement);
-  if (stored) return sameJudgement(stored, judgement);
-  return reuseKey !== null && row.reuse_key === reuseKey;
+  return stored !== null && sameJudgement(stored, judgement);
 }
 
-export function placeAudit(db: Db, scanId: number, identity: AuditIdentity, reuseKey: string | null): Placement {
-  const rows = db.prepare('SELECT id, judgement, reuse_key, trial, made_by FROM audits WHERE scan_id = ? ORDER BY id').all(scanId) as AuditRow[];
+export function placeAudit(db: Db, scanId: number, identity: AuditIdentity): Placement {
+  const rows = db.prepare('SELECT id, judgement, trial, made_by FROM audits WHERE scan_id = ? ORDER BY id').all(scanId) as AuditRow[];
   const official = rows.find((r) => r.trial === null) ?? null;
-  const same = rows.find((r) => judgedAlike(r, identity.judgement, reuseKey)) ?? null;
+  const same = rows.find((r) => judgedAlike(r, identity.judgement)) ?? null;
   // A refresh of the nightly audit is still the nightly audit.
   const madeBy = same && NIGHTLY.includes(same.made_by) ? same.made_by : identity.madeBy;
   if (official === null) return { replaces: same?.id ?? null, trial: null, madeBy, demote: null };

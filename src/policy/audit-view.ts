@@ -5,8 +5,7 @@ import type { AuditCounts } from './audit.js';
 import { STATUSES, type Finding, type Status } from './findings.js';
 import { auditRows, type RowCondition } from './reuse-rows.js';
 import { atOrAbove, SEVERITIES, type Severity } from './rule.js';
-import { auditFindings, auditFindingsJson, auditHeader, KEPT_COUNTS, type AuditHeader } from './store.js';
-import { decodeTally } from './verdict-reuse.js';
+import { auditFindings, auditFindingsJson, auditHeader, NO_TALLY, type AuditHeader } from './store.js';
 
 /**
  * A stored audit as a command shows it: whole, or narrowed to the zones and accounts of a filter
@@ -91,14 +90,15 @@ function viewCounts(db: Db, header: AuditHeader, filter: ScanFilter, where: RowC
     counts.byStatus.pass += n;
     byRule(rule).pass += n;
   };
-  // Per zone: the tallied rules' passes in the counts of the audit that judged the zone, the others' beside them.
+  // Per zone: the passes in other_passes; an audit stored with verdict reuse (before issue 51) kept
+  // some rules' passes in the counts (a tally) of the audit that judged the zone instead.
   const zones = db.prepare(
-    `SELECT a.zone_id, CASE WHEN a.counts = '${KEPT_COUNTS}' THEN s.counts ELSE a.counts END AS counts, a.other_passes, j.reused_rules
+    `SELECT a.zone_id, CASE WHEN a.counts = '${NO_TALLY}' THEN s.counts ELSE a.counts END AS counts, a.other_passes, j.reused_rules
      FROM audit_zones a LEFT JOIN audit_zones s ON s.audit_id = a.source_audit AND s.zone_id = a.zone_id LEFT JOIN audits j ON j.id = a.source_audit
      WHERE a.audit_id = ? AND a.zone_id IN (SELECT value FROM json_each(?))`,
   );
   for (const z of zones.iterate(header.auditId, JSON.stringify([...filter.zoneIds])) as Iterable<{ zone_id: string; counts: string | null; other_passes: string | null; reused_rules: string | null }>) {
-    if (z.counts) for (const [rule, [pass]] of Object.entries(decodeTally(z.counts, JSON.parse(z.reused_rules ?? '[]') as string[]).r)) if (pass) addPasses(rule, pass);
+    if (z.counts) for (const [rule, pass] of talliedPasses(z.counts, JSON.parse(z.reused_rules ?? '[]') as string[])) addPasses(rule, pass);
     if (z.other_passes) for (const [rule, n] of Object.entries(JSON.parse(z.other_passes) as Record<string, number>)) addPasses(rule, n);
   }
   const accountPasses = audit.account_passes ? (JSON.parse(audit.account_passes) as Record<string, Record<string, number>>) : {};
@@ -108,4 +108,20 @@ function viewCounts(db: Db, header: AuditHeader, filter: ScanFilter, where: RowC
     if (zone) counts.byZone![id] = { ...zone };
   }
   return counts;
+}
+
+/**
+ * The passes by rule in a zone's tally as audits with verdict reuse stored it (schemas 9 to 14):
+ * `q` lists, in the order of the audit's reused_rules, 0 (no verdict), 1 (one pass) or the counts
+ * [pass, fail, unknown, waived].
+ */
+function talliedPasses(counts: string, order: readonly string[]): Array<[string, number]> {
+  const { q } = JSON.parse(counts) as { q: Array<0 | 1 | [number, number, number, number]> };
+  const passes: Array<[string, number]> = [];
+  order.forEach((rule, i) => {
+    const c = q[i];
+    const pass = c === 1 ? 1 : Array.isArray(c) ? c[0] : 0;
+    if (pass > 0) passes.push([rule, pass]);
+  });
+  return passes;
 }

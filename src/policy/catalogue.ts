@@ -22,10 +22,11 @@ export function catalogue(): ReadonlyMap<string, AnyRule> {
 /**
  * Loads the rules of the config's --rules-dir directories into the catalogue, replacing those of
  * an earlier call (the scheduler calls it for every run, so an edited rule applies from the next).
- * Every command that runs or shows rules calls it before `catalogue` and `rulesFor`.
+ * Every command that runs or shows rules calls it before `catalogue` and `rulesFor`; `warn` is told
+ * of what a rule declares that zonewarden ignores (custom-rules.ts).
  */
-export async function loadRules(config: Pick<Config, 'rulesDir'>, cwd: string): Promise<void> {
-  const custom = config.rulesDir.length ? await loadCustomRules(config.rulesDir, cwd, new Set(shipped().keys())) : [];
+export async function loadRules(config: Pick<Config, 'rulesDir'>, cwd: string, warn?: (line: string) => void): Promise<void> {
+  const custom = config.rulesDir.length ? await loadCustomRules(config.rulesDir, cwd, new Set(shipped().keys()), warn) : [];
   withCustom = custom.length ? loadCatalogue([...shipped().values(), ...custom.map((c) => c.rule)]) : null;
 }
 

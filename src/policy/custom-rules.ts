@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { RuleDefinitionError, ruleProblems } from './registry.js';
 import { resolveRuleImports, SOURCE_PARAM, unresolvedImportProblem } from './rule-imports.js';
 import { noteRuleSource, rulesDirFingerprint } from './rule-source.js';
-import type { AnyRule } from './rule.js';
+import type { AnyRule, RuleMeta } from './rule.js';
 
 /**
  * Rules of your own, from directories given with --rules-dir (or "rulesDirs" in the config file):
@@ -17,6 +17,31 @@ import type { AnyRule } from './rule.js';
 
 const RULE_FILE = /\.(m?js)$/;
 const NOT_A_RULE = /\.(test|spec)\.m?js$|\.d\.m?ts$/;
+
+/**
+ * Every key of a rule's meta, checked by the compiler against RuleMeta: a custom rule's other keys
+ * are ignored with a warning. Rules written before issue 51 declared `dependsOnTime` and
+ * `declaresHorizon` for verdict reuse; every audit now judges every zone, and such a rule loads and
+ * runs as it did.
+ */
+const META_KEYS: Readonly<Record<keyof RuleMeta, true>> = {
+  id: true, title: true, description: true, severity: true, category: true, scope: true, resource: true, messages: true,
+  remediation: true, references: true, controls: true, optionHelp: true, optionsFrom: true, optionChoices: true, reads: true,
+};
+
+/** Rule files already warned about in this process, by file and keys (the scheduler loads the rules again for every run). */
+const warned = new Set<string>();
+
+/** One line for a rule whose meta has keys zonewarden does not know, once per process; null when it has none. */
+function unknownMetaWarning(rule: AnyRule, file: string): string | null {
+  const unknown = Object.keys(rule.meta).filter((k) => !Object.hasOwn(META_KEYS, k));
+  if (unknown.length === 0) return null;
+  const key = `${file}\u0000${unknown.join(',')}`;
+  if (warned.has(key)) return null;
+  warned.add(key);
+  const reuse = unknown.some((k) => k === 'dependsOnTime' || k === 'declaresHorizon');
+  return `warning: ${file}: rule ${rule.meta.id} has meta ${unknown.map((k) => `"${k}"`).join(', ')}, which zonewarden ignores${reuse ? ' (every audit now judges every zone, so verdicts need no time they hold until)' : ''}; remove ${unknown.length === 1 ? 'it' : 'them'} from the rule`;
+}
 
 export interface CustomRule {
   rule: AnyRule;
@@ -61,9 +86,10 @@ async function importRule(file: string, source: string): Promise<unknown> {
 /**
  * Loads and validates the rules of `dirs` (relative to `cwd`). Refused with one line naming the
  * file and the fix: a file that does not load or export a rule, bad metadata, an id that is not
- * the file's name, or an id already taken by a built-in rule or another file.
+ * the file's name, or an id already taken by a built-in rule or another file. Meta keys it does
+ * not know are told to `warn`, once per rule file and process.
  */
-export async function loadCustomRules(dirs: readonly string[], cwd: string, builtIn: ReadonlySet<string>): Promise<CustomRule[]> {
+export async function loadCustomRules(dirs: readonly string[], cwd: string, builtIn: ReadonlySet<string>, warn: (line: string) => void = () => {}): Promise<CustomRule[]> {
   const loaded: CustomRule[] = [];
   const seen = new Map<string, string>();
   for (const dir of dirs) {
@@ -84,6 +110,8 @@ export async function loadCustomRules(dirs: readonly string[], cwd: string, buil
       const other = seen.get(id);
       if (other) throw new RuleDefinitionError(`${file}: rule id "${id}" is also defined in ${other}; ids must be unique`);
       seen.set(id, file);
+      const warning = unknownMetaWarning(rule, file);
+      if (warning !== null) warn(warning);
       noteRuleSource(rule, source);
       loaded.push({ rule, file });
     }

@@ -93,8 +93,6 @@ export function targetJudge<O extends RuleOptions>(ctx: ZoneContext<O>): (r: Dns
     if (target === null) return { status: 'none' };
     const type = r.type as TargetType;
     const inside = owner(target);
-    // Reuse keeps this verdict only while the zone holding the target and its data stay the same.
-    ctx.dependsOnZones(inside ? [inside.id] : [], [target]);
     if (inside) {
       const names = namesOf(inside);
       if (!(names instanceof Set)) return { status: 'unknown', type, target, reason: `${target} is in ${inside.name}, whose DNS records were not read: ${names.reason}` };

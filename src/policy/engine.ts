@@ -1,10 +1,8 @@
 import { HeapCeiling } from '../common/heap.js';
 import type { SnapshotReader, ScanRow, ZoneRow } from '../snapshot/reader.js';
-import type { ExpectedReads } from '../snapshot/read-ahead.js';
 import { byText, compareFindings, fingerprint, renderMessage, type Finding, type Named } from './findings.js';
 import type { ActiveRule } from './registry.js';
 import type { ResourceRef, RuleOptions, Severity, ZoneContext } from './rule.js';
-import { HoldingSink, type HeldUnit } from './held-zone.js';
 import { SnapshotView } from './snapshot-view.js';
 import { ZoneView } from './zone-view.js';
 import { settingFor } from './zone-overrides.js';
@@ -38,50 +36,7 @@ export interface Evaluation {
   zones: number;
   /** The zones of the scan, by id, in the order judged. */
   zoneIds: string[];
-  /** What was not judged again (EvaluateOptions.reuse), or null. */
-  kept: KeptVerdicts | null;
 }
-
-/** Verdicts an audit keeps rather than judges: these rules' verdicts on these zones. */
-export interface KeptVerdicts {
-  zones: ReadonlySet<string>;
-  rules: ReadonlySet<string>;
-  /**
-   * Zones judged again by some rules only (src/policy/partial-rejudge.ts): per zone, the rules
-   * whose verdicts are taken over from the audit that judged it (`replay`) rather than run.
-   */
-  partial?: ReadonlyMap<string, ReadonlySet<string>>;
-  /** A rule's verdicts on a zone of `partial` as they were given, or null when they cannot be had (the rule then runs). */
-  replay?: (zoneId: string, rule: string) => ReplayedVerdicts | null;
-  /** The endpoints a zone judged is expected to read (null: any), so that the reader reads ahead only those (see ZoneReadAhead). */
-  expects?: ExpectedReads;
-  /**
-   * Given what the rules run on a zone of `partial` gave (the kept rules among them, as they
-   * stood), what those verdicts hold on, and the rules whose verdicts would be taken over, whether they are the verdicts the earlier audit holds:
-   * the zone is then kept like an unchanged one, and nothing is taken over (see held-zone.ts).
-   */
-  confirm?: (zoneId: string, ran: readonly HeldUnit[], holds: ZoneHolds, takenOver: readonly string[]) => boolean;
-}
-
-/** What a zone's verdicts hold on: until when (ms; infinity: at any time), the other zones and the names they looked at. */
-export interface ZoneHolds {
-  horizon: number;
-  zones: ReadonlySet<string>;
-  names: ReadonlySet<string>;
-}
-
-/**
- * A rule's verdicts on one zone taken over from an earlier audit: its findings as the rule gave
- * them (before waivers), in order, and its passes. Reading the findings may throw (they do not
- * match what the earlier audit counted): the rule then runs.
- */
-export interface ReplayedVerdicts {
-  findings: Iterable<Finding>;
-  passes: number;
-}
-
-/** Taken-over verdicts could not be read as the earlier audit counted them: the rule runs instead. */
-export class ReplayMismatch extends Error {}
 
 export interface EvaluateOptions {
   /** Overrides the scan's time (tests only). */
@@ -96,11 +51,6 @@ export interface EvaluateOptions {
    * never holds them all; the returned list is then empty.
    */
   sink?: FindingSink;
-  /**
-   * Given the scan's zones, the verdicts kept from an earlier audit (verdict reuse): those rules
-   * are not run on those zones, and a zone with nothing left to run is not read at all.
-   */
-  reuse?: (zones: readonly ZoneRow[]) => KeptVerdicts | null;
 }
 
 /**
@@ -108,8 +58,7 @@ export interface EvaluateOptions {
  * organisation rule, on the organisation) are one unit: they stand once the rule returns
  * (`commit`) and are all forgotten when it throws (`rollback`), so a rule that fails half-way
  * leaves no half of its verdicts behind. Units come zone by zone, in the order of the zones'
- * names, and within a zone in catalogue order of the rules, but that a zone judged in part gives
- * its taken-over verdicts after those of the rules run.
+ * names, and within a zone in catalogue order of the rules.
  */
 export interface FindingSink {
   add(finding: Finding): void;
@@ -119,15 +68,6 @@ export interface FindingSink {
   passed?(rule: string, zoneId: string, n: number): void;
   /** Passing verdicts of the unit that just stood on an account itself, not on a zone (organisation rules). */
   passedOnAccount?(rule: string, accountId: string, n: number): void;
-  /**
-   * Once a zone is judged: until when the verdicts of its rules that declare a horizon hold on the
-   * same data (ms since the epoch; absent when every such rule said "at any time").
-   */
-  holds?(zoneId: string, until: number): void;
-  /** Once a zone is judged: the other zones and the names its verdicts depend on (ZoneContext.dependsOnZones). */
-  dependsOn?(zoneId: string, zoneIds: readonly string[], names: readonly string[]): void;
-  /** Once a zone rule stood on a zone: the endpoints of the zone it read (see ZoneView.readsOf). */
-  read?(zoneId: string, rule: string, endpoints: ReadonlySet<string>): void;
 }
 
 /** A sink that holds every finding (each unit once it stands): the audit held in memory. */
@@ -148,6 +88,13 @@ class ListSink implements FindingSink {
     this.unit = [];
   }
 }
+
+/**
+ * What rules written for verdict reuse (zonewarden before issue 51) called: every audit now judges
+ * every zone, so what a verdict held on no longer matters; a custom rule that still calls these
+ * runs as before (see ZoneContext).
+ */
+const DEPRECATED_NO_OPS = Object.freeze({ holdsUntil: () => {}, dependsOnZones: () => {} });
 
 const named = (id: string | null, name: string | null): Named | null => (id === null ? null : { id, name });
 
@@ -265,72 +212,26 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   };
 
   /**
-   * Runs a rule as one unit; false when it threw (its verdicts are discarded and the error kept).
-   * Its passes are told when its verdicts go to the sink itself, not when they are held.
+   * Runs a rule as one unit: when it throws, its verdicts are discarded and the error kept.
    */
-  const run = (active: ActiveRule, verdicts: Verdicts, ctx: object, zone: Named | null, target: FindingSink = sink): boolean => {
+  const run = (active: ActiveRule, verdicts: Verdicts, ctx: object, zone: Named | null): void => {
     const started = performance.now();
-    let stood = true;
     try {
       active.rule.check(ctx as ZoneContext<RuleOptions>);
       if (verdicts.given === 0) throw new Error('the rule gave no verdict');
-      target.commit();
-      if (target === sink) passed(active.rule.meta.id, verdicts.passes);
+      sink.commit();
+      passed(active.rule.meta.id, verdicts.passes);
     } catch (err) {
-      target.rollback();
+      sink.rollback();
       errors.push({ rule: active.rule.meta.id, zone, message: err instanceof Error ? err.message : String(err) });
-      stood = false;
     }
     // A rule that ran long on a huge zone (its records read, its maps built and dropped) leaves
     // garbage of 100 MB or more that the next rule would pile on: check now rather than at the next zone.
     if (performance.now() - started > 20) heap.check();
-    return stood;
   };
 
-  /**
-   * A rule's verdicts on a zone taken over rather than run (KeptVerdicts.replay): one unit, as if
-   * the rule had given them. False, and nothing kept, when they could not be read whole.
-   */
-  const replayed = (id: string, zone: Named, verdicts: ReplayedVerdicts): boolean => {
-    try {
-      let n = 0;
-      for (const f of verdicts.findings) {
-        sink.add(f);
-        if (++n % 1000 === 0) heap.check();
-      }
-      sink.commit();
-    } catch (err) {
-      sink.rollback();
-      if (err instanceof ReplayMismatch) return false;
-      throw err;
-    }
-    passed(id, new Map(verdicts.passes > 0 ? [[zone.id, verdicts.passes]] : []));
-    return true;
-  };
-
-  /** A held unit goes to the sink as if its rule had just run. */
-  const emit = (zoneId: string, u: HeldUnit): void => {
-    for (const f of u.findings) sink.add(f);
-    sink.commit();
-    passed(u.rule, u.passes);
-    sink.read?.(zoneId, u.rule, u.reads);
-  };
-
-  // The earliest time a verdict of the zone being judged stops holding (see RuleMeta.declaresHorizon).
-  let horizon = Number.POSITIVE_INFINITY;
-  let declared: number | undefined;
-  const otherZones = new Set<string>();
-  const names = new Set<string>();
   const contextFor = (active: ActiveRule, verdicts: Verdicts, fallback: ResourceRef | null, zone?: ZoneView) => ({
-    holdsUntil: (until: Date | null) => {
-      // An invalid date holds for this audit only.
-      const t = until === null ? Number.POSITIVE_INFINITY : Number.isNaN(until.getTime()) ? now.getTime() : until.getTime();
-      declared = declared === undefined ? t : Math.min(declared, t);
-    },
-    dependsOnZones: (ids: Iterable<string>, held: Iterable<string> = []) => {
-      for (const id of ids) otherZones.add(id);
-      for (const n of held) names.add(n);
-    },
+    ...DEPRECATED_NO_OPS,
     options: active.options,
     now,
     scan,
@@ -353,94 +254,24 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   };
 
   const zoneRules = enabled.filter((r) => r.rule.meta.scope === 'zone');
-  const kept = options.reuse?.(zones) ?? null;
-  const rulesFor = (zoneId: string): ActiveRule[] => (kept?.zones.has(zoneId) ? zoneRules.filter((r) => !kept.rules.has(r.rule.meta.id)) : zoneRules);
-  const judged = kept ? zones.filter((z) => rulesFor(z.id).length > 0) : zones;
-  // The zones' lists are read a run of zones at a time, in this order. A zone rule whose verdicts
-  // are never kept runs on every zone judged, and what it reads is not known ahead: then every
-  // zone is expected to read anything.
-  const everyZone = kept !== null && zoneRules.some((r) => !kept.rules.has(r.rule.meta.id));
-  reader.readAhead(
-    judged.map((z) => z.id),
-    everyZone ? undefined : kept?.expects,
-  );
-  let view: ZoneView | null = null;
-  reader.observeZoneReads((zoneId, endpoint) => view?.noteRead(zoneId, endpoint));
+  // The zones' lists are read a run of zones at a time, in this order.
+  reader.readAhead(zones.map((z) => z.id));
   try {
-    for (const zoneRow of judged) {
+    for (const zoneRow of zones) {
       heap.check();
       const account = accountOf(zoneRow);
-      const zoneView = (view = new ZoneView(reader, zoneRow, account));
+      const zoneView = new ZoneView(reader, zoneRow, account);
       const zone = { id: zoneRow.id, name: zoneRow.name };
       const where = () => ({ account, zone });
-      horizon = Number.POSITIVE_INFINITY;
-      otherZones.clear();
-      names.clear();
-      const replays = kept?.partial?.get(zoneRow.id);
-      // A zone judged in part: the rules run are held, for the audit to see whether they changed anything.
-      const heldUnits: HeldUnit[] = [];
-      const hold = replays && kept?.confirm ? new HoldingSink(sink, () => heldUnits.splice(0).forEach((u) => emit(zoneRow.id, u))) : null;
-      const takenOver: ActiveRule[] = [];
-      let threw = false;
-      const judge = (active: ActiveRule, verdicts: Verdicts): void => {
-        const id = active.rule.meta.id;
-        declared = undefined;
-        let stood = false;
-        const target = hold ?? sink;
-        const reads = zoneView.readsOf(() => {
-          stood = run(active, verdicts, contextFor(active, verdicts, zoneView.resource, zoneView), zone, target);
-        });
-        if (!stood) threw = true;
-        else if (hold && !hold.letGo) heldUnits.push({ rule: id, findings: hold.take(), passes: new Map(verdicts.passes), reads });
-        else {
-          if (target !== sink) passed(id, verdicts.passes);
-          sink.read?.(zoneRow.id, id, reads);
-        }
-        // A verdict given no horizon holds for this audit's time only.
-        if (active.rule.meta.declaresHorizon === true) horizon = Math.min(horizon, declared ?? now.getTime());
-      };
-      for (const active of rulesFor(zoneRow.id)) {
-        const id = active.rule.meta.id;
-        const verdicts = new Verdicts(active, where, hold ?? sink, keepPasses, heap);
+      for (const active of zoneRules) {
+        const verdicts = new Verdicts(active, where, sink, keepPasses, heap);
         // The setting is worked out once a rule and zone: the verdicts keep it for the findings.
         if (!verdicts.setting(zone, account).enabled) continue;
-        if (replays?.has(id)) {
-          // While the zone is held, its verdicts are taken over only once it turns out changed.
-          if (hold) {
-            takenOver.push(active);
-            continue;
-          }
-          const earlier = kept!.replay?.(zoneRow.id, id);
-          if (earlier && replayed(id, zone, earlier)) continue;
-        }
-        judge(active, verdicts);
+        run(active, verdicts, contextFor(active, verdicts, zoneView.resource, zoneView), zone);
       }
-      if (hold && !hold.letGo) {
-        const ran = heldUnits.filter((u) => kept!.rules.has(u.rule));
-        const dependsOn = new Set([...otherZones].filter((z) => z !== zoneRow.id));
-        const taken = takenOver.map((r) => r.rule.meta.id);
-        if (!threw && kept!.confirm!(zoneRow.id, ran, { horizon, zones: dependsOn, names }, taken)) {
-          // Unchanged after all: kept as the earlier audit stored it, with what it held on then.
-          // The rules that are never kept (not tallied) give their verdicts as on any kept zone.
-          for (const u of heldUnits) if (!kept!.rules.has(u.rule)) emit(zoneRow.id, u);
-          continue;
-        }
-        hold.release();
-      }
-      for (const active of takenOver) {
-        const id = active.rule.meta.id;
-        const earlier = kept!.replay?.(zoneRow.id, id);
-        if (earlier && replayed(id, zone, earlier)) continue;
-        judge(active, new Verdicts(active, where, sink, keepPasses, heap));
-      }
-      if (horizon !== Number.POSITIVE_INFINITY) sink.holds?.(zoneRow.id, horizon);
-      otherZones.delete(zoneRow.id);
-      if (otherZones.size > 0 || names.size > 0) sink.dependsOn?.(zoneRow.id, [...otherZones].sort(), [...names].sort());
     }
   } finally {
     reader.readAhead(null);
-    reader.observeZoneReads(null);
-    view = null;
   }
 
   // Organisation rules: a finding about a zone or an account is filed under it.
@@ -462,5 +293,5 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   }
 
   const findings = list ? list.findings.sort(compareFindings) : [];
-  return { scan, now, rules: enabled, findings, passes, passesByZone, errors, zones: zones.length, zoneIds: zones.map((z) => z.id), kept };
+  return { scan, now, rules: enabled, findings, passes, passesByZone, errors, zones: zones.length, zoneIds: zones.map((z) => z.id) };
 }

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { PACKAGE } from '../common/package-info.js';
 import type { ActiveRule } from './registry.js';
-import { ruleIdentity } from './verdict-reuse.js';
+import { ruleSourceOf } from './rule-source.js';
+import { overridesOf } from './zone-overrides.js';
 import type { Waiver } from './waivers.js';
 
 /**
@@ -44,6 +45,25 @@ export function judgementOf(rules: readonly ActiveRule[], waivers: readonly Waiv
 export function rulesJudgement(rules: readonly ActiveRule[]): string {
   // The rules that run (on by default, or where an override turns them on): a rule that is off does not judge.
   return sha256(rules.filter((r) => r.enabled || r.overrides.some((o) => o.enabled === true)).map(ruleIdentity));
+}
+
+/**
+ * A rule's definition (meta, defaults, code) and settings, as text: what its verdicts depend on. A
+ * custom rule's code is also every file of its rules directory (rule-source.ts): what `check` calls.
+ */
+export function ruleIdentity(r: ActiveRule): string {
+  const { rule } = r;
+  const source = ruleSourceOf(rule);
+  return JSON.stringify({
+    meta: rule.meta,
+    defaults: rule.defaultOptions,
+    code: String(rule.check),
+    ...(source === undefined ? {} : { source }),
+    enabled: r.enabled,
+    severity: r.severity,
+    options: r.options,
+    ...overridesOf(r),
+  });
 }
 
 export function sameJudgement(a: Judgement, b: Judgement): boolean {

@@ -3,7 +3,8 @@ import { byText, STATUS_ORDER, type Status } from './findings.js';
 import { severityRank, type Severity } from './rule.js';
 
 /**
- * The findings rows of an audit that reused verdicts (schema 9). Such an audit stores rows only
+ * The findings rows of an audit that reused verdicts (schemas 9 to 14, before every audit judged
+ * every zone: issue 51). Databases keep such audits, and they read as they did. Such an audit stores rows only
  * for what it judged; for a zone it kept, the zone's rows of the reused rules stay with the audit
  * that judged it (audit_zones.source_audit), never copied. Every reader of an audit's findings goes
  * through here, so it sees the same findings a full audit would have stored.
@@ -96,7 +97,7 @@ export function* mergedInListingOrder(db: Db, auditId: number, select: string, p
     const ordered = part.run
       ? `SELECT ${KEY_COLUMNS}, ${select === '*' ? '*' : `${select} AS v`} FROM findings WHERE pk BETWEEN ${part.run.from} AND ${part.run.to} AND +${part.where} AND (${where.sql}) ORDER BY pk`
       : null;
-    if (!ordered) throw new Error(`audit ${part.auditId} keeps no run of findings in listing order; audit its scan again with --no-reuse`);
+    if (!ordered) throw new Error(`audit ${part.auditId} keeps no run of findings in listing order; audit its scan again`);
     streams.push(db.prepare(ordered).iterate(...part.params, ...where.params) as Iterator<Keyed>);
   }
   // A reader that stops early (the text table's first rows) must still close every statement.

@@ -7,8 +7,8 @@ import type { AnyRule } from './rule.js';
  * What a custom rule's verdicts come from beyond its definition: every file of its rules directory.
  * A rule's `check` calls what it likes, a constant or function at the top of its file or a helper
  * in `lib/`, so its own source text does not say whether it changed: the directory's files do.
- * Built-in rules need none, their code is the tool's version. Verdict reuse and an audit's
- * judgement take it into a rule's identity (verdict-reuse.ts ruleIdentity), and the loader imports
+ * Built-in rules need none, their code is the tool's version. An audit's judgement takes it into a
+ * rule's identity (judgement.ts ruleIdentity), and the loader imports
  * a directory's files again when it changed (custom-rules.ts), so the code judged is the code named.
  */
 

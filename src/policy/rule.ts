@@ -7,9 +7,9 @@ import type { ZoneView } from './zone-view.js';
 
 /**
  * The rule contract (design.md, "A rule"): a rule is data about itself plus one synchronous, pure
- * `check`. It sees the scan only through typed read-only views, uses the scan's time (and then
- * says so: meta.dependsOnTime), and reports
- * each verdict through its context. It never calls the API and never reads the wall clock.
+ * `check`. It sees the scan only through typed read-only views, may use the scan's time
+ * (`ctx.now`: every audit judges every zone, so a verdict on the time is always current), and
+ * reports each verdict through its context. It never calls the API and never reads the wall clock.
  */
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
@@ -70,19 +70,6 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
    * enabled rules, one call each per zone, and nothing no enabled rule declares.
    */
   reads?: readonly ZoneRead[];
-  /**
-   * The verdict uses the time (`ctx.now`): an age, an expiry, a deadline. Such a rule is judged
-   * again on every zone in every audit; the others keep an unchanged zone's earlier verdicts
-   * (src/policy/verdict-reuse.ts). A test runs every rule at two times to hold this honest.
-   */
-  dependsOnTime?: boolean;
-  /**
-   * With dependsOnTime: the rule tells, through `ctx.holdsUntil`, until when its verdicts on a zone
-   * stay what they are on the same data (a certificate's first renewal-window date, a grace period's
-   * end). An unchanged zone then keeps them until that time, instead of being judged again in every
-   * audit. A verdict it gives no time for holds for the audit that gave it only.
-   */
-  declaresHorizon?: boolean;
 }
 
 interface BaseContext<O extends RuleOptions> {
@@ -113,14 +100,13 @@ export interface ZoneContext<O extends RuleOptions> extends BaseContext<O> {
    */
   runs(ruleId: string): boolean;
   /**
-   * For a rule with meta.declaresHorizon: its verdicts on this zone, on the same data, are the same
-   * at any time before `until` (null: at any time). Called several times, the earliest counts.
+   * @deprecated Does nothing. Rules written for verdict reuse said until when their verdicts held;
+   * every audit now judges every zone, so a rule that still calls it runs as before.
    */
   holdsUntil(until: Date | null): void;
   /**
-   * The verdicts on this zone also depend on other zones of the scan: on the data of these zones
-   * (by id), and on which zone of the scan holds each of these names (a zone added or renamed may
-   * now hold one). Verdict reuse then keeps them only while none of that changed.
+   * @deprecated Does nothing. Rules written for verdict reuse named the other zones their verdicts
+   * depended on; every audit now judges every zone, so a rule that still calls it runs as before.
    */
   dependsOnZones(zoneIds: Iterable<string>, names?: Iterable<string>): void;
 }

@@ -1,7 +1,7 @@
 import { PACKAGE } from '../common/package-info.js';
 import type { Statement } from 'better-sqlite3';
-import { largerPageCache, smallPageCache, SnapshotError, UTF16_ORDER, type Db } from '../snapshot/db.js';
-import type { AuditCounts, AuditResult } from './audit.js';
+import { largerPageCache, smallPageCache, UTF16_ORDER, type Db } from '../snapshot/db.js';
+import type { AuditCounts, AuditResult } from './audit-result.js';
 import type { FindingSink, RuleRunError } from './engine.js';
 import { byText, STATUS_ORDER, type Finding } from './findings.js';
 import { severityRank } from './rule.js';
@@ -11,7 +11,6 @@ import { overridesOf } from './zone-overrides.js';
 import { mergedInListingOrder, referencedAudits, rowParts, type RowCondition } from './reuse-rows.js';
 import { officialAuditId, placeAudit, type AuditIdentity, type AuditMaker, type StoredAs } from './audit-identity.js';
 import { judgementOf } from './judgement.js';
-import { reusableRules, reversedName, sourcesAsSeen, tallyVerdicts, emptyTally, judgedRow, type KeptZone, type SourcesSeen, type ZoneTally } from './verdict-reuse.js';
 
 /**
  * Audits and their findings. Passing verdicts are stored as counts only: a zone rule passes a
@@ -106,9 +105,8 @@ export function values(auditId: number, f: Finding): unknown[] {
  * Findings are held in memory, or past HELD_AUDIT_CHARS staged in a temporary table, while the
  * rules run, which takes no lock on the database, and written into place in one short write
  * transaction by finish(): an audit of 10,000 zones takes seconds, and a scan writing the same
- * file meanwhile must not wait for it. A night's audit, which judges few zones, holds its few
- * findings and writes them once; an audit of every zone stages them (copying them twice costs
- * less than holding hundreds of thousands).
+ * file meanwhile must not wait for it. An audit with few findings holds them and writes them once;
+ * one with hundreds of thousands stages them (copying them twice costs less than holding them).
  *
  * The order comes from how the engine delivers findings: unit by unit (one rule on one zone),
  * zones in name order. So within a bucket (status, severity, rule) the units arrive in listing
@@ -128,8 +126,8 @@ export class AuditRecorder implements FindingSink {
   /** Buckets of the unit's findings moved to temp.audit_spill. */
   private spilled = new Set<Bucket>();
   /**
-   * Whether the audit's findings are held in memory (a night's few, written straight into place by
-   * finish()) rather than staged in a temporary table (an audit of every zone: hundreds of thousands).
+   * Whether the audit's findings are held in memory (a few, written straight into place by
+   * finish()) rather than staged in a temporary table (hundreds of thousands).
    */
   private holding = true;
   private heldChars = 0;
@@ -228,17 +226,14 @@ export class AuditRecorder implements FindingSink {
    * (keeping its id), else as a new audit, official or trial (placeAudit decides, in this
    * transaction, so two audits at once cannot both become official).
    */
-  finish(result: Omit<AuditResult, 'findings'>, evaluatedAt: Date, identity: AuditIdentity, reuse: ReuseRecord): StoredAs {
+  finish(result: Omit<AuditResult, 'findings'>, evaluatedAt: Date, identity: AuditIdentity, zones: ZonePasses): StoredAs {
     const restore = largerPageCache(this.db);
     try {
       return this.db
         .transaction((): StoredAs => {
-          if (reuse.sources && sourcesAsSeen(this.db, reuse.sources.ids) !== reuse.sources.seen) {
-            throw new AuditSourcesChanged(reuse.sources.ids);
-          }
-          const place = placeAudit(this.db, this.scanId, identity, reuse.key);
+          const place = placeAudit(this.db, this.scanId, identity);
           if (place.replaces !== null) {
-            // Later audits that kept verdicts whose rows the replaced audit holds get their own copy first.
+            // Audits stored with verdict reuse (before issue 51) may read rows the replaced audit holds: they get their own copy first.
             for (const dependent of dependentsOf(this.db, place.replaces)) materialize(this.db, dependent);
             this.db.prepare('DELETE FROM audits WHERE id = ?').run(place.replaces);
           }
@@ -258,13 +253,14 @@ export class AuditRecorder implements FindingSink {
                 JSON.stringify(result.counts),
                 JSON.stringify(result.errors),
                 JSON.stringify(result.waivers),
-                reuse.reusable ? reuse.key : null,
-                JSON.stringify(reuse.rules),
+                // reuse_key, reused_rules and tally_total are verdict reuse's (schemas 9 to 14): kept, written neutral.
+                null,
+                '[]',
                 JSON.stringify(identity.judgement),
                 place.trial,
                 place.madeBy,
-                Object.keys(reuse.accountPasses).length ? JSON.stringify(reuse.accountPasses) : null,
-                reuse.reusable ? reuse.total : null,
+                Object.keys(zones.accountPasses).length ? JSON.stringify(zones.accountPasses) : null,
+                null,
               ).lastInsertRowid,
           );
           const last = this.db.prepare('SELECT max(pk) FROM findings').pluck().get() as number | null;
@@ -286,20 +282,13 @@ export class AuditRecorder implements FindingSink {
           const first = (last ?? 0) + 1;
           this.db.prepare('UPDATE audits SET findings_from = ?, findings_to = ? WHERE id = ?').run(first, first + stored - 1, auditId);
           this.db.exec('DELETE FROM temp.audit_stage');
-          const zone = this.db.prepare('INSERT INTO audit_zones (audit_id, zone_id, source_audit, counts, other_passes, fails, passes, holds, reads) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-          const others = (zoneId: string) => {
-            const passes = reuse.otherPasses.get(zoneId);
-            return passes ? JSON.stringify(passes) : null;
-          };
-          const name = this.db.prepare('INSERT OR IGNORE INTO audit_names (audit_id, rname, zone_id) VALUES (?, ?, ?)');
-          for (const j of reuse.judged) {
-            zone.run(auditId, j.zoneId, auditId, j.counts, others(j.zoneId), j.fails, j.passes, j.holds, j.reads);
-            if (reuse.reusable) for (const n of j.names) name.run(auditId, reversedName(n), j.zoneId);
+          // A row per zone judged: its passes by rule, what a view of some zones counts (audit-view.ts). The
+          // columns verdict reuse kept (counts, fails, passes, holds, reads) are written neutral.
+          const zone = this.db.prepare(`INSERT INTO audit_zones (audit_id, zone_id, source_audit, counts, other_passes) VALUES (?, ?, ?, '${NO_TALLY}', ?)`);
+          for (const zoneId of zones.zoneIds) {
+            const passes = zones.zonePasses.get(zoneId);
+            zone.run(auditId, zoneId, auditId, passes ? JSON.stringify(passes) : null);
           }
-          // A kept zone's counts stay with the audit that judged it ('' here): a night writes only what it judged.
-          // In key order, each row goes at the end of the table (10,000 rows a night: a third less time than in name order).
-          const kept = [...reuse.kept].sort(([a], [b]) => byText(a, b));
-          for (const [zoneId, k] of kept) zone.run(auditId, zoneId, k.source, KEPT_COUNTS, others(zoneId), k.fails, k.passes, k.holds, null);
           return { auditId, scanId: this.scanId, trial: place.trial, replaced: place.replaces !== null, official: place.trial !== null ? officialAuditId(this.db, this.scanId) : (place.demote?.id ?? null) };
         })
         .immediate();
@@ -332,40 +321,21 @@ export class AuditRecorder implements FindingSink {
   }
 }
 
-/** audit_zones.counts of a kept zone: its counts are those of its source audit's row (the audit that judged it). */
-export const KEPT_COUNTS = '';
-
 /**
- * What is kept per zone with an audit: what a later audit needs to keep its verdicts
- * (src/policy/verdict-reuse.ts), and what a view of some zones or accounts needs to count their
- * passes (src/policy/audit-view.ts).
+ * audit_zones.counts where there is no tally: every audit since issue 51 (its passes are in
+ * other_passes), and a zone an audit with verdict reuse kept (its counts are those of its source
+ * audit's row, the audit that judged it).
  */
-export interface ReuseRecord {
-  /** The reuse key (verdict-reuse.ts); null when not worked out (an audit held in memory). */
-  key: string | null;
-  /** Whether a later audit may keep these verdicts (false for an audit held in memory, --passes). */
-  reusable: boolean;
-  /** The rules whose verdicts are counted per zone (the tallies' order), and kept for unchanged zones. */
-  rules: string[];
-  /** Zones judged by this audit: the counts of their tallied verdicts (JSON) and the columns beside them (verdict-reuse.ts judgedRow). */
-  judged: Array<{ zoneId: string; reads: string | null } & ReturnType<typeof judgedRow>>;
-  /** Zones kept: their rows as the audit kept from wrote them (the audit that judged them, their failures, passes and horizon). */
-  kept: Array<[zoneId: string, row: KeptZone]>;
-  /** The sum of every zone's tally (encoded in the rules' order): the next audit keeps zones as this less the zones it judges. */
-  total: string | null;
-  /** Per zone, passes of rules not tallied (organisation rules, rules on the time without a horizon). */
-  otherPasses: ReadonlyMap<string, Record<string, number>>;
+export const NO_TALLY = '';
+
+/** What an audit keeps per zone and account besides its findings: the passes a view of some of them counts (audit-view.ts). */
+export interface ZonePasses {
+  /** Every zone judged. */
+  zoneIds: readonly string[];
+  /** Per zone, passes by rule. */
+  zonePasses: ReadonlyMap<string, Record<string, number>>;
   /** Per account, passes of verdicts on the account itself (no zone), by rule. */
   accountPasses: Record<string, Record<string, number>>;
-  /** The audits whose rows or sums this one took, as it saw them: stored only if they are still so. */
-  sources?: SourcesSeen;
-}
-
-/** An audit's sources changed between its reading them and its storing (another process re-audited or pruned): make it again. */
-export class AuditSourcesChanged extends SnapshotError {
-  constructor(ids: readonly number[]) {
-    super('ZW_AUDIT_SOURCES_CHANGED', `audit(s) ${ids.join(', ')}, whose verdicts this audit kept, were re-audited or pruned by another process while it ran; run the audit again`);
-  }
 }
 
 /** Audits other than this one that read some of its rows. */
@@ -374,9 +344,10 @@ function dependentsOf(db: Db, auditId: number): number[] {
 }
 
 /**
- * Gives an audit that kept verdicts a copy of every row it reads, as one run in listing order, so
- * that it no longer depends on other audits (before one of them is replaced or pruned). Rare:
- * re-auditing a scan whose audit a later one reused, or pruning the scan of such an audit.
+ * Gives an audit that kept verdicts (stored with verdict reuse, before issue 51) a copy of every
+ * row it reads, as one run in listing order, so that it no longer depends on other audits (before
+ * one of them is replaced or pruned): re-auditing a scan whose audit a later one reused, or
+ * pruning the scan of such an audit.
  */
 export function materialize(db: Db, auditId: number): void {
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS reuse_copy (k INTEGER PRIMARY KEY, ${COLUMNS})`);
@@ -395,7 +366,7 @@ export function materialize(db: Db, auditId: number): void {
   // The counts and reads of kept zones were the source audits': copied too, before the sources go.
   db.prepare(
     `UPDATE audit_zones SET (counts, reads) = (SELECT s.counts, s.reads FROM audit_zones s WHERE s.audit_id = audit_zones.source_audit AND s.zone_id = audit_zones.zone_id)
-     WHERE audit_id = ? AND counts = '${KEPT_COUNTS}' AND source_audit <> audit_id`,
+     WHERE audit_id = ? AND counts = '${NO_TALLY}' AND source_audit <> audit_id`,
   ).run(auditId);
   // And the names their verdicts looked up (audit_names), kept with the audits that judged them.
   for (const source of referencedAudits(db, auditId)) {
@@ -412,44 +383,23 @@ const listingOrder = (a: Bucket, b: Bucket): number => a.status - b.status || a.
 
 /**
  * Stores an audit held in memory (see recordAudit for one streamed as it runs). Its findings
- * include the passes (runAudit keeps them), from which its per-zone counts are made; a later
- * audit does not keep its verdicts (it kept no horizons or dependencies to check them by).
+ * include the passes (runAudit keeps them), from which its passes per zone and account are counted.
  */
 export function saveAudit(db: Db, result: AuditResult, evaluatedAt = new Date(), identity?: AuditIdentity): StoredAs {
   const recorder = new AuditRecorder(db, result.scan.id);
-  const order = [...reusableRules(result.rules)];
-  const tallied = new Set(order);
-  const tallies = new Map<string, ZoneTally>();
-  const otherPasses = new Map<string, Record<string, number>>();
+  const zonePasses = new Map<string, Record<string, number>>();
   const accountPasses: Record<string, Record<string, number>> = {};
   db.transaction(() => {
     // Already in listing order: each finding stands alone and takes the next place in its bucket.
     for (const f of result.findings) {
       recorder.add(f);
       recorder.commit();
-      if (f.zone && tallied.has(f.rule)) {
-        const t = tallies.get(f.zone.id) ?? tallies.set(f.zone.id, emptyTally()).get(f.zone.id)!;
-        tallyVerdicts(t, f.rule, f.status, f.severity, 1);
-      } else if (f.status === 'pass' && f.zone) {
-        const p = otherPasses.get(f.zone.id) ?? otherPasses.set(f.zone.id, {}).get(f.zone.id)!;
-        p[f.rule] = (p[f.rule] ?? 0) + 1;
-      } else if (f.status === 'pass' && f.account) {
-        const p = (accountPasses[f.account.id] ??= {});
-        p[f.rule] = (p[f.rule] ?? 0) + 1;
-      }
+      if (f.status !== 'pass') continue;
+      const passes = f.zone ? (zonePasses.get(f.zone.id) ?? zonePasses.set(f.zone.id, {}).get(f.zone.id)!) : f.account ? (accountPasses[f.account.id] ??= {}) : null;
+      if (passes) passes[f.rule] = (passes[f.rule] ?? 0) + 1;
     }
   })();
-  const judged = result.zoneIds.map((z) => ({ zoneId: z, reads: null, ...judgedRow(tallies.get(z) ?? emptyTally(), order) }));
-  return recorder.finish(result, evaluatedAt, identity ?? defaultIdentity(result.rules, result.waivers), {
-    key: null,
-    reusable: false,
-    rules: order,
-    judged,
-    kept: [],
-    total: null,
-    otherPasses,
-    accountPasses,
-  });
+  return recorder.finish(result, evaluatedAt, identity ?? defaultIdentity(result.rules, result.waivers), { zoneIds: result.zoneIds, zonePasses, accountPasses });
 }
 
 /** The identity of an audit stored by a caller that named none (tests, tools): made by `audit`, with these rules and waivers. */

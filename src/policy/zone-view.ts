@@ -99,48 +99,10 @@ export class ZoneView {
     return paused === true && (status === null || status === 'active') ? 'paused' : null;
   }
 
-  /**
-   * Which of the zone's endpoints a rule's verdicts depend on (see readsOf). A memo's value counts
-   * as a read of every endpoint it was made from, each time it is asked for: the second rule to
-   * ask for the DNS records reads them as much as the first.
-   */
-  private reads: Set<string> | null = null;
-  private readonly memoReads = new Map<string, Set<string>>();
-
-  /** The reader asked about an endpoint of a zone (SnapshotReader.observeZoneReads): noted if it is this zone's. */
-  noteRead(zoneId: string, endpoint: string): void {
-    if (zoneId === this.zone.id) this.reads?.add(endpoint);
-  }
-
-  /** Runs `fn` (a rule on this zone) and gives back the endpoints of the zone it read. */
-  readsOf(fn: () => void): Set<string> {
-    const reads = new Set<string>();
-    this.reads = reads;
-    try {
-      fn();
-    } finally {
-      this.reads = null;
-    }
-    return reads;
-  }
-
   private memo<T>(key: string, load: () => T): T {
-    if (this.cache.has(key)) {
-      if (this.reads) for (const e of this.memoReads.get(key)!) this.reads.add(e);
-      return this.cache.get(key) as T;
-    }
-    const outer = this.reads;
-    const mine = new Set<string>();
-    this.reads = mine;
-    let value: T;
-    try {
-      value = load();
-    } finally {
-      this.reads = outer;
-      if (outer) for (const e of mine) outer.add(e);
-    }
+    if (this.cache.has(key)) return this.cache.get(key) as T;
+    const value = load();
     this.cache.set(key, value);
-    this.memoReads.set(key, mine);
     return value;
   }
 

@@ -16,27 +16,14 @@ export interface AheadOptions {
   weight?: (zoneId: string) => number | undefined;
   /** Keep the rows after serving them (small lists asked for several times a zone). */
   keep?: boolean;
-  /** The endpoints the list holds: a run leaves out the zones not expected to read any of them (see ZoneReadAhead's `expects`). */
-  endpoints?: readonly string[];
 }
-
-/** The endpoints of a zone expected to be read, or null when any may be. */
-export type ExpectedReads = (zoneId: string) => ReadonlySet<string> | null;
 
 export class ZoneReadAhead {
   private readonly position: Map<string, number>;
   /** Per list: the rows of each zone loaded and not yet served. */
   private readonly loaded = new Map<string, Map<string, unknown[]>>();
 
-  /**
-   * `expects`: which endpoints each zone is expected to read. A zone judged again by a few rules
-   * (src/policy/partial-rejudge.ts) reads few of its lists, and a run would otherwise load every
-   * list of every zone after it. A zone that reads a list it was not expected to is read alone.
-   */
-  constructor(
-    private readonly zoneIds: readonly string[],
-    private readonly expects: ExpectedReads = () => null,
-  ) {
+  constructor(private readonly zoneIds: readonly string[]) {
     this.position = new Map(zoneIds.map((id, i) => [id, i]));
   }
 
@@ -61,8 +48,8 @@ export class ZoneReadAhead {
     if (!held?.has(zoneId)) {
       const run = this.run(start, options, held);
       const rows = load(run);
-      // Zones a run left out (not expected to read the list) may come before the end of the last
-      // run: its zones still ahead stay, those behind (passed, or kept) go.
+      // Zones already loaded may come before the end of the last run: its zones still ahead stay,
+      // those behind go.
       const ahead = [...(held ?? [])].filter(([id]) => this.position.get(id)! > start);
       held = new Map([...ahead, ...run.map((id): [string, unknown[]] => [id, rows.get(id) ?? []])]);
       this.loaded.set(key, held);
@@ -73,17 +60,12 @@ export class ZoneReadAhead {
     return rows;
   }
 
-  private expected(zoneId: string, endpoints: readonly string[]): boolean {
-    const expected = this.expects(zoneId);
-    return expected === null || endpoints.some((e) => expected.has(e));
-  }
-
-  private run(start: number, { weight, endpoints }: AheadOptions, held: ReadonlyMap<string, unknown> | undefined): string[] {
+  private run(start: number, { weight }: AheadOptions, held: ReadonlyMap<string, unknown> | undefined): string[] {
     const run: string[] = [];
     let rows = 0;
     for (let i = start; i < this.zoneIds.length && run.length < MAX_ZONES; i++) {
       const id = this.zoneIds[i]!;
-      if (run.length > 0 && (held?.has(id) || (endpoints && !this.expected(id, endpoints)))) continue;
+      if (run.length > 0 && held?.has(id)) continue;
       const w = weight ? weight(id) : 1;
       if (run.length > 0 && (w === undefined || rows + w > MAX_ROWS)) break;
       run.push(id);

@@ -3,7 +3,7 @@ import { HeapCeiling } from '../common/heap.js';
 import { SnapshotError, type Db } from './db.js';
 import { SCAN_REF_BASE, scanRef } from './scan-ref.js';
 import type { Endpoint, PartitionKind } from './tables.js';
-import { byZone, ZoneReadAhead, type ExpectedReads } from './read-ahead.js';
+import { byZone, ZoneReadAhead } from './read-ahead.js';
 import { inBinaryOrder, jsonFlag, jsonIsOne } from './json-rows.js';
 import { canonicalZoneName, parseScope, sameScope, type ScanScope } from './scope.js';
 import type { CoverageState } from './writer.js';
@@ -178,9 +178,6 @@ const ZONE_OBJECT_ENDPOINTS: readonly Endpoint[] = ['migration_status', 'migrati
 const ZONE_OBJECT_COLUMNS = 'endpoint, item_id, raw';
 type ZoneObjectRow = [zoneId: string, endpoint: string, id: string, raw: string];
 
-/** Told which zone (by id) and which of its endpoints a question was about. */
-export type ZoneReadObserver = (zoneId: string, endpoint: string) => void;
-
 export class SnapshotReader {
   readonly scan: ScanRow;
   private scopeCoverage: { key: string; rows: Map<Endpoint, CoverageRow> } | null = null;
@@ -191,8 +188,6 @@ export class SnapshotReader {
   private ahead: ZoneReadAhead | null = null;
   /** Checked every 20 slices of a zone read alone (10,000 records). */
   private readonly heap = new HeapCeiling(96, 20);
-  /** Told of every question about a zone's partition (see observeZoneReads). */
-  private zoneReads: ZoneReadObserver | null = null;
 
   constructor(
     private readonly db: Db,
@@ -229,21 +224,12 @@ export class SnapshotReader {
   }
 
   /**
-   * Tells `observer` (null: no one) of each question asked about a zone's partition: whether it
-   * was read, and its data. Every read of a zone's lists goes through coverageOf, so the observer
-   * learns which endpoints whatever asks (a rule) depends on.
-   */
-  observeZoneReads(observer: ZoneReadObserver | null): void {
-    this.zoneReads = observer;
-  }
-
-  /**
    * Tells the reader the order in which zones will be asked about (the audit's), so that it reads
    * each zone list for a run of zones at once (see ZoneReadAhead); null goes back to one zone at a
    * time. What each call returns is the same either way.
    */
-  readAhead(zoneIds: readonly string[] | null, expects?: ExpectedReads): void {
-    this.ahead = zoneIds ? new ZoneReadAhead(zoneIds, expects) : null;
+  readAhead(zoneIds: readonly string[] | null): void {
+    this.ahead = zoneIds ? new ZoneReadAhead(zoneIds) : null;
     this.scopeCoverage = null;
     this.heldObjects = null;
   }
@@ -358,7 +344,6 @@ export class SnapshotReader {
    * holds one zone's rows rather than the whole organisation's.
    */
   coverageOf(kind: PartitionKind, scopeId: string, endpoint: Endpoint): CoverageRow | undefined {
-    if (kind === 'zone') this.zoneReads?.(scopeId, endpoint);
     const key = `${kind}|${scopeId}`;
     if (this.scopeCoverage?.key !== key) {
       const ahead = kind === 'zone' ? this.ahead?.rows('coverage', scopeId, (ids) => this.runCoverage(ids), { keep: true }) : undefined;
@@ -464,7 +449,7 @@ export class SnapshotReader {
       'zone',
       zoneId,
       'dns_records',
-      (ref) => this.ahead?.rows('dns_records:fields', zoneId, (ids) => this.loadByDataRef(ids, ['dns_records'], (group, r) => this.runDnsFields(group, r)), { weight, endpoints: ['dns_records'] }) ?? this.zoneDnsFields(zoneId, ref),
+      (ref) => this.ahead?.rows('dns_records:fields', zoneId, (ids) => this.loadByDataRef(ids, ['dns_records'], (group, r) => this.runDnsFields(group, r)), { weight }) ?? this.zoneDnsFields(zoneId, ref),
     );
   }
 
@@ -575,7 +560,7 @@ export class SnapshotReader {
   private zoneObjects(zoneId: string): Map<string, RawRow[]> {
     if (this.heldObjects?.zoneId !== zoneId) {
       const weight = this.weightOf(...ZONE_OBJECT_ENDPOINTS);
-      const rows = this.ahead?.rows('zone_objects', zoneId, (ids) => this.runZoneObjects(ids), { weight, endpoints: ZONE_OBJECT_ENDPOINTS }) ?? this.oneZoneObjects(zoneId);
+      const rows = this.ahead?.rows('zone_objects', zoneId, (ids) => this.runZoneObjects(ids), { weight }) ?? this.oneZoneObjects(zoneId);
       this.heldObjects = { zoneId, byEndpoint: byZone(rows, (r) => r[1], (r): RawRow => ({ id: r[2], raw: r[3] })) };
     }
     return this.heldObjects.byEndpoint;
@@ -618,7 +603,7 @@ export class SnapshotReader {
               this.loadByDataRef(ids, [table as Endpoint], (group, r) =>
                 byZone(this.statement(this.forZones(table, columns, r)).iterate(JSON.stringify(group)) as Iterable<Record<string, unknown>>, (row) => row['zone_id'] as string, (row) => row),
               ),
-            { weight: this.weightOf(table as Endpoint), endpoints: [table] },
+            { weight: this.weightOf(table as Endpoint) },
           )
         : undefined;
     return ahead ?? (this.statement(`${this.valid(table, columns, ref)} AND ${scopeColumn} = ?`).all(scopeId) as Array<Record<string, unknown>>);
@@ -636,7 +621,6 @@ export class SnapshotReader {
    * so an age worked out from it is never too long. Dates a pack the API lists without `created_on`.
    */
   certificatePackFirstSeen(zoneId: string): Map<string, string> {
-    this.zoneReads?.(zoneId, 'certificate_packs');
     const base = scanRef(0);
     const sql = `SELECT f.item_id, s.started_at FROM (
         SELECT p.item_id, min(k.id) AS first_id FROM certificate_packs p

@@ -51,6 +51,16 @@ describe('zonewarden audit', () => {
     expect(r.stdout).not.toMatch(/^pass /m);
   });
 
+  it('accepts --no-reuse, which scripts pass, and says on stderr that it does nothing: the same findings as without it', async () => {
+    const plain = JSON.parse((await audit('--format', 'json')).stdout) as { findings: unknown[]; counts: unknown };
+    const r = await audit('--format', 'json', '--no-reuse');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('--no-reuse does nothing: every audit now judges every zone\n');
+    const doc = JSON.parse(r.stdout) as { findings: unknown[]; counts: unknown };
+    expect(doc.findings).toEqual(plain.findings);
+    expect(doc.counts).toEqual(plain.counts);
+  });
+
   it('caps the table at --limit rows, worst first, and says how many more there are', async () => {
     const all = JSON.parse((await audit('--format', 'json')).stdout);
     const r = await audit('--limit', '2');

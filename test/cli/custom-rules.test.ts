@@ -87,6 +87,38 @@ describe('custom rules from --rules-dir', () => {
     expect(findingsOf(r.stdout).some((f) => f.rule === 'dns-private-address')).toBe(true);
   });
 
+  it('a rule written for verdict reuse (before every audit judged every zone) still loads and runs: its reuse meta ignored with one warning, its ctx.holdsUntil and ctx.dependsOnZones doing nothing', async () => {
+    const old = mkdtempSync(join(tmpdir(), 'zw-rules-reuse-era-'));
+    writeFileSync(
+      join(old, 'acme-old-contract.js'),
+      `export default {
+  meta: {
+    id: 'acme-old-contract', title: 'Zones have a name', description: 'Why it matters.', severity: 'low', category: 'zone', scope: 'zone',
+    resource: 'zone', messages: { unnamed: 'the zone has no name' }, remediation: 'Name it.', references: [],
+    dependsOnTime: true, declaresHorizon: true,
+  },
+  defaultOptions: {},
+  check(ctx) {
+    ctx.holdsUntil(null);
+    ctx.dependsOnZones([ctx.zone.id], [ctx.zone.name]);
+    if (ctx.zone.name) ctx.pass(); else ctx.fail(ctx.zone.resource, 'unnamed');
+  },
+};
+`,
+    );
+    const r = await runCli(['audit', '--db', db, '--rules-dir', old, '--format', 'json', '--passes']);
+    expect(r.code, r.stderr).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning: '));
+    expect(warnings).toEqual([
+      `warning: ${join(old, 'acme-old-contract.js')}: rule acme-old-contract has meta "dependsOnTime", "declaresHorizon", which zonewarden ignores (every audit now judges every zone, so verdicts need no time they hold until); remove them from the rule`,
+    ]);
+    const mine = findingsOf(r.stdout).filter((f) => f.rule === 'acme-old-contract');
+    // Every zone of the demo's scan judged by it, each a pass: the calls did nothing and threw nothing.
+    const zones = (JSON.parse(r.stdout) as { zones: number }).zones;
+    expect(mine).toHaveLength(zones);
+    expect(mine.every((f) => f.status === 'pass')).toBe(true);
+  });
+
   it('a rule importing a package not installed beside it stops the command with one line naming the file, the package and what to run', async () => {
     const broken = mkdtempSync(join(tmpdir(), 'zw-rules-missing-'));
     const source = readFileSync(join(EXAMPLES, `${RULE}.js`), 'utf8').replace("import { BlockList, isIP } from 'node:net';", "import { BlockList, isIP } from 'node:net';\nimport ipaddr from 'ipaddr.js';");

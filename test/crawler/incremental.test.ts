@@ -308,10 +308,7 @@ describe('incremental nights', () => {
       await scanNight(emu, full, 'full');
       let changed = 0;
       let renewed = 0;
-      let kept = 0;
-      let inPart = 0;
       const kinds = new Set<string>();
-      storedFindings(incremental, 1);
       for (let night = 1; night <= 4; night++) {
         const report = emu.night(night % 2 === 0 ? { share: 0.2, seed: seed * 100 + night, kinds: [...READ_CHANGES] } : { share: 0.15, seed: seed * 100 + night });
         for (const c of report.changed) kinds.add(c.change);
@@ -323,20 +320,16 @@ describe('incremental nights', () => {
         expect(a.outcome.status).toBe('complete');
         const expected = findings(full, b.outcome.scanId);
         expect(findings(incremental, a.outcome.scanId), `seed ${seed} night ${night}`).toEqual(expected);
-        // The audit that keeps what did not change, and judges again only by the rules that read what did, finds the same.
+        // The audit a night stores, read back, finds the same.
         const stored = storedFindings(incremental, a.outcome.scanId);
-        expect(stored.lines, `seed ${seed} night ${night}, kept`).toEqual(expected.filter((l) => (JSON.parse(l) as unknown[])[3] !== 'pass'));
-        kept += stored.kept;
-        inPart += stored.inPart;
+        expect(stored.lines, `seed ${seed} night ${night}, stored`).toEqual(expected.filter((l) => (JSON.parse(l) as unknown[])[3] !== 'pass'));
         // Stronger than the findings: every zone's data as the rules see it, carried or read.
         expect(zoneData(incremental, a.outcome.scanId), `seed ${seed} night ${night}`).toEqual(zoneData(full, b.outcome.scanId));
         expect(a.requests).toBeLessThan(b.requests);
       }
-      // The nights did change things, every kind of read among them, some of them unlogged; the audits kept verdicts, and judged zones in part.
+      // The nights did change things, every kind of read among them, some of them unlogged.
       expect(changed).toBeGreaterThan(0);
       expect(READ_CHANGES.filter((k) => !kinds.has(k)), `seed ${seed}: kinds never changed`).toEqual([]);
-      expect(kept).toBeGreaterThan(0);
-      expect(inPart).toBeGreaterThan(0);
       if (seed === 1) expect(renewed + changed).toBeGreaterThan(changed);
     });
   }

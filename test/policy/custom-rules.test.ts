@@ -7,7 +7,7 @@ import { RULES } from '../../rules/index.js';
 import { loadCustomRules } from '../../src/policy/custom-rules.js';
 import { activeRules } from '../../src/policy/registry.js';
 import { rulesDirFingerprint } from '../../src/policy/rule-source.js';
-import { ruleIdentity } from '../../src/policy/verdict-reuse.js';
+import { ruleIdentity } from '../../src/policy/judgement.js';
 
 /**
  * Loading rules from --rules-dir: real files imported by Node, each refusal one line naming the

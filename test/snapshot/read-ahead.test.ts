@@ -53,26 +53,6 @@ describe('reading zone lists ahead', () => {
     expect(ahead.rows('t', 'elsewhere', load)).toBeUndefined();
   });
 
-  // A zone judged again by a few rules (src/policy/partial-rejudge.ts) reads few of its lists: a
-  // run leaves out the zones not expected to read a list, and serves one that reads it after all.
-  it('leaves out of a run the zones not expected to read the list, and still serves them when they ask', () => {
-    const loads: string[][] = [];
-    const expects = (z: string) => (z === 'z2' || z === 'z4' ? new Set(['certificate_packs']) : null);
-    const ahead = new ZoneReadAhead(['z1', 'z2', 'z3', 'z4', 'z5'], expects);
-    const load = (ids: string[]) => (loads.push(ids), new Map(ids.map((id) => [id, [id]])));
-    const dns = { endpoints: ['dns_records'] };
-    expect(ahead.rows('dns', 'z1', load, dns)).toEqual(['z1']);
-    expect(loads).toEqual([['z1', 'z3', 'z5']]);
-    // z2 asks after all: read with the next zones not yet loaded (none); z3 and z5 are still held.
-    expect(ahead.rows('dns', 'z2', load, dns)).toEqual(['z2']);
-    expect(ahead.rows('dns', 'z3', load, dns)).toEqual(['z3']);
-    expect(ahead.rows('dns', 'z5', load, dns)).toEqual(['z5']);
-    expect(loads).toEqual([['z1', 'z3', 'z5'], ['z2']]);
-    // A list they are expected to read: every zone in one run.
-    expect(ahead.rows('packs', 'z1', load, { endpoints: ['certificate_packs'] })).toEqual(['z1']);
-    expect(loads.at(-1)).toEqual(['z1', 'z2', 'z3', 'z4', 'z5']);
-  });
-
   it('stops a run at a zone whose size is not known yet', () => {
     const loads: string[][] = [];
     const ahead = new ZoneReadAhead(['z1', 'z2', 'z3']);

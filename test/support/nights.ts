@@ -100,14 +100,10 @@ export function allPlansFindings(db: Db, scanId: number): string[] {
   return runAudit(new SnapshotReader(db, scanId), ALL_PLANS_RULES).findings.map(line).sort();
 }
 
-/**
- * The findings of the audit a night stores: it keeps the verdicts of what did not change since the
- * previous night's audit, and judges again, in whole or in part, what did (verdict reuse).
- */
-export function storedFindings(db: Db, scanId: number): { lines: string[]; kept: number; inPart: number } {
+/** The findings of the audit a night stores (recordAudit), read back from the database. */
+export function storedFindings(db: Db, scanId: number): { lines: string[] } {
   const result = recordAudit(db, new SnapshotReader(db, scanId), AUDIT_RULES);
-  const lines = [...auditFindings(db, result.stored!.auditId)].map(line).sort();
-  return { lines, kept: result.reused?.zones ?? 0, inPart: result.reused?.inPart ?? 0 };
+  return { lines: [...auditFindings(db, result.stored!.auditId)].map(line).sort() };
 }
 
 // Issue 31's reads too: the bot and origin pulls settings, the rate limiting entry point and the DNS target resolutions.

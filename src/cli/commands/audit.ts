@@ -99,15 +99,8 @@ an audit of its own (a note on stderr gives its id, as does "audit" in --format 
 makes this audit the scan's official one instead (the one it replaces stays, as a trial, and a
 note on stderr names it).
 
-Only what may have changed is judged again: a zone in which the scans recorded no change since
-the latest audit with the same rules (and version), settings, waivers and scope keeps that
-audit's verdicts, without its checks running or its findings being stored again; a zone changed
-in one place (a certificate renewed, a DNS record edited) is judged again only by the rules that
-read what changed, and is kept like an unchanged zone when they give what they gave before
-(--verbose counts both). Rules that use
-the time (certificate expiry, ages of migrations and DNSSEC states) and organisation rules run on
-everything every time. The findings are the same as those of a full audit; --no-reuse judges
-every zone again.
+Every audit judges every zone with every rule. --no-reuse is still accepted, and does nothing
+(audits kept earlier verdicts of unchanged zones before zonewarden judged every zone every time).
 
 Rules are configured in the config file's "rules" section, per rule id: "enabled", "severity"
 (replaces the severity of every finding of the rule), "options", and "overrides": a list of
@@ -148,7 +141,7 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
     passes: { type: 'boolean', help: 'list passing verdicts too (text, JSON, and OCSF with compliance status Pass): evidence that a check passed' },
     framework: { type: 'list', value: 'NAME', help: 'only the findings of rules mapped to this framework: pci (PCI DSS 4.0) or nist (NIST SP 800-53 r5); repeatable' },
     control: { type: 'list', value: 'ID', help: 'only the findings of rules mapped to this control, e.g. "PCI DSS 4.2.1" or SC-8 (zonewarden rules shows them); repeatable' },
-    'no-reuse': { type: 'boolean', help: 'judge every zone again rather than keep the verdicts of zones unchanged since the last audit' },
+    'no-reuse': { type: 'boolean', help: 'does nothing: every audit judges every zone (accepted for scripts written when audits kept earlier verdicts)' },
     limit: { type: 'integer', default: 1000, min: 0, value: 'N', help: 'list at most N findings in the text table, worst first (0: all); JSON lists all' },
     ...commonOptions('failOn', 'waivers', 'waiverMaxDays', 'waiverMaxMatches', 'rulesDir', 'db', 'config', 'quiet', 'verbose'),
     ...viewOptions(),
@@ -167,7 +160,9 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
   ],
   async run(o, io) {
     const config = configFrom(o, io);
-    await loadRules(config, io.cwd);
+    // Scripts written when audits kept earlier verdicts pass it: it still parses, and says why it does nothing.
+    if (o['no-reuse']) io.stderr('--no-reuse does nothing: every audit now judges every zone\n');
+    await loadRules(config, io.cwd, (line) => io.stderr(`${line}\n`));
     const rules = rulesFor(config);
     // Checked before the audit runs: a mistyped control is a usage error, not an empty result.
     const compliance = complianceFilter({ frameworks: o.framework, controls: o.control }, catalogue());
@@ -193,12 +188,7 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
         result = held;
         findings = findingsJson = () => (view ? held.findings.filter((f) => inFilter(view, f.zone?.id ?? null, f.account?.id ?? null)) : held.findings);
       } else {
-        result = auditWithinLimits(waivers, config.waiverMaxMatches, (w) => recordAudit(db, reader, rules, w, { reuse: o['no-reuse'] !== true, identity }));
-        if (config.verbose && result.reused) {
-          const { zones, inPart, unchanged, fromAudit, fromScan } = result.reused;
-          const again = unchanged > 0 ? ` (${unchanged} of them changed in the scan but judged again to the same verdicts)` : '';
-          io.stderr(`kept the verdicts of ${zones} unchanged zone(s)${again} and of the rules that read nothing changed on ${inPart} other(s), from audit ${fromAudit} of scan ${fromScan}\n`);
-        }
+        result = auditWithinLimits(waivers, config.waiverMaxMatches, (w) => recordAudit(db, reader, rules, w, { identity }));
         stored = result.stored!;
         const { auditId } = stored;
         findings = () => auditFindings(db, auditId);

@@ -74,7 +74,7 @@ rules that ran in only one audit); else 0. Exit 2: a usage, configuration or dat
   async run(o, io) {
     const config = configFrom(o, io);
     const ignore = ignoreListFrom(config.drift, `config file ${config.configFile ?? ''}: drift`);
-    await loadRules(config, io.cwd);
+    await loadRules(config, io.cwd, (line) => io.stderr(`${line}\n`));
     const rules = rulesFor(config);
     const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()], { maxDays: config.waiverMaxDays }) : [];
     const asked = {

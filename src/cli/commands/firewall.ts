@@ -104,7 +104,7 @@ log), and the zone is rescanned afterwards.`,
     const position = positionOf(o.position);
     const config = configFrom(o, io);
     // The config file's rule settings may name custom rules: loaded, so they are known.
-    await loadRules(config, io.cwd);
+    await loadRules(config, io.cwd, (line) => io.stderr(`${line}\n`));
     const session = openWriteSession(config, io);
     const say = (text: string) => io.stdout(`${printable(text)}\n`);
     try {

@@ -134,7 +134,7 @@ Exit 3 when the scan is incomplete; else 0. Exit 2: a usage, template or databas
     const formats = parseFormats(o.format);
     const config = configFrom(o, io);
     // The report names each rule's category and remediation: custom rules' too.
-    await loadRules(config, io.cwd);
+    await loadRules(config, io.cwd, (line) => io.stderr(`${line}\n`));
     const compliance = complianceFilter({ frameworks: o.framework, controls: o.control }, catalogue());
     const templatesDir = o.templates === undefined ? undefined : resolve(io.cwd, o.templates);
     const templates = loadTemplates(templatesDir === undefined ? {} : { overrideDir: templatesDir });

@@ -19,7 +19,7 @@ prints the table of docs/rules.md.`,
   },
   examples: ['zonewarden rules', 'zonewarden rules --format json', 'zonewarden rules --rules-dir ./my-rules'],
   async run(o, io) {
-    await loadRules(configFrom(o, io), io.cwd);
+    await loadRules(configFrom(o, io), io.cwd, (line) => io.stderr(`${line}\n`));
     const rules = [...catalogue().values()];
     io.stdout(o.format === 'json' ? rulesJson(rules) : o.format === 'md' ? rulesMarkdown(rules) : rulesText(rules));
     return 0;

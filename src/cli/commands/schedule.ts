@@ -38,7 +38,7 @@ and warnings go to stderr. One scheduler per database: a second one on the same 
   async run(o, io) {
     const { config, settings } = jobSetup(o, io);
     // A broken rule is a usage error now, not a failed run at 2 a.m.; each run loads them again.
-    await loadRules(config, io.cwd);
+    await loadRules(config, io.cwd, (line) => io.stderr(`${line}\n`));
     if (config.cron === undefined) throw new UsageError('schedule: --cron EXPR is required (or "cron" in the config file, or ZONEWARDEN_CRON), e.g. --cron "0 2 * * *"');
     const cron = checkCron(config.cron);
     const timezone = checkTimeZone(config.timezone);
