@@ -56,7 +56,8 @@ export function ruleProblems(rule: AnyRule): string[] {
     if (!Object.hasOwn(rule.defaultOptions ?? {}, key)) problems.push(`meta.optionHelp documents "${key}", which is not an option`);
   }
   for (const [key, choices] of Object.entries(m.optionChoices ?? {})) {
-    if (!Array.isArray((rule.defaultOptions as RuleOptions | undefined)?.[key]) || !Array.isArray(choices)) problems.push(`meta.optionChoices.${key} must name a list option and list its allowed values`);
+    const def = (rule.defaultOptions as RuleOptions | undefined)?.[key];
+    if (!(Array.isArray(def) || typeof def === 'string') || !Array.isArray(choices)) problems.push(`meta.optionChoices.${key} must name a list or text option and list its allowed values`);
   }
   if (m.optionsFrom !== undefined) {
     const sources = optionSources(m);
@@ -66,7 +67,7 @@ export function ruleProblems(rule: AnyRule): string[] {
     if (malformed || new Set(taken).size !== taken.length) problems.push('meta.optionsFrom must name a rule and options this rule has (or a list of them, each option from one rule)');
   }
   if (m.reads !== undefined && (!Array.isArray(m.reads) || !m.reads.every(isZoneRead))) {
-    problems.push('meta.reads must list zone reads such as setting:ssl (any known setting id), dnssec, universal_ssl, custom_entrypoint, ratelimit_entrypoint, bot_management, origin_pulls or dns_targets');
+    problems.push('meta.reads must list zone reads such as setting:ssl (any known setting id), dnssec, universal_ssl, custom_entrypoint, ratelimit_entrypoint, bot_management, origin_pulls, dns_targets or account_members');
   }
   problems.push(...controlProblems(m.controls));
   if (typeof rule.check !== 'function') problems.push('check must be a function');
@@ -156,7 +157,7 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
       }
       if (!sameShape(def, value)) throw new RuleConfigError(`${where}.options.${key}: expected ${describeShape(def)}`);
       const choices = rule.meta.optionChoices?.[key];
-      const wrong = choices ? (value as string[]).find((v) => !choices.includes(v)) : undefined;
+      const wrong = choices ? (Array.isArray(value) ? (value as string[]) : [value as string]).find((v) => !choices.includes(v)) : undefined;
       if (wrong !== undefined) throw new RuleConfigError(`${where}.options.${key}: "${wrong}" is not one of ${choices!.join(', ')}`);
       // Objects (such as quotas by plan) merge over the default, so one key can be changed alone.
       options[key] = typeof def === 'object' && !Array.isArray(def) ? { ...(def as Record<string, number>), ...(value as Record<string, number>) } : (value as OptionValue);
