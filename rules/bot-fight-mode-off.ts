@@ -1,30 +1,5 @@
+import { failWhereProxied, PROXY_STATUS_REFERENCE, readBotProduct, type BotFailure } from '../src/policy/bot-products.js';
 import { defineRule } from '../src/policy/rule.js';
-import type { BotManagement } from '../src/policy/security-models.js';
-
-/** The bot product each plan comes with (vendor docs: bot plans). */
-type Product = 'bfm' | 'sbfm-pro' | 'sbfm-likely' | 'bm';
-
-/**
- * Free zones get Bot Fight Mode, Pro zones Super Bot Fight Mode for definitely automated traffic,
- * Business zones and Enterprise zones without the Bot Management add-on Super Bot Fight Mode for
- * likely automated traffic too; Bot Management for Enterprise replaces the others (vendor docs: bot
- * plans, Business and Enterprise footnote). Fields of another product can linger after a plan
- * change (vendor API reference: "clean up configuration" bodies), so the plan decides which to read.
- * Without a plan, the answer's own fields decide.
- */
-function productOf(plan: string | null, bots: BotManagement): Product | null {
-  if (plan === 'free') return 'bfm';
-  if (plan === 'pro') return 'sbfm-pro';
-  if (plan === 'business') return 'sbfm-likely';
-  if (bots.subscription) return 'bm';
-  if (plan === 'enterprise') return 'sbfm-likely';
-  if (bots.likelyAutomated !== null) return 'sbfm-likely';
-  if (bots.definitelyAutomated !== null) return 'sbfm-pro';
-  return bots.fightMode !== null ? 'bfm' : null;
-}
-
-/** One bot setting of the zone as findings point at it: each finding keeps its own fingerprint. */
-const ref = (zoneId: string, field: string) => ({ type: 'bot_setting', id: `${zoneId}/${field}`, name: field });
 
 export default defineRule({
   meta: {
@@ -48,36 +23,29 @@ export default defineRule({
       'vendor docs: bots, plans (Free: Bot Fight Mode; Pro: Super Bot Fight Mode, definitely automated; Business and Enterprise without Bot Management: definitely and likely automated; Bot Management for Enterprise replaces and disables the other bot products)',
       'vendor docs: Bot Fight Mode (challenges traffic matching known bot patterns; may challenge API or mobile traffic; cannot be skipped by WAF custom rules, Super Bot Fight Mode can)',
       'vendor API reference: zone bot management config (fight_mode; sbfm_definitely_automated, sbfm_likely_automated: allow, block, managed_challenge; auto_update_model for the Bot Management subscription)',
-      'vendor docs: proxy status (DNS-only records bypass the edge\'s security features)',
+      PROXY_STATUS_REFERENCE,
     ],
   },
   defaultOptions: {},
   check(ctx) {
-    const read = ctx.zone.botManagement();
-    if (!read.known) return ctx.unknown(ctx.zone.resource, read.reason);
-    if (!read.value) return ctx.unknown(ctx.zone.resource, 'the bot management endpoint answered with no settings');
-    const bots = read.value;
+    const read = readBotProduct(ctx);
+    if (!read) return;
+    const { bots, product } = read;
     const plan = ctx.zone.plan;
-    const product = productOf(plan, bots);
-    if (product === null) return ctx.unknown(ctx.zone.resource, 'the bot management answer carries none of the fields of a bot product and the zone\'s plan is not known');
     // vendor docs: Bot Management for Enterprise: mitigation is written as custom rules on the bot score; nothing here to judge.
     if (product === 'bm') return ctx.pass();
 
-    const findings: Array<[field: string, messageId: string, severity: 'low' | 'medium']> = [];
+    const failures: BotFailure[] = [];
+    const data = { plan: plan ?? 'unknown' };
     if (product === 'bfm') {
       if (bots.fightMode === null) return ctx.unknown(ctx.zone.resource, 'the bot management answer does not say whether Bot Fight Mode is on (fight_mode)');
-      if (!bots.fightMode) findings.push(['fight_mode', 'fightModeOff', 'low']);
+      if (!bots.fightMode) failures.push({ field: 'fight_mode', messageId: 'fightModeOff', data, severity: 'low' });
     } else {
       if (bots.definitelyAutomated === null) return ctx.unknown(ctx.zone.resource, 'the bot management answer does not say what Super Bot Fight Mode does with definitely automated traffic');
-      if (bots.definitelyAutomated === 'allow') findings.push(['sbfm_definitely_automated', 'definitelyAllowed', 'medium']);
+      if (bots.definitelyAutomated === 'allow') failures.push({ field: 'sbfm_definitely_automated', messageId: 'definitelyAllowed', data, severity: 'medium' });
       // Likely automated comes with Business and above; an answer without it says nothing to fail on.
-      if (product === 'sbfm-likely' && bots.likelyAutomated === 'allow') findings.push(['sbfm_likely_automated', 'likelyAllowed', 'low']);
+      if (product === 'sbfm-likely' && bots.likelyAutomated === 'allow') failures.push({ field: 'sbfm_likely_automated', messageId: 'likelyAllowed', data, severity: 'low' });
     }
-    if (findings.length === 0) return ctx.pass();
-    // The bot products act on proxied traffic only: a zone that proxies nothing has nothing for them to act on.
-    const proxies = ctx.zone.proxiesTraffic();
-    if (!proxies.known) return ctx.unknown(ctx.zone.resource, proxies.reason);
-    if (!proxies.value) return ctx.pass();
-    for (const [field, messageId, severity] of findings) ctx.fail(ref(ctx.zone.id, field), messageId, { plan: plan ?? 'unknown', field }, severity);
+    failWhereProxied(ctx, failures);
   },
 });

@@ -4,7 +4,13 @@ import { normaliseHostname } from '../src/policy/hostnames.js';
 import { NameGlobs } from '../src/policy/name-globs.js';
 import { originExposures } from '../src/policy/origin-exposure.js';
 import { defineRule } from '../src/policy/rule.js';
-import type { DnsRecordFields } from '../src/snapshot/reader.js';
+import type { DnsRecordFields } from '../src/policy/zone-view.js';
+
+/**
+ * Which zones the rule judges: only those that proxy at least one record (the team uses the proxy,
+ * so a DNS-only web record is likely forgotten), or every zone (the vendor's own scanner's view).
+ */
+const SCOPES = ['proxying-zones', 'every-zone'] as const;
 
 /** The only record types the proxy takes (vendor docs, proxy status). */
 const PROXIABLE_TYPES = new Set(['A', 'AAAA', 'CNAME']);
@@ -52,15 +58,16 @@ function mailHost(content: string): string {
 export default defineRule({
   meta: {
     id: 'dns-record-not-proxied',
-    title: 'Web records are proxied in zones that use the proxy',
+    title: 'Web records are proxied (by default, in zones that use the proxy)',
     description:
-      'A DNS-only A, AAAA or CNAME record is answered with its content itself: DNS publishes the origin address (or target), and its traffic goes straight there, past the firewall rules, managed rules, rate limits and DDoS protection of the proxy. The vendor recommends proxying every such record that serves web traffic; in a zone that proxies at least one record the team uses the proxy, so a DNS-only one is likely a record that was forgotten. Left alone are names that by convention serve no web traffic, which the vendor says must stay DNS-only: mail hosts (the zone\'s MX targets, and first labels mail, smtp, imap, pop, mx, autodiscover, autoconfig, with or without digits), other protocols (ftp, sftp, ssh, rdp, vpn), service names (a label starting with `_`), CNAMEs to the targets the vendor refuses to proxy (mail signing and domain verification targets), and names listed in `ignore`. Also left alone: a CNAME to a name the zone proxies (it resolves to the proxy). One finding a record: a DNS-only record that another rule explains better is left to it: one that reveals the origin of a proxied record to dns-origin-exposed; a wildcard to dns-wildcard-record (every name under it resolves there); an address that is not public (private, shared, loopback, link-local, or a documentation address not named a stand-in: it publishes no origin, nothing reaches it) to dns-private-address, whose `documentation` and `standIns` settings this rule follows; a CNAME whose target does not exist to dns-dangling-target. A paused zone is judged the same: the record stays DNS-only once the zone is unpaused. Internal zones are not public DNS, and in a partial (CNAME) setup the vendor\'s DNS does not answer for the zone (DNS-only records there only tell the proxy where origins are): both pass as not applicable.',
+      'A DNS-only A, AAAA or CNAME record is answered with its content itself: DNS publishes the origin address (or target), and its traffic goes straight there, past the firewall rules, managed rules, rate limits and DDoS protection of the proxy. The vendor recommends proxying every such record that serves web traffic. By default (`scope: proxying-zones`) only zones that proxy at least one record are judged: there the team uses the proxy, so a DNS-only record is likely one that was forgotten, while a zone that proxies nothing is one the organisation serves through DNS alone on purpose (another CDN or provider in front, a parked or mail-only domain), and reporting each of its records would bury the forgotten ones under a decision already taken. The vendor\'s own scanner reports them in every zone; a team whose policy is that every web host sits behind the edge sets `scope: every-zone`, and the web records of zones that proxy nothing are then reported too (their own message says the zone proxies nothing). Left alone are names that by convention serve no web traffic, which the vendor says must stay DNS-only: mail hosts (the zone\'s MX targets, and first labels mail, smtp, imap, pop, mx, autodiscover, autoconfig, with or without digits), other protocols (ftp, sftp, ssh, rdp, vpn), service names (a label starting with `_`), CNAMEs to the targets the vendor refuses to proxy (mail signing and domain verification targets), and names listed in `ignore`. Also left alone: a CNAME to a name the zone proxies (it resolves to the proxy). One finding a record: a DNS-only record that another rule explains better is left to it: one that reveals the origin of a proxied record to dns-origin-exposed; a wildcard to dns-wildcard-record (every name under it resolves there); an address that is not public (private, shared, loopback, link-local, or a documentation address not named a stand-in: it publishes no origin, nothing reaches it) to dns-private-address, whose `documentation` and `standIns` settings this rule follows; a CNAME whose target does not exist to dns-dangling-target. A paused zone is judged the same: the record stays DNS-only once the zone is unpaused. Internal zones are not public DNS, and in a partial (CNAME) setup the vendor\'s DNS does not answer for the zone (DNS-only records there only tell the proxy where origins are): both pass as not applicable.',
     severity: 'low',
     category: 'dns',
     scope: 'zone',
     resource: 'dns_record',
     messages: {
       notProxied: '{{name}} ({{type}} {{content}}) is DNS-only while the zone proxies other records: DNS publishes its origin {{content}}, and its traffic bypasses the proxy and its firewall',
+      notProxiedZone: '{{name}} ({{type}} {{content}}) is DNS-only, as is every record of the zone: DNS publishes its origin {{content}}, and its traffic never meets the proxy and its firewall',
     },
     remediation:
       'Proxy the record (`PATCH /zones/{zone_id}/dns_records/{dns_record_id}` with `{"proxied": true}`), or delete it (`DELETE /zones/{zone_id}/dns_records/{dns_record_id}`) if nothing uses it; a name that serves no web traffic (mail, SSH, another protocol, a third-party service that does not support the proxy) goes in `ignore`. Then move the origin to a new address, since the published one is known.',
@@ -72,11 +79,13 @@ export default defineRule({
     ],
     optionHelp: {
       ignore: 'record names that are meant to stay DNS-only and are not reported, as globs (`*` any characters, `?` one; e.g. `game.example.com`, `*.saas.example.com`)',
+      scope: '`proxying-zones` (default): judge only zones that proxy at least one record, where a DNS-only web record is likely forgotten; `every-zone`: also report the web records of zones that proxy nothing, for a policy that every web host sits behind the edge (as the vendor\'s own scanner does)',
       ...FOLLOWED_ADDRESS_HELP,
     },
     optionsFrom: ADDRESS_OPTIONS_FROM,
+    optionChoices: { scope: SCOPES },
   },
-  defaultOptions: { ignore: [] as readonly string[], ...ADDRESS_OPTION_DEFAULTS },
+  defaultOptions: { ignore: [] as readonly string[], scope: 'proxying-zones' as (typeof SCOPES)[number], ...ADDRESS_OPTION_DEFAULTS },
   check(ctx) {
     const setup = ctx.zone.setupType;
     // vendor docs: Internal DNS is never public; a partial setup's authoritative DNS is elsewhere.
@@ -96,8 +105,9 @@ export default defineRule({
         else if (r.proxied === false) dnsOnly.push(r);
       }
     }
-    // A zone that proxies nothing does not use the proxy: DNS-only is its choice.
-    if (proxiedNames.length === 0) return ctx.pass();
+    // A zone that proxies nothing does not use the proxy: DNS-only is its choice, unless the scope is every zone.
+    const proxiesNothing = proxiedNames.length === 0;
+    if (proxiesNothing && ctx.options.scope !== 'every-zone') return ctx.pass();
 
     const ignore = new NameGlobs(ctx.options.ignore);
     const special = specialOptions(ctx.options);
@@ -138,7 +148,7 @@ export default defineRule({
     for (const { record: r, content, target } of suspects) {
       if (target !== null && proxiedTargets.has(target)) continue;
       if (exposing.has(r.id) || (target !== null && judge(r).status === 'dangling')) continue;
-      ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, 'notProxied', { name: r.name, type: r.type, content });
+      ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, proxiesNothing ? 'notProxiedZone' : 'notProxied', { name: r.name, type: r.type, content });
       failed = true;
     }
     if (!failed) ctx.pass();

@@ -47,6 +47,9 @@ import hotlinkProtectionOff from './hotlink-protection-off.js';
 import ipGeolocationOff from './ip-geolocation-off.js';
 import challengePassageLong from './challenge-passage-long.js';
 import botFightModeOff from './bot-fight-mode-off.js';
+import botJsDetectionsOff from './bot-js-detections-off.js';
+import botAiBotsNotBlocked from './bot-ai-bots-not-blocked.js';
+import botModelAutoUpdateOff from './bot-model-auto-update-off.js';
 import rateLimitingMissing from './rate-limiting-missing.js';
 import firewallNoBlockingRules from './firewall-no-blocking-rules.js';
 import owaspRulesetNotDeployed from './owasp-ruleset-not-deployed.js';
@@ -93,6 +96,9 @@ export const RULES: readonly AnyRule[] = [
   ipGeolocationOff,
   challengePassageLong,
   botFightModeOff,
+  botJsDetectionsOff,
+  botAiBotsNotBlocked,
+  botModelAutoUpdateOff,
   rateLimitingMissing,
   firewallNoBlockingRules,
   dnsOriginExposed,

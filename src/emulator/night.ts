@@ -251,6 +251,8 @@ class Night {
       request = { fight_mode: bots.fight_mode };
     } else if (product === 'bot_management') {
       bots.auto_update_model = !bots.auto_update_model;
+      // vendor docs (machine learning models): turning auto-updates on moves the zone to the latest model at once.
+      if (bots.auto_update_model) bots.using_latest_model = true;
       request = { auto_update_model: bots.auto_update_model };
     } else {
       bots.sbfm_definitely_automated = bots.sbfm_definitely_automated === 'block' ? 'allow' : 'block';

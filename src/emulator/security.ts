@@ -1,6 +1,7 @@
 import { formatApiTime } from './clock.js';
 import { stableId } from './ids.js';
-import type { Plan, Ruleset, RulesetRule } from './state.js';
+import type { PlanName as Plan } from './datasets/format.js';
+import type { Ruleset, RulesetRule } from './ruleset.js';
 
 /**
  * A zone's security settings, DNSSEC, universal SSL switch and custom-rules entry point, as the
@@ -161,15 +162,25 @@ export interface BotConfig {
   auto_update_model: boolean;
   bm_cookie_enabled: boolean;
   suppress_session_score: boolean;
+  /**
+   * Read-only in the API (`using_latest_model`): Bot Management only, whose zones may stay on an
+   * older model with auto-updates off (vendor docs: machine learning models); the other products
+   * run the vendor's model as it is.
+   */
+  using_latest_model: boolean;
 }
 
 export type BotProduct = 'bot_fight_mode' | 'sbfm_pro' | 'sbfm_business' | 'bot_management';
 
-/** The fields each product's answer carries (vendor's API reference: the four configuration shapes). */
-export const BOT_FIELDS: Record<BotProduct, ReadonlyArray<Exclude<keyof BotConfig, 'subscription'>>> = {
+/**
+ * The fields each product's answer carries (vendor's API reference: the four configuration shapes).
+ * Super Bot Fight Mode answers carry `suppress_session_score` too, as answers captured from the API
+ * show (and the "clean up configuration for Bot Fight Mode" body resets it).
+ */
+export const BOT_FIELDS: Record<BotProduct, ReadonlyArray<Exclude<keyof BotConfig, 'subscription' | 'using_latest_model'>>> = {
   bot_fight_mode: ['fight_mode', 'enable_js', 'ai_bots_protection', 'crawler_protection', 'is_robots_txt_managed', 'cf_robots_variant'],
-  sbfm_pro: ['enable_js', 'ai_bots_protection', 'crawler_protection', 'is_robots_txt_managed', 'cf_robots_variant', 'sbfm_definitely_automated', 'sbfm_verified_bots', 'sbfm_static_resource_protection', 'optimize_wordpress'],
-  sbfm_business: ['enable_js', 'ai_bots_protection', 'crawler_protection', 'is_robots_txt_managed', 'cf_robots_variant', 'sbfm_definitely_automated', 'sbfm_likely_automated', 'sbfm_verified_bots', 'sbfm_static_resource_protection', 'optimize_wordpress'],
+  sbfm_pro: ['enable_js', 'ai_bots_protection', 'crawler_protection', 'is_robots_txt_managed', 'cf_robots_variant', 'sbfm_definitely_automated', 'sbfm_verified_bots', 'sbfm_static_resource_protection', 'optimize_wordpress', 'suppress_session_score'],
+  sbfm_business: ['enable_js', 'ai_bots_protection', 'crawler_protection', 'is_robots_txt_managed', 'cf_robots_variant', 'sbfm_definitely_automated', 'sbfm_likely_automated', 'sbfm_verified_bots', 'sbfm_static_resource_protection', 'optimize_wordpress', 'suppress_session_score'],
   bot_management: ['enable_js', 'ai_bots_protection', 'crawler_protection', 'is_robots_txt_managed', 'cf_robots_variant', 'auto_update_model', 'bm_cookie_enabled', 'suppress_session_score'],
 };
 
@@ -205,6 +216,7 @@ export function defaultBots(): BotConfig {
     auto_update_model: true,
     bm_cookie_enabled: true,
     suppress_session_score: false,
+    using_latest_model: true,
   };
 }
 
@@ -213,7 +225,7 @@ export function botManagementAnswer(plan: Plan, bots: BotConfig): Record<string,
   const product = botProduct(plan, bots.subscription);
   const answer: Record<string, unknown> = {};
   for (const field of BOT_FIELDS[product]) answer[field] = field === 'enable_js' ? (bots.enable_js ?? product === 'bot_fight_mode') : bots[field];
-  answer['using_latest_model'] = true;
+  answer['using_latest_model'] = product === 'bot_management' ? bots.using_latest_model : true;
   return answer;
 }
 

@@ -113,6 +113,9 @@ export const RULE_CONTROLS: Readonly<Record<string, readonly Control[]>> = Objec
   'challenge-passage-long': NONE,
   // Bot products help against abuse, but neither framework names bot protection as such.
   'bot-fight-mode-off': NONE,
+  'bot-js-detections-off': NONE,
+  'bot-ai-bots-not-blocked': NONE,
+  'bot-model-auto-update-off': NONE,
   // SC-5: the effects of denial-of-service events are limited, e.g. by rate limits.
   'rate-limiting-missing': [NIST_SC_5],
   // Custom rules that block nothing are a gap only where a policy says what to block; none names it.

@@ -57,7 +57,8 @@ export function ruleProblems(rule: AnyRule): string[] {
   }
   for (const [key, choices] of Object.entries(m.optionChoices ?? {})) {
     const def = (rule.defaultOptions as RuleOptions | undefined)?.[key];
-    if (!(Array.isArray(def) || typeof def === 'string') || !Array.isArray(choices)) problems.push(`meta.optionChoices.${key} must name a list or text option and list its allowed values`);
+    if ((!Array.isArray(def) && typeof def !== 'string') || !Array.isArray(choices)) problems.push(`meta.optionChoices.${key} must name a list option (or a text option) and list its allowed values`);
+    else if (typeof def === 'string' && !choices.includes(def)) problems.push(`meta.optionChoices.${key} must include the option's default "${def}"`);
   }
   if (m.optionsFrom !== undefined) {
     const sources = optionSources(m);
@@ -157,7 +158,8 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
       }
       if (!sameShape(def, value)) throw new RuleConfigError(`${where}.options.${key}: expected ${describeShape(def)}`);
       const choices = rule.meta.optionChoices?.[key];
-      const wrong = choices ? (Array.isArray(value) ? (value as string[]) : [value as string]).find((v) => !choices.includes(v)) : undefined;
+      // A list option's entries, or a text option's value, come from the choices.
+      const wrong = choices ? (typeof value === 'string' ? [value] : (value as string[])).find((v) => !choices.includes(v)) : undefined;
       if (wrong !== undefined) throw new RuleConfigError(`${where}.options.${key}: "${wrong}" is not one of ${choices!.join(', ')}`);
       // Objects (such as quotas by plan) merge over the default, so one key can be changed alone.
       options[key] = typeof def === 'object' && !Array.isArray(def) ? { ...(def as Record<string, number>), ...(value as Record<string, number>) } : (value as OptionValue);

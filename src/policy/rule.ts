@@ -1,6 +1,7 @@
 import type { ZoneRead } from '../api/endpoints.js';
 import type { ScanRow } from '../snapshot/reader.js';
 import type { Control } from './compliance.js';
+import type { ResourceRef } from './resource-ref.js';
 import type { SnapshotView } from './snapshot-view.js';
 import type { ZoneView } from './zone-view.js';
 
@@ -20,12 +21,8 @@ export type Category = (typeof CATEGORIES)[number];
 /** Zone rules run once per zone of the scan; organisation rules once per scan. */
 export type RuleScope = 'zone' | 'organisation';
 
-/** What a finding points at. `id` is stable across scans: it feeds the fingerprint. */
-export interface ResourceRef {
-  type: string;
-  id: string;
-  name: string | null;
-}
+// Rules and their authors have always found ResourceRef here, with the rest of the contract.
+export type { ResourceRef };
 
 export type OptionValue = number | string | boolean | readonly string[] | Readonly<Record<string, number>>;
 export type RuleOptions = Readonly<Record<string, OptionValue>>;
@@ -63,7 +60,7 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
    * A list when the rule leaves problems to several rules, each option taken from one of them.
    */
   optionsFrom?: OptionsSource | readonly OptionsSource[];
-  /** For list and text options whose values come from a fixed set: the values allowed, checked when the config file sets the option. */
+  /** For list options whose entries, or text options whose value, come from a fixed set: the values allowed, checked when the config file sets the option. */
   optionChoices?: Readonly<Record<string, readonly string[]>>;
   /**
    * What the rule needs read beyond the lists every scan reads: zone settings (`setting:ssl`),

@@ -121,6 +121,14 @@ export interface BotManagement {
   verifiedBots: string | null;
   /** The answer carries the Bot Management subscription's own field (`auto_update_model`). */
   subscription: boolean;
+  /** JavaScript detections (`enable_js`); null when the answer does not say. */
+  enableJs: boolean | null;
+  /** Block AI bots (`ai_bots_protection`: `block`, `disabled`, `only_on_ad_pages`); null where the answer does not carry it (not offered). */
+  aiBotsProtection: string | null;
+  /** Bot Management only: the zone follows the vendor's newest detection model (`auto_update_model`). */
+  autoUpdateModel: boolean | null;
+  /** Read-only: the zone runs the newest detection model (`using_latest_model`); null when the answer does not say. */
+  usingLatestModel: boolean | null;
 }
 
 export function parseBotManagement(raw: string): BotManagement {
@@ -131,6 +139,10 @@ export function parseBotManagement(raw: string): BotManagement {
     likelyAutomated: str(b['sbfm_likely_automated']),
     verifiedBots: str(b['sbfm_verified_bots']),
     subscription: b['auto_update_model'] !== undefined && b['auto_update_model'] !== null,
+    enableJs: bool(b['enable_js']),
+    aiBotsProtection: str(b['ai_bots_protection']),
+    autoUpdateModel: bool(b['auto_update_model']),
+    usingLatestModel: bool(b['using_latest_model']),
   };
 }
 

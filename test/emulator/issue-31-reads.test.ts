@@ -47,6 +47,7 @@ const dataset: DatasetFile = {
         },
         { name: 'fight.example', plan: 'free', security: { bot_management: { fight_mode: true } } },
         { name: 'bm.example', plan: 'enterprise', security: { bot_management: { subscription: true, suppress_session_score: true } } },
+        { name: 'bm-pinned.example', plan: 'enterprise', security: { bot_management: { subscription: true, auto_update_model: false, using_latest_model: false, enable_js: true } } },
         { name: 'expired.example', plan: 'pro', security: { settings: { development_mode: 'on' }, settings_modified_on: { development_mode: 'now-2h' } } },
       ],
     },
@@ -149,6 +150,11 @@ describe('issue 31 reads', () => {
     expect(bm).toMatchObject({ auto_update_model: true, bm_cookie_enabled: true, suppress_session_score: true, using_latest_model: true });
     expect(bm).not.toHaveProperty('sbfm_definitely_automated');
     expect(bm).not.toHaveProperty('fight_mode');
+    // vendor docs (machine learning models): with auto-updates off a Bot Management zone can stay on an older model.
+    expect(expectOk(await get(emulator(), path('bm-pinned.example', '/bot_management')))).toMatchObject({ auto_update_model: false, using_latest_model: false, enable_js: true });
+    // Captured Super Bot Fight Mode answers (cf-terraforming, 2025) carry suppress_session_score and using_latest_model, never auto_update_model.
+    expect(pro).toMatchObject({ suppress_session_score: false, using_latest_model: true });
+    expect(pro).not.toHaveProperty('auto_update_model');
   });
 
   it('answers zone-level authenticated origin pulls as {enabled}', async () => {
@@ -207,6 +213,9 @@ describe('issue 31 dataset keys', () => {
     // vendor docs (JavaScript detections): always on with Bot Fight Mode.
     expect(load({ bot_management: { enable_js: false } }, 'free')).toThrow(/enable_js: JavaScript detections cannot be disabled/);
     expect(load({ bot_management: { subscription: true } }, 'business')).toThrow(/subscription: Bot Management for Enterprise is an add-on of Enterprise zones/);
+    // vendor docs (machine learning models): only Bot Management zones choose their model, and auto-updates keep it the latest.
+    expect(load({ bot_management: { using_latest_model: false } })).toThrow(/using_latest_model: only Bot Management for Enterprise zones choose their model/);
+    expect(load({ bot_management: { subscription: true, using_latest_model: false } }, 'enterprise')).toThrow(/using_latest_model: a zone with auto_update_model on runs the latest model/);
   });
 
   it('refuses a rate limiting rule without its mandatory parts', () => {
@@ -237,11 +246,15 @@ describe("issue 31 cases of the tests' organisation", () => {
     expect([await value('acme-cards.example', 'challenge_ttl'), await value('acme-bank.example', 'challenge_ttl')]).toEqual([86400, 1800]);
   });
 
-  it('has bot fight mode off and on, origin pulls on one exposed zone, rate limiting rules on one zone', async () => {
+  it('has bot fight mode off and on, JavaScript detections, AI bots and model updates off and on, origin pulls on one exposed zone, rate limiting rules on one zone', async () => {
     const bots = async (zone: string) => expectOk(await get(emulator(), path(zone, '/bot_management')));
     expect((await bots('pet-photos.example.org')).fight_mode).toBe(false);
     expect((await bots('tinkerer.test')).fight_mode).toBe(true);
-    expect(await bots('fabrikam.example')).toMatchObject({ sbfm_definitely_automated: 'block', sbfm_likely_automated: 'managed_challenge' });
+    expect(await bots('fabrikam.example')).toMatchObject({ sbfm_definitely_automated: 'block', sbfm_likely_automated: 'managed_challenge', enable_js: true, ai_bots_protection: 'block' });
+    // JavaScript detections, AI bots and the Bot Management model: a failing and a passing zone each (the case map).
+    expect(await bots('contoso-clinic.example')).toMatchObject({ auto_update_model: true, using_latest_model: true, enable_js: true, ai_bots_protection: 'block' });
+    expect(await bots('contoso-records.example')).toMatchObject({ auto_update_model: false, using_latest_model: false, enable_js: false, ai_bots_protection: 'disabled' });
+    expect((await bots('fabrikam-stores.example')).ai_bots_protection).toBe('only_on_ad_pages');
     expect(expectOk(await get(emulator(), path('acme-bank.example', '/origin_tls_client_auth/settings')))).toEqual({ enabled: true });
     expect(expectOk(await get(emulator(), path('northwind.example', '/origin_tls_client_auth/settings')))).toEqual({ enabled: false });
     expect(expectOk(await get(emulator(), path('fabrikam.example', '/rulesets/phases/http_ratelimit/entrypoint'))).rules).toHaveLength(1);

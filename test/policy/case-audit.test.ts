@@ -134,6 +134,37 @@ describe("the catalogue on the tests' organisation", () => {
     // rule after them to skip (the rule's description: such a skip is not reported).
     // fabrikam-trails: two skips on ip.src in {0.0.0.0/0 ::/0} (every client, v4 and v6) before a block rule.
     ['custom-rules-broad-skip', ['acme-loans.example high', 'fabrikam-trails.example high', 'fabrikam-trails.example high']],
+    // vendor docs: JavaScript detections: optional with Bot Management (contoso-records has them off);
+    // always on with Bot Fight Mode; Super Bot Fight Mode zones that let every bot through are
+    // bot-fight-mode-off's (one problem, one finding); fabrikam and contoso-clinic have them on.
+    ['bot-js-detections-off', ['contoso-records.example low']],
+    // vendor docs: machine learning models: contoso-records has auto-updates off and runs an older model.
+    ['bot-model-auto-update-off', ['contoso-records.example medium']],
+    // vendor API reference: ai_bots_protection "disabled" is the emulator's default; fabrikam, tinkerer
+    // and contoso-clinic block AI bots, fabrikam-stores blocks them on ad pages only (a note);
+    // northwind-staging proxies nothing.
+    [
+      'bot-ai-bots-not-blocked',
+      [
+        'acme-bank.example low',
+        'acme-cards.example low',
+        'acme-careers.example low',
+        'acme-invest.example low',
+        'acme-loans.example low',
+        'acme-payments.example low',
+        'contoso-portal.example low',
+        'contoso-records.example low',
+        'fabrikam-outlet.example low',
+        'fabrikam-rentals.example low',
+        'fabrikam-shop-eu.example low',
+        'fabrikam-trails.example low',
+        'northwind-blog.example low',
+        'northwind-shop.example low',
+        'northwind.example low',
+        'pet-photos.example.org low',
+        'weekend-hack.test low',
+      ],
+    ],
     // vendor docs: List Members: Acme Bank Group's operations contractor, an Administrator, has no
     // two-factor (high); its pending auditor is an invitation, not judged. Named by masked e-mail.
     ['account-member-no-2fa', ['o***@acme-bank.example high']],

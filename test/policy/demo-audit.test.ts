@@ -26,11 +26,13 @@ afterAll(async () => {
 /** The demo's failures as "zone rule severity" (the invitee account's name for the pending invite). */
 const FAILING = [
   'Tailspin Toys Japan invite-pending low',
+  'buildwithtailspin.example bot-ai-bots-not-blocked low',
   'm***@brightwave-agency.example account-member-no-2fa medium',
   'buildwithtailspin.example bot-fight-mode-off low',
   'buildwithtailspin.example caa-missing medium',
   'buildwithtailspin.example hotlink-protection-off low',
   'buildwithtailspin.example hsts-weak medium',
+  'tailspin-holiday.example bot-ai-bots-not-blocked low',
   'tailspin-holiday.example bot-fight-mode-off medium',
   'tailspin-holiday.example email-dmarc-missing medium',
   'tailspin-holiday.example owasp-ruleset-not-deployed low',

@@ -98,14 +98,15 @@ describe('rule settings from the config file', () => {
     expect(activeRules(loadCatalogue([choosy]), { 'good-rule': { options: { names: ['b'] } } } as never, 'cfg')[0]!.options['names']).toEqual(['b']);
   });
 
-  it('refuses choices for an option that is not a list or text', () => {
-    expect(thrownBy(() => loadCatalogue([broken({ optionChoices: { limit: ['1'] } })]), RuleDefinitionError).message).toContain('meta.optionChoices.limit must name a list or text option');
+  it('refuses a text option outside the values a rule allows, naming them', () => {
+    const choosy = broken({ optionChoices: { scope: ['narrow', 'wide'] }, optionHelp: { scope: 'how wide' } }, { scope: 'narrow' });
+    expect(thrownBy(() => activeRules(loadCatalogue([choosy]), { 'good-rule': { options: { scope: 'all' } } } as never, 'cfg'), RuleConfigError).message).toBe('cfg: rules.good-rule.options.scope: "all" is not one of narrow, wide');
+    expect(activeRules(loadCatalogue([choosy]), { 'good-rule': { options: { scope: 'wide' } } } as never, 'cfg')[0]!.options['scope']).toBe('wide');
   });
 
-  it('refuses a text option outside the values a rule allows, naming them', () => {
-    const choosy = broken({ optionChoices: { shown: ['masked', 'id'] }, optionHelp: { shown: 's' } }, { shown: 'masked' });
-    expect(thrownBy(() => activeRules(loadCatalogue([choosy]), { 'good-rule': { options: { shown: 'email' } } } as never, 'cfg'), RuleConfigError).message).toBe('cfg: rules.good-rule.options.shown: "email" is not one of masked, id');
-    expect(activeRules(loadCatalogue([choosy]), { 'good-rule': { options: { shown: 'id' } } } as never, 'cfg')[0]!.options['shown']).toBe('id');
+  it('refuses choices for an option that is neither a list nor text, or that leave out a text default', () => {
+    expect(thrownBy(() => loadCatalogue([broken({ optionChoices: { limit: ['1'] } })]), RuleDefinitionError).message).toContain('meta.optionChoices.limit must name a list option');
+    expect(thrownBy(() => loadCatalogue([broken({ optionChoices: { scope: ['wide'] }, optionHelp: { scope: 'how wide' } }, { scope: 'narrow' })]), RuleDefinitionError).message).toContain('meta.optionChoices.scope must include the option\'s default "narrow"');
   });
 
   describe('options taken from another rule (meta.optionsFrom: one problem, one finding)', () => {

@@ -20,11 +20,14 @@ const emulator = emulatorsClosedAfterEach();
 const ISO = '2026-10-01T00:00:00.000Z';
 type Doc = { audit: { id: number }; findings: Array<Record<string, any>>; counts: { byRule: Record<string, unknown>; byStatus: unknown } };
 
-/** A workspace on the case dataset with two configs: on.json (the defaults) and off.json (the bot fight mode rule off). */
+/** The rules that read the bot settings: with all of them off, the scan does not read bot_management. */
+const BOT_RULES = ['bot-fight-mode-off', 'bot-js-detections-off', 'bot-ai-bots-not-blocked', 'bot-model-auto-update-off'];
+
+/** A workspace on the case dataset with two configs: on.json (the defaults) and off.json (the bot rules off). */
 async function withBotRuleConfigs() {
   const emu = await emulator({ dataset: caseDataset() });
   const ws = workspace(emu);
-  writeFileSync(join(ws.dir, 'off.json'), JSON.stringify({ rules: { 'bot-fight-mode-off': { enabled: false } } }));
+  writeFileSync(join(ws.dir, 'off.json'), JSON.stringify({ rules: Object.fromEntries(BOT_RULES.map((id) => [id, { enabled: false }])) }));
   writeFileSync(join(ws.dir, 'on.json'), JSON.stringify({}));
   return { emu, ws };
 }

@@ -19,8 +19,17 @@ testRule(rule, withStandIns({
   valid: [
     { name: 'no records', snapshot: zone() },
     { name: 'every web record proxied', snapshot: zone(apex, www, record('AAAA', 'a.example', '2001:db8::10', true)) },
-    // vendor docs, proxy status: proxying is the owner's choice; a zone that proxies nothing does not use the proxy.
+    // vendor docs, proxy status: proxying is the owner's choice; a zone that proxies nothing does not use the proxy (scope proxying-zones, the default).
     { name: 'a zone that proxies nothing', snapshot: zone(record('A', 'a.example', '203.0.113.10'), record('CNAME', 'www.a.example', 'a.example')) },
+    { name: 'a zone that proxies nothing, scope proxying-zones named', options: { scope: 'proxying-zones' }, snapshot: zone(record('A', 'app.a.example', '203.0.113.10')) },
+    // vendor docs, proxy status use cases: with every zone judged, mail hosts, non-HTTP services and ignored names still stay DNS-only.
+    // vendor docs, Internal DNS: not public DNS, whatever the scope.
+    { name: 'scope every-zone: an internal zone', options: { scope: 'every-zone' }, snapshot: { zones: [{ name: 'corp.example', type: 'internal' as const, dnsRecords: [record('A', 'b.corp.example', '203.0.113.11')] }] } },
+    {
+      name: 'scope every-zone: a zone that proxies nothing but mail, SSH and ignored names',
+      options: { scope: 'every-zone', ignore: ['legacy.a.example'] },
+      snapshot: zone(mx('mx.a.example'), record('A', 'mx.a.example', '203.0.113.25'), record('A', 'ssh.a.example', '203.0.113.26'), record('A', 'legacy.a.example', '203.0.113.27'), record('A', 'lan.a.example', '10.0.0.7')),
+    },
     // vendor docs, proxy status use cases (email): a host used for mail stays DNS-only; MX records cannot be proxied.
     {
       name: 'mail hosts: MX targets and conventional mail names',
@@ -184,6 +193,34 @@ testRule(rule, withStandIns({
       options: { ignore: ['*.saas.a.example'] },
       snapshot: zone(apex, record('CNAME', 'shop.saas.a.example', 'shops.saas-provider.example'), record('CNAME', 'saas.a.example', 'saas-provider.example')),
       findings: [{ resourceName: 'saas.a.example' }],
+    },
+    {
+      // vendor docs, proxy status: a DNS-only record is answered with the origin's address; with every zone judged, a zone that proxies nothing is reported too.
+      name: 'scope every-zone: the web records of a zone that proxies nothing',
+      options: { scope: 'every-zone' },
+      snapshot: zone(mx('inbound.a.example'), record('A', 'a.example', '203.0.113.10'), record('CNAME', 'www.a.example', 'a.example'), record('A', 'inbound.a.example', '203.0.113.25')),
+      findings: [
+        {
+          messageId: 'notProxiedZone',
+          resourceName: 'a.example',
+          message: 'a.example (A 203.0.113.10) is DNS-only, as is every record of the zone: DNS publishes its origin 203.0.113.10, and its traffic never meets the proxy and its firewall',
+        },
+        { messageId: 'notProxiedZone', resourceName: 'www.a.example', data: { type: 'CNAME', content: 'a.example' } },
+      ],
+    },
+    {
+      // In a zone that proxies records, every-zone judges as the default does.
+      name: 'scope every-zone: a zone that proxies records is judged as by default',
+      options: { scope: 'every-zone' },
+      snapshot: zone(apex, record('A', 'app.a.example', '203.0.113.77')),
+      findings: [{ messageId: 'notProxied', resourceName: 'app.a.example' }],
+    },
+    {
+      // Whatever the scope, records not read leave the zone unknown.
+      name: 'scope every-zone: records not read',
+      options: { scope: 'every-zone' },
+      snapshot: { zones: [{ name: 'a.example', unread: { dns_records: 'failed' as const } }] },
+      findings: [{ status: 'unknown', resourceType: 'zone', message: 'dns_records' }],
     },
     {
       name: 'records not read',

@@ -142,6 +142,17 @@
  * | bot fight mode off        | pet-photos.example.org, weekend-hack,   | tinkerer.test (fight_mode on);        |
  * |                           | fabrikam-trails.example (Free, off)     | fabrikam.example: Super Bot Fight Mode|
  * |                           |                                         | blocks / challenges automated traffic |
+ * | JavaScript detections off | contoso-records.example (Bot Management,| fabrikam.example (Super Bot Fight Mode|
+ * |                           | enable_js false)                        | on), contoso-clinic.example (Bot Man- |
+ * |                           |                                         | agement, on); Free zones (always on); |
+ * |                           |                                         | zones whose Super Bot Fight Mode lets |
+ * |                           |                                         | every bot through: bot-fight-mode-off |
+ * | AI bots not blocked       | every other zone that proxies traffic   | fabrikam.example, tinkerer.test,      |
+ * |                           | (disabled, the emulator's default)      | contoso-clinic.example (block);       |
+ * |                           |                                         | fabrikam-stores.example (ad pages     |
+ * |                           |                                         | only: a note)                         |
+ * | bot model auto-update off | contoso-records.example (off, on an     | contoso-clinic.example (on); every    |
+ * |                           | older model: medium)                    | zone without Bot Management           |
  * | origin pulls              | acme-bank.example: on, origin exposed   | every other zone (off)                |
  * | rate limiting rules       | every other zone (none: 404 10003)      | fabrikam.example (/login, 10 per 60 s)|
  * | custom rule that blocks   | contoso-records.example (log only),     | acme-bank, northwind, northwind-shop, |
@@ -828,8 +839,8 @@ function tinkerer(): DatasetZone {
     activated_on: ago(1200),
     modified_on: ago(15),
     name_servers: NS_B,
-    // The vendor's defaults, but Bot Fight Mode turned on.
-    security: { bot_management: { fight_mode: true } },
+    // The vendor's defaults, but Bot Fight Mode turned on and AI bots blocked.
+    security: { bot_management: { fight_mode: true, ai_bots_protection: 'block' } },
     dns_records: dns(zone, [
       ['A', '@', '192.0.2.100', { proxied: true }],
       ['CNAME', 'www', zone, { proxied: true }],
@@ -1009,7 +1020,7 @@ function fabrikam(): DatasetZone {
           ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 10, mitigation_timeout: 600 },
         },
       ],
-      bot_management: { sbfm_definitely_automated: 'block', sbfm_likely_automated: 'managed_challenge', sbfm_verified_bots: 'allow' },
+      bot_management: { sbfm_definitely_automated: 'block', sbfm_likely_automated: 'managed_challenge', sbfm_verified_bots: 'allow', enable_js: true, ai_bots_protection: 'block' },
       custom_rules: [
         { action: 'skip', expression: `${FABRIKAM_PARTNERS} and http.request.uri.path eq "/feed"`, description: 'Partner stock feed', action_parameters: { ruleset: 'current' } },
         { action: 'managed_challenge', expression: 'http.request.uri.path eq "/login" and cf.threat_score gt 10', description: 'Risky logins' },
@@ -1087,6 +1098,8 @@ function fabrikamStores(): DatasetZone {
       // Under Attack mode for a sale-day bot wave, switched on two hours ago.
       settings: { security_level: 'under_attack' },
       settings_modified_on: { security_level: 'now-2h' },
+      // The shop's pages carry ads: AI crawlers are blocked there only (a note, not a failure).
+      bot_management: { ai_bots_protection: 'only_on_ad_pages' },
     },
     // A critical tag (flags 128) no CA knows: RFC 8659 says a CA must then refuse to issue.
     caa: [caaData(zone, 0, 'issue', CA_DOMAIN.lets_encrypt), caaData(zone, 128, 'tbs', 'ticket-4711')],
@@ -1128,7 +1141,15 @@ const CONTOSO_ACCOUNT_RULES: DatasetManagedRule[] = [
 
 function contosoClinic(): DatasetZone {
   // Strict (SSL-only origin pull) is an Enterprise mode (vendor docs, encryption modes): the clinic uses it.
-  return modernZone({ name: 'contoso-clinic.example', plan: 'enterprise', age: 1000, apex: '198.51.100.160', ca: 'google', security: { settings: { ssl: 'origin_pull' }, managed_rules: [] } });
+  // Bot Management for Enterprise, with JavaScript detections, the newest model and AI bots blocked.
+  return modernZone({
+    name: 'contoso-clinic.example',
+    plan: 'enterprise',
+    age: 1000,
+    apex: '198.51.100.160',
+    ca: 'google',
+    security: { settings: { ssl: 'origin_pull' }, managed_rules: [], bot_management: { subscription: true, enable_js: true, ai_bots_protection: 'block' } },
+  });
 }
 
 function contosoRecords(): DatasetZone {
@@ -1138,8 +1159,13 @@ function contosoRecords(): DatasetZone {
     age: 900,
     apex: '198.51.100.161',
     ca: 'google',
-    // Custom rules that only watch: nothing is blocked or challenged.
-    security: { managed_rules: [], custom_rules: [{ action: 'log', expression: 'http.request.uri.path contains "/export"', description: 'Watch record exports' }] },
+    security: {
+      managed_rules: [],
+      // Custom rules that only watch: nothing is blocked or challenged.
+      custom_rules: [{ action: 'log', expression: 'http.request.uri.path contains "/export"', description: 'Watch record exports' }],
+      // Bot Management left as it was bought: no JavaScript detections, its model pinned (now an older one).
+      bot_management: { subscription: true, auto_update_model: false, using_latest_model: false },
+    },
   });
 }
 

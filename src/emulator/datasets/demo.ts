@@ -30,13 +30,14 @@
  * | Tailspin Toys Marketing    | tailspin-holiday.example      | pro        | new            | campaign launched in a hurry: under-attack-    |
  * |                            |                               |            |                | left-on, rate-limiting-missing, bot-fight-     |
  * |                            |                               |            |                | mode-off, email-dmarc-missing: p=none (medium);|
- * |                            |                               |            |                | owasp-ruleset-not-deployed (low)               |
+ * |                            |                               |            |                | owasp-ruleset-not-deployed, bot-ai-bots-not-   |
+ * |                            |                               |            |                | blocked (low)                                  |
  * |                            | tailspintoys-blog.example     | pro        | new            | managed-ruleset-not-deployed: overridden to    |
  * |                            |                               |            |                | log (high); owasp-ruleset-not-deployed (low)   |
  * |                            | tailspin-rewards.example      | business   | new            | none                                           |
  * |                            | buildwithtailspin.example     | free       | new            | hsts-weak: off, caa-missing (medium);          |
- * |                            |                               |            |                | bot-fight-mode-off, hotlink-protection-off     |
- * |                            |                               |            |                | (low)                                          |
+ * |                            |                               |            |                | bot-fight-mode-off, hotlink-protection-off,    |
+ * |                            |                               |            |                | bot-ai-bots-not-blocked (low)                  |
  * | Tailspin Toys Engineering  | tailspintoys-staging.example  | business   | new            | rate-limiting-missing (medium);                |
  * |                            |                               |            |                | development-mode-on, dns-wildcard-record: the  |
  * |                            |                               |            |                | previews (low)                                 |
@@ -158,9 +159,12 @@ const loginLimit = (path: string, requests: number): DatasetRateLimitRule => ({
 /** The OWASP core ruleset after the managed ruleset, as the platform team deploys both. */
 const MANAGED_AND_OWASP = [executeManaged(), { action: 'execute' as const, expression: 'true', description: 'Cloudflare OWASP Core Ruleset', action_parameters: { id: OWASP_RULESET_ID } }];
 
-/** Super Bot Fight Mode challenging likely bots and blocking definite ones (Pro: definite only). */
-const SBFM_BUSINESS = { sbfm_definitely_automated: 'block', sbfm_likely_automated: 'managed_challenge', sbfm_verified_bots: 'allow' } as const;
-const SBFM_PRO = { sbfm_definitely_automated: 'block', sbfm_verified_bots: 'allow' } as const;
+/**
+ * Super Bot Fight Mode challenging likely bots and blocking definite ones (Pro: definite only), with
+ * JavaScript detections on and AI bots blocked, as the platform team sets up every paid zone.
+ */
+const SBFM_BUSINESS = { sbfm_definitely_automated: 'block', sbfm_likely_automated: 'managed_challenge', sbfm_verified_bots: 'allow', enable_js: true, ai_bots_protection: 'block' } as const;
+const SBFM_PRO = { sbfm_definitely_automated: 'block', sbfm_verified_bots: 'allow', enable_js: true, ai_bots_protection: 'block' } as const;
 
 interface ZoneSpec {
   name: string;
@@ -263,8 +267,8 @@ function tailspintoysApi(): DatasetZone {
       ratelimit_rules: [
         { action: 'block', expression: `http.host in {"v1.${name}" "v2.${name}"}`, description: 'API calls per client', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 600, mitigation_timeout: 60 } },
       ],
-      // Bot Management for Enterprise: the API's custom rules use the bot score.
-      bot_management: { subscription: true },
+      // Bot Management for Enterprise: the API's custom rules use the bot score; the developer portal gets JavaScript detections.
+      bot_management: { subscription: true, enable_js: true, ai_bots_protection: 'block' },
       // The API serves no country-specific content, so its origin is not told the visitor's country.
       settings: { ip_geolocation: 'off' },
     }),

@@ -218,8 +218,13 @@ export interface DatasetBotManagement {
   auto_update_model?: boolean;
   /** Bot Management only. Default true. */
   bm_cookie_enabled?: boolean;
-  /** Bot Management only. Default false. */
+  /** Bot Management and Super Bot Fight Mode. Default false. */
   suppress_session_score?: boolean;
+  /**
+   * Bot Management only, with `auto_update_model: false`: false for a zone left on an older model
+   * (served read-only as `using_latest_model`). Default true.
+   */
+  using_latest_model?: boolean;
 }
 
 /** A rate limiting rule (phase `http_ratelimit`). */

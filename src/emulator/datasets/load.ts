@@ -309,7 +309,7 @@ class DatasetLoader {
     };
     const record = bots as unknown as Record<string, unknown>;
     for (const field of Object.keys(record)) {
-      if (field === 'subscription' || !f.has(field)) continue;
+      if (field === 'subscription' || field === 'using_latest_model' || !f.has(field)) continue;
       if (!allowed.has(field)) f.fail(field, `not a setting of ${BOT_PRODUCT_NAMES[product]} (the ${zone.plan} plan's bot product): expected some of ${[...allowed].join(', ')}`);
       const values = choices[field as keyof BotConfig];
       record[field] = values ? f.oneOf(field, values) : f.bool(field, false);
@@ -317,6 +317,12 @@ class DatasetLoader {
     // vendor docs (JavaScript detections): with Bot Fight Mode they are always on and cannot be disabled.
     if (product === 'bot_fight_mode' && bots.enable_js === false) f.fail('enable_js', 'JavaScript detections cannot be disabled on the Free plan (Bot Fight Mode)');
     if (bots.ai_bots_protection === 'only_on_ad_pages' && zone.plan === 'enterprise') f.fail('ai_bots_protection', 'only_on_ad_pages is not available to Enterprise zones');
+    // vendor docs (machine learning models): only a Bot Management zone with auto-updates off can stay on an older model.
+    if (f.has('using_latest_model')) {
+      bots.using_latest_model = f.bool('using_latest_model', true);
+      if (product !== 'bot_management') f.fail('using_latest_model', `only Bot Management for Enterprise zones choose their model: ${BOT_PRODUCT_NAMES[product]} always runs the latest`);
+      else if (!bots.using_latest_model && bots.auto_update_model) f.fail('using_latest_model', 'a zone with auto_update_model on runs the latest model: set auto_update_model to false as well');
+    }
     f.done();
     return bots;
   }
