@@ -27,6 +27,8 @@ const LIST_PAGE: Record<string, number> = {
   waf_overrides: LIST_ENDPOINTS.wafOverrides.maxPerPage,
   // The zone's rulesets list, cursor-paged at 50 (vendor's API reference: list zone rulesets).
   rulesets: 50,
+  // account-member-no-2fa: each account's members, once per account (its own partition), 50 a page.
+  account_members: LIST_ENDPOINTS.accountMembers.maxPerPage,
 };
 /** One list per WAF package. */
 const PER_PACKAGE: Record<string, { table: string; page: number }> = {

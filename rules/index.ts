@@ -55,6 +55,7 @@ import firewallNoBlockingRules from './firewall-no-blocking-rules.js';
 import owaspRulesetNotDeployed from './owasp-ruleset-not-deployed.js';
 import originPullsOff from './origin-pulls-off.js';
 import dnsDanglingTarget from './dns-dangling-target.js';
+import accountMemberNo2fa from './account-member-no-2fa.js';
 
 /** The rule catalogue, in the order `zonewarden rules` lists it. One file per rule, named by its id. */
 export const RULES: readonly AnyRule[] = [
@@ -114,4 +115,5 @@ export const RULES: readonly AnyRule[] = [
   zoneNotActive,
   invitePending,
   scanCoverage,
+  accountMemberNo2fa,
 ];

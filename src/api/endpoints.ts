@@ -32,6 +32,8 @@ export const LIST_ENDPOINTS = {
   wafGroups: { template: '/zones/{zone_id}/firewall/waf/packages/{package_id}/groups', maxPerPage: 100, minPerPage: 5 },
   wafRules: { template: '/zones/{zone_id}/firewall/waf/packages/{package_id}/rules', maxPerPage: 100, minPerPage: 5 },
   wafOverrides: { template: '/zones/{zone_id}/firewall/waf/overrides', maxPerPage: 100, minPerPage: 5 },
+  // vendor's API reference, List Members: per_page 5 to 50 (default 20), page paging.
+  accountMembers: { template: '/accounts/{account_id}/members', maxPerPage: 50, minPerPage: 5 },
 } as const satisfies Record<string, ListEndpoint>;
 
 export function fillPath(template: string, params: Record<string, string>): string {
@@ -93,13 +95,23 @@ export const ZONE_OBJECT_READS = {
 export const RESOLVED_READS = ['dns_targets'] as const;
 export type ResolvedRead = (typeof RESOLVED_READS)[number];
 
-/** What a rule declares it needs read beyond the zone's lists: `setting:<id>`, an object of ZONE_OBJECT_READS, or one of RESOLVED_READS. */
-export type ZoneRead = `setting:${ZoneSetting}` | keyof typeof ZONE_OBJECT_READS | ResolvedRead;
+/**
+ * What a rule may declare of an account, read once per account with a zone in the scan (not per
+ * zone): `account_members`, the account's members with their roles and whether each has two-factor
+ * authentication (`GET /accounts/{account_id}/members`, paged).
+ */
+export const ACCOUNT_READS = {
+  account_members: LIST_ENDPOINTS.accountMembers.template,
+} as const;
+export type AccountRead = keyof typeof ACCOUNT_READS;
+
+/** What a rule declares it needs read beyond the zone's lists: `setting:<id>`, an object of ZONE_OBJECT_READS, one of RESOLVED_READS, or an account read (ACCOUNT_READS). */
+export type ZoneRead = `setting:${ZoneSetting}` | keyof typeof ZONE_OBJECT_READS | ResolvedRead | AccountRead;
 
 export function isZoneRead(value: unknown): value is ZoneRead {
   if (typeof value !== 'string') return false;
   if (value.startsWith('setting:')) return (ZONE_SETTINGS as readonly string[]).includes(value.slice(8));
-  return Object.hasOwn(ZONE_OBJECT_READS, value) || (RESOLVED_READS as readonly string[]).includes(value);
+  return Object.hasOwn(ZONE_OBJECT_READS, value) || Object.hasOwn(ACCOUNT_READS, value) || (RESOLVED_READS as readonly string[]).includes(value);
 }
 
 /** The extra reads of a scan: the union of what the rules declare, settings in table order. */
@@ -108,6 +120,8 @@ export interface ZoneReads {
   objects: ReadonlyArray<keyof typeof ZONE_OBJECT_READS>;
   /** What the scan works out without the API (no calls); none when absent. */
   resolved?: readonly ResolvedRead[];
+  /** What is read once per account of the scan (a list's pages per account, not calls per zone); none when absent. */
+  accounts?: readonly AccountRead[];
 }
 
 export function zoneReadsOf(declared: Iterable<readonly ZoneRead[] | undefined>): ZoneReads {
@@ -117,10 +131,11 @@ export function zoneReadsOf(declared: Iterable<readonly ZoneRead[] | undefined>)
     settings: ZONE_SETTINGS.filter((s) => all.has(`setting:${s}`)),
     objects: (Object.keys(ZONE_OBJECT_READS) as Array<keyof typeof ZONE_OBJECT_READS>).filter((o) => all.has(o)),
     resolved: RESOLVED_READS.filter((r) => all.has(r)),
+    accounts: (Object.keys(ACCOUNT_READS) as AccountRead[]).filter((r) => all.has(r)),
   };
 }
 
-/** The calls a scan adds per zone for these reads (at most; the legacy `waf` switch is skipped where it cannot exist). */
+/** The calls a scan adds per zone for these reads (at most; the legacy `waf` switch is skipped where it cannot exist); account reads are per account, not counted here. */
 export function callsPerZone(reads: ZoneReads): number {
   return reads.settings.length + reads.objects.length;
 }

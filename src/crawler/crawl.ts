@@ -53,6 +53,8 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
   /** Each account's managed entry point, read once and kept with every zone of the account. */
   /** Objects of accounts read this scan (see readAccountObject), by account id and endpoint. */
   private readonly accountObjects = new Map<string, Promise<Record<string, unknown> | null>>();
+  /** Lists of accounts read this scan (see readAccountList), by account id and endpoint. */
+  private readonly accountLists = new Map<string, Promise<unknown>>();
   /** This scan's DNS resolver: each name is asked once per scan. */
   private readonly resolver: TargetResolver | null;
 
@@ -473,6 +475,7 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
         else this.anyReadSucceeded = true;
       },
       readAccountObject: (zone, accountId, endpoint, path, absentCode) => this.readAccountObject(zone, accountId, endpoint, path, absentCode),
+      readAccountList: (accountId, endpoint, key) => this.readAccountList(accountId, endpoint, key),
       hasPartition: (zone, endpoint) => this.o.writer.hasPartition('zone', zone.id, endpoint),
       lastAnswered: (zone, endpoint) => this.o.writer.lastAnswered('zone', zone.id, endpoint),
       list: (path, endpoint, zone) =>
@@ -539,6 +542,22 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       this.progress.zonesCarried++;
       this.result.zonesCarried++;
     }
+  }
+
+  /**
+   * A list of an account into the account's partition, once per account and scan. Its failures are
+   * the partition's (readList): a refusal is recorded denied, one that may pass is read again by the
+   * repair pass, which this read's other zones need not wait for.
+   */
+  private async readAccountList(accountId: string, endpoint: Endpoint, key: keyof typeof LIST_ENDPOINTS): Promise<void> {
+    const id = partKey(accountId, endpoint);
+    let read = this.accountLists.get(id);
+    if (!read) {
+      const client = this.clientOf(accountId);
+      read = this.readList('account', accountId, endpoint, () => this.list(LIST_ENDPOINTS[key], { account_id: accountId }, {}, client), null);
+      this.accountLists.set(id, read);
+    }
+    await read;
   }
 
   /**

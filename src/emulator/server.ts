@@ -25,6 +25,7 @@ import { Router, type RouteMatch } from './http/router.js';
 import { createIdFactory, stableId } from './ids.js';
 import { advanceNight, NightOptionError, type NightOptions, type NightReport } from './night.js';
 import { accountRulesetRoutes } from './routes/account-rulesets.js';
+import { accountMemberRoutes } from './routes/account-members.js';
 import { accountAndZoneRoutes } from './routes/accounts-zones.js';
 import { AUDIT_LOG_ROUTE, auditLogRoutes } from './routes/audit-log.js';
 import { certificatePackRoutes } from './routes/certificate-packs.js';
@@ -145,6 +146,7 @@ export function buildRouter(): Router {
   return new Router().add([
     ...accountAndZoneRoutes,
     ...accountRulesetRoutes,
+    ...accountMemberRoutes,
     ...auditLogRoutes,
     ...dnsRoutes,
     ...certificatePackRoutes,

@@ -1,3 +1,4 @@
+import type { Member } from './members.js';
 import { AuditLog } from './audit-log.js';
 import type { PlanName } from './datasets/format.js';
 import type { EmulatorClock } from './clock.js';
@@ -34,6 +35,8 @@ export interface Account {
   member: boolean;
   /** The account-level http_request_firewall_managed entry point (Enterprise); null: none written. */
   managedEntrypoint?: Ruleset | null;
+  /** Its members (GET /accounts/{id}/members); absent: the user alone, as Super Administrator with two-factor (members.ts). */
+  members?: Member[];
 }
 
 export interface DnsRecord {

@@ -26,7 +26,10 @@ const nist = (id: string, title: string): Control => ({ framework: 'NIST SP 800-
 const PCI_1_4_5 = pci('1.4.5', 'Disclosure of internal IP addresses and routing information is limited');
 const PCI_4_2_1 = pci('4.2.1', 'Strong cryptography and secure protocols protect data in transit over public networks');
 const PCI_5_4_1 = pci('5.4.1', 'Mechanisms detect and protect against phishing');
+const PCI_8_4_1 = pci('8.4.1', 'MFA is implemented for all non-console access into the CDE for personnel with administrative access');
 const PCI_6_4_2 = pci('6.4.2', 'An automated solution detects and prevents web-based attacks on public-facing web applications');
+const NIST_IA_2_1 = nist('IA-2(1)', 'Multi-factor Authentication to Privileged Accounts');
+const NIST_IA_2_2 = nist('IA-2(2)', 'Multi-factor Authentication to Non-privileged Accounts');
 const NIST_IA_3 = nist('IA-3', 'Device Identification and Authentication');
 const NIST_SC_5 = nist('SC-5', 'Denial-of-Service Protection');
 const NIST_SC_7 = nist('SC-7', 'Boundary Protection');
@@ -151,6 +154,9 @@ export const RULE_CONTROLS: Readonly<Record<string, readonly Control[]>> = Objec
   // see, a part it could not read), not about the organisation's configuration.
   'invite-pending': NONE,
   'scan-coverage': NONE,
+  // A member without two-factor signs in to the dashboard, which configures every zone of the
+  // account, with a password alone (8.4.1 for administrators; IA-2(1) privileged, IA-2(2) the rest).
+  'account-member-no-2fa': [PCI_8_4_1, NIST_IA_2_1, NIST_IA_2_2],
 });
 
 /** The controls a built-in rule gives evidence for: empty for rules with no clear mapping and for unknown ids. */

@@ -15,7 +15,7 @@ import type { ZoneView } from './zone-view.js';
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 
-export const CATEGORIES = ['migration', 'tls', 'firewall', 'dns', 'zone', 'scan'] as const;
+export const CATEGORIES = ['migration', 'tls', 'firewall', 'dns', 'zone', 'scan', 'account'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
 /** Zone rules run once per zone of the scan; organisation rules once per scan. */
@@ -66,8 +66,9 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
    * What the rule needs read beyond the lists every scan reads: zone settings (`setting:ssl`),
    * single objects (`dnssec`, `universal_ssl`, `custom_entrypoint`, `ratelimit_entrypoint`,
    * `bot_management`, `origin_pulls`), and `dns_targets` (the names CNAME, MX, NS and SRV records
-   * point at, resolved through DNS by the scan: no API call). A scan reads the union over the
-   * enabled rules, one call each per zone, and nothing no enabled rule declares.
+   * point at, resolved through DNS by the scan: no API call), and `account_members` (each account's
+   * members, read once per account of the scan). A scan reads the union over the enabled rules, one
+   * call each per zone (a list's pages per account for account reads), and nothing no enabled rule declares.
    */
   reads?: readonly ZoneRead[];
 }

@@ -3,6 +3,7 @@ import type { AccountRow, CoverageRow, Readout, SnapshotReader, ZoneRow } from '
 // A coverage row as coverage() hands it to the rules: part of the view's vocabulary.
 export type { CoverageRow };
 import { parseInvite, type Invite } from './models.js';
+import { parseAccountMember, type AccountMember } from './account-member.js';
 
 /** The scan as organisation rules see it: the user's accounts, invites, zones and what was read. */
 export class SnapshotView {
@@ -31,6 +32,12 @@ export class SnapshotView {
     if (this.invitesCache) return this.invitesCache;
     const r = this.reader.invites();
     return (this.invitesCache = r.known ? { known: true, items: r.items.map((i) => parseInvite(i.id, i.raw)) } : r);
+  }
+
+  /** An account's members, when the scan read them (rules declaring `account_members`). */
+  accountMembers(accountId: string): Readout<AccountMember> {
+    const r = this.reader.accountMembers(accountId);
+    return r.known ? { known: true, items: r.items.map((m) => parseAccountMember(m.id, m.raw)) } : r;
   }
 
   /** The zones the scan read, by name, within its scope. */

@@ -84,6 +84,12 @@ export interface FixtureSpec {
   invites?: Item[];
   zones?: FixtureZone[];
   unread?: Partial<Record<'accounts' | 'invites', Unread>>;
+  /**
+   * Each account's members (`GET /accounts/{id}/members` items, as served), by account id; an
+   * Unread instead says the read was made and did not answer (`denied`: the token lacks Account
+   * Settings Read). Accounts not named were not read.
+   */
+  members?: Readonly<Record<string, Item[] | Unread>>;
   /** Accounts whose zone listing failed. */
   unreadListings?: string[];
   /**
@@ -186,6 +192,11 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
   for (const a of accounts) {
     if (spec.unreadListings?.includes(a['id'] as string)) end('account', a['id'] as string, 'zones', 'failed', () => 0);
     else end('account', a['id'] as string, 'zones', undefined, () => 0);
+  }
+
+  for (const [accountId, members] of Object.entries(spec.members ?? {})) {
+    if (Array.isArray(members)) writeList('account', accountId, 'account_members', members);
+    else end('account', accountId, 'account_members', members, () => 0);
   }
 
   for (const zone of spec.zones ?? []) {

@@ -395,6 +395,16 @@ export class SnapshotReader {
     return this.readout('user', '', 'invites', (ref) => this.rawRows('invites', 'scope_id', '', ref));
   }
 
+  /** An account's members (`account_members`, one row each, as tables.ts keeps them), when the scan read them. */
+  accountMembers(accountId: string): Readout<RawRow> {
+    return this.readout('account', accountId, 'account_members', (ref) =>
+      (this.statement(`${this.valid('account_objects', 'item_id, raw', ref)} AND scope_id = ? AND endpoint = 'account_members' ORDER BY item_id`).all(accountId) as Array<Record<string, unknown>>).map((r) => ({
+        id: r['item_id'] as string,
+        raw: r['raw'] as string,
+      })),
+    );
+  }
+
   /** Zones this scan read, by name. */
   zones(): ZoneRow[] {
     // Without raw, the bulk of a row (a kilobyte or two): read when a zone's is asked for. An audit

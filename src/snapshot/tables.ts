@@ -33,7 +33,8 @@ export type Endpoint =
   | 'waf_packages'
   | 'waf_groups'
   | 'waf_rules'
-  | 'waf_overrides';
+  | 'waf_overrides'
+  | 'account_members';
 
 type Row = Record<string, string | number | null>;
 
@@ -44,6 +45,8 @@ export interface TableSpec {
   endpointColumn?: string;
   itemId(item: Record<string, unknown>, endpoint: Endpoint): string;
   columns(item: Record<string, unknown>): Row;
+  /** What of an item is stored as its raw JSON, when not the whole of it (what rules and drift read, nothing more). */
+  kept?(item: Record<string, unknown>): Record<string, unknown>;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : v === undefined || v === null ? null : String(v));
@@ -142,4 +145,28 @@ export const TABLES: Record<Endpoint, TableSpec | null> = {
     columns: (i) => ({ package_id: str(i['package_id']), group_id: str(obj(i['group'])['id']), mode: str(i['mode']), default_mode: str(i['default_mode']) }),
   },
   waf_overrides: { table: 'waf_overrides', scopeColumn: 'zone_id', itemId: byId, columns: (i) => ({ paused: bool(i['paused']) }) },
+  // One row per member of the account, trimmed to what account-member-no-2fa and drift read (keptMember).
+  account_members: { table: 'account_objects', scopeColumn: 'scope_id', endpointColumn: 'endpoint', itemId: byId, columns: none, kept: (i) => keptMember(i) },
 };
+
+/**
+ * A member as stored: its id and status; its user's id, e-mail and two-factor flag (no names); its
+ * roles' ids and names with only the permissions they grant write on; its policies' access and
+ * permission groups (ids and names). The rest (role descriptions, every read grant, resource
+ * groups) says nothing of whether an account without two-factor can change things, and a member
+ * list holds personal data: stored is what a verdict needs.
+ */
+function keptMember(i: Record<string, unknown>): Record<string, unknown> {
+  const user = obj(i['user']);
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(obj) : []);
+  const writes = (permissions: unknown) =>
+    Object.fromEntries(Object.entries(obj(permissions)).filter(([, grant]) => obj(grant)['write'] === true).map(([key]) => [key, { write: true }]));
+  const named = (v: Record<string, unknown>) => ({ id: v['id'] ?? null, name: v['name'] ?? null });
+  return {
+    id: i['id'] ?? null,
+    status: i['status'] ?? null,
+    user: { id: user['id'] ?? null, email: user['email'] ?? i['email'] ?? null, two_factor_authentication_enabled: user['two_factor_authentication_enabled'] ?? null },
+    roles: list(i['roles']).map((r) => ({ ...named(r), permissions: writes(r['permissions']) })),
+    policies: list(i['policies']).map((p) => ({ id: p['id'] ?? null, access: p['access'] ?? null, permission_groups: list(p['permission_groups']).map(named) })),
+  };
+}

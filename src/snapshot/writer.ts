@@ -438,7 +438,7 @@ export class PartitionWriter {
         const versions = this.versions(spec, id);
         // An item served twice in one read (pages shift while listing) is stored once.
         if (versions[0]?.last_scan === scanId) continue;
-        const raw = this.scan.redactRaw(JSON.stringify(value));
+        const raw = this.scan.redactRaw(JSON.stringify(spec.kept ? spec.kept(item) : value));
         const hash = sha1(raw);
         const same = versions.find((v) => v.hash === hash);
         if (same) {

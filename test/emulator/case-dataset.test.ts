@@ -725,4 +725,14 @@ describe('case dataset: the API of late 2026 (a failing and a passing zone each)
     const initializing = packsOf(zoneNamed('fabrikam-shop-eu.example')).find((p) => p.status === 'initializing');
     expect(initializing?.created_on).toBeNull();
   });
+
+  it('has an administrator without two-factor, members with it, and an invitation without it', () => {
+    // vendor docs: List Members: user.two_factor_authentication_enabled; a pending member is an invitation.
+    const acme = data.accounts.find((a) => a.name === 'Acme Bank Group')!;
+    const accepted = (acme.members ?? []).filter((m) => (m.status ?? 'accepted') === 'accepted');
+    expect(accepted.filter((m) => m.two_factor === false).map((m) => [m.email, m.roles])).toEqual([['ops-contractor@acme-bank.example', ['Administrator']]]);
+    expect(accepted.filter((m) => m.two_factor !== false).length).toBeGreaterThan(0);
+    expect((acme.members ?? []).filter((m) => m.status === 'pending').map((m) => m.two_factor)).toEqual([false]);
+    expect(data.accounts.filter((a) => a !== acme).every((a) => a.members === undefined)).toBe(true);
+  });
 });

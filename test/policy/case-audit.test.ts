@@ -165,6 +165,9 @@ describe("the catalogue on the tests' organisation", () => {
         'weekend-hack.test low',
       ],
     ],
+    // vendor docs: List Members: Acme Bank Group's operations contractor, an Administrator, has no
+    // two-factor (high); its pending auditor is an invitation, not judged. Named by masked e-mail.
+    ['account-member-no-2fa', ['o***@acme-bank.example high']],
   ])('%s fails exactly on the case map', (rule, expected) => {
     expect(failures(rule)).toEqual(expected);
   });

@@ -27,7 +27,12 @@ const CONTROLS: Record<string, { title: RegExp; asks: string }> = {
   // PCI DSS 6.4.2: for public-facing web applications an automated technical solution "installed in front of" them,
   // "actively running and up to date", that "detects and prevents web-based attacks" (e.g. a WAF).
   'PCI DSS 6.4.2': { title: /web-based attacks/, asks: 'a WAF in front of public-facing web applications, running and up to date' },
+  // PCI DSS 8.4.1: "MFA is implemented for all non-console access into the CDE for personnel with administrative access".
+  'PCI DSS 8.4.1': { title: /^MFA is implemented for all non-console access into the CDE for personnel with administrative access$/, asks: 'administrators sign in with more than a password' },
   // NIST control names, as the catalogue gives them.
+  // IA-2(1) and IA-2(2): "Implement multi-factor authentication for access to privileged accounts" / "to non-privileged accounts".
+  'NIST SP 800-53 IA-2(1)': { title: /^Multi-factor Authentication to Privileged Accounts$/, asks: 'multi-factor authentication for privileged accounts' },
+  'NIST SP 800-53 IA-2(2)': { title: /^Multi-factor Authentication to Non-privileged Accounts$/, asks: 'multi-factor authentication for non-privileged accounts' },
   'NIST SP 800-53 IA-3': { title: /^Device Identification and Authentication$/, asks: 'devices authenticated before a connection is established' },
   'NIST SP 800-53 SC-5': { title: /^Denial-of-Service Protection$/, asks: 'the effects of denial-of-service events limited' },
   'NIST SP 800-53 SC-7': { title: /^Boundary Protection$/, asks: 'communications monitored and controlled at the external boundary; managed interfaces' },
@@ -99,6 +104,7 @@ const EXPECTED: Array<[rule: string, controls: string[], why: string]> = [
   ['zone-not-active', ['PCI DSS 6.4.2', 'NIST SP 800-53 SC-7'], 'a paused zone bypasses every edge protection'],
   ['invite-pending', [], "about the audit's own evidence: an account it cannot see"],
   ['scan-coverage', [], "about the audit's own evidence"],
+  ['account-member-no-2fa', ['PCI DSS 8.4.1', 'NIST SP 800-53 IA-2(1)', 'NIST SP 800-53 IA-2(2)'], 'a dashboard login that configures every zone, with a password alone'],
 ];
 
 describe('the compliance mapping of the built-in rules', () => {

@@ -27,6 +27,7 @@ afterAll(async () => {
 const FAILING = [
   'Tailspin Toys Japan invite-pending low',
   'buildwithtailspin.example bot-ai-bots-not-blocked low',
+  'm***@brightwave-agency.example account-member-no-2fa medium',
   'buildwithtailspin.example bot-fight-mode-off low',
   'buildwithtailspin.example caa-missing medium',
   'buildwithtailspin.example hotlink-protection-off low',

@@ -168,6 +168,11 @@
  * Invites: pending to Globex Partners (not a member) and to Northwind Retail, expired and accepted
  * to Acme Bank Group, rejected to Northwind Retail.
  *
+ * Account members (account-member-no-2fa): Acme Bank Group lists the user and its CISO (Super
+ * Administrators with two-factor: passing), an operations contractor (Administrator without
+ * two-factor: failing, high) and an invited auditor without it (pending: not judged). Every other
+ * account has the user alone, with two-factor (passing).
+ *
  * Hostile strings (HTML, Markdown table syntax, control characters, right-to-left override, long
  * mixed-script Unicode) sit in account names, invite senders, rule and filter descriptions, DNS
  * comments, TXT contents and certificate validation errors, never in zone or DNS record names.
@@ -185,6 +190,7 @@ import type {
   DatasetFirewallRule,
   DatasetInvite,
   DatasetManagedRule,
+  DatasetMember,
   DatasetZone,
 } from '../../src/emulator/datasets/format.js';
 import { ago, caa, caaData, CA_DOMAIN, daysFromNow, dns, executeManaged, hardened, inline, mail, using, type Ca, type Rec } from '../../src/emulator/datasets/compose.js';
@@ -1170,6 +1176,14 @@ function contosoPortal(): DatasetZone {
 
 // The organisation
 
+/** vendor docs: List Members (status accepted or pending; user.two_factor_authentication_enabled), Roles. */
+const ACME_MEMBERS: DatasetMember[] = [
+  { email: 'admin@example.com', roles: ['Super Administrator - All Privileges'], two_factor: true },
+  { email: 'ciso@acme-bank.example', first_name: 'Ines', last_name: `Ortega ${SCRIPT}`, roles: ['Super Administrator - All Privileges'], two_factor: true },
+  { email: 'ops-contractor@acme-bank.example', first_name: 'Olu', last_name: 'Bakare', roles: ['Administrator'], two_factor: false },
+  { email: 'auditor@acme-bank.example', roles: ['Administrator Read Only'], two_factor: false, status: 'pending' },
+];
+
 const ACME = 'Acme Bank Group';
 const NORTHWIND = 'Northwind Retail | EU `prod` |';
 const HOBBY = `Sam's hobby projects ${ANSI_RED}(personal)${ANSI_RESET}${BELL}`;
@@ -1184,6 +1198,7 @@ export function caseDataset(): DatasetFile {
       type: 'enterprise',
       created_on: ago(2500),
       zones: [acmeBank(), acmePayments(), acmeCards(), acmeLoans(), acmeInvest(), acmeCareers()],
+      members: ACME_MEMBERS,
     },
     {
       name: NORTHWIND,

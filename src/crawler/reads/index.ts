@@ -1,4 +1,5 @@
 import { accountEntrypoint } from './account-entrypoint.js';
+import { accountMembers } from './account-members.js';
 import { certificatePacks } from './certificate-packs.js';
 import { dnsRecords } from './dns-records.js';
 import { dnsTargets } from './dns-targets.js';
@@ -32,6 +33,7 @@ export const ZONE_READS: readonly ZoneRead[] = [
   ratelimitEntrypoint,
   botManagement,
   originPulls,
+  accountMembers,
 ];
 
 export type { ZoneRead } from './zone-read.js';

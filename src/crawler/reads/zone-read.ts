@@ -116,6 +116,12 @@ export interface ReadKit {
    * its zones' partition `endpoint`; `absentCode`: the API error that means "there is none".
    */
   readAccountObject(zone: ZoneItem, accountId: string, endpoint: Endpoint, path: string, absentCode?: number): Promise<void>;
+  /**
+   * A page/per_page list of an account (`key`, its `{account_id}` filled in) into the account's own
+   * partition `endpoint`: read once per account and scan, whichever of its zones asks first (the
+   * others wait for that read and write nothing).
+   */
+  readAccountList(accountId: string, endpoint: Endpoint, key: keyof typeof LIST_ENDPOINTS): Promise<void>;
   /** A page/per_page list of the zone, with the crawl's page sizes and stop signal. */
   list(path: string, endpoint: ListEndpoint, zone: ZoneItem): PagedList<unknown>;
   /** The ids of the items of a partition of the zone this scan read (just before). */

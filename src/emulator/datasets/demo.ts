@@ -55,6 +55,9 @@
  * |                            | wingtip.example               | pro        | migrated       | rate-limiting-missing (medium)                 |
  * | Tailspin Toys Japan        | tailspintoys-jp.example       | business   | new            | not a member yet: invite-pending (low)         |
  *
+ * Members: Tailspin Toys Marketing's agency analyst (Analytics, read-only) signs in without
+ * two-factor authentication: account-member-no-2fa (medium), named m***@brightwave-agency.example.
+ *
  * "migrated": moved from the previous WAF to the new managed rules (migration state complete);
  * "new": created on the new managed rules (state none). The second run of `zonewarden demo` renews
  * the EU certificate, edits a DNS record's TTL and pauses a firewall rule (demo-changes.ts).
@@ -78,6 +81,7 @@ import type {
   DatasetDnsRecord,
   DatasetFile,
   DatasetInvite,
+  DatasetMember,
   DatasetRateLimitRule,
   DatasetSecurity,
   DatasetZone,
@@ -674,17 +678,36 @@ const ENGINEERING = 'Tailspin Toys Engineering';
 const WINGTIP = 'Wingtip Toys';
 const JAPAN = 'Tailspin Toys Japan';
 
+// Members (vendor docs: List Members, Roles): the user is a Super Administrator of every account;
+// Engineering has no one else. Marketing's agency analyst signs in without two-factor.
+const SUPER = 'Super Administrator - All Privileges';
+const YOU = { email: 'admin@example.com', roles: [SUPER] };
+const TAILSPIN_MEMBERS: DatasetMember[] = [
+  YOU,
+  { email: 'priya.raman@tailspintoys.example', first_name: 'Priya', last_name: 'Raman', roles: [SUPER] },
+  { email: 'web-ops@tailspintoys.example', roles: ['Administrator'] },
+  { email: 'tomas.berg@tailspintoys.example', first_name: 'Tomas', last_name: 'Berg', roles: ['DNS'] },
+];
+const MARKETING_MEMBERS: DatasetMember[] = [
+  YOU,
+  { email: 'lena.fischer@tailspintoys.example', first_name: 'Lena', last_name: 'Fischer', roles: ['Administrator'] },
+  { email: 'mia.cole@brightwave-agency.example', first_name: 'Mia', last_name: 'Cole', roles: ['Analytics'], two_factor: false },
+  { email: 'freelance-waf@contoso-consulting.example', roles: ['Firewall'], two_factor: false, status: 'pending' },
+];
+const WINGTIP_MEMBERS: DatasetMember[] = [YOU, { email: 'it@wingtiptoys.example', roles: ['Administrator'] }];
+
 export function demoDataset(): DatasetFile {
   const accounts: DatasetAccount[] = [
     {
       name: TAILSPIN,
       type: 'enterprise',
       created_on: ago(2600),
+      members: TAILSPIN_MEMBERS,
       zones: [tailspintoys(), tailspintoysApi(), tailspintoysCdn(), tailspintoysEu(), tailspintoysStatus(), tailspin()],
     },
-    { name: MARKETING, created_on: ago(1500), zones: [tailspinHoliday(), tailspintoysBlog(), tailspinRewards(), buildWithTailspin()] },
+    { name: MARKETING, created_on: ago(1500), members: MARKETING_MEMBERS, zones: [tailspinHoliday(), tailspintoysBlog(), tailspinRewards(), buildWithTailspin()] },
     { name: ENGINEERING, created_on: ago(1200), zones: [tailspintoysStaging(), tailspintoysPreview()] },
-    { name: WINGTIP, created_on: ago(3300), zones: [wingtiptoys(), wingtiptoysWholesale(), wingtip()] },
+    { name: WINGTIP, created_on: ago(3300), members: WINGTIP_MEMBERS, zones: [wingtiptoys(), wingtiptoysWholesale(), wingtip()] },
     // Listed only once the pending invite is accepted.
     { name: JAPAN, member: false, created_on: ago(720), zones: [tailspintoysJp()] },
   ];

@@ -41,7 +41,30 @@ export interface DatasetAccount {
   managed_rules?: DatasetManagedRule[];
   /** When the account entry point was last written. Default the account's creation. */
   managed_rules_since?: Time;
+  /**
+   * The account's members (`GET /accounts/{id}/members`). Omitted: the dataset's user alone, as
+   * Super Administrator with two-factor authentication on.
+   */
+  members?: DatasetMember[];
   zones?: DatasetZone[];
+}
+
+export interface DatasetMember {
+  /** Default derived from the account and the e-mail. */
+  id?: string;
+  email: string;
+  first_name?: string | null;
+  last_name?: string | null;
+  /** Default `accepted`; `pending` is an invitation not taken up yet. */
+  status?: 'accepted' | 'pending' | 'rejected';
+  /**
+   * The vendor's role names: `Super Administrator - All Privileges`, `Administrator`,
+   * `Administrator Read Only`, `Analytics`, `Billing`, `DNS`, `Firewall`, `SSL/TLS, Caching,
+   * Performance, Page Rules, and Customization`. Default `["Administrator"]`.
+   */
+  roles?: string[];
+  /** Whether the user has two-factor authentication (default true); null: the answer leaves the flag out. */
+  two_factor?: boolean | null;
 }
 
 export interface DatasetZone {

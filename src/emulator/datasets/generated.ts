@@ -2,6 +2,7 @@ import { formatApiTime } from '../clock.js';
 import { defaultSecurity, type ZoneSecurity } from '../security.js';
 import { seededRandom } from '../http/faults.js';
 import { fastStableId, mix32, stableId, stableUuid } from '../ids.js';
+import { generatedMembers } from '../members.js';
 import {
   LazyRecordStore,
   type Account,
@@ -80,6 +81,8 @@ export function generateOrganisation(size: GeneratedSize, now: Date): OrgState {
     const accountIndex = Math.min(size.accounts - 1, Math.floor(size.accounts * (j / size.zones) ** 2));
     zones.push(generateZone(size.seed, j, accounts[accountIndex]!, recordCounts[j]!, now, size.revision ?? 0));
   }
+  // Members last, on a random sequence of their own: the zones of a seed stay what they were.
+  for (const [i, account] of accounts.entries()) account.members = generatedMembers(size.seed, account.id, i, 'admin@example.com');
   const invites: Invite[] = [0, 1].map((i) => ({
     id: stableId('g-invite', size.seed, i),
     organization_id: partner.id,

@@ -18,6 +18,7 @@ import {
   type ZoneSecurity,
 } from '../security.js';
 import { stableId, stableUuid } from '../ids.js';
+import { MEMBER_ROLES, MEMBER_STATUSES, memberOf, type Member } from '../members.js';
 import { KNOWN_ACTIONS, KNOWN_PRODUCTS, PROXIABLE_TYPES, RECORD_TYPES, isHostname, issuerFor } from '../vocabulary.js';
 import { MANAGED_RULESET_ID, migrationConfig } from '../waf-mapping.js';
 import {
@@ -106,9 +107,25 @@ class DatasetLoader {
       const since = this.time(f, 'managed_rules_since', account.created_on);
       account.managedEntrypoint = managedRuleset(account.id, 'root', since, this.managedRules(f));
     } else if (f.has('managed_rules_since')) f.fail('managed_rules_since', 'only with managed_rules');
+    if (f.has('members')) account.members = f.array('members').map(({ value, path }) => this.member(Fields.of(value, path), account));
     const accountZones = f.array('zones').map(({ value, path }) => this.zone(Fields.of(value, path), account));
     f.done();
     return { account, accountZones };
+  }
+
+  /** A member of the account (`members[]`): an e-mail, its roles by the vendor's names, whether it has two-factor. */
+  member(f: Fields, account: Account): Member {
+    const email = f.str('email');
+    if (!/^[^\s@]+@[^\s@]+$/.test(email)) f.fail('email', 'expected an e-mail address');
+    const roles = f.strArray('roles', ['Administrator']);
+    for (const name of roles) if (!MEMBER_ROLES.has(name)) f.fail('roles', `no role "${name.slice(0, 80)}"; one of ${[...MEMBER_ROLES.keys()].join(', ')}`);
+    const twoFactor = f.raw('two_factor') === null ? null : f.bool('two_factor', true);
+    const status = f.oneOf('status', MEMBER_STATUSES, 'accepted');
+    const names = { first: f.nullableStr('first_name', null), last: f.nullableStr('last_name', null) };
+    const member = memberOf(account.id, email, roles.map((r) => MEMBER_ROLES.get(r)!), twoFactor, status, names);
+    member.id = f.str('id', member.id);
+    f.done();
+    return member;
   }
 
   zone(f: Fields, account: Account): Zone {

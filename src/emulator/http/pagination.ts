@@ -25,6 +25,8 @@ export const LIMITS = {
   firewallRules: { defaultPerPage: 25, minPerPage: 5, maxPerPage: 100, totalPages: false },
   filters: { defaultPerPage: 25, minPerPage: 5, maxPerPage: 100, totalPages: false },
   legacyWaf: { defaultPerPage: 50, minPerPage: 5, maxPerPage: 100, totalPages: false },
+  // vendor's API reference, List Members: 5 to 50 a page, 20 by default.
+  members: { defaultPerPage: 20, minPerPage: 5, maxPerPage: 50, totalPages: true },
 } satisfies Record<string, PageLimits>;
 
 /** Anything with a size and random access: arrays and the lazy DNS record store. */
