@@ -10,7 +10,6 @@ import { INSIGHT_ISSUE_TYPES, insightTypeOf, VENDOR_INSIGHT_TYPES, type InsightI
  * list cannot outlive the merge and hide a misspelt id.
  */
 const ARRIVING_THIS_SESSION: readonly string[] = [
-  'account-member-no-2fa',
   'client-side-security-off',
   'client-side-script-alert-missing',
   'security-txt-missing',
