@@ -258,6 +258,7 @@ const DOCUMENTED: readonly VendorInsightType[] = [
     issueClass: 'bots_js_not_enabled', displayName: 'Turn on JavaScript Detection', documented: true, identifier: 'named',
     issueType: null, area: 'bots', flags: 'a Bot Management zone has JavaScript detections off',
     inScope: true, rules: ['bot-js-detections-off'], coverage: 'full',
+    differs: 'also reports Super Bot Fight Mode zones (Pro, Business, Enterprise without Bot Management) with them off, where the vendor calls them optional too; a zone whose Super Bot Fight Mode lets every bot through is left to bot-fight-mode-off',
   }),
   // vendor docs: Security Insights (Unassigned Access seats); alert filter value access_setup_incomplete.
   // Inferred: the filter's other setup value, access_identity_provider_integration, is listed separately below.
