@@ -193,9 +193,11 @@ export function botProduct(plan: Plan, subscription: boolean): BotProduct {
 /**
  * A new zone's bot settings. Documented: Bot Fight Mode is off until turned on (vendor docs: Bot
  * Fight Mode, "turn Bot fight mode on"); JavaScript detections are always on with Bot Fight Mode
- * and optional elsewhere (vendor docs: JavaScript detections); the Bot Management cookie defaults
- * to true (API reference, `bm_cookie_enabled`). Emulator's choices where the vendor states no
- * default: `enable_js` off where optional (null: the plan's default), every Super Bot Fight Mode
+ * and optional elsewhere (vendor docs: JavaScript detections), on by default with Bot Management
+ * (vendor docs: bot scores, the engines of Enterprise Bot Management: "enabled by default but
+ * completely optional"); the Bot Management cookie defaults to true (API reference,
+ * `bm_cookie_enabled`). Emulator's choices where the vendor states no default: `enable_js` off on
+ * Super Bot Fight Mode (null: the product's default), every Super Bot Fight Mode
  * group `allow` and its switches off (the values of the API reference's "clean up" bodies), AI
  * bots and crawler protection `disabled`, no managed robots.txt, models updated automatically.
  */
@@ -224,7 +226,9 @@ export function defaultBots(): BotConfig {
 export function botManagementAnswer(plan: Plan, bots: BotConfig): Record<string, unknown> {
   const product = botProduct(plan, bots.subscription);
   const answer: Record<string, unknown> = {};
-  for (const field of BOT_FIELDS[product]) answer[field] = field === 'enable_js' ? (bots.enable_js ?? product === 'bot_fight_mode') : bots[field];
+  // enable_js unset: on with Bot Fight Mode and Bot Management (their documented defaults), off on Super Bot Fight Mode.
+  const jsByDefault = product === 'bot_fight_mode' || product === 'bot_management';
+  for (const field of BOT_FIELDS[product]) answer[field] = field === 'enable_js' ? (bots.enable_js ?? jsByDefault) : bots[field];
   answer['using_latest_model'] = product === 'bot_management' ? bots.using_latest_model : true;
   return answer;
 }

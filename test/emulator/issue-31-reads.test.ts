@@ -148,6 +148,8 @@ describe('issue 31 reads', () => {
     // Bot Management for Enterprise: the subscription configuration (auto_update_model, bm_cookie_enabled defaults to true, suppress_session_score).
     const bm = expectOk(await get(emulator(), path('bm.example', '/bot_management')));
     expect(bm).toMatchObject({ auto_update_model: true, bm_cookie_enabled: true, suppress_session_score: true, using_latest_model: true });
+    // vendor docs (bot scores, the engines of Enterprise Bot Management): JavaScript detections are enabled by default, and optional.
+    expect(bm.enable_js).toBe(true);
     expect(bm).not.toHaveProperty('sbfm_definitely_automated');
     expect(bm).not.toHaveProperty('fight_mode');
     // vendor docs (machine learning models): with auto-updates off a Bot Management zone can stay on an older model.

@@ -1163,8 +1163,8 @@ function contosoRecords(): DatasetZone {
       managed_rules: [],
       // Custom rules that only watch: nothing is blocked or challenged.
       custom_rules: [{ action: 'log', expression: 'http.request.uri.path contains "/export"', description: 'Watch record exports' }],
-      // Bot Management left as it was bought: no JavaScript detections, its model pinned (now an older one).
-      bot_management: { subscription: true, auto_update_model: false, using_latest_model: false },
+      // Bot Management with JavaScript detections turned off (they are on by default) and its model pinned (now an older one).
+      bot_management: { subscription: true, enable_js: false, auto_update_model: false, using_latest_model: false },
     },
   });
 }

@@ -77,7 +77,7 @@ const NEVER_PROBES = 'zonewarden never probes networks';
 const ZERO_TRUST = 'Zero Trust (Access, Tunnel, CASB) is a separate product zonewarden does not audit';
 const API_SHIELD = 'API Shield traffic analytics: it is learned from requests, not read from configuration';
 const UNPROXIED_PARTIAL =
-  'by default only zones that proxy at least one record are judged, and names that carry no web traffic (mail hosts, ftp, ssh, vpn, _service names) are left alone; an option of dns-record-not-proxied reports every unproxied record in every zone';
+  'by default only zones that proxy at least one record are judged, and names that carry no web traffic (mail hosts, ftp, ssh, vpn, _service names) are left alone; with dns-record-not-proxied\'s option scope: every-zone, the web records of zones that proxy nothing are reported too (non-web names are still left alone)';
 
 /** Builds an entry; `reason` is required unless coverage is full (the module's test checks it). */
 function insight(entry: Omit<VendorInsightType, 'aliases' | 'differs' | 'reason'> & Partial<Pick<VendorInsightType, 'aliases' | 'differs' | 'reason'>>): VendorInsightType {
@@ -258,6 +258,7 @@ const DOCUMENTED: readonly VendorInsightType[] = [
     issueClass: 'bots_js_not_enabled', displayName: 'Turn on JavaScript Detection', documented: true, identifier: 'named',
     issueType: null, area: 'bots', flags: 'a Bot Management zone has JavaScript detections off',
     inScope: true, rules: ['bot-js-detections-off'], coverage: 'full',
+    differs: 'also reports Super Bot Fight Mode zones (Pro, Business, Enterprise without Bot Management) with them off, where the vendor calls them optional too; a zone whose Super Bot Fight Mode lets every bot through is left to bot-fight-mode-off',
   }),
   // vendor docs: Security Insights (Unassigned Access seats); alert filter value access_setup_incomplete.
   // Inferred: the filter's other setup value, access_identity_provider_integration, is listed separately below.

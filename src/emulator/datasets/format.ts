@@ -194,7 +194,7 @@ export interface DatasetBotManagement {
   subscription?: boolean;
   /** Free only. Default false. */
   fight_mode?: boolean;
-  /** Default: true on Free (cannot be disabled there), false elsewhere. */
+  /** Default: true on Free (cannot be disabled there) and with Bot Management (vendor docs: bot scores), false on Super Bot Fight Mode. */
   enable_js?: boolean;
   /** Default `disabled`. */
   ai_bots_protection?: 'block' | 'disabled' | 'only_on_ad_pages';

@@ -109,6 +109,23 @@ describe('the vendor scanner insight types', () => {
     }
   });
 
+  it('says bot-js-detections-off reports Super Bot Fight Mode zones too, which the vendor insight does not', () => {
+    // vendor docs: Security Insights (Turn on JavaScript Detection): "one or more of your Bot Management
+    // enabled zones"; vendor docs: JavaScript detections: optional for Super Bot Fight Mode as well, which the rule judges.
+    const e = insightTypeOf('bots_js_not_enabled')!;
+    expect(e.flags).toContain('Bot Management');
+    expect(e.differs).toContain('Super Bot Fight Mode');
+  });
+
+  it("names the scope option that extends the unproxied-record insights to every zone, and keeps non-web names out under it", () => {
+    // rules/dns-record-not-proxied.ts: scope every-zone judges zones that proxy nothing, and still leaves mail, ssh and _service names alone.
+    for (const id of ['a_record_not_proxied', 'aaaa_record_not_proxied', 'cname_record_not_proxied']) {
+      const reason = insightTypeOf(id)!.reason!;
+      expect(reason).toContain('scope: every-zone');
+      expect(reason).not.toContain('every unproxied record');
+    }
+  });
+
   it('finds an entry by issue_class or its alias, and nothing for a class no source names', () => {
     // vendor API reference example issue_class always_use_https_not_enabled; real answers spell it always_https_not_enabled.
     const https = insightTypeOf('always_https_not_enabled');
