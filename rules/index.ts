@@ -51,6 +51,8 @@ import rateLimitingMissing from './rate-limiting-missing.js';
 import firewallNoBlockingRules from './firewall-no-blocking-rules.js';
 import owaspRulesetNotDeployed from './owasp-ruleset-not-deployed.js';
 import originPullsOff from './origin-pulls-off.js';
+import clientSideSecurityOff from './client-side-security-off.js';
+import securityTxtMissing from './security-txt-missing.js';
 import dnsDanglingTarget from './dns-dangling-target.js';
 
 /** The rule catalogue, in the order `zonewarden rules` lists it. One file per rule, named by its id. */
@@ -106,6 +108,8 @@ export const RULES: readonly AnyRule[] = [
   emailDmarcMissing,
   emailDkimMissing,
   zoneNotActive,
+  clientSideSecurityOff,
+  securityTxtMissing,
   invitePending,
   scanCoverage,
 ];

@@ -84,6 +84,10 @@ export const ZONE_OBJECT_READS = {
   // Zone-level authenticated origin pulls (`{enabled}`); the global switch and per-hostname pulls are other endpoints.
   origin_pulls: '/zones/{zone_id}/origin_tls_client_auth/settings',
   ratelimit_entrypoint: '/zones/{zone_id}/rulesets/phases/http_ratelimit/entrypoint',
+  // Client-side security (formerly Page Shield) settings: `{enabled, use_cloudflare_reporting_endpoint, use_connection_url_path, updated_at}`.
+  page_shield: '/zones/{zone_id}/page_shield',
+  // The security.txt the edge serves for the zone (RFC 9116 fields: contact, expires, encryption, policy...).
+  security_txt: '/zones/{zone_id}/security-center/securitytxt',
 } as const;
 
 /**

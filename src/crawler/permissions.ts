@@ -46,8 +46,9 @@ export const PERMISSION_GROUPS: readonly PermissionGroup[] = [
   },
   {
     label: 'Zone · Zone Settings · Read',
-    partitions: ['zone_settings'],
-    probe: (z, settings) => (settings[0] === undefined ? null : { path: zonePath(z, `/settings/${settings[0]}`) }),
+    partitions: ['zone_settings', 'security_txt'],
+    // With no setting asked tonight, the security.txt answers for the group.
+    probe: (z, settings) => ({ path: zonePath(z, settings[0] === undefined ? '/security-center/securitytxt' : `/settings/${settings[0]}`) }),
   },
   {
     label: 'Zone · Firewall Services · Read',
@@ -60,6 +61,7 @@ export const PERMISSION_GROUPS: readonly PermissionGroup[] = [
     probe: (z) => ({ path: zonePath(z, '/rulesets'), query: { per_page: '1' } }),
   },
   { label: 'Zone · Bot Management · Read', partitions: ['bot_management'], probe: (z) => ({ path: zonePath(z, '/bot_management') }) },
+  { label: 'Zone · Page Shield · Read', partitions: ['page_shield'], probe: (z) => ({ path: zonePath(z, '/page_shield') }) },
 ];
 
 const GROUP_OF = new Map<Endpoint, PermissionGroup>(PERMISSION_GROUPS.flatMap((g) => g.partitions.map((p) => [p, g] as const)));

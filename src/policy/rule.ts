@@ -68,7 +68,7 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
   /**
    * What the rule needs read beyond the lists every scan reads: zone settings (`setting:ssl`),
    * single objects (`dnssec`, `universal_ssl`, `custom_entrypoint`, `ratelimit_entrypoint`,
-   * `bot_management`, `origin_pulls`), and `dns_targets` (the names CNAME, MX, NS and SRV records
+   * `bot_management`, `origin_pulls`, `page_shield`, `security_txt`), and `dns_targets` (the names CNAME, MX, NS and SRV records
    * point at, resolved through DNS by the scan: no API call). A scan reads the union over the
    * enabled rules, one call each per zone, and nothing no enabled rule declares.
    */

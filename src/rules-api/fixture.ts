@@ -72,6 +72,10 @@ export interface FixtureZone {
   botManagement?: Item | null;
   /** `GET /zones/{id}/origin_tls_client_auth/settings` (`{enabled}`); omitted: not read. */
   originPulls?: Item | null;
+  /** `GET /zones/{id}/page_shield` (client-side security settings); omitted: not read. */
+  pageShield?: Item | null;
+  /** `GET /zones/{id}/security-center/securitytxt`; omitted: not read. Null: the API answered none. */
+  securityTxt?: Item | null;
   /** The `http_ratelimit` phase entry point; omitted: not read. Null: the zone has none (no rate limiting rules). */
   rateLimitEntrypoint?: Item | null;
   /** The zone's DNS targets as the scan resolved them (`{name, type, answer, reason?}` each); omitted: not resolved. */
@@ -129,7 +133,7 @@ export class LockedSetting {
 }
 export const locked = (value: unknown): LockedSetting => new LockedSetting(value);
 
-const SECURITY_OBJECTS: Array<[Endpoint, 'dnssec' | 'universalSsl' | 'customEntrypoint' | 'accountEntrypoint' | 'botManagement' | 'originPulls' | 'rateLimitEntrypoint']> = [
+const SECURITY_OBJECTS: Array<[Endpoint, 'dnssec' | 'universalSsl' | 'customEntrypoint' | 'accountEntrypoint' | 'botManagement' | 'originPulls' | 'rateLimitEntrypoint' | 'pageShield' | 'securityTxt']> = [
   ['dnssec', 'dnssec'],
   ['universal_ssl', 'universalSsl'],
   ['custom_entrypoint', 'customEntrypoint'],
@@ -137,6 +141,8 @@ const SECURITY_OBJECTS: Array<[Endpoint, 'dnssec' | 'universalSsl' | 'customEntr
   ['bot_management', 'botManagement'],
   ['origin_pulls', 'originPulls'],
   ['ratelimit_entrypoint', 'rateLimitEntrypoint'],
+  ['page_shield', 'pageShield'],
+  ['security_txt', 'securityTxt'],
 ];
 
 const DEFAULT_ACCOUNT = { id: 'acc0000000000000000000000000000a', name: 'Example Org', type: 'standard' };

@@ -169,10 +169,10 @@ const dnsFieldsJson = (data: string): string =>
  */
 const SLICE_ROWS = 500;
 
-export type ZoneObjectEndpoint = 'migration_status' | 'migration_check' | 'migration_config' | 'entrypoint' | 'zone_settings' | 'dnssec' | 'universal_ssl' | 'custom_entrypoint' | 'account_entrypoint' | 'ratelimit_entrypoint' | 'bot_management' | 'origin_pulls' | 'dns_targets';
+export type ZoneObjectEndpoint = 'migration_status' | 'migration_check' | 'migration_config' | 'entrypoint' | 'zone_settings' | 'dnssec' | 'universal_ssl' | 'custom_entrypoint' | 'account_entrypoint' | 'ratelimit_entrypoint' | 'bot_management' | 'origin_pulls' | 'dns_targets' | 'page_shield' | 'security_txt';
 
 /** The endpoints stored in zone_objects: one row each, zone_settings one row per setting. */
-const ZONE_OBJECT_ENDPOINTS: readonly Endpoint[] = ['migration_status', 'migration_check', 'migration_config', 'entrypoint', 'zone_settings', 'dnssec', 'universal_ssl', 'custom_entrypoint', 'account_entrypoint', 'ratelimit_entrypoint', 'bot_management', 'origin_pulls', 'dns_targets'];
+const ZONE_OBJECT_ENDPOINTS: readonly Endpoint[] = ['migration_status', 'migration_check', 'migration_config', 'entrypoint', 'zone_settings', 'dnssec', 'universal_ssl', 'custom_entrypoint', 'account_entrypoint', 'ratelimit_entrypoint', 'bot_management', 'origin_pulls', 'dns_targets', 'page_shield', 'security_txt'];
 
 /** A zone_objects row as read (after its zone_id). */
 const ZONE_OBJECT_COLUMNS = 'endpoint, item_id, raw';

@@ -7,7 +7,7 @@ import { managedEntrypoint } from './managed-entrypoint.js';
 import { migration } from './migration.js';
 import { rulesetsList } from './rulesets-list.js';
 import { zoneSettings } from './zone-settings.js';
-import { botManagement, customEntrypoint, dnssec, originPulls, ratelimitEntrypoint, universalSsl } from './zone-objects.js';
+import { botManagement, customEntrypoint, dnssec, originPulls, pageShield, ratelimitEntrypoint, securityTxt, universalSsl } from './zone-objects.js';
 import type { ZoneRead } from './zone-read.js';
 
 /**
@@ -32,6 +32,8 @@ export const ZONE_READS: readonly ZoneRead[] = [
   ratelimitEntrypoint,
   botManagement,
   originPulls,
+  pageShield,
+  securityTxt,
 ];
 
 export type { ZoneRead } from './zone-read.js';

@@ -85,3 +85,41 @@ export const ratelimitEntrypoint: ZoneRead = {
     await readEntrypoint(kit, facts, 'ratelimit_entrypoint', 'http_ratelimit');
   },
 };
+
+/**
+ * Client-side security (formerly Page Shield): one settings object every zone has, `enabled` false
+ * until switched on, changed only by writes the account audit log records with the zone (vendor
+ * docs: Audit Logs version 2 record every user-initiated action, API or dashboard). Optional: it
+ * needs the Page Shield Read permission, which tokens made for the other reads lack; its rules then
+ * say what they cannot judge and the scan stays complete.
+ */
+export const pageShield: ZoneRead = {
+  name: 'client-side security settings',
+  endpoint: `GET ${ZONE_OBJECT_READS.page_shield}`,
+  scope: 'zone',
+  partitions: ['page_shield'],
+  refresh: 'zone-changed',
+  optional: true,
+  async run(kit, { zone }) {
+    if (!kit.reads?.objects.includes('page_shield')) return;
+    await kit.readObject(zone, 'page_shield', fillPath(ZONE_OBJECT_READS.page_shield, { zone_id: zone.id }));
+  },
+};
+
+/**
+ * The security.txt the edge serves for the zone (vendor API reference: Security TXT; `result` null
+ * or without `enabled` when none was set up). Changed only by logged writes; its `expires` passing
+ * needs no read, the rule judges the stored date against the scan's time. Read with Zone Settings
+ * Read, which the scan needs anyway: not optional.
+ */
+export const securityTxt: ZoneRead = {
+  name: 'security.txt',
+  endpoint: `GET ${ZONE_OBJECT_READS.security_txt}`,
+  scope: 'zone',
+  partitions: ['security_txt'],
+  refresh: 'zone-changed',
+  async run(kit, { zone }) {
+    if (!kit.reads?.objects.includes('security_txt')) return;
+    await kit.readObject(zone, 'security_txt', fillPath(ZONE_OBJECT_READS.security_txt, { zone_id: zone.id }));
+  },
+};
