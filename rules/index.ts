@@ -53,6 +53,7 @@ import owaspRulesetNotDeployed from './owasp-ruleset-not-deployed.js';
 import originPullsOff from './origin-pulls-off.js';
 import clientSideSecurityOff from './client-side-security-off.js';
 import securityTxtMissing from './security-txt-missing.js';
+import clientSideScriptAlertMissing from './client-side-script-alert-missing.js';
 import dnsDanglingTarget from './dns-dangling-target.js';
 
 /** The rule catalogue, in the order `zonewarden rules` lists it. One file per rule, named by its id. */
@@ -110,6 +111,7 @@ export const RULES: readonly AnyRule[] = [
   zoneNotActive,
   clientSideSecurityOff,
   securityTxtMissing,
+  clientSideScriptAlertMissing,
   invitePending,
   scanCoverage,
 ];

@@ -97,13 +97,23 @@ export const ZONE_OBJECT_READS = {
 export const RESOLVED_READS = ['dns_targets'] as const;
 export type ResolvedRead = (typeof RESOLVED_READS)[number];
 
-/** What a rule declares it needs read beyond the zone's lists: `setting:<id>`, an object of ZONE_OBJECT_READS, or one of RESOLVED_READS. */
-export type ZoneRead = `setting:${ZoneSetting}` | keyof typeof ZONE_OBJECT_READS | ResolvedRead;
+/**
+ * The lists of an account a rule may declare it reads: one call (or a few pages) per account and
+ * scan, whatever its number of zones, stored in `account_objects` one row per item.
+ */
+export const ACCOUNT_OBJECT_READS = {
+  // Notification policies (`alert_type`, `enabled`, `filters`, `mechanisms`): which alerts reach someone.
+  notification_policies: '/accounts/{account_id}/alerting/v3/policies',
+} as const;
+export type AccountRead = keyof typeof ACCOUNT_OBJECT_READS;
+
+/** What a rule declares it needs read beyond the zone's lists: `setting:<id>`, an object of ZONE_OBJECT_READS, a list of ACCOUNT_OBJECT_READS, or one of RESOLVED_READS. */
+export type ZoneRead = `setting:${ZoneSetting}` | keyof typeof ZONE_OBJECT_READS | AccountRead | ResolvedRead;
 
 export function isZoneRead(value: unknown): value is ZoneRead {
   if (typeof value !== 'string') return false;
   if (value.startsWith('setting:')) return (ZONE_SETTINGS as readonly string[]).includes(value.slice(8));
-  return Object.hasOwn(ZONE_OBJECT_READS, value) || (RESOLVED_READS as readonly string[]).includes(value);
+  return Object.hasOwn(ZONE_OBJECT_READS, value) || Object.hasOwn(ACCOUNT_OBJECT_READS, value) || (RESOLVED_READS as readonly string[]).includes(value);
 }
 
 /** The extra reads of a scan: the union of what the rules declare, settings in table order. */
@@ -112,6 +122,8 @@ export interface ZoneReads {
   objects: ReadonlyArray<keyof typeof ZONE_OBJECT_READS>;
   /** What the scan works out without the API (no calls); none when absent. */
   resolved?: readonly ResolvedRead[];
+  /** The account lists read once per account (not per zone); none when absent. */
+  accounts?: readonly AccountRead[];
 }
 
 export function zoneReadsOf(declared: Iterable<readonly ZoneRead[] | undefined>): ZoneReads {
@@ -121,6 +133,7 @@ export function zoneReadsOf(declared: Iterable<readonly ZoneRead[] | undefined>)
     settings: ZONE_SETTINGS.filter((s) => all.has(`setting:${s}`)),
     objects: (Object.keys(ZONE_OBJECT_READS) as Array<keyof typeof ZONE_OBJECT_READS>).filter((o) => all.has(o)),
     resolved: RESOLVED_READS.filter((r) => all.has(r)),
+    accounts: (Object.keys(ACCOUNT_OBJECT_READS) as AccountRead[]).filter((a) => all.has(a)),
   };
 }
 

@@ -53,6 +53,8 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
   /** Each account's managed entry point, read once and kept with every zone of the account. */
   /** Objects of accounts read this scan (see readAccountObject), by account id and endpoint. */
   private readonly accountObjects = new Map<string, Promise<Record<string, unknown> | null>>();
+  /** Lists of accounts read this scan (see readAccountList), by account id and endpoint: each read once. */
+  private readonly accountLists = new Map<string, Promise<void>>();
   /** This scan's DNS resolver: each name is asked once per scan. */
   private readonly resolver: TargetResolver | null;
 
@@ -473,6 +475,12 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
         else this.anyReadSucceeded = true;
       },
       readAccountObject: (zone, accountId, endpoint, path, absentCode) => this.readAccountObject(zone, accountId, endpoint, path, absentCode),
+      readAccountList: (accountId, endpoint, path) => {
+        const key = partKey(accountId, endpoint);
+        let read = this.accountLists.get(key);
+        if (!read) this.accountLists.set(key, (read = this.readAccountList(accountId, endpoint, path)));
+        return read;
+      },
       hasPartition: (zone, endpoint) => this.o.writer.hasPartition('zone', zone.id, endpoint),
       lastAnswered: (zone, endpoint) => this.o.writer.lastAnswered('zone', zone.id, endpoint),
       list: (path, endpoint, zone) =>
@@ -538,6 +546,31 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
     } else {
       this.progress.zonesCarried++;
       this.result.zonesCarried++;
+    }
+  }
+
+  /**
+   * A list of an account into the account's own partition (account_objects), one unpaged answer
+   * (the notification policies are served whole). Its zones' reads share it (kit.readAccountList):
+   * the first to ask reads it; a failure that may pass waits for the repair pass like any read.
+   */
+  private async readAccountList(accountId: string, endpoint: Endpoint, path: string): Promise<void> {
+    const partition = this.partition('account', accountId, endpoint);
+    try {
+      const answer = await this.clientOf(accountId).get<unknown>(path, { signal: this.signal });
+      this.anyReadSucceeded = true;
+      if (!Array.isArray(answer.result)) {
+        const message = 'the API answered without a list';
+        partition.finish({ state: 'failed', pages: 1, items: 0, message });
+        this.missing('account', accountId, null, endpoint, 'failed', message);
+        return;
+      }
+      const items = answer.result.filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object' && !Array.isArray(i));
+      if (items.length) partition.write(items);
+      partition.finish({ state: 'ok', pages: 1, items: items.length });
+    } catch (err) {
+      if (this.deferred(err, partition, () => this.readAccountList(accountId, endpoint, path))) return;
+      this.failed(partition, err, 0, 0, null);
     }
   }
 

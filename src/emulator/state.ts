@@ -31,6 +31,22 @@ export interface Account {
   member: boolean;
   /** The account-level http_request_firewall_managed entry point (Enterprise); null: none written. */
   managedEntrypoint?: Ruleset | null;
+  /** `GET /accounts/{id}/alerting/v3/policies`: the account's notification policies, as served. */
+  notificationPolicies?: NotificationPolicy[];
+}
+
+/** vendor's API reference: Notification policies (one of the list `GET /alerting/v3/policies` serves). */
+export interface NotificationPolicy {
+  id: string;
+  name: string;
+  description: string;
+  alert_type: string;
+  enabled: boolean;
+  mechanisms: Record<string, Array<{ id: string }>>;
+  /** `zones`: the zone ids the policy is limited to; absent: every zone of the account. */
+  filters: { zones?: string[] };
+  created: string;
+  modified: string;
 }
 
 export interface DnsRecord {

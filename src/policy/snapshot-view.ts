@@ -1,5 +1,6 @@
 import type { AccountRow, CoverageRow, Readout, SnapshotReader, ZoneRow } from '../snapshot/reader.js';
 import { parseInvite, type Invite } from './models.js';
+import { parseNotificationPolicy, parsePageShield, type NotificationPolicy, type PageShieldSettings } from './client-side-models.js';
 
 /** The scan as organisation rules see it: the user's accounts, invites, zones and what was read. */
 export class SnapshotView {
@@ -28,6 +29,18 @@ export class SnapshotView {
     if (this.invitesCache) return this.invitesCache;
     const r = this.reader.invites();
     return (this.invitesCache = r.known ? { known: true, items: r.items.map((i) => parseInvite(i.id, i.raw)) } : r);
+  }
+
+  /** An account's notification policies (unknown when not read, refused or failed). */
+  notificationPolicies(accountId: string): Readout<NotificationPolicy> {
+    const r = this.reader.accountObjects(accountId, 'notification_policies');
+    return r.known ? { known: true, items: r.items.map((i) => parseNotificationPolicy(i.id, i.raw)) } : r;
+  }
+
+  /** A zone's client-side security settings; null: the API answered none. */
+  pageShieldOf(zoneId: string): { known: true; value: PageShieldSettings | null } | { known: false; state: string; reason: string } {
+    const r = this.reader.zoneObject(zoneId, 'page_shield');
+    return r.known ? { known: true, value: r.items[0] ? parsePageShield(r.items[0].raw) : null } : r;
   }
 
   /** The zones the scan read, by name, within its scope. */

@@ -95,6 +95,11 @@ export interface FixtureSpec {
    * zone was listed at once through `GET /zones`, whole or failing.
    */
   accountOwnedToken?: 'zones-listed' | 'zones-failed';
+  /**
+   * Each account's notification policies (`GET /accounts/{id}/alerting/v3/policies`), by account
+   * id: the policies, or how the read ended. An account not named: not read.
+   */
+  notificationPolicies?: Record<string, Item[] | Unread>;
 }
 
 export interface Fixture {
@@ -189,6 +194,10 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
     end('user', '', 'zones', spec.accountOwnedToken === 'zones-failed' ? 'failed' : undefined, () => 0);
   } else writeList('user', '', 'accounts', accounts, spec.unread?.accounts);
   writeList('user', '', 'invites', spec.invites ?? [], spec.unread?.invites);
+  for (const [accountId, policies] of Object.entries(spec.notificationPolicies ?? {})) {
+    if (typeof policies === 'string') writeList('account', accountId, 'notification_policies', [], policies);
+    else writeList('account', accountId, 'notification_policies', policies);
+  }
   for (const a of accounts) {
     if (spec.unreadListings?.includes(a['id'] as string)) end('account', a['id'] as string, 'zones', 'failed', () => 0);
     else end('account', a['id'] as string, 'zones', undefined, () => 0);

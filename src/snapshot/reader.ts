@@ -410,6 +410,16 @@ export class SnapshotReader {
     return this.readout('user', '', 'invites', (ref) => this.rawRows('invites', 'scope_id', '', ref));
   }
 
+  /** A list of an account stored one row per item (account_objects): unknown when not read whole. */
+  accountObjects(accountId: string, endpoint: Endpoint): Readout<RawRow> {
+    return this.readout('account', accountId, endpoint, (ref) =>
+      (this.statement(`${this.valid('account_objects', 'item_id, raw', ref)} AND scope_id = ? AND endpoint = ? ORDER BY item_id`).all(accountId, endpoint) as Array<Record<string, unknown>>).map((r) => ({
+        id: r['item_id'] as string,
+        raw: r['raw'] as string,
+      })),
+    );
+  }
+
   /** Zones this scan read, by name. */
   zones(): ZoneRow[] {
     // Without raw, the bulk of a row (a kilobyte or two): read when a zone's is asked for. An audit

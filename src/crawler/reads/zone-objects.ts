@@ -1,4 +1,4 @@
-import { fillPath, ZONE_OBJECT_READS } from '../../api/endpoints.js';
+import { ACCOUNT_OBJECT_READS, fillPath, ZONE_OBJECT_READS } from '../../api/endpoints.js';
 import { readEntrypoint } from './entrypoint.js';
 import type { ZoneRead } from './zone-read.js';
 
@@ -121,5 +121,29 @@ export const securityTxt: ZoneRead = {
   async run(kit, { zone }) {
     if (!kit.reads?.objects.includes('security_txt')) return;
     await kit.readObject(zone, 'security_txt', fillPath(ZONE_OBJECT_READS.security_txt, { zone_id: zone.id }));
+  },
+};
+
+/**
+ * The account's notification policies (vendor API reference: Notification policies, `GET
+ * /accounts/{account_id}/alerting/v3/policies`, served whole): one call per account and scan,
+ * whatever its number of zones, kept in the account's own partition (account_objects). Read on
+ * every scan, never carried: the account audit log records changes to them with no zone, which
+ * the crawler's reading of the log (audit-log.ts) keeps only per zone; one request per account a
+ * night costs less than carrying it safely would. Optional: it needs Notifications Read (or
+ * Account Settings Read), which a token made for the zone reads may lack.
+ */
+export const notificationPolicies: ZoneRead = {
+  name: 'notification policies',
+  endpoint: `GET ${ACCOUNT_OBJECT_READS.notification_policies}`,
+  scope: 'account',
+  partitions: ['notification_policies'],
+  refresh: 'date',
+  optional: true,
+  dueByDate: () => true,
+  async run(kit, { zone }) {
+    const accountId = zone.account?.id;
+    if (!kit.reads?.accounts?.includes('notification_policies') || typeof accountId !== 'string') return;
+    await kit.readAccountList(accountId, 'notification_policies', fillPath(ACCOUNT_OBJECT_READS.notification_policies, { account_id: accountId }));
   },
 };

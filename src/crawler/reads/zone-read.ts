@@ -116,6 +116,8 @@ export interface ReadKit {
    * its zones' partition `endpoint`; `absentCode`: the API error that means "there is none".
    */
   readAccountObject(zone: ZoneItem, accountId: string, endpoint: Endpoint, path: string, absentCode?: number): Promise<void>;
+  /** A list of an account (`path`, one unpaged answer), read once per account and scan into the account's partition `endpoint`. */
+  readAccountList(accountId: string, endpoint: Endpoint, path: string): Promise<void>;
   /** A page/per_page list of the zone, with the crawl's page sizes and stop signal. */
   list(path: string, endpoint: ListEndpoint, zone: ZoneItem): PagedList<unknown>;
   /** The ids of the items of a partition of the zone this scan read (just before). */

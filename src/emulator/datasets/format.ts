@@ -42,6 +42,12 @@ export interface DatasetAccount {
   /** When the account entry point was last written. Default the account's creation. */
   managed_rules_since?: Time;
   zones?: DatasetZone[];
+  /**
+   * Notification policies (`GET /accounts/{id}/alerting/v3/policies`). `zones` names zones of this
+   * account (by name) the policy is limited to; omitted: every zone. `email`: where it sends
+   * (default security@ the account's first zone).
+   */
+  notification_policies?: Array<{ name: string; alert_type: string; enabled?: boolean; zones?: string[]; email?: string; created?: Time }>;
 }
 
 export interface DatasetZone {

@@ -37,6 +37,7 @@ import {
   type WafOverride,
   type WafPackage,
   type Zone,
+  type NotificationPolicy,
 } from '../state.js';
 import { DatasetError, Fields } from './fields.js';
 
@@ -109,6 +110,7 @@ class DatasetLoader {
       account.managedEntrypoint = managedRuleset(account.id, 'root', since, this.managedRules(f));
     } else if (f.has('managed_rules_since')) f.fail('managed_rules_since', 'only with managed_rules');
     const accountZones = f.array('zones').map(({ value, path }) => this.zone(Fields.of(value, path), account));
+    if (f.has('notification_policies')) account.notificationPolicies = f.array('notification_policies').map(({ value, path }) => this.notificationPolicy(Fields.of(value, path), account, accountZones));
     f.done();
     return { account, accountZones };
   }
@@ -161,6 +163,26 @@ class DatasetLoader {
     else zone.security.universalSslCa = universalCa(zone);
     f.done();
     return zone;
+  }
+
+  /** A notification policy; its zone filter names zones of the account, served as their ids. */
+  notificationPolicy(f: Fields, account: Account, zones: Zone[]): NotificationPolicy {
+    const name = f.str('name');
+    const created = this.time(f, 'created', account.created_on);
+    const zoneIds = f.strArray('zones', []).map((zoneName, i) => zones.find((z) => z.name === zoneName)?.id ?? f.fail(`zones[${i}]`, `no zone ${zoneName} in account ${account.name}`));
+    const policy: NotificationPolicy = {
+      id: stableId('policy', `${account.id}/${name}`),
+      name,
+      description: '',
+      alert_type: f.str('alert_type'),
+      enabled: f.bool('enabled', true),
+      mechanisms: { email: [{ id: f.str('email', `security@${zones[0]?.name ?? 'example.com'}`) }] },
+      filters: zoneIds.length ? { zones: zoneIds } : {},
+      created,
+      modified: created,
+    };
+    f.done();
+    return policy;
   }
 
   /** Client-side security settings over the defaults (security.ts). */
