@@ -26,6 +26,9 @@ afterAll(async () => {
 /** The demo's failures as "zone rule severity" (the invitee account's name for the pending invite). */
 const FAILING = [
   'Tailspin Toys Japan invite-pending low',
+  'Tailspin Toys Engineering client-side-script-alert-missing medium',
+  'tailspin-holiday.example security-txt-missing low',
+  'wingtiptoys.example client-side-security-off medium',
   'buildwithtailspin.example bot-fight-mode-off low',
   'buildwithtailspin.example caa-missing medium',
   'buildwithtailspin.example hotlink-protection-off low',
