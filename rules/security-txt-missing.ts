@@ -53,13 +53,16 @@ export default defineRule({
     }
     const serves = ctx.zone.servesPages();
     if (!serves.known) return ctx.unknown(ctx.zone.resource, serves.reason);
-    // Nothing else here depends on the time: an expired file stays expired, a missing one missing.
+    // Nothing else here depends on the time (an expired file stays expired, a missing one missing),
+    // but for an incomplete file's coming expiry, below.
     ctx.holdsUntil(null);
     if (!serves.value) return ctx.pass();
     if (!txt) return ctx.fail(ctx.zone.resource, 'missing');
     const problems = problemsOf(txt.contact, txt.expires, txt.expiresText);
     if (problems.length === 0) return ctx.fail(ctx.zone.resource, 'expired', { expires: txt.expires!.toISOString() });
     if (txt.expires !== null && txt.expires.getTime() <= ctx.now.getTime()) problems.push(`it expired on ${txt.expires.toISOString()}`);
+    // An incomplete file that has not expired yet is said to expire too, from its Expires on.
+    else if (txt.expires !== null) ctx.holdsUntil(txt.expires);
     ctx.fail(ctx.zone.resource, 'incomplete', { problems: problems.join('; ') });
   },
 });
