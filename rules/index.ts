@@ -54,6 +54,9 @@ import rateLimitingMissing from './rate-limiting-missing.js';
 import firewallNoBlockingRules from './firewall-no-blocking-rules.js';
 import owaspRulesetNotDeployed from './owasp-ruleset-not-deployed.js';
 import originPullsOff from './origin-pulls-off.js';
+import clientSideSecurityOff from './client-side-security-off.js';
+import securityTxtMissing from './security-txt-missing.js';
+import clientSideScriptAlertMissing from './client-side-script-alert-missing.js';
 import dnsDanglingTarget from './dns-dangling-target.js';
 import accountMemberNo2fa from './account-member-no-2fa.js';
 
@@ -113,6 +116,9 @@ export const RULES: readonly AnyRule[] = [
   emailDmarcMissing,
   emailDkimMissing,
   zoneNotActive,
+  clientSideSecurityOff,
+  securityTxtMissing,
+  clientSideScriptAlertMissing,
   invitePending,
   scanCoverage,
   accountMemberNo2fa,

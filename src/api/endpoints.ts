@@ -86,6 +86,10 @@ export const ZONE_OBJECT_READS = {
   // Zone-level authenticated origin pulls (`{enabled}`); the global switch and per-hostname pulls are other endpoints.
   origin_pulls: '/zones/{zone_id}/origin_tls_client_auth/settings',
   ratelimit_entrypoint: '/zones/{zone_id}/rulesets/phases/http_ratelimit/entrypoint',
+  // Client-side security (formerly Page Shield) settings: `{enabled, use_cloudflare_reporting_endpoint, use_connection_url_path, updated_at}`.
+  page_shield: '/zones/{zone_id}/page_shield',
+  // The security.txt the edge serves for the zone (RFC 9116 fields: contact, expires, encryption, policy...).
+  security_txt: '/zones/{zone_id}/security-center/securitytxt',
 } as const;
 
 /**
@@ -96,12 +100,16 @@ export const RESOLVED_READS = ['dns_targets'] as const;
 export type ResolvedRead = (typeof RESOLVED_READS)[number];
 
 /**
- * What a rule may declare of an account, read once per account with a zone in the scan (not per
- * zone): `account_members`, the account's members with their roles and whether each has two-factor
- * authentication (`GET /accounts/{account_id}/members`, paged).
+/**
+ * What a rule may declare of an account: read once per account with a zone in the scan (not per
+ * zone), stored in `account_objects` one row per item. `account_members`: the account's members
+ * with their roles and whether each has two-factor authentication (`GET
+ * /accounts/{account_id}/members`, paged). `notification_policies`: which alerts reach someone
+ * (`alert_type`, `enabled`, `filters`, `mechanisms`; one answer, unpaged).
  */
 export const ACCOUNT_READS = {
   account_members: LIST_ENDPOINTS.accountMembers.template,
+  notification_policies: '/accounts/{account_id}/alerting/v3/policies',
 } as const;
 export type AccountRead = keyof typeof ACCOUNT_READS;
 

@@ -476,6 +476,12 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       },
       readAccountObject: (zone, accountId, endpoint, path, absentCode) => this.readAccountObject(zone, accountId, endpoint, path, absentCode),
       readAccountList: (accountId, endpoint, key) => this.readAccountList(accountId, endpoint, key),
+      readAccountAnswer: (accountId, endpoint, path) => {
+        const key = partKey(accountId, endpoint);
+        let read = this.accountLists.get(key);
+        if (!read) this.accountLists.set(key, (read = this.readAccountAnswer(accountId, endpoint, path)));
+        return read.then(() => undefined);
+      },
       hasPartition: (zone, endpoint) => this.o.writer.hasPartition('zone', zone.id, endpoint),
       lastAnswered: (zone, endpoint) => this.o.writer.lastAnswered('zone', zone.id, endpoint),
       list: (path, endpoint, zone) =>
@@ -558,6 +564,31 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
       this.accountLists.set(id, read);
     }
     await read;
+  }
+
+  /**
+   * A list of an account into the account's own partition (account_objects), one unpaged answer
+   * (the notification policies are served whole). Its zones' reads share it (kit.readAccountAnswer):
+   * the first to ask reads it; a failure that may pass waits for the repair pass like any read.
+   */
+  private async readAccountAnswer(accountId: string, endpoint: Endpoint, path: string): Promise<void> {
+    const partition = this.partition('account', accountId, endpoint);
+    try {
+      const answer = await this.clientOf(accountId).get<unknown>(path, { signal: this.signal });
+      this.anyReadSucceeded = true;
+      if (!Array.isArray(answer.result)) {
+        const message = 'the API answered without a list';
+        partition.finish({ state: 'failed', pages: 1, items: 0, message });
+        this.missing('account', accountId, null, endpoint, 'failed', message);
+        return;
+      }
+      const items = answer.result.filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object' && !Array.isArray(i));
+      if (items.length) partition.write(items);
+      partition.finish({ state: 'ok', pages: 1, items: items.length });
+    } catch (err) {
+      if (this.deferred(err, partition, () => this.readAccountAnswer(accountId, endpoint, path))) return;
+      this.failed(partition, err, 0, 0, null);
+    }
   }
 
   /**

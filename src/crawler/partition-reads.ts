@@ -297,8 +297,10 @@ export abstract class PartitionReads {
     const partition = this.partition('zone', zone.id, endpoint);
     try {
       const answer = await this.clientOf(zone.account?.id).get<Record<string, unknown>>(path, { query, signal: this.signal });
-      partition.write([answer.result]);
-      partition.finish({ state: 'ok', pages: 1, items: 1 });
+      // `result: null` is an answer with no object (a security.txt never set up), stored as none.
+      const none = answer.result === null || answer.result === undefined;
+      if (!none) partition.write([answer.result]);
+      partition.finish({ state: 'ok', pages: 1, items: none ? 0 : 1 });
       this.answered('zone', zone.id, endpoint);
       return answer.result && typeof answer.result === 'object' ? answer.result : null;
     } catch (err) {

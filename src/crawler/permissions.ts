@@ -60,6 +60,11 @@ export const PERMISSION_GROUPS: readonly PermissionGroup[] = [
     probe: (z) => ({ path: zonePath(z, '/rulesets'), query: { per_page: '1' } }),
   },
   { label: 'Zone · Bot Management · Read', partitions: ['bot_management'], probe: (z) => ({ path: zonePath(z, '/bot_management') }) },
+  { label: 'Zone · Page Shield · Read', partitions: ['page_shield'], probe: (z) => ({ path: zonePath(z, '/page_shield') }) },
+  // The same permission as the settings (vendor API reference: Security TXT), checked on its own: a
+  // token's policies may grant it per zone alike, and the settings' probe asks a setting, which a
+  // night that reads every zone's settings would otherwise ask once more than a full scan.
+  { label: 'Zone · Zone Settings · Read', partitions: ['security_txt'], probe: (z) => ({ path: zonePath(z, '/security-center/securitytxt') }) },
 ];
 
 const GROUP_OF = new Map<Endpoint, PermissionGroup>(PERMISSION_GROUPS.flatMap((g) => g.partitions.map((p) => [p, g] as const)));

@@ -61,6 +61,32 @@ export interface ZoneSecurity {
   bots: BotConfig;
   /** Zone-level authenticated origin pulls (`GET /origin_tls_client_auth/settings`: `{enabled}`). */
   originPulls: boolean;
+  /** Client-side security (formerly Page Shield) settings, as `GET /page_shield` serves them. */
+  pageShield: PageShieldConfig;
+  /** The zone's security.txt (`GET /security-center/securitytxt`); null: none set up (the GET answers `result: null`). */
+  securityTxt: SecurityTxtConfig | null;
+}
+
+/** vendor's API reference: Page Shield settings (`enabled`, `use_cloudflare_reporting_endpoint`, `use_connection_url_path`, `updated_at`). */
+export interface PageShieldConfig {
+  enabled: boolean;
+  use_cloudflare_reporting_endpoint: boolean;
+  use_connection_url_path: boolean;
+  updated_at: string;
+}
+
+/** vendor's API reference: Security TXT (RFC 9116 fields; the lists are arrays of URIs). */
+export interface SecurityTxtConfig {
+  enabled: boolean;
+  contact: string[];
+  /** Null: a file without Expires (stored before the vendor required it), answered without the field. */
+  expires: string | null;
+  encryption: string[];
+  policy: string[];
+  acknowledgments: string[];
+  canonical: string[];
+  hiring: string[];
+  preferred_languages: string;
 }
 
 export const SETTING_IDS: readonly SettingId[] = [
@@ -134,6 +160,10 @@ export function defaultSecurity(since: string): ZoneSecurity {
     rateLimitRules: null,
     bots: defaultBots(),
     originPulls: false,
+    // Client-side security is off until switched on; CSP reports go to the vendor's endpoint and
+    // connection URLs are analysed without their paths unless asked (vendor's API reference: Page Shield settings).
+    pageShield: { enabled: false, use_cloudflare_reporting_endpoint: true, use_connection_url_path: false, updated_at: since },
+    securityTxt: null,
   };
 }
 

@@ -37,6 +37,22 @@ export interface Account {
   managedEntrypoint?: Ruleset | null;
   /** Its members (GET /accounts/{id}/members); absent: the user alone, as Super Administrator with two-factor (members.ts). */
   members?: Member[];
+  /** `GET /accounts/{id}/alerting/v3/policies`: the account's notification policies, as served. */
+  notificationPolicies?: NotificationPolicy[];
+}
+
+/** vendor's API reference: Notification policies (one of the list `GET /alerting/v3/policies` serves). */
+export interface NotificationPolicy {
+  id: string;
+  name: string;
+  description: string;
+  alert_type: string;
+  enabled: boolean;
+  mechanisms: Record<string, Array<{ id: string }>>;
+  /** `zones`: the zone ids the policy is limited to; absent: every zone of the account. */
+  filters: { zones?: string[] };
+  created: string;
+  modified: string;
 }
 
 export interface DnsRecord {

@@ -30,6 +30,9 @@ const PCI_8_4_1 = pci('8.4.1', 'MFA is implemented for all non-console access in
 const PCI_6_4_2 = pci('6.4.2', 'An automated solution detects and prevents web-based attacks on public-facing web applications');
 const NIST_IA_2_1 = nist('IA-2(1)', 'Multi-factor Authentication to Privileged Accounts');
 const NIST_IA_2_2 = nist('IA-2(2)', 'Multi-factor Authentication to Non-privileged Accounts');
+const PCI_6_4_3 = pci('6.4.3', "Payment page scripts executed in the consumer's browser are authorized, integrity-checked and inventoried");
+const PCI_11_6_1 = pci('11.6.1', 'A change- and tamper-detection mechanism alerts personnel to unauthorized changes to payment pages');
+const NIST_RA_5_11 = nist('RA-5(11)', 'Vulnerability Monitoring and Scanning | Public Disclosure Program');
 const NIST_IA_3 = nist('IA-3', 'Device Identification and Authentication');
 const NIST_SC_5 = nist('SC-5', 'Denial-of-Service Protection');
 const NIST_SC_7 = nist('SC-7', 'Boundary Protection');
@@ -157,6 +160,17 @@ export const RULE_CONTROLS: Readonly<Record<string, readonly Control[]>> = Objec
   // A member without two-factor signs in to the dashboard, which configures every zone of the
   // account, with a password alone (8.4.1 for administrators; IA-2(1) privileged, IA-2(2) the rest).
   'account-member-no-2fa': [PCI_8_4_1, NIST_IA_2_1, NIST_IA_2_2],
+
+  // 6.4.3: the scripts a payment page loads in the browser are inventoried and their integrity
+  // assured; client-side security's script monitor is the vendor's mechanism for it (vendor docs:
+  // Page Shield, PCI DSS compliance), and it inventories nothing while off.
+  'client-side-security-off': [PCI_6_4_3],
+  // 11.6.1: unauthorised changes to the scripts and headers of payment pages are detected and
+  // personnel are alerted; the code change and malicious script notifications are that alert.
+  'client-side-script-alert-missing': [PCI_11_6_1],
+  // RA-5(11): a public reporting channel for vulnerabilities in the organisation's systems; the
+  // security.txt file (RFC 9116) is the standard way to publish it for a web site.
+  'security-txt-missing': [NIST_RA_5_11],
 });
 
 /** The controls a built-in rule gives evidence for: empty for rules with no clear mapping and for unknown ids. */

@@ -65,10 +65,11 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
   /**
    * What the rule needs read beyond the lists every scan reads: zone settings (`setting:ssl`),
    * single objects (`dnssec`, `universal_ssl`, `custom_entrypoint`, `ratelimit_entrypoint`,
-   * `bot_management`, `origin_pulls`), and `dns_targets` (the names CNAME, MX, NS and SRV records
-   * point at, resolved through DNS by the scan: no API call), and `account_members` (each account's
-   * members, read once per account of the scan). A scan reads the union over the enabled rules, one
-   * call each per zone (a list's pages per account for account reads), and nothing no enabled rule declares.
+   * `bot_management`, `origin_pulls`, `page_shield`, `security_txt`), and `dns_targets` (the names
+   * CNAME, MX, NS and SRV records point at, resolved through DNS by the scan: no API call), and the
+   * account reads `account_members` and `notification_policies` (read once per account of the
+   * scan). A scan reads the union over the enabled rules, one call each per zone (a list's pages per
+   * account for account reads), and nothing no enabled rule declares.
    */
   reads?: readonly ZoneRead[];
 }

@@ -1,9 +1,10 @@
 import type { AccountRow, CoverageRow, Readout, SnapshotReader, ZoneRow } from '../snapshot/reader.js';
 
-// A coverage row as coverage() hands it to the rules: part of the view's vocabulary.
-export type { CoverageRow };
+// A coverage row as coverage() hands it to the rules, and a zone as zones() does: part of the view's vocabulary.
+export type { CoverageRow, ZoneRow };
 import { parseInvite, type Invite } from './models.js';
 import { parseAccountMember, type AccountMember } from './account-member.js';
+import { parseNotificationPolicy, parsePageShield, type NotificationPolicy, type PageShieldSettings } from './client-side-models.js';
 
 /** The scan as organisation rules see it: the user's accounts, invites, zones and what was read. */
 export class SnapshotView {
@@ -38,6 +39,18 @@ export class SnapshotView {
   accountMembers(accountId: string): Readout<AccountMember> {
     const r = this.reader.accountMembers(accountId);
     return r.known ? { known: true, items: r.items.map((m) => parseAccountMember(m.id, m.raw)) } : r;
+  }
+
+  /** An account's notification policies (unknown when not read, refused or failed). */
+  notificationPolicies(accountId: string): Readout<NotificationPolicy> {
+    const r = this.reader.accountObjects(accountId, 'notification_policies');
+    return r.known ? { known: true, items: r.items.map((i) => parseNotificationPolicy(i.id, i.raw)) } : r;
+  }
+
+  /** A zone's client-side security settings; null: the API answered none. */
+  pageShieldOf(zoneId: string): { known: true; value: PageShieldSettings | null } | { known: false; state: string; reason: string } {
+    const r = this.reader.zoneObject(zoneId, 'page_shield');
+    return r.known ? { known: true, value: r.items[0] ? parsePageShield(r.items[0].raw) : null } : r;
   }
 
   /** The zones the scan read, by name, within its scope. */

@@ -24,6 +24,7 @@ import {
 } from './models.js';
 import type { Named, ResourceRef } from './resource-ref.js';
 import { parseJson } from './json-fields.js';
+import { parsePageShield, parseSecurityTxt, type PageShieldSettings, type SecurityTxt } from './client-side-models.js';
 import type { ZoneSetting } from '../api/endpoints.js';
 import {
   parseBotManagement,
@@ -243,6 +244,36 @@ export class ZoneView {
   /** Zone-level authenticated origin pulls. */
   originPulls(): ObjectReadout<{ enabled: boolean | null }> {
     return this.memo('originPulls', () => single(this.reader.zoneObject(this.zone.id, 'origin_pulls'), (r) => parseOriginPulls(r.raw)));
+  }
+
+  /** Client-side security (formerly Page Shield) settings. */
+  pageShield(): ObjectReadout<PageShieldSettings> {
+    return this.memo('pageShield', () => single(this.reader.zoneObject(this.zone.id, 'page_shield'), (r) => parsePageShield(r.raw)));
+  }
+
+  /** The security.txt the edge serves for the zone; null: the API answered none. */
+  securityTxt(): ObjectReadout<SecurityTxt> {
+    return this.memo('securityTxt', () => single(this.reader.zoneObject(this.zone.id, 'security_txt'), (r) => parseSecurityTxt(r.raw)));
+  }
+
+  /**
+   * Whether the edge serves the zone's web pages: the zone is active and not paused (else its DNS
+   * answers proxied names with the origin, vendor docs: pausing a zone), and a proxied A, AAAA or
+   * CNAME record sends browsers to the edge (vendor docs: proxy status; DNS-only records bypass it).
+   * What only the edge does to pages (client-side security, security.txt) needs such a record.
+   */
+  servesPages(): { known: true; value: boolean } | { known: false; state: string; reason: string } {
+    if (this.zone.status !== 'active' || this.zone.paused === true) return { known: true, value: false };
+    const records = this.proxiedWebRecords();
+    if (!records.known) return records;
+    return { known: true, value: records.items.length > 0 };
+  }
+
+  /** The proxied A, AAAA and CNAME records: the names whose pages the edge serves (when the zone is active). */
+  proxiedWebRecords(): Readout<DnsRecordFields> {
+    const records = this.dnsRecords();
+    if (!records.known) return records;
+    return { known: true, items: records.items.filter((r) => r.proxied === true && (r.type === 'A' || r.type === 'AAAA' || r.type === 'CNAME')) };
   }
 
   /**

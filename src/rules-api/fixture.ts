@@ -72,6 +72,10 @@ export interface FixtureZone {
   botManagement?: Item | null;
   /** `GET /zones/{id}/origin_tls_client_auth/settings` (`{enabled}`); omitted: not read. */
   originPulls?: Item | null;
+  /** `GET /zones/{id}/page_shield` (client-side security settings); omitted: not read. */
+  pageShield?: Item | null;
+  /** `GET /zones/{id}/security-center/securitytxt`; omitted: not read. Null: the API answered none. */
+  securityTxt?: Item | null;
   /** The `http_ratelimit` phase entry point; omitted: not read. Null: the zone has none (no rate limiting rules). */
   rateLimitEntrypoint?: Item | null;
   /** The zone's DNS targets as the scan resolved them (`{name, type, answer, reason?}` each); omitted: not resolved. */
@@ -97,6 +101,11 @@ export interface FixtureSpec {
    * zone was listed at once through `GET /zones`, whole or failing.
    */
   accountOwnedToken?: 'zones-listed' | 'zones-failed';
+  /**
+   * Each account's notification policies (`GET /accounts/{id}/alerting/v3/policies`), by account
+   * id: the policies, or how the read ended. An account not named: not read.
+   */
+  notificationPolicies?: Record<string, Item[] | Unread>;
 }
 
 export interface Fixture {
@@ -135,7 +144,7 @@ export class LockedSetting {
 }
 export const locked = (value: unknown): LockedSetting => new LockedSetting(value);
 
-const SECURITY_OBJECTS: Array<[Endpoint, 'dnssec' | 'universalSsl' | 'customEntrypoint' | 'accountEntrypoint' | 'botManagement' | 'originPulls' | 'rateLimitEntrypoint']> = [
+const SECURITY_OBJECTS: Array<[Endpoint, 'dnssec' | 'universalSsl' | 'customEntrypoint' | 'accountEntrypoint' | 'botManagement' | 'originPulls' | 'rateLimitEntrypoint' | 'pageShield' | 'securityTxt']> = [
   ['dnssec', 'dnssec'],
   ['universal_ssl', 'universalSsl'],
   ['custom_entrypoint', 'customEntrypoint'],
@@ -143,6 +152,8 @@ const SECURITY_OBJECTS: Array<[Endpoint, 'dnssec' | 'universalSsl' | 'customEntr
   ['bot_management', 'botManagement'],
   ['origin_pulls', 'originPulls'],
   ['ratelimit_entrypoint', 'rateLimitEntrypoint'],
+  ['page_shield', 'pageShield'],
+  ['security_txt', 'securityTxt'],
 ];
 
 const DEFAULT_ACCOUNT = { id: 'acc0000000000000000000000000000a', name: 'Example Org', type: 'standard' };
@@ -189,6 +200,10 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
     end('user', '', 'zones', spec.accountOwnedToken === 'zones-failed' ? 'failed' : undefined, () => 0);
   } else writeList('user', '', 'accounts', accounts, spec.unread?.accounts);
   writeList('user', '', 'invites', spec.invites ?? [], spec.unread?.invites);
+  for (const [accountId, policies] of Object.entries(spec.notificationPolicies ?? {})) {
+    if (typeof policies === 'string') writeList('account', accountId, 'notification_policies', [], policies);
+    else writeList('account', accountId, 'notification_policies', policies);
+  }
   for (const a of accounts) {
     if (spec.unreadListings?.includes(a['id'] as string)) end('account', a['id'] as string, 'zones', 'failed', () => 0);
     else end('account', a['id'] as string, 'zones', undefined, () => 0);

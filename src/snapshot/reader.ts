@@ -169,10 +169,10 @@ const dnsFieldsJson = (data: string): string =>
  */
 const SLICE_ROWS = 500;
 
-export type ZoneObjectEndpoint = 'migration_status' | 'migration_check' | 'migration_config' | 'entrypoint' | 'zone_settings' | 'dnssec' | 'universal_ssl' | 'custom_entrypoint' | 'account_entrypoint' | 'ratelimit_entrypoint' | 'bot_management' | 'origin_pulls' | 'dns_targets';
+export type ZoneObjectEndpoint = 'migration_status' | 'migration_check' | 'migration_config' | 'entrypoint' | 'zone_settings' | 'dnssec' | 'universal_ssl' | 'custom_entrypoint' | 'account_entrypoint' | 'ratelimit_entrypoint' | 'bot_management' | 'origin_pulls' | 'dns_targets' | 'page_shield' | 'security_txt';
 
 /** The endpoints stored in zone_objects: one row each, zone_settings one row per setting. */
-const ZONE_OBJECT_ENDPOINTS: readonly Endpoint[] = ['migration_status', 'migration_check', 'migration_config', 'entrypoint', 'zone_settings', 'dnssec', 'universal_ssl', 'custom_entrypoint', 'account_entrypoint', 'ratelimit_entrypoint', 'bot_management', 'origin_pulls', 'dns_targets'];
+const ZONE_OBJECT_ENDPOINTS: readonly Endpoint[] = ['migration_status', 'migration_check', 'migration_config', 'entrypoint', 'zone_settings', 'dnssec', 'universal_ssl', 'custom_entrypoint', 'account_entrypoint', 'ratelimit_entrypoint', 'bot_management', 'origin_pulls', 'dns_targets', 'page_shield', 'security_txt'];
 
 /** A zone_objects row as read (after its zone_id). */
 const ZONE_OBJECT_COLUMNS = 'endpoint, item_id, raw';
@@ -395,10 +395,15 @@ export class SnapshotReader {
     return this.readout('user', '', 'invites', (ref) => this.rawRows('invites', 'scope_id', '', ref));
   }
 
-  /** An account's members (`account_members`, one row each, as tables.ts keeps them), when the scan read them. */
+  /** An account's members (`account_members`, as tables.ts keeps them), when the scan read them. */
   accountMembers(accountId: string): Readout<RawRow> {
-    return this.readout('account', accountId, 'account_members', (ref) =>
-      (this.statement(`${this.valid('account_objects', 'item_id, raw', ref)} AND scope_id = ? AND endpoint = 'account_members' ORDER BY item_id`).all(accountId) as Array<Record<string, unknown>>).map((r) => ({
+    return this.accountObjects(accountId, 'account_members');
+  }
+
+  /** A list of an account stored one row per item (account_objects): unknown when not read whole. */
+  accountObjects(accountId: string, endpoint: Endpoint): Readout<RawRow> {
+    return this.readout('account', accountId, endpoint, (ref) =>
+      (this.statement(`${this.valid('account_objects', 'item_id, raw', ref)} AND scope_id = ? AND endpoint = ? ORDER BY item_id`).all(accountId, endpoint) as Array<Record<string, unknown>>).map((r) => ({
         id: r['item_id'] as string,
         raw: r['raw'] as string,
       })),

@@ -28,6 +28,9 @@ export type Endpoint =
   | 'bot_management'
   | 'origin_pulls'
   | 'dns_targets'
+  | 'page_shield'
+  | 'security_txt'
+  | 'notification_policies'
   | 'rulesets'
   | 'audit_log'
   | 'waf_packages'
@@ -121,6 +124,10 @@ export const TABLES: Record<Endpoint, TableSpec | null> = {
   origin_pulls: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
   // One row per target name resolved for the zone's records (the resolution is part of the scan).
   dns_targets: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (i) => str(i['name']) ?? JSON.stringify(i), columns: none },
+  page_shield: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
+  security_txt: { table: 'zone_objects', scopeColumn: 'zone_id', endpointColumn: 'endpoint', itemId: (_, e) => e, columns: none },
+  // The account's notification policies, one row each, with the account (account_objects, migration 14).
+  notification_policies: { table: 'account_objects', scopeColumn: 'scope_id', endpointColumn: 'endpoint', itemId: byId, columns: none },
   // The account's audit log since the last scan: read to decide what to read again, stores nothing.
   audit_log: null,
   // The zone's rulesets list (no rules): which phase entry points exist, and their versions.

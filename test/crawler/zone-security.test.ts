@@ -71,14 +71,17 @@ describe('zone security reads', () => {
       'ssl', 'min_tls_version', 'tls_1_3', 'always_use_https', 'automatic_https_rewrites', 'security_header', 'security_level', 'browser_check', 'waf',
       'development_mode', 'always_online', 'email_obfuscation', 'hotlink_protection', 'ip_geolocation', 'challenge_ttl',
     ]);
-    // 6 objects: the 3 before, and bot_management (bot-fight-mode-off), origin_pulls (origin-pulls-off),
-    // ratelimit_entrypoint (rate-limiting-missing).
-    expect(reads.objects).toEqual(['dnssec', 'universal_ssl', 'custom_entrypoint', 'bot_management', 'origin_pulls', 'ratelimit_entrypoint']);
+    // 8 objects: the 3 before, and bot_management (bot-fight-mode-off), origin_pulls (origin-pulls-off),
+    // ratelimit_entrypoint (rate-limiting-missing), page_shield (client-side-security-off),
+    // security_txt (security-txt-missing).
+    expect(reads.objects).toEqual(['dnssec', 'universal_ssl', 'custom_entrypoint', 'bot_management', 'origin_pulls', 'ratelimit_entrypoint', 'page_shield', 'security_txt']);
+    // The members and the notification policies are the account's: read per account, not per zone.
+    expect(reads.accounts).toEqual(['account_members', 'notification_policies']);
     // dns-dangling-target's resolutions go to DNS, not to the API: no call.
     expect(reads.resolved).toEqual(['dns_targets']);
-    // 21 calls at most per zone: 15 settings + 6 objects (was 8 + 3 = 11); development_mode is not
+    // 23 calls at most per zone: 15 settings + 8 objects (was 8 + 3 = 11); development_mode is not
     // asked where the zone list carries it (below).
-    expect(callsPerZone(reads)).toBe(21);
+    expect(callsPerZone(reads)).toBe(23);
     const emu = await emulator({ dataset });
     const { reader, result } = await scan(emu, reads);
     expect(result.missing).toEqual([]);
@@ -91,6 +94,8 @@ describe('zone security reads', () => {
     // Every zone has bot settings and an origin pulls switch, on every plan: one call each per zone.
     expect(byRoute['GET /zones/{zone_id}/bot_management']).toBe(3);
     expect(byRoute['GET /zones/{zone_id}/origin_tls_client_auth/settings']).toBe(3);
+    expect(byRoute['GET /zones/{zone_id}/page_shield']).toBe(3);
+    expect(byRoute['GET /zones/{zone_id}/security-center/securitytxt']).toBe(3);
     // No zone here has rate limiting rules: each rulesets list shows no http_ratelimit phase, so none is asked.
     expect([...emu.org.zonesById.values()].filter((z) => z.security.rateLimitRules !== null)).toEqual([]);
     expect(byRoute['GET /zones/{zone_id}/rulesets/phases/http_ratelimit/entrypoint']).toBeUndefined();

@@ -168,6 +168,31 @@ describe("the catalogue on the tests' organisation", () => {
     // vendor docs: List Members: Acme Bank Group's operations contractor, an Administrator, has no
     // two-factor (high); its pending auditor is an invitation, not judged. Named by masked e-mail.
     ['account-member-no-2fa', ['o***@acme-bank.example high']],
+    // Client-side security is on for acme-payments and fabrikam; northwind-blog (paused) and
+    // northwind-staging (pending) serve no pages: not applicable. Every other zone fails.
+    [
+      'client-side-security-off',
+      [
+        'acme-bank.example medium', 'acme-cards.example medium', 'acme-careers.example medium', 'acme-invest.example medium', 'acme-loans.example medium',
+        'contoso-clinic.example medium', 'contoso-portal.example medium', 'contoso-records.example medium',
+        'fabrikam-outlet.example medium', 'fabrikam-rentals.example medium', 'fabrikam-shop-eu.example medium', 'fabrikam-stores.example medium', 'fabrikam-trails.example medium',
+        'northwind-shop.example medium', 'northwind.example medium', 'pet-photos.example.org medium', 'tinkerer.test medium', 'weekend-hack.test medium',
+      ],
+    ],
+    // RFC 9116: fabrikam publishes a complete, current file; acme-bank's expired, northwind's has no
+    // contact; the others serving pages publish none.
+    [
+      'security-txt-missing',
+      [
+        'acme-bank.example low', 'acme-cards.example low', 'acme-careers.example low', 'acme-invest.example low', 'acme-loans.example low', 'acme-payments.example low',
+        'contoso-clinic.example low', 'contoso-portal.example low', 'contoso-records.example low',
+        'fabrikam-outlet.example low', 'fabrikam-rentals.example low', 'fabrikam-shop-eu.example low', 'fabrikam-stores.example low', 'fabrikam-trails.example low',
+        'northwind-shop.example low', 'northwind.example low', 'pet-photos.example.org low', 'tinkerer.test low', 'weekend-hack.test low',
+      ],
+    ],
+    // Acme Bank Group sends both alerts; Fabrikam Outdoor's code change policy is disabled; the other
+    // accounts have client-side security on nowhere (not applicable).
+    ['client-side-script-alert-missing', ['Fabrikam Outdoor medium']],
   ])('%s fails exactly on the case map', (rule, expected) => {
     expect(failures(rule)).toEqual(expected);
   });

@@ -29,6 +29,12 @@ const CONTROLS: Record<string, { title: RegExp; asks: string }> = {
   'PCI DSS 6.4.2': { title: /web-based attacks/, asks: 'a WAF in front of public-facing web applications, running and up to date' },
   // PCI DSS 8.4.1: "MFA is implemented for all non-console access into the CDE for personnel with administrative access".
   'PCI DSS 8.4.1': { title: /^MFA is implemented for all non-console access into the CDE for personnel with administrative access$/, asks: 'administrators sign in with more than a password' },
+  // PCI DSS 6.4.3: payment page scripts loaded and executed in the consumer's browser are managed: each "authorized",
+  // its "integrity" assured, and "an inventory of all scripts" kept.
+  'PCI DSS 6.4.3': { title: /scripts.*browser.*inventoried/, asks: 'payment page scripts authorised, integrity-assured and inventoried' },
+  // PCI DSS 11.6.1: "a change- and tamper-detection mechanism is deployed" "to alert personnel to unauthorized
+  // modification" of the HTTP headers and contents of payment pages.
+  'PCI DSS 11.6.1': { title: /tamper-detection.*alerts personnel/, asks: 'personnel alerted to unauthorised changes to payment pages' },
   // NIST control names, as the catalogue gives them.
   // IA-2(1) and IA-2(2): "Implement multi-factor authentication for access to privileged accounts" / "to non-privileged accounts".
   'NIST SP 800-53 IA-2(1)': { title: /^Multi-factor Authentication to Privileged Accounts$/, asks: 'multi-factor authentication for privileged accounts' },
@@ -42,6 +48,8 @@ const CONTROLS: Record<string, { title: RegExp; asks: string }> = {
   'NIST SP 800-53 SC-20': { title: /^Secure Name\/Address Resolution Service \(Authoritative Source\)$/, asks: 'origin authentication and integrity artefacts with authoritative answers (DNSSEC)' },
   'NIST SP 800-53 SC-22': { title: /^Architecture and Provisioning for Name\/Address Resolution Service$/, asks: 'internal and external role separation of name resolution' },
   'NIST SP 800-53 SC-23': { title: /^Session Authenticity$/, asks: 'the authenticity of communication sessions protected' },
+  // RA-5(11), a control enhancement: "establish a public reporting channel for receiving reports of vulnerabilities".
+  'NIST SP 800-53 RA-5(11)': { title: /^Vulnerability Monitoring and Scanning \| Public Disclosure Program$/, asks: 'a public channel for vulnerability reports' },
   // SI-8 references SP 800-177 (Trustworthy Email), which recommends SPF, DKIM and DMARC.
   'NIST SP 800-53 SI-8': { title: /^Spam Protection$/, asks: 'spam protection mechanisms detect and act on unsolicited messages' },
 };
@@ -102,6 +110,9 @@ const EXPECTED: Array<[rule: string, controls: string[], why: string]> = [
   ['email-dmarc-missing', ['PCI DSS 5.4.1', 'NIST SP 800-53 SI-8'], '5.4.1 guidance names DMARC; SI-8 cites SP 800-177'],
   ['email-dkim-missing', ['PCI DSS 5.4.1', 'NIST SP 800-53 SI-8'], '5.4.1 guidance names DKIM; SI-8 cites SP 800-177'],
   ['zone-not-active', ['PCI DSS 6.4.2', 'NIST SP 800-53 SC-7'], 'a paused zone bypasses every edge protection'],
+  ['client-side-security-off', ['PCI DSS 6.4.3'], '6.4.3: "an inventory of all scripts" of payment pages; the script monitor is it'],
+  ['security-txt-missing', ['NIST SP 800-53 RA-5(11)'], 'RA-5(11): "a public reporting channel for receiving reports of vulnerabilities"'],
+  ['client-side-script-alert-missing', ['PCI DSS 11.6.1'], '11.6.1: a mechanism "to alert personnel to unauthorized modification" of payment pages'],
   ['invite-pending', [], "about the audit's own evidence: an account it cannot see"],
   ['scan-coverage', [], "about the audit's own evidence"],
   ['account-member-no-2fa', ['PCI DSS 8.4.1', 'NIST SP 800-53 IA-2(1)', 'NIST SP 800-53 IA-2(2)'], 'a dashboard login that configures every zone, with a password alone'],

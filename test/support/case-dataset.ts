@@ -165,6 +165,21 @@
  * |                           | contoso-records (empty, no account rule)| migrated acme-loans, -invest, -careers|
  * |                           |                                         | and northwind-blog                    |
  *
+ * Client-side security, security.txt and notification policies (issue 52); every other zone that
+ * serves pages keeps the vendor's defaults (client-side security off, no security.txt), so it fails
+ * client-side-security-off and security-txt-missing (missing):
+ *
+ * | check                     | failing                                 | passing                               |
+ * |---------------------------|-----------------------------------------|---------------------------------------|
+ * | client-side security off  | every other zone serving pages          | acme-payments.example, fabrikam.example|
+ * |                           |                                         | (on); zones serving no pages (paused, |
+ * |                           |                                         | pending, nothing proxied)             |
+ * | security.txt              | acme-bank.example (expired now-20d),    | fabrikam.example (contact, expires    |
+ * |                           | northwind.example (no contact), every   | now+180d, policy, encryption)         |
+ * |                           | other zone serving pages (none)         |                                       |
+ * | client-side alerts        | Fabrikam Outdoor (malicious scripts     | Acme Bank Group (both alerts, every   |
+ * |                           | only; code change policy disabled)      | zone); accounts with it on nowhere    |
+ *
  * Invites: pending to Globex Partners (not a member) and to Northwind Retail, expired and accepted
  * to Acme Bank Group, rejected to Northwind Retail.
  *
@@ -388,6 +403,8 @@ function acmeBank(): DatasetZone {
       custom_rules: [{ action: 'block', expression: 'ip.geoip.country in {"KP" "IR"}', description: 'Block sanctioned countries' }, { action: 'skip', expression: 'ip.src in {192.0.2.0/24}', action_parameters: { phases: ['http_request_firewall_managed'] }, description: 'Let the weekly scanner past the managed rules' }],
       // Its origin is exposed (dns-origin-exposed), but only the vendor's edge can complete TLS with it.
       origin_pulls: true,
+      // Published once and never renewed: past its Expires (security-txt-missing, expired).
+      security_txt: { contact: ['mailto:security@acme-bank.example'], expires: 'now-20d', policy: ['https://acme-bank.example/disclosure'] },
     }),
     created_on: ago(2400),
     activated_on: ago(2399),
@@ -450,7 +467,8 @@ function acmePayments(): DatasetZone {
     plan: 'enterprise',
     // Locked by an account policy so that no one raises it under the old terminals: the API answers
     // it with its value and editable false (vendor's API reference: zone settings, editable).
-    security: hardened({ settings: { min_tls_version: '1.0' }, settings_locked: ['min_tls_version'] }),
+    // The payment pages' scripts are watched (client-side security on, PCI DSS 6.4.3).
+    security: hardened({ settings: { min_tls_version: '1.0' }, settings_locked: ['min_tls_version'], page_shield: { enabled: true, updated_at: 'now-200d' } }),
     created_on: ago(1500),
     activated_on: ago(1500),
     modified_on: ago(1),
@@ -726,7 +744,8 @@ function northwind(): DatasetZone {
   return {
     name: zone,
     plan: 'pro',
-    security: hardened({ settings: { ssl: 'full' }, dnssec: 'error', custom_rules: customBlocks(17, 'NW-FW') }),
+    // A security.txt stored before the vendor required a contact: incomplete (security-txt-missing).
+    security: hardened({ settings: { ssl: 'full' }, dnssec: 'error', custom_rules: customBlocks(17, 'NW-FW'), security_txt: { contact: [], expires: 'now+100d' } }),
     created_on: ago(3000),
     activated_on: ago(3000),
     modified_on: ago(2),
@@ -1007,6 +1026,8 @@ function fabrikam(): DatasetZone {
     ca: 'lets_encrypt',
     security: {
       settings: { ssl: 'strict', security_header: { ...YEAR_OF_HSTS, max_age: 63_072_000, preload: true } },
+      page_shield: { enabled: true, use_connection_url_path: true, updated_at: 'now-30d' },
+      security_txt: { contact: ['mailto:security@fabrikam.example', 'https://fabrikam.example/report'], expires: 'now+180d', encryption: ['https://fabrikam.example/pgp.txt'], policy: ['https://fabrikam.example/disclosure'] },
       managed_rules: [
         { action: 'skip', expression: FABRIKAM_PARTNERS, description: 'Partner stock feed', action_parameters: { ruleset: 'current' } },
         executeManaged(),
@@ -1199,6 +1220,11 @@ export function caseDataset(): DatasetFile {
       created_on: ago(2500),
       zones: [acmeBank(), acmePayments(), acmeCards(), acmeLoans(), acmeInvest(), acmeCareers()],
       members: ACME_MEMBERS,
+      // Both client-side alerts, for every zone (client-side-script-alert-missing passes).
+      notification_policies: [
+        { name: 'Skimmer on a page', alert_type: 'scriptmonitor_alert_new_malicious_scripts', email: 'soc@acme-bank.example' },
+        { name: 'Payment page script changed', alert_type: 'scriptmonitor_alert_new_code_change_detections', email: 'soc@acme-bank.example' },
+      ],
     },
     {
       name: NORTHWIND,
@@ -1214,6 +1240,11 @@ export function caseDataset(): DatasetFile {
       name: FABRIKAM,
       created_on: ago(1200),
       zones: [fabrikam(), fabrikamShopEu(), fabrikamOutlet(), fabrikamRentals(), fabrikamStores(), fabrikamTrails()],
+      // The malicious script alert only, and a code change policy left disabled (client-side-script-alert-missing fails).
+      notification_policies: [
+        { name: 'Malicious scripts', alert_type: 'scriptmonitor_alert_new_malicious_scripts' },
+        { name: 'Script changes (too noisy)', alert_type: 'scriptmonitor_alert_new_code_change_detections', enabled: false },
+      ],
     },
     {
       name: CONTOSO,

@@ -8,7 +8,7 @@ import { managedEntrypoint } from './managed-entrypoint.js';
 import { migration } from './migration.js';
 import { rulesetsList } from './rulesets-list.js';
 import { zoneSettings } from './zone-settings.js';
-import { botManagement, customEntrypoint, dnssec, originPulls, ratelimitEntrypoint, universalSsl } from './zone-objects.js';
+import { botManagement, customEntrypoint, dnssec, notificationPolicies, originPulls, pageShield, ratelimitEntrypoint, securityTxt, universalSsl } from './zone-objects.js';
 import type { ZoneRead } from './zone-read.js';
 
 /**
@@ -34,6 +34,9 @@ export const ZONE_READS: readonly ZoneRead[] = [
   botManagement,
   originPulls,
   accountMembers,
+  pageShield,
+  securityTxt,
+  notificationPolicies,
 ];
 
 export type { ZoneRead } from './zone-read.js';

@@ -1,4 +1,4 @@
-import { fillPath, ZONE_OBJECT_READS } from '../../api/endpoints.js';
+import { ACCOUNT_READS, fillPath, ZONE_OBJECT_READS } from '../../api/endpoints.js';
 import { readEntrypoint } from './entrypoint.js';
 import type { ZoneRead } from './zone-read.js';
 
@@ -83,5 +83,67 @@ export const ratelimitEntrypoint: ZoneRead = {
   async run(kit, facts) {
     if (!kit.reads?.objects.includes('ratelimit_entrypoint')) return;
     await readEntrypoint(kit, facts, 'ratelimit_entrypoint', 'http_ratelimit');
+  },
+};
+
+/**
+ * Client-side security (formerly Page Shield): one settings object every zone has, `enabled` false
+ * until switched on, changed only by writes the account audit log records with the zone (vendor
+ * docs: Audit Logs version 2 record every user-initiated action, API or dashboard). Optional: it
+ * needs the Page Shield Read permission, which tokens made for the other reads lack; its rules then
+ * say what they cannot judge and the scan stays complete.
+ */
+export const pageShield: ZoneRead = {
+  name: 'client-side security settings',
+  endpoint: `GET ${ZONE_OBJECT_READS.page_shield}`,
+  scope: 'zone',
+  partitions: ['page_shield'],
+  refresh: 'zone-changed',
+  optional: true,
+  async run(kit, { zone }) {
+    if (!kit.reads?.objects.includes('page_shield')) return;
+    await kit.readObject(zone, 'page_shield', fillPath(ZONE_OBJECT_READS.page_shield, { zone_id: zone.id }));
+  },
+};
+
+/**
+ * The security.txt the edge serves for the zone (vendor API reference: Security TXT; `result` null
+ * or without `enabled` when none was set up). Changed only by logged writes; its `expires` passing
+ * needs no read, the rule judges the stored date against the scan's time. Read with Zone Settings
+ * Read, which the scan needs anyway: not optional.
+ */
+export const securityTxt: ZoneRead = {
+  name: 'security.txt',
+  endpoint: `GET ${ZONE_OBJECT_READS.security_txt}`,
+  scope: 'zone',
+  partitions: ['security_txt'],
+  refresh: 'zone-changed',
+  async run(kit, { zone }) {
+    if (!kit.reads?.objects.includes('security_txt')) return;
+    await kit.readObject(zone, 'security_txt', fillPath(ZONE_OBJECT_READS.security_txt, { zone_id: zone.id }));
+  },
+};
+
+/**
+ * The account's notification policies (vendor API reference: Notification policies, `GET
+ * /accounts/{account_id}/alerting/v3/policies`, served whole): one call per account and scan,
+ * whatever its number of zones, kept in the account's own partition (account_objects). Read on
+ * every scan, never carried: the account audit log records changes to them with no zone, which
+ * the crawler's reading of the log (audit-log.ts) keeps only per zone; one request per account a
+ * night costs less than carrying it safely would. Optional: it needs Notifications Read (or
+ * Account Settings Read), which a token made for the zone reads may lack.
+ */
+export const notificationPolicies: ZoneRead = {
+  name: 'notification policies',
+  endpoint: `GET ${ACCOUNT_READS.notification_policies}`,
+  scope: 'account',
+  partitions: ['notification_policies'],
+  refresh: 'date',
+  optional: true,
+  dueByDate: () => true,
+  async run(kit, { zone }) {
+    const accountId = zone.account?.id;
+    if (!kit.reads?.accounts?.includes('notification_policies') || typeof accountId !== 'string') return;
+    await kit.readAccountAnswer(accountId, 'notification_policies', fillPath(ACCOUNT_READS.notification_policies, { account_id: accountId }));
   },
 };

@@ -122,6 +122,8 @@ export interface ReadKit {
    * others wait for that read and write nothing).
    */
   readAccountList(accountId: string, endpoint: Endpoint, key: keyof typeof LIST_ENDPOINTS): Promise<void>;
+  /** A list of an account served whole (`path`, one unpaged answer), read once per account and scan into the account's partition `endpoint`. */
+  readAccountAnswer(accountId: string, endpoint: Endpoint, path: string): Promise<void>;
   /** A page/per_page list of the zone, with the crawl's page sizes and stop signal. */
   list(path: string, endpoint: ListEndpoint, zone: ZoneItem): PagedList<unknown>;
   /** The ids of the items of a partition of the zone this scan read (just before). */

@@ -57,6 +57,10 @@
  *
  * Members: Tailspin Toys Marketing's agency analyst (Analytics, read-only) signs in without
  * two-factor authentication: account-member-no-2fa (medium), named m***@brightwave-agency.example.
+ * Client-side security and security.txt (withGroupStandard below): on and published everywhere but
+ * wingtiptoys.example (client-side-security-off, medium) and tailspin-holiday.example
+ * (security-txt-missing, low); Tailspin Toys Engineering has no notification policy for the
+ * client-side alerts (client-side-script-alert-missing, medium), the other accounts send both.
  *
  * "migrated": moved from the previous WAF to the new managed rules (migration state complete);
  * "new": created on the new managed rules (state none). The second run of `zonewarden demo` renews
@@ -695,6 +699,29 @@ const MARKETING_MEMBERS: DatasetMember[] = [
   { email: 'freelance-waf@contoso-consulting.example', roles: ['Firewall'], two_factor: false, status: 'pending' },
 ];
 const WINGTIP_MEMBERS: DatasetMember[] = [YOU, { email: 'it@wingtiptoys.example', roles: ['Administrator'] }];
+/**
+ * Client-side security and a security.txt are the group's standard on every zone (set up once for
+ * all), except where the table above says otherwise: Wingtip Toys' shop, bought in 2025, is not
+ * under the standard yet (client-side-security-off), and the holiday campaign went live without a
+ * security.txt (security-txt-missing).
+ */
+const NO_CLIENT_SIDE_SECURITY = new Set(['wingtiptoys.example']);
+const NO_SECURITY_TXT = new Set(['tailspin-holiday.example']);
+
+function withGroupStandard(z: DatasetZone): DatasetZone {
+  const security: DatasetSecurity = { ...z.security };
+  if (!NO_CLIENT_SIDE_SECURITY.has(z.name)) security.page_shield = { enabled: true, updated_at: ago(300) };
+  if (!NO_SECURITY_TXT.has(z.name)) {
+    security.security_txt = { contact: ['mailto:security@tailspintoys.example', 'https://tailspintoys.example/security/report'], expires: daysFromNow(200), policy: ['https://tailspintoys.example/security/policy'] };
+  }
+  return { ...z, security };
+}
+
+/** Both client-side alerts, to the security team, for every zone of the account. */
+const CLIENT_SIDE_ALERTS: NonNullable<DatasetAccount['notification_policies']> = [
+  { name: 'Client-side: malicious script', alert_type: 'scriptmonitor_alert_new_malicious_scripts', email: 'security@tailspintoys.example' },
+  { name: 'Client-side: script changed', alert_type: 'scriptmonitor_alert_new_code_change_detections', email: 'security@tailspintoys.example' },
+];
 
 export function demoDataset(): DatasetFile {
   const accounts: DatasetAccount[] = [
@@ -703,11 +730,25 @@ export function demoDataset(): DatasetFile {
       type: 'enterprise',
       created_on: ago(2600),
       members: TAILSPIN_MEMBERS,
-      zones: [tailspintoys(), tailspintoysApi(), tailspintoysCdn(), tailspintoysEu(), tailspintoysStatus(), tailspin()],
+      zones: [tailspintoys(), tailspintoysApi(), tailspintoysCdn(), tailspintoysEu(), tailspintoysStatus(), tailspin()].map(withGroupStandard),
+      notification_policies: CLIENT_SIDE_ALERTS,
     },
-    { name: MARKETING, created_on: ago(1500), members: MARKETING_MEMBERS, zones: [tailspinHoliday(), tailspintoysBlog(), tailspinRewards(), buildWithTailspin()] },
-    { name: ENGINEERING, created_on: ago(1200), zones: [tailspintoysStaging(), tailspintoysPreview()] },
-    { name: WINGTIP, created_on: ago(3300), members: WINGTIP_MEMBERS, zones: [wingtiptoys(), wingtiptoysWholesale(), wingtip()] },
+    {
+      name: MARKETING,
+      created_on: ago(1500),
+      members: MARKETING_MEMBERS,
+      zones: [tailspinHoliday(), tailspintoysBlog(), tailspinRewards(), buildWithTailspin()].map(withGroupStandard),
+      notification_policies: CLIENT_SIDE_ALERTS,
+    },
+    // No notification policy: nobody hears of a script changed on the staging site (client-side-script-alert-missing).
+    { name: ENGINEERING, created_on: ago(1200), zones: [tailspintoysStaging(), tailspintoysPreview()].map(withGroupStandard) },
+    {
+      name: WINGTIP,
+      created_on: ago(3300),
+      members: WINGTIP_MEMBERS,
+      zones: [wingtiptoys(), wingtiptoysWholesale(), wingtip()].map(withGroupStandard),
+      notification_policies: CLIENT_SIDE_ALERTS,
+    },
     // Listed only once the pending invite is accepted.
     { name: JAPAN, member: false, created_on: ago(720), zones: [tailspintoysJp()] },
   ];

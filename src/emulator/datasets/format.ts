@@ -47,6 +47,12 @@ export interface DatasetAccount {
    */
   members?: DatasetMember[];
   zones?: DatasetZone[];
+  /**
+   * Notification policies (`GET /accounts/{id}/alerting/v3/policies`). `zones` names zones of this
+   * account (by name) the policy is limited to; omitted: every zone. `email`: where it sends
+   * (default security@ the account's first zone).
+   */
+  notification_policies?: Array<{ name: string; alert_type: string; enabled?: boolean; zones?: string[]; email?: string; created?: Time }>;
 }
 
 export interface DatasetMember {
@@ -182,6 +188,14 @@ export interface DatasetSecurity {
   bot_management?: DatasetBotManagement;
   /** Zone-level authenticated origin pulls (`GET /origin_tls_client_auth/settings`). Default false. */
   origin_pulls?: boolean;
+  /** Client-side security (`GET /page_shield`). Default: off, reports to the vendor's endpoint, no connection paths. */
+  page_shield?: { enabled?: boolean; use_cloudflare_reporting_endpoint?: boolean; use_connection_url_path?: boolean; updated_at?: Time };
+  /**
+   * The zone's security.txt (`GET /security-center/securitytxt`). Omitted: none (the GET answers
+   * `result: null`). `contact` and `expires` are what RFC 9116 requires; the vendor requires them on
+   * every write, so a dataset may leave them out only to model a file stored before that.
+   */
+  security_txt?: { enabled?: boolean; contact?: string[]; expires?: Time; encryption?: string[]; policy?: string[]; preferred_languages?: string };
 }
 
 /**

@@ -16,6 +16,8 @@ import {
   type DatasetRulesetRule,
   type SettingId,
   type ZoneSecurity,
+  type PageShieldConfig,
+  type SecurityTxtConfig,
 } from '../security.js';
 import { stableId, stableUuid } from '../ids.js';
 import { MEMBER_ROLES, MEMBER_STATUSES, memberOf, type Member } from '../members.js';
@@ -36,6 +38,7 @@ import {
   type WafOverride,
   type WafPackage,
   type Zone,
+  type NotificationPolicy,
 } from '../state.js';
 import { DatasetError, Fields } from './fields.js';
 
@@ -109,6 +112,7 @@ class DatasetLoader {
     } else if (f.has('managed_rules_since')) f.fail('managed_rules_since', 'only with managed_rules');
     if (f.has('members')) account.members = f.array('members').map(({ value, path }) => this.member(Fields.of(value, path), account));
     const accountZones = f.array('zones').map(({ value, path }) => this.zone(Fields.of(value, path), account));
+    if (f.has('notification_policies')) account.notificationPolicies = f.array('notification_policies').map(({ value, path }) => this.notificationPolicy(Fields.of(value, path), account, accountZones));
     f.done();
     return { account, accountZones };
   }
@@ -178,6 +182,56 @@ class DatasetLoader {
     return zone;
   }
 
+  /** A notification policy; its zone filter names zones of the account, served as their ids. */
+  notificationPolicy(f: Fields, account: Account, zones: Zone[]): NotificationPolicy {
+    const name = f.str('name');
+    const created = this.time(f, 'created', account.created_on);
+    const zoneIds = f.strArray('zones', []).map((zoneName, i) => zones.find((z) => z.name === zoneName)?.id ?? f.fail(`zones[${i}]`, `no zone ${zoneName} in account ${account.name}`));
+    const policy: NotificationPolicy = {
+      id: stableId('policy', `${account.id}/${name}`),
+      name,
+      description: '',
+      alert_type: f.str('alert_type'),
+      enabled: f.bool('enabled', true),
+      mechanisms: { email: [{ id: f.str('email', `security@${zones[0]?.name ?? 'example.com'}`) }] },
+      filters: zoneIds.length ? { zones: zoneIds } : {},
+      created,
+      modified: created,
+    };
+    f.done();
+    return policy;
+  }
+
+  /** Client-side security settings over the defaults (security.ts). */
+  pageShield(f: Fields, zone: Zone): PageShieldConfig {
+    const d = defaultSecurity(zone.created_on).pageShield;
+    const config: PageShieldConfig = {
+      enabled: f.bool('enabled', d.enabled),
+      use_cloudflare_reporting_endpoint: f.bool('use_cloudflare_reporting_endpoint', d.use_cloudflare_reporting_endpoint),
+      use_connection_url_path: f.bool('use_connection_url_path', d.use_connection_url_path),
+      updated_at: this.time(f, 'updated_at', zone.created_on),
+    };
+    f.done();
+    return config;
+  }
+
+  /** A security.txt; `expires` may be in the past (an expired file is what the rule looks for). */
+  securityTxt(f: Fields): SecurityTxtConfig {
+    const txt: SecurityTxtConfig = {
+      enabled: f.bool('enabled', true),
+      contact: f.strArray('contact', []),
+      expires: f.has('expires') ? this.time(f, 'expires', formatApiTime(this.now)) : null,
+      encryption: f.strArray('encryption', []),
+      policy: f.strArray('policy', []),
+      acknowledgments: [],
+      canonical: [],
+      hiring: [],
+      preferred_languages: f.str('preferred_languages', 'en'),
+    };
+    f.done();
+    return txt;
+  }
+
   /** A zone's security settings over the vendor's defaults for a new zone (see security.ts). */
   security(f: Fields, zone: Zone): ZoneSecurity {
     const security = defaultSecurity(zone.created_on);
@@ -221,6 +275,8 @@ class DatasetLoader {
     }
     if (f.has('bot_management')) security.bots = this.bots(Fields.of(f.raw('bot_management'), f.at('bot_management')), zone);
     security.originPulls = f.bool('origin_pulls', false);
+    if (f.has('page_shield')) security.pageShield = this.pageShield(Fields.of(f.raw('page_shield'), f.at('page_shield')), zone);
+    if (f.has('security_txt')) security.securityTxt = this.securityTxt(Fields.of(f.raw('security_txt'), f.at('security_txt')));
     if (f.has('ratelimit_rules')) {
       const since = this.time(f, 'ratelimit_rules_since', zone.created_on);
       security.rateLimitRules = rateLimitRuleset(zone.name, since, f.array('ratelimit_rules').map(({ value, path }) => this.rateLimitRule(Fields.of(value, path))));

@@ -22,6 +22,18 @@ function getAccountManagedEntrypoint(ctx: RequestContext) {
   return ok(account.managedEntrypoint);
 }
 
+/**
+ * `GET /accounts/{account_id}/alerting/v3/policies` (vendor's API reference: Notification policies,
+ * list): every policy of the account in one answer, unpaged (the vendor's SDKs read it as a single page).
+ */
+function listNotificationPolicies(ctx: RequestContext) {
+  const id = param(ctx, 'account_id');
+  const account = ctx.org.accountsById.get(id);
+  if (!account || !account.member) return notFound('account', id);
+  return ok((account.notificationPolicies ?? []).map((p) => ({ ...p, filters: { ...p.filters } })));
+}
+
 export const accountRulesetRoutes: Route[] = [
+  { method: 'GET', template: '/accounts/{account_id}/alerting/v3/policies', handler: listNotificationPolicies },
   { method: 'GET', template: `/accounts/{account_id}/rulesets/phases/${MANAGED_PHASE}/entrypoint`, handler: getAccountManagedEntrypoint },
 ];

@@ -74,6 +74,19 @@ function getOriginPulls(ctx: RequestContext) {
   return ok({ enabled: zoneFor(ctx).security.originPulls });
 }
 
+/** vendor's API reference: Page Shield settings, get: `{enabled, updated_at, use_cloudflare_reporting_endpoint, use_connection_url_path}`. */
+function getPageShield(ctx: RequestContext) {
+  return ok({ ...zoneFor(ctx).security.pageShield });
+}
+
+/** vendor's API reference: Security TXT, get: the file's fields; `result` is optional, null where none was set up. */
+function getSecurityTxt(ctx: RequestContext) {
+  const txt = zoneFor(ctx).security.securityTxt;
+  if (!txt) return ok(null);
+  const { expires, ...rest } = txt;
+  return ok(expires === null ? rest : { ...rest, expires });
+}
+
 export const zoneSecurityRoutes: Route[] = [
   { method: 'GET', template: '/zones/{zone_id}/settings/{setting_id}', handler: getSetting },
   { method: 'GET', template: '/zones/{zone_id}/dnssec', handler: getDnssec },
@@ -82,4 +95,6 @@ export const zoneSecurityRoutes: Route[] = [
   { method: 'GET', template: '/zones/{zone_id}/rulesets/phases/http_ratelimit/entrypoint', handler: getRateLimitEntrypoint },
   { method: 'GET', template: '/zones/{zone_id}/bot_management', handler: getBotManagement },
   { method: 'GET', template: '/zones/{zone_id}/origin_tls_client_auth/settings', handler: getOriginPulls },
+  { method: 'GET', template: '/zones/{zone_id}/page_shield', handler: getPageShield },
+  { method: 'GET', template: '/zones/{zone_id}/security-center/securitytxt', handler: getSecurityTxt },
 ];
