@@ -53,6 +53,8 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
   /** Each account's managed entry point, read once and kept with every zone of the account. */
   /** Objects of accounts read this scan (see readAccountObject), by account id and endpoint. */
   private readonly accountObjects = new Map<string, Promise<Record<string, unknown> | null>>();
+  /** Account partitions read (or being read) this scan by readAccountItems, by account id and endpoint. */
+  private readonly accountItems = new Map<string, Promise<void>>();
   /** This scan's DNS resolver: each name is asked once per scan. */
   private readonly resolver: TargetResolver | null;
 
@@ -473,6 +475,7 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
         else this.anyReadSucceeded = true;
       },
       readAccountObject: (zone, accountId, endpoint, path, absentCode) => this.readAccountObject(zone, accountId, endpoint, path, absentCode),
+      readAccountItems: (zone, accountId, endpoint, fetch) => this.readAccountItems(accountId, endpoint, fetch),
       hasPartition: (zone, endpoint) => this.o.writer.hasPartition('zone', zone.id, endpoint),
       lastAnswered: (zone, endpoint) => this.o.writer.lastAnswered('zone', zone.id, endpoint),
       list: (path, endpoint, zone) =>
@@ -570,6 +573,34 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
     } catch (err) {
       if (this.deferred(err, partition, () => this.readAccountObject(zone, accountId, endpoint, path, absentCode))) return;
       this.failed(partition, err, 0, 0, zone.name);
+    }
+  }
+
+  /**
+   * Items of an account into its own partition, once per account and scan: the first zone of the
+   * account to ask reads them, the others wait for it. A failure that may pass goes to the repair
+   * pass (once, for the account); a refusal is recorded once, as not permitted when the read is optional.
+   */
+  private readAccountItems(accountId: string, endpoint: Endpoint, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number }>): Promise<void> {
+    const key = partKey(accountId, endpoint);
+    let read = this.accountItems.get(key);
+    if (!read) {
+      read = this.readAccountItemsNow(accountId, endpoint, fetch);
+      this.accountItems.set(key, read);
+    }
+    return read;
+  }
+
+  private async readAccountItemsNow(accountId: string, endpoint: Endpoint, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number }>): Promise<void> {
+    const partition = this.partition('account', accountId, endpoint);
+    try {
+      const { items, pages } = await fetch(this.clientOf(accountId), this.signal);
+      partition.write(items);
+      partition.finish({ state: 'ok', pages, items: items.length });
+      this.answered('account', accountId, endpoint);
+    } catch (err) {
+      if (this.deferred(err, partition, () => this.readAccountItemsNow(accountId, endpoint, fetch))) return;
+      this.failed(partition, err, 0, 0, null);
     }
   }
 }

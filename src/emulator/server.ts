@@ -25,6 +25,7 @@ import { Router, type RouteMatch } from './http/router.js';
 import { createIdFactory, stableId } from './ids.js';
 import { advanceNight, NightOptionError, type NightOptions, type NightReport } from './night.js';
 import { accountRulesetRoutes } from './routes/account-rulesets.js';
+import { securityInsightRoutes } from './routes/security-insights.js';
 import { accountAndZoneRoutes } from './routes/accounts-zones.js';
 import { AUDIT_LOG_ROUTE, auditLogRoutes } from './routes/audit-log.js';
 import { certificatePackRoutes } from './routes/certificate-packs.js';
@@ -156,6 +157,7 @@ export function buildRouter(): Router {
     ...rulesetsListRoutes,
     ...zoneSecurityRoutes,
     ...legacyWafRoutes,
+    ...securityInsightRoutes,
   ]);
 }
 

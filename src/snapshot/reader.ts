@@ -410,6 +410,16 @@ export class SnapshotReader {
     return this.readout('user', '', 'invites', (ref) => this.rawRows('invites', 'scope_id', '', ref));
   }
 
+  /** Items an account holds, as this scan read them (account_objects, one row per item): its open security insights, say. */
+  accountObjects(accountId: string, endpoint: Endpoint): Readout<RawRow> {
+    return this.readout('account', accountId, endpoint, (ref) =>
+      (this.statement(`${this.valid('account_objects', 'item_id, raw', ref)} AND scope_id = ? AND endpoint = ? ORDER BY pk`).all(accountId, endpoint) as Array<Record<string, unknown>>).map((r) => ({
+        id: r['item_id'] as string,
+        raw: r['raw'] as string,
+      })),
+    );
+  }
+
   /** Zones this scan read, by name. */
   zones(): ZoneRow[] {
     // Without raw, the bulk of a row (a kilobyte or two): read when a zone's is asked for. An audit

@@ -33,7 +33,8 @@ export type Endpoint =
   | 'waf_packages'
   | 'waf_groups'
   | 'waf_rules'
-  | 'waf_overrides';
+  | 'waf_overrides'
+  | 'security_insights';
 
 type Row = Record<string, string | number | null>;
 
@@ -142,4 +143,6 @@ export const TABLES: Record<Endpoint, TableSpec | null> = {
     columns: (i) => ({ package_id: str(i['package_id']), group_id: str(obj(i['group'])['id']), mode: str(i['mode']), default_mode: str(i['default_mode']) }),
   },
   waf_overrides: { table: 'waf_overrides', scopeColumn: 'zone_id', itemId: byId, columns: (i) => ({ paused: bool(i['paused']) }) },
+  // The open insights of the vendor's own scanner (Security Insights), one row per issue, kept with the account.
+  security_insights: { table: 'account_objects', scopeColumn: 'scope_id', endpointColumn: 'endpoint', itemId: byId, columns: none },
 };

@@ -6,6 +6,7 @@ import { filters, firewallRules } from './firewall-rules.js';
 import { managedEntrypoint } from './managed-entrypoint.js';
 import { migration } from './migration.js';
 import { rulesetsList } from './rulesets-list.js';
+import { securityInsights } from './security-insights.js';
 import { zoneSettings } from './zone-settings.js';
 import { botManagement, customEntrypoint, dnssec, originPulls, ratelimitEntrypoint, universalSsl } from './zone-objects.js';
 import type { ZoneRead } from './zone-read.js';
@@ -32,6 +33,7 @@ export const ZONE_READS: readonly ZoneRead[] = [
   ratelimitEntrypoint,
   botManagement,
   originPulls,
+  securityInsights,
 ];
 
 export type { ZoneRead } from './zone-read.js';
