@@ -20,7 +20,8 @@ import { MANAGED_RULESET_ID } from './waf-mapping.js';
  *
  * Only the insight types the emulator's data can produce: no HSTS, Always Use HTTPS off, TLS 1.0
  * or 1.1 accepted, SSL off, no DMARC record, managed rules not deployed, the previous managed rules
- * still in use, Bot Fight Mode off, and DNS-only A, AAAA and CNAME records. Identifiers
+ * still in use, Bot Fight Mode off, DNS-only A, AAAA and CNAME records, and, for the account, no
+ * Turnstile widget. Identifiers
  * (`issue_class`) are the ones the vendor's alert filters and API reference use (see
  * src/cloudflare/security-insights/insight-types.ts).
  */
@@ -78,11 +79,40 @@ export function accountInsights(org: Organisation, accountId: string): InsightIs
   // Memoised per minute: a client paging through the list sees one scan, not one per page.
   const issues = org.memo(`security-insights:${accountId}:${Math.floor(now / 60_000)}`, () => {
     const zones = org.state.zones.filter((z) => z.accountId === accountId);
-    if (zones.length > ACCOUNT_VIEW_ZONE_LIMIT) return [];
-    return zones.flatMap((z) => zoneInsights(z, lastVendorScan(z, now)));
+    if (zones.length > ACCOUNT_VIEW_ZONE_LIMIT || zones.length === 0) return [];
+    const account = org.accountsById.get(accountId);
+    const scannedAt = Math.max(...zones.map((z) => lastVendorScan(z, now)));
+    return [...zones.flatMap((z) => zoneInsights(z, lastVendorScan(z, now))), ...(account ? accountLevel(account.id, account.name, scannedAt) : [])];
   });
   const dismissed = dismissedOf(org);
   return issues.map((i) => (dismissed.has(i.id) ? { ...i, dismissed: true } : i));
+}
+
+/**
+ * The account's own insights: no Turnstile widget (`no_turnstile_enabled`, a suggestion the vendor
+ * makes of every account without one). The emulator models no Turnstile widgets, so every account
+ * has none. Not about a zone: `payload.zone_tag` is empty (the emulator's guess of an account-level
+ * issue's payload), the subject the account's name.
+ */
+function accountLevel(accountId: string, name: string, scannedAt: number): InsightIssue[] {
+  const at = formatApiTime(new Date(scannedAt));
+  return [
+    {
+      id: stableId('insight', accountId, 'no_turnstile_enabled'),
+      dismissed: false,
+      issue_class: 'no_turnstile_enabled',
+      issue_type: 'configuration_suggestion',
+      payload: { detection_method: 'Turnstile widgets of the account', zone_tag: '' },
+      resolve_link: `/${accountId}/turnstile`,
+      resolve_text: 'Add a Turnstile widget to protect your forms from bots.',
+      severity: 'Low',
+      since: at,
+      status: 'active',
+      subject: name,
+      timestamp: at,
+      user_classification: null,
+    },
+  ];
 }
 
 /** A setting as the vendor's scan at `scannedAt` saw it: an on/off switch changed since is seen as it was. */
