@@ -219,7 +219,7 @@ describe('evidence for auditors', () => {
     expect(text.stdout).toMatch(/^tls-minimum-version {2}\[medium, tls\]\n(?:.*\n)*? {2}controls:\n {4}PCI DSS 4\.2\.1: .*\n {4}NIST SP 800-53 SC-8: Transmission Confidentiality and Integrity\n/m);
     const md = await runCli(['rules', '--format', 'md']);
     expect(md.stdout.split('\n')[0]).toBe('| rule | category | severity | checks that | options | controls |');
-    expect(md.stdout).toMatch(/^\| `dnssec-not-active` \| .* \| NIST SP 800-53 SC-20 \|$/m);
+    expect(md.stdout).toMatch(/^\| <a id="dnssec-not-active"><\/a>`dnssec-not-active` \| .* \| NIST SP 800-53 SC-20 \|$/m);
     const json = JSON.parse((await runCli(['rules', '--format', 'json'])).stdout) as Array<{ id: string; controls: unknown[] }>;
     expect(json.find((r) => r.id === 'dnssec-not-active')!.controls).toEqual([{ framework: 'NIST SP 800-53 r5', id: 'SC-20', title: 'Secure Name/Address Resolution Service (Authoritative Source)' }]);
     expect(json.find((r) => r.id === 'scan-coverage')!.controls).toEqual([]);

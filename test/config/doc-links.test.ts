@@ -47,6 +47,8 @@ function anchorsOf(markdown: string): Set<string> {
     seen.set(base, n + 1);
     anchors.add(n === 0 ? base : `${base}-${n}`);
   }
+  // An HTML anchor in the text, such as each row of the rule table carries (<a id="rule-id"></a>).
+  for (const m of prose(markdown).matchAll(/<a\s+(?:id|name)="([^"]+)"/g)) anchors.add(m[1]!);
   return anchors;
 }
 
@@ -85,6 +87,11 @@ describe('the link checker itself', () => {
   it('makes GitHub anchors of headings, with code, punctuation and repeats', () => {
     const anchors = anchorsOf('# The rules\n## 1. A token: the `run` command\n## The vendor\'s names\n## Notes\n## Notes\n```sh\n# not a heading\n```\n');
     expect([...anchors]).toEqual(['the-rules', '1-a-token-the-run-command', 'the-vendors-names', 'notes', 'notes-1']);
+  });
+
+  it('takes HTML anchors outside code as anchors too', () => {
+    const anchors = anchorsOf('| <a id="hsts-weak"></a>`hsts-weak` |\n`<a id="in-code"></a>`\n<a name="old-style"></a>\n');
+    expect([...anchors]).toEqual(['hsts-weak', 'old-style']);
   });
 
   it('reads links and images outside code only', () => {

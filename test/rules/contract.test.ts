@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { RULES } from '../../rules/index.js';
 import { rulesMarkdown } from '../../src/cli/output/rules-catalogue.js';
 import { loadCatalogue } from '../../src/policy/registry.js';
 import type { AnyRule } from '../../src/policy/rule.js';
+import { expectGeneratedRegion } from '../support/generated-docs.js';
 
 /**
  * Keeps the catalogue in step: every file in rules/ is one rule named by its id, listed in
@@ -52,18 +53,6 @@ describe('rule catalogue contract', () => {
 
   it("docs/rules.md's rule table is the catalogue's (zonewarden rules --format md; npm run docs rewrites it)", () => {
     const path = new URL('../../docs/rules.md', import.meta.url);
-    const [BEGIN, END] = ['<!-- rules:start -->', '<!-- rules:end -->'];
-    const page = readFileSync(path, 'utf8');
-    const start = page.indexOf(BEGIN);
-    const end = page.indexOf(END);
-    expect(start, 'docs/rules.md lacks <!-- rules:start --> ... <!-- rules:end -->').toBeGreaterThan(-1);
-    expect(end, 'docs/rules.md lacks <!-- rules:end -->').toBeGreaterThan(start);
-    const generated = rulesMarkdown(RULES).trim();
-    const current = page.slice(start + BEGIN.length, end).trim();
-    if (process.env['UPDATE_DOCS'] === '1' && current !== generated) {
-      writeFileSync(path, `${page.slice(0, start + BEGIN.length)}\n${generated}\n${page.slice(end)}`);
-      return;
-    }
-    expect(current, 'docs/rules.md is out of date: run npm run docs').toBe(generated);
+    expectGeneratedRegion(path, ['<!-- rules:start -->', '<!-- rules:end -->'], rulesMarkdown(RULES).trim(), 'docs/rules.md');
   });
 });

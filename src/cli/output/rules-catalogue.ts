@@ -32,7 +32,8 @@ export function rulesMarkdown(rules: readonly AnyRule[]): string {
     // Options taken from another rule are set there: the table names it rather than a default of their own.
     for (const from of sources) options.push(`${from.options.map((k) => (sourceName(from, k) === k ? `\`${k}\`` : `\`${k}\` (its \`${sourceName(from, k)}\`)`)).join(', ')} as \`${from.rule}\` sets them`);
     const controls = controlsOfRule(r.meta).map(controlLabel);
-    return `| \`${r.meta.id}\` | ${r.meta.category} | ${r.meta.severity} | ${cell(r.meta.title)} | ${cell(options.join(', ') || '')} | ${cell(controls.join(', '))} |`;
+    // The anchor lets other pages link to a rule's row (docs/from-vendor-insights.md does).
+    return `| <a id="${r.meta.id}"></a>\`${r.meta.id}\` | ${r.meta.category} | ${r.meta.severity} | ${cell(r.meta.title)} | ${cell(options.join(', ') || '')} | ${cell(controls.join(', '))} |`;
   });
   return ['| rule | category | severity | checks that | options | controls |', '|---|---|---|---|---|---|', ...rows].join('\n') + '\n';
 }
