@@ -60,12 +60,21 @@ export function accountLines(side: SideBySide): { read: number; notRead: Array<{
   };
 }
 
+/** A group of more rows than this is collapsed behind its count in report.html. */
+const OPEN_GROUP = 10;
+
 /** The section's view for the HTML and Markdown reports, `limit` rows of each list at most. */
 export function vendorSection(side: SideBySide, limit: number, text: (s: string) => string = (s) => s) {
   const rows = rowsInOrder(side);
   const accounts = accountLines(side);
   const esc = (r: VendorRowText) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'agreement' ? v : text(v)])) as unknown as VendorRowText;
+  const ofKind = (a: Agreement) => rows.filter((r) => r.agreement === a);
   return {
+    // report.html: one group per kind, the differences first, a long group collapsed behind its count.
+    groups: (['vendor-only', 'zonewarden-only', 'vendor-older', 'unknown', 'agree'] as const)
+      .map((a) => ({ agreement: a, label: AGREEMENT_LABEL[a], all: ofKind(a) }))
+      .filter((g) => g.all.length > 0)
+      .map((g) => ({ agreement: g.agreement, label: g.label, count: g.all.length, open: g.all.length <= OPEN_GROUP, rows: g.all.slice(0, limit).map((r) => esc(vendorRowText(r))), more: Math.max(0, g.all.length - limit) })),
     counts: [
       { label: AGREEMENT_LABEL.agree, count: side.counts.agree },
       { label: AGREEMENT_LABEL['vendor-only'], count: side.counts['vendor-only'] },
@@ -86,6 +95,7 @@ export function vendorSection(side: SideBySide, limit: number, text: (s: string)
       subject: text(v.insight.subject ?? ''),
       reason: text(v.reason),
     })),
+    apartCount: side.vendorOnly.length,
     apartMore: Math.max(0, side.vendorOnly.length - limit),
   };
 }

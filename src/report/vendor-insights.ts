@@ -229,13 +229,17 @@ function vendorFlagsPass(issue: VendorIssue, zone: ZoneSide, rules: readonly str
     const next = days ? `; it rescans ${days === 1 ? 'daily' : `every ${days} days`} on the ${zone.plan} plan` : '';
     return { agreement: 'vendor-older', why: `the vendor's insight is from its scan of ${issue.timestamp}, before ${since.map((c) => `${c.what} changed (${c.at})`).join(', ')}; zonewarden read the configuration since and passes it${next}` };
   }
-  return { agreement: 'vendor-only', why: `zonewarden passes it (${rules.join(', ')})${type?.differs ? `; zonewarden ${type.differs}` : ''}` };
+  const partly = type?.coverage === 'partial' && type.reason ? `; zonewarden judges it in part: ${type.reason}` : '';
+  return { agreement: 'vendor-only', why: `zonewarden passes it (${rules.join(', ')})${partly}${type?.differs ? `; zonewarden ${type.differs}` : ''}` };
 }
 
-/** The insight type a rule's failure would be flagged by: a documented one first. */
+/**
+ * The insight type a rule's failure would be flagged by, among those the vendor documents: only
+ * then is its silence a difference. A type known only from an identifier seen in answers may not
+ * be raised for what the rule judges at all.
+ */
 function typeJudgedBy(rule: string): VendorInsightType | undefined {
-  const types = VENDOR_INSIGHT_TYPES.filter((t) => t.issueClass !== null && t.rules.includes(rule));
-  return types.find((t) => t.documented) ?? types[0];
+  return VENDOR_INSIGHT_TYPES.find((t) => t.documented && t.issueClass !== null && t.rules.includes(rule));
 }
 
 function zonewardenOnlyWhy(f: ZoneFinding, type: VendorInsightType): string {
