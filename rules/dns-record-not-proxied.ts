@@ -4,7 +4,7 @@ import { normaliseHostname } from '../src/policy/hostnames.js';
 import { NameGlobs } from '../src/policy/name-globs.js';
 import { originExposures } from '../src/policy/origin-exposure.js';
 import { defineRule } from '../src/policy/rule.js';
-import type { DnsRecordFields } from '../src/snapshot/reader.js';
+import type { DnsRecordFields } from '../src/policy/zone-view.js';
 
 /** The only record types the proxy takes (vendor docs, proxy status). */
 const PROXIABLE_TYPES = new Set(['A', 'AAAA', 'CNAME']);

@@ -1,5 +1,6 @@
 import { legacyOverrides } from '../src/policy/migration-carry.js';
-import { firstFew, stillToMigrate } from '../src/policy/migration-preview.js';
+import { firstFew } from '../src/policy/migration-preview.js';
+import { stillToMigrate } from '../src/policy/migration-checks.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({

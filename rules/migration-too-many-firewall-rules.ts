@@ -1,4 +1,5 @@
-import { firstFew, MIGRATION_LIMITS, stillBeforeCheck } from '../src/policy/migration-preview.js';
+import { firstFew, MIGRATION_LIMITS } from '../src/policy/migration-preview.js';
+import { stillBeforeCheck } from '../src/policy/migration-checks.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({

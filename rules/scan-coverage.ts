@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import type { CoverageRow } from '../src/snapshot/reader.js';
+import type { CoverageRow } from '../src/policy/snapshot-view.js';
 
 /**
  * Read: the partition answered, whole. A skipped one was deliberately not asked (nothing to read);

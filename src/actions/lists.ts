@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api/client.js';
 import { fillPath, type ListEndpoint } from '../api/endpoints.js';
-import type { QueryValue } from '../api/client.js';
+import type { QueryValue } from '../api/request.js';
 import { ZonewardenError } from '../common/errors.js';
 
 /**

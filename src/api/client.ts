@@ -14,7 +14,11 @@ import {
 } from './errors.js';
 import { abortableSleep, Pacer, parseRateLimitHeaders, parseRetryAfter, type Ticket } from './pacer.js';
 import { PagedList, type ListOptions } from './paginate.js';
+import type { PageSource, QueryValue, RequestOptions } from './request.js';
 import { routeTemplate, StatsRecorder, type ClientStats } from './stats.js';
+
+// The request shapes live in request.ts; callers have always found them here.
+export type { QueryValue, RequestOptions };
 
 export interface ApiClientOptions {
   /** Already validated (validateBaseUrl). */
@@ -44,19 +48,6 @@ export interface ApiClientOptions {
   backoffBaseMs?: number;
 }
 
-export type QueryValue = string | number | boolean | readonly string[] | undefined;
-
-export interface RequestOptions {
-  query?: Record<string, QueryValue>;
-  body?: unknown;
-  signal?: AbortSignal;
-  /**
-   * Whether a timed-out attempt is retried as it was. Lists turn it off for large pages, which
-   * they fetch again in smaller ones instead.
-   */
-  retryTimeouts?: boolean;
-}
-
 const READS = new Set(['GET', 'HEAD']);
 /** No connection was made: the host is unknown, refused it, or could not be reached. */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_NONAME']);
@@ -71,7 +62,7 @@ const DEFAULT_RETRY_AFTER_MS = 60_000;
  * The one way the project talks to the API: authentication, the envelope, typed errors, retries
  * with backoff, the shared rate budget, keep-alive connections and per-route counters.
  */
-export class ApiClient {
+export class ApiClient implements PageSource {
   readonly pacer: Pacer;
   private readonly agent: Agent;
   private readonly stats = new StatsRecorder();

@@ -1,4 +1,4 @@
-import type { QueryValue } from './client.js';
+import type { QueryValue } from './request.js';
 
 /**
  * The list endpoints zonewarden reads, with each one's page limits (docs/api-surface.md): lists ask for

@@ -1,5 +1,5 @@
 import type { Logger } from '../common/logger.js';
-import type { ApiClient, QueryValue } from './client.js';
+import type { PageSource, QueryValue } from './request.js';
 import { ApiTimeoutError } from './errors.js';
 import { routeTemplate } from './stats.js';
 
@@ -62,7 +62,7 @@ export class PagedList<T> implements AsyncIterable<T[]> {
   readonly summary: ListSummary;
 
   constructor(
-    private readonly client: ApiClient,
+    private readonly client: PageSource,
     private readonly path: string,
     private readonly options: ListOptions,
     private readonly logger: Logger,

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from '../common/errors.js';
 import { didYouMean } from '../common/did-you-mean.js';
 import type { CredentialMapSource } from '../config/credentials.js';
+import type { JobIO } from '../jobs/job-io.js';
 
 /**
  * Commands declare their options as data; parsing, validation and --help all come from that one
@@ -42,15 +43,8 @@ type ValueOf<S extends OptionSpec> = S extends { type: 'boolean' }
 
 export type ParsedOptions<T extends OptionTable> = { [K in keyof T]: ValueOf<T[K]> };
 
-export interface CommandIO {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /** Whether stderr is a terminal (progress bars redraw in place there). */
-  stderrIsTTY?: boolean;
-  /** Resolves when the user asks the process to stop (SIGINT/SIGTERM). */
-  stopSignal: Promise<string>;
+/** What a command is given: a job's (JobIO), and what it needs to print no secret. */
+export interface CommandIO extends JobIO {
   /**
    * Called with the loaded config (configFrom): the values of the variables its "credentials"
    * names are secrets too, removed from what the command prints from then on.

@@ -1,10 +1,11 @@
-import { validateBaseUrl } from '../api/base-url.js';
-import { credentialCount, credentialsFromEnv, ignoredVendorVariables, redactorFor, scanCredentials, type Credentials, type ScanCredentials } from '../config/credentials.js';
-import { ConfigError, loadConfig, type Config } from '../config/load.js';
+import { loadConfig, type Config } from '../config/load.js';
 import { COMMON_OPTIONS, type CommonKey, type OptionDef } from '../config/options.js';
-import { createLogger, type Logger } from '../common/logger.js';
-import { normalizeScope, type ScanScope } from '../snapshot/scope.js';
+import type { ScanScope } from '../snapshot/scope.js';
+import { configScope } from '../jobs/from-config.js';
 import type { CommandIO, OptionSpec } from './command.js';
+
+// What a job builds from the configuration lives with the jobs; the commands have always found it here.
+export { apiAccess, baseUrlOf, configScope, loggerFor } from '../jobs/from-config.js';
 
 /**
  * The common options as command-line specs. They carry no parse-time default: the config loader
@@ -46,33 +47,6 @@ export function configFrom(parsed: Record<string, unknown>, io: CommandIO): Conf
   return config;
 }
 
-export function loggerFor(config: Config, io: CommandIO): Logger {
-  return createLogger(config.verbose ? 'verbose' : config.quiet ? 'quiet' : 'normal', io.stderr, redactorFor(io.env, config));
-}
-
-/**
- * The base URL checked and every credential a scan uses, from the environment: before a job
- * starts, and for each client. The default credential is null only when --account names accounts
- * that the config file's "credentials" all map (see scanCredentials).
- */
-export function apiAccess(config: Config, io: CommandIO): { baseUrl: string; credentials: ScanCredentials } {
-  const credentials = scanCredentials(config.credentials, config.account, io.env);
-  // The API's per-second limit counts every request from this address: each credential's pacer keeps
-  // an even whole share, which a limit below one a credential cannot give (their bursts would add up past it).
-  const count = credentialCount(credentials);
-  if (config.perSecond > 0 && config.perSecond < count) {
-    throw new ConfigError(
-      `--per-second ${config.perSecond} is less than the ${count} credentials this scan reads with: the limit is shared between them and each needs 1 a second or more; give --per-second ${count} or more (0: no limit of zonewarden's own)`,
-    );
-  }
-  return { baseUrl: baseUrlOf(config), credentials };
-}
-
-/** The vendor's API unless --base-url, ZONEWARDEN_BASE_URL or the config file names another (the emulator, a proxy). */
-export function baseUrlOf(config: Config): string {
-  return validateBaseUrl(config.baseUrl);
-}
-
 /**
  * --account and --zone of the commands that read a stored scan (audit, report, diff): a view of
  * the scan's findings, not a narrower scan. The same flags and config keys as the scope of scan.
@@ -83,14 +57,6 @@ export function viewOptions(): { account: OptionSpec & { type: 'list' }; zone: O
     account: { ...account, type: 'list', value: 'ACCOUNT', help: "only this account's findings: its id, name or a glob (* and ?); a comma-separated list names several" },
     zone: { ...zone, type: 'list', value: 'ZONE', help: "only this zone's findings: its name, id or a glob (* and ?); a comma-separated list names several" },
   };
-}
-
-/**
- * The scope a command means when it names no scan: --account and --zone if given, else the
- * configuration's, else the whole organisation. Commands default to the latest scan of this scope.
- */
-export function configScope(config: Config): ScanScope {
-  return normalizeScope({ accounts: config.account, zones: config.zone });
 }
 
 /**

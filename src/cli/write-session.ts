@@ -12,7 +12,7 @@ import type { Redact } from '../common/redact.js';
 import { openSnapshot, type Db } from '../snapshot/db.js';
 import type { CommandIO } from './command.js';
 import { loggerFor } from './common.js';
-import { clientSetFor } from './clients.js';
+import { clientSetFor } from '../jobs/clients.js';
 
 /**
  * What every write command needs: the client, the database with its audit log, and a rescan of

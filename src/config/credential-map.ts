@@ -1,5 +1,5 @@
 import { CREDENTIAL_ENV } from './options.js';
-import { ConfigError } from './load.js';
+import { ConfigError } from './config-error.js';
 import { didYouMean } from '../common/did-you-mean.js';
 
 /**

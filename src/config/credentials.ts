@@ -1,6 +1,6 @@
 import { createRedactor, type Redact } from '../common/redact.js';
 import { CREDENTIAL_ENV, VENDOR_CREDENTIAL_ENV } from './options.js';
-import { ConfigError } from './load.js';
+import { ConfigError } from './config-error.js';
 import type { CredentialMap, CredentialMapEntry } from './credential-map.js';
 
 /** API credentials, read from the environment only (design.md). */

@@ -1,16 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ZonewardenError } from '../common/errors.js';
 import { didYouMean } from '../common/did-you-mean.js';
 import { COMMON_OPTIONS, CREDENTIAL_ENV, DEFAULT_CONFIG_FILE, FILE_SECTIONS, type CommonKey, type OptionDef } from './options.js';
 import { CREDENTIALS_SECTION, parseCredentialMap, type CredentialMap } from './credential-map.js';
+import { ConfigError } from './config-error.js';
 
-/** Bad configuration (file, environment or values): one line naming the source and the fix. */
-export class ConfigError extends ZonewardenError {
-  constructor(message: string) {
-    super('ZW_CONFIG', message);
-  }
-}
+// Callers have always found the error here, beside the loader that throws most of them.
+export { ConfigError };
 
 type ValueOf<D extends OptionDef> = D['type'] extends 'boolean'
   ? boolean

@@ -1,4 +1,4 @@
-import { parseResolverAddress } from '../crawler/resolve/address.js';
+import { parseResolverAddress } from '../common/resolver-address.js';
 
 /**
  * The options shared by the commands that talk to the API or the database: one table with each

@@ -1,6 +1,5 @@
 import { formatApiTime } from './clock.js';
 import { stableId, stableUuid } from './ids.js';
-import type { Organisation, Zone } from './state.js';
 
 /**
  * The account audit log (version 2) the emulator keeps: one entry per resource that a write through
@@ -9,6 +8,19 @@ import type { Organisation, Zone } from './state.js';
  * resource, zone`. Reads are never logged, and neither are the vendor's certificate renewals (the
  * vendor does not document that they appear; docs/dataset-format.md, "Audit log", lists every guess).
  */
+
+/**
+ * What the log needs of a zone and of the organisation. Named here, not taken from state.ts, because
+ * the organisation holds the log: the log must not depend on the state that contains it.
+ */
+export interface LoggedZone {
+  id: string;
+  name: string;
+  accountId: string;
+}
+export interface AccountNames {
+  readonly accountsById: ReadonlyMap<string, { name: string }>;
+}
 
 export const ACTION_TYPES = ['create', 'update', 'delete', 'view'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
@@ -54,7 +66,7 @@ export interface Change {
   description: string;
   scope: ResourceScope;
   /** The zone the resource belongs to; its account is the entry's account. */
-  zone?: Zone;
+  zone?: LoggedZone;
   /** The account of an account-level resource (scope `accounts` or `memberships`). */
   accountId?: string;
   request?: unknown;
@@ -72,7 +84,7 @@ export interface ChangeRequest {
 }
 
 /** A zone's change, with the scope and zone every zone-level entry carries. */
-export function zoneChange(zone: Zone, change: Omit<Change, 'zone' | 'scope' | 'accountId'>): Change {
+export function zoneChange(zone: LoggedZone, change: Omit<Change, 'zone' | 'scope' | 'accountId'>): Change {
   return { ...change, zone, scope: 'zones' };
 }
 
@@ -114,7 +126,7 @@ export class AuditLog {
     return this.stored.length;
   }
 
-  append(org: Organisation, change: Change, how: ChangeRequest, at: Date): AuditEntry {
+  append(org: AccountNames, change: Change, how: ChangeRequest, at: Date): AuditEntry {
     const accountId = change.zone?.accountId ?? change.accountId;
     if (accountId === undefined) throw new Error(`audit log: a ${change.resourceType} change names neither a zone nor an account`);
     const seq = ++this.seq;

@@ -1,6 +1,7 @@
 import { formatApiTime } from './clock.js';
 import { stableId } from './ids.js';
-import type { Plan, Ruleset, RulesetRule } from './state.js';
+import type { PlanName as Plan } from './datasets/format.js';
+import type { Ruleset, RulesetRule } from './ruleset.js';
 
 /**
  * A zone's security settings, DNSSEC, universal SSL switch and custom-rules entry point, as the

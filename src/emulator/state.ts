@@ -1,6 +1,7 @@
 import { AuditLog } from './audit-log.js';
 import type { PlanName } from './datasets/format.js';
 import type { EmulatorClock } from './clock.js';
+import type { Ruleset, RulesetRule } from './ruleset.js';
 import type { ZoneSecurity } from './security.js';
 
 /**
@@ -9,6 +10,8 @@ import type { ZoneSecurity } from './security.js';
  */
 
 export type Plan = PlanName;
+// Rulesets are typed in ruleset.ts, where the security model (security.ts) reads them too.
+export type { Ruleset, RulesetRule };
 /**
  * `default` is seen in the wild besides the three the spec's table names; it behaves as `start`
  * (a zone that has not begun). A documented guess: the vendor does not say what sets it. `none` is
@@ -187,31 +190,6 @@ export interface LegacyWaf {
   enabled: boolean;
   packages: WafPackage[];
   overrides: WafOverride[];
-}
-
-export interface RulesetRule {
-  id: string;
-  version: string;
-  action: string;
-  expression: string;
-  description: string;
-  ref: string;
-  enabled: boolean;
-  action_parameters?: Record<string, unknown>;
-  /** Rate limiting rules (phase `http_ratelimit`): characteristics, period, requests_per_period, mitigation_timeout. */
-  ratelimit?: Record<string, unknown>;
-  last_updated: string;
-}
-
-export interface Ruleset {
-  id: string;
-  name: string;
-  description: string;
-  phase: string;
-  kind: string;
-  version: string;
-  last_updated: string;
-  rules: RulesetRule[];
 }
 
 export interface Migration {

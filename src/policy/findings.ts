@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import type { Named } from './resource-ref.js';
 import { severityRank, type Category, type ResourceRef, type Severity } from './rule.js';
 
 /**
@@ -9,10 +10,8 @@ import { severityRank, type Category, type ResourceRef, type Severity } from './
 export const STATUSES = ['fail', 'unknown', 'waived', 'pass'] as const;
 export type Status = (typeof STATUSES)[number];
 
-export interface Named {
-  id: string;
-  name: string | null;
-}
+// Named lives beside ResourceRef (resource-ref.ts); the reports and drift find it here.
+export type { Named };
 
 export interface AppliedWaiver {
   reason: string;

@@ -1,4 +1,4 @@
-import { globToRegExp, isGlob } from './glob.js';
+import { globToRegExp, isGlob } from '../common/glob.js';
 import { normaliseHostname } from './hostnames.js';
 
 /**

@@ -1,6 +1,7 @@
 import type { ZoneRead } from '../api/endpoints.js';
 import type { ScanRow } from '../snapshot/reader.js';
 import type { Control } from './compliance.js';
+import type { ResourceRef } from './resource-ref.js';
 import type { SnapshotView } from './snapshot-view.js';
 import type { ZoneView } from './zone-view.js';
 
@@ -20,12 +21,8 @@ export type Category = (typeof CATEGORIES)[number];
 /** Zone rules run once per zone of the scan; organisation rules once per scan. */
 export type RuleScope = 'zone' | 'organisation';
 
-/** What a finding points at. `id` is stable across scans: it feeds the fingerprint. */
-export interface ResourceRef {
-  type: string;
-  id: string;
-  name: string | null;
-}
+// Rules and their authors have always found ResourceRef here, with the rest of the contract.
+export type { ResourceRef };
 
 export type OptionValue = number | string | boolean | readonly string[] | Readonly<Record<string, number>>;
 export type RuleOptions = Readonly<Record<string, OptionValue>>;

@@ -1,4 +1,7 @@
 import type { AccountRow, CoverageRow, Readout, SnapshotReader, ZoneRow } from '../snapshot/reader.js';
+
+// A coverage row as coverage() hands it to the rules: part of the view's vocabulary.
+export type { CoverageRow };
 import { parseInvite, type Invite } from './models.js';
 
 /** The scan as organisation rules see it: the user's accounts, invites, zones and what was read. */

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { ZonewardenError } from '../common/errors.js';
 import { didYouMean } from '../common/did-you-mean.js';
 import type { Finding } from './findings.js';
-import { globToRegExp, isGlob } from './glob.js';
+import { globToRegExp, isGlob } from '../common/glob.js';
 
 /** The YAML parser, loaded when a YAML waivers file is read: most audits have none, and loading it costs 40 ms of each. */
 const parseYaml = (text: string, options: { prettyErrors: boolean; uniqueKeys: boolean }): unknown =>

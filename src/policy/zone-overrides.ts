@@ -1,5 +1,5 @@
 import type { Named } from './findings.js';
-import { globToRegExp } from './glob.js';
+import { globToRegExp } from '../common/glob.js';
 import { SEVERITIES, type Severity } from './rule.js';
 
 /**

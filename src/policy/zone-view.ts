@@ -1,4 +1,7 @@
 import type { DnsRecordFields, FilterRow, FirewallRuleRow, Readout, SnapshotReader, ZoneRow } from '../snapshot/reader.js';
+
+// A DNS record as dnsRecords() hands it to the rules: part of the view's vocabulary.
+export type { DnsRecordFields };
 import {
   parseCertificatePack,
   parseFilterDescription,
@@ -19,7 +22,7 @@ import {
   type WafPackage,
   type WafSetting,
 } from './models.js';
-import type { Named } from './findings.js';
+import type { Named, ResourceRef } from './resource-ref.js';
 import { parseJson } from './json-fields.js';
 import type { ZoneSetting } from '../api/endpoints.js';
 import {
@@ -36,7 +39,6 @@ import {
 } from './security-models.js';
 import { migratesAsBypass } from './migration-carry.js';
 import { migrationStage, type MigrationStage } from './migration-preview.js';
-import type { ResourceRef } from './rule.js';
 import { isDnsTargetItem, type DnsTargetItem } from '../common/dns-target-answer.js';
 
 /**

@@ -1,5 +1,4 @@
-import type { Db } from '../snapshot/db.js';
-import { failureMessage } from '../snapshot/failures.js';
+import { failureMessage, type Db } from '../snapshot/db.js';
 import { cronTimer } from './cron.js';
 import type { RunTrigger } from './notifications/notice.js';
 import { lastRun } from './run-log.js';

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import { ZonewardenError } from '../common/errors.js';
 import { snapshotFailure } from './failures.js';
+import { SnapshotError } from './snapshot-error.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { processAlive } from '../common/process-alive.js';
 
@@ -13,12 +13,8 @@ process.env['SQLITE_USE_URI'] ??= '1';
 
 export type Db = Database.Database;
 
-/** The database cannot be used: missing, not ours, corrupt, newer, or busy. */
-export class SnapshotError extends ZonewardenError {
-  constructor(code: string, message: string) {
-    super(code, message);
-  }
-}
+// Callers have always found the error here, beside the opening that throws most of them.
+export { SnapshotError };
 
 /** A running scan whose heartbeat is older than this is taken as dead (its process was killed). */
 export const STALE_HEARTBEAT_MS = 120_000;
@@ -111,6 +107,17 @@ let openedPath: string | null = null;
 
 export function databasePath(): string | null {
   return openedPath;
+}
+
+/**
+ * An error's one line for a log: a SQLite failure on the database this process opened, named as
+ * such. Here rather than in failures.ts because it asks which database this module opened.
+ */
+export function failureMessage(err: unknown): string {
+  const path = databasePath();
+  const failure = path === null ? null : snapshotFailure(err, path);
+  if (failure) return failure.message;
+  return err instanceof Error ? err.message : String(err);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { databasePath, SnapshotError } from './db.js';
+import { SnapshotError } from './snapshot-error.js';
 import { diskIsFull } from './disk-reserve.js';
 
 /**
@@ -59,12 +59,4 @@ export function snapshotFailure(err: unknown, path: string): SnapshotError | nul
     return new SnapshotError('ZW_DB_IO', `reading or writing ${path} failed (${code}): check the disk and its file system, then run again`);
   }
   return null;
-}
-
-/** An error's one line for a log: a SQLite failure on the database this process opened, named as such. */
-export function failureMessage(err: unknown): string {
-  const path = databasePath();
-  const failure = path === null ? null : snapshotFailure(err, path);
-  if (failure) return failure.message;
-  return err instanceof Error ? err.message : String(err);
 }

@@ -1,7 +1,7 @@
 import { closestMatches } from '../common/did-you-mean.js';
 import { UsageError } from '../common/errors.js';
 import { printable } from '../common/printable.js';
-import { globToRegExp, isGlob } from '../policy/glob.js';
+import { globToRegExp, isGlob } from '../common/glob.js';
 import type { Db } from './db.js';
 import { SnapshotReader, type ZoneRow } from './reader.js';
 import { canonicalZoneName, describeScope, isFullScope, parseScope, sameScope, type ScanScope } from './scope.js';

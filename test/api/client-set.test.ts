@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { ClientSet, mergeStats, NoCredentialForAccount } from '../../src/api/client-set.js';
 import type { ApiError } from '../../src/api/errors.js';
-import { clientSetFor } from '../../src/cli/clients.js';
+import { clientSetFor } from '../../src/jobs/clients.js';
 import type { CommandIO } from '../../src/cli/command.js';
 import { loadConfig } from '../../src/config/load.js';
 import { DEFAULT_CONFIG_FILE } from '../../src/config/options.js';

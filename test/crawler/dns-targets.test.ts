@@ -8,7 +8,7 @@ import type { ZoneReads } from '../../src/api/endpoints.js';
 import { createRedactor } from '../../src/common/redact.js';
 import { COMMON_OPTIONS } from '../../src/config/options.js';
 import { crawl, type CrawlResult } from '../../src/crawler/crawl.js';
-import { parseResolverAddress } from '../../src/crawler/resolve/address.js';
+import { parseResolverAddress } from '../../src/common/resolver-address.js';
 import { assignedNameServers, KnownNames } from '../../src/crawler/resolve/known-names.js';
 import { TargetResolver, type ResolverOptions } from '../../src/crawler/resolve/resolver.js';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';

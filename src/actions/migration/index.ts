@@ -2,3 +2,4 @@
 export * from './facts.js';
 export * from './plan.js';
 export * from './apply.js';
+export * from './confirm-rows.js';

@@ -4,7 +4,7 @@ import { endpointForPath } from '../../api/endpoints.js';
 import { EXIT, UsageError } from '../../common/errors.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom, loggerFor } from '../common.js';
-import { clientFor } from '../clients.js';
+import { clientFor } from '../../jobs/clients.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 

@@ -8,7 +8,7 @@ import { DEFAULT_CREDENTIALS, startEmulator } from '../../emulator/server.js';
 import { ZonewardenError } from '../../common/errors.js';
 import { DEFAULT_REPORT_FORMATS } from '../../report/write-report.js';
 import { defineCommand } from '../command.js';
-import { nightlyRun, nightlySettings } from '../nightly.js';
+import { nightlyRun, nightlySettings } from '../../jobs/nightly.js';
 
 export const demoCommand = defineCommand({
   name: 'demo',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   assessZones,
+  confirmRows,
   confirmStates,
   describeMode,
   executeMigration,
@@ -15,9 +16,7 @@ import {
   prepareMigration,
   type AdjustedConfig,
   type BulkRow,
-  type Confirmation,
   type MigrationMode,
-  type MigrationPlan,
   type MigrationRequest,
 } from '../../actions/migration/index.js';
 import { resolveZone, zonesInScope } from '../../actions/zones.js';
@@ -27,19 +26,16 @@ import { EXIT, UsageError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
 import { printable, shorten } from '../../common/printable.js';
 import { defineCommand, type CommandIO } from '../command.js';
+import { applyJson, bulkText, confirmationText, lostSummary, MIGRATION_APPLY_SCHEMA, queryText, SOURCES } from '../output/migration-apply.js';
+import { MIGRATION_PLAN_SCHEMA, planJson, planText } from '../output/migration-plan.js';
 import { commonOptions, configFrom, loggerFor } from '../common.js';
-import { clientFor } from '../clients.js';
+import { clientFor } from '../../jobs/clients.js';
 import { openWriteSession } from '../write-session.js';
 
-export const MIGRATION_PLAN_SCHEMA = 'zonewarden.migration-plan/2';
-export const MIGRATION_APPLY_SCHEMA = 'zonewarden.migration-apply/2';
 /** How long apply waits, by default, for the status to show the new state (the vendor: up to an hour). */
 export const DEFAULT_WAIT_SECONDS = 120;
 const COMMAND = 'migrate apply';
 
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-const count = (v: unknown): number => (Array.isArray(v) ? v.length : 0);
 
 export const migrateCommand = defineCommand({
   name: 'migrate',
@@ -179,121 +175,7 @@ async function plan(config: Config, io: CommandIO, ref: string, format: string):
   }
 }
 
-export function planJson(p: MigrationPlan): Record<string, unknown> {
-  return {
-    schema: MIGRATION_PLAN_SCHEMA,
-    zone: p.zone,
-    state: p.state,
-    stage: p.stage,
-    oldWaf: p.oldWaf,
-    newWaf: p.newWaf,
-    compatible: p.compatible,
-    blockers: p.blockers,
-    owasp: p.owasp,
-    validationMode: p.validationMode,
-    overrides: p.overrides,
-    firewallRules: p.firewallRules,
-    configSource: p.configSource,
-    config: p.config,
-  };
-}
-
-function settingName(s: { id: string; name: string | null }): string {
-  return s.name ? `${s.name}${/^\d+$/.test(s.id) ? ` (${s.id})` : ''}` : s.id;
-}
-
-const plural = (k: number, one: string, many = `${one}s`) => `${k} ${k === 1 ? one : many}`;
-
-/** The firewall rules the migration carries: the bypass rules of the previous managed rules, and only they. */
-function carriedLines(p: MigrationPlan): string[] {
-  const fw = p.firewallRules;
-  if (fw.count === null) return [];
-  if (!fw.bypass.length) return [`firewall rules carried: none (of ${plural(fw.count, 'firewall rule')}, none bypasses the previous managed rules; the others are not migrated)`];
-  const lines = [`firewall rules carried: ${plural(fw.bypass.length, 'bypass rule')} of the previous managed rules (of ${fw.count} firewall rules; at most 200 are carried, each expression at most 4,096 bytes):`];
-  for (const r of fw.bypass.slice(0, 20)) {
-    lines.push(`  - ${r.description ? `"${shorten(r.description, 60)}" ` : ''}${r.id}${r.paused ? ' [paused]' : ''}${r.bytes === null ? ', expression not known' : `, ${r.bytes} bytes`}`);
-  }
-  if (fw.bypass.length > 20) lines.push(`  - and ${fw.bypass.length - 20} more (--format json lists them all)`);
-  return lines;
-}
-
-function overrideLines(p: MigrationPlan): string[] {
-  const o = p.overrides;
-  if (!o.known) return [`OWASP overrides lost: not known, the previous managed rules could not be read (${o.reason})`];
-  const lines: string[] = [];
-  if (!o.lost.length) lines.push('OWASP overrides lost: none (no group of the previous OWASP core rule set has rules changed from their defaults)');
-  else {
-    lines.push('OWASP overrides lost (the migration does not carry overrides of the previous core rule set):');
-    for (const g of o.lost) {
-      const off = g.rulesOff.length ? `; off now: ${g.rulesOff.slice(0, 5).map(settingName).join(', ')}${g.rulesOff.length > 5 ? ` and ${g.rulesOff.length - 5} more` : ''}` : '';
-      lines.push(`  - group ${settingName(g.group)}: ${plural(g.changedRules, 'rule')} changed from the default${off}`);
-    }
-  }
-  lines.push(o.carried.length ? `vendor rule overrides carried into the new configuration: ${o.carried.length} (${o.carried.slice(0, 5).map((r) => `${settingName(r)} ${r.mode}`).join(', ')}${o.carried.length > 5 ? ', ...' : ''})` : 'vendor rule overrides carried: none');
-  return lines;
-}
-
-export function planText(p: MigrationPlan): string {
-  const lines: string[] = [`migration plan for ${p.zone.name} (${p.zone.plan ?? 'unknown'} plan, zone ${p.zone.id})`];
-  if (p.stage === 'complete') {
-    lines.push('already migrated (state complete): the new managed rules run and the previous ones are gone; the migration is irreversible, so there is nothing to plan');
-    return `${lines.map(printable).join('\n')}\n`;
-  }
-  const wafs = `previous managed rules ${p.oldWaf ?? 'unknown'}, new ${p.newWaf ?? 'unknown'}`;
-  const stateNote = p.stage === 'validation' ? ' (validation mode: both versions run, the new first; past the eligibility check)' : p.state === 'default' ? ' (not started, as start)' : '';
-  lines.push(`state: ${p.state ?? 'unknown'}${stateNote}; ${wafs}`);
-  lines.push(p.blockers.length ? 'blockers:' : 'blockers: none');
-  for (const b of p.blockers) lines.push(`  - ${b.message}`);
-  lines.push(`after the migration: ${p.owasp.text}`, p.validationMode.text);
-  lines.push(...carriedLines(p), ...overrideLines(p));
-  if (p.config) {
-    const from = p.configSource === 'entrypoint' ? 'what validation mode runs now, kept when it finishes' : 'GET waf_migration/config';
-    lines.push(`resulting configuration "${p.config.name}" (${p.config.rules.length} rule(s), from ${from}):`);
-    p.config.rules.forEach((rule, i) => lines.push(ruleLine(rule, i)));
-    if (!p.config.rules.some((r) => r['enabled'] !== false)) lines.push('  note: no rule is enabled, so the zone would run no managed rules after the migration: apply refuses it until one is');
-    lines.push('  the full configuration: --format json; its "config" object, saved and edited, goes to apply --config FILE');
-  }
-  lines.push(nextStep(p));
-  return `${lines.map(printable).join('\n')}\n`;
-}
-
-function ruleLine(rule: Record<string, unknown>, i: number): string {
-  const action = str(rule['action']) ?? '?';
-  const params = obj(rule['action_parameters']);
-  const target = action === 'execute' && str(params['id']) ? ` ruleset ${str(params['id'])}` : '';
-  const overrides = obj(params['overrides']);
-  const parts = [count(overrides['categories']) ? `${count(overrides['categories'])} category override(s)` : '', count(overrides['rules']) ? `${count(overrides['rules'])} rule override(s)` : ''].filter(Boolean);
-  const expression = str(rule['expression']);
-  const when = expression === 'true' ? 'all traffic' : `when ${shorten(expression ?? '?', 80)}`;
-  const description = str(rule['description']);
-  return `  ${i + 1}. ${action}${target} (${rule['enabled'] === false ? 'disabled' : 'enabled'}), ${when}${parts.length ? `; ${parts.join(', ')}` : ''}${description ? `: "${shorten(description, 60)}"` : ''}`;
-}
-
-function nextStep(p: MigrationPlan): string {
-  if (p.stage === 'unknown') return `next: the migration state "${p.state ?? 'none'}" is not one zonewarden knows; check the zone in the dashboard`;
-  if (p.blockers.length) return 'next: remove the blockers above, then plan again';
-  const mode = p.stage === 'start' && p.validationMode.available ? 'validation' : 'pending';
-  return `next: zonewarden migrate apply --zone ${p.zone.name} --mode ${mode} (a dry run; add --yes to migrate)`;
-}
-
 // apply, one zone
-
-function queryText(r: MigrationRequest): string {
-  return new URLSearchParams(r.query).toString();
-}
-
-const SOURCES: Record<MigrationRequest['configSource'], string> = {
-  config: 'GET waf_migration/config',
-  entrypoint: 'the entry point validation mode runs',
-  file: 'your file',
-};
-
-function lostSummary(p: MigrationPlan): string {
-  if (!p.overrides.known) return 'OWASP group and rule overrides are not migrated (they could not be read)';
-  const { lost, carried } = p.overrides;
-  const dropped = lost.length ? `rule overrides in ${plural(lost.length, 'OWASP group')} not migrated; zonewarden migrate plan lists them` : 'no OWASP overrides';
-  return `${dropped}; ${plural(carried.length, 'vendor rule override')} carried`;
-}
 
 function warnIrreversible(logger: Logger, what: string, mode: MigrationMode): void {
   const first = mode === 'validation' ? ' (validation mode is its first step: from there the only way is on, with --mode pending)' : '';
@@ -319,17 +201,6 @@ function sleepUntilStopped(stop: Promise<string>): (ms: number) => Promise<void>
         resolve();
       });
     });
-}
-
-/** What the status said after the PUT, for the user: only a confirmed state is called done. */
-function confirmationText(name: string, mode: MigrationMode, c: Confirmation | undefined, waitMs: number): string {
-  if (c?.confirmed) {
-    return mode === 'validation'
-      ? `${name} is in validation mode: both versions run, the new managed rules first; finish with zonewarden migrate apply --zone ${name} --mode pending --yes`
-      : `${name} has migrated: the new managed rules run and the previous ones are disabled`;
-  }
-  const seen = c?.error ? `the status could not be read (${c.error})` : `the status still says ${c?.state ?? 'nothing'}`;
-  return `${name}: ${seen} after ${waitMs / 1000} s; the switch can take up to an hour to show: check with zonewarden migrate plan --zone ${name}`;
 }
 
 async function applyOne(config: Config, io: CommandIO, opts: OneOptions): Promise<number> {
@@ -384,30 +255,6 @@ function row(request: MigrationRequest, outcome: BulkRow['outcome'], reason: str
   return { zone: request.zone, outcome, reason, request, httpStatus: null, apiCodes: [] };
 }
 
-export function applyJson(mode: MigrationMode, dryRun: boolean, rows: readonly BulkRow[], rescanId: number | null): string {
-  const counts: Record<string, number> = {};
-  for (const r of rows) counts[r.outcome] = (counts[r.outcome] ?? 0) + 1;
-  return `${JSON.stringify(
-    {
-      schema: MIGRATION_APPLY_SCHEMA,
-      mode,
-      dryRun,
-      counts,
-      zones: rows.map((r) => ({
-        zone: r.zone,
-        outcome: r.outcome,
-        reason: r.reason,
-        request: r.request ? { method: r.request.method, path: r.request.path, query: r.request.query, rules: r.request.body.rules.length, configSource: r.request.configSource } : null,
-        httpStatus: r.httpStatus,
-        apiCodes: r.apiCodes,
-      })),
-      rescan: rescanId,
-    },
-    null,
-    2,
-  )}\n`;
-}
-
 // apply, every eligible zone
 
 interface AllOptions {
@@ -452,7 +299,8 @@ async function applyAll(config: Config, io: CommandIO, opts: AllOptions): Promis
     let scanId: number | null = null;
     if (session && eligible) {
       rows = await migrateAssessed(session.client, session.log, rows, COMMAND, () => stoppedBy);
-      rows = await confirmRows(session.client, rows, mode, opts.waitMs, () => stoppedBy, sleepUntilStopped(io.stopSignal));
+      const wait = { waitMs: opts.waitMs, stopped: () => stoppedBy, sleep: sleepUntilStopped(io.stopSignal) };
+      rows = await confirmRows(session.client, rows, mode, wait, (r, c) => confirmationText(r.zone.name, mode, c, opts.waitMs));
       scanId = await session.rescan(rows.filter((r) => r.outcome === 'migrated' || r.outcome === 'requested' || r.outcome === 'failed').map((r) => r.zone.name));
     }
     if (format === 'json') io.stdout(applyJson(mode, !session, rows, scanId));
@@ -464,38 +312,3 @@ async function applyAll(config: Config, io: CommandIO, opts: AllOptions): Promis
   }
 }
 
-/** The written rows become `migrated` once their status shows the new state; the rest stay `requested`. */
-async function confirmRows(
-  client: ApiClient,
-  rows: BulkRow[],
-  mode: MigrationMode,
-  waitMs: number,
-  stopped: () => string | null,
-  sleep: (ms: number) => Promise<void>,
-): Promise<BulkRow[]> {
-  const written = rows.filter((r) => r.outcome === 'requested').map((r) => ({ id: r.zone.id, mode }));
-  if (!written.length) return rows;
-  const seen = await confirmStates(client, written, { waitMs, stopped, sleep });
-  return rows.map((r) => {
-    const c = r.outcome === 'requested' ? seen.get(r.zone.id) : undefined;
-    if (!c) return r;
-    return c.confirmed ? { ...r, outcome: 'migrated', reason: `the status shows ${c.state ?? ''}` } : { ...r, reason: confirmationText(r.zone.name, mode, c, waitMs) };
-  });
-}
-
-const OUTCOME_ORDER: ReadonlyArray<BulkRow['outcome']> = ['migrated', 'requested', 'would migrate', 'failed', 'error', 'not attempted', 'skipped'];
-
-export function bulkText(rows: readonly BulkRow[], mode: MigrationMode, dryRun: boolean): string {
-  const table = [['zone', 'plan', 'outcome', 'reason'], ...rows.map((r) => [shorten(r.zone.name, 40), r.zone.plan ?? '-', r.outcome, r.reason])];
-  const widths = [0, 1, 2].map((c) => Math.max(...table.map((t) => t[c]!.length)));
-  const lines = table.map((t) => t.map((cell, c) => (c < 3 ? cell.padEnd(widths[c]!) : cell)).join('  ').trimEnd());
-  const tally = new Map<BulkRow['outcome'], number>(OUTCOME_ORDER.map((o) => [o, 0]));
-  for (const r of rows) tally.set(r.outcome, (tally.get(r.outcome) ?? 0) + 1);
-  const summary = [...tally].filter(([, v]) => v > 0).map(([k, v]) => `${v} ${k}`).join(', ');
-  lines.push('', `${rows.length} zone(s), mode ${mode}: ${summary || 'nothing in scope'}`);
-  const eligible = tally.get('would migrate') ?? 0;
-  const requested = tally.get('requested') ?? 0;
-  if (requested) lines.push(`${requested} zone(s) requested whose status did not show the new state within --wait: the switch can take up to an hour; check them later with zonewarden migrate plan`);
-  if (dryRun) lines.push(eligible ? `dry run: nothing was written; add --yes to migrate the ${eligible} eligible zone(s)` : 'dry run: no zone is eligible, nothing would be written');
-  return `${lines.map(printable).join('\n')}\n`;
-}

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Config } from '../../config/load.js';
 import { defineCommand, type CommandIO } from '../command.js';
 import { apiAccess, commonOptions, configFrom, trendScope } from '../common.js';
-import { nightlyRun, nightlySettings, type NightlySettings } from '../nightly.js';
+import { nightlyRun, nightlySettings, type NightlySettings } from '../../jobs/nightly.js';
 import { parseFormats, REPORT_OPTIONS } from './report.js';
 
 /** The options of the nightly job: every option of scan, audit and report, retention and staleness. */

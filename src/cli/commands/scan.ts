@@ -2,7 +2,7 @@ import { summaryText } from '../../crawler/summary.js';
 import { EXIT } from '../../common/errors.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom } from '../common.js';
-import { scanStep } from '../job.js';
+import { scanStep } from '../../jobs/job.js';
 
 export const scanCommand = defineCommand({
   name: 'scan',

@@ -6,7 +6,7 @@ import { openSnapshot } from '../../snapshot/db.js';
 import { defineCommand } from '../command.js';
 import { loadRules } from '../../policy/catalogue.js';
 import { commonOptions } from '../common.js';
-import { nightlyRun, notifyIfStale, publishMetricsAtStart } from '../nightly.js';
+import { nightlyRun, notifyIfStale, publishMetricsAtStart } from '../../jobs/nightly.js';
 import { JOB_OPTIONS, jobSetup } from './run.js';
 
 export const scheduleCommand = defineCommand({

@@ -2,7 +2,7 @@ import { Resolver } from 'node:dns/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { ResolverCheck, TargetAnswer } from '../../common/dns-target-answer.js';
-import { parseResolverAddress } from './address.js';
+import { parseResolverAddress } from '../../common/resolver-address.js';
 import { KnownNames } from './known-names.js';
 
 /**

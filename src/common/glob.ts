@@ -1,5 +1,5 @@
 /**
- * Glob patterns for waivers: `*` matches any run of characters (dots included, so `*.example.com`
+ * Glob patterns (waivers, scopes, name lists): `*` matches any run of characters (dots included, so `*.example.com`
  * matches every subdomain at any depth), `?` one character; case-insensitive, as host names are.
  */
 export function globToRegExp(pattern: string): RegExp {

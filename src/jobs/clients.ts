@@ -3,15 +3,15 @@ import { ClientSet } from '../api/client-set.js';
 import { credentialCount, credentialsFromEnv, ignoredVendorVariables, redactorFor, type Credentials } from '../config/credentials.js';
 import type { Config } from '../config/load.js';
 import type { Logger } from '../common/logger.js';
-import type { CommandIO } from './command.js';
-import { apiAccess, baseUrlOf } from './common.js';
+import type { JobIO } from './job-io.js';
+import { apiAccess, baseUrlOf } from './from-config.js';
 
 /**
- * The API clients of the commands that call the API, apart from common.ts so that the commands
+ * The API clients of the commands that call the API, apart from from-config.ts so that the commands
  * that only read the database (audit, report, diff) do not load the HTTP client.
  */
 
-function newClient(config: Config, io: CommandIO, logger: Logger, baseUrl: string, credentials: Credentials, perSecond: number, variables?: string): ApiClient {
+function newClient(config: Config, io: JobIO, logger: Logger, baseUrl: string, credentials: Credentials, perSecond: number, variables?: string): ApiClient {
   return new ApiClient({
     ...(variables ? { credentialVariables: variables } : {}),
     baseUrl,
@@ -29,14 +29,14 @@ function newClient(config: Config, io: CommandIO, logger: Logger, baseUrl: strin
 }
 
 /** The API client of the default credential, for commands that act as one user (writes, api). */
-export function clientFor(config: Config, io: CommandIO, logger: Logger): ApiClient {
+export function clientFor(config: Config, io: JobIO, logger: Logger): ApiClient {
   const client = newClient(config, io, logger, baseUrlOf(config), credentialsFromEnv(io.env, config), config.perSecond);
   noteIgnoredVendorVariables(config, io, logger);
   return client;
 }
 
 /** Says (by name only) when CLOUDFLARE_* variables hold another credential than the ZONEWARDEN_API_* ones used. */
-function noteIgnoredVendorVariables(config: Config, io: CommandIO, logger: Logger): void {
+function noteIgnoredVendorVariables(config: Config, io: JobIO, logger: Logger): void {
   const note = ignoredVendorVariables(io.env, config);
   if (note) logger.info(note);
 }
@@ -47,7 +47,7 @@ function noteIgnoredVendorVariables(config: Config, io: CommandIO, logger: Logge
  * keeps a budget per user or account-owned token; --per-second is split evenly between them,
  * since the API's 200 per second count every request from this address, whatever its credential.
  */
-export function clientSetFor(config: Config, io: CommandIO, logger: Logger): ClientSet {
+export function clientSetFor(config: Config, io: JobIO, logger: Logger): ClientSet {
   const { baseUrl, credentials } = apiAccess(config, io);
   noteIgnoredVendorVariables(config, io, logger);
   // Whole shares: apiAccess refused a --per-second below one a credential.

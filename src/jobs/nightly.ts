@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { redactorFor } from '../config/credentials.js';
-import { ConfigError, type Config } from '../config/load.js';
+import { ConfigError } from '../config/config-error.js';
+import type { Config } from '../config/load.js';
 import { loadTemplates } from '../report/templates.js';
 import { pruneScansAndReports } from '../report/retention.js';
-import type { ReportFormat } from '../report/write-report.js';
 import { newFailures, total } from '../schedule/new-findings.js';
 import type { RunOutcome, RunTrigger } from '../schedule/notifications/notice.js';
 import { notify } from '../schedule/notifications/notify.js';
@@ -17,9 +17,9 @@ import { metricsPathProblem } from '../metrics/write-file.js';
 import { EXIT, ZonewardenError } from '../common/errors.js';
 import { openSnapshot, type Db } from '../snapshot/db.js';
 import type { ScanScope } from '../snapshot/scope.js';
-import type { CommandIO } from './command.js';
-import { configScope } from './common.js';
-import { runJob, ScanAborted, type JobOutcome } from './job.js';
+import type { JobIO } from './job-io.js';
+import { configScope } from './from-config.js';
+import { runJob, ScanAborted, type JobOutcome, type ReportSettings } from './job.js';
 
 /**
  * One run of the nightly job as `run` and `schedule` do it: the job (scan, audit, report)
@@ -27,14 +27,6 @@ import { runJob, ScanAborted, type JobOutcome } from './job.js';
  * webhook is logged, never the run's failure; a failed run is returned, not thrown, so that
  * its notifications still go out and the scheduler carries on.
  */
-
-export interface ReportSettings {
-  out: string;
-  formats: readonly ReportFormat[];
-  templatesDir?: string;
-  /** The scope index.html charts (default: the configuration's). */
-  trendScope?: ScanScope;
-}
 
 export interface NightlySettings {
   report: ReportSettings;
@@ -45,7 +37,7 @@ export interface NightlySettings {
 }
 
 /** The settings `run` and `schedule` share, checked once before anything starts. */
-export function nightlySettings(config: Config, io: CommandIO, report: ReportSettings): NightlySettings {
+export function nightlySettings(config: Config, io: JobIO, report: ReportSettings): NightlySettings {
   const maxAgeMs = parseDuration(config.maxAge);
   if (maxAgeMs === null) throw new ConfigError(`max-age "${config.maxAge.slice(0, 40)}" is not a duration; e.g. 36h, 2d, 90m or 1d12h`);
   const source = config.configFile ? `config file ${config.configFile}` : 'config';
@@ -65,7 +57,7 @@ function outcomeOf(job: JobOutcome): RunOutcome {
   return job.exitCode === EXIT.findings ? 'findings' : job.exitCode === EXIT.incomplete ? 'incomplete' : 'ok';
 }
 
-export async function nightlyRun(config: Config, io: CommandIO, settings: NightlySettings, trigger: RunTrigger): Promise<NightlyResult> {
+export async function nightlyRun(config: Config, io: JobIO, settings: NightlySettings, trigger: RunTrigger): Promise<NightlyResult> {
   const redact = redactorFor(io.env, config);
   const db = openSnapshot(resolve(io.cwd, config.db));
   try {
@@ -108,7 +100,7 @@ export async function nightlyRun(config: Config, io: CommandIO, settings: Nightl
 }
 
 /** At the scheduler's start: the metrics file, so that a new install is seen before its first run. */
-export function publishMetricsAtStart(config: Config, io: CommandIO, settings: NightlySettings): void {
+export function publishMetricsAtStart(config: Config, io: JobIO, settings: NightlySettings): void {
   if (!settings.metricsFile) return;
   const db = openSnapshot(resolve(io.cwd, config.db));
   try {
@@ -119,7 +111,7 @@ export function publishMetricsAtStart(config: Config, io: CommandIO, settings: N
 }
 
 /** At the scheduler's start: a stale database gets its notice before the first tick. */
-export async function notifyIfStale(config: Config, io: CommandIO, settings: NightlySettings): Promise<RunReport['notifications']> {
+export async function notifyIfStale(config: Config, io: JobIO, settings: NightlySettings): Promise<RunReport['notifications']> {
   if (!settings.notifications.webhooks.length) return [];
   const db = openSnapshot(resolve(io.cwd, config.db));
   try {
@@ -134,7 +126,7 @@ export async function notifyIfStale(config: Config, io: CommandIO, settings: Nig
 }
 
 /** Retention must not turn a good run into a failed one: a report directory that cannot be deleted is a warning. */
-function retain(db: Db, keep: number, report: ReportSettings, io: CommandIO, trendScope: ScanScope): number[] {
+function retain(db: Db, keep: number, report: ReportSettings, io: JobIO, trendScope: ScanScope): number[] {
   try {
     const templates = loadTemplates(report.templatesDir === undefined ? {} : { overrideDir: report.templatesDir });
     return pruneScansAndReports(db, { keep, out: report.out, templates, trendScope }).deletedScans;

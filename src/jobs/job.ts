@@ -4,6 +4,7 @@ import { runScan, ScanFailed, type ScanOutcome } from '../crawler/run-scan.js';
 import { summaryText } from '../crawler/summary.js';
 import { redactorFor } from '../config/credentials.js';
 import type { Config } from '../config/load.js';
+import type { ScanScope } from '../snapshot/scope.js';
 import { recordAudit, type AuditResult } from '../policy/audit.js';
 import type { AuditMaker } from '../policy/audit-identity.js';
 import { judgementOf } from '../policy/judgement.js';
@@ -11,14 +12,13 @@ import { catalogue, catalogueReads, loadRules, rulesFor } from '../policy/catalo
 import type { Severity } from '../policy/rule.js';
 import { auditWithinLimits, heldWaiverWarnings, loadWaivers } from '../policy/waivers.js';
 import { loadTemplates } from '../report/templates.js';
-import { writeReport, type WrittenReport } from '../report/write-report.js';
+import { writeReport, type ReportFormat, type WrittenReport } from '../report/write-report.js';
 import { EXIT, ZonewardenError } from '../common/errors.js';
 import { openSnapshot, SnapshotError } from '../snapshot/db.js';
 import { snapshotFailure } from '../snapshot/failures.js';
 import { SnapshotReader } from '../snapshot/reader.js';
-import type { CommandIO } from './command.js';
-import type { ReportSettings } from './nightly.js';
-import { configScope, loggerFor } from './common.js';
+import type { JobIO } from './job-io.js';
+import { configScope, loggerFor } from './from-config.js';
 import { clientSetFor } from './clients.js';
 
 /**
@@ -35,7 +35,7 @@ export class ScanAborted extends ZonewardenError {
 }
 
 /** `incremental`: read on from the last complete scan of the scope (run, schedule); a plain scan reads in full. */
-export async function scanStep(config: Config, io: CommandIO, incremental = false): Promise<ScanOutcome> {
+export async function scanStep(config: Config, io: JobIO, incremental = false): Promise<ScanOutcome> {
   // The rules decide what is read per zone beyond the lists, --rules-dir ones included.
   await loadRules(config, io.cwd);
   const reads = catalogueReads(config);
@@ -88,6 +88,15 @@ export async function scanStep(config: Config, io: CommandIO, incremental = fals
   }
 }
 
+/** Where and how the job writes its reports. */
+export interface ReportSettings {
+  out: string;
+  formats: readonly ReportFormat[];
+  templatesDir?: string;
+  /** The scope index.html charts (default: the configuration's). */
+  trendScope?: ScanScope;
+}
+
 export interface JobOutcome {
   scan: ScanOutcome;
   audit: AuditResult;
@@ -102,7 +111,7 @@ export interface JobOutcome {
  * report paths on stdout. The audit is the new scan's official one (`madeBy`: run, or schedule):
  * its reports, drift and notifications rest on it.
  */
-export async function runJob(config: Config, io: CommandIO, report: ReportSettings, madeBy: AuditMaker = 'run'): Promise<JobOutcome> {
+export async function runJob(config: Config, io: JobIO, report: ReportSettings, madeBy: AuditMaker = 'run'): Promise<JobOutcome> {
   await loadRules(config, io.cwd);
   const scope = report.trendScope ?? configScope(config);
   const rules = rulesFor(config);

@@ -1,0 +1,48 @@
+import { validateBaseUrl } from '../api/base-url.js';
+import { credentialCount, redactorFor, scanCredentials, type ScanCredentials } from '../config/credentials.js';
+import { ConfigError } from '../config/config-error.js';
+import type { Config } from '../config/load.js';
+import { createLogger, type Logger } from '../common/logger.js';
+import { normalizeScope, type ScanScope } from '../snapshot/scope.js';
+import type { JobIO } from './job-io.js';
+
+/**
+ * What a job (and a command) builds from the loaded configuration: its logger, its scope, the API
+ * it talks to and the credentials it reads with. The CLI loads the configuration from flags; this
+ * turns it into the pieces the product is wired with.
+ */
+
+export function loggerFor(config: Config, io: JobIO): Logger {
+  return createLogger(config.verbose ? 'verbose' : config.quiet ? 'quiet' : 'normal', io.stderr, redactorFor(io.env, config));
+}
+
+/**
+ * The base URL checked and every credential a scan uses, from the environment: before a job
+ * starts, and for each client. The default credential is null only when --account names accounts
+ * that the config file's "credentials" all map (see scanCredentials).
+ */
+export function apiAccess(config: Config, io: JobIO): { baseUrl: string; credentials: ScanCredentials } {
+  const credentials = scanCredentials(config.credentials, config.account, io.env);
+  // The API's per-second limit counts every request from this address: each credential's pacer keeps
+  // an even whole share, which a limit below one a credential cannot give (their bursts would add up past it).
+  const count = credentialCount(credentials);
+  if (config.perSecond > 0 && config.perSecond < count) {
+    throw new ConfigError(
+      `--per-second ${config.perSecond} is less than the ${count} credentials this scan reads with: the limit is shared between them and each needs 1 a second or more; give --per-second ${count} or more (0: no limit of zonewarden's own)`,
+    );
+  }
+  return { baseUrl: baseUrlOf(config), credentials };
+}
+
+/** The vendor's API unless --base-url, ZONEWARDEN_BASE_URL or the config file names another (the emulator, a proxy). */
+export function baseUrlOf(config: Config): string {
+  return validateBaseUrl(config.baseUrl);
+}
+
+/**
+ * The scope a command means when it names no scan: --account and --zone if given, else the
+ * configuration's, else the whole organisation. Commands default to the latest scan of this scope.
+ */
+export function configScope(config: Config): ScanScope {
+  return normalizeScope({ accounts: config.account, zones: config.zone });
+}
