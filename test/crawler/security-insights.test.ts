@@ -69,21 +69,22 @@ describe("the vendor's security insights read", () => {
     const stored = reader.accountObjects(accountId(emu), 'security_insights');
     if (!stored.known) throw new Error(stored.reason);
     expect(emu.stats().requests.byRoute[ROUTE]).toBe(1);
-    // Both zones' issues, in one read of the account: 5 each (no HSTS, Always Use HTTPS off, TLS 1.0, no DMARC, Bot Fight Mode off).
+    // Both zones' issues, in one read of the account: 5 each (no HSTS, Always Use HTTPS off, TLS 1.0,
+    // no DMARC, Bot Fight Mode off), and the account's own (no Turnstile widget).
     expect(stored.items.length).toBe(await servedCount(emu));
-    expect(stored.items.length).toBe(10);
+    expect(stored.items.length).toBe(11);
     const classes = stored.items.map((r) => (JSON.parse(r.raw) as { issue_class: string }).issue_class);
-    expect(new Set(classes)).toEqual(new Set(['hsts_not_enabled', 'always_https_not_enabled', 'tls_version_old', 'dmarc', 'manage_bot_fight_mode']));
+    expect(new Set(classes)).toEqual(new Set(['hsts_not_enabled', 'always_https_not_enabled', 'tls_version_old', 'dmarc', 'manage_bot_fight_mode', 'no_turnstile_enabled']));
   });
 
   it(`pages through the list at ${INSIGHTS_PER_PAGE} a page until the count is reached`, async () => {
-    // 150 DNS-only A records: one unproxied-record insight each, beside the zones' 10 others.
+    // 150 DNS-only A records: one unproxied-record insight each, beside the 11 others.
     const emu = await emulator({ dataset: dataset(150) });
     const { reader } = await scan(emu);
     const stored = reader.accountObjects(accountId(emu), 'security_insights');
     if (!stored.known) throw new Error(stored.reason);
-    expect(stored.items.length).toBe(160);
-    expect(new Set(stored.items.map((r) => r.id)).size).toBe(160);
+    expect(stored.items.length).toBe(161);
+    expect(new Set(stored.items.map((r) => r.id)).size).toBe(161);
     expect(emu.stats().requests.byRoute[ROUTE]).toBe(2);
   });
 
@@ -97,7 +98,7 @@ describe("the vendor's security insights read", () => {
     const stored = reader.accountObjects(accountId(emu), 'security_insights');
     if (!stored.known) throw new Error(stored.reason);
     expect(stored.items.map((r) => r.id)).not.toContain(gone);
-    expect(stored.items.length).toBe(9);
+    expect(stored.items.length).toBe(10);
   });
 
   it('notes a token without the permission once, in the summary and its JSON, and keeps the scan complete', async () => {
