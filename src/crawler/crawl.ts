@@ -55,6 +55,8 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
   private readonly accountObjects = new Map<string, Promise<Record<string, unknown> | null>>();
   /** Lists of accounts read this scan (see readAccountList), by account id and endpoint. */
   private readonly accountLists = new Map<string, Promise<unknown>>();
+  /** Account partitions read (or being read) this scan by readAccountItems, by account id and endpoint. */
+  private readonly accountItems = new Map<string, Promise<void>>();
   /** This scan's DNS resolver: each name is asked once per scan. */
   private readonly resolver: TargetResolver | null;
 
@@ -482,6 +484,7 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
         if (!read) this.accountLists.set(key, (read = this.readAccountAnswer(accountId, endpoint, path)));
         return read.then(() => undefined);
       },
+      readAccountItems: (zone, accountId, endpoint, fetch) => this.readAccountItems(accountId, endpoint, fetch),
       hasPartition: (zone, endpoint) => this.o.writer.hasPartition('zone', zone.id, endpoint),
       lastAnswered: (zone, endpoint) => this.o.writer.lastAnswered('zone', zone.id, endpoint),
       list: (path, endpoint, zone) =>
@@ -620,6 +623,34 @@ class Crawler extends PartitionReads {  /** Names in --zone or --account that ma
     } catch (err) {
       if (this.deferred(err, partition, () => this.readAccountObject(zone, accountId, endpoint, path, absentCode))) return;
       this.failed(partition, err, 0, 0, zone.name);
+    }
+  }
+
+  /**
+   * Items of an account into its own partition, once per account and scan: the first zone of the
+   * account to ask reads them, the others wait for it. A failure that may pass goes to the repair
+   * pass (once, for the account); a refusal is recorded once, as not permitted when the read is optional.
+   */
+  private readAccountItems(accountId: string, endpoint: Endpoint, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number }>): Promise<void> {
+    const key = partKey(accountId, endpoint);
+    let read = this.accountItems.get(key);
+    if (!read) {
+      read = this.readAccountItemsNow(accountId, endpoint, fetch);
+      this.accountItems.set(key, read);
+    }
+    return read;
+  }
+
+  private async readAccountItemsNow(accountId: string, endpoint: Endpoint, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number }>): Promise<void> {
+    const partition = this.partition('account', accountId, endpoint);
+    try {
+      const { items, pages } = await fetch(this.clientOf(accountId), this.signal);
+      partition.write(items);
+      partition.finish({ state: 'ok', pages, items: items.length });
+      this.answered('account', accountId, endpoint);
+    } catch (err) {
+      if (this.deferred(err, partition, () => this.readAccountItemsNow(accountId, endpoint, fetch))) return;
+      this.failed(partition, err, 0, 0, null);
     }
   }
 }

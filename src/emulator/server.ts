@@ -26,6 +26,7 @@ import { createIdFactory, stableId } from './ids.js';
 import { advanceNight, NightOptionError, type NightOptions, type NightReport } from './night.js';
 import { accountRulesetRoutes } from './routes/account-rulesets.js';
 import { accountMemberRoutes } from './routes/account-members.js';
+import { securityInsightRoutes } from './routes/security-insights.js';
 import { accountAndZoneRoutes } from './routes/accounts-zones.js';
 import { AUDIT_LOG_ROUTE, auditLogRoutes } from './routes/audit-log.js';
 import { certificatePackRoutes } from './routes/certificate-packs.js';
@@ -158,6 +159,7 @@ export function buildRouter(): Router {
     ...rulesetsListRoutes,
     ...zoneSecurityRoutes,
     ...legacyWafRoutes,
+    ...securityInsightRoutes,
   ]);
 }
 

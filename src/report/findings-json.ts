@@ -6,6 +6,7 @@ import type { Finding } from '../policy/findings.js';
 import type { AuditHeader } from '../policy/store.js';
 import type { ScanRow } from '../snapshot/reader.js';
 import { remediationOf } from './remediation.js';
+import type { SideBySide } from './vendor-insights.js';
 
 /** The audit as JSON for other tools; `schema` changes only with a new version number. */
 export const AUDIT_JSON_SCHEMA = 'zonewarden.audit/1';
@@ -26,6 +27,8 @@ export interface JsonOptions {
   audit: AuditRef;
   /** The report's: which zones of the view this scan carried forward, and when their data was read in full. */
   dataRead?: DataRead;
+  /** The vendor's own scanner side by side with the audit (vendor-insights.ts); absent when the scan did not read it. */
+  vendorInsights?: SideBySide | null;
 }
 
 /** Zones carried forward by an incremental scan (by id: when their data was last read in full); every other zone was read in full by the scan. */
@@ -44,7 +47,7 @@ export function writeAuditJson(result: AuditResult, findings: Iterable<Finding |
     controls: controlsOfRule(r.rule.meta),
     ...overridesOf(r),
   }));
-  writeJson({ ...head(result.scan, result.zones, options), rules, counts: publicCounts(result.counts), waivers: result.waivers, errors: result.errors }, findings, write);
+  writeJson({ ...head(result.scan, result.zones, options), rules, counts: publicCounts(result.counts), waivers: result.waivers, errors: result.errors, vendorInsights: vendorJson(options.vendorInsights) }, findings, write);
 }
 
 /** The same document from an audit stored with its scan (the report's findings.json). */
@@ -57,7 +60,22 @@ export function writeStoredAuditJson(
   write: (text: string) => void,
 ): void {
   const rules = audit.rules.map((r) => ({ ...r, remediation: remediationOf(r.id), controls: controlsOfId(r.id, catalogue()) }));
-  writeJson({ ...head(scan, zones, { ...options, audit }), rules, counts: publicCounts(audit.counts), waivers: audit.waivers, errors: audit.errors }, findings, write);
+  writeJson({ ...head(scan, zones, { ...options, audit }), rules, counts: publicCounts(audit.counts), waivers: audit.waivers, errors: audit.errors, vendorInsights: vendorJson(options.vendorInsights) }, findings, write);
+}
+
+/**
+ * The side-by-side as docs/audit-json.md documents it: the accounts' views, the counts, each pairing
+ * (zonewarden's findings reduced to rule, status, severity and message) and the insights no rule
+ * judges; undefined (no key) when the scan did not read the vendor's insights.
+ */
+function vendorJson(side: SideBySide | null | undefined) {
+  if (!side) return undefined;
+  return {
+    accounts: side.accounts,
+    counts: side.counts,
+    pairs: side.rows.map((r) => ({ ...r, findings: r.findings.map((f) => ({ rule: f.rule, status: f.status, severity: f.severity, message: f.message })) })),
+    notJudged: side.vendorOnly,
+  };
 }
 
 /** The counts the JSON documents: the per-zone ones (a line per zone, 10,000 at scale) stay with the reports. */
@@ -87,9 +105,9 @@ function head(scan: ScanRow, zones: number, options: JsonOptions) {
 
 /** `findings`: objects, or texts already in JSON (storedFindingsJson). */
 function writeJson(document: ReturnType<typeof head> & Record<string, unknown>, findings: Iterable<Finding | string>, write: (text: string) => void): void {
-  // Keys in the documented order: schema, scan, audit, zones, dataRead (reports only), rules, failOn, exitCode, counts, waivers, errors.
-  const { schema, scan, audit, zones, dataRead, rules, failOn, exitCode, counts, waivers, errors } = document as ReturnType<typeof head> & Record<string, unknown> & { dataRead?: DataRead };
-  const text = JSON.stringify({ schema, scan, audit, zones, dataRead, rules, failOn, exitCode, counts, waivers, errors }, null, 2);
+  // Keys in the documented order: schema, scan, audit, zones, dataRead (reports only), rules, failOn, exitCode, counts, waivers, errors, vendorInsights (when read).
+  const { schema, scan, audit, zones, dataRead, rules, failOn, exitCode, counts, waivers, errors, vendorInsights } = document as ReturnType<typeof head> & Record<string, unknown> & { dataRead?: DataRead };
+  const text = JSON.stringify({ schema, scan, audit, zones, dataRead, rules, failOn, exitCode, counts, waivers, errors, vendorInsights }, null, 2);
   write(`${text.slice(0, -2)},\n  "findings": [`);
   let n = 0;
   let chunk: string[] = [];

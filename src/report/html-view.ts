@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { SideBySide } from './vendor-insights.js';
+import { vendorSection } from './vendor-insights-view.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { label } from '../drift/words.js';
@@ -86,6 +88,8 @@ export interface HtmlContext {
   readOn: (zoneId: string) => string;
   /** The counts of the audit of the scan compared with (drift's `from`), or null. */
   previous: PostureCounts | null;
+  /** The vendor's own scanner side by side with the audit; null or absent: the scan did not read it. */
+  vendor?: SideBySide | null;
 }
 
 export function htmlView(data: ReportData, table: FindingsTable, charts: Charts, script: { text: string; csp: string }, context: HtmlContext) {
@@ -168,6 +172,7 @@ function shownView(data: ReportData, charts: Charts, context: HtmlContext) {
       expired: audit.waivers.expired,
     },
     zoneSettings: zoneSettingLines(audit),
+    vendor: context.vendor ? vendorSection(context.vendor, LIST_LIMIT) : null,
     chart: CHART,
     timeline: charts.timeline,
     trend: charts.trend,

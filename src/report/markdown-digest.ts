@@ -14,6 +14,8 @@ import { RISK_WEIGHTS_TEXT, riskReason, type ReportRisk, type ZoneRisk } from '.
 import type { ReportData } from './report-data.js';
 import type { Templates } from './templates.js';
 import { zoneSettingLines } from './zone-settings.js';
+import type { SideBySide } from './vendor-insights.js';
+import { vendorSection } from './vendor-insights-view.js';
 
 /**
  * The Markdown digest for pull requests and chat: summary, new and fixed, top risks, drift counts
@@ -44,6 +46,9 @@ function changeRow(c: FindingChange, lastReadOf: (zoneId: string) => string): Di
   return { cells: [FINDING_LABEL[c.change], c.severity, `\`${c.rule}\``, where, md(shorten(resourceText(c.resource), 80))] };
 }
 
+/** Pairings of the vendor's scanner listed at most: report.html and vendor-insights.csv list more. */
+const VENDOR_ROWS = 30;
+
 /** Zones listed by risk: enough for the morning's work; report.html lists them all. */
 const WORST_ZONES = 10;
 
@@ -56,7 +61,7 @@ function listOf<T>(items: readonly T[], limit: number, row: (item: T) => DigestR
 }
 
 /** The digest's view: every string in it is Markdown-safe. */
-export function digestView(data: ReportData, limit: number, risk: ReportRisk) {
+export function digestView(data: ReportData, limit: number, risk: ReportRisk, vendor: SideBySide | null = null) {
   const { audit, scan, drift, health } = data;
   const moved = drift?.findings.changes.filter((c) => c.change === 'new' || c.change === 'fixed' || c.change === 'unwaived') ?? [];
   const configuration = drift
@@ -103,13 +108,15 @@ export function digestView(data: ReportData, limit: number, risk: ReportRisk) {
     },
     waivers: { active: audit.waivers.active.length, expiring: audit.waivers.expiring.length, expired: audit.waivers.expired.length },
     zoneSettings: zoneSettingLines(audit).map((z) => ({ rule: z.rule, where: md(z.where), setting: z.setting })),
+    // The vendor's scanner beside the findings: the differences first, fewer rows than report.html.
+    vendor: vendor && vendorSection(vendor, Math.min(limit, VENDOR_ROWS), (s) => md(shorten(s, 200))),
     cut: lists.some((l) => l.cut),
   };
 }
 
-export function renderDigest(templates: Templates, data: ReportData, risk: ReportRisk): string {
+export function renderDigest(templates: Templates, data: ReportData, risk: ReportRisk, vendor: SideBySide | null = null): string {
   for (let limit = FIRST_LIMIT; ; limit = Math.floor(limit / 2)) {
-    const text = templates.render('report.md', digestView(data, limit, risk));
+    const text = templates.render('report.md', digestView(data, limit, risk, vendor));
     if (text.length <= MAX_DIGEST_CHARS || limit === 0) return text.length <= MAX_DIGEST_CHARS ? text : `${text.slice(0, MAX_DIGEST_CHARS - 80)}\n\n_Cut at ${MAX_DIGEST_CHARS} characters._\n`;
   }
 }

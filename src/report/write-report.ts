@@ -30,6 +30,9 @@ import { groupAllowances } from './finding-groups.js';
 import { collecting, GroupRows } from './group-rows.js';
 import { reportRisk, type ReportRisk } from './risk.js';
 import type { Templates } from './templates.js';
+import type { SideBySide } from './vendor-insights.js';
+import { sideBySideOf } from './vendor-insights-data.js';
+import { VENDOR_INSIGHTS_CSV, writeVendorInsightsCsv } from './vendor-insights-csv.js';
 
 /**
  * Writes the reports of one audited scan into `<out>/<scan time>-scan-<id>/` and refreshes
@@ -150,6 +153,10 @@ export async function writeReport(db: Db, scanId: number, options: ReportOptions
   // Where the risk is (the order of fixes, the zones by risk), for the HTML and Markdown reports.
   let riskOfAudit: ReportRisk | undefined;
   const risk = () => (riskOfAudit ??= reportRisk(db, data.audit.auditId, filter ? (rule) => filter.matches(rule) : undefined, view.where));
+  // The vendor's own scanner side by side with the audit, once for every format; not under
+  // --framework or --control, whose reports are about the mapped rules' controls only.
+  let vendorOfAudit: SideBySide | null | undefined;
+  const vendor = () => (vendorOfAudit === undefined ? (vendorOfAudit = filter ? null : sideBySideOf(db, reader, data)) : vendorOfAudit);
   const dir = join(options.out, reportDirName(reader.scan, reportVariant(whole.audit, view.filter ? (options.view ?? null) : null, filter)));
   mkdirSync(dir, { recursive: true });
   const incomplete = reader.scan.status !== 'complete';
@@ -161,13 +168,13 @@ export async function writeReport(db: Db, scanId: number, options: ReportOptions
     writeFileAtomically(path, (write) => {
       if (html) {
         const charts = { timeline: expiryTimeline(reader, new Date(reader.scan.startedAt), view.zones), trend: failureTrend(db, scanId, reader.scan.scope, undefined, view.filter?.zoneIds) };
-        write(options.templates.render('report.html', htmlView(data, html.table, charts, pageScript(options.templatesDir), html.context)));
+        write(options.templates.render('report.html', htmlView(data, html.table, charts, pageScript(options.templatesDir), { ...html.context, vendor: vendor() })));
       } else if (format === 'md') {
-        write(renderDigest(options.templates, data, risk()));
+        write(renderDigest(options.templates, data, risk(), vendor()));
       } else if (format === 'json') {
         const json = filter ? keptFindingsJson(view.findingsJson(), filter) : view.findingsJson();
         const dataRead = carriedZones(view.zones, data.lastReadOf);
-        writeStoredAuditJson(data.audit, reader.scan, view.zones.length, json, { failOn: 'none', exitCode: incomplete ? EXIT.incomplete : EXIT.ok, dataRead }, write);
+        writeStoredAuditJson(data.audit, reader.scan, view.zones.length, json, { failOn: 'none', exitCode: incomplete ? EXIT.incomplete : EXIT.ok, dataRead, vendorInsights: vendor() }, write);
       } else if (format === 'ocsf') {
         writeOcsf(stored(), reader.scan, catalogue(), write);
         passes((f) => ocsfLine(f, reader.scan, catalogue()), write);
@@ -181,6 +188,12 @@ export async function writeReport(db: Db, scanId: number, options: ReportOptions
       }
     });
     files.push(path);
+    const side = format === 'csv' ? vendor() : null;
+    if (side) {
+      const vendorPath = join(dir, VENDOR_INSIGHTS_CSV);
+      writeFileAtomically(vendorPath, (write) => writeVendorInsightsCsv(side, write));
+      files.push(vendorPath);
+    }
   }
   return { dir, files, index: writeIndex(db, options.out, options.templates, options.trendScope), incomplete, drift: data.drift };
 }

@@ -37,7 +37,8 @@ export type Endpoint =
   | 'waf_groups'
   | 'waf_rules'
   | 'waf_overrides'
-  | 'account_members';
+  | 'account_members'
+  | 'security_insights';
 
 type Row = Record<string, string | number | null>;
 
@@ -154,6 +155,8 @@ export const TABLES: Record<Endpoint, TableSpec | null> = {
   waf_overrides: { table: 'waf_overrides', scopeColumn: 'zone_id', itemId: byId, columns: (i) => ({ paused: bool(i['paused']) }) },
   // One row per member of the account, trimmed to what account-member-no-2fa and drift read (keptMember).
   account_members: { table: 'account_objects', scopeColumn: 'scope_id', endpointColumn: 'endpoint', itemId: byId, columns: none, kept: (i) => keptMember(i) },
+  // The open insights of the vendor's own scanner (Security Insights), one row per issue, kept with the account.
+  security_insights: { table: 'account_objects', scopeColumn: 'scope_id', endpointColumn: 'endpoint', itemId: byId, columns: none },
 };
 
 /**

@@ -39,9 +39,10 @@ describe('zonewarden report', () => {
   });
 
   it('writes the four reports into a directory named by the scan time, and the index', () => {
-    expect(readdirSync(reportDir).sort()).toEqual(['findings.csv', 'findings.json', 'report.html', 'report.md']);
+    // vendor-insights.csv beside findings.csv: the scans read the vendor's insights (docs/reports.md).
+    expect(readdirSync(reportDir).sort()).toEqual(['findings.csv', 'findings.json', 'report.html', 'report.md', 'vendor-insights.csv']);
     expect(reportDir).toMatch(/reports\/\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z-scan-2$/);
-    expect(out).toEqual([...['report.html', 'report.md', 'findings.json', 'findings.csv'].map((f) => join(reportDir, f)), join(dir, 'reports', 'index.html')]);
+    expect(out).toEqual([...['report.html', 'report.md', 'findings.json', 'findings.csv', 'vendor-insights.csv'].map((f) => join(reportDir, f)), join(dir, 'reports', 'index.html')]);
   });
 
   it('lets only its own script run: the CSP carries the hash of the inline script', () => {
@@ -113,7 +114,7 @@ describe('zonewarden report', () => {
     const r = await run('report', '--format', 'md,csv', '--out', 'only', '--quiet');
     expect(r.code, r.stderr).toBe(0);
     const only = join(dir, 'only', readdirSync(join(dir, 'only')).find((d) => d.endsWith('-scan-2'))!);
-    expect(readdirSync(only).sort()).toEqual(['findings.csv', 'report.md']);
+    expect(readdirSync(only).sort()).toEqual(['findings.csv', 'report.md', 'vendor-insights.csv']);
     const bad = await run('report', '--format', 'html,pdf');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('zonewarden report: --format takes a comma-separated list of html, md, json, csv, ocsf, junit; got "html,pdf"\n');

@@ -9,7 +9,8 @@ import { allFilesText } from '../support/files.js';
 import { TOKEN } from '../support/http.js';
 import { runInProcess } from '../support/in-process.js';
 
-const REPORT_FILES = ['findings.csv', 'findings.json', 'report.html', 'report.md'];
+// vendor-insights.csv beside findings.csv: the demo's scans read the vendor's insights (docs/reports.md).
+const REPORT_FILES = ['findings.csv', 'findings.json', 'report.html', 'report.md', 'vendor-insights.csv'];
 
 
 describe('zonewarden demo', () => {
@@ -20,7 +21,7 @@ describe('zonewarden demo', () => {
     const runDir = readdirSync(out).find((d) => d.endsWith('-scan-1'))!;
     expect(readdirSync(join(out, runDir)).sort()).toEqual(REPORT_FILES);
     expect(existsSync(join(out, 'index.html'))).toBe(true);
-    expect(r.stdout.trim().split('\n')).toHaveLength(5);
+    expect(r.stdout.trim().split('\n')).toHaveLength(6);
     expect(r.stderr).toMatch(/demo: done\. Open .*report\.html in a browser/);
   });
 
@@ -80,7 +81,7 @@ describe('zonewarden run', () => {
     const failing = await run('--fail-on', 'high');
     expect(failing.code, failing.stderr).toBe(1);
     const paths = failing.stdout.trim().split('\n');
-    expect(paths.map((p) => p.split('/').pop())).toEqual(['report.html', 'report.md', 'findings.json', 'findings.csv', 'index.html']);
+    expect(paths.map((p) => p.split('/').pop())).toEqual(['report.html', 'report.md', 'findings.json', 'findings.csv', 'vendor-insights.csv', 'index.html']);
     for (const p of paths) expect(existsSync(p)).toBe(true);
     const json = JSON.parse(readFileSync(paths[2]!, 'utf8')) as { scan: { id: number }; counts: { failBySeverity: Record<string, number> } };
     expect(json.scan.id).toBe(1);

@@ -180,6 +180,21 @@
  * | client-side alerts        | Fabrikam Outdoor (malicious scripts     | Acme Bank Group (both alerts, every   |
  * |                           | only; code change policy disabled)      | zone); accounts with it on nowhere    |
  *
+ * The vendor's own scanner (Security Insights, as the emulator models it: src/emulator/security-insights.ts)
+ * beside zonewarden (src/report/vendor-insights.ts):
+ *
+ * | zone                      | side by side                                                        |
+ * |---------------------------|---------------------------------------------------------------------|
+ * | weekend-hack.test (Free)  | agree: HSTS off, Always Use HTTPS off, TLS 1.0 (both flag them)     |
+ * | contoso-records.example   | agree: managed rules not deployed                                   |
+ * | contoso-clinic.example    | vendor flags, zonewarden passes: the managed ruleset is deployed at |
+ * |                           | the account level, which the vendor's scanner does not see          |
+ * | fabrikam-rentals.example  | zonewarden fails, vendor does not flag: the managed ruleset runs in |
+ * |                           | log mode, which the vendor counts as deployed; its DNS-only wildcard|
+ * |                           | A record is an insight type no rule of the catalogue judges (apart) |
+ * | fabrikam-outlet.example   | vendor's data is older: Always Use HTTPS turned on two hours ago,   |
+ * |                           | after the vendor's last scan (a day ago)                            |
+ *
  * Invites: pending to Globex Partners (not a member) and to Northwind Retail, expired and accepted
  * to Acme Bank Group, rejected to Northwind Retail.
  *
@@ -1085,6 +1100,8 @@ function fabrikamOutlet(): DatasetZone {
     security: {
       // Preloading asks for a max-age of at least a year; this one is half a year.
       settings: { security_header: { ...YEAR_OF_HSTS, max_age: 15_552_000, preload: true } },
+      // HTTPS enforced two hours ago: after the vendor's scanner last looked (every 3 days on Pro; a day ago here).
+      settings_modified_on: { always_use_https: 'now-2h' },
       managed_rules: [executeManaged({ action_parameters: { id: MANAGED_RULESET_ID, overrides: { enabled: false } } })],
     },
   });

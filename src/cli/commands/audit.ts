@@ -8,6 +8,7 @@ import type { Severity } from '../../policy/rule.js';
 import { auditFindings, auditFindingsJson, auditHeader, saveAudit } from '../../policy/store.js';
 import { demotionNote, trialNote, type AuditIdentity, type StoredAs } from '../../policy/audit-identity.js';
 import { auditView, failingAtOrAbove } from '../../policy/audit-view.js';
+import { sideBySideOf } from '../../report/vendor-insights-data.js';
 import { judgementOf } from '../../policy/judgement.js';
 import { closestMatches } from '../../common/did-you-mean.js';
 import { printable } from '../../common/printable.js';
@@ -219,7 +220,12 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
       const failing = failOn === 'none' ? 0 : result.failingAtOrAbove[failOn as Severity];
       const incomplete = result.scan.status !== 'complete' || result.errors.length > 0;
       const exitCode = failing ? EXIT.findings : incomplete ? EXIT.incomplete : EXIT.ok;
-      if (o.format === 'json') writeAuditJson(result, findingsJson(), { failOn, exitCode, audit: stored }, io.stdout);
+      if (o.format === 'json') {
+        // The vendor's own scanner side by side with this audit, for the zones shown (none when the scan did not read it).
+        const header = auditHeader(db, stored.auditId)!;
+        const vendorInsights = sideBySideOf(db, reader, { audit: header, view: auditView(db, header, reader, view ?? null) });
+        writeAuditJson(result, findingsJson(), { failOn, exitCode, audit: stored, vendorInsights }, io.stdout);
+      }
       else if (o.format === 'ocsf') writeOcsf(findings(), result.scan, catalogue(), io.stdout);
       else if (o.format === 'junit') {
         const ran = junitRules(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity })), catalogue());

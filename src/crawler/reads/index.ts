@@ -7,6 +7,7 @@ import { filters, firewallRules } from './firewall-rules.js';
 import { managedEntrypoint } from './managed-entrypoint.js';
 import { migration } from './migration.js';
 import { rulesetsList } from './rulesets-list.js';
+import { securityInsights } from './security-insights.js';
 import { zoneSettings } from './zone-settings.js';
 import { botManagement, customEntrypoint, dnssec, notificationPolicies, originPulls, pageShield, ratelimitEntrypoint, securityTxt, universalSsl } from './zone-objects.js';
 import type { ZoneRead } from './zone-read.js';
@@ -37,6 +38,7 @@ export const ZONE_READS: readonly ZoneRead[] = [
   pageShield,
   securityTxt,
   notificationPolicies,
+  securityInsights,
 ];
 
 export type { ZoneRead } from './zone-read.js';

@@ -124,6 +124,12 @@ export interface ReadKit {
   readAccountList(accountId: string, endpoint: Endpoint, key: keyof typeof LIST_ENDPOINTS): Promise<void>;
   /** A list of an account served whole (`path`, one unpaged answer), read once per account and scan into the account's partition `endpoint`. */
   readAccountAnswer(accountId: string, endpoint: Endpoint, path: string): Promise<void>;
+  /**
+   * Items the zone's account holds (`fetch` reads them all with the account's client), read once per
+   * account and scan into the account's own partition `endpoint` (account_objects); every zone of
+   * the account after the first waits for that one read and records nothing of its own.
+   */
+  readAccountItems(zone: ZoneItem, accountId: string, endpoint: Endpoint, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number }>): Promise<void>;
   /** A page/per_page list of the zone, with the crawl's page sizes and stop signal. */
   list(path: string, endpoint: ListEndpoint, zone: ZoneItem): PagedList<unknown>;
   /** The ids of the items of a partition of the zone this scan read (just before). */

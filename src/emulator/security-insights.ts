@@ -1,0 +1,223 @@
+import { formatApiTime } from './clock.js';
+import { stableId } from './ids.js';
+import { MANAGED_PHASE } from './security.js';
+import type { DnsRecord, Organisation, Plan, Zone } from './state.js';
+import { MANAGED_RULESET_ID } from './waf-mapping.js';
+
+/**
+ * A model of the vendor's own scanner, Security Insights, computed from the emulator's state with
+ * the vendor's documented method and its documented limits (vendor docs: Security Insights, how it
+ * works; known limitations), so that zonewarden's side-by-side meets the same differences it meets
+ * in the wild:
+ * - it scans each zone on a schedule of its plan (every 7 days on Free, 3 on Pro and Business,
+ *   daily on Enterprise), so what it says can be older than the configuration: a setting changed
+ *   since its last scan is seen as it was before (an on/off switch: the other value);
+ * - it reads a zone's own managed-phase entry point only: managed rules an Enterprise account
+ *   deploys at the account level go unseen (a false "not deployed");
+ * - it counts a managed ruleset deployed with a ruleset-wide override to log as deployed;
+ * - an account of more than 10,000 zones has no account-level view (the emulator's answer: an
+ *   empty list, as the dashboard shows nothing; the vendor does not say what its API answers).
+ *
+ * Only the insight types the emulator's data can produce: no HSTS, Always Use HTTPS off, TLS 1.0
+ * or 1.1 accepted, SSL off, no DMARC record, managed rules not deployed, the previous managed rules
+ * still in use, Bot Fight Mode off, DNS-only A, AAAA and CNAME records, and, for the account, no
+ * Turnstile widget. Identifiers
+ * (`issue_class`) are the ones the vendor's alert filters and API reference use (see
+ * src/cloudflare/security-insights/insight-types.ts).
+ */
+
+export type InsightSeverity = 'Low' | 'Moderate' | 'Critical';
+
+/** An issue as the API serves it (vendor's API reference: security center insights, list). */
+export interface InsightIssue {
+  id: string;
+  dismissed: boolean;
+  issue_class: string;
+  issue_type: string;
+  payload: { detection_method: string; zone_tag: string };
+  resolve_link: string;
+  resolve_text: string;
+  severity: InsightSeverity;
+  since: string;
+  status: 'active' | 'resolved';
+  subject: string;
+  timestamp: string;
+  user_classification: 'false_positive' | 'accept_risk' | 'other' | null;
+}
+
+const DAY_MS = 86_400_000;
+
+/** vendor docs (api-facts): Security Insights scans every 7 days on Free, every 3 on Pro and Business, daily on Enterprise. */
+export const VENDOR_SCAN_DAYS: Record<Plan, number> = { free: 7, pro: 3, business: 3, enterprise: 1 };
+
+/** vendor docs: Security Insights, known limitations: no account-level view above 10,000 zones. */
+export const ACCOUNT_VIEW_ZONE_LIMIT = 10_000;
+
+/**
+ * When the vendor last scanned the zone: its scans fall every interval of its plan counted from the
+ * zone's creation (the emulator's choice of phase: the vendor says how often, not when).
+ */
+export function lastVendorScan(zone: Zone, nowMs: number): number {
+  const interval = VENDOR_SCAN_DAYS[zone.plan] * DAY_MS;
+  const created = Date.parse(zone.created_on);
+  if (!Number.isFinite(created) || created >= nowMs) return nowMs;
+  return created + Math.floor((nowMs - created) / interval) * interval;
+}
+
+/** Ids of issues dismissed through the API (PUT .../dismiss), per organisation. */
+const DISMISSED = new WeakMap<Organisation, Set<string>>();
+
+export function dismissedOf(org: Organisation): Set<string> {
+  let set = DISMISSED.get(org);
+  if (!set) DISMISSED.set(org, (set = new Set()));
+  return set;
+}
+
+/** Every issue of the account's zones as the vendor's last scans saw them; none above 10,000 zones. */
+export function accountInsights(org: Organisation, accountId: string): InsightIssue[] {
+  const now = org.clock.now().getTime();
+  // Memoised per minute: a client paging through the list sees one scan, not one per page.
+  const issues = org.memo(`security-insights:${accountId}:${Math.floor(now / 60_000)}`, () => {
+    const zones = org.state.zones.filter((z) => z.accountId === accountId);
+    if (zones.length > ACCOUNT_VIEW_ZONE_LIMIT || zones.length === 0) return [];
+    const account = org.accountsById.get(accountId);
+    const scannedAt = Math.max(...zones.map((z) => lastVendorScan(z, now)));
+    return [...zones.flatMap((z) => zoneInsights(z, lastVendorScan(z, now))), ...(account ? accountLevel(account.id, account.name, scannedAt) : [])];
+  });
+  const dismissed = dismissedOf(org);
+  return issues.map((i) => (dismissed.has(i.id) ? { ...i, dismissed: true } : i));
+}
+
+/**
+ * The account's own insights: no Turnstile widget (`no_turnstile_enabled`, a suggestion the vendor
+ * makes of every account without one). The emulator models no Turnstile widgets, so every account
+ * has none. Not about a zone: `payload.zone_tag` is empty (the emulator's guess of an account-level
+ * issue's payload), the subject the account's name.
+ */
+function accountLevel(accountId: string, name: string, scannedAt: number): InsightIssue[] {
+  const at = formatApiTime(new Date(scannedAt));
+  return [
+    {
+      id: stableId('insight', accountId, 'no_turnstile_enabled'),
+      dismissed: false,
+      issue_class: 'no_turnstile_enabled',
+      issue_type: 'configuration_suggestion',
+      payload: { detection_method: 'Turnstile widgets of the account', zone_tag: '' },
+      resolve_link: `/${accountId}/turnstile`,
+      resolve_text: 'Add a Turnstile widget to protect your forms from bots.',
+      severity: 'Low',
+      since: at,
+      status: 'active',
+      subject: name,
+      timestamp: at,
+      user_classification: null,
+    },
+  ];
+}
+
+/** A setting as the vendor's scan at `scannedAt` saw it: an on/off switch changed since is seen as it was. */
+function seenSetting(zone: Zone, id: 'always_use_https' | 'ssl' | 'min_tls_version', scannedAt: number): unknown {
+  const value = zone.security.settings[id];
+  const modified = Date.parse(zone.security.modified[id] ?? zone.created_on);
+  if (!(modified > scannedAt) || id !== 'always_use_https') return value;
+  return value === 'on' ? 'off' : 'on';
+}
+
+function hstsSeen(zone: Zone, scannedAt: number): boolean {
+  const hsts = (zone.security.settings.security_header as { strict_transport_security?: { enabled?: boolean } } | undefined)?.strict_transport_security;
+  const enabled = hsts?.enabled === true;
+  const modified = Date.parse(zone.security.modified.security_header ?? zone.created_on);
+  return modified > scannedAt ? !enabled : enabled;
+}
+
+/** What the vendor's scan of one zone at `scannedAt` found. */
+export function zoneInsights(zone: Zone, scannedAt: number): InsightIssue[] {
+  const found: InsightIssue[] = [];
+  const at = formatApiTime(new Date(scannedAt));
+  const sinceOf = (modified: string | undefined) => {
+    const t = Date.parse(modified ?? zone.created_on);
+    return formatApiTime(new Date(Number.isFinite(t) && t <= scannedAt ? t : scannedAt));
+  };
+  const add = (issueClass: string, issueType: string, severity: InsightSeverity, subject: string, since: string, resolve: { link: string; text: string }, how: string) => {
+    found.push({
+      id: stableId('insight', zone.id, issueClass, subject),
+      dismissed: false,
+      issue_class: issueClass,
+      issue_type: issueType,
+      payload: { detection_method: how, zone_tag: zone.id },
+      resolve_link: `/${zone.accountId}/${zone.name}/${resolve.link}`,
+      resolve_text: resolve.text,
+      severity,
+      since,
+      status: 'active',
+      subject,
+      timestamp: at,
+      user_classification: null,
+    });
+  };
+  // A zone that does not serve traffic through the vendor yet (pending, initializing) has nothing to scan.
+  if (zone.status !== 'active') return found;
+  const m = zone.security.modified;
+  if (seenSetting(zone, 'ssl', scannedAt) === 'off') {
+    add('tls_not_enabled', 'insecure_configuration', 'Critical', zone.name, sinceOf(m.ssl), { link: 'ssl-tls', text: 'Choose an SSL/TLS encryption mode other than Off.' }, 'zone setting ssl');
+  }
+  const tls = seenSetting(zone, 'min_tls_version', scannedAt);
+  if (tls === '1.0' || tls === '1.1') {
+    add('tls_version_old', 'insecure_configuration', 'Moderate', zone.name, sinceOf(m.min_tls_version), { link: 'ssl-tls/edge-certificates', text: 'Set the minimum TLS version to 1.2 or higher.' }, 'zone setting min_tls_version');
+  }
+  if (seenSetting(zone, 'always_use_https', scannedAt) === 'off') {
+    add('always_https_not_enabled', 'insecure_configuration', 'Moderate', zone.name, sinceOf(m.always_use_https), { link: 'ssl-tls/edge-certificates', text: 'Turn on Always Use HTTPS.' }, 'zone setting always_use_https');
+  }
+  if (!hstsSeen(zone, scannedAt)) {
+    add('hsts_not_enabled', 'insecure_configuration', 'Moderate', zone.name, sinceOf(m.security_header), { link: 'ssl-tls/edge-certificates', text: 'Enable HTTP Strict Transport Security (HSTS).' }, 'zone setting security_header');
+  }
+  const records = seenRecords(zone, scannedAt);
+  if (!records.some((r) => r.type === 'TXT' && r.name === `_dmarc.${zone.name}` && /^"?v=DMARC1/i.test(r.content ?? ''))) {
+    add('dmarc', 'email_security', 'Moderate', zone.name, sinceOf(undefined), { link: 'dns/records', text: 'Publish a DMARC record at _dmarc.' + zone.name + '.' }, 'DNS TXT lookup');
+  }
+  managedRules(zone, add, sinceOf);
+  if (zone.plan === 'free' && !zone.security.bots.fight_mode) {
+    add('manage_bot_fight_mode', 'configuration_suggestion', 'Low', zone.name, sinceOf(undefined), { link: 'security/bots', text: 'Turn on Bot Fight Mode.' }, 'bot management configuration');
+  }
+  const unproxied: Record<string, string> = { A: 'a_record_not_proxied', AAAA: 'aaaa_record_not_proxied', CNAME: 'cname_record_not_proxied' };
+  for (const r of records) {
+    const issueClass = unproxied[r.type];
+    if (!issueClass || r.proxied || !r.proxiable) continue;
+    add(issueClass, 'exposed_infrastructure', 'Low', r.name, sinceOf(r.modified_on), { link: 'dns/records', text: `Proxy the ${r.type} record ${r.name} through Cloudflare.` }, 'DNS record configuration');
+  }
+  return found;
+}
+
+/** The records the scan saw: those not created or changed since (what they were before is not known, so they wait for the next scan). */
+function seenRecords(zone: Zone, scannedAt: number): DnsRecord[] {
+  const seen: DnsRecord[] = [];
+  for (let i = 0; i < zone.dns.size; i++) {
+    const r = zone.dns.at(i);
+    if (!(Date.parse(r.modified_on) > scannedAt)) seen.push(r);
+  }
+  return seen;
+}
+
+/**
+ * Managed rules, as the vendor's scan judges them: a paid zone on the new managed rules (migrated,
+ * or created with them) whose own managed-phase entry point executes the managed ruleset with no
+ * enabled rule is flagged `waf_not_enabled`. The account's entry point is not read (vendor docs:
+ * known limitations: account-level managed rules can go unseen), and an override of the ruleset to
+ * log still counts as deployed (vendor docs: known limitations). A zone still on the previous managed
+ * rules is told to upgrade (`managed_rules_old`).
+ */
+function managedRules(zone: Zone, add: (c: string, t: string, s: InsightSeverity, subject: string, since: string, r: { link: string; text: string }, how: string) => void, sinceOf: (m: string | undefined) => string): void {
+  if (zone.plan === 'free') return;
+  const state = zone.migration.state;
+  if (state === 'start' || state === 'default' || state === 'validation') {
+    add('managed_rules_old', 'configuration_suggestion', 'Moderate', zone.name, sinceOf(zone.migration.since), { link: 'security/waf/managed-rules', text: 'Upgrade to the new Managed Rules.' }, 'WAF configuration');
+    return;
+  }
+  const entrypoint = zone.migration.entrypoint;
+  const deployed = (entrypoint?.phase === MANAGED_PHASE ? entrypoint.rules : []).some(
+    (r) => r.enabled && r.action === 'execute' && (r.action_parameters as { id?: unknown } | undefined)?.id === MANAGED_RULESET_ID,
+  );
+  if (!deployed) {
+    add('waf_not_enabled', 'insecure_configuration', 'Critical', zone.name, sinceOf(entrypoint?.last_updated), { link: 'security/waf/managed-rules', text: 'Deploy the Cloudflare Managed Ruleset.' }, 'WAF configuration');
+  }
+}
