@@ -1,7 +1,8 @@
 import type { Db } from './db.js';
 import type { Endpoint, PartitionKind } from './tables.js';
 import { ZoneReadAhead, type ExpectedReads } from './read-ahead.js';
-import { parseScope, sameScope, type ScanScope } from './scope.js';
+import type { ScanScope } from './scope.js';
+import { latestScanOfScope } from './scan-choice.js';
 import { openScanRow, ScanView, type ScanRow } from './scan-view.js';
 import { CoverageReader } from './coverage-reader.js';
 import type { CoverageRow, Readout, ZoneReadObserver } from './coverage-row.js';
@@ -43,17 +44,9 @@ export class SnapshotReader {
     this.zoneObjectsReader = new ZoneObjectsReader(this.view, this.coverageReader);
   }
 
-  /**
-   * The latest scan with this status (default: complete), or null; with a scope, the latest of
-   * that scope only (a one-zone rescan is not the latest scan of the organisation). `before`
-   * limits it to scans older than that id.
-   */
+  /** The latest scan with this status (default: complete) of this scope, older than `before`: see latestScanOfScope (scan-choice.ts). */
   static latestScanId(db: Db, statuses: ReadonlyArray<ScanRow['status']> = ['complete'], scope?: ScanScope, before?: number): number | null {
-    const rows = db
-      .prepare(`SELECT id, scope FROM scans WHERE status IN (${statuses.map(() => '?').join(', ')}) AND id < ? ORDER BY id DESC`)
-      .iterate(...statuses, before ?? Number.MAX_SAFE_INTEGER) as Iterable<{ id: number; scope: string }>;
-    for (const r of rows) if (scope === undefined || sameScope(parseScope(r.scope), scope)) return r.id;
-    return null;
+    return latestScanOfScope(db, statuses, scope, before);
   }
 
   /**

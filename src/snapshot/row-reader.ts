@@ -1,11 +1,12 @@
+import type { Db } from './db.js';
 import { scanRef } from './scan-ref.js';
 import type { Endpoint } from './tables.js';
 import { byZone } from './read-ahead.js';
 import { canonicalZoneName } from './scope.js';
 import { loadByDataRef } from './data-ref.js';
-import type { CoverageReader } from './coverage-reader.js';
+import { CoverageReader } from './coverage-reader.js';
 import type { Readout } from './coverage-row.js';
-import { flag, type ScanView } from './scan-view.js';
+import { flag, openScanRow, ScanView, type ScanRow } from './scan-view.js';
 
 /**
  * The rows of the tables read per scope (accounts, zones, invites, a zone's firewall rules,
@@ -77,6 +78,16 @@ export class RowReader {
     private readonly view: ScanView,
     private readonly coverage: CoverageReader,
   ) {}
+
+  /** The rows of scan `scanId` alone (what a scan holds, for choosing a scan: see scan-choice.ts); refused as SnapshotReader refuses it. */
+  static open(db: Db, scanId: number): RowReader {
+    const view = new ScanView(db, openScanRow(db, scanId));
+    return new RowReader(view, new CoverageReader(view));
+  }
+
+  get scan(): ScanRow {
+    return this.view.scan;
+  }
 
   accounts(): Readout<AccountRow> {
     return this.coverage.readout('user', '', 'accounts', () =>
