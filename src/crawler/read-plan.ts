@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { ApiClient } from '../api/client.js';
 import type { Logger } from '../common/logger.js';
 import type { Db } from '../snapshot/db.js';
-import { parseScope, sameScope, type ScanScope } from '../snapshot/scope.js';
+import type { ScanScope } from '../snapshot/scope.js';
+import { scanToReadOn } from '../snapshot/scan-choice.js';
 import type { ScanWriter } from '../snapshot/writer.js';
 import { accountChanges, type AccountChanges } from './audit-log.js';
 import type { ZoneMode } from './reads/zone-read.js';
@@ -171,41 +172,6 @@ export class ReadPlan {
     if (changes.denied) this.deniedSaid.add(client);
     return changes;
   }
-}
-
-/**
- * The scan a night reads on from: the latest of the scope that is complete, or incomplete only
- * for parts of zones it listed (a part the API refused the token, one that failed after its
- * retries and repair, a list cut short). Such a scan attempted every part of every zone it listed,
- * as a complete one does, and a part it could not read is never carried but read again
- * (ScanWriter.carry), so a night read on from it misses nothing a full scan would see. Without
- * this, a token lacking one permission (Bot Management Read, say) left every scan incomplete and
- * every night a full read: the whole budget, every night. A scan that could not read a zone list
- * or the accounts may not have attempted some zones at all, and an audit log read from its start
- * could not vouch for what they hold: it is passed over for an earlier one. A summary without the
- * list of missing parts does not qualify.
- */
-export function scanToReadOn(db: Db, scope: ScanScope, before: number): number | null {
-  const scans = db
-    .prepare(`SELECT id, scope, status, summary FROM scans WHERE status IN ('complete', 'incomplete') AND id < ? ORDER BY id DESC`)
-    .iterate(before) as Iterable<{ id: number; scope: string; status: string; summary: string | null }>;
-  for (const s of scans) {
-    if (!sameScope(parseScope(s.scope), scope)) continue;
-    if (s.status === 'complete' || onlyZonePartsMissing(s.summary)) return s.id;
-  }
-  return null;
-}
-
-/** Whether a scan's summary lists its missing parts, every one of them a part of a zone it listed. */
-function onlyZonePartsMissing(summary: string | null): boolean {
-  let missing: unknown;
-  try {
-    missing = summary === null ? undefined : (JSON.parse(summary) as { missing?: unknown }).missing;
-  } catch {
-    return false;
-  }
-  const zonePart = (p: { kind?: unknown; scopeId?: unknown } | null) => p?.kind === 'zone' && typeof p.scopeId === 'string' && p.scopeId !== '';
-  return Array.isArray(missing) && missing.length > 0 && missing.every(zonePart);
 }
 
 /**

@@ -2,7 +2,8 @@ import { auditHeader, officialAuditHeader, type AuditHeader } from '../policy/st
 import { UsageError } from '../common/errors.js';
 import { SnapshotError, type Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
-import { latestCoveringScan, resolveFilter } from '../snapshot/scan-filter.js';
+import { resolveFilter } from '../snapshot/scan-filter.js';
+import { latestCoveringScan, scanOfNamedAudit } from '../snapshot/scan-choice.js';
 import { describeScope, FULL_SCOPE, isFullScope, parseScope, type ScanScope } from '../snapshot/scope.js';
 import { currentBaseline } from './baselines.js';
 import { configurationDrift } from './configuration.js';
@@ -33,15 +34,6 @@ export interface ScanPair {
   from: number;
   to: number;
   baseline: Baseline | null;
-}
-
-/** The scan of an audit named with --from-audit or --to-audit, checked against --from or --to. */
-function scanOfNamedAudit(db: Db, auditId: number | undefined, scan: number | undefined, flag: string): number | undefined {
-  if (auditId === undefined) return scan;
-  const owner = db.prepare('SELECT scan_id FROM audits WHERE id = ?').pluck().get(auditId) as number | undefined;
-  if (owner === undefined) throw new SnapshotError('ZW_AUDIT_MISSING', `no audit ${auditId} in this database: zonewarden scans lists each scan's audits`);
-  if (scan !== undefined && scan !== owner) throw new UsageError(`--${flag}-audit ${auditId} is an audit of scan ${owner}, not of --${flag} ${scan}: give one of them`);
-  return owner;
 }
 
 /**

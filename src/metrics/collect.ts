@@ -1,5 +1,6 @@
 import type { Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
+import { latestScanOfScope } from '../snapshot/scan-choice.js';
 import { FULL_SCOPE, type ScanScope } from '../snapshot/scope.js';
 import { statusOf } from '../schedule/status.js';
 import { RUN_OUTCOMES } from '../schedule/notifications/notice.js';
@@ -104,7 +105,7 @@ function runFamilies(db: Db, status: Status): MetricFamily[] {
 export function latestOfficialAudit(db: Db, scope: ScanScope): AuditHeader | null {
   let before: number | undefined;
   for (;;) {
-    const scanId = SnapshotReader.latestScanId(db, ['complete', 'incomplete'], scope, before);
+    const scanId = latestScanOfScope(db, ['complete', 'incomplete'], scope, before);
     if (scanId === null) return null;
     const header = officialAuditHeader(db, scanId);
     if (header) return header;

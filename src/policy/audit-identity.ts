@@ -89,11 +89,6 @@ export function officialAuditId(db: Db, scanId: number): number | null {
   return (db.prepare('SELECT id FROM audits WHERE scan_id = ? AND trial IS NULL').pluck().get(scanId) as number | undefined) ?? null;
 }
 
-/** An audit's scan, or null when there is no such audit. */
-export function scanOfAudit(db: Db, auditId: number): number | null {
-  return (db.prepare('SELECT scan_id FROM audits WHERE id = ?').pluck().get(auditId) as number | undefined) ?? null;
-}
-
 /** One line for `audit --official` when it made a trial of the scan's official audit: which, and what replaced it. */
 export function demotionNote(stored: StoredAs): string | null {
   if (stored.trial !== null || stored.official === null) return null;

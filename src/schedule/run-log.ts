@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { Severity } from '../policy/rule.js';
 import type { Db } from '../snapshot/db.js';
-import { SnapshotReader } from '../snapshot/reader.js';
+import { latestScanOfScope } from '../snapshot/scan-choice.js';
 import { FULL_SCOPE, type ScanScope } from '../snapshot/scope.js';
 import type { Delivery } from './notifications/deliver.js';
 import type { NotificationEvent, RunOutcome, RunTrigger } from './notifications/notice.js';
@@ -94,7 +94,7 @@ export function lastRun(db: Db): RunRecord | null {
 
 /** The newest complete scan of the scope, by any command: what staleness is measured from (a one-zone rescan keeps nothing fresh). */
 export function lastCompleteScan(db: Db, scope: ScanScope = FULL_SCOPE): { id: number; finishedAt: string } | null {
-  const id = SnapshotReader.latestScanId(db, ['complete'], scope);
+  const id = latestScanOfScope(db, ['complete'], scope);
   if (id === null) return null;
   const row = db.prepare('SELECT finished_at FROM scans WHERE id = ?').get(id) as { finished_at: string };
   return { id, finishedAt: row.finished_at };
@@ -102,7 +102,7 @@ export function lastCompleteScan(db: Db, scope: ScanScope = FULL_SCOPE): { id: n
 
 /** The newest scan of the scope whatever its status: a failed or incomplete one is news for status. */
 export function lastScanOf(db: Db, scope: ScanScope = FULL_SCOPE): { id: number; status: string; startedAt: string; finishedAt: string | null } | null {
-  const id = SnapshotReader.latestScanId(db, ['running', 'complete', 'incomplete', 'aborted'], scope);
+  const id = latestScanOfScope(db, ['running', 'complete', 'incomplete', 'aborted'], scope);
   if (id === null) return null;
   const row = db.prepare('SELECT status, started_at, finished_at FROM scans WHERE id = ?').get(id) as { status: string; started_at: string; finished_at: string | null };
   return { id, status: row.status, startedAt: row.started_at, finishedAt: row.finished_at };

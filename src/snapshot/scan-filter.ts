@@ -2,9 +2,8 @@ import { closestMatches } from '../common/did-you-mean.js';
 import { UsageError } from '../common/errors.js';
 import { printable } from '../common/printable.js';
 import { globToRegExp, isGlob } from '../common/glob.js';
-import type { Db } from './db.js';
-import { SnapshotReader, type ZoneRow } from './reader.js';
-import { canonicalZoneName, describeScope, isFullScope, parseScope, sameScope, type ScanScope } from './scope.js';
+import type { RowReader, ZoneRow } from './row-reader.js';
+import { canonicalZoneName, describeScope, isFullScope, sameScope, type ScanScope } from './scope.js';
 
 /**
  * A view of some zones or accounts of a stored scan (issue 32): --zone and --account on audit,
@@ -24,6 +23,9 @@ export interface ScanFilter {
   /** The view's zones, by name. */
   zones: ZoneRow[];
 }
+
+/** What a filter looks at in a scan: its scope, zones and accounts (a SnapshotReader, or a RowReader when choosing a scan). */
+export type ScanContents = Pick<RowReader, 'scan' | 'zones' | 'accounts'>;
 
 interface Named {
   id: string;
@@ -49,7 +51,7 @@ function matchesAccount(pattern: string, account: Named): boolean {
 }
 
 /** The accounts a scan knows: its account list where read, and every zone's account. */
-function accountsOf(readers: readonly SnapshotReader[], zones: readonly ZoneRow[]): Named[] {
+function accountsOf(readers: readonly ScanContents[], zones: readonly ZoneRow[]): Named[] {
   const byId = new Map<string, Named>();
   for (const reader of readers) {
     const accounts = reader.accounts();
@@ -73,7 +75,7 @@ function noMatch(kind: 'zone' | 'account', pattern: string, where: string, names
  * scans); null when the filter is empty (the whole scan). Throws a usage error naming the closest
  * names when a --zone or --account name matches nothing.
  */
-export function resolveFilter(readers: readonly SnapshotReader[], filter: ScanScope): ScanFilter | null {
+export function resolveFilter(readers: readonly ScanContents[], filter: ScanScope): ScanFilter | null {
   // Scans of just that scope (the config file's, read night after night) are already the view.
   if (isFullScope(filter) || readers.every((r) => sameScope(r.scan.scope, filter))) return null;
   const where = readers.length === 1 ? `scan ${readers[0]!.scan.id}` : `scans ${readers.map((r) => r.scan.id).join(' and ')}`;
@@ -131,7 +133,7 @@ export function filterCondition(filter: ScanFilter, alias = ''): { sql: string; 
  * holds everything; a scan of some accounts, the zones it read and those accounts; a scan of some
  * zones, those zones when named (not globbed: a glob may name zones it did not read).
  */
-export function covers(reader: SnapshotReader, filter: ScanScope): boolean {
+export function covers(reader: ScanContents, filter: ScanScope): boolean {
   const scope = reader.scan.scope;
   if (isFullScope(scope)) return true;
   if (isFullScope(filter)) return false;
@@ -145,29 +147,4 @@ export function covers(reader: SnapshotReader, filter: ScanScope): boolean {
   // A scan of accounts holds the accounts it was limited to, whole: named by id, or by a name it read.
   const scanned = accountsOf([reader], zones).filter((a) => scope.accounts.includes(a.id));
   return filter.accounts.every((pattern) => !isGlob(pattern) && (scope.accounts.includes(pattern) || scanned.some((a) => matchesAccount(pattern, a))));
-}
-
-/**
- * The scan a view reads by default: the newest complete scan that holds what the filter asks for
- * (see covers), so that a one-zone rescan newer than the nightly scan serves `--zone` on that zone,
- * and the nightly scan serves any other. With an empty filter: the newest complete scan of the
- * whole organisation. `before`: only scans older than this one.
- */
-export function latestCoveringScan(db: Db, filter: ScanScope, statuses: ReadonlyArray<'complete' | 'incomplete'> = ['complete'], before?: number): number | null {
-  const rows = db
-    .prepare(`SELECT id, scope FROM scans WHERE status IN (${statuses.map(() => '?').join(', ')}) AND id < ? ORDER BY id DESC`)
-    .all(...statuses, before ?? Number.MAX_SAFE_INTEGER) as Array<{ id: number; scope: string }>;
-  for (const r of rows) {
-    const scope = parseScope(r.scope);
-    if (isFullScope(scope)) return r.id;
-    // Only a scoped scan needs reading to tell; the whole organisation's holds everything.
-    if (!isFullScope(filter) && covers(new SnapshotReader(db, r.id), filter)) return r.id;
-  }
-  return null;
-}
-
-/** Zone names of the newest complete scan: to suggest a name when no scan holds the one asked for. */
-export function knownZoneNames(db: Db): string[] {
-  const latest = db.prepare("SELECT id FROM scans WHERE status = 'complete' ORDER BY id DESC LIMIT 1").pluck().get() as number | undefined;
-  return latest === undefined ? [] : new SnapshotReader(db, latest).zones().map((z) => z.name);
 }

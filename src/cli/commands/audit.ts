@@ -10,46 +10,20 @@ import { demotionNote, trialNote, type AuditIdentity, type StoredAs } from '../.
 import { auditView, failingAtOrAbove } from '../../policy/audit-view.js';
 import { sideBySideOf } from '../../report/vendor-insights-data.js';
 import { judgementOf } from '../../policy/judgement.js';
-import { closestMatches } from '../../common/did-you-mean.js';
-import { printable } from '../../common/printable.js';
-import { inFilter, knownZoneNames, latestCoveringScan, resolveFilter } from '../../snapshot/scan-filter.js';
+import { inFilter, resolveFilter } from '../../snapshot/scan-filter.js';
+import { scanForView } from '../../snapshot/scan-choice.js';
 import { auditWithinLimits, heldWaiverWarnings, loadWaivers } from '../../policy/waivers.js';
 import { EXIT } from '../../common/errors.js';
 import { openSnapshot, SnapshotError, type Db } from '../../snapshot/db.js';
 import { SCHEMA_VERSION } from '../../snapshot/migrations.js';
 import { SnapshotReader } from '../../snapshot/reader.js';
-import { describeScope, isFullScope, scopeFlags, type ScanScope } from '../../snapshot/scope.js';
+import type { ScanScope } from '../../snapshot/scope.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom, configScope, viewOptions } from '../common.js';
 import { writeAuditJson } from '../../report/findings-json.js';
 import { junitRules, writeJunit } from '../../report/junit.js';
 import { writeOcsf } from '../../report/ocsf.js';
 import { writeAuditText } from '../output/audit-text.js';
-
-/**
- * The scan to use: the one asked for, else the newest complete scan holding what the filter (--zone,
- * --account) asks for: a scan of the whole organisation holds every zone, and a newer scan of just
- * those zones does too (latestCoveringScan). Without a filter, the newest complete scan of the
- * whole organisation: a one-zone rescan is not the latest scan of the organisation. When there is
- * none, the message names the scans that exist instead, and the closest zone names to a mistyped one.
- */
-export function chooseScan(db: Db, path: string, asked: number | undefined, filter: ScanScope): number {
-  if (asked !== undefined) return asked;
-  const latest = latestCoveringScan(db, filter);
-  if (latest !== null) return latest;
-  const incomplete = latestCoveringScan(db, filter, ['incomplete']);
-  const what = isFullScope(filter) ? `scan of ${describeScope(filter)}` : `scan holding ${describeScope(filter)}`;
-  if (incomplete !== null) {
-    throw new SnapshotError('ZW_SCAN_MISSING', `no complete ${what} in ${path}: use the latest incomplete one with --scan ${incomplete}, or run zonewarden scan again`);
-  }
-  const other = SnapshotReader.latestScanId(db, ['complete', 'incomplete']);
-  const known = knownZoneNames(db);
-  const near = filter.zones.flatMap((z) => closestMatches(z, known)).map((n) => printable(n));
-  const flags = isFullScope(filter) ? '' : ` ${scopeFlags(filter)}`;
-  if (other === null) throw new SnapshotError('ZW_SCAN_MISSING', `no finished scan in ${path}: run zonewarden scan${flags} first`);
-  const fix = `run zonewarden scan${flags}, or name a scan with --scan (zonewarden scans lists them; the latest is scan ${other})`;
-  throw new SnapshotError('ZW_SCAN_MISSING', near.length ? `no ${what} in ${path}; did you mean ${[...new Set(near)].join(' or ')}? Else ${fix}` : `no ${what} in ${path}: ${fix}`);
-}
 
 /** An existing database; `readonly` for commands that write nothing (they then work for users who may only read it). */
 export function openExisting(path: string, options: { readonly?: boolean } = {}): Db {
@@ -172,7 +146,7 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
     const db = openExisting(path);
     try {
       const filter = configScope(config);
-      const reader = new SnapshotReader(db, chooseScan(db, path, o.scan, filter));
+      const reader = new SnapshotReader(db, scanForView(db, path, o.scan, filter));
       // A mistyped --zone stops here, before anything is judged or stored.
       const view = resolveFilter([reader], filter);
       // Same judgement as the scan's stored audit: it is refreshed; another: a trial beside it (audit-identity.ts).

@@ -5,7 +5,8 @@ import { printable } from '../../common/printable.js';
 import { SnapshotReader } from '../../snapshot/reader.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom, configScope } from '../common.js';
-import { chooseScan, openExisting } from './audit.js';
+import { openExisting } from './audit.js';
+import { scanForView } from '../../snapshot/scan-choice.js';
 
 export const baselineCommand = defineCommand({
   name: 'baseline',
@@ -37,7 +38,7 @@ deletes a baseline's scan.`,
         else rows.forEach((b, i) => io.stdout(`${printable(`baseline ${b.id}: scan ${b.scanId}, accepted ${b.acceptedAt}${b.note ? `: ${b.note}` : ''}${i === 0 ? ' (in use)' : ''}`)}\n`));
         return 0;
       }
-      const scanId = chooseScan(db, path, o.scan, configScope(config));
+      const scanId = scanForView(db, path, o.scan, configScope(config));
       const baseline = acceptBaseline(db, scanId, o.note ?? null);
       io.stdout(`baseline ${baseline.id}: scan ${baseline.scanId} accepted at ${baseline.acceptedAt}\n`);
       return 0;

@@ -6,21 +6,13 @@ import { loadTemplates } from '../../report/templates.js';
 import { EXIT, UsageError } from '../../common/errors.js';
 import { defineCommand, type OptionTable } from '../command.js';
 import { commonOptions, configFrom, configScope, trendScope, viewOptions } from '../common.js';
-import { chooseScan, openExisting } from './audit.js';
-import { officialAuditId, scanOfAudit } from '../../policy/audit-identity.js';
+import { openExisting } from './audit.js';
+import { scanForView, scanOfNamedAudit } from '../../snapshot/scan-choice.js';
+import { officialAuditId } from '../../policy/audit-identity.js';
 import { auditForPasses, auditThenReport, checkSameJudgement } from '../../policy/pass-verdicts.js';
 import type { ActiveRule } from '../../policy/registry.js';
 import { auditHeader } from '../../policy/store.js';
-import { SnapshotError } from '../../snapshot/db.js';
 import type { Db } from '../../snapshot/db.js';
-
-/** The scan of the audit --audit names, which --scan, if given too, must be. */
-function scanOfNamedAudit(db: Db, auditId: number, scan: number | undefined): number {
-  const owner = scanOfAudit(db, auditId);
-  if (owner === null) throw new SnapshotError('ZW_AUDIT_MISSING', `no audit ${auditId} in this database: zonewarden scans lists each scan's audits`);
-  if (scan !== undefined && scan !== owner) throw new UsageError(`--audit ${auditId} is an audit of scan ${owner}, not of --scan ${scan}: give one of them`);
-  return owner;
-}
 
 /**
  * The audit whose passes `report --passes` lists: the one named, else the scan's official audit if
@@ -142,7 +134,7 @@ Exit 3 when the scan is incomplete; else 0. Exit 2: a usage, template or databas
     const db = openExisting(path, { readonly: true });
     try {
       const filter = configScope(config);
-      const scanId = o.audit === undefined ? chooseScan(db, path, o.scan, filter) : scanOfNamedAudit(db, o.audit, o.scan);
+      const scanId = o.audit === undefined ? scanForView(db, path, o.scan, filter) : scanOfNamedAudit(db, o.audit, o.scan);
       const passes = o.passes ? rulesFor(config) : undefined;
       const note = (line: string) => {
         if (!config.quiet) io.stderr(`${line}\n`);

@@ -1,0 +1,50 @@
+import { scanRef } from './scan-ref.js';
+import type { Endpoint } from './tables.js';
+import type { CoverageRow } from './coverage-row.js';
+import type { ScanView } from './scan-view.js';
+
+/**
+ * Which scan's versions hold a partition's data: the scan read, or, for a partition an incremental
+ * scan carried forward without reading it again, the scan whose read it carried (coverage readIn).
+ */
+
+/** Where a partition's data lies: this scan's own versions, or those of the scan it was carried from. */
+export function dataRef(view: ScanView, c: CoverageRow | undefined): number {
+  return scanRef(c?.readIn ?? view.scan.id);
+}
+
+/**
+ * The zones of a run grouped by where the data of their partitions of these endpoints lies (see
+ * dataRef), from the coverage read ahead with them. A full scan gives one group, this scan; a
+ * zone whose partitions were read in different scans is in each of their groups.
+ */
+export function byDataRef(view: ScanView, zoneIds: string[], endpoints: readonly Endpoint[]): Map<number, string[]> {
+  const groups = new Map<number, string[]>();
+  for (const zoneId of zoneIds) {
+    const coverage = view.ahead?.peek<CoverageRow>('coverage', zoneId) ?? [];
+    const refs = new Set<number>();
+    for (const endpoint of endpoints) refs.add(dataRef(view, coverage.find((c) => c.endpoint === endpoint)));
+    for (const ref of refs) {
+      let ids = groups.get(ref);
+      if (!ids) groups.set(ref, (ids = []));
+      ids.push(zoneId);
+    }
+  }
+  return groups;
+}
+
+/** Runs `load` for each group of byDataRef and merges what each zone got. */
+export function loadByDataRef<T>(view: ScanView, zoneIds: string[], endpoints: readonly Endpoint[], load: (ids: string[], ref: number) => Map<string, T[]>): Map<string, T[]> {
+  const groups = byDataRef(view, zoneIds, endpoints);
+  const only = groups.size === 1 ? [...groups][0] : undefined;
+  if (only) return load(only[1], only[0]);
+  const merged = new Map<string, T[]>();
+  for (const [ref, ids] of groups) {
+    for (const [zoneId, rows] of load(ids, ref)) {
+      const held = merged.get(zoneId);
+      if (held) for (const r of rows) held.push(r);
+      else merged.set(zoneId, rows);
+    }
+  }
+  return merged;
+}

@@ -1,0 +1,202 @@
+import type { Db } from './db.js';
+import { scanRef } from './scan-ref.js';
+import type { Endpoint } from './tables.js';
+import { byZone } from './read-ahead.js';
+import { canonicalZoneName } from './scope.js';
+import { loadByDataRef } from './data-ref.js';
+import { CoverageReader } from './coverage-reader.js';
+import type { Readout } from './coverage-row.js';
+import { flag, openScanRow, ScanView, type ScanRow } from './scan-view.js';
+
+/**
+ * The rows of the tables read per scope (accounts, zones, invites, a zone's firewall rules,
+ * filters, certificate packs, WAF lists): each a Readout of its partition, a run of zones read at
+ * once when the audit reads ahead.
+ */
+
+export interface AccountRow {
+  id: string;
+  name: string | null;
+  type: string | null;
+  raw: string;
+}
+/** A zone row whose raw JSON is read when first asked for (see zones()). */
+function withLazyRaw(row: Omit<ZoneRow, 'raw'>, read: () => string): ZoneRow {
+  Object.defineProperty(row, LAZY_RAW, { value: { read, raw: undefined } });
+  return Object.defineProperty(row, 'raw', RAW_PROPERTY) as ZoneRow;
+}
+
+/** Where a zone row keeps how to read its raw JSON, and the JSON once read (not enumerable). */
+const LAZY_RAW = Symbol('lazy raw');
+type Lazy = { read: () => string; raw: string | undefined };
+
+/**
+ * One getter for every zone row: a getter made per row (a closure) gives each row a shape of its
+ * own, and every look at 10,000 zones' names and ids then goes the slow way.
+ */
+const RAW_PROPERTY: PropertyDescriptor = {
+  enumerable: true,
+  get(this: { [LAZY_RAW]: Lazy }): string {
+    const lazy = this[LAZY_RAW];
+    return (lazy.raw ??= lazy.read());
+  },
+};
+
+export interface ZoneRow {
+  id: string;
+  accountId: string | null;
+  name: string;
+  status: string | null;
+  paused: boolean | null;
+  plan: string | null;
+  type: string | null;
+  raw: string;
+}
+export interface FirewallRuleRow {
+  id: string;
+  action: string | null;
+  paused: boolean | null;
+  priority: number | null;
+  filterId: string | null;
+  filterDeleted: boolean;
+  raw: string;
+}
+export interface FilterRow {
+  id: string;
+  expression: string | null;
+  paused: boolean | null;
+  raw: string;
+}
+/** Rows of the other tables: the API's item as served. */
+export interface RawRow {
+  id: string;
+  raw: string;
+}
+
+export class RowReader {
+  constructor(
+    private readonly view: ScanView,
+    private readonly coverage: CoverageReader,
+  ) {}
+
+  /** The rows of scan `scanId` alone (what a scan holds, for choosing a scan: see scan-choice.ts); refused as SnapshotReader refuses it. */
+  static open(db: Db, scanId: number): RowReader {
+    const view = new ScanView(db, openScanRow(db, scanId));
+    return new RowReader(view, new CoverageReader(view));
+  }
+
+  get scan(): ScanRow {
+    return this.view.scan;
+  }
+
+  accounts(): Readout<AccountRow> {
+    return this.coverage.readout('user', '', 'accounts', () =>
+      (this.view.db.prepare(this.view.valid('accounts', 'item_id, name, type, raw')).all() as Array<Record<string, unknown>>).map((r) => ({
+        id: r['item_id'] as string,
+        name: r['name'] as string | null,
+        type: r['type'] as string | null,
+        raw: r['raw'] as string,
+      })),
+    );
+  }
+
+  invites(): Readout<RawRow> {
+    return this.coverage.readout('user', '', 'invites', (ref) => this.rawRows('invites', 'scope_id', '', ref));
+  }
+
+  /** A list of an account stored one row per item (account_objects), in item order. */
+  accountObjects(accountId: string, endpoint: Endpoint): Readout<RawRow> {
+    return this.coverage.readout('account', accountId, endpoint, (ref) =>
+      (this.view.statement(`${this.view.valid('account_objects', 'item_id, raw', ref)} AND scope_id = ? AND endpoint = ? ORDER BY item_id`).all(accountId, endpoint) as Array<Record<string, unknown>>).map((r) => ({
+        id: r['item_id'] as string,
+        raw: r['raw'] as string,
+      })),
+    );
+  }
+
+  /** Zones this scan read, by name. */
+  zones(): ZoneRow[] {
+    // Without raw, the bulk of a row (a kilobyte or two): read when a zone's is asked for. An audit
+    // of a night judges a few hundred zones of 10,000 and needs only the others' ids and names.
+    // Each zone's coverage row is found by the partition index: a pass over every zone partition's
+    // rows (200,000 at 10,000 zones) cost more. Rows as one JSON array of arrays (see json-rows.ts):
+    // 10,000 rows of eight columns handed over one by one cost about 2.5 times as much.
+    const view = this.view;
+    const ref = scanRef(view.scan.id);
+    const read = `EXISTS (SELECT 1 FROM coverage c WHERE c.kind = 'zone' AND c.scope_id = zones.item_id AND c.endpoint = 'zone' AND c.first_scan <= ${ref} AND c.last_scan >= ${ref} AND c.state = 'ok')`;
+    const listing = view.statement(`${view.valid('zones', 'json_group_array(json_array(pk, item_id, account_id, name, status, paused, plan, type) ORDER BY name)')} AND ${read}`, 'pluck');
+    const rows = JSON.parse(listing.get() as string) as Array<[number, string, string | null, string, string | null, number | null, string | null, string | null]>;
+    const rawOf = view.statement('SELECT raw FROM zones WHERE pk = ?', 'pluck');
+    // A scoped scan read only the zones in its scope; versions of others may span it.
+    const { accounts, zones } = view.scan.scope;
+    const inScope = ([, , accountId, name]: (typeof rows)[number]) =>
+      (zones.length === 0 || zones.includes(canonicalZoneName(name))) && (accounts.length === 0 || accounts.includes(accountId as string));
+    return rows
+      .filter(inScope)
+      .map(([pk, id, accountId, name, status, paused, plan, type]) => withLazyRaw({ id, accountId, name, status, paused: flag(paused), plan, type }, () => rawOf.get(pk) as string));
+  }
+
+  firewallRules(zoneId: string): Readout<FirewallRuleRow> {
+    return this.coverage.readout('zone', zoneId, 'firewall_rules', (ref) =>
+      this.rows('firewall_rules', 'zone_id', zoneId, 'item_id, action, paused, priority, filter_id, filter_deleted, raw', ref).map((r) => ({
+        id: r['item_id'] as string,
+        action: r['action'] as string | null,
+        paused: flag(r['paused'] as number | null),
+        priority: r['priority'] as number | null,
+        filterId: r['filter_id'] as string | null,
+        filterDeleted: r['filter_deleted'] === 1,
+        raw: r['raw'] as string,
+      })),
+    );
+  }
+
+  filters(zoneId: string): Readout<FilterRow> {
+    return this.coverage.readout('zone', zoneId, 'filters', (ref) =>
+      this.rows('filters', 'zone_id', zoneId, 'item_id, expression, paused, raw', ref).map((r) => ({
+        id: r['item_id'] as string,
+        expression: r['expression'] as string | null,
+        paused: flag(r['paused'] as number | null),
+        raw: r['raw'] as string,
+      })),
+    );
+  }
+
+  /** A zone list stored as the API served its items (certificate packs, WAF packages, groups, rules, overrides). */
+  zoneRawRows(zoneId: string, endpoint: 'certificate_packs' | 'waf_packages' | 'waf_groups' | 'waf_rules' | 'waf_overrides'): Readout<RawRow> {
+    return this.coverage.readout('zone', zoneId, endpoint, (ref) => this.rawRows(endpoint, 'zone_id', zoneId, ref));
+  }
+
+  /** Rows (the named columns) of a table valid at `ref` for one scope, in item_id order when read ahead. */
+  rows(table: string, scopeColumn: string, scopeId: string, columns: string, ref: number): Array<Record<string, unknown>> {
+    const view = this.view;
+    const ahead =
+      scopeColumn === 'zone_id'
+        ? view.ahead?.rows(
+            table,
+            scopeId,
+            (ids) =>
+              loadByDataRef(view, ids, [table as Endpoint], (group, r) =>
+                byZone(view.statement(view.forZones(table, columns, r)).iterate(JSON.stringify(group)) as Iterable<Record<string, unknown>>, (row) => row['zone_id'] as string, (row) => row),
+              ),
+            { weight: view.weightOf(table as Endpoint) },
+          )
+        : undefined;
+    return ahead ?? (view.statement(`${view.valid(table, columns, ref)} AND ${scopeColumn} = ?`).all(scopeId) as Array<Record<string, unknown>>);
+  }
+
+  private rawRows(table: string, scopeColumn: string, scopeId: string, ref: number): RawRow[] {
+    return this.rows(table, scopeColumn, scopeId, 'item_id, raw', ref).map((r) => ({ id: r['item_id'] as string, raw: r['raw'] as string }));
+  }
+
+  /** See SnapshotReader.certificatePackFirstSeen. */
+  certificatePackFirstSeen(zoneId: string): Map<string, string> {
+    const base = scanRef(0);
+    const sql = `SELECT f.item_id, s.started_at FROM (
+        SELECT p.item_id, min(k.id) AS first_id FROM certificate_packs p
+        JOIN scans k ON k.id BETWEEN p.first_scan - ${base} AND min(p.last_scan - ${base}, ?)
+        WHERE p.zone_id = ? AND p.first_scan <= ? GROUP BY p.item_id
+      ) f JOIN scans s ON s.id = f.first_id`;
+    const rows = this.view.statement(sql, 'raw').all(this.view.scan.id, zoneId, scanRef(this.view.scan.id)) as Array<[string, string]>;
+    return new Map(rows);
+  }
+}

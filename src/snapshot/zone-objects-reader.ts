@@ -1,0 +1,84 @@
+import type { Endpoint } from './tables.js';
+import { byZone } from './read-ahead.js';
+import { byDataRef, dataRef } from './data-ref.js';
+import type { CoverageReader } from './coverage-reader.js';
+import type { CoverageRow, Readout } from './coverage-row.js';
+import type { RawRow } from './row-reader.js';
+import type { ScanView } from './scan-view.js';
+
+/**
+ * A zone's single-object endpoints (migration status, entry points, DNSSEC...) and its settings,
+ * stored in zone_objects: read for a zone (or a run of zones) in one query and held per zone.
+ */
+
+export type ZoneObjectEndpoint = 'migration_status' | 'migration_check' | 'migration_config' | 'entrypoint' | 'zone_settings' | 'dnssec' | 'universal_ssl' | 'custom_entrypoint' | 'account_entrypoint' | 'ratelimit_entrypoint' | 'bot_management' | 'origin_pulls' | 'dns_targets' | 'page_shield' | 'security_txt';
+
+/** The endpoints stored in zone_objects: one row each, zone_settings one row per setting. */
+const ZONE_OBJECT_ENDPOINTS: readonly Endpoint[] = ['migration_status', 'migration_check', 'migration_config', 'entrypoint', 'zone_settings', 'dnssec', 'universal_ssl', 'custom_entrypoint', 'account_entrypoint', 'ratelimit_entrypoint', 'bot_management', 'origin_pulls', 'dns_targets', 'page_shield', 'security_txt'];
+
+/** A zone_objects row as read (after its zone_id). */
+const ZONE_OBJECT_COLUMNS = 'endpoint, item_id, raw';
+type ZoneObjectRow = [zoneId: string, endpoint: string, id: string, raw: string];
+
+export class ZoneObjectsReader {
+  /** The zone objects of the zone asked about last, by endpoint (see zoneObjects). */
+  private heldObjects: { zoneId: string; byEndpoint: Map<string, RawRow[]> } | null = null;
+
+  constructor(
+    private readonly view: ScanView,
+    private readonly coverage: CoverageReader,
+  ) {}
+
+  /** Forgets the zone held (the read-ahead changed: what it holds is read again through it). */
+  forget(): void {
+    this.heldObjects = null;
+  }
+
+  /** A single-object endpoint of a zone (migration status, check, config, entry points, DNSSEC...), or the zone's settings, one row each. */
+  zoneObject(zoneId: string, endpoint: ZoneObjectEndpoint): Readout<RawRow> {
+    // A copy: the rows are held for the zone's other questions, and a caller may sort what it gets.
+    return this.coverage.readout('zone', zoneId, endpoint, () => this.zoneObjects(zoneId).get(endpoint)?.slice() ?? []);
+  }
+
+  /**
+   * Every zone object of a zone, by endpoint, in item_id order. A zone has a dozen (one per
+   * endpoint, one per setting) and the rules ask for each: read in one query (for a run of zones
+   * when read ahead) and held until another zone is asked about, rather than one query an
+   * endpoint, each of which walked all the run's objects to find its endpoint in the table.
+   */
+  private zoneObjects(zoneId: string): Map<string, RawRow[]> {
+    if (this.heldObjects?.zoneId !== zoneId) {
+      const weight = this.view.weightOf(...ZONE_OBJECT_ENDPOINTS);
+      const rows = this.view.ahead?.rows('zone_objects', zoneId, (ids) => this.runZoneObjects(ids), { weight }) ?? this.oneZoneObjects(zoneId);
+      this.heldObjects = { zoneId, byEndpoint: byZone(rows, (r) => r[1], (r): RawRow => ({ id: r[2], raw: r[3] })) };
+    }
+    return this.heldObjects.byEndpoint;
+  }
+
+  /** The zone objects of a zone read alone: at each data reference its partitions have, the rows of the endpoints read there. */
+  private oneZoneObjects(zoneId: string): ZoneObjectRow[] {
+    const refOf = (endpoint: string) => dataRef(this.view, this.coverage.coverageOf('zone', zoneId, endpoint as Endpoint));
+    const refs = new Set(ZONE_OBJECT_ENDPOINTS.map(refOf));
+    const rows: ZoneObjectRow[] = [];
+    for (const ref of refs) {
+      const sql = `${this.view.valid('zone_objects', `zone_id, ${ZONE_OBJECT_COLUMNS}`, ref)} AND zone_id = ? ORDER BY item_id`;
+      for (const r of this.view.statement(sql, 'raw').all(zoneId) as ZoneObjectRow[]) if (refs.size === 1 || refOf(r[1]) === ref) rows.push(r);
+    }
+    return rows;
+  }
+
+  /** The zone objects of a run of zones, every endpoint in one query (one per data reference, see byDataRef). */
+  private runZoneObjects(zoneIds: string[]): Map<string, ZoneObjectRow[]> {
+    const view = this.view;
+    const groups = byDataRef(view, zoneIds, ZONE_OBJECT_ENDPOINTS);
+    const single = groups.size === 1;
+    const rows: ZoneObjectRow[] = [];
+    for (const [ref, ids] of groups) {
+      for (const r of view.statement(view.forZones('zone_objects', ZONE_OBJECT_COLUMNS, ref), 'raw').iterate(JSON.stringify(ids)) as Iterable<ZoneObjectRow>) {
+        // Rows of an endpoint read in another scan than this group's belong to that scan's group.
+        if (single || dataRef(view, view.ahead?.peek<CoverageRow>('coverage', r[0])?.find((c) => c.endpoint === r[1])) === ref) rows.push(r);
+      }
+    }
+    return byZone(rows, (r) => r[0], (r) => r);
+  }
+}
