@@ -2,11 +2,12 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two runs of one suite. `npm test` (the project "fast") is what a developer runs before each
+ * Two runs of one suite. `npm test` (the projects "fast" and "fast-process") is what a developer runs before each
  * commit: every unit, emulator and CLI test, the CLI called in the test's process where the
  * process itself is not what is proven. `npm run test:full` (CI's, `.ci/run`) adds the project
  * "full": what only a real process, a real browser or a real scale proves, and what takes
  * minutes by nature. A test file is in exactly one of the two: FULL names the full run's files.
+ * `npm test` runs `--project 'fast*'`, `npm run test:full` every project.
  */
 const FULL = [
   // Chromium drives the HTML report (Debian's chromium; skipped with a message where it is missing).
@@ -32,6 +33,9 @@ const FULL = [
   'test/**/*.scale.test.ts',
 ];
 
+/** Files of npm test that change what a worker thread may not (process.umask): run in a process. */
+const PROCESS_WIDE = ['test/metrics/exposition.test.ts'];
+
 // Every core: vitest's default leaves one free (one worker on two cores). The tests wait on their
 // emulators and databases in the same worker, so each core runs a file of its own.
 const WORKERS = Math.max(2, availableParallelism());
@@ -51,10 +55,14 @@ export default defineConfig({
           name: 'fast',
           // docs/examples: the example custom rule's table test, run against the built package (zonewarden/rules).
           include: ['test/**/*.test.ts', 'docs/examples/**/*.test.js'],
-          exclude: FULL,
+          exclude: [...FULL, ...PROCESS_WIDE],
           // Worker threads start faster than processes; better-sqlite3 and the emulators work in them.
           pool: 'threads',
         },
+      },
+      {
+        extends: true,
+        test: { name: 'fast-process', include: PROCESS_WIDE, pool: 'forks' },
       },
       {
         extends: true,
