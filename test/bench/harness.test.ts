@@ -1,55 +1,15 @@
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { bench } from '../support/bench-run.js';
 import { budgetBoundSeconds, budgetFor, latencyBoundSeconds } from '../../bench/compare.js';
 import { slidingWindowBoundSeconds } from '../../bench/pacing.js';
 import { replaceSection } from '../../bench/sections.js';
 
 /**
- * `npm run bench -- --scale small` as CI runs it: a check that the harness still works end to
- * end (emulators, zonewarden, the SDK scripts, the budget runs, the tables), with no timing
- * assertions; only what does not depend on the machine's speed is asserted.
+ * The benchmark's command line and arithmetic. The whole run at the small scale, a minute or more,
+ * is bench-smoke.test.ts, in `npm run test:full`.
  */
-const RUN = fileURLToPath(new URL('../../dist/bench/run.js', import.meta.url));
-const BENCHMARKS = new URL('../../BENCHMARKS.md', import.meta.url);
 
-function bench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [RUN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-const row = (table: string, first: string) => table.split('\n').find((l) => l.startsWith(`| ${first} |`))?.split(' | ');
-
-describe('npm run bench -- --scale small', () => {
-  it('measures zonewarden and both SDK scripts, with and without a budget, and prints the targets, leaving BENCHMARKS.md alone with --no-write', async () => {
-    const before = readFileSync(BENCHMARKS, 'utf8');
-    const r = await bench(['--scale', 'small', '--no-write']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(readFileSync(BENCHMARKS, 'utf8')).toBe(before);
-    const [latency, budget] = r.stdout.split('### Under a rate budget');
-    for (const tool of ['zonewarden', 'sdk-tuned', 'sdk-plain']) {
-      expect(row(latency!, tool), tool).toBeDefined();
-      expect(row(budget!, tool), tool).toBeDefined();
-    }
-    // The demo organisation is read in exactly the fewest requests (bench/minimum.ts counts them from
-    // the scan's coverage: what each zone's plan, migration state and rulesets list call for), and
-    // the budget is never exceeded.
-    const minimum = /\| requests against the minimum \| at most 1\.02 × \| 1\.000 × \((\d+) \/ (\d+)\) \| yes \|/.exec(r.stdout);
-    expect(minimum, r.stdout).not.toBeNull();
-    expect(minimum![1]).toBe(minimum![2]);
-    expect(row(latency!, 'zonewarden')?.slice(1, 3)).toEqual([minimum![1], '1.000']);
-    expect(r.stdout).toMatch(/\| 429s under a budget at the server's limit \| 0 \| 0 \| yes \|/);
-    expect(Number(row(latency!, 'sdk-plain')?.[1])).toBeGreaterThan(150);
-    for (const section of ['### Scan:', '### Audit:', '### Drift:', '### Reports:', '### Targets at this scale']) expect(r.stdout).toContain(section);
-  }, 240_000);
-
+describe('npm run bench: its command line', () => {
   it('refuses an unknown scale', async () => {
     const r = await bench(['--scale', 'huge', '--no-write']);
     expect(r.code).toBe(2);

@@ -2,14 +2,15 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli.js';
+import { runCliProcess } from '../support/cli.js';
 import { emulatorsClosedAfterEach, TOKEN } from '../support/http.js';
 
 /**
  * A custom rule edited outside its `check` (a constant at the top of its file, a helper in its
  * directory) is another rule: the next night's audit judges with the edited rule, and an audit of
  * an earlier scan with it is a trial, never a rewrite of that night's audit. What the nightly audit
- * stores must equal a fresh `audit` of the same scan.
+ * stores must equal a fresh `audit` of the same scan. The built CLI in its own
+ * process: Node's module hooks load the rules (npm run test:full).
  */
 
 const emulator = emulatorsClosedAfterEach();
@@ -60,7 +61,7 @@ describe('a custom rule edited outside its check()', () => {
       const env = { ZONEWARDEN_API_TOKEN: TOKEN };
       const reports = join(dir, 'reports');
       const common = ['--db', db, '--rules-dir', rules];
-      const run = () => runCli(['run', ...common, '--quiet', '--base-url', emu.url, '--budget', '1000000', '--per-second', '0', '--out', reports], env);
+      const run = () => runCliProcess(['run', ...common, '--quiet', '--base-url', emu.url, '--budget', '1000000', '--per-second', '0', '--out', reports], env);
 
       setPrefix('198.51.100.');
       expect((await run()).code).not.toBe(2);
@@ -71,17 +72,17 @@ describe('a custom rule edited outside its check()', () => {
 
       // What the night's audit stored (its report), against the same scan judged afresh by the edited rule.
       const stored = findingsOf(reports, 2);
-      const fresh = JSON.parse((await runCli(['audit', ...common, '--quiet', '--scan', '2', '--format', 'json'], env)).stdout) as Doc;
+      const fresh = JSON.parse((await runCliProcess(['audit', ...common, '--quiet', '--scan', '2', '--format', 'json'], env)).stdout) as Doc;
       // The edit changed what the rule finds: else this would test nothing.
       expect(ofRule(before).length).toBeGreaterThan(0);
       expect(ofRule(fresh).map((f) => f.message).sort()).not.toEqual(ofRule(before).map((f) => f.message).sort());
       expect(lines(stored)).toEqual(lines(fresh));
 
       // Auditing the first night again with the edited rule is a trial: that night's official audit stays as it was.
-      const again = await runCli(['audit', ...common, '--scan', '1', '--format', 'json'], env);
+      const again = await runCliProcess(['audit', ...common, '--scan', '1', '--format', 'json'], env);
       expect(again.stderr).toMatch(/^stored as audit \d+ \(trial: /m);
       const official = join(dir, 'official');
-      expect((await runCli(['report', '--db', db, '--scan', '1', '--format', 'json', '--out', official, '--quiet'], env)).code).toBe(0);
+      expect((await runCliProcess(['report', '--db', db, '--scan', '1', '--format', 'json', '--out', official, '--quiet'], env)).code).toBe(0);
       expect(lines(findingsOf(official, 1))).toEqual(lines(before));
     });
   }

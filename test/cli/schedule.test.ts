@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { claimScheduler, releaseScheduler } from '../../src/schedule/scheduler-state.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
-import { exited, runCli, startCli } from '../support/cli.js';
+import { exited, runCliProcess, startCli } from '../support/cli.js';
 import { TOKEN } from '../support/http.js';
 import { startReceiver } from '../support/receiver.js';
 
@@ -123,7 +123,7 @@ describe('zonewarden schedule', () => {
 
     const { child, output } = await schedule(slow, cwd, '--cron', '0 3 1 1 *', '--tz', 'UTC');
     await until(() => events(output().stdout).some((e) => e.event === 'catch-up'), 'the catch-up');
-    const second = await runCli(['schedule', '--cron', '0 3 1 1 *', '--base-url', slow.url, '--db', dbPath], { ZONEWARDEN_API_TOKEN: TOKEN });
+    const second = await runCliProcess(['schedule', '--cron', '0 3 1 1 *', '--base-url', slow.url, '--db', dbPath], { ZONEWARDEN_API_TOKEN: TOKEN });
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(new RegExp(`^zonewarden schedule: a scheduler is already running on this database \\(pid ${child.pid} since .*\\); stop it first, or use another --db\\n$`));
     await until(() => events(output().stdout).some((e) => e.event === 'run'), 'the caught-up run');
@@ -139,7 +139,7 @@ describe('zonewarden schedule', () => {
     try {
       const cwd = mkdtempSync(join(tmpdir(), 'zw-schedule-stale-'));
       writeFileSync(join(cwd, 'zonewarden.config.json'), JSON.stringify({ notifications: { webhooks: [{ url: `${hooks.origin}/hook/s3cret` }] } }));
-      const first = await runCli(['run', '--base-url', slow.url, '--budget', '1000000', '--quiet', '--db', join(cwd, 'zonewarden.db'), '--out', join(cwd, 'reports')], { ZONEWARDEN_API_TOKEN: TOKEN });
+      const first = await runCliProcess(['run', '--base-url', slow.url, '--budget', '1000000', '--quiet', '--db', join(cwd, 'zonewarden.db'), '--out', join(cwd, 'reports')], { ZONEWARDEN_API_TOKEN: TOKEN });
       expect(first.code, first.stderr).toBe(0);
       const db = new Database(join(cwd, 'zonewarden.db'));
       db.prepare("UPDATE scans SET started_at = '2026-01-01T00:00:00.000Z', finished_at = '2026-01-01T00:05:00.000Z'").run();
@@ -169,7 +169,7 @@ describe('zonewarden schedule', () => {
     [['--cron', '0 2 * * *', '--tz', 'Mars/Olympus'], /^zonewarden schedule: --tz "Mars\/Olympus" is not a time zone; use an IANA name such as UTC/],
     [['--cron', '0 2 * * *', '--max-age', '36'], /^zonewarden schedule: max-age "36" is not a duration; e\.g\. 36h, 2d, 90m or 1d12h\n$/],
   ])('refuses %j with one line naming the fix', async (args, message) => {
-    const r = await runCli(['schedule', '--base-url', 'http://127.0.0.1:9/client/v4', '--db', join(mkdtempSync(join(tmpdir(), 'zw-s-')), 'z.db'), ...args], { ZONEWARDEN_API_TOKEN: TOKEN });
+    const r = await runCliProcess(['schedule', '--base-url', 'http://127.0.0.1:9/client/v4', '--db', join(mkdtempSync(join(tmpdir(), 'zw-s-')), 'z.db'), ...args], { ZONEWARDEN_API_TOKEN: TOKEN });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
   });
@@ -182,7 +182,7 @@ describe('zonewarden run and schedule, before they start', () => {
     [['run', '--base-url', 'https://api.example.com/v4'], {}, /^zonewarden run: --base-url must end in \/client\/v4/],
   ])('refuses %j with one line, before any scan or notification', async (args, env, message) => {
     const cwd = mkdtempSync(join(tmpdir(), 'zw-early-'));
-    const r = await runCli([...args, '--db', join(cwd, 'z.db')], env === null ? {} : { ZONEWARDEN_API_TOKEN: TOKEN });
+    const r = await runCliProcess([...args, '--db', join(cwd, 'z.db')], env === null ? {} : { ZONEWARDEN_API_TOKEN: TOKEN });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -196,7 +196,7 @@ describe('zonewarden status', () => {
   beforeAll(async () => {
     emu = await startEmulator({ dataset: 'demo', now: new Date(), rateLimit: 0, ipRateLimit: 0 });
     const cwd = mkdtempSync(join(tmpdir(), 'zw-status-'));
-    const r = await runCli(['run', '--base-url', emu.url, '--budget', '1000000', '--quiet', '--out', join(cwd, 'reports'), '--db', join(cwd, 'z.db')], { ZONEWARDEN_API_TOKEN: TOKEN });
+    const r = await runCliProcess(['run', '--base-url', emu.url, '--budget', '1000000', '--quiet', '--out', join(cwd, 'reports'), '--db', join(cwd, 'z.db')], { ZONEWARDEN_API_TOKEN: TOKEN });
     expect(r.code, r.stderr).toBe(0);
     dbPath = join(cwd, 'z.db');
   });
@@ -205,7 +205,7 @@ describe('zonewarden status', () => {
   });
 
   it('exits 0 while the last complete scan is fresh, showing the last run', async () => {
-    const r = await runCli(['status', '--db', dbPath]);
+    const r = await runCliProcess(['status', '--db', dbPath]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^fresh: last complete scan 1 finished \S+, \d+ seconds? ago \(max age 1 day 12 hours\)\n/);
     expect(r.stdout).toMatch(/\nlast run: 1 \(manual\) started \S+, ended \S+: ok \(exit 0\); scan 1, \d+ new failures\n/);
@@ -221,13 +221,13 @@ describe('zonewarden status', () => {
     const started = new Date(Date.parse(finished) - 300_000).toISOString();
     db.prepare('UPDATE scans SET started_at = ?, finished_at = ?').run(started, finished);
     db.close();
-    const text = await runCli(['status', '--db', stale, '--max-age', '2d']);
+    const text = await runCliProcess(['status', '--db', stale, '--max-age', '2d']);
     expect(text.code).toBe(1);
     expect(text.stdout.startsWith(`STALE: last complete scan 1 finished ${finished}, 10 days 5 hours ago (max age 2 days)\n`), text.stdout).toBe(true);
-    const json = await runCli(['status', '--db', stale, '--format', 'json']);
+    const json = await runCliProcess(['status', '--db', stale, '--format', 'json']);
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout)).toMatchObject({ schema: 'zonewarden.status/1', stale: true, maxAgeSeconds: 36 * 3600, lastCompleteScan: { id: 1 }, lastRun: { id: 1, outcome: 'ok' } });
-    const env = await runCli(['status', '--db', stale], { ZONEWARDEN_MAX_AGE: '11d' });
+    const env = await runCliProcess(['status', '--db', stale], { ZONEWARDEN_MAX_AGE: '11d' });
     expect(env.code, 'ZONEWARDEN_MAX_AGE sets the maximum age').toBe(0);
   });
 
@@ -236,7 +236,7 @@ describe('zonewarden status', () => {
     [['--max-age', 'soon'], /^zonewarden status: --max-age "soon" is not a duration; e\.g\. 36h, 2d, 90m or 1d12h\n$/],
     [['--format', 'yaml'], /^zonewarden status: --format must be one of text, json/],
   ])('exits 2 on %j', async (args, message) => {
-    const r = await runCli(['status', '--db', dbPath, ...args]);
+    const r = await runCliProcess(['status', '--db', dbPath, ...args]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
   });

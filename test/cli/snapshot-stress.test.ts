@@ -10,7 +10,7 @@ import { SCHEMA_VERSION } from '../../src/snapshot/migrations.js';
 import { SnapshotReader, type Readout } from '../../src/snapshot/reader.js';
 import { scanRef } from '../../src/snapshot/scan-ref.js';
 import { caseDataset } from '../support/case-dataset.js';
-import { CLI, exited, runCli } from '../support/cli.js';
+import { CLI, exited, runCliProcess } from '../support/cli.js';
 import { cliProcessesKilledAfterEach, peek, statusOf, waitFor } from '../support/cli-processes.js';
 import { echoingDataset } from '../support/canary-dataset.js';
 import { reportText } from '../support/files.js';
@@ -19,7 +19,8 @@ import { emulatorsClosedAfterEach, TOKEN } from '../support/http.js';
 /**
  * The snapshot as an operator running zonewarden as a service meets it: a prune while a scan
  * runs, a scan interrupted and run again, credentials echoed in ids, a full disk, a user who may
- * only read, a damaged or locked file, two processes creating one database.
+ * only read, a damaged or locked file, two processes creating one database. Each command is the
+ * built CLI in its own process, as the service runs it (npm run test:full).
  */
 
 const emulator = emulatorsClosedAfterEach();
@@ -84,11 +85,11 @@ describe('prune while a scan runs', () => {
     const fast = await emulator({ dataset: 'generated', generated: PAGED });
     const slow = await emulator({ dataset: 'generated', generated: PAGED, latencyMs: 150 });
     const path = dbFile();
-    for (let i = 0; i < 2; i++) expect((await runCli(scanArgs(fast, path), ENV)).code).toBe(0);
+    for (let i = 0; i < 2; i++) expect((await runCliProcess(scanArgs(fast, path), ENV)).code).toBe(0);
     const { child, output } = spawnCli(scanArgs(slow, path, '--concurrency', '2'));
     await waitFor('the scan to be part-way', () => statusOf(path, 3) === 'running' && count(path, 'partitions') > 0);
 
-    const prune = await runCli(['prune', '--keep', '1', '--db', path], ENV);
+    const prune = await runCliProcess(['prune', '--keep', '1', '--db', path], ENV);
     expect(prune.code).toBe(2);
     expect(prune.stderr.trim().split('\n')).toHaveLength(1);
     expect(prune.stderr).toMatch(/^zonewarden prune: scan 3 is running on this database \(pid \d+ on .+\); prune when it ends, nothing was deleted$/m);
@@ -98,7 +99,7 @@ describe('prune while a scan runs', () => {
     expect(statusOf(path, 3)).toBe('complete');
     expectMatchesServed(slow, path, 3);
     // Once the scan has ended, prune goes ahead and the kept scan still reads whole.
-    expect((await runCli(['prune', '--keep', '1', '--db', path, '--quiet'], ENV)).code).toBe(0);
+    expect((await runCliProcess(['prune', '--keep', '1', '--db', path, '--quiet'], ENV)).code).toBe(0);
     expectMatchesServed(slow, path, 3);
   });
 });
@@ -108,10 +109,10 @@ describe('an interrupted scan', () => {
     const fast = await emulator({ dataset: 'generated', generated: PAGED });
     const slow = await emulator({ dataset: 'generated', generated: PAGED, latencyMs: 400 });
     const control = dbFile();
-    for (let i = 0; i < 2; i++) expect((await runCli(scanArgs(fast, control), ENV)).code).toBe(0);
+    for (let i = 0; i < 2; i++) expect((await runCliProcess(scanArgs(fast, control), ENV)).code).toBe(0);
 
     const path = dbFile();
-    expect((await runCli(scanArgs(fast, path), ENV)).code).toBe(0);
+    expect((await runCliProcess(scanArgs(fast, path), ENV)).code).toBe(0);
     const { child } = spawnCli(scanArgs(slow, path, '--concurrency', '3'));
     // Cut it when some zone has stored its first page of DNS records and not yet finished the list.
     const midList = () =>
@@ -126,7 +127,7 @@ describe('an interrupted scan', () => {
     expect(await exited(child)).toBe(2);
     expect(statusOf(path, 2)).toBe('aborted');
 
-    expect((await runCli(scanArgs(fast, path), ENV)).code).toBe(0);
+    expect((await runCliProcess(scanArgs(fast, path), ENV)).code).toBe(0);
     for (const table of ['dns_records', 'firewall_rules', 'filters', 'zones', 'certificate_packs']) {
       expect(count(path, table), table).toBe(count(control, table));
     }
@@ -145,7 +146,7 @@ describe('credentials echoed in ids', () => {
     const dir = tempDir();
     const path = join(dir, 'zonewarden.db');
     const out = join(dir, 'reports');
-    const r = await runCli(['run', '--base-url', emu.url, '--db', path, '--budget', '1000000', '--out', out, '--format', 'html,md,json,csv', '--fail-on', 'none'], env);
+    const r = await runCliProcess(['run', '--base-url', emu.url, '--db', path, '--budget', '1000000', '--out', out, '--format', 'html,md,json,csv', '--fail-on', 'none'], env);
     expect(r.code, r.stderr).toBe(0);
     const stored = peek(path, (db) => db.prepare('SELECT item_id, zone_id FROM dns_records').all());
     expect(stored).toEqual([{ item_id: 'rec-[redacted]', zone_id: 'zone-[redacted]' }]);
@@ -194,7 +195,7 @@ describe('status and the other read commands for a user who may only read', () =
     const dir = tempDir();
     const path = join(dir, 'zonewarden.db');
     // Two audited scans, for diff to compare.
-    for (let i = 0; i < 2; i++) expect((await runCli(['run', '--base-url', emu.url, '--db', path, '--budget', '1000000', '--out', join(dir, 'reports'), '--quiet', '--fail-on', 'none'], ENV)).code).toBe(0);
+    for (let i = 0; i < 2; i++) expect((await runCliProcess(['run', '--base-url', emu.url, '--db', path, '--budget', '1000000', '--out', join(dir, 'reports'), '--quiet', '--fail-on', 'none'], ENV)).code).toBe(0);
     chmodSync(path, 0o644);
     const before = fingerprint(path);
     const asReader = (args: string[]) =>
@@ -255,7 +256,7 @@ describe('SQLite failures as messages', () => {
   it('a damaged database: restore from a backup, naming the scans it still lists; a read command leaves it as it is', async () => {
     const emu = await emulator({ dataset: caseDataset() });
     const path = dbFile();
-    for (let i = 0; i < 2; i++) expect((await runCli(['run', '--base-url', emu.url, '--db', path, '--budget', '1000000', '--quiet', '--fail-on', 'none', '--out', join(tempDir(), 'r')], ENV)).code).toBe(0);
+    for (let i = 0; i < 2; i++) expect((await runCliProcess(['run', '--base-url', emu.url, '--db', path, '--budget', '1000000', '--quiet', '--fail-on', 'none', '--out', join(tempDir(), 'r')], ENV)).code).toBe(0);
     // Garble the first page of the findings table, leaving the file's header and the scans table readable.
     const root = peek(path, (db) => (db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'findings'").get() as { rootpage: number }).rootpage);
     const bytes = readFileSync(path);
@@ -264,7 +265,7 @@ describe('SQLite failures as messages', () => {
     writeFileSync(path, bytes);
     const before = fingerprint(path);
 
-    const report = await runCli(['report', '--db', path, '--out', join(tempDir(), 'r'), '--quiet'], ENV);
+    const report = await runCliProcess(['report', '--db', path, '--out', join(tempDir(), 'r'), '--quiet'], ENV);
     expect(report.code).toBe(2);
     expect(report.stderr.trim().split('\n')).toHaveLength(1);
     expect(report.stderr).toMatch(/^zonewarden report: .*zonewarden\.db is damaged \(.*malformed.*\): restore it from a backup, or use another --db; earlier scans: 2 \(complete, .+\), 1 \(complete, .+\)$/m);
@@ -278,7 +279,7 @@ describe('SQLite failures as messages', () => {
     const holder = new Database(path);
     try {
       holder.exec('BEGIN EXCLUSIVE');
-      const r = await runCli(['prune', '--keep', '1', '--db', path], ENV);
+      const r = await runCliProcess(['prune', '--keep', '1', '--db', path], ENV);
       expect(r.code).toBe(2);
       expect(r.stderr.trim()).toBe(`zonewarden prune: another zonewarden process holds ${path}; try again when it ends`);
     } finally {
@@ -291,7 +292,7 @@ describe('SQLite failures as messages', () => {
     const slow = await emulator({ dataset: caseDataset(), latencyMs: 100 });
     for (let attempt = 0; attempt < 3; attempt++) {
       const path = dbFile();
-      const [a, b] = await Promise.all([runCli(scanArgs(slow, path), ENV), runCli(scanArgs(slow, path), ENV)]);
+      const [a, b] = await Promise.all([runCliProcess(scanArgs(slow, path), ENV), runCliProcess(scanArgs(slow, path), ENV)]);
       const codes = [a.code, b.code].sort();
       expect(codes, a.stderr + b.stderr).toEqual([0, 2]);
       const refused = a.code === 2 ? a : b;
@@ -322,12 +323,12 @@ describe('a full disk', () => {
   it('ends scan and run with exit 2 and one line, the scan aborted', async () => {
     const emu = await emulator({ dataset: 'generated', generated: { seed: 3, accounts: 2, zones: 20, records: 8000 } });
     const path = join(disk, 'zonewarden.db');
-    const scan = await runCli(scanArgs(emu, path), ENV);
+    const scan = await runCliProcess(scanArgs(emu, path), ENV);
     expect(scan.code).toBe(2);
     expect(scan.stderr.trim()).toBe(`zonewarden scan: scan 1 aborted: the disk holding ${path} is full: free some space there and run again; earlier scans are intact`);
     expect(statusOf(path, 1)).toBe('aborted');
 
-    const run = await runCli(['run', '--base-url', emu.url, '--db', path, '--budget', '1000000', '--quiet', '--out', join(disk, 'reports')], ENV);
+    const run = await runCliProcess(['run', '--base-url', emu.url, '--db', path, '--budget', '1000000', '--quiet', '--out', join(disk, 'reports')], ENV);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toContain(`the disk holding ${path} is full`);
@@ -355,12 +356,12 @@ describe('a full disk', () => {
   it('a report that cannot be written says so and leaves no .partial file', async () => {
     const emu = await emulator({ dataset: caseDataset() });
     const path = dbFile();
-    expect((await runCli(['run', '--base-url', emu.url, '--db', path, '--budget', '1000000', '--quiet', '--fail-on', 'none', '--out', join(tempDir(), 'r')], ENV)).code).toBe(0);
+    expect((await runCliProcess(['run', '--base-url', emu.url, '--db', path, '--budget', '1000000', '--quiet', '--fail-on', 'none', '--out', join(tempDir(), 'r')], ENV)).code).toBe(0);
     // The disk filled but for 64 KB: less than the reports need.
     const { bavail, bsize } = statfsSync(disk);
     writeFileSync(join(disk, 'filler'), Buffer.alloc(bavail * bsize - 64 * 1024));
     const out = join(disk, 'reports');
-    const r = await runCli(['report', '--db', path, '--out', out], ENV);
+    const r = await runCliProcess(['report', '--db', path, '--out', out], ENV);
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toMatch(new RegExp(`^zonewarden report: the disk holding ${out}/.+ is full: free some space there, or write the reports elsewhere with --out$`));
     const left = readdirSync(out, { recursive: true }).map(String);
