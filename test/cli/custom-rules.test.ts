@@ -107,7 +107,7 @@ describe('custom rules from --rules-dir', () => {
 };
 `,
     );
-    const r = await runCli(['audit', '--db', db, '--rules-dir', old, '--format', 'json', '--passes']);
+    const r = await runCliProcess(['audit', '--db', db, '--rules-dir', old, '--format', 'json', '--passes']);
     expect(r.code, r.stderr).toBe(0);
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning: '));
     expect(warnings).toEqual([
