@@ -1,8 +1,8 @@
 import type { Finding } from '../policy/findings.js';
 import { severityRank } from '../policy/rule.js';
-import { findingFromRow, type AuditHeader } from '../policy/store.js';
+import { findingFromRow, type AuditHeader } from '../audit/store.js';
 import type { Db } from '../snapshot/db.js';
-import { findingsTableFor } from '../policy/reuse-rows.js';
+import { findingsTableFor } from '../audit/reuse-rows.js';
 import type { ScanCoverage, ZoneInfo } from './coverage-pair.js';
 import { filterCondition, type ScanFilter } from '../snapshot/scan-filter.js';
 import {

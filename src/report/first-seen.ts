@@ -1,7 +1,7 @@
 import type { Finding } from '../policy/findings.js';
 import type { Db } from '../snapshot/db.js';
-import { auditRows } from '../policy/reuse-rows.js';
-import { officialAuditId } from '../policy/audit-identity.js';
+import { auditRows } from '../audit/reuse-rows.js';
+import { officialAuditId } from '../audit/audit-identity.js';
 
 /**
  * Since when each failure of a scan has failed: the start of the earliest scan of its unbroken

@@ -3,12 +3,12 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { DriftResult } from '../drift/result.js';
 import { catalogue } from '../policy/catalogue.js';
-import { auditHeader } from '../policy/store.js';
-import { sameView } from '../policy/audit-view.js';
+import { auditHeader } from '../audit/store.js';
+import { sameView } from '../audit/audit-view.js';
 import { inFilter } from '../snapshot/scan-filter.js';
-import { keptCounts, keptFindings, keptFindingsJson, type ComplianceFilter } from '../policy/compliance-filter.js';
+import { keptCounts, keptFindings, keptFindingsJson, type ComplianceFilter } from '../audit/compliance-filter.js';
 import type { Finding } from '../policy/findings.js';
-import { forEachPass } from '../policy/pass-verdicts.js';
+import { forEachPass } from '../audit/pass-verdicts.js';
 import type { ActiveRule } from '../policy/registry.js';
 import { EXIT, ZonewardenError } from '../common/errors.js';
 import type { Db } from '../snapshot/db.js';
@@ -113,7 +113,7 @@ export interface ReportOptions {
   out: string;
   /** Only the findings of the rules mapped to a framework or a control (--framework, --control); the directory name says so. */
   compliance?: ComplianceFilter | null;
-  /** CSV and OCSF list the passing verdicts too, judged again with these rules (--passes; src/policy/pass-verdicts.ts). */
+  /** CSV and OCSF list the passing verdicts too, judged again with these rules (--passes; src/audit/pass-verdicts.ts). */
   passes?: readonly ActiveRule[];
   formats: readonly ReportFormat[];
   templates: Templates;

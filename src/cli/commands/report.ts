@@ -1,16 +1,16 @@
 import { resolve } from 'node:path';
 import { catalogue, loadRules, rulesFor } from '../../policy/catalogue.js';
-import { complianceFilter } from '../../policy/compliance-filter.js';
+import { complianceFilter } from '../../audit/compliance-filter.js';
 import { REPORT_FORMATS, writeReport, type ReportFormat } from '../../report/write-report.js';
 import { loadTemplates } from '../../report/templates.js';
 import { EXIT, UsageError } from '../../common/errors.js';
 import { defineCommand, type OptionTable } from '../command.js';
 import { commonOptions, configFrom, configScope, trendScope, viewOptions } from '../common.js';
 import { chooseScan, openExisting } from './audit.js';
-import { officialAuditId, scanOfAudit } from '../../policy/audit-identity.js';
-import { auditForPasses, auditThenReport, checkSameJudgement } from '../../policy/pass-verdicts.js';
+import { officialAuditId, scanOfAudit } from '../../audit/audit-identity.js';
+import { auditForPasses, auditThenReport, checkSameJudgement } from '../../audit/pass-verdicts.js';
 import type { ActiveRule } from '../../policy/registry.js';
-import { auditHeader } from '../../policy/store.js';
+import { auditHeader } from '../../audit/store.js';
 import { SnapshotError } from '../../snapshot/db.js';
 import type { Db } from '../../snapshot/db.js';
 

@@ -1,5 +1,5 @@
 import type { Db } from '../snapshot/db.js';
-import { differences, parseJudgement, sameJudgement, type Judgement } from './judgement.js';
+import { differences, parseJudgement, sameJudgement, type Judgement } from '../policy/judgement.js';
 
 /**
  * Which audit of a scan is which (schema 10). A scan's first audit, or the one `run` and

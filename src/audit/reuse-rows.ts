@@ -1,6 +1,6 @@
 import type { Db } from '../snapshot/db.js';
-import { byText, STATUS_ORDER, type Status } from './findings.js';
-import { severityRank, type Severity } from './rule.js';
+import { byText, STATUS_ORDER, type Status } from '../policy/findings.js';
+import { severityRank, type Severity } from '../policy/rule.js';
 
 /**
  * The findings rows of an audit that reused verdicts (schemas 9 to 14, before every audit judged
@@ -55,7 +55,7 @@ export function rowParts(db: Db, auditId: number): RowPart[] {
   return parts;
 }
 
-/** A condition on findings rows and its parameters, such as a view's zones (src/policy/audit-view.ts). */
+/** A condition on findings rows and its parameters, such as a view's zones (src/audit/audit-view.ts). */
 export interface RowCondition {
   sql: string;
   params: unknown[];
