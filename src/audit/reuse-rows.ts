@@ -140,3 +140,18 @@ export function findingsTableFor(db: Db, auditIds: readonly number[]): (auditId:
   }
   return (auditId) => (copied.has(auditId) ? 'temp.audit_rows' : 'findings');
 }
+
+/** Findings of the audit by rule, severity and status, counted per part of its rows (a kept zone's rows live with the audit that judged it). */
+export function findingCounts(db: Db, auditId: number): Map<string, { rule: string; severity: string; status: string; n: number }> {
+  const counts = new Map<string, { rule: string; severity: string; status: string; n: number }>();
+  for (const part of rowParts(db, auditId)) {
+    const rows = db.prepare(`SELECT rule, severity, status, count(*) AS n FROM findings WHERE ${part.where} GROUP BY rule, severity, status`).all(...part.params) as Array<{ rule: string; severity: string; status: string; n: number }>;
+    for (const r of rows) {
+      const key = `${r.rule}\0${r.severity}\0${r.status}`;
+      const c = counts.get(key);
+      if (c) c.n += r.n;
+      else counts.set(key, { ...r });
+    }
+  }
+  return counts;
+}

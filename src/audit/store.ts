@@ -412,6 +412,12 @@ const ORDER = `CASE status WHEN 'fail' THEN 0 WHEN 'unknown' THEN 1 ELSE 2 END,
   CASE severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END,
   rule, ${UTF16_ORDER}(coalesce(zone_name, '')), coalesce(zone_id, ''), ${UTF16_ORDER}(coalesce(resource_name, resource_id))`;
 
+/** Reads one findings row by its key (as the audit-row queries give them, e.g. drift's), as a finding. */
+export function findingByKey(db: Db): (pk: number) => Finding {
+  const row = db.prepare('SELECT * FROM findings WHERE pk = ?');
+  return (pk) => findingFromRow(row.get(pk) as Record<string, string | null>);
+}
+
 /** A finding from a row of the findings table (or a query giving its columns). */
 export function findingFromRow(r: Record<string, string | null>): Finding {
   return {

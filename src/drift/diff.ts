@@ -1,4 +1,5 @@
 import { auditHeader, officialAuditHeader, type AuditHeader } from '../audit/store.js';
+import { scanOfAudit } from '../audit/audit-identity.js';
 import { UsageError } from '../common/errors.js';
 import { SnapshotError, type Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
@@ -38,8 +39,8 @@ export interface ScanPair {
 /** The scan of an audit named with --from-audit or --to-audit, checked against --from or --to. */
 function scanOfNamedAudit(db: Db, auditId: number | undefined, scan: number | undefined, flag: string): number | undefined {
   if (auditId === undefined) return scan;
-  const owner = db.prepare('SELECT scan_id FROM audits WHERE id = ?').pluck().get(auditId) as number | undefined;
-  if (owner === undefined) throw new SnapshotError('ZW_AUDIT_MISSING', `no audit ${auditId} in this database: zonewarden scans lists each scan's audits`);
+  const owner = scanOfAudit(db, auditId);
+  if (owner === null) throw new SnapshotError('ZW_AUDIT_MISSING', `no audit ${auditId} in this database: zonewarden scans lists each scan's audits`);
   if (scan !== undefined && scan !== owner) throw new UsageError(`--${flag}-audit ${auditId} is an audit of scan ${owner}, not of --${flag} ${scan}: give one of them`);
   return owner;
 }

@@ -1,6 +1,6 @@
 import type { Finding } from '../policy/findings.js';
 import { severityRank } from '../policy/rule.js';
-import { findingFromRow, type AuditHeader } from '../audit/store.js';
+import { findingByKey, type AuditHeader } from '../audit/store.js';
 import type { Db } from '../snapshot/db.js';
 import { findingsTableFor } from '../audit/reuse-rows.js';
 import type { ScanCoverage, ZoneInfo } from './coverage-pair.js';
@@ -80,8 +80,7 @@ export function findingDrift(
   };
 
   for (const [status, n] of merged.steady) counts[status === 'fail' ? 'still-failing' : status === 'waived' ? 'still-waived' : 'still-unknown'] += n;
-  const full = db.prepare('SELECT * FROM findings WHERE pk = ?');
-  const load = (pk: number) => findingFromRow(full.get(pk) as Record<string, string | null>);
+  const load = findingByKey(db);
 
   for (const moved of merged.later) {
     const f = load(moved.pk);
