@@ -1,4 +1,4 @@
-import { auditHeader, officialAuditHeader, type AuditHeader } from '../policy/store.js';
+import { auditHeader, officialAuditHeader, type AuditHeader } from '../audit/store.js';
 import { UsageError } from '../common/errors.js';
 import { SnapshotError, type Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';

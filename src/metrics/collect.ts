@@ -4,8 +4,8 @@ import { latestScanOfScope } from '../snapshot/scan-choice.js';
 import { FULL_SCOPE, type ScanScope } from '../snapshot/scope.js';
 import { statusOf } from '../schedule/status.js';
 import { RUN_OUTCOMES } from '../schedule/notifications/notice.js';
-import { officialAuditHeader, type AuditHeader } from '../policy/store.js';
-import { rowParts } from '../policy/reuse-rows.js';
+import { officialAuditHeader, type AuditHeader } from '../audit/store.js';
+import { findingCounts } from '../audit/reuse-rows.js';
 import { STATUSES } from '../policy/findings.js';
 import { SEVERITIES } from '../policy/rule.js';
 import { PACKAGE } from '../common/package-info.js';
@@ -111,21 +111,6 @@ export function latestOfficialAudit(db: Db, scope: ScanScope): AuditHeader | nul
     if (header) return header;
     before = scanId;
   }
-}
-
-/** Findings of the audit by rule, severity and status, counted per part of its rows (a kept zone's rows live with the audit that judged it). */
-function findingCounts(db: Db, auditId: number): Map<string, { rule: string; severity: string; status: string; n: number }> {
-  const counts = new Map<string, { rule: string; severity: string; status: string; n: number }>();
-  for (const part of rowParts(db, auditId)) {
-    const rows = db.prepare(`SELECT rule, severity, status, count(*) AS n FROM findings WHERE ${part.where} GROUP BY rule, severity, status`).all(...part.params) as Array<{ rule: string; severity: string; status: string; n: number }>;
-    for (const r of rows) {
-      const key = `${r.rule}\0${r.severity}\0${r.status}`;
-      const c = counts.get(key);
-      if (c) c.n += r.n;
-      else counts.set(key, { ...r });
-    }
-  }
-  return counts;
 }
 
 function auditFamilies(db: Db, audit: AuditHeader | null): MetricFamily[] {

@@ -1,6 +1,7 @@
 import { renewalWindowDays } from '../policy/certificates.js';
 import { parseCertificatePack } from '../policy/models.js';
 import type { Db } from '../snapshot/db.js';
+import { officialAudits } from '../audit/audit-identity.js';
 import type { SnapshotReader, ZoneRow } from '../snapshot/reader.js';
 import { parseScope, sameScope, type ScanScope } from '../snapshot/scope.js';
 
@@ -114,12 +115,9 @@ export function failureTrend(
 ): { points: TrendPoint[]; polyline: string; max: number; axis: Axis; shown: boolean; first: string; last: string } {
   // Scans of one scope only: a one-zone rescan between two full scans is not a fall in failures.
   const rows: Array<{ id: number; started_at: string; counts: string }> = [];
-  const audited = db
-    .prepare('SELECT s.id, s.started_at, s.scope, a.counts FROM scans s JOIN audits a ON a.scan_id = s.id AND a.trial IS NULL WHERE s.id <= ? ORDER BY s.id DESC')
-    .iterate(upTo) as Iterable<{ id: number; started_at: string; scope: string; counts: string }>;
-  for (const r of audited) {
+  for (const r of officialAudits(db, { upTo })) {
     if (!sameScope(parseScope(r.scope), scope)) continue;
-    rows.unshift(r);
+    rows.unshift({ id: r.scanId, started_at: r.startedAt, counts: r.counts });
     if (rows.length >= count) break;
   }
   const failingOf = (counts: { byStatus: { fail: number }; byZone?: Record<string, { fail: number }> }) =>

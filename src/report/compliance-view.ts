@@ -1,6 +1,6 @@
 import { catalogue } from '../policy/catalogue.js';
 import { controlLabel, controlsOfId, FRAMEWORKS, type Control } from '../policy/compliance.js';
-import { keptCounts, type ComplianceFilter } from '../policy/compliance-filter.js';
+import { keptCounts, type ComplianceFilter } from '../audit/compliance-filter.js';
 import type { Finding, Status } from '../policy/findings.js';
 import { CATEGORIES } from '../policy/rule.js';
 import { FINDING_CHANGES, FINDING_STEADY, type DriftResult } from '../drift/result.js';

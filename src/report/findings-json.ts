@@ -1,9 +1,9 @@
-import type { AuditCounts, AuditResult } from '../policy/audit.js';
+import type { AuditCounts, AuditResult } from '../audit/audit.js';
 import { catalogue } from '../policy/catalogue.js';
 import { controlsOfId, controlsOfRule } from '../policy/compliance.js';
 import { overridesOf } from '../policy/zone-overrides.js';
 import type { Finding } from '../policy/findings.js';
-import type { AuditHeader } from '../policy/store.js';
+import type { AuditHeader } from '../audit/store.js';
 import type { ScanRow } from '../snapshot/reader.js';
 import { remediationOf } from './remediation.js';
 import type { SideBySide } from './vendor-insights.js';

@@ -1,7 +1,7 @@
 import type { Finding } from '../policy/findings.js';
 import type { Db } from '../snapshot/db.js';
-import { auditRows } from '../policy/reuse-rows.js';
-import { officialAuditId } from '../policy/audit-identity.js';
+import { auditRows } from '../audit/reuse-rows.js';
+import { officialAuditId, officialAudits } from '../audit/audit-identity.js';
 
 /**
  * Since when each failure of a scan has failed: the start of the earliest scan of its unbroken
@@ -35,12 +35,11 @@ export function firstSeenOf(db: Db, scanId: number, auditId: number | null = off
   // How many scans back each run reaches: 0 is this scan alone.
   const depth = new Uint16Array(index.size);
 
-  const earlier = db
-    .prepare(
-      `SELECT a.id, s.started_at FROM scans s JOIN audits a ON a.scan_id = s.id AND a.trial IS NULL
-       WHERE s.status = 'complete' AND s.id < ? ORDER BY s.id DESC LIMIT ?`,
-    )
-    .all(scanId, MAX_SCANS_BACK) as Array<{ id: number; started_at: string }>;
+  const earlier: Array<{ id: number; started_at: string }> = [];
+  for (const a of officialAudits(db, { complete: true, before: scanId, counts: false })) {
+    if (earlier.length === MAX_SCANS_BACK) break;
+    earlier.push({ id: a.auditId, started_at: a.startedAt });
+  }
   let open = index.size;
   for (let back = 0; back < earlier.length && open > 0; back++) {
     // A run still open reached `back` scans back; it reaches one more if it failed in this scan too.

@@ -2,8 +2,9 @@ import { diffScans, type DriftResult } from '../drift/index.js';
 import { catalogue } from '../policy/catalogue.js';
 import type { Finding, Named, Status } from '../policy/findings.js';
 import { CATEGORIES, type Category } from '../policy/rule.js';
-import { auditHeader, officialAuditHeader, type AuditHeader } from '../policy/store.js';
-import { auditView, type AuditView } from '../policy/audit-view.js';
+import { auditHeader, officialAuditHeader, type AuditHeader } from '../audit/store.js';
+import { auditView, type AuditView } from '../audit/audit-view.js';
+import { officialAudits } from '../audit/audit-identity.js';
 import { SnapshotError, type Db } from '../snapshot/db.js';
 import { inFilter, resolveFilter } from '../snapshot/scan-filter.js';
 import { SnapshotReader, type ScanRow } from '../snapshot/reader.js';
@@ -116,10 +117,7 @@ export function reportData(db: Db, scanId: number, options: ReportDataOptions = 
 
 /** The audited complete scan of the same scope before this one: what "new" and "fixed" are measured from. */
 function previousAudited(db: Db, scan: ScanRow): number | null {
-  const rows = db
-    .prepare("SELECT s.id, s.scope FROM scans s JOIN audits a ON a.scan_id = s.id AND a.trial IS NULL WHERE s.status = 'complete' AND s.id < ? ORDER BY s.id DESC")
-    .iterate(scan.id) as Iterable<{ id: number; scope: string }>;
-  for (const r of rows) if (sameScope(parseScope(r.scope), scan.scope)) return r.id;
+  for (const r of officialAudits(db, { complete: true, before: scan.id, counts: false })) if (sameScope(parseScope(r.scope), scan.scope)) return r.scanId;
   return null;
 }
 

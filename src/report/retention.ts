@@ -2,7 +2,8 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../snapshot/db.js';
 import type { ScanScope } from '../snapshot/scope.js';
-import { pruneScans, type PruneResult } from '../snapshot/prune.js';
+import type { PruneResult } from '../snapshot/prune.js';
+import { pruneScansAndAudits } from '../audit/retention.js';
 import type { Templates } from './templates.js';
 import { reportDirName, writeIndex } from './write-report.js';
 
@@ -14,7 +15,7 @@ import { reportDirName, writeIndex } from './write-report.js';
  */
 export function pruneScansAndReports(db: Db, options: { keep: number; out: string; templates: Templates; trendScope?: ScanScope }): PruneResult & { deletedReports: string[] } {
   const started = new Map((db.prepare('SELECT id, started_at FROM scans').all() as Array<{ id: number; started_at: string }>).map((r) => [r.id, r.started_at]));
-  const result = pruneScans(db, options.keep);
+  const result = pruneScansAndAudits(db, options.keep);
   const deletedReports: string[] = [];
   const names = existsSync(options.out) ? readdirSync(options.out) : [];
   for (const id of result.deletedScans) {

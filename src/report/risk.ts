@@ -1,5 +1,5 @@
 import type { Status } from '../policy/findings.js';
-import { auditRows, type RowCondition } from '../policy/reuse-rows.js';
+import { auditRows, type RowCondition } from '../audit/reuse-rows.js';
 import { SEVERITIES, severityRank, type Severity } from '../policy/rule.js';
 import type { Db } from '../snapshot/db.js';
 
@@ -119,7 +119,7 @@ export function riskOf(rows: Iterable<RiskRow>): ReportRisk {
 }
 
 /** The risk of a stored audit: one pass over its findings' rule, severity, status and zone; `keep` narrows it to some rules (--framework, --control). */
-/** `where`: only these findings rows (a view of some zones: src/policy/audit-view.ts). */
+/** `where`: only these findings rows (a view of some zones: src/audit/audit-view.ts). */
 export function reportRisk(db: Db, auditId: number, keep: (rule: string) => boolean = () => true, where?: RowCondition): ReportRisk {
   const rows = auditRows(db, auditId, 'rule, severity, status, zone_id AS zoneId, zone_name AS zoneName, account_name AS accountName', where) as Iterable<RiskRow>;
   return riskOf(kept(rows, keep));

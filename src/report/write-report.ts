@@ -3,12 +3,13 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { DriftResult } from '../drift/result.js';
 import { catalogue } from '../policy/catalogue.js';
-import { auditHeader } from '../policy/store.js';
-import { sameView } from '../policy/audit-view.js';
+import { auditHeader } from '../audit/store.js';
+import { sameView } from '../audit/audit-view.js';
 import { inFilter } from '../snapshot/scan-filter.js';
-import { keptCounts, keptFindings, keptFindingsJson, type ComplianceFilter } from '../policy/compliance-filter.js';
+import { keptCounts, keptFindings, keptFindingsJson, type ComplianceFilter } from '../audit/compliance-filter.js';
 import type { Finding } from '../policy/findings.js';
-import { forEachPass } from '../policy/pass-verdicts.js';
+import { forEachPass } from '../audit/pass-verdicts.js';
+import { officialAudits } from '../audit/audit-identity.js';
 import type { ActiveRule } from '../policy/registry.js';
 import { EXIT, ZonewardenError } from '../common/errors.js';
 import type { Db } from '../snapshot/db.js';
@@ -116,7 +117,7 @@ export interface ReportOptions {
   out: string;
   /** Only the findings of the rules mapped to a framework or a control (--framework, --control); the directory name says so. */
   compliance?: ComplianceFilter | null;
-  /** CSV and OCSF list the passing verdicts too, judged again with these rules (--passes; src/policy/pass-verdicts.ts). */
+  /** CSV and OCSF list the passing verdicts too, judged again with these rules (--passes; src/audit/pass-verdicts.ts). */
   passes?: readonly ActiveRule[];
   formats: readonly ReportFormat[];
   templates: Templates;
@@ -228,22 +229,14 @@ export function writeIndex(db: Db, out: string, templates: Templates, trendScope
  */
 function indexView(db: Db, out: string, trendScope: ScanScope) {
   const dirs = new Set(existsSync(out) ? readdirSync(out) : []);
-  const all = (
-    db.prepare('SELECT s.id, s.started_at, s.status, s.scope, a.counts FROM scans s JOIN audits a ON a.scan_id = s.id AND a.trial IS NULL ORDER BY s.id DESC').all() as Array<{
-      id: number;
-      started_at: string;
-      status: string;
-      scope: string;
-      counts: string;
-    }>
-  ).map((r) => {
+  const all = [...officialAudits(db)].map((r) => {
     const counts = JSON.parse(r.counts) as { byStatus: Record<string, number>; failBySeverity: Record<string, number> };
-    const name = reportDirName({ id: r.id, startedAt: r.started_at });
+    const name = reportDirName({ id: r.scanId, startedAt: r.startedAt });
     const written = dirs.has(name) ? readdirSync(join(out, name)).filter((f) => Object.values(REPORT_FILES).includes(f)) : [];
     const scope = parseScope(r.scope);
     return {
-      id: r.id,
-      startedAt: r.started_at,
+      id: r.scanId,
+      startedAt: r.startedAt,
       status: r.status,
       scope: describeScope(scope),
       inTrend: sameScope(scope, trendScope),

@@ -1,4 +1,4 @@
-import type { AuditHeader } from '../policy/store.js';
+import type { AuditHeader } from '../audit/store.js';
 import type { ZoneOverride } from '../policy/zone-overrides.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { DriftResult, FindingChange } from '../drift/result.js';
 import { resourceText, type Finding } from '../policy/findings.js';
 import { SEVERITIES, severityRank, type Severity } from '../policy/rule.js';
-import { auditFindings } from '../policy/store.js';
+import { auditFindings } from '../audit/store.js';
 import type { Db } from '../snapshot/db.js';
 import type { NoticeFinding, RunNotice } from './notifications/notice.js';
 

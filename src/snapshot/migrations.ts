@@ -252,7 +252,7 @@ export const MIGRATIONS: readonly string[] = [
   // rules that do not depend on the time) and which audit's findings rows hold them (source_scan:
   // itself when it judged the zone, else the audit that did). An audit of a scan in which a zone is
   // unchanged copies that zone's row and stores none of its findings again; readers of findings
-  // follow source_scan (src/policy/reuse-rows.ts). reuse_key: what its verdicts depend on beyond
+  // follow source_scan (src/audit/reuse-rows.ts). reuse_key: what its verdicts depend on beyond
   // the data (rules and their code, settings, waivers, scope); reused_rules: the rules reused.
   `
   ALTER TABLE audits ADD COLUMN reuse_key TEXT;

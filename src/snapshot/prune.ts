@@ -1,4 +1,3 @@
-import { materialize } from '../policy/store.js';
 import { runningScans, scanIsAlive, SnapshotError, type Db } from './db.js';
 import { SCAN_REF_BASE } from './scan-ref.js';
 import { parseScope, scopeKey } from './scope.js';
@@ -33,7 +32,16 @@ const VERSIONED_TABLES = [
   'account_objects',
 ];
 
-export function pruneScans(db: Db, keep: number): PruneResult {
+/**
+ * What the owner of tables that hang off scans (the audits: src/audit/retention.ts) does, in the
+ * same write transaction, once the scans to delete are chosen and before they and what hangs off
+ * them are deleted. The snapshot knows no audits; the caller brings it.
+ */
+export interface PruneHooks {
+  beforeDeleting?(db: Db, scans: { kept: ReadonlySet<number>; deleted: readonly number[] }): void;
+}
+
+export function pruneScans(db: Db, keep: number, hooks: PruneHooks = {}): PruneResult {
   return db
     .transaction((): PruneResult => {
       const live = runningScans(db).find((r) => scanIsAlive(r));
@@ -58,8 +66,7 @@ export function pruneScans(db: Db, keep: number): PruneResult {
       const kept = new Set(scans.slice(0, keep).map((s) => s.id));
       for (const id of protectedIds) kept.add(id);
       const deleted = scans.filter((s) => !kept.has(s.id)).map((s) => s.id);
-      // A kept audit that kept verdicts of an audit about to go gets its own copy of those rows.
-      for (const id of dependentAudits(db, kept, deleted)) materialize(db, id);
+      hooks.beforeDeleting?.(db, { kept, deleted });
       if (deleted.length === 0) return { deletedScans: [], keptScans: [...kept].sort((a, b) => a - b), deletedRows: 0 };
       const del = db.prepare('DELETE FROM scans WHERE id = ?');
       for (const id of deleted) del.run(id);
@@ -95,16 +102,4 @@ function deleteOutside(db: Db, table: string, endpoint: string | null): number {
       ? ''
       : ` OR EXISTS (SELECT 1 FROM temp.prune_carried c WHERE c.scope_id = ${table}.zone_id AND c.endpoint = ${endpoint.startsWith("'") ? endpoint : `${table}.${endpoint}`} AND c.ref BETWEEN ${table}.first_scan AND ${table}.last_scan)`;
   return db.prepare(`DELETE FROM ${table} WHERE NOT (${inScan}${carried})`).run().changes;
-}
-
-/** Audits (official or trial) of kept scans that read rows of an audit of a scan about to be deleted. */
-function dependentAudits(db: Db, kept: ReadonlySet<number>, deleted: readonly number[]): number[] {
-  if (deleted.length === 0) return [];
-  return db
-    .prepare(
-      `SELECT DISTINCT z.audit_id FROM audit_zones z JOIN audits a ON a.id = z.audit_id JOIN audits s ON s.id = z.source_audit
-       WHERE s.scan_id IN (SELECT value FROM json_each(?)) AND a.scan_id IN (SELECT value FROM json_each(?))`,
-    )
-    .pluck()
-    .all(JSON.stringify(deleted), JSON.stringify([...kept])) as number[];
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { writeAuditJson } from '../../src/report/findings-json.js';
-import { runAudit } from '../../src/policy/audit.js';
+import { runAudit } from '../../src/audit/audit.js';
 import { activeRules, loadCatalogue } from '../../src/policy/registry.js';
 import { parseWaivers } from '../../src/policy/waivers.js';
 import zoneNotActive from '../../rules/zone-not-active.js';

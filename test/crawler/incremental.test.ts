@@ -6,7 +6,7 @@ import type { ZoneReads } from '../../src/api/endpoints.js';
 import { createRedactor } from '../../src/common/redact.js';
 import { runScan } from '../../src/crawler/run-scan.js';
 import { summaryText } from '../../src/crawler/summary.js';
-import { recordAudit } from '../../src/policy/audit.js';
+import { recordAudit } from '../../src/audit/audit.js';
 import { loadTemplates } from '../../src/report/templates.js';
 import { writeReport } from '../../src/report/write-report.js';
 import { dataFreshness, freshnessStatement } from '../../src/report/data-freshness.js';

@@ -7,7 +7,7 @@ import { ScanCannotStart } from '../../src/crawler/crawl.js';
 import { runScan, ScanFailed, type ScanOutcome } from '../../src/crawler/run-scan.js';
 import { summaryText } from '../../src/crawler/summary.js';
 import { diffScans } from '../../src/drift/diff.js';
-import { recordAudit } from '../../src/policy/audit.js';
+import { recordAudit } from '../../src/audit/audit.js';
 import { catalogue } from '../../src/policy/catalogue.js';
 import { activeRules } from '../../src/policy/registry.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RULES } from '../../rules/index.js';
 import { UsageError } from '../../src/common/errors.js';
-import type { AuditCounts } from '../../src/policy/audit.js';
-import { complianceFilter, failingAtOrAbove, keptCounts, keptFindings, keptFindingsJson } from '../../src/policy/compliance-filter.js';
+import type { AuditCounts } from '../../src/audit/audit.js';
+import { complianceFilter, failingAtOrAbove, keptCounts, keptFindings, keptFindingsJson } from '../../src/audit/compliance-filter.js';
 import type { Finding } from '../../src/policy/findings.js';
 import { loadCatalogue } from '../../src/policy/registry.js';
 import { defineRule } from '../../src/policy/rule.js';

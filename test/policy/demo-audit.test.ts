@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RULES } from '../../rules/index.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import type { AuditResult } from '../../src/policy/audit.js';
+import type { AuditResult } from '../../src/audit/audit.js';
 import { auditDataset } from '../support/dataset-audit.js';
 
 /**

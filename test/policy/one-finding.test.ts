@@ -3,7 +3,7 @@ import { GENERATED_RULE_SETTINGS } from '../../bench/dataset-config.js';
 import { inline } from '../../src/emulator/datasets/compose.js';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
-import type { AuditResult } from '../../src/policy/audit.js';
+import type { AuditResult } from '../../src/audit/audit.js';
 import { auditDataset } from '../support/dataset-audit.js';
 import { caseDataset } from '../support/case-dataset.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { recordAudit, runAudit } from '../../src/policy/audit.js';
+import { recordAudit, runAudit } from '../../src/audit/audit.js';
 import { compareFindings, type Finding } from '../../src/policy/findings.js';
 import { activeRules, loadCatalogue } from '../../src/policy/registry.js';
 import { defineRule } from '../../src/policy/rule.js';
-import { storedFindings } from '../../src/policy/store.js';
+import { storedFindings } from '../../src/audit/store.js';
 import { snapshotOf } from '../support/snapshot-fixture.js';
 
 const base = {

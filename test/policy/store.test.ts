@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { recordAudit, runAudit } from '../../src/policy/audit.js';
+import { recordAudit, runAudit } from '../../src/audit/audit.js';
 import { activeRules, loadCatalogue } from '../../src/policy/registry.js';
 import { defineRule } from '../../src/policy/rule.js';
-import { auditFindings, auditHeader, loadAudit, saveAudit, storedFindings } from '../../src/policy/store.js';
-import { officialAuditId } from '../../src/policy/audit-identity.js';
+import { auditFindings, auditHeader, loadAudit, saveAudit, storedFindings } from '../../src/audit/store.js';
+import { officialAuditId } from '../../src/audit/audit-identity.js';
 import { judgementOf } from '../../src/policy/judgement.js';
 import { parseWaivers } from '../../src/policy/waivers.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../src/snapshot/migrations.js';
-import { pruneScans } from '../../src/snapshot/prune.js';
+import { pruneScansAndAudits } from '../../src/audit/retention.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
 import { ScanWriter } from '../../src/snapshot/writer.js';
 import quota from '../../rules/firewall-rule-quota.js';
@@ -113,7 +113,7 @@ describe('stored audits', () => {
     const second = ScanWriter.start(db, 'http://127.0.0.1/client/v4', { accounts: [], zones: [] }, (s) => s);
     second.finish('complete', {});
     saveAudit(db, runAudit(new SnapshotReader(db, second.scanId), rules));
-    expect(pruneScans(db, 1).deletedScans).toEqual([reader.scan.id]);
+    expect(pruneScansAndAudits(db, 1).deletedScans).toEqual([reader.scan.id]);
     expect(loadAudit(db, reader.scan.id)).toBeNull();
     expect(db.prepare('SELECT DISTINCT audit_id FROM findings').pluck().all()).toEqual([]);
     expect(loadAudit(db, second.scanId)).not.toBeNull();
@@ -131,7 +131,7 @@ describe('stored audits', () => {
     saveAudit(db, runAudit(secondReader, rules));
     const kept = saveAudit(db, runAudit(secondReader, fewer));
     expect(kept.trial).not.toBeNull();
-    expect(pruneScans(db, 1).deletedScans).toEqual([reader.scan.id]);
+    expect(pruneScansAndAudits(db, 1).deletedScans).toEqual([reader.scan.id]);
     expect(db.prepare('SELECT scan_id, trial IS NULL AS official FROM audits ORDER BY id').all()).toEqual([
       { scan_id: second.scanId, official: 1 },
       { scan_id: second.scanId, official: 0 },

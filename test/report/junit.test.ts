@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import dnsOriginExposed from '../../rules/dns-origin-exposed.js';
 import invitePending from '../../rules/invite-pending.js';
-import { runAudit } from '../../src/policy/audit.js';
+import { runAudit } from '../../src/audit/audit.js';
 import { activeRules, loadCatalogue } from '../../src/policy/registry.js';
 import type { Waiver } from '../../src/policy/waivers.js';
 import { junitRules, writeJunit, xmlText } from '../../src/report/junit.js';

@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { RULES } from '../../rules/index.js';
 import { DEMO_RULE_SETTINGS } from '../../src/cli/commands/demo.js';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/server.js';
-import { runAudit, type AuditResult } from '../../src/policy/audit.js';
+import { runAudit, type AuditResult } from '../../src/audit/audit.js';
 import { activeRules, loadCatalogue, type RuleSettings } from '../../src/policy/registry.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';

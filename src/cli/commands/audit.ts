@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { catalogue, loadRules, rulesFor } from '../../policy/catalogue.js';
-import { recordAudit, runAudit, type AuditResult } from '../../policy/audit.js';
-import { complianceFilter, keptFindings, keptFindingsJson, narrowAudit } from '../../policy/compliance-filter.js';
+import { recordAudit, runAudit, type AuditResult } from '../../audit/audit.js';
+import { complianceFilter, keptFindings, keptFindingsJson, narrowAudit } from '../../audit/compliance-filter.js';
 import type { Finding } from '../../policy/findings.js';
 import type { Severity } from '../../policy/rule.js';
-import { auditFindings, auditFindingsJson, auditHeader, saveAudit } from '../../policy/store.js';
-import { demotionNote, trialNote, type AuditIdentity, type StoredAs } from '../../policy/audit-identity.js';
-import { auditView, failingAtOrAbove } from '../../policy/audit-view.js';
+import { auditFindings, auditFindingsJson, auditHeader, saveAudit } from '../../audit/store.js';
+import { demotionNote, trialNote, type AuditIdentity, type StoredAs } from '../../audit/audit-identity.js';
+import { auditView, failingAtOrAbove } from '../../audit/audit-view.js';
 import { sideBySideOf } from '../../report/vendor-insights-data.js';
 import { judgementOf } from '../../policy/judgement.js';
 import { inFilter, resolveFilter } from '../../snapshot/scan-filter.js';

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { chooseScans, diffScans, ignoreListFrom } from '../../drift/index.js';
-import { officialAuditId } from '../../policy/audit-identity.js';
+import { officialAuditId } from '../../audit/audit-identity.js';
 import { judgementOf } from '../../policy/judgement.js';
 import type { Db } from '../../snapshot/db.js';
-import { recordAudit } from '../../policy/audit.js';
+import { recordAudit } from '../../audit/audit.js';
 import { catalogue, loadRules, rulesFor } from '../../policy/catalogue.js';
 import { auditWithinLimits, heldWaiverWarnings, loadWaivers } from '../../policy/waivers.js';
 import { EXIT } from '../../common/errors.js';

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../../common/errors.js';
-import { pruneScans } from '../../snapshot/prune.js';
+import { pruneScansAndAudits } from '../../audit/retention.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom } from '../common.js';
 import { openExisting } from './audit.js';
@@ -30,7 +30,7 @@ With --vacuum the file is compacted afterwards so the space goes back to the dis
     const db = openExisting(path);
     try {
       const before = statSync(path).size;
-      const result = pruneScans(db, o.keep);
+      const result = pruneScansAndAudits(db, o.keep);
       if (o.vacuum) db.exec('VACUUM');
       db.pragma('wal_checkpoint(TRUNCATE)');
       const after = statSync(path).size;

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { catalogue, loadRules, rulesFor } from '../../policy/catalogue.js';
-import { complianceFilter } from '../../policy/compliance-filter.js';
+import { complianceFilter } from '../../audit/compliance-filter.js';
 import { REPORT_FORMATS, writeReport, type ReportFormat } from '../../report/write-report.js';
 import { loadTemplates } from '../../report/templates.js';
 import { EXIT, UsageError } from '../../common/errors.js';
@@ -8,10 +8,10 @@ import { defineCommand, type OptionTable } from '../command.js';
 import { commonOptions, configFrom, configScope, trendScope, viewOptions } from '../common.js';
 import { openExisting } from './audit.js';
 import { scanForView, scanOfNamedAudit } from '../../snapshot/scan-choice.js';
-import { officialAuditId } from '../../policy/audit-identity.js';
-import { auditForPasses, auditThenReport, checkSameJudgement } from '../../policy/pass-verdicts.js';
+import { officialAuditId } from '../../audit/audit-identity.js';
+import { auditForPasses, auditThenReport, checkSameJudgement } from '../../audit/pass-verdicts.js';
 import type { ActiveRule } from '../../policy/registry.js';
-import { auditHeader } from '../../policy/store.js';
+import { auditHeader } from '../../audit/store.js';
 import type { Db } from '../../snapshot/db.js';
 
 /**

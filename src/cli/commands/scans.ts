@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { printable } from '../../common/printable.js';
 import { openSnapshot, SnapshotError } from '../../snapshot/db.js';
 import { latestCoveringScan } from '../../snapshot/scan-choice.js';
-import { listScans, type ScanListing } from '../../snapshot/scan-list.js';
+import { listScans, type ScanListing } from '../../audit/scan-list.js';
 import { describeScope } from '../../snapshot/scope.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom, configScope } from '../common.js';

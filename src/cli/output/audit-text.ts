@@ -1,4 +1,4 @@
-import type { AuditResult } from '../../policy/audit.js';
+import type { AuditResult } from '../../audit/audit.js';
 import { resourceText, type Finding } from '../../policy/findings.js';
 import { SEVERITIES } from '../../policy/rule.js';
 import type { WaiverState } from '../../policy/waivers.js';

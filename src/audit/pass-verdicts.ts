@@ -3,11 +3,11 @@ import { ZonewardenError } from '../common/errors.js';
 import type { Db } from '../snapshot/db.js';
 import type { SnapshotReader } from '../snapshot/reader.js';
 import type { AuditCounts } from './audit.js';
-import { evaluate, type FindingSink } from './engine.js';
-import type { Finding } from './findings.js';
-import { parseJudgement, rulesJudgement } from './judgement.js';
-import type { ActiveRule } from './registry.js';
-import { overridesOf } from './zone-overrides.js';
+import { evaluate, type FindingSink } from '../policy/engine.js';
+import type { Finding } from '../policy/findings.js';
+import { parseJudgement, rulesJudgement } from '../policy/judgement.js';
+import type { ActiveRule } from '../policy/registry.js';
+import { overridesOf } from '../policy/zone-overrides.js';
 
 /**
  * The passing verdicts of a stored audit, for `report --passes`: evidence, resource by resource,
@@ -40,7 +40,7 @@ function canonical(value: unknown): string {
   );
 }
 
-/** A rule's settings as an audit records them (src/policy/store.ts); the rules an audit records are those that ran. */
+/** A rule's settings as an audit records them (src/audit/store.ts); the rules an audit records are those that ran. */
 function recorded(rules: readonly ActiveRule[]): Map<string, string> {
   return new Map(
     rules

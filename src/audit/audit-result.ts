@@ -1,8 +1,8 @@
 import type { StoredAs } from './audit-identity.js';
-import type { Evaluation } from './engine.js';
-import { STATUSES, type Finding, type Status } from './findings.js';
-import { atOrAbove, SEVERITIES, type Severity } from './rule.js';
-import type { WaiverReport, WaiverSet } from './waivers.js';
+import type { Evaluation } from '../policy/engine.js';
+import { STATUSES, type Finding, type Status } from '../policy/findings.js';
+import { atOrAbove, SEVERITIES, type Severity } from '../policy/rule.js';
+import type { WaiverReport, WaiverSet } from '../policy/waivers.js';
 
 /**
  * An audit's result and the numbers that sum it up, apart from how it is made (audit.ts), so that

@@ -2,9 +2,9 @@ import { SnapshotError, type Db } from '../snapshot/db.js';
 import { SnapshotReader, type ZoneRow } from '../snapshot/reader.js';
 import { filterCondition, type ScanFilter } from '../snapshot/scan-filter.js';
 import type { AuditCounts } from './audit.js';
-import { STATUSES, type Finding, type Status } from './findings.js';
+import { STATUSES, type Finding, type Status } from '../policy/findings.js';
 import { auditRows, type RowCondition } from './reuse-rows.js';
-import { atOrAbove, SEVERITIES, type Severity } from './rule.js';
+import { atOrAbove, SEVERITIES, type Severity } from '../policy/rule.js';
 import { auditFindings, auditFindingsJson, auditHeader, NO_TALLY, type AuditHeader } from './store.js';
 
 /**

@@ -1,9 +1,9 @@
 import { UsageError } from '../common/errors.js';
 import { didYouMean } from '../common/did-you-mean.js';
 import type { AuditCounts, AuditResult } from './audit.js';
-import { controlLabel, controlsOfId, controlsOfRule, FRAMEWORKS, type Control, type Framework } from './compliance.js';
-import type { Finding, Status } from './findings.js';
-import { atOrAbove, SEVERITIES, type AnyRule, type Severity } from './rule.js';
+import { controlLabel, controlsOfId, controlsOfRule, FRAMEWORKS, type Control, type Framework } from '../policy/compliance.js';
+import type { Finding, Status } from '../policy/findings.js';
+import { atOrAbove, SEVERITIES, type AnyRule, type Severity } from '../policy/rule.js';
 
 /**
  * `--framework` and `--control` of audit and report: the findings of the rules mapped to a

@@ -1,14 +1,14 @@
 import { smallPageCache, type Db } from '../snapshot/db.js';
 import type { SnapshotReader } from '../snapshot/reader.js';
-import { evaluate, type EvaluateOptions, type FindingSink } from './engine.js';
-import { compareFindings, type Finding } from './findings.js';
-import type { ActiveRule } from './registry.js';
-import { atOrAbove, type Severity } from './rule.js';
+import { evaluate, type EvaluateOptions, type FindingSink } from '../policy/engine.js';
+import { compareFindings, type Finding } from '../policy/findings.js';
+import type { ActiveRule } from '../policy/registry.js';
+import { atOrAbove, type Severity } from '../policy/rule.js';
 import { AuditRecorder } from './store.js';
 import type { AuditIdentity } from './audit-identity.js';
-import { judgementOf } from './judgement.js';
+import { judgementOf } from '../policy/judgement.js';
 import { FindingCounter, finish, type AuditResult } from './audit-result.js';
-import { WaiverSet, type Waiver } from './waivers.js';
+import { WaiverSet, type Waiver } from '../policy/waivers.js';
 
 export { FindingCounter, type AuditCounts, type AuditResult } from './audit-result.js';
 
@@ -22,7 +22,7 @@ export interface RecordOptions {
   evaluatedAt?: Date;
   /**
    * What the audit was judged with and who stores it, which decide whether it replaces a stored
-   * audit of the scan or is a trial beside it (src/policy/audit-identity.ts). Default: made by
+   * audit of the scan or is a trial beside it (src/audit/audit-identity.ts). Default: made by
    * `audit`, judged with these rules and waivers.
    */
   identity?: AuditIdentity;

@@ -2,21 +2,21 @@ import { PACKAGE } from '../common/package-info.js';
 import type { Statement } from 'better-sqlite3';
 import { largerPageCache, smallPageCache, UTF16_ORDER, type Db } from '../snapshot/db.js';
 import type { AuditCounts, AuditResult } from './audit-result.js';
-import type { FindingSink, RuleRunError } from './engine.js';
-import { byText, STATUS_ORDER, type Finding } from './findings.js';
-import { severityRank } from './rule.js';
-import type { WaiverReport } from './waivers.js';
+import type { FindingSink, RuleRunError } from '../policy/engine.js';
+import { byText, STATUS_ORDER, type Finding } from '../policy/findings.js';
+import { severityRank } from '../policy/rule.js';
+import type { WaiverReport } from '../policy/waivers.js';
 import { HeapCeiling } from '../common/heap.js';
-import { overridesOf } from './zone-overrides.js';
+import { overridesOf } from '../policy/zone-overrides.js';
 import { mergedInListingOrder, referencedAudits, rowParts, type RowCondition } from './reuse-rows.js';
 import { officialAuditId, placeAudit, type AuditIdentity, type AuditMaker, type StoredAs } from './audit-identity.js';
-import { judgementOf } from './judgement.js';
+import { judgementOf } from '../policy/judgement.js';
 
 /**
  * Audits and their findings. Passing verdicts are stored as counts only: a zone rule passes a
  * zone exactly when it stored nothing else for it, so drift and reports can tell "fixed" from
  * "unknown" without a row per zone and rule (200,000 rows a night at 10,000 zones). A scan may
- * have several audits, one official (src/policy/audit-identity.ts); everything here is by audit id.
+ * have several audits, one official (src/audit/audit-identity.ts); everything here is by audit id.
  */
 
 /** An audit without its findings. */
@@ -411,6 +411,12 @@ export function defaultIdentity(rules: AuditResult['rules'], waivers: AuditResul
 const ORDER = `CASE status WHEN 'fail' THEN 0 WHEN 'unknown' THEN 1 ELSE 2 END,
   CASE severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END,
   rule, ${UTF16_ORDER}(coalesce(zone_name, '')), coalesce(zone_id, ''), ${UTF16_ORDER}(coalesce(resource_name, resource_id))`;
+
+/** Reads one findings row by its key (as the audit-row queries give them, e.g. drift's), as a finding. */
+export function findingByKey(db: Db): (pk: number) => Finding {
+  const row = db.prepare('SELECT * FROM findings WHERE pk = ?');
+  return (pk) => findingFromRow(row.get(pk) as Record<string, string | null>);
+}
 
 /** A finding from a row of the findings table (or a query giving its columns). */
 export function findingFromRow(r: Record<string, string | null>): Finding {

@@ -1,5 +1,5 @@
 import type { Db } from '../snapshot/db.js';
-import { differences, parseJudgement, sameJudgement, type Judgement } from './judgement.js';
+import { differences, parseJudgement, sameJudgement, type Judgement } from '../policy/judgement.js';
 
 /**
  * Which audit of a scan is which (schema 10). A scan's first audit, or the one `run` and
@@ -87,6 +87,41 @@ export function placeAudit(db: Db, scanId: number, identity: AuditIdentity): Pla
 /** The official audit of a scan, or null when it has not been audited. */
 export function officialAuditId(db: Db, scanId: number): number | null {
   return (db.prepare('SELECT id FROM audits WHERE scan_id = ? AND trial IS NULL').pluck().get(scanId) as number | undefined) ?? null;
+}
+
+/** A scan with its official audit, as the reports' index, trend and history walk read them. */
+export interface OfficialAudit {
+  scanId: number;
+  startedAt: string;
+  status: string;
+  /** The scan's scope, as stored (parseScope reads it). */
+  scope: string;
+  auditId: number;
+  /** The audit's counts, as stored (JSON of AuditCounts); '' when not asked for. */
+  counts: string;
+}
+
+/**
+ * The official audits of scans, newest scan first, read one at a time (a caller stops when it has
+ * enough: each audit's counts hold a tally per zone). `before`/`upTo`: scans with a lower id, or
+ * not higher; `complete`: of complete scans only; `counts: false` leaves the counts unread.
+ */
+export function* officialAudits(
+  db: Db,
+  options: { before?: number; upTo?: number; complete?: boolean; counts?: boolean } = {},
+): Generator<OfficialAudit> {
+  const where: string[] = [];
+  const params: number[] = [];
+  if (options.complete) where.push("s.status = 'complete'");
+  if (options.before !== undefined) (where.push('s.id < ?'), params.push(options.before));
+  if (options.upTo !== undefined) (where.push('s.id <= ?'), params.push(options.upTo));
+  const rows = db
+    .prepare(
+      `SELECT s.id AS scanId, s.started_at AS startedAt, s.status, s.scope, a.id AS auditId, ${options.counts === false ? "''" : 'a.counts'} AS counts
+       FROM scans s JOIN audits a ON a.scan_id = s.id AND a.trial IS NULL${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY s.id DESC`,
+    )
+    .iterate(...params) as Iterable<OfficialAudit>;
+  yield* rows;
 }
 
 /** One line for `audit --official` when it made a trial of the scan's official audit: which, and what replaced it. */

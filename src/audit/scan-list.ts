@@ -1,5 +1,5 @@
-import type { Db } from './db.js';
-import { parseScope, type ScanScope } from './scope.js';
+import type { Db } from '../snapshot/db.js';
+import { parseScope, type ScanScope } from '../snapshot/scope.js';
 
 /** One line of `zonewarden scans`: what a scan covered, how it ended, what it read and found. */
 export interface ScanListing {

@@ -1,6 +1,6 @@
 import type { Db } from '../snapshot/db.js';
-import { byText, STATUS_ORDER, type Status } from './findings.js';
-import { severityRank, type Severity } from './rule.js';
+import { byText, STATUS_ORDER, type Status } from '../policy/findings.js';
+import { severityRank, type Severity } from '../policy/rule.js';
 
 /**
  * The findings rows of an audit that reused verdicts (schemas 9 to 14, before every audit judged
@@ -55,7 +55,7 @@ export function rowParts(db: Db, auditId: number): RowPart[] {
   return parts;
 }
 
-/** A condition on findings rows and its parameters, such as a view's zones (src/policy/audit-view.ts). */
+/** A condition on findings rows and its parameters, such as a view's zones (src/audit/audit-view.ts). */
 export interface RowCondition {
   sql: string;
   params: unknown[];
@@ -139,4 +139,19 @@ export function findingsTableFor(db: Db, auditIds: readonly number[]): (auditId:
     copied.add(id);
   }
   return (auditId) => (copied.has(auditId) ? 'temp.audit_rows' : 'findings');
+}
+
+/** Findings of the audit by rule, severity and status, counted per part of its rows (a kept zone's rows live with the audit that judged it). */
+export function findingCounts(db: Db, auditId: number): Map<string, { rule: string; severity: string; status: string; n: number }> {
+  const counts = new Map<string, { rule: string; severity: string; status: string; n: number }>();
+  for (const part of rowParts(db, auditId)) {
+    const rows = db.prepare(`SELECT rule, severity, status, count(*) AS n FROM findings WHERE ${part.where} GROUP BY rule, severity, status`).all(...part.params) as Array<{ rule: string; severity: string; status: string; n: number }>;
+    for (const r of rows) {
+      const key = `${r.rule}\0${r.severity}\0${r.status}`;
+      const c = counts.get(key);
+      if (c) c.n += r.n;
+      else counts.set(key, { ...r });
+    }
+  }
+  return counts;
 }

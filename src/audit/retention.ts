@@ -1,0 +1,30 @@
+import type { Db } from '../snapshot/db.js';
+import { pruneScans, type PruneResult } from '../snapshot/prune.js';
+import { materialize } from './store.js';
+
+/**
+ * Retention of audits when scans are pruned. A scan's audits, official and trial, go with it (the
+ * schema deletes them with the scan). What the audit tables need besides: an audit of a kept scan
+ * that reads rows of an audit of a deleted scan (verdict reuse, in a database written before every
+ * audit judged every zone) gets its own copy of those rows first, so that it stays whole.
+ */
+export function pruneScansAndAudits(db: Db, keep: number): PruneResult {
+  return pruneScans(db, keep, { beforeDeleting: keepAuditsWhole });
+}
+
+/** Inside prune's write transaction, before the scans go: copies the rows kept audits read from audits about to go. */
+export function keepAuditsWhole(db: Db, scans: { kept: ReadonlySet<number>; deleted: readonly number[] }): void {
+  for (const id of dependentAudits(db, scans.kept, scans.deleted)) materialize(db, id);
+}
+
+/** Audits (official or trial) of kept scans that read rows of an audit of a scan about to be deleted. */
+function dependentAudits(db: Db, kept: ReadonlySet<number>, deleted: readonly number[]): number[] {
+  if (deleted.length === 0) return [];
+  return db
+    .prepare(
+      `SELECT DISTINCT z.audit_id FROM audit_zones z JOIN audits a ON a.id = z.audit_id JOIN audits s ON s.id = z.source_audit
+       WHERE s.scan_id IN (SELECT value FROM json_each(?)) AND a.scan_id IN (SELECT value FROM json_each(?))`,
+    )
+    .pluck()
+    .all(JSON.stringify(deleted), JSON.stringify([...kept])) as number[];
+}
