@@ -43,7 +43,9 @@ describe('evidence for auditors', () => {
     const out = join(dir, 'passes');
     const r = await runCli(['report', '--db', db, '--config', config, '--passes', '--format', 'json,csv,ocsf', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
-    const [json, csv, ocsf] = r.stdout.trimEnd().split('\n');
+    // The paths written, one a line (findings.csv beside vendor-insights.csv): each taken by its name.
+    const written = r.stdout.trimEnd().split('\n');
+    const [json, csv, ocsf] = ['.json', 'findings.csv', '.ocsf.jsonl'].map((end) => written.find((p) => p.endsWith(end)));
     const audit = JSON.parse(readFileSync(json!, 'utf8')) as AuditJson;
     const { fail, unknown, waived, pass } = audit.counts.byStatus;
     expect(pass).toBeGreaterThan(0);

@@ -74,6 +74,14 @@ findings.ocsf.jsonl (OCSF 1.3.0 Compliance Findings, for SIEMs and security lake
 <out>/index.html, the list of all audited runs with the failure trend of the scope's scans (scans
 of other scopes are listed apart). Every report states the scope its scan covered.
 
+When the scan read the vendor's own scanner (Security Insights; permission Account · Security
+Center Insights · Read), report.html, report.md and findings.json set its open insights beside
+zonewarden's verdicts on the same zone and resource: where they agree, where the vendor flags what
+zonewarden passes and why (a managed ruleset deployed at the account level, which the vendor's
+scanner does not see; a change after the vendor's last scan), and where zonewarden fails what the
+vendor does not flag (a managed ruleset in log mode); insights no rule judges are listed apart.
+The CSV format also writes vendor-insights.csv (docs/from-vendor-insights.md, docs/reports.md).
+
 --audit ID reports another audit of a scan, such as a trial made with other waivers (zonewarden
 scans lists each scan's audits), into <scan time>-scan-<id>-audit-<ID>/; the official audit's
 report is left as it is. --zone and --account (else the config file's) report only those zones and
