@@ -179,9 +179,15 @@ export class PermissionStandings {
     // Zones of the credential being read in full read the group too, as a rule: their answer, when
     // it comes before they end, costs nothing. Only what none of them answered is asked.
     while (!this.known.get(client)?.has(group) && (this.fullReads.get(client) ?? 0) > 0 && !signal.aborted) {
+      // The abort listener goes once the wait ends either way: a probe waits many times in a night,
+      // and listeners left on the scan's one signal would pile up on it.
       await new Promise<void>((resolve) => {
-        this.waiters.push(resolve);
-        signal.addEventListener('abort', () => resolve(), { once: true });
+        const done = () => {
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        this.waiters.push(done);
+        signal.addEventListener('abort', done, { once: true });
       });
     }
     if (this.known.get(client)?.has(group)) return;
