@@ -54,11 +54,21 @@ const SINGLES = new Set([
   'origin_pulls',
   // rate-limiting-missing: the http_ratelimit phase entry point, asked only where the rulesets list shows it.
   'ratelimit_entrypoint',
+  // client-side-security-off: GET /zones/{id}/page_shield, one object per zone.
+  'page_shield',
+  // security-txt-missing: GET /zones/{id}/security-center/securitytxt, one object per zone.
+  'security_txt',
+  // client-side-script-alert-missing: GET /accounts/{id}/alerting/v3/policies, served whole, once per account.
+  'notification_policies',
 ]);
 /** Entry points asked only where the zone's rulesets list shows them: recorded with no page (no call) where it does not. */
 const LISTED_ENTRYPOINTS = new Set(['entrypoint', 'custom_entrypoint', 'ratelimit_entrypoint']);
-/** Read one call per setting: the partition's pages are its calls. */
-const PER_CALL = new Set(['zone_settings']);
+/**
+ * The partition's pages are its calls: one call per setting; and the vendor's insights, asked at
+ * the largest page with the open ones only (the resolved the API still serves are not stored, so
+ * the stored items undercount the pages).
+ */
+const PER_CALL = new Set(['zone_settings', 'security_insights']);
 
 export function minimumRequests(dbPath: string, scanId: number): Minimum {
   const db = new Database(dbPath, { readonly: true });

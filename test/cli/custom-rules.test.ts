@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { RULES } from '../../rules/index.js';
 import { demoDataset } from '../../src/emulator/datasets/demo.js';
 import { runCliProcess } from '../support/cli.js';
 
@@ -70,8 +71,8 @@ describe('custom rules from --rules-dir', () => {
     const r = await runCliProcess(['rules', '--rules-dir', rulesDir, '--format', 'json']);
     expect(r.code, r.stderr).toBe(0);
     const ids = (JSON.parse(r.stdout) as Array<{ id: string }>).map((x) => x.id);
-    expect(ids.at(-1)).toBe(RULE);
-    expect(ids.at(-2)).toBe('scan-coverage');
+    // Every built-in rule first, in the catalogue's order, then the custom one.
+    expect(ids).toEqual([...RULES.map((rule) => rule.meta.id), RULE]);
   });
 
   it('load from a folder outside any project, zonewarden/rules resolved to its own, and run in the audit beside the built-in rules', async () => {
