@@ -1,5 +1,5 @@
 import { defineRule, type ResourceRef, type Severity } from '../src/policy/rule.js';
-import type { AccountMember } from '../src/policy/account-member.js';
+import type { AccountMember } from '../src/cloudflare/accounts/member.js';
 import { shorten } from '../src/common/printable.js';
 
 /** How a finding names a member: the e-mail, the e-mail masked, or the membership id only. */

@@ -1,4 +1,5 @@
-import { failWhereProxied, PROXY_STATUS_REFERENCE, readBotProduct, superBotFightModeAllowsAll } from '../src/policy/bot-products.js';
+import { failWhereProxied, PROXY_STATUS_REFERENCE, readBotProduct } from '../src/policy/bot-products.js';
+import { superBotFightModeAllowsAll } from '../src/cloudflare/bot-management/bot-management.js';
 import { defineRule } from '../src/policy/rule.js';
 
 const BOT_FIGHT_MODE_OFF = 'bot-fight-mode-off';

@@ -1,7 +1,7 @@
-import { CA_DOMAINS, caaAllows, caaOf, describeProperty, governingProperties, mayStopIssuance, relevantCaa, servedForm, VENDOR_CAA_CAS, type CaaRecord } from '../src/policy/caa.js';
-import { isManaged, packStatus } from '../src/policy/certificates.js';
-import { normaliseHostname } from '../src/policy/hostnames.js';
-import type { CertificatePack } from '../src/policy/models.js';
+import { CA_DOMAINS, caaAllows, caaOf, describeProperty, governingProperties, mayStopIssuance, relevantCaa, servedForm, VENDOR_CAA_CAS, type CaaRecord } from '../src/cloudflare/dns/caa.js';
+import { isManaged, packStatus } from '../src/cloudflare/ssl/certificates.js';
+import { normaliseHostname } from '../src/cloudflare/dns/hostnames.js';
+import type { CertificatePack } from '../src/cloudflare/ssl/certificate-pack.js';
 import { defineRule } from '../src/policy/rule.js';
 
 /** A pack's hosts whose CAA does not name the pack's CA, with the records that decided it. */

@@ -1,5 +1,5 @@
-import { allCovered, DAY_MS, freshCoverage, isManaged, LAST_ATTEMPT_DAYS, packExpiry, packStatus, renewalWindowDays, SERVING_STATUSES, successors, validityDays, type ServedCertificate } from '../src/policy/certificates.js';
-import type { Certificate, CertificatePack } from '../src/policy/models.js';
+import { allCovered, DAY_MS, freshCoverage, isManaged, LAST_ATTEMPT_DAYS, packExpiry, packStatus, renewalWindowDays, SERVING_STATUSES, successors, validityDays, type ServedCertificate } from '../src/cloudflare/ssl/certificates.js';
+import type { Certificate, CertificatePack } from '../src/cloudflare/ssl/certificate-pack.js';
 import { defineRule, SEVERITIES, type Severity } from '../src/policy/rule.js';
 
 const period = (days: number) => (days === 0 ? 'less than a day' : days === 1 ? '1 day' : `${days.toLocaleString('en-US')} days`);

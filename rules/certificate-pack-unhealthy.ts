@@ -1,4 +1,4 @@
-import { freshCoverage, packStartedAt, packStatus, type PackStartSource } from '../src/policy/certificates.js';
+import { freshCoverage, packStartedAt, packStatus, type PackStartSource } from '../src/cloudflare/ssl/certificates.js';
 import { defineRule } from '../src/policy/rule.js';
 
 const HOUR_MS = 3_600_000;

@@ -1,4 +1,4 @@
-import { num } from '../src/policy/json-fields.js';
+import { num } from '../src/cloudflare/fields.js';
 import { defineRule } from '../src/policy/rule.js';
 import { settingOrAnswer, settingRef } from '../src/policy/zone-security.js';
 

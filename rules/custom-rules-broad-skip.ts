@@ -1,5 +1,6 @@
 import { normaliseExpression } from '../src/common/expression-text.js';
-import { broadReach } from '../src/policy/broad-expression.js';
+import { broadReach } from '../src/cloudflare/rulesets/broad-expression.js';
+import { strings } from '../src/cloudflare/fields.js';
 import { defineRule } from '../src/policy/rule.js';
 import type { ZoneView } from '../src/policy/zone-view.js';
 import { customRuleRef, customRulesOrAnswer } from '../src/policy/zone-security.js';
@@ -29,8 +30,6 @@ interface Context {
   /** Whether the zone runs the new managed rules (migrated, or created with them): the previous ones are gone. */
   previousWafGone: () => boolean;
 }
-
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
 function named(kind: string, ids: string[], names: Record<string, string>): string {
   return `the ${kind} ${ids.join(', ')} (${ids.map((id) => names[id] ?? id).join(', ')})`;

@@ -1,4 +1,4 @@
-import { DOCUMENTATION_RANGES, specialKind } from '../src/policy/addresses.js';
+import { DOCUMENTATION_RANGES, specialKind } from '../src/cloudflare/dns/addresses.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({

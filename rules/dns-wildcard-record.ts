@@ -1,9 +1,10 @@
 import { recordTarget } from '../src/common/dns-targets.js';
-import { ADDRESS_OPTION_DEFAULTS, ADDRESS_OPTIONS_FROM, FOLLOWED_ADDRESS_HELP, specialKind, specialOptions } from '../src/policy/addresses.js';
+import { ADDRESS_OPTION_DEFAULTS, ADDRESS_OPTIONS_FROM, FOLLOWED_ADDRESS_HELP, specialOptions } from '../src/policy/address-options.js';
+import { specialKind } from '../src/cloudflare/dns/addresses.js';
 import { targetJudge } from '../src/policy/dangling-targets.js';
-import { normaliseHostname } from '../src/policy/hostnames.js';
+import { normaliseHostname } from '../src/cloudflare/dns/hostnames.js';
 import { NameGlobs } from '../src/policy/name-globs.js';
-import { originExposures } from '../src/policy/origin-exposure.js';
+import { originExposures } from '../src/cloudflare/dns/origin-exposure.js';
 import { defineRule } from '../src/policy/rule.js';
 
 /** The record types a name resolves to a host with: the ones a wildcard makes every name answer. */

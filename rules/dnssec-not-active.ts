@@ -1,4 +1,4 @@
-import { DAY_MS } from '../src/policy/certificates.js';
+import { DAY_MS } from '../src/cloudflare/ssl/certificates.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({

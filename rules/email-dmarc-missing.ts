@@ -1,4 +1,5 @@
-import { mailRecordsOrAnswer, parseDmarc, sendsMail, type DmarcRecord, type TxtRecord } from '../src/policy/email-records.js';
+import { mailRecordsOrAnswer } from '../src/policy/mail-records.js';
+import { parseDmarc, sendsMail, type DmarcRecord, type TxtRecord } from '../src/cloudflare/dns/email-records.js';
 import { defineRule, type Severity } from '../src/policy/rule.js';
 
 /** RFC 7489 6.6.4: mail left out by pct gets the next weaker policy. */

@@ -1,4 +1,5 @@
-import { mailRecordsOrAnswer, parseSpf, sendsMail, spfAll, spfLookups, spfRedirect } from '../src/policy/email-records.js';
+import { mailRecordsOrAnswer } from '../src/policy/mail-records.js';
+import { parseSpf, sendsMail, spfAll, spfLookups, spfRedirect } from '../src/cloudflare/dns/email-records.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({

@@ -1,5 +1,5 @@
 import { migrationBlockingExpressions } from '../src/policy/migration-long-expressions.js';
-import { MIGRATION_LIMITS } from '../src/policy/migration-preview.js';
+import { MIGRATION_LIMITS } from '../src/cloudflare/waf-migration/preview.js';
 import { defineRule, type ResourceRef } from '../src/policy/rule.js';
 
 /** Counted in code points, as the rules language counts characters: an emoji is one, not two. */

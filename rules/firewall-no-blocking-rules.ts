@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import type { EntrypointRule } from '../src/policy/security-models.js';
+import type { EntrypointRule } from '../src/cloudflare/rulesets/entrypoint.js';
 import { customRulesOrAnswer } from '../src/policy/zone-security.js';
 import type { FirewallRule, Filter } from '../src/policy/zone-view.js';
 

@@ -1,5 +1,5 @@
-import { packStatus } from '../src/policy/certificates.js';
-import { HostPatterns, normaliseHostname } from '../src/policy/hostnames.js';
+import { packStatus } from '../src/cloudflare/ssl/certificates.js';
+import { HostPatterns, normaliseHostname } from '../src/cloudflare/dns/hostnames.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({

@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import { parseHsts } from '../src/policy/security-models.js';
+import { parseHsts } from '../src/cloudflare/zone-settings/setting.js';
 import { settingOrAnswer, settingRef } from '../src/policy/zone-security.js';
 
 /** hstspreload.org submission requirements: the shortest max-age the preload list accepts (one year). */

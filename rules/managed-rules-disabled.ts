@@ -1,6 +1,6 @@
 import { legacyWafSwitchedOff, WAF_PLAN_DEFAULTS, WAF_PLANS_FROM } from '../src/policy/legacy-waf.js';
-import { rulesetNeverRuns, rulesetStanding } from '../src/policy/managed-phase.js';
-import { MANAGED_RULESET_ID } from '../src/policy/migration-config.js';
+import { rulesetNeverRuns, rulesetStanding } from '../src/policy/managed-phase-view.js';
+import { MANAGED_RULESET_ID } from '../src/cloudflare/waf-migration/config.js';
 import { defineRule } from '../src/policy/rule.js';
 
 const NOT_DEPLOYED = 'managed-ruleset-not-deployed';

@@ -1,15 +1,6 @@
-import {
-  accountDeployments,
-  best,
-  managedPhaseScope,
-  rulesetStanding,
-  shorten,
-  zoneDeployments,
-  type Deployment,
-  type SkipScope,
-  type ZoneIdentity,
-} from '../src/policy/managed-phase.js';
-import { MANAGED_RULESET_ID as MANAGED_RULESET, OWASP_RULESET_ID as OWASP_RULESET } from '../src/policy/migration-config.js';
+import { accountDeployments, managedPhaseScope, rulesetStanding, zoneDeployments } from '../src/policy/managed-phase-view.js';
+import { best, shorten, type Deployment, type SkipScope, type ZoneIdentity } from '../src/cloudflare/rulesets/managed-phase.js';
+import { MANAGED_RULESET_ID as MANAGED_RULESET, OWASP_RULESET_ID as OWASP_RULESET } from '../src/cloudflare/waf-migration/config.js';
 import { defineRule, type ZoneContext } from '../src/policy/rule.js';
 
 const label = (d: Deployment) => d.rule.description || d.rule.id;

@@ -1,5 +1,5 @@
 import { LANGUAGE_MAX_CHARACTERS, migrationBlockingExpressions } from '../src/policy/migration-long-expressions.js';
-import { MIGRATION_LIMITS } from '../src/policy/migration-preview.js';
+import { MIGRATION_LIMITS } from '../src/cloudflare/waf-migration/preview.js';
 import { stillBeforeCheck } from '../src/policy/migration-checks.js';
 import { defineRule } from '../src/policy/rule.js';
 

@@ -1,7 +1,7 @@
 import { migrationBlockingExpressions } from '../src/policy/migration-long-expressions.js';
-import { firstFew, MIGRATION_LIMITS } from '../src/policy/migration-preview.js';
+import { firstFew, MIGRATION_LIMITS } from '../src/cloudflare/waf-migration/preview.js';
 import { stillBeforeCheck } from '../src/policy/migration-checks.js';
-import type { WafOverride } from '../src/policy/models.js';
+import type { WafOverride } from '../src/cloudflare/legacy-waf/models.js';
 import { defineRule, type ZoneContext } from '../src/policy/rule.js';
 
 const label = (o: WafOverride): string => {

@@ -1,5 +1,5 @@
-import { legacyOverrides } from '../src/policy/migration-carry.js';
-import { firstFew } from '../src/policy/migration-preview.js';
+import { legacyOverrides } from '../src/cloudflare/waf-migration/carry.js';
+import { firstFew } from '../src/cloudflare/waf-migration/preview.js';
 import { stillToMigrate } from '../src/policy/migration-checks.js';
 import { defineRule } from '../src/policy/rule.js';
 

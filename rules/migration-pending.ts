@@ -1,6 +1,6 @@
-import { owaspFromConfig, owaspFromMapping, type OwaspOutcome } from '../src/policy/migration-config.js';
-import { againstLimits } from '../src/policy/migration-carry.js';
-import { MIGRATION_LIMITS } from '../src/policy/migration-preview.js';
+import { owaspFromConfig, owaspFromMapping, type OwaspOutcome } from '../src/cloudflare/waf-migration/config.js';
+import { againstLimits } from '../src/cloudflare/waf-migration/carry.js';
+import { MIGRATION_LIMITS } from '../src/cloudflare/waf-migration/preview.js';
 import { defineRule } from '../src/policy/rule.js';
 import type { ZoneView } from '../src/policy/zone-view.js';
 

@@ -1,4 +1,4 @@
-import { firstFew, MIGRATION_LIMITS } from '../src/policy/migration-preview.js';
+import { firstFew, MIGRATION_LIMITS } from '../src/cloudflare/waf-migration/preview.js';
 import { stillBeforeCheck } from '../src/policy/migration-checks.js';
 import { defineRule } from '../src/policy/rule.js';
 

@@ -1,5 +1,5 @@
-import { accountDeployments, managedPhaseScope, zoneDeployments } from '../src/policy/managed-phase.js';
-import { OWASP_RULESET_ID } from '../src/policy/migration-config.js';
+import { accountDeployments, managedPhaseScope, zoneDeployments } from '../src/policy/managed-phase-view.js';
+import { OWASP_RULESET_ID } from '../src/cloudflare/waf-migration/config.js';
 import { defineRule } from '../src/policy/rule.js';
 
 type Options = { plans: readonly string[] };

@@ -1,5 +1,6 @@
 import type { ApiClient } from '../api/client.js';
 import { LIST_ENDPOINTS } from '../api/endpoints.js';
+import { str } from '../cloudflare/fields.js';
 import { listAll } from './lists.js';
 import type { ActionLog } from './log.js';
 
@@ -21,8 +22,6 @@ interface InviteItem {
   invited_by?: unknown;
   expires_on?: unknown;
 }
-
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** Pending invites that have not expired: the only ones that can still be accepted. */
 export async function pendingInvites(client: ApiClient, now = new Date()): Promise<PendingInvite[]> {

@@ -1,5 +1,5 @@
-import { allCovered, DAY_MS, freshCoverage, isManaged, isServing, renewalWindowDays, servedUntil, validityDays } from '../policy/certificates.js';
-import { parseCertificatePack } from '../policy/models.js';
+import { allCovered, DAY_MS, freshCoverage, isManaged, isServing, renewalWindowDays, servedUntil, validityDays } from '../cloudflare/ssl/certificates.js';
+import { parseCertificatePack } from '../cloudflare/ssl/certificate-pack.js';
 import type { SnapshotReader } from '../snapshot/reader.js';
 import type { MetricFamily, Sample } from './exposition.js';
 
@@ -7,7 +7,7 @@ import type { MetricFamily, Sample } from './exposition.js';
  * One series per served certificate of the audited scan, in three families with the same labels
  * (so that an alert joins them one to one): when the vendor stops serving it, the window before
  * that in which it should be renewed, and whether a newer certificate already covers all its
- * hosts. The questions are the certificate-expiry rule's (src/policy/certificates.ts), asked at
+ * hosts. The questions are the certificate-expiry rule's (src/cloudflare/ssl/certificates.ts), asked at
  * the time the metrics are taken, so the windows move on between audits.
  *
  * Labels: zone (its name), certificate (the API's id), pack_type, hosts. The certificate is the

@@ -1,34 +1,10 @@
 /**
- * What the bot rules share: which bot product a zone has, its bot settings read once, and the
- * rule that the bot products judge proxied traffic only.
+ * What the bot rules share: the zone's bot settings and product read once (what a product is:
+ * src/cloudflare/bot-management/), and the rule that the bot products judge proxied traffic only.
  */
 
 import type { ResourceRef, RuleOptions, Severity, ZoneContext } from './rule.js';
-import type { BotManagement } from './security-models.js';
-
-/**
- * The bot product each plan comes with (vendor docs: bots, plans): Bot Fight Mode (Free), Super Bot
- * Fight Mode for definitely automated traffic (Pro), for likely automated traffic too (Business, and
- * Enterprise without the add-on), Bot Management for Enterprise (the add-on, which replaces the others).
- */
-export type BotProduct = 'bfm' | 'sbfm-pro' | 'sbfm-likely' | 'bm';
-
-/**
- * The zone's bot product. Fields of another product can linger after a plan change (vendor API
- * reference: the "clean up configuration" bodies), so the plan decides which product's fields count;
- * only Enterprise needs the answer to tell whether the add-on is bought (`auto_update_model` is its
- * own field). Without a plan, the answer's own fields decide; null when they say nothing either.
- */
-export function botProductOf(plan: string | null, bots: BotManagement): BotProduct | null {
-  if (plan === 'free') return 'bfm';
-  if (plan === 'pro') return 'sbfm-pro';
-  if (plan === 'business') return 'sbfm-likely';
-  if (bots.subscription) return 'bm';
-  if (plan === 'enterprise') return 'sbfm-likely';
-  if (bots.likelyAutomated !== null) return 'sbfm-likely';
-  if (bots.definitelyAutomated !== null) return 'sbfm-pro';
-  return bots.fightMode !== null ? 'bfm' : null;
-}
+import { botProductOf, type BotManagement, type BotProduct } from '../cloudflare/bot-management/bot-management.js';
 
 /** One bot setting of the zone as findings point at it: each setting keeps its own fingerprint. */
 export const botSetting = (zoneId: string, field: string): ResourceRef => ({ type: 'bot_setting', id: `${zoneId}/${field}`, name: field });
@@ -81,14 +57,4 @@ export function failWhereProxied<O extends RuleOptions>(ctx: ZoneContext<O>, fai
   if (!proxies.known) return ctx.unknown(ctx.zone.resource, proxies.reason);
   if (!proxies.value) return ctx.pass();
   for (const f of failures) ctx.fail(botSetting(ctx.zone.id, f.field), f.messageId, { field: f.field, ...f.data }, f.severity);
-}
-
-/**
- * Super Bot Fight Mode lets every class of automated traffic its plan acts on through (`allow`):
- * what bot-fight-mode-off reports. Better detection changes nothing while that is so.
- */
-export function superBotFightModeAllowsAll(product: BotProduct, bots: BotManagement): boolean {
-  if (product !== 'sbfm-pro' && product !== 'sbfm-likely') return false;
-  if (bots.definitelyAutomated !== 'allow') return false;
-  return product === 'sbfm-pro' || bots.likelyAutomated === 'allow';
 }

@@ -1,4 +1,4 @@
-import { expressionBytes } from './migration-preview.js';
+import { expressionBytes } from '../cloudflare/waf-migration/preview.js';
 import type { FirewallRule, ZoneView } from './zone-view.js';
 
 /** The rules language's limit on an expression, in characters (vendor docs: rule expression length limit). */

@@ -1,6 +1,6 @@
-import { specialOptions, type AddressOptions } from './addresses.js';
+import { specialOptions, type AddressOptions } from './address-options.js';
 import { targetJudge } from './dangling-targets.js';
-import { originExposures, type Exposure } from './origin-exposure.js';
+import { originExposures, type Exposure } from '../cloudflare/dns/origin-exposure.js';
 import type { ZoneContext } from './rule.js';
 import type { DnsRecordFields } from '../snapshot/reader.js';
 

@@ -2,9 +2,10 @@ import type { AccountRow, CoverageRow, Readout, SnapshotReader, ZoneRow } from '
 
 // A coverage row as coverage() hands it to the rules, and a zone as zones() does: part of the view's vocabulary.
 export type { CoverageRow, ZoneRow };
-import { parseInvite, type Invite } from './models.js';
-import { parseAccountMember, type AccountMember } from './account-member.js';
-import { parseNotificationPolicy, parsePageShield, type NotificationPolicy, type PageShieldSettings } from './client-side-models.js';
+import { parseInvite, type Invite } from '../cloudflare/accounts/invite.js';
+import { parseAccountMember, type AccountMember } from '../cloudflare/accounts/member.js';
+import { parseNotificationPolicy, type NotificationPolicy } from '../cloudflare/alerting/notification-policy.js';
+import { parsePageShield, type PageShieldSettings } from '../cloudflare/page-shield/client-side.js';
 
 /** The scan as organisation rules see it: the user's accounts, invites, zones and what was read. */
 export class SnapshotView {

@@ -2,44 +2,22 @@ import type { DnsRecordFields, FilterRow, FirewallRuleRow, Readout, SnapshotRead
 
 // A DNS record as dnsRecords() hands it to the rules: part of the view's vocabulary.
 export type { DnsRecordFields };
-import {
-  parseCertificatePack,
-  parseFilterDescription,
-  parseFirewallRuleDetail,
-  parseMigrationCheck,
-  parseManagedRulesConfig,
-  parseMigrationStatus,
-  parseWafGroup,
-  parseWafOverride,
-  parseWafPackage,
-  parseWafRule,
-  type CertificatePack,
-  type FirewallRuleDetail,
-  type ManagedRulesConfig,
-  type MigrationCheck,
-  type MigrationStatus,
-  type WafOverride,
-  type WafPackage,
-  type WafSetting,
-} from './models.js';
+import { parseCertificatePack, type CertificatePack } from '../cloudflare/ssl/certificate-pack.js';
+import { parseFilterDescription, parseFirewallRuleDetail, type FirewallRuleDetail } from '../cloudflare/firewall/firewall-rule.js';
+import { parseMigrationCheck, parseManagedRulesConfig, parseMigrationStatus, type ManagedRulesConfig, type MigrationCheck, type MigrationStatus } from '../cloudflare/waf-migration/models.js';
+import { parseWafGroup, parseWafOverride, parseWafPackage, parseWafRule, type WafOverride, type WafPackage, type WafSetting } from '../cloudflare/legacy-waf/models.js';
 import type { Named, ResourceRef } from './resource-ref.js';
-import { parseJson } from './json-fields.js';
-import { parsePageShield, parseSecurityTxt, type PageShieldSettings, type SecurityTxt } from './client-side-models.js';
+import { parseJson } from '../cloudflare/fields.js';
+import { parsePageShield, type PageShieldSettings } from '../cloudflare/page-shield/client-side.js';
+import { parseSecurityTxt, type SecurityTxt } from '../cloudflare/security-center/security-txt.js';
 import type { ZoneSetting } from '../api/endpoints.js';
-import {
-  parseBotManagement,
-  parseDnssec,
-  parseEntrypoint,
-  parseOriginPulls,
-  parseUniversalSsl,
-  parseZoneSetting,
-  type BotManagement,
-  type Dnssec,
-  type Entrypoint,
-  type ZoneSettingValue,
-} from './security-models.js';
-import { migratesAsBypass } from './migration-carry.js';
-import { migrationStage, type MigrationStage } from './migration-preview.js';
+import { parseBotManagement, type BotManagement } from '../cloudflare/bot-management/bot-management.js';
+import { parseDnssec, type Dnssec } from '../cloudflare/dns/dnssec.js';
+import { parseEntrypoint, type Entrypoint } from '../cloudflare/rulesets/entrypoint.js';
+import { parseOriginPulls, parseUniversalSsl } from '../cloudflare/ssl/switches.js';
+import { parseZoneSetting, type ZoneSettingValue } from '../cloudflare/zone-settings/setting.js';
+import { migratesAsBypass } from '../cloudflare/waf-migration/carry.js';
+import { migrationStage, type MigrationStage } from '../cloudflare/waf-migration/preview.js';
 import { isDnsTargetItem, type DnsTargetItem } from '../common/dns-target-answer.js';
 
 /**

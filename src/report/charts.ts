@@ -1,5 +1,5 @@
-import { renewalWindowDays } from '../policy/certificates.js';
-import { parseCertificatePack } from '../policy/models.js';
+import { renewalWindowDays } from '../cloudflare/ssl/certificates.js';
+import { parseCertificatePack } from '../cloudflare/ssl/certificate-pack.js';
 import type { Db } from '../snapshot/db.js';
 import { officialAudits } from '../audit/audit-identity.js';
 import type { SnapshotReader, ZoneRow } from '../snapshot/reader.js';

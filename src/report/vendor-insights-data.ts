@@ -1,6 +1,7 @@
 import { VENDOR_INSIGHT_TYPES } from '../cloudflare/security-insights/insight-types.js';
-import { accountDeployments, best } from '../policy/managed-phase.js';
-import { MANAGED_RULESET_ID } from '../policy/migration-config.js';
+import { accountDeployments } from '../policy/managed-phase-view.js';
+import { best } from '../cloudflare/rulesets/managed-phase.js';
+import { MANAGED_RULESET_ID } from '../cloudflare/waf-migration/config.js';
 import { auditFindings } from '../audit/store.js';
 import { ZoneView } from '../policy/zone-view.js';
 import type { Db } from '../snapshot/db.js';

@@ -21,4 +21,4 @@ export type {
 } from '../policy/rule.js';
 export type { SnapshotView } from '../policy/snapshot-view.js';
 export type { ZoneView } from '../policy/zone-view.js';
-export { normaliseHostname } from '../policy/hostnames.js';
+export { normaliseHostname } from '../cloudflare/dns/hostnames.js';

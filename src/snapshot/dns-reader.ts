@@ -6,28 +6,15 @@ import type { CoverageReader } from './coverage-reader.js';
 import type { Readout } from './coverage-row.js';
 import type { RowReader } from './row-reader.js';
 import { flag, parsedByZone, SLICE_ROWS, type ScanView } from './scan-view.js';
+import type { DnsRecordFields } from '../cloudflare/dns/record.js';
+
+export type { DnsRecordFields };
 
 /**
  * A zone's DNS records: with their raw JSON, or as the parsed fields checks use, read for a run of
  * zones at once when read ahead and in slices for a zone read alone (a zone can hold a million).
  */
 
-/** A DNS record's queried columns: what checks use, without the raw JSON (the bulk of a row). */
-export interface DnsRecordFields {
-  id: string;
-  type: string | null;
-  name: string | null;
-  /** As served: null when the API sent none (a CAA record may come with `data` only). */
-  content: string | null;
-  /**
-   * The record's structured `data` as served (CAA `{flags, tag, value}`), for a record served
-   * without content, whose meaning is then there only; null for a record with content (its
-   * content says it, and a zone's million records need not carry both) or without data.
-   */
-  data: Record<string, unknown> | null;
-  proxied: boolean | null;
-  ttl: number | null;
-}
 export interface DnsRecordRow extends DnsRecordFields {
   raw: string;
 }

@@ -7,14 +7,14 @@ const zone = (value: unknown) => ({ zones: [{ name: 'shop.example', settings: { 
 
 testRule(rule, {
   valid: [
-    // vendor docs: Always Online: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Always Online: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked setting with a sound value passes', snapshot: zone(locked('off')) },
     // vendor docs: Always Online: off, nothing is shared with the Internet Archive and no archived copy is served.
     { name: 'off', snapshot: zone('off') },
   ],
   invalid: [
-    // vendor docs: Always Online: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Always Online: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked weak value fails, and the finding says it is locked', snapshot: zone(locked('on')), findings: [{ messageId: 'on', message: ['the value is locked', 'account policy holds it'] }] },
     {

@@ -9,7 +9,7 @@ const zone = (value: unknown) => ({ zones: [{ name: 'shop.example', settings: { 
 
 testRule(rule, {
   valid: [
-    // vendor docs: Challenge Passage: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Challenge Passage: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked setting with a sound value passes', snapshot: zone(locked(1800)) },
     { name: 'the default, 30 minutes', snapshot: zone(1800) },
@@ -21,7 +21,7 @@ testRule(rule, {
     { name: 'one hour with maxSeconds 3600', snapshot: zone(3600), options: { maxSeconds: 3600 } },
   ],
   invalid: [
-    // vendor docs: Challenge Passage: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Challenge Passage: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked weak value fails, and the finding says it is locked', snapshot: zone(locked(86400)), findings: [{ messageId: 'long', message: ['the value is locked', 'account policy holds it'] }] },
     {

@@ -155,7 +155,7 @@ testRule(rule, {
       findings: [{ message: 'skips every later custom rule, the managed rules and the products securityLevel (Security Level) for every request' }],
     },
     {
-      // vendor docs: rules language: each of these matches every request (see test/policy/broad-expression.test.ts).
+      // vendor docs: rules language: each of these matches every request (see test/cloudflare/rulesets/broad-expression.test.ts).
       name: 'expressions that match every request, as people write them',
       snapshot: zone(
         skip('ip.src in {0.0.0.0/0 ::/0}', { products: ['waf'] }, { id: 'a' }),

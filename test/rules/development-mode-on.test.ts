@@ -22,7 +22,7 @@ const listed = (seconds: number, setting?: unknown) => ({
 
 testRule(rule, {
   valid: [
-    // vendor docs: Development Mode: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Development Mode: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked setting with a sound value passes', snapshot: zone(locked('off')) },
     // vendor docs: Development Mode: off, the edge cache serves cacheable content.

@@ -7,7 +7,7 @@ const zone = (value: unknown) => ({ zones: [{ name: 'shop.example', settings: { 
 
 testRule(rule, {
   valid: [
-    // vendor docs: Hotlink Protection: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Hotlink Protection: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked setting with a sound value passes', snapshot: zone(locked('on')) },
     // vendor docs: Scrape Shield, Hotlink Protection: on, image requests whose Referer is another site are denied.
@@ -16,7 +16,7 @@ testRule(rule, {
     // value (off here) that is not the zone's choice: not applicable, never judged by that value.
   ],
   invalid: [
-    // vendor docs: Hotlink Protection: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Hotlink Protection: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked weak value fails, and the finding says it is locked', snapshot: zone(locked('off')), findings: [{ messageId: 'off', message: ['the value is locked', 'account policy holds it'] }] },
     // vendor docs: Scrape Shield, Hotlink Protection: off (the default), any site can embed the zone's images.

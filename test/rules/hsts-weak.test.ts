@@ -12,7 +12,7 @@ const hsts = (h: Record<string, unknown>) => ({
 
 testRule(rule, {
   valid: [
-    // vendor docs: HTTP Strict Transport Security (HSTS): available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: HTTP Strict Transport Security (HSTS): available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked setting with a sound value passes', snapshot: { zones: [{ name: 'shop.example', settings: { security_header: locked({ strict_transport_security: { enabled: true, max_age: 31_536_000, include_subdomains: true, preload: false, nosniff: true } }) } }] } },
     { name: 'a year, with subdomains', snapshot: hsts({}) },
@@ -25,7 +25,7 @@ testRule(rule, {
     { name: 'six months without preload needs nothing more', snapshot: hsts({ max_age: 15_552_000, preload: false }) },
   ],
   invalid: [
-    // vendor docs: HTTP Strict Transport Security (HSTS): available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: HTTP Strict Transport Security (HSTS): available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked weak value fails, and the finding says it is locked', snapshot: { zones: [{ name: 'shop.example', settings: { security_header: locked({ strict_transport_security: { enabled: false, max_age: 0 } }) } }] }, findings: [{ messageId: 'off', message: ['the value is locked', 'account policy holds it'] }] },
     { name: 'disabled', snapshot: hsts({ enabled: false }), findings: [{ messageId: 'off', severity: 'medium' }] },

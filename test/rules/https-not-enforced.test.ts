@@ -8,12 +8,12 @@ const zone = (always: unknown, rewrites: unknown) => ({ zones: [{ name: 'shop.ex
 testRule(rule, {
   valid: [
     { name: 'both on', snapshot: zone('on', 'on') },
-    // vendor docs: Always Use HTTPS: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Always Use HTTPS: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked setting with a sound value passes', snapshot: zone(locked('on'), locked('on')) },
   ],
   invalid: [
-    // vendor docs: Always Use HTTPS: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Always Use HTTPS: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked weak value fails, and the finding says it is locked', snapshot: zone(locked('off'), 'on'), findings: [{ messageId: 'notEnforced', message: ['the value is locked', 'account policy holds it'] }] },
     { name: 'HTTPS not enforced', snapshot: zone('off', 'on'), findings: [{ messageId: 'notEnforced', severity: 'medium' }] },

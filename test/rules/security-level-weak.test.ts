@@ -10,7 +10,7 @@ const browserOnly = (browser: unknown) => ({ zones: [{ name: 'shop.example', set
 
 testRule(rule, {
   valid: [
-    // vendor docs: Browser Integrity Check: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Browser Integrity Check: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked setting with a sound value passes', snapshot: browserOnly(locked('on')) },
     { name: 'medium with the browser check', snapshot: zone('medium', 'on') },
@@ -26,7 +26,7 @@ testRule(rule, {
     { name: 'judged without the security level', snapshot: browserOnly('on') },
   ],
   invalid: [
-    // vendor docs: Browser Integrity Check: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Browser Integrity Check: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked weak value fails, and the finding says it is locked', snapshot: browserOnly(locked('off')), findings: [{ messageId: 'browserCheckOff', message: ['the value is locked', 'account policy holds it'] }] },
     // vendor docs: browser integrity check: it denies requests with headers abused by spammers; off, they pass.

@@ -8,7 +8,7 @@ const zone = (ssl: unknown, dnsRecords: Item[] = [www(true)]) => ({ zones: [{ na
 
 testRule(rule, {
   valid: [
-    // vendor docs: Encryption modes: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Encryption modes: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked setting with a sound value passes', snapshot: zone(locked('strict')) },
     { name: 'strict validates the origin certificate', snapshot: zone('strict') },
@@ -18,7 +18,7 @@ testRule(rule, {
     { name: 'full passes when the option accepts it', options: { acceptFull: true }, snapshot: zone('full') },
   ],
   invalid: [
-    // vendor docs: Encryption modes: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Encryption modes: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked weak value fails, and the finding says it is locked', snapshot: zone(locked('flexible')), findings: [{ messageId: 'flexible', message: ['the value is locked', 'account policy holds it'] }] },
     {

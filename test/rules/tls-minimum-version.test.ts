@@ -7,7 +7,7 @@ const zone = (v: unknown) => ({ zones: [{ name: 'shop.example', settings: { min_
 
 testRule(rule, {
   valid: [
-    // vendor docs: Minimum TLS Version: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Minimum TLS Version: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked setting with a sound value passes', snapshot: zone(locked('1.2')) },
     { name: 'TLS 1.2', snapshot: zone('1.2') },
@@ -15,7 +15,7 @@ testRule(rule, {
     { name: 'a lower minimum by option', options: { minimum: '1.1' }, snapshot: zone('1.1') },
   ],
   invalid: [
-    // vendor docs: Minimum TLS Version: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Minimum TLS Version: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked weak value fails, and the finding says it is locked', snapshot: zone(locked('1.0')), findings: [{ messageId: 'tooLow', message: ['the value is locked', 'account policy holds it'] }] },
     { name: 'TLS 1.0 is high', snapshot: zone('1.0'), findings: [{ messageId: 'tooLow', severity: 'high', data: { version: '1.0', minimum: '1.2' } }] },

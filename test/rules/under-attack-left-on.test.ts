@@ -12,7 +12,7 @@ const HOUR = 1 / 24;
 
 testRule(rule, {
   valid: [
-    // vendor docs: Security Level: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Security Level: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked setting with a sound value passes', snapshot: zone(locked('medium')) },
     // vendor docs: security level: the threat score is always 0 and the level only turns Under Attack mode on or off:
@@ -30,7 +30,7 @@ testRule(rule, {
     { name: 'modified_on just after the scan started', snapshot: zone('under_attack', days(HOUR / 60)) },
   ],
   invalid: [
-    // vendor docs: Security Level: available on every plan (src/policy/setting-availability.ts), so editable: false
+    // vendor docs: Security Level: available on every plan (src/cloudflare/zone-settings/availability.ts), so editable: false
     // means the value is locked (by the plan or an account policy), not that the setting is not offered: judged.
     { name: 'a locked weak value fails, and the finding says it is locked', snapshot: zone(locked('under_attack'), days(-3)), findings: [{ messageId: 'leftOn', message: ['the value is locked', 'account policy holds it'] }] },
     {

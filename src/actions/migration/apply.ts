@@ -4,7 +4,8 @@ import { ApiError } from '../../api/errors.js';
 import { UsageError } from '../../common/errors.js';
 import type { ActionLog } from '../log.js';
 import { type ZoneTarget } from '../zones.js';
-import { type MigrationMode, type ManagedRulesConfig, type Stage, type MigrationPlan, isObject, gatherFacts, obj, str, stageOf } from './facts.js';
+import { type MigrationMode, type ManagedRulesConfig, type Stage, type MigrationPlan, isObject, gatherFacts, stageOf } from './facts.js';
+import { obj, str } from '../../cloudflare/fields.js';
 import { planMigration, refusalsFor, type MigrationRequest, type AdjustedConfig, migrationRequest } from './plan.js';
 
 /** Carrying a decision out: one zone or every eligible one, each write logged whatever its outcome. */

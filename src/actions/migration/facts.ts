@@ -1,13 +1,15 @@
 import type { ApiClient } from '../../api/client.js';
 import { LIST_ENDPOINTS, type ListEndpoint } from '../../api/endpoints.js';
 import { ApiError } from '../../api/errors.js';
-import type { OwaspGroupChange } from '../../policy/migration-carry.js';
-import type { OwaspOutcome } from '../../policy/migration-config.js';
-import { migrationStage, type MigrationStage } from '../../policy/migration-preview.js';
-import { managedRulesConfigOf, parseWafPackageObject, wafSettingOf, type ManagedRulesConfig, type WafPackage, type WafSetting } from '../../policy/models.js';
+import type { OwaspGroupChange } from '../../cloudflare/waf-migration/carry.js';
+import type { OwaspOutcome } from '../../cloudflare/waf-migration/config.js';
+import { migrationStage, type MigrationStage } from '../../cloudflare/waf-migration/preview.js';
+import { managedRulesConfigOf, type ManagedRulesConfig } from '../../cloudflare/waf-migration/models.js';
+import { parseWafPackageObject, wafSettingOf, type WafPackage, type WafSetting } from '../../cloudflare/legacy-waf/models.js';
 import { ZonewardenError } from '../../common/errors.js';
 import { IncompleteList, listAll } from '../lists.js';
 import { type ZoneTarget } from '../zones.js';
+import { obj, str } from '../../cloudflare/fields.js';
 
 /**
  * Migrating a zone's managed rules, following the spec's sequence: read the status, check
@@ -110,9 +112,7 @@ export class MigrationFailed extends ZonewardenError {
   }
 }
 
-export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-export const obj = (v: unknown): Record<string, unknown> => (isObject(v) ? v : {});
 export const n = (x: number): string => x.toLocaleString('en-US');
 
 export function entrypointPath(zoneId: string): string {

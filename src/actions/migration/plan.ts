@@ -1,6 +1,6 @@
-import { legacyOverrides, migratesAsBypass } from '../../policy/migration-carry.js';
-import { allDisabled, owaspOutcome } from '../../policy/migration-config.js';
-import { expressionBytes, firstFew, MIGRATION_LIMITS } from '../../policy/migration-preview.js';
+import { legacyOverrides, migratesAsBypass } from '../../cloudflare/waf-migration/carry.js';
+import { allDisabled, owaspOutcome } from '../../cloudflare/waf-migration/config.js';
+import { expressionBytes, firstFew, MIGRATION_LIMITS } from '../../cloudflare/waf-migration/preview.js';
 import { type ZoneTarget } from '../zones.js';
 import { type MigrationMode, type ManagedRulesConfig, type UriOverride, type RuleExpression, type MigrationFacts, type Blocker, type MigrationPlan, MigrationRefused, n, entrypointPath, stageOf } from './facts.js';
 

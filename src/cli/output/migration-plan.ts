@@ -1,5 +1,6 @@
 import type { MigrationPlan } from '../../actions/migration/index.js';
 import { printable, shorten } from '../../common/printable.js';
+import { obj, str } from '../../cloudflare/fields.js';
 
 /**
  * What `migrate plan` prints: the plan as text for a person, and as JSON (schema
@@ -8,8 +9,6 @@ import { printable, shorten } from '../../common/printable.js';
 
 export const MIGRATION_PLAN_SCHEMA = 'zonewarden.migration-plan/2';
 
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 const count = (v: unknown): number => (Array.isArray(v) ? v.length : 0);
 
 export const plural = (k: number, one: string, many = `${one}s`) => `${k} ${k === 1 ? one : many}`;

@@ -1,0 +1,42 @@
+/** A ruleset entry point (`GET /zones/{id}/rulesets/phases/{phase}/entrypoint`, or the account's), parsed defensively. */
+
+import { bool, obj, parseJson, str } from '../fields.js';
+
+export interface EntrypointRule {
+  id: string;
+  action: string | null;
+  expression: string | null;
+  description: string;
+  /** The API's `enabled` defaults to true when absent. */
+  enabled: boolean;
+  parameters: Record<string, unknown>;
+  /** The rule's `ref` (kept across updates; may name the rule it was made from); null when absent. */
+  ref?: string | null;
+}
+
+export interface Entrypoint {
+  id: string | null;
+  phase: string | null;
+  rules: EntrypointRule[];
+}
+
+export function parseEntrypoint(raw: string): Entrypoint {
+  const e = parseJson(raw);
+  const rules = Array.isArray(e['rules']) ? e['rules'] : [];
+  return {
+    id: str(e['id']),
+    phase: str(e['phase']),
+    rules: rules.map((r, i) => {
+      const rule = obj(r);
+      return {
+        id: str(rule['id']) ?? `#${i + 1}`,
+        action: str(rule['action']),
+        expression: str(rule['expression']),
+        description: str(rule['description']) ?? '',
+        enabled: bool(rule['enabled']) ?? true,
+        parameters: obj(rule['action_parameters']),
+        ref: str(rule['ref']),
+      };
+    }),
+  };
+}

@@ -1,0 +1,338 @@
+import {
+  alwaysTrueTest,
+  contradictoryAnd,
+  HOST_FIELDS,
+  parseExpression,
+  presentField,
+  stringValues,
+  tautologicalOr,
+  ZONE_NAME_FIELD,
+  zoneNameHolds,
+  type ExpressionNode,
+  type TestNode,
+} from './broad-expression.js';
+import type { Entrypoint, EntrypointRule } from './entrypoint.js';
+import { obj, objects, strings } from '../fields.js';
+
+/**
+ * What a managed-phase entry point actually runs for one zone, judged the way the ruleset engine
+ * runs it (vendor docs: "Deploy a managed ruleset", "Create an exception", "Override a managed
+ * ruleset", "Account-level WAF configuration"):
+ * - rules run in order; a skip rule (an exception) affects only the execute rules after it, only
+ *   for the requests its expression matches, and only in its own entry point (an account-level
+ *   exception does not skip zone-level rules);
+ * - `ruleset: "current"` skips every remaining rule of the entry point, `rulesets: [ids]` skips
+ *   those managed rulesets, `rules: {id: [...]}` only the listed rules of a ruleset;
+ * - a ruleset-level override (`overrides.enabled`, `overrides.action`) applies to every rule of the
+ *   executed ruleset; tag (category) and rule overrides take precedence over it;
+ * - account-level entry points run before the zone's, for the zones their expressions select.
+ */
+
+/** How much of a zone's traffic an expression selects, as far as its text tells. */
+export type Coverage = 'all' | 'part' | 'none';
+
+export interface ZoneIdentity {
+  name: string;
+  /** The plan's legacy id (free, pro, business, enterprise), or null. */
+  plan: string | null;
+}
+
+export type Level = 'zone' | 'account';
+
+/** What a skip rule skips: every later rule of its entry point, or the executed ruleset itself. */
+export type SkipScope = 'rest' | 'ruleset';
+
+/** What one execute rule of the ruleset does for the zone; `runs` protects every request. */
+export type Outcome =
+  | { kind: 'runs' }
+  /** The execute rule's expression selects part of the zone's traffic (null: it came back without one). */
+  | { kind: 'narrow'; expression: string | null }
+  /** A skip rule before it exempts the requests to some of the zone's hosts; `hosts` names them when the expression does. */
+  | { kind: 'hostSkipped'; skip: EntrypointRule; skips: SkipScope; hosts: string[] | null }
+  /** Ruleset-level `action: log`; `acting`: category and rule overrides that set another action. */
+  | { kind: 'logOnly'; acting: number }
+  /**
+   * Ruleset-level `enabled: false`; `kept`: category and rule overrides that enable rules again
+   * with an action that acts; `logging`: those that enable rules again only to log.
+   */
+  | { kind: 'overriddenOff'; kept: number; logging?: number }
+  /** A skip rule before it exempts every request of the zone. */
+  | { kind: 'skipped'; skip: EntrypointRule; skips: SkipScope }
+  | { kind: 'disabled' };
+
+export interface Deployment {
+  level: Level;
+  rule: EntrypointRule;
+  outcome: Outcome;
+}
+
+// From the most protection to none: what a zone gets from the best of its deployments. A skip of
+// some hosts leaves the rest of the zone protected, like an execute rule narrowed to part of it.
+const RANK: Record<Outcome['kind'], number> = { runs: 0, narrow: 1, hostSkipped: 1, logOnly: 2, overriddenOff: 3, skipped: 4, disabled: 5 };
+
+/** A partial override (some rules still enabled or acting) protects more than a whole one. */
+function rank(o: Outcome): number {
+  if (o.kind === 'logOnly' && o.acting > 0) return RANK.narrow + 0.5;
+  if (o.kind === 'overriddenOff' && o.kept > 0) return RANK.narrow + 0.5;
+  return RANK[o.kind];
+}
+
+/** The deployment that protects the zone most; on a tie the earlier one (zone before account when listed so). */
+export function best(deployments: readonly Deployment[]): Deployment | null {
+  let found: Deployment | null = null;
+  for (const d of deployments) if (!found || rank(d.outcome) < rank(found.outcome)) found = d;
+  return found;
+}
+
+interface SkipFound {
+  rule: EntrypointRule;
+  reading: Reading;
+}
+
+/**
+ * Every execute rule of `rulesetId` in the entry point that can apply to the zone, with what it
+ * does there. Execute rules whose expression cannot select the zone (an account-level rule for
+ * other zones) are left out.
+ */
+export function deploymentsOf(entrypoint: Entrypoint, rulesetId: string, zone: ZoneIdentity, level: Level): Deployment[] {
+  // The first skip of each kind that reaches the zone: of every request, or of some of its hosts.
+  let restAll: SkipFound | null = null;
+  let restHosts: SkipFound | null = null;
+  let rulesetAll: SkipFound | null = null;
+  let rulesetHosts: SkipFound | null = null;
+  const found: Deployment[] = [];
+  for (const rule of entrypoint.rules) {
+    if (rule.action === 'skip') {
+      if (!rule.enabled) continue;
+      const skipsRest = rule.parameters['ruleset'] === 'current';
+      const skipsRuleset = strings(rule.parameters['rulesets']).includes(rulesetId);
+      // `rules: {<ruleset>: [...]}` skips some rules of a ruleset, not the ruleset: an exception, not a switch-off.
+      if (!skipsRest && !skipsRuleset) continue;
+      // Decision (docs silent): a skip without an expression is read as matching every request, the worst case for a skip.
+      const reading = readExpression(rule.expression, zone, ALL_READING);
+      const entry = { rule, reading };
+      if (reading.kind === 'all') {
+        if (skipsRest) restAll ??= entry;
+        else rulesetAll ??= entry;
+      } else if (reading.kind === 'hosts') {
+        if (skipsRest) restHosts ??= entry;
+        else rulesetHosts ??= entry;
+      }
+      continue;
+    }
+    if (rule.action !== 'execute' || rule.parameters['id'] !== rulesetId) continue;
+    // An execute rule without an expression is read as running for part of the traffic, the worst case for it.
+    const coverage = coverageOfReading(readExpression(rule.expression, zone, PART_READING));
+    if (coverage === 'none') continue;
+    const all = restAll ? ([restAll, 'rest'] as const) : rulesetAll ? ([rulesetAll, 'ruleset'] as const) : null;
+    const hosts = restHosts ? ([restHosts, 'rest'] as const) : rulesetHosts ? ([rulesetHosts, 'ruleset'] as const) : null;
+    found.push({ level, rule, outcome: outcomeOf(rule, coverage, all, hosts) });
+  }
+  return found;
+}
+
+function outcomeOf(rule: EntrypointRule, coverage: Coverage, all: readonly [SkipFound, SkipScope] | null, hosts: readonly [SkipFound, SkipScope] | null): Outcome {
+  if (!rule.enabled) return { kind: 'disabled' };
+  if (all) return { kind: 'skipped', skip: all[0].rule, skips: all[1] };
+  const overrides = obj(rule.parameters['overrides']);
+  const specific = [...objects(overrides['categories']), ...objects(overrides['rules'])];
+  // vendor docs: "Override a managed ruleset": specific overrides take precedence; a property they
+  // leave out comes from the ruleset override. "Deploy a managed ruleset with ruleset, tag, and
+  // rule overrides": rules enabled again with `action: log` only log, they do not protect.
+  const rulesetAction = typeof overrides['action'] === 'string' ? overrides['action'] : null;
+  const actionOf = (o: Record<string, unknown>) => (typeof o['action'] === 'string' ? o['action'] : rulesetAction);
+  if (overrides['enabled'] === false) {
+    const enabledAgain = specific.filter((o) => o['enabled'] === true);
+    const logging = enabledAgain.filter((o) => actionOf(o) === 'log').length;
+    return { kind: 'overriddenOff', kept: enabledAgain.length - logging, ...(logging > 0 ? { logging } : {}) };
+  }
+  if (rulesetAction === 'log') {
+    return { kind: 'logOnly', acting: specific.filter((o) => o['enabled'] !== false && typeof o['action'] === 'string' && o['action'] !== 'log').length };
+  }
+  if (hosts && hosts[0].reading.kind === 'hosts') return { kind: 'hostSkipped', skip: hosts[0].rule, skips: hosts[1], hosts: hostNames(hosts[0].reading.set) };
+  if (coverage === 'part') return { kind: 'narrow', expression: rule.expression };
+  return { kind: 'runs' };
+}
+
+/** Shortened for a message. */
+export function shorten(expression: string | null, max = 120): string {
+  const e = (expression ?? '(none)').replace(/\s+/g, ' ').trim();
+  return e.length > max ? `${e.slice(0, max - 3)}...` : e;
+}
+
+// ---- Reading an expression against one zone ------------------------------------------------
+
+/**
+ * The hosts of the zone a host condition selects: its apex, every subdomain, and subdomains named
+ * one by one. vendor docs: a zone is a domain and its subdomains; a request to a host outside it
+ * is not one of the zone's.
+ */
+interface HostSet {
+  apex: string;
+  hasApex: boolean;
+  everySubdomain: boolean;
+  subdomains: ReadonlySet<string>;
+}
+
+/** `hosts`: decided by the host name alone, some but not all of the zone's hosts (`set` null when not known which). */
+type Reading = { kind: 'all' } | { kind: 'none' } | { kind: 'part' } | { kind: 'hosts'; set: HostSet | null };
+
+const ALL_READING: Reading = { kind: 'all' };
+const NONE_READING: Reading = { kind: 'none' };
+const PART_READING: Reading = { kind: 'part' };
+const SOME_HOSTS: Reading = { kind: 'hosts', set: null };
+
+/** The hosts a skip names, for a message; null when its condition names none outright (a negation, a pattern). */
+function hostNames(set: HostSet | null): string[] | null {
+  if (set === null) return null;
+  const names = [...(set.hasApex ? [set.apex] : []), ...(set.everySubdomain ? [`every subdomain of ${set.apex}`] : []), ...set.subdomains];
+  return names.length ? names : null;
+}
+
+function hostsReading(set: HostSet): Reading {
+  if (set.hasApex && set.everySubdomain) return ALL_READING;
+  if (!set.hasApex && !set.everySubdomain && set.subdomains.size === 0) return NONE_READING;
+  return { kind: 'hosts', set };
+}
+
+/**
+ * Whether an expression selects all, part or none of a zone's requests. It reads the rules
+ * language's syntax tree (broad-expression.ts): `true` and the tautologies found there, `and`/`or`/
+ * `not`/`xor`, conditions on `cf.zone.name` (eq, ne, in), on `cf.zone.plan` and on the host name,
+ * judged for this zone. Anything else selects part of the traffic; an expression that cannot be
+ * read too, and so is a missing one (the worst case for an execute rule). The level no longer
+ * changes the reading: at either level a host outside the zone selects none of its requests.
+ */
+export function coverageOf(expression: string | null, zone: ZoneIdentity, _level: Level): Coverage {
+  return coverageOfReading(readExpression(expression, zone, PART_READING));
+}
+
+function coverageOfReading(reading: Reading): Coverage {
+  return reading.kind === 'all' ? 'all' : reading.kind === 'none' ? 'none' : 'part';
+}
+
+function readExpression(expression: string | null, zone: ZoneIdentity, missing: Reading): Reading {
+  if (expression === null) return missing;
+  const node = parseExpression(expression);
+  return node ? read(node, zone) : PART_READING;
+}
+
+function read(node: ExpressionNode, zone: ZoneIdentity): Reading {
+  switch (node.kind) {
+    case 'bool':
+      return node.value ? ALL_READING : NONE_READING;
+    case 'not':
+      return complement(read(node.operand, zone));
+    case 'and': {
+      const parts = node.operands.map((o) => read(o, zone));
+      if (parts.some((p) => p.kind === 'none') || contradictoryAnd(node.operands)) return NONE_READING;
+      const rest = parts.filter((p) => p.kind !== 'all');
+      if (rest.length === 0) return ALL_READING;
+      if (!rest.every((p) => p.kind === 'hosts')) return PART_READING;
+      return rest.slice(1).reduce<Reading>(intersect, rest[0]!);
+    }
+    case 'or': {
+      const parts = node.operands.map((o) => read(o, zone));
+      if (parts.some((p) => p.kind === 'all') || tautologicalOr(node.operands)) return ALL_READING;
+      const rest = parts.filter((p) => p.kind !== 'none');
+      if (rest.length === 0) return NONE_READING;
+      if (!rest.every((p) => p.kind === 'hosts')) return PART_READING;
+      return rest.slice(1).reduce<Reading>(union, rest[0]!);
+    }
+    case 'xor': {
+      const parts = node.operands.map((o) => read(o, zone));
+      if (parts.every((p) => p.kind === 'all' || p.kind === 'none')) return parts.filter((p) => p.kind === 'all').length % 2 === 1 ? ALL_READING : NONE_READING;
+      return parts.every((p) => p.kind !== 'part') ? SOME_HOSTS : PART_READING;
+    }
+    case 'test':
+      return readTest(node, zone);
+  }
+}
+
+function complement(r: Reading): Reading {
+  if (r.kind === 'all') return NONE_READING;
+  if (r.kind === 'none') return ALL_READING;
+  if (r.kind === 'part' || r.set === null) return r;
+  const s = r.set;
+  // Every subdomain but those named is not a list: known only when none or all were.
+  if (s.everySubdomain) return hostsReading({ apex: s.apex, hasApex: !s.hasApex, everySubdomain: false, subdomains: new Set() });
+  if (s.subdomains.size === 0) return hostsReading({ apex: s.apex, hasApex: !s.hasApex, everySubdomain: true, subdomains: new Set() });
+  return SOME_HOSTS;
+}
+
+function intersect(a: Reading, b: Reading): Reading {
+  if (a.kind !== 'hosts' || b.kind !== 'hosts') return PART_READING;
+  if (!a.set || !b.set) return SOME_HOSTS;
+  const [x, y] = [a.set, b.set];
+  const subdomains = new Set([...x.subdomains].filter((h) => y.everySubdomain || y.subdomains.has(h)));
+  if (x.everySubdomain) for (const h of y.subdomains) subdomains.add(h);
+  return hostsReading({ apex: x.apex, hasApex: x.hasApex && y.hasApex, everySubdomain: x.everySubdomain && y.everySubdomain, subdomains });
+}
+
+function union(a: Reading, b: Reading): Reading {
+  if (a.kind !== 'hosts' || b.kind !== 'hosts') return PART_READING;
+  if (!a.set || !b.set) return SOME_HOSTS;
+  const [x, y] = [a.set, b.set];
+  const everySubdomain = x.everySubdomain || y.everySubdomain;
+  return hostsReading({ apex: x.apex, hasApex: x.hasApex || y.hasApex, everySubdomain, subdomains: everySubdomain ? new Set() : new Set([...x.subdomains, ...y.subdomains]) });
+}
+
+/** One comparison or function call, for this zone. */
+function readTest(node: TestNode, zone: ZoneIdentity): Reading {
+  if (alwaysTrueTest(node)) return ALL_READING;
+  if (node.op === 'in' && node.right?.kind === 'set' && node.right.items.length === 0) return NONE_READING;
+  const fields = node.left.fields;
+  if (fields.includes(ZONE_NAME_FIELD)) {
+    const holds = zoneNameHolds(node, zone.name);
+    return holds === null ? PART_READING : holds ? ALL_READING : NONE_READING;
+  }
+  if (presentField(node.left) === 'cf.zone.plan') return readPlan(node, zone);
+  if (fields.length > 0 && fields.every((f) => HOST_FIELDS.has(f))) return readHost(node, zone.name.toLowerCase());
+  return PART_READING;
+}
+
+/**
+ * `cf.zone.plan`: the vendor's account-level examples select Enterprise zones with
+ * `cf.zone.plan eq "ENT"`; other plan names are not documented, so only that one is read.
+ */
+function readPlan(node: TestNode, zone: ZoneIdentity): Reading {
+  const values = stringValues(node.right);
+  if (zone.plan === null || values === null || values.length === 0 || !values.every((v) => v.toLowerCase() === 'ent')) return PART_READING;
+  if (node.op !== 'eq' && node.op !== 'ne' && node.op !== 'in') return PART_READING;
+  const named = zone.plan === 'enterprise';
+  return (node.op === 'ne' ? !named : named) ? ALL_READING : NONE_READING;
+}
+
+/** A condition on the host name, for the zone `apex`: the hosts of the zone it selects. */
+function readHost(node: TestNode, apex: string): Reading {
+  const inZone = (h: string) => h === apex || h.endsWith(`.${apex}`);
+  const named = (hosts: string[]) => {
+    const mine = hosts.map((h) => h.toLowerCase()).filter(inZone);
+    return hostsReading({ apex, hasApex: mine.includes(apex), everySubdomain: false, subdomains: new Set(mine.filter((h) => h !== apex)) });
+  };
+  const values = stringValues(node.right);
+  if (presentField(node.left) !== null && values !== null) {
+    if (node.op === 'eq' || node.op === 'in') return named(values);
+    if (node.op === 'ne') return complement(named(values));
+    // vendor docs: operators: wildcard: `*` is zero or more characters; `*<suffix>` is a suffix.
+    if ((node.op === 'wildcard' || node.op === 'strict wildcard') && values.length === 1 && /^\*[^*]*$/.test(values[0]!)) return suffix(values[0]!.slice(1).toLowerCase(), apex);
+  }
+  // vendor docs: functions: ends_with(field, suffix).
+  const call = node.op === null ? node.left.call : null;
+  if (call?.name === 'ends_with' && call.args.length === 2) {
+    const subject = call.args[0]!;
+    const arg = call.args[1]!;
+    const field = subject.kind === 'test' && subject.op === null ? presentField(subject.left) : null;
+    const text = arg.kind === 'test' && arg.op === null && arg.left.literal && arg.left.key.startsWith('"') ? arg.left.literal.value : null;
+    if (field !== null && HOST_FIELDS.has(field) && text !== null) return suffix(text.toLowerCase(), apex);
+  }
+  return SOME_HOSTS;
+}
+
+/** The zone's hosts ending with `s`: each of them ends with the apex, so all, every subdomain, some, or none. */
+function suffix(s: string, apex: string): Reading {
+  if (apex.endsWith(s)) return ALL_READING;
+  if (s === `.${apex}`) return hostsReading({ apex, hasApex: false, everySubdomain: true, subdomains: new Set() });
+  if (s.endsWith(`.${apex}`)) return SOME_HOSTS;
+  return NONE_READING;
+}

@@ -1,0 +1,44 @@
+/**
+ * The WAF migration's answers (`waf_migration/check`, the zone's migration status, and
+ * `waf_migration/config`), parsed defensively: a missing field becomes null.
+ */
+
+import { arr, bool, date, obj, parseJson, str } from '../fields.js';
+
+export interface MigrationStatus {
+  /** `start`, `validation`, `complete`, or another value the API may add. */
+  state: string | null;
+  oldWaf: string | null;
+  newWaf: string | null;
+  /** When the zone entered its current state, when the API says. */
+  since: Date | null;
+}
+
+export function parseMigrationStatus(raw: string): MigrationStatus {
+  const s = parseJson(raw);
+  return { state: str(s['migration_state']), oldWaf: str(s['old_waf_status']), newWaf: str(s['new_waf_status']), since: date(s['created']) };
+}
+
+export interface MigrationCheck {
+  compatible: boolean | null;
+  state: string | null;
+}
+
+export function parseMigrationCheck(raw: string): MigrationCheck {
+  const c = parseJson(raw);
+  return { compatible: bool(c['compatible']), state: str(c['migration_state']) };
+}
+/** The new managed-rules configuration (GET waf_migration/config): the PUT body of the migration. */
+export interface ManagedRulesConfig {
+  name: string;
+  rules: Array<Record<string, unknown>>;
+}
+
+export function managedRulesConfigOf(v: unknown): ManagedRulesConfig {
+  const o = obj(v);
+  return { name: str(o['name']) ?? 'default', rules: arr(o['rules']).filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r)) };
+}
+
+export function parseManagedRulesConfig(raw: string): ManagedRulesConfig {
+  return managedRulesConfigOf(parseJson(raw));
+}
