@@ -17,8 +17,9 @@ import { parseEntrypoint, type Entrypoint } from '../cloudflare/rulesets/entrypo
 import { parseOriginPulls, parseUniversalSsl } from '../cloudflare/ssl/switches.js';
 import { parseZoneSetting, type ZoneSettingValue } from '../cloudflare/zone-settings/setting.js';
 import { migratesAsBypass } from '../cloudflare/waf-migration/carry.js';
-import { migrationStage, type MigrationStage } from '../cloudflare/waf-migration/preview.js';
+import { migrationOf, type Migration } from '../cloudflare/waf-migration/preview.js';
 import { isDnsTargetItem, type DnsTargetItem } from '../common/dns-target-answer.js';
+import { originAnsweredAs, publicDnsIsHere } from '../cloudflare/zones/zone-setup.js';
 
 /**
  * One zone of a scan as the rules see it. Every list is read from the snapshot at most once and
@@ -67,15 +68,9 @@ export class ZoneView {
     return this.zone.plan;
   }
 
-  /**
-   * Why the zone's DNS answers proxied records with their origin instead of the proxy: `paused`,
-   * or a status that is not active yet (`pending`, `initializing`); null when the proxy serves them.
-   * A moved or deleted zone is not answered for at all.
-   */
+  /** Why the zone's DNS answers proxied records with their origin (paused, pending...); null when the proxy serves them. */
   get originAnsweredAs(): string | null {
-    const { status, paused } = this.zone;
-    if (status === 'pending' || status === 'initializing') return status;
-    return paused === true && (status === null || status === 'active') ? 'paused' : null;
+    return originAnsweredAs(this.zone.status, this.zone.paused);
   }
 
   private memo<T>(key: string, load: () => T): T {
@@ -302,15 +297,12 @@ export class ZoneView {
   }
 
   /**
-   * Whether public resolvers get this zone's records from the vendor's DNS as the API lists them:
-   * not a partial (CNAME setup) zone, answered by the customer's own DNS, nor a secondary one,
-   * whose records and signatures come from its primary, nor an internal one, not in public DNS at
-   * all (vendor docs: partial setup, secondary DNS, Internal DNS). Rules about what resolvers, CAs
-   * and mail receivers see pass the others as not applicable.
+   * Whether public resolvers get this zone's records from the vendor's DNS as the API lists them
+   * (not a partial, secondary or internal zone). Rules about what resolvers, CAs and mail
+   * receivers see pass the others as not applicable.
    */
   get publicDnsIsHere(): boolean {
-    const type = this.zone.type;
-    return type !== 'partial' && type !== 'secondary' && type !== 'internal';
+    return publicDnsIsHere(this.zone.type);
   }
 
   /** The managed phase's entry point (`http_request_firewall_managed`); null: none written yet. */
@@ -322,13 +314,10 @@ export class ZoneView {
    * Where the zone stands in the managed-rules migration: `migrated` once it runs the new
    * managed rules only, from the status endpoint (the legacy endpoints are gone by then).
    */
-  migration(): ObjectReadout<MigrationStatus & { stage: MigrationStage; migrated: boolean; native: boolean }> {
+  migration(): ObjectReadout<Migration> {
     const status = this.migrationStatus();
     if (!status.known) return status;
-    if (!status.value) return { known: true, value: null };
-    const native = isNativeToNewManagedRules(status.value);
-    const stage = native ? 'complete' : migrationStage(status.value.state);
-    return { known: true, value: { ...status.value, stage, migrated: stage === 'complete', native } };
+    return { known: true, value: status.value && migrationOf(status.value) };
   }
 
   // --- Snapshot history (read-only): what earlier scans of this database saw ---
@@ -342,14 +331,4 @@ export class ZoneView {
     const seen = this.memo('packsFirstSeen', () => this.reader.certificatePackFirstSeen(this.zone.id)).get(packId);
     return seen === undefined ? null : new Date(seen);
   }
-}
-
-/**
- * A zone created since the migration programme (2022-09) never had the previous managed rules: it
- * runs the new ones from birth and has no migration state. The status then carries no
- * `migration_state` and says the new version is enabled, the old one not (the vendor publishes no
- * schema for it; this reading is ours, and the emulator answers such zones that way).
- */
-export function isNativeToNewManagedRules(status: MigrationStatus): boolean {
-  return status.state === null && status.newWaf === 'enabled' && status.oldWaf !== 'enabled';
 }

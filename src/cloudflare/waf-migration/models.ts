@@ -19,6 +19,16 @@ export function parseMigrationStatus(raw: string): MigrationStatus {
   return { state: str(s['migration_state']), oldWaf: str(s['old_waf_status']), newWaf: str(s['new_waf_status']), since: date(s['created']) };
 }
 
+/**
+ * A zone created since the migration programme (2022-09) never had the previous managed rules: it
+ * runs the new ones from birth and has no migration state. The status then carries no
+ * `migration_state` and says the new version is enabled, the old one not (the vendor publishes no
+ * schema for it; this reading is ours, and the emulator answers such zones that way).
+ */
+export function isNativeToNewManagedRules(status: MigrationStatus): boolean {
+  return status.state === null && status.newWaf === 'enabled' && status.oldWaf !== 'enabled';
+}
+
 export interface MigrationCheck {
   compatible: boolean | null;
   state: string | null;

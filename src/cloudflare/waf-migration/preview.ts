@@ -1,4 +1,5 @@
 import type { WafPackage } from '../legacy-waf/models.js';
+import { isNativeToNewManagedRules, type MigrationStatus } from './models.js';
 
 /**
  * What migrating a zone to the new managed rules gives it (the spec's "Migration mapping rules")
@@ -71,4 +72,17 @@ export function migrationStage(state: string | null): MigrationStage {
   if (state === 'start' || state === 'default') return 'start';
   if (state === 'validation' || state === 'complete') return state;
   return 'unknown';
+}
+
+/** Where a zone stands in the migration: its status, its stage, and whether it runs the new managed rules only. */
+export type Migration = MigrationStatus & { stage: MigrationStage; migrated: boolean; native: boolean };
+
+/**
+ * `migrated` once the zone runs the new managed rules only, from the status endpoint (the legacy
+ * endpoints are gone by then); a zone native to them is complete from birth.
+ */
+export function migrationOf(status: MigrationStatus): Migration {
+  const native = isNativeToNewManagedRules(status);
+  const stage = native ? 'complete' : migrationStage(status.state);
+  return { ...status, stage, migrated: stage === 'complete', native };
 }
