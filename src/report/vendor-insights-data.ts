@@ -7,7 +7,8 @@ import { ZoneView } from '../policy/zone-view.js';
 import type { Db } from '../snapshot/db.js';
 import type { SnapshotReader, ZoneRow } from '../snapshot/reader.js';
 import type { ReportData } from './report-data.js';
-import { pairInsights, parseIssue, type AccountSide, type SideBySide, type VendorIssue, type ZoneFinding, type ZoneSide } from './vendor-insights.js';
+import { pairInsights, type AccountSide, type SideBySide, type ZoneFinding, type ZoneSide } from './vendor-insights.js';
+import { parseIssue, type VendorIssue } from '../cloudflare/security-insights/issue.js';
 
 /**
  * Gathers what the side-by-side of the vendor's scanner and zonewarden needs from a stored scan and

@@ -1,4 +1,7 @@
 import { insightTypeOf, VENDOR_INSIGHT_TYPES, type VendorInsightType } from '../cloudflare/security-insights/insight-types.js';
+import type { VendorIssue } from '../cloudflare/security-insights/issue.js';
+
+export type { VendorIssue };
 
 /**
  * The vendor's own scanner (Security Insights) side by side with zonewarden: each open insight
@@ -15,54 +18,6 @@ import { insightTypeOf, VENDOR_INSIGHT_TYPES, type VendorInsightType } from '../
  *   daily (Enterprise), so an insight can be older than the configuration;
  * - vendor docs: Security Insights, known limitations: no account view above 10,000 zones.
  */
-
-/** An insight as the API served it, reduced to what the reports show (all text as served: escaped by each format). */
-export interface VendorIssue {
-  id: string;
-  accountId: string;
-  /** The zone it is about (`payload.zone_tag`); null for an account-level insight. */
-  zoneId: string | null;
-  issueClass: string;
-  issueType: string | null;
-  severity: string | null;
-  subject: string | null;
-  resolveText: string | null;
-  resolveLink: string | null;
-  since: string | null;
-  /** When the vendor's scan last detected it. */
-  timestamp: string | null;
-}
-
-const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-
-/** An issue from its stored JSON, or null when it is not an object with an id and a class. */
-export function parseIssue(raw: string, accountId: string): VendorIssue | null {
-  let v: unknown;
-  try {
-    v = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (!v || typeof v !== 'object') return null;
-  const i = v as Record<string, unknown>;
-  const id = text(i['id']);
-  const issueClass = text(i['issue_class']);
-  if (!id || !issueClass) return null;
-  const payload = i['payload'] && typeof i['payload'] === 'object' ? (i['payload'] as Record<string, unknown>) : {};
-  return {
-    id,
-    accountId,
-    zoneId: text(payload['zone_tag']),
-    issueClass,
-    issueType: text(i['issue_type']),
-    severity: text(i['severity']),
-    subject: text(i['subject']),
-    resolveText: text(i['resolve_text']),
-    resolveLink: text(i['resolve_link']),
-    since: text(i['since']),
-    timestamp: text(i['timestamp']),
-  };
-}
 
 /** A zonewarden finding of a mapped rule, as the pairing needs it. */
 export interface ZoneFinding {

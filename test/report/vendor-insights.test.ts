@@ -4,7 +4,7 @@
  * limits as the grounds.
  */
 import { describe, expect, it } from 'vitest';
-import { pairInsights, parseIssue, type AccountSide, type VendorIssue, type ZoneFinding, type ZoneSide } from '../../src/report/vendor-insights.js';
+import { pairInsights, type AccountSide, type VendorIssue, type ZoneFinding, type ZoneSide } from '../../src/report/vendor-insights.js';
 
 const ACCOUNT: AccountSide = { id: 'acc', name: 'Example', state: 'read', reason: null, zones: 1 };
 const RAN = new Set(['hsts-weak', 'managed-ruleset-not-deployed', 'https-not-enforced', 'email-dmarc-missing', 'tls-minimum-version']);
@@ -120,12 +120,5 @@ describe('pairing the vendor insights with zonewarden verdicts', () => {
     const result = pairInsights({ issues: [issue('hsts_not_enabled', { zoneId: 'elsewhere' })], accounts: [ACCOUNT], zones: [zone()], rulesRan: RAN });
     expect(result.rows).toEqual([]);
     expect(result.vendorOnly).toEqual([]);
-  });
-
-  it('reads an issue as served, and refuses one without id or class', () => {
-    const raw = JSON.stringify({ id: 'x', issue_class: 'dmarc', issue_type: 'email_security', severity: 'Moderate', subject: '<b>', resolve_text: 't', payload: { zone_tag: 'z1', detection_method: 'm' }, timestamp: '2026-10-30T00:00:00Z' });
-    expect(parseIssue(raw, 'acc')).toMatchObject({ id: 'x', zoneId: 'z1', issueClass: 'dmarc', subject: '<b>' });
-    expect(parseIssue('{"issue_class":"dmarc"}', 'acc')).toBeNull();
-    expect(parseIssue('not json', 'acc')).toBeNull();
   });
 });
