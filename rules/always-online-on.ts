@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import { settingOrAnswer, settingRef } from '../src/policy/zone-security.js';
+import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
 
 /**
  * Always Online is on by default (vendor API reference), and on is the finding: with it, the vendor

@@ -1,4 +1,4 @@
-import { botSetting, failWhereProxied, PROXY_STATUS_REFERENCE, readBotSettings } from '../src/policy/bot-products.js';
+import { botSetting, failWhereProxied, PROXY_STATUS_REFERENCE, readBotSettings } from '../src/policy/checks/bot-products.js';
 import { defineRule } from '../src/policy/rule.js';
 
 /** The values of `ai_bots_protection` (vendor API reference: zone bot management config). */

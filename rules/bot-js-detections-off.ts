@@ -1,4 +1,4 @@
-import { failWhereProxied, PROXY_STATUS_REFERENCE, readBotProduct } from '../src/policy/bot-products.js';
+import { failWhereProxied, PROXY_STATUS_REFERENCE, readBotProduct } from '../src/policy/checks/bot-products.js';
 import { superBotFightModeAllowsAll } from '../src/cloudflare/bot-management/bot-management.js';
 import { defineRule } from '../src/policy/rule.js';
 

@@ -1,6 +1,6 @@
 import { num } from '../src/cloudflare/fields.js';
 import { defineRule } from '../src/policy/rule.js';
-import { settingOrAnswer, settingRef } from '../src/policy/zone-security.js';
+import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
 
 /**
  * Challenge Passage (setting challenge_ttl, seconds) is how long the cf_clearance cookie a visitor

@@ -3,7 +3,7 @@ import { broadReach } from '../src/cloudflare/rulesets/broad-expression.js';
 import { strings } from '../src/cloudflare/fields.js';
 import { defineRule } from '../src/policy/rule.js';
 import type { ZoneView } from '../src/policy/zone-view.js';
-import { customRuleRef, customRulesOrAnswer } from '../src/policy/zone-security.js';
+import { customRuleRef, customRulesOrAnswer } from '../src/policy/checks/zone-security.js';
 
 const MANAGED_PHASE = 'http_request_firewall_managed';
 

@@ -1,6 +1,6 @@
-import { judgeQuota, PLAN_RULE_QUOTAS } from '../src/policy/plan-quota.js';
+import { judgeQuota, PLAN_RULE_QUOTAS } from '../src/policy/checks/plan-quota.js';
 import { defineRule } from '../src/policy/rule.js';
-import { customRulesOrAnswer } from '../src/policy/zone-security.js';
+import { customRulesOrAnswer } from '../src/policy/checks/zone-security.js';
 
 export default defineRule({
   meta: {

@@ -1,5 +1,5 @@
 import { defineRule, type RuleOptions, type ZoneContext } from '../src/policy/rule.js';
-import { settingOrAnswer, settingRef } from '../src/policy/zone-security.js';
+import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
 
 /**
  * Development Mode is a switch for the hours when a site's static files are being changed: the

@@ -1,5 +1,5 @@
 import type { TargetType } from '../src/common/dns-targets.js';
-import { targetJudge } from '../src/policy/dangling-targets.js';
+import { targetJudge } from '../src/policy/checks/dangling-targets.js';
 import { defineRule, type Severity } from '../src/policy/rule.js';
 
 /**

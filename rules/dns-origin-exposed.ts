@@ -1,5 +1,5 @@
-import { ADDRESS_OPTION_DEFAULTS, ADDRESS_OPTIONS_FROM, FOLLOWED_ADDRESS_HELP } from '../src/policy/address-options.js';
-import { originLeaks } from '../src/policy/origin-leaks.js';
+import { ADDRESS_OPTION_DEFAULTS, ADDRESS_OPTIONS_FROM, FOLLOWED_ADDRESS_HELP } from '../src/policy/checks/address-options.js';
+import { originLeaks } from '../src/policy/checks/origin-leaks.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({

@@ -1,9 +1,9 @@
 import { recordTarget } from '../src/common/dns-targets.js';
-import { ADDRESS_OPTION_DEFAULTS, ADDRESS_OPTIONS_FROM, FOLLOWED_ADDRESS_HELP, specialOptions } from '../src/policy/address-options.js';
+import { ADDRESS_OPTION_DEFAULTS, ADDRESS_OPTIONS_FROM, FOLLOWED_ADDRESS_HELP, specialOptions } from '../src/policy/checks/address-options.js';
 import { specialKind } from '../src/cloudflare/dns/addresses.js';
-import { targetJudge } from '../src/policy/dangling-targets.js';
+import { targetJudge } from '../src/policy/checks/dangling-targets.js';
 import { normaliseHostname } from '../src/cloudflare/dns/hostnames.js';
-import { NameGlobs } from '../src/policy/name-globs.js';
+import { NameGlobs } from '../src/policy/checks/name-globs.js';
 import { originExposures } from '../src/cloudflare/dns/origin-exposure.js';
 import { defineRule } from '../src/policy/rule.js';
 

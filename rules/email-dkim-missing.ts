@@ -1,5 +1,5 @@
 import { dkimKey, sendsMail, type MailRecords } from '../src/cloudflare/dns/email-records.js';
-import { mailRecordsOrAnswer } from '../src/policy/mail-records.js';
+import { mailRecordsOrAnswer } from '../src/policy/checks/mail-records.js';
 import { defineRule } from '../src/policy/rule.js';
 
 /** What says the zone sends mail, for the message. */

@@ -1,4 +1,4 @@
-import { mailRecordsOrAnswer } from '../src/policy/mail-records.js';
+import { mailRecordsOrAnswer } from '../src/policy/checks/mail-records.js';
 import { parseDmarc, sendsMail, type DmarcRecord, type TxtRecord } from '../src/cloudflare/dns/email-records.js';
 import { defineRule, type Severity } from '../src/policy/rule.js';
 

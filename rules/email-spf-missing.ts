@@ -1,4 +1,4 @@
-import { mailRecordsOrAnswer } from '../src/policy/mail-records.js';
+import { mailRecordsOrAnswer } from '../src/policy/checks/mail-records.js';
 import { parseSpf, sendsMail, spfAll, spfLookups, spfRedirect } from '../src/cloudflare/dns/email-records.js';
 import { defineRule } from '../src/policy/rule.js';
 

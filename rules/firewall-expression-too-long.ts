@@ -1,4 +1,4 @@
-import { migrationBlockingExpressions } from '../src/policy/migration-long-expressions.js';
+import { migrationBlockingExpressions } from '../src/policy/checks/migration-long-expressions.js';
 import { MIGRATION_LIMITS } from '../src/cloudflare/waf-migration/preview.js';
 import { defineRule, type ResourceRef } from '../src/policy/rule.js';
 

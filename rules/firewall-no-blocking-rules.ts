@@ -1,6 +1,6 @@
 import { defineRule } from '../src/policy/rule.js';
 import type { EntrypointRule } from '../src/cloudflare/rulesets/entrypoint.js';
-import { customRulesOrAnswer } from '../src/policy/zone-security.js';
+import { customRulesOrAnswer } from '../src/policy/checks/zone-security.js';
 import type { FirewallRule, Filter } from '../src/policy/zone-view.js';
 
 /** The actions that stop or challenge a request, in custom rules and firewall rules alike (vendor docs: actions; the rest let it through). */

@@ -1,4 +1,4 @@
-import { judgeQuota, PLAN_RULE_QUOTAS } from '../src/policy/plan-quota.js';
+import { judgeQuota, PLAN_RULE_QUOTAS } from '../src/policy/checks/plan-quota.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({

@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import { settingOrAnswer, settingRef } from '../src/policy/zone-security.js';
+import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
 
 /**
  * Hotlink Protection (Scrape Shield) is off by default; off is the finding, at low severity: what

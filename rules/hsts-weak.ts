@@ -1,6 +1,6 @@
 import { defineRule } from '../src/policy/rule.js';
 import { parseHsts } from '../src/cloudflare/zone-settings/setting.js';
-import { settingOrAnswer, settingRef } from '../src/policy/zone-security.js';
+import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
 
 /** hstspreload.org submission requirements: the shortest max-age the preload list accepts (one year). */
 const PRELOAD_MIN_MAX_AGE = 31_536_000;

@@ -1,6 +1,6 @@
 import { defineRule } from '../src/policy/rule.js';
-import { legacyWafSwitchedOff, WAF_PLAN_DEFAULTS } from '../src/policy/legacy-waf.js';
-import { settingOrAnswer } from '../src/policy/zone-security.js';
+import { legacyWafSwitchedOff, WAF_PLAN_DEFAULTS } from '../src/policy/checks/legacy-waf.js';
+import { settingOrAnswer } from '../src/policy/checks/zone-security.js';
 
 export default defineRule({
   meta: {

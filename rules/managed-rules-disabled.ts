@@ -1,5 +1,5 @@
-import { legacyWafSwitchedOff, WAF_PLAN_DEFAULTS, WAF_PLANS_FROM } from '../src/policy/legacy-waf.js';
-import { rulesetNeverRuns, rulesetStanding } from '../src/policy/managed-phase-view.js';
+import { legacyWafSwitchedOff, WAF_PLAN_DEFAULTS, WAF_PLANS_FROM } from '../src/policy/checks/legacy-waf.js';
+import { rulesetNeverRuns, rulesetStanding } from '../src/policy/checks/managed-phase-view.js';
 import { MANAGED_RULESET_ID } from '../src/cloudflare/waf-migration/config.js';
 import { defineRule } from '../src/policy/rule.js';
 

@@ -1,6 +1,6 @@
-import { LANGUAGE_MAX_CHARACTERS, migrationBlockingExpressions } from '../src/policy/migration-long-expressions.js';
+import { LANGUAGE_MAX_CHARACTERS, migrationBlockingExpressions } from '../src/policy/checks/migration-long-expressions.js';
 import { MIGRATION_LIMITS } from '../src/cloudflare/waf-migration/preview.js';
-import { stillBeforeCheck } from '../src/policy/migration-checks.js';
+import { stillBeforeCheck } from '../src/policy/checks/migration-checks.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({

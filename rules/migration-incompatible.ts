@@ -1,6 +1,6 @@
-import { migrationBlockingExpressions } from '../src/policy/migration-long-expressions.js';
+import { migrationBlockingExpressions } from '../src/policy/checks/migration-long-expressions.js';
 import { firstFew, MIGRATION_LIMITS } from '../src/cloudflare/waf-migration/preview.js';
-import { stillBeforeCheck } from '../src/policy/migration-checks.js';
+import { stillBeforeCheck } from '../src/policy/checks/migration-checks.js';
 import type { WafOverride } from '../src/cloudflare/legacy-waf/models.js';
 import { defineRule, type ZoneContext } from '../src/policy/rule.js';
 

@@ -1,6 +1,6 @@
 import { legacyOverrides } from '../src/cloudflare/waf-migration/carry.js';
 import { firstFew } from '../src/cloudflare/waf-migration/preview.js';
-import { stillToMigrate } from '../src/policy/migration-checks.js';
+import { stillToMigrate } from '../src/policy/checks/migration-checks.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({

@@ -1,5 +1,5 @@
 import { firstFew, MIGRATION_LIMITS } from '../src/cloudflare/waf-migration/preview.js';
-import { stillBeforeCheck } from '../src/policy/migration-checks.js';
+import { stillBeforeCheck } from '../src/policy/checks/migration-checks.js';
 import { defineRule } from '../src/policy/rule.js';
 
 export default defineRule({

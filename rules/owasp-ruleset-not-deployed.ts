@@ -1,4 +1,4 @@
-import { accountDeployments, managedPhaseScope, zoneDeployments } from '../src/policy/managed-phase-view.js';
+import { accountDeployments, managedPhaseScope, zoneDeployments } from '../src/policy/checks/managed-phase-view.js';
 import { OWASP_RULESET_ID } from '../src/cloudflare/waf-migration/config.js';
 import { defineRule } from '../src/policy/rule.js';
 

@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import { settingOrAnswer } from '../src/policy/zone-security.js';
+import { settingOrAnswer } from '../src/policy/checks/zone-security.js';
 
 const VERSIONS = ['1.0', '1.1', '1.2', '1.3'];
 

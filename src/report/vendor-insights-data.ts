@@ -1,5 +1,5 @@
 import { VENDOR_INSIGHT_TYPES } from '../cloudflare/security-insights/insight-types.js';
-import { accountDeployments } from '../policy/managed-phase-view.js';
+import { accountDeployments } from '../policy/checks/managed-phase-view.js';
 import { best } from '../cloudflare/rulesets/managed-phase.js';
 import { MANAGED_RULESET_ID } from '../cloudflare/waf-migration/config.js';
 import { auditFindings } from '../audit/store.js';

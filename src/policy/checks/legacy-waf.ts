@@ -1,4 +1,4 @@
-import type { ZoneView } from './zone-view.js';
+import type { ZoneView } from '../zone-view.js';
 
 /**
  * Which plans (legacy plan ids) come with the previous managed rules and their `waf` switch. One

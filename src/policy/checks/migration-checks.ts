@@ -1,4 +1,4 @@
-import type { RuleOptions, ZoneContext } from './rule.js';
+import type { RuleOptions, ZoneContext } from '../rule.js';
 
 /**
  * How the migration rules open their checks, from the zone's migration status. Apart from the

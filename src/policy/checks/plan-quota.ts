@@ -1,4 +1,4 @@
-import type { RuleOptions, ZoneContext } from './rule.js';
+import type { RuleOptions, ZoneContext } from '../rule.js';
 
 /**
  * Rules per zone by plan, the same for firewall rules and for the custom rules phase that replaced

@@ -1,5 +1,5 @@
-import { mailRecords, type MailRecords } from '../cloudflare/dns/email-records.js';
-import type { RuleOptions, ZoneContext } from './rule.js';
+import { mailRecords, type MailRecords } from '../../cloudflare/dns/email-records.js';
+import type { RuleOptions, ZoneContext } from '../rule.js';
 
 /**
  * The zone's mail records, or undefined once the check has been answered: not applicable (a pass)

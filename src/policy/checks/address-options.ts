@@ -1,5 +1,5 @@
-import type { SpecialOptions } from '../cloudflare/dns/addresses.js';
-import type { OptionValue } from './rule.js';
+import type { SpecialOptions } from '../../cloudflare/dns/addresses.js';
+import type { OptionValue } from '../rule.js';
 
 /**
  * dns-private-address's options that say which addresses are not public, as rule options. The DNS

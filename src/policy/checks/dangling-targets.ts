@@ -1,7 +1,7 @@
-import { canonicalName, isAtOrUnder, recordTarget, type TargetType } from '../common/dns-targets.js';
-import type { DnsTargetItem } from '../common/dns-target-answer.js';
-import type { RuleOptions, ZoneContext } from './rule.js';
-import type { DnsRecordFields, ZoneRow } from '../snapshot/reader.js';
+import { canonicalName, isAtOrUnder, recordTarget, type TargetType } from '../../common/dns-targets.js';
+import type { DnsTargetItem } from '../../common/dns-target-answer.js';
+import type { RuleOptions, ZoneContext } from '../rule.js';
+import type { DnsRecordFields, ZoneRow } from '../../snapshot/reader.js';
 
 /**
  * Whether the name a CNAME, MX, NS or SRV record points at exists: what dns-dangling-target reports,

@@ -1,6 +1,6 @@
-import type { ZoneSetting } from '../api/endpoints.js';
-import type { ZoneContext, RuleOptions } from './rule.js';
-import type { Entrypoint } from '../cloudflare/rulesets/entrypoint.js';
+import type { ZoneSetting } from '../../api/endpoints.js';
+import type { ZoneContext, RuleOptions } from '../rule.js';
+import type { Entrypoint } from '../../cloudflare/rulesets/entrypoint.js';
 
 /**
  * What the security rules share: reading one setting or an entry point and reporting, once, the
@@ -9,8 +9,9 @@ import type { Entrypoint } from '../cloudflare/rulesets/entrypoint.js';
 
 /**
  * What a finding on a setting's value says of a locked setting (answered `editable: false` though
- * every plan offers it, src/cloudflare/zone-settings/setting.ts): the value is in force, and changing it is not the
- * zone's to do. Empty for a setting the zone can change; message templates end with `{{locked}}`.
+ * every plan offers it, src/cloudflare/zone-settings/setting.ts): the value is in force, and
+ * changing it is not the zone's to do. Empty for a setting the zone can change; message templates
+ * end with `{{locked}}`.
  */
 export function lockedNote(locked: boolean): string {
   return locked ? '; the value is locked (the API answers the setting as not editable): the plan or an account policy holds it, so changing it takes a change of plan or of that policy' : '';

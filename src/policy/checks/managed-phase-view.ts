@@ -4,8 +4,8 @@
  * and whether the zone is one the managed phase protects at all.
  */
 
-import { best, deploymentsOf, type Deployment, type ZoneIdentity } from '../cloudflare/rulesets/managed-phase.js';
-import type { ZoneView } from './zone-view.js';
+import { best, deploymentsOf, type Deployment, type ZoneIdentity } from '../../cloudflare/rulesets/managed-phase.js';
+import type { ZoneView } from '../zone-view.js';
 
 export type Found = { known: true; items: Deployment[] } | { known: false; reason: string };
 

@@ -1,5 +1,5 @@
-import { globToRegExp, isGlob } from '../common/glob.js';
-import { normaliseHostname } from '../cloudflare/dns/hostnames.js';
+import { globToRegExp, isGlob } from '../../common/glob.js';
+import { normaliseHostname } from '../../cloudflare/dns/hostnames.js';
 
 /**
  * A rule option's list of host-name globs, written as waivers write them (glob.ts: `*` any run of

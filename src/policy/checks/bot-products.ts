@@ -3,8 +3,8 @@
  * src/cloudflare/bot-management/), and the rule that the bot products judge proxied traffic only.
  */
 
-import type { ResourceRef, RuleOptions, Severity, ZoneContext } from './rule.js';
-import { botProductOf, type BotManagement, type BotProduct } from '../cloudflare/bot-management/bot-management.js';
+import type { ResourceRef, RuleOptions, Severity, ZoneContext } from '../rule.js';
+import { botProductOf, type BotManagement, type BotProduct } from '../../cloudflare/bot-management/bot-management.js';
 
 /** One bot setting of the zone as findings point at it: each setting keeps its own fingerprint. */
 export const botSetting = (zoneId: string, field: string): ResourceRef => ({ type: 'bot_setting', id: `${zoneId}/${field}`, name: field });

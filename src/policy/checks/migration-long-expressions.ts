@@ -1,5 +1,5 @@
-import { expressionBytes } from '../cloudflare/waf-migration/preview.js';
-import type { FirewallRule, ZoneView } from './zone-view.js';
+import { expressionBytes } from '../../cloudflare/waf-migration/preview.js';
+import type { FirewallRule, ZoneView } from '../zone-view.js';
 
 /** The rules language's limit on an expression, in characters (vendor docs: rule expression length limit). */
 export const LANGUAGE_MAX_CHARACTERS = 4096;

@@ -1,8 +1,8 @@
 import { specialOptions, type AddressOptions } from './address-options.js';
 import { targetJudge } from './dangling-targets.js';
-import { originExposures, type Exposure } from '../cloudflare/dns/origin-exposure.js';
-import type { ZoneContext } from './rule.js';
-import type { DnsRecordFields } from '../snapshot/reader.js';
+import { originExposures, type Exposure } from '../../cloudflare/dns/origin-exposure.js';
+import type { ZoneContext } from '../rule.js';
+import type { DnsRecordFields } from '../../snapshot/reader.js';
 
 /**
  * The records that reveal an origin as dns-origin-exposed reports them, and origin-pulls-off counts
