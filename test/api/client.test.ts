@@ -12,6 +12,7 @@ import type { EmulatorOptions, RunningEmulator } from '../../src/emulator/server
 import { caseDataset } from '../support/case-dataset.js';
 import { clientFor, recordingLogger } from '../support/client.js';
 import { emulatorFor, get, zoneId } from '../support/http.js';
+import { waitFor } from '../support/wait.js';
 
 /** The client against the emulator over real HTTP: each failure mode of docs/api-surface.md, answers beyond the spec. */
 let emu: RunningEmulator | undefined;
@@ -173,10 +174,14 @@ describe('answers and errors', () => {
   });
 
   it('cancels through an AbortSignal, without retrying', async () => {
-    const { client, emu } = await setup({ latencyMs: 2000 });
+    const { client, emu } = await setup({ latencyMs: 10_000 });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const err = await caught(client.get('/zones', { signal: controller.signal }));
+    const pending = caught(client.get('/zones', { signal: controller.signal }));
+    // Aborted once the emulator holds the request (it counts it before its latency), not after a
+    // fixed delay: on a busy machine the request may not have left by then.
+    await waitFor('the request to reach the emulator', () => emu.stats().requests.total === 1);
+    controller.abort();
+    const err = await pending;
     // Aborted, not answered late: the answer would have been a success. Asked once: no retry.
     expect(err).toBeInstanceOf(ApiAbortedError);
     expect(emu.stats().requests.total).toBe(1);

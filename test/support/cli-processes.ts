@@ -26,13 +26,7 @@ export function cliProcessesKilledAfterEach(defaultEnv: NodeJS.ProcessEnv): (arg
   };
 }
 
-export async function waitFor(what: string, condition: () => boolean, timeoutMs = 100_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+export { waitFor } from './wait.js';
 
 /** Reads the file as another process would while a scan writes it, changing nothing. */
 export function peek<T>(path: string, fn: (db: Database.Database) => T): T {
