@@ -1,7 +1,6 @@
 import {
   accountDeployments,
   best,
-  managedPhaseScope,
   rulesetStanding,
   shorten,
   zoneDeployments,

@@ -3,7 +3,6 @@ import type { SnapshotReader } from '../snapshot/reader.js';
 import { evaluate, type EvaluateOptions, type FindingSink } from '../policy/engine.js';
 import { compareFindings, type Finding } from '../policy/findings.js';
 import type { ActiveRule } from '../policy/registry.js';
-import { atOrAbove, type Severity } from '../policy/rule.js';
 import { AuditRecorder } from './store.js';
 import type { AuditIdentity } from './audit-identity.js';
 import { judgementOf } from '../policy/judgement.js';
@@ -122,9 +121,4 @@ class RecordingSink implements FindingSink {
     this.held.clear();
     this.matched = [];
   }
-}
-
-/** Failures (not waived, not unknown) at or above the threshold: what `--fail-on` turns into exit 1. */
-export function failuresAtOrAbove(findings: readonly Finding[], threshold: Severity): Finding[] {
-  return findings.filter((f) => f.status === 'fail' && atOrAbove(f.severity, threshold));
 }
