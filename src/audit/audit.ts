@@ -46,7 +46,7 @@ export function runAudit(reader: SnapshotReader, rules: readonly ActiveRule[], w
  * stays flat however many there are. The rules read inside one read transaction (a consistent
  * view of the file, and no lock that would stop a scan writing it); the findings then replace
  * any earlier audit of the scan in one short write transaction. The result carries no findings:
- * read them back with storedFindings().
+ * read them back with auditFindings().
  */
 export function recordAudit(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[] = [], options: RecordOptions | Date = {}): AuditResult {
   const o = options instanceof Date ? { evaluatedAt: options } : options;

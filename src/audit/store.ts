@@ -34,11 +34,6 @@ export interface AuditHeader {
   waivers: WaiverReport;
 }
 
-export interface StoredAudit extends AuditHeader {
-  /** Failing, unknown and waived findings. */
-  findings: Finding[];
-}
-
 const COLUMNS = `audit_id, fingerprint, rule, category, severity, status, account_id, account_name, zone_id, zone_name,
   resource_type, resource_id, resource_name, message, message_id, data, waiver`;
 const PLACEHOLDERS = COLUMNS.split(',')
@@ -479,18 +474,6 @@ export function* auditFindingsJson(db: Db, auditId: number, where?: RowCondition
   }
 }
 
-/** The findings of a scan's official audit (none when it has not been audited). */
-export function* storedFindings(db: Db, scanId: number): Generator<Finding> {
-  const auditId = officialAuditId(db, scanId);
-  if (auditId !== null) yield* auditFindings(db, auditId);
-}
-
-/** The findings of a scan's official audit as JSON texts. */
-export function* storedFindingsJson(db: Db, scanId: number): Generator<string> {
-  const auditId = officialAuditId(db, scanId);
-  if (auditId !== null) yield* auditFindingsJson(db, auditId);
-}
-
 /**
  * `select` of the audit's stored findings, worst first (`pluck`: the first column alone): a range
  * of keys for an audit stored in listing order, a sort for one stored before.
@@ -541,10 +524,4 @@ export function auditHeader(db: Db, auditId: number): AuditHeader | null {
 export function officialAuditHeader(db: Db, scanId: number): AuditHeader | null {
   const auditId = officialAuditId(db, scanId);
   return auditId === null ? null : auditHeader(db, auditId);
-}
-
-/** The official audit of a scan with its findings; null when the scan has not been audited. */
-export function loadAudit(db: Db, scanId: number): StoredAudit | null {
-  const header = officialAuditHeader(db, scanId);
-  return header && { ...header, findings: [...auditFindings(db, header.auditId)] };
 }

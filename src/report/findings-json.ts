@@ -104,7 +104,7 @@ function head(scan: ScanRow, zones: number, options: JsonOptions) {
   };
 }
 
-/** `findings`: objects, or texts already in JSON (storedFindingsJson). */
+/** `findings`: objects, or texts already in JSON (auditFindingsJson). */
 function writeJson(document: ReturnType<typeof head> & Record<string, unknown>, findings: Iterable<Finding | string>, write: (text: string) => void): void {
   // Keys in the documented order: schema, scan, audit, zones, dataRead (reports only), rules, failOn, exitCode, counts, waivers, errors, vendorInsights (when read).
   const { schema, scan, audit, zones, dataRead, rules, failOn, exitCode, counts, waivers, errors, vendorInsights } = document as ReturnType<typeof head> & Record<string, unknown> & { dataRead?: DataRead };
