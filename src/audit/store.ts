@@ -502,22 +502,14 @@ function storedRun(db: Db, auditId: number): { from: number; to: number } | null
   return run?.findings_from != null && run.findings_to != null ? { from: run.findings_from, to: run.findings_to } : null;
 }
 
+/** The columns of an audit's header stored as JSON texts. */
+type StoredAsJson = 'rules' | 'counts' | 'errors' | 'waivers';
+
 /** An audit by its id, without its findings; null when there is none. */
 export function auditHeader(db: Db, auditId: number): AuditHeader | null {
-  const row = db.prepare('SELECT * FROM audits WHERE id = ?').get(auditId) as Record<string, string | number | null> | undefined;
-  if (!row) return null;
-  return {
-    auditId,
-    scanId: row['scan_id'] as number,
-    trial: row['trial'] as string | null,
-    madeBy: row['made_by'] as AuditMaker,
-    evaluatedAt: row['evaluated_at'] as string,
-    toolVersion: row['tool_version'] as string,
-    rules: JSON.parse(row['rules'] as string) as AuditHeader['rules'],
-    counts: JSON.parse(row['counts'] as string) as AuditCounts,
-    errors: JSON.parse(row['errors'] as string) as RuleRunError[],
-    waivers: JSON.parse(row['waivers'] as string) as WaiverReport,
-  };
+  const select = 'SELECT id AS auditId, scan_id AS scanId, trial, made_by AS madeBy, evaluated_at AS evaluatedAt, tool_version AS toolVersion, rules, counts, errors, waivers FROM audits WHERE id = ?';
+  const row = db.prepare(select).get(auditId) as (Omit<AuditHeader, StoredAsJson> & Record<StoredAsJson, string>) | undefined;
+  return row ? { ...row, rules: JSON.parse(row.rules), counts: JSON.parse(row.counts), errors: JSON.parse(row.errors), waivers: JSON.parse(row.waivers) } : null;
 }
 
 /** The official audit of a scan, without its findings; null when the scan has not been audited. */
