@@ -1,4 +1,4 @@
-import { accountDeployments, managedPhaseScope, rulesetStanding, zoneDeployments } from '../src/policy/checks/managed-phase-view.js';
+import { accountDeployments, rulesetStanding, zoneDeployments } from '../src/policy/checks/managed-phase-view.js';
 import { best, shorten, type Deployment, type SkipScope, type ZoneIdentity } from '../src/cloudflare/rulesets/managed-phase.js';
 import { MANAGED_RULESET_ID as MANAGED_RULESET, OWASP_RULESET_ID as OWASP_RULESET } from '../src/cloudflare/waf-migration/config.js';
 import { defineRule, type ZoneContext } from '../src/policy/rule.js';

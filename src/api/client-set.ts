@@ -47,11 +47,6 @@ export class ClientSet {
     if (this.entries.length === 0) throw new Error('a client set needs a default client or a mapped one');
   }
 
-  /** A set of one: the default client alone (for callers that have a single client). */
-  static of(client: ApiClient, label = 'default'): ClientSet {
-    return new ClientSet({ label, client }, []);
-  }
-
   /** The client for an account's requests: the mapped one, else the default. */
   forAccount(accountId: string): ApiClient {
     const client = this.byAccount.get(accountId.toLowerCase()) ?? this.default;
@@ -82,13 +77,6 @@ export class ClientSet {
   /** Every client with its label and accounts, the default first. */
   labelled(): LabelledClient[] {
     return this.entries.map((e) => ({ ...e, accounts: e.accounts && [...e.accounts] }));
-  }
-
-  /** The label of a client of this set (the variable's name). */
-  labelOf(client: ApiClient): string {
-    const entry = this.entries.find((e) => e.client === client);
-    if (!entry) throw new Error('the client is not one of this set');
-    return entry.label;
   }
 
   /** The traffic of all clients together, for the scan summary. */

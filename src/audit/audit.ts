@@ -3,7 +3,6 @@ import type { SnapshotReader } from '../snapshot/reader.js';
 import { evaluate, type EvaluateOptions, type FindingSink } from '../policy/engine.js';
 import { compareFindings, type Finding } from '../policy/findings.js';
 import type { ActiveRule } from '../policy/registry.js';
-import { atOrAbove, type Severity } from '../policy/rule.js';
 import { AuditRecorder } from './store.js';
 import type { AuditIdentity } from './audit-identity.js';
 import { judgementOf } from '../policy/judgement.js';
@@ -47,7 +46,7 @@ export function runAudit(reader: SnapshotReader, rules: readonly ActiveRule[], w
  * stays flat however many there are. The rules read inside one read transaction (a consistent
  * view of the file, and no lock that would stop a scan writing it); the findings then replace
  * any earlier audit of the scan in one short write transaction. The result carries no findings:
- * read them back with storedFindings().
+ * read them back with auditFindings().
  */
 export function recordAudit(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[] = [], options: RecordOptions | Date = {}): AuditResult {
   const o = options instanceof Date ? { evaluatedAt: options } : options;
@@ -122,9 +121,4 @@ class RecordingSink implements FindingSink {
     this.held.clear();
     this.matched = [];
   }
-}
-
-/** Failures (not waived, not unknown) at or above the threshold: what `--fail-on` turns into exit 1. */
-export function failuresAtOrAbove(findings: readonly Finding[], threshold: Severity): Finding[] {
-  return findings.filter((f) => f.status === 'fail' && atOrAbove(f.severity, threshold));
 }

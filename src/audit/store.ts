@@ -34,11 +34,6 @@ export interface AuditHeader {
   waivers: WaiverReport;
 }
 
-export interface StoredAudit extends AuditHeader {
-  /** Failing, unknown and waived findings. */
-  findings: Finding[];
-}
-
 const COLUMNS = `audit_id, fingerprint, rule, category, severity, status, account_id, account_name, zone_id, zone_name,
   resource_type, resource_id, resource_name, message, message_id, data, waiver`;
 const PLACEHOLDERS = COLUMNS.split(',')
@@ -479,18 +474,6 @@ export function* auditFindingsJson(db: Db, auditId: number, where?: RowCondition
   }
 }
 
-/** The findings of a scan's official audit (none when it has not been audited). */
-export function* storedFindings(db: Db, scanId: number): Generator<Finding> {
-  const auditId = officialAuditId(db, scanId);
-  if (auditId !== null) yield* auditFindings(db, auditId);
-}
-
-/** The findings of a scan's official audit as JSON texts. */
-export function* storedFindingsJson(db: Db, scanId: number): Generator<string> {
-  const auditId = officialAuditId(db, scanId);
-  if (auditId !== null) yield* auditFindingsJson(db, auditId);
-}
-
 /**
  * `select` of the audit's stored findings, worst first (`pluck`: the first column alone): a range
  * of keys for an audit stored in listing order, a sort for one stored before.
@@ -519,32 +502,18 @@ function storedRun(db: Db, auditId: number): { from: number; to: number } | null
   return run?.findings_from != null && run.findings_to != null ? { from: run.findings_from, to: run.findings_to } : null;
 }
 
+/** The columns of an audit's header stored as JSON texts. */
+type StoredAsJson = 'rules' | 'counts' | 'errors' | 'waivers';
+
 /** An audit by its id, without its findings; null when there is none. */
 export function auditHeader(db: Db, auditId: number): AuditHeader | null {
-  const row = db.prepare('SELECT * FROM audits WHERE id = ?').get(auditId) as Record<string, string | number | null> | undefined;
-  if (!row) return null;
-  return {
-    auditId,
-    scanId: row['scan_id'] as number,
-    trial: row['trial'] as string | null,
-    madeBy: row['made_by'] as AuditMaker,
-    evaluatedAt: row['evaluated_at'] as string,
-    toolVersion: row['tool_version'] as string,
-    rules: JSON.parse(row['rules'] as string) as AuditHeader['rules'],
-    counts: JSON.parse(row['counts'] as string) as AuditCounts,
-    errors: JSON.parse(row['errors'] as string) as RuleRunError[],
-    waivers: JSON.parse(row['waivers'] as string) as WaiverReport,
-  };
+  const select = 'SELECT id AS auditId, scan_id AS scanId, trial, made_by AS madeBy, evaluated_at AS evaluatedAt, tool_version AS toolVersion, rules, counts, errors, waivers FROM audits WHERE id = ?';
+  const row = db.prepare(select).get(auditId) as (Omit<AuditHeader, StoredAsJson> & Record<StoredAsJson, string>) | undefined;
+  return row ? { ...row, rules: JSON.parse(row.rules), counts: JSON.parse(row.counts), errors: JSON.parse(row.errors), waivers: JSON.parse(row.waivers) } : null;
 }
 
 /** The official audit of a scan, without its findings; null when the scan has not been audited. */
 export function officialAuditHeader(db: Db, scanId: number): AuditHeader | null {
   const auditId = officialAuditId(db, scanId);
   return auditId === null ? null : auditHeader(db, auditId);
-}
-
-/** The official audit of a scan with its findings; null when the scan has not been audited. */
-export function loadAudit(db: Db, scanId: number): StoredAudit | null {
-  const header = officialAuditHeader(db, scanId);
-  return header && { ...header, findings: [...auditFindings(db, header.auditId)] };
 }

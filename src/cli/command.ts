@@ -73,8 +73,6 @@ export function defineCommand<T extends OptionTable>(command: Command<T>): Comma
   return command;
 }
 
-export const HELP_OPTION: OptionSpec = { type: 'boolean', short: 'h', help: 'show this help' };
-
 export function parseOptions<T extends OptionTable>(command: Command<T>, argv: string[]): ParsedOptions<T> & { help: boolean; _: string[] } {
   const config: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = { help: { type: 'boolean', short: 'h' } };
   for (const [name, spec] of Object.entries(command.options)) {

@@ -113,8 +113,3 @@ function variableName(raw: unknown, at: string): string {
   }
   return raw;
 }
-
-/** Accounts named by the map, in the order given. */
-export function mappedAccountIds(map: CredentialMap): string[] {
-  return map.flatMap((e) => e.accounts);
-}

@@ -5,8 +5,6 @@
  * defines), so no string from the API can end a value early or start a line of its own.
  */
 
-export const EXPOSITION_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
-
 export interface Sample {
   labels?: Readonly<Record<string, string>>;
   value: number;

@@ -5,6 +5,7 @@ import { overridesOf } from '../policy/zone-overrides.js';
 import type { Finding } from '../policy/findings.js';
 import type { AuditHeader } from '../audit/store.js';
 import type { ScanRow } from '../snapshot/reader.js';
+import { chunkedWriter } from '../common/chunked-write.js';
 import { remediationOf } from './remediation.js';
 import type { SideBySide } from './vendor-insights.js';
 
@@ -103,21 +104,15 @@ function head(scan: ScanRow, zones: number, options: JsonOptions) {
   };
 }
 
-/** `findings`: objects, or texts already in JSON (storedFindingsJson). */
+/** `findings`: objects, or texts already in JSON (auditFindingsJson). */
 function writeJson(document: ReturnType<typeof head> & Record<string, unknown>, findings: Iterable<Finding | string>, write: (text: string) => void): void {
   // Keys in the documented order: schema, scan, audit, zones, dataRead (reports only), rules, failOn, exitCode, counts, waivers, errors, vendorInsights (when read).
   const { schema, scan, audit, zones, dataRead, rules, failOn, exitCode, counts, waivers, errors, vendorInsights } = document as ReturnType<typeof head> & Record<string, unknown> & { dataRead?: DataRead };
   const text = JSON.stringify({ schema, scan, audit, zones, dataRead, rules, failOn, exitCode, counts, waivers, errors, vendorInsights }, null, 2);
   write(`${text.slice(0, -2)},\n  "findings": [`);
   let n = 0;
-  let chunk: string[] = [];
-  for (const f of findings) {
-    chunk.push(`${n++ === 0 ? '' : ','}\n    ${typeof f === 'string' ? f : JSON.stringify(f)}`);
-    if (chunk.length === 1000) {
-      write(chunk.join(''));
-      chunk = [];
-    }
-  }
-  write(chunk.join(''));
+  const out = chunkedWriter(write);
+  for (const f of findings) out.push(`${n++ === 0 ? '' : ','}\n    ${typeof f === 'string' ? f : JSON.stringify(f)}`);
+  out.flush();
   write(`${n ? '\n  ' : ''}]\n}\n`);
 }

@@ -2,6 +2,7 @@ import { controlLabel, controlsFor, controlsOfRule, frameworksOf, type Control }
 import type { Finding, Status } from '../policy/findings.js';
 import type { AnyRule, Severity } from '../policy/rule.js';
 import { PACKAGE } from '../common/package-info.js';
+import { chunkedWriter } from '../common/chunked-write.js';
 import type { ScanRow } from '../snapshot/reader.js';
 
 /**
@@ -119,14 +120,7 @@ export function ocsfLine(f: Finding, scan: ScanRow, rules: ReadonlyMap<string, A
 
 /** Writes the findings as OCSF JSON lines, in the order given (stored findings come worst first). */
 export function writeOcsf(findings: Iterable<Finding>, scan: ScanRow, rules: ReadonlyMap<string, AnyRule>, write: (text: string) => void): void {
-  let chunk: string[] = [];
-  for (const f of findings) {
-    chunk.push(ocsfLine(f, scan, rules));
-    // Written in chunks: 100,000s of findings never become one string.
-    if (chunk.length === 1000) {
-      write(chunk.join(''));
-      chunk = [];
-    }
-  }
-  write(chunk.join(''));
+  const out = chunkedWriter(write);
+  for (const f of findings) out.push(ocsfLine(f, scan, rules));
+  out.flush();
 }

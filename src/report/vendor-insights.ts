@@ -64,8 +64,6 @@ export type Verdict = 'fail' | 'waived' | 'unknown' | 'pass';
  */
 export type Agreement = 'agree' | 'vendor-only' | 'vendor-older' | 'zonewarden-only' | 'unknown';
 
-export const AGREEMENTS: readonly Agreement[] = ['agree', 'vendor-only', 'vendor-older', 'zonewarden-only', 'unknown'];
-
 export interface SideBySideRow {
   zone: { id: string; name: string };
   /** The vendor's insight; null for a failure the vendor does not flag. */

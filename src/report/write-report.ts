@@ -12,6 +12,7 @@ import { forEachPass } from '../audit/pass-verdicts.js';
 import { officialAudits } from '../audit/audit-identity.js';
 import type { ActiveRule } from '../policy/registry.js';
 import { EXIT, ZonewardenError } from '../common/errors.js';
+import { chunkedWriter } from '../common/chunked-write.js';
 import type { Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
 import { describeScope, FULL_SCOPE, parseScope, sameScope, type ScanScope } from '../snapshot/scope.js';
@@ -135,21 +136,17 @@ export async function writeReport(db: Db, scanId: number, options: ReportOptions
   const data = filter ? narrowReportData(whole, filter, () => view.findings()) : whole;
   // The findings every format lists: the kept rules' only, under --framework or --control.
   const stored = () => (filter ? keptFindings(view.findings(), filter) : view.findings());
-  // --passes: after the stored findings, the passing verdicts judged again, a thousand lines a write.
+  // --passes: after the stored findings, the passing verdicts judged again.
   const passes = (line: (pass: Finding) => string, write: (text: string) => void) => {
     if (!options.passes) return;
-    let chunk: string[] = [];
+    const out = chunkedWriter(write);
     // Checked against the whole audit: every pass is judged again, then only the kept rules' listed.
     forEachPass(reader, auditHeader(db, whole.audit.auditId)!, options.passes, (f) => {
       if (filter && !filter.matches(f.rule)) return;
       if (!inFilter(view.filter, f.zone?.id ?? null, f.account?.id ?? null)) return;
-      chunk.push(line(f));
-      if (chunk.length === 1000) {
-        write(chunk.join(''));
-        chunk = [];
-      }
+      out.push(line(f));
     });
-    write(chunk.join(''));
+    out.flush();
   };
   // Where the risk is (the order of fixes, the zones by risk), for the HTML and Markdown reports.
   let riskOfAudit: ReportRisk | undefined;

@@ -68,24 +68,12 @@ export function recoverAbandonedRuns(db: Db): number[] {
   return dead.map((r) => r.id);
 }
 
-function runFromRow(r: Record<string, unknown>): RunRecord {
-  return {
-    id: r['id'] as number,
-    trigger: r['trigger'] as RunTrigger,
-    startedAt: r['started_at'] as string,
-    finishedAt: (r['finished_at'] as string | null) ?? null,
-    pid: r['pid'] as number,
-    host: r['host'] as string,
-    outcome: (r['outcome'] as RunOutcome | null) ?? null,
-    exitCode: (r['exit_code'] as number | null) ?? null,
-    scanId: (r['scan_id'] as number | null) ?? null,
-    summary: r['summary'] ? (JSON.parse(r['summary'] as string) as RunSummary) : null,
-  };
-}
+const RUN_COLUMNS = 'id, trigger, started_at AS startedAt, finished_at AS finishedAt, pid, host, outcome, exit_code AS exitCode, scan_id AS scanId, summary';
 
 /** The newest runs, newest first. */
 export function recentRuns(db: Db, limit: number): RunRecord[] {
-  return (db.prepare('SELECT * FROM runs ORDER BY id DESC LIMIT ?').all(limit) as Array<Record<string, unknown>>).map(runFromRow);
+  const rows = db.prepare(`SELECT ${RUN_COLUMNS} FROM runs ORDER BY id DESC LIMIT ?`).all(limit) as Array<Omit<RunRecord, 'summary'> & { summary: string | null }>;
+  return rows.map((r) => ({ ...r, summary: r.summary ? (JSON.parse(r.summary) as RunSummary) : null }));
 }
 
 export function lastRun(db: Db): RunRecord | null {

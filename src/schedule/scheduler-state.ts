@@ -26,17 +26,8 @@ export class SchedulerRunning extends ZonewardenError {
 }
 
 export function schedulerState(db: Db): SchedulerState | null {
-  const r = db.prepare('SELECT * FROM scheduler WHERE id = 1').get() as Record<string, string | number | null> | undefined;
-  if (!r) return null;
-  return {
-    cron: r['cron'] as string,
-    timezone: r['timezone'] as string,
-    pid: r['pid'] as number,
-    host: r['host'] as string,
-    startedAt: r['started_at'] as string,
-    stoppedAt: (r['stopped_at'] as string | null) ?? null,
-    nextRunAt: (r['next_run_at'] as string | null) ?? null,
-  };
+  const select = 'SELECT cron, timezone, pid, host, started_at AS startedAt, stopped_at AS stoppedAt, next_run_at AS nextRunAt FROM scheduler WHERE id = 1';
+  return (db.prepare(select).get() as SchedulerState | undefined) ?? null;
 }
 
 /** Whether the recorded scheduler is still running: on this host, its process is checked; elsewhere it is taken at its word. */

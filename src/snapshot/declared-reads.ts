@@ -14,14 +14,3 @@ export function declaredReadsOf(db: Db, scanId: number): ZoneReads | null {
   if (!declared || !Array.isArray(declared.settings) || !Array.isArray(declared.objects)) return null;
   return { settings: declared.settings as ZoneReads['settings'], objects: declared.objects as ZoneReads['objects'] };
 }
-
-/**
- * Whether a scan was asked for everything these reads need (each object and setting); a scan
- * whose declared reads are not known is taken as asked (see declaredReadsOf).
- */
-export function askedFor(declared: ZoneReads | null, reads: ZoneReads): boolean {
-  if (!declared) return true;
-  const objects = new Set<string>(declared.objects);
-  const settings = new Set<string>(declared.settings);
-  return reads.objects.every((o) => objects.has(o)) && reads.settings.every((s) => settings.has(s));
-}

@@ -1,8 +1,6 @@
 import type { Db } from './db.js';
 import type { Endpoint, PartitionKind } from './tables.js';
 import { ZoneReadAhead } from './read-ahead.js';
-import type { ScanScope } from './scope.js';
-import { latestScanOfScope } from './scan-choice.js';
 import { openScanRow, ScanView, type ScanRow } from './scan-view.js';
 import { CoverageReader } from './coverage-reader.js';
 import type { CoverageRow, Readout } from './coverage-row.js';
@@ -44,11 +42,6 @@ export class SnapshotReader {
     this.zoneObjectsReader = new ZoneObjectsReader(this.view, this.coverageReader);
   }
 
-  /** The latest scan with this status (default: complete) of this scope, older than `before`: see latestScanOfScope (scan-choice.ts). */
-  static latestScanId(db: Db, statuses: ReadonlyArray<ScanRow['status']> = ['complete'], scope?: ScanScope, before?: number): number | null {
-    return latestScanOfScope(db, statuses, scope, before);
-  }
-
   /**
    * Tells the reader the order in which zones will be asked about (the audit's), so that it reads
    * each zone list for a run of zones at once (see ZoneReadAhead); null goes back to one zone at a
@@ -67,8 +60,6 @@ export class SnapshotReader {
   coverageOf(kind: PartitionKind, scopeId: string, endpoint: Endpoint): CoverageRow | undefined { return this.coverageReader.coverageOf(kind, scopeId, endpoint); }
   /** When a partition's data was read (this scan's start, or that of the scan it was carried from); null when not recorded. */
   readStartedAt(kind: PartitionKind, scopeId: string, endpoint: Endpoint): string | null { return this.coverageReader.readStartedAt(kind, scopeId, endpoint); }
-  /** Whether the scan read the account's zone list completely (else its zones are not all known). */
-  zoneListing(accountId: string): CoverageRow | undefined { return this.coverageReader.coverageOf('account', accountId, 'zones'); }
 
   // Rows of the tables read per scope (row-reader.ts).
   accounts(): Readout<AccountRow> { return this.rowReader.accounts(); }

@@ -24,18 +24,10 @@ export interface ScanRow {
 
 /** The stored scan `scanId`; refused when it does not exist, or is running or aborted (its data is partial). */
 export function openScanRow(db: Db, scanId: number): ScanRow {
-  const row = db.prepare('SELECT * FROM scans WHERE id = ?').get(scanId) as Record<string, unknown> | undefined;
+  const select = 'SELECT id, started_at AS startedAt, finished_at AS finishedAt, status, base_url AS baseUrl, scope, tool_version AS toolVersion, summary FROM scans WHERE id = ?';
+  const row = db.prepare(select).get(scanId) as (Omit<ScanRow, 'scope' | 'summary'> & { scope: string; summary: string | null }) | undefined;
   if (!row) throw new SnapshotError('ZW_SCAN_MISSING', `there is no scan ${scanId} in this database; zonewarden scans lists them`);
-  const scan: ScanRow = {
-    id: row['id'] as number,
-    startedAt: row['started_at'] as string,
-    finishedAt: row['finished_at'] as string | null,
-    status: row['status'] as ScanRow['status'],
-    baseUrl: row['base_url'] as string,
-    scope: parseScope(row['scope'] as string),
-    toolVersion: row['tool_version'] as string,
-    summary: row['summary'] === null ? null : JSON.parse(row['summary'] as string),
-  };
+  const scan: ScanRow = { ...row, scope: parseScope(row.scope), summary: row.summary === null ? null : JSON.parse(row.summary) };
   if (scan.status === 'running' || scan.status === 'aborted') {
     throw new SnapshotError('ZW_SCAN_UNUSABLE', `scan ${scanId} is ${scan.status}: its data is partial; use a complete or incomplete scan`);
   }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
-import { loadAudit } from '../../src/audit/store.js';
+import { loadAudit } from '../support/stored-audit.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
 import { caseDataset } from '../support/case-dataset.js';
 import { runCli } from '../support/cli.js';

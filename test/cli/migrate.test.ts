@@ -12,6 +12,7 @@ import { commandHelp, type Command } from '../../src/cli/command.js';
 import { migrateCommand } from '../../src/cli/commands/migrate.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { openSnapshot } from '../../src/snapshot/db.js';
+import { latestScanOfScope } from '../../src/snapshot/scan-choice.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
 import { caseDataset } from '../support/case-dataset.js';
 import { emulatorsClosedAfterEach, get, TOKEN, zoneId } from '../support/http.js';
@@ -38,7 +39,7 @@ function database(cwd: string, emu: RunningEmulator, name: string) {
   const db = openSnapshot(join(cwd, 'zw.db'));
   try {
     const actions = listActions(db);
-    const scanId = SnapshotReader.latestScanId(db, ['complete', 'incomplete']);
+    const scanId = latestScanOfScope(db, ['complete', 'incomplete']);
     const status = scanId === null ? null : new SnapshotReader(db, scanId).zoneObject(zoneId(emu, name), 'migration_status');
     const scanned = status?.known ? (JSON.parse(status.items[0]!.raw) as { migration_state: string }).migration_state : null;
     return { actions, scanId, scanned };

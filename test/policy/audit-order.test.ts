@@ -3,7 +3,8 @@ import { recordAudit, runAudit } from '../../src/audit/audit.js';
 import { compareFindings, type Finding } from '../../src/policy/findings.js';
 import { activeRules, loadCatalogue } from '../../src/policy/registry.js';
 import { defineRule, type Severity } from '../../src/policy/rule.js';
-import { officialAuditHeader, saveAudit, storedFindings, storedFindingsJson } from '../../src/audit/store.js';
+import { officialAuditHeader, saveAudit } from '../../src/audit/store.js';
+import { storedFindings, storedFindingsJson } from '../support/stored-audit.js';
 import { parseWaivers } from '../../src/policy/waivers.js';
 import { snapshotOf } from '../support/snapshot-fixture.js';
 

@@ -3,7 +3,7 @@ import { recordAudit, runAudit } from '../../src/audit/audit.js';
 import { compareFindings, type Finding } from '../../src/policy/findings.js';
 import { activeRules, loadCatalogue } from '../../src/policy/registry.js';
 import { defineRule } from '../../src/policy/rule.js';
-import { storedFindings } from '../../src/audit/store.js';
+import { storedFindings } from '../support/stored-audit.js';
 import { snapshotOf } from '../support/snapshot-fixture.js';
 
 const base = {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlLabel, controlsFor } from '../../src/policy/compliance.js';
 import { complianceFilter, type ComplianceFilter } from '../../src/audit/compliance-filter.js';
 import { catalogue } from '../../src/policy/catalogue.js';
-import { storedFindings } from '../../src/audit/store.js';
+import { storedFindings } from '../support/stored-audit.js';
 import { controlRows, narrowReportData } from '../../src/report/compliance-view.js';
 import { reportData, type ReportData } from '../../src/report/report-data.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';

@@ -141,8 +141,6 @@ function configFromEntrypoint(raw: unknown): ManagedRulesConfig {
   return { name: str(o['name']) ?? 'default', rules };
 }
 
-const configFromAnswer = managedRulesConfigOf;
-
 async function firewallExpressions(client: ApiClient, zoneId: string): Promise<RuleExpression[]> {
   const params = { zone_id: zoneId };
   const rules = (await listAll(client, LIST_ENDPOINTS.firewallRules, params)).map(obj);
@@ -222,7 +220,7 @@ export async function gatherFacts(client: ApiClient, zone: ZoneTarget): Promise<
     }
   }
   if (config === null) {
-    config = configFromAnswer((await client.get<unknown>(`${base}/waf_migration/config`, { query: { phase_two: '1' } })).result);
+    config = managedRulesConfigOf((await client.get<unknown>(`${base}/waf_migration/config`, { query: { phase_two: '1' } })).result);
     configSource = 'config';
   }
 

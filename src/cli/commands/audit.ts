@@ -17,7 +17,6 @@ import { EXIT } from '../../common/errors.js';
 import { openSnapshot, SnapshotError, type Db } from '../../snapshot/db.js';
 import { SCHEMA_VERSION } from '../../snapshot/migrations.js';
 import { SnapshotReader } from '../../snapshot/reader.js';
-import type { ScanScope } from '../../snapshot/scope.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom, configScope, viewOptions } from '../common.js';
 import { writeAuditJson } from '../../report/findings-json.js';

@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import { acceptBaseline, listBaselines } from '../../drift/index.js';
 import { UsageError } from '../../common/errors.js';
 import { printable } from '../../common/printable.js';
-import { SnapshotReader } from '../../snapshot/reader.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom, configScope } from '../common.js';
 import { openExisting } from './audit.js';

@@ -30,7 +30,7 @@ import { applyJson, bulkText, confirmationText, lostSummary, MIGRATION_APPLY_SCH
 import { MIGRATION_PLAN_SCHEMA, planJson, planText } from '../output/migration-plan.js';
 import { commonOptions, configFrom, loggerFor } from '../common.js';
 import { clientFor } from '../../jobs/clients.js';
-import { openWriteSession } from '../write-session.js';
+import { openWriteSession, type WriteSession } from '../write-session.js';
 
 /** How long apply waits, by default, for the status to show the new state (the vendor: up to an hour). */
 export const DEFAULT_WAIT_SECONDS = 120;
@@ -203,17 +203,31 @@ function sleepUntilStopped(stop: Promise<string>): (ms: number) => Promise<void>
     });
 }
 
-async function applyOne(config: Config, io: CommandIO, opts: OneOptions): Promise<number> {
-  // A dry run opens no database, so it writes nothing at all, not even an empty file.
-  const session = opts.yes ? openWriteSession(config, io) : null;
+/**
+ * Runs an apply with a write session (--yes) or, on a dry run, a client alone: a dry run opens no
+ * database, so it writes nothing at all, not even an empty file. `stopped`: the stop signal
+ * (Ctrl-C) received, if any.
+ */
+type ApplyWork = (session: WriteSession | null, logger: Logger, client: ApiClient, stopped: () => string | null) => Promise<number>;
+async function applying(config: Config, io: CommandIO, yes: boolean, work: ApplyWork): Promise<number> {
+  const session = yes ? openWriteSession(config, io) : null;
   const logger = session?.logger ?? loggerFor(config, io);
   const client = session?.client ?? clientFor(config, io, logger);
-  const say = (text: string) => opts.format === 'text' && io.stdout(`${printable(text)}\n`);
   let stoppedBy: string | null = null;
   void io.stopSignal.then((signal) => {
     stoppedBy = signal;
   });
   try {
+    return await work(session, logger, client, () => stoppedBy);
+  } finally {
+    if (session) await session.close();
+    else await client.close();
+  }
+}
+
+function applyOne(config: Config, io: CommandIO, opts: OneOptions): Promise<number> {
+  const say = (text: string) => opts.format === 'text' && io.stdout(`${printable(text)}\n`);
+  return applying(config, io, opts.yes, async (session, logger, client, stopped) => {
     const zone = await resolveZone(client, opts.ref);
     const prepared = await prepareMigration(client, zone, opts.mode, opts.adjusted);
     if (prepared.request === null) throw new MigrationRefused(`will not migrate ${zone.name}, nothing was written: ${prepared.refusals.join('; ')}`);
@@ -238,17 +252,14 @@ async function applyOne(config: Config, io: CommandIO, opts: OneOptions): Promis
       throw new MigrationFailed(`the API refused the migration of ${zone.name}: ${outcome.error ?? 'no reason given'} (recorded in the audit log)`);
     }
     say(`requested: the API took the PUT (HTTP ${outcome.httpStatus ?? '?'}); reading the status until it shows ${opts.mode === 'validation' ? 'validation mode' : 'the migration complete'} (at most ${opts.waitMs / 1000} s)`);
-    const confirmation = (await confirmStates(session.client, [{ id: zone.id, mode: opts.mode }], { waitMs: opts.waitMs, stopped: () => stoppedBy, sleep: sleepUntilStopped(io.stopSignal) })).get(zone.id);
+    const confirmation = (await confirmStates(session.client, [{ id: zone.id, mode: opts.mode }], { waitMs: opts.waitMs, stopped, sleep: sleepUntilStopped(io.stopSignal) })).get(zone.id);
     say(confirmationText(zone.name, opts.mode, confirmation, opts.waitMs));
     const scanId = await session.rescan([zone.name]);
     const done = confirmation?.confirmed === true;
     const reason = done ? describeMode(opts.mode, p.stage) : confirmationText(zone.name, opts.mode, confirmation, opts.waitMs);
     if (opts.format === 'json') io.stdout(applyJson(opts.mode, false, [{ ...row(request, done ? 'migrated' : 'requested', reason), httpStatus: outcome.httpStatus }], scanId));
     return EXIT.ok;
-  } finally {
-    if (session) await session.close();
-    else await client.close();
-  }
+  });
 }
 
 function row(request: MigrationRequest, outcome: BulkRow['outcome'], reason: string): BulkRow {
@@ -281,16 +292,9 @@ function checkCount(opts: AllOptions, eligible: number): void {
   if (opts.confirmZones !== eligible) throw new UsageError(`--confirm-zones ${opts.confirmZones} does not match the ${eligible} zone(s) eligible now; nothing was written: ${again}`);
 }
 
-async function applyAll(config: Config, io: CommandIO, opts: AllOptions): Promise<number> {
+function applyAll(config: Config, io: CommandIO, opts: AllOptions): Promise<number> {
   const { mode, format } = opts;
-  const session = opts.yes ? openWriteSession(config, io) : null;
-  const logger = session?.logger ?? loggerFor(config, io);
-  const client: ApiClient = session?.client ?? clientFor(config, io, logger);
-  let stoppedBy: string | null = null;
-  void io.stopSignal.then((signal) => {
-    stoppedBy = signal;
-  });
-  try {
+  return applying(config, io, opts.yes, async (session, logger, client, stopped) => {
     const zones = await zonesInScope(client, { accounts: config.account, zones: config.zone });
     let rows = await assessZones(client, zones, mode, config.concurrency);
     const eligible = rows.filter((r) => r.outcome === 'would migrate').length;
@@ -298,17 +302,14 @@ async function applyAll(config: Config, io: CommandIO, opts: AllOptions): Promis
     if (eligible) warnIrreversible(logger, `${eligible} zone(s)`, mode);
     let scanId: number | null = null;
     if (session && eligible) {
-      rows = await migrateAssessed(session.client, session.log, rows, COMMAND, () => stoppedBy);
-      const wait = { waitMs: opts.waitMs, stopped: () => stoppedBy, sleep: sleepUntilStopped(io.stopSignal) };
+      rows = await migrateAssessed(session.client, session.log, rows, COMMAND, stopped);
+      const wait = { waitMs: opts.waitMs, stopped, sleep: sleepUntilStopped(io.stopSignal) };
       rows = await confirmRows(session.client, rows, mode, wait, (r, c) => confirmationText(r.zone.name, mode, c, opts.waitMs));
       scanId = await session.rescan(rows.filter((r) => r.outcome === 'migrated' || r.outcome === 'requested' || r.outcome === 'failed').map((r) => r.zone.name));
     }
     if (format === 'json') io.stdout(applyJson(mode, !session, rows, scanId));
     else io.stdout(bulkText(rows, mode, !session));
     return rows.some((r) => r.outcome === 'failed' || r.outcome === 'error' || r.outcome === 'not attempted') ? EXIT.usage : EXIT.ok;
-  } finally {
-    if (session) await session.close();
-    else await client.close();
-  }
+  });
 }
 

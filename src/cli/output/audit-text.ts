@@ -3,6 +3,7 @@ import { resourceText, type Finding } from '../../policy/findings.js';
 import { SEVERITIES } from '../../policy/rule.js';
 import type { WaiverState } from '../../policy/waivers.js';
 import { printable, shorten } from '../../common/printable.js';
+import { chunkedWriter } from '../../common/chunked-write.js';
 
 /**
  * The audit as a terminal table: one line per finding that needs attention (failing, unknown,
@@ -36,7 +37,7 @@ function writeTable(header: string[], rows: () => Iterable<Finding>, limit: numb
   const widths = header.map(width);
   const measure = (r: string[]) => r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, width(c))));
   const line = (r: string[]) => r.map((cell, i) => (i === r.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - width(cell)))).join('  ').trimEnd();
-  const out = chunked(write);
+  const out = chunkedWriter(write);
   if (limit > 0) {
     const shown: string[][] = [];
     let counted = 0;
@@ -48,39 +49,20 @@ function writeTable(header: string[], rows: () => Iterable<Finding>, limit: numb
         measure(c);
       } else if (total !== undefined) break;
     }
-    out.line(line(header));
-    for (const r of shown) out.line(line(r));
+    out.push(`${line(header)}\n`);
+    for (const r of shown) out.push(`${line(r)}\n`);
     out.flush();
     return (total ?? counted) - shown.length;
   }
   for (const f of rows()) measure(cells(f));
-  out.line(line(header));
+  out.push(`${line(header)}\n`);
   let written = 0;
   for (const f of rows()) {
-    out.line(line(cells(f)));
+    out.push(`${line(cells(f))}\n`);
     written++;
   }
   out.flush();
   return (total ?? written) - written;
-}
-
-/** Lines gathered into writes of about 64 KB. */
-function chunked(write: (text: string) => void): { line: (text: string) => void; flush: () => void } {
-  let pending: string[] = [];
-  let size = 0;
-  const flush = () => {
-    if (pending.length) write(`${pending.join('\n')}\n`);
-    pending = [];
-    size = 0;
-  };
-  return {
-    line: (text) => {
-      pending.push(text);
-      size += text.length + 1;
-      if (size >= 65_536) flush();
-    },
-    flush,
-  };
 }
 
 function waiverLine(w: WaiverState, what: string): string {
