@@ -12,8 +12,8 @@ import { startingFailure } from './first-calls.js';
 import type { PartitionWriter, ScanScope, ScanWriter } from '../snapshot/writer.js';
 import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
 import { listProblem } from './list-problem.js';
-import type { ReadPlan } from './read-plan.js';
-import { PermissionStandings } from './permissions.js';
+import type { ReadPlan } from './incremental/read-plan.js';
+import { PermissionStandings } from './incremental/permissions.js';
 import { DEFERRED, type Deferred, type ZoneItem } from './reads/zone-read.js';
 import { ZONE_READS } from './reads/index.js';
 

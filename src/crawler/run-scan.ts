@@ -7,7 +7,7 @@ import type { Redact } from '../common/redact.js';
 import type { Db } from '../snapshot/db.js';
 import { ScanWriter, type ScanScope } from '../snapshot/writer.js';
 import { crawl, type CrawlProgress } from './crawl.js';
-import { ReadPlan, type ReadPlanOptions } from './read-plan.js';
+import { ReadPlan, type ReadPlanOptions } from './incremental/read-plan.js';
 import { buildSummary, type ScanSummary } from './summary.js';
 
 /**

@@ -1,17 +1,27 @@
+/**
+ * The incremental plan (this folder, src/crawler/incremental/) decides what a night may leave
+ * unread: whether the scan reads on from an earlier one, and which (read-plan.ts); which zones are
+ * read in full and which only where due, from the account audit logs (audit-log.ts), the zone list
+ * (listing-change.ts) and each zone's turn (read-plan.ts); what the stored scan says is due although
+ * nothing was logged (stored-zone.ts); and whether a zone's part may be carried forward instead of
+ * read: not when tonight's rules ask more of it than its read was asked, nor when its credential
+ * was refused the part's permission tonight (permissions.ts, carry.ts). The crawler asks it and
+ * reads what it says; its own requests are the audit logs and the permission probes.
+ */
 import { createHash } from 'node:crypto';
-import type { ApiClient } from '../api/client.js';
-import type { Logger } from '../common/logger.js';
-import type { Db } from '../snapshot/db.js';
-import type { ScanScope } from '../snapshot/scope.js';
-import { scanToReadOn } from '../snapshot/scan-choice.js';
-import type { ScanWriter } from '../snapshot/writer.js';
+import type { ApiClient } from '../../api/client.js';
+import type { Logger } from '../../common/logger.js';
+import type { Db } from '../../snapshot/db.js';
+import type { ScanScope } from '../../snapshot/scope.js';
+import { scanToReadOn } from '../../snapshot/scan-choice.js';
+import type { ScanWriter } from '../../snapshot/writer.js';
 import { accountChanges, type AccountChanges } from './audit-log.js';
-import type { ZoneMode } from './reads/zone-read.js';
-import { DECLARED_ENTRYPOINTS } from './reads/rulesets-list.js';
-import type { ZoneReads } from '../api/endpoints.js';
-import type { Endpoint } from '../snapshot/tables.js';
+import type { ZoneMode } from '../reads/zone-read.js';
+import { DECLARED_ENTRYPOINTS } from '../reads/rulesets-list.js';
+import type { ZoneReads } from '../../api/endpoints.js';
+import type { Endpoint } from '../../snapshot/tables.js';
 import { StoredScan } from './stored-zone.js';
-import { declaredReadsOf } from '../snapshot/declared-reads.js';
+import { declaredReadsOf } from '../../snapshot/declared-reads.js';
 
 /**
  * Which zones a scan reads in full tonight, and which it reads only where something can have

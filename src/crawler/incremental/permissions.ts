@@ -1,10 +1,10 @@
-import type { ApiClient } from '../api/client.js';
-import { ZONE_OBJECT_READS, type ZoneReads } from '../api/endpoints.js';
-import { ApiAuthError, ApiError } from '../api/errors.js';
-import type { Logger } from '../common/logger.js';
-import type { Endpoint } from '../snapshot/tables.js';
-import { credentialOf } from './audit-log.js';
-import type { ZoneItem } from './reads/zone-read.js';
+import type { ApiClient } from '../../api/client.js';
+import { ZONE_OBJECT_READS, type ZoneReads } from '../../api/endpoints.js';
+import { ApiAuthError, ApiError } from '../../api/errors.js';
+import type { Logger } from '../../common/logger.js';
+import type { Endpoint } from '../../snapshot/tables.js';
+import { credentialOf } from '../first-calls.js';
+import type { ZoneItem } from '../reads/zone-read.js';
 
 /**
  * What a credential may still read, learnt each night before anything of a zone is carried forward.
