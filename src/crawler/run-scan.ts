@@ -6,7 +6,8 @@ import type { Logger } from '../common/logger.js';
 import type { Redact } from '../common/redact.js';
 import type { Db } from '../snapshot/db.js';
 import { ScanWriter, type ScanScope } from '../snapshot/writer.js';
-import { crawl, type CrawlProgress } from './crawl.js';
+import { crawl } from './crawl.js';
+import type { CrawlProgress } from './outcome.js';
 import { ReadPlan, type ReadPlanOptions } from './incremental/read-plan.js';
 import { buildSummary, type ScanSummary } from './summary.js';
 
