@@ -1,6 +1,7 @@
 import type { ApiClient } from '../api/client.js';
 import { LIST_ENDPOINTS } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
+import { entryOf } from '../common/map-entry.js';
 import type { Endpoint } from '../snapshot/tables.js';
 import type { ScanCredentials } from './credentials.js';
 import type { PartitionReader } from './partition-reads.js';
@@ -32,7 +33,7 @@ export class AccountReads {
    */
   async list(accountId: string, endpoint: Endpoint, key: keyof typeof LIST_ENDPOINTS): Promise<void> {
     const client = this.credentials.clientOf(accountId);
-    await once(this.lists, partKey(accountId, endpoint), () =>
+    await entryOf(this.lists, partKey(accountId, endpoint), () =>
       this.reader.readList('account', accountId, endpoint, () => this.reader.list(LIST_ENDPOINTS[key], { account_id: accountId }, {}, client), null),
     );
   }
@@ -42,34 +43,20 @@ export class AccountReads {
    * (the notification policies are served whole). A failure that may pass waits for the repair pass like any read.
    */
   async answer(accountId: string, endpoint: Endpoint, path: string): Promise<void> {
-    await once(this.lists, partKey(accountId, endpoint), () => this.readAnswer(accountId, endpoint, path));
-  }
-
-  private async readAnswer(accountId: string, endpoint: Endpoint, path: string): Promise<void> {
-    const partition = this.book.partition('account', accountId, endpoint);
-    try {
-      const answer = await this.credentials.clientOf(accountId).get<unknown>(path, { signal: this.signal });
-      this.credentials.anyReadSucceeded = true;
-      if (!Array.isArray(answer.result)) {
-        const message = 'the API answered without a list';
-        partition.finish({ state: 'failed', pages: 1, items: 0, message });
-        this.book.missing('account', accountId, null, endpoint, 'failed', message);
-        return;
-      }
-      const items = answer.result.filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object' && !Array.isArray(i));
-      if (items.length) partition.write(items);
-      partition.finish({ state: 'ok', pages: 1, items: items.length });
-    } catch (err) {
-      if (this.book.deferred(err, partition, () => this.readAnswer(accountId, endpoint, path))) return;
-      this.book.failed(partition, err, 0, 0, null);
-    }
+    await entryOf(this.lists, partKey(accountId, endpoint), () =>
+      this.readWhole(accountId, endpoint, async (client, signal) => {
+        const answer = await client.get<unknown>(path, { signal });
+        if (!Array.isArray(answer.result)) return 'the API answered without a list';
+        return { items: answer.result.filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object' && !Array.isArray(i)), pages: 1 };
+      }),
+    );
   }
 
   /** An object of the zone's account, read once per account and scan and kept with each of its zones (see reads/account-entrypoint.ts). */
   async object(zone: ZoneItem, accountId: string, endpoint: Endpoint, path: string, absentCode?: number): Promise<void> {
     const partition = this.book.partition('zone', zone.id, endpoint);
     const key = partKey(accountId, endpoint);
-    const read = once(this.objects, key, () =>
+    const read = entryOf(this.objects, key, () =>
       this.credentials
         .clientOf(accountId)
         .get<Record<string, unknown>>(path, { signal: this.signal })
@@ -100,26 +87,25 @@ export class AccountReads {
    * (once, for the account); a refusal is recorded once, as not permitted when the read is optional.
    */
   itemsOf(accountId: string, endpoint: Endpoint, fetch: ItemsFetch): Promise<void> {
-    return once(this.items, partKey(accountId, endpoint), () => this.readItems(accountId, endpoint, fetch));
+    return entryOf(this.items, partKey(accountId, endpoint), () => this.readWhole(accountId, endpoint, fetch));
   }
 
-  private async readItems(accountId: string, endpoint: Endpoint, fetch: ItemsFetch): Promise<void> {
+  /** An account's partition read whole by one fetch (a string: what is wrong with its answer). */
+  private async readWhole(accountId: string, endpoint: Endpoint, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number } | string>): Promise<void> {
     const partition = this.book.partition('account', accountId, endpoint);
     try {
-      const { items, pages } = await fetch(this.credentials.clientOf(accountId), this.signal);
-      partition.write(items);
-      partition.finish({ state: 'ok', pages, items: items.length });
+      const got = await fetch(this.credentials.clientOf(accountId), this.signal);
       this.book.answered('account', accountId, endpoint);
+      if (typeof got === 'string') {
+        partition.finish({ state: 'failed', pages: 1, items: 0, message: got });
+        this.book.missing('account', accountId, null, endpoint, 'failed', got);
+        return;
+      }
+      partition.write(got.items);
+      partition.finish({ state: 'ok', pages: got.pages, items: got.items.length });
     } catch (err) {
-      if (this.book.deferred(err, partition, () => this.readItems(accountId, endpoint, fetch))) return;
+      if (this.book.deferred(err, partition, () => this.readWhole(accountId, endpoint, fetch))) return;
       this.book.failed(partition, err, 0, 0, null);
     }
   }
-}
-
-/** The read made under `key` this scan, made now if none was. */
-function once<T>(reads: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
-  let made = reads.get(key);
-  if (!made) reads.set(key, (made = read()));
-  return made;
 }

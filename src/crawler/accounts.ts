@@ -62,7 +62,7 @@ export class AccountListing {
       }
       chosen = scoped.filter((id) => ids.includes(id));
     }
-    outcome.accountsKnown(chosen.length);
+    outcome.progress.accountsKnown = chosen.length;
     outcome.report();
     return chosen;
   }
@@ -79,7 +79,7 @@ export class AccountListing {
     partition.finish({ state: 'denied', pages: 0, items: 0, httpStatus: err.status, apiCode: ACCOUNT_OWNED_TOKEN, errorCode: err.code, message });
     book.missing('user', '', null, 'accounts', 'denied', message, 'notPermitted');
     if (!scoped.length) return 'from-zones';
-    outcome.accountsKnown(scoped.length);
+    outcome.progress.accountsKnown = scoped.length;
     outcome.report();
     return [...scoped];
   }
@@ -96,7 +96,7 @@ export class AccountListing {
     const extra = mapped.filter((id) => !ids.includes(id) && (scoped.length === 0 || scoped.includes(id)));
     if (extra.length === 0) return ids;
     unmatched.splice(0, unmatched.length, ...unmatched.filter((u) => !(u.option === '--account' && extra.includes(u.name))));
-    outcome.accountsKnown(outcome.result.accounts + extra.length);
+    outcome.progress.accountsKnown += extra.length;
     return [...ids, ...extra];
   }
 
@@ -105,7 +105,7 @@ export class AccountListing {
     const { options, outcome } = this.parts;
     const scoped = options.scope.accounts;
     const ids = scoped.length ? scoped : (options.clients?.mappedAccounts() ?? []);
-    outcome.accountsKnown(ids.length);
+    outcome.progress.accountsKnown = ids.length;
     return [...ids];
   }
 

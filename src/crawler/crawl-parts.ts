@@ -15,7 +15,9 @@ import type { CrawlTasks } from './tasks.js';
 /** What a crawl is given, and the parts it is made of, as its steps (crawl.ts) hand them to each other. */
 
 export interface CrawlOptions {
+  /** The default client (or, without a default credential, the first mapped one): the scan's base URL and its requests until `clients` is used. */
   client: ApiClient;
+  /** A client per credential (the config file's "credentials"); a zone is read with `clients.forAccount(its account id)`. */
   clients?: ClientSet;
   writer: ScanWriter;
   scope: ScanScope;
@@ -29,7 +31,7 @@ export interface CrawlOptions {
   reads?: ZoneReads;
   /** Which zones to read in full tonight (default: every zone). */
   plan?: ReadPlan;
-  /** How the scan asks DNS about the names records point at (dns_targets); nothing is asked without it. */
+  /** How the scan asks DNS about the names records point at (dns_targets, for dns-dangling-target); nothing is asked without it. */
   resolver?: ResolverOptions;
 }
 

@@ -56,7 +56,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   const accounts = new AccountListing(parts);
   const carrier = new Carrier(writer, plan, permissions, options.reads, book);
   const kit = readKit(parts, { accounts, accountReads: new AccountReads(reader, book, credentials, tasks.signal), carrier, resolver, migratedBefore });
-  const queue = new ZoneQueue(parts, kit, carrier, permissions, resolver, migratedBefore);
+  const queue = new ZoneQueue(parts, kit, carrier, permissions);
   const zones = new ZoneLists(parts, accounts, (zone) => queue.enqueue(zone));
 
   const accountIds = credentials.userLevel ? accounts.withMapped(await accounts.read(() => zones.accountsAndZones())) : accounts.mappedScope();
@@ -64,16 +64,14 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   // they are then read once the zones are listed.
   const invitesNow = credentials.anyReadSucceeded || !credentials.userLevel;
   if (invitesNow && credentials.userLevel) tasks.track(accounts.readInvites());
-  const listings = tasks.started;
-  if (scope.zones.length > 0) {
-    for (const name of scope.zones) tasks.track(tasks.limitOf()(() => zones.named(name)));
-  } else if (accountIds === 'from-zones') {
-    tasks.track(zones.all());
-  } else {
-    for (const id of accountIds) tasks.track(tasks.limitOf(credentials.clientOf(id))(() => zones.ofAccount(id)));
-  }
+  const listings =
+    scope.zones.length > 0
+      ? scope.zones.map((name) => tasks.track(tasks.limitOf()(() => zones.named(name))))
+      : accountIds === 'from-zones'
+        ? [tasks.track(zones.all())]
+        : accountIds.map((id) => tasks.track(tasks.limitOf(credentials.clientOf(id))(() => zones.ofAccount(id))));
   if (!invitesNow) {
-    await Promise.all(tasks.since(listings));
+    await Promise.all(listings);
     if (!tasks.fatal) tasks.track(accounts.readInvites());
   }
   await tasks.settle();
@@ -83,7 +81,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   const check = await resolver?.checkMade();
   if (check) outcome.result.resolver = check;
   outcome.result.apiStartedAt = apiTimeAt(options, startedHere, startedAt).toISOString();
-  return outcome.result;
+  return outcome.finished();
 }
 
 /**
@@ -109,7 +107,7 @@ async function checkScopeMatched({ unmatched, options, outcome, book, tasks }: C
   if (unmatched.length === 0) return;
   const scope = options.scope;
   const count = (option: UnmatchedName['option']) => unmatched.filter((u) => u.option === option).length;
-  const nothing = outcome.result.zones === 0 && (scope.zones.length > 0 ? count('--zone') === scope.zones.length : count('--account') === scope.accounts.length);
+  const nothing = outcome.progress.zonesKnown === 0 && (scope.zones.length > 0 ? count('--zone') === scope.zones.length : count('--account') === scope.accounts.length);
   if (nothing) {
     await suggestZones(options, unmatched.filter((u) => u.option === '--zone'), tasks.signal);
     throw new ScopeMatchedNothing(unmatched);
@@ -138,6 +136,4 @@ async function suggestZones(options: CrawlOptions, unmatched: UnmatchedName[], s
 }
 
 export { ScanCannotStart };
-export type { CrawlOptions } from './crawl-parts.js';
 export type { CrawlProgress, CrawlResult, MissingPart } from './outcome.js';
-export { REPAIR_PAUSE_MS } from './repair.js';

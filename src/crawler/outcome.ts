@@ -51,15 +51,9 @@ export interface CrawlResult {
 }
 
 export class CrawlOutcome {
+  /** What was found; its counts are the progress's (finished()). */
   readonly result: CrawlResult;
-  readonly progress: CrawlProgress & { zonesRead: number; zonesCarried: number } = {
-    zonesDone: 0,
-    zonesKnown: 0,
-    accountsDone: 0,
-    accountsKnown: 0,
-    zonesRead: 0,
-    zonesCarried: 0,
-  };
+  readonly progress: Required<Omit<CrawlProgress, 'repairing'>> & Pick<CrawlProgress, 'repairing'> = { zonesDone: 0, zonesKnown: 0, accountsDone: 0, accountsKnown: 0, zonesRead: 0, zonesCarried: 0 };
 
   constructor(
     readMode: CrawlResult['readMode'],
@@ -68,25 +62,13 @@ export class CrawlOutcome {
     this.result = { accounts: 0, zones: 0, missing: [], notPermitted: [], retired: [], skipped: 0, repairs: { attempted: 0, recovered: 0 }, zonesRead: 0, zonesCarried: 0, readMode, apiStartedAt: null };
   }
 
-  /** The accounts to read are known (`done`: and listed, when one list served them all). */
-  accountsKnown(count: number, done = false): void {
-    this.result.accounts = count;
-    this.progress.accountsKnown = count;
-    if (done) this.progress.accountsDone = count;
-  }
-
-  /** A zone is done: read in full tonight, or only where due (the rest carried forward). */
-  zoneDone(inFull: boolean): void {
-    if (inFull) {
-      this.progress.zonesRead++;
-      this.result.zonesRead++;
-    } else {
-      this.progress.zonesCarried++;
-      this.result.zonesCarried++;
-    }
-  }
-
   report(): void {
     this.onProgress?.({ ...this.progress });
+  }
+
+  /** The result, with the counts of accounts and zones the progress kept. */
+  finished(): CrawlResult {
+    const p = this.progress;
+    return Object.assign(this.result, { accounts: p.accountsKnown, zones: p.zonesKnown, zonesRead: p.zonesRead, zonesCarried: p.zonesCarried });
   }
 }

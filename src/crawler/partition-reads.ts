@@ -21,29 +21,23 @@ export class PartitionReader {
     private readonly signal: AbortSignal,
   ) {}
 
-  /** A page/per_page list with the crawl's page sizes and stop signal. */
+  /** A page/per_page list of the endpoint (its template filled with `params`). */
   list(endpoint: ListEndpoint, params: Record<string, string>, query: Record<string, string> = {}, client = this.credentials.client): PagedList<unknown> {
-    return client.list(fillPath(endpoint.template, params), {
-      perPage: endpoint.crawlPerPage ?? endpoint.maxPerPage,
-      minPerPage: endpoint.minPerPage,
-      query: { ...endpoint.query, ...query },
-      signal: this.signal,
-    });
+    return this.listAt(client, fillPath(endpoint.template, params), endpoint, query);
+  }
+
+  /** A page/per_page list at `path`, with the crawl's page sizes and stop signal. */
+  listAt(client: ApiClient, path: string, endpoint: ListEndpoint, query: Record<string, string> = {}): PagedList<unknown> {
+    const perPage = endpoint.crawlPerPage ?? endpoint.maxPerPage;
+    return client.list(path, { perPage, minPerPage: endpoint.minPerPage, query: { ...endpoint.query, ...query }, signal: this.signal });
   }
 
   /**
    * Reads a list into a partition, page by page, and records the outcome: true when read whole,
-   * false when it failed, null when it waits for the repair pass.
+   * false when it failed, null when it waits for the repair pass. `repair`: what the repair pass
+   * does instead of reading it again (here and below): the reads that depend on it too.
    */
-  async readList(
-    kind: PartitionKind,
-    scopeId: string,
-    endpoint: Endpoint,
-    makeList: () => PagedList<unknown>,
-    name: string | null,
-    /** What the repair pass does instead of reading this list again: the reads that depend on it too. */
-    repair?: () => Promise<unknown>,
-  ): Promise<boolean | null> {
+  async readList(kind: PartitionKind, scopeId: string, endpoint: Endpoint, makeList: () => PagedList<unknown>, name: string | null, repair?: () => Promise<unknown>): Promise<boolean | null> {
     const partition = this.book.partition(kind, scopeId, endpoint);
     const list = makeList();
     try {
@@ -65,15 +59,7 @@ export class PartitionReader {
    * Reads a single object into a partition. `absentCode` is the API error that means "there is
    * none" (an answer, not a failure): the partition is then read, with no item.
    */
-  async readObject(
-    zone: ZoneItem,
-    endpoint: Endpoint,
-    path: string,
-    query: Record<string, string> = {},
-    absentCode?: number,
-    /** What the repair pass does instead of reading this object again: the reads that depend on it too. */
-    repair?: () => Promise<unknown>,
-  ): Promise<Record<string, unknown> | null | Deferred> {
+  async readObject(zone: ZoneItem, endpoint: Endpoint, path: string, query: Record<string, string> = {}, absentCode?: number, repair?: () => Promise<unknown>): Promise<Record<string, unknown> | null | Deferred> {
     const partition = this.book.partition('zone', zone.id, endpoint);
     try {
       const answer = await this.zoneClient(zone).get<Record<string, unknown>>(path, { query, signal: this.signal });

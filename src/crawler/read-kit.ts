@@ -42,8 +42,7 @@ export function readKit(
     readAccountItems: (_zone, accountId, endpoint, fetch) => more.accountReads.itemsOf(accountId, endpoint, fetch),
     hasPartition: (zone, endpoint) => writer.hasPartition('zone', zone.id, endpoint),
     lastAnswered: (zone, endpoint) => writer.lastAnswered('zone', zone.id, endpoint),
-    list: (path, endpoint, zone) =>
-      clientOf(zone).list(path, { perPage: endpoint.crawlPerPage ?? endpoint.maxPerPage, minPerPage: endpoint.minPerPage, query: { ...endpoint.query }, signal: tasks.signal }),
+    list: (path, endpoint, zone) => reader.listAt(clientOf(zone), path, endpoint),
     itemsReadTonight: (zone, endpoint) => writer.itemsReadTonight(zone.id, endpoint),
     retired: (zone, endpoint) => book.retired(zone.id, endpoint),
     resolver: more.resolver,

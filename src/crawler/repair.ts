@@ -47,13 +47,12 @@ export class RepairPass {
     const todo = this.todo;
     this.todo = [];
     if (todo.length === 0) return;
-    const pause = this.pauseMs;
-    this.logger.info(`${todo.length} ${todo.length === 1 ? 'read' : 'reads'} failed after their retries: reading ${todo.length === 1 ? 'it' : 'them'} again in ${Math.round(pause / 1000)} s`);
+    this.logger.info(`${todo.length} ${todo.length === 1 ? 'read' : 'reads'} failed after their retries: reading ${todo.length === 1 ? 'it' : 'them'} again in ${Math.round(this.pauseMs / 1000)} s`);
     const { progress, result } = this.outcome;
     progress.repairing = todo.length;
     this.outcome.report();
     try {
-      await abortableSleep(pause, this.tasks.signal);
+      await abortableSleep(this.pauseMs, this.tasks.signal);
     } catch {
       throw new ApiAbortedError('the repair pass');
     }

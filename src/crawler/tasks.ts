@@ -28,16 +28,6 @@ export class CrawlTasks {
     setMaxListeners(Math.max(10, concurrency * 4), this.signal);
   }
 
-  /** How many tasks were started so far. */
-  get started(): number {
-    return this.tasks.length;
-  }
-
-  /** The tasks started after the first `from`, to wait for them alone. */
-  since(from: number): Array<Promise<void>> {
-    return this.tasks.slice(from);
-  }
-
   /** The concurrency limit of a credential (its client); the default credential's without one. */
   limitOf(client: ApiClient = this.defaultClient): LimitFunction {
     let limit = this.limits.get(client);
@@ -48,16 +38,16 @@ export class CrawlTasks {
   /**
    * Runs a task to its end whatever happens. The first failure stops every other task, and the
    * crawl returns only once all of them have settled: none may still be writing when the caller
-   * marks the scan and closes the database.
+   * marks the scan and closes the database. Returns the task, settled.
    */
-  track(task: Promise<void>): void {
-    this.tasks.push(
-      task.catch((error: unknown) => {
-        if (this.fatal) return;
-        this.fatal = { error };
-        this.stopper.abort(error);
-      }),
-    );
+  track(task: Promise<void>): Promise<void> {
+    const settled = task.catch((error: unknown) => {
+      if (this.fatal) return;
+      this.fatal = { error };
+      this.stopper.abort(error);
+    });
+    this.tasks.push(settled);
+    return settled;
   }
 
   /** Waits for every task, including those started while it waits, until the list stops growing. */

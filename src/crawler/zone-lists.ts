@@ -1,5 +1,6 @@
 import { LIST_ENDPOINTS } from '../api/endpoints.js';
 import { ApiAuthError, ApiError } from '../api/errors.js';
+import { entryOf } from '../common/map-entry.js';
 import { canonicalZoneName } from '../snapshot/scope.js';
 import type { AccountListing } from './accounts.js';
 import type { CrawlParts } from './crawl-parts.js';
@@ -42,9 +43,7 @@ export class ZoneLists {
         for (const zone of page as ZoneItem[]) {
           if (typeof zone?.id !== 'string') continue;
           const account = typeof zone.account?.id === 'string' ? zone.account.id : '';
-          let ids = byAccount.get(account);
-          if (!ids) byAccount.set(account, (ids = []));
-          ids.push(zone.id);
+          entryOf(byAccount, account, () => []).push(zone.id);
           this.enqueue(zone);
         }
         credentials.anyReadSucceeded = true;
@@ -59,7 +58,7 @@ export class ZoneLists {
     if (problem) book.missing('user', '', null, 'zones', 'failed', problem);
     credentials.anyReadSucceeded = true;
     byAccount.delete('');
-    outcome.accountsKnown(byAccount.size, true);
+    outcome.progress.accountsKnown = outcome.progress.accountsDone = byAccount.size;
     for (const [accountId, listed] of byAccount) {
       const listing = options.writer.partition('account', accountId, 'zones');
       listing.finish({ state: problem ? 'failed' : 'ok', pages: s.pages, items: listed.length, truncated: s.truncated, message: problem });

@@ -4,7 +4,6 @@ import { listingChanged } from './incremental/listing-change.js';
 import type { PermissionStandings } from './incremental/permissions.js';
 import { readZoneParts } from './read-zone.js';
 import type { ReadKit, ZoneFacts, ZoneItem } from './reads/zone-read.js';
-import type { TargetResolver } from './resolve/resolver.js';
 
 /**
  * Each zone listed, once: recorded as listed, then read, within its credential's concurrency, as
@@ -18,16 +17,13 @@ export class ZoneQueue {
     private readonly kit: ReadKit,
     private readonly carrier: Carrier,
     private readonly permissions: PermissionStandings,
-    private readonly resolver: TargetResolver | null,
-    /** Stored ids of zones seen on the new managed rules only in an earlier scan that ended. */
-    private readonly migratedBefore: ReadonlySet<string>,
   ) {}
 
   enqueue(zone: ZoneItem): void {
     const { book, credentials, outcome, tasks, plan, options } = this.parts;
     if (this.seen.has(zone.id)) return;
     this.seen.add(zone.id);
-    this.resolver?.offerKnownNames(zone);
+    this.kit.resolver?.offerKnownNames(zone);
     credentials.listed(zone);
     const partition = book.partition('zone', zone.id, 'zone');
     partition.write([zone]);
@@ -37,7 +33,6 @@ export class ZoneQueue {
     // may have listed it changed, and read none of its parts).
     // A change of the clock fields alone (Development Mode's countdown) is none (listing-change.ts).
     const listChanged = listingChanged(partition, zone, plan.base?.scanId, (t) => options.writer.redactRaw(t));
-    outcome.result.zones++;
     outcome.progress.zonesKnown++;
     tasks.track(
       tasks.limitOf(credentials.clientOf(zone.account?.id))(async () => {
@@ -61,7 +56,7 @@ export class ZoneQueue {
       mode: zonePlan.mode,
       stored: plan.base?.zone(storedId) ?? null,
       phases: null,
-      migrated: this.migratedBefore.has(storedId),
+      migrated: this.kit.migratedBefore(zone),
       migrationState: null,
       now: client.serverNow().getTime(),
       held: new Map(),
@@ -71,6 +66,6 @@ export class ZoneQueue {
     if (inFull) await this.permissions.duringFullRead(client, () => readZoneParts(this.kit, facts));
     else await readZoneParts(this.kit, facts);
     if (inFull) options.writer.zoneReadInFull(zone.id);
-    this.parts.outcome.zoneDone(inFull);
+    this.parts.outcome.progress[inFull ? 'zonesRead' : 'zonesCarried']++;
   }
 }

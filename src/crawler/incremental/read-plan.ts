@@ -9,6 +9,7 @@
  * reads what it says; its own requests are the audit logs and the permission probes.
  */
 import { createHash } from 'node:crypto';
+import { entryOf } from '../../common/map-entry.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Logger } from '../../common/logger.js';
 import type { Db } from '../../snapshot/db.js';
@@ -55,7 +56,6 @@ export interface ZonePlan {
 
 export class ReadPlan {
   private readonly changes = new Map<string, Promise<AccountChanges>>();
-  private readonly turn: ReadonlySet<string>;
   /** Credentials (by their clients) whose refusal of the audit log has been said: once each. */
   private readonly deniedSaid = new Set<ApiClient>();
   private outlivedSaid = false;
@@ -68,16 +68,14 @@ export class ReadPlan {
     readonly base: StoredScan | null,
     private readonly writer: ScanWriter,
     private readonly logger: Logger,
-    turn: ReadonlySet<string>,
+    private readonly turn: ReadonlySet<string>,
     /** Partitions read for every zone tonight, never carried (partitionsNewlyDeclared). */
     readonly readAgain: ReadonlySet<Endpoint> = new Set(),
     /** The database and what tonight's rules ask to read (an incremental night's; null otherwise). */
     private readonly declared: { db: Db; reads: ZoneReads } | null = null,
     /** The zones (stored ids) the scan read on from read: its audit-log window vouches for these alone. */
     private readonly baseZones: ReadonlySet<string> = new Set(),
-  ) {
-    this.turn = turn;
-  }
+  ) {}
 
   /**
    * Whether a partition may be carried forward from the scan whose read holds it: not when the scan
@@ -91,9 +89,8 @@ export class ReadPlan {
   mayCarry(endpoint: Endpoint, sourceScanId: number): boolean {
     if (this.readAgain.has(endpoint)) return false;
     if (!this.declared) return true;
-    let newly = this.newlySince.get(sourceScanId);
-    if (!newly) this.newlySince.set(sourceScanId, (newly = partitionsNewlyDeclared(declaredReadsOf(this.declared.db, sourceScanId), this.declared.reads)));
-    return !newly.has(endpoint);
+    const declared = this.declared;
+    return !entryOf(this.newlySince, sourceScanId, () => partitionsNewlyDeclared(declaredReadsOf(declared.db, sourceScanId), declared.reads)).has(endpoint);
   }
 
   /** A plan that reads everything (write commands' rescans, tests of the crawler alone). */
@@ -138,8 +135,7 @@ export class ReadPlan {
   }
 
   private accountChanges(client: ApiClient, accountId: string, signal: AbortSignal): Promise<AccountChanges> {
-    let read = this.changes.get(accountId);
-    if (!read) {
+    return entryOf(this.changes, accountId, () => {
       // In the API's time: the last scan's start as the API told it, to the API's now. The Date
       // header counts whole seconds: a minute past it, where no entry can be yet, misses none.
       const lastStart = Date.parse(this.base!.apiStartedAt);
@@ -148,12 +144,10 @@ export class ReadPlan {
       const before = new Date(apiNow + 60_000);
       // The age was checked by this machine's clock; the log keeps 18 months by the API's (the two can disagree).
       const tooOld = apiNow - lastStart > LOG_RETENTION_DAYS * DAY_MS;
-      read = tooOld
+      return tooOld
         ? Promise.resolve(this.logOutlived(accountId))
         : accountChanges(client, accountId, since, before, signal).then((changes) => this.recorded(accountId, changes, client));
-      this.changes.set(accountId, read);
-    }
-    return read;
+    });
   }
 
   /** The scan read on from is older, by the API's clock, than the audit log keeps: not asked, every zone read in full (said once). */
