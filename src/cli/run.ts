@@ -8,6 +8,8 @@ import { databasePath } from '../snapshot/db.js';
 import { snapshotFailure } from '../snapshot/failures.js';
 import { fileFailure } from '../common/file-failure.js';
 import { commandHelp, parseOptions, type CommandIO } from './command.js';
+import { createProgress } from './output/scan-progress.js';
+import { summaryText } from './output/scan-summary.js';
 import { COMMAND_NAMES, loadCommand, loadCommands } from './commands/index.js';
 
 /**
@@ -22,6 +24,8 @@ export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> 
   let redactOut = createRedactor(secretsFromEnv(rawIo.env).secrets);
   let redactErr = redactorFor(rawIo.env);
   const io: CommandIO = {
+    // The jobs show a scan as the CLI's output room draws it.
+    scanDisplay: { progress: createProgress, summary: summaryText },
     ...rawIo,
     stdout: (t) => rawIo.stdout(redactOut(t)),
     stderr: (t) => rawIo.stderr(redactErr(t)),

@@ -1,4 +1,4 @@
-import type { ApiClientOptions } from '../api/client.js';
+import type { ApiClient, ApiClientOptions } from '../api/client.js';
 import { ApiAuthError, type ApiError } from '../api/errors.js';
 import { ZonewardenError } from '../common/errors.js';
 import { CREDENTIAL_ENV, VENDOR_CREDENTIAL_ENV } from '../config/options.js';
@@ -46,4 +46,10 @@ export function startingFailure(err: ApiError, client: Pick<ApiClientOptions, 'c
   }
   // The client's message already names the route and the cause (ENOTFOUND, ECONNREFUSED, a certificate).
   return new ScanCannotStart('ZW_API_UNREACHABLE', `the API at ${client.baseUrl} cannot be reached: ${err.message}; check --base-url or ZONEWARDEN_BASE_URL and the network`, err);
+}
+
+/** The credential a client reads with, by its variables' names (never its value). */
+export function credentialOf(client: ApiClient): string {
+  const variables = client.options.credentialVariables;
+  return variables ? `the credential in ${variables}` : 'the default credential';
 }

@@ -1,13 +1,10 @@
-import type { ResolverOptions } from './resolve/resolver.js';
-import type { ApiClient } from '../api/client.js';
-import type { ClientSet } from '../api/client-set.js';
-import { zoneReadsOf, type ZoneReads } from '../api/endpoints.js';
-import type { Logger } from '../common/logger.js';
+import { zoneReadsOf } from '../api/endpoints.js';
 import type { Redact } from '../common/redact.js';
 import type { Db } from '../snapshot/db.js';
-import { ScanWriter, type ScanScope } from '../snapshot/writer.js';
-import { crawl, type CrawlProgress } from './crawl.js';
-import { ReadPlan, type ReadPlanOptions } from './read-plan.js';
+import { ScanWriter } from '../snapshot/writer.js';
+import { crawl } from './crawl.js';
+import type { CrawlOptions } from './crawl-parts.js';
+import { ReadPlan, type ReadPlanOptions } from './incremental/read-plan.js';
 import { buildSummary, type ScanSummary } from './summary.js';
 
 /**
@@ -16,26 +13,12 @@ import { buildSummary, type ScanSummary } from './summary.js';
  * that throws is marked aborted and earlier scans stay intact.
  */
 
-export interface RunScanOptions {
+/** The crawl's options, but the writer and plan, which the scan makes. */
+export interface RunScanOptions extends Omit<CrawlOptions, 'writer' | 'plan'> {
   db: Db;
-  /** The default client (or, without a default credential, the first mapped one): the scan's base URL and its requests until `clients` is used. */
-  client: ApiClient;
-  /** A client per credential (the config file's "credentials"); a zone is read with `clients.forAccount(its account id)`. */
-  clients?: ClientSet;
-  scope: ScanScope;
-  concurrency: number;
-  logger: Logger;
   redact: Redact;
-  signal?: AbortSignal;
-  onProgress?: (progress: CrawlProgress) => void;
-  /** Pause before the repair pass (default: the crawler's 30 s). */
-  repairPauseMs?: number;
-  /** The settings and objects the rules of the catalogue declare they read. */
-  reads?: ZoneReads;
   /** Read on from the last scan of the scope that read every zone it listed, where the audit logs allow (default: read every zone in full). */
   incremental?: ReadPlanOptions;
-  /** How DNS targets are resolved (dns-dangling-target); without it nothing is asked. */
-  resolver?: ResolverOptions;
 }
 
 export interface ScanOutcome {
@@ -63,20 +46,7 @@ export async function runScan(o: RunScanOptions): Promise<ScanOutcome> {
     // What the rules ask is on the scan's row from its start: a night may carry what an aborted or killed scan read (ReadPlan.mayCarry).
     writer = ScanWriter.start(o.db, o.client.options.baseUrl, o.scope, o.redact, { declaredReads: declared });
     const plan = o.incremental ? ReadPlan.create(o.db, writer, o.scope, o.incremental, declared, o.logger) : ReadPlan.full(writer, o.logger, 'every zone is read in full');
-    const result = await crawl({
-      plan,
-      client: o.client,
-      ...(o.clients ? { clients: o.clients } : {}),
-      writer,
-      scope: o.scope,
-      concurrency: o.concurrency,
-      logger: o.logger,
-      ...(o.signal ? { signal: o.signal } : {}),
-      ...(o.onProgress ? { onProgress: o.onProgress } : {}),
-      ...(o.repairPauseMs !== undefined ? { repairPauseMs: o.repairPauseMs } : {}),
-      ...(o.reads ? { reads: o.reads } : {}),
-      ...(o.resolver ? { resolver: o.resolver } : {}),
-    });
+    const result = await crawl({ ...o, plan, writer });
     const status = result.missing.length ? 'incomplete' : 'complete';
     const summary = { ...buildSummary(writer.scanId, status, started, result, writer.written, o.clients?.snapshotStats() ?? o.client.snapshotStats()), declaredReads: declared };
     writer.finish(status, summary);

@@ -1,7 +1,13 @@
+import type { PacerStatus } from '../api/pacer.js';
+import type { ClientStats } from '../api/stats.js';
+import type { CrawlProgress } from '../crawler/outcome.js';
+import type { ScanSummary } from '../crawler/summary.js';
+
 /**
  * What a job is given to talk to the world: where it stands, its environment, the two output
  * streams (progress, warnings and summaries on stderr; the paths it wrote on stdout) and the stop
- * signal. The CLI hands its own (CommandIO, a superset); a job never imports the CLI.
+ * signal. The CLI hands its own (CommandIO, a superset); a job never imports the CLI, whose
+ * output room draws a scan's progress and writes its summary (scanDisplay).
  */
 export interface JobIO {
   stdout: (text: string) => void;
@@ -12,4 +18,16 @@ export interface JobIO {
   stderrIsTTY?: boolean;
   /** Resolves when the user asks the process to stop (SIGINT/SIGTERM). */
   stopSignal: Promise<string>;
+  /** How people see a scan: its progress while it runs, its summary after; without it, neither is shown. */
+  scanDisplay?: ScanDisplay;
+}
+
+export interface ScanDisplay {
+  /** Starts showing a scan's progress on `write`: `update` with each step the crawler reports, `stop` when it ends. */
+  progress(o: { tty: boolean; quiet: boolean; write: (text: string) => void; stats: () => ClientStats; budget?: () => PacerStatus }): {
+    update(p: CrawlProgress): void;
+    stop(): void;
+  };
+  /** The summary's text. */
+  summary(s: ScanSummary): string;
 }

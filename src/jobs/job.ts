@@ -1,7 +1,5 @@
 import { resolve } from 'node:path';
-import { createProgress } from '../crawler/progress.js';
 import { runScan, ScanFailed, type ScanOutcome } from '../crawler/run-scan.js';
-import { summaryText } from '../crawler/summary.js';
 import { redactorFor } from '../config/credentials.js';
 import type { Config } from '../config/load.js';
 import type { ScanScope } from '../snapshot/scope.js';
@@ -17,7 +15,7 @@ import { EXIT, ZonewardenError } from '../common/errors.js';
 import { openSnapshot, SnapshotError } from '../snapshot/db.js';
 import { snapshotFailure } from '../snapshot/failures.js';
 import { SnapshotReader } from '../snapshot/reader.js';
-import type { JobIO } from './job-io.js';
+import type { JobIO, ScanDisplay } from './job-io.js';
 import { configScope, loggerFor } from './from-config.js';
 import { clientSetFor } from './clients.js';
 
@@ -33,6 +31,9 @@ export class ScanAborted extends ZonewardenError {
     super('ZW_SCAN_ABORTED', `scan ${scanId} aborted by ${signal}; earlier scans are intact`);
   }
 }
+
+/** What a job without a display shows of a scan: nothing. */
+const NO_DISPLAY: Pick<ScanDisplay, 'progress'> = { progress: () => ({ update: () => {}, stop: () => {} }) };
 
 /** `incremental`: read on from the last complete scan of the scope (run, schedule); a plain scan reads in full. */
 export async function scanStep(config: Config, io: JobIO, incremental = false): Promise<ScanOutcome> {
@@ -50,7 +51,7 @@ export async function scanStep(config: Config, io: JobIO, incremental = false): 
     stoppedBy = signal;
     controller.abort(new Error(signal));
   });
-  const progress = createProgress({
+  const progress = (io.scanDisplay ?? NO_DISPLAY).progress({
     tty: io.stderrIsTTY === true,
     quiet: config.quiet,
     write: io.stderr,
@@ -119,7 +120,7 @@ export async function runJob(config: Config, io: JobIO, report: ReportSettings, 
   const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()], { maxDays: config.waiverMaxDays }) : [];
   const templates = loadTemplates(report.templatesDir === undefined ? {} : { overrideDir: report.templatesDir });
   const scan = await scanStep(config, io, true);
-  if (!config.quiet) io.stderr(summaryText(scan.summary));
+  if (!config.quiet && io.scanDisplay) io.stderr(io.scanDisplay.summary(scan.summary));
   const path = resolve(io.cwd, config.db);
   const db = openSnapshot(path);
   try {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ZoneReads } from '../../src/api/endpoints.js';
 import { createRedactor } from '../../src/common/redact.js';
 import { runScan } from '../../src/crawler/run-scan.js';
-import { summaryText } from '../../src/crawler/summary.js';
+import { summaryText } from '../../src/cli/output/scan-summary.js';
 import { recordAudit } from '../../src/audit/audit.js';
 import { loadTemplates } from '../../src/report/templates.js';
 import { writeReport } from '../../src/report/write-report.js';

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClientOptions } from '../../src/api/client.js';
 import { ScanCannotStart } from '../../src/crawler/crawl.js';
 import { runScan, ScanFailed, type ScanOutcome } from '../../src/crawler/run-scan.js';
-import { summaryText } from '../../src/crawler/summary.js';
+import { summaryText } from '../../src/cli/output/scan-summary.js';
 import { diffScans } from '../../src/drift/diff.js';
 import { recordAudit } from '../../src/audit/audit.js';
 import { catalogue } from '../../src/policy/catalogue.js';

@@ -14,7 +14,8 @@ import { createRedactor } from '../../src/common/redact.js';
 import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
 import { ScanWriter } from '../../src/snapshot/writer.js';
-import { summaryText, buildSummary } from '../../src/crawler/summary.js';
+import { summaryText } from '../../src/cli/output/scan-summary.js';
+import { buildSummary } from '../../src/crawler/summary.js';
 import { clientFor, recordingLogger } from '../support/client.js';
 import { AUTH, emulatorsClosedAfterEach, TOKEN } from '../support/http.js';
 

@@ -8,7 +8,7 @@ import { findings, scanNight, snapshotsClosedAfterEach, storedFindings } from '.
 /**
  * Issue 49: the zone list carries Development Mode's seconds left, read every night, and the
  * setting is not read where it does. A listing that differs only in those seconds is no reason to
- * read the zone again (crawler/listing-change.ts), so the zone's settings are carried forward; the
+ * read the zone again (crawler/incremental/listing-change.ts), so the zone's settings are carried forward; the
  * rule must still judge tonight's list, and the night's audit must not keep last night's pass.
  */
 

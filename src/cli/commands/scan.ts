@@ -1,4 +1,4 @@
-import { summaryText } from '../../crawler/summary.js';
+import { summaryText } from '../output/scan-summary.js';
 import { EXIT } from '../../common/errors.js';
 import { defineCommand } from '../command.js';
 import { commonOptions, configFrom } from '../common.js';

@@ -1,5 +1,5 @@
 import type { Endpoint } from '../../snapshot/tables.js';
-import type { EntrypointEndpoint } from '../stored-zone.js';
+import type { EntrypointEndpoint } from '../incremental/stored-zone.js';
 import type { ReadKit, ZoneFacts } from './zone-read.js';
 
 /** 10003: the phase has no entry point yet (vendor docs: rulesets API, entry point of a phase). */

@@ -1,7 +1,7 @@
 import { hasManagedPhase } from './managed-entrypoint.js';
 import { migration } from './migration.js';
 import { DEFERRED, type ZoneRead } from './zone-read.js';
-import { rulesetStamp } from '../stored-zone.js';
+import { rulesetStamp } from '../incremental/stored-zone.js';
 
 /** The entry points read only when a rule declares them; each needs the list on any plan. */
 export const DECLARED_ENTRYPOINTS = ['custom_entrypoint', 'ratelimit_entrypoint'] as const;

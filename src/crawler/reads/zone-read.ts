@@ -3,7 +3,7 @@ import type { LIST_ENDPOINTS, ListEndpoint, ZoneReads } from '../../api/endpoint
 import type { PagedList } from '../../api/paginate.js';
 import type { Endpoint, PartitionKind } from '../../snapshot/tables.js';
 import type { PartitionWriter } from '../../snapshot/writer.js';
-import type { StoredZone } from '../stored-zone.js';
+import type { StoredZone } from '../incremental/stored-zone.js';
 import type { StoredRecord } from '../resolve/records-tonight.js';
 import type { TargetResolver } from '../resolve/resolver.js';
 

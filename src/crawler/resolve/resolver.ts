@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { ResolverCheck, TargetAnswer } from '../../common/dns-target-answer.js';
 import { parseResolverAddress } from '../../common/resolver-address.js';
+import { entryOf } from '../../common/map-entry.js';
 import { KnownNames } from './known-names.js';
 
 /**
@@ -88,12 +89,7 @@ export class TargetResolver {
 
   /** Whether the name exists; asked once per instance, later callers share the answer. */
   resolve(name: string): Promise<TargetAnswer> {
-    let answer = this.answers.get(name);
-    if (!answer) {
-      answer = this.answer(name);
-      this.answers.set(name, answer);
-    }
-    return answer;
+    return entryOf(this.answers, name, () => this.answer(name));
   }
 
   /** Stops the questions in flight: they answer unknown. */

@@ -1,6 +1,6 @@
-import type { PacerStatus } from '../api/pacer.js';
-import type { ClientStats } from '../api/stats.js';
-import type { CrawlProgress } from './crawl.js';
+import type { PacerStatus } from '../../api/pacer.js';
+import type { ClientStats } from '../../api/stats.js';
+import type { CrawlProgress } from '../../crawler/outcome.js';
 
 /**
  * Progress of a scan on stderr: a bar redrawn in place on a terminal, a plain line now and then

@@ -1,6 +1,7 @@
-import type { ApiClient } from '../api/client.js';
-import { readCursorList } from '../api/cursor-list.js';
-import { ApiAuthError, ApiError } from '../api/errors.js';
+import type { ApiClient } from '../../api/client.js';
+import { readCursorList } from '../../api/cursor-list.js';
+import { ApiAuthError, ApiError } from '../../api/errors.js';
+import { credentialOf } from '../first-calls.js';
 
 /**
  * What an account's audit log (version 2) says changed since the last scan: the zones named by its
@@ -59,10 +60,4 @@ export async function accountChanges(client: ApiClient, accountId: string, since
     if (scope === 'zones') return { kind: 'all', why: 'the account audit log records a change to a zone it does not name' };
   }
   return { kind: 'zones', zones, entries: read.items.length, pages: read.pages };
-}
-
-/** The credential a client reads with, by its variables' names (never its value). */
-export function credentialOf(client: ApiClient): string {
-  const variables = client.options.credentialVariables;
-  return variables ? `the credential in ${variables}` : 'the default credential';
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ZoneReads } from '../../src/api/endpoints.js';
-import { partitionsNewlyDeclared } from '../../src/crawler/read-plan.js';
+import type { ZoneReads } from '../../../src/api/endpoints.js';
+import { partitionsNewlyDeclared } from '../../../src/crawler/incremental/read-plan.js';
 
 /**
  * What a night reads for every zone because the rules ask for it and the scan it reads on from

@@ -1,9 +1,9 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/client.js';
-import type { Logger } from '../../src/common/logger.js';
-import { PermissionStandings } from '../../src/crawler/permissions.js';
-import type { ZoneItem } from '../../src/crawler/reads/zone-read.js';
+import type { ApiClient } from '../../../src/api/client.js';
+import type { Logger } from '../../../src/common/logger.js';
+import { PermissionStandings } from '../../../src/crawler/incremental/permissions.js';
+import type { ZoneItem } from '../../../src/crawler/reads/zone-read.js';
 
 const quiet = { warn() {}, info() {}, verbose() {}, error() {} } as unknown as Logger;
 

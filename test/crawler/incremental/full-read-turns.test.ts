@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { zonesOnTheirTurn } from '../../src/crawler/read-plan.js';
+import { zonesOnTheirTurn } from '../../../src/crawler/incremental/read-plan.js';
 
 /**
  * Whose turn it is to be read in full, night after night (issue 30 item 2: every zone read in full

@@ -1,17 +1,28 @@
+/**
+ * The incremental plan (this folder, src/crawler/incremental/) decides what a night may leave
+ * unread: whether the scan reads on from an earlier one, and which (read-plan.ts); which zones are
+ * read in full and which only where due, from the account audit logs (audit-log.ts), the zone list
+ * (listing-change.ts) and each zone's turn (read-plan.ts); what the stored scan says is due although
+ * nothing was logged (stored-zone.ts); and whether a zone's part may be carried forward instead of
+ * read: not when tonight's rules ask more of it than its read was asked, nor when its credential
+ * was refused the part's permission tonight (permissions.ts, carry.ts). The crawler asks it and
+ * reads what it says; its own requests are the audit logs and the permission probes.
+ */
 import { createHash } from 'node:crypto';
-import type { ApiClient } from '../api/client.js';
-import type { Logger } from '../common/logger.js';
-import type { Db } from '../snapshot/db.js';
-import type { ScanScope } from '../snapshot/scope.js';
-import { scanToReadOn } from '../snapshot/scan-choice.js';
-import type { ScanWriter } from '../snapshot/writer.js';
+import { entryOf } from '../../common/map-entry.js';
+import type { ApiClient } from '../../api/client.js';
+import type { Logger } from '../../common/logger.js';
+import type { Db } from '../../snapshot/db.js';
+import type { ScanScope } from '../../snapshot/scope.js';
+import { scanToReadOn } from '../../snapshot/scan-choice.js';
+import type { ScanWriter } from '../../snapshot/writer.js';
 import { accountChanges, type AccountChanges } from './audit-log.js';
-import type { ZoneMode } from './reads/zone-read.js';
-import { DECLARED_ENTRYPOINTS } from './reads/rulesets-list.js';
-import type { ZoneReads } from '../api/endpoints.js';
-import type { Endpoint } from '../snapshot/tables.js';
+import type { ZoneMode } from '../reads/zone-read.js';
+import { DECLARED_ENTRYPOINTS } from '../reads/rulesets-list.js';
+import type { ZoneReads } from '../../api/endpoints.js';
+import type { Endpoint } from '../../snapshot/tables.js';
 import { StoredScan } from './stored-zone.js';
-import { declaredReadsOf } from '../snapshot/declared-reads.js';
+import { declaredReadsOf } from '../../snapshot/declared-reads.js';
 
 /**
  * Which zones a scan reads in full tonight, and which it reads only where something can have
@@ -45,7 +56,6 @@ export interface ZonePlan {
 
 export class ReadPlan {
   private readonly changes = new Map<string, Promise<AccountChanges>>();
-  private readonly turn: ReadonlySet<string>;
   /** Credentials (by their clients) whose refusal of the audit log has been said: once each. */
   private readonly deniedSaid = new Set<ApiClient>();
   private outlivedSaid = false;
@@ -58,16 +68,14 @@ export class ReadPlan {
     readonly base: StoredScan | null,
     private readonly writer: ScanWriter,
     private readonly logger: Logger,
-    turn: ReadonlySet<string>,
+    private readonly turn: ReadonlySet<string>,
     /** Partitions read for every zone tonight, never carried (partitionsNewlyDeclared). */
     readonly readAgain: ReadonlySet<Endpoint> = new Set(),
     /** The database and what tonight's rules ask to read (an incremental night's; null otherwise). */
     private readonly declared: { db: Db; reads: ZoneReads } | null = null,
     /** The zones (stored ids) the scan read on from read: its audit-log window vouches for these alone. */
     private readonly baseZones: ReadonlySet<string> = new Set(),
-  ) {
-    this.turn = turn;
-  }
+  ) {}
 
   /**
    * Whether a partition may be carried forward from the scan whose read holds it: not when the scan
@@ -81,9 +89,8 @@ export class ReadPlan {
   mayCarry(endpoint: Endpoint, sourceScanId: number): boolean {
     if (this.readAgain.has(endpoint)) return false;
     if (!this.declared) return true;
-    let newly = this.newlySince.get(sourceScanId);
-    if (!newly) this.newlySince.set(sourceScanId, (newly = partitionsNewlyDeclared(declaredReadsOf(this.declared.db, sourceScanId), this.declared.reads)));
-    return !newly.has(endpoint);
+    const declared = this.declared;
+    return !entryOf(this.newlySince, sourceScanId, () => partitionsNewlyDeclared(declaredReadsOf(declared.db, sourceScanId), declared.reads)).has(endpoint);
   }
 
   /** A plan that reads everything (write commands' rescans, tests of the crawler alone). */
@@ -128,8 +135,7 @@ export class ReadPlan {
   }
 
   private accountChanges(client: ApiClient, accountId: string, signal: AbortSignal): Promise<AccountChanges> {
-    let read = this.changes.get(accountId);
-    if (!read) {
+    return entryOf(this.changes, accountId, () => {
       // In the API's time: the last scan's start as the API told it, to the API's now. The Date
       // header counts whole seconds: a minute past it, where no entry can be yet, misses none.
       const lastStart = Date.parse(this.base!.apiStartedAt);
@@ -138,12 +144,10 @@ export class ReadPlan {
       const before = new Date(apiNow + 60_000);
       // The age was checked by this machine's clock; the log keeps 18 months by the API's (the two can disagree).
       const tooOld = apiNow - lastStart > LOG_RETENTION_DAYS * DAY_MS;
-      read = tooOld
+      return tooOld
         ? Promise.resolve(this.logOutlived(accountId))
         : accountChanges(client, accountId, since, before, signal).then((changes) => this.recorded(accountId, changes, client));
-      this.changes.set(accountId, read);
-    }
-    return read;
+    });
   }
 
   /** The scan read on from is older, by the API's clock, than the audit log keeps: not asked, every zone read in full (said once). */

@@ -1,5 +1,5 @@
-import type { Db } from '../snapshot/db.js';
-import { SnapshotReader, type RawRow, type Readout } from '../snapshot/reader.js';
+import type { Db } from '../../snapshot/db.js';
+import { SnapshotReader, type RawRow, type Readout } from '../../snapshot/reader.js';
 
 /**
  * What the last complete scan of the same scope holds for a zone, as far as tonight's reads need

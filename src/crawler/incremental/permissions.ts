@@ -1,10 +1,11 @@
-import type { ApiClient } from '../api/client.js';
-import { ZONE_OBJECT_READS, type ZoneReads } from '../api/endpoints.js';
-import { ApiAuthError, ApiError } from '../api/errors.js';
-import type { Logger } from '../common/logger.js';
-import type { Endpoint } from '../snapshot/tables.js';
-import { credentialOf } from './audit-log.js';
-import type { ZoneItem } from './reads/zone-read.js';
+import type { ApiClient } from '../../api/client.js';
+import { ZONE_OBJECT_READS, type ZoneReads } from '../../api/endpoints.js';
+import { ApiAuthError, ApiError } from '../../api/errors.js';
+import type { Logger } from '../../common/logger.js';
+import { entryOf } from '../../common/map-entry.js';
+import type { Endpoint } from '../../snapshot/tables.js';
+import { credentialOf } from '../first-calls.js';
+import type { ZoneItem } from '../reads/zone-read.js';
 
 /**
  * What a credential may still read, learnt each night before anything of a zone is carried forward.
@@ -94,8 +95,6 @@ export class PermissionStandings {
   private readonly fullReads = new Map<ApiClient, number>();
   /** Woken on each standing learnt and each full read ended. */
   private waiters: Array<() => void> = [];
-  /** Probe requests made tonight. */
-  probed = 0;
 
   constructor(private readonly logger: Logger) {}
 
@@ -166,11 +165,8 @@ export class PermissionStandings {
     const waits: Array<Promise<void>> = [];
     for (const group of groups) {
       if (this.known.get(client)?.has(group)) continue;
-      let probes = this.probes.get(client);
-      if (!probes) this.probes.set(client, (probes = new Map()));
-      let probe = probes.get(group);
-      if (!probe) probes.set(group, (probe = this.probe(client, group, zone, settings, signal)));
-      waits.push(probe);
+      const probes = entryOf(this.probes, client, () => new Map<PermissionGroup, Promise<void>>());
+      waits.push(entryOf(probes, group, () => this.probe(client, group, zone, settings, signal)));
     }
     await Promise.all(waits);
   }
@@ -193,7 +189,6 @@ export class PermissionStandings {
     if (this.known.get(client)?.has(group)) return;
     const call = group.probe(zone, settings);
     if (!call) return;
-    this.probed++;
     const what = `GET ${call.path.replace(/^\/zones\/[^/]+/, '/zones/{zone_id}')} of ${zone.name}`;
     try {
       await client.get(call.path, { query: call.query, signal });
@@ -211,8 +206,6 @@ export class PermissionStandings {
   }
 
   private of(client: ApiClient): Map<PermissionGroup, Standing> {
-    let byGroup = this.known.get(client);
-    if (!byGroup) this.known.set(client, (byGroup = new Map()));
-    return byGroup;
+    return entryOf(this.known, client, () => new Map());
   }
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { listingChanged } from '../../src/crawler/listing-change.js';
-import type { ZoneItem } from '../../src/crawler/reads/zone-read.js';
-import { openSnapshot, type Db } from '../../src/snapshot/db.js';
-import { ScanWriter } from '../../src/snapshot/writer.js';
+import { listingChanged } from '../../../src/crawler/incremental/listing-change.js';
+import type { ZoneItem } from '../../../src/crawler/reads/zone-read.js';
+import { openSnapshot, type Db } from '../../../src/snapshot/db.js';
+import { ScanWriter } from '../../../src/snapshot/writer.js';
 
 /**
  * vendor's API reference (zones): a zone's development_mode is the seconds until Development Mode

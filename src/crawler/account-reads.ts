@@ -1,0 +1,111 @@
+import type { ApiClient } from '../api/client.js';
+import { LIST_ENDPOINTS } from '../api/endpoints.js';
+import { ApiError } from '../api/errors.js';
+import { entryOf } from '../common/map-entry.js';
+import type { Endpoint } from '../snapshot/tables.js';
+import type { ScanCredentials } from './credentials.js';
+import type { PartitionReader } from './partition-reads.js';
+import { partKey, type PartitionBook } from './partitions.js';
+import type { ZoneItem } from './reads/zone-read.js';
+
+type ItemsFetch = (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number }>;
+
+/**
+ * What the zone reads ask of their account, read once per account and scan: the first zone to ask
+ * reads it, the others share that read. Each read's failures are its partition's, as any read's.
+ */
+export class AccountReads {
+  /** Reads made (or being made) this scan, by account id and endpoint, per kind of read. */
+  private readonly objects = new Map<string, Promise<Record<string, unknown> | null>>();
+  private readonly lists = new Map<string, Promise<unknown>>();
+  private readonly items = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly reader: PartitionReader,
+    private readonly book: PartitionBook,
+    private readonly credentials: ScanCredentials,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  /**
+   * A list of an account into the account's partition. A refusal is recorded denied, one that may
+   * pass is read again by the repair pass, which this read's other zones need not wait for.
+   */
+  async list(accountId: string, endpoint: Endpoint, key: keyof typeof LIST_ENDPOINTS): Promise<void> {
+    const client = this.credentials.clientOf(accountId);
+    await entryOf(this.lists, partKey(accountId, endpoint), () =>
+      this.reader.readList('account', accountId, endpoint, () => this.reader.list(LIST_ENDPOINTS[key], { account_id: accountId }, {}, client), null),
+    );
+  }
+
+  /**
+   * A list of an account into the account's own partition (account_objects), one unpaged answer
+   * (the notification policies are served whole). A failure that may pass waits for the repair pass like any read.
+   */
+  async answer(accountId: string, endpoint: Endpoint, path: string): Promise<void> {
+    await entryOf(this.lists, partKey(accountId, endpoint), () =>
+      this.readWhole(accountId, endpoint, async (client, signal) => {
+        const answer = await client.get<unknown>(path, { signal });
+        if (!Array.isArray(answer.result)) return 'the API answered without a list';
+        return { items: answer.result.filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object' && !Array.isArray(i)), pages: 1 };
+      }),
+    );
+  }
+
+  /** An object of the zone's account, read once per account and scan and kept with each of its zones (see reads/account-entrypoint.ts). */
+  async object(zone: ZoneItem, accountId: string, endpoint: Endpoint, path: string, absentCode?: number): Promise<void> {
+    const partition = this.book.partition('zone', zone.id, endpoint);
+    const key = partKey(accountId, endpoint);
+    const read = entryOf(this.objects, key, () =>
+      this.credentials
+        .clientOf(accountId)
+        .get<Record<string, unknown>>(path, { signal: this.signal })
+        .then(
+          (answer) => (answer.result && typeof answer.result === 'object' ? answer.result : null),
+          (err: unknown) => {
+            // The code that means there is none is an answer. A failure that may pass is forgotten, so
+            // that the repair pass asks again instead of sharing it; a refusal is every zone's answer.
+            if (absentCode !== undefined && err instanceof ApiError && err.hasCode(absentCode)) return null;
+            if (err instanceof ApiError && err.retryable) this.objects.delete(key);
+            throw err;
+          },
+        ),
+    );
+    try {
+      const result = await read;
+      if (result) partition.write([result]);
+      partition.finish({ state: 'ok', pages: 1, items: result ? 1 : 0 });
+      this.credentials.anyReadSucceeded = true;
+    } catch (err) {
+      if (this.book.deferred(err, partition, () => this.object(zone, accountId, endpoint, path, absentCode))) return;
+      this.book.failed(partition, err, 0, 0, zone.name);
+    }
+  }
+
+  /**
+   * Items of an account into its own partition. A failure that may pass goes to the repair pass
+   * (once, for the account); a refusal is recorded once, as not permitted when the read is optional.
+   */
+  itemsOf(accountId: string, endpoint: Endpoint, fetch: ItemsFetch): Promise<void> {
+    return entryOf(this.items, partKey(accountId, endpoint), () => this.readWhole(accountId, endpoint, fetch));
+  }
+
+  /** An account's partition read whole by one fetch (a string: what is wrong with its answer). */
+  private async readWhole(accountId: string, endpoint: Endpoint, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number } | string>): Promise<void> {
+    const partition = this.book.partition('account', accountId, endpoint);
+    try {
+      const got = await fetch(this.credentials.clientOf(accountId), this.signal);
+      this.book.answered('account', accountId, endpoint);
+      if (typeof got === 'string') {
+        partition.finish({ state: 'failed', pages: 1, items: 0, message: got });
+        this.book.missing('account', accountId, null, endpoint, 'failed', got);
+        return;
+      }
+      partition.write(got.items);
+      partition.finish({ state: 'ok', pages: got.pages, items: got.items.length });
+    } catch (err) {
+      if (this.book.deferred(err, partition, () => this.readWhole(accountId, endpoint, fetch))) return;
+      this.book.failed(partition, err, 0, 0, null);
+    }
+  }
+}

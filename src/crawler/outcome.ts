@@ -1,0 +1,74 @@
+import type { ResolverCheck } from '../common/dns-target-answer.js';
+import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
+
+/**
+ * What a crawl found, as it goes: the result the scan's summary is made of, and the progress it
+ * hands its caller (`onProgress`) to show; the crawler itself prints nothing.
+ */
+
+export interface CrawlProgress {
+  zonesDone: number;
+  zonesKnown: number;
+  accountsDone: number;
+  accountsKnown: number;
+  /** Reads waiting for, or in, the repair pass. */
+  repairing?: number;
+  /** Of the zones done: read in full tonight, and read only where due (the rest carried forward). */
+  zonesRead?: number;
+  zonesCarried?: number;
+}
+
+export interface MissingPart {
+  kind: PartitionKind;
+  scopeId: string;
+  /** Zone or account name, when known. */
+  name: string | null;
+  endpoint: Endpoint;
+  state: string;
+  reason: string;
+}
+
+export interface CrawlResult {
+  accounts: number;
+  zones: number;
+  missing: MissingPart[];
+  /** Parts not readable with these credentials that do not make the scan incomplete. */
+  notPermitted: MissingPart[];
+  /** Parts the API answered as retired for good (410 Gone): not missing, nothing to retry. */
+  retired: MissingPart[];
+  skipped: number;
+  /** Reads that failed after their retries and were read again at the end; `recovered` of them answered. */
+  repairs: { attempted: number; recovered: number };
+  /** Zones read in full tonight, and zones read only where due with the rest carried forward. */
+  zonesRead: number;
+  zonesCarried: number;
+  /** Whether the scan read on from an earlier one, and why (or why not). */
+  readMode: { incremental: boolean; why: string; base: number | null };
+  /** When the scan started by the API's clock (its first answer's Date): where the next night's audit log window starts. */
+  apiStartedAt: string | null;
+  /** How the DNS resolver was checked before targets were judged; absent when no target was resolved. */
+  resolver?: ResolverCheck;
+}
+
+export class CrawlOutcome {
+  /** What was found; its counts are the progress's (finished()). */
+  readonly result: CrawlResult;
+  readonly progress: Required<Omit<CrawlProgress, 'repairing'>> & Pick<CrawlProgress, 'repairing'> = { zonesDone: 0, zonesKnown: 0, accountsDone: 0, accountsKnown: 0, zonesRead: 0, zonesCarried: 0 };
+
+  constructor(
+    readMode: CrawlResult['readMode'],
+    private readonly onProgress?: (progress: CrawlProgress) => void,
+  ) {
+    this.result = { accounts: 0, zones: 0, missing: [], notPermitted: [], retired: [], skipped: 0, repairs: { attempted: 0, recovered: 0 }, zonesRead: 0, zonesCarried: 0, readMode, apiStartedAt: null };
+  }
+
+  report(): void {
+    this.onProgress?.({ ...this.progress });
+  }
+
+  /** The result, with the counts of accounts and zones the progress kept. */
+  finished(): CrawlResult {
+    const p = this.progress;
+    return Object.assign(this.result, { accounts: p.accountsKnown, zones: p.zonesKnown, zonesRead: p.zonesRead, zonesCarried: p.zonesCarried });
+  }
+}

@@ -1,0 +1,123 @@
+import { ApiAuthError, ApiError, ApiGoneError } from '../api/errors.js';
+import type { Logger } from '../common/logger.js';
+import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
+import type { PartitionWriter, ScanWriter } from '../snapshot/writer.js';
+import { ACCOUNT_OWNED_TOKEN, type ScanCredentials } from './credentials.js';
+import type { PermissionStandings } from './incremental/permissions.js';
+import type { CrawlOutcome } from './outcome.js';
+import type { RepairPass } from './repair.js';
+import { ZONE_READS } from './reads/index.js';
+import type { ZoneItem } from './reads/zone-read.js';
+
+/**
+ * The scan's account of its partitions: each one's writer (kept open while its read waits for the
+ * repair pass), and each outcome recorded where the scan's completeness is judged: answered,
+ * missing (failed, denied), not permitted (an optional read refused), retired by the API, skipped.
+ */
+export class PartitionBook {
+  /** Partitions whose read waits for the repair pass, open until then. */
+  private readonly held = new Map<string, PartitionWriter>();
+  /** Parts answered as retired this scan, by scope id and endpoint: what lives under them went with them. */
+  private readonly retiredParts = new Map<string, { status: number | null; message: string }>();
+
+  constructor(
+    private readonly writer: ScanWriter,
+    private readonly outcome: CrawlOutcome,
+    private readonly credentials: ScanCredentials,
+    private readonly repair: RepairPass,
+    /** What each credential was answered or refused tonight, by permission group. */
+    private readonly permissions: PermissionStandings,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The partition's writer: the one a deferred read left open, or a new one. */
+  partition(kind: PartitionKind, scopeId: string, endpoint: Endpoint): PartitionWriter {
+    const key = `${kind}\u0000${partKey(scopeId, endpoint)}`;
+    const open = this.held.get(key);
+    if (open) {
+      this.held.delete(key);
+      return open;
+    }
+    return this.writer.partition(kind, scopeId, endpoint);
+  }
+
+  /**
+   * Holds a read that failed after its retries for the repair pass, when the failure may pass; the
+   * partition stays open (not finished) until then. Refused credentials or an unreachable API on
+   * the first calls end the scan at once instead.
+   */
+  deferred(err: unknown, partition: PartitionWriter | null, redo: () => Promise<unknown>): boolean {
+    this.credentials.stopIfFirst(err);
+    if (!this.repair.defer(err, redo)) return false;
+    if (partition) this.held.set(`${partition.kind}\u0000${partKey(partition.scopeId, partition.endpoint)}`, partition);
+    return true;
+  }
+
+  /** A part read tonight was answered: of a zone, its credential holds the permission group of it. */
+  answered(kind: PartitionKind, scopeId: string, endpoint: Endpoint): void {
+    this.credentials.anyReadSucceeded = true;
+    if (kind === 'zone') this.permissions.observe(this.credentials.clientOfZone(scopeId), endpoint, { granted: true });
+  }
+
+  failed(partition: PartitionWriter, err: unknown, pages: number, items: number, name: string | null): void {
+    if (!(err instanceof ApiError)) throw err;
+    if (err.code === 'ZW_API_ABORTED') throw err;
+    this.credentials.stopIfFirst(err);
+    const apiCode = err.firstCode;
+    if (err instanceof ApiGoneError) {
+      const message = retiredReason(err);
+      partition.finish({ state: 'retired', pages, items, httpStatus: err.status, apiCode, errorCode: err.code, message });
+      this.retiredParts.set(partKey(partition.scopeId, partition.endpoint), { status: err.status, message });
+      this.missing(partition.kind, partition.scopeId, name, partition.endpoint, 'retired', message, 'retired');
+      return;
+    }
+    // Token kinds that may not read invites (an account-owned token) answer 1001 as well as 401/403.
+    const refused = err instanceof ApiAuthError || (partition.endpoint === 'invites' && err.hasCode(ACCOUNT_OWNED_TOKEN));
+    const state = refused ? 'denied' : 'failed';
+    // Whether the zone's part could be read before: only then is its refusal a permission lost (incremental/permissions.ts).
+    const before = refused && partition.kind === 'zone' ? partition.previousState() : null;
+    partition.finish({ state, pages, items, httpStatus: err.status, apiCode, errorCode: err.code, message: err.message });
+    if (refused && partition.kind === 'zone') {
+      this.permissions.observe(this.credentials.clientOfZone(partition.scopeId), partition.endpoint, { refused: err, what: `${err.route}${name ? ` of ${name}` : ''}`, readBefore: before === 'ok' });
+    }
+    this.missing(partition.kind, partition.scopeId, name, partition.endpoint, state, err.message, state === 'denied' ? refusedList(partition.endpoint) : 'missing');
+  }
+
+  /** A zone's part recorded denied without a read, as its read would have been (`err`: the refusal that says so). */
+  denied(zone: ZoneItem, endpoint: Endpoint, err: ApiError, message: string): void {
+    this.partition('zone', zone.id, endpoint).finish({ state: 'denied', pages: 0, items: 0, httpStatus: err.status, apiCode: err.firstCode, errorCode: err.code, message });
+    this.missing('zone', zone.id, zone.name, endpoint, 'denied', message, refusedList(endpoint));
+  }
+
+  missing(kind: PartitionKind, scopeId: string, name: string | null, endpoint: Endpoint, state: string, reason: string, list: 'missing' | 'notPermitted' | 'retired' = 'missing'): void {
+    this.outcome.result[list].push({ kind, scopeId, name, endpoint, state, reason });
+    this.logger.debug(`could not read ${endpoint} of ${name ?? (scopeId || 'the user')}: ${reason}`);
+  }
+
+  /** Records a partition as not read, for a reason that makes it pointless (not a gap). */
+  skip(zone: ZoneItem, endpoint: Endpoint, why: string): void {
+    this.partition('zone', zone.id, endpoint).finish({ state: 'skipped', pages: 0, items: 0, message: why });
+    this.outcome.result.skipped++;
+  }
+
+  /** Set when a part answered as retired this scan. */
+  retired(scopeId: string, endpoint: Endpoint): { status: number | null; message: string } | undefined {
+    return this.retiredParts.get(partKey(scopeId, endpoint));
+  }
+}
+
+/** A part's key among a scan's parts: its scope's id and its endpoint. */
+export const partKey = (scopeId: string, endpoint: Endpoint): string => `${scopeId}\u0000${endpoint}`;
+
+function retiredReason(err: ApiGoneError): string {
+  const said = err.apiErrors.map((e) => e.message).join('; ');
+  return `the API retired this endpoint (HTTP ${err.status ?? '?'}${said ? `: ${said}` : ''}); the data it served no longer exists there`;
+}
+
+/**
+ * Parts whose refusal leaves the scan complete, listed as not permitted: the user's invites (an
+ * account-owned token may not read them), and the zone reads declared optional.
+ */
+const OPTIONAL_PARTS: ReadonlySet<Endpoint> = new Set<Endpoint>(['invites', ...ZONE_READS.filter((r) => r.optional).flatMap((r) => r.partitions)]);
+
+const refusedList = (endpoint: Endpoint) => (OPTIONAL_PARTS.has(endpoint) ? 'notPermitted' : 'missing');
