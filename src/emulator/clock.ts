@@ -1,7 +1,8 @@
 /**
  * The emulator's clock: a fixed starting instant (`--now`, default the real time) that then moves
  * with real time. Dataset times are resolved against the start, so expiry cases are stable. The
- * night control (night.ts) moves it forward a day at a time; `start` stays where it was.
+ * night control (night.ts) moves it forward a day at a time; `start` stays where it was. A frozen
+ * clock does not move with real time, only when advanced.
  */
 export interface EmulatorClock {
   readonly start: Date;
@@ -11,11 +12,11 @@ export interface EmulatorClock {
   advance(ms: number): void;
 }
 
-export function createClock(start: Date = new Date()): EmulatorClock {
+export function createClock(start: Date = new Date(), frozen = false): EmulatorClock {
   const startedAt = performance.now();
   const startMs = start.getTime();
   let skipped = 0;
-  const now = () => new Date(startMs + skipped + Math.floor(performance.now() - startedAt));
+  const now = () => new Date(startMs + skipped + (frozen ? 0 : Math.floor(performance.now() - startedAt)));
   return {
     start: new Date(startMs),
     now,

@@ -53,6 +53,12 @@ export interface EmulatorOptions {
   generated?: Partial<GeneratedSize>;
   /** The emulator clock's starting instant; dataset times are relative to it. Default: now. */
   now?: Date;
+  /**
+   * The clock stands still between nights (it moves only when a night advances it), so that an
+   * answer counting down (development_mode's seconds left) does not depend on how fast the
+   * machine ran the requests before it: for tests that compare findings with recorded ones.
+   */
+  frozenClock?: boolean;
   token?: string;
   email?: string;
   key?: string;
@@ -172,7 +178,7 @@ function ownTokenAccount(org: Organisation, id: string | undefined): void {
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
-  const clock = createClock(options.now);
+  const clock = createClock(options.now, options.frozenClock === true);
   const org = new Organisation(
     buildOrganisation(options.dataset ?? 'demo', clock.start, { ...DEFAULT_GENERATED, ...options.generated }),
     clock,

@@ -21,8 +21,9 @@ import { AUDIT_RULES, scanNight, snapshotsClosedAfterEach, type Night } from '..
  * - audit-nights.json: the findings of a generated organisation over three nights (a full scan, then
  *   two nights of the emulator's night changes read on incrementally), audited each night;
  * - scan-requests.json: the emulator's requests per route for each of those three scans.
- * The clock is fixed (the emulator's start, and Date for the scanner and the audit, moved a day
- * with each night), so dates in messages and the read plan's turns do not depend on when it runs.
+ * The clock is fixed (the emulator's, frozen between nights, and Date for the scanner and the audit,
+ * moved a day with each night), so dates in messages and the read plan's turns depend neither on
+ * when it runs nor on how fast: a development_mode countdown read a second later once changed a message.
  * UPDATE_GOLDEN=1 rewrites them after an intended change; review the diff before committing.
  */
 
@@ -68,7 +69,7 @@ afterAll(async () => {
 });
 
 async function emulatorOf(options: Parameters<typeof startEmulator>[0]): Promise<RunningEmulator> {
-  const emu = await startEmulator({ now: new Date(Date.now()), rateLimit: 0, ipRateLimit: 0, ...options });
+  const emu = await startEmulator({ now: new Date(Date.now()), frozenClock: true, rateLimit: 0, ipRateLimit: 0, ...options });
   emulators.push(emu);
   return emu;
 }
