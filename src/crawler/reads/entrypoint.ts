@@ -1,9 +1,7 @@
+import { fillPath, PARTITIONS } from '../../cloudflare/reads.js';
 import type { Endpoint } from '../../snapshot/tables.js';
 import type { EntrypointEndpoint } from '../stored-zone.js';
 import type { ReadKit, ZoneFacts } from './zone-read.js';
-
-/** 10003: the phase has no entry point yet (vendor docs: rulesets API, entry point of a phase). */
-export const NO_ENTRYPOINT = 10003;
 
 /**
  * A phase entry point, read by its version: when tonight's rulesets list shows no such phase it is
@@ -18,6 +16,6 @@ export async function readEntrypoint(kit: ReadKit, facts: ZoneFacts, endpoint: E
     const stamp = facts.phases.get(phase);
     if (stamp !== null && stamp !== undefined && facts.stored?.entrypointStamp(endpoint) === stamp && kit.carry(zone, endpoint)) return;
   }
-  const path = `/zones/${encodeURIComponent(zone.id)}/rulesets/phases/${phase}/entrypoint`;
-  await kit.readObject(zone, endpoint, path, {}, NO_ENTRYPOINT);
+  const { api, paging } = PARTITIONS[endpoint];
+  await kit.readObject(zone, endpoint, fillPath(api, { zone_id: zone.id }), {}, paging.absentCode);
 }

@@ -1,3 +1,4 @@
+import { declaredRead } from '../../cloudflare/reads.js';
 import { readEntrypoint } from './entrypoint.js';
 import { migration } from './migration.js';
 import type { ZoneFacts, ZoneRead } from './zone-read.js';
@@ -11,11 +12,7 @@ const PHASE = 'http_request_firewall_managed';
  * managed ruleset, which is the vendor's to deploy.
  */
 export const managedEntrypoint: ZoneRead = {
-  name: 'managed rules entry point',
-  endpoint: `GET /zones/{zone_id}/rulesets/phases/${PHASE}/entrypoint`,
-  scope: 'zone',
-  partitions: ['entrypoint'],
-  refresh: 'ruleset-version',
+  ...declaredRead('entrypoint'),
   decidedBy: [migration],
   async run(kit, facts) {
     if (hasManagedPhase(facts)) return readEntrypoint(kit, facts, 'entrypoint', PHASE);
