@@ -118,8 +118,17 @@ export interface PartitionSpec {
   crawlerOnly?: true;
 }
 
-const zoneObject = { table: 'zone_objects' } as const;
-const accountObject = { table: 'account_objects' } as const;
+/** A page/per_page list's limits. */
+const list = <const L extends Omit<ListPaging, 'kind'>>(limits: L) => ({ kind: 'list', ...limits }) as const;
+const shared = <const T extends 'zone_objects' | 'account_objects'>(table: T) => ({ table, itemId: byId }) as const;
+const OBJECT = { kind: 'object' } as const;
+/** 10003: the phase has no entry point yet (vendor docs: rulesets API, entry point of a phase). */
+const ENTRYPOINT = { kind: 'object', absentCode: 10003 } as const;
+
+/** A single object of the zone: its partition's only row in zone_objects. */
+function zoneObject<const T extends Omit<PartitionSpec, 'kind' | 'api' | 'storage'>>(api: string, rest: T) {
+  return { kind: 'zone', api, storage: { table: 'zone_objects' }, ...rest } as const;
+}
 
 /** The certificate packs' hosts, as drift names a pack (and a certificate). */
 export function hostsOf(i: Item, shorten: (text: string, max: number) => string): string | null {
@@ -131,7 +140,7 @@ export const PARTITIONS = {
   accounts: {
     kind: 'user',
     api: '/accounts',
-    paging: { kind: 'list', maxPerPage: 50, minPerPage: 5 },
+    paging: list({ maxPerPage: 50, minPerPage: 5 }),
     storage: { table: 'accounts', columns: (i) => ({ name: str(i['name']), type: str(i['type']) }) },
     drift: { type: 'account', label: 'account', name: (i) => text(i['name']) },
     fixture: 'accounts',
@@ -145,7 +154,7 @@ export const PARTITIONS = {
     fixture: 'invites',
   },
   // The account's zone listing stores nothing of its own: each zone is its own partition.
-  zones: { kind: 'account', api: '/zones', paging: { kind: 'list', maxPerPage: 50, minPerPage: 5 }, storage: null },
+  zones: { kind: 'account', api: '/zones', paging: list({ maxPerPage: 50, minPerPage: 5 }), storage: null },
   zone: {
     kind: 'zone',
     api: null,
@@ -166,7 +175,7 @@ export const PARTITIONS = {
   dns_records: {
     kind: 'zone',
     api: '/zones/{zone_id}/dns_records',
-    paging: { kind: 'list', maxPerPage: 5_000_000, minPerPage: 1, crawlPerPage: 5000 },
+    paging: list({ maxPerPage: 5_000_000, minPerPage: 1, crawlPerPage: 5000 }),
     // Stored as served: a record the API answers with `data` and no `content` (CAA in the wild)
     // has no content here either; rules read its `data` from the raw item (reader.ts).
     storage: { table: 'dns_records', columns: (i) => ({ type: str(i['type']), name: str(i['name']), content: str(i['content']), proxied: bool(i['proxied']), ttl: int(i['ttl']) }) },
@@ -179,7 +188,7 @@ export const PARTITIONS = {
     api: '/zones/{zone_id}/ssl/certificate_packs',
     // Every status, not only active packs: `status=all` is what the API reads, `ssl_status=all` what
     // the spec names; each side ignores the other's.
-    paging: { kind: 'list', maxPerPage: 50, minPerPage: 5, query: { status: 'all', ssl_status: 'all' } },
+    paging: list({ maxPerPage: 50, minPerPage: 5, query: { status: 'all', ssl_status: 'all' } }),
     storage: { table: 'certificate_packs', columns: (i) => ({ type: str(i['type']), status: str(i['status']) }) },
     drift: { type: 'certificate_pack', label: 'certificate pack', name: hostsOf },
     fixture: 'certificatePacks',
@@ -188,7 +197,7 @@ export const PARTITIONS = {
   firewall_rules: {
     kind: 'zone',
     api: '/zones/{zone_id}/firewall/rules',
-    paging: { kind: 'list', maxPerPage: 100, minPerPage: 5 },
+    paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: {
       table: 'firewall_rules',
       columns: (i) => {
@@ -203,17 +212,14 @@ export const PARTITIONS = {
   filters: {
     kind: 'zone',
     api: '/zones/{zone_id}/filters',
-    paging: { kind: 'list', maxPerPage: 100, minPerPage: 5 },
+    paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: { table: 'filters', columns: (i) => ({ expression: str(i['expression']), paused: bool(i['paused']) }) },
     drift: { type: 'filter', label: 'filter', name: (i, shorten) => text(i['description']) ?? text(i['ref']) ?? (text(i['expression']) && shorten(i['expression'] as string, 80)) },
     fixture: 'filters',
     read: { name: 'filters', refresh: 'zone-changed' },
   },
-  migration_status: {
-    kind: 'zone',
-    api: '/zones/{zone_id}/waf_migration/status',
-    paging: { kind: 'object' },
-    storage: zoneObject,
+  migration_status: zoneObject('/zones/{zone_id}/waf_migration/status', {
+    paging: OBJECT,
     drift: { type: 'migration_status', label: 'migration status' },
     fixture: 'migrationStatus',
     read: {
@@ -223,130 +229,93 @@ export const PARTITIONS = {
       // What the status says is there to read: read or skipped together after it.
       also: ['migration_check', 'migration_config', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'],
     },
-  },
-  migration_check: { kind: 'zone', api: '/zones/{zone_id}/waf_migration/check', paging: { kind: 'object' }, storage: zoneObject, drift: { type: 'migration_check', label: 'migration check' }, fixture: 'migrationCheck' },
-  migration_config: {
-    kind: 'zone',
-    api: '/zones/{zone_id}/waf_migration/config',
-    paging: { kind: 'object' },
-    storage: zoneObject,
-    drift: { type: 'migration_config', label: 'migration configuration' },
-    fixture: 'migrationConfig',
-  },
-  entrypoint: {
-    kind: 'zone',
-    api: '/zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint',
-    paging: { kind: 'object', absentCode: 10003 },
-    storage: zoneObject,
-    drift: { type: 'ruleset_entrypoint', label: 'managed rules entry point', name: (i) => text(i['name']) },
+  }),
+  migration_check: zoneObject('/zones/{zone_id}/waf_migration/check', { paging: OBJECT, drift: { type: 'migration_check', label: 'migration check' }, fixture: 'migrationCheck' }),
+  migration_config: zoneObject('/zones/{zone_id}/waf_migration/config', { paging: OBJECT, drift: { type: 'migration_config', label: 'migration configuration' }, fixture: 'migrationConfig' }),
+  entrypoint: zoneObject('/zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint', {
+    paging: ENTRYPOINT,
+    drift: { type: 'ruleset_entrypoint', label: 'managed rules entry point', name: (i: Item) => text(i['name']) },
     fixture: 'entrypoint',
     read: { name: 'managed rules entry point', refresh: 'ruleset-version' },
-  },
+  }),
   // One partition, one row per setting read (its id), so a changed setting is a change of that row.
   zone_settings: {
     kind: 'zone',
     api: '/zones/{zone_id}/settings/{setting_id}',
     paging: { kind: 'per-setting' },
-    storage: { table: 'zone_objects', itemId: byId },
+    storage: shared('zone_objects'),
     // Each setting is a resource of its own, named by its id: a changed value is field-level drift.
     drift: { type: 'zone_setting', label: 'zone setting', name: (i) => text(i['id']) },
     fixture: 'settings',
     read: { name: 'zone settings', requests: 'GET /zones/{zone_id}/settings/{setting_id} (one call per declared setting)', refresh: 'zone-changed' },
   },
-  dnssec: {
-    kind: 'zone',
-    api: '/zones/{zone_id}/dnssec',
-    paging: { kind: 'object' },
-    storage: zoneObject,
+  dnssec: zoneObject('/zones/{zone_id}/dnssec', {
+    paging: OBJECT,
     drift: { type: 'dnssec', label: 'DNSSEC' },
     fixture: 'dnssec',
     rules: 'object',
     read: { name: 'DNSSEC', refresh: 'date' },
-  },
-  universal_ssl: {
-    kind: 'zone',
-    api: '/zones/{zone_id}/ssl/universal/settings',
-    paging: { kind: 'object' },
-    storage: zoneObject,
+  }),
+  universal_ssl: zoneObject('/zones/{zone_id}/ssl/universal/settings', {
+    paging: OBJECT,
     drift: { type: 'universal_ssl', label: 'universal SSL setting' },
     fixture: 'universalSsl',
     rules: 'object',
     read: { name: 'Universal SSL settings', refresh: 'zone-changed' },
-  },
-  custom_entrypoint: {
-    kind: 'zone',
-    api: '/zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint',
-    paging: { kind: 'object', absentCode: 10003 },
-    storage: zoneObject,
-    drift: { type: 'custom_rules_entrypoint', label: 'custom rules entry point', name: (i) => text(i['name']) },
+  }),
+  custom_entrypoint: zoneObject('/zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint', {
+    paging: ENTRYPOINT,
+    drift: { type: 'custom_rules_entrypoint', label: 'custom rules entry point', name: (i: Item) => text(i['name']) },
     fixture: 'customEntrypoint',
     rules: 'object',
     read: { name: 'custom rules entry point', refresh: 'ruleset-version' },
-  },
+  }),
   // The account's managed-phase entry point as it applies to the zone: read once per account, kept with each zone.
-  account_entrypoint: {
-    kind: 'zone',
-    api: '/accounts/{account_id}/rulesets/phases/http_request_firewall_managed/entrypoint',
-    paging: { kind: 'object', absentCode: 10003 },
-    storage: zoneObject,
-    drift: { type: 'account_ruleset_entrypoint', label: 'account managed rules entry point', name: (i) => text(i['name']) },
+  account_entrypoint: zoneObject('/accounts/{account_id}/rulesets/phases/http_request_firewall_managed/entrypoint', {
+    paging: ENTRYPOINT,
+    drift: { type: 'account_ruleset_entrypoint', label: 'account managed rules entry point', name: (i: Item) => text(i['name']) },
     fixture: 'accountEntrypoint',
     // A token without the account's rulesets permission still audits every zone's own entry point.
     read: { name: 'account managed rules entry point', refresh: 'date', optional: true },
-  },
-  ratelimit_entrypoint: {
-    kind: 'zone',
-    api: '/zones/{zone_id}/rulesets/phases/http_ratelimit/entrypoint',
-    paging: { kind: 'object', absentCode: 10003 },
-    storage: zoneObject,
-    drift: { type: 'ratelimit_entrypoint', label: 'rate limiting rules entry point', name: (i) => text(i['name']) },
+  }),
+  ratelimit_entrypoint: zoneObject('/zones/{zone_id}/rulesets/phases/http_ratelimit/entrypoint', {
+    paging: ENTRYPOINT,
+    drift: { type: 'ratelimit_entrypoint', label: 'rate limiting rules entry point', name: (i: Item) => text(i['name']) },
     fixture: 'rateLimitEntrypoint',
     rules: 'object',
     read: { name: 'rate limiting rules entry point', refresh: 'ruleset-version' },
-  },
-  bot_management: {
-    kind: 'zone',
-    api: '/zones/{zone_id}/bot_management',
-    paging: { kind: 'object' },
-    storage: zoneObject,
+  }),
+  bot_management: zoneObject('/zones/{zone_id}/bot_management', {
+    paging: OBJECT,
     drift: { type: 'bot_management', label: 'bot management settings' },
     fixture: 'botManagement',
     rules: 'object',
     read: { name: 'bot management settings', refresh: 'zone-changed' },
-  },
+  }),
   // Zone-level authenticated origin pulls (`{enabled}`); the global switch and per-hostname pulls are other endpoints.
-  origin_pulls: {
-    kind: 'zone',
-    api: '/zones/{zone_id}/origin_tls_client_auth/settings',
-    paging: { kind: 'object' },
-    storage: zoneObject,
+  origin_pulls: zoneObject('/zones/{zone_id}/origin_tls_client_auth/settings', {
+    paging: OBJECT,
     drift: { type: 'origin_pulls', label: 'authenticated origin pulls setting' },
     fixture: 'originPulls',
     rules: 'object',
     read: { name: 'authenticated origin pulls setting', refresh: 'zone-changed' },
-  },
+  }),
   // Client-side security (formerly Page Shield) settings: `{enabled, use_cloudflare_reporting_endpoint, use_connection_url_path, updated_at}`.
-  page_shield: {
-    kind: 'zone',
-    api: '/zones/{zone_id}/page_shield',
-    paging: { kind: 'object' },
-    storage: zoneObject,
+  page_shield: zoneObject('/zones/{zone_id}/page_shield', {
+    paging: OBJECT,
     drift: { type: 'page_shield', label: 'client-side security settings' },
     fixture: 'pageShield',
     rules: 'object',
     read: { name: 'client-side security settings', refresh: 'zone-changed', optional: true },
-  },
+  }),
   // The security.txt the edge serves for the zone (RFC 9116 fields: contact, expires, encryption, policy...).
-  security_txt: {
-    kind: 'zone',
-    api: '/zones/{zone_id}/security-center/securitytxt',
-    paging: { kind: 'object' },
-    storage: zoneObject,
+  security_txt: zoneObject('/zones/{zone_id}/security-center/securitytxt', {
+    paging: OBJECT,
     drift: { type: 'security_txt', label: 'security.txt' },
     fixture: 'securityTxt',
     rules: 'object',
     read: { name: 'security.txt', refresh: 'zone-changed' },
-  },
+  }),
   // One row per target name resolved for the zone's records (the resolution is part of the scan).
   dns_targets: {
     kind: 'zone',
@@ -361,7 +330,7 @@ export const PARTITIONS = {
   waf_packages: {
     kind: 'zone',
     api: '/zones/{zone_id}/firewall/waf/packages',
-    paging: { kind: 'list', maxPerPage: 100, minPerPage: 5 },
+    paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: {
       table: 'waf_packages',
       columns: (i) => ({ name: str(i['name']), detection_mode: str(i['detection_mode']), sensitivity: str(i['sensitivity']), action_mode: str(i['action_mode']) }),
@@ -372,7 +341,7 @@ export const PARTITIONS = {
   waf_groups: {
     kind: 'zone',
     api: '/zones/{zone_id}/firewall/waf/packages/{package_id}/groups',
-    paging: { kind: 'list', maxPerPage: 100, minPerPage: 5 },
+    paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: {
       table: 'waf_groups',
       // Group ids are unique per package only.
@@ -385,7 +354,7 @@ export const PARTITIONS = {
   waf_rules: {
     kind: 'zone',
     api: '/zones/{zone_id}/firewall/waf/packages/{package_id}/rules',
-    paging: { kind: 'list', maxPerPage: 100, minPerPage: 5 },
+    paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: {
       table: 'waf_rules',
       itemId: (i) => `${str(i['package_id'])}/${byId(i)}`,
@@ -397,7 +366,7 @@ export const PARTITIONS = {
   waf_overrides: {
     kind: 'zone',
     api: '/zones/{zone_id}/firewall/waf/overrides',
-    paging: { kind: 'list', maxPerPage: 100, minPerPage: 5 },
+    paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: { table: 'waf_overrides', columns: (i) => ({ paused: bool(i['paused']) }) },
     drift: { type: 'waf_override', label: 'URI-based override', name: (i) => text(i['description']) ?? (strings(i['urls'])[0] ?? null) },
     fixture: 'wafOverrides',
@@ -408,7 +377,7 @@ export const PARTITIONS = {
     api: '/zones/{zone_id}/rulesets',
     // vendor's API reference: list zone rulesets, per_page 1 to 50.
     paging: { kind: 'cursor', perPage: 50 },
-    storage: { table: 'zone_objects', itemId: byId },
+    storage: shared('zone_objects'),
     crawlerOnly: true,
     read: { name: 'rulesets list', refresh: 'zone-changed' },
   },
@@ -417,8 +386,8 @@ export const PARTITIONS = {
     kind: 'account',
     api: '/accounts/{account_id}/members',
     // vendor's API reference, List Members: per_page 5 to 50 (default 20), page paging.
-    paging: { kind: 'list', maxPerPage: 50, minPerPage: 5 },
-    storage: { table: 'account_objects', itemId: byId, kept: keptMember },
+    paging: list({ maxPerPage: 50, minPerPage: 5 }),
+    storage: { ...shared('account_objects'), kept: keptMember },
     fixture: 'members',
     rules: 'account',
     // A token without Account Settings Read still audits every zone: the rule says unknown for the account.
@@ -429,7 +398,7 @@ export const PARTITIONS = {
     kind: 'account',
     api: '/accounts/{account_id}/alerting/v3/policies',
     paging: { kind: 'whole' },
-    storage: { table: 'account_objects', itemId: byId },
+    storage: shared('account_objects'),
     fixture: 'notificationPolicies',
     rules: 'account',
     read: { name: 'notification policies', refresh: 'date', optional: true },
@@ -440,7 +409,7 @@ export const PARTITIONS = {
     api: '/accounts/{account_id}/security-center/insights',
     // vendor's SDK reference: security center insights list, `per_page` at most 100.
     paging: { kind: 'counted-pages', perPage: 100 },
-    storage: { table: 'account_objects', itemId: byId },
+    storage: shared('account_objects'),
     read: { name: "vendor's security insights", refresh: 'date', optional: true },
   },
   // The account's audit log since the last scan: read to decide what to read again, stores nothing.
