@@ -12,16 +12,8 @@ import {
 import type { QueryValue } from './request.js';
 
 /** A page/per_page list zonewarden reads, with its page limits (the registry's ListPaging). */
-export interface ListEndpoint {
-  /** Path template under the base URL; `{zone_id}` and `{package_id}` are filled in by callers. */
-  template: string;
-  maxPerPage: number;
-  minPerPage: number;
-  /** The page size a crawl asks for when it is below the maximum (ListPaging.crawlPerPage). */
-  crawlPerPage?: number;
-  /** Query every read of this list needs. */
-  query?: Record<string, QueryValue>;
-}
+/** A page/per_page list zonewarden reads: its path template (`{zone_id}`, `{package_id}` filled in by callers) and page limits (the registry's ListPaging). */
+export type ListEndpoint = Omit<ListPaging, 'kind' | 'query'> & { template: string; query?: Record<string, QueryValue> };
 
 type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
 const camel = (s: string) => s.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
@@ -91,13 +83,16 @@ export type { ResolvedRead };
 export const ACCOUNT_READS = apiOf(partitionsWhere((s) => s.rules === 'account') as DeclarableAccountRead[]);
 export type AccountRead = DeclarableAccountRead;
 
+/** The partitions a rule may declare by name in `meta.reads` (besides `setting:<id>`), in the registry's order. */
+export const DECLARABLE_READS = partitionsWhere((s) => s.rules !== undefined) as Array<DeclarableObject | ResolvedRead | AccountRead>;
+
 /** What a rule declares it needs read beyond the zone's lists: `setting:<id>`, an object of ZONE_OBJECT_READS, one of RESOLVED_READS, or an account read (ACCOUNT_READS). */
 export type ZoneRead = `setting:${ZoneSetting}` | keyof typeof ZONE_OBJECT_READS | ResolvedRead | AccountRead;
 
 export function isZoneRead(value: unknown): value is ZoneRead {
   if (typeof value !== 'string') return false;
   if (value.startsWith('setting:')) return (ZONE_SETTINGS as readonly string[]).includes(value.slice(8));
-  return Object.hasOwn(ZONE_OBJECT_READS, value) || Object.hasOwn(ACCOUNT_READS, value) || (RESOLVED_READS as readonly string[]).includes(value);
+  return (DECLARABLE_READS as readonly string[]).includes(value);
 }
 
 /** The extra reads of a scan: the union of what the rules declare, settings in table order. */

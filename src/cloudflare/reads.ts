@@ -125,9 +125,9 @@ const OBJECT = { kind: 'object' } as const;
 /** 10003: the phase has no entry point yet (vendor docs: rulesets API, entry point of a phase). */
 const ENTRYPOINT = { kind: 'object', absentCode: 10003 } as const;
 
-/** A single object of the zone: its partition's only row in zone_objects. */
-function zoneObject<const T extends Omit<PartitionSpec, 'kind' | 'api' | 'storage'>>(api: string, rest: T) {
-  return { kind: 'zone', api, storage: { table: 'zone_objects' }, ...rest } as const;
+/** A single object of the zone (paged as OBJECT unless told): its partition's only row in zone_objects. */
+function zoneObject<const T extends Omit<PartitionSpec, 'kind' | 'api' | 'storage' | 'paging'> & { paging?: Paging }>(api: string, rest: T) {
+  return { kind: 'zone', api, paging: OBJECT, storage: { table: 'zone_objects' }, ...rest } as const;
 }
 
 /** The certificate packs' hosts, as drift names a pack (and a certificate). */
@@ -219,7 +219,6 @@ export const PARTITIONS = {
     read: { name: 'filters', refresh: 'zone-changed' },
   },
   migration_status: zoneObject('/zones/{zone_id}/waf_migration/status', {
-    paging: OBJECT,
     drift: { type: 'migration_status', label: 'migration status' },
     fixture: 'migrationStatus',
     read: {
@@ -230,8 +229,8 @@ export const PARTITIONS = {
       also: ['migration_check', 'migration_config', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'],
     },
   }),
-  migration_check: zoneObject('/zones/{zone_id}/waf_migration/check', { paging: OBJECT, drift: { type: 'migration_check', label: 'migration check' }, fixture: 'migrationCheck' }),
-  migration_config: zoneObject('/zones/{zone_id}/waf_migration/config', { paging: OBJECT, drift: { type: 'migration_config', label: 'migration configuration' }, fixture: 'migrationConfig' }),
+  migration_check: zoneObject('/zones/{zone_id}/waf_migration/check', { drift: { type: 'migration_check', label: 'migration check' }, fixture: 'migrationCheck' }),
+  migration_config: zoneObject('/zones/{zone_id}/waf_migration/config', { drift: { type: 'migration_config', label: 'migration configuration' }, fixture: 'migrationConfig' }),
   entrypoint: zoneObject('/zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint', {
     paging: ENTRYPOINT,
     drift: { type: 'ruleset_entrypoint', label: 'managed rules entry point', name: (i: Item) => text(i['name']) },
@@ -250,14 +249,12 @@ export const PARTITIONS = {
     read: { name: 'zone settings', requests: 'GET /zones/{zone_id}/settings/{setting_id} (one call per declared setting)', refresh: 'zone-changed' },
   },
   dnssec: zoneObject('/zones/{zone_id}/dnssec', {
-    paging: OBJECT,
     drift: { type: 'dnssec', label: 'DNSSEC' },
     fixture: 'dnssec',
     rules: 'object',
     read: { name: 'DNSSEC', refresh: 'date' },
   }),
   universal_ssl: zoneObject('/zones/{zone_id}/ssl/universal/settings', {
-    paging: OBJECT,
     drift: { type: 'universal_ssl', label: 'universal SSL setting' },
     fixture: 'universalSsl',
     rules: 'object',
@@ -286,7 +283,6 @@ export const PARTITIONS = {
     read: { name: 'rate limiting rules entry point', refresh: 'ruleset-version' },
   }),
   bot_management: zoneObject('/zones/{zone_id}/bot_management', {
-    paging: OBJECT,
     drift: { type: 'bot_management', label: 'bot management settings' },
     fixture: 'botManagement',
     rules: 'object',
@@ -294,7 +290,6 @@ export const PARTITIONS = {
   }),
   // Zone-level authenticated origin pulls (`{enabled}`); the global switch and per-hostname pulls are other endpoints.
   origin_pulls: zoneObject('/zones/{zone_id}/origin_tls_client_auth/settings', {
-    paging: OBJECT,
     drift: { type: 'origin_pulls', label: 'authenticated origin pulls setting' },
     fixture: 'originPulls',
     rules: 'object',
@@ -302,7 +297,6 @@ export const PARTITIONS = {
   }),
   // Client-side security (formerly Page Shield) settings: `{enabled, use_cloudflare_reporting_endpoint, use_connection_url_path, updated_at}`.
   page_shield: zoneObject('/zones/{zone_id}/page_shield', {
-    paging: OBJECT,
     drift: { type: 'page_shield', label: 'client-side security settings' },
     fixture: 'pageShield',
     rules: 'object',
@@ -310,7 +304,6 @@ export const PARTITIONS = {
   }),
   // The security.txt the edge serves for the zone (RFC 9116 fields: contact, expires, encryption, policy...).
   security_txt: zoneObject('/zones/{zone_id}/security-center/securitytxt', {
-    paging: OBJECT,
     drift: { type: 'security_txt', label: 'security.txt' },
     fixture: 'securityTxt',
     rules: 'object',
