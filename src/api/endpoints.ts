@@ -63,8 +63,16 @@ export type ZoneSetting = (typeof ZONE_SETTINGS)[number];
 
 const apiOf = <P extends Partition>(partitions: readonly P[]) => Object.fromEntries(partitions.map((p) => [p, specOf(p).api!])) as Readonly<Record<P, string>>;
 
-/** The per-zone single objects a rule may declare it reads, besides the settings, with their API paths (the registry's `rules: 'object'`). */
-export const ZONE_OBJECT_READS = apiOf(partitionsWhere((s) => s.rules === 'object') as DeclarableObject[]);
+/**
+ * The per-zone single objects a rule may declare it reads, besides the settings, with their API
+ * paths (the registry's `rules: 'object'`), in the order ZoneReads and the scan summary's
+ * `declaredReads` list them: the registry's, but for the rate limiting entry point, listed after
+ * origin pulls since it was added (the registry keeps drift's order, with the other entry points).
+ */
+const declarableObjects = partitionsWhere((s) => s.rules === 'object') as DeclarableObject[];
+const rateLimiting = declarableObjects.splice(declarableObjects.indexOf('ratelimit_entrypoint'), 1);
+declarableObjects.splice(declarableObjects.indexOf('origin_pulls') + 1, 0, ...rateLimiting);
+export const ZONE_OBJECT_READS = apiOf(declarableObjects);
 
 /**
  * What a rule may declare that the scan works out itself, with no API call: `dns_targets`, the

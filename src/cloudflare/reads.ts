@@ -87,7 +87,7 @@ export interface DriftIdentity {
 export type RuleRead = 'object' | 'account' | 'resolved';
 
 /** The declaration of a read (the crawler's module does it), on the partition whose read it is. */
-export interface ReadDeclaration {
+export interface ReadEntry {
   /** A name for people (docs/scanning.md, the calls table). */
   name: string;
   refresh: Refresh;
@@ -113,7 +113,7 @@ export interface PartitionSpec {
   /** The field of the rule fixture (FixtureZone, or FixtureSpec for the user's and accounts' partitions) that describes it. */
   fixture?: string;
   rules?: RuleRead;
-  read?: ReadDeclaration;
+  read?: ReadEntry;
   /** Stored for the crawler's next scan alone (what it need not read again), not served to rules. */
   crawlerOnly?: true;
 }
@@ -448,12 +448,12 @@ export type ResolvedRead = PartitionsWith<{ rules: 'resolved' }>;
 /** The zone's partitions stored in zone_objects and served to rules: one row each (a setting, a DNS target: one row each of those). */
 export type ZoneObjectPartition = Exclude<PartitionsWith<{ kind: 'zone'; storage: { table: 'zone_objects' } }>, PartitionsWith<{ crawlerOnly: true }>>;
 /** The partitions that lead a read of the crawler's. */
-export type ReadPartition = PartitionsWith<{ read: ReadDeclaration }>;
+export type ReadPartition = PartitionsWith<{ read: ReadEntry }>;
 
 export const ZONE_OBJECT_PARTITIONS = partitionsWhere((s) => s.kind === 'zone' && s.storage?.table === 'zone_objects' && !s.crawlerOnly) as ZoneObjectPartition[];
 
 /** A read's declaration as the crawler and docs/scanning.md go by it. */
-export interface DeclaredRead {
+export interface ReadDeclaration {
   name: string;
   /** What it requests (a template), for the calls table. */
   endpoint: string;
@@ -466,7 +466,7 @@ export interface DeclaredRead {
 }
 
 /** The declaration of the read led by a partition. */
-export function declaredRead(lead: ReadPartition): DeclaredRead {
+export function declaredRead(lead: ReadPartition): ReadDeclaration {
   const spec = specOf(lead);
   const read = spec.read!;
   return {

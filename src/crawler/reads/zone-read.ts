@@ -1,7 +1,7 @@
 import type { ApiClient } from '../../api/client.js';
 import type { LIST_ENDPOINTS, ListEndpoint, ZoneReads } from '../../api/endpoints.js';
 import type { PagedList } from '../../api/paginate.js';
-import type { DeclaredRead } from '../../cloudflare/reads.js';
+import type { ReadDeclaration } from '../../cloudflare/reads.js';
 import type { Endpoint, PartitionKind } from '../../snapshot/tables.js';
 import type { PartitionWriter } from '../../snapshot/writer.js';
 import type { StoredZone } from '../stored-zone.js';
@@ -160,7 +160,7 @@ export function carriedWhole(kit: ReadKit, zone: ZoneItem, partitions: readonly 
 }
 
 /** A read: its declaration from the registry (declaredRead), and how it reads. */
-export interface ZoneRead extends DeclaredRead {
+export interface ZoneRead extends ReadDeclaration {
   /** For `date` reads: whether stored data asks for a read tonight although the zone did not change. */
   dueByDate?(facts: ZoneFacts): boolean;
   /**
