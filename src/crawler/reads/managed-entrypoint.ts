@@ -3,8 +3,6 @@ import { readEntrypoint } from './entrypoint.js';
 import { migration } from './migration.js';
 import type { ZoneFacts, ZoneRead } from './zone-read.js';
 
-const PHASE = 'http_request_firewall_managed';
-
 /**
  * The managed-rules phase entry point of every paid zone and of any zone that has started
  * migrating: a zone created since 2022 has the new managed rules from birth, and any zone's entry
@@ -15,7 +13,7 @@ export const managedEntrypoint: ZoneRead = {
   ...declaredRead('entrypoint'),
   decidedBy: [migration],
   async run(kit, facts) {
-    if (hasManagedPhase(facts)) return readEntrypoint(kit, facts, 'entrypoint', PHASE);
+    if (hasManagedPhase(facts)) return readEntrypoint(kit, facts, 'entrypoint');
     kit.skip(facts.zone, 'entrypoint', "a Free zone that has not started migrating: its free managed ruleset is the vendor's to deploy");
   },
 };

@@ -2,14 +2,18 @@ import { declaredRead, fillPath, PARTITIONS, type DeclarableObject, type ReadPar
 import { readEntrypoint } from './entrypoint.js';
 import type { ZoneRead } from './zone-read.js';
 
-/** A zone's single object a rule may declare (`meta.reads`): read when tonight's rules declare it, at its registry path. */
+/**
+ * A zone's single object a rule may declare (`meta.reads`): read when tonight's rules declare it,
+ * at its registry path; a phase entry point by its version in the rulesets list (readEntrypoint).
+ */
 function declaredObject(partition: DeclarableObject & ReadPartition, more: Partial<ZoneRead> = {}): ZoneRead {
   return {
     ...declaredRead(partition),
     ...more,
-    async run(kit, { zone }) {
+    async run(kit, facts) {
       if (!kit.reads?.objects.includes(partition)) return;
-      await kit.readObject(zone, partition, fillPath(PARTITIONS[partition].api, { zone_id: zone.id }));
+      if (partition === 'custom_entrypoint' || partition === 'ratelimit_entrypoint') return readEntrypoint(kit, facts, partition);
+      await kit.readObject(facts.zone, partition, fillPath(PARTITIONS[partition].api, { zone_id: facts.zone.id }));
     },
   };
 }
@@ -23,13 +27,7 @@ export const dnssec = declaredObject('dnssec', { dueByDate: ({ stored }) => stor
 export const universalSsl = declaredObject('universal_ssl');
 
 /** The custom rules phase entry point, by its version in the rulesets list. */
-export const customEntrypoint: ZoneRead = {
-  ...declaredRead('custom_entrypoint'),
-  async run(kit, facts) {
-    if (!kit.reads?.objects.includes('custom_entrypoint')) return;
-    await readEntrypoint(kit, facts, 'custom_entrypoint', 'http_request_firewall_custom');
-  },
-};
+export const customEntrypoint = declaredObject('custom_entrypoint');
 
 /**
  * The zone's bot settings (Bot Fight Mode, Super Bot Fight Mode or Bot Management, by plan): one
@@ -41,13 +39,7 @@ export const botManagement = declaredObject('bot_management');
 export const originPulls = declaredObject('origin_pulls');
 
 /** The rate limiting rules phase entry point (`http_ratelimit`), by its version in the rulesets list. */
-export const ratelimitEntrypoint: ZoneRead = {
-  ...declaredRead('ratelimit_entrypoint'),
-  async run(kit, facts) {
-    if (!kit.reads?.objects.includes('ratelimit_entrypoint')) return;
-    await readEntrypoint(kit, facts, 'ratelimit_entrypoint', 'http_ratelimit');
-  },
-};
+export const ratelimitEntrypoint = declaredObject('ratelimit_entrypoint');
 
 /**
  * Client-side security (formerly Page Shield): one settings object every zone has, `enabled` false
