@@ -250,21 +250,18 @@ export const PARTITIONS = {
   },
   dnssec: zoneObject('/zones/{zone_id}/dnssec', {
     drift: { type: 'dnssec', label: 'DNSSEC' },
-    fixture: 'dnssec',
-    rules: 'object',
+    fixture: 'dnssec', rules: 'object',
     read: { name: 'DNSSEC', refresh: 'date' },
   }),
   universal_ssl: zoneObject('/zones/{zone_id}/ssl/universal/settings', {
     drift: { type: 'universal_ssl', label: 'universal SSL setting' },
-    fixture: 'universalSsl',
-    rules: 'object',
+    fixture: 'universalSsl', rules: 'object',
     read: { name: 'Universal SSL settings', refresh: 'zone-changed' },
   }),
   custom_entrypoint: zoneObject('/zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint', {
     paging: ENTRYPOINT,
     drift: { type: 'custom_rules_entrypoint', label: 'custom rules entry point', name: (i: Item) => text(i['name']) },
-    fixture: 'customEntrypoint',
-    rules: 'object',
+    fixture: 'customEntrypoint', rules: 'object',
     read: { name: 'custom rules entry point', refresh: 'ruleset-version' },
   }),
   // The account's managed-phase entry point as it applies to the zone: read once per account, kept with each zone.
@@ -278,35 +275,30 @@ export const PARTITIONS = {
   ratelimit_entrypoint: zoneObject('/zones/{zone_id}/rulesets/phases/http_ratelimit/entrypoint', {
     paging: ENTRYPOINT,
     drift: { type: 'ratelimit_entrypoint', label: 'rate limiting rules entry point', name: (i: Item) => text(i['name']) },
-    fixture: 'rateLimitEntrypoint',
-    rules: 'object',
+    fixture: 'rateLimitEntrypoint', rules: 'object',
     read: { name: 'rate limiting rules entry point', refresh: 'ruleset-version' },
   }),
   bot_management: zoneObject('/zones/{zone_id}/bot_management', {
     drift: { type: 'bot_management', label: 'bot management settings' },
-    fixture: 'botManagement',
-    rules: 'object',
+    fixture: 'botManagement', rules: 'object',
     read: { name: 'bot management settings', refresh: 'zone-changed' },
   }),
   // Zone-level authenticated origin pulls (`{enabled}`); the global switch and per-hostname pulls are other endpoints.
   origin_pulls: zoneObject('/zones/{zone_id}/origin_tls_client_auth/settings', {
     drift: { type: 'origin_pulls', label: 'authenticated origin pulls setting' },
-    fixture: 'originPulls',
-    rules: 'object',
+    fixture: 'originPulls', rules: 'object',
     read: { name: 'authenticated origin pulls setting', refresh: 'zone-changed' },
   }),
   // Client-side security (formerly Page Shield) settings: `{enabled, use_cloudflare_reporting_endpoint, use_connection_url_path, updated_at}`.
   page_shield: zoneObject('/zones/{zone_id}/page_shield', {
     drift: { type: 'page_shield', label: 'client-side security settings' },
-    fixture: 'pageShield',
-    rules: 'object',
+    fixture: 'pageShield', rules: 'object',
     read: { name: 'client-side security settings', refresh: 'zone-changed', optional: true },
   }),
   // The security.txt the edge serves for the zone (RFC 9116 fields: contact, expires, encryption, policy...).
   security_txt: zoneObject('/zones/{zone_id}/security-center/securitytxt', {
     drift: { type: 'security_txt', label: 'security.txt' },
-    fixture: 'securityTxt',
-    rules: 'object',
+    fixture: 'securityTxt', rules: 'object',
     read: { name: 'security.txt', refresh: 'zone-changed' },
   }),
   // One row per target name resolved for the zone's records (the resolution is part of the scan).
@@ -316,18 +308,14 @@ export const PARTITIONS = {
     paging: { kind: 'dns' },
     storage: { table: 'zone_objects', itemId: (i) => str(i['name']) ?? JSON.stringify(i) },
     drift: { type: 'dns_target', label: 'DNS target resolution', name: (i) => text(i['name']) },
-    fixture: 'dnsTargets',
-    rules: 'resolved',
+    fixture: 'dnsTargets', rules: 'resolved',
     read: { name: 'DNS target resolution', requests: 'DNS (type CNAME questions for the targets of CNAME, MX, NS and SRV records)', refresh: 'date' },
   },
   waf_packages: {
     kind: 'zone',
     api: '/zones/{zone_id}/firewall/waf/packages',
     paging: list({ maxPerPage: 100, minPerPage: 5 }),
-    storage: {
-      table: 'waf_packages',
-      columns: (i) => ({ name: str(i['name']), detection_mode: str(i['detection_mode']), sensitivity: str(i['sensitivity']), action_mode: str(i['action_mode']) }),
-    },
+    storage: { table: 'waf_packages', columns: (i) => ({ name: str(i['name']), detection_mode: str(i['detection_mode']), sensitivity: str(i['sensitivity']), action_mode: str(i['action_mode']) }) },
     drift: { type: 'waf_package', label: 'WAF package', name: (i) => text(i['name']) },
     fixture: 'wafPackages',
   },
@@ -381,8 +369,7 @@ export const PARTITIONS = {
     // vendor's API reference, List Members: per_page 5 to 50 (default 20), page paging.
     paging: list({ maxPerPage: 50, minPerPage: 5 }),
     storage: { ...shared('account_objects'), kept: keptMember },
-    fixture: 'members',
-    rules: 'account',
+    fixture: 'members', rules: 'account',
     // A token without Account Settings Read still audits every zone: the rule says unknown for the account.
     read: { name: 'account members', refresh: 'date', optional: true },
   },
@@ -392,8 +379,7 @@ export const PARTITIONS = {
     api: '/accounts/{account_id}/alerting/v3/policies',
     paging: { kind: 'whole' },
     storage: shared('account_objects'),
-    fixture: 'notificationPolicies',
-    rules: 'account',
+    fixture: 'notificationPolicies', rules: 'account',
     read: { name: 'notification policies', refresh: 'date', optional: true },
   },
   // The open insights of the vendor's own scanner (Security Insights), one row per issue, kept with the account.
