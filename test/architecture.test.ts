@@ -21,7 +21,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   common: [],
   cloudflare: [],
   config: ['common'],
-  api: ['common', 'config'],
+  api: ['common', 'cloudflare', 'config'],
   snapshot: ['common', 'cloudflare', 'api/endpoints.ts'],
   crawler: ['common', 'cloudflare', 'config', 'api', 'snapshot'],
   policy: ['common', 'cloudflare', 'config', 'api/endpoints.ts', 'snapshot'],

@@ -1,48 +1,32 @@
+import {
+  fillPath,
+  partitionsWhere,
+  specOf,
+  type DeclarableAccountRead,
+  type DeclarableObject,
+  type ListPaging,
+  type ListPartition,
+  type Partition,
+  type ResolvedRead,
+} from '../cloudflare/reads.js';
 import type { QueryValue } from './request.js';
 
-/**
- * The list endpoints zonewarden reads, with each one's page limits (docs/api-surface.md): lists ask for
- * the largest page so a full crawl makes the fewest calls.
- */
-export interface ListEndpoint {
-  /** Path template under the base URL; `{zone_id}` and `{package_id}` are filled in by callers. */
-  template: string;
-  maxPerPage: number;
-  minPerPage: number;
-  /**
-   * The page size a crawl asks for when it is below the maximum. DNS allows 5,000,000 a page, but
-   * a 100,000-record page is some 40 MB of JSON held at once; pages of 5,000 keep a scan's memory
-   * flat for a few extra calls on the largest zones only.
-   */
-  crawlPerPage?: number;
-  /** Query every read of this list needs (e.g. every certificate pack status, not only active). */
-  query?: Record<string, QueryValue>;
-}
+/** A page/per_page list zonewarden reads, with its page limits (the registry's ListPaging). */
+/** A page/per_page list zonewarden reads: its path template (`{zone_id}`, `{package_id}` filled in by callers) and page limits (the registry's ListPaging). */
+export type ListEndpoint = Omit<ListPaging, 'kind' | 'query'> & { template: string; query?: Record<string, QueryValue> };
 
-export const LIST_ENDPOINTS = {
-  accounts: { template: '/accounts', maxPerPage: 50, minPerPage: 5 },
-  zones: { template: '/zones', maxPerPage: 50, minPerPage: 5 },
-  dnsRecords: { template: '/zones/{zone_id}/dns_records', maxPerPage: 5_000_000, minPerPage: 1, crawlPerPage: 5000 },
-  // Every status, not only active packs: `status=all` is what the API reads, `ssl_status=all` what
-  // the spec names; each side ignores the other's.
-  certificatePacks: { template: '/zones/{zone_id}/ssl/certificate_packs', maxPerPage: 50, minPerPage: 5, query: { status: 'all', ssl_status: 'all' } },
-  firewallRules: { template: '/zones/{zone_id}/firewall/rules', maxPerPage: 100, minPerPage: 5 },
-  filters: { template: '/zones/{zone_id}/filters', maxPerPage: 100, minPerPage: 5 },
-  wafPackages: { template: '/zones/{zone_id}/firewall/waf/packages', maxPerPage: 100, minPerPage: 5 },
-  wafGroups: { template: '/zones/{zone_id}/firewall/waf/packages/{package_id}/groups', maxPerPage: 100, minPerPage: 5 },
-  wafRules: { template: '/zones/{zone_id}/firewall/waf/packages/{package_id}/rules', maxPerPage: 100, minPerPage: 5 },
-  wafOverrides: { template: '/zones/{zone_id}/firewall/waf/overrides', maxPerPage: 100, minPerPage: 5 },
-  // vendor's API reference, List Members: per_page 5 to 50 (default 20), page paging.
-  accountMembers: { template: '/accounts/{account_id}/members', maxPerPage: 50, minPerPage: 5 },
-} as const satisfies Record<string, ListEndpoint>;
+type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+const camel = (s: string) => s.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
 
-export function fillPath(template: string, params: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const v = params[name];
-    if (v === undefined) throw new Error(`path ${template} needs ${name}`);
-    return encodeURIComponent(v);
-  });
-}
+/** The registry's page/per_page lists by their camel-cased partition name (`dnsRecords`), as the crawler and the write commands ask for them. */
+export const LIST_ENDPOINTS = Object.fromEntries(
+  partitionsWhere((s) => s.paging.kind === 'list').map((p) => {
+    const { kind: _, ...limits } = specOf(p).paging as ListPaging;
+    return [camel(p), { template: specOf(p).api!, ...limits }];
+  }),
+) as { readonly [P in ListPartition as Camel<P>]: ListEndpoint };
+
+export { fillPath };
 
 /** The known list endpoint a concrete path belongs to, e.g. for `zonewarden api --paginate`. */
 export function endpointForPath(path: string): ListEndpoint | undefined {
@@ -77,29 +61,26 @@ export const ZONE_SETTINGS = [
 ] as const;
 export type ZoneSetting = (typeof ZONE_SETTINGS)[number];
 
-/** The per-zone single objects a rule may declare it reads, besides the settings. */
-export const ZONE_OBJECT_READS = {
-  dnssec: '/zones/{zone_id}/dnssec',
-  universal_ssl: '/zones/{zone_id}/ssl/universal/settings',
-  custom_entrypoint: '/zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint',
-  bot_management: '/zones/{zone_id}/bot_management',
-  // Zone-level authenticated origin pulls (`{enabled}`); the global switch and per-hostname pulls are other endpoints.
-  origin_pulls: '/zones/{zone_id}/origin_tls_client_auth/settings',
-  ratelimit_entrypoint: '/zones/{zone_id}/rulesets/phases/http_ratelimit/entrypoint',
-  // Client-side security (formerly Page Shield) settings: `{enabled, use_cloudflare_reporting_endpoint, use_connection_url_path, updated_at}`.
-  page_shield: '/zones/{zone_id}/page_shield',
-  // The security.txt the edge serves for the zone (RFC 9116 fields: contact, expires, encryption, policy...).
-  security_txt: '/zones/{zone_id}/security-center/securitytxt',
-} as const;
+const apiOf = <P extends Partition>(partitions: readonly P[]) => Object.fromEntries(partitions.map((p) => [p, specOf(p).api!])) as Readonly<Record<P, string>>;
+
+/**
+ * The per-zone single objects a rule may declare it reads, besides the settings, with their API
+ * paths (the registry's `rules: 'object'`), in the order ZoneReads and the scan summary's
+ * `declaredReads` list them: the registry's, but for the rate limiting entry point, listed after
+ * origin pulls since it was added (the registry keeps drift's order, with the other entry points).
+ */
+const declarableObjects = partitionsWhere((s) => s.rules === 'object') as DeclarableObject[];
+const rateLimiting = declarableObjects.splice(declarableObjects.indexOf('ratelimit_entrypoint'), 1);
+declarableObjects.splice(declarableObjects.indexOf('origin_pulls') + 1, 0, ...rateLimiting);
+export const ZONE_OBJECT_READS = apiOf(declarableObjects);
 
 /**
  * What a rule may declare that the scan works out itself, with no API call: `dns_targets`, the
  * names the zone's CNAME, MX, NS and SRV records point at, resolved through DNS (src/crawler/resolve/).
  */
-export const RESOLVED_READS = ['dns_targets'] as const;
-export type ResolvedRead = (typeof RESOLVED_READS)[number];
+export const RESOLVED_READS = partitionsWhere((s) => s.rules === 'resolved') as ResolvedRead[];
+export type { ResolvedRead };
 
-/**
 /**
  * What a rule may declare of an account: read once per account with a zone in the scan (not per
  * zone), stored in `account_objects` one row per item. `account_members`: the account's members
@@ -107,11 +88,11 @@ export type ResolvedRead = (typeof RESOLVED_READS)[number];
  * /accounts/{account_id}/members`, paged). `notification_policies`: which alerts reach someone
  * (`alert_type`, `enabled`, `filters`, `mechanisms`; one answer, unpaged).
  */
-export const ACCOUNT_READS = {
-  account_members: LIST_ENDPOINTS.accountMembers.template,
-  notification_policies: '/accounts/{account_id}/alerting/v3/policies',
-} as const;
-export type AccountRead = keyof typeof ACCOUNT_READS;
+export const ACCOUNT_READS = apiOf(partitionsWhere((s) => s.rules === 'account') as DeclarableAccountRead[]);
+export type AccountRead = DeclarableAccountRead;
+
+/** The partitions a rule may declare by name in `meta.reads` (besides `setting:<id>`), in the registry's order. */
+export const DECLARABLE_READS = partitionsWhere((s) => s.rules !== undefined) as Array<DeclarableObject | ResolvedRead | AccountRead>;
 
 /** What a rule declares it needs read beyond the zone's lists: `setting:<id>`, an object of ZONE_OBJECT_READS, one of RESOLVED_READS, or an account read (ACCOUNT_READS). */
 export type ZoneRead = `setting:${ZoneSetting}` | keyof typeof ZONE_OBJECT_READS | ResolvedRead | AccountRead;
@@ -119,7 +100,7 @@ export type ZoneRead = `setting:${ZoneSetting}` | keyof typeof ZONE_OBJECT_READS
 export function isZoneRead(value: unknown): value is ZoneRead {
   if (typeof value !== 'string') return false;
   if (value.startsWith('setting:')) return (ZONE_SETTINGS as readonly string[]).includes(value.slice(8));
-  return Object.hasOwn(ZONE_OBJECT_READS, value) || Object.hasOwn(ACCOUNT_READS, value) || (RESOLVED_READS as readonly string[]).includes(value);
+  return (DECLARABLE_READS as readonly string[]).includes(value);
 }
 
 /** The extra reads of a scan: the union of what the rules declare, settings in table order. */

@@ -1,4 +1,4 @@
-import { isZoneRead, zoneReadsOf, type ZoneReads } from '../api/endpoints.js';
+import { DECLARABLE_READS, isZoneRead, zoneReadsOf, type ZoneReads } from '../api/endpoints.js';
 import { ZonewardenError } from '../common/errors.js';
 import { didYouMean } from '../common/did-you-mean.js';
 import { controlProblems } from './compliance.js';
@@ -68,7 +68,7 @@ export function ruleProblems(rule: AnyRule): string[] {
     if (malformed || new Set(taken).size !== taken.length) problems.push('meta.optionsFrom must name a rule and options this rule has (or a list of them, each option from one rule)');
   }
   if (m.reads !== undefined && (!Array.isArray(m.reads) || !m.reads.every(isZoneRead))) {
-    problems.push('meta.reads must list zone reads such as setting:ssl (any known setting id), dnssec, universal_ssl, custom_entrypoint, ratelimit_entrypoint, bot_management, origin_pulls, page_shield, security_txt, dns_targets, account_members or notification_policies');
+    problems.push(`meta.reads must list zone reads such as setting:ssl (any known setting id), ${DECLARABLE_READS.slice(0, -1).join(', ')} or ${DECLARABLE_READS.at(-1)}`);
   }
   problems.push(...controlProblems(m.controls));
   if (typeof rule.check !== 'function') problems.push('check must be a function');

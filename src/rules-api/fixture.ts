@@ -1,3 +1,4 @@
+import { partitionsWhere, specOf, type FixtureNames } from '../cloudflare/reads.js';
 import { openSnapshot, type Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
 import type { Endpoint } from '../snapshot/tables.js';
@@ -113,20 +114,18 @@ export interface Fixture {
   reader: SnapshotReader;
 }
 
-const ZONE_ENDPOINTS: Array<[Endpoint, keyof FixtureZone, 'list' | 'object']> = [
-  ['dns_records', 'dnsRecords', 'list'],
-  ['certificate_packs', 'certificatePacks', 'list'],
-  ['firewall_rules', 'firewallRules', 'list'],
-  ['filters', 'filters', 'list'],
-  ['migration_status', 'migrationStatus', 'object'],
-  ['migration_check', 'migrationCheck', 'object'],
-  ['migration_config', 'migrationConfig', 'object'],
-  ['entrypoint', 'entrypoint', 'object'],
-  ['waf_packages', 'wafPackages', 'list'],
-  ['waf_groups', 'wafGroups', 'list'],
-  ['waf_rules', 'wafRules', 'list'],
-  ['waf_overrides', 'wafOverrides', 'list'],
-];
+/**
+ * The zone's partitions a FixtureZone field describes as answered (the registry's fixture names),
+ * besides the zone itself and its settings, which are written their own way.
+ */
+// Each fixture name of the registry is a field of FixtureZone or FixtureSpec (this fails to compile otherwise).
+true satisfies FixtureNames<'zone'> extends keyof FixtureZone ? (FixtureNames<'user' | 'account'> extends keyof FixtureSpec ? true : never) : never;
+
+const ZONE_FIXTURES = partitionsWhere((s, p) => s.kind === 'zone' && s.fixture !== undefined && p !== 'zone_settings').map((partition) => ({
+  partition,
+  key: specOf(partition).fixture as keyof FixtureZone,
+  object: specOf(partition).paging.kind === 'object',
+}));
 
 /**
  * A setting value meaning the plan does not offer the setting: the API answers it with 200 and
@@ -144,18 +143,6 @@ export class LockedSetting {
 }
 export const locked = (value: unknown): LockedSetting => new LockedSetting(value);
 
-const SECURITY_OBJECTS: Array<[Endpoint, 'dnssec' | 'universalSsl' | 'customEntrypoint' | 'accountEntrypoint' | 'botManagement' | 'originPulls' | 'rateLimitEntrypoint' | 'pageShield' | 'securityTxt']> = [
-  ['dnssec', 'dnssec'],
-  ['universal_ssl', 'universalSsl'],
-  ['custom_entrypoint', 'customEntrypoint'],
-  ['account_entrypoint', 'accountEntrypoint'],
-  ['bot_management', 'botManagement'],
-  ['origin_pulls', 'originPulls'],
-  ['ratelimit_entrypoint', 'rateLimitEntrypoint'],
-  ['page_shield', 'pageShield'],
-  ['security_txt', 'securityTxt'],
-];
-
 const DEFAULT_ACCOUNT = { id: 'acc0000000000000000000000000000a', name: 'Example Org', type: 'standard' };
 
 export function zoneIdOf(name: string): string {
@@ -170,6 +157,14 @@ function defaults(zone: FixtureZone): Partial<FixtureZone> {
     migrationCheck: { compatible: true, migration_state: 'start' },
     migrationConfig: { name: 'default', rules: [] },
     entrypoint: null,
+    dnsRecords: [],
+    certificatePacks: [],
+    firewallRules: [],
+    filters: [],
+    wafPackages: [],
+    wafGroups: [],
+    wafRules: [],
+    wafOverrides: [],
     unread: zone.plan === 'enterprise' ? {} : { waf_overrides: 'skipped' },
   };
 }
@@ -215,7 +210,8 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
   }
 
   for (const zone of spec.zones ?? []) {
-    const z = { ...defaults(zone), ...zone, unread: { ...defaults(zone).unread, ...zone.unread } };
+    const given = defaults(zone);
+    const z = { ...given, ...zone, unread: { ...given.unread, ...zone.unread } };
     const id = z.id ?? zoneIdOf(z.name);
     const accountId = z.account ?? (accounts[0]?.['id'] as string);
     const plan = z.plan === undefined ? 'pro' : z.plan;
@@ -231,17 +227,6 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
         ...(z.developmentMode === undefined ? {} : { development_mode: z.developmentMode }),
       },
     ], z.unread.zone);
-    for (const [endpoint, key, shape] of ZONE_ENDPOINTS) {
-      const value = z[key] as Item[] | Item | null | undefined;
-      const unread = z.unread[endpoint];
-      if (shape === 'list') writeList('zone', id, endpoint, (value as Item[] | undefined) ?? [], unread);
-      else
-        end('zone', id, endpoint, unread, (p) => {
-          if (value === null || value === undefined) return 0;
-          p.write([value]);
-          return 1;
-        });
-    }
     if (z.settings !== undefined || z.unread.zone_settings) {
       const items = Object.entries(z.settings ?? {}).map(([sid, value]) =>
         value === NOT_OFFERED
@@ -252,14 +237,15 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
       );
       writeList('zone', id, 'zone_settings', items, z.unread.zone_settings);
     }
-    if (z.dnsTargets !== undefined || z.unread.dns_targets) writeList('zone', id, 'dns_targets', z.dnsTargets ?? [], z.unread.dns_targets);
-    for (const [endpoint, key] of SECURITY_OBJECTS) {
-      const value = z[key];
-      if (value === undefined && !z.unread[endpoint]) continue;
-      end('zone', id, endpoint, z.unread[endpoint], (p) => {
-        if (value === null || value === undefined) return 0;
-        p.write([value]);
-        return 1;
+    // A field the defaults give is always written (an empty list, or no object); any other when given or unread.
+    for (const { partition, key, object } of ZONE_FIXTURES) {
+      const value = z[key] as Item[] | Item | null | undefined;
+      const unread = z.unread[partition];
+      if (value === undefined && !unread && !(key in given)) continue;
+      end('zone', id, partition, unread, (p) => {
+        const items = object ? (value === null || value === undefined ? [] : [value as Item]) : ((value as Item[] | undefined) ?? []);
+        if (items.length) p.write(items);
+        return items.length;
       });
     }
   }

@@ -75,7 +75,7 @@ export class SnapshotReader {
   wafOverrides(zoneId: string): Readout<RawRow> { return this.rowReader.zoneRawRows(zoneId, 'waf_overrides'); }
   /** A list of an account stored one row per item (account_objects: members, notification policies, the vendor's insights); unknown when not read whole. */
   accountObjects(accountId: string, endpoint: Endpoint): Readout<RawRow> { return this.rowReader.accountObjects(accountId, endpoint); }
-  /** An account's members (`account_members`, as tables.ts keeps them), when the scan read them. */
+  /** An account's members (`account_members`, as the registry keeps them: cloudflare/accounts/member.ts), when the scan read them. */
   accountMembers(accountId: string): Readout<RawRow> { return this.rowReader.accountObjects(accountId, 'account_members'); }
   /**
    * When scans first saw each certificate pack of a zone: by pack id, the start (`started_at`) of

@@ -1,3 +1,4 @@
+import { ZONE_OBJECT_PARTITIONS, type ZoneObjectPartition } from '../cloudflare/reads.js';
 import type { Endpoint } from './tables.js';
 import { byZone } from './read-ahead.js';
 import { byDataRef, dataRef } from './data-ref.js';
@@ -11,10 +12,8 @@ import type { ScanView } from './scan-view.js';
  * stored in zone_objects: read for a zone (or a run of zones) in one query and held per zone.
  */
 
-export type ZoneObjectEndpoint = 'migration_status' | 'migration_check' | 'migration_config' | 'entrypoint' | 'zone_settings' | 'dnssec' | 'universal_ssl' | 'custom_entrypoint' | 'account_entrypoint' | 'ratelimit_entrypoint' | 'bot_management' | 'origin_pulls' | 'dns_targets' | 'page_shield' | 'security_txt';
-
-/** The endpoints stored in zone_objects: one row each, zone_settings one row per setting. */
-const ZONE_OBJECT_ENDPOINTS: readonly Endpoint[] = ['migration_status', 'migration_check', 'migration_config', 'entrypoint', 'zone_settings', 'dnssec', 'universal_ssl', 'custom_entrypoint', 'account_entrypoint', 'ratelimit_entrypoint', 'bot_management', 'origin_pulls', 'dns_targets', 'page_shield', 'security_txt'];
+/** The zone's partitions stored in zone_objects and served to rules (the registry's, src/cloudflare/reads.ts). */
+export type ZoneObjectEndpoint = ZoneObjectPartition;
 
 /** A zone_objects row as read (after its zone_id). */
 const ZONE_OBJECT_COLUMNS = 'endpoint, item_id, raw';
@@ -48,7 +47,7 @@ export class ZoneObjectsReader {
    */
   private zoneObjects(zoneId: string): Map<string, RawRow[]> {
     if (this.heldObjects?.zoneId !== zoneId) {
-      const weight = this.view.weightOf(...ZONE_OBJECT_ENDPOINTS);
+      const weight = this.view.weightOf(...ZONE_OBJECT_PARTITIONS);
       const rows = this.view.ahead?.rows('zone_objects', zoneId, (ids) => this.runZoneObjects(ids), { weight }) ?? this.oneZoneObjects(zoneId);
       this.heldObjects = { zoneId, byEndpoint: byZone(rows, (r) => r[1], (r): RawRow => ({ id: r[2], raw: r[3] })) };
     }
@@ -58,7 +57,7 @@ export class ZoneObjectsReader {
   /** The zone objects of a zone read alone: at each data reference its partitions have, the rows of the endpoints read there. */
   private oneZoneObjects(zoneId: string): ZoneObjectRow[] {
     const refOf = (endpoint: string) => dataRef(this.view, this.coverage.coverageOf('zone', zoneId, endpoint as Endpoint));
-    const refs = new Set(ZONE_OBJECT_ENDPOINTS.map(refOf));
+    const refs = new Set(ZONE_OBJECT_PARTITIONS.map(refOf));
     const rows: ZoneObjectRow[] = [];
     for (const ref of refs) {
       const sql = `${this.view.valid('zone_objects', `zone_id, ${ZONE_OBJECT_COLUMNS}`, ref)} AND zone_id = ? ORDER BY item_id`;
@@ -70,7 +69,7 @@ export class ZoneObjectsReader {
   /** The zone objects of a run of zones, every endpoint in one query (one per data reference, see byDataRef). */
   private runZoneObjects(zoneIds: string[]): Map<string, ZoneObjectRow[]> {
     const view = this.view;
-    const groups = byDataRef(view, zoneIds, ZONE_OBJECT_ENDPOINTS);
+    const groups = byDataRef(view, zoneIds, ZONE_OBJECT_PARTITIONS);
     const single = groups.size === 1;
     const rows: ZoneObjectRow[] = [];
     for (const [ref, ids] of groups) {

@@ -1,3 +1,4 @@
+import { PARTITIONS } from '../../cloudflare/reads.js';
 import type { ApiClient } from '../../api/client.js';
 import { readCursorList } from '../../api/cursor-list.js';
 import { ApiAuthError, ApiError } from '../../api/errors.js';
@@ -22,8 +23,8 @@ const TRUNCATED = {
   'empty-pages': 'empty pages kept naming a next one',
 } as const;
 
-/** The largest page the log serves (vendor's API reference: `limit`, default 100). */
-const PAGE = 1000;
+/** The largest page the log serves (the registry's). */
+const PAGE = PARTITIONS.audit_log.paging.perPage;
 
 export async function accountChanges(client: ApiClient, accountId: string, since: Date, before: Date, signal: AbortSignal): Promise<AccountChanges> {
   const path = `/accounts/${encodeURIComponent(accountId)}/logs/audit`;

@@ -1,4 +1,4 @@
-import { NO_ENTRYPOINT } from './entrypoint.js';
+import { declaredRead, fillPath, PARTITIONS } from '../../cloudflare/reads.js';
 import type { ZoneRead } from './zone-read.js';
 
 /**
@@ -10,13 +10,7 @@ import type { ZoneRead } from './zone-read.js';
  * account-owned token cannot list accounts, and a failed list says nothing).
  */
 export const accountEntrypoint: ZoneRead = {
-  name: 'account managed rules entry point',
-  endpoint: 'GET /accounts/{account_id}/rulesets/phases/http_request_firewall_managed/entrypoint',
-  scope: 'account',
-  partitions: ['account_entrypoint'],
-  refresh: 'date',
-  // A token without the account's rulesets permission still audits every zone's own entry point.
-  optional: true,
+  ...declaredRead('account_entrypoint'),
   // One call per account, shared by its zones: read on every scan, never carried.
   dueByDate: () => true,
   async run(kit, { zone }) {
@@ -26,7 +20,7 @@ export const accountEntrypoint: ZoneRead = {
       kit.skip(zone, 'account_entrypoint', 'account-level entry points deploy managed rules on Enterprise accounts only');
       return;
     }
-    const path = `/accounts/${encodeURIComponent(accountId)}/rulesets/phases/http_request_firewall_managed/entrypoint`;
-    await kit.readAccountObject(zone, accountId, 'account_entrypoint', path, NO_ENTRYPOINT);
+    const { api, paging } = PARTITIONS.account_entrypoint;
+    await kit.readAccountObject(zone, accountId, 'account_entrypoint', fillPath(api, { account_id: accountId }), paging.absentCode);
   },
 };

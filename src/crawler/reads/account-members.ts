@@ -1,4 +1,4 @@
-import { ACCOUNT_READS } from '../../api/endpoints.js';
+import { declaredRead } from '../../cloudflare/reads.js';
 import type { ZoneRead } from './zone-read.js';
 
 /**
@@ -11,13 +11,7 @@ import type { ZoneRead } from './zone-read.js';
  * (one request per 50 members of each account), never carried.
  */
 export const accountMembers: ZoneRead = {
-  name: 'account members',
-  endpoint: `GET ${ACCOUNT_READS.account_members}`,
-  scope: 'account',
-  partitions: ['account_members'],
-  refresh: 'date',
-  // A token without Account Settings Read still audits every zone: the rule says unknown for the account.
-  optional: true,
+  ...declaredRead('account_members'),
   dueByDate: () => true,
   async run(kit, { zone }) {
     if (!kit.reads?.accounts?.includes('account_members')) return;

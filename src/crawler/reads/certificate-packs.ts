@@ -1,3 +1,4 @@
+import { declaredRead } from '../../cloudflare/reads.js';
 import type { ZoneRead } from './zone-read.js';
 
 /**
@@ -6,11 +7,7 @@ import type { ZoneRead } from './zone-read.js';
  * every night until that settles.
  */
 export const certificatePacks: ZoneRead = {
-  name: 'certificate packs',
-  endpoint: 'GET /zones/{zone_id}/ssl/certificate_packs',
-  scope: 'zone',
-  partitions: ['certificate_packs'],
-  refresh: 'date',
+  ...declaredRead('certificate_packs'),
   dueByDate: ({ stored, now }) => stored === null || stored.certificatesDue(now),
   run: async (kit, { zone }) => void (await kit.readZoneList(zone, 'certificatePacks', 'certificate_packs')),
 };

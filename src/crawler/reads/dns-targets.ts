@@ -1,5 +1,6 @@
 import { unbelievedAnswer, type DnsTargetItem } from '../../common/dns-target-answer.js';
 import { canonicalName, isAtOrUnder, recordTarget } from '../../common/dns-targets.js';
+import { declaredRead } from '../../cloudflare/reads.js';
 import { dnsRecords } from './dns-records.js';
 import type { ZoneRead } from './zone-read.js';
 
@@ -25,11 +26,7 @@ import type { ZoneRead } from './zone-read.js';
  * answers are stored once across scans.
  */
 export const dnsTargets: ZoneRead = {
-  name: 'DNS target resolution',
-  endpoint: 'DNS (type CNAME questions for the targets of CNAME, MX, NS and SRV records)',
-  scope: 'zone',
-  partitions: ['dns_targets'],
-  refresh: 'date',
+  ...declaredRead('dns_targets'),
   dueByDate: () => true,
   // What it resolves is the records': while they wait for the repair pass, it waits with them.
   decidedBy: [dnsRecords],

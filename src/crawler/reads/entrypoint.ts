@@ -1,9 +1,7 @@
+import { fillPath, PARTITIONS } from '../../cloudflare/reads.js';
 import type { Endpoint } from '../../snapshot/tables.js';
 import type { EntrypointEndpoint } from '../incremental/stored-zone.js';
 import type { ReadKit, ZoneFacts } from './zone-read.js';
-
-/** 10003: the phase has no entry point yet (vendor docs: rulesets API, entry point of a phase). */
-export const NO_ENTRYPOINT = 10003;
 
 /**
  * A phase entry point, read by its version: when tonight's rulesets list shows no such phase it is
@@ -11,13 +9,15 @@ export const NO_ENTRYPOINT = 10003;
  * (rulesetStamp), the stored one is carried forward. Without a list tonight (it failed, or the zone was not read in full) the
  * entry point is asked for, 10003 meaning none.
  */
-export async function readEntrypoint(kit: ReadKit, facts: ZoneFacts, endpoint: Endpoint & EntrypointEndpoint, phase: string): Promise<void> {
+export async function readEntrypoint(kit: ReadKit, facts: ZoneFacts, endpoint: Endpoint & EntrypointEndpoint): Promise<void> {
   const zone = facts.zone;
+  const { api, paging } = PARTITIONS[endpoint];
+  // The phase is the path's: .../rulesets/phases/<phase>/entrypoint.
+  const phase = /\/phases\/([^/]+)\/entrypoint$/.exec(api)![1]!;
   if (facts.phases) {
     if (!facts.phases.has(phase)) return kit.absent(zone, endpoint, `the zone's rulesets list shows no ${phase} entry point`);
     const stamp = facts.phases.get(phase);
     if (stamp !== null && stamp !== undefined && facts.stored?.entrypointStamp(endpoint) === stamp && kit.carry(zone, endpoint)) return;
   }
-  const path = `/zones/${encodeURIComponent(zone.id)}/rulesets/phases/${phase}/entrypoint`;
-  await kit.readObject(zone, endpoint, path, {}, NO_ENTRYPOINT);
+  await kit.readObject(zone, endpoint, fillPath(api, { zone_id: zone.id }), {}, paging.absentCode);
 }

@@ -1,3 +1,4 @@
+import { declaredRead } from '../../cloudflare/reads.js';
 import type { ZoneRead } from './zone-read.js';
 
 /**
@@ -6,19 +7,11 @@ import type { ZoneRead } from './zone-read.js';
  * counted against the rule quota once, as custom rules (see firewall-rule-quota).
  */
 export const firewallRules: ZoneRead = {
-  name: 'firewall rules',
-  endpoint: 'GET /zones/{zone_id}/firewall/rules',
-  scope: 'zone',
-  partitions: ['firewall_rules'],
-  refresh: 'zone-changed',
+  ...declaredRead('firewall_rules'),
   run: async (kit, { zone }) => void (await kit.readZoneList(zone, 'firewallRules', 'firewall_rules')),
 };
 
 export const filters: ZoneRead = {
-  name: 'filters',
-  endpoint: 'GET /zones/{zone_id}/filters',
-  scope: 'zone',
-  partitions: ['filters'],
-  refresh: 'zone-changed',
+  ...declaredRead('filters'),
   run: async (kit, { zone }) => void (await kit.readZoneList(zone, 'filters', 'filters')),
 };

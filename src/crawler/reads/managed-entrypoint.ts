@@ -1,8 +1,7 @@
+import { declaredRead } from '../../cloudflare/reads.js';
 import { readEntrypoint } from './entrypoint.js';
 import { migration } from './migration.js';
 import type { ZoneFacts, ZoneRead } from './zone-read.js';
-
-const PHASE = 'http_request_firewall_managed';
 
 /**
  * The managed-rules phase entry point of every paid zone and of any zone that has started
@@ -11,14 +10,10 @@ const PHASE = 'http_request_firewall_managed';
  * managed ruleset, which is the vendor's to deploy.
  */
 export const managedEntrypoint: ZoneRead = {
-  name: 'managed rules entry point',
-  endpoint: `GET /zones/{zone_id}/rulesets/phases/${PHASE}/entrypoint`,
-  scope: 'zone',
-  partitions: ['entrypoint'],
-  refresh: 'ruleset-version',
+  ...declaredRead('entrypoint'),
   decidedBy: [migration],
   async run(kit, facts) {
-    if (hasManagedPhase(facts)) return readEntrypoint(kit, facts, 'entrypoint', PHASE);
+    if (hasManagedPhase(facts)) return readEntrypoint(kit, facts, 'entrypoint');
     kit.skip(facts.zone, 'entrypoint', "a Free zone that has not started migrating: its free managed ruleset is the vendor's to deploy");
   },
 };

@@ -1,8 +1,9 @@
+import { declaredRead } from '../../cloudflare/reads.js';
 import { legacyWaf } from './legacy-waf.js';
 import { carriedWhole, DEFERRED, repairedThenHeld, type ZoneRead } from './zone-read.js';
 
-/** What the status says is there to read: read or skipped together after it. */
-const FOLLOWERS = ['migration_check', 'migration_config', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const;
+/** What the status says is there to read: read or skipped together after it (the registry's `also`). */
+const FOLLOWERS = declaredRead('migration_status').partitions.slice(1);
 
 /**
  * The previous-WAF migration: its status, and what the status says is there to read. A zone stored
@@ -11,11 +12,7 @@ const FOLLOWERS = ['migration_check', 'migration_config', 'waf_packages', 'waf_g
  * previous WAF is never asked for again.
  */
 export const migration: ZoneRead = {
-  name: 'WAF migration status, check and configuration',
-  endpoint: 'GET /zones/{zone_id}/waf_migration/status (then /check and /config with phase_two=1)',
-  scope: 'zone',
-  partitions: ['migration_status', ...FOLLOWERS],
-  refresh: 'terminal',
+  ...declaredRead('migration_status'),
   async run(kit, facts) {
     const zone = facts.zone;
     const base = `/zones/${encodeURIComponent(zone.id)}/waf_migration`;

@@ -1,13 +1,11 @@
+import { declaredRead, fillPath, PARTITIONS, partitionsWhere, type DeclarableObject } from '../../cloudflare/reads.js';
 import { hasManagedPhase } from './managed-entrypoint.js';
 import { migration } from './migration.js';
 import { DEFERRED, type ZoneRead } from './zone-read.js';
 import { rulesetStamp } from '../incremental/stored-zone.js';
 
 /** The entry points read only when a rule declares them; each needs the list on any plan. */
-export const DECLARED_ENTRYPOINTS = ['custom_entrypoint', 'ratelimit_entrypoint'] as const;
-
-/** The list's largest page (vendor's API reference: list zone rulesets, per_page 1 to 50). */
-const PER_PAGE = 50;
+export const DECLARED_ENTRYPOINTS = partitionsWhere((s) => s.rules === 'object' && s.api?.endsWith('/entrypoint') === true) as DeclarableObject[];
 
 /**
  * The zone's rulesets list, without rules: each ruleset's phase, version and last update. One
@@ -17,11 +15,7 @@ const PER_PAGE = 50;
  * managed phase is the zone's to read); the entry point reads after it use what it says.
  */
 export const rulesetsList: ZoneRead = {
-  name: 'rulesets list',
-  endpoint: 'GET /zones/{zone_id}/rulesets',
-  scope: 'zone',
-  partitions: ['rulesets'],
-  refresh: 'zone-changed',
+  ...declaredRead('rulesets'),
   // Whether it is read at all depends on the migration's state (hasManagedPhase).
   decidedBy: [migration],
   async run(kit, facts) {
@@ -29,8 +23,8 @@ export const rulesetsList: ZoneRead = {
     if (!hasManagedPhase(facts) && !DECLARED_ENTRYPOINTS.some((e) => kit.reads?.objects.includes(e))) {
       return kit.skip(facts.zone, 'rulesets', 'no entry point of this zone is read: a Free zone that has not started migrating, and no rule reads custom or rate limiting rules');
     }
-    const path = `/zones/${encodeURIComponent(facts.zone.id)}/rulesets`;
-    const items = await kit.readCursorList(facts.zone, 'rulesets', path, PER_PAGE);
+    const { api, paging } = PARTITIONS.rulesets;
+    const items = await kit.readCursorList(facts.zone, 'rulesets', fillPath(api, { zone_id: facts.zone.id }), paging.perPage);
     if (items === null || items === DEFERRED) return;
     const phases = new Map<string, string | null>();
     for (const item of items) {

@@ -1,3 +1,4 @@
+import { declaredRead, fillPath, PARTITIONS } from '../../cloudflare/reads.js';
 import type { ApiClient } from '../../api/client.js';
 import type { ZoneRead } from './zone-read.js';
 
@@ -16,12 +17,7 @@ import type { ZoneRead } from './zone-read.js';
  * account's zones.
  */
 export const securityInsights: ZoneRead = {
-  name: "vendor's security insights",
-  endpoint: 'GET /accounts/{account_id}/security-center/insights',
-  scope: 'account',
-  partitions: ['security_insights'],
-  refresh: 'date',
-  optional: true,
+  ...declaredRead('security_insights'),
   dueByDate: () => true,
   async run(kit, { zone }) {
     const accountId = zone.account?.id;
@@ -31,11 +27,8 @@ export const securityInsights: ZoneRead = {
   },
 };
 
-/**
- * The largest page the list serves (vendor's SDK reference: security center insights list,
- * `per_page` at most 100).
- */
-export const INSIGHTS_PER_PAGE = 100;
+/** The largest page the list serves (the registry's). */
+export const INSIGHTS_PER_PAGE = PARTITIONS.security_insights.paging.perPage;
 
 /** Pages no list of insights needs more than (10,000 zones' worth of every insight type at 100 a page). */
 const MAX_PAGES = 5000;
@@ -47,7 +40,7 @@ const MAX_PAGES = 5000;
  * page brings nothing new.
  */
 export async function openInsights(client: ApiClient, accountId: string, signal: AbortSignal): Promise<{ items: unknown[]; pages: number }> {
-  const path = `/accounts/${encodeURIComponent(accountId)}/security-center/insights`;
+  const path = fillPath(PARTITIONS.security_insights.api, { account_id: accountId });
   const items: unknown[] = [];
   const seen = new Set<string>();
   let pages = 0;

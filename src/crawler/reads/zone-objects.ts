@@ -1,90 +1,45 @@
-import { ACCOUNT_READS, fillPath, ZONE_OBJECT_READS } from '../../api/endpoints.js';
+import { declaredRead, fillPath, PARTITIONS, type DeclarableObject, type ReadPartition } from '../../cloudflare/reads.js';
 import { readEntrypoint } from './entrypoint.js';
 import type { ZoneRead } from './zone-read.js';
+
+/**
+ * A zone's single object a rule may declare (`meta.reads`): read when tonight's rules declare it,
+ * at its registry path; a phase entry point by its version in the rulesets list (readEntrypoint).
+ */
+function declaredObject(partition: DeclarableObject & ReadPartition, more: Partial<ZoneRead> = {}): ZoneRead {
+  return {
+    ...declaredRead(partition),
+    ...more,
+    async run(kit, facts) {
+      if (!kit.reads?.objects.includes(partition)) return;
+      if (partition === 'custom_entrypoint' || partition === 'ratelimit_entrypoint') return readEntrypoint(kit, facts, partition);
+      await kit.readObject(facts.zone, partition, fillPath(PARTITIONS[partition].api, { zone_id: facts.zone.id }));
+    },
+  };
+}
 
 /**
  * DNSSEC: changed by logged writes, but a pending state moves on when the registrar publishes the
  * DS record, which no log of this API records: read every night while pending.
  */
-export const dnssec: ZoneRead = {
-  name: 'DNSSEC',
-  endpoint: `GET ${ZONE_OBJECT_READS.dnssec}`,
-  scope: 'zone',
-  partitions: ['dnssec'],
-  refresh: 'date',
-  dueByDate: ({ stored }) => stored === null || stored.dnssecPending(),
-  async run(kit, { zone }) {
-    if (!kit.reads?.objects.includes('dnssec')) return;
-    await kit.readObject(zone, 'dnssec', fillPath(ZONE_OBJECT_READS.dnssec, { zone_id: zone.id }));
-  },
-};
+export const dnssec = declaredObject('dnssec', { dueByDate: ({ stored }) => stored === null || stored.dnssecPending() });
 
-export const universalSsl: ZoneRead = {
-  name: 'Universal SSL settings',
-  endpoint: `GET ${ZONE_OBJECT_READS.universal_ssl}`,
-  scope: 'zone',
-  partitions: ['universal_ssl'],
-  refresh: 'zone-changed',
-  async run(kit, { zone }) {
-    if (!kit.reads?.objects.includes('universal_ssl')) return;
-    await kit.readObject(zone, 'universal_ssl', fillPath(ZONE_OBJECT_READS.universal_ssl, { zone_id: zone.id }));
-  },
-};
+export const universalSsl = declaredObject('universal_ssl');
 
 /** The custom rules phase entry point, by its version in the rulesets list. */
-export const customEntrypoint: ZoneRead = {
-  name: 'custom rules entry point',
-  endpoint: `GET ${ZONE_OBJECT_READS.custom_entrypoint}`,
-  scope: 'zone',
-  partitions: ['custom_entrypoint'],
-  refresh: 'ruleset-version',
-  async run(kit, facts) {
-    if (!kit.reads?.objects.includes('custom_entrypoint')) return;
-    await readEntrypoint(kit, facts, 'custom_entrypoint', 'http_request_firewall_custom');
-  },
-};
+export const customEntrypoint = declaredObject('custom_entrypoint');
 
 /**
  * The zone's bot settings (Bot Fight Mode, Super Bot Fight Mode or Bot Management, by plan): one
  * object every zone has, changed only by logged writes.
  */
-export const botManagement: ZoneRead = {
-  name: 'bot management settings',
-  endpoint: `GET ${ZONE_OBJECT_READS.bot_management}`,
-  scope: 'zone',
-  partitions: ['bot_management'],
-  refresh: 'zone-changed',
-  async run(kit, { zone }) {
-    if (!kit.reads?.objects.includes('bot_management')) return;
-    await kit.readObject(zone, 'bot_management', fillPath(ZONE_OBJECT_READS.bot_management, { zone_id: zone.id }));
-  },
-};
+export const botManagement = declaredObject('bot_management');
 
 /** Whether zone-level authenticated origin pulls is on (`{enabled}`, false by default). */
-export const originPulls: ZoneRead = {
-  name: 'authenticated origin pulls setting',
-  endpoint: `GET ${ZONE_OBJECT_READS.origin_pulls}`,
-  scope: 'zone',
-  partitions: ['origin_pulls'],
-  refresh: 'zone-changed',
-  async run(kit, { zone }) {
-    if (!kit.reads?.objects.includes('origin_pulls')) return;
-    await kit.readObject(zone, 'origin_pulls', fillPath(ZONE_OBJECT_READS.origin_pulls, { zone_id: zone.id }));
-  },
-};
+export const originPulls = declaredObject('origin_pulls');
 
 /** The rate limiting rules phase entry point (`http_ratelimit`), by its version in the rulesets list. */
-export const ratelimitEntrypoint: ZoneRead = {
-  name: 'rate limiting rules entry point',
-  endpoint: `GET ${ZONE_OBJECT_READS.ratelimit_entrypoint}`,
-  scope: 'zone',
-  partitions: ['ratelimit_entrypoint'],
-  refresh: 'ruleset-version',
-  async run(kit, facts) {
-    if (!kit.reads?.objects.includes('ratelimit_entrypoint')) return;
-    await readEntrypoint(kit, facts, 'ratelimit_entrypoint', 'http_ratelimit');
-  },
-};
+export const ratelimitEntrypoint = declaredObject('ratelimit_entrypoint');
 
 /**
  * Client-side security (formerly Page Shield): one settings object every zone has, `enabled` false
@@ -93,18 +48,7 @@ export const ratelimitEntrypoint: ZoneRead = {
  * needs the Page Shield Read permission, which tokens made for the other reads lack; its rules then
  * say what they cannot judge and the scan stays complete.
  */
-export const pageShield: ZoneRead = {
-  name: 'client-side security settings',
-  endpoint: `GET ${ZONE_OBJECT_READS.page_shield}`,
-  scope: 'zone',
-  partitions: ['page_shield'],
-  refresh: 'zone-changed',
-  optional: true,
-  async run(kit, { zone }) {
-    if (!kit.reads?.objects.includes('page_shield')) return;
-    await kit.readObject(zone, 'page_shield', fillPath(ZONE_OBJECT_READS.page_shield, { zone_id: zone.id }));
-  },
-};
+export const pageShield = declaredObject('page_shield');
 
 /**
  * The security.txt the edge serves for the zone (vendor API reference: Security TXT; `result` null
@@ -112,17 +56,7 @@ export const pageShield: ZoneRead = {
  * needs no read, the rule judges the stored date against the scan's time. Read with Zone Settings
  * Read, which the scan needs anyway: not optional.
  */
-export const securityTxt: ZoneRead = {
-  name: 'security.txt',
-  endpoint: `GET ${ZONE_OBJECT_READS.security_txt}`,
-  scope: 'zone',
-  partitions: ['security_txt'],
-  refresh: 'zone-changed',
-  async run(kit, { zone }) {
-    if (!kit.reads?.objects.includes('security_txt')) return;
-    await kit.readObject(zone, 'security_txt', fillPath(ZONE_OBJECT_READS.security_txt, { zone_id: zone.id }));
-  },
-};
+export const securityTxt = declaredObject('security_txt');
 
 /**
  * The account's notification policies (vendor API reference: Notification policies, `GET
@@ -134,16 +68,11 @@ export const securityTxt: ZoneRead = {
  * Account Settings Read), which a token made for the zone reads may lack.
  */
 export const notificationPolicies: ZoneRead = {
-  name: 'notification policies',
-  endpoint: `GET ${ACCOUNT_READS.notification_policies}`,
-  scope: 'account',
-  partitions: ['notification_policies'],
-  refresh: 'date',
-  optional: true,
+  ...declaredRead('notification_policies'),
   dueByDate: () => true,
   async run(kit, { zone }) {
     const accountId = zone.account?.id;
     if (!kit.reads?.accounts?.includes('notification_policies') || typeof accountId !== 'string') return;
-    await kit.readAccountAnswer(accountId, 'notification_policies', fillPath(ACCOUNT_READS.notification_policies, { account_id: accountId }));
+    await kit.readAccountAnswer(accountId, 'notification_policies', fillPath(PARTITIONS.notification_policies.api, { account_id: accountId }));
   },
 };

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../../api/client.js';
 import type { LIST_ENDPOINTS, ListEndpoint, ZoneReads } from '../../api/endpoints.js';
 import type { PagedList } from '../../api/paginate.js';
+import type { ReadDeclaration } from '../../cloudflare/reads.js';
 import type { Endpoint, PartitionKind } from '../../snapshot/tables.js';
 import type { PartitionWriter } from '../../snapshot/writer.js';
 import type { StoredZone } from '../incremental/stored-zone.js';
@@ -8,11 +9,11 @@ import type { StoredRecord } from '../resolve/records-tonight.js';
 import type { TargetResolver } from '../resolve/resolver.js';
 
 /**
- * What a zone read is: one small module per read, declaring its endpoint, its partitions and
- * what decides whether it is read tonight, and doing the read through the crawler's kit (which
- * keeps the order, the concurrency, the repair pass and the record of what was read). Adding a
- * read is one new file and a line in reads/index.ts (and, when it stores a partition of a new
- * kind, that partition's table in src/snapshot/tables.ts); docs/scanning.md lists the reads as
+ * What a zone read is: one small module per read, its declaration (name, endpoint, scope,
+ * partitions, refresh, optional) taken from the registry (src/cloudflare/reads.ts, declaredRead),
+ * saying what decides whether it is read tonight and doing the read through the crawler's kit
+ * (which keeps the order, the concurrency, the repair pass and the record of what was read).
+ * Adding a read: docs/development.md, "Adding a read"; docs/scanning.md lists the reads as
  * declared, which test/crawler/read-declarations.test.ts checks.
  */
 
@@ -33,19 +34,6 @@ export interface ZoneItem {
 export function listTellsDevelopmentMode(zone: ZoneItem): boolean {
   return typeof zone.development_mode === 'number' && Number.isFinite(zone.development_mode);
 }
-
-/**
- * When a read must be made again, beyond a zone's first read and its full-read turn:
- * - `zone-changed`: when the audit log or the zone list says the zone changed (what it reads
- *   changes only through logged writes);
- * - `ruleset-version`: when the zone changed and its rulesets list shows another ruleset or
- *   version than stored (or the phase appears or goes);
- * - `date`: also while stored data says a change can come with no log entry (a certificate in
- *   its renewal window, DNSSEC pending), on every night;
- * - `terminal`: never again once stored data shows a state that cannot change (a completed
- *   migration), else as `zone-changed`.
- */
-export type Refresh = 'zone-changed' | 'ruleset-version' | 'date' | 'terminal';
 
 /** How a zone is read tonight: everything (first read, a change, its turn), or only what is due by date. */
 export type ZoneMode = 'full' | 'due-only';
@@ -171,20 +159,8 @@ export function carriedWhole(kit: ReadKit, zone: ZoneItem, partitions: readonly 
   return true;
 }
 
-export interface ZoneRead {
-  /** A name for people (docs, the calls table). */
-  name: string;
-  /** The API path it reads (a template), for the calls table. */
-  endpoint: string;
-  scope: 'zone' | 'account';
-  /** The partitions it writes. */
-  partitions: readonly Endpoint[];
-  refresh: Refresh;
-  /**
-   * A read the audit can do without: a refusal (401, 403) of it is listed as not permitted, and the
-   * scan stays complete (the rules that need it say what they cannot judge).
-   */
-  optional?: boolean;
+/** A read: its declaration from the registry (declaredRead), and how it reads. */
+export interface ZoneRead extends ReadDeclaration {
   /** For `date` reads: whether stored data asks for a read tonight although the zone did not change. */
   dueByDate?(facts: ZoneFacts): boolean;
   /**
