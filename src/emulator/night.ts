@@ -2,9 +2,9 @@ import { zoneChange, type AuditActor, type Change } from './audit-log.js';
 import { formatApiTime } from './clock.js';
 import { seededRandom } from './http/faults.js';
 import { mix32, stableId, stableUuid } from './ids.js';
-import { botManagementAnswer, botProduct, customRuleset, defaultSecurity, type SettingId } from './security.js';
+import { botManagementAnswer, botProduct, customRuleset, type SettingId } from './security.js';
 import * as serialize from './serialize.js';
-import { ArrayRecordStore, type Organisation, type Plan, type Zone } from './state.js';
+import { newZone, type Organisation, type Plan, type Zone } from './state.js';
 
 /**
  * The night control, for tests and benchmarks of incremental scans: the emulator clock moves one
@@ -319,26 +319,9 @@ class Night {
   /** A zone just added: pending until its name servers change, on the Free plan, born on the new managed rules. */
   private newZone(accountId: string, index: number, iso: string): Zone {
     const id = stableId('night-zone', this.seed, this.number, index);
-    return {
-      id,
-      name: `added-${id.slice(0, 10)}.example`,
-      status: 'pending',
-      paused: false,
-      type: 'full',
-      accountId,
-      plan: 'free',
-      name_servers: ['ada.ns.example.net', 'bob.ns.example.net'],
-      created_on: iso,
-      modified_on: iso,
-      activated_on: null,
-      dns: new ArrayRecordStore([]),
-      certificatePacks: [],
-      filters: new Map(),
-      firewallRules: new Map(),
-      waf: { enabled: false, packages: [], overrides: [] },
-      migration: { state: 'none', since: iso, source: 'api', entrypoint: null },
-      security: defaultSecurity(iso),
-    };
+    const head = { id, name: `added-${id.slice(0, 10)}.example`, status: 'pending', accountId, plan: 'free', created_on: iso, modified_on: iso, activated_on: null } as const;
+    return newZone(head, { migration: { state: 'none', since: iso, source: 'api', entrypoint: null } });
+
   }
 }
 

@@ -22,9 +22,11 @@ import {
 import { stableId, stableUuid } from '../ids.js';
 import { MEMBER_ROLES, MEMBER_STATUSES, memberOf, type Member } from '../members.js';
 import { KNOWN_ACTIONS, KNOWN_PRODUCTS, PROXIABLE_TYPES, RECORD_TYPES, isHostname, issuerFor } from '../vocabulary.js';
-import { MANAGED_RULESET_ID, migrationConfig } from '../waf-mapping.js';
+import { MANAGED_RULESET_ID, migratedEntrypoint } from '../waf-mapping.js';
 import {
   ArrayRecordStore,
+  DEFAULT_NAME_SERVERS,
+  newZone,
   type Account,
   type CertificatePack,
   type DnsRecord,
@@ -142,26 +144,13 @@ class DatasetLoader {
     this.zoneIds.add(id);
     const status = f.oneOf('status', ['initializing', 'pending', 'active', 'moved'] as const, 'active');
     const created_on = this.time(f, 'created_on', 'now-900d');
-    const zone: Zone = {
-      id,
-      name,
-      status,
-      paused: f.bool('paused', false),
-      type: f.oneOf('type', ['full', 'partial', 'secondary'] as const, 'full'),
-      accountId: account.id,
-      plan: f.oneOf('plan', ['free', 'pro', 'business', 'enterprise'] as const, 'free'),
-      name_servers: f.strArray('name_servers', ['ada.ns.example.net', 'bob.ns.example.net']),
-      created_on,
-      modified_on: this.time(f, 'modified_on', created_on),
-      activated_on: this.nullableTime(f, 'activated_on', status === 'active' || status === 'moved' ? created_on : null),
-      dns: new ArrayRecordStore(),
-      certificatePacks: [],
-      filters: new Map(),
-      firewallRules: new Map(),
-      waf: { enabled: false, packages: [], overrides: [] },
-      migration: { state: 'start', since: created_on, source: 'api', entrypoint: null },
-      security: defaultSecurity(created_on),
-    };
+    const paused = f.bool('paused', false);
+    const type = f.oneOf('type', ['full', 'partial', 'secondary'] as const, 'full');
+    const plan = f.oneOf('plan', ['free', 'pro', 'business', 'enterprise'] as const, 'free');
+    const name_servers = f.strArray('name_servers', DEFAULT_NAME_SERVERS);
+    const modified_on = this.time(f, 'modified_on', created_on);
+    const activated_on = this.nullableTime(f, 'activated_on', status === 'active' || status === 'moved' ? created_on : null);
+    const zone = newZone({ id, name, status, accountId: account.id, plan, created_on, modified_on, activated_on }, { paused, type, name_servers });
     zone.dns = new ArrayRecordStore(f.array('dns_records').map(({ value, path }, i) => this.dnsRecord(Fields.of(value, path), zone, i)));
     zone.certificatePacks = f.array('certificate_packs').map(({ value, path }, i) => this.certificatePack(Fields.of(value, path), zone, i));
     for (const { value, path } of f.array('filters')) {
@@ -676,20 +665,8 @@ class DatasetLoader {
       const execute: DatasetRulesetRule = { action: 'execute', expression: 'true', description: '', enabled: true, action_parameters: { id: MANAGED_RULESET_ID, version: 'latest' } };
       migration.entrypoint = managedRuleset(zone.name, 'zone', zone.created_on, [execute]);
     }
-    if (begun) {
-      // A zone that has started migrating got its entry point from the migration's PUT.
-      const config = migrationConfig(zone.waf, zone.firewallRules.values(), zone.filters);
-      migration.entrypoint = {
-        id: stableId('entrypoint', zone.name),
-        name: config.name,
-        description: '',
-        phase: 'http_request_firewall_managed',
-        kind: 'zone',
-        version: '1',
-        last_updated: since,
-        rules: config.rules.map((r, i) => ({ ...r, id: stableId('entrypoint-rule', zone.name, i), version: '1', last_updated: since })),
-      };
-    }
+    // A zone that has started migrating got its entry point from the migration's PUT.
+    if (begun) migration.entrypoint = migratedEntrypoint(zone, since);
     f.done();
     return migration;
   }
