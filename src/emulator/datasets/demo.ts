@@ -173,9 +173,15 @@ const SBFM_PRO = { sbfm_definitely_automated: 'block', sbfm_verified_bots: 'allo
 interface ZoneSpec {
   name: string;
   plan: 'free' | 'pro' | 'business' | 'enterprise';
+  status?: DatasetZone['status'];
   /** Days since the zone was created. */
   age: number;
+  /** Days since it was activated (default its age; null: not yet) and last modified (default its age, at most 12). */
+  activated?: number | null;
+  modified?: number;
   ca: Ca;
+  /** Days since the universal certificate was issued. Default the zone's age, at most 29. */
+  issued?: number;
   /** Days the universal certificate has left (it is a 90-day one). Default 61. */
   certificateDaysLeft?: number;
   security: DatasetSecurity;
@@ -184,21 +190,30 @@ interface ZoneSpec {
   extraRecords?: DatasetDnsRecord[];
   caa?: DatasetDnsRecord[];
   extraPacks?: DatasetCertificatePack[];
+  /** Instead of the universal pack and the extra ones. */
+  packs?: DatasetCertificatePack[];
+  /** The previous API's objects: filters, firewall rules and the previous WAF. */
+  legacy?: Pick<DatasetZone, 'filters' | 'firewall_rules' | 'waf'>;
+  /** Default none: created since the new managed rules. */
+  migration?: DatasetZone['migration'];
 }
 
-/** A zone created since the new managed rules (migration state none): each spec says the rest. */
+/** A zone of the organisation: each spec says what is its own. */
 function zone(spec: ZoneSpec): DatasetZone {
+  const { name, age } = spec;
   return {
-    name: spec.name,
+    name,
     plan: spec.plan,
-    created_on: ago(spec.age),
-    activated_on: ago(spec.age),
-    modified_on: ago(Math.min(spec.age, 12)),
+    ...(spec.status && { status: spec.status }),
+    created_on: ago(age),
+    activated_on: spec.activated === null ? null : ago(spec.activated ?? age),
+    modified_on: ago(spec.modified ?? Math.min(age, 12)),
     name_servers: NS,
     security: spec.security,
-    dns_records: [...dns(spec.name, spec.records), ...(spec.caa ?? caaFor(spec.name, spec.ca)), ...(spec.extraRecords ?? [])],
-    certificate_packs: [universal(spec.name, spec.ca, 90, spec.certificateDaysLeft ?? 61, ago(Math.min(spec.age, 29))), ...(spec.extraPacks ?? [])],
-    migration: { state: 'none' },
+    dns_records: [...dns(name, spec.records), ...(spec.caa ?? caaFor(name, spec.ca)), ...(spec.extraRecords ?? [])],
+    certificate_packs: spec.packs ?? [universal(name, spec.ca, 90, spec.certificateDaysLeft ?? 61, ago(spec.issued ?? Math.min(age, 29))), ...(spec.extraPacks ?? [])],
+    ...spec.legacy,
+    migration: spec.migration ?? { state: 'none' },
   };
 }
 
@@ -206,13 +221,13 @@ function zone(spec: ZoneSpec): DatasetZone {
 
 function tailspintoys(): DatasetZone {
   const name = 'tailspintoys.example';
-  return {
+  return zone({
     name,
     plan: 'enterprise',
-    created_on: ago(2550),
-    activated_on: ago(2549),
-    modified_on: ago(6),
-    name_servers: NS,
+    age: 2550,
+    activated: 2549,
+    modified: 6,
+    ca: 'lets_encrypt',
     security: hardened({
       settings: { security_header: { enabled: true, max_age: 63_072_000, include_subdomains: true, preload: true, nosniff: true } },
       custom_rules: baselineCustomRules(
@@ -223,34 +238,31 @@ function tailspintoys(): DatasetZone {
       ratelimit_rules: [loginLimit('/account/sign-in', 10), loginLimit('/checkout/gift-cards', 5)],
       bot_management: SBFM_BUSINESS,
     }),
-    dns_records: [
-      ...dns(name, [
-        ['A', '@', '203.0.113.10', { proxied: true }],
-        ['AAAA', '@', '2001:db8:10::10', { proxied: true }],
-        ['CNAME', 'www', name, { proxied: true }],
-        ['A', 'shop', '203.0.113.11', { proxied: true, comment: 'Storefront (k8s ingress)' }],
-        ['A', 'checkout', '203.0.113.12', { proxied: true }],
-        ['CNAME', 'images', 'tailspintoys-cdn.example', { proxied: true }],
-        // The help desk's hosted portal, left DNS-only when it was set up.
-        ['CNAME', 'help', 'tailspintoys.helpdesk.example.com', { comment: 'Hosted help desk' }],
-        ['A', 'sftp', '203.0.113.40', { comment: 'Supplier price lists (SFTP)' }],
-        ...sendsMail(name),
-        ['TXT', '@', 'site-verification=3b9f1c7e42d05a86'],
-      ]),
-      ...caaFor(name, 'lets_encrypt', 'digicert'),
+    records: [
+      ['A', '@', '203.0.113.10', { proxied: true }],
+      ['AAAA', '@', '2001:db8:10::10', { proxied: true }],
+      ['CNAME', 'www', name, { proxied: true }],
+      ['A', 'shop', '203.0.113.11', { proxied: true, comment: 'Storefront (k8s ingress)' }],
+      ['A', 'checkout', '203.0.113.12', { proxied: true }],
+      ['CNAME', 'images', 'tailspintoys-cdn.example', { proxied: true }],
+      // The help desk's hosted portal, left DNS-only when it was set up.
+      ['CNAME', 'help', 'tailspintoys.helpdesk.example.com', { comment: 'Hosted help desk' }],
+      ['A', 'sftp', '203.0.113.40', { comment: 'Supplier price lists (SFTP)' }],
+      ...sendsMail(name),
+      ['TXT', '@', 'site-verification=3b9f1c7e42d05a86'],
     ],
-    certificate_packs: [
-      universal(name, 'lets_encrypt', 90, 61, ago(29)),
-      certPack({ type: 'advanced', hosts: [name, `www.${name}`, `shop.${name}`, `checkout.${name}`], ca: 'digicert', validityDays: 365, expiresIn: 204 }),
-    ],
-    firewall_rules: [
-      inline('block', SANCTIONS.replace('ip.src.country', 'ip.geoip.country'), 'Sanctioned countries', { priority: 1 }),
-      inline('managed_challenge', 'http.request.uri.path contains "/account/sign-in"', 'Sign-in page', { priority: 2 }),
-    ],
-    // Migrated last year: the previous WAF it ran (its endpoints are gone now) was deployed as the new managed rules.
-    waf: legacyWaf({ sensitivity: 'medium', actionMode: 'block' }),
+    caa: caaFor(name, 'lets_encrypt', 'digicert'),
+    extraPacks: [certPack({ type: 'advanced', hosts: [name, `www.${name}`, `shop.${name}`, `checkout.${name}`], ca: 'digicert', validityDays: 365, expiresIn: 204 })],
+    legacy: {
+      firewall_rules: [
+        inline('block', SANCTIONS.replace('ip.src.country', 'ip.geoip.country'), 'Sanctioned countries', { priority: 1 }),
+        inline('managed_challenge', 'http.request.uri.path contains "/account/sign-in"', 'Sign-in page', { priority: 2 }),
+      ],
+      // Migrated last year: the previous WAF it ran (its endpoints are gone now) was deployed as the new managed rules.
+      waf: legacyWaf({ sensitivity: 'medium', actionMode: 'block' }),
+    },
     migration: { state: 'complete', since: ago(420), source: 'dashboard' },
-  };
+  });
 }
 
 function tailspintoysApi(): DatasetZone {
@@ -288,13 +300,14 @@ function tailspintoysApi(): DatasetZone {
 
 function tailspintoysCdn(): DatasetZone {
   const name = 'tailspintoys-cdn.example';
-  return {
+  return zone({
     name,
     plan: 'enterprise',
-    created_on: ago(2200),
-    activated_on: ago(2200),
-    modified_on: ago(40),
-    name_servers: NS,
+    age: 2200,
+    modified: 40,
+    ca: 'lets_encrypt',
+    certificateDaysLeft: 44,
+    issued: 46,
     security: hardened({
       custom_rules: [{ action: 'block', expression: 'not http.request.method in {"GET" "HEAD" "OPTIONS"}', description: 'Assets are read only' }],
       ratelimit_rules: [
@@ -302,19 +315,15 @@ function tailspintoysCdn(): DatasetZone {
       ],
       bot_management: SBFM_BUSINESS,
     }),
-    dns_records: [
-      ...dns(name, [
-        ['A', '@', '203.0.113.30', { proxied: true, comment: 'Object storage gateway' }],
-        ['AAAA', '@', '2001:db8:30::30', { proxied: true }],
-        ['CNAME', 'static', name, { proxied: true }],
-        ...sendsNoMail(),
-      ]),
-      ...caaFor(name, 'lets_encrypt'),
+    records: [
+      ['A', '@', '203.0.113.30', { proxied: true, comment: 'Object storage gateway' }],
+      ['AAAA', '@', '2001:db8:30::30', { proxied: true }],
+      ['CNAME', 'static', name, { proxied: true }],
+      ...sendsNoMail(),
     ],
-    certificate_packs: [universal(name, 'lets_encrypt', 90, 44, ago(46))],
-    waf: legacyWaf({ sensitivity: 'low', actionMode: 'challenge' }),
+    legacy: { waf: legacyWaf({ sensitivity: 'low', actionMode: 'challenge' }) },
     migration: { state: 'complete', since: ago(760), source: 'api' },
-  };
+  });
 }
 
 function tailspintoysEu(): DatasetZone {
@@ -507,42 +516,39 @@ function tailspintoysStaging(): DatasetZone {
 
 function tailspintoysPreview(): DatasetZone {
   const name = 'tailspintoys-preview.example';
-  return {
+  return zone({
     name,
     plan: 'business',
     status: 'pending',
-    created_on: ago(2),
-    activated_on: null,
-    modified_on: ago(2),
-    name_servers: NS,
+    age: 2,
+    activated: null,
+    ca: 'google',
     // Set up from the platform team's template; DNSSEC waits for the zone to be active.
     security: hardened({ dnssec: 'disabled', managed_rules: MANAGED_AND_OWASP, custom_rules: baselineCustomRules(), ratelimit_rules: [loginLimit('/sign-in', 10)], bot_management: SBFM_BUSINESS }),
     // DNS only until the registrar points at the assigned name servers and the zone turns active.
-    dns_records: [
-      ...dns(name, [
-        ['A', '@', '203.0.113.95'],
-        ['CNAME', 'www', name],
-        ...sendsNoMail(),
-      ]),
-      ...caaFor(name, 'google'),
+    records: [
+      ['A', '@', '203.0.113.95'],
+      ['CNAME', 'www', name],
+      ...sendsNoMail(),
     ],
     // Issued once the zone is active.
-    certificate_packs: [certPack({ hosts: [name, `*.${name}`], ca: 'google', validityDays: 90, expiresIn: null, status: 'pending_validation', created: ago(2) })],
-    migration: { state: 'none' },
-  };
+    packs: [certPack({ hosts: [name, `*.${name}`], ca: 'google', validityDays: 90, expiresIn: null, status: 'pending_validation', created: ago(2) })],
+  });
 }
 
 // Wingtip Toys: bought in 2025, still on the previous WAF and firewall rules
 
 function wingtiptoys(): DatasetZone {
   const name = 'wingtiptoys.example';
-  return {
+  return zone({
     name,
     plan: 'business',
-    created_on: ago(3200),
-    activated_on: ago(3200),
-    modified_on: ago(15),
-    name_servers: NS,
+    age: 3200,
+    modified: 15,
+    ca: 'lets_encrypt',
+    // The renewal failed two days ago; the pack still reads active.
+    certificateDaysLeft: -2,
+    issued: 3200,
     security: hardened({
       settings: { ssl: 'full' },
       dnssec: 'disabled',
@@ -554,43 +560,41 @@ function wingtiptoys(): DatasetZone {
         { action: 'block', expression: 'http.user_agent contains "sqlmap" or http.user_agent contains "nikto"', description: 'Attack tools' },
       ],
     }),
-    dns_records: [
-      ...dns(name, [
-        ['A', '@', '192.0.2.20', { proxied: true }],
-        ['CNAME', 'www', name, { proxied: true }],
-        ['A', 'shop', '192.0.2.21', { proxied: true }],
-        // Wingtip's own mail server, not yet moved to the group's provider.
-        ['MX', '@', 'mail.wingtiptoys.example', { priority: 10 }],
-        ['A', 'mail', '192.0.2.25'],
-        ['TXT', '@', 'v=spf1 mx -all'],
-        ['TXT', '_dmarc', 'v=DMARC1; p=quarantine; rua=mailto:postmaster@wingtiptoys.example'],
-      ]),
-      ...caaFor(name, 'lets_encrypt'),
+    records: [
+      ['A', '@', '192.0.2.20', { proxied: true }],
+      ['CNAME', 'www', name, { proxied: true }],
+      ['A', 'shop', '192.0.2.21', { proxied: true }],
+      // Wingtip's own mail server, not yet moved to the group's provider.
+      ['MX', '@', 'mail.wingtiptoys.example', { priority: 10 }],
+      ['A', 'mail', '192.0.2.25'],
+      ['TXT', '@', 'v=spf1 mx -all'],
+      ['TXT', '_dmarc', 'v=DMARC1; p=quarantine; rua=mailto:postmaster@wingtiptoys.example'],
     ],
-    // The renewal failed two days ago; the pack still reads active.
-    certificate_packs: [universal(name, 'lets_encrypt', 90, -2, ago(3200))],
-    firewall_rules: [
-      inline('block', 'ip.geoip.country in {"CU" "IR" "KP" "SY"}', 'Sanctioned countries', { priority: 1 }),
-      inline('managed_challenge', 'http.request.uri.path contains "/wp-login.php" or http.request.uri.path contains "/xmlrpc.php"', 'WordPress probes', { priority: 2 }),
-      inline('allow', 'ip.src in {192.0.2.128/26}', 'Wingtip office', { priority: 3 }),
-      // The payment provider's notifications pass the WAF: migrated as a skip rule.
-      inline('bypass', 'http.request.uri.path eq "/payment/notify" and ip.src in {198.51.100.96/28}', 'Payment notifications pass the WAF', { products: ['waf'], priority: 4 }),
-      inline('block', 'http.user_agent contains "sqlmap" or http.user_agent contains "nikto"', 'Attack tools', { priority: 5 }),
-    ],
-    waf: legacyWaf({ sensitivity: 'medium', actionMode: 'block', groupOverrides: { 'Cloudflare WordPress': 'off' } }),
+    legacy: {
+      firewall_rules: [
+        inline('block', 'ip.geoip.country in {"CU" "IR" "KP" "SY"}', 'Sanctioned countries', { priority: 1 }),
+        inline('managed_challenge', 'http.request.uri.path contains "/wp-login.php" or http.request.uri.path contains "/xmlrpc.php"', 'WordPress probes', { priority: 2 }),
+        inline('allow', 'ip.src in {192.0.2.128/26}', 'Wingtip office', { priority: 3 }),
+        // The payment provider's notifications pass the WAF: migrated as a skip rule.
+        inline('bypass', 'http.request.uri.path eq "/payment/notify" and ip.src in {198.51.100.96/28}', 'Payment notifications pass the WAF', { products: ['waf'], priority: 4 }),
+        inline('block', 'http.user_agent contains "sqlmap" or http.user_agent contains "nikto"', 'Attack tools', { priority: 5 }),
+      ],
+      waf: legacyWaf({ sensitivity: 'medium', actionMode: 'block', groupOverrides: { 'Cloudflare WordPress': 'off' } }),
+    },
     migration: { state: 'start', since: ago(1000) },
-  };
+  });
 }
 
 function wingtiptoysWholesale(): DatasetZone {
   const name = 'wingtiptoys-wholesale.example';
-  return {
+  return zone({
     name,
     plan: 'business',
-    created_on: ago(2900),
-    activated_on: ago(2900),
-    modified_on: ago(30),
-    name_servers: NS,
+    age: 2900,
+    modified: 30,
+    ca: 'lets_encrypt',
+    certificateDaysLeft: 38,
+    issued: 2900,
     security: hardened({
       bot_management: SBFM_BUSINESS,
       // Its firewall rules as the vendor's upgrade made them custom rules (the previous API still lists them).
@@ -600,60 +604,55 @@ function wingtiptoysWholesale(): DatasetZone {
         { action: 'block', expression: 'http.request.uri.path contains "/.env"', description: 'Config file probes' },
       ],
     }),
-    dns_records: [
-      ...dns(name, [
-        ['A', '@', '192.0.2.40', { proxied: true, comment: 'Wholesale portal' }],
-        ['CNAME', 'www', name, { proxied: true }],
-        // For the EDI partners who connect straight to the portal: the same machine as the proxied apex.
-        ['A', 'edi', '192.0.2.40', { comment: 'EDI partners (AS2)' }],
-        ...sendsMail(name),
-      ]),
-      ...caaFor(name, 'lets_encrypt'),
+    records: [
+      ['A', '@', '192.0.2.40', { proxied: true, comment: 'Wholesale portal' }],
+      ['CNAME', 'www', name, { proxied: true }],
+      // For the EDI partners who connect straight to the portal: the same machine as the proxied apex.
+      ['A', 'edi', '192.0.2.40', { comment: 'EDI partners (AS2)' }],
+      ...sendsMail(name),
     ],
-    certificate_packs: [universal(name, 'lets_encrypt', 90, 38, ago(2900))],
-    filters: [
-      { ref: 'partners', expression: 'ip.src in {198.51.100.128/26}', description: 'EDI partners' },
-      { ref: 'price-scrapers', expression: 'http.request.uri.path contains "/catalogue/export"', description: 'Catalogue export' },
-      // Referenced by no rule: its rule was deleted when the trade show ended.
-      { ref: 'trade-show', expression: 'http.request.uri.path eq "/fair-2025"', description: 'Trade show registrations' },
-    ],
-    firewall_rules: [
-      using('allow', 'partners', 'EDI partners', { priority: 1 }),
-      using('managed_challenge', 'price-scrapers', 'Catalogue export by scrapers', { priority: 2 }),
-      inline('block', 'ip.geoip.country in {"CU" "IR" "KP" "SY"}', 'Sanctioned countries', { priority: 3 }),
-      inline('block', 'http.request.uri.path contains "/.env"', 'Config file probes', { priority: 4 }),
-    ],
-    waf: legacyWaf({ sensitivity: 'low', actionMode: 'challenge' }),
+    legacy: {
+      filters: [
+        { ref: 'partners', expression: 'ip.src in {198.51.100.128/26}', description: 'EDI partners' },
+        { ref: 'price-scrapers', expression: 'http.request.uri.path contains "/catalogue/export"', description: 'Catalogue export' },
+        // Referenced by no rule: its rule was deleted when the trade show ended.
+        { ref: 'trade-show', expression: 'http.request.uri.path eq "/fair-2025"', description: 'Trade show registrations' },
+      ],
+      firewall_rules: [
+        using('allow', 'partners', 'EDI partners', { priority: 1 }),
+        using('managed_challenge', 'price-scrapers', 'Catalogue export by scrapers', { priority: 2 }),
+        inline('block', 'ip.geoip.country in {"CU" "IR" "KP" "SY"}', 'Sanctioned countries', { priority: 3 }),
+        inline('block', 'http.request.uri.path contains "/.env"', 'Config file probes', { priority: 4 }),
+      ],
+      waf: legacyWaf({ sensitivity: 'low', actionMode: 'challenge' }),
+    },
     migration: { state: 'start', since: ago(1000) },
-  };
+  });
 }
 
 function wingtip(): DatasetZone {
   const name = 'wingtip.example';
-  return {
+  return zone({
     name,
     plan: 'pro',
-    created_on: ago(2600),
-    activated_on: ago(2600),
-    modified_on: ago(30),
-    name_servers: NS,
+    age: 2600,
+    modified: 30,
+    ca: 'lets_encrypt',
+    certificateDaysLeft: 70,
+    issued: 2600,
     security: hardened({
       custom_rules: [{ action: 'block', expression: SANCTIONS, description: 'Sanctioned countries (legal, reviewed quarterly)' }],
       bot_management: SBFM_PRO,
     }),
-    dns_records: [
-      ...dns(name, [
-        ['A', '@', '192.0.2.60', { proxied: true, comment: 'Redirects to wingtiptoys.example' }],
-        ['CNAME', 'www', name, { proxied: true }],
-        ...sendsNoMail(),
-      ]),
-      ...caaFor(name, 'lets_encrypt'),
+    records: [
+      ['A', '@', '192.0.2.60', { proxied: true, comment: 'Redirects to wingtiptoys.example' }],
+      ['CNAME', 'www', name, { proxied: true }],
+      ...sendsNoMail(),
     ],
-    certificate_packs: [universal(name, 'lets_encrypt', 90, 70, ago(2600))],
-    waf: legacyWaf({ sensitivity: 'medium', actionMode: 'challenge' }),
+    legacy: { waf: legacyWaf({ sensitivity: 'medium', actionMode: 'challenge' }) },
     // The first Wingtip zone moved to the new managed rules, last month.
     migration: { state: 'complete', since: ago(30), source: 'dashboard' },
-  };
+  });
 }
 
 // Tailspin Toys Japan: a subsidiary whose account the group's team has been invited to
