@@ -1,6 +1,5 @@
 import { formatApiTime } from './clock.js';
 import { stableId } from './ids.js';
-import type { PlanName as Plan } from './datasets/format.js';
 import type { Ruleset, RulesetRule } from './ruleset.js';
 
 /**
@@ -12,6 +11,8 @@ import type { Ruleset, RulesetRule } from './ruleset.js';
  * custom rules, and full SSL standing for the mode the vendor now picks from the origin. The
  * legacy WAF switch follows the previous managed rules' own switch (the dataset's `waf.enabled`).
  */
+
+export type Plan = 'free' | 'pro' | 'business' | 'enterprise';
 
 /** The zone settings the emulator serves (`GET /zones/{zone_id}/settings/{id}`). */
 export const SETTING_IDS = [

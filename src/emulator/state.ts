@@ -1,16 +1,15 @@
 import type { Member } from './members.js';
 import { AuditLog } from './audit-log.js';
-import type { PlanName } from './datasets/format.js';
 import type { EmulatorClock } from './clock.js';
 import type { Ruleset, RulesetRule } from './ruleset.js';
-import { defaultSecurity, type ZoneSecurity } from './security.js';
+import { defaultSecurity, type Plan, type ZoneSecurity } from './security.js';
 
 /**
  * The emulator's in-memory organisation. Objects keep the field names of the API's answers so
  * that serialising them stays a plain copy; relations are held by id.
  */
 
-export type Plan = PlanName;
+export type { Plan };
 // Rulesets are typed in ruleset.ts, where the security model (security.ts) reads them too.
 export type { Ruleset, RulesetRule };
 /**

@@ -7,10 +7,14 @@
  * `now+5d12h`, `now-90m` (units d, h, m, s), so that expiry cases mean the same whenever it runs.
  * Ids may be omitted; the loader derives stable ones from names, so two loads of one file agree.
  */
+import type { Certificate, CertificatePack, DnsRecord, Filter, Invite, Plan, WafGroup, WafOverride, WafPackage, WafRule } from '../state.js';
 
 export type Time = string;
 
-export type PlanName = 'free' | 'pro' | 'business' | 'enterprise';
+/** Optional fields, but for `required`: what the loader does not default (docs/dataset-format.md has each default). */
+type Given<T, Required extends keyof T = never> = Partial<T> & Pick<T, Required>;
+
+export type PlanName = Plan;
 
 export interface DatasetFile {
   /** Format version; only 1 exists. */
@@ -283,70 +287,28 @@ export interface DatasetCustomRule {
   action_parameters?: Record<string, unknown>;
 }
 
-export interface DatasetDnsRecord {
-  id?: string;
-  type: string;
-  /** Full host name; `@` stands for the zone apex and `x.@` for `x.<zone>`. */
-  name: string;
-  /** Required, except for a record with `data` (e.g. CAA): omitted, the answer has no `content`, as seen in the wild. */
-  content?: string;
-  /** Default false. Only A, AAAA and CNAME records are proxiable. */
-  proxied?: boolean;
-  /** 1 means automatic. Default 1. */
-  ttl?: number;
-  comment?: string | null;
-  tags?: string[];
-  priority?: number | null;
-  /** Structured content, e.g. CAA `{flags, tag, value}`; served as given. */
-  data?: Record<string, unknown>;
-  created_on?: Time;
-  modified_on?: Time;
-}
+/**
+ * `name` is the full host name (`@` stands for the zone apex and `x.@` for `x.<zone>`); `content`
+ * is required but on a record with structured `data` (e.g. CAA `{flags, tag, value}`, served as
+ * given), whose answer then has no `content`, as seen in the wild. Only A, AAAA and CNAME records
+ * can be proxied.
+ */
+export type DatasetDnsRecord = Given<Omit<DnsRecord, 'proxiable'>, 'type' | 'name'>;
 
-export interface DatasetCertificatePack {
-  id?: string;
-  /** Default `universal`. */
-  type?: string;
-  hosts: string[];
-  /** Default `active`. */
-  status?: string;
-  /** Default 90. */
-  validity_days?: number;
-  /** Default `txt`. */
-  validation_method?: string;
-  /** Default `lets_encrypt`. */
-  certificate_authority?: string;
-  validation_errors?: Array<{ message: string }>;
+export type DatasetCertificatePack = Given<Omit<CertificatePack, 'primary_certificate' | 'created_on' | 'certificates'>, 'hosts'> & {
   /** Default `now-30d`. `null`: a pack still initializing, served without `created_on`. */
   created_on?: Time | null;
   /** Default: one certificate for the pack's hosts, expiring `validity_days` after `created_on`. */
   certificates?: DatasetCertificate[];
-}
+};
 
-export interface DatasetCertificate {
-  id?: string;
-  /** Default: the pack's hosts. */
-  hosts?: string[];
-  issuer?: string;
-  signature?: string;
-  /** Default: the pack's status. */
-  status?: string;
-  bundle_method?: string;
-  uploaded_on?: Time;
-  modified_on?: Time;
+export type DatasetCertificate = Given<Omit<Certificate, 'zone_id' | 'expires_on'>> & {
   /** `null` while the pack is being issued (the field is then absent from the API answer). */
   expires_on?: Time | null;
-  priority?: number | null;
-}
+};
 
-export interface DatasetFilter {
-  id?: string;
-  /** Referenced by rules as `filter: "<ref>"`; also the API's `ref` field. */
-  ref?: string;
-  expression: string;
-  paused?: boolean;
-  description?: string;
-}
+/** A standalone filter; rules reference it as `filter: "<ref>"` (`ref` is also the API's field) or by `id`. */
+export type DatasetFilter = Given<Filter, 'expression'>;
 
 export interface DatasetFirewallRule {
   id?: string;
@@ -376,53 +338,17 @@ export interface DatasetWaf {
   overrides?: DatasetWafOverride[];
 }
 
-export interface DatasetWafPackage {
-  id?: string;
-  name: string;
-  description?: string;
-  /** `anomaly` for the OWASP package, `traditional` for the managed one. Default `traditional`. */
-  detection_mode?: 'anomaly' | 'traditional';
-  /** OWASP package only. */
-  sensitivity?: 'high' | 'medium' | 'low' | 'off';
-  /** OWASP package only. */
-  action_mode?: 'simulate' | 'block' | 'challenge';
-  groups?: DatasetWafGroup[];
-}
+/** `detection_mode` `anomaly` for the OWASP package (its only one with `sensitivity` and `action_mode`), `traditional` for the managed one. */
+export type DatasetWafPackage = Given<Omit<WafPackage, 'zone_id' | 'status' | 'groups'>, 'name'> & { groups?: DatasetWafGroup[] };
 
-export interface DatasetWafGroup {
-  id?: string;
-  name: string;
-  description?: string;
-  /** Default `on`. A group whose mode differs from `default_mode` is a group override. */
-  mode?: 'on' | 'off';
-  /** Default `on`. */
-  default_mode?: 'on' | 'off';
-  rules?: DatasetWafRule[];
-}
+/** A group whose mode differs from `default_mode` is a group override. */
+export type DatasetWafGroup = Given<Omit<WafGroup, 'allowed_modes' | 'package_id' | 'rules'>, 'name'> & { rules?: DatasetWafRule[] };
 
-export interface DatasetWafRule {
-  id?: string;
-  description: string;
-  priority?: string;
-  /** Default: `default_mode`. A rule whose mode differs from it is a rule override. */
-  mode?: string;
-  /** Default `block` (`on` in anomaly packages). */
-  default_mode?: string;
-  allowed_modes?: string[];
-}
+/** A rule whose `mode` differs from its `default_mode` is a rule override. */
+export type DatasetWafRule = Given<Omit<WafRule, 'group' | 'package_id'>, 'description'>;
 
-export interface DatasetWafOverride {
-  id?: string;
-  description?: string;
-  urls: string[];
-  priority?: number;
-  paused?: boolean;
-  /** Group id or name to mode. */
-  groups?: Record<string, string>;
-  /** Rule id to mode. */
-  rules?: Record<string, string>;
-  rewrite_action?: Record<string, string>;
-}
+/** A URI-based override; `groups` maps group ids or names to modes, `rules` rule ids to modes. */
+export type DatasetWafOverride = Given<WafOverride, 'urls'>;
 
 export interface DatasetMigration {
   /**
@@ -436,16 +362,8 @@ export interface DatasetMigration {
   source?: string;
 }
 
-export interface DatasetInvite {
-  id?: string;
-  /** Name of an account of this dataset (usually one with `member: false`). */
+/** `account` names an account of this dataset (usually one with `member: false`). */
+export type DatasetInvite = Given<Omit<Invite, 'organization_id' | 'organization_name' | 'roles'>, 'invited_by'> & {
   account: string;
-  invited_by: string;
-  /** Default: the user's e-mail. */
-  invited_member_email?: string;
-  invited_on?: Time;
-  expires_on?: Time;
-  roles?: Array<{ id?: string; name: string; description?: string }>;
-  /** Default `pending`. */
-  status?: 'pending' | 'accepted' | 'rejected' | 'expired';
-}
+  roles?: Array<Given<Invite['roles'][number], 'name'>>;
+};
