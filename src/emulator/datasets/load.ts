@@ -290,13 +290,8 @@ class DatasetLoader {
       const since = this.time(f, 'custom_rules_since', zone.created_on);
       const rules = f.array('custom_rules').map(({ value, path }) => {
         const r = Fields.of(value, path);
-        const rule = {
-          action: r.oneOf('action', ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip'] as const),
-          expression: r.str('expression'),
-          description: r.str('description', ''),
-          enabled: r.bool('enabled', true),
-          ...(r.has('action_parameters') ? { action_parameters: r.raw('action_parameters') as Record<string, unknown> } : {}),
-        };
+        const rule: DatasetRulesetRule = ruleHead(r, ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip']);
+        if (r.has('action_parameters')) rule.action_parameters = r.raw('action_parameters') as Record<string, unknown>;
         if (rule.action === 'skip' && !rule.action_parameters) r.fail('action_parameters', 'a skip rule names what it skips ({ruleset: "current"}, {phases: [...]} or {products: [...]})');
         r.done();
         return rule;
@@ -317,8 +312,8 @@ class DatasetLoader {
   managedRules(f: Fields): DatasetRulesetRule[] {
     return f.array('managed_rules').map(({ value, path }) => {
       const r = Fields.of(value, path);
-      const action = r.oneOf('action', ['execute', 'skip', 'log'] as const);
-      const rule: DatasetRulesetRule = { action, expression: r.str('expression'), description: r.str('description', ''), enabled: r.bool('enabled', true) };
+      const rule = ruleHead(r, ['execute', 'skip', 'log']);
+      const action = rule.action;
       if (r.has('action_parameters')) {
         const params = r.raw('action_parameters');
         if (params === null || typeof params !== 'object' || Array.isArray(params)) r.fail('action_parameters', 'expected an object');
@@ -374,12 +369,7 @@ class DatasetLoader {
 
   /** A rate limiting rule (`security.ratelimit_rules[]`), in the shape of the vendor's rulesets API. */
   rateLimitRule(r: Fields): DatasetRulesetRule {
-    const rule: DatasetRulesetRule = {
-      action: r.oneOf('action', ['block', 'challenge', 'managed_challenge', 'js_challenge', 'log'] as const),
-      expression: r.str('expression'),
-      description: r.str('description', ''),
-      enabled: r.bool('enabled', true),
-    };
+    const rule = ruleHead(r, ['block', 'challenge', 'managed_challenge', 'js_challenge', 'log']);
     const l = Fields.of(r.raw('ratelimit'), r.at('ratelimit'));
     // vendor docs (rate limiting parameters): cf.colo.id is a mandatory characteristic.
     const characteristics = l.strArray('characteristics', ['cf.colo.id', 'ip.src']);
@@ -698,6 +688,11 @@ class DatasetLoader {
     f.done();
     return invite;
   }
+}
+
+/** A ruleset rule's action (one of `actions`), expression, description and switch, as every phase's rules have them. */
+function ruleHead(r: Fields, actions: readonly string[]): DatasetRulesetRule {
+  return { action: r.oneOf('action', actions), expression: r.str('expression'), description: r.str('description', ''), enabled: r.bool('enabled', true) };
 }
 
 /**
