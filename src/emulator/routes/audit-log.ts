@@ -8,10 +8,10 @@ import {
   type AuditEntry,
   type LogPosition,
 } from '../audit-log.js';
-import { param, queryList, type RequestContext } from '../http/context.js';
+import { queryList, type RequestContext } from '../http/context.js';
 import { CODES, fail, ok } from '../http/envelope.js';
 import type { Route } from '../http/router.js';
-import { notFound } from './lookup.js';
+import { accountFor } from './lookup.js';
 
 /**
  * `GET /accounts/{account_id}/logs/audit`, the audit log version 2 (vendor's API reference: account
@@ -113,9 +113,7 @@ function filtersOf(ctx: RequestContext): (e: AuditEntry) => boolean {
 }
 
 function listAuditLog(ctx: RequestContext) {
-  const id = param(ctx, 'account_id');
-  const account = ctx.org.accountsById.get(id);
-  if (!account || !account.member) notFound('account', id);
+  const { id } = accountFor(ctx);
   if (!ctx.query.get('since') && !ctx.query.get('before')) throw fail(400, CODES.validation, 'since and before are required: dates such as 2026-10-31 (read as UTC) or RFC 3339 times such as 2026-10-31T12:00:00Z');
   const since = instant(ctx, 'since');
   const before = instant(ctx, 'before');
