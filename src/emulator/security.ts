@@ -81,6 +81,26 @@ export interface SecurityTxtConfig {
 }
 
 
+/** The values each plain setting takes (vendor docs); `security_header` is the HSTS object. */
+export const SETTING_CHOICES = {
+  ssl: ['off', 'flexible', 'full', 'strict', 'origin_pull'],
+  min_tls_version: ['1.0', '1.1', '1.2', '1.3'],
+  tls_1_3: ['on', 'off', 'zrt'],
+  always_use_https: ['on', 'off'],
+  automatic_https_rewrites: ['on', 'off'],
+  security_header: null,
+  security_level: ['off', 'essentially_off', 'low', 'medium', 'high', 'under_attack'],
+  browser_check: ['on', 'off'],
+  development_mode: ['on', 'off'],
+  always_online: ['on', 'off'],
+  email_obfuscation: ['on', 'off'],
+  hotlink_protection: ['on', 'off'],
+  ip_geolocation: ['on', 'off'],
+  // A number of seconds from CHALLENGE_TTLS.
+  challenge_ttl: null,
+  waf: null,
+} as const satisfies Record<SettingId, readonly string[] | null>;
+
 /** vendor's API reference (zone settings, challenge_ttl): the values the setting takes, in seconds. */
 export const CHALLENGE_TTLS: readonly number[] = [300, 900, 1800, 2700, 3600, 7200, 10800, 14400, 28800, 57600, 86400, 604800, 2592000, 31536000];
 

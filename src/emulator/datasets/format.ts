@@ -7,6 +7,7 @@
  * `now+5d12h`, `now-90m` (units d, h, m, s), so that expiry cases mean the same whenever it runs.
  * Ids may be omitted; the loader derives stable ones from names, so two loads of one file agree.
  */
+import type { SETTING_CHOICES } from '../security.js';
 import type { Certificate, CertificatePack, DnsRecord, Filter, Invite, Plan, WafGroup, WafOverride, WafPackage, WafRule } from '../state.js';
 
 export type Time = string;
@@ -15,6 +16,8 @@ export type Time = string;
 type Given<T, Required extends keyof T = never> = Partial<T> & Pick<T, Required>;
 
 export type PlanName = Plan;
+
+type Choices = typeof SETTING_CHOICES;
 
 export interface DatasetFile {
   /** Format version; only 1 exists. */
@@ -109,41 +112,16 @@ export interface DatasetZone {
 }
 
 export interface DatasetSecurity {
-  /** Zone settings by id; each omitted one keeps the vendor's default. */
-  settings?: {
-    /** Default `full`. `origin_pull` is strict with the vendor's origin certificate check (served as given). */
-    ssl?: 'off' | 'flexible' | 'full' | 'strict' | 'origin_pull';
-    /** Default `1.0`. */
-    min_tls_version?: '1.0' | '1.1' | '1.2' | '1.3';
-    /** Default `on`. */
-    tls_1_3?: 'on' | 'off' | 'zrt';
-    /** Default `off`. */
-    always_use_https?: 'on' | 'off';
-    /** Default `on`. */
-    automatic_https_rewrites?: 'on' | 'off';
-    /** HSTS, served as `{strict_transport_security: {...}}`. Default disabled, max_age 0. */
+  /**
+   * Zone settings by id; each omitted one keeps the vendor's default (docs/dataset-format.md lists
+   * them). `security_header` is HSTS, served as `{strict_transport_security: {...}}`;
+   * `challenge_ttl` seconds from CHALLENGE_TTLS. The legacy `waf` setting is the zone's
+   * `waf.enabled` (Pro plans and above; a Free zone's answer is `{value: "off", editable: false}`,
+   * the API's answer for a setting the plan does not offer).
+   */
+  settings?: { [K in keyof Choices as Choices[K] extends readonly string[] ? K : never]?: Choices[K] extends readonly string[] ? Choices[K][number] : never } & {
     security_header?: { enabled?: boolean; max_age?: number; include_subdomains?: boolean; preload?: boolean; nosniff?: boolean };
-    /** Default `medium`. */
-    security_level?: 'off' | 'essentially_off' | 'low' | 'medium' | 'high' | 'under_attack';
-    /** Default `on`. */
-    browser_check?: 'on' | 'off';
-    /**
-     * Default `off`. `on` lasts 3 hours from its `settings_modified_on` time (default `now`); the
-     * answer carries `time_remaining` in seconds.
-     */
-    development_mode?: 'on' | 'off';
-    /** Default `off` (emulator's choice: the vendor documents no default). */
-    always_online?: 'on' | 'off';
-    /** Default `on`. */
-    email_obfuscation?: 'on' | 'off';
-    /** Default `off`. */
-    hotlink_protection?: 'on' | 'off';
-    /** Default `on`. */
-    ip_geolocation?: 'on' | 'off';
-    /** Seconds: 300, 900, 1800, 2700, 3600, 7200, 10800, 14400, 28800, 57600, 86400, 604800, 2592000 or 31536000. Default 1800. */
     challenge_ttl?: number;
-    // The legacy `waf` setting is the zone's `waf.enabled` (Pro plans and above; a Free zone's answer is
-    // `{value: "off", editable: false}`, the API's answer for a setting the plan does not offer).
   };
   /** When settings last changed, by id (the answers' `modified_on`). Default the zone's creation. */
   settings_modified_on?: Record<string, Time>;

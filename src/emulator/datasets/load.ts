@@ -10,6 +10,7 @@ import {
   managedRuleset,
   offers,
   rateLimitRuleset,
+  SETTING_CHOICES,
   SETTING_IDS,
   type BotConfig,
   type BotProduct,
@@ -708,24 +709,4 @@ const BOT_PRODUCT_NAMES: Record<BotProduct, string> = {
   sbfm_pro: 'Super Bot Fight Mode (Pro)',
   sbfm_business: 'Super Bot Fight Mode (Business)',
   bot_management: 'Bot Management for Enterprise',
-};
-
-/** The values each plain setting takes (vendor docs); `security_header` is the HSTS object. */
-const SETTING_CHOICES: Record<SettingId, readonly string[] | null> = {
-  ssl: ['off', 'flexible', 'full', 'strict', 'origin_pull'],
-  min_tls_version: ['1.0', '1.1', '1.2', '1.3'],
-  tls_1_3: ['on', 'off', 'zrt'],
-  always_use_https: ['on', 'off'],
-  automatic_https_rewrites: ['on', 'off'],
-  security_header: null,
-  security_level: ['off', 'essentially_off', 'low', 'medium', 'high', 'under_attack'],
-  browser_check: ['on', 'off'],
-  development_mode: ['on', 'off'],
-  always_online: ['on', 'off'],
-  email_obfuscation: ['on', 'off'],
-  hotlink_protection: ['on', 'off'],
-  ip_geolocation: ['on', 'off'],
-  // A number of seconds from CHALLENGE_TTLS.
-  challenge_ttl: null,
-  waf: null,
 };
