@@ -7,7 +7,7 @@
  * `now+5d12h`, `now-90m` (units d, h, m, s), so that expiry cases mean the same whenever it runs.
  * Ids may be omitted; the loader derives stable ones from names, so two loads of one file agree.
  */
-import type { SETTING_CHOICES } from '../security.js';
+import type { BotConfig, SETTING_CHOICES } from '../security.js';
 import type { Certificate, CertificatePack, DnsRecord, Filter, Invite, Plan, WafGroup, WafOverride, WafPackage, WafRule } from '../state.js';
 
 export type Time = string;
@@ -181,47 +181,12 @@ export interface DatasetSecurity {
 }
 
 /**
- * A zone's bot settings. Free zones have Bot Fight Mode (`fight_mode`), Pro zones Super Bot Fight
- * Mode with `sbfm_definitely_automated`, Business zones (and Enterprise zones without the add-on)
- * also `sbfm_likely_automated`, Enterprise zones with `subscription: true` Bot Management.
+ * A zone's bot settings (security.ts BotConfig, defaults in docs/dataset-format.md). Free zones have
+ * Bot Fight Mode (`fight_mode`), Pro zones Super Bot Fight Mode with `sbfm_definitely_automated`,
+ * Business zones (and Enterprise zones without the add-on) also `sbfm_likely_automated`, Enterprise
+ * zones with `subscription: true` Bot Management. Only the fields of the plan's product may be given.
  */
-export interface DatasetBotManagement {
-  /** Enterprise only: Bot Management for Enterprise is bought. Default false. */
-  subscription?: boolean;
-  /** Free only. Default false. */
-  fight_mode?: boolean;
-  /** Default: true on Free (cannot be disabled there) and with Bot Management (vendor docs: bot scores), false on Super Bot Fight Mode. */
-  enable_js?: boolean;
-  /** Default `disabled`. */
-  ai_bots_protection?: 'block' | 'disabled' | 'only_on_ad_pages';
-  /** Default `disabled`. */
-  crawler_protection?: 'enabled' | 'disabled';
-  /** Default false. */
-  is_robots_txt_managed?: boolean;
-  /** Default `off`. */
-  cf_robots_variant?: 'off' | 'policy_only';
-  /** Pro, Business, Enterprise without the add-on. Default `allow`. */
-  sbfm_definitely_automated?: 'allow' | 'block' | 'managed_challenge';
-  /** Business, Enterprise without the add-on. Default `allow`. */
-  sbfm_likely_automated?: 'allow' | 'block' | 'managed_challenge';
-  /** Default `allow`. */
-  sbfm_verified_bots?: 'allow' | 'block';
-  /** Default false. */
-  sbfm_static_resource_protection?: boolean;
-  /** Default false. */
-  optimize_wordpress?: boolean;
-  /** Bot Management only. Default true. */
-  auto_update_model?: boolean;
-  /** Bot Management only. Default true. */
-  bm_cookie_enabled?: boolean;
-  /** Bot Management and Super Bot Fight Mode. Default false. */
-  suppress_session_score?: boolean;
-  /**
-   * Bot Management only, with `auto_update_model: false`: false for a zone left on an older model
-   * (served read-only as `using_latest_model`). Default true.
-   */
-  using_latest_model?: boolean;
-}
+export type DatasetBotManagement = Partial<Omit<BotConfig, 'enable_js'>> & { enable_js?: boolean };
 
 /** A rate limiting rule (phase `http_ratelimit`). */
 export interface DatasetRateLimitRule {
