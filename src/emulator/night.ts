@@ -136,6 +136,11 @@ export function dashboardActor(org: Organisation): AuditActor {
   return { id: user.id, context: 'dash', email: user.email, ip_address: '198.51.100.23', token_id: '', token_name: '', type: 'user' };
 }
 
+/** Logs a change as the dashboard's write of it, answered 200. */
+export function logDashboardWrite(org: Organisation, change: Change, method: string, path: string, at: Date): void {
+  org.audit.append(org, change, { actor: dashboardActor(org), method, uri: `/client/v4${path}`, userAgent: 'Mozilla/5.0 (zonewarden emulator dashboard)', statusCode: 200 }, at);
+}
+
 /** A plan move the zone can take: Enterprise-only state (validation mode, URI overrides) keeps Enterprise. */
 function nextPlan(zone: Zone): Plan | null {
   if (zone.plan === 'enterprise' && (zone.migration.state === 'validation' || zone.waf.overrides.length > 0)) return null;
@@ -164,7 +169,7 @@ class Night {
   ) {}
 
   log(change: Change, method: string, path: string, at: Date): void {
-    this.org.audit.append(this.org, change, { actor: dashboardActor(this.org), method, uri: `/client/v4${path}`, userAgent: 'Mozilla/5.0 (zonewarden emulator dashboard)', statusCode: 200 }, at);
+    logDashboardWrite(this.org, change, method, path, at);
     const zone = change.zone!;
     this.changed.push({ zone_id: zone.id, zone_name: zone.name, account_id: zone.accountId, change: this.kind, description: change.description });
   }
