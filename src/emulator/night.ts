@@ -190,18 +190,12 @@ class Night {
         return this.certificatePack(zone, at);
       case 'custom_rules':
         return this.customRules(zone, at, iso);
-      case 'paused': {
+      case 'paused':
         zone.paused = !zone.paused;
-        zone.modified_on = iso;
-        const description = `Zone ${zone.paused ? 'paused' : 'unpaused'}`;
-        return this.log(zoneChange(zone, { type: 'update', product: 'zones', resourceType: 'zone', resourceId: zone.id, description, request: { paused: zone.paused }, response: serialize.zone(zone, this.org) }), 'PATCH', `/zones/${zone.id}`, at);
-      }
-      case 'plan': {
+        return this.zonePatched(zone, `Zone ${zone.paused ? 'paused' : 'unpaused'}`, { paused: zone.paused }, at);
+      case 'plan':
         zone.plan = nextPlan(zone)!;
-        zone.modified_on = iso;
-        const request = { plan: { id: serialize.planId(zone) } };
-        return this.log(zoneChange(zone, { type: 'update', product: 'zones', resourceType: 'zone', resourceId: zone.id, description: `Zone plan changed to ${zone.plan}`, request, response: serialize.zone(zone, this.org) }), 'PATCH', `/zones/${zone.id}`, at);
-      }
+        return this.zonePatched(zone, `Zone plan changed to ${zone.plan}`, { plan: { id: serialize.planId(zone) } }, at);
       case 'zone_removed':
         this.log(zoneChange(zone, { type: 'delete', product: 'zones', resourceType: 'zone', resourceId: zone.id, description: 'Zone deleted', request: null, response: { id: zone.id } }), 'DELETE', `/zones/${zone.id}`, at);
         return this.org.removeZone(zone);
@@ -212,6 +206,13 @@ class Night {
         return this.log(zoneChange(added, { type: 'create', product: 'zones', resourceType: 'zone', resourceId: added.id, description: 'Zone created', request, response: serialize.zone(added, this.org) }), 'POST', '/zones', at);
       }
     }
+  }
+
+  /** The owner's PATCH of the zone itself (paused, plan), modified now. */
+  private zonePatched(zone: Zone, description: string, request: unknown, at: Date): void {
+    zone.modified_on = formatApiTime(at);
+    const change = { type: 'update', product: 'zones', resourceType: 'zone', resourceId: zone.id, description, request, response: serialize.zone(zone, this.org) } as const;
+    this.log(zoneChange(zone, change), 'PATCH', `/zones/${zone.id}`, at);
   }
 
   private dnsRecord(zone: Zone, at: Date, iso: string): void {

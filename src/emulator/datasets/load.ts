@@ -496,12 +496,7 @@ class DatasetLoader {
 
   filter(f: Fields, zone: Zone, index: number): Filter {
     const ref = f.has('ref') ? f.str('ref') : undefined;
-    const filter: Filter = {
-      id: f.str('id', stableId('filter', zone.name, ref ?? String(index))),
-      expression: f.str('expression'),
-      paused: f.bool('paused', false),
-      description: f.str('description', ''),
-    };
+    const filter: Filter = filterOf(f, f.str('id', stableId('filter', zone.name, ref ?? String(index))));
     if (ref !== undefined) filter.ref = ref;
     f.done();
     return filter;
@@ -521,12 +516,7 @@ class DatasetLoader {
       if (inline.bool('deleted', false)) {
         filterId = stableId('deleted-filter', zone.name, index);
       } else {
-        const filter: Filter = {
-          id: stableId('inline-filter', zone.name, index),
-          expression: inline.str('expression'),
-          paused: inline.bool('paused', false),
-          description: inline.str('description', ''),
-        };
+        const filter = filterOf(inline, stableId('inline-filter', zone.name, index));
         zone.filters.set(filter.id, filter);
         filterId = filter.id;
       }
@@ -689,6 +679,11 @@ class DatasetLoader {
     f.done();
     return invite;
   }
+}
+
+/** A filter's expression, switch and description, standalone or inline in a firewall rule. */
+function filterOf(f: Fields, id: string): Filter {
+  return { id, expression: f.str('expression'), paused: f.bool('paused', false), description: f.str('description', '') };
 }
 
 /** A ruleset rule's action (one of `actions`), expression, description and switch, as every phase's rules have them. */
