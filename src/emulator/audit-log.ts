@@ -88,6 +88,13 @@ export function zoneChange(zone: LoggedZone, change: Omit<Change, 'zone' | 'scop
   return { ...change, zone, scope: 'zones' };
 }
 
+const DONE = { create: 'created', update: 'updated', delete: 'deleted' } as const;
+
+/** A write to one of a zone's resources, described as the log describes it: "<what> created", "updated" or "deleted"; `why` ends it. */
+export function zoneWrite(zone: LoggedZone, type: Change['type'], resource: { product: string; type: string; what: string }, resourceId: string, request: unknown, response: unknown, why = ''): Change {
+  return zoneChange(zone, { type, product: resource.product, resourceType: resource.type, resourceId, description: `${resource.what} ${DONE[type]}${why}`, request, response });
+}
+
 interface Stored {
   ms: number;
   seq: number;

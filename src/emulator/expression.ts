@@ -11,49 +11,20 @@ export type ExpressionCheck =
 
 type ValueType = 'string' | 'int' | 'ip' | 'bool' | 'array' | 'map';
 
-const FIELDS: ReadonlyMap<string, ValueType> = new Map<string, ValueType>([
-  ['http.host', 'string'],
-  ['http.request.uri', 'string'],
-  ['http.request.uri.path', 'string'],
-  ['http.request.uri.path.extension', 'string'],
-  ['http.request.uri.query', 'string'],
-  ['http.request.uri.args', 'map'],
-  ['http.request.uri.args.names', 'array'],
-  ['http.request.uri.args.values', 'array'],
-  ['http.request.full_uri', 'string'],
-  ['http.request.method', 'string'],
-  ['http.request.version', 'string'],
-  ['http.request.headers', 'map'],
-  ['http.request.headers.names', 'array'],
-  ['http.request.headers.values', 'array'],
-  ['http.request.cookies', 'map'],
-  ['http.request.timestamp.sec', 'int'],
-  ['http.referer', 'string'],
-  ['http.user_agent', 'string'],
-  ['http.cookie', 'string'],
-  ['http.x_forwarded_for', 'string'],
-  ['ip.src', 'ip'],
-  ['ip.src.asnum', 'int'],
-  ['ip.src.country', 'string'],
-  ['ip.src.continent', 'string'],
-  ['ip.src.subdivision_1_iso_code', 'string'],
-  ['ip.src.is_in_european_union', 'bool'],
-  ['ip.geoip.asnum', 'int'],
-  ['ip.geoip.country', 'string'],
-  ['ip.geoip.continent', 'string'],
-  ['ip.geoip.subdivision_1_iso_code', 'string'],
-  ['ip.geoip.is_in_european_union', 'bool'],
-  ['ssl', 'bool'],
-  ['cf.threat_score', 'int'],
-  ['cf.client.bot', 'bool'],
-  ['cf.bot_management.score', 'int'],
-  ['cf.bot_management.verified_bot', 'bool'],
-  ['cf.edge.server_port', 'int'],
-  ['cf.tls_client_auth.cert_verified', 'bool'],
-  ['raw.http.request.uri', 'string'],
-  ['raw.http.request.uri.path', 'string'],
-  ['raw.http.request.uri.query', 'string'],
-]);
+/** The fields the rules language knows, by the type of their value. */
+const FIELDS_BY_TYPE: Record<ValueType, readonly string[]> = {
+  string: ['http.host', 'http.request.uri', 'http.request.uri.path', 'http.request.uri.path.extension', 'http.request.uri.query',
+    'http.request.full_uri', 'http.request.method', 'http.request.version', 'http.referer', 'http.user_agent', 'http.cookie', 'http.x_forwarded_for',
+    'ip.src.country', 'ip.src.continent', 'ip.src.subdivision_1_iso_code', 'ip.geoip.country', 'ip.geoip.continent', 'ip.geoip.subdivision_1_iso_code',
+    'raw.http.request.uri', 'raw.http.request.uri.path', 'raw.http.request.uri.query'],
+  int: ['http.request.timestamp.sec', 'ip.src.asnum', 'ip.geoip.asnum', 'cf.threat_score', 'cf.bot_management.score', 'cf.edge.server_port'],
+  ip: ['ip.src'],
+  bool: ['ip.src.is_in_european_union', 'ip.geoip.is_in_european_union', 'ssl', 'cf.client.bot', 'cf.bot_management.verified_bot',
+    'cf.tls_client_auth.cert_verified'],
+  array: ['http.request.uri.args.names', 'http.request.uri.args.values', 'http.request.headers.names', 'http.request.headers.values'],
+  map: ['http.request.uri.args', 'http.request.headers', 'http.request.cookies'],
+};
+const FIELDS: ReadonlyMap<string, ValueType> = new Map(Object.entries(FIELDS_BY_TYPE).flatMap(([type, names]) => names.map((name): [string, ValueType] => [name, type as ValueType])));
 
 interface FunctionSpec {
   accepts: readonly ValueType[];

@@ -2,9 +2,9 @@ import { zoneChange, type AuditActor, type Change } from './audit-log.js';
 import { formatApiTime } from './clock.js';
 import { seededRandom } from './http/faults.js';
 import { mix32, stableId, stableUuid } from './ids.js';
-import { botManagementAnswer, botProduct, customRuleset, defaultSecurity, type SettingId } from './security.js';
+import { botManagementAnswer, botProduct, customRuleset, type SettingId } from './security.js';
 import * as serialize from './serialize.js';
-import { ArrayRecordStore, type Organisation, type Plan, type Zone } from './state.js';
+import { newZone, type Organisation, type Plan, type Zone } from './state.js';
 
 /**
  * The night control, for tests and benchmarks of incremental scans: the emulator clock moves one
@@ -136,6 +136,11 @@ export function dashboardActor(org: Organisation): AuditActor {
   return { id: user.id, context: 'dash', email: user.email, ip_address: '198.51.100.23', token_id: '', token_name: '', type: 'user' };
 }
 
+/** Logs a change as the dashboard's write of it, answered 200. */
+export function logDashboardWrite(org: Organisation, change: Change, method: string, path: string, at: Date): void {
+  org.audit.append(org, change, { actor: dashboardActor(org), method, uri: `/client/v4${path}`, userAgent: 'Mozilla/5.0 (zonewarden emulator dashboard)', statusCode: 200 }, at);
+}
+
 /** A plan move the zone can take: Enterprise-only state (validation mode, URI overrides) keeps Enterprise. */
 function nextPlan(zone: Zone): Plan | null {
   if (zone.plan === 'enterprise' && (zone.migration.state === 'validation' || zone.waf.overrides.length > 0)) return null;
@@ -164,7 +169,7 @@ class Night {
   ) {}
 
   log(change: Change, method: string, path: string, at: Date): void {
-    this.org.audit.append(this.org, change, { actor: dashboardActor(this.org), method, uri: `/client/v4${path}`, userAgent: 'Mozilla/5.0 (zonewarden emulator dashboard)', statusCode: 200 }, at);
+    logDashboardWrite(this.org, change, method, path, at);
     const zone = change.zone!;
     this.changed.push({ zone_id: zone.id, zone_name: zone.name, account_id: zone.accountId, change: this.kind, description: change.description });
   }
@@ -185,18 +190,12 @@ class Night {
         return this.certificatePack(zone, at);
       case 'custom_rules':
         return this.customRules(zone, at, iso);
-      case 'paused': {
+      case 'paused':
         zone.paused = !zone.paused;
-        zone.modified_on = iso;
-        const description = `Zone ${zone.paused ? 'paused' : 'unpaused'}`;
-        return this.log(zoneChange(zone, { type: 'update', product: 'zones', resourceType: 'zone', resourceId: zone.id, description, request: { paused: zone.paused }, response: serialize.zone(zone, this.org) }), 'PATCH', `/zones/${zone.id}`, at);
-      }
-      case 'plan': {
+        return this.zonePatched(zone, `Zone ${zone.paused ? 'paused' : 'unpaused'}`, { paused: zone.paused }, at);
+      case 'plan':
         zone.plan = nextPlan(zone)!;
-        zone.modified_on = iso;
-        const request = { plan: { id: serialize.planId(zone) } };
-        return this.log(zoneChange(zone, { type: 'update', product: 'zones', resourceType: 'zone', resourceId: zone.id, description: `Zone plan changed to ${zone.plan}`, request, response: serialize.zone(zone, this.org) }), 'PATCH', `/zones/${zone.id}`, at);
-      }
+        return this.zonePatched(zone, `Zone plan changed to ${zone.plan}`, { plan: { id: serialize.planId(zone) } }, at);
       case 'zone_removed':
         this.log(zoneChange(zone, { type: 'delete', product: 'zones', resourceType: 'zone', resourceId: zone.id, description: 'Zone deleted', request: null, response: { id: zone.id } }), 'DELETE', `/zones/${zone.id}`, at);
         return this.org.removeZone(zone);
@@ -207,6 +206,13 @@ class Night {
         return this.log(zoneChange(added, { type: 'create', product: 'zones', resourceType: 'zone', resourceId: added.id, description: 'Zone created', request, response: serialize.zone(added, this.org) }), 'POST', '/zones', at);
       }
     }
+  }
+
+  /** The owner's PATCH of the zone itself (paused, plan), modified now. */
+  private zonePatched(zone: Zone, description: string, request: unknown, at: Date): void {
+    zone.modified_on = formatApiTime(at);
+    const change = { type: 'update', product: 'zones', resourceType: 'zone', resourceId: zone.id, description, request, response: serialize.zone(zone, this.org) } as const;
+    this.log(zoneChange(zone, change), 'PATCH', `/zones/${zone.id}`, at);
   }
 
   private dnsRecord(zone: Zone, at: Date, iso: string): void {
@@ -319,26 +325,9 @@ class Night {
   /** A zone just added: pending until its name servers change, on the Free plan, born on the new managed rules. */
   private newZone(accountId: string, index: number, iso: string): Zone {
     const id = stableId('night-zone', this.seed, this.number, index);
-    return {
-      id,
-      name: `added-${id.slice(0, 10)}.example`,
-      status: 'pending',
-      paused: false,
-      type: 'full',
-      accountId,
-      plan: 'free',
-      name_servers: ['ada.ns.example.net', 'bob.ns.example.net'],
-      created_on: iso,
-      modified_on: iso,
-      activated_on: null,
-      dns: new ArrayRecordStore([]),
-      certificatePacks: [],
-      filters: new Map(),
-      firewallRules: new Map(),
-      waf: { enabled: false, packages: [], overrides: [] },
-      migration: { state: 'none', since: iso, source: 'api', entrypoint: null },
-      security: defaultSecurity(iso),
-    };
+    const head = { id, name: `added-${id.slice(0, 10)}.example`, status: 'pending', accountId, plan: 'free', created_on: iso, modified_on: iso, activated_on: null } as const;
+    return newZone(head, { migration: { state: 'none', since: iso, source: 'api', entrypoint: null } });
+
   }
 }
 

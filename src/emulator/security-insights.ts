@@ -96,23 +96,15 @@ export function accountInsights(org: Organisation, accountId: string): InsightIs
  */
 function accountLevel(accountId: string, name: string, scannedAt: number): InsightIssue[] {
   const at = formatApiTime(new Date(scannedAt));
-  return [
-    {
-      id: stableId('insight', accountId, 'no_turnstile_enabled'),
-      dismissed: false,
-      issue_class: 'no_turnstile_enabled',
-      issue_type: 'configuration_suggestion',
-      payload: { detection_method: 'Turnstile widgets of the account', zone_tag: '' },
-      resolve_link: `/${accountId}/turnstile`,
-      resolve_text: 'Add a Turnstile widget to protect your forms from bots.',
-      severity: 'Low',
-      since: at,
-      status: 'active',
-      subject: name,
-      timestamp: at,
-      user_classification: null,
-    },
-  ];
+  const payload = { detection_method: 'Turnstile widgets of the account', zone_tag: '' };
+  const resolve = { link: `/${accountId}/turnstile`, text: 'Add a Turnstile widget to protect your forms from bots.' };
+  return [issue(stableId('insight', accountId, 'no_turnstile_enabled'), 'no_turnstile_enabled', 'configuration_suggestion', 'Low', name, at, at, payload, resolve)];
+}
+
+/** An active issue, neither dismissed nor classified by the user. */
+function issue(id: string, issueClass: string, issueType: string, severity: InsightSeverity, subject: string, since: string, timestamp: string, payload: InsightIssue['payload'], resolve: { link: string; text: string }): InsightIssue {
+  const [resolve_link, resolve_text] = [resolve.link, resolve.text];
+  return { id, dismissed: false, issue_class: issueClass, issue_type: issueType, payload, resolve_link, resolve_text, severity, since, status: 'active', subject, timestamp, user_classification: null };
 }
 
 /** A setting as the vendor's scan at `scannedAt` saw it: an on/off switch changed since is seen as it was. */
@@ -139,21 +131,8 @@ export function zoneInsights(zone: Zone, scannedAt: number): InsightIssue[] {
     return formatApiTime(new Date(Number.isFinite(t) && t <= scannedAt ? t : scannedAt));
   };
   const add = (issueClass: string, issueType: string, severity: InsightSeverity, subject: string, since: string, resolve: { link: string; text: string }, how: string) => {
-    found.push({
-      id: stableId('insight', zone.id, issueClass, subject),
-      dismissed: false,
-      issue_class: issueClass,
-      issue_type: issueType,
-      payload: { detection_method: how, zone_tag: zone.id },
-      resolve_link: `/${zone.accountId}/${zone.name}/${resolve.link}`,
-      resolve_text: resolve.text,
-      severity,
-      since,
-      status: 'active',
-      subject,
-      timestamp: at,
-      user_classification: null,
-    });
+    const payload = { detection_method: how, zone_tag: zone.id };
+    found.push(issue(stableId('insight', zone.id, issueClass, subject), issueClass, issueType, severity, subject, since, at, payload, { ...resolve, link: `/${zone.accountId}/${zone.name}/${resolve.link}` }));
   };
   // A zone that does not serve traffic through the vendor yet (pending, initializing) has nothing to scan.
   if (zone.status !== 'active') return found;

@@ -1,6 +1,5 @@
 import { formatApiTime } from './clock.js';
 import { stableId } from './ids.js';
-import type { PlanName as Plan } from './datasets/format.js';
 import type { Ruleset, RulesetRule } from './ruleset.js';
 
 /**
@@ -13,22 +12,14 @@ import type { Ruleset, RulesetRule } from './ruleset.js';
  * legacy WAF switch follows the previous managed rules' own switch (the dataset's `waf.enabled`).
  */
 
-export type SettingId =
-  | 'ssl'
-  | 'min_tls_version'
-  | 'tls_1_3'
-  | 'always_use_https'
-  | 'automatic_https_rewrites'
-  | 'security_header'
-  | 'security_level'
-  | 'browser_check'
-  | 'development_mode'
-  | 'always_online'
-  | 'email_obfuscation'
-  | 'hotlink_protection'
-  | 'ip_geolocation'
-  | 'challenge_ttl'
-  | 'waf';
+export type Plan = 'free' | 'pro' | 'business' | 'enterprise';
+
+/** The zone settings the emulator serves (`GET /zones/{zone_id}/settings/{id}`). */
+export const SETTING_IDS = [
+  'ssl', 'min_tls_version', 'tls_1_3', 'always_use_https', 'automatic_https_rewrites', 'security_header', 'security_level', 'browser_check',
+  'development_mode', 'always_online', 'email_obfuscation', 'hotlink_protection', 'ip_geolocation', 'challenge_ttl', 'waf',
+] as const;
+export type SettingId = (typeof SETTING_IDS)[number];
 
 export interface Hsts {
   enabled: boolean;
@@ -89,23 +80,26 @@ export interface SecurityTxtConfig {
   preferred_languages: string;
 }
 
-export const SETTING_IDS: readonly SettingId[] = [
-  'ssl',
-  'min_tls_version',
-  'tls_1_3',
-  'always_use_https',
-  'automatic_https_rewrites',
-  'security_header',
-  'security_level',
-  'browser_check',
-  'development_mode',
-  'always_online',
-  'email_obfuscation',
-  'hotlink_protection',
-  'ip_geolocation',
-  'challenge_ttl',
-  'waf',
-];
+
+/** The values each plain setting takes (vendor docs); `security_header` is the HSTS object. */
+export const SETTING_CHOICES = {
+  ssl: ['off', 'flexible', 'full', 'strict', 'origin_pull'],
+  min_tls_version: ['1.0', '1.1', '1.2', '1.3'],
+  tls_1_3: ['on', 'off', 'zrt'],
+  always_use_https: ['on', 'off'],
+  automatic_https_rewrites: ['on', 'off'],
+  security_header: null,
+  security_level: ['off', 'essentially_off', 'low', 'medium', 'high', 'under_attack'],
+  browser_check: ['on', 'off'],
+  development_mode: ['on', 'off'],
+  always_online: ['on', 'off'],
+  email_obfuscation: ['on', 'off'],
+  hotlink_protection: ['on', 'off'],
+  ip_geolocation: ['on', 'off'],
+  // A number of seconds from CHALLENGE_TTLS.
+  challenge_ttl: null,
+  waf: null,
+} as const satisfies Record<SettingId, readonly string[] | null>;
 
 /** vendor's API reference (zone settings, challenge_ttl): the values the setting takes, in seconds. */
 export const CHALLENGE_TTLS: readonly number[] = [300, 900, 1800, 2700, 3600, 7200, 10800, 14400, 28800, 57600, 86400, 604800, 2592000, 31536000];
@@ -277,55 +271,35 @@ export function developmentModeAnswer(value: unknown, modifiedOn: string, now: D
   return { value: 'off', modified_on: formatApiTime(new Date(expiresMs)), time_remaining: remaining };
 }
 
-export const RATELIMIT_PHASE = 'http_ratelimit';
-
-/** Rate limiting rules as a dataset writes them, made into the `http_ratelimit` phase's entry point. */
-export function rateLimitRuleset(zoneName: string, since: string, rules: DatasetRulesetRule[]): Ruleset {
-  return {
-    id: stableId('ratelimit-entrypoint', zoneName),
-    name: 'default',
-    description: '',
-    phase: RATELIMIT_PHASE,
-    kind: 'zone',
-    version: '1',
-    last_updated: since,
-    rules: rules.map((r, i) => ({ ...r, ref: stableId('ratelimit-ref', zoneName, i), id: stableId('ratelimit-rule', zoneName, i), version: '1', last_updated: since })),
-  };
-}
-
-/** Custom rules as a dataset writes them, made into the phase's entry point. */
-export function customRuleset(zoneName: string, since: string, rules: Array<Omit<RulesetRule, 'id' | 'version' | 'last_updated' | 'ref'> & { ref?: string }>): Ruleset {
-  return {
-    id: stableId('custom-entrypoint', zoneName),
-    name: 'default',
-    description: '',
-    phase: 'http_request_firewall_custom',
-    kind: 'zone',
-    version: '1',
-    last_updated: since,
-    rules: rules.map((r, i) => ({ ...r, ref: r.ref ?? stableId('custom-ref', zoneName, i), id: stableId('custom-rule', zoneName, i), version: '1', last_updated: since })),
-  };
-}
-
+const RATELIMIT_PHASE = 'http_ratelimit';
 export const MANAGED_PHASE = 'http_request_firewall_managed';
 
 export type DatasetRulesetRule = Omit<RulesetRule, 'id' | 'version' | 'last_updated' | 'ref'>;
 
 /**
- * A managed-phase entry point as a dataset writes it: a zone's (`kind: "zone"`) or an account's
- * (`kind: "root"`), in the shape of the vendor's API reference (rulesets: get a phase entry point).
+ * A phase entry point written once, at `since`, in the shape of the vendor's API reference
+ * (rulesets: get a phase entry point): version 1, each rule with the ids `ids` gives its index.
  */
+export function entrypoint(head: Pick<Ruleset, 'id' | 'name' | 'phase' | 'kind'>, since: string, rules: Array<DatasetRulesetRule & { ref?: string }>, ids: (i: number) => Partial<Pick<RulesetRule, 'id' | 'ref'>>): Ruleset {
+  const { id, name, phase, kind } = head;
+  return { id, name, description: '', phase, kind, version: '1', last_updated: since, rules: rules.map((r, i) => ({ ...r, ...ids(i), version: '1', last_updated: since }) as RulesetRule) };
+}
+
+/** Rate limiting rules as a dataset writes them, made into the `http_ratelimit` phase's entry point. */
+export function rateLimitRuleset(zoneName: string, since: string, rules: DatasetRulesetRule[]): Ruleset {
+  return entrypoint({ id: stableId('ratelimit-entrypoint', zoneName), name: 'default', phase: RATELIMIT_PHASE, kind: 'zone' }, since, rules, (i) => ({ ref: stableId('ratelimit-ref', zoneName, i), id: stableId('ratelimit-rule', zoneName, i) }));
+}
+
+/** Custom rules as a dataset writes them, made into the phase's entry point. */
+export function customRuleset(zoneName: string, since: string, rules: Array<DatasetRulesetRule & { ref?: string }>): Ruleset {
+  const head = { id: stableId('custom-entrypoint', zoneName), name: 'default', phase: 'http_request_firewall_custom', kind: 'zone' };
+  return entrypoint(head, since, rules, (i) => ({ ref: rules[i]!.ref ?? stableId('custom-ref', zoneName, i), id: stableId('custom-rule', zoneName, i) }));
+}
+
+/** A managed-phase entry point as a dataset writes it: a zone's (`kind: "zone"`) or an account's (`kind: "root"`). */
 export function managedRuleset(owner: string, kind: 'zone' | 'root', since: string, rules: DatasetRulesetRule[]): Ruleset {
-  return {
-    id: stableId('managed-entrypoint', kind, owner),
-    name: kind === 'zone' ? 'default' : 'Account managed rules',
-    description: '',
-    phase: MANAGED_PHASE,
-    kind,
-    version: '1',
-    last_updated: since,
-    rules: rules.map((r, i) => ({ ...r, ref: stableId('managed-ref', kind, owner, i), id: stableId('managed-rule', kind, owner, i), version: '1', last_updated: since })),
-  };
+  const head = { id: stableId('managed-entrypoint', kind, owner), name: kind === 'zone' ? 'default' : 'Account managed rules', phase: MANAGED_PHASE, kind };
+  return entrypoint(head, since, rules, (i) => ({ ref: stableId('managed-ref', kind, owner, i), id: stableId('managed-rule', kind, owner, i) }));
 }
 
 /**

@@ -1,16 +1,15 @@
 import type { Member } from './members.js';
 import { AuditLog } from './audit-log.js';
-import type { PlanName } from './datasets/format.js';
 import type { EmulatorClock } from './clock.js';
 import type { Ruleset, RulesetRule } from './ruleset.js';
-import type { ZoneSecurity } from './security.js';
+import { defaultSecurity, type Plan, type ZoneSecurity } from './security.js';
 
 /**
  * The emulator's in-memory organisation. Objects keep the field names of the API's answers so
  * that serialising them stays a plain copy; relations are held by id.
  */
 
-export type Plan = PlanName;
+export type { Plan };
 // Rulesets are typed in ruleset.ts, where the security model (security.ts) reads them too.
 export type { Ruleset, RulesetRule };
 /**
@@ -245,6 +244,27 @@ export interface Zone {
   waf: LegacyWaf;
   migration: Migration;
   security: ZoneSecurity;
+}
+
+/** Where zones the dataset says nothing of are delegated: the emulator's two name servers. */
+export const DEFAULT_NAME_SERVERS = ['ada.ns.example.net', 'bob.ns.example.net'];
+
+type ZoneHead = Pick<Zone, 'id' | 'name' | 'status' | 'accountId' | 'plan' | 'created_on' | 'modified_on' | 'activated_on'>;
+
+/**
+ * A zone with nothing in it yet, unless `over` says otherwise: not paused, a full setup on the
+ * default name servers, no records, packs, filters, firewall rules or previous WAF, at migration
+ * state `start` since its creation, and the vendor's defaults for a new zone's security.
+ */
+export function newZone(head: ZoneHead, over: Partial<Zone> = {}): Zone {
+  const { id, name, status, accountId, plan, created_on, modified_on, activated_on } = head;
+  return {
+    id, name, status, paused: false, type: 'full', accountId, plan, name_servers: DEFAULT_NAME_SERVERS, created_on, modified_on, activated_on,
+    dns: new ArrayRecordStore(), certificatePacks: [], filters: new Map(), firewallRules: new Map(), waf: { enabled: false, packages: [], overrides: [] },
+    migration: { state: 'start', since: created_on, source: 'api', entrypoint: null },
+    security: over.security ?? defaultSecurity(created_on),
+    ...over,
+  };
 }
 
 export interface Invite {

@@ -12,14 +12,6 @@ export const RECORD_TYPES = [
 
 export const PROXIABLE_TYPES = new Set(['A', 'AAAA', 'CNAME']);
 
-export const CERTIFICATE_PACK_STATUSES = [
-  'initializing', 'pending_validation', 'deleted', 'pending_issuance', 'pending_deployment',
-  'pending_deletion', 'pending_expiration', 'expired', 'active', 'initializing_timed_out',
-  'validation_timed_out', 'issuance_timed_out', 'deployment_timed_out', 'deletion_timed_out',
-  'pending_cleanup', 'staging_deployment', 'staging_active', 'deactivating', 'inactive',
-  'backup_issued', 'holding_deployment',
-];
-
 const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/i;
 
 /** A DNS name of labels (a leading `*.` is allowed for wildcards); no trailing dot. */

@@ -1,4 +1,6 @@
-import type { Filter, FirewallRule, LegacyWaf, RulesetRule } from './state.js';
+import { stableId } from './ids.js';
+import { entrypoint, MANAGED_PHASE } from './security.js';
+import type { Filter, FirewallRule, LegacyWaf, Ruleset, RulesetRule, Zone } from './state.js';
 
 /**
  * The migration mapping of the spec: a zone's previous managed rules (legacy WAF) expressed as the
@@ -98,4 +100,10 @@ export function migrationConfig(waf: LegacyWaf, firewallRules: Iterable<Firewall
     rules.push(rule('execute', 'true', waf.enabled && owasp.sensitivity !== 'off', { id: OWASP_RULESET_ID, overrides: { categories, rules: [score] } }));
   }
   return { name: 'default', rules };
+}
+
+/** The entry point a zone that has started migrating got from the migration's PUT at `since`. */
+export function migratedEntrypoint(zone: Zone, since: string): Ruleset {
+  const config = migrationConfig(zone.waf, zone.firewallRules.values(), zone.filters);
+  return entrypoint({ id: stableId('entrypoint', zone.name), name: config.name, phase: MANAGED_PHASE, kind: 'zone' }, since, config.rules, (i) => ({ id: stableId('entrypoint-rule', zone.name, i) }));
 }

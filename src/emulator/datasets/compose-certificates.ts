@@ -1,14 +1,8 @@
 import { ago, daysFromNow, type Ca } from './compose.js';
 import type { DatasetCertificate, DatasetCertificatePack, Time } from './format.js';
+import { issuerFor } from '../vocabulary.js';
 
 /** Certificate packs for datasets written in code, with certificates as the API answers them. */
-
-const ISSUER: Record<Ca, string> = {
-  lets_encrypt: 'LetsEncrypt',
-  google: 'GoogleTrustServices',
-  digicert: 'DigiCertInc',
-  ssl_com: 'SSLCorp',
-};
 
 export interface PackSpec {
   type?: 'universal' | 'advanced';
@@ -34,7 +28,7 @@ export function certPack(spec: PackSpec): DatasetCertificatePack {
   const certificates = signatures.map((signature, i): DatasetCertificate => {
     const cert: DatasetCertificate = {
       hosts: spec.hosts,
-      issuer: ISSUER[spec.ca],
+      issuer: issuerFor(spec.ca),
       signature,
       status: expiresIn === null ? status : expiresIn < 0 ? 'expired' : 'active',
       bundle_method: 'ubiquitous',

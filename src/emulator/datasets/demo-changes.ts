@@ -1,6 +1,6 @@
-import { zoneChange, type Change } from '../audit-log.js';
+import { zoneChange } from '../audit-log.js';
 import { formatApiTime } from '../clock.js';
-import { dashboardActor } from '../night.js';
+import { logDashboardWrite } from '../night.js';
 import type { Organisation, Zone } from '../state.js';
 
 /**
@@ -62,7 +62,8 @@ export function applyDemoChanges(org: Organisation): DemoChange[] {
     record.ttl = before === 3600 ? 1800 : 3600;
     record.modified_on = at(60_000);
     changes.push({ zone: wingtip.name, what: `DNS record ${record.type} ${record.name}: TTL ${before} -> ${record.ttl}` });
-    logged(org, zoneChange(wingtip, { type: 'update', product: 'dns_records', resourceType: 'dns_record', resourceId: record.id, description: 'DNS record updated', request: { ttl: record.ttl }, response: record }), 'PATCH', `/zones/${wingtip.id}/dns_records/${record.id}`);
+    // Logged at the emulator's time now, before the scan that follows asks.
+    logDashboardWrite(org, zoneChange(wingtip, { type: 'update', product: 'dns_records', resourceType: 'dns_record', resourceId: record.id, description: 'DNS record updated', request: { ttl: record.ttl }, response: record }), 'PATCH', `/zones/${wingtip.id}/dns_records/${record.id}`, org.clock.now());
   }
 
   // The wholesale portal's challenge of catalogue scrapers is paused after a partner complained.
@@ -72,14 +73,9 @@ export function applyDemoChanges(org: Organisation): DemoChange[] {
     rule.paused = true;
     rule.modified_on = at(60_000);
     changes.push({ zone: wholesale.name, what: `firewall rule "${rule.description}" paused` });
-    logged(org, zoneChange(wholesale, { type: 'update', product: 'firewall_rules', resourceType: 'firewall_rule', resourceId: rule.id, description: 'Firewall rule updated', request: { paused: true }, response: { id: rule.id, paused: true } }), 'PUT', `/zones/${wholesale.id}/firewall/rules/${rule.id}`);
+    logDashboardWrite(org, zoneChange(wholesale, { type: 'update', product: 'firewall_rules', resourceType: 'firewall_rule', resourceId: rule.id, description: 'Firewall rule updated', request: { paused: true }, response: { id: rule.id, paused: true } }), 'PUT', `/zones/${wholesale.id}/firewall/rules/${rule.id}`, org.clock.now());
   }
 
   org.touch();
   return changes;
-}
-
-/** Logs a change as the dashboard's write of it, at the emulator's time now (before the scan that follows asks). */
-function logged(org: Organisation, change: Change, method: string, path: string): void {
-  org.audit.append(org, change, { actor: dashboardActor(org), method, uri: `/client/v4${path}`, userAgent: 'Mozilla/5.0 (zonewarden emulator dashboard)', statusCode: 200 }, org.clock.now());
 }

@@ -173,9 +173,15 @@ const SBFM_PRO = { sbfm_definitely_automated: 'block', sbfm_verified_bots: 'allo
 interface ZoneSpec {
   name: string;
   plan: 'free' | 'pro' | 'business' | 'enterprise';
+  status?: DatasetZone['status'];
   /** Days since the zone was created. */
   age: number;
+  /** Days since it was activated (default its age; null: not yet) and last modified (default its age, at most 12). */
+  activated?: number | null;
+  modified?: number;
   ca: Ca;
+  /** Days since the universal certificate was issued. Default the zone's age, at most 29. */
+  issued?: number;
   /** Days the universal certificate has left (it is a 90-day one). Default 61. */
   certificateDaysLeft?: number;
   security: DatasetSecurity;
@@ -184,391 +190,340 @@ interface ZoneSpec {
   extraRecords?: DatasetDnsRecord[];
   caa?: DatasetDnsRecord[];
   extraPacks?: DatasetCertificatePack[];
+  /** Instead of the universal pack and the extra ones. */
+  packs?: DatasetCertificatePack[];
+  /** The previous API's objects: filters, firewall rules and the previous WAF. */
+  legacy?: Pick<DatasetZone, 'filters' | 'firewall_rules' | 'waf'>;
+  /** Default none: created since the new managed rules. */
+  migration?: DatasetZone['migration'];
 }
 
-/** A zone created since the new managed rules (migration state none): each spec says the rest. */
+/** A zone of the organisation by name: `spec` says what is its own. */
+function named(name: string, spec: (name: string) => Omit<ZoneSpec, 'name'>): () => DatasetZone {
+  return () => zone({ name, ...spec(name) });
+}
+
 function zone(spec: ZoneSpec): DatasetZone {
+  const { name, age } = spec;
   return {
-    name: spec.name,
+    name,
     plan: spec.plan,
-    created_on: ago(spec.age),
-    activated_on: ago(spec.age),
-    modified_on: ago(Math.min(spec.age, 12)),
+    ...(spec.status && { status: spec.status }),
+    created_on: ago(age),
+    activated_on: spec.activated === null ? null : ago(spec.activated ?? age),
+    modified_on: ago(spec.modified ?? Math.min(age, 12)),
     name_servers: NS,
     security: spec.security,
-    dns_records: [...dns(spec.name, spec.records), ...(spec.caa ?? caaFor(spec.name, spec.ca)), ...(spec.extraRecords ?? [])],
-    certificate_packs: [universal(spec.name, spec.ca, 90, spec.certificateDaysLeft ?? 61, ago(Math.min(spec.age, 29))), ...(spec.extraPacks ?? [])],
-    migration: { state: 'none' },
+    dns_records: [...dns(name, spec.records), ...(spec.caa ?? caaFor(name, spec.ca)), ...(spec.extraRecords ?? [])],
+    certificate_packs: spec.packs ?? [universal(name, spec.ca, 90, spec.certificateDaysLeft ?? 61, ago(spec.issued ?? Math.min(age, 29))), ...(spec.extraPacks ?? [])],
+    ...spec.legacy,
+    migration: spec.migration ?? { state: 'none' },
   };
 }
 
 // Tailspin Toys: the storefronts, the API, assets and the status page
 
-function tailspintoys(): DatasetZone {
-  const name = 'tailspintoys.example';
-  return {
-    name,
-    plan: 'enterprise',
-    created_on: ago(2550),
-    activated_on: ago(2549),
-    modified_on: ago(6),
-    name_servers: NS,
-    security: hardened({
-      settings: { security_header: { enabled: true, max_age: 63_072_000, include_subdomains: true, preload: true, nosniff: true } },
-      custom_rules: baselineCustomRules(
-        // The payment provider's webhooks from its published range only: a narrow skip.
-        { action: 'skip', expression: `http.request.uri.path eq "/webhooks/payments" and ip.src in {198.51.100.96/28}`, description: 'Payment provider webhooks skip the managed rules', action_parameters: { phases: ['http_request_firewall_managed'] } },
-        { action: 'managed_challenge', expression: 'http.request.uri.path eq "/checkout/gift-cards" and not cf.client.bot', description: 'Gift card balance checks (card testing)' },
-      ),
-      ratelimit_rules: [loginLimit('/account/sign-in', 10), loginLimit('/checkout/gift-cards', 5)],
-      bot_management: SBFM_BUSINESS,
-    }),
-    dns_records: [
-      ...dns(name, [
-        ['A', '@', '203.0.113.10', { proxied: true }],
-        ['AAAA', '@', '2001:db8:10::10', { proxied: true }],
-        ['CNAME', 'www', name, { proxied: true }],
-        ['A', 'shop', '203.0.113.11', { proxied: true, comment: 'Storefront (k8s ingress)' }],
-        ['A', 'checkout', '203.0.113.12', { proxied: true }],
-        ['CNAME', 'images', 'tailspintoys-cdn.example', { proxied: true }],
-        // The help desk's hosted portal, left DNS-only when it was set up.
-        ['CNAME', 'help', 'tailspintoys.helpdesk.example.com', { comment: 'Hosted help desk' }],
-        ['A', 'sftp', '203.0.113.40', { comment: 'Supplier price lists (SFTP)' }],
-        ...sendsMail(name),
-        ['TXT', '@', 'site-verification=3b9f1c7e42d05a86'],
-      ]),
-      ...caaFor(name, 'lets_encrypt', 'digicert'),
-    ],
-    certificate_packs: [
-      universal(name, 'lets_encrypt', 90, 61, ago(29)),
-      certPack({ type: 'advanced', hosts: [name, `www.${name}`, `shop.${name}`, `checkout.${name}`], ca: 'digicert', validityDays: 365, expiresIn: 204 }),
-    ],
+const tailspintoys = named('tailspintoys.example', (name) => ({
+  plan: 'enterprise',
+  age: 2550,
+  activated: 2549,
+  modified: 6,
+  ca: 'lets_encrypt',
+  security: hardened({
+    settings: { security_header: { enabled: true, max_age: 63_072_000, include_subdomains: true, preload: true, nosniff: true } },
+    custom_rules: baselineCustomRules(
+      // The payment provider's webhooks from its published range only: a narrow skip.
+      { action: 'skip', expression: `http.request.uri.path eq "/webhooks/payments" and ip.src in {198.51.100.96/28}`, description: 'Payment provider webhooks skip the managed rules', action_parameters: { phases: ['http_request_firewall_managed'] } },
+      { action: 'managed_challenge', expression: 'http.request.uri.path eq "/checkout/gift-cards" and not cf.client.bot', description: 'Gift card balance checks (card testing)' },
+    ),
+    ratelimit_rules: [loginLimit('/account/sign-in', 10), loginLimit('/checkout/gift-cards', 5)],
+    bot_management: SBFM_BUSINESS,
+  }),
+  records: [
+    ['A', '@', '203.0.113.10', { proxied: true }],
+    ['AAAA', '@', '2001:db8:10::10', { proxied: true }],
+    ['CNAME', 'www', name, { proxied: true }],
+    ['A', 'shop', '203.0.113.11', { proxied: true, comment: 'Storefront (k8s ingress)' }],
+    ['A', 'checkout', '203.0.113.12', { proxied: true }],
+    ['CNAME', 'images', 'tailspintoys-cdn.example', { proxied: true }],
+    // The help desk's hosted portal, left DNS-only when it was set up.
+    ['CNAME', 'help', 'tailspintoys.helpdesk.example.com', { comment: 'Hosted help desk' }],
+    ['A', 'sftp', '203.0.113.40', { comment: 'Supplier price lists (SFTP)' }],
+    ...sendsMail(name),
+    ['TXT', '@', 'site-verification=3b9f1c7e42d05a86'],
+  ],
+  caa: caaFor(name, 'lets_encrypt', 'digicert'),
+  extraPacks: [certPack({ type: 'advanced', hosts: [name, `www.${name}`, `shop.${name}`, `checkout.${name}`], ca: 'digicert', validityDays: 365, expiresIn: 204 })],
+  legacy: {
     firewall_rules: [
       inline('block', SANCTIONS.replace('ip.src.country', 'ip.geoip.country'), 'Sanctioned countries', { priority: 1 }),
       inline('managed_challenge', 'http.request.uri.path contains "/account/sign-in"', 'Sign-in page', { priority: 2 }),
     ],
     // Migrated last year: the previous WAF it ran (its endpoints are gone now) was deployed as the new managed rules.
     waf: legacyWaf({ sensitivity: 'medium', actionMode: 'block' }),
-    migration: { state: 'complete', since: ago(420), source: 'dashboard' },
-  };
-}
+  },
+  migration: { state: 'complete', since: ago(420), source: 'dashboard' },
+}));
 
-function tailspintoysApi(): DatasetZone {
-  const name = 'tailspintoys-api.example';
-  return zone({
-    name,
-    plan: 'enterprise',
-    age: 1300,
-    ca: 'google',
-    security: hardened({
-      managed_rules: MANAGED_AND_OWASP,
-      custom_rules: [
-        { action: 'block', expression: SANCTIONS, description: 'Sanctioned countries (legal, reviewed quarterly)' },
-        { action: 'block', expression: 'not http.request.method in {"GET" "POST" "PUT" "PATCH" "DELETE" "OPTIONS"}', description: 'Methods the API does not take' },
-        // Put in for an app release that the managed rules blocked, and never narrowed.
-        { action: 'skip', expression: `http.host eq "v1.${name}"`, description: 'Mobile app 3.x false positives (SEC-412)', action_parameters: { phases: ['http_request_firewall_managed'] } },
-      ],
-      ratelimit_rules: [
-        { action: 'block', expression: `http.host in {"v1.${name}" "v2.${name}"}`, description: 'API calls per client', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 600, mitigation_timeout: 60 } },
-      ],
-      // Bot Management for Enterprise: the API's custom rules use the bot score; the developer portal gets JavaScript detections.
-      bot_management: { subscription: true, enable_js: true, ai_bots_protection: 'block' },
-      // The API serves no country-specific content, so its origin is not told the visitor's country.
-      settings: { ip_geolocation: 'off' },
-    }),
-    records: [
-      ['A', '@', '203.0.113.20', { proxied: true, comment: 'Developer portal' }],
-      ['A', 'v1', '203.0.113.21', { proxied: true }],
-      ['A', 'v2', '203.0.113.22', { proxied: true }],
-      ['CNAME', 'partners', `v2.${name}`, { proxied: true }],
-      ...sendsNoMail(),
+const tailspintoysApi = named('tailspintoys-api.example', (name) => ({
+  plan: 'enterprise',
+  age: 1300,
+  ca: 'google',
+  security: hardened({
+    managed_rules: MANAGED_AND_OWASP,
+    custom_rules: [
+      { action: 'block', expression: SANCTIONS, description: 'Sanctioned countries (legal, reviewed quarterly)' },
+      { action: 'block', expression: 'not http.request.method in {"GET" "POST" "PUT" "PATCH" "DELETE" "OPTIONS"}', description: 'Methods the API does not take' },
+      // Put in for an app release that the managed rules blocked, and never narrowed.
+      { action: 'skip', expression: `http.host eq "v1.${name}"`, description: 'Mobile app 3.x false positives (SEC-412)', action_parameters: { phases: ['http_request_firewall_managed'] } },
     ],
-  });
-}
+    ratelimit_rules: [
+      { action: 'block', expression: `http.host in {"v1.${name}" "v2.${name}"}`, description: 'API calls per client', ratelimit: { characteristics: ['cf.colo.id', 'ip.src'], period: 60, requests_per_period: 600, mitigation_timeout: 60 } },
+    ],
+    // Bot Management for Enterprise: the API's custom rules use the bot score; the developer portal gets JavaScript detections.
+    bot_management: { subscription: true, enable_js: true, ai_bots_protection: 'block' },
+    // The API serves no country-specific content, so its origin is not told the visitor's country.
+    settings: { ip_geolocation: 'off' },
+  }),
+  records: [
+    ['A', '@', '203.0.113.20', { proxied: true, comment: 'Developer portal' }],
+    ['A', 'v1', '203.0.113.21', { proxied: true }],
+    ['A', 'v2', '203.0.113.22', { proxied: true }],
+    ['CNAME', 'partners', `v2.${name}`, { proxied: true }],
+    ...sendsNoMail(),
+  ],
+}));
 
-function tailspintoysCdn(): DatasetZone {
-  const name = 'tailspintoys-cdn.example';
-  return {
-    name,
-    plan: 'enterprise',
-    created_on: ago(2200),
-    activated_on: ago(2200),
-    modified_on: ago(40),
-    name_servers: NS,
-    security: hardened({
-      custom_rules: [{ action: 'block', expression: 'not http.request.method in {"GET" "HEAD" "OPTIONS"}', description: 'Assets are read only' }],
-      ratelimit_rules: [
-        { action: 'block', expression: 'starts_with(http.request.uri.path, "/resize/")', description: 'Image resizing per client', ratelimit: { period: 10, requests_per_period: 200, mitigation_timeout: 60 } },
-      ],
-      bot_management: SBFM_BUSINESS,
-    }),
-    dns_records: [
-      ...dns(name, [
-        ['A', '@', '203.0.113.30', { proxied: true, comment: 'Object storage gateway' }],
-        ['AAAA', '@', '2001:db8:30::30', { proxied: true }],
-        ['CNAME', 'static', name, { proxied: true }],
-        ...sendsNoMail(),
-      ]),
-      ...caaFor(name, 'lets_encrypt'),
+const tailspintoysCdn = named('tailspintoys-cdn.example', (name) => ({
+  plan: 'enterprise',
+  age: 2200,
+  modified: 40,
+  ca: 'lets_encrypt',
+  certificateDaysLeft: 44,
+  issued: 46,
+  security: hardened({
+    custom_rules: [{ action: 'block', expression: 'not http.request.method in {"GET" "HEAD" "OPTIONS"}', description: 'Assets are read only' }],
+    ratelimit_rules: [
+      { action: 'block', expression: 'starts_with(http.request.uri.path, "/resize/")', description: 'Image resizing per client', ratelimit: { period: 10, requests_per_period: 200, mitigation_timeout: 60 } },
     ],
-    certificate_packs: [universal(name, 'lets_encrypt', 90, 44, ago(46))],
-    waf: legacyWaf({ sensitivity: 'low', actionMode: 'challenge' }),
-    migration: { state: 'complete', since: ago(760), source: 'api' },
-  };
-}
+    bot_management: SBFM_BUSINESS,
+  }),
+  records: [
+    ['A', '@', '203.0.113.30', { proxied: true, comment: 'Object storage gateway' }],
+    ['AAAA', '@', '2001:db8:30::30', { proxied: true }],
+    ['CNAME', 'static', name, { proxied: true }],
+    ...sendsNoMail(),
+  ],
+  legacy: { waf: legacyWaf({ sensitivity: 'low', actionMode: 'challenge' }) },
+  migration: { state: 'complete', since: ago(760), source: 'api' },
+}));
 
-function tailspintoysEu(): DatasetZone {
-  const name = 'tailspintoys-eu.example';
-  return zone({
-    name,
-    plan: 'enterprise',
-    age: 1100,
-    ca: 'lets_encrypt',
-    // Inside the 30-day renewal window of a 90-day certificate with 5 days left: the renewal has not happened.
-    certificateDaysLeft: 5,
-    security: hardened({
-      managed_rules: MANAGED_AND_OWASP,
-      custom_rules: baselineCustomRules(),
-      ratelimit_rules: [loginLimit('/konto/anmelden', 10)],
-      bot_management: SBFM_BUSINESS,
-    }),
-    records: [
-      ['A', '@', '203.0.113.50', { proxied: true }],
-      ['AAAA', '@', '2001:db8:50::50', { proxied: true }],
-      ['CNAME', 'www', name, { proxied: true }],
-      ['CNAME', 'images', 'tailspintoys-cdn.example', { proxied: true }],
-      ...sendsMail(name),
-    ],
-  });
-}
+const tailspintoysEu = named('tailspintoys-eu.example', (name) => ({
+  plan: 'enterprise',
+  age: 1100,
+  ca: 'lets_encrypt',
+  // Inside the 30-day renewal window of a 90-day certificate with 5 days left: the renewal has not happened.
+  certificateDaysLeft: 5,
+  security: hardened({
+    managed_rules: MANAGED_AND_OWASP,
+    custom_rules: baselineCustomRules(),
+    ratelimit_rules: [loginLimit('/konto/anmelden', 10)],
+    bot_management: SBFM_BUSINESS,
+  }),
+  records: [
+    ['A', '@', '203.0.113.50', { proxied: true }],
+    ['AAAA', '@', '2001:db8:50::50', { proxied: true }],
+    ['CNAME', 'www', name, { proxied: true }],
+    ['CNAME', 'images', 'tailspintoys-cdn.example', { proxied: true }],
+    ...sendsMail(name),
+  ],
+}));
 
-function tailspintoysStatus(): DatasetZone {
-  const name = 'tailspintoys-status.example';
-  return zone({
-    name,
-    plan: 'pro',
-    age: 900,
-    ca: 'google',
-    security: hardened({ managed_rules: MANAGED_AND_OWASP, bot_management: SBFM_PRO }),
-    // The status page is hosted (DNS-only, so that it stays up when the proxy is the incident).
-    records: [
-      ['CNAME', 'www', 'tailspintoys.status-host.example.com', { comment: 'Hosted status page' }],
-      // The provider before that, given up in 2024: the name there no longer exists, and anyone who
-      // signs up for it there serves this host.
-      ['CNAME', 'legacy', 'tailspintoys.oldstatus.example.com', { comment: 'Old status page, linked from 2023 incident reports' }],
-      ...sendsNoMail(),
-    ],
-  });
-}
+const tailspintoysStatus = named('tailspintoys-status.example', (name) => ({
+  plan: 'pro',
+  age: 900,
+  ca: 'google',
+  security: hardened({ managed_rules: MANAGED_AND_OWASP, bot_management: SBFM_PRO }),
+  // The status page is hosted (DNS-only, so that it stays up when the proxy is the incident).
+  records: [
+    ['CNAME', 'www', 'tailspintoys.status-host.example.com', { comment: 'Hosted status page' }],
+    // The provider before that, given up in 2024: the name there no longer exists, and anyone who
+    // signs up for it there serves this host.
+    ['CNAME', 'legacy', 'tailspintoys.oldstatus.example.com', { comment: 'Old status page, linked from 2023 incident reports' }],
+    ...sendsNoMail(),
+  ],
+}));
 
-function tailspin(): DatasetZone {
-  const name = 'tailspin.example';
-  return zone({
-    name,
-    plan: 'pro',
-    age: 1400,
-    ca: 'google',
-    // Redirects only (to tailspintoys.example): the apex points at the documentation address the
-    // vendor suggests for an originless proxied hostname.
-    security: hardened({ bot_management: SBFM_PRO }),
-    records: [
-      ['A', '@', '192.0.2.1', { proxied: true, comment: 'Redirect only' }],
-      ['CNAME', 'www', name, { proxied: true }],
-      ...sendsNoMail(),
-    ],
-  });
-}
+const tailspin = named('tailspin.example', (name) => ({
+  plan: 'pro',
+  age: 1400,
+  ca: 'google',
+  // Redirects only (to tailspintoys.example): the apex points at the documentation address the
+  // vendor suggests for an originless proxied hostname.
+  security: hardened({ bot_management: SBFM_PRO }),
+  records: [
+    ['A', '@', '192.0.2.1', { proxied: true, comment: 'Redirect only' }],
+    ['CNAME', 'www', name, { proxied: true }],
+    ...sendsNoMail(),
+  ],
+}));
 
 // Tailspin Toys Marketing: campaign and community sites
 
-function tailspinHoliday(): DatasetZone {
-  const name = 'tailspin-holiday.example';
-  return zone({
-    name,
-    plan: 'pro',
-    age: 45,
-    ca: 'google',
-    certificateDaysLeft: 46,
-    security: hardened({
-      // Switched on for the bot wave of the launch weekend, three days ago, and still on.
-      settings: { security_level: 'under_attack' },
-      settings_modified_on: { security_level: ago(3) },
-      custom_rules: [{ action: 'block', expression: SANCTIONS, description: 'Sanctioned countries (legal, reviewed quarterly)' }],
-    }),
-    records: [
-      ['A', '@', '203.0.113.60', { proxied: true, comment: 'Campaign site (agency hosting)' }],
-      ['CNAME', 'www', name, { proxied: true }],
-      // Newsletters go out from the campaign tool, which signs them with its own key.
-      ['TXT', '@', 'v=spf1 include:_spf.campaigns.example.com -all'],
-      ['CNAME', 'cm._domainkey', 'cm.dkim.campaigns.example.com'],
-      ['TXT', '_dmarc', 'v=DMARC1; p=none; rua=mailto:dmarc@tailspintoys.example'],
-    ],
-  });
-}
+const tailspinHoliday = named('tailspin-holiday.example', (name) => ({
+  plan: 'pro',
+  age: 45,
+  ca: 'google',
+  certificateDaysLeft: 46,
+  security: hardened({
+    // Switched on for the bot wave of the launch weekend, three days ago, and still on.
+    settings: { security_level: 'under_attack' },
+    settings_modified_on: { security_level: ago(3) },
+    custom_rules: [{ action: 'block', expression: SANCTIONS, description: 'Sanctioned countries (legal, reviewed quarterly)' }],
+  }),
+  records: [
+    ['A', '@', '203.0.113.60', { proxied: true, comment: 'Campaign site (agency hosting)' }],
+    ['CNAME', 'www', name, { proxied: true }],
+    // Newsletters go out from the campaign tool, which signs them with its own key.
+    ['TXT', '@', 'v=spf1 include:_spf.campaigns.example.com -all'],
+    ['CNAME', 'cm._domainkey', 'cm.dkim.campaigns.example.com'],
+    ['TXT', '_dmarc', 'v=DMARC1; p=none; rua=mailto:dmarc@tailspintoys.example'],
+  ],
+}));
 
-function tailspintoysBlog(): DatasetZone {
-  const name = 'tailspintoys-blog.example';
-  return zone({
-    name,
-    plan: 'pro',
-    age: 1350,
-    ca: 'lets_encrypt',
-    security: hardened({
-      // Set to log after the managed rules blocked an editor's post in the admin, and left there.
-      managed_rules: [executeManaged({ action_parameters: { id: MANAGED_RULESET_ID, overrides: { action: 'log' } } })],
-      custom_rules: [
-        { action: 'block', expression: 'http.request.uri.path eq "/xmlrpc.php"', description: 'XML-RPC (pingback abuse)' },
-        { action: 'managed_challenge', expression: 'http.request.uri.path eq "/wp-login.php"', description: 'WordPress sign-in' },
-      ],
-      ratelimit_rules: [loginLimit('/wp-login.php', 5)],
-      bot_management: SBFM_PRO,
-    }),
-    records: [
-      ['CNAME', '@', 'tailspintoys.wphost.example.net', { proxied: true, comment: 'Managed WordPress hosting' }],
-      ['CNAME', 'www', name, { proxied: true }],
-      ...sendsNoMail(),
+const tailspintoysBlog = named('tailspintoys-blog.example', (name) => ({
+  plan: 'pro',
+  age: 1350,
+  ca: 'lets_encrypt',
+  security: hardened({
+    // Set to log after the managed rules blocked an editor's post in the admin, and left there.
+    managed_rules: [executeManaged({ action_parameters: { id: MANAGED_RULESET_ID, overrides: { action: 'log' } } })],
+    custom_rules: [
+      { action: 'block', expression: 'http.request.uri.path eq "/xmlrpc.php"', description: 'XML-RPC (pingback abuse)' },
+      { action: 'managed_challenge', expression: 'http.request.uri.path eq "/wp-login.php"', description: 'WordPress sign-in' },
     ],
-  });
-}
+    ratelimit_rules: [loginLimit('/wp-login.php', 5)],
+    bot_management: SBFM_PRO,
+  }),
+  records: [
+    ['CNAME', '@', 'tailspintoys.wphost.example.net', { proxied: true, comment: 'Managed WordPress hosting' }],
+    ['CNAME', 'www', name, { proxied: true }],
+    ...sendsNoMail(),
+  ],
+}));
 
-function tailspinRewards(): DatasetZone {
-  const name = 'tailspin-rewards.example';
-  return zone({
-    name,
-    plan: 'business',
-    age: 500,
-    ca: 'google',
-    security: hardened({
-      managed_rules: MANAGED_AND_OWASP,
-      custom_rules: baselineCustomRules({ action: 'managed_challenge', expression: 'http.request.uri.path eq "/redeem" and cf.client.bot', description: 'Points redemption by bots' }),
-      ratelimit_rules: [loginLimit('/sign-in', 10)],
-      bot_management: SBFM_BUSINESS,
-    }),
-    records: [
-      ['A', '@', '203.0.113.70', { proxied: true }],
-      ['AAAA', '@', '2001:db8:70::70', { proxied: true }],
-      ['CNAME', 'www', name, { proxied: true }],
-      ...sendsMail(name),
-    ],
-  });
-}
+const tailspinRewards = named('tailspin-rewards.example', (name) => ({
+  plan: 'business',
+  age: 500,
+  ca: 'google',
+  security: hardened({
+    managed_rules: MANAGED_AND_OWASP,
+    custom_rules: baselineCustomRules({ action: 'managed_challenge', expression: 'http.request.uri.path eq "/redeem" and cf.client.bot', description: 'Points redemption by bots' }),
+    ratelimit_rules: [loginLimit('/sign-in', 10)],
+    bot_management: SBFM_BUSINESS,
+  }),
+  records: [
+    ['A', '@', '203.0.113.70', { proxied: true }],
+    ['AAAA', '@', '2001:db8:70::70', { proxied: true }],
+    ['CNAME', 'www', name, { proxied: true }],
+    ...sendsMail(name),
+  ],
+}));
 
-function buildWithTailspin(): DatasetZone {
-  const name = 'buildwithtailspin.example';
-  return zone({
-    name,
-    plan: 'free',
-    age: 800,
-    ca: 'lets_encrypt',
-    // The community team's own zone: HTTPS enforced and TLS 1.2, the rest as the Free plan starts.
-    security: {
-      settings: { ssl: 'strict', min_tls_version: '1.2', always_use_https: 'on' },
-      dnssec: 'active',
-      dnssec_since: ago(790),
-      custom_rules: [{ action: 'managed_challenge', expression: 'http.request.uri.path eq "/submit" and http.request.method eq "POST"', description: 'Project submissions' }],
-      ratelimit_rules: [loginLimit('/login', 10)],
-    },
-    records: [
-      ['A', '@', '198.51.100.80', { proxied: true, comment: 'Community forum' }],
-      ['CNAME', 'www', name, { proxied: true }],
-      ...sendsNoMail(),
-    ],
-    caa: [],
-  });
-}
+const buildWithTailspin = named('buildwithtailspin.example', (name) => ({
+  plan: 'free',
+  age: 800,
+  ca: 'lets_encrypt',
+  // The community team's own zone: HTTPS enforced and TLS 1.2, the rest as the Free plan starts.
+  security: {
+    settings: { ssl: 'strict', min_tls_version: '1.2', always_use_https: 'on' },
+    dnssec: 'active',
+    dnssec_since: ago(790),
+    custom_rules: [{ action: 'managed_challenge', expression: 'http.request.uri.path eq "/submit" and http.request.method eq "POST"', description: 'Project submissions' }],
+    ratelimit_rules: [loginLimit('/login', 10)],
+  },
+  records: [
+    ['A', '@', '198.51.100.80', { proxied: true, comment: 'Community forum' }],
+    ['CNAME', 'www', name, { proxied: true }],
+    ...sendsNoMail(),
+  ],
+  caa: [],
+}));
 
 // Tailspin Toys Engineering: staging and the zone being added
 
-function tailspintoysStaging(): DatasetZone {
-  const name = 'tailspintoys-staging.example';
-  return zone({
-    name,
-    plan: 'business',
-    age: 1100,
-    ca: 'google',
-    security: hardened({
-      // Entered an hour ago to try a stylesheet change: two of its three hours left.
-      settings: { development_mode: 'on' },
-      settings_modified_on: { development_mode: 'now-1h' },
-      managed_rules: MANAGED_AND_OWASP,
-      custom_rules: [{ action: 'block', expression: `not ip.src in {${OFFICE} ${VPN}}`, description: 'Staging only from the office and the VPN' }],
-      bot_management: SBFM_BUSINESS,
-    }),
-    records: [
-      ['A', '@', '203.0.113.90', { proxied: true }],
-      ['CNAME', 'www', name, { proxied: true }],
-      // One name per pull request, each a preview deployment.
-      ['CNAME', '*', `previews.${name}`, { proxied: true, comment: 'Pull request previews' }],
-      ['A', 'previews', '203.0.113.91', { proxied: true }],
-      ...sendsNoMail(),
-    ],
-  });
-}
+const tailspintoysStaging = named('tailspintoys-staging.example', (name) => ({
+  plan: 'business',
+  age: 1100,
+  ca: 'google',
+  security: hardened({
+    // Entered an hour ago to try a stylesheet change: two of its three hours left.
+    settings: { development_mode: 'on' },
+    settings_modified_on: { development_mode: 'now-1h' },
+    managed_rules: MANAGED_AND_OWASP,
+    custom_rules: [{ action: 'block', expression: `not ip.src in {${OFFICE} ${VPN}}`, description: 'Staging only from the office and the VPN' }],
+    bot_management: SBFM_BUSINESS,
+  }),
+  records: [
+    ['A', '@', '203.0.113.90', { proxied: true }],
+    ['CNAME', 'www', name, { proxied: true }],
+    // One name per pull request, each a preview deployment.
+    ['CNAME', '*', `previews.${name}`, { proxied: true, comment: 'Pull request previews' }],
+    ['A', 'previews', '203.0.113.91', { proxied: true }],
+    ...sendsNoMail(),
+  ],
+}));
 
-function tailspintoysPreview(): DatasetZone {
-  const name = 'tailspintoys-preview.example';
-  return {
-    name,
-    plan: 'business',
-    status: 'pending',
-    created_on: ago(2),
-    activated_on: null,
-    modified_on: ago(2),
-    name_servers: NS,
-    // Set up from the platform team's template; DNSSEC waits for the zone to be active.
-    security: hardened({ dnssec: 'disabled', managed_rules: MANAGED_AND_OWASP, custom_rules: baselineCustomRules(), ratelimit_rules: [loginLimit('/sign-in', 10)], bot_management: SBFM_BUSINESS }),
-    // DNS only until the registrar points at the assigned name servers and the zone turns active.
-    dns_records: [
-      ...dns(name, [
-        ['A', '@', '203.0.113.95'],
-        ['CNAME', 'www', name],
-        ...sendsNoMail(),
-      ]),
-      ...caaFor(name, 'google'),
-    ],
-    // Issued once the zone is active.
-    certificate_packs: [certPack({ hosts: [name, `*.${name}`], ca: 'google', validityDays: 90, expiresIn: null, status: 'pending_validation', created: ago(2) })],
-    migration: { state: 'none' },
-  };
-}
+const tailspintoysPreview = named('tailspintoys-preview.example', (name) => ({
+  plan: 'business',
+  status: 'pending',
+  age: 2,
+  activated: null,
+  ca: 'google',
+  // Set up from the platform team's template; DNSSEC waits for the zone to be active.
+  security: hardened({ dnssec: 'disabled', managed_rules: MANAGED_AND_OWASP, custom_rules: baselineCustomRules(), ratelimit_rules: [loginLimit('/sign-in', 10)], bot_management: SBFM_BUSINESS }),
+  // DNS only until the registrar points at the assigned name servers and the zone turns active.
+  records: [
+    ['A', '@', '203.0.113.95'],
+    ['CNAME', 'www', name],
+    ...sendsNoMail(),
+  ],
+  // Issued once the zone is active.
+  packs: [certPack({ hosts: [name, `*.${name}`], ca: 'google', validityDays: 90, expiresIn: null, status: 'pending_validation', created: ago(2) })],
+}));
 
 // Wingtip Toys: bought in 2025, still on the previous WAF and firewall rules
 
-function wingtiptoys(): DatasetZone {
-  const name = 'wingtiptoys.example';
-  return {
-    name,
-    plan: 'business',
-    created_on: ago(3200),
-    activated_on: ago(3200),
-    modified_on: ago(15),
-    name_servers: NS,
-    security: hardened({
-      settings: { ssl: 'full' },
-      dnssec: 'disabled',
-      bot_management: SBFM_BUSINESS,
-      // Its firewall rules as the vendor's upgrade made them custom rules (the previous API still lists them).
-      custom_rules: [
-        { action: 'block', expression: SANCTIONS, description: 'Sanctioned countries' },
-        { action: 'managed_challenge', expression: 'http.request.uri.path contains "/wp-login.php" or http.request.uri.path contains "/xmlrpc.php"', description: 'WordPress probes' },
-        { action: 'block', expression: 'http.user_agent contains "sqlmap" or http.user_agent contains "nikto"', description: 'Attack tools' },
-      ],
-    }),
-    dns_records: [
-      ...dns(name, [
-        ['A', '@', '192.0.2.20', { proxied: true }],
-        ['CNAME', 'www', name, { proxied: true }],
-        ['A', 'shop', '192.0.2.21', { proxied: true }],
-        // Wingtip's own mail server, not yet moved to the group's provider.
-        ['MX', '@', 'mail.wingtiptoys.example', { priority: 10 }],
-        ['A', 'mail', '192.0.2.25'],
-        ['TXT', '@', 'v=spf1 mx -all'],
-        ['TXT', '_dmarc', 'v=DMARC1; p=quarantine; rua=mailto:postmaster@wingtiptoys.example'],
-      ]),
-      ...caaFor(name, 'lets_encrypt'),
+const wingtiptoys = named('wingtiptoys.example', (name) => ({
+  plan: 'business',
+  age: 3200,
+  modified: 15,
+  ca: 'lets_encrypt',
+  // The renewal failed two days ago; the pack still reads active.
+  certificateDaysLeft: -2,
+  issued: 3200,
+  security: hardened({
+    settings: { ssl: 'full' },
+    dnssec: 'disabled',
+    bot_management: SBFM_BUSINESS,
+    // Its firewall rules as the vendor's upgrade made them custom rules (the previous API still lists them).
+    custom_rules: [
+      { action: 'block', expression: SANCTIONS, description: 'Sanctioned countries' },
+      { action: 'managed_challenge', expression: 'http.request.uri.path contains "/wp-login.php" or http.request.uri.path contains "/xmlrpc.php"', description: 'WordPress probes' },
+      { action: 'block', expression: 'http.user_agent contains "sqlmap" or http.user_agent contains "nikto"', description: 'Attack tools' },
     ],
-    // The renewal failed two days ago; the pack still reads active.
-    certificate_packs: [universal(name, 'lets_encrypt', 90, -2, ago(3200))],
+  }),
+  records: [
+    ['A', '@', '192.0.2.20', { proxied: true }],
+    ['CNAME', 'www', name, { proxied: true }],
+    ['A', 'shop', '192.0.2.21', { proxied: true }],
+    // Wingtip's own mail server, not yet moved to the group's provider.
+    ['MX', '@', 'mail.wingtiptoys.example', { priority: 10 }],
+    ['A', 'mail', '192.0.2.25'],
+    ['TXT', '@', 'v=spf1 mx -all'],
+    ['TXT', '_dmarc', 'v=DMARC1; p=quarantine; rua=mailto:postmaster@wingtiptoys.example'],
+  ],
+  legacy: {
     firewall_rules: [
       inline('block', 'ip.geoip.country in {"CU" "IR" "KP" "SY"}', 'Sanctioned countries', { priority: 1 }),
       inline('managed_challenge', 'http.request.uri.path contains "/wp-login.php" or http.request.uri.path contains "/xmlrpc.php"', 'WordPress probes', { priority: 2 }),
@@ -578,39 +533,34 @@ function wingtiptoys(): DatasetZone {
       inline('block', 'http.user_agent contains "sqlmap" or http.user_agent contains "nikto"', 'Attack tools', { priority: 5 }),
     ],
     waf: legacyWaf({ sensitivity: 'medium', actionMode: 'block', groupOverrides: { 'Cloudflare WordPress': 'off' } }),
-    migration: { state: 'start', since: ago(1000) },
-  };
-}
+  },
+  migration: { state: 'start', since: ago(1000) },
+}));
 
-function wingtiptoysWholesale(): DatasetZone {
-  const name = 'wingtiptoys-wholesale.example';
-  return {
-    name,
-    plan: 'business',
-    created_on: ago(2900),
-    activated_on: ago(2900),
-    modified_on: ago(30),
-    name_servers: NS,
-    security: hardened({
-      bot_management: SBFM_BUSINESS,
-      // Its firewall rules as the vendor's upgrade made them custom rules (the previous API still lists them).
-      custom_rules: [
-        { action: 'managed_challenge', expression: 'http.request.uri.path contains "/catalogue/export"', description: 'Catalogue export by scrapers' },
-        { action: 'block', expression: SANCTIONS, description: 'Sanctioned countries' },
-        { action: 'block', expression: 'http.request.uri.path contains "/.env"', description: 'Config file probes' },
-      ],
-    }),
-    dns_records: [
-      ...dns(name, [
-        ['A', '@', '192.0.2.40', { proxied: true, comment: 'Wholesale portal' }],
-        ['CNAME', 'www', name, { proxied: true }],
-        // For the EDI partners who connect straight to the portal: the same machine as the proxied apex.
-        ['A', 'edi', '192.0.2.40', { comment: 'EDI partners (AS2)' }],
-        ...sendsMail(name),
-      ]),
-      ...caaFor(name, 'lets_encrypt'),
+const wingtiptoysWholesale = named('wingtiptoys-wholesale.example', (name) => ({
+  plan: 'business',
+  age: 2900,
+  modified: 30,
+  ca: 'lets_encrypt',
+  certificateDaysLeft: 38,
+  issued: 2900,
+  security: hardened({
+    bot_management: SBFM_BUSINESS,
+    // Its firewall rules as the vendor's upgrade made them custom rules (the previous API still lists them).
+    custom_rules: [
+      { action: 'managed_challenge', expression: 'http.request.uri.path contains "/catalogue/export"', description: 'Catalogue export by scrapers' },
+      { action: 'block', expression: SANCTIONS, description: 'Sanctioned countries' },
+      { action: 'block', expression: 'http.request.uri.path contains "/.env"', description: 'Config file probes' },
     ],
-    certificate_packs: [universal(name, 'lets_encrypt', 90, 38, ago(2900))],
+  }),
+  records: [
+    ['A', '@', '192.0.2.40', { proxied: true, comment: 'Wholesale portal' }],
+    ['CNAME', 'www', name, { proxied: true }],
+    // For the EDI partners who connect straight to the portal: the same machine as the proxied apex.
+    ['A', 'edi', '192.0.2.40', { comment: 'EDI partners (AS2)' }],
+    ...sendsMail(name),
+  ],
+  legacy: {
     filters: [
       { ref: 'partners', expression: 'ip.src in {198.51.100.128/26}', description: 'EDI partners' },
       { ref: 'price-scrapers', expression: 'http.request.uri.path contains "/catalogue/export"', description: 'Catalogue export' },
@@ -624,55 +574,44 @@ function wingtiptoysWholesale(): DatasetZone {
       inline('block', 'http.request.uri.path contains "/.env"', 'Config file probes', { priority: 4 }),
     ],
     waf: legacyWaf({ sensitivity: 'low', actionMode: 'challenge' }),
-    migration: { state: 'start', since: ago(1000) },
-  };
-}
+  },
+  migration: { state: 'start', since: ago(1000) },
+}));
 
-function wingtip(): DatasetZone {
-  const name = 'wingtip.example';
-  return {
-    name,
-    plan: 'pro',
-    created_on: ago(2600),
-    activated_on: ago(2600),
-    modified_on: ago(30),
-    name_servers: NS,
-    security: hardened({
-      custom_rules: [{ action: 'block', expression: SANCTIONS, description: 'Sanctioned countries (legal, reviewed quarterly)' }],
-      bot_management: SBFM_PRO,
-    }),
-    dns_records: [
-      ...dns(name, [
-        ['A', '@', '192.0.2.60', { proxied: true, comment: 'Redirects to wingtiptoys.example' }],
-        ['CNAME', 'www', name, { proxied: true }],
-        ...sendsNoMail(),
-      ]),
-      ...caaFor(name, 'lets_encrypt'),
-    ],
-    certificate_packs: [universal(name, 'lets_encrypt', 90, 70, ago(2600))],
-    waf: legacyWaf({ sensitivity: 'medium', actionMode: 'challenge' }),
-    // The first Wingtip zone moved to the new managed rules, last month.
-    migration: { state: 'complete', since: ago(30), source: 'dashboard' },
-  };
-}
+const wingtip = named('wingtip.example', (name) => ({
+  plan: 'pro',
+  age: 2600,
+  modified: 30,
+  ca: 'lets_encrypt',
+  certificateDaysLeft: 70,
+  issued: 2600,
+  security: hardened({
+    custom_rules: [{ action: 'block', expression: SANCTIONS, description: 'Sanctioned countries (legal, reviewed quarterly)' }],
+    bot_management: SBFM_PRO,
+  }),
+  records: [
+    ['A', '@', '192.0.2.60', { proxied: true, comment: 'Redirects to wingtiptoys.example' }],
+    ['CNAME', 'www', name, { proxied: true }],
+    ...sendsNoMail(),
+  ],
+  legacy: { waf: legacyWaf({ sensitivity: 'medium', actionMode: 'challenge' }) },
+  // The first Wingtip zone moved to the new managed rules, last month.
+  migration: { state: 'complete', since: ago(30), source: 'dashboard' },
+}));
 
 // Tailspin Toys Japan: a subsidiary whose account the group's team has been invited to
 
-function tailspintoysJp(): DatasetZone {
-  const name = 'tailspintoys-jp.example';
-  return zone({
-    name,
-    plan: 'business',
-    age: 700,
-    ca: 'google',
-    security: hardened({ managed_rules: MANAGED_AND_OWASP, custom_rules: baselineCustomRules(), bot_management: SBFM_BUSINESS }),
-    records: [
-      ['A', '@', '203.0.113.110', { proxied: true }],
-      ['CNAME', 'www', name, { proxied: true }],
-      ...sendsMail(name),
-    ],
-  });
-}
+const tailspintoysJp = named('tailspintoys-jp.example', (name) => ({
+  plan: 'business',
+  age: 700,
+  ca: 'google',
+  security: hardened({ managed_rules: MANAGED_AND_OWASP, custom_rules: baselineCustomRules(), bot_management: SBFM_BUSINESS }),
+  records: [
+    ['A', '@', '203.0.113.110', { proxied: true }],
+    ['CNAME', 'www', name, { proxied: true }],
+    ...sendsMail(name),
+  ],
+}));
 
 // The organisation
 

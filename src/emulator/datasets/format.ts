@@ -7,10 +7,17 @@
  * `now+5d12h`, `now-90m` (units d, h, m, s), so that expiry cases mean the same whenever it runs.
  * Ids may be omitted; the loader derives stable ones from names, so two loads of one file agree.
  */
+import type { BotConfig, SETTING_CHOICES } from '../security.js';
+import type { Certificate, CertificatePack, DnsRecord, Filter, Invite, Plan, WafGroup, WafOverride, WafPackage, WafRule } from '../state.js';
 
 export type Time = string;
 
-export type PlanName = 'free' | 'pro' | 'business' | 'enterprise';
+/** Optional fields, but for `required`: what the loader does not default (docs/dataset-format.md has each default). */
+type Given<T, Required extends keyof T = never> = Partial<T> & Pick<T, Required>;
+
+export type PlanName = Plan;
+
+type Choices = typeof SETTING_CHOICES;
 
 export interface DatasetFile {
   /** Format version; only 1 exists. */
@@ -105,41 +112,16 @@ export interface DatasetZone {
 }
 
 export interface DatasetSecurity {
-  /** Zone settings by id; each omitted one keeps the vendor's default. */
-  settings?: {
-    /** Default `full`. `origin_pull` is strict with the vendor's origin certificate check (served as given). */
-    ssl?: 'off' | 'flexible' | 'full' | 'strict' | 'origin_pull';
-    /** Default `1.0`. */
-    min_tls_version?: '1.0' | '1.1' | '1.2' | '1.3';
-    /** Default `on`. */
-    tls_1_3?: 'on' | 'off' | 'zrt';
-    /** Default `off`. */
-    always_use_https?: 'on' | 'off';
-    /** Default `on`. */
-    automatic_https_rewrites?: 'on' | 'off';
-    /** HSTS, served as `{strict_transport_security: {...}}`. Default disabled, max_age 0. */
+  /**
+   * Zone settings by id; each omitted one keeps the vendor's default (docs/dataset-format.md lists
+   * them). `security_header` is HSTS, served as `{strict_transport_security: {...}}`;
+   * `challenge_ttl` seconds from CHALLENGE_TTLS. The legacy `waf` setting is the zone's
+   * `waf.enabled` (Pro plans and above; a Free zone's answer is `{value: "off", editable: false}`,
+   * the API's answer for a setting the plan does not offer).
+   */
+  settings?: { [K in keyof Choices as Choices[K] extends readonly string[] ? K : never]?: Choices[K] extends readonly string[] ? Choices[K][number] : never } & {
     security_header?: { enabled?: boolean; max_age?: number; include_subdomains?: boolean; preload?: boolean; nosniff?: boolean };
-    /** Default `medium`. */
-    security_level?: 'off' | 'essentially_off' | 'low' | 'medium' | 'high' | 'under_attack';
-    /** Default `on`. */
-    browser_check?: 'on' | 'off';
-    /**
-     * Default `off`. `on` lasts 3 hours from its `settings_modified_on` time (default `now`); the
-     * answer carries `time_remaining` in seconds.
-     */
-    development_mode?: 'on' | 'off';
-    /** Default `off` (emulator's choice: the vendor documents no default). */
-    always_online?: 'on' | 'off';
-    /** Default `on`. */
-    email_obfuscation?: 'on' | 'off';
-    /** Default `off`. */
-    hotlink_protection?: 'on' | 'off';
-    /** Default `on`. */
-    ip_geolocation?: 'on' | 'off';
-    /** Seconds: 300, 900, 1800, 2700, 3600, 7200, 10800, 14400, 28800, 57600, 86400, 604800, 2592000 or 31536000. Default 1800. */
     challenge_ttl?: number;
-    // The legacy `waf` setting is the zone's `waf.enabled` (Pro plans and above; a Free zone's answer is
-    // `{value: "off", editable: false}`, the API's answer for a setting the plan does not offer).
   };
   /** When settings last changed, by id (the answers' `modified_on`). Default the zone's creation. */
   settings_modified_on?: Record<string, Time>;
@@ -199,47 +181,12 @@ export interface DatasetSecurity {
 }
 
 /**
- * A zone's bot settings. Free zones have Bot Fight Mode (`fight_mode`), Pro zones Super Bot Fight
- * Mode with `sbfm_definitely_automated`, Business zones (and Enterprise zones without the add-on)
- * also `sbfm_likely_automated`, Enterprise zones with `subscription: true` Bot Management.
+ * A zone's bot settings (security.ts BotConfig, defaults in docs/dataset-format.md). Free zones have
+ * Bot Fight Mode (`fight_mode`), Pro zones Super Bot Fight Mode with `sbfm_definitely_automated`,
+ * Business zones (and Enterprise zones without the add-on) also `sbfm_likely_automated`, Enterprise
+ * zones with `subscription: true` Bot Management. Only the fields of the plan's product may be given.
  */
-export interface DatasetBotManagement {
-  /** Enterprise only: Bot Management for Enterprise is bought. Default false. */
-  subscription?: boolean;
-  /** Free only. Default false. */
-  fight_mode?: boolean;
-  /** Default: true on Free (cannot be disabled there) and with Bot Management (vendor docs: bot scores), false on Super Bot Fight Mode. */
-  enable_js?: boolean;
-  /** Default `disabled`. */
-  ai_bots_protection?: 'block' | 'disabled' | 'only_on_ad_pages';
-  /** Default `disabled`. */
-  crawler_protection?: 'enabled' | 'disabled';
-  /** Default false. */
-  is_robots_txt_managed?: boolean;
-  /** Default `off`. */
-  cf_robots_variant?: 'off' | 'policy_only';
-  /** Pro, Business, Enterprise without the add-on. Default `allow`. */
-  sbfm_definitely_automated?: 'allow' | 'block' | 'managed_challenge';
-  /** Business, Enterprise without the add-on. Default `allow`. */
-  sbfm_likely_automated?: 'allow' | 'block' | 'managed_challenge';
-  /** Default `allow`. */
-  sbfm_verified_bots?: 'allow' | 'block';
-  /** Default false. */
-  sbfm_static_resource_protection?: boolean;
-  /** Default false. */
-  optimize_wordpress?: boolean;
-  /** Bot Management only. Default true. */
-  auto_update_model?: boolean;
-  /** Bot Management only. Default true. */
-  bm_cookie_enabled?: boolean;
-  /** Bot Management and Super Bot Fight Mode. Default false. */
-  suppress_session_score?: boolean;
-  /**
-   * Bot Management only, with `auto_update_model: false`: false for a zone left on an older model
-   * (served read-only as `using_latest_model`). Default true.
-   */
-  using_latest_model?: boolean;
-}
+export type DatasetBotManagement = Partial<Omit<BotConfig, 'enable_js'>> & { enable_js?: boolean };
 
 /** A rate limiting rule (phase `http_ratelimit`). */
 export interface DatasetRateLimitRule {
@@ -283,70 +230,28 @@ export interface DatasetCustomRule {
   action_parameters?: Record<string, unknown>;
 }
 
-export interface DatasetDnsRecord {
-  id?: string;
-  type: string;
-  /** Full host name; `@` stands for the zone apex and `x.@` for `x.<zone>`. */
-  name: string;
-  /** Required, except for a record with `data` (e.g. CAA): omitted, the answer has no `content`, as seen in the wild. */
-  content?: string;
-  /** Default false. Only A, AAAA and CNAME records are proxiable. */
-  proxied?: boolean;
-  /** 1 means automatic. Default 1. */
-  ttl?: number;
-  comment?: string | null;
-  tags?: string[];
-  priority?: number | null;
-  /** Structured content, e.g. CAA `{flags, tag, value}`; served as given. */
-  data?: Record<string, unknown>;
-  created_on?: Time;
-  modified_on?: Time;
-}
+/**
+ * `name` is the full host name (`@` stands for the zone apex and `x.@` for `x.<zone>`); `content`
+ * is required but on a record with structured `data` (e.g. CAA `{flags, tag, value}`, served as
+ * given), whose answer then has no `content`, as seen in the wild. Only A, AAAA and CNAME records
+ * can be proxied.
+ */
+export type DatasetDnsRecord = Given<Omit<DnsRecord, 'proxiable'>, 'type' | 'name'>;
 
-export interface DatasetCertificatePack {
-  id?: string;
-  /** Default `universal`. */
-  type?: string;
-  hosts: string[];
-  /** Default `active`. */
-  status?: string;
-  /** Default 90. */
-  validity_days?: number;
-  /** Default `txt`. */
-  validation_method?: string;
-  /** Default `lets_encrypt`. */
-  certificate_authority?: string;
-  validation_errors?: Array<{ message: string }>;
+export type DatasetCertificatePack = Given<Omit<CertificatePack, 'primary_certificate' | 'created_on' | 'certificates'>, 'hosts'> & {
   /** Default `now-30d`. `null`: a pack still initializing, served without `created_on`. */
   created_on?: Time | null;
   /** Default: one certificate for the pack's hosts, expiring `validity_days` after `created_on`. */
   certificates?: DatasetCertificate[];
-}
+};
 
-export interface DatasetCertificate {
-  id?: string;
-  /** Default: the pack's hosts. */
-  hosts?: string[];
-  issuer?: string;
-  signature?: string;
-  /** Default: the pack's status. */
-  status?: string;
-  bundle_method?: string;
-  uploaded_on?: Time;
-  modified_on?: Time;
+export type DatasetCertificate = Given<Omit<Certificate, 'zone_id' | 'expires_on'>> & {
   /** `null` while the pack is being issued (the field is then absent from the API answer). */
   expires_on?: Time | null;
-  priority?: number | null;
-}
+};
 
-export interface DatasetFilter {
-  id?: string;
-  /** Referenced by rules as `filter: "<ref>"`; also the API's `ref` field. */
-  ref?: string;
-  expression: string;
-  paused?: boolean;
-  description?: string;
-}
+/** A standalone filter; rules reference it as `filter: "<ref>"` (`ref` is also the API's field) or by `id`. */
+export type DatasetFilter = Given<Filter, 'expression'>;
 
 export interface DatasetFirewallRule {
   id?: string;
@@ -376,53 +281,17 @@ export interface DatasetWaf {
   overrides?: DatasetWafOverride[];
 }
 
-export interface DatasetWafPackage {
-  id?: string;
-  name: string;
-  description?: string;
-  /** `anomaly` for the OWASP package, `traditional` for the managed one. Default `traditional`. */
-  detection_mode?: 'anomaly' | 'traditional';
-  /** OWASP package only. */
-  sensitivity?: 'high' | 'medium' | 'low' | 'off';
-  /** OWASP package only. */
-  action_mode?: 'simulate' | 'block' | 'challenge';
-  groups?: DatasetWafGroup[];
-}
+/** `detection_mode` `anomaly` for the OWASP package (its only one with `sensitivity` and `action_mode`), `traditional` for the managed one. */
+export type DatasetWafPackage = Given<Omit<WafPackage, 'zone_id' | 'status' | 'groups'>, 'name'> & { groups?: DatasetWafGroup[] };
 
-export interface DatasetWafGroup {
-  id?: string;
-  name: string;
-  description?: string;
-  /** Default `on`. A group whose mode differs from `default_mode` is a group override. */
-  mode?: 'on' | 'off';
-  /** Default `on`. */
-  default_mode?: 'on' | 'off';
-  rules?: DatasetWafRule[];
-}
+/** A group whose mode differs from `default_mode` is a group override. */
+export type DatasetWafGroup = Given<Omit<WafGroup, 'allowed_modes' | 'package_id' | 'rules'>, 'name'> & { rules?: DatasetWafRule[] };
 
-export interface DatasetWafRule {
-  id?: string;
-  description: string;
-  priority?: string;
-  /** Default: `default_mode`. A rule whose mode differs from it is a rule override. */
-  mode?: string;
-  /** Default `block` (`on` in anomaly packages). */
-  default_mode?: string;
-  allowed_modes?: string[];
-}
+/** A rule whose `mode` differs from its `default_mode` is a rule override. */
+export type DatasetWafRule = Given<Omit<WafRule, 'group' | 'package_id'>, 'description'>;
 
-export interface DatasetWafOverride {
-  id?: string;
-  description?: string;
-  urls: string[];
-  priority?: number;
-  paused?: boolean;
-  /** Group id or name to mode. */
-  groups?: Record<string, string>;
-  /** Rule id to mode. */
-  rules?: Record<string, string>;
-  rewrite_action?: Record<string, string>;
-}
+/** A URI-based override; `groups` maps group ids or names to modes, `rules` rule ids to modes. */
+export type DatasetWafOverride = Given<WafOverride, 'urls'>;
 
 export interface DatasetMigration {
   /**
@@ -436,16 +305,8 @@ export interface DatasetMigration {
   source?: string;
 }
 
-export interface DatasetInvite {
-  id?: string;
-  /** Name of an account of this dataset (usually one with `member: false`). */
+/** `account` names an account of this dataset (usually one with `member: false`). */
+export type DatasetInvite = Given<Omit<Invite, 'organization_id' | 'organization_name' | 'roles'>, 'invited_by'> & {
   account: string;
-  invited_by: string;
-  /** Default: the user's e-mail. */
-  invited_member_email?: string;
-  invited_on?: Time;
-  expires_on?: Time;
-  roles?: Array<{ id?: string; name: string; description?: string }>;
-  /** Default `pending`. */
-  status?: 'pending' | 'accepted' | 'rejected' | 'expired';
-}
+  roles?: Array<Given<Invite['roles'][number], 'name'>>;
+};

@@ -5,6 +5,7 @@ import { fastStableId, mix32, stableId, stableUuid } from '../ids.js';
 import { generatedMembers } from '../members.js';
 import {
   LazyRecordStore,
+  newZone,
   type Account,
   type CertificatePack,
   type DnsRecord,
@@ -19,7 +20,7 @@ import {
   type Zone,
   FIREWALL_RULE_QUOTA,
 } from '../state.js';
-import { migrationConfig } from '../waf-mapping.js';
+import { migratedEntrypoint } from '../waf-mapping.js';
 
 /**
  * A deterministic organisation of any size (`--dataset generated --seed S --accounts A --zones Z
@@ -105,26 +106,13 @@ function generateZone(seed: number, index: number, account: Account, recordCount
   const plan = planFor(random, account.type === 'enterprise');
   const created = at(-30 - Math.floor(random() * 1500));
   const status = random() < 0.02 ? 'pending' : 'active';
-  const zone: Zone = {
-    id,
-    name,
-    status,
+  const zone = newZone({ id, name, status, accountId: account.id, plan, created_on: created, modified_on: created, activated_on: status === 'active' ? created : null }, {
     paused: random() < 0.01,
-    type: 'full',
-    accountId: account.id,
-    plan,
-    name_servers: ['ada.ns.example.net', 'bob.ns.example.net'],
-    created_on: created,
-    modified_on: created,
-    activated_on: status === 'active' ? created : null,
     dns: new LazyRecordStore(recordCount, (i) => revised(generateRecord(seed, index, name, i, created), revision, at(-1))),
     certificatePacks: generatePacks(random, seed, id, name, now),
-    filters: new Map(),
-    firewallRules: new Map(),
-    waf: { enabled: false, packages: [], overrides: [] },
-    migration: { state: 'start', since: created, source: 'api', entrypoint: null },
     security: generateSecurity(seed, name, created),
-  };
+  });
+
   generateFirewall(random, zone, seed);
   if (plan !== 'free') zone.waf = generateWaf(random, zone);
   const r = random();
@@ -132,22 +120,7 @@ function generateZone(seed: number, index: number, account: Account, recordCount
   if (state !== 'start') {
     zone.waf.overrides = [];
     const since = at(-Math.floor(random() * 60));
-    const config = migrationConfig(zone.waf, zone.firewallRules.values(), zone.filters);
-    zone.migration = {
-      state,
-      since,
-      source: 'api',
-      entrypoint: {
-        id: stableId('entrypoint', name),
-        name: config.name,
-        description: '',
-        phase: 'http_request_firewall_managed',
-        kind: 'zone',
-        version: '1',
-        last_updated: since,
-        rules: config.rules.map((rule, i) => ({ ...rule, id: stableId('entrypoint-rule', name, i), version: '1', last_updated: since })),
-      },
-    };
+    zone.migration = { state, since, source: 'api', entrypoint: migratedEntrypoint(zone, since) };
   }
   return zone;
 }

@@ -10,6 +10,7 @@ import {
   managedRuleset,
   offers,
   rateLimitRuleset,
+  SETTING_CHOICES,
   SETTING_IDS,
   type BotConfig,
   type BotProduct,
@@ -22,9 +23,11 @@ import {
 import { stableId, stableUuid } from '../ids.js';
 import { MEMBER_ROLES, MEMBER_STATUSES, memberOf, type Member } from '../members.js';
 import { KNOWN_ACTIONS, KNOWN_PRODUCTS, PROXIABLE_TYPES, RECORD_TYPES, isHostname, issuerFor } from '../vocabulary.js';
-import { MANAGED_RULESET_ID, migrationConfig } from '../waf-mapping.js';
+import { MANAGED_RULESET_ID, migratedEntrypoint } from '../waf-mapping.js';
 import {
   ArrayRecordStore,
+  DEFAULT_NAME_SERVERS,
+  newZone,
   type Account,
   type CertificatePack,
   type DnsRecord,
@@ -142,26 +145,13 @@ class DatasetLoader {
     this.zoneIds.add(id);
     const status = f.oneOf('status', ['initializing', 'pending', 'active', 'moved'] as const, 'active');
     const created_on = this.time(f, 'created_on', 'now-900d');
-    const zone: Zone = {
-      id,
-      name,
-      status,
-      paused: f.bool('paused', false),
-      type: f.oneOf('type', ['full', 'partial', 'secondary'] as const, 'full'),
-      accountId: account.id,
-      plan: f.oneOf('plan', ['free', 'pro', 'business', 'enterprise'] as const, 'free'),
-      name_servers: f.strArray('name_servers', ['ada.ns.example.net', 'bob.ns.example.net']),
-      created_on,
-      modified_on: this.time(f, 'modified_on', created_on),
-      activated_on: this.nullableTime(f, 'activated_on', status === 'active' || status === 'moved' ? created_on : null),
-      dns: new ArrayRecordStore(),
-      certificatePacks: [],
-      filters: new Map(),
-      firewallRules: new Map(),
-      waf: { enabled: false, packages: [], overrides: [] },
-      migration: { state: 'start', since: created_on, source: 'api', entrypoint: null },
-      security: defaultSecurity(created_on),
-    };
+    const paused = f.bool('paused', false);
+    const type = f.oneOf('type', ['full', 'partial', 'secondary'] as const, 'full');
+    const plan = f.oneOf('plan', ['free', 'pro', 'business', 'enterprise'] as const, 'free');
+    const name_servers = f.strArray('name_servers', DEFAULT_NAME_SERVERS);
+    const modified_on = this.time(f, 'modified_on', created_on);
+    const activated_on = this.nullableTime(f, 'activated_on', status === 'active' || status === 'moved' ? created_on : null);
+    const zone = newZone({ id, name, status, accountId: account.id, plan, created_on, modified_on, activated_on }, { paused, type, name_servers });
     zone.dns = new ArrayRecordStore(f.array('dns_records').map(({ value, path }, i) => this.dnsRecord(Fields.of(value, path), zone, i)));
     zone.certificatePacks = f.array('certificate_packs').map(({ value, path }, i) => this.certificatePack(Fields.of(value, path), zone, i));
     for (const { value, path } of f.array('filters')) {
@@ -301,13 +291,8 @@ class DatasetLoader {
       const since = this.time(f, 'custom_rules_since', zone.created_on);
       const rules = f.array('custom_rules').map(({ value, path }) => {
         const r = Fields.of(value, path);
-        const rule = {
-          action: r.oneOf('action', ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip'] as const),
-          expression: r.str('expression'),
-          description: r.str('description', ''),
-          enabled: r.bool('enabled', true),
-          ...(r.has('action_parameters') ? { action_parameters: r.raw('action_parameters') as Record<string, unknown> } : {}),
-        };
+        const rule: DatasetRulesetRule = ruleHead(r, ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip']);
+        if (r.has('action_parameters')) rule.action_parameters = r.raw('action_parameters') as Record<string, unknown>;
         if (rule.action === 'skip' && !rule.action_parameters) r.fail('action_parameters', 'a skip rule names what it skips ({ruleset: "current"}, {phases: [...]} or {products: [...]})');
         r.done();
         return rule;
@@ -328,8 +313,8 @@ class DatasetLoader {
   managedRules(f: Fields): DatasetRulesetRule[] {
     return f.array('managed_rules').map(({ value, path }) => {
       const r = Fields.of(value, path);
-      const action = r.oneOf('action', ['execute', 'skip', 'log'] as const);
-      const rule: DatasetRulesetRule = { action, expression: r.str('expression'), description: r.str('description', ''), enabled: r.bool('enabled', true) };
+      const rule = ruleHead(r, ['execute', 'skip', 'log']);
+      const action = rule.action;
       if (r.has('action_parameters')) {
         const params = r.raw('action_parameters');
         if (params === null || typeof params !== 'object' || Array.isArray(params)) r.fail('action_parameters', 'expected an object');
@@ -385,12 +370,7 @@ class DatasetLoader {
 
   /** A rate limiting rule (`security.ratelimit_rules[]`), in the shape of the vendor's rulesets API. */
   rateLimitRule(r: Fields): DatasetRulesetRule {
-    const rule: DatasetRulesetRule = {
-      action: r.oneOf('action', ['block', 'challenge', 'managed_challenge', 'js_challenge', 'log'] as const),
-      expression: r.str('expression'),
-      description: r.str('description', ''),
-      enabled: r.bool('enabled', true),
-    };
+    const rule = ruleHead(r, ['block', 'challenge', 'managed_challenge', 'js_challenge', 'log']);
     const l = Fields.of(r.raw('ratelimit'), r.at('ratelimit'));
     // vendor docs (rate limiting parameters): cf.colo.id is a mandatory characteristic.
     const characteristics = l.strArray('characteristics', ['cf.colo.id', 'ip.src']);
@@ -516,12 +496,7 @@ class DatasetLoader {
 
   filter(f: Fields, zone: Zone, index: number): Filter {
     const ref = f.has('ref') ? f.str('ref') : undefined;
-    const filter: Filter = {
-      id: f.str('id', stableId('filter', zone.name, ref ?? String(index))),
-      expression: f.str('expression'),
-      paused: f.bool('paused', false),
-      description: f.str('description', ''),
-    };
+    const filter: Filter = filterOf(f, f.str('id', stableId('filter', zone.name, ref ?? String(index))));
     if (ref !== undefined) filter.ref = ref;
     f.done();
     return filter;
@@ -541,12 +516,7 @@ class DatasetLoader {
       if (inline.bool('deleted', false)) {
         filterId = stableId('deleted-filter', zone.name, index);
       } else {
-        const filter: Filter = {
-          id: stableId('inline-filter', zone.name, index),
-          expression: inline.str('expression'),
-          paused: inline.bool('paused', false),
-          description: inline.str('description', ''),
-        };
+        const filter = filterOf(inline, stableId('inline-filter', zone.name, index));
         zone.filters.set(filter.id, filter);
         filterId = filter.id;
       }
@@ -676,20 +646,8 @@ class DatasetLoader {
       const execute: DatasetRulesetRule = { action: 'execute', expression: 'true', description: '', enabled: true, action_parameters: { id: MANAGED_RULESET_ID, version: 'latest' } };
       migration.entrypoint = managedRuleset(zone.name, 'zone', zone.created_on, [execute]);
     }
-    if (begun) {
-      // A zone that has started migrating got its entry point from the migration's PUT.
-      const config = migrationConfig(zone.waf, zone.firewallRules.values(), zone.filters);
-      migration.entrypoint = {
-        id: stableId('entrypoint', zone.name),
-        name: config.name,
-        description: '',
-        phase: 'http_request_firewall_managed',
-        kind: 'zone',
-        version: '1',
-        last_updated: since,
-        rules: config.rules.map((r, i) => ({ ...r, id: stableId('entrypoint-rule', zone.name, i), version: '1', last_updated: since })),
-      };
-    }
+    // A zone that has started migrating got its entry point from the migration's PUT.
+    if (begun) migration.entrypoint = migratedEntrypoint(zone, since);
     f.done();
     return migration;
   }
@@ -723,6 +681,16 @@ class DatasetLoader {
   }
 }
 
+/** A filter's expression, switch and description, standalone or inline in a firewall rule. */
+function filterOf(f: Fields, id: string): Filter {
+  return { id, expression: f.str('expression'), paused: f.bool('paused', false), description: f.str('description', '') };
+}
+
+/** A ruleset rule's action (one of `actions`), expression, description and switch, as every phase's rules have them. */
+function ruleHead(r: Fields, actions: readonly string[]): DatasetRulesetRule {
+  return { action: r.oneOf('action', actions), expression: r.str('expression'), description: r.str('description', ''), enabled: r.bool('enabled', true) };
+}
+
 /**
  * Emulator: the universal CA a zone reports when the dataset does not say: its universal pack's
  * (the certificate the CA issued), else Let's Encrypt, the value seen in the wild.
@@ -736,24 +704,4 @@ const BOT_PRODUCT_NAMES: Record<BotProduct, string> = {
   sbfm_pro: 'Super Bot Fight Mode (Pro)',
   sbfm_business: 'Super Bot Fight Mode (Business)',
   bot_management: 'Bot Management for Enterprise',
-};
-
-/** The values each plain setting takes (vendor docs); `security_header` is the HSTS object. */
-const SETTING_CHOICES: Record<SettingId, readonly string[] | null> = {
-  ssl: ['off', 'flexible', 'full', 'strict', 'origin_pull'],
-  min_tls_version: ['1.0', '1.1', '1.2', '1.3'],
-  tls_1_3: ['on', 'off', 'zrt'],
-  always_use_https: ['on', 'off'],
-  automatic_https_rewrites: ['on', 'off'],
-  security_header: null,
-  security_level: ['off', 'essentially_off', 'low', 'medium', 'high', 'under_attack'],
-  browser_check: ['on', 'off'],
-  development_mode: ['on', 'off'],
-  always_online: ['on', 'off'],
-  email_obfuscation: ['on', 'off'],
-  hotlink_protection: ['on', 'off'],
-  ip_geolocation: ['on', 'off'],
-  // A number of seconds from CHALLENGE_TTLS.
-  challenge_ttl: null,
-  waf: null,
 };

@@ -1,9 +1,9 @@
-import { param, type RequestContext } from '../http/context.js';
+import type { RequestContext } from '../http/context.js';
 import { CODES, fail } from '../http/envelope.js';
 import { compareValues, direction, indexed, LIMITS, orderField, paginate } from '../http/pagination.js';
 import type { Route } from '../http/router.js';
 import { defaultMembers, MEMBER_STATUSES, serializeMember, type Member } from '../members.js';
-import { notFound } from './lookup.js';
+import { accountFor } from './lookup.js';
 
 const MEMBER_ORDER: Record<string, (m: Member) => unknown> = {
   'user.first_name': (m) => m.user.first_name,
@@ -19,9 +19,7 @@ const MEMBER_ORDER: Record<string, (m: Member) => unknown> = {
  * refused as every route a credential lacks (`denyRoutes`: 403 code 9109).
  */
 function listMembers(ctx: RequestContext) {
-  const id = param(ctx, 'account_id');
-  const account = ctx.org.accountsById.get(id);
-  if (!account || !account.member) return notFound('account', id);
+  const account = accountFor(ctx);
   const status = ctx.query.get('status');
   if (status !== null && !(MEMBER_STATUSES as readonly string[]).includes(status)) throw fail(400, CODES.validation, `status must be one of ${MEMBER_STATUSES.join(', ')}`);
   const key = MEMBER_ORDER[orderField(ctx, Object.keys(MEMBER_ORDER)) ?? 'user.email']!;

@@ -1,8 +1,8 @@
-import { param, type RequestContext } from '../http/context.js';
+import type { RequestContext } from '../http/context.js';
 import { CODES, fail, ok } from '../http/envelope.js';
 import type { Route } from '../http/router.js';
 import { MANAGED_PHASE } from '../security.js';
-import { notFound } from './lookup.js';
+import { accountFor } from './lookup.js';
 
 /**
  * The account-level managed entry point, `GET /accounts/{account_id}/rulesets/phases/
@@ -14,9 +14,7 @@ import { notFound } from './lookup.js';
  * the answer; 10000 is what the API answers when the caller may not use a feature in the wild).
  */
 function getAccountManagedEntrypoint(ctx: RequestContext) {
-  const id = param(ctx, 'account_id');
-  const account = ctx.org.accountsById.get(id);
-  if (!account || !account.member) return notFound('account', id);
+  const account = accountFor(ctx);
   if (account.type !== 'enterprise') throw fail(403, CODES.authentication, 'Authentication error');
   if (!account.managedEntrypoint) throw fail(404, CODES.rulesetNotFound, `could not find entrypoint ruleset in the ${MANAGED_PHASE} phase`);
   return ok(account.managedEntrypoint);
@@ -27,9 +25,7 @@ function getAccountManagedEntrypoint(ctx: RequestContext) {
  * list): every policy of the account in one answer, unpaged (the vendor's SDKs read it as a single page).
  */
 function listNotificationPolicies(ctx: RequestContext) {
-  const id = param(ctx, 'account_id');
-  const account = ctx.org.accountsById.get(id);
-  if (!account || !account.member) return notFound('account', id);
+  const account = accountFor(ctx);
   return ok((account.notificationPolicies ?? []).map((p) => ({ ...p, filters: { ...p.filters } })));
 }
 

@@ -1,10 +1,10 @@
-import { param, queryList, type RequestContext } from '../http/context.js';
+import { queryList, type RequestContext } from '../http/context.js';
 import { CODES, fail, ok } from '../http/envelope.js';
 import { compareValues, direction, indexed, LIMITS, orderField, paginate } from '../http/pagination.js';
 import type { Route } from '../http/router.js';
 import * as serialize from '../serialize.js';
 import type { Zone } from '../state.js';
-import { combine, notFound, textMatcher, zoneFor } from './lookup.js';
+import { accountFor, combine, textMatcher, zoneFor } from './lookup.js';
 
 function listAccounts(ctx: RequestContext) {
   orderField(ctx, []);
@@ -19,9 +19,7 @@ function listAccounts(ctx: RequestContext) {
 }
 
 function getAccount(ctx: RequestContext) {
-  const a = ctx.org.accountsById.get(param(ctx, 'account_id'));
-  if (!a || !a.member) notFound('account', param(ctx, 'account_id'));
-  return ok(serialize.account(a));
+  return ok(serialize.account(accountFor(ctx)));
 }
 
 const ZONE_ORDER: Record<string, (z: Zone, ctx: RequestContext) => unknown> = {

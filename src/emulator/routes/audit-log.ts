@@ -8,10 +8,10 @@ import {
   type AuditEntry,
   type LogPosition,
 } from '../audit-log.js';
-import { param, queryList, type RequestContext } from '../http/context.js';
+import { queryList, type RequestContext } from '../http/context.js';
 import { CODES, fail, ok } from '../http/envelope.js';
 import type { Route } from '../http/router.js';
-import { notFound } from './lookup.js';
+import { accountFor } from './lookup.js';
 
 /**
  * `GET /accounts/{account_id}/logs/audit`, the audit log version 2 (vendor's API reference: account
@@ -75,38 +75,26 @@ function decodeCursor(ctx: RequestContext): LogPosition | undefined {
   return { ms: Number(m[1]), seq: Number(m[2]) };
 }
 
-type Field = (e: AuditEntry) => string | undefined;
+/** The filters of the vendor's reference, by query name: `<part>_<field>` is the entry's `<part>.<field>`, `id` and `audit_log_id` its id. */
+const FILTER_NAMES = ['id', 'audit_log_id', 'account_name', 'action_result', 'action_type', 'actor_context', 'actor_email', 'actor_id', 'actor_ip_address', 'actor_token_id', 'actor_token_name',
+  'actor_type', 'raw_cf_ray_id', 'raw_method', 'raw_status_code', 'raw_uri', 'resource_id', 'resource_product', 'resource_scope', 'resource_type', 'zone_id', 'zone_name'];
+/** The vocabulary of the filters that have one. */
+const VOCABULARY: Record<string, readonly string[]> = { action_result: ACTION_RESULTS, action_type: ACTION_TYPES, actor_context: ACTOR_CONTEXTS, actor_type: ACTOR_TYPES, resource_scope: RESOURCE_SCOPES };
 
-/** The filters of the vendor's reference, by query name, with the vocabulary of those that have one. */
-const FILTERS: Record<string, { field: Field; values?: readonly string[] }> = {
-  id: { field: (e) => e.id },
-  audit_log_id: { field: (e) => e.id },
-  account_name: { field: (e) => e.account.name },
-  action_result: { field: (e) => e.action.result, values: ACTION_RESULTS },
-  action_type: { field: (e) => e.action.type, values: ACTION_TYPES },
-  actor_context: { field: (e) => e.actor.context, values: ACTOR_CONTEXTS },
-  actor_email: { field: (e) => e.actor.email },
-  actor_id: { field: (e) => e.actor.id },
-  actor_ip_address: { field: (e) => e.actor.ip_address },
-  actor_token_id: { field: (e) => e.actor.token_id },
-  actor_token_name: { field: (e) => e.actor.token_name },
-  actor_type: { field: (e) => e.actor.type, values: ACTOR_TYPES },
-  raw_cf_ray_id: { field: (e) => e.raw.cf_ray_id },
-  raw_method: { field: (e) => e.raw.method },
-  raw_status_code: { field: (e) => String(e.raw.status_code) },
-  raw_uri: { field: (e) => e.raw.uri },
-  resource_id: { field: (e) => e.resource.id },
-  resource_product: { field: (e) => e.resource.product },
-  resource_scope: { field: (e) => e.resource.scope, values: RESOURCE_SCOPES },
-  resource_type: { field: (e) => e.resource.type },
-  zone_id: { field: (e) => e.zone?.id },
-  zone_name: { field: (e) => e.zone?.name },
-};
+function fieldOf(name: string): (e: AuditEntry) => string | undefined {
+  if (name === 'id' || name === 'audit_log_id') return (e) => e.id;
+  const [part, key] = [name.slice(0, name.indexOf('_')), name.slice(name.indexOf('_') + 1)];
+  return (e) => {
+    const value = (e as unknown as Record<string, Record<string, unknown> | undefined>)[part]?.[key];
+    return value === undefined ? undefined : String(value);
+  };
+}
 
 /** Every filter given: `name=a&name=b` (or `name=a,b`) keeps entries with one of them, `name.not=...` drops them. */
 function filtersOf(ctx: RequestContext): (e: AuditEntry) => boolean {
   const tests: Array<(e: AuditEntry) => boolean> = [];
-  for (const [name, { field, values }] of Object.entries(FILTERS)) {
+  for (const name of FILTER_NAMES) {
+    const [field, values] = [fieldOf(name), VOCABULARY[name]];
     for (const [key, keep] of [
       [name, true],
       [`${name}.not`, false],
@@ -125,9 +113,7 @@ function filtersOf(ctx: RequestContext): (e: AuditEntry) => boolean {
 }
 
 function listAuditLog(ctx: RequestContext) {
-  const id = param(ctx, 'account_id');
-  const account = ctx.org.accountsById.get(id);
-  if (!account || !account.member) notFound('account', id);
+  const { id } = accountFor(ctx);
   if (!ctx.query.get('since') && !ctx.query.get('before')) throw fail(400, CODES.validation, 'since and before are required: dates such as 2026-10-31 (read as UTC) or RFC 3339 times such as 2026-10-31T12:00:00Z');
   const since = instant(ctx, 'since');
   const before = instant(ctx, 'before');

@@ -1,8 +1,8 @@
-import { zoneChange } from '../audit-log.js';
+import { zoneWrite } from '../audit-log.js';
 import { param, queryBool, queryList, type RequestContext } from '../http/context.js';
 import { ApiFailure, CODES, fail, ok, type ErrorItem } from '../http/envelope.js';
 import { indexed, LIMITS, paginate } from '../http/pagination.js';
-import type { Route } from '../http/router.js';
+import type { Handler, Route } from '../http/router.js';
 import * as serialize from '../serialize.js';
 import type { Filter, Zone } from '../state.js';
 import { duplicateError, findByExpression, isObject, readFilterInput, toFilter, validationError, type FilterInput } from './filter-input.js';
@@ -65,10 +65,40 @@ export function bodyArray(ctx: RequestContext): unknown[] {
   return body;
 }
 
+interface Collection {
+  list: Handler;
+  create: Handler;
+  get: Handler;
+  /** Items of a body in bulk, or the one of the path (`fixedId`). */
+  update: (ctx: RequestContext, raws: unknown[], fixedId?: string) => unknown[];
+  remove: (ctx: RequestContext, ids: string[]) => unknown[];
+}
+
+/**
+ * The routes of a collection of the previous API (filters, firewall rules): list, create, update
+ * and delete in bulk (ids in the query), and one item by its id; the writes as `legacyWrites` says.
+ */
+export function collectionRoutes(base: string, idParam: string, noun: string, c: Collection): Route[] {
+  const item = `${base}/{${idParam}}`;
+  const deleteMany = (ctx: RequestContext) => {
+    const ids = queryList(ctx.query, 'id');
+    if (!ids.length) throw fail(400, CODES.validation, `give the ${noun} to delete as id=...&id=...`);
+    return ok(c.remove(ctx, ids));
+  };
+  return legacyWrites([
+    { method: 'GET', template: base, handler: c.list },
+    { method: 'POST', template: base, handler: c.create },
+    { method: 'PUT', template: base, handler: (ctx) => ok(c.update(ctx, bodyArray(ctx))) },
+    { method: 'DELETE', template: base, handler: deleteMany },
+    { method: 'GET', template: item, handler: c.get },
+    { method: 'PUT', template: item, handler: (ctx) => ok(c.update(ctx, [ctx.body()], param(ctx, idParam))[0]) },
+    { method: 'DELETE', template: item, handler: (ctx) => ok(c.remove(ctx, [param(ctx, idParam)])[0]) },
+  ]);
+}
+
 /** The audit log entry of a filter written through the filters or the firewall rules interface. */
 export function recordFilter(ctx: RequestContext, zone: Zone, type: 'create' | 'update' | 'delete', id: string, request: unknown, response: unknown): void {
-  const done = type === 'create' ? 'created' : type === 'update' ? 'updated' : 'deleted';
-  ctx.record(zoneChange(zone, { type, product: 'filters', resourceType: 'filter', resourceId: id, description: `Filter ${done}`, request, response }));
+  ctx.record(zoneWrite(zone, type, { product: 'filters', type: 'filter', what: 'Filter' }, id, request, response));
 }
 
 function createFilters(ctx: RequestContext) {
@@ -143,28 +173,4 @@ function deleteFilters(ctx: RequestContext, ids: string[]) {
   return ids.map((id) => ({ id }));
 }
 
-export const filterRoutes: Route[] = legacyWrites([
-  { method: 'GET', template: '/zones/{zone_id}/filters', handler: listFilters },
-  { method: 'POST', template: '/zones/{zone_id}/filters', handler: createFilters },
-  { method: 'PUT', template: '/zones/{zone_id}/filters', handler: (ctx) => ok(updateFilters(ctx, bodyArray(ctx))) },
-  {
-    method: 'DELETE',
-    template: '/zones/{zone_id}/filters',
-    handler: (ctx) => {
-      const ids = queryList(ctx.query, 'id');
-      if (!ids.length) throw fail(400, CODES.validation, 'give the filters to delete as id=...&id=...');
-      return ok(deleteFilters(ctx, ids));
-    },
-  },
-  { method: 'GET', template: '/zones/{zone_id}/filters/{filter_id}', handler: getFilter },
-  {
-    method: 'PUT',
-    template: '/zones/{zone_id}/filters/{filter_id}',
-    handler: (ctx) => ok(updateFilters(ctx, [ctx.body()], param(ctx, 'filter_id'))[0]),
-  },
-  {
-    method: 'DELETE',
-    template: '/zones/{zone_id}/filters/{filter_id}',
-    handler: (ctx) => ok(deleteFilters(ctx, [param(ctx, 'filter_id')])[0]),
-  },
-]);
+export const filterRoutes = collectionRoutes('/zones/{zone_id}/filters', 'filter_id', 'filters', { list: listFilters, create: createFilters, get: getFilter, update: updateFilters, remove: deleteFilters });

@@ -1,9 +1,8 @@
-import { zoneChange } from '../audit-log.js';
+import { zoneWrite } from '../audit-log.js';
 import { checkExpression } from '../expression.js';
 import { param, queryBool, queryList, type RequestContext } from '../http/context.js';
 import { ApiFailure, CODES, fail, ok, type ErrorItem } from '../http/envelope.js';
 import { indexed, LIMITS, paginate } from '../http/pagination.js';
-import type { Route } from '../http/router.js';
 import * as serialize from '../serialize.js';
 import { FIREWALL_RULE_QUOTA, type FirewallRule, type Zone } from '../state.js';
 import { KNOWN_ACTIONS, KNOWN_PRODUCTS } from '../vocabulary.js';
@@ -17,7 +16,7 @@ import {
   validationError,
   type FilterInput,
 } from './filter-input.js';
-import { bodyArray, legacyWrites, recordFilter } from './filters.js';
+import { bodyArray, collectionRoutes, recordFilter } from './filters.js';
 import { notFound, zoneFor } from './lookup.js';
 
 const MAX_DESCRIPTION = 500;
@@ -117,8 +116,7 @@ function readRule(zone: Zone, raw: unknown, pointer: string, errors: ErrorItem[]
  * rules again referencing them.
  */
 function recordRule(ctx: RequestContext, zone: Zone, type: 'create' | 'update' | 'delete', id: string, request: unknown, response: unknown): void {
-  const done = type === 'create' ? 'created' : type === 'update' ? 'updated' : 'deleted';
-  ctx.record(zoneChange(zone, { type, product: 'firewall_rules', resourceType: 'firewall_rule', resourceId: id, description: `Firewall rule ${done}`, request, response }));
+  ctx.record(zoneWrite(zone, type, { product: 'firewall_rules', type: 'firewall_rule', what: 'Firewall rule' }, id, request, response));
 }
 
 function createRules(ctx: RequestContext) {
@@ -250,36 +248,10 @@ function deleteRules(ctx: RequestContext, ids: string[]) {
   return ids.map((id) => ({ id }));
 }
 
-export const firewallRuleRoutes: Route[] = legacyWrites([
-  { method: 'GET', template: '/zones/{zone_id}/firewall/rules', handler: listRules },
-  { method: 'POST', template: '/zones/{zone_id}/firewall/rules', handler: createRules },
-  { method: 'PUT', template: '/zones/{zone_id}/firewall/rules', handler: (ctx) => ok(updateRules(ctx, bodyArray(ctx))) },
-  {
-    method: 'DELETE',
-    template: '/zones/{zone_id}/firewall/rules',
-    handler: (ctx) => {
-      const ids = queryList(ctx.query, 'id');
-      if (!ids.length) throw fail(400, CODES.validation, 'give the rules to delete as id=...&id=...');
-      return ok(deleteRules(ctx, ids));
-    },
-  },
-  {
-    method: 'GET',
-    template: '/zones/{zone_id}/firewall/rules/{rule_id}',
-    handler: (ctx) => {
-      const zone = zoneFor(ctx);
-      const rule = zone.firewallRules.get(param(ctx, 'rule_id'));
-      return rule ? ok(serialize.firewallRule(rule, zone)) : notFound('firewall rule', param(ctx, 'rule_id'));
-    },
-  },
-  {
-    method: 'PUT',
-    template: '/zones/{zone_id}/firewall/rules/{rule_id}',
-    handler: (ctx) => ok(updateRules(ctx, [ctx.body()], param(ctx, 'rule_id'))[0]),
-  },
-  {
-    method: 'DELETE',
-    template: '/zones/{zone_id}/firewall/rules/{rule_id}',
-    handler: (ctx) => ok(deleteRules(ctx, [param(ctx, 'rule_id')])[0]),
-  },
-]);
+function getRule(ctx: RequestContext) {
+  const zone = zoneFor(ctx);
+  const rule = zone.firewallRules.get(param(ctx, 'rule_id'));
+  return rule ? ok(serialize.firewallRule(rule, zone)) : notFound('firewall rule', param(ctx, 'rule_id'));
+}
+
+export const firewallRuleRoutes = collectionRoutes('/zones/{zone_id}/firewall/rules', 'rule_id', 'rules', { list: listRules, create: createRules, get: getRule, update: updateRules, remove: deleteRules });

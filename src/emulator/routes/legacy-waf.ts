@@ -1,4 +1,4 @@
-import { zoneChange } from '../audit-log.js';
+import { zoneWrite } from '../audit-log.js';
 import { param, queryList, type RequestContext } from '../http/context.js';
 import { ApiFailure, CODES, fail, ok } from '../http/envelope.js';
 import { compareValues, direction, indexed, LIMITS, orderField, paginate } from '../http/pagination.js';
@@ -56,20 +56,10 @@ function ruleOf(ctx: RequestContext): { rule: WafRule; pkg: WafPackage } {
 }
 
 /** The audit log entry of a write to the previous managed rules (`waf_package`, `waf_group`, ...). */
-function recordWaf(ctx: RequestContext, type: 'update' | 'delete', what: 'package' | 'group' | 'rule' | 'override', id: string, response: unknown): void {
+function recordWaf(ctx: RequestContext, type: 'update' | 'delete', resource: 'package' | 'group' | 'rule' | 'override', id: string, response: unknown): void {
   const zone = ctx.org.visibleZone(param(ctx, 'zone_id'))!;
-  const label = { package: 'WAF package', group: 'WAF rule group', rule: 'WAF rule', override: 'WAF override' }[what];
-  ctx.record(
-    zoneChange(zone, {
-      type,
-      product: 'waf',
-      resourceType: `waf_${what}`,
-      resourceId: id,
-      description: `${label} ${type === 'update' ? 'updated' : 'deleted'}`,
-      request: type === 'update' ? ctx.body() : null,
-      response,
-    }),
-  );
+  const what = { package: 'WAF package', group: 'WAF rule group', rule: 'WAF rule', override: 'WAF override' }[resource];
+  ctx.record(zoneWrite(zone, type, { product: 'waf', type: `waf_${resource}`, what }, id, type === 'update' ? ctx.body() : null, response));
 }
 
 function bodyField(ctx: RequestContext, key: string, allowed: readonly string[]): string {

@@ -1,12 +1,20 @@
 import { param, type RequestContext } from '../http/context.js';
 import { CODES, fail } from '../http/envelope.js';
-import type { Zone } from '../state.js';
+import type { Account, Zone } from '../state.js';
 
 /** The zone named by the path, or the API's answer for an unknown one (400, code 1003). */
 export function zoneFor(ctx: RequestContext): Zone {
   const zone = ctx.org.visibleZone(param(ctx, 'zone_id'));
   if (!zone) throw fail(400, CODES.invalidZone, 'Invalid or missing zone id.');
   return zone;
+}
+
+/** The account named by the path, when the user is a member of it; any other answers 404 (code 1005). */
+export function accountFor(ctx: RequestContext): Account {
+  const id = param(ctx, 'account_id');
+  const account = ctx.org.accountsById.get(id);
+  if (!account || !account.member) return notFound('account', id);
+  return account;
 }
 
 export function notFound(what: string, id: string): never {

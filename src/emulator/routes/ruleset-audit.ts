@@ -1,4 +1,4 @@
-import { zoneChange } from '../audit-log.js';
+import { zoneWrite } from '../audit-log.js';
 import type { RequestContext } from '../http/context.js';
 import type { Ruleset, Zone } from '../state.js';
 
@@ -8,15 +8,6 @@ import type { Ruleset, Zone } from '../state.js';
  * the description (the migration names itself there).
  */
 export function recordEntrypointWrite(ctx: RequestContext, zone: Zone, ruleset: Ruleset, created: boolean, request: unknown, why = ''): void {
-  ctx.record(
-    zoneChange(zone, {
-      type: created ? 'create' : 'update',
-      product: 'rulesets',
-      resourceType: 'ruleset',
-      resourceId: ruleset.id,
-      description: `Ruleset ${ruleset.phase} entry point ${created ? 'created' : 'updated'}${why}`,
-      request,
-      response: ruleset,
-    }),
-  );
+  const resource = { product: 'rulesets', type: 'ruleset', what: `Ruleset ${ruleset.phase} entry point` };
+  ctx.record(zoneWrite(zone, created ? 'create' : 'update', resource, ruleset.id, request, ruleset, why));
 }

@@ -38,15 +38,8 @@ const MAX_PER_PAGE = 50;
 
 export const FREE_MANAGED_RULESET_ID = '77454fe2d30c4220b5701f6fdfb893ba';
 
-export interface RulesetListItem {
-  id: string;
-  kind: string;
-  name: string;
-  description: string;
-  phase: string;
-  version: string;
-  last_updated: string;
-}
+/** A ruleset without its rules. */
+export type RulesetListItem = Omit<Ruleset, 'rules'>;
 
 interface ManagedRuleset {
   id: string;

@@ -2,7 +2,7 @@ import { param, queryBool, queryList, type RequestContext } from '../http/contex
 import { CODES, fail, ok } from '../http/envelope.js';
 import type { Route } from '../http/router.js';
 import { accountInsights, dismissedOf, type InsightIssue } from '../security-insights.js';
-import { notFound } from './lookup.js';
+import { accountFor, notFound } from './lookup.js';
 
 /**
  * The vendor's scanner's findings (vendor's API reference: security center, insights):
@@ -14,13 +14,6 @@ import { notFound } from './lookup.js';
  * reference, per_page); outside 1..100, or a page below 1, the emulator answers 400 code 1004 (its
  * guess: the vendor does not publish the answer).
  */
-
-function accountOf(ctx: RequestContext) {
-  const id = param(ctx, 'account_id');
-  const account = ctx.org.accountsById.get(id);
-  if (!account || !account.member) return notFound('account', id);
-  return account;
-}
 
 const DEFAULT_PER_PAGE = 25;
 const MAX_PER_PAGE = 100;
@@ -34,7 +27,7 @@ function whole(ctx: RequestContext, name: string, fallback: number, max: number)
 }
 
 function filtered(ctx: RequestContext): InsightIssue[] {
-  const account = accountOf(ctx);
+  const account = accountFor(ctx);
   const dismissed = queryBool(ctx.query, 'dismissed');
   const classes = queryList(ctx.query, 'issue_class');
   const types = queryList(ctx.query, 'issue_type');
@@ -64,7 +57,7 @@ function countsBy(key: 'issue_class' | 'severity' | 'issue_type') {
 }
 
 function dismiss(ctx: RequestContext) {
-  const account = accountOf(ctx);
+  const account = accountFor(ctx);
   const id = param(ctx, 'issue_id');
   if (!accountInsights(ctx.org, account.id).some((i) => i.id === id)) throw notFound('insight', id);
   const body = ctx.body() as { dismiss?: unknown } | null;

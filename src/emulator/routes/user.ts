@@ -15,10 +15,6 @@ function storedInvite(ctx: RequestContext): Invite {
   return ctx.org.state.invites.find((i) => i.id === id) ?? notFound('invite', id);
 }
 
-function findInvite(ctx: RequestContext): Invite {
-  return current(storedInvite(ctx), ctx.org.clock.now());
-}
-
 /** Accepting an invite makes its account, and the account's zones, visible to the user. */
 function answerInvite(ctx: RequestContext) {
   const invite = storedInvite(ctx);
@@ -32,17 +28,8 @@ function answerInvite(ctx: RequestContext) {
   invite.status = status;
   // The invite is the user's, the membership the account's: logged in the invited account (a guess,
   // docs/dataset-format.md), so that its admins see who joined.
-  ctx.record({
-    type: 'update',
-    product: 'members',
-    resourceType: 'invite',
-    resourceId: invite.id,
-    description: `Invite ${status}`,
-    scope: 'memberships',
-    accountId: invite.organization_id,
-    request: body,
-    response: { ...invite },
-  });
+  const change = { type: 'update', product: 'members', resourceType: 'invite', resourceId: invite.id, description: `Invite ${status}` } as const;
+  ctx.record({ ...change, scope: 'memberships', accountId: invite.organization_id, request: body, response: { ...invite } });
   if (status === 'accepted') {
     const account = ctx.org.accountsById.get(invite.organization_id);
     if (account) account.member = true;
@@ -53,13 +40,9 @@ function answerInvite(ctx: RequestContext) {
 
 export const userRoutes: Route[] = [
   { method: 'GET', template: '/user', handler: (ctx) => ok({ id: ctx.org.state.user.id, email: ctx.org.state.user.email, two_factor_authentication_enabled: true }) },
-  {
-    method: 'GET',
-    template: '/user/tokens/verify',
-    handler: (ctx) => ok({ id: ctx.org.state.user.id, status: 'active', not_before: null, expires_on: null }),
-  },
+  { method: 'GET', template: '/user/tokens/verify', handler: (ctx) => ok({ id: ctx.org.state.user.id, status: 'active', not_before: null, expires_on: null }) },
   // Not paginated in the real API: the whole list, no result_info.
   { method: 'GET', template: '/user/invites', handler: (ctx) => ok(ctx.org.state.invites.map((i) => current(i, ctx.org.clock.now()))) },
-  { method: 'GET', template: '/user/invites/{invite_id}', handler: (ctx) => ok(findInvite(ctx)) },
+  { method: 'GET', template: '/user/invites/{invite_id}', handler: (ctx) => ok(current(storedInvite(ctx), ctx.org.clock.now())) },
   { method: 'PATCH', template: '/user/invites/{invite_id}', handler: answerInvite },
 ];

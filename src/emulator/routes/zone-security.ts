@@ -1,7 +1,8 @@
 import { param, type RequestContext } from '../http/context.js';
 import { ApiFailure, CODES, fail, ok } from '../http/envelope.js';
 import type { Route } from '../http/router.js';
-import { botManagementAnswer, developmentModeAnswer, dnssecAnswer, NOT_OFFERED_VALUE, offers, SETTING_IDS, type SettingId } from '../security.js';
+import { botManagementAnswer, developmentModeAnswer, dnssecAnswer, NOT_OFFERED_VALUE, offers, SETTING_IDS, type SettingId, type ZoneSecurity } from '../security.js';
+import type { Ruleset } from '../state.js';
 import { zoneFor } from './lookup.js';
 
 /**
@@ -49,18 +50,17 @@ function getUniversalSsl(ctx: RequestContext) {
   return ok({ enabled: security.universalSsl, certificate_authority: security.universalSslCa });
 }
 
-/** vendor docs: rulesets: a phase entry point before its first rule answers 404 code 10003. */
-function getCustomEntrypoint(ctx: RequestContext) {
-  const zone = zoneFor(ctx);
-  if (!zone.security.customRules) throw fail(404, CODES.rulesetNotFound, 'could not find entrypoint ruleset in the http_request_firewall_custom phase');
-  return ok(zone.security.customRules);
-}
-
-/** vendor docs: rate limiting rules live in the `http_ratelimit` phase; its entry point before the first rule answers 404 code 10003. */
-function getRateLimitEntrypoint(ctx: RequestContext) {
-  const zone = zoneFor(ctx);
-  if (!zone.security.rateLimitRules) throw fail(404, CODES.rulesetNotFound, 'could not find entrypoint ruleset in the http_ratelimit phase');
-  return ok(zone.security.rateLimitRules);
+/**
+ * vendor docs: rulesets: a phase entry point before its first rule answers 404 code 10003 (rate
+ * limiting rules live in the `http_ratelimit` phase).
+ */
+function entrypointRoute(phase: string, of: (security: ZoneSecurity) => Ruleset | null): Route {
+  const handler = (ctx: RequestContext) => {
+    const ruleset = of(zoneFor(ctx).security);
+    if (!ruleset) throw fail(404, CODES.rulesetNotFound, `could not find entrypoint ruleset in the ${phase} phase`);
+    return ok(ruleset);
+  };
+  return { method: 'GET', template: `/zones/{zone_id}/rulesets/phases/${phase}/entrypoint`, handler };
 }
 
 /** vendor's API reference: bot management, get zone config: the fields of the plan's bot product (security.ts). */
@@ -91,8 +91,8 @@ export const zoneSecurityRoutes: Route[] = [
   { method: 'GET', template: '/zones/{zone_id}/settings/{setting_id}', handler: getSetting },
   { method: 'GET', template: '/zones/{zone_id}/dnssec', handler: getDnssec },
   { method: 'GET', template: '/zones/{zone_id}/ssl/universal/settings', handler: getUniversalSsl },
-  { method: 'GET', template: '/zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint', handler: getCustomEntrypoint },
-  { method: 'GET', template: '/zones/{zone_id}/rulesets/phases/http_ratelimit/entrypoint', handler: getRateLimitEntrypoint },
+  entrypointRoute('http_request_firewall_custom', (security) => security.customRules),
+  entrypointRoute('http_ratelimit', (security) => security.rateLimitRules),
   { method: 'GET', template: '/zones/{zone_id}/bot_management', handler: getBotManagement },
   { method: 'GET', template: '/zones/{zone_id}/origin_tls_client_auth/settings', handler: getOriginPulls },
   { method: 'GET', template: '/zones/{zone_id}/page_shield', handler: getPageShield },
