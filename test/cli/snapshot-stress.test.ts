@@ -299,7 +299,7 @@ describe('SQLite failures as messages', () => {
       expect(refused.stderr.trim()).toMatch(/^zonewarden scan: scan 1 is already running on this database \(pid \d+ on .+\); wait for it to finish, or use another --db$/);
       expect(refused.stderr).not.toContain('already exists');
     }
-  }, 120_000);
+  });
 });
 
 describe('a full disk', () => {

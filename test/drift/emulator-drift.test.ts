@@ -159,7 +159,7 @@ describe('drift between scans of a changing organisation', () => {
     const fourth = await scan(failing, '--retries', '0');
     unread = (await diff('--from', String(third), '--to', String(fourth))).result;
     scans = [first, second, third, fourth];
-  }, 120_000);
+  });
 
   it('compares the two latest complete scans by default', () => {
     expect([byDataset.from.id, byDataset.to.id]).toEqual([scans[0], scans[1]]);

@@ -52,7 +52,7 @@ beforeAll(async () => {
   const generated = await auditDataset('generated', 'one-finding-generated', { generated: { zones: 100, records: 5000 }, settings: GENERATED_RULE_SETTINGS });
   emulators.push(generated.emulator);
   audits[GENERATED] = generated.result;
-}, 120_000);
+});
 
 afterAll(async () => {
   for (const e of emulators) await e.close();

@@ -46,7 +46,7 @@ describe("the vendor's scanner side by side, in every report", () => {
     const r = await run('report', '--quiet', '--format', 'html,md,json,csv,ocsf,junit');
     expect(r.code, r.stderr).toBe(0);
     reportDir = join(dir, 'reports', readdirSync(join(dir, 'reports')).find((d) => d.endsWith('-scan-1'))!);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await emu?.close();
