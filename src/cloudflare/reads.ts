@@ -47,8 +47,8 @@ export interface ListPaging {
 /** How a partition's answer comes. */
 export type Paging =
   | ListPaging
-  /** A cursor-paged list, `perPage` the largest page. */
-  | { kind: 'cursor'; perPage: number }
+  /** A cursor-paged list, `perPage` the largest page, `minPerPage` the smallest (where a probe asks for it). */
+  | { kind: 'cursor'; perPage: number; minPerPage?: number }
   /** Pages of `perPage` ended by the answer's count. */
   | { kind: 'counted-pages'; perPage: number }
   /** One object; `absentCode`: the API error that means there is none (10003: the phase has no entry point yet, vendor docs: rulesets API, entry point of a phase). */
@@ -114,6 +114,20 @@ export interface PartitionSpec {
   fixture?: string;
   rules?: RuleRead;
   read?: ReadEntry;
+  /**
+   * The vendor's permission group it is read with, as the API token form names it (category ·
+   * group · level); none where the vendor's reference names no group (the accounts list, the
+   * migration's reads) or nothing is asked of the API. README.md's and docs/first-scan.md's tables
+   * of permissions list each one (test/config/permissions-doc.test.ts).
+   */
+  permission?: string;
+  /**
+   * On a zone's partition: its request is the probe of its permission group, the cheapest call the
+   * group answers about a zone (an object, a setting, a list's smallest page), asked when no read of
+   * the night has said yet whether the token still may read the group (crawler/incremental/permissions.ts).
+   * `alone`: the partition is checked as a group of its own, though it shares the group's permission.
+   */
+  probe?: 'group' | 'alone';
   /** Stored for the crawler's next scan alone (what it need not read again), not served to rules. */
   crawlerOnly?: true;
 }
@@ -147,6 +161,7 @@ export const PARTITIONS = {
   },
   invites: {
     kind: 'user',
+    permission: 'User · Memberships · Read',
     api: '/user/invites',
     paging: { kind: 'whole' },
     storage: { table: 'invites', columns: (i) => ({ status: str(i['status']), organization_id: str(i['organization_id']) }) },
@@ -154,9 +169,10 @@ export const PARTITIONS = {
     fixture: 'invites',
   },
   // The account's zone listing stores nothing of its own: each zone is its own partition.
-  zones: { kind: 'account', api: '/zones', paging: list({ maxPerPage: 50, minPerPage: 5 }), storage: null },
+  zones: { kind: 'account', api: '/zones', paging: list({ maxPerPage: 50, minPerPage: 5 }), storage: null, permission: 'Zone · Zone · Read' },
   zone: {
     kind: 'zone',
+    permission: 'Zone · Zone · Read',
     api: null,
     paging: { kind: 'listed' },
     storage: {
@@ -174,6 +190,7 @@ export const PARTITIONS = {
   },
   dns_records: {
     kind: 'zone',
+    permission: 'Zone · DNS · Read',
     api: '/zones/{zone_id}/dns_records',
     paging: list({ maxPerPage: 5_000_000, minPerPage: 1, crawlPerPage: 5000 }),
     // Stored as served: a record the API answers with `data` and no `content` (CAA in the wild)
@@ -185,6 +202,7 @@ export const PARTITIONS = {
   },
   certificate_packs: {
     kind: 'zone',
+    permission: 'Zone · SSL and Certificates · Read',
     api: '/zones/{zone_id}/ssl/certificate_packs',
     // Every status, not only active packs: `status=all` is what the API reads, `ssl_status=all` what
     // the spec names; each side ignores the other's.
@@ -196,6 +214,7 @@ export const PARTITIONS = {
   },
   firewall_rules: {
     kind: 'zone',
+    permission: 'Zone · Firewall Services · Read',
     api: '/zones/{zone_id}/firewall/rules',
     paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: {
@@ -211,6 +230,7 @@ export const PARTITIONS = {
   },
   filters: {
     kind: 'zone',
+    permission: 'Zone · Firewall Services · Read', probe: 'group',
     api: '/zones/{zone_id}/filters',
     paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: { table: 'filters', columns: (i) => ({ expression: str(i['expression']), paused: bool(i['paused']) }) },
@@ -232,6 +252,7 @@ export const PARTITIONS = {
   migration_check: zoneObject('/zones/{zone_id}/waf_migration/check', { drift: { type: 'migration_check', label: 'migration check' }, fixture: 'migrationCheck' }),
   migration_config: zoneObject('/zones/{zone_id}/waf_migration/config', { drift: { type: 'migration_config', label: 'migration configuration' }, fixture: 'migrationConfig' }),
   entrypoint: zoneObject('/zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint', {
+    permission: 'Zone · Zone WAF · Read',
     paging: ENTRYPOINT,
     drift: { type: 'ruleset_entrypoint', label: 'managed rules entry point', name: (i: Item) => text(i['name']) },
     fixture: 'entrypoint',
@@ -240,6 +261,7 @@ export const PARTITIONS = {
   // One partition, one row per setting read (its id), so a changed setting is a change of that row.
   zone_settings: {
     kind: 'zone',
+    permission: 'Zone · Zone Settings · Read', probe: 'group',
     api: '/zones/{zone_id}/settings/{setting_id}',
     paging: { kind: 'per-setting' },
     storage: shared('zone_objects'),
@@ -249,16 +271,19 @@ export const PARTITIONS = {
     read: { name: 'zone settings', requests: 'GET /zones/{zone_id}/settings/{setting_id} (one call per declared setting)', refresh: 'zone-changed' },
   },
   dnssec: zoneObject('/zones/{zone_id}/dnssec', {
+    permission: 'Zone · DNS · Read', probe: 'group',
     drift: { type: 'dnssec', label: 'DNSSEC' },
     fixture: 'dnssec', rules: 'object',
     read: { name: 'DNSSEC', refresh: 'date' },
   }),
   universal_ssl: zoneObject('/zones/{zone_id}/ssl/universal/settings', {
+    permission: 'Zone · SSL and Certificates · Read', probe: 'group',
     drift: { type: 'universal_ssl', label: 'universal SSL setting' },
     fixture: 'universalSsl', rules: 'object',
     read: { name: 'Universal SSL settings', refresh: 'zone-changed' },
   }),
   custom_entrypoint: zoneObject('/zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint', {
+    permission: 'Zone · Zone WAF · Read',
     paging: ENTRYPOINT,
     drift: { type: 'custom_rules_entrypoint', label: 'custom rules entry point', name: (i: Item) => text(i['name']) },
     fixture: 'customEntrypoint', rules: 'object',
@@ -266,6 +291,7 @@ export const PARTITIONS = {
   }),
   // The account's managed-phase entry point as it applies to the zone: read once per account, kept with each zone.
   account_entrypoint: zoneObject('/accounts/{account_id}/rulesets/phases/http_request_firewall_managed/entrypoint', {
+    permission: 'Account · Account WAF · Read',
     paging: ENTRYPOINT,
     drift: { type: 'account_ruleset_entrypoint', label: 'account managed rules entry point', name: (i: Item) => text(i['name']) },
     fixture: 'accountEntrypoint',
@@ -273,30 +299,38 @@ export const PARTITIONS = {
     read: { name: 'account managed rules entry point', refresh: 'date', optional: true },
   }),
   ratelimit_entrypoint: zoneObject('/zones/{zone_id}/rulesets/phases/http_ratelimit/entrypoint', {
+    permission: 'Zone · Zone WAF · Read',
     paging: ENTRYPOINT,
     drift: { type: 'ratelimit_entrypoint', label: 'rate limiting rules entry point', name: (i: Item) => text(i['name']) },
     fixture: 'rateLimitEntrypoint', rules: 'object',
     read: { name: 'rate limiting rules entry point', refresh: 'ruleset-version' },
   }),
   bot_management: zoneObject('/zones/{zone_id}/bot_management', {
+    permission: 'Zone · Bot Management · Read', probe: 'group',
     drift: { type: 'bot_management', label: 'bot management settings' },
     fixture: 'botManagement', rules: 'object',
     read: { name: 'bot management settings', refresh: 'zone-changed' },
   }),
   // Zone-level authenticated origin pulls (`{enabled}`); the global switch and per-hostname pulls are other endpoints.
   origin_pulls: zoneObject('/zones/{zone_id}/origin_tls_client_auth/settings', {
+    permission: 'Zone · SSL and Certificates · Read',
     drift: { type: 'origin_pulls', label: 'authenticated origin pulls setting' },
     fixture: 'originPulls', rules: 'object',
     read: { name: 'authenticated origin pulls setting', refresh: 'zone-changed' },
   }),
   // Client-side security (formerly Page Shield) settings: `{enabled, use_cloudflare_reporting_endpoint, use_connection_url_path, updated_at}`.
   page_shield: zoneObject('/zones/{zone_id}/page_shield', {
+    permission: 'Zone · Page Shield · Read', probe: 'group',
     drift: { type: 'page_shield', label: 'client-side security settings' },
     fixture: 'pageShield', rules: 'object',
     read: { name: 'client-side security settings', refresh: 'zone-changed', optional: true },
   }),
   // The security.txt the edge serves for the zone (RFC 9116 fields: contact, expires, encryption, policy...).
   security_txt: zoneObject('/zones/{zone_id}/security-center/securitytxt', {
+    // The settings' permission (vendor API reference: Security TXT), checked on its own: a token's
+    // policies may grant it per zone alike, and the settings' probe asks a setting, which a night
+    // that reads every zone's settings would otherwise ask once more than a full scan.
+    permission: 'Zone · Zone Settings · Read', probe: 'alone',
     drift: { type: 'security_txt', label: 'security.txt' },
     fixture: 'securityTxt', rules: 'object',
     read: { name: 'security.txt', refresh: 'zone-changed' },
@@ -313,6 +347,7 @@ export const PARTITIONS = {
   },
   waf_packages: {
     kind: 'zone',
+    permission: 'Zone · Firewall Services · Read',
     api: '/zones/{zone_id}/firewall/waf/packages',
     paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: { table: 'waf_packages', columns: (i) => ({ name: str(i['name']), detection_mode: str(i['detection_mode']), sensitivity: str(i['sensitivity']), action_mode: str(i['action_mode']) }) },
@@ -321,6 +356,7 @@ export const PARTITIONS = {
   },
   waf_groups: {
     kind: 'zone',
+    permission: 'Zone · Firewall Services · Read',
     api: '/zones/{zone_id}/firewall/waf/packages/{package_id}/groups',
     paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: {
@@ -334,6 +370,7 @@ export const PARTITIONS = {
   },
   waf_rules: {
     kind: 'zone',
+    permission: 'Zone · Firewall Services · Read',
     api: '/zones/{zone_id}/firewall/waf/packages/{package_id}/rules',
     paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: {
@@ -346,6 +383,7 @@ export const PARTITIONS = {
   },
   waf_overrides: {
     kind: 'zone',
+    permission: 'Zone · Firewall Services · Read',
     api: '/zones/{zone_id}/firewall/waf/overrides',
     paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: { table: 'waf_overrides', columns: (i) => ({ paused: bool(i['paused']) }) },
@@ -355,9 +393,10 @@ export const PARTITIONS = {
   // The zone's rulesets list (no rules): which phase entry points exist, and their versions.
   rulesets: {
     kind: 'zone',
+    permission: 'Zone · Zone WAF · Read', probe: 'group',
     api: '/zones/{zone_id}/rulesets',
     // vendor's API reference: list zone rulesets, per_page 1 to 50.
-    paging: { kind: 'cursor', perPage: 50 },
+    paging: { kind: 'cursor', perPage: 50, minPerPage: 1 },
     storage: shared('zone_objects'),
     crawlerOnly: true,
     read: { name: 'rulesets list', refresh: 'zone-changed' },
@@ -365,6 +404,7 @@ export const PARTITIONS = {
   // One row per member of the account, trimmed to what account-member-no-2fa and drift read (keptMember).
   account_members: {
     kind: 'account',
+    permission: 'Account · Account Settings · Read',
     api: '/accounts/{account_id}/members',
     // vendor's API reference, List Members: per_page 5 to 50 (default 20), page paging.
     paging: list({ maxPerPage: 50, minPerPage: 5 }),
@@ -376,6 +416,7 @@ export const PARTITIONS = {
   // The account's notification policies, one row each, with the account (account_objects, migration 14).
   notification_policies: {
     kind: 'account',
+    permission: 'Account · Notifications · Read',
     api: '/accounts/{account_id}/alerting/v3/policies',
     paging: { kind: 'whole' },
     storage: shared('account_objects'),
@@ -385,6 +426,7 @@ export const PARTITIONS = {
   // The open insights of the vendor's own scanner (Security Insights), one row per issue, kept with the account.
   security_insights: {
     kind: 'account',
+    permission: 'Account · Security Center Insights · Read',
     api: '/accounts/{account_id}/security-center/insights',
     // vendor's SDK reference: security center insights list, `per_page` at most 100.
     paging: { kind: 'counted-pages', perPage: 100 },
@@ -394,6 +436,7 @@ export const PARTITIONS = {
   // The account's audit log since the last scan: read to decide what to read again, stores nothing.
   audit_log: {
     kind: 'account',
+    permission: 'Account · Account Settings · Read',
     api: '/accounts/{account_id}/logs/audit',
     // vendor's API reference: `limit`, default 100.
     paging: { kind: 'cursor', perPage: 1000 },

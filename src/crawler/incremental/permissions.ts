@@ -2,6 +2,7 @@ import type { ApiClient } from '../../api/client.js';
 import { ZONE_OBJECT_READS, type ZoneReads } from '../../api/endpoints.js';
 import { ApiAuthError, ApiError } from '../../api/errors.js';
 import type { Logger } from '../../common/logger.js';
+import { fillPath, partitionsWhere, specOf } from '../../cloudflare/reads.js';
 import { entryOf } from '../../common/map-entry.js';
 import type { Endpoint } from '../../snapshot/tables.js';
 import { credentialOf } from '../first-calls.js';
@@ -31,42 +32,40 @@ export interface PermissionGroup {
   probe(zone: ZoneItem, settings: readonly string[]): { path: string; query?: Record<string, string> } | null;
 }
 
-const zonePath = (zone: ZoneItem, rest: string) => `/zones/${encodeURIComponent(zone.id)}${rest}`;
-
 /**
- * The permission groups of the zone reads (vendor docs: API token permissions; docs/first-scan.md).
- * The migration's status, check and configuration are left out: the vendor's reference names no
- * group for them, and a completed migration, the only status carried, cannot be undone.
+ * The permission groups of the zone reads (vendor docs: API token permissions; docs/first-scan.md),
+ * from the registry's `permission` and `probe`: the partitions read from the zone's own API path,
+ * grouped by permission in the registry's order; a partition probed `alone` is a group of its own.
+ * Those with no permission are left out: the migration's status, check and configuration (the
+ * vendor's reference names no group for them, and a completed migration, the only status carried,
+ * cannot be undone).
  */
-export const PERMISSION_GROUPS: readonly PermissionGroup[] = [
-  { label: 'Zone · DNS · Read', partitions: ['dns_records', 'dnssec'], probe: (z) => ({ path: zonePath(z, '/dnssec') }) },
-  {
-    label: 'Zone · SSL and Certificates · Read',
-    partitions: ['certificate_packs', 'universal_ssl', 'origin_pulls'],
-    probe: (z) => ({ path: zonePath(z, '/ssl/universal/settings') }),
-  },
-  {
-    label: 'Zone · Zone Settings · Read',
-    partitions: ['zone_settings'],
-    probe: (z, settings) => (settings[0] === undefined ? null : { path: zonePath(z, `/settings/${settings[0]}`) }),
-  },
-  {
-    label: 'Zone · Firewall Services · Read',
-    partitions: ['firewall_rules', 'filters', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'],
-    probe: (z) => ({ path: zonePath(z, '/filters'), query: { page: '1', per_page: '5' } }),
-  },
-  {
-    label: 'Zone · Zone WAF · Read',
-    partitions: ['rulesets', 'entrypoint', 'custom_entrypoint', 'ratelimit_entrypoint'],
-    probe: (z) => ({ path: zonePath(z, '/rulesets'), query: { per_page: '1' } }),
-  },
-  { label: 'Zone · Bot Management · Read', partitions: ['bot_management'], probe: (z) => ({ path: zonePath(z, '/bot_management') }) },
-  { label: 'Zone · Page Shield · Read', partitions: ['page_shield'], probe: (z) => ({ path: zonePath(z, '/page_shield') }) },
-  // The same permission as the settings (vendor API reference: Security TXT), checked on its own: a
-  // token's policies may grant it per zone alike, and the settings' probe asks a setting, which a
-  // night that reads every zone's settings would otherwise ask once more than a full scan.
-  { label: 'Zone · Zone Settings · Read', partitions: ['security_txt'], probe: (z) => ({ path: zonePath(z, '/security-center/securitytxt') }) },
-];
+export const PERMISSION_GROUPS: readonly PermissionGroup[] = groupsOfRegistry();
+
+function groupsOfRegistry(): PermissionGroup[] {
+  const groups = new Map<string, { label: string; partitions: Endpoint[]; probe?: Endpoint }>();
+  for (const p of partitionsWhere((s) => s.kind === 'zone' && s.permission !== undefined && (s.api?.startsWith('/zones/{zone_id}/') ?? false))) {
+    const spec = specOf(p);
+    const group = entryOf(groups, spec.probe === 'alone' ? p : spec.permission!, () => ({ label: spec.permission!, partitions: [] }));
+    group.partitions.push(p);
+    if (spec.probe) group.probe = p;
+  }
+  return [...groups.values()].map(({ label, partitions, probe }) => {
+    if (!probe) throw new Error(`registry of reads: no partition of ${label} (${partitions.join(', ')}) says probe, so a night cannot check the permission`);
+    return { label, partitions, probe: probeOf(probe) };
+  });
+}
+
+/** The cheapest request of a partition about a zone: the object, the first setting asked, or a list's smallest page. */
+function probeOf(partition: Endpoint): PermissionGroup['probe'] {
+  const { api, paging } = specOf(partition);
+  const path = (zone: ZoneItem, setting?: string) => fillPath(api!, { zone_id: zone.id, ...(setting === undefined ? {} : { setting_id: setting }) });
+  if (paging.kind === 'object') return (z) => ({ path: path(z) });
+  if (paging.kind === 'per-setting') return (z, settings) => (settings[0] === undefined ? null : { path: path(z, settings[0]) });
+  if (paging.kind === 'list') return (z) => ({ path: path(z), query: { page: '1', per_page: String(paging.minPerPage) } });
+  if (paging.kind === 'cursor' && paging.minPerPage !== undefined) return (z) => ({ path: path(z), query: { per_page: String(paging.minPerPage) } });
+  throw new Error(`registry of reads: ${partition} probes its permission group, but a ${paging.kind} read has no smallest request (a cursor list needs its minPerPage)`);
+}
 
 const GROUP_OF = new Map<Endpoint, PermissionGroup>(PERMISSION_GROUPS.flatMap((g) => g.partitions.map((p) => [p, g] as const)));
 
