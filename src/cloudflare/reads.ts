@@ -160,8 +160,7 @@ export const PARTITIONS = {
     fixture: 'accounts',
   },
   invites: {
-    kind: 'user',
-    permission: 'User · Memberships · Read',
+    kind: 'user', permission: 'User · Memberships · Read',
     api: '/user/invites',
     paging: { kind: 'whole' },
     storage: { table: 'invites', columns: (i) => ({ status: str(i['status']), organization_id: str(i['organization_id']) }) },
@@ -171,8 +170,7 @@ export const PARTITIONS = {
   // The account's zone listing stores nothing of its own: each zone is its own partition.
   zones: { kind: 'account', api: '/zones', paging: list({ maxPerPage: 50, minPerPage: 5 }), storage: null, permission: 'Zone · Zone · Read' },
   zone: {
-    kind: 'zone',
-    permission: 'Zone · Zone · Read',
+    kind: 'zone', permission: 'Zone · Zone · Read',
     api: null,
     paging: { kind: 'listed' },
     storage: {
@@ -189,8 +187,7 @@ export const PARTITIONS = {
     drift: { type: 'zone', label: 'zone', name: (i) => text(i['name']) },
   },
   dns_records: {
-    kind: 'zone',
-    permission: 'Zone · DNS · Read',
+    kind: 'zone', permission: 'Zone · DNS · Read',
     api: '/zones/{zone_id}/dns_records',
     paging: list({ maxPerPage: 5_000_000, minPerPage: 1, crawlPerPage: 5000 }),
     // Stored as served: a record the API answers with `data` and no `content` (CAA in the wild)
@@ -201,8 +198,7 @@ export const PARTITIONS = {
     read: { name: 'DNS records', refresh: 'zone-changed' },
   },
   certificate_packs: {
-    kind: 'zone',
-    permission: 'Zone · SSL and Certificates · Read',
+    kind: 'zone', permission: 'Zone · SSL and Certificates · Read',
     api: '/zones/{zone_id}/ssl/certificate_packs',
     // Every status, not only active packs: `status=all` is what the API reads, `ssl_status=all` what
     // the spec names; each side ignores the other's.
@@ -213,8 +209,7 @@ export const PARTITIONS = {
     read: { name: 'certificate packs', refresh: 'date' },
   },
   firewall_rules: {
-    kind: 'zone',
-    permission: 'Zone · Firewall Services · Read',
+    kind: 'zone', permission: 'Zone · Firewall Services · Read',
     api: '/zones/{zone_id}/firewall/rules',
     paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: {
@@ -229,8 +224,7 @@ export const PARTITIONS = {
     read: { name: 'firewall rules', refresh: 'zone-changed' },
   },
   filters: {
-    kind: 'zone',
-    permission: 'Zone · Firewall Services · Read', probe: 'group',
+    kind: 'zone', permission: 'Zone · Firewall Services · Read', probe: 'group',
     api: '/zones/{zone_id}/filters',
     paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: { table: 'filters', columns: (i) => ({ expression: str(i['expression']), paused: bool(i['paused']) }) },
@@ -260,8 +254,7 @@ export const PARTITIONS = {
   }),
   // One partition, one row per setting read (its id), so a changed setting is a change of that row.
   zone_settings: {
-    kind: 'zone',
-    permission: 'Zone · Zone Settings · Read', probe: 'group',
+    kind: 'zone', permission: 'Zone · Zone Settings · Read', probe: 'group',
     api: '/zones/{zone_id}/settings/{setting_id}',
     paging: { kind: 'per-setting' },
     storage: shared('zone_objects'),
@@ -346,8 +339,7 @@ export const PARTITIONS = {
     read: { name: 'DNS target resolution', requests: 'DNS (type CNAME questions for the targets of CNAME, MX, NS and SRV records)', refresh: 'date' },
   },
   waf_packages: {
-    kind: 'zone',
-    permission: 'Zone · Firewall Services · Read',
+    kind: 'zone', permission: 'Zone · Firewall Services · Read',
     api: '/zones/{zone_id}/firewall/waf/packages',
     paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: { table: 'waf_packages', columns: (i) => ({ name: str(i['name']), detection_mode: str(i['detection_mode']), sensitivity: str(i['sensitivity']), action_mode: str(i['action_mode']) }) },
@@ -355,8 +347,7 @@ export const PARTITIONS = {
     fixture: 'wafPackages',
   },
   waf_groups: {
-    kind: 'zone',
-    permission: 'Zone · Firewall Services · Read',
+    kind: 'zone', permission: 'Zone · Firewall Services · Read',
     api: '/zones/{zone_id}/firewall/waf/packages/{package_id}/groups',
     paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: {
@@ -369,8 +360,7 @@ export const PARTITIONS = {
     fixture: 'wafGroups',
   },
   waf_rules: {
-    kind: 'zone',
-    permission: 'Zone · Firewall Services · Read',
+    kind: 'zone', permission: 'Zone · Firewall Services · Read',
     api: '/zones/{zone_id}/firewall/waf/packages/{package_id}/rules',
     paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: {
@@ -382,8 +372,7 @@ export const PARTITIONS = {
     fixture: 'wafRules',
   },
   waf_overrides: {
-    kind: 'zone',
-    permission: 'Zone · Firewall Services · Read',
+    kind: 'zone', permission: 'Zone · Firewall Services · Read',
     api: '/zones/{zone_id}/firewall/waf/overrides',
     paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: { table: 'waf_overrides', columns: (i) => ({ paused: bool(i['paused']) }) },
@@ -392,8 +381,7 @@ export const PARTITIONS = {
   },
   // The zone's rulesets list (no rules): which phase entry points exist, and their versions.
   rulesets: {
-    kind: 'zone',
-    permission: 'Zone · Zone WAF · Read', probe: 'group',
+    kind: 'zone', permission: 'Zone · Zone WAF · Read', probe: 'group',
     api: '/zones/{zone_id}/rulesets',
     // vendor's API reference: list zone rulesets, per_page 1 to 50.
     paging: { kind: 'cursor', perPage: 50, minPerPage: 1 },
@@ -403,8 +391,7 @@ export const PARTITIONS = {
   },
   // One row per member of the account, trimmed to what account-member-no-2fa and drift read (keptMember).
   account_members: {
-    kind: 'account',
-    permission: 'Account · Account Settings · Read',
+    kind: 'account', permission: 'Account · Account Settings · Read',
     api: '/accounts/{account_id}/members',
     // vendor's API reference, List Members: per_page 5 to 50 (default 20), page paging.
     paging: list({ maxPerPage: 50, minPerPage: 5 }),
@@ -415,8 +402,7 @@ export const PARTITIONS = {
   },
   // The account's notification policies, one row each, with the account (account_objects, migration 14).
   notification_policies: {
-    kind: 'account',
-    permission: 'Account · Notifications · Read',
+    kind: 'account', permission: 'Account · Notifications · Read',
     api: '/accounts/{account_id}/alerting/v3/policies',
     paging: { kind: 'whole' },
     storage: shared('account_objects'),
@@ -425,8 +411,7 @@ export const PARTITIONS = {
   },
   // The open insights of the vendor's own scanner (Security Insights), one row per issue, kept with the account.
   security_insights: {
-    kind: 'account',
-    permission: 'Account · Security Center Insights · Read',
+    kind: 'account', permission: 'Account · Security Center Insights · Read',
     api: '/accounts/{account_id}/security-center/insights',
     // vendor's SDK reference: security center insights list, `per_page` at most 100.
     paging: { kind: 'counted-pages', perPage: 100 },
@@ -435,8 +420,7 @@ export const PARTITIONS = {
   },
   // The account's audit log since the last scan: read to decide what to read again, stores nothing.
   audit_log: {
-    kind: 'account',
-    permission: 'Account · Account Settings · Read',
+    kind: 'account', permission: 'Account · Account Settings · Read',
     api: '/accounts/{account_id}/logs/audit',
     // vendor's API reference: `limit`, default 100.
     paging: { kind: 'cursor', perPage: 1000 },
