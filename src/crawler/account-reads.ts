@@ -2,7 +2,7 @@ import type { ApiClient } from '../api/client.js';
 import { LIST_ENDPOINTS } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import { entryOf } from '../common/map-entry.js';
-import type { Endpoint } from '../snapshot/tables.js';
+import type { Partition } from '../snapshot/tables.js';
 import type { ScanCredentials } from './credentials.js';
 import type { PartitionReader } from './partition-reads.js';
 import { partKey, type PartitionBook } from './partitions.js';
@@ -31,7 +31,7 @@ export class AccountReads {
    * A list of an account into the account's partition. A refusal is recorded denied, one that may
    * pass is read again by the repair pass, which this read's other zones need not wait for.
    */
-  async list(accountId: string, endpoint: Endpoint, key: keyof typeof LIST_ENDPOINTS): Promise<void> {
+  async list(accountId: string, endpoint: Partition, key: keyof typeof LIST_ENDPOINTS): Promise<void> {
     const client = this.credentials.clientOf(accountId);
     await entryOf(this.lists, partKey(accountId, endpoint), () =>
       this.reader.readList('account', accountId, endpoint, () => this.reader.list(LIST_ENDPOINTS[key], { account_id: accountId }, {}, client), null),
@@ -42,7 +42,7 @@ export class AccountReads {
    * A list of an account into the account's own partition (account_objects), one unpaged answer
    * (the notification policies are served whole). A failure that may pass waits for the repair pass like any read.
    */
-  async answer(accountId: string, endpoint: Endpoint, path: string): Promise<void> {
+  async answer(accountId: string, endpoint: Partition, path: string): Promise<void> {
     await entryOf(this.lists, partKey(accountId, endpoint), () =>
       this.readWhole(accountId, endpoint, async (client, signal) => {
         const answer = await client.get<unknown>(path, { signal });
@@ -53,7 +53,7 @@ export class AccountReads {
   }
 
   /** An object of the zone's account, read once per account and scan and kept with each of its zones (see reads/account-entrypoint.ts). */
-  async object(zone: ZoneItem, accountId: string, endpoint: Endpoint, path: string, absentCode?: number): Promise<void> {
+  async object(zone: ZoneItem, accountId: string, endpoint: Partition, path: string, absentCode?: number): Promise<void> {
     const partition = this.book.partition('zone', zone.id, endpoint);
     const key = partKey(accountId, endpoint);
     const read = entryOf(this.objects, key, () =>
@@ -86,12 +86,12 @@ export class AccountReads {
    * Items of an account into its own partition. A failure that may pass goes to the repair pass
    * (once, for the account); a refusal is recorded once, as not permitted when the read is optional.
    */
-  itemsOf(accountId: string, endpoint: Endpoint, fetch: ItemsFetch): Promise<void> {
+  itemsOf(accountId: string, endpoint: Partition, fetch: ItemsFetch): Promise<void> {
     return entryOf(this.items, partKey(accountId, endpoint), () => this.readWhole(accountId, endpoint, fetch));
   }
 
   /** An account's partition read whole by one fetch (a string: what is wrong with its answer). */
-  private async readWhole(accountId: string, endpoint: Endpoint, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number } | string>): Promise<void> {
+  private async readWhole(accountId: string, endpoint: Partition, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number } | string>): Promise<void> {
     const partition = this.book.partition('account', accountId, endpoint);
     try {
       const got = await fetch(this.credentials.clientOf(accountId), this.signal);

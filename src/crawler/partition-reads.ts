@@ -3,7 +3,7 @@ import { readCursorList } from '../api/cursor-list.js';
 import { fillPath, type ListEndpoint } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import type { PagedList } from '../api/paginate.js';
-import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
+import type { Partition, PartitionKind } from '../snapshot/tables.js';
 import type { ScanCredentials } from './credentials.js';
 import { listProblem } from './list-problem.js';
 import type { PartitionBook } from './partitions.js';
@@ -37,7 +37,7 @@ export class PartitionReader {
    * false when it failed, null when it waits for the repair pass. `repair`: what the repair pass
    * does instead of reading it again (here and below): the reads that depend on it too.
    */
-  async readList(kind: PartitionKind, scopeId: string, endpoint: Endpoint, makeList: () => PagedList<unknown>, name: string | null, repair?: () => Promise<unknown>): Promise<boolean | null> {
+  async readList(kind: PartitionKind, scopeId: string, endpoint: Partition, makeList: () => PagedList<unknown>, name: string | null, repair?: () => Promise<unknown>): Promise<boolean | null> {
     const partition = this.book.partition(kind, scopeId, endpoint);
     const list = makeList();
     try {
@@ -59,7 +59,7 @@ export class PartitionReader {
    * Reads a single object into a partition. `absentCode` is the API error that means "there is
    * none" (an answer, not a failure): the partition is then read, with no item.
    */
-  async readObject(zone: ZoneItem, endpoint: Endpoint, path: string, query: Record<string, string> = {}, absentCode?: number, repair?: () => Promise<unknown>): Promise<Record<string, unknown> | null | Deferred> {
+  async readObject(zone: ZoneItem, endpoint: Partition, path: string, query: Record<string, string> = {}, absentCode?: number, repair?: () => Promise<unknown>): Promise<Record<string, unknown> | null | Deferred> {
     const partition = this.book.partition('zone', zone.id, endpoint);
     try {
       const answer = await this.zoneClient(zone).get<Record<string, unknown>>(path, { query, signal: this.signal });
@@ -86,7 +86,7 @@ export class PartitionReader {
    * A cursor-paged list of the zone (its rulesets) into a partition: its items, null when it
    * failed, or DEFERRED when it waits for the repair pass.
    */
-  async readCursorList(zone: ZoneItem, endpoint: Endpoint, path: string, perPage: number, repair?: () => Promise<unknown>): Promise<unknown[] | null | Deferred> {
+  async readCursorList(zone: ZoneItem, endpoint: Partition, path: string, perPage: number, repair?: () => Promise<unknown>): Promise<unknown[] | null | Deferred> {
     const partition = this.book.partition('zone', zone.id, endpoint);
     try {
       const read = await readCursorList<unknown>(this.zoneClient(zone), path, { pageSize: { param: 'per_page', value: perPage }, signal: this.signal });

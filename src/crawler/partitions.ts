@@ -1,6 +1,6 @@
 import { ApiAuthError, ApiError, ApiGoneError } from '../api/errors.js';
 import type { Logger } from '../common/logger.js';
-import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
+import type { Partition, PartitionKind } from '../snapshot/tables.js';
 import type { PartitionWriter, ScanWriter } from '../snapshot/writer.js';
 import { ACCOUNT_OWNED_TOKEN, type ScanCredentials } from './credentials.js';
 import type { PermissionStandings } from './incremental/permissions.js';
@@ -31,7 +31,7 @@ export class PartitionBook {
   ) {}
 
   /** The partition's writer: the one a deferred read left open, or a new one. */
-  partition(kind: PartitionKind, scopeId: string, endpoint: Endpoint): PartitionWriter {
+  partition(kind: PartitionKind, scopeId: string, endpoint: Partition): PartitionWriter {
     const key = `${kind}\u0000${partKey(scopeId, endpoint)}`;
     const open = this.held.get(key);
     if (open) {
@@ -54,7 +54,7 @@ export class PartitionBook {
   }
 
   /** A part read tonight was answered: of a zone, its credential holds the permission group of it. */
-  answered(kind: PartitionKind, scopeId: string, endpoint: Endpoint): void {
+  answered(kind: PartitionKind, scopeId: string, endpoint: Partition): void {
     this.credentials.anyReadSucceeded = true;
     if (kind === 'zone') this.permissions.observe(this.credentials.clientOfZone(scopeId), endpoint, { granted: true });
   }
@@ -84,30 +84,30 @@ export class PartitionBook {
   }
 
   /** A zone's part recorded denied without a read, as its read would have been (`err`: the refusal that says so). */
-  denied(zone: ZoneItem, endpoint: Endpoint, err: ApiError, message: string): void {
+  denied(zone: ZoneItem, endpoint: Partition, err: ApiError, message: string): void {
     this.partition('zone', zone.id, endpoint).finish({ state: 'denied', pages: 0, items: 0, httpStatus: err.status, apiCode: err.firstCode, errorCode: err.code, message });
     this.missing('zone', zone.id, zone.name, endpoint, 'denied', message, refusedList(endpoint));
   }
 
-  missing(kind: PartitionKind, scopeId: string, name: string | null, endpoint: Endpoint, state: string, reason: string, list: 'missing' | 'notPermitted' | 'retired' = 'missing'): void {
+  missing(kind: PartitionKind, scopeId: string, name: string | null, endpoint: Partition, state: string, reason: string, list: 'missing' | 'notPermitted' | 'retired' = 'missing'): void {
     this.outcome.result[list].push({ kind, scopeId, name, endpoint, state, reason });
     this.logger.debug(`could not read ${endpoint} of ${name ?? (scopeId || 'the user')}: ${reason}`);
   }
 
   /** Records a partition as not read, for a reason that makes it pointless (not a gap). */
-  skip(zone: ZoneItem, endpoint: Endpoint, why: string): void {
+  skip(zone: ZoneItem, endpoint: Partition, why: string): void {
     this.partition('zone', zone.id, endpoint).finish({ state: 'skipped', pages: 0, items: 0, message: why });
     this.outcome.result.skipped++;
   }
 
   /** Set when a part answered as retired this scan. */
-  retired(scopeId: string, endpoint: Endpoint): { status: number | null; message: string } | undefined {
+  retired(scopeId: string, endpoint: Partition): { status: number | null; message: string } | undefined {
     return this.retiredParts.get(partKey(scopeId, endpoint));
   }
 }
 
 /** A part's key among a scan's parts: its scope's id and its endpoint. */
-export const partKey = (scopeId: string, endpoint: Endpoint): string => `${scopeId}\u0000${endpoint}`;
+export const partKey = (scopeId: string, endpoint: Partition): string => `${scopeId}\u0000${endpoint}`;
 
 function retiredReason(err: ApiGoneError): string {
   const said = err.apiErrors.map((e) => e.message).join('; ');
@@ -118,6 +118,6 @@ function retiredReason(err: ApiGoneError): string {
  * Parts whose refusal leaves the scan complete, listed as not permitted: the user's invites (an
  * account-owned token may not read them), and the zone reads declared optional.
  */
-const OPTIONAL_PARTS: ReadonlySet<Endpoint> = new Set<Endpoint>(['invites', ...ZONE_READS.filter((r) => r.optional).flatMap((r) => r.partitions)]);
+const OPTIONAL_PARTS: ReadonlySet<Partition> = new Set<Partition>(['invites', ...ZONE_READS.filter((r) => r.optional).flatMap((r) => r.partitions)]);
 
-const refusedList = (endpoint: Endpoint) => (OPTIONAL_PARTS.has(endpoint) ? 'notPermitted' : 'missing');
+const refusedList = (endpoint: Partition) => (OPTIONAL_PARTS.has(endpoint) ? 'notPermitted' : 'missing');

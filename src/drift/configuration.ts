@@ -1,7 +1,7 @@
 import type { Named } from '../policy/findings.js';
 import type { Db } from '../snapshot/db.js';
 import { scanRef } from '../snapshot/scan-ref.js';
-import { TABLES, type Endpoint, type PartitionKind } from '../snapshot/tables.js';
+import { TABLES, type Partition, type PartitionKind } from '../snapshot/tables.js';
 import { named, partitionKey, type ScanCoverage, type ZoneInfo } from './coverage-pair.js';
 import { comparableVersion } from './derived.js';
 import { fieldDiff } from './fields.js';
@@ -101,7 +101,7 @@ function changedVersions(db: Db, from: number, to: number, comparable: ReadonlyS
       : `SELECT ${spec.scopeColumn} AS scope, item_id, ${endpoint} AS endpoint, first_scan <= ? AND last_scan >= ? AS in_from, raw FROM ${table}
          WHERE (first_scan <= ? AND last_scan >= ?) != (first_scan <= ? AND last_scan >= ?)`;
     const params = carried ? [f, f, t, t] : [f, f, f, f, t, t];
-    const rows = db.prepare(sql).iterate(...params) as Iterable<{ scope: string; item_id: string; endpoint: Endpoint; in_from: number; raw: string }>;
+    const rows = db.prepare(sql).iterate(...params) as Iterable<{ scope: string; item_id: string; endpoint: Partition; in_from: number; raw: string }>;
     for (const r of rows) {
       const kind = kinds.find((k) => k.endpoint === r.endpoint);
       if (!kind || !comparable.has(partitionKey(kind.partition, r.scope, r.endpoint))) continue;
@@ -140,7 +140,7 @@ function carriedPartitions(db: Db, f: number, t: number): boolean {
 }
 
 /** Where a scan's data of one partition lies: the scan itself, or the scan it carried the partition from. */
-function dataRefOf(db: Db, kind: PartitionKind, scopeId: string, endpoint: Endpoint, scanId: number): number {
+function dataRefOf(db: Db, kind: PartitionKind, scopeId: string, endpoint: Partition, scanId: number): number {
   const ref = scanRef(scanId);
   const row = db
     .prepare('SELECT data_scan FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND first_scan <= ? AND last_scan >= ?')
@@ -173,7 +173,7 @@ const byName = (a: Named, b: Named): number => (a.name ?? '').localeCompare(b.na
 
 function byType(contents: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const [endpoint, n] of Object.entries(contents)) out[kindOfEndpoint(endpoint as Endpoint)?.type ?? endpoint] = n;
+  for (const [endpoint, n] of Object.entries(contents)) out[kindOfEndpoint(endpoint as Partition)?.type ?? endpoint] = n;
   return out;
 }
 

@@ -1,6 +1,6 @@
 import { shorten } from '../common/printable.js';
 import { hostsOf, partitionsWhere, specOf, type PartitionKind } from '../cloudflare/reads.js';
-import type { Endpoint } from '../snapshot/tables.js';
+import type { Partition } from '../snapshot/tables.js';
 
 /**
  * The kinds of resource configuration drift compares: the table each is stored in, the partition
@@ -14,7 +14,7 @@ export interface ResourceKind {
   label: string;
   table: string;
   partition: PartitionKind;
-  endpoint: Endpoint;
+  endpoint: Partition;
   name(item: Record<string, unknown>): string | null;
 }
 
@@ -42,6 +42,6 @@ export function kindOf(type: string): ResourceKind | undefined {
 }
 
 /** The kind stored by a partition endpoint. */
-export function kindOfEndpoint(endpoint: Endpoint): ResourceKind | undefined {
+export function kindOfEndpoint(endpoint: Partition): ResourceKind | undefined {
   return RESOURCE_KINDS.find((k) => k.endpoint === endpoint);
 }

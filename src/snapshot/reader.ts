@@ -1,5 +1,5 @@
 import type { Db } from './db.js';
-import type { Endpoint, PartitionKind } from './tables.js';
+import type { Partition, PartitionKind } from './tables.js';
 import { ZoneReadAhead } from './read-ahead.js';
 import { openScanRow, ScanView, type ScanRow } from './scan-view.js';
 import { CoverageReader } from './coverage-reader.js';
@@ -57,9 +57,9 @@ export class SnapshotReader {
   /** Everything this scan recorded about what it read; `onlyUnread`: the failed, denied and cut-short partitions only. */
   coverage(onlyUnread = false): CoverageRow[] { return this.coverageReader.coverage(onlyUnread); }
   /** How this scan read one partition, if it did (a scope's rows held until another scope is asked for). */
-  coverageOf(kind: PartitionKind, scopeId: string, endpoint: Endpoint): CoverageRow | undefined { return this.coverageReader.coverageOf(kind, scopeId, endpoint); }
+  coverageOf(kind: PartitionKind, scopeId: string, endpoint: Partition): CoverageRow | undefined { return this.coverageReader.coverageOf(kind, scopeId, endpoint); }
   /** When a partition's data was read (this scan's start, or that of the scan it was carried from); null when not recorded. */
-  readStartedAt(kind: PartitionKind, scopeId: string, endpoint: Endpoint): string | null { return this.coverageReader.readStartedAt(kind, scopeId, endpoint); }
+  readStartedAt(kind: PartitionKind, scopeId: string, endpoint: Partition): string | null { return this.coverageReader.readStartedAt(kind, scopeId, endpoint); }
 
   // Rows of the tables read per scope (row-reader.ts).
   accounts(): Readout<AccountRow> { return this.rowReader.accounts(); }
@@ -74,7 +74,7 @@ export class SnapshotReader {
   wafRules(zoneId: string): Readout<RawRow> { return this.rowReader.zoneRawRows(zoneId, 'waf_rules'); }
   wafOverrides(zoneId: string): Readout<RawRow> { return this.rowReader.zoneRawRows(zoneId, 'waf_overrides'); }
   /** A list of an account stored one row per item (account_objects: members, notification policies, the vendor's insights); unknown when not read whole. */
-  accountObjects(accountId: string, endpoint: Endpoint): Readout<RawRow> { return this.rowReader.accountObjects(accountId, endpoint); }
+  accountObjects(accountId: string, endpoint: Partition): Readout<RawRow> { return this.rowReader.accountObjects(accountId, endpoint); }
   /** An account's members (`account_members`, as the registry keeps them: cloudflare/accounts/member.ts), when the scan read them. */
   accountMembers(accountId: string): Readout<RawRow> { return this.rowReader.accountObjects(accountId, 'account_members'); }
   /**

@@ -8,7 +8,7 @@ import { endScanInThisProcess, runningScans, scanIsAlive, SnapshotError, type Db
 import { DiskReserve, diskIsFull } from './disk-reserve.js';
 import { scanOfRef, scanRef } from './scan-ref.js';
 import { normalizeScope, type ScanScope } from './scope.js';
-import { TABLES, type Endpoint, type PartitionKind, type TableSpec } from './tables.js';
+import { TABLES, type Partition, type PartitionKind, type TableSpec } from './tables.js';
 
 /**
  * Writes one scan. Resources arrive a page at a time and are written in a transaction per page:
@@ -112,7 +112,7 @@ export class ScanWriter {
     return s;
   }
 
-  partition(kind: PartitionKind, scopeId: string, endpoint: Endpoint): PartitionWriter {
+  partition(kind: PartitionKind, scopeId: string, endpoint: Partition): PartitionWriter {
     const row = this.statement('SELECT last_attempt_scan, last_ok_scan FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, this.storedId(scopeId), endpoint) as
       | { last_attempt_scan: number; last_ok_scan: number | null }
       | undefined;
@@ -180,28 +180,28 @@ export class ScanWriter {
   }
 
   /** Whether any scan recorded this partition. */
-  hasPartition(kind: PartitionKind, scopeId: string, endpoint: Endpoint): boolean {
+  hasPartition(kind: PartitionKind, scopeId: string, endpoint: Partition): boolean {
     return this.statement('SELECT 1 FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, this.storedId(scopeId), endpoint) !== undefined;
   }
 
   /** The last scan that held an answer for a partition, read or carried (its id); 0 when none did. */
-  lastAnswered(kind: PartitionKind, scopeId: string, endpoint: Endpoint): number {
+  lastAnswered(kind: PartitionKind, scopeId: string, endpoint: Partition): number {
     const ref = this.statement("SELECT max(last_scan) FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND state = 'ok'").pluck().get(kind, this.storedId(scopeId), endpoint) as number | null;
     return ref === null ? 0 : scanOfRef(ref);
   }
 
   /** The scan whose read holds the data carry() would carry forward (its id; it writes nothing); null when it would carry nothing. */
-  carrySource(kind: PartitionKind, scopeId: string, endpoint: Endpoint): number | null {
+  carrySource(kind: PartitionKind, scopeId: string, endpoint: Partition): number | null {
     const found = this.carryable(kind, this.storedId(scopeId), endpoint);
     return found ? scanOfRef(found.dataScan) : null;
   }
 
   /** The state carry() would carry forward (`ok`, `skipped`...); null when it would carry nothing. */
-  carryState(kind: PartitionKind, scopeId: string, endpoint: Endpoint): string | null {
+  carryState(kind: PartitionKind, scopeId: string, endpoint: Partition): string | null {
     return this.carryable(kind, this.storedId(scopeId), endpoint)?.last.state ?? null;
   }
 
-  private carryable(kind: PartitionKind, stored: string, endpoint: Endpoint) {
+  private carryable(kind: PartitionKind, stored: string, endpoint: Partition) {
     const part = this.statement('SELECT last_attempt_scan FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, stored, endpoint) as
       | { last_attempt_scan: number }
       | undefined;
@@ -220,7 +220,7 @@ export class ScanWriter {
    * is copied or touched. Refused (false) when there is nothing sound to carry: a partition never
    * read, or whose last attempt failed, was refused (denied) or was truncated; the caller reads it instead.
    */
-  carry(kind: PartitionKind, scopeId: string, endpoint: Endpoint): boolean {
+  carry(kind: PartitionKind, scopeId: string, endpoint: Partition): boolean {
     const stored = this.storedId(scopeId);
     const found = this.carryable(kind, stored, endpoint);
     if (!found) return false;
@@ -260,7 +260,7 @@ export class ScanWriter {
   }
 
   /** The item ids this scan holds for a partition of a zone it read tonight (a list read just before). */
-  itemsReadTonight(zoneId: string, endpoint: Endpoint): string[] {
+  itemsReadTonight(zoneId: string, endpoint: Partition): string[] {
     const spec = TABLES[endpoint];
     if (!spec) throw new Error(`${endpoint} stores no items`);
     const shared = spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : '';
@@ -355,7 +355,7 @@ export class PartitionWriter {
     private readonly scan: ScanWriter,
     readonly kind: PartitionKind,
     readonly scopeId: string,
-    readonly endpoint: Endpoint,
+    readonly endpoint: Partition,
     /** The last scan that read this partition completely: its versions are the current ones. */
     private readonly lastOk: number | null,
     private readonly lastAttempt: number | null,

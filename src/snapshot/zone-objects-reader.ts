@@ -1,5 +1,5 @@
 import { ZONE_OBJECT_PARTITIONS, type ZoneObjectPartition } from '../cloudflare/reads.js';
-import type { Endpoint } from './tables.js';
+import type { Partition } from './tables.js';
 import { byZone } from './read-ahead.js';
 import { byDataRef, dataRef } from './data-ref.js';
 import type { CoverageReader } from './coverage-reader.js';
@@ -56,7 +56,7 @@ export class ZoneObjectsReader {
 
   /** The zone objects of a zone read alone: at each data reference its partitions have, the rows of the endpoints read there. */
   private oneZoneObjects(zoneId: string): ZoneObjectRow[] {
-    const refOf = (endpoint: string) => dataRef(this.view, this.coverage.coverageOf('zone', zoneId, endpoint as Endpoint));
+    const refOf = (endpoint: string) => dataRef(this.view, this.coverage.coverageOf('zone', zoneId, endpoint as Partition));
     const refs = new Set(ZONE_OBJECT_PARTITIONS.map(refOf));
     const rows: ZoneObjectRow[] = [];
     for (const ref of refs) {

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../api/client.js';
 import type { ZoneReads } from '../../api/endpoints.js';
-import type { Endpoint } from '../../snapshot/tables.js';
+import type { Partition } from '../../snapshot/tables.js';
 import type { ScanWriter } from '../../snapshot/writer.js';
 import type { PartitionBook } from '../partitions.js';
 import type { ZoneItem } from '../reads/zone-read.js';
@@ -22,7 +22,7 @@ export class Carrier {
   ) {}
 
   /** The scan whose read carry() would carry the part from; null when it may not be carried. */
-  source(zone: ZoneItem, endpoint: Endpoint): number | null {
+  source(zone: ZoneItem, endpoint: Partition): number | null {
     const source = this.writer.carrySource('zone', zone.id, endpoint);
     return source !== null && this.plan.mayCarry(endpoint, source) ? source : null;
   }
@@ -34,7 +34,7 @@ export class Carrier {
    * rule asks for tonight). What the last read stored stays in that scan; the next night that may
    * read it reads it again.
    */
-  carry(client: ApiClient, zone: ZoneItem, endpoint: Endpoint): boolean {
+  carry(client: ApiClient, zone: ZoneItem, endpoint: Partition): boolean {
     const refusal = askedTonight(endpoint, this.reads) ? this.permissions.refusal(client, endpoint) : null;
     const state = refusal ? this.writer.carryState('zone', zone.id, endpoint) : null;
     if (!refusal || state === null || state === 'skipped') return this.writer.carry('zone', zone.id, endpoint);

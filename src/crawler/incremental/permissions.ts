@@ -3,7 +3,7 @@ import { ZONE_OBJECT_READS, type ZoneReads } from '../../api/endpoints.js';
 import { ApiAuthError, ApiError } from '../../api/errors.js';
 import type { Logger } from '../../common/logger.js';
 import { entryOf } from '../../common/map-entry.js';
-import type { Endpoint } from '../../snapshot/tables.js';
+import type { Partition } from '../../snapshot/tables.js';
 import { credentialOf } from '../first-calls.js';
 import type { ZoneItem } from '../reads/zone-read.js';
 
@@ -26,7 +26,7 @@ export interface PermissionGroup {
   /** The permission as the token form names it. */
   label: string;
   /** The zone partitions read with it (carried ones are checked). */
-  partitions: readonly Endpoint[];
+  partitions: readonly Partition[];
   /** One request of the group about a zone: the cheapest call it answers (one object, or a list's smallest page). */
   probe(zone: ZoneItem, settings: readonly string[]): { path: string; query?: Record<string, string> } | null;
 }
@@ -68,9 +68,9 @@ export const PERMISSION_GROUPS: readonly PermissionGroup[] = [
   { label: 'Zone · Zone Settings · Read', partitions: ['security_txt'], probe: (z) => ({ path: zonePath(z, '/security-center/securitytxt') }) },
 ];
 
-const GROUP_OF = new Map<Endpoint, PermissionGroup>(PERMISSION_GROUPS.flatMap((g) => g.partitions.map((p) => [p, g] as const)));
+const GROUP_OF = new Map<Partition, PermissionGroup>(PERMISSION_GROUPS.flatMap((g) => g.partitions.map((p) => [p, g] as const)));
 
-export function permissionGroupOf(endpoint: Endpoint): PermissionGroup | undefined {
+export function permissionGroupOf(endpoint: Partition): PermissionGroup | undefined {
   return GROUP_OF.get(endpoint);
 }
 
@@ -78,7 +78,7 @@ export function permissionGroupOf(endpoint: Endpoint): PermissionGroup | undefin
  * Whether tonight's rules ask for a zone part: an object or the settings only when a rule declares
  * them (a part no rule reads is carried as it was, whatever the token may read), the lists always.
  */
-export function askedTonight(endpoint: Endpoint, reads: ZoneReads | undefined): boolean {
+export function askedTonight(endpoint: Partition, reads: ZoneReads | undefined): boolean {
   if (endpoint in ZONE_OBJECT_READS) return reads?.objects.includes(endpoint as keyof typeof ZONE_OBJECT_READS) ?? false;
   if (endpoint === 'zone_settings') return (reads?.settings.length ?? 0) > 0;
   return true;
@@ -106,7 +106,7 @@ export class PermissionStandings {
    * nothing of the others; its own part is denied by its own read. Such a refusal leaves the group
    * unknown, for the zones' own reads or a probe to answer.
    */
-  observe(client: ApiClient, endpoint: Endpoint, outcome: { granted: true } | { refused: ApiError; what: string; readBefore: boolean }): void {
+  observe(client: ApiClient, endpoint: Partition, outcome: { granted: true } | { refused: ApiError; what: string; readBefore: boolean }): void {
     const group = permissionGroupOf(endpoint);
     if (!group) return;
     this.wake();
@@ -149,7 +149,7 @@ export class PermissionStandings {
   }
 
   /** The refusal that keeps a partition from being carried for zones of this credential, if any. */
-  refusal(client: ApiClient, endpoint: Endpoint): { group: PermissionGroup; error: ApiError; what: string } | null {
+  refusal(client: ApiClient, endpoint: Partition): { group: PermissionGroup; error: ApiError; what: string } | null {
     const group = permissionGroupOf(endpoint);
     const standing = group ? this.known.get(client)?.get(group) : undefined;
     return group && standing?.kind === 'refused' ? { group, error: standing.error, what: standing.what } : null;
@@ -160,7 +160,7 @@ export class PermissionStandings {
    * zone carries any of them: a group no read has answered for yet is asked once, of this zone,
    * and every other zone of the credential waits for that one answer.
    */
-  async confirm(client: ApiClient, zone: ZoneItem, partitions: readonly Endpoint[], settings: readonly string[], signal: AbortSignal): Promise<void> {
+  async confirm(client: ApiClient, zone: ZoneItem, partitions: readonly Partition[], settings: readonly string[], signal: AbortSignal): Promise<void> {
     const groups = new Set(partitions.map(permissionGroupOf).filter((g): g is PermissionGroup => g !== undefined));
     const waits: Array<Promise<void>> = [];
     for (const group of groups) {

@@ -20,7 +20,7 @@ import { accountChanges, type AccountChanges } from './audit-log.js';
 import type { ZoneMode } from '../reads/zone-read.js';
 import { DECLARED_ENTRYPOINTS } from '../reads/rulesets-list.js';
 import type { ZoneReads } from '../../api/endpoints.js';
-import type { Endpoint } from '../../snapshot/tables.js';
+import type { Partition } from '../../snapshot/tables.js';
 import { StoredScan } from './stored-zone.js';
 import { declaredReadsOf } from '../../snapshot/declared-reads.js';
 
@@ -60,7 +60,7 @@ export class ReadPlan {
   private readonly deniedSaid = new Set<ApiClient>();
   private outlivedSaid = false;
   /** Per scan that read a partition to carry: what tonight's rules ask that it was not asked for. */
-  private readonly newlySince = new Map<number, ReadonlySet<Endpoint>>();
+  private readonly newlySince = new Map<number, ReadonlySet<Partition>>();
 
   private constructor(
     readonly incremental: boolean,
@@ -70,7 +70,7 @@ export class ReadPlan {
     private readonly logger: Logger,
     private readonly turn: ReadonlySet<string>,
     /** Partitions read for every zone tonight, never carried (partitionsNewlyDeclared). */
-    readonly readAgain: ReadonlySet<Endpoint> = new Set(),
+    readonly readAgain: ReadonlySet<Partition> = new Set(),
     /** The database and what tonight's rules ask to read (an incremental night's; null otherwise). */
     private readonly declared: { db: Db; reads: ZoneReads } | null = null,
     /** The zones (stored ids) the scan read on from read: its audit-log window vouches for these alone. */
@@ -86,7 +86,7 @@ export class ReadPlan {
    * it read would read again every zone whose data is older than `--keep` scans, each night, and the
    * zone's full-read turn reads it within `--full-every` nights.
    */
-  mayCarry(endpoint: Endpoint, sourceScanId: number): boolean {
+  mayCarry(endpoint: Partition, sourceScanId: number): boolean {
     if (this.readAgain.has(endpoint)) return false;
     if (!this.declared) return true;
     const declared = this.declared;
@@ -187,11 +187,11 @@ export class ReadPlan {
  * reading every zone's settings and objects again on the first night after an upgrade would cost
  * most of a full read, and each zone's turn reads them within `--full-every` nights anyway.
  */
-export function partitionsNewlyDeclared(before: ZoneReads | null, tonight: ZoneReads): Set<Endpoint> {
-  const again = new Set<Endpoint>();
+export function partitionsNewlyDeclared(before: ZoneReads | null, tonight: ZoneReads): Set<Partition> {
+  const again = new Set<Partition>();
   if (!before) return again;
   const objects = new Set<string>(before.objects);
-  for (const o of tonight.objects) if (!objects.has(o)) again.add(o as Endpoint);
+  for (const o of tonight.objects) if (!objects.has(o)) again.add(o as Partition);
   const settings = new Set<string>(before.settings);
   if (tonight.settings.some((s) => !settings.has(s))) again.add('zone_settings');
   // A Free zone's rulesets list is read only for a custom or rate limiting entry point (reads/rulesets-list.ts).

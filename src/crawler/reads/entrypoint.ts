@@ -1,5 +1,5 @@
 import { fillPath, PARTITIONS } from '../../cloudflare/reads.js';
-import type { Endpoint } from '../../snapshot/tables.js';
+import type { Partition } from '../../snapshot/tables.js';
 import type { EntrypointEndpoint } from '../incremental/stored-zone.js';
 import type { ReadKit, ZoneFacts } from './zone-read.js';
 
@@ -9,7 +9,7 @@ import type { ReadKit, ZoneFacts } from './zone-read.js';
  * (rulesetStamp), the stored one is carried forward. Without a list tonight (it failed, or the zone was not read in full) the
  * entry point is asked for, 10003 meaning none.
  */
-export async function readEntrypoint(kit: ReadKit, facts: ZoneFacts, endpoint: Endpoint & EntrypointEndpoint): Promise<void> {
+export async function readEntrypoint(kit: ReadKit, facts: ZoneFacts, endpoint: Partition & EntrypointEndpoint): Promise<void> {
   const zone = facts.zone;
   const { api, paging } = PARTITIONS[endpoint];
   // The phase is the path's: .../rulesets/phases/<phase>/entrypoint.

@@ -2,7 +2,7 @@ import type { ApiClient } from '../../api/client.js';
 import type { LIST_ENDPOINTS, ListEndpoint, ZoneReads } from '../../api/endpoints.js';
 import type { PagedList } from '../../api/paginate.js';
 import type { ReadDeclaration } from '../../cloudflare/reads.js';
-import type { Endpoint, PartitionKind } from '../../snapshot/tables.js';
+import type { Partition, PartitionKind } from '../../snapshot/tables.js';
 import type { PartitionWriter } from '../../snapshot/writer.js';
 import type { StoredZone } from '../incremental/stored-zone.js';
 import type { StoredRecord } from '../resolve/records-tonight.js';
@@ -73,57 +73,57 @@ export interface ReadKit {
   migratedBefore(zone: ZoneItem): boolean;
   accountType(accountId: string): string | undefined;
   /** A page/per_page list into the zone's partition: true read whole, false failed, null deferred to the repair pass. */
-  readZoneList(zone: ZoneItem, key: keyof typeof LIST_ENDPOINTS, endpoint: Endpoint, repair?: () => Promise<unknown>): Promise<boolean | null>;
+  readZoneList(zone: ZoneItem, key: keyof typeof LIST_ENDPOINTS, endpoint: Partition, repair?: () => Promise<unknown>): Promise<boolean | null>;
   /** One object into the zone's partition; `absentCode`: the API error that means "there is none". */
-  readObject(zone: ZoneItem, endpoint: Endpoint, path: string, query?: Record<string, string>, absentCode?: number, repair?: () => Promise<unknown>): Promise<Record<string, unknown> | null | Deferred>;
+  readObject(zone: ZoneItem, endpoint: Partition, path: string, query?: Record<string, string>, absentCode?: number, repair?: () => Promise<unknown>): Promise<Record<string, unknown> | null | Deferred>;
   /** A cursor-paged list into the zone's partition: its items, or null when it failed, or deferred. */
-  readCursorList(zone: ZoneItem, endpoint: Endpoint, path: string, perPage: number, repair?: () => Promise<unknown>): Promise<unknown[] | null | Deferred>;
-  partition(kind: PartitionKind, scopeId: string, endpoint: Endpoint): PartitionWriter;
+  readCursorList(zone: ZoneItem, endpoint: Partition, path: string, perPage: number, repair?: () => Promise<unknown>): Promise<unknown[] | null | Deferred>;
+  partition(kind: PartitionKind, scopeId: string, endpoint: Partition): PartitionWriter;
   deferred(err: unknown, partition: PartitionWriter | null, redo: () => Promise<unknown>): boolean;
   failed(partition: PartitionWriter, err: unknown, pages: number, items: number, name: string | null): void;
-  missing(kind: PartitionKind, scopeId: string, name: string | null, endpoint: Endpoint, state: string, reason: string, list?: 'missing' | 'notPermitted' | 'retired'): void;
+  missing(kind: PartitionKind, scopeId: string, name: string | null, endpoint: Partition, state: string, reason: string, list?: 'missing' | 'notPermitted' | 'retired'): void;
   /** Records a partition as not read, for a reason that makes it pointless (not a gap). */
-  skip(zone: ZoneItem, endpoint: Endpoint, why: string): void;
+  skip(zone: ZoneItem, endpoint: Partition, why: string): void;
   /** Records a partition as read with nothing in it, known without a call (the rulesets list shows no such phase). */
-  absent(zone: ZoneItem, endpoint: Endpoint, why: string): void;
+  absent(zone: ZoneItem, endpoint: Partition, why: string): void;
   /** The last scan that held an answer for a partition of the zone, read or carried (its id); 0 when none did. */
-  lastAnswered(zone: ZoneItem, endpoint: Endpoint): number;
+  lastAnswered(zone: ZoneItem, endpoint: Partition): number;
   /** Whether an earlier scan recorded this partition of the zone at all. */
-  hasPartition(zone: ZoneItem, endpoint: Endpoint): boolean;
+  hasPartition(zone: ZoneItem, endpoint: Partition): boolean;
   /** Carries the partition forward from the last read; false when there is nothing sound to carry. */
-  carry(zone: ZoneItem, endpoint: Endpoint): boolean;
+  carry(zone: ZoneItem, endpoint: Partition): boolean;
   /**
    * The scan whose read carry() would carry the partition from, null when it may not be carried
    * (nothing sound to carry, or tonight's rules ask of it what that scan was not asked: ReadPlan.mayCarry).
    */
-  carrySource(zone: ZoneItem, endpoint: Endpoint): number | null;
+  carrySource(zone: ZoneItem, endpoint: Partition): number | null;
   /** A read answered; given the zone's part, its credential holds that part's permission group (permissions.ts). */
-  succeeded(zone?: ZoneItem, endpoint?: Endpoint): void;
+  succeeded(zone?: ZoneItem, endpoint?: Partition): void;
   /**
    * One object of the zone's account (`path`), read once per account and scan and kept in each of
    * its zones' partition `endpoint`; `absentCode`: the API error that means "there is none".
    */
-  readAccountObject(zone: ZoneItem, accountId: string, endpoint: Endpoint, path: string, absentCode?: number): Promise<void>;
+  readAccountObject(zone: ZoneItem, accountId: string, endpoint: Partition, path: string, absentCode?: number): Promise<void>;
   /**
    * A page/per_page list of an account (`key`, its `{account_id}` filled in) into the account's own
    * partition `endpoint`: read once per account and scan, whichever of its zones asks first (the
    * others wait for that read and write nothing).
    */
-  readAccountList(accountId: string, endpoint: Endpoint, key: keyof typeof LIST_ENDPOINTS): Promise<void>;
+  readAccountList(accountId: string, endpoint: Partition, key: keyof typeof LIST_ENDPOINTS): Promise<void>;
   /** A list of an account served whole (`path`, one unpaged answer), read once per account and scan into the account's partition `endpoint`. */
-  readAccountAnswer(accountId: string, endpoint: Endpoint, path: string): Promise<void>;
+  readAccountAnswer(accountId: string, endpoint: Partition, path: string): Promise<void>;
   /**
    * Items the zone's account holds (`fetch` reads them all with the account's client), read once per
    * account and scan into the account's own partition `endpoint` (account_objects); every zone of
    * the account after the first waits for that one read and records nothing of its own.
    */
-  readAccountItems(zone: ZoneItem, accountId: string, endpoint: Endpoint, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number }>): Promise<void>;
+  readAccountItems(zone: ZoneItem, accountId: string, endpoint: Partition, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number }>): Promise<void>;
   /** A page/per_page list of the zone, with the crawl's page sizes and stop signal. */
   list(path: string, endpoint: ListEndpoint, zone: ZoneItem): PagedList<unknown>;
   /** The ids of the items of a partition of the zone this scan read (just before). */
-  itemsReadTonight(zone: ZoneItem, endpoint: Endpoint): string[];
+  itemsReadTonight(zone: ZoneItem, endpoint: Partition): string[];
   /** Set when a partition of the zone answered as retired this scan (what lives under it went with it). */
-  retired(zone: ZoneItem, endpoint: Endpoint): { status: number | null; message: string } | undefined;
+  retired(zone: ZoneItem, endpoint: Partition): { status: number | null; message: string } | undefined;
   /** The scan's DNS resolver (one per scan: each name asked once); null when the crawl was given none. */
   readonly resolver: TargetResolver | null;
   /** The zone's DNS records as this scan holds them (read tonight or carried); null when it has no sound list. */
@@ -148,9 +148,9 @@ export async function repairedThenHeld(read: ZoneRead, kit: ReadKit, facts: Zone
  * Carries the partitions the zone has of these, if every one of them may be carried (and, given
  * `since`, comes from a read made in or after that scan); else carries none and says so.
  */
-export function carriedWhole(kit: ReadKit, zone: ZoneItem, partitions: readonly Endpoint[], since = 0): boolean {
+export function carriedWhole(kit: ReadKit, zone: ZoneItem, partitions: readonly Partition[], since = 0): boolean {
   const present = partitions.filter((p) => kit.hasPartition(zone, p));
-  const carriable = (p: Endpoint) => {
+  const carriable = (p: Partition) => {
     const source = kit.carrySource(zone, p);
     return source !== null && source >= since;
   };
