@@ -31,10 +31,10 @@ export class AccountReads {
    * A list of an account into the account's partition. A refusal is recorded denied, one that may
    * pass is read again by the repair pass, which this read's other zones need not wait for.
    */
-  async list(accountId: string, endpoint: Partition, key: keyof typeof LIST_ENDPOINTS): Promise<void> {
+  async list(accountId: string, partition: Partition, key: keyof typeof LIST_ENDPOINTS): Promise<void> {
     const client = this.credentials.clientOf(accountId);
-    await entryOf(this.lists, partKey(accountId, endpoint), () =>
-      this.reader.readList('account', accountId, endpoint, () => this.reader.list(LIST_ENDPOINTS[key], { account_id: accountId }, {}, client), null),
+    await entryOf(this.lists, partKey(accountId, partition), () =>
+      this.reader.readList('account', accountId, partition, () => this.reader.list(LIST_ENDPOINTS[key], { account_id: accountId }, {}, client), null),
     );
   }
 
@@ -42,9 +42,9 @@ export class AccountReads {
    * A list of an account into the account's own partition (account_objects), one unpaged answer
    * (the notification policies are served whole). A failure that may pass waits for the repair pass like any read.
    */
-  async answer(accountId: string, endpoint: Partition, path: string): Promise<void> {
-    await entryOf(this.lists, partKey(accountId, endpoint), () =>
-      this.readWhole(accountId, endpoint, async (client, signal) => {
+  async answer(accountId: string, partition: Partition, path: string): Promise<void> {
+    await entryOf(this.lists, partKey(accountId, partition), () =>
+      this.readWhole(accountId, partition, async (client, signal) => {
         const answer = await client.get<unknown>(path, { signal });
         if (!Array.isArray(answer.result)) return 'the API answered without a list';
         return { items: answer.result.filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object' && !Array.isArray(i)), pages: 1 };
@@ -86,8 +86,8 @@ export class AccountReads {
    * Items of an account into its own partition. A failure that may pass goes to the repair pass
    * (once, for the account); a refusal is recorded once, as not permitted when the read is optional.
    */
-  itemsOf(accountId: string, endpoint: Partition, fetch: ItemsFetch): Promise<void> {
-    return entryOf(this.items, partKey(accountId, endpoint), () => this.readWhole(accountId, endpoint, fetch));
+  itemsOf(accountId: string, partition: Partition, fetch: ItemsFetch): Promise<void> {
+    return entryOf(this.items, partKey(accountId, partition), () => this.readWhole(accountId, partition, fetch));
   }
 
   /** An account's partition read whole by one fetch (a string: what is wrong with its answer). */

@@ -140,11 +140,11 @@ function carriedPartitions(db: Db, f: number, t: number): boolean {
 }
 
 /** Where a scan's data of one partition lies: the scan itself, or the scan it carried the partition from. */
-function dataRefOf(db: Db, kind: PartitionKind, scopeId: string, endpoint: Partition, scanId: number): number {
+function dataRefOf(db: Db, kind: PartitionKind, scopeId: string, partition: Partition, scanId: number): number {
   const ref = scanRef(scanId);
   const row = db
     .prepare('SELECT data_scan FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND first_scan <= ? AND last_scan >= ?')
-    .get(kind, scopeId, endpoint, ref, ref) as { data_scan: number | null } | undefined;
+    .get(kind, scopeId, partition, ref, ref) as { data_scan: number | null } | undefined;
   return row?.data_scan ?? ref;
 }
 

@@ -21,7 +21,7 @@ export interface ZoneInfo {
   accountId: string | null;
 }
 
-export const partitionKey = (kind: PartitionKind, scopeId: string, endpoint: Partition): string => `${kind}|${scopeId}|${endpoint}`;
+export const partitionKey = (kind: PartitionKind, scopeId: string, partition: Partition): string => `${kind}|${scopeId}|${partition}`;
 
 /** What a scan read of one partition: the columns of its coverage row that drift needs. */
 export interface PartitionRead {
@@ -67,10 +67,10 @@ export class ScanCoverage {
     return pair;
   }
 
-  private add(kind: PartitionKind, scopeId: string, endpoint: Partition, read: PartitionRead): void {
+  private add(kind: PartitionKind, scopeId: string, partition: Partition, read: PartitionRead): void {
     let scope = this.byScope.get(scopeId);
     if (!scope) this.byScope.set(scopeId, (scope = new Map()));
-    scope.set(endpoint, read);
+    scope.set(partition, read);
     if (kind === 'zone') this.zones.add(scopeId);
   }
 
@@ -78,8 +78,8 @@ export class ScanCoverage {
     return this.reader.scan.id;
   }
 
-  get(_kind: PartitionKind, scopeId: string, endpoint: Partition): PartitionRead | undefined {
-    return this.byScope.get(scopeId)?.get(endpoint);
+  get(_kind: PartitionKind, scopeId: string, partition: Partition): PartitionRead | undefined {
+    return this.byScope.get(scopeId)?.get(partition);
   }
 
   /** Read whole, or known to be empty. */

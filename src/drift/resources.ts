@@ -19,10 +19,10 @@ export interface ResourceKind {
 }
 
 /** Every partition the registry gives a drift identity (src/cloudflare/reads.ts), in its order. */
-export const RESOURCE_KINDS: readonly ResourceKind[] = partitionsWhere((s) => s.drift !== undefined).map((endpoint) => {
-  const spec = specOf(endpoint);
+export const RESOURCE_KINDS: readonly ResourceKind[] = partitionsWhere((s) => s.drift !== undefined).map((partition) => {
+  const spec = specOf(partition);
   const { type, label, name } = spec.drift!;
-  return { type, label, table: spec.storage!.table, partition: spec.kind, endpoint, name: (i) => name?.(i, shorten) ?? null };
+  return { type, label, table: spec.storage!.table, partition: spec.kind, endpoint: partition, name: (i) => name?.(i, shorten) ?? null };
 });
 
 /** Certificates drift as their own resources, inside the certificate pack partition. */
@@ -42,6 +42,6 @@ export function kindOf(type: string): ResourceKind | undefined {
 }
 
 /** The kind stored by a partition endpoint. */
-export function kindOfEndpoint(endpoint: Partition): ResourceKind | undefined {
-  return RESOURCE_KINDS.find((k) => k.endpoint === endpoint);
+export function kindOfEndpoint(partition: Partition): ResourceKind | undefined {
+  return RESOURCE_KINDS.find((k) => k.endpoint === partition);
 }

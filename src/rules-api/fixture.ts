@@ -173,18 +173,18 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
   const db = openSnapshot(':memory:');
   const writer = ScanWriter.start(db, 'http://127.0.0.1/client/v4', { accounts: [], zones: [] }, (s) => s);
   const accounts = spec.accounts ?? [DEFAULT_ACCOUNT];
-  const end = (kind: 'user' | 'account' | 'zone', scopeId: string, endpoint: Partition, unread: Unread | undefined, write: (p: PartitionWriter) => number) => {
+  const end = (kind: 'user' | 'account' | 'zone', scopeId: string, partition: Partition, unread: Unread | undefined, write: (p: PartitionWriter) => number) => {
     if (unread === 'missing') return;
-    const p = writer.partition(kind, scopeId, endpoint);
+    const p = writer.partition(kind, scopeId, partition);
     if (unread) {
-      p.finish({ state: unread, pages: 0, items: 0, httpStatus: unread === 'denied' ? 403 : unread === 'retired' ? 410 : 500, message: `${endpoint} could not be read (${unread})` });
+      p.finish({ state: unread, pages: 0, items: 0, httpStatus: unread === 'denied' ? 403 : unread === 'retired' ? 410 : 500, message: `${partition} could not be read (${unread})` });
       return;
     }
     const n = write(p);
     p.finish({ state: 'ok', pages: 1, items: n });
   };
-  const writeList = (kind: 'user' | 'account' | 'zone', scopeId: string, endpoint: Partition, items: Item[], unread?: Unread) =>
-    end(kind, scopeId, endpoint, unread, (p) => {
+  const writeList = (kind: 'user' | 'account' | 'zone', scopeId: string, partition: Partition, items: Item[], unread?: Unread) =>
+    end(kind, scopeId, partition, unread, (p) => {
       if (items.length) p.write(items);
       return items.length;
     });

@@ -105,9 +105,9 @@ export class RowReader {
   }
 
   /** A list of an account stored one row per item (account_objects), in item order. */
-  accountObjects(accountId: string, endpoint: Partition): Readout<RawRow> {
-    return this.coverage.readout('account', accountId, endpoint, (ref) =>
-      (this.view.statement(`${this.view.valid('account_objects', 'item_id, raw', ref)} AND scope_id = ? AND endpoint = ? ORDER BY item_id`).all(accountId, endpoint) as Array<Record<string, unknown>>).map((r) => ({
+  accountObjects(accountId: string, partition: Partition): Readout<RawRow> {
+    return this.coverage.readout('account', accountId, partition, (ref) =>
+      (this.view.statement(`${this.view.valid('account_objects', 'item_id, raw', ref)} AND scope_id = ? AND endpoint = ? ORDER BY item_id`).all(accountId, partition) as Array<Record<string, unknown>>).map((r) => ({
         id: r['item_id'] as string,
         raw: r['raw'] as string,
       })),
@@ -162,8 +162,8 @@ export class RowReader {
   }
 
   /** A zone list stored as the API served its items (certificate packs, WAF packages, groups, rules, overrides). */
-  zoneRawRows(zoneId: string, endpoint: 'certificate_packs' | 'waf_packages' | 'waf_groups' | 'waf_rules' | 'waf_overrides'): Readout<RawRow> {
-    return this.coverage.readout('zone', zoneId, endpoint, (ref) => this.rawRows(endpoint, 'zone_id', zoneId, ref));
+  zoneRawRows(zoneId: string, partition: 'certificate_packs' | 'waf_packages' | 'waf_groups' | 'waf_rules' | 'waf_overrides'): Readout<RawRow> {
+    return this.coverage.readout('zone', zoneId, partition, (ref) => this.rawRows(partition, 'zone_id', zoneId, ref));
   }
 
   /** Rows (the named columns) of a table valid at `ref` for one scope, in item_id order when read ahead. */

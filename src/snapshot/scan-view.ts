@@ -86,12 +86,12 @@ export class ScanView {
   }
 
   /** A zone list's expected size (of one endpoint, or several sharing a table), from the coverage read ahead with it: what bounds a run of zones. */
-  weightOf(...endpoints: Partition[]): (zoneId: string) => number | undefined {
+  weightOf(...partitions: Partition[]): (zoneId: string) => number | undefined {
     return (zoneId) => {
       const coverage = this.ahead?.peek<CoverageRow>('coverage', zoneId);
       if (coverage === undefined) return undefined;
       let items = 0;
-      for (const c of coverage) if (endpoints.includes(c.endpoint)) items += c.items;
+      for (const c of coverage) if (partitions.includes(c.endpoint)) items += c.items;
       return items;
     };
   }

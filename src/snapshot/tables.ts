@@ -14,7 +14,7 @@ export interface TableSpec {
   scopeColumn: string;
   /** For tables shared by several partitions: the column naming the partition. */
   endpointColumn?: string;
-  itemId(item: Item, endpoint: Partition): string;
+  itemId(item: Item, partition: Partition): string;
   columns(item: Item): Row;
   /** What of an item is stored as its raw JSON, when not the whole of it (what rules and drift read, nothing more). */
   kept?(item: Item): Item;

@@ -34,9 +34,9 @@ export class ZoneObjectsReader {
   }
 
   /** A single-object endpoint of a zone (migration status, check, config, entry points, DNSSEC...), or the zone's settings, one row each. */
-  zoneObject(zoneId: string, endpoint: ZoneObjectEndpoint): Readout<RawRow> {
+  zoneObject(zoneId: string, partition: ZoneObjectEndpoint): Readout<RawRow> {
     // A copy: the rows are held for the zone's other questions, and a caller may sort what it gets.
-    return this.coverage.readout('zone', zoneId, endpoint, () => this.zoneObjects(zoneId).get(endpoint)?.slice() ?? []);
+    return this.coverage.readout('zone', zoneId, partition, () => this.zoneObjects(zoneId).get(partition)?.slice() ?? []);
   }
 
   /**

@@ -225,8 +225,8 @@ describe('managed rules reads', () => {
     const emu = await emulator({ dataset: managed });
     const { reader } = await scan(emu, undefined);
     const id = zoneId(emu, 'born-new.example');
-    for (const endpoint of ['migration_check', 'migration_config', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const) {
-      expect(reader.coverageOf('zone', id, endpoint)?.state, endpoint).toBe('skipped');
+    for (const partition of ['migration_check', 'migration_config', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const) {
+      expect(reader.coverageOf('zone', id, partition)?.state, partition).toBe('skipped');
     }
     // Only the zone still on the previous WAF is asked about its migration.
     expect(emu.stats().requests.byRoute['GET /zones/{zone_id}/waf_migration/check']).toBe(2);

@@ -260,10 +260,10 @@ describe('coverage read as JSON', () => {
     // A zone's rows, alone and read ahead with the run.
     const ids = reader.zones().map((z) => z.id);
     const ofZone = (id: string) => expected.filter((c) => c.kind === 'zone' && c.scopeId === id);
-    const endpoints = [...new Set(expected.map((c) => c.endpoint))];
-    const each = () => ids.map((id) => endpoints.map((e) => reader.coverageOf('zone', id, e) ?? null));
+    const partitions = [...new Set(expected.map((c) => c.endpoint))];
+    const each = () => ids.map((id) => partitions.map((e) => reader.coverageOf('zone', id, e) ?? null));
     const alone = each();
-    expect(alone).toEqual(ids.map((id) => endpoints.map((e) => ofZone(id).find((c) => c.endpoint === e) ?? null)));
+    expect(alone).toEqual(ids.map((id) => partitions.map((e) => ofZone(id).find((c) => c.endpoint === e) ?? null)));
     reader.readAhead(ids);
     expect(each()).toEqual(alone);
     reader.readAhead(null);

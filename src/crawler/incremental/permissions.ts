@@ -70,17 +70,17 @@ export const PERMISSION_GROUPS: readonly PermissionGroup[] = [
 
 const GROUP_OF = new Map<Partition, PermissionGroup>(PERMISSION_GROUPS.flatMap((g) => g.partitions.map((p) => [p, g] as const)));
 
-export function permissionGroupOf(endpoint: Partition): PermissionGroup | undefined {
-  return GROUP_OF.get(endpoint);
+export function permissionGroupOf(partition: Partition): PermissionGroup | undefined {
+  return GROUP_OF.get(partition);
 }
 
 /**
  * Whether tonight's rules ask for a zone part: an object or the settings only when a rule declares
  * them (a part no rule reads is carried as it was, whatever the token may read), the lists always.
  */
-export function askedTonight(endpoint: Partition, reads: ZoneReads | undefined): boolean {
-  if (endpoint in ZONE_OBJECT_READS) return reads?.objects.includes(endpoint as keyof typeof ZONE_OBJECT_READS) ?? false;
-  if (endpoint === 'zone_settings') return (reads?.settings.length ?? 0) > 0;
+export function askedTonight(partition: Partition, reads: ZoneReads | undefined): boolean {
+  if (partition in ZONE_OBJECT_READS) return reads?.objects.includes(partition as keyof typeof ZONE_OBJECT_READS) ?? false;
+  if (partition === 'zone_settings') return (reads?.settings.length ?? 0) > 0;
   return true;
 }
 
@@ -106,8 +106,8 @@ export class PermissionStandings {
    * nothing of the others; its own part is denied by its own read. Such a refusal leaves the group
    * unknown, for the zones' own reads or a probe to answer.
    */
-  observe(client: ApiClient, endpoint: Partition, outcome: { granted: true } | { refused: ApiError; what: string; readBefore: boolean }): void {
-    const group = permissionGroupOf(endpoint);
+  observe(client: ApiClient, partition: Partition, outcome: { granted: true } | { refused: ApiError; what: string; readBefore: boolean }): void {
+    const group = permissionGroupOf(partition);
     if (!group) return;
     this.wake();
     if ('refused' in outcome && !outcome.readBefore) return;
@@ -149,8 +149,8 @@ export class PermissionStandings {
   }
 
   /** The refusal that keeps a partition from being carried for zones of this credential, if any. */
-  refusal(client: ApiClient, endpoint: Partition): { group: PermissionGroup; error: ApiError; what: string } | null {
-    const group = permissionGroupOf(endpoint);
+  refusal(client: ApiClient, partition: Partition): { group: PermissionGroup; error: ApiError; what: string } | null {
+    const group = permissionGroupOf(partition);
     const standing = group ? this.known.get(client)?.get(group) : undefined;
     return group && standing?.kind === 'refused' ? { group, error: standing.error, what: standing.what } : null;
   }

@@ -86,11 +86,11 @@ export class ReadPlan {
    * it read would read again every zone whose data is older than `--keep` scans, each night, and the
    * zone's full-read turn reads it within `--full-every` nights.
    */
-  mayCarry(endpoint: Partition, sourceScanId: number): boolean {
-    if (this.readAgain.has(endpoint)) return false;
+  mayCarry(partition: Partition, sourceScanId: number): boolean {
+    if (this.readAgain.has(partition)) return false;
     if (!this.declared) return true;
     const declared = this.declared;
-    return !entryOf(this.newlySince, sourceScanId, () => partitionsNewlyDeclared(declaredReadsOf(declared.db, sourceScanId), declared.reads)).has(endpoint);
+    return !entryOf(this.newlySince, sourceScanId, () => partitionsNewlyDeclared(declaredReadsOf(declared.db, sourceScanId), declared.reads)).has(partition);
   }
 
   /** A plan that reads everything (write commands' rescans, tests of the crawler alone). */

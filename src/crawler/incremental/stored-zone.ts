@@ -31,7 +31,7 @@ export function rulesetStamp(ruleset: Record<string, unknown>): string | null {
 
 export interface StoredZone {
   /** The stored stamp of an entry point (rulesetStamp): null when stored as absent, undefined when not known. */
-  entrypointStamp(endpoint: EntrypointEndpoint): string | null | undefined;
+  entrypointStamp(partition: EntrypointEndpoint): string | null | undefined;
   /** A certificate pack not active, a certificate not active, or one in its renewal window. */
   certificatesDue(now: number): boolean;
   /** DNSSEC stored as pending (being turned on or off): the registrar's DS record is awaited, unlogged. */
@@ -65,8 +65,8 @@ export class StoredScan {
   zone(storedId: string): StoredZone {
     const reader = this.reader;
     return {
-      entrypointStamp(endpoint) {
-        const read = reader.zoneObject(storedId, endpoint);
+      entrypointStamp(partition) {
+        const read = reader.zoneObject(storedId, partition);
         if (!read.known) return undefined;
         const row = read.items[0];
         if (!row) return null;

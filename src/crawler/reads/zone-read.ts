@@ -73,57 +73,57 @@ export interface ReadKit {
   migratedBefore(zone: ZoneItem): boolean;
   accountType(accountId: string): string | undefined;
   /** A page/per_page list into the zone's partition: true read whole, false failed, null deferred to the repair pass. */
-  readZoneList(zone: ZoneItem, key: keyof typeof LIST_ENDPOINTS, endpoint: Partition, repair?: () => Promise<unknown>): Promise<boolean | null>;
+  readZoneList(zone: ZoneItem, key: keyof typeof LIST_ENDPOINTS, partition: Partition, repair?: () => Promise<unknown>): Promise<boolean | null>;
   /** One object into the zone's partition; `absentCode`: the API error that means "there is none". */
-  readObject(zone: ZoneItem, endpoint: Partition, path: string, query?: Record<string, string>, absentCode?: number, repair?: () => Promise<unknown>): Promise<Record<string, unknown> | null | Deferred>;
+  readObject(zone: ZoneItem, partition: Partition, path: string, query?: Record<string, string>, absentCode?: number, repair?: () => Promise<unknown>): Promise<Record<string, unknown> | null | Deferred>;
   /** A cursor-paged list into the zone's partition: its items, or null when it failed, or deferred. */
-  readCursorList(zone: ZoneItem, endpoint: Partition, path: string, perPage: number, repair?: () => Promise<unknown>): Promise<unknown[] | null | Deferred>;
-  partition(kind: PartitionKind, scopeId: string, endpoint: Partition): PartitionWriter;
+  readCursorList(zone: ZoneItem, partition: Partition, path: string, perPage: number, repair?: () => Promise<unknown>): Promise<unknown[] | null | Deferred>;
+  partition(kind: PartitionKind, scopeId: string, partition: Partition): PartitionWriter;
   deferred(err: unknown, partition: PartitionWriter | null, redo: () => Promise<unknown>): boolean;
   failed(partition: PartitionWriter, err: unknown, pages: number, items: number, name: string | null): void;
-  missing(kind: PartitionKind, scopeId: string, name: string | null, endpoint: Partition, state: string, reason: string, list?: 'missing' | 'notPermitted' | 'retired'): void;
+  missing(kind: PartitionKind, scopeId: string, name: string | null, partition: Partition, state: string, reason: string, list?: 'missing' | 'notPermitted' | 'retired'): void;
   /** Records a partition as not read, for a reason that makes it pointless (not a gap). */
-  skip(zone: ZoneItem, endpoint: Partition, why: string): void;
+  skip(zone: ZoneItem, partition: Partition, why: string): void;
   /** Records a partition as read with nothing in it, known without a call (the rulesets list shows no such phase). */
-  absent(zone: ZoneItem, endpoint: Partition, why: string): void;
+  absent(zone: ZoneItem, partition: Partition, why: string): void;
   /** The last scan that held an answer for a partition of the zone, read or carried (its id); 0 when none did. */
-  lastAnswered(zone: ZoneItem, endpoint: Partition): number;
+  lastAnswered(zone: ZoneItem, partition: Partition): number;
   /** Whether an earlier scan recorded this partition of the zone at all. */
-  hasPartition(zone: ZoneItem, endpoint: Partition): boolean;
+  hasPartition(zone: ZoneItem, partition: Partition): boolean;
   /** Carries the partition forward from the last read; false when there is nothing sound to carry. */
-  carry(zone: ZoneItem, endpoint: Partition): boolean;
+  carry(zone: ZoneItem, partition: Partition): boolean;
   /**
    * The scan whose read carry() would carry the partition from, null when it may not be carried
    * (nothing sound to carry, or tonight's rules ask of it what that scan was not asked: ReadPlan.mayCarry).
    */
-  carrySource(zone: ZoneItem, endpoint: Partition): number | null;
+  carrySource(zone: ZoneItem, partition: Partition): number | null;
   /** A read answered; given the zone's part, its credential holds that part's permission group (permissions.ts). */
-  succeeded(zone?: ZoneItem, endpoint?: Partition): void;
+  succeeded(zone?: ZoneItem, partition?: Partition): void;
   /**
    * One object of the zone's account (`path`), read once per account and scan and kept in each of
    * its zones' partition `endpoint`; `absentCode`: the API error that means "there is none".
    */
-  readAccountObject(zone: ZoneItem, accountId: string, endpoint: Partition, path: string, absentCode?: number): Promise<void>;
+  readAccountObject(zone: ZoneItem, accountId: string, partition: Partition, path: string, absentCode?: number): Promise<void>;
   /**
    * A page/per_page list of an account (`key`, its `{account_id}` filled in) into the account's own
    * partition `endpoint`: read once per account and scan, whichever of its zones asks first (the
    * others wait for that read and write nothing).
    */
-  readAccountList(accountId: string, endpoint: Partition, key: keyof typeof LIST_ENDPOINTS): Promise<void>;
+  readAccountList(accountId: string, partition: Partition, key: keyof typeof LIST_ENDPOINTS): Promise<void>;
   /** A list of an account served whole (`path`, one unpaged answer), read once per account and scan into the account's partition `endpoint`. */
-  readAccountAnswer(accountId: string, endpoint: Partition, path: string): Promise<void>;
+  readAccountAnswer(accountId: string, partition: Partition, path: string): Promise<void>;
   /**
    * Items the zone's account holds (`fetch` reads them all with the account's client), read once per
    * account and scan into the account's own partition `endpoint` (account_objects); every zone of
    * the account after the first waits for that one read and records nothing of its own.
    */
-  readAccountItems(zone: ZoneItem, accountId: string, endpoint: Partition, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number }>): Promise<void>;
+  readAccountItems(zone: ZoneItem, accountId: string, partition: Partition, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number }>): Promise<void>;
   /** A page/per_page list of the zone, with the crawl's page sizes and stop signal. */
   list(path: string, endpoint: ListEndpoint, zone: ZoneItem): PagedList<unknown>;
   /** The ids of the items of a partition of the zone this scan read (just before). */
-  itemsReadTonight(zone: ZoneItem, endpoint: Partition): string[];
+  itemsReadTonight(zone: ZoneItem, partition: Partition): string[];
   /** Set when a partition of the zone answered as retired this scan (what lives under it went with it). */
-  retired(zone: ZoneItem, endpoint: Partition): { status: number | null; message: string } | undefined;
+  retired(zone: ZoneItem, partition: Partition): { status: number | null; message: string } | undefined;
   /** The scan's DNS resolver (one per scan: each name asked once); null when the crawl was given none. */
   readonly resolver: TargetResolver | null;
   /** The zone's DNS records as this scan holds them (read tonight or carried); null when it has no sound list. */
