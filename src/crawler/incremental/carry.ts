@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../api/client.js';
-import type { ZoneReads } from '../../api/endpoints.js';
+import type { DeclaredReads } from '../../api/endpoints.js';
 import type { Partition } from '../../snapshot/tables.js';
 import type { ScanWriter } from '../../snapshot/writer.js';
 import type { PartitionBook } from '../partitions.js';
@@ -17,7 +17,7 @@ export class Carrier {
     private readonly writer: ScanWriter,
     private readonly plan: ReadPlan,
     private readonly permissions: PermissionStandings,
-    private readonly reads: ZoneReads | undefined,
+    private readonly reads: DeclaredReads | undefined,
     private readonly book: PartitionBook,
   ) {}
 

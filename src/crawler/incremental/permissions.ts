@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../api/client.js';
-import { ZONE_OBJECT_READS, type ZoneReads } from '../../api/endpoints.js';
+import { ZONE_OBJECT_READS, type DeclaredReads } from '../../api/endpoints.js';
 import { ApiAuthError, ApiError } from '../../api/errors.js';
 import type { Logger } from '../../common/logger.js';
 import { entryOf } from '../../common/map-entry.js';
@@ -78,7 +78,7 @@ export function permissionGroupOf(partition: Partition): PermissionGroup | undef
  * Whether tonight's rules ask for a zone part: an object or the settings only when a rule declares
  * them (a part no rule reads is carried as it was, whatever the token may read), the lists always.
  */
-export function askedTonight(partition: Partition, reads: ZoneReads | undefined): boolean {
+export function askedTonight(partition: Partition, reads: DeclaredReads | undefined): boolean {
   if (partition in ZONE_OBJECT_READS) return reads?.objects.includes(partition as keyof typeof ZONE_OBJECT_READS) ?? false;
   if (partition === 'zone_settings') return (reads?.settings.length ?? 0) > 0;
   return true;

@@ -1,5 +1,5 @@
 import { declaredRead, fillPath, PARTITIONS } from '../../cloudflare/reads.js';
-import type { ZoneRead } from './zone-read.js';
+import type { ReadModule } from './zone-read.js';
 
 /**
  * The account's managed-phase entry point, whose execute rules can deploy managed rules to its
@@ -9,7 +9,7 @@ import type { ZoneRead } from './zone-read.js';
  * Enterprise plan asks too when the account list did not say the account's type (an
  * account-owned token cannot list accounts, and a failed list says nothing).
  */
-export const accountEntrypoint: ZoneRead = {
+export const accountEntrypoint: ReadModule = {
   ...declaredRead('account_entrypoint'),
   // One call per account, shared by its zones: read on every scan, never carried.
   dueByDate: () => true,

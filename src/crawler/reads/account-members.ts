@@ -1,5 +1,5 @@
 import { declaredRead } from '../../cloudflare/reads.js';
-import type { ZoneRead } from './zone-read.js';
+import type { ReadModule } from './zone-read.js';
 
 /**
  * The members of the zone's account, with their roles and whether each has two-factor
@@ -10,7 +10,7 @@ import type { ZoneRead } from './zone-read.js';
  * membership endpoints: nothing says when the list can have changed, so it is read on every scan
  * (one request per 50 members of each account), never carried.
  */
-export const accountMembers: ZoneRead = {
+export const accountMembers: ReadModule = {
   ...declaredRead('account_members'),
   dueByDate: () => true,
   async run(kit, { zone }) {

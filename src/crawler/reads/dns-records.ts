@@ -1,8 +1,8 @@
 import { declaredRead } from '../../cloudflare/reads.js';
-import { DEFERRED, repairedThenHeld, type ZoneRead } from './zone-read.js';
+import { DEFERRED, repairedThenHeld, type ReadModule } from './zone-read.js';
 
 /** The zone's DNS records: changed only by writes, which the audit log records. */
-export const dnsRecords: ZoneRead = {
+export const dnsRecords: ReadModule = {
   ...declaredRead('dns_records'),
   async run(kit, facts) {
     // Deferred to the repair pass: what is resolved from the records (dns-targets.ts) waits with them.

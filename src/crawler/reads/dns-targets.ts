@@ -2,7 +2,7 @@ import { unbelievedAnswer, type DnsTargetItem } from '../../common/dns-target-an
 import { canonicalName, isAtOrUnder, recordTarget } from '../../common/dns-targets.js';
 import { declaredRead } from '../../cloudflare/reads.js';
 import { dnsRecords } from './dns-records.js';
-import type { ZoneRead } from './zone-read.js';
+import type { ReadModule } from './zone-read.js';
 
 /**
  * The names the zone's CNAME, MX, NS and SRV records point at, resolved through DNS and stored
@@ -25,7 +25,7 @@ import type { ZoneRead } from './zone-read.js';
  * the API budget, each name is asked once per scan however many zones point at it, and unchanged
  * answers are stored once across scans.
  */
-export const dnsTargets: ZoneRead = {
+export const dnsTargets: ReadModule = {
   ...declaredRead('dns_targets'),
   dueByDate: () => true,
   // What it resolves is the records': while they wait for the repair pass, it waits with them.

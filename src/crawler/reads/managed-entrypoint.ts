@@ -1,7 +1,7 @@
 import { declaredRead } from '../../cloudflare/reads.js';
 import { readEntrypoint } from './entrypoint.js';
 import { migration } from './migration.js';
-import type { ZoneFacts, ZoneRead } from './zone-read.js';
+import type { ZoneFacts, ReadModule } from './zone-read.js';
 
 /**
  * The managed-rules phase entry point of every paid zone and of any zone that has started
@@ -9,7 +9,7 @@ import type { ZoneFacts, ZoneRead } from './zone-read.js';
  * point may have been written. A Free zone that has not started migrating runs the vendor's free
  * managed ruleset, which is the vendor's to deploy.
  */
-export const managedEntrypoint: ZoneRead = {
+export const managedEntrypoint: ReadModule = {
   ...declaredRead('entrypoint'),
   decidedBy: [migration],
   async run(kit, facts) {

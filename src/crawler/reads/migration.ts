@@ -1,6 +1,6 @@
 import { declaredRead } from '../../cloudflare/reads.js';
 import { legacyWaf } from './legacy-waf.js';
-import { carriedWhole, DEFERRED, repairedThenHeld, type ZoneRead } from './zone-read.js';
+import { carriedWhole, DEFERRED, repairedThenHeld, type ReadModule } from './zone-read.js';
 
 /** What the status says is there to read: read or skipped together after it (the registry's `also`). */
 const FOLLOWERS = declaredRead('migration_status').partitions.slice(1);
@@ -11,7 +11,7 @@ const FOLLOWERS = declaredRead('migration_status').partitions.slice(1);
  * migration is irreversible, vendor docs: WAF migration), so its status is carried forward and its
  * previous WAF is never asked for again.
  */
-export const migration: ZoneRead = {
+export const migration: ReadModule = {
   ...declaredRead('migration_status'),
   async run(kit, facts) {
     const zone = facts.zone;

@@ -1,12 +1,12 @@
 import { declaredRead, fillPath, PARTITIONS, type DeclarableObject, type ReadPartition } from '../../cloudflare/reads.js';
 import { readEntrypoint } from './entrypoint.js';
-import type { ZoneRead } from './zone-read.js';
+import type { ReadModule } from './zone-read.js';
 
 /**
  * A zone's single object a rule may declare (`meta.reads`): read when tonight's rules declare it,
  * at its registry path; a phase entry point by its version in the rulesets list (readEntrypoint).
  */
-function declaredObject(partition: DeclarableObject & ReadPartition, more: Partial<ZoneRead> = {}): ZoneRead {
+function declaredObject(partition: DeclarableObject & ReadPartition, more: Partial<ReadModule> = {}): ReadModule {
   return {
     ...declaredRead(partition),
     ...more,
@@ -67,7 +67,7 @@ export const securityTxt = declaredObject('security_txt');
  * night costs less than carrying it safely would. Optional: it needs Notifications Read (or
  * Account Settings Read), which a token made for the zone reads may lack.
  */
-export const notificationPolicies: ZoneRead = {
+export const notificationPolicies: ReadModule = {
   ...declaredRead('notification_policies'),
   dueByDate: () => true,
   async run(kit, { zone }) {

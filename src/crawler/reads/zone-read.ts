@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../api/client.js';
-import type { LIST_ENDPOINTS, ListEndpoint, ZoneReads } from '../../api/endpoints.js';
+import type { LIST_ENDPOINTS, ListEndpoint, DeclaredReads } from '../../api/endpoints.js';
 import type { PagedList } from '../../api/paginate.js';
 import type { ReadDeclaration } from '../../cloudflare/reads.js';
 import type { Partition, PartitionKind } from '../../snapshot/tables.js';
@@ -51,23 +51,23 @@ export interface ZoneFacts {
   /** The API's time now (ms): what "in its renewal window" means is the vendor's clock's. */
   now: number;
   /**
-   * Reads held back while a read that decides them waits for the repair pass (ZoneRead.decidedBy),
+   * Reads held back while a read that decides them waits for the repair pass (ReadModule.decidedBy),
    * by that read, in order: its repair runs them once it has read what decides them (repairedThenHeld).
    */
-  held: Map<ZoneRead, Array<() => Promise<void>>>;
+  held: Map<ReadModule, Array<() => Promise<void>>>;
   /**
    * Reads that ran tonight unanswered (refused, failed) and so decide as on every night since their
    * last answer, by the first scan after it: the reads they decide, if made in or after that scan,
    * were decided alike and may be carried (a token refused the migration status would otherwise
    * have every zone's settings read every night).
    */
-  decidedAlike: Map<ZoneRead, number>;
+  decidedAlike: Map<ReadModule, number>;
 }
 
 /** The crawler's services a read uses. */
 export interface ReadKit {
   readonly signal: AbortSignal;
-  readonly reads: ZoneReads | undefined;
+  readonly reads: DeclaredReads | undefined;
   client(zone: ZoneItem): ApiClient;
   /** Stored ids of zones seen on the new managed rules only in an earlier scan that ended (ScanWriter.migratedZones). */
   migratedBefore(zone: ZoneItem): boolean;
@@ -137,7 +137,7 @@ export type Deferred = typeof DEFERRED;
  * A deferred read's repair: the read again, then the reads held back until it was (in the repair
  * pass nothing is deferred again, so they run on what it read, or on its failure, as a full scan would).
  */
-export async function repairedThenHeld(read: ZoneRead, kit: ReadKit, facts: ZoneFacts): Promise<void> {
+export async function repairedThenHeld(read: ReadModule, kit: ReadKit, facts: ZoneFacts): Promise<void> {
   if ((await read.run(kit, facts)) === DEFERRED) return;
   const held = facts.held.get(read) ?? [];
   facts.held.delete(read);
@@ -160,7 +160,7 @@ export function carriedWhole(kit: ReadKit, zone: ZoneItem, partitions: readonly 
 }
 
 /** A read: its declaration from the registry (declaredRead), and how it reads. */
-export interface ZoneRead extends ReadDeclaration {
+export interface ReadModule extends ReadDeclaration {
   /** For `date` reads: whether stored data asks for a read tonight although the zone did not change. */
   dueByDate?(facts: ZoneFacts): boolean;
   /**
@@ -170,7 +170,7 @@ export interface ZoneRead extends ReadDeclaration {
    * one of them runs: its last outcome (a skip, say) may have been decided on what they could not
    * read then. While one of them waits for the repair pass, this one waits with it (ZoneFacts.held).
    */
-  decidedBy?: readonly ZoneRead[];
+  decidedBy?: readonly ReadModule[];
   /** Reads, skips or carries its partitions for the zone; DEFERRED when it waits for the repair pass. */
   run(kit: ReadKit, facts: ZoneFacts): Promise<void | Deferred>;
 }
