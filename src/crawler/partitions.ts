@@ -16,7 +16,7 @@ import type { ZoneItem } from './reads/zone-read.js';
  */
 export class PartitionBook {
   /** Partitions whose read waits for the repair pass, open until then. */
-  private readonly held = new Map<string, PartitionWriter>();
+  private readonly awaitingRepair = new Map<string, PartitionWriter>();
   /** Parts answered as retired this scan, by scope id and endpoint: what lives under them went with them. */
   private readonly retiredParts = new Map<string, { status: number | null; message: string }>();
 
@@ -33,9 +33,9 @@ export class PartitionBook {
   /** The partition's writer: the one a deferred read left open, or a new one. */
   partition(kind: PartitionKind, scopeId: string, partition: Partition): PartitionWriter {
     const key = `${kind}\u0000${partKey(scopeId, partition)}`;
-    const open = this.held.get(key);
+    const open = this.awaitingRepair.get(key);
     if (open) {
-      this.held.delete(key);
+      this.awaitingRepair.delete(key);
       return open;
     }
     return this.writer.partition(kind, scopeId, partition);
@@ -49,7 +49,7 @@ export class PartitionBook {
   deferred(err: unknown, partition: PartitionWriter | null, redo: () => Promise<unknown>): boolean {
     this.credentials.stopIfFirst(err);
     if (!this.repair.defer(err, redo)) return false;
-    if (partition) this.held.set(`${partition.kind}\u0000${partKey(partition.scopeId, partition.partition)}`, partition);
+    if (partition) this.awaitingRepair.set(`${partition.kind}\u0000${partKey(partition.scopeId, partition.partition)}`, partition);
     return true;
   }
 

@@ -19,9 +19,9 @@ export async function readZoneParts(kit: ReadKit, facts: ZoneFacts): Promise<voi
     const waitingFor = deciders.find((d) => waiting.has(d));
     if (waitingFor) {
       waiting.add(read);
-      const held = facts.held.get(waitingFor) ?? [];
-      facts.held.set(waitingFor, held);
-      held.push(async () => {
+      const queued = facts.waitingOn.get(waitingFor) ?? [];
+      facts.waitingOn.set(waitingFor, queued);
+      queued.push(async () => {
         await read.run(kit, facts);
       });
       continue;

@@ -129,7 +129,7 @@ const ZONE_FIXTURES = partitionsWhere((s, p) => s.kind === 'zone' && s.fixture !
 
 /**
  * A setting value meaning the plan does not offer the setting: the API answers it with 200 and
- * `editable: false` (vendor API reference, zone settings), its value the default it is held at.
+ * `editable: false` (vendor API reference, zone settings), its value the default it is locked at.
  */
 export const NOT_OFFERED = Symbol('not offered');
 

@@ -41,8 +41,8 @@ export function loadByDataRef<T>(view: ScanView, zoneIds: string[], partitions: 
   const merged = new Map<string, T[]>();
   for (const [ref, ids] of groups) {
     for (const [zoneId, rows] of load(ids, ref)) {
-      const held = merged.get(zoneId);
-      if (held) for (const r of rows) held.push(r);
+      const earlier = merged.get(zoneId);
+      if (earlier) for (const r of rows) earlier.push(r);
       else merged.set(zoneId, rows);
     }
   }

@@ -21,7 +21,7 @@ type ZoneObjectRow = [zoneId: string, endpoint: string, id: string, raw: string]
 
 export class ZoneObjectsReader {
   /** The zone objects of the zone asked about last, by endpoint (see zoneObjects). */
-  private heldObjects: { zoneId: string; byEndpoint: Map<string, RawRow[]> } | null = null;
+  private keptObjects: { zoneId: string; byEndpoint: Map<string, RawRow[]> } | null = null;
 
   constructor(
     private readonly view: ScanView,
@@ -30,7 +30,7 @@ export class ZoneObjectsReader {
 
   /** Forgets the zone held (the read-ahead changed: what it holds is read again through it). */
   forget(): void {
-    this.heldObjects = null;
+    this.keptObjects = null;
   }
 
   /** A single-object endpoint of a zone (migration status, check, config, entry points, DNSSEC...), or the zone's settings, one row each. */
@@ -46,12 +46,12 @@ export class ZoneObjectsReader {
    * endpoint, each of which walked all the run's objects to find its endpoint in the table.
    */
   private zoneObjects(zoneId: string): Map<string, RawRow[]> {
-    if (this.heldObjects?.zoneId !== zoneId) {
+    if (this.keptObjects?.zoneId !== zoneId) {
       const weight = this.view.weightOf(...ZONE_OBJECT_PARTITIONS);
       const rows = this.view.ahead?.rows('zone_objects', zoneId, (ids) => this.runZoneObjects(ids), { weight }) ?? this.oneZoneObjects(zoneId);
-      this.heldObjects = { zoneId, byEndpoint: byZone(rows, (r) => r[1], (r): RawRow => ({ id: r[2], raw: r[3] })) };
+      this.keptObjects = { zoneId, byEndpoint: byZone(rows, (r) => r[1], (r): RawRow => ({ id: r[2], raw: r[3] })) };
     }
-    return this.heldObjects.byEndpoint;
+    return this.keptObjects.byEndpoint;
   }
 
   /** The zone objects of a zone read alone: at each data reference its partitions have, the rows of the endpoints read there. */

@@ -1,6 +1,6 @@
 import { declaredRead } from '../../cloudflare/reads.js';
 import { legacyWaf } from './legacy-waf.js';
-import { carriedWhole, DEFERRED, repairedThenHeld, type ReadModule } from './zone-read.js';
+import { carriedWhole, DEFERRED, repairedThenWaiting, type ReadModule } from './zone-read.js';
 
 /** What the status says is there to read: read or skipped together after it (the registry's `also`). */
 const FOLLOWERS = declaredRead('migration_status').partitions.slice(1);
@@ -18,7 +18,7 @@ export const migration: ReadModule = {
     const base = `/zones/${encodeURIComponent(zone.id)}/waf_migration`;
     if (!(kit.migratedBefore(zone) && kit.carry(zone, 'migration_status'))) {
       // Which reads follow depends on the status: an unreadable one defers them all to the repair pass.
-      const status = await kit.readObject(zone, 'migration_status', `${base}/status`, {}, undefined, () => repairedThenHeld(migration, kit, facts));
+      const status = await kit.readObject(zone, 'migration_status', `${base}/status`, {}, undefined, () => repairedThenWaiting(migration, kit, facts));
       if (status === DEFERRED) return DEFERRED;
       // Unanswered tonight: what follows is decided as on every scan since the status's last answer
       // (facts.migrated from the stored statuses alone, and none was stored since).

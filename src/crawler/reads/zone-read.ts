@@ -51,10 +51,10 @@ export interface ZoneFacts {
   /** The API's time now (ms): what "in its renewal window" means is the vendor's clock's. */
   now: number;
   /**
-   * Reads held back while a read that decides them waits for the repair pass (ReadModule.decidedBy),
-   * by that read, in order: its repair runs them once it has read what decides them (repairedThenHeld).
+   * Reads waiting on a read that decides them while it waits for the repair pass (ReadModule.decidedBy),
+   * by that read, in order: its repair runs them once it has read what decides them (repairedThenWaiting).
    */
-  held: Map<ReadModule, Array<() => Promise<void>>>;
+  waitingOn: Map<ReadModule, Array<() => Promise<void>>>;
   /**
    * Reads that ran tonight unanswered (refused, failed) and so decide as on every night since their
    * last answer, by the first scan after it: the reads they decide, if made in or after that scan,
@@ -134,14 +134,14 @@ export const DEFERRED = Symbol('deferred');
 export type Deferred = typeof DEFERRED;
 
 /**
- * A deferred read's repair: the read again, then the reads held back until it was (in the repair
+ * A deferred read's repair: the read again, then the reads waiting on it (in the repair
  * pass nothing is deferred again, so they run on what it read, or on its failure, as a full scan would).
  */
-export async function repairedThenHeld(read: ReadModule, kit: ReadKit, facts: ZoneFacts): Promise<void> {
+export async function repairedThenWaiting(read: ReadModule, kit: ReadKit, facts: ZoneFacts): Promise<void> {
   if ((await read.run(kit, facts)) === DEFERRED) return;
-  const held = facts.held.get(read) ?? [];
-  facts.held.delete(read);
-  for (const run of held) await run();
+  const waiting = facts.waitingOn.get(read) ?? [];
+  facts.waitingOn.delete(read);
+  for (const run of waiting) await run();
 }
 
 /**
@@ -168,7 +168,7 @@ export interface ReadModule extends ReadDeclaration {
    * managed phase, the rulesets list and the legacy `waf` switch are the zone's to read). On a
    * night that reads the zone only where due, this read runs rather than being carried whenever
    * one of them runs: its last outcome (a skip, say) may have been decided on what they could not
-   * read then. While one of them waits for the repair pass, this one waits with it (ZoneFacts.held).
+   * read then. While one of them waits for the repair pass, this one waits with it (ZoneFacts.waitingOn).
    */
   decidedBy?: readonly ReadModule[];
   /** Reads, skips or carries its partitions for the zone; DEFERRED when it waits for the repair pass. */
