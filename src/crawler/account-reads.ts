@@ -53,9 +53,9 @@ export class AccountReads {
   }
 
   /** An object of the zone's account, read once per account and scan and kept with each of its zones (see reads/account-entrypoint.ts). */
-  async object(zone: ZoneItem, accountId: string, endpoint: Partition, path: string, absentCode?: number): Promise<void> {
-    const partition = this.book.partition('zone', zone.id, endpoint);
-    const key = partKey(accountId, endpoint);
+  async object(zone: ZoneItem, accountId: string, partition: Partition, path: string, absentCode?: number): Promise<void> {
+    const writer = this.book.partition('zone', zone.id, partition);
+    const key = partKey(accountId, partition);
     const read = entryOf(this.objects, key, () =>
       this.credentials
         .clientOf(accountId)
@@ -73,12 +73,12 @@ export class AccountReads {
     );
     try {
       const result = await read;
-      if (result) partition.write([result]);
-      partition.finish({ state: 'ok', pages: 1, items: result ? 1 : 0 });
+      if (result) writer.write([result]);
+      writer.finish({ state: 'ok', pages: 1, items: result ? 1 : 0 });
       this.credentials.anyReadSucceeded = true;
     } catch (err) {
-      if (this.book.deferred(err, partition, () => this.object(zone, accountId, endpoint, path, absentCode))) return;
-      this.book.failed(partition, err, 0, 0, zone.name);
+      if (this.book.deferred(err, writer, () => this.object(zone, accountId, partition, path, absentCode))) return;
+      this.book.failed(writer, err, 0, 0, zone.name);
     }
   }
 
@@ -91,21 +91,21 @@ export class AccountReads {
   }
 
   /** An account's partition read whole by one fetch (a string: what is wrong with its answer). */
-  private async readWhole(accountId: string, endpoint: Partition, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number } | string>): Promise<void> {
-    const partition = this.book.partition('account', accountId, endpoint);
+  private async readWhole(accountId: string, partition: Partition, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number } | string>): Promise<void> {
+    const writer = this.book.partition('account', accountId, partition);
     try {
       const got = await fetch(this.credentials.clientOf(accountId), this.signal);
-      this.book.answered('account', accountId, endpoint);
+      this.book.answered('account', accountId, partition);
       if (typeof got === 'string') {
-        partition.finish({ state: 'failed', pages: 1, items: 0, message: got });
-        this.book.missing('account', accountId, null, endpoint, 'failed', got);
+        writer.finish({ state: 'failed', pages: 1, items: 0, message: got });
+        this.book.missing('account', accountId, null, partition, 'failed', got);
         return;
       }
-      partition.write(got.items);
-      partition.finish({ state: 'ok', pages: got.pages, items: got.items.length });
+      writer.write(got.items);
+      writer.finish({ state: 'ok', pages: got.pages, items: got.items.length });
     } catch (err) {
-      if (this.book.deferred(err, partition, () => this.readWhole(accountId, endpoint, fetch))) return;
-      this.book.failed(partition, err, 0, 0, null);
+      if (this.book.deferred(err, writer, () => this.readWhole(accountId, partition, fetch))) return;
+      this.book.failed(writer, err, 0, 0, null);
     }
   }
 }
