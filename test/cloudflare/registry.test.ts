@@ -30,9 +30,9 @@ describe('the registry of reads', () => {
 
   it('gives drift its resource kinds, one per entry with a drift identity, in the registry order', () => {
     const withDrift = partitionsWhere((s) => s.drift !== undefined);
-    expect(RESOURCE_KINDS.map((k) => k.endpoint)).toEqual(withDrift);
+    expect(RESOURCE_KINDS.map((k) => k.partition)).toEqual(withDrift);
     for (const k of RESOURCE_KINDS) {
-      const spec = specOf(k.endpoint);
+      const spec = specOf(k.partition);
       expect(k).toMatchObject({ type: spec.drift!.type, label: spec.drift!.label, table: spec.storage!.table, partition: spec.kind });
     }
     const types = [...RESOURCE_KINDS.map((k) => k.type), CERTIFICATE_KIND.type];
