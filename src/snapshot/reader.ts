@@ -1,3 +1,4 @@
+import type { ZoneObjectPartition } from '../cloudflare/reads.js';
 import type { Db } from './db.js';
 import type { Partition, PartitionKind } from './tables.js';
 import { ZoneReadAhead } from './read-ahead.js';
@@ -6,13 +7,13 @@ import { CoverageReader } from './coverage-reader.js';
 import type { CoverageRow, Readout } from './coverage-row.js';
 import { RowReader, type AccountRow, type FilterRow, type FirewallRuleRow, type RawRow, type ZoneRow } from './row-reader.js';
 import { DnsReader, type DnsRecordFields, type DnsRecordRow } from './dns-reader.js';
-import { ZoneObjectsReader, type ZoneObjectEndpoint } from './zone-objects-reader.js';
+import { ZoneObjectsReader } from './zone-objects-reader.js';
 
 export type { ScanRow } from './scan-view.js';
 export { toCoverage, type CoverageRow, type Readout } from './coverage-row.js';
 export type { AccountRow, FilterRow, FirewallRuleRow, RawRow, ZoneRow } from './row-reader.js';
 export type { DnsRecordFields, DnsRecordRow } from './dns-reader.js';
-export type { ZoneObjectEndpoint } from './zone-objects-reader.js';
+export type { ZoneObjectPartition };
 
 /**
  * The typed, read-only view of one scan: the only way the policy engine sees data. A partition
@@ -93,5 +94,5 @@ export class SnapshotReader {
 
   // Zone objects, one row per endpoint or setting (zone-objects-reader.ts).
   /** A single-object endpoint of a zone (migration status, check, config, entry points, DNSSEC...), or the zone's settings, one row each. */
-  zoneObject(zoneId: string, partition: ZoneObjectEndpoint): Readout<RawRow> { return this.zoneObjectsReader.zoneObject(zoneId, partition); }
+  zoneObject(zoneId: string, partition: ZoneObjectPartition): Readout<RawRow> { return this.zoneObjectsReader.zoneObject(zoneId, partition); }
 }

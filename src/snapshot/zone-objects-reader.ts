@@ -9,19 +9,16 @@ import type { ScanView } from './scan-view.js';
 
 /**
  * A zone's single-object endpoints (migration status, entry points, DNSSEC...) and its settings,
- * stored in zone_objects: read for a zone (or a run of zones) in one query and held per zone.
+ * stored in zone_objects: read for a zone (or a run of zones) in one query and kept per zone.
  */
-
-/** The zone's partitions stored in zone_objects and served to rules (the registry's, src/cloudflare/reads.ts). */
-export type ZoneObjectEndpoint = ZoneObjectPartition;
 
 /** A zone_objects row as read (after its zone_id). */
 const ZONE_OBJECT_COLUMNS = 'endpoint, item_id, raw';
 type ZoneObjectRow = [zoneId: string, endpoint: string, id: string, raw: string];
 
 export class ZoneObjectsReader {
-  /** The zone objects of the zone asked about last, by endpoint (see zoneObjects). */
-  private keptObjects: { zoneId: string; byEndpoint: Map<string, RawRow[]> } | null = null;
+  /** The zone objects of the zone asked about last, by partition (see zoneObjects). */
+  private keptObjects: { zoneId: string; byPartition: Map<string, RawRow[]> } | null = null;
 
   constructor(
     private readonly view: ScanView,
@@ -34,7 +31,7 @@ export class ZoneObjectsReader {
   }
 
   /** A single-object endpoint of a zone (migration status, check, config, entry points, DNSSEC...), or the zone's settings, one row each. */
-  zoneObject(zoneId: string, partition: ZoneObjectEndpoint): Readout<RawRow> {
+  zoneObject(zoneId: string, partition: ZoneObjectPartition): Readout<RawRow> {
     // A copy: the rows are held for the zone's other questions, and a caller may sort what it gets.
     return this.coverage.readout('zone', zoneId, partition, () => this.zoneObjects(zoneId).get(partition)?.slice() ?? []);
   }
@@ -49,9 +46,9 @@ export class ZoneObjectsReader {
     if (this.keptObjects?.zoneId !== zoneId) {
       const weight = this.view.weightOf(...ZONE_OBJECT_PARTITIONS);
       const rows = this.view.ahead?.rows('zone_objects', zoneId, (ids) => this.runZoneObjects(ids), { weight }) ?? this.oneZoneObjects(zoneId);
-      this.keptObjects = { zoneId, byEndpoint: byZone(rows, (r) => r[1], (r): RawRow => ({ id: r[2], raw: r[3] })) };
+      this.keptObjects = { zoneId, byPartition: byZone(rows, (r) => r[1], (r): RawRow => ({ id: r[2], raw: r[3] })) };
     }
-    return this.keptObjects.byEndpoint;
+    return this.keptObjects.byPartition;
   }
 
   /** The zone objects of a zone read alone: at each data reference its partitions have, the rows of the endpoints read there. */

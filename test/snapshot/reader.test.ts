@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { snapshotOf, type FixtureZone, type Item } from '../../src/rules-api/fixture.js';
 import type { Db } from '../../src/snapshot/db.js';
 import { compareBinary, inBinaryOrder } from '../../src/snapshot/json-rows.js';
-import { toCoverage, type DnsRecordFields, type Readout, type SnapshotReader, type ZoneObjectEndpoint } from '../../src/snapshot/reader.js';
+import { toCoverage, type DnsRecordFields, type Readout, type SnapshotReader, type ZoneObjectPartition } from '../../src/snapshot/reader.js';
 import { scanRef } from '../../src/snapshot/scan-ref.js';
 
 /**
@@ -185,7 +185,7 @@ describe('DNS records read as JSON', () => {
 });
 
 describe('zone objects', () => {
-  const ENDPOINTS: ZoneObjectEndpoint[] = ['migration_status', 'migration_check', 'migration_config', 'entrypoint', 'zone_settings', 'dnssec', 'universal_ssl', 'custom_entrypoint'];
+  const ENDPOINTS: ZoneObjectPartition[] = ['migration_status', 'migration_check', 'migration_config', 'entrypoint', 'zone_settings', 'dnssec', 'universal_ssl', 'custom_entrypoint'];
   const full = (name: string, n: number): FixtureZone => ({
     name,
     migrationStatus: { migration_state: 'start', n },

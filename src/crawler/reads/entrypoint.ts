@@ -1,6 +1,6 @@
 import { fillPath, PARTITIONS } from '../../cloudflare/reads.js';
 import type { Partition } from '../../snapshot/tables.js';
-import type { EntrypointEndpoint } from '../incremental/stored-zone.js';
+import type { EntrypointPartition } from '../incremental/stored-zone.js';
 import type { ReadKit, ZoneFacts } from './zone-read.js';
 
 /**
@@ -9,7 +9,7 @@ import type { ReadKit, ZoneFacts } from './zone-read.js';
  * (rulesetStamp), the stored one is carried forward. Without a list tonight (it failed, or the zone was not read in full) the
  * entry point is asked for, 10003 meaning none.
  */
-export async function readEntrypoint(kit: ReadKit, facts: ZoneFacts, partition: Partition & EntrypointEndpoint): Promise<void> {
+export async function readEntrypoint(kit: ReadKit, facts: ZoneFacts, partition: Partition & EntrypointPartition): Promise<void> {
   const zone = facts.zone;
   const { api, paging } = PARTITIONS[partition];
   // The phase is the path's: .../rulesets/phases/<phase>/entrypoint.
