@@ -58,7 +58,7 @@ interface Bucket {
   rule: string;
   /** The next key's offset within the bucket. */
   next: number;
-  /** The bucket's findings while the audit's are held in memory (their column values, in listing order). */
+  /** The bucket's findings while the audit's are in memory (their column values, in listing order). */
   inMemory: unknown[][];
 }
 
@@ -97,7 +97,7 @@ export function values(auditId: number, f: Finding): unknown[] {
  * other audits: see audit-identity.ts), its findings in listing order (worst first) so that
  * reading them back needs no sort.
  *
- * Findings are held in memory, or past MAX_AUDIT_CHARS_IN_MEMORY staged in a temporary table, while the
+ * Findings are kept in memory, or past MAX_AUDIT_CHARS_IN_MEMORY staged in a temporary table, while the
  * rules run, which takes no lock on the database, and written into place in one short write
  * transaction by finish(): an audit of 10,000 zones takes seconds, and a scan writing the same
  * file meanwhile must not wait for it. An audit with few findings holds them and writes them once;
@@ -116,12 +116,12 @@ export class AuditRecorder implements FindingSink {
   /** Moves a spilled unit's findings of one bucket into the stage, sorted. */
   private readonly place: Statement;
   private readonly buckets = new Map<string, Bucket>();
-  /** The unit's findings while held, each with its bucket. */
+  /** The unit's findings until it stands, each with its bucket. */
   private unit: Array<{ bucket: Bucket; finding: Finding }> = [];
   /** Buckets of the unit's findings moved to temp.audit_spill. */
   private spilled = new Set<Bucket>();
   /**
-   * Whether the audit's findings are held in memory (a few, written straight into place by
+   * Whether the audit's findings are in memory (a few, written straight into place by
    * finish()) rather than staged in a temporary table (hundreds of thousands).
    */
   private inMemory = true;
@@ -377,7 +377,7 @@ export function materialize(db: Db, auditId: number): void {
 const listingOrder = (a: Bucket, b: Bucket): number => a.status - b.status || a.severity - b.severity || byText(a.rule, b.rule);
 
 /**
- * Stores an audit held in memory (see recordAudit for one streamed as it runs). Its findings
+ * Stores an audit kept in memory (see recordAudit for one streamed as it runs). Its findings
  * include the passes (runAudit keeps them), from which its passes per zone and account are counted.
  */
 export function saveAudit(db: Db, result: AuditResult, evaluatedAt = new Date(), identity?: AuditIdentity): StoredAs {

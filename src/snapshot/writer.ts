@@ -298,7 +298,7 @@ export class ScanWriter {
       if (status === 'aborted' && this.db.inTransaction) this.db.exec('ROLLBACK');
       this.markRetryingOnFullDisk(mark);
     } catch (err) {
-      // Marking a failed scan aborted can still fail (no reserve could be held, another failure):
+      // Marking a failed scan aborted can still fail (no reserve could be made, another failure):
       // the row stays `running` with no live writer behind it, and the next start or open marks it aborted.
       if (status !== 'aborted') throw err;
     } finally {

@@ -25,21 +25,21 @@ export class ZoneObjectsReader {
     private readonly coverage: CoverageReader,
   ) {}
 
-  /** Forgets the zone held (the read-ahead changed: what it holds is read again through it). */
+  /** Forgets the zone kept (the read-ahead changed: what it holds is read again through it). */
   forget(): void {
     this.keptObjects = null;
   }
 
   /** A single-object endpoint of a zone (migration status, check, config, entry points, DNSSEC...), or the zone's settings, one row each. */
   zoneObject(zoneId: string, partition: ZoneObjectPartition): Readout<RawRow> {
-    // A copy: the rows are held for the zone's other questions, and a caller may sort what it gets.
+    // A copy: the rows are kept for the zone's other questions, and a caller may sort what it gets.
     return this.coverage.readout('zone', zoneId, partition, () => this.zoneObjects(zoneId).get(partition)?.slice() ?? []);
   }
 
   /**
    * Every zone object of a zone, by endpoint, in item_id order. A zone has a dozen (one per
    * endpoint, one per setting) and the rules ask for each: read in one query (for a run of zones
-   * when read ahead) and held until another zone is asked about, rather than one query an
+   * when read ahead) and kept until another zone is asked about, rather than one query an
    * endpoint, each of which walked all the run's objects to find its endpoint in the table.
    */
   private zoneObjects(zoneId: string): Map<string, RawRow[]> {

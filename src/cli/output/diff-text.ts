@@ -72,6 +72,6 @@ function changeLines(c: ResourceChange): string[] {
 
 function unreadLine(u: UnreadPartition): string {
   const where = u.zone ? ` of ${u.zone.name ?? u.zone.id}` : '';
-  const held = u.resources.length ? `; ${u.resources.length} ${label(u.type)}(s) not compared: ${shorten(u.resources.map((r) => r.name ?? r.id).join(', '), 160)}` : '';
-  return `${label(u.type)}s${where}: ${u.reason}${held}`;
+  const notCompared = u.resources.length ? `; ${u.resources.length} ${label(u.type)}(s) not compared: ${shorten(u.resources.map((r) => r.name ?? r.id).join(', '), 160)}` : '';
+  return `${label(u.type)}s${where}: ${u.reason}${notCompared}`;
 }

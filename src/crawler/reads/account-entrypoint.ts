@@ -1,4 +1,4 @@
-import { declaredRead, fillPath, PARTITIONS } from '../../cloudflare/reads.js';
+import { readDeclarationOf, fillPath, PARTITIONS } from '../../cloudflare/reads.js';
 import type { ReadModule } from './zone-read.js';
 
 /**
@@ -10,7 +10,7 @@ import type { ReadModule } from './zone-read.js';
  * account-owned token cannot list accounts, and a failed list says nothing).
  */
 export const accountEntrypoint: ReadModule = {
-  ...declaredRead('account_entrypoint'),
+  ...readDeclarationOf('account_entrypoint'),
   // One call per account, shared by its zones: read on every scan, never carried.
   dueByDate: () => true,
   async run(kit, { zone }) {

@@ -1,4 +1,4 @@
-import { declaredRead } from '../../cloudflare/reads.js';
+import { readDeclarationOf } from '../../cloudflare/reads.js';
 import type { ReadModule } from './zone-read.js';
 
 /**
@@ -11,7 +11,7 @@ import type { ReadModule } from './zone-read.js';
  * (one request per 50 members of each account), never carried.
  */
 export const accountMembers: ReadModule = {
-  ...declaredRead('account_members'),
+  ...readDeclarationOf('account_members'),
   dueByDate: () => true,
   async run(kit, { zone }) {
     if (!kit.reads?.accounts?.includes('account_members')) return;

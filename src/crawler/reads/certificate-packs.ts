@@ -1,4 +1,4 @@
-import { declaredRead } from '../../cloudflare/reads.js';
+import { readDeclarationOf } from '../../cloudflare/reads.js';
 import type { ReadModule } from './zone-read.js';
 
 /**
@@ -7,7 +7,7 @@ import type { ReadModule } from './zone-read.js';
  * every night until that settles.
  */
 export const certificatePacks: ReadModule = {
-  ...declaredRead('certificate_packs'),
+  ...readDeclarationOf('certificate_packs'),
   dueByDate: ({ stored, now }) => stored === null || stored.certificatesDue(now),
   run: async (kit, { zone }) => void (await kit.readZoneList(zone, 'certificatePacks', 'certificate_packs')),
 };

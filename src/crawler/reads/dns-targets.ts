@@ -1,6 +1,6 @@
 import { unbelievedAnswer, type DnsTargetItem } from '../../common/dns-target-answer.js';
 import { canonicalName, isAtOrUnder, recordTarget } from '../../common/dns-targets.js';
-import { declaredRead } from '../../cloudflare/reads.js';
+import { readDeclarationOf } from '../../cloudflare/reads.js';
 import { dnsRecords } from './dns-records.js';
 import type { ReadModule } from './zone-read.js';
 
@@ -26,7 +26,7 @@ import type { ReadModule } from './zone-read.js';
  * answers are stored once across scans.
  */
 export const dnsTargets: ReadModule = {
-  ...declaredRead('dns_targets'),
+  ...readDeclarationOf('dns_targets'),
   dueByDate: () => true,
   // What it resolves is the records': while they wait for the repair pass, it waits with them.
   decidedBy: [dnsRecords],

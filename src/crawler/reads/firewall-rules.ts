@@ -1,4 +1,4 @@
-import { declaredRead } from '../../cloudflare/reads.js';
+import { readDeclarationOf } from '../../cloudflare/reads.js';
 import type { ReadModule } from './zone-read.js';
 
 /**
@@ -7,11 +7,11 @@ import type { ReadModule } from './zone-read.js';
  * counted against the rule quota once, as custom rules (see firewall-rule-quota).
  */
 export const firewallRules: ReadModule = {
-  ...declaredRead('firewall_rules'),
+  ...readDeclarationOf('firewall_rules'),
   run: async (kit, { zone }) => void (await kit.readZoneList(zone, 'firewallRules', 'firewall_rules')),
 };
 
 export const filters: ReadModule = {
-  ...declaredRead('filters'),
+  ...readDeclarationOf('filters'),
   run: async (kit, { zone }) => void (await kit.readZoneList(zone, 'filters', 'filters')),
 };

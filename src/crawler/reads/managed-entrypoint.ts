@@ -1,4 +1,4 @@
-import { declaredRead } from '../../cloudflare/reads.js';
+import { readDeclarationOf } from '../../cloudflare/reads.js';
 import { readEntrypoint } from './entrypoint.js';
 import { migration } from './migration.js';
 import type { ZoneFacts, ReadModule } from './zone-read.js';
@@ -10,7 +10,7 @@ import type { ZoneFacts, ReadModule } from './zone-read.js';
  * managed ruleset, which is the vendor's to deploy.
  */
 export const managedEntrypoint: ReadModule = {
-  ...declaredRead('entrypoint'),
+  ...readDeclarationOf('entrypoint'),
   decidedBy: [migration],
   async run(kit, facts) {
     if (hasManagedPhase(facts)) return readEntrypoint(kit, facts, 'entrypoint');

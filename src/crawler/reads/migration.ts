@@ -1,9 +1,9 @@
-import { declaredRead } from '../../cloudflare/reads.js';
+import { readDeclarationOf } from '../../cloudflare/reads.js';
 import { legacyWaf } from './legacy-waf.js';
 import { carriedWhole, DEFERRED, repairedThenWaiting, type ReadModule } from './zone-read.js';
 
 /** What the status says is there to read: read or skipped together after it (the registry's `also`). */
-const FOLLOWERS = declaredRead('migration_status').partitions.slice(1);
+const FOLLOWERS = readDeclarationOf('migration_status').partitions.slice(1);
 
 /**
  * The previous-WAF migration: its status, and what the status says is there to read. A zone stored
@@ -12,7 +12,7 @@ const FOLLOWERS = declaredRead('migration_status').partitions.slice(1);
  * previous WAF is never asked for again.
  */
 export const migration: ReadModule = {
-  ...declaredRead('migration_status'),
+  ...readDeclarationOf('migration_status'),
   async run(kit, facts) {
     const zone = facts.zone;
     const base = `/zones/${encodeURIComponent(zone.id)}/waf_migration`;

@@ -1,4 +1,4 @@
-import { declaredRead, fillPath, PARTITIONS, partitionsWhere, type DeclarableObject } from '../../cloudflare/reads.js';
+import { readDeclarationOf, fillPath, PARTITIONS, partitionsWhere, type DeclarableObject } from '../../cloudflare/reads.js';
 import { hasManagedPhase } from './managed-entrypoint.js';
 import { migration } from './migration.js';
 import { DEFERRED, type ReadModule } from './zone-read.js';
@@ -15,7 +15,7 @@ export const DECLARED_ENTRYPOINTS = partitionsWhere((s) => s.rules === 'object' 
  * managed phase is the zone's to read); the entry point reads after it use what it says.
  */
 export const rulesetsList: ReadModule = {
-  ...declaredRead('rulesets'),
+  ...readDeclarationOf('rulesets'),
   // Whether it is read at all depends on the migration's state (hasManagedPhase).
   decidedBy: [migration],
   async run(kit, facts) {

@@ -1,4 +1,4 @@
-import { declaredRead, fillPath, PARTITIONS } from '../../cloudflare/reads.js';
+import { readDeclarationOf, fillPath, PARTITIONS } from '../../cloudflare/reads.js';
 import type { ApiClient } from '../../api/client.js';
 import type { ReadModule } from './zone-read.js';
 
@@ -17,7 +17,7 @@ import type { ReadModule } from './zone-read.js';
  * account's zones.
  */
 export const securityInsights: ReadModule = {
-  ...declaredRead('security_insights'),
+  ...readDeclarationOf('security_insights'),
   dueByDate: () => true,
   async run(kit, { zone }) {
     const accountId = zone.account?.id;

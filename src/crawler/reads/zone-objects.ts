@@ -1,4 +1,4 @@
-import { declaredRead, fillPath, PARTITIONS, type DeclarableObject, type ReadPartition } from '../../cloudflare/reads.js';
+import { readDeclarationOf, fillPath, PARTITIONS, type DeclarableObject, type ReadPartition } from '../../cloudflare/reads.js';
 import { readEntrypoint } from './entrypoint.js';
 import type { ReadModule } from './zone-read.js';
 
@@ -8,7 +8,7 @@ import type { ReadModule } from './zone-read.js';
  */
 function declaredObject(partition: DeclarableObject & ReadPartition, more: Partial<ReadModule> = {}): ReadModule {
   return {
-    ...declaredRead(partition),
+    ...readDeclarationOf(partition),
     ...more,
     async run(kit, facts) {
       if (!kit.reads?.objects.includes(partition)) return;
@@ -68,7 +68,7 @@ export const securityTxt = declaredObject('security_txt');
  * Account Settings Read), which a token made for the zone reads may lack.
  */
 export const notificationPolicies: ReadModule = {
-  ...declaredRead('notification_policies'),
+  ...readDeclarationOf('notification_policies'),
   dueByDate: () => true,
   async run(kit, { zone }) {
     const accountId = zone.account?.id;

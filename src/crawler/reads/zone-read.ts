@@ -10,7 +10,7 @@ import type { TargetResolver } from '../resolve/resolver.js';
 
 /**
  * What a zone read is: one small module per read, its declaration (name, endpoint, scope,
- * partitions, refresh, optional) taken from the registry (src/cloudflare/reads.ts, declaredRead),
+ * partitions, refresh, optional) taken from the registry (src/cloudflare/reads.ts, readDeclarationOf),
  * saying what decides whether it is read tonight and doing the read through the crawler's kit
  * (which keeps the order, the concurrency, the repair pass and the record of what was read).
  * Adding a read: docs/development.md, "Adding a read"; docs/scanning.md lists the reads as
@@ -159,7 +159,7 @@ export function carriedWhole(kit: ReadKit, zone: ZoneItem, partitions: readonly 
   return true;
 }
 
-/** A read: its declaration from the registry (declaredRead), and how it reads. */
+/** A read: its declaration from the registry (readDeclarationOf), and how it reads. */
 export interface ReadModule extends ReadDeclaration {
   /** For `date` reads: whether stored data asks for a read tonight although the zone did not change. */
   dueByDate?(facts: ZoneFacts): boolean;
