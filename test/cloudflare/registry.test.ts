@@ -33,7 +33,7 @@ describe('the registry of reads', () => {
     expect(RESOURCE_KINDS.map((k) => k.partition)).toEqual(withDrift);
     for (const k of RESOURCE_KINDS) {
       const spec = specOf(k.partition);
-      expect(k).toMatchObject({ type: spec.drift!.type, label: spec.drift!.label, table: spec.storage!.table, partition: spec.kind });
+      expect(k).toMatchObject({ type: spec.drift!.type, label: spec.drift!.label, table: spec.storage!.table, scope: spec.kind });
     }
     const types = [...RESOURCE_KINDS.map((k) => k.type), CERTIFICATE_KIND.type];
     expect(new Set(types).size).toBe(types.length);
