@@ -65,7 +65,7 @@ const apiOf = <P extends Partition>(partitions: readonly P[]) => Object.fromEntr
 
 /**
  * The per-zone single objects a rule may declare it reads, besides the settings, with their API
- * paths (the registry's `rules: 'object'`), in the order ZoneReads and the scan summary's
+ * paths (the registry's `rules: 'object'`), in the order DeclaredReads and the scan summary's
  * `declaredReads` list them: the registry's, but for the rate limiting entry point, listed after
  * origin pulls since it was added (the registry keeps drift's order, with the other entry points).
  */
@@ -95,16 +95,16 @@ export type AccountRead = DeclarableAccountRead;
 export const DECLARABLE_READS = partitionsWhere((s) => s.rules !== undefined) as Array<DeclarableObject | ResolvedRead | AccountRead>;
 
 /** What a rule declares it needs read beyond the zone's lists: `setting:<id>`, an object of ZONE_OBJECT_READS, one of RESOLVED_READS, or an account read (ACCOUNT_READS). */
-export type ZoneRead = `setting:${ZoneSetting}` | keyof typeof ZONE_OBJECT_READS | ResolvedRead | AccountRead;
+export type DeclaredRead = `setting:${ZoneSetting}` | keyof typeof ZONE_OBJECT_READS | ResolvedRead | AccountRead;
 
-export function isZoneRead(value: unknown): value is ZoneRead {
+export function isDeclaredRead(value: unknown): value is DeclaredRead {
   if (typeof value !== 'string') return false;
   if (value.startsWith('setting:')) return (ZONE_SETTINGS as readonly string[]).includes(value.slice(8));
   return (DECLARABLE_READS as readonly string[]).includes(value);
 }
 
 /** The extra reads of a scan: the union of what the rules declare, settings in table order. */
-export interface ZoneReads {
+export interface DeclaredReads {
   settings: readonly ZoneSetting[];
   objects: ReadonlyArray<keyof typeof ZONE_OBJECT_READS>;
   /** What the scan works out without the API (no calls); none when absent. */
@@ -113,7 +113,7 @@ export interface ZoneReads {
   accounts?: readonly AccountRead[];
 }
 
-export function zoneReadsOf(declared: Iterable<readonly ZoneRead[] | undefined>): ZoneReads {
+export function declaredReadsOf(declared: Iterable<readonly DeclaredRead[] | undefined>): DeclaredReads {
   const all = new Set<string>();
   for (const reads of declared) for (const r of reads ?? []) all.add(r);
   return {
@@ -125,6 +125,6 @@ export function zoneReadsOf(declared: Iterable<readonly ZoneRead[] | undefined>)
 }
 
 /** The calls a scan adds per zone for these reads (at most; the legacy `waf` switch is skipped where it cannot exist); account reads are per account, not counted here. */
-export function callsPerZone(reads: ZoneReads): number {
+export function callsPerZone(reads: DeclaredReads): number {
   return reads.settings.length + reads.objects.length;
 }

@@ -101,20 +101,20 @@ export class Pacer {
   /** Waits until a request may start; the ticket's release must be called when its answer arrives. */
   async acquire(signal?: AbortSignal): Promise<Ticket> {
     if (signal?.aborted) throw signal.reason;
-    let held = false;
+    let waitingOnBudget = false;
     try {
       for (;;) {
         const now = this.now();
         const { delay, budget } = this.delay(now);
         if (delay <= 0) break;
-        if (budget !== held) {
+        if (budget !== waitingOnBudget) {
           this.heldBack += budget ? 1 : -1;
-          held = budget;
+          waitingOnBudget = budget;
         }
         await this.wait(delay, signal);
       }
     } finally {
-      if (held) this.heldBack--;
+      if (waitingOnBudget) this.heldBack--;
     }
     const startedAt = this.now();
     this.lastStart = startedAt;

@@ -25,8 +25,8 @@ export interface RecordOptions {
    * `audit`, judged with these rules and waivers.
    */
   identity?: AuditIdentity;
-  /** The most text of findings held in memory before they are staged in SQLite (default AuditRecorder's; tests lower it). */
-  heldChars?: number;
+  /** The most text of findings kept in memory before they are staged in SQLite (default AuditRecorder's; tests lower it). */
+  inMemoryChars?: number;
 }
 
 /** An audit held in memory, every finding sorted worst first: for tests and --passes. */
@@ -52,14 +52,14 @@ export function recordAudit(db: Db, reader: SnapshotReader, rules: readonly Acti
   const o = options instanceof Date ? { evaluatedAt: options } : options;
   const restore = smallPageCache(db);
   try {
-    return record(db, reader, rules, waivers, o.evaluatedAt ?? new Date(), o.identity ?? { judgement: judgementOf(rules, waivers, null), madeBy: 'audit' }, o.heldChars);
+    return record(db, reader, rules, waivers, o.evaluatedAt ?? new Date(), o.identity ?? { judgement: judgementOf(rules, waivers, null), madeBy: 'audit' }, o.inMemoryChars);
   } finally {
     restore();
   }
 }
 
-function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[], evaluatedAt: Date, identity: AuditIdentity, heldChars?: number): AuditResult {
-  const recorder = new AuditRecorder(db, reader.scan.id, heldChars);
+function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[], evaluatedAt: Date, identity: AuditIdentity, inMemoryChars?: number): AuditResult {
+  const recorder = new AuditRecorder(db, reader.scan.id, inMemoryChars);
   const set = new WaiverSet(waivers, new Date(reader.scan.startedAt));
   const counter = new FindingCounter(rules.filter((r) => r.enabled).map((r) => r.rule.meta.id));
   const sink = new RecordingSink(recorder, set, counter);
@@ -72,11 +72,11 @@ function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], wa
 
 /**
  * Waivers applied and findings counted on their way to the recorder. The counts and the waivers'
- * matches of a unit (one rule on one zone) are held until it stands, like its findings.
+ * matches of a unit (one rule on one zone) are pending until it stands, like its findings.
  */
 class RecordingSink implements FindingSink {
   /** The unit's findings as the counter sees them: one of each kind, and how many. */
-  private readonly held = new Map<string, { finding: Finding; n: number }>();
+  private readonly pending = new Map<string, { finding: Finding; n: number }>();
   private matched: number[] = [];
   /** Per zone, passes by rule: for views of some zones (audit-view.ts). */
   readonly zonePasses = new Map<string, Record<string, number>>();
@@ -102,23 +102,23 @@ class RecordingSink implements FindingSink {
   add(f: Finding): void {
     const applied = this.waivers.apply(f, this.matched);
     const kind = `${applied.status}\u0000${applied.severity}\u0000${applied.rule}\u0000${applied.zone?.id ?? ''}`;
-    const held = this.held.get(kind);
-    if (held) held.n++;
-    else this.held.set(kind, { finding: applied, n: 1 });
+    const seen = this.pending.get(kind);
+    if (seen) seen.n++;
+    else this.pending.set(kind, { finding: applied, n: 1 });
     this.recorder.add(applied);
   }
 
   commit(): void {
     this.recorder.commit();
-    for (const { finding, n } of this.held.values()) this.counter.add(finding, n);
+    for (const { finding, n } of this.pending.values()) this.counter.add(finding, n);
     this.waivers.confirm(this.matched);
-    this.held.clear();
+    this.pending.clear();
     this.matched = [];
   }
 
   rollback(): void {
     this.recorder.rollback();
-    this.held.clear();
+    this.pending.clear();
     this.matched = [];
   }
 }

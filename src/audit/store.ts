@@ -42,13 +42,13 @@ const PLACEHOLDERS = COLUMNS.split(',')
 
 /** Staging keys: a bucket's findings take the keys from bucket * SPAN on, in listing order. */
 const SPAN = 2 ** 32;
-/** A unit with more findings than this is sorted by SQLite rather than held (one rule on one huge zone). */
-const HELD_UNIT = 2_000;
+/** A unit with more findings than this is sorted by SQLite rather than in memory (one rule on one huge zone). */
+const MAX_UNIT_IN_MEMORY = 2_000;
 /**
- * Findings held in memory until the audit is stored, at most (their text, in UTF-16 units: a
+ * Findings kept in memory until the audit is stored, at most (their text, in UTF-16 units: a
  * night's 16,000 findings of 10,000 zones hold about 10 MB). Past it they are staged in SQLite.
  */
-const HELD_AUDIT_CHARS = 24_000_000;
+const MAX_AUDIT_CHARS_IN_MEMORY = 24_000_000;
 
 /** The findings of one status, severity and rule: the listing keeps them together, by zone and resource. */
 interface Bucket {
@@ -58,8 +58,8 @@ interface Bucket {
   rule: string;
   /** The next key's offset within the bucket. */
   next: number;
-  /** The bucket's findings while the audit's are held in memory (their column values, in listing order). */
-  held: unknown[][];
+  /** The bucket's findings while the audit's are in memory (their column values, in listing order). */
+  inMemory: unknown[][];
 }
 
 /** Zone name and id, then resource: how the findings of one bucket are listed (compareFindings). */
@@ -97,7 +97,7 @@ export function values(auditId: number, f: Finding): unknown[] {
  * other audits: see audit-identity.ts), its findings in listing order (worst first) so that
  * reading them back needs no sort.
  *
- * Findings are held in memory, or past HELD_AUDIT_CHARS staged in a temporary table, while the
+ * Findings are kept in memory, or past MAX_AUDIT_CHARS_IN_MEMORY staged in a temporary table, while the
  * rules run, which takes no lock on the database, and written into place in one short write
  * transaction by finish(): an audit of 10,000 zones takes seconds, and a scan writing the same
  * file meanwhile must not wait for it. An audit with few findings holds them and writes them once;
@@ -116,21 +116,21 @@ export class AuditRecorder implements FindingSink {
   /** Moves a spilled unit's findings of one bucket into the stage, sorted. */
   private readonly place: Statement;
   private readonly buckets = new Map<string, Bucket>();
-  /** The unit's findings while held, each with its bucket. */
+  /** The unit's findings until it stands, each with its bucket. */
   private unit: Array<{ bucket: Bucket; finding: Finding }> = [];
   /** Buckets of the unit's findings moved to temp.audit_spill. */
   private spilled = new Set<Bucket>();
   /**
-   * Whether the audit's findings are held in memory (a few, written straight into place by
+   * Whether the audit's findings are in memory (a few, written straight into place by
    * finish()) rather than staged in a temporary table (hundreds of thousands).
    */
-  private holding = true;
-  private heldChars = 0;
+  private inMemory = true;
+  private inMemoryChars = 0;
 
   constructor(
     private readonly db: Db,
     private readonly scanId: number,
-    private readonly heldLimit = HELD_AUDIT_CHARS,
+    private readonly inMemoryLimit = MAX_AUDIT_CHARS_IN_MEMORY,
   ) {
     db.exec(`CREATE TEMP TABLE IF NOT EXISTS audit_stage (k INTEGER PRIMARY KEY, ${COLUMNS})`);
     db.exec(`CREATE TEMP TABLE IF NOT EXISTS audit_spill (b INTEGER NOT NULL, ${COLUMNS})`);
@@ -152,7 +152,7 @@ export class AuditRecorder implements FindingSink {
     let bucket = this.buckets.get(name);
     if (!bucket) {
       // Positions in the listing order (compareFindings): status, then severity, worst first.
-      bucket = { id: this.buckets.size, status: STATUS_ORDER[f.status], severity: -severityRank(f.severity), rule: f.rule, next: 0, held: [] };
+      bucket = { id: this.buckets.size, status: STATUS_ORDER[f.status], severity: -severityRank(f.severity), rule: f.rule, next: 0, inMemory: [] };
       this.buckets.set(name, bucket);
     }
     return bucket;
@@ -162,11 +162,11 @@ export class AuditRecorder implements FindingSink {
   add(f: Finding): void {
     if (f.status === 'pass') return;
     this.unit.push({ bucket: this.bucketOf(f), finding: f });
-    if (this.unit.length > HELD_UNIT) this.spillUnit();
+    if (this.unit.length > MAX_UNIT_IN_MEMORY) this.spillUnit();
   }
 
   private spillUnit(): void {
-    this.stopHolding();
+    this.moveToStage();
     for (const { bucket, finding } of this.unit) {
       this.spill.run(bucket.id, ...values(STAGED, finding));
       this.spilled.add(bucket);
@@ -180,26 +180,26 @@ export class AuditRecorder implements FindingSink {
     if (this.unit.length === 0) return;
     // Stable: findings on one resource keep the order the rule gave them.
     this.unit.sort((a, b) => byZoneAndResource(a.finding, b.finding));
-    if (this.holding) {
+    if (this.inMemory) {
       for (const { bucket, finding } of this.unit) {
         const row = values(STAGED, finding);
-        bucket.held.push(row);
-        this.heldChars += finding.message.length + (row[15] as string).length + 200;
+        bucket.inMemory.push(row);
+        this.inMemoryChars += finding.message.length + (row[15] as string).length + 200;
       }
-      if (this.heldChars > this.heldLimit) this.stopHolding();
+      if (this.inMemoryChars > this.inMemoryLimit) this.moveToStage();
     } else for (const { bucket, finding } of this.unit) this.stage.run(bucket.id * SPAN + bucket.next++, ...values(STAGED, finding));
     this.unit = [];
   }
 
-  /** Moves the findings held so far into the stage: the audit has too many to hold. */
-  private stopHolding(): void {
-    if (!this.holding) return;
-    this.holding = false;
+  /** Moves the findings kept in memory so far into the stage: the audit has too many to hold. */
+  private moveToStage(): void {
+    if (!this.inMemory) return;
+    this.inMemory = false;
     for (const bucket of this.buckets.values()) {
-      for (const row of bucket.held) this.stage.run(bucket.id * SPAN + bucket.next++, ...row);
-      bucket.held = [];
+      for (const row of bucket.inMemory) this.stage.run(bucket.id * SPAN + bucket.next++, ...row);
+      bucket.inMemory = [];
     }
-    this.heldChars = 0;
+    this.inMemoryChars = 0;
   }
 
   private commitSpilled(): void {
@@ -261,16 +261,16 @@ export class AuditRecorder implements FindingSink {
           const last = this.db.prepare('SELECT max(pk) FROM findings').pluck().get() as number | null;
           const inOrder = [...this.buckets.values()].sort(listingOrder);
           let stored = 0;
-          if (!this.holding) stored = this.copyStaged(auditId, inOrder);
+          if (!this.inMemory) stored = this.copyStaged(auditId, inOrder);
           else {
             const insert = this.db.prepare(`INSERT INTO main.findings (${COLUMNS}) VALUES (${PLACEHOLDERS})`);
             for (const b of inOrder) {
-              for (const row of b.held) {
+              for (const row of b.inMemory) {
                 row[0] = auditId;
                 insert.run(...row);
               }
-              stored += b.held.length;
-              b.held = [];
+              stored += b.inMemory.length;
+              b.inMemory = [];
             }
           }
           // New rows take the keys after the largest (INTEGER PRIMARY KEY), so this audit's are one run, in listing order.
@@ -377,7 +377,7 @@ export function materialize(db: Db, auditId: number): void {
 const listingOrder = (a: Bucket, b: Bucket): number => a.status - b.status || a.severity - b.severity || byText(a.rule, b.rule);
 
 /**
- * Stores an audit held in memory (see recordAudit for one streamed as it runs). Its findings
+ * Stores an audit kept in memory (see recordAudit for one streamed as it runs). Its findings
  * include the passes (runAudit keeps them), from which its passes per zone and account are counted.
  */
 export function saveAudit(db: Db, result: AuditResult, evaluatedAt = new Date(), identity?: AuditIdentity): StoredAs {

@@ -479,7 +479,7 @@ export interface ReadDeclaration {
 }
 
 /** The declaration of the read led by a partition. */
-export function declaredRead(lead: ReadPartition): ReadDeclaration {
+export function readDeclarationOf(lead: ReadPartition): ReadDeclaration {
   const spec = specOf(lead);
   const read = spec.read!;
   return {

@@ -2,7 +2,7 @@ import type { ApiClient } from '../api/client.js';
 import { LIST_ENDPOINTS } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import { entryOf } from '../common/map-entry.js';
-import type { Endpoint } from '../snapshot/tables.js';
+import type { Partition } from '../snapshot/tables.js';
 import type { ScanCredentials } from './credentials.js';
 import type { PartitionReader } from './partition-reads.js';
 import { partKey, type PartitionBook } from './partitions.js';
@@ -31,10 +31,10 @@ export class AccountReads {
    * A list of an account into the account's partition. A refusal is recorded denied, one that may
    * pass is read again by the repair pass, which this read's other zones need not wait for.
    */
-  async list(accountId: string, endpoint: Endpoint, key: keyof typeof LIST_ENDPOINTS): Promise<void> {
+  async list(accountId: string, partition: Partition, key: keyof typeof LIST_ENDPOINTS): Promise<void> {
     const client = this.credentials.clientOf(accountId);
-    await entryOf(this.lists, partKey(accountId, endpoint), () =>
-      this.reader.readList('account', accountId, endpoint, () => this.reader.list(LIST_ENDPOINTS[key], { account_id: accountId }, {}, client), null),
+    await entryOf(this.lists, partKey(accountId, partition), () =>
+      this.reader.readList('account', accountId, partition, () => this.reader.list(LIST_ENDPOINTS[key], { account_id: accountId }, {}, client), null),
     );
   }
 
@@ -42,9 +42,9 @@ export class AccountReads {
    * A list of an account into the account's own partition (account_objects), one unpaged answer
    * (the notification policies are served whole). A failure that may pass waits for the repair pass like any read.
    */
-  async answer(accountId: string, endpoint: Endpoint, path: string): Promise<void> {
-    await entryOf(this.lists, partKey(accountId, endpoint), () =>
-      this.readWhole(accountId, endpoint, async (client, signal) => {
+  async answer(accountId: string, partition: Partition, path: string): Promise<void> {
+    await entryOf(this.lists, partKey(accountId, partition), () =>
+      this.readWhole(accountId, partition, async (client, signal) => {
         const answer = await client.get<unknown>(path, { signal });
         if (!Array.isArray(answer.result)) return 'the API answered without a list';
         return { items: answer.result.filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object' && !Array.isArray(i)), pages: 1 };
@@ -53,9 +53,9 @@ export class AccountReads {
   }
 
   /** An object of the zone's account, read once per account and scan and kept with each of its zones (see reads/account-entrypoint.ts). */
-  async object(zone: ZoneItem, accountId: string, endpoint: Endpoint, path: string, absentCode?: number): Promise<void> {
-    const partition = this.book.partition('zone', zone.id, endpoint);
-    const key = partKey(accountId, endpoint);
+  async object(zone: ZoneItem, accountId: string, partition: Partition, path: string, absentCode?: number): Promise<void> {
+    const writer = this.book.partition('zone', zone.id, partition);
+    const key = partKey(accountId, partition);
     const read = entryOf(this.objects, key, () =>
       this.credentials
         .clientOf(accountId)
@@ -73,12 +73,12 @@ export class AccountReads {
     );
     try {
       const result = await read;
-      if (result) partition.write([result]);
-      partition.finish({ state: 'ok', pages: 1, items: result ? 1 : 0 });
+      if (result) writer.write([result]);
+      writer.finish({ state: 'ok', pages: 1, items: result ? 1 : 0 });
       this.credentials.anyReadSucceeded = true;
     } catch (err) {
-      if (this.book.deferred(err, partition, () => this.object(zone, accountId, endpoint, path, absentCode))) return;
-      this.book.failed(partition, err, 0, 0, zone.name);
+      if (this.book.deferred(err, writer, () => this.object(zone, accountId, partition, path, absentCode))) return;
+      this.book.failed(writer, err, 0, 0, zone.name);
     }
   }
 
@@ -86,26 +86,26 @@ export class AccountReads {
    * Items of an account into its own partition. A failure that may pass goes to the repair pass
    * (once, for the account); a refusal is recorded once, as not permitted when the read is optional.
    */
-  itemsOf(accountId: string, endpoint: Endpoint, fetch: ItemsFetch): Promise<void> {
-    return entryOf(this.items, partKey(accountId, endpoint), () => this.readWhole(accountId, endpoint, fetch));
+  itemsOf(accountId: string, partition: Partition, fetch: ItemsFetch): Promise<void> {
+    return entryOf(this.items, partKey(accountId, partition), () => this.readWhole(accountId, partition, fetch));
   }
 
   /** An account's partition read whole by one fetch (a string: what is wrong with its answer). */
-  private async readWhole(accountId: string, endpoint: Endpoint, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number } | string>): Promise<void> {
-    const partition = this.book.partition('account', accountId, endpoint);
+  private async readWhole(accountId: string, partition: Partition, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number } | string>): Promise<void> {
+    const writer = this.book.partition('account', accountId, partition);
     try {
       const got = await fetch(this.credentials.clientOf(accountId), this.signal);
-      this.book.answered('account', accountId, endpoint);
+      this.book.answered('account', accountId, partition);
       if (typeof got === 'string') {
-        partition.finish({ state: 'failed', pages: 1, items: 0, message: got });
-        this.book.missing('account', accountId, null, endpoint, 'failed', got);
+        writer.finish({ state: 'failed', pages: 1, items: 0, message: got });
+        this.book.missing('account', accountId, null, partition, 'failed', got);
         return;
       }
-      partition.write(got.items);
-      partition.finish({ state: 'ok', pages: got.pages, items: got.items.length });
+      writer.write(got.items);
+      writer.finish({ state: 'ok', pages: got.pages, items: got.items.length });
     } catch (err) {
-      if (this.book.deferred(err, partition, () => this.readWhole(accountId, endpoint, fetch))) return;
-      this.book.failed(partition, err, 0, 0, null);
+      if (this.book.deferred(err, writer, () => this.readWhole(accountId, partition, fetch))) return;
+      this.book.failed(writer, err, 0, 0, null);
     }
   }
 }

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../api/client.js';
 import type { ClientSet } from '../api/client-set.js';
-import type { ZoneReads } from '../api/endpoints.js';
+import type { DeclaredReads } from '../api/endpoints.js';
 import type { Logger } from '../common/logger.js';
 import type { ScanScope, ScanWriter } from '../snapshot/writer.js';
 import type { ScanCredentials } from './credentials.js';
@@ -28,7 +28,7 @@ export interface CrawlOptions {
   /** Pause before the repair pass (default 30 s), so that a short outage can pass. */
   repairPauseMs?: number;
   /** The settings and objects the catalogue's rules declare (`meta.reads`); none when omitted. */
-  reads?: ZoneReads;
+  reads?: DeclaredReads;
   /** Which zones to read in full tonight (default: every zone). */
   plan?: ReadPlan;
   /** How the scan asks DNS about the names records point at (dns_targets, for dns-dangling-target); nothing is asked without it. */

@@ -1,5 +1,5 @@
 import type { ResolverCheck } from '../common/dns-target-answer.js';
-import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
+import type { Partition, PartitionKind } from '../snapshot/tables.js';
 
 /**
  * What a crawl found, as it goes: the result the scan's summary is made of, and the progress it
@@ -23,7 +23,7 @@ export interface MissingPart {
   scopeId: string;
   /** Zone or account name, when known. */
   name: string | null;
-  endpoint: Endpoint;
+  endpoint: Partition;
   state: string;
   reason: string;
 }

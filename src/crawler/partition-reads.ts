@@ -3,7 +3,7 @@ import { readCursorList } from '../api/cursor-list.js';
 import { fillPath, type ListEndpoint } from '../api/endpoints.js';
 import { ApiError } from '../api/errors.js';
 import type { PagedList } from '../api/paginate.js';
-import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
+import type { Partition, PartitionKind } from '../snapshot/tables.js';
 import type { ScanCredentials } from './credentials.js';
 import { listProblem } from './list-problem.js';
 import type { PartitionBook } from './partitions.js';
@@ -37,20 +37,20 @@ export class PartitionReader {
    * false when it failed, null when it waits for the repair pass. `repair`: what the repair pass
    * does instead of reading it again (here and below): the reads that depend on it too.
    */
-  async readList(kind: PartitionKind, scopeId: string, endpoint: Endpoint, makeList: () => PagedList<unknown>, name: string | null, repair?: () => Promise<unknown>): Promise<boolean | null> {
-    const partition = this.book.partition(kind, scopeId, endpoint);
+  async readList(kind: PartitionKind, scopeId: string, partition: Partition, makeList: () => PagedList<unknown>, name: string | null, repair?: () => Promise<unknown>): Promise<boolean | null> {
+    const writer = this.book.partition(kind, scopeId, partition);
     const list = makeList();
     try {
-      for await (const page of list) partition.write(page);
+      for await (const page of list) writer.write(page);
       const s = list.summary;
       const problem = listProblem(s);
-      partition.finish({ state: problem ? 'failed' : 'ok', pages: s.pages, items: s.items, truncated: s.truncated, message: problem });
-      if (problem) this.book.missing(kind, scopeId, name, endpoint, 'failed', problem);
-      else this.book.answered(kind, scopeId, endpoint);
+      writer.finish({ state: problem ? 'failed' : 'ok', pages: s.pages, items: s.items, truncated: s.truncated, message: problem });
+      if (problem) this.book.missing(kind, scopeId, name, partition, 'failed', problem);
+      else this.book.answered(kind, scopeId, partition);
       return problem === null;
     } catch (err) {
-      if (this.book.deferred(err, partition, repair ?? (() => this.readList(kind, scopeId, endpoint, makeList, name)))) return null;
-      this.book.failed(partition, err, list.summary.pages, list.summary.items, name);
+      if (this.book.deferred(err, writer, repair ?? (() => this.readList(kind, scopeId, partition, makeList, name)))) return null;
+      this.book.failed(writer, err, list.summary.pages, list.summary.items, name);
       return false;
     }
   }
@@ -59,24 +59,24 @@ export class PartitionReader {
    * Reads a single object into a partition. `absentCode` is the API error that means "there is
    * none" (an answer, not a failure): the partition is then read, with no item.
    */
-  async readObject(zone: ZoneItem, endpoint: Endpoint, path: string, query: Record<string, string> = {}, absentCode?: number, repair?: () => Promise<unknown>): Promise<Record<string, unknown> | null | Deferred> {
-    const partition = this.book.partition('zone', zone.id, endpoint);
+  async readObject(zone: ZoneItem, partition: Partition, path: string, query: Record<string, string> = {}, absentCode?: number, repair?: () => Promise<unknown>): Promise<Record<string, unknown> | null | Deferred> {
+    const writer = this.book.partition('zone', zone.id, partition);
     try {
       const answer = await this.zoneClient(zone).get<Record<string, unknown>>(path, { query, signal: this.signal });
       // `result: null` is an answer with no object (a security.txt never set up), stored as none.
       const none = answer.result === null || answer.result === undefined;
-      if (!none) partition.write([answer.result]);
-      partition.finish({ state: 'ok', pages: 1, items: none ? 0 : 1 });
-      this.book.answered('zone', zone.id, endpoint);
+      if (!none) writer.write([answer.result]);
+      writer.finish({ state: 'ok', pages: 1, items: none ? 0 : 1 });
+      this.book.answered('zone', zone.id, partition);
       return answer.result && typeof answer.result === 'object' ? answer.result : null;
     } catch (err) {
       if (absentCode !== undefined && err instanceof ApiError && err.hasCode(absentCode)) {
-        partition.finish({ state: 'ok', pages: 1, items: 0, httpStatus: err.status, apiCode: absentCode });
-        this.book.answered('zone', zone.id, endpoint);
-      } else if (this.book.deferred(err, partition, repair ?? (() => this.readObject(zone, endpoint, path, query, absentCode)))) {
+        writer.finish({ state: 'ok', pages: 1, items: 0, httpStatus: err.status, apiCode: absentCode });
+        this.book.answered('zone', zone.id, partition);
+      } else if (this.book.deferred(err, writer, repair ?? (() => this.readObject(zone, partition, path, query, absentCode)))) {
         return DEFERRED;
       } else {
-        this.book.failed(partition, err, 0, 0, zone.name);
+        this.book.failed(writer, err, 0, 0, zone.name);
       }
       return null;
     }
@@ -86,22 +86,22 @@ export class PartitionReader {
    * A cursor-paged list of the zone (its rulesets) into a partition: its items, null when it
    * failed, or DEFERRED when it waits for the repair pass.
    */
-  async readCursorList(zone: ZoneItem, endpoint: Endpoint, path: string, perPage: number, repair?: () => Promise<unknown>): Promise<unknown[] | null | Deferred> {
-    const partition = this.book.partition('zone', zone.id, endpoint);
+  async readCursorList(zone: ZoneItem, partition: Partition, path: string, perPage: number, repair?: () => Promise<unknown>): Promise<unknown[] | null | Deferred> {
+    const writer = this.book.partition('zone', zone.id, partition);
     try {
       const read = await readCursorList<unknown>(this.zoneClient(zone), path, { pageSize: { param: 'per_page', value: perPage }, signal: this.signal });
-      partition.write(read.items);
+      writer.write(read.items);
       const problem = read.truncated ? `list truncated (${read.truncatedReason})` : null;
-      partition.finish({ state: problem ? 'failed' : 'ok', pages: read.pages, items: read.items.length, truncated: read.truncated, message: problem });
+      writer.finish({ state: problem ? 'failed' : 'ok', pages: read.pages, items: read.items.length, truncated: read.truncated, message: problem });
       if (problem) {
-        this.book.missing('zone', zone.id, zone.name, endpoint, 'failed', problem);
+        this.book.missing('zone', zone.id, zone.name, partition, 'failed', problem);
         return null;
       }
-      this.book.answered('zone', zone.id, endpoint);
+      this.book.answered('zone', zone.id, partition);
       return read.items;
     } catch (err) {
-      if (this.book.deferred(err, partition, repair ?? (() => this.readCursorList(zone, endpoint, path, perPage)))) return DEFERRED;
-      this.book.failed(partition, err, 0, 0, zone.name);
+      if (this.book.deferred(err, writer, repair ?? (() => this.readCursorList(zone, partition, path, perPage)))) return DEFERRED;
+      this.book.failed(writer, err, 0, 0, zone.name);
       return null;
     }
   }

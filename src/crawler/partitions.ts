@@ -1,6 +1,6 @@
 import { ApiAuthError, ApiError, ApiGoneError } from '../api/errors.js';
 import type { Logger } from '../common/logger.js';
-import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
+import type { Partition, PartitionKind } from '../snapshot/tables.js';
 import type { PartitionWriter, ScanWriter } from '../snapshot/writer.js';
 import { ACCOUNT_OWNED_TOKEN, type ScanCredentials } from './credentials.js';
 import type { PermissionStandings } from './incremental/permissions.js';
@@ -16,7 +16,7 @@ import type { ZoneItem } from './reads/zone-read.js';
  */
 export class PartitionBook {
   /** Partitions whose read waits for the repair pass, open until then. */
-  private readonly held = new Map<string, PartitionWriter>();
+  private readonly awaitingRepair = new Map<string, PartitionWriter>();
   /** Parts answered as retired this scan, by scope id and endpoint: what lives under them went with them. */
   private readonly retiredParts = new Map<string, { status: number | null; message: string }>();
 
@@ -31,14 +31,14 @@ export class PartitionBook {
   ) {}
 
   /** The partition's writer: the one a deferred read left open, or a new one. */
-  partition(kind: PartitionKind, scopeId: string, endpoint: Endpoint): PartitionWriter {
-    const key = `${kind}\u0000${partKey(scopeId, endpoint)}`;
-    const open = this.held.get(key);
+  partition(kind: PartitionKind, scopeId: string, partition: Partition): PartitionWriter {
+    const key = `${kind}\u0000${partKey(scopeId, partition)}`;
+    const open = this.awaitingRepair.get(key);
     if (open) {
-      this.held.delete(key);
+      this.awaitingRepair.delete(key);
       return open;
     }
-    return this.writer.partition(kind, scopeId, endpoint);
+    return this.writer.partition(kind, scopeId, partition);
   }
 
   /**
@@ -49,14 +49,14 @@ export class PartitionBook {
   deferred(err: unknown, partition: PartitionWriter | null, redo: () => Promise<unknown>): boolean {
     this.credentials.stopIfFirst(err);
     if (!this.repair.defer(err, redo)) return false;
-    if (partition) this.held.set(`${partition.kind}\u0000${partKey(partition.scopeId, partition.endpoint)}`, partition);
+    if (partition) this.awaitingRepair.set(`${partition.kind}\u0000${partKey(partition.scopeId, partition.partition)}`, partition);
     return true;
   }
 
   /** A part read tonight was answered: of a zone, its credential holds the permission group of it. */
-  answered(kind: PartitionKind, scopeId: string, endpoint: Endpoint): void {
+  answered(kind: PartitionKind, scopeId: string, partition: Partition): void {
     this.credentials.anyReadSucceeded = true;
-    if (kind === 'zone') this.permissions.observe(this.credentials.clientOfZone(scopeId), endpoint, { granted: true });
+    if (kind === 'zone') this.permissions.observe(this.credentials.clientOfZone(scopeId), partition, { granted: true });
   }
 
   failed(partition: PartitionWriter, err: unknown, pages: number, items: number, name: string | null): void {
@@ -67,47 +67,47 @@ export class PartitionBook {
     if (err instanceof ApiGoneError) {
       const message = retiredReason(err);
       partition.finish({ state: 'retired', pages, items, httpStatus: err.status, apiCode, errorCode: err.code, message });
-      this.retiredParts.set(partKey(partition.scopeId, partition.endpoint), { status: err.status, message });
-      this.missing(partition.kind, partition.scopeId, name, partition.endpoint, 'retired', message, 'retired');
+      this.retiredParts.set(partKey(partition.scopeId, partition.partition), { status: err.status, message });
+      this.missing(partition.kind, partition.scopeId, name, partition.partition, 'retired', message, 'retired');
       return;
     }
     // Token kinds that may not read invites (an account-owned token) answer 1001 as well as 401/403.
-    const refused = err instanceof ApiAuthError || (partition.endpoint === 'invites' && err.hasCode(ACCOUNT_OWNED_TOKEN));
+    const refused = err instanceof ApiAuthError || (partition.partition === 'invites' && err.hasCode(ACCOUNT_OWNED_TOKEN));
     const state = refused ? 'denied' : 'failed';
     // Whether the zone's part could be read before: only then is its refusal a permission lost (incremental/permissions.ts).
     const before = refused && partition.kind === 'zone' ? partition.previousState() : null;
     partition.finish({ state, pages, items, httpStatus: err.status, apiCode, errorCode: err.code, message: err.message });
     if (refused && partition.kind === 'zone') {
-      this.permissions.observe(this.credentials.clientOfZone(partition.scopeId), partition.endpoint, { refused: err, what: `${err.route}${name ? ` of ${name}` : ''}`, readBefore: before === 'ok' });
+      this.permissions.observe(this.credentials.clientOfZone(partition.scopeId), partition.partition, { refused: err, what: `${err.route}${name ? ` of ${name}` : ''}`, readBefore: before === 'ok' });
     }
-    this.missing(partition.kind, partition.scopeId, name, partition.endpoint, state, err.message, state === 'denied' ? refusedList(partition.endpoint) : 'missing');
+    this.missing(partition.kind, partition.scopeId, name, partition.partition, state, err.message, state === 'denied' ? refusedList(partition.partition) : 'missing');
   }
 
   /** A zone's part recorded denied without a read, as its read would have been (`err`: the refusal that says so). */
-  denied(zone: ZoneItem, endpoint: Endpoint, err: ApiError, message: string): void {
-    this.partition('zone', zone.id, endpoint).finish({ state: 'denied', pages: 0, items: 0, httpStatus: err.status, apiCode: err.firstCode, errorCode: err.code, message });
-    this.missing('zone', zone.id, zone.name, endpoint, 'denied', message, refusedList(endpoint));
+  denied(zone: ZoneItem, partition: Partition, err: ApiError, message: string): void {
+    this.partition('zone', zone.id, partition).finish({ state: 'denied', pages: 0, items: 0, httpStatus: err.status, apiCode: err.firstCode, errorCode: err.code, message });
+    this.missing('zone', zone.id, zone.name, partition, 'denied', message, refusedList(partition));
   }
 
-  missing(kind: PartitionKind, scopeId: string, name: string | null, endpoint: Endpoint, state: string, reason: string, list: 'missing' | 'notPermitted' | 'retired' = 'missing'): void {
-    this.outcome.result[list].push({ kind, scopeId, name, endpoint, state, reason });
-    this.logger.debug(`could not read ${endpoint} of ${name ?? (scopeId || 'the user')}: ${reason}`);
+  missing(kind: PartitionKind, scopeId: string, name: string | null, partition: Partition, state: string, reason: string, list: 'missing' | 'notPermitted' | 'retired' = 'missing'): void {
+    this.outcome.result[list].push({ kind, scopeId, name, endpoint: partition, state, reason });
+    this.logger.debug(`could not read ${partition} of ${name ?? (scopeId || 'the user')}: ${reason}`);
   }
 
   /** Records a partition as not read, for a reason that makes it pointless (not a gap). */
-  skip(zone: ZoneItem, endpoint: Endpoint, why: string): void {
-    this.partition('zone', zone.id, endpoint).finish({ state: 'skipped', pages: 0, items: 0, message: why });
+  skip(zone: ZoneItem, partition: Partition, why: string): void {
+    this.partition('zone', zone.id, partition).finish({ state: 'skipped', pages: 0, items: 0, message: why });
     this.outcome.result.skipped++;
   }
 
   /** Set when a part answered as retired this scan. */
-  retired(scopeId: string, endpoint: Endpoint): { status: number | null; message: string } | undefined {
-    return this.retiredParts.get(partKey(scopeId, endpoint));
+  retired(scopeId: string, partition: Partition): { status: number | null; message: string } | undefined {
+    return this.retiredParts.get(partKey(scopeId, partition));
   }
 }
 
 /** A part's key among a scan's parts: its scope's id and its endpoint. */
-export const partKey = (scopeId: string, endpoint: Endpoint): string => `${scopeId}\u0000${endpoint}`;
+export const partKey = (scopeId: string, partition: Partition): string => `${scopeId}\u0000${partition}`;
 
 function retiredReason(err: ApiGoneError): string {
   const said = err.apiErrors.map((e) => e.message).join('; ');
@@ -118,6 +118,6 @@ function retiredReason(err: ApiGoneError): string {
  * Parts whose refusal leaves the scan complete, listed as not permitted: the user's invites (an
  * account-owned token may not read them), and the zone reads declared optional.
  */
-const OPTIONAL_PARTS: ReadonlySet<Endpoint> = new Set<Endpoint>(['invites', ...ZONE_READS.filter((r) => r.optional).flatMap((r) => r.partitions)]);
+const OPTIONAL_PARTS: ReadonlySet<Partition> = new Set<Partition>(['invites', ...ZONE_READS.filter((r) => r.optional).flatMap((r) => r.partitions)]);
 
-const refusedList = (endpoint: Endpoint) => (OPTIONAL_PARTS.has(endpoint) ? 'notPermitted' : 'missing');
+const refusedList = (partition: Partition) => (OPTIONAL_PARTS.has(partition) ? 'notPermitted' : 'missing');

@@ -1,5 +1,5 @@
 import { ZONE_READS } from './reads/index.js';
-import { carriedWhole, DEFERRED, type ReadKit, type ZoneFacts, type ZoneRead } from './reads/zone-read.js';
+import { carriedWhole, DEFERRED, type ReadKit, type ZoneFacts, type ReadModule } from './reads/zone-read.js';
 
 /**
  * The reads of one zone, in order, each as its declaration (`refresh`) says. Read in full, every
@@ -12,16 +12,16 @@ import { carriedWhole, DEFERRED, type ReadKit, type ZoneFacts, type ZoneRead } f
  * it, so that it reads on what that one reads.
  */
 export async function readZoneParts(kit: ReadKit, facts: ZoneFacts): Promise<void> {
-  const ran = new Set<ZoneRead>();
-  const waiting = new Set<ZoneRead>();
+  const ran = new Set<ReadModule>();
+  const waiting = new Set<ReadModule>();
   for (const read of ZONE_READS) {
     const deciders = read.decidedBy ?? [];
     const waitingFor = deciders.find((d) => waiting.has(d));
     if (waitingFor) {
       waiting.add(read);
-      const held = facts.held.get(waitingFor) ?? [];
-      facts.held.set(waitingFor, held);
-      held.push(async () => {
+      const queued = facts.waitingOn.get(waitingFor) ?? [];
+      facts.waitingOn.set(waitingFor, queued);
+      queued.push(async () => {
         await read.run(kit, facts);
       });
       continue;
@@ -38,7 +38,7 @@ export async function readZoneParts(kit: ReadKit, facts: ZoneFacts): Promise<voi
  * or a read deciding it ran, unless that one decides as on every scan since its last answer
  * (ZoneFacts.decidedAlike) and this read's partitions come from a read made since then.
  */
-function mustRun(read: ZoneRead, facts: ZoneFacts, ran: ReadonlySet<ZoneRead>, kit: ReadKit): boolean {
+function mustRun(read: ReadModule, facts: ZoneFacts, ran: ReadonlySet<ReadModule>, kit: ReadKit): boolean {
   if (facts.mode === 'full') return true;
   if (read.refresh === 'date' && read.dueByDate?.(facts)) return true;
   const decidedSince = (scan: number) => read.partitions.every((p) => (kit.carrySource(facts.zone, p) ?? -1) >= scan);

@@ -1,4 +1,4 @@
-import { zoneReadsOf } from '../api/endpoints.js';
+import { declaredReadsOf } from '../api/endpoints.js';
 import type { Redact } from '../common/redact.js';
 import type { Db } from '../snapshot/db.js';
 import { ScanWriter } from '../snapshot/writer.js';
@@ -41,7 +41,7 @@ export async function runScan(o: RunScanOptions): Promise<ScanOutcome> {
   const started = new Date();
   let writer: ScanWriter | undefined;
   // Without reads given, the crawler reads no setting and no object (reads/zone-settings.ts, reads/zone-objects.ts).
-  const declared = o.reads ?? zoneReadsOf([]);
+  const declared = o.reads ?? declaredReadsOf([]);
   try {
     // What the rules ask is on the scan's row from its start: a night may carry what an aborted or killed scan read (ReadPlan.mayCarry).
     writer = ScanWriter.start(o.db, o.client.options.baseUrl, o.scope, o.redact, { declaredReads: declared });

@@ -1,5 +1,5 @@
 import type { ResolverCheck } from '../common/dns-target-answer.js';
-import type { ZoneReads } from '../api/endpoints.js';
+import type { DeclaredReads } from '../api/endpoints.js';
 import type { ClientStats } from '../api/stats.js';
 import type { CrawlResult, MissingPart } from './outcome.js';
 
@@ -30,7 +30,7 @@ export interface ScanSummary {
    * reads on from it reads again, for every zone, what it was not asked for. Absent in summaries of
    * scans before it was recorded.
    */
-  declaredReads?: ZoneReads;
+  declaredReads?: DeclaredReads;
   /** Zones read in full tonight, zones read only where due (the rest carried forward), and why. */
   reads?: { incremental: boolean; why: string; base: number | null; zonesRead: number; zonesCarried: number; apiStartedAt: string | null };
   /**

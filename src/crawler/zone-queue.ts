@@ -59,7 +59,7 @@ export class ZoneQueue {
       migrated: this.kit.migratedBefore(zone),
       migrationState: null,
       now: client.serverNow().getTime(),
-      held: new Map(),
+      waitingOn: new Map(),
       decidedAlike: new Map(),
     };
     const inFull = zonePlan.mode === 'full';

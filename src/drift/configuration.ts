@@ -1,12 +1,12 @@
 import type { Named } from '../policy/findings.js';
 import type { Db } from '../snapshot/db.js';
 import { scanRef } from '../snapshot/scan-ref.js';
-import { TABLES, type Endpoint, type PartitionKind } from '../snapshot/tables.js';
+import { TABLES, type Partition, type PartitionKind } from '../snapshot/tables.js';
 import { named, partitionKey, type ScanCoverage, type ZoneInfo } from './coverage-pair.js';
 import { comparableVersion } from './derived.js';
 import { fieldDiff } from './fields.js';
 import type { IgnoreList } from './ignore.js';
-import { CERTIFICATE_KIND, kindOfEndpoint, RESOURCE_KINDS, RESOURCE_TYPES, type ResourceKind } from './resources.js';
+import { CERTIFICATE_KIND, kindOfPartition, RESOURCE_KINDS, RESOURCE_TYPES, type ResourceKind } from './resources.js';
 import type { ConfigurationDrift, ResourceChange, UnreadPartition } from './result.js';
 import type { ScanFilter } from '../snapshot/scan-filter.js';
 
@@ -22,10 +22,10 @@ export function configurationDrift(db: Db, from: ScanCoverage, to: ScanCoverage,
   const comparable = new Set<string>();
 
   const judge = (kind: PartitionKind, scopeId: string, resource: ResourceKind, zone: Named | null): void => {
-    const [rf, rt] = [from.get(kind, scopeId, resource.endpoint), to.get(kind, scopeId, resource.endpoint)];
+    const [rf, rt] = [from.get(kind, scopeId, resource.partition), to.get(kind, scopeId, resource.partition)];
     if (!rf && !rt) return;
     if (from.usable(rf) && to.usable(rt)) {
-      comparable.add(partitionKey(kind, scopeId, resource.endpoint));
+      comparable.add(partitionKey(kind, scopeId, resource.partition));
       return;
     }
     // A permission the credentials lack in both scans (invites, say), or an endpoint the API
@@ -33,11 +33,11 @@ export function configurationDrift(db: Db, from: ScanCoverage, to: ScanCoverage,
     if (rf && rf.state === rt?.state && (rf.state === 'denied' || rf.state === 'retired')) return;
     const [bad, good] = to.usable(rt) ? [from, to] : [to, from];
     const what = `${resource.label} list${zone ? ` of ${zone.name ?? zone.id}` : ''}`;
-    const resources = good.usable(good.get(kind, scopeId, resource.endpoint)) ? itemsAt(db, resource, scopeId, good.scanId) : [];
-    drift.unknown({ change: 'unknown', type: resource.type, zone, scan: bad.scanId, ...bad.why(bad.get(kind, scopeId, resource.endpoint), what), resources });
+    const resources = good.usable(good.get(kind, scopeId, resource.partition)) ? itemsAt(db, resource, scopeId, good.scanId) : [];
+    drift.unknown({ change: 'unknown', type: resource.type, zone, scan: bad.scanId, ...bad.why(bad.get(kind, scopeId, resource.partition), what), resources });
   };
 
-  const userKinds = RESOURCE_KINDS.filter((k) => k.partition === 'user' && (view === null || (k.type === 'account' && view.accountIds.size > 0)));
+  const userKinds = RESOURCE_KINDS.filter((k) => k.scope === 'user' && (view === null || (k.type === 'account' && view.accountIds.size > 0)));
   for (const kind of userKinds) judge('user', '', kind, null);
 
   const outside: Named[] = [];
@@ -47,7 +47,7 @@ export function configurationDrift(db: Db, from: ScanCoverage, to: ScanCoverage,
     const zone = named(zones.get(id), id);
     const [pf, pt] = [from.presence(info), to.presence(info)];
     if (pf === 'present' && pt === 'present') {
-      for (const kind of RESOURCE_KINDS.filter((k) => k.partition === 'zone')) judge('zone', id, kind, zone);
+      for (const kind of RESOURCE_KINDS.filter((k) => k.scope === 'zone')) judge('zone', id, kind, zone);
     } else if (pf === 'outside' || pt === 'outside') {
       if (pf === 'present' || pt === 'present') outside.push(zone);
     } else if (pf === 'absent' && pt === 'present') {
@@ -62,8 +62,8 @@ export function configurationDrift(db: Db, from: ScanCoverage, to: ScanCoverage,
   }
 
   for (const pair of changedVersions(db, from.scanId, to.scanId, comparable)) {
-    if (view !== null && pair.kind.partition === 'user' && !view.accountIds.has(pair.id)) continue;
-    const zone = pair.kind.partition === 'zone' ? named(zones.get(pair.scopeId), pair.scopeId) : null;
+    if (view !== null && pair.kind.scope === 'user' && !view.accountIds.has(pair.id)) continue;
+    const zone = pair.kind.scope === 'zone' ? named(zones.get(pair.scopeId), pair.scopeId) : null;
     drift.pair(pair.kind, pair.id, zone, pair.before, pair.after);
   }
   return drift.result(outside.sort((a, b) => (a.name ?? a.id).localeCompare(b.name ?? b.id)));
@@ -89,8 +89,8 @@ function changedVersions(db: Db, from: number, to: number, comparable: ReadonlyS
   const pairs = new Map<string, VersionPair>();
   for (const table of new Set(RESOURCE_KINDS.map((k) => k.table))) {
     const kinds = RESOURCE_KINDS.filter((k) => k.table === table);
-    const spec = TABLES[kinds[0]!.endpoint]!;
-    const endpoint = spec.endpointColumn ?? `'${kinds[0]!.endpoint}'`;
+    const spec = TABLES[kinds[0]!.partition]!;
+    const endpoint = spec.endpointColumn ?? `'${kinds[0]!.partition}'`;
     const sql = carried
       ? `SELECT scope, item_id, endpoint, in_from, raw FROM (
            SELECT t.${spec.scopeColumn} AS scope, t.item_id, ${spec.endpointColumn ? `t.${spec.endpointColumn}` : endpoint} AS endpoint, t.raw,
@@ -101,10 +101,10 @@ function changedVersions(db: Db, from: number, to: number, comparable: ReadonlyS
       : `SELECT ${spec.scopeColumn} AS scope, item_id, ${endpoint} AS endpoint, first_scan <= ? AND last_scan >= ? AS in_from, raw FROM ${table}
          WHERE (first_scan <= ? AND last_scan >= ?) != (first_scan <= ? AND last_scan >= ?)`;
     const params = carried ? [f, f, t, t] : [f, f, f, f, t, t];
-    const rows = db.prepare(sql).iterate(...params) as Iterable<{ scope: string; item_id: string; endpoint: Endpoint; in_from: number; raw: string }>;
+    const rows = db.prepare(sql).iterate(...params) as Iterable<{ scope: string; item_id: string; endpoint: Partition; in_from: number; raw: string }>;
     for (const r of rows) {
-      const kind = kinds.find((k) => k.endpoint === r.endpoint);
-      if (!kind || !comparable.has(partitionKey(kind.partition, r.scope, r.endpoint))) continue;
+      const kind = kinds.find((k) => k.partition === r.endpoint);
+      if (!kind || !comparable.has(partitionKey(kind.scope, r.scope, r.endpoint))) continue;
       const key = `${r.endpoint}|${r.scope}|${r.item_id}`;
       let pair = pairs.get(key);
       if (!pair) pairs.set(key, (pair = { kind, scopeId: r.scope, id: r.item_id }));
@@ -140,11 +140,11 @@ function carriedPartitions(db: Db, f: number, t: number): boolean {
 }
 
 /** Where a scan's data of one partition lies: the scan itself, or the scan it carried the partition from. */
-function dataRefOf(db: Db, kind: PartitionKind, scopeId: string, endpoint: Endpoint, scanId: number): number {
+function dataRefOf(db: Db, kind: PartitionKind, scopeId: string, partition: Partition, scanId: number): number {
   const ref = scanRef(scanId);
   const row = db
     .prepare('SELECT data_scan FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND first_scan <= ? AND last_scan >= ?')
-    .get(kind, scopeId, endpoint, ref, ref) as { data_scan: number | null } | undefined;
+    .get(kind, scopeId, partition, ref, ref) as { data_scan: number | null } | undefined;
   return row?.data_scan ?? ref;
 }
 
@@ -160,12 +160,12 @@ const asObject = (v: unknown): Record<string, unknown> => (v && typeof v === 'ob
 
 /** The resources a scan read in one partition, by name: what an unreadable partition leaves unknown. */
 function itemsAt(db: Db, kind: ResourceKind, scopeId: string, scanId: number): Named[] {
-  const spec = TABLES[kind.endpoint]!;
-  const ref = dataRefOf(db, kind.partition, scopeId, kind.endpoint, scanId);
+  const spec = TABLES[kind.partition]!;
+  const ref = dataRefOf(db, kind.scope, scopeId, kind.partition, scanId);
   const where = spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : '';
   const rows = db
     .prepare(`SELECT item_id, raw FROM ${kind.table} WHERE ${spec.scopeColumn} = ? AND first_scan <= ? AND last_scan >= ?${where}`)
-    .all(scopeId, ref, ref, ...(spec.endpointColumn ? [kind.endpoint] : [])) as Array<{ item_id: string; raw: string }>;
+    .all(scopeId, ref, ref, ...(spec.endpointColumn ? [kind.partition] : [])) as Array<{ item_id: string; raw: string }>;
   return rows.map((r) => ({ id: r.item_id, name: kind.name(asObject(parse(r.raw))) })).sort(byName);
 }
 
@@ -173,7 +173,7 @@ const byName = (a: Named, b: Named): number => (a.name ?? '').localeCompare(b.na
 
 function byType(contents: Record<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const [endpoint, n] of Object.entries(contents)) out[kindOfEndpoint(endpoint as Endpoint)?.type ?? endpoint] = n;
+  for (const [endpoint, n] of Object.entries(contents)) out[kindOfPartition(endpoint as Partition)?.type ?? endpoint] = n;
   return out;
 }
 

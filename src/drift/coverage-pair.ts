@@ -2,7 +2,7 @@ import type { Named } from '../policy/findings.js';
 import type { Db } from '../snapshot/db.js';
 import type { SnapshotReader } from '../snapshot/reader.js';
 import { scanRef } from '../snapshot/scan-ref.js';
-import type { Endpoint, PartitionKind } from '../snapshot/tables.js';
+import type { Partition, PartitionKind } from '../snapshot/tables.js';
 import type { CoverageState } from '../snapshot/writer.js';
 
 /**
@@ -21,7 +21,7 @@ export interface ZoneInfo {
   accountId: string | null;
 }
 
-export const partitionKey = (kind: PartitionKind, scopeId: string, endpoint: Endpoint): string => `${kind}|${scopeId}|${endpoint}`;
+export const partitionKey = (kind: PartitionKind, scopeId: string, partition: Partition): string => `${kind}|${scopeId}|${partition}`;
 
 /** What a scan read of one partition: the columns of its coverage row that drift needs. */
 export interface PartitionRead {
@@ -33,7 +33,7 @@ export interface PartitionRead {
 
 export class ScanCoverage {
   /** By scope, then endpoint: the endpoints of a user, an account and a zone are distinct, so the kind is implied. */
-  private readonly byScope = new Map<string, Map<Endpoint, PartitionRead>>();
+  private readonly byScope = new Map<string, Map<Partition, PartitionRead>>();
   private readonly zones = new Set<string>();
   private accounts: Set<string> | null = null;
 
@@ -52,7 +52,7 @@ export class ScanCoverage {
          FROM coverage WHERE (first_scan <= ? AND last_scan >= ?) OR (first_scan <= ? AND last_scan >= ?)`,
       )
       .raw()
-      .iterate(f, f, t, t, f, f, t, t) as Iterable<[PartitionKind, string, Endpoint, CoverageState, number, number, string | null, number, number]>;
+      .iterate(f, f, t, t, f, f, t, t) as Iterable<[PartitionKind, string, Partition, CoverageState, number, number, string | null, number, number]>;
     for (const [kind, scopeId, endpoint, state, truncated, items, message, inFrom, inTo] of rows) {
       const read: PartitionRead = { state, truncated: truncated === 1, items, message };
       if (inFrom) pair.from.add(kind, scopeId, endpoint, read);
@@ -67,10 +67,10 @@ export class ScanCoverage {
     return pair;
   }
 
-  private add(kind: PartitionKind, scopeId: string, endpoint: Endpoint, read: PartitionRead): void {
+  private add(kind: PartitionKind, scopeId: string, partition: Partition, read: PartitionRead): void {
     let scope = this.byScope.get(scopeId);
     if (!scope) this.byScope.set(scopeId, (scope = new Map()));
-    scope.set(endpoint, read);
+    scope.set(partition, read);
     if (kind === 'zone') this.zones.add(scopeId);
   }
 
@@ -78,8 +78,8 @@ export class ScanCoverage {
     return this.reader.scan.id;
   }
 
-  get(_kind: PartitionKind, scopeId: string, endpoint: Endpoint): PartitionRead | undefined {
-    return this.byScope.get(scopeId)?.get(endpoint);
+  get(_kind: PartitionKind, scopeId: string, partition: Partition): PartitionRead | undefined {
+    return this.byScope.get(scopeId)?.get(partition);
   }
 
   /** Read whole, or known to be empty. */

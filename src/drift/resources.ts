@@ -1,6 +1,6 @@
 import { shorten } from '../common/printable.js';
 import { hostsOf, partitionsWhere, specOf, type PartitionKind } from '../cloudflare/reads.js';
-import type { Endpoint } from '../snapshot/tables.js';
+import type { Partition } from '../snapshot/tables.js';
 
 /**
  * The kinds of resource configuration drift compares: the table each is stored in, the partition
@@ -13,16 +13,16 @@ export interface ResourceKind {
   /** What a person calls it, for text and Markdown. */
   label: string;
   table: string;
-  partition: PartitionKind;
-  endpoint: Endpoint;
+  scope: PartitionKind;
+  partition: Partition;
   name(item: Record<string, unknown>): string | null;
 }
 
 /** Every partition the registry gives a drift identity (src/cloudflare/reads.ts), in its order. */
-export const RESOURCE_KINDS: readonly ResourceKind[] = partitionsWhere((s) => s.drift !== undefined).map((endpoint) => {
-  const spec = specOf(endpoint);
+export const RESOURCE_KINDS: readonly ResourceKind[] = partitionsWhere((s) => s.drift !== undefined).map((partition) => {
+  const spec = specOf(partition);
   const { type, label, name } = spec.drift!;
-  return { type, label, table: spec.storage!.table, partition: spec.kind, endpoint, name: (i) => name?.(i, shorten) ?? null };
+  return { type, label, table: spec.storage!.table, scope: spec.kind, partition, name: (i) => name?.(i, shorten) ?? null };
 });
 
 /** Certificates drift as their own resources, inside the certificate pack partition. */
@@ -30,8 +30,8 @@ export const CERTIFICATE_KIND: ResourceKind = {
   type: 'certificate',
   label: 'certificate',
   table: 'certificate_packs',
-  partition: 'zone',
-  endpoint: 'certificate_packs',
+  scope: 'zone',
+  partition: 'certificate_packs',
   name: (i) => hostsOf(i, shorten),
 };
 
@@ -42,6 +42,6 @@ export function kindOf(type: string): ResourceKind | undefined {
 }
 
 /** The kind stored by a partition endpoint. */
-export function kindOfEndpoint(endpoint: Endpoint): ResourceKind | undefined {
-  return RESOURCE_KINDS.find((k) => k.endpoint === endpoint);
+export function kindOfPartition(partition: Partition): ResourceKind | undefined {
+  return RESOURCE_KINDS.find((k) => k.partition === partition);
 }

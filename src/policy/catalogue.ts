@@ -1,5 +1,5 @@
 import { RULES } from '../../rules/index.js';
-import type { ZoneReads } from '../api/endpoints.js';
+import type { DeclaredReads } from '../api/endpoints.js';
 import type { Config } from '../config/load.js';
 import { loadCustomRules } from './custom-rules.js';
 import { activeRules, loadCatalogue, readsOfRules, type ActiveRule, type RuleSettings } from './registry.js';
@@ -39,6 +39,6 @@ export function rulesFor(config: Config): ActiveRule[] {
  * What a scan reads for the rules beyond the lists: the `meta.reads` of every rule the config
  * leaves enabled, for all zones or for some (a rule switched off everywhere costs no call).
  */
-export function catalogueReads(config: Config): ZoneReads {
+export function catalogueReads(config: Config): DeclaredReads {
   return readsOfRules(rulesFor(config));
 }

@@ -70,7 +70,7 @@ export interface FindingSink {
   passedOnAccount?(rule: string, accountId: string, n: number): void;
 }
 
-/** A sink that holds every finding (each unit once it stands): the audit held in memory. */
+/** A sink that holds every finding (each unit once it stands): the audit kept in memory. */
 class ListSink implements FindingSink {
   readonly findings: Finding[] = [];
   private unit: Finding[] = [];

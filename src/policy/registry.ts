@@ -1,4 +1,4 @@
-import { DECLARABLE_READS, isZoneRead, zoneReadsOf, type ZoneReads } from '../api/endpoints.js';
+import { DECLARABLE_READS, isDeclaredRead, declaredReadsOf, type DeclaredReads } from '../api/endpoints.js';
 import { ZonewardenError } from '../common/errors.js';
 import { didYouMean } from '../common/did-you-mean.js';
 import { controlProblems } from './compliance.js';
@@ -67,7 +67,7 @@ export function ruleProblems(rule: AnyRule): string[] {
     // An option follows one rule only: two sources of one value could disagree.
     if (malformed || new Set(taken).size !== taken.length) problems.push('meta.optionsFrom must name a rule and options this rule has (or a list of them, each option from one rule)');
   }
-  if (m.reads !== undefined && (!Array.isArray(m.reads) || !m.reads.every(isZoneRead))) {
+  if (m.reads !== undefined && (!Array.isArray(m.reads) || !m.reads.every(isDeclaredRead))) {
     problems.push(`meta.reads must list zone reads such as setting:ssl (any known setting id), ${DECLARABLE_READS.slice(0, -1).join(', ')} or ${DECLARABLE_READS.at(-1)}`);
   }
   problems.push(...controlProblems(m.controls));
@@ -182,7 +182,7 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
 }
 
 /** What these rules need read beyond the lists: those enabled, for all zones or for some. */
-export function readsOfRules(rules: readonly ActiveRule[]): ZoneReads {
+export function readsOfRules(rules: readonly ActiveRule[]): DeclaredReads {
   const needed = rules.filter((a) => a.enabled || a.overrides.some((o) => o.enabled === true));
-  return zoneReadsOf(needed.map((a) => a.rule.meta.reads));
+  return declaredReadsOf(needed.map((a) => a.rule.meta.reads));
 }

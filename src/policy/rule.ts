@@ -1,4 +1,4 @@
-import type { ZoneRead } from '../api/endpoints.js';
+import type { DeclaredRead } from '../api/endpoints.js';
 import type { ScanRow } from '../snapshot/reader.js';
 import type { Control } from './compliance.js';
 import type { ResourceRef } from './resource-ref.js';
@@ -71,7 +71,7 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
    * scan). A scan reads the union over the enabled rules, one call each per zone (a list's pages per
    * account for account reads), and nothing no enabled rule declares.
    */
-  reads?: readonly ZoneRead[];
+  reads?: readonly DeclaredRead[];
 }
 
 interface BaseContext<O extends RuleOptions> {

@@ -4,12 +4,12 @@ import { vendorSection } from './vendor-insights-view.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { label } from '../drift/words.js';
-import { kindOfEndpoint } from '../drift/resources.js';
+import { kindOfPartition } from '../drift/resources.js';
 import { resourceText } from '../policy/findings.js';
 import { SEVERITIES } from '../policy/rule.js';
 import { PACKAGE } from '../common/package-info.js';
 import { printable } from '../common/printable.js';
-import type { Endpoint } from '../snapshot/tables.js';
+import type { Partition } from '../snapshot/tables.js';
 import { CHART, SPARK, type expiryTimeline, type failureTrend } from './charts.js';
 import { driftGroups, type DriftGroup } from './drift-groups.js';
 import { findingGroups, ruleAnchor, zoneAnchor } from './finding-groups.js';
@@ -161,8 +161,8 @@ function shownView(data: ReportData, charts: Charts, context: HtmlContext) {
     },
     health: {
       complete: health.complete,
-      unread: capped(health.unread, (u) => ({ where: u.zone?.name ?? (u.scope || 'user'), what: kindOfEndpoint(u.endpoint as Endpoint)?.label ?? u.endpoint, state: u.state, reason: u.reason })),
-      retired: health.retired.map((r) => ({ ...r, what: kindOfEndpoint(r.endpoint as Endpoint)?.label ?? r.endpoint })),
+      unread: capped(health.unread, (u) => ({ where: u.zone?.name ?? (u.scope || 'user'), what: kindOfPartition(u.endpoint as Partition)?.label ?? u.endpoint, state: u.state, reason: u.reason })),
+      retired: health.retired.map((r) => ({ ...r, what: kindOfPartition(r.endpoint as Partition)?.label ?? r.endpoint })),
       ruleErrors: health.ruleErrors.map((e) => ({ rule: e.rule, zone: e.zone?.name ?? '', message: e.message })),
       resolver: health.resolver,
     },

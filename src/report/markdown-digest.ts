@@ -1,7 +1,7 @@
 import { configurationSummary, FINDING_LABEL, label } from '../drift/words.js';
-import { kindOfEndpoint } from '../drift/resources.js';
+import { kindOfPartition } from '../drift/resources.js';
 import type { FindingChange } from '../drift/result.js';
-import type { Endpoint } from '../snapshot/tables.js';
+import type { Partition } from '../snapshot/tables.js';
 import { resourceText, type Finding } from '../policy/findings.js';
 import { SEVERITIES } from '../policy/rule.js';
 import { markdownText as md } from '../common/markdown.js';
@@ -70,7 +70,7 @@ export function digestView(data: ReportData, limit: number, risk: ReportRisk, ve
         .sort((a, b) => a.type.localeCompare(b.type))
     : [];
   const unread = listOf(health.unread, limit, (u) => ({
-    cells: [md(u.zone?.name ?? (u.scope || 'user')), md(kindOfEndpoint(u.endpoint as Endpoint)?.label ?? u.endpoint), u.state, md(shorten(u.reason, 200))],
+    cells: [md(u.zone?.name ?? (u.scope || 'user')), md(kindOfPartition(u.endpoint as Partition)?.label ?? u.endpoint), u.state, md(shorten(u.reason, 200))],
   }));
   const lists = [listOf(data.topRisks, limit, (f) => riskRow(f, data.lastReadOf)), listOf(moved, limit, (c) => changeRow(c, data.lastReadOf)), unread];
   return {
@@ -102,7 +102,7 @@ export function digestView(data: ReportData, limit: number, risk: ReportRisk, ve
     health: {
       complete: health.complete,
       unread,
-      retired: health.retired.map((r) => ({ count: r.count, what: md(kindOfEndpoint(r.endpoint as Endpoint)?.label ?? r.endpoint), reason: md(shorten(r.reason, 200)) })),
+      retired: health.retired.map((r) => ({ count: r.count, what: md(kindOfPartition(r.endpoint as Partition)?.label ?? r.endpoint), reason: md(shorten(r.reason, 200)) })),
       ruleErrors: health.ruleErrors.map((e) => ({ rule: e.rule, zone: md(e.zone?.name ?? '-'), message: md(shorten(e.message, 200)) })),
       resolver: health.resolver === null ? null : md(health.resolver),
     },

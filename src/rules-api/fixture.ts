@@ -1,7 +1,7 @@
 import { partitionsWhere, specOf, type FixtureNames } from '../cloudflare/reads.js';
 import { openSnapshot, type Db } from '../snapshot/db.js';
 import { SnapshotReader } from '../snapshot/reader.js';
-import type { Endpoint } from '../snapshot/tables.js';
+import type { Partition } from '../snapshot/tables.js';
 import { ScanWriter, type CoverageState, type PartitionWriter } from '../snapshot/writer.js';
 
 /**
@@ -81,7 +81,7 @@ export interface FixtureZone {
   rateLimitEntrypoint?: Item | null;
   /** The zone's DNS targets as the scan resolved them (`{name, type, answer, reason?}` each); omitted: not resolved. */
   dnsTargets?: Item[];
-  unread?: Partial<Record<Endpoint, Unread>>;
+  unread?: Partial<Record<Partition, Unread>>;
 }
 
 export interface FixtureSpec {
@@ -129,7 +129,7 @@ const ZONE_FIXTURES = partitionsWhere((s, p) => s.kind === 'zone' && s.fixture !
 
 /**
  * A setting value meaning the plan does not offer the setting: the API answers it with 200 and
- * `editable: false` (vendor API reference, zone settings), its value the default it is held at.
+ * `editable: false` (vendor API reference, zone settings), its value the default it is locked at.
  */
 export const NOT_OFFERED = Symbol('not offered');
 
@@ -173,18 +173,18 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
   const db = openSnapshot(':memory:');
   const writer = ScanWriter.start(db, 'http://127.0.0.1/client/v4', { accounts: [], zones: [] }, (s) => s);
   const accounts = spec.accounts ?? [DEFAULT_ACCOUNT];
-  const end = (kind: 'user' | 'account' | 'zone', scopeId: string, endpoint: Endpoint, unread: Unread | undefined, write: (p: PartitionWriter) => number) => {
+  const end = (kind: 'user' | 'account' | 'zone', scopeId: string, partition: Partition, unread: Unread | undefined, write: (p: PartitionWriter) => number) => {
     if (unread === 'missing') return;
-    const p = writer.partition(kind, scopeId, endpoint);
+    const p = writer.partition(kind, scopeId, partition);
     if (unread) {
-      p.finish({ state: unread, pages: 0, items: 0, httpStatus: unread === 'denied' ? 403 : unread === 'retired' ? 410 : 500, message: `${endpoint} could not be read (${unread})` });
+      p.finish({ state: unread, pages: 0, items: 0, httpStatus: unread === 'denied' ? 403 : unread === 'retired' ? 410 : 500, message: `${partition} could not be read (${unread})` });
       return;
     }
     const n = write(p);
     p.finish({ state: 'ok', pages: 1, items: n });
   };
-  const writeList = (kind: 'user' | 'account' | 'zone', scopeId: string, endpoint: Endpoint, items: Item[], unread?: Unread) =>
-    end(kind, scopeId, endpoint, unread, (p) => {
+  const writeList = (kind: 'user' | 'account' | 'zone', scopeId: string, partition: Partition, items: Item[], unread?: Unread) =>
+    end(kind, scopeId, partition, unread, (p) => {
       if (items.length) p.write(items);
       return items.length;
     });

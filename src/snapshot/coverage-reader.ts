@@ -1,5 +1,5 @@
 import { SCAN_REF_BASE, scanRef } from './scan-ref.js';
-import type { Endpoint, PartitionKind } from './tables.js';
+import type { Partition, PartitionKind } from './tables.js';
 import { jsonIsOne } from './json-rows.js';
 import { COVERAGE_COLUMNS, toCoverage, type CoverageRow, type Readout } from './coverage-row.js';
 import { dataRef } from './data-ref.js';
@@ -18,7 +18,7 @@ const COVERAGE_JSON = `json_object('kind', kind, 'scopeId', scope_id, 'endpoint'
   'readIn', data_scan - ${SCAN_REF_BASE})`;
 
 export class CoverageReader {
-  private scopeCoverage: { key: string; rows: Map<Endpoint, CoverageRow> } | null = null;
+  private scopeCoverage: { key: string; rows: Map<Partition, CoverageRow> } | null = null;
 
   constructor(private readonly view: ScanView) {}
 
@@ -63,7 +63,7 @@ export class CoverageReader {
    * loaded together and kept until another scope is asked for: checks go zone by zone, so this
    * holds one zone's rows rather than the whole organisation's.
    */
-  coverageOf(kind: PartitionKind, scopeId: string, endpoint: Endpoint): CoverageRow | undefined {
+  coverageOf(kind: PartitionKind, scopeId: string, partition: Partition): CoverageRow | undefined {
     const key = `${kind}|${scopeId}`;
     if (this.scopeCoverage?.key !== key) {
       const view = this.view;
@@ -71,15 +71,15 @@ export class CoverageReader {
       const rows = ahead ?? (view.statement(`${view.valid('coverage', COVERAGE_COLUMNS)} AND kind = ? AND scope_id = ?`).all(kind, scopeId) as Array<Record<string, unknown>>).map(toCoverage);
       this.scopeCoverage = { key, rows: new Map(rows.map((r) => [r.endpoint, r])) };
     }
-    return this.scopeCoverage.rows.get(endpoint);
+    return this.scopeCoverage.rows.get(partition);
   }
 
   /**
    * When a partition's data was read: the start of the scan whose read holds it (this one, or the
    * one it was carried from); null when this scan has no record of the partition.
    */
-  readStartedAt(kind: PartitionKind, scopeId: string, endpoint: Endpoint): string | null {
-    const c = this.coverageOf(kind, scopeId, endpoint);
+  readStartedAt(kind: PartitionKind, scopeId: string, partition: Partition): string | null {
+    const c = this.coverageOf(kind, scopeId, partition);
     if (!c) return null;
     if (c.readIn === null || c.readIn === this.view.scan.id) return this.view.scan.startedAt;
     return (this.view.statement('SELECT started_at FROM scans WHERE id = ?', 'pluck').get(c.readIn) as string | undefined) ?? null;
@@ -92,12 +92,12 @@ export class CoverageReader {
   }
 
   /** A partition's items when the scan read it completely (`load` given the scan reference holding them), else why not. */
-  readout<T>(kind: PartitionKind, scopeId: string, endpoint: Endpoint, load: (ref: number) => T[]): Readout<T> {
-    const c = this.coverageOf(kind, scopeId, endpoint);
-    if (!c) return { known: false, state: 'not-read', reason: `${endpoint} was not read in scan ${this.view.scan.id}` };
+  readout<T>(kind: PartitionKind, scopeId: string, partition: Partition, load: (ref: number) => T[]): Readout<T> {
+    const c = this.coverageOf(kind, scopeId, partition);
+    if (!c) return { known: false, state: 'not-read', reason: `${partition} was not read in scan ${this.view.scan.id}` };
     if (c.state !== 'ok' || c.truncated) {
       const why = c.message ?? (c.truncated ? 'the list was truncated' : c.state);
-      return { known: false, state: c.truncated && c.state === 'ok' ? 'failed' : c.state, reason: `${endpoint}: ${why}` };
+      return { known: false, state: c.truncated && c.state === 'ok' ? 'failed' : c.state, reason: `${partition}: ${why}` };
     }
     return { known: true, items: load(dataRef(this.view, c)) };
   }

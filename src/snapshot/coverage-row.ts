@@ -1,5 +1,5 @@
 import { SCAN_REF_BASE } from './scan-ref.js';
-import type { Endpoint, PartitionKind } from './tables.js';
+import type { Partition, PartitionKind } from './tables.js';
 import type { CoverageState } from './writer.js';
 
 /** A coverage row: how a scan read one partition (the types every part of the reader shares). */
@@ -7,7 +7,7 @@ import type { CoverageState } from './writer.js';
 export interface CoverageRow {
   kind: PartitionKind;
   scopeId: string;
-  endpoint: Endpoint;
+  endpoint: Partition;
   state: CoverageState;
   httpStatus: number | null;
   apiCode: number | null;
@@ -33,7 +33,7 @@ export const COVERAGE_COLUMNS = 'kind, scope_id, endpoint, state, http_status, a
 export const toCoverage = (r: Record<string, unknown>): CoverageRow => ({
   kind: r['kind'] as PartitionKind,
   scopeId: r['scope_id'] as string,
-  endpoint: r['endpoint'] as Endpoint,
+  endpoint: r['endpoint'] as Partition,
   state: r['state'] as CoverageState,
   httpStatus: r['http_status'] as number | null,
   apiCode: r['api_code'] as number | null,

@@ -1,5 +1,5 @@
 import { scanRef } from './scan-ref.js';
-import type { Endpoint } from './tables.js';
+import type { Partition } from './tables.js';
 import type { CoverageRow } from './coverage-row.js';
 import type { ScanView } from './scan-view.js';
 
@@ -18,12 +18,12 @@ export function dataRef(view: ScanView, c: CoverageRow | undefined): number {
  * dataRef), from the coverage read ahead with them. A full scan gives one group, this scan; a
  * zone whose partitions were read in different scans is in each of their groups.
  */
-export function byDataRef(view: ScanView, zoneIds: string[], endpoints: readonly Endpoint[]): Map<number, string[]> {
+export function byDataRef(view: ScanView, zoneIds: string[], partitions: readonly Partition[]): Map<number, string[]> {
   const groups = new Map<number, string[]>();
   for (const zoneId of zoneIds) {
     const coverage = view.ahead?.peek<CoverageRow>('coverage', zoneId) ?? [];
     const refs = new Set<number>();
-    for (const endpoint of endpoints) refs.add(dataRef(view, coverage.find((c) => c.endpoint === endpoint)));
+    for (const partition of partitions) refs.add(dataRef(view, coverage.find((c) => c.endpoint === partition)));
     for (const ref of refs) {
       let ids = groups.get(ref);
       if (!ids) groups.set(ref, (ids = []));
@@ -34,15 +34,15 @@ export function byDataRef(view: ScanView, zoneIds: string[], endpoints: readonly
 }
 
 /** Runs `load` for each group of byDataRef and merges what each zone got. */
-export function loadByDataRef<T>(view: ScanView, zoneIds: string[], endpoints: readonly Endpoint[], load: (ids: string[], ref: number) => Map<string, T[]>): Map<string, T[]> {
-  const groups = byDataRef(view, zoneIds, endpoints);
+export function loadByDataRef<T>(view: ScanView, zoneIds: string[], partitions: readonly Partition[], load: (ids: string[], ref: number) => Map<string, T[]>): Map<string, T[]> {
+  const groups = byDataRef(view, zoneIds, partitions);
   const only = groups.size === 1 ? [...groups][0] : undefined;
   if (only) return load(only[1], only[0]);
   const merged = new Map<string, T[]>();
   for (const [ref, ids] of groups) {
     for (const [zoneId, rows] of load(ids, ref)) {
-      const held = merged.get(zoneId);
-      if (held) for (const r of rows) held.push(r);
+      const earlier = merged.get(zoneId);
+      if (earlier) for (const r of rows) earlier.push(r);
       else merged.set(zoneId, rows);
     }
   }

@@ -1,8 +1,8 @@
-import type { ZoneReads } from '../api/endpoints.js';
+import type { DeclaredReads } from '../api/endpoints.js';
 import type { Db } from './db.js';
 
 /** What the rules asked a scan to read beyond the lists (its summary's declaredReads); null when not known (a scan from before it was recorded, or pruned). */
-export function declaredReadsOf(db: Db, scanId: number): ZoneReads | null {
+export function storedDeclaredReads(db: Db, scanId: number): DeclaredReads | null {
   const summary = db.prepare('SELECT summary FROM scans WHERE id = ?').pluck().get(scanId) as string | null | undefined;
   if (!summary) return null;
   let declared: { settings?: unknown; objects?: unknown } | undefined;
@@ -12,5 +12,5 @@ export function declaredReadsOf(db: Db, scanId: number): ZoneReads | null {
     return null;
   }
   if (!declared || !Array.isArray(declared.settings) || !Array.isArray(declared.objects)) return null;
-  return { settings: declared.settings as ZoneReads['settings'], objects: declared.objects as ZoneReads['objects'] };
+  return { settings: declared.settings as DeclaredReads['settings'], objects: declared.objects as DeclaredReads['objects'] };
 }

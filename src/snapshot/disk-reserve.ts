@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 
 /**
- * Room held on the database's disk while a scan writes, given back when that disk fills.
+ * Room reserved on the database's disk while a scan writes, given back when that disk fills.
  *
  * A scan that meets a full disk must still record that it aborted, and that one small write needs
  * room too: SQLite appends the changed page to the WAL, and whether the WAL has a free frame left
@@ -14,10 +14,10 @@ import { rmSync, writeFileSync } from 'node:fs';
 const RESERVE_BYTES = 256 * 1024;
 
 export class DiskReserve {
-  private held: boolean;
+  private reserved: boolean;
 
   private constructor(private readonly path: string | null) {
-    this.held = path !== null;
+    this.reserved = path !== null;
   }
 
   /** Holds the reserve beside `dbPath`; holds nothing for a database in memory or where it cannot be written. */
@@ -36,8 +36,8 @@ export class DiskReserve {
 
   /** Gives the room back to the disk; whether there was any to give. */
   release(): boolean {
-    if (!this.held || this.path === null) return false;
-    this.held = false;
+    if (!this.reserved || this.path === null) return false;
+    this.reserved = false;
     try {
       rmSync(this.path, { force: true });
       return true;

@@ -44,28 +44,28 @@ export class ZoneReadAhead {
   rows<T>(key: string, zoneId: string, load: (zoneIds: string[]) => Map<string, T[]>, options: AheadOptions = {}): T[] | undefined {
     const start = this.position.get(zoneId);
     if (start === undefined) return undefined;
-    let held = this.loaded.get(key);
-    if (!held?.has(zoneId)) {
-      const run = this.run(start, options, held);
+    let kept = this.loaded.get(key);
+    if (!kept?.has(zoneId)) {
+      const run = this.run(start, options, kept);
       const rows = load(run);
       // Zones already loaded may come before the end of the last run: its zones still ahead stay,
       // those behind go.
-      const ahead = [...(held ?? [])].filter(([id]) => this.position.get(id)! > start);
-      held = new Map([...ahead, ...run.map((id): [string, unknown[]] => [id, rows.get(id) ?? []])]);
-      this.loaded.set(key, held);
+      const ahead = [...(kept ?? [])].filter(([id]) => this.position.get(id)! > start);
+      kept = new Map([...ahead, ...run.map((id): [string, unknown[]] => [id, rows.get(id) ?? []])]);
+      this.loaded.set(key, kept);
     }
-    const rows = held.get(zoneId) as T[];
+    const rows = kept.get(zoneId) as T[];
     // Served once: the zone's view keeps its own copy, and memory holds only zones still ahead.
-    if (!options.keep) held.delete(zoneId);
+    if (!options.keep) kept.delete(zoneId);
     return rows;
   }
 
-  private run(start: number, { weight }: AheadOptions, held: ReadonlyMap<string, unknown> | undefined): string[] {
+  private run(start: number, { weight }: AheadOptions, kept: ReadonlyMap<string, unknown> | undefined): string[] {
     const run: string[] = [];
     let rows = 0;
     for (let i = start; i < this.zoneIds.length && run.length < MAX_ZONES; i++) {
       const id = this.zoneIds[i]!;
-      if (run.length > 0 && held?.has(id)) continue;
+      if (run.length > 0 && kept?.has(id)) continue;
       const w = weight ? weight(id) : 1;
       if (run.length > 0 && (w === undefined || rows + w > MAX_ROWS)) break;
       run.push(id);

@@ -1,18 +1,19 @@
+import type { ZoneObjectPartition } from '../cloudflare/reads.js';
 import type { Db } from './db.js';
-import type { Endpoint, PartitionKind } from './tables.js';
+import type { Partition, PartitionKind } from './tables.js';
 import { ZoneReadAhead } from './read-ahead.js';
 import { openScanRow, ScanView, type ScanRow } from './scan-view.js';
 import { CoverageReader } from './coverage-reader.js';
 import type { CoverageRow, Readout } from './coverage-row.js';
 import { RowReader, type AccountRow, type FilterRow, type FirewallRuleRow, type RawRow, type ZoneRow } from './row-reader.js';
 import { DnsReader, type DnsRecordFields, type DnsRecordRow } from './dns-reader.js';
-import { ZoneObjectsReader, type ZoneObjectEndpoint } from './zone-objects-reader.js';
+import { ZoneObjectsReader } from './zone-objects-reader.js';
 
 export type { ScanRow } from './scan-view.js';
 export { toCoverage, type CoverageRow, type Readout } from './coverage-row.js';
 export type { AccountRow, FilterRow, FirewallRuleRow, RawRow, ZoneRow } from './row-reader.js';
 export type { DnsRecordFields, DnsRecordRow } from './dns-reader.js';
-export type { ZoneObjectEndpoint } from './zone-objects-reader.js';
+export type { ZoneObjectPartition };
 
 /**
  * The typed, read-only view of one scan: the only way the policy engine sees data. A partition
@@ -57,9 +58,9 @@ export class SnapshotReader {
   /** Everything this scan recorded about what it read; `onlyUnread`: the failed, denied and cut-short partitions only. */
   coverage(onlyUnread = false): CoverageRow[] { return this.coverageReader.coverage(onlyUnread); }
   /** How this scan read one partition, if it did (a scope's rows held until another scope is asked for). */
-  coverageOf(kind: PartitionKind, scopeId: string, endpoint: Endpoint): CoverageRow | undefined { return this.coverageReader.coverageOf(kind, scopeId, endpoint); }
+  coverageOf(kind: PartitionKind, scopeId: string, partition: Partition): CoverageRow | undefined { return this.coverageReader.coverageOf(kind, scopeId, partition); }
   /** When a partition's data was read (this scan's start, or that of the scan it was carried from); null when not recorded. */
-  readStartedAt(kind: PartitionKind, scopeId: string, endpoint: Endpoint): string | null { return this.coverageReader.readStartedAt(kind, scopeId, endpoint); }
+  readStartedAt(kind: PartitionKind, scopeId: string, partition: Partition): string | null { return this.coverageReader.readStartedAt(kind, scopeId, partition); }
 
   // Rows of the tables read per scope (row-reader.ts).
   accounts(): Readout<AccountRow> { return this.rowReader.accounts(); }
@@ -74,7 +75,7 @@ export class SnapshotReader {
   wafRules(zoneId: string): Readout<RawRow> { return this.rowReader.zoneRawRows(zoneId, 'waf_rules'); }
   wafOverrides(zoneId: string): Readout<RawRow> { return this.rowReader.zoneRawRows(zoneId, 'waf_overrides'); }
   /** A list of an account stored one row per item (account_objects: members, notification policies, the vendor's insights); unknown when not read whole. */
-  accountObjects(accountId: string, endpoint: Endpoint): Readout<RawRow> { return this.rowReader.accountObjects(accountId, endpoint); }
+  accountObjects(accountId: string, partition: Partition): Readout<RawRow> { return this.rowReader.accountObjects(accountId, partition); }
   /** An account's members (`account_members`, as the registry keeps them: cloudflare/accounts/member.ts), when the scan read them. */
   accountMembers(accountId: string): Readout<RawRow> { return this.rowReader.accountObjects(accountId, 'account_members'); }
   /**
@@ -93,5 +94,5 @@ export class SnapshotReader {
 
   // Zone objects, one row per endpoint or setting (zone-objects-reader.ts).
   /** A single-object endpoint of a zone (migration status, check, config, entry points, DNSSEC...), or the zone's settings, one row each. */
-  zoneObject(zoneId: string, endpoint: ZoneObjectEndpoint): Readout<RawRow> { return this.zoneObjectsReader.zoneObject(zoneId, endpoint); }
+  zoneObject(zoneId: string, partition: ZoneObjectPartition): Readout<RawRow> { return this.zoneObjectsReader.zoneObject(zoneId, partition); }
 }

@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 import { scanRef } from './scan-ref.js';
-import type { Endpoint } from './tables.js';
+import type { Partition } from './tables.js';
 import { byZone } from './read-ahead.js';
 import { canonicalZoneName } from './scope.js';
 import { loadByDataRef } from './data-ref.js';
@@ -105,9 +105,9 @@ export class RowReader {
   }
 
   /** A list of an account stored one row per item (account_objects), in item order. */
-  accountObjects(accountId: string, endpoint: Endpoint): Readout<RawRow> {
-    return this.coverage.readout('account', accountId, endpoint, (ref) =>
-      (this.view.statement(`${this.view.valid('account_objects', 'item_id, raw', ref)} AND scope_id = ? AND endpoint = ? ORDER BY item_id`).all(accountId, endpoint) as Array<Record<string, unknown>>).map((r) => ({
+  accountObjects(accountId: string, partition: Partition): Readout<RawRow> {
+    return this.coverage.readout('account', accountId, partition, (ref) =>
+      (this.view.statement(`${this.view.valid('account_objects', 'item_id, raw', ref)} AND scope_id = ? AND endpoint = ? ORDER BY item_id`).all(accountId, partition) as Array<Record<string, unknown>>).map((r) => ({
         id: r['item_id'] as string,
         raw: r['raw'] as string,
       })),
@@ -162,8 +162,8 @@ export class RowReader {
   }
 
   /** A zone list stored as the API served its items (certificate packs, WAF packages, groups, rules, overrides). */
-  zoneRawRows(zoneId: string, endpoint: 'certificate_packs' | 'waf_packages' | 'waf_groups' | 'waf_rules' | 'waf_overrides'): Readout<RawRow> {
-    return this.coverage.readout('zone', zoneId, endpoint, (ref) => this.rawRows(endpoint, 'zone_id', zoneId, ref));
+  zoneRawRows(zoneId: string, partition: 'certificate_packs' | 'waf_packages' | 'waf_groups' | 'waf_rules' | 'waf_overrides'): Readout<RawRow> {
+    return this.coverage.readout('zone', zoneId, partition, (ref) => this.rawRows(partition, 'zone_id', zoneId, ref));
   }
 
   /** Rows (the named columns) of a table valid at `ref` for one scope, in item_id order when read ahead. */
@@ -175,10 +175,10 @@ export class RowReader {
             table,
             scopeId,
             (ids) =>
-              loadByDataRef(view, ids, [table as Endpoint], (group, r) =>
+              loadByDataRef(view, ids, [table as Partition], (group, r) =>
                 byZone(view.statement(view.forZones(table, columns, r)).iterate(JSON.stringify(group)) as Iterable<Record<string, unknown>>, (row) => row['zone_id'] as string, (row) => row),
               ),
-            { weight: view.weightOf(table as Endpoint) },
+            { weight: view.weightOf(table as Partition) },
           )
         : undefined;
     return ahead ?? (view.statement(`${view.valid(table, columns, ref)} AND ${scopeColumn} = ?`).all(scopeId) as Array<Record<string, unknown>>);

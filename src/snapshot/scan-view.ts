@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import { SnapshotError, type Db } from './db.js';
 import { scanRef } from './scan-ref.js';
 import { parseScope, type ScanScope } from './scope.js';
-import type { Endpoint } from './tables.js';
+import type { Partition } from './tables.js';
 import type { ZoneReadAhead } from './read-ahead.js';
 import type { CoverageRow } from './coverage-row.js';
 
@@ -86,12 +86,12 @@ export class ScanView {
   }
 
   /** A zone list's expected size (of one endpoint, or several sharing a table), from the coverage read ahead with it: what bounds a run of zones. */
-  weightOf(...endpoints: Endpoint[]): (zoneId: string) => number | undefined {
+  weightOf(...partitions: Partition[]): (zoneId: string) => number | undefined {
     return (zoneId) => {
       const coverage = this.ahead?.peek<CoverageRow>('coverage', zoneId);
       if (coverage === undefined) return undefined;
       let items = 0;
-      for (const c of coverage) if (endpoints.includes(c.endpoint)) items += c.items;
+      for (const c of coverage) if (partitions.includes(c.endpoint)) items += c.items;
       return items;
     };
   }

@@ -6,17 +6,15 @@ import { PARTITION_NAMES, specOf, type Partition, type PartitionKind, type Row }
  * declares them (src/cloudflare/reads.ts); the raw JSON is kept whole beside them.
  */
 
-export type { PartitionKind };
-
-/** A partition by its stored name (the `endpoint` column of coverage and the shared tables). */
-export type Endpoint = Partition;
+/** A partition goes by its stored name (the `endpoint` column of coverage and the shared tables). */
+export type { Partition, PartitionKind };
 
 export interface TableSpec {
   table: string;
   scopeColumn: string;
   /** For tables shared by several partitions: the column naming the partition. */
   endpointColumn?: string;
-  itemId(item: Item, endpoint: Endpoint): string;
+  itemId(item: Item, partition: Partition): string;
   columns(item: Item): Row;
   /** What of an item is stored as its raw JSON, when not the whole of it (what rules and drift read, nothing more). */
   kept?(item: Item): Item;
@@ -40,4 +38,4 @@ function tableOf(partition: Partition): TableSpec | null {
   };
 }
 
-export const TABLES = Object.fromEntries(PARTITION_NAMES.map((p) => [p, tableOf(p)])) as Record<Endpoint, TableSpec | null>;
+export const TABLES = Object.fromEntries(PARTITION_NAMES.map((p) => [p, tableOf(p)])) as Record<Partition, TableSpec | null>;

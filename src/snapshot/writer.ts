@@ -8,7 +8,7 @@ import { endScanInThisProcess, runningScans, scanIsAlive, SnapshotError, type Db
 import { DiskReserve, diskIsFull } from './disk-reserve.js';
 import { scanOfRef, scanRef } from './scan-ref.js';
 import { normalizeScope, type ScanScope } from './scope.js';
-import { TABLES, type Endpoint, type PartitionKind, type TableSpec } from './tables.js';
+import { TABLES, type Partition, type PartitionKind, type TableSpec } from './tables.js';
 
 /**
  * Writes one scan. Resources arrive a page at a time and are written in a transaction per page:
@@ -112,11 +112,11 @@ export class ScanWriter {
     return s;
   }
 
-  partition(kind: PartitionKind, scopeId: string, endpoint: Endpoint): PartitionWriter {
-    const row = this.statement('SELECT last_attempt_scan, last_ok_scan FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, this.storedId(scopeId), endpoint) as
+  partition(kind: PartitionKind, scopeId: string, partition: Partition): PartitionWriter {
+    const row = this.statement('SELECT last_attempt_scan, last_ok_scan FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, this.storedId(scopeId), partition) as
       | { last_attempt_scan: number; last_ok_scan: number | null }
       | undefined;
-    return new PartitionWriter(this, kind, scopeId, endpoint, row?.last_ok_scan ?? null, row?.last_attempt_scan ?? null);
+    return new PartitionWriter(this, kind, scopeId, partition, row?.last_ok_scan ?? null, row?.last_attempt_scan ?? null);
   }
 
   /** Zones an account no longer lists (stored ids): their partitions count as attempted, so nothing spans this scan. */
@@ -180,33 +180,33 @@ export class ScanWriter {
   }
 
   /** Whether any scan recorded this partition. */
-  hasPartition(kind: PartitionKind, scopeId: string, endpoint: Endpoint): boolean {
-    return this.statement('SELECT 1 FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, this.storedId(scopeId), endpoint) !== undefined;
+  hasPartition(kind: PartitionKind, scopeId: string, partition: Partition): boolean {
+    return this.statement('SELECT 1 FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, this.storedId(scopeId), partition) !== undefined;
   }
 
   /** The last scan that held an answer for a partition, read or carried (its id); 0 when none did. */
-  lastAnswered(kind: PartitionKind, scopeId: string, endpoint: Endpoint): number {
-    const ref = this.statement("SELECT max(last_scan) FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND state = 'ok'").pluck().get(kind, this.storedId(scopeId), endpoint) as number | null;
+  lastAnswered(kind: PartitionKind, scopeId: string, partition: Partition): number {
+    const ref = this.statement("SELECT max(last_scan) FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND state = 'ok'").pluck().get(kind, this.storedId(scopeId), partition) as number | null;
     return ref === null ? 0 : scanOfRef(ref);
   }
 
   /** The scan whose read holds the data carry() would carry forward (its id; it writes nothing); null when it would carry nothing. */
-  carrySource(kind: PartitionKind, scopeId: string, endpoint: Endpoint): number | null {
-    const found = this.carryable(kind, this.storedId(scopeId), endpoint);
+  carrySource(kind: PartitionKind, scopeId: string, partition: Partition): number | null {
+    const found = this.carryable(kind, this.storedId(scopeId), partition);
     return found ? scanOfRef(found.dataScan) : null;
   }
 
   /** The state carry() would carry forward (`ok`, `skipped`...); null when it would carry nothing. */
-  carryState(kind: PartitionKind, scopeId: string, endpoint: Endpoint): string | null {
-    return this.carryable(kind, this.storedId(scopeId), endpoint)?.last.state ?? null;
+  carryState(kind: PartitionKind, scopeId: string, partition: Partition): string | null {
+    return this.carryable(kind, this.storedId(scopeId), partition)?.last.state ?? null;
   }
 
-  private carryable(kind: PartitionKind, stored: string, endpoint: Endpoint) {
-    const part = this.statement('SELECT last_attempt_scan FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, stored, endpoint) as
+  private carryable(kind: PartitionKind, stored: string, partition: Partition) {
+    const part = this.statement('SELECT last_attempt_scan FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, stored, partition) as
       | { last_attempt_scan: number }
       | undefined;
     if (!part || part.last_attempt_scan === this.ref) return null;
-    const last = this.statement('SELECT pk, state, truncated, data_scan FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND last_scan = ?').get(kind, stored, endpoint, part.last_attempt_scan) as
+    const last = this.statement('SELECT pk, state, truncated, data_scan FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND last_scan = ?').get(kind, stored, partition, part.last_attempt_scan) as
       | { pk: number; state: string; truncated: number; data_scan: number | null }
       | undefined;
     // A denied part says nothing of the zone, and a permission granted since is in no audit log: read it again.
@@ -220,9 +220,9 @@ export class ScanWriter {
    * is copied or touched. Refused (false) when there is nothing sound to carry: a partition never
    * read, or whose last attempt failed, was refused (denied) or was truncated; the caller reads it instead.
    */
-  carry(kind: PartitionKind, scopeId: string, endpoint: Endpoint): boolean {
+  carry(kind: PartitionKind, scopeId: string, partition: Partition): boolean {
     const stored = this.storedId(scopeId);
-    const found = this.carryable(kind, stored, endpoint);
+    const found = this.carryable(kind, stored, partition);
     if (!found) return false;
     const { last, dataScan } = found;
     this.db
@@ -241,7 +241,7 @@ export class ScanWriter {
             last.pk,
           );
         }
-        this.run('UPDATE partitions SET last_attempt_scan = ? WHERE kind = ? AND scope_id = ? AND endpoint = ?', this.ref, kind, stored, endpoint);
+        this.run('UPDATE partitions SET last_attempt_scan = ? WHERE kind = ? AND scope_id = ? AND endpoint = ?', this.ref, kind, stored, partition);
       })
       .immediate();
     return true;
@@ -260,11 +260,11 @@ export class ScanWriter {
   }
 
   /** The item ids this scan holds for a partition of a zone it read tonight (a list read just before). */
-  itemsReadTonight(zoneId: string, endpoint: Endpoint): string[] {
-    const spec = TABLES[endpoint];
-    if (!spec) throw new Error(`${endpoint} stores no items`);
+  itemsReadTonight(zoneId: string, partition: Partition): string[] {
+    const spec = TABLES[partition];
+    if (!spec) throw new Error(`${partition} stores no items`);
     const shared = spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : '';
-    const params = [this.storedId(zoneId), this.ref, ...(spec.endpointColumn ? [endpoint] : [])];
+    const params = [this.storedId(zoneId), this.ref, ...(spec.endpointColumn ? [partition] : [])];
     return this.all<{ item_id: string }>(`SELECT item_id FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND last_scan = ?${shared}`, ...params).map((r) => r.item_id);
   }
 
@@ -298,7 +298,7 @@ export class ScanWriter {
       if (status === 'aborted' && this.db.inTransaction) this.db.exec('ROLLBACK');
       this.markRetryingOnFullDisk(mark);
     } catch (err) {
-      // Marking a failed scan aborted can still fail (no reserve could be held, another failure):
+      // Marking a failed scan aborted can still fail (no reserve could be made, another failure):
       // the row stays `running` with no live writer behind it, and the next start or open marks it aborted.
       if (status !== 'aborted') throw err;
     } finally {
@@ -355,12 +355,12 @@ export class PartitionWriter {
     private readonly scan: ScanWriter,
     readonly kind: PartitionKind,
     readonly scopeId: string,
-    readonly endpoint: Endpoint,
+    readonly partition: Partition,
     /** The last scan that read this partition completely: its versions are the current ones. */
     private readonly lastOk: number | null,
     private readonly lastAttempt: number | null,
   ) {
-    this.spec = TABLES[endpoint];
+    this.spec = TABLES[partition];
     this.storedScopeId = scan.storedId(scopeId);
   }
 
@@ -389,7 +389,7 @@ export class PartitionWriter {
       'SELECT state FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND last_scan = ?',
       this.kind,
       this.storedScopeId,
-      this.endpoint,
+      this.partition,
       this.lastAttempt,
     );
     return row?.state ?? null;
@@ -400,7 +400,7 @@ export class PartitionWriter {
     const spec = this.spec;
     if (!spec) return undefined;
     const where = `${spec.scopeColumn} = ? AND item_id = ? AND first_scan <= ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''}`;
-    const row = this.scan.get<{ raw: string }>(`SELECT raw FROM ${spec.table} WHERE ${where} LIMIT 1`, this.storedScopeId, this.scan.storedId(itemId), ref, ref, ...(spec.endpointColumn ? [this.endpoint] : []));
+    const row = this.scan.get<{ raw: string }>(`SELECT raw FROM ${spec.table} WHERE ${where} LIMIT 1`, this.storedScopeId, this.scan.storedId(itemId), ref, ref, ...(spec.endpointColumn ? [this.partition] : []));
     return row?.raw;
   }
 
@@ -416,14 +416,14 @@ export class PartitionWriter {
     this.lookup ??= this.scan.prepare(
       `SELECT pk, hash, first_scan, last_scan FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND item_id = ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''} ORDER BY last_scan DESC`,
     );
-    const params = [this.storedScopeId, id, this.lastOk ?? 0, ...(spec.endpointColumn ? [this.endpoint] : [])];
+    const params = [this.storedScopeId, id, this.lastOk ?? 0, ...(spec.endpointColumn ? [this.partition] : [])];
     return this.lookup.all(...params) as Version[];
   }
 
   /** Writes a page of items in one transaction. */
   write(items: ReadonlyArray<unknown>): void {
     const spec = this.spec;
-    if (!spec) throw new Error(`${this.endpoint} stores no items`);
+    if (!spec) throw new Error(`${this.partition} stores no items`);
     if (items.length === 0) return;
     const scanId = this.scan.ref;
     const extra = spec.endpointColumn ? [spec.endpointColumn] : [];
@@ -434,7 +434,7 @@ export class PartitionWriter {
       for (const value of items) {
         const item = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { value };
         // Ids are stored redacted like every other field: a server may echo a credential in one.
-        const id = this.scan.storedId(spec.itemId(item, this.endpoint));
+        const id = this.scan.storedId(spec.itemId(item, this.partition));
         const versions = this.versions(spec, id);
         // An item served twice in one read (pages shift while listing) is stored once.
         if (versions[0]?.last_scan === scanId) continue;
@@ -453,7 +453,7 @@ export class PartitionWriter {
           const cols = spec.columns(item);
           // The columns are copies of the item's fields: a secret the API served back is redacted there as in raw.
           const redacted = (v: string | number | null | undefined) => (typeof v === 'string' ? this.scan.redactRaw(v) : (v ?? null));
-          const values = [...Object.keys(sample).map((c) => redacted(cols[c])), ...(spec.endpointColumn ? [this.endpoint] : [])];
+          const values = [...Object.keys(sample).map((c) => redacted(cols[c])), ...(spec.endpointColumn ? [this.partition] : [])];
           this.scan.run(insertSql, this.storedScopeId, id, hash, scanId, scanId, ...values, raw);
         }
       }
@@ -473,7 +473,7 @@ export class PartitionWriter {
     if (!spec || outcome.state !== 'ok') return false;
     if (this.lastOk === null || this.inserted > 0) return true;
     const where = `${spec.scopeColumn} = ? AND first_scan <= ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''}`;
-    const before = this.scan.get<{ n: number }>(`SELECT count(*) AS n FROM ${spec.table} WHERE ${where}`, this.storedScopeId, this.lastOk, this.lastOk, ...(spec.endpointColumn ? [this.endpoint] : []));
+    const before = this.scan.get<{ n: number }>(`SELECT count(*) AS n FROM ${spec.table} WHERE ${where}`, this.storedScopeId, this.lastOk, this.lastOk, ...(spec.endpointColumn ? [this.partition] : []));
     return (before?.n ?? 0) !== this.extended;
   }
 
@@ -499,11 +499,11 @@ export class PartitionWriter {
               'SELECT pk, hash, data_scan FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND last_scan = ?',
               this.kind,
               this.storedScopeId,
-              this.endpoint,
+              this.partition,
               this.lastAttempt,
             );
       const sameOutcome = current !== undefined && current.hash === hash;
-      if (this.kind === 'zone' && (!sameOutcome || this.dataChanged(outcome))) this.scan.zoneChanged(this.storedScopeId, this.endpoint);
+      if (this.kind === 'zone' && (!sameOutcome || this.dataChanged(outcome))) this.scan.zoneChanged(this.storedScopeId, this.partition);
       // A row carried forward points at older data: this read's row is a new one, even when the outcome is the same.
       if (current && sameOutcome && current.data_scan === null) {
         this.scan.run('UPDATE coverage SET last_scan = ? WHERE pk = ?', scanId, current.pk);
@@ -513,7 +513,7 @@ export class PartitionWriter {
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           this.kind,
           this.storedScopeId,
-          this.endpoint,
+          this.partition,
           hash,
           scanId,
           scanId,
@@ -533,7 +533,7 @@ export class PartitionWriter {
            last_ok_scan = coalesce(excluded.last_ok_scan, partitions.last_ok_scan)`,
         this.kind,
         this.storedScopeId,
-        this.endpoint,
+        this.partition,
         scanId,
         outcome.state === 'ok' && !outcome.truncated ? scanId : null,
       );

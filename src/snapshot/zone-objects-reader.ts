@@ -1,5 +1,5 @@
 import { ZONE_OBJECT_PARTITIONS, type ZoneObjectPartition } from '../cloudflare/reads.js';
-import type { Endpoint } from './tables.js';
+import type { Partition } from './tables.js';
 import { byZone } from './read-ahead.js';
 import { byDataRef, dataRef } from './data-ref.js';
 import type { CoverageReader } from './coverage-reader.js';
@@ -9,54 +9,51 @@ import type { ScanView } from './scan-view.js';
 
 /**
  * A zone's single-object endpoints (migration status, entry points, DNSSEC...) and its settings,
- * stored in zone_objects: read for a zone (or a run of zones) in one query and held per zone.
+ * stored in zone_objects: read for a zone (or a run of zones) in one query and kept per zone.
  */
-
-/** The zone's partitions stored in zone_objects and served to rules (the registry's, src/cloudflare/reads.ts). */
-export type ZoneObjectEndpoint = ZoneObjectPartition;
 
 /** A zone_objects row as read (after its zone_id). */
 const ZONE_OBJECT_COLUMNS = 'endpoint, item_id, raw';
 type ZoneObjectRow = [zoneId: string, endpoint: string, id: string, raw: string];
 
 export class ZoneObjectsReader {
-  /** The zone objects of the zone asked about last, by endpoint (see zoneObjects). */
-  private heldObjects: { zoneId: string; byEndpoint: Map<string, RawRow[]> } | null = null;
+  /** The zone objects of the zone asked about last, by partition (see zoneObjects). */
+  private keptObjects: { zoneId: string; byPartition: Map<string, RawRow[]> } | null = null;
 
   constructor(
     private readonly view: ScanView,
     private readonly coverage: CoverageReader,
   ) {}
 
-  /** Forgets the zone held (the read-ahead changed: what it holds is read again through it). */
+  /** Forgets the zone kept (the read-ahead changed: what it holds is read again through it). */
   forget(): void {
-    this.heldObjects = null;
+    this.keptObjects = null;
   }
 
   /** A single-object endpoint of a zone (migration status, check, config, entry points, DNSSEC...), or the zone's settings, one row each. */
-  zoneObject(zoneId: string, endpoint: ZoneObjectEndpoint): Readout<RawRow> {
-    // A copy: the rows are held for the zone's other questions, and a caller may sort what it gets.
-    return this.coverage.readout('zone', zoneId, endpoint, () => this.zoneObjects(zoneId).get(endpoint)?.slice() ?? []);
+  zoneObject(zoneId: string, partition: ZoneObjectPartition): Readout<RawRow> {
+    // A copy: the rows are kept for the zone's other questions, and a caller may sort what it gets.
+    return this.coverage.readout('zone', zoneId, partition, () => this.zoneObjects(zoneId).get(partition)?.slice() ?? []);
   }
 
   /**
    * Every zone object of a zone, by endpoint, in item_id order. A zone has a dozen (one per
    * endpoint, one per setting) and the rules ask for each: read in one query (for a run of zones
-   * when read ahead) and held until another zone is asked about, rather than one query an
+   * when read ahead) and kept until another zone is asked about, rather than one query an
    * endpoint, each of which walked all the run's objects to find its endpoint in the table.
    */
   private zoneObjects(zoneId: string): Map<string, RawRow[]> {
-    if (this.heldObjects?.zoneId !== zoneId) {
+    if (this.keptObjects?.zoneId !== zoneId) {
       const weight = this.view.weightOf(...ZONE_OBJECT_PARTITIONS);
       const rows = this.view.ahead?.rows('zone_objects', zoneId, (ids) => this.runZoneObjects(ids), { weight }) ?? this.oneZoneObjects(zoneId);
-      this.heldObjects = { zoneId, byEndpoint: byZone(rows, (r) => r[1], (r): RawRow => ({ id: r[2], raw: r[3] })) };
+      this.keptObjects = { zoneId, byPartition: byZone(rows, (r) => r[1], (r): RawRow => ({ id: r[2], raw: r[3] })) };
     }
-    return this.heldObjects.byEndpoint;
+    return this.keptObjects.byPartition;
   }
 
   /** The zone objects of a zone read alone: at each data reference its partitions have, the rows of the endpoints read there. */
   private oneZoneObjects(zoneId: string): ZoneObjectRow[] {
-    const refOf = (endpoint: string) => dataRef(this.view, this.coverage.coverageOf('zone', zoneId, endpoint as Endpoint));
+    const refOf = (endpoint: string) => dataRef(this.view, this.coverage.coverageOf('zone', zoneId, endpoint as Partition));
     const refs = new Set(ZONE_OBJECT_PARTITIONS.map(refOf));
     const rows: ZoneObjectRow[] = [];
     for (const ref of refs) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT_READS, DECLARABLE_READS, LIST_ENDPOINTS, ZONE_OBJECT_READS } from '../../src/api/endpoints.js';
-import { declaredRead, PARTITION_NAMES, PARTITIONS, partitionsWhere, specOf, ZONE_OBJECT_PARTITIONS, type Partition, type ReadPartition } from '../../src/cloudflare/reads.js';
+import { readDeclarationOf, PARTITION_NAMES, PARTITIONS, partitionsWhere, specOf, ZONE_OBJECT_PARTITIONS, type Partition, type ReadPartition } from '../../src/cloudflare/reads.js';
 import { ZONE_READS } from '../../src/crawler/reads/index.js';
 import { CERTIFICATE_KIND, RESOURCE_KINDS } from '../../src/drift/resources.js';
 import { snapshotOf, type FixtureZone } from '../../src/rules-api/fixture.js';
@@ -30,10 +30,10 @@ describe('the registry of reads', () => {
 
   it('gives drift its resource kinds, one per entry with a drift identity, in the registry order', () => {
     const withDrift = partitionsWhere((s) => s.drift !== undefined);
-    expect(RESOURCE_KINDS.map((k) => k.endpoint)).toEqual(withDrift);
+    expect(RESOURCE_KINDS.map((k) => k.partition)).toEqual(withDrift);
     for (const k of RESOURCE_KINDS) {
-      const spec = specOf(k.endpoint);
-      expect(k).toMatchObject({ type: spec.drift!.type, label: spec.drift!.label, table: spec.storage!.table, partition: spec.kind });
+      const spec = specOf(k.partition);
+      expect(k).toMatchObject({ type: spec.drift!.type, label: spec.drift!.label, table: spec.storage!.table, scope: spec.kind });
     }
     const types = [...RESOURCE_KINDS.map((k) => k.type), CERTIFICATE_KIND.type];
     expect(new Set(types).size).toBe(types.length);
@@ -62,7 +62,7 @@ describe('the registry of reads', () => {
     expect(ZONE_READS.map((r) => r.partitions[0]).sort()).toEqual([...leads].sort());
     for (const read of ZONE_READS) {
       const { name, endpoint, scope, partitions, refresh, optional } = read;
-      expect({ name, endpoint, scope, partitions, refresh, optional }).toEqual({ optional: undefined, ...declaredRead(read.partitions[0] as ReadPartition) });
+      expect({ name, endpoint, scope, partitions, refresh, optional }).toEqual({ optional: undefined, ...readDeclarationOf(read.partitions[0] as ReadPartition) });
     }
     // Every partition is written by one read of the crawler's, but for what the crawl itself lists and the audit log.
     const written = new Set(ZONE_READS.flatMap((r) => r.partitions));

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import clientSideScriptAlertMissing from '../../rules/client-side-script-alert-missing.js';
 import clientSideSecurityOff from '../../rules/client-side-security-off.js';
 import securityTxtMissing from '../../rules/security-txt-missing.js';
-import { zoneReadsOf, type ZoneReads } from '../../src/api/endpoints.js';
+import { declaredReadsOf, type DeclaredReads } from '../../src/api/endpoints.js';
 import { createRedactor } from '../../src/common/redact.js';
 import { crawl, type CrawlResult } from '../../src/crawler/crawl.js';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';
@@ -73,12 +73,12 @@ function asked(emu: RunningEmulator, lines: string[], pattern: RegExp): string[]
     .sort();
 }
 
-function readsFor(settings: Record<string, RuleSettings>): ZoneReads {
+function readsFor(settings: Record<string, RuleSettings>): DeclaredReads {
   const rules = activeRules(loadCatalogue(RULES), settings);
-  return zoneReadsOf(rules.filter((a) => a.enabled).map((a) => a.rule.meta.reads));
+  return declaredReadsOf(rules.filter((a) => a.enabled).map((a) => a.rule.meta.reads));
 }
 
-async function scan(reads: ZoneReads | undefined, denyRoutes: string[] = []): Promise<{ emu: RunningEmulator; lines: string[]; reader: SnapshotReader; result: CrawlResult }> {
+async function scan(reads: DeclaredReads | undefined, denyRoutes: string[] = []): Promise<{ emu: RunningEmulator; lines: string[]; reader: SnapshotReader; result: CrawlResult }> {
   const lines: string[] = [];
   const emu = await emulator({ dataset, denyRoutes, onRequest: (line) => lines.push(line) });
   const db = openSnapshot(':memory:');

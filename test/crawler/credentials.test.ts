@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClientSet } from '../../src/api/client-set.js';
-import type { ZoneReads } from '../../src/api/endpoints.js';
+import type { DeclaredReads } from '../../src/api/endpoints.js';
 import type { ApiClient } from '../../src/api/client.js';
 import { createRedactor } from '../../src/common/redact.js';
 import { ScanCannotStart } from '../../src/crawler/first-calls.js';
@@ -56,7 +56,7 @@ async function scanWith(
   emu: RunningEmulator,
   set: ClientSet,
   scope = { accounts: [] as string[], zones: [] as string[] },
-  more: { db?: Db; logger?: ReturnType<typeof recordingLogger>; incremental?: { full: boolean; fullEvery: number }; reads?: ZoneReads } = {},
+  more: { db?: Db; logger?: ReturnType<typeof recordingLogger>; incremental?: { full: boolean; fullEvery: number }; reads?: DeclaredReads } = {},
 ) {
   const db = more.db ?? openSnapshot(':memory:');
   const logger = more.logger ?? recordingLogger();

@@ -4,7 +4,7 @@
  */
 import { createSocket, type Socket } from 'node:dgram';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ZoneReads } from '../../src/api/endpoints.js';
+import type { DeclaredReads } from '../../src/api/endpoints.js';
 import { createRedactor } from '../../src/common/redact.js';
 import { COMMON_OPTIONS } from '../../src/config/options.js';
 import { crawl, type CrawlResult } from '../../src/crawler/crawl.js';
@@ -140,7 +140,7 @@ describe('the resolver', () => {
   });
 });
 
-const READS: ZoneReads = { settings: [], objects: [], resolved: ['dns_targets'] };
+const READS: DeclaredReads = { settings: [], objects: [], resolved: ['dns_targets'] };
 
 const dataset: DatasetFile = {
   version: 1,
@@ -168,11 +168,11 @@ const dataset: DatasetFile = {
   ],
 };
 
-async function scan(emu: RunningEmulator, resolver: ResolverOptions | undefined, reads: ZoneReads = READS): Promise<SnapshotReader> {
+async function scan(emu: RunningEmulator, resolver: ResolverOptions | undefined, reads: DeclaredReads = READS): Promise<SnapshotReader> {
   return (await scanWithResult(emu, resolver, reads)).reader;
 }
 
-async function scanWithResult(emu: RunningEmulator, resolver: ResolverOptions | undefined, reads: ZoneReads = READS): Promise<{ reader: SnapshotReader; result: CrawlResult }> {
+async function scanWithResult(emu: RunningEmulator, resolver: ResolverOptions | undefined, reads: DeclaredReads = READS): Promise<{ reader: SnapshotReader; result: CrawlResult }> {
   const db = openSnapshot(':memory:');
   dbs.push(db);
   const client = clientFor(emu, { budget: 1_000_000, budgetWindowMs: 1000, retries: 0 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ZoneReads } from '../../src/api/endpoints.js';
+import type { DeclaredReads } from '../../src/api/endpoints.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import type { Db } from '../../src/snapshot/db.js';
 import { pruneScans } from '../../src/snapshot/prune.js';
@@ -34,7 +34,7 @@ describe('incremental nights after other scans', () => {
     // settings without it; the next night reads on from the last full scan, which was asked for it, and must not carry them.
     const emu = await emulator({ dataset: 'generated', generated: { seed: 9, accounts: 2, zones: 20, records: 600 } });
     const db = openDb();
-    const fewer: ZoneReads = { ...READS, settings: READS.settings.filter((s) => s !== 'security_level') };
+    const fewer: DeclaredReads = { ...READS, settings: READS.settings.filter((s) => s !== 'security_level') };
     expect((await scanNight(emu, db, 'full')).outcome.status).toBe('complete');
     const names = emu.org.visibleZones().map((z) => z.name).slice(0, 6);
     const some = await scanNight(emu, db, 'full', 7, recordingLogger(), fewer, { scope: { accounts: [], zones: names } });
@@ -46,7 +46,7 @@ describe('incremental nights after other scans', () => {
     // The scan's row says what the rules asked of it from its start, so an aborted (or killed) scan's reads are known too.
     const emu = await emulator({ dataset: 'generated', generated: { seed: 9, accounts: 2, zones: 20, records: 600 } });
     const db = openDb();
-    const fewer: ZoneReads = { ...READS, settings: READS.settings.filter((s) => s !== 'security_level') };
+    const fewer: DeclaredReads = { ...READS, settings: READS.settings.filter((s) => s !== 'security_level') };
     expect((await scanNight(emu, db, 'full')).outcome.status).toBe('complete');
     const stop = new AbortController();
     const stopped = scanNight(emu, db, 'full', 7, recordingLogger(), fewer, {

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ZoneReads } from '../../src/api/endpoints.js';
+import type { DeclaredReads } from '../../src/api/endpoints.js';
 import { createRedactor } from '../../src/common/redact.js';
 import { runScan } from '../../src/crawler/run-scan.js';
 import { summaryText } from '../../src/cli/output/scan-summary.js';
@@ -258,7 +258,7 @@ describe('incremental nights', () => {
     // long ago, before it was switched off): no audit log entry says anything of it, so it is read tonight.
     const emu = await emulator({ dataset: 'generated', generated: { seed: 9, accounts: 2, zones: 20, records: 600 } });
     const db = openDb();
-    const fewer: ZoneReads = { ...READS, settings: READS.settings.filter((s) => s !== 'security_level'), objects: READS.objects.filter((o) => o !== 'bot_management') };
+    const fewer: DeclaredReads = { ...READS, settings: READS.settings.filter((s) => s !== 'security_level'), objects: READS.objects.filter((o) => o !== 'bot_management') };
     // Everything read once, then a night with the bot and security level rules switched off, changing both settings of some zones.
     expect((await scanNight(emu, db, 'full')).outcome.status).toBe('complete');
     const off = await scanNight(emu, db, 'incremental', 7, recordingLogger(), fewer);

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import botFightModeOff from '../../rules/bot-fight-mode-off.js';
 import originPullsOff from '../../rules/origin-pulls-off.js';
 import rateLimitingMissing from '../../rules/rate-limiting-missing.js';
-import { zoneReadsOf, type ZoneReads } from '../../src/api/endpoints.js';
+import { declaredReadsOf, type DeclaredReads } from '../../src/api/endpoints.js';
 import { createRedactor } from '../../src/common/redact.js';
 import { crawl, type CrawlResult } from '../../src/crawler/crawl.js';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';
@@ -66,7 +66,7 @@ function callsPerZone(emu: RunningEmulator, lines: string[], pattern: RegExp): s
     .sort();
 }
 
-async function scan(reads: ZoneReads | undefined, failRoutes: string[] = []): Promise<{ emu: RunningEmulator; lines: string[]; reader: SnapshotReader; result: CrawlResult }> {
+async function scan(reads: DeclaredReads | undefined, failRoutes: string[] = []): Promise<{ emu: RunningEmulator; lines: string[]; reader: SnapshotReader; result: CrawlResult }> {
   const lines: string[] = [];
   const emu = await emulator({ dataset, failRoutes, onRequest: (line) => lines.push(line) });
   const db = openSnapshot(':memory:');
@@ -83,9 +83,9 @@ async function scan(reads: ZoneReads | undefined, failRoutes: string[] = []): Pr
 }
 
 /** What a scan reads for these rules as the config sets them: the reads of the enabled ones (as catalogueReads does). */
-function readsFor(settings: Record<string, RuleSettings>): ZoneReads {
+function readsFor(settings: Record<string, RuleSettings>): DeclaredReads {
   const rules = activeRules(loadCatalogue([botFightModeOff, originPullsOff, rateLimitingMissing]), settings);
-  return zoneReadsOf(rules.filter((a) => a.enabled || a.overrides.some((o) => o.enabled === true)).map((a) => a.rule.meta.reads));
+  return declaredReadsOf(rules.filter((a) => a.enabled || a.overrides.some((o) => o.enabled === true)).map((a) => a.rule.meta.reads));
 }
 
 describe('bot management, origin pulls and rate limiting reads', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ZONE_READS } from '../../src/crawler/reads/index.js';
-import { TABLES, type Endpoint } from '../../src/snapshot/tables.js';
+import { TABLES, type Partition } from '../../src/snapshot/tables.js';
 
 /**
  * The reads' declarations are what the crawler and the docs go by: readZoneParts asks a `date`
@@ -44,7 +44,7 @@ describe('the declared reads of a zone', () => {
       .slice(2)
       .filter((line, i, all) => line.startsWith('|') && all.slice(0, i).every((l) => l.startsWith('|')));
     const cell = (text: string) => text.replace(/\|/g, '\\|');
-    const declared = ZONE_READS.map((r) => `| ${r.name} | ${cell(r.endpoint)} | ${r.scope} | ${r.partitions.map((p: Endpoint) => `\`${p}\``).join(', ')} | \`${r.refresh}\` |`);
+    const declared = ZONE_READS.map((r) => `| ${r.name} | ${cell(r.endpoint)} | ${r.scope} | ${r.partitions.map((p: Partition) => `\`${p}\``).join(', ')} | \`${r.refresh}\` |`);
     expect(rows).toEqual(declared);
   });
 });

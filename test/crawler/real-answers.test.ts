@@ -152,8 +152,8 @@ describe('retired endpoints', () => {
     expect(outcome?.status).toBe('complete');
     const reader = new SnapshotReader(db, outcome!.scanId);
     const enterprise = emu.org.visibleZones().find((z) => z.plan === 'enterprise' && z.migration.state !== 'complete' && z.migration.state !== 'none')!;
-    for (const endpoint of ['waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const) {
-      expect(reader.coverageOf('zone', enterprise.id, endpoint), endpoint).toMatchObject({ state: 'retired', httpStatus: 410 });
+    for (const partition of ['waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const) {
+      expect(reader.coverageOf('zone', enterprise.id, partition), partition).toMatchObject({ state: 'retired', httpStatus: 410 });
     }
     expect(reader.wafOverrides(enterprise.id)).toMatchObject({ known: false, state: 'retired', reason: expect.stringMatching(/retired this endpoint \(HTTP 410/) });
     // Not retried: one call per zone that asks. Zones born on the new managed rules (state none, the

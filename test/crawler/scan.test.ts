@@ -183,8 +183,8 @@ describe('crawl into a snapshot', () => {
     for (const name of ['acme-careers.example', 'northwind-blog.example']) {
       const id = zoneId(emu, name);
       expect(emu.org.zonesById.get(id)!.migration.state).toBe('complete');
-      for (const endpoint of ['waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides', 'migration_check', 'migration_config'] as const) {
-        expect(reader.coverageOf('zone', id, endpoint), `${name} ${endpoint}`).toMatchObject({ state: 'skipped', pages: 0 });
+      for (const partition of ['waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides', 'migration_check', 'migration_config'] as const) {
+        expect(reader.coverageOf('zone', id, partition), `${name} ${partition}`).toMatchObject({ state: 'skipped', pages: 0 });
       }
       expect(reader.coverageOf('zone', id, 'entrypoint')?.state).toBe('ok');
     }
@@ -193,8 +193,8 @@ describe('crawl into a snapshot', () => {
     const natives = zones.filter(native);
     expect(natives.map((z) => z.plan)).toEqual(expect.arrayContaining(['free', 'pro', 'business', 'enterprise']));
     for (const z of natives) {
-      for (const endpoint of ['waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides', 'migration_check', 'migration_config'] as const) {
-        expect(reader.coverageOf('zone', z.id, endpoint), `${z.name} ${endpoint}`).toMatchObject({ state: 'skipped', pages: 0 });
+      for (const partition of ['waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides', 'migration_check', 'migration_config'] as const) {
+        expect(reader.coverageOf('zone', z.id, partition), `${z.name} ${partition}`).toMatchObject({ state: 'skipped', pages: 0 });
       }
     }
     const free = zones.find((z) => z.plan !== 'enterprise' && hasLegacyWaf(z))!;

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RULES } from '../../rules/index.js';
 import type { ApiClient } from '../../src/api/client.js';
-import { callsPerZone, zoneReadsOf, type ZoneReads } from '../../src/api/endpoints.js';
+import { callsPerZone, declaredReadsOf, type DeclaredReads } from '../../src/api/endpoints.js';
 import { crawl, type CrawlResult } from '../../src/crawler/crawl.js';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
@@ -39,7 +39,7 @@ const dataset: DatasetFile = {
 
 const SETTINGS_ROUTE = 'GET /zones/{zone_id}/settings/{setting_id}';
 
-async function scan(emu: RunningEmulator, reads: ZoneReads | undefined, wrap: (c: ApiClient) => ApiClient = (c) => c): Promise<{ reader: SnapshotReader; result: CrawlResult }> {
+async function scan(emu: RunningEmulator, reads: DeclaredReads | undefined, wrap: (c: ApiClient) => ApiClient = (c) => c): Promise<{ reader: SnapshotReader; result: CrawlResult }> {
   const db = openSnapshot(':memory:');
   dbs.push(db);
   const client = clientFor(emu, { budget: 1_000_000, budgetWindowMs: 1000, retries: 0 });
@@ -63,7 +63,7 @@ describe('zone security reads', () => {
   });
 
   it('reads what the catalogue declares, one call each per zone, the WAF switch only where it exists', async () => {
-    const reads = zoneReadsOf(RULES.map((r) => r.meta.reads));
+    const reads = declaredReadsOf(RULES.map((r) => r.meta.reads));
     // 15 settings: the 8 before (7 + the legacy waf switch) and, in table order, security_level
     // (under-attack-left-on), development_mode, always_online, email_obfuscation, hotlink_protection,
     // ip_geolocation, challenge_ttl, one rule each.
@@ -225,8 +225,8 @@ describe('managed rules reads', () => {
     const emu = await emulator({ dataset: managed });
     const { reader } = await scan(emu, undefined);
     const id = zoneId(emu, 'born-new.example');
-    for (const endpoint of ['migration_check', 'migration_config', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const) {
-      expect(reader.coverageOf('zone', id, endpoint)?.state, endpoint).toBe('skipped');
+    for (const partition of ['migration_check', 'migration_config', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'] as const) {
+      expect(reader.coverageOf('zone', id, partition)?.state, partition).toBe('skipped');
     }
     // Only the zone still on the previous WAF is asked about its migration.
     expect(emu.stats().requests.byRoute['GET /zones/{zone_id}/waf_migration/check']).toBe(2);

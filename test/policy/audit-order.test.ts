@@ -79,9 +79,9 @@ describe('audit listing order', () => {
   // text it stages them in SQLite from then on. Either way, the same rows in the same order.
   it('stores the same rows in the same order whether the findings are held, staged, or held then staged mid-audit', () => {
     const rules = activeRules(loadCatalogue([manyVerdicts('rule-b', () => 7), manyVerdicts('rule-a', (z) => (z === 'b.example' ? 0 : 40)), organisationRule]));
-    const listings = [Number.MAX_SAFE_INTEGER, 3_000, 0].map((heldChars) => {
+    const listings = [Number.MAX_SAFE_INTEGER, 3_000, 0].map((inMemoryChars) => {
       const { db, reader } = snapshotOf(zones);
-      recordAudit(db, reader, rules, [], { heldChars });
+      recordAudit(db, reader, rules, [], { inMemoryChars });
       const listed = stored(db, reader.scan.id);
       const run = db.prepare('SELECT findings_from AS "from", findings_to AS "to" FROM audits').get() as { from: number; to: number };
       expect(run.to - run.from + 1).toBe(listed.length);

@@ -160,8 +160,8 @@ describe('certificate-pack-unhealthy: a pack without created_on, dated by the sc
   /** One complete scan of the zone's certificate packs, started at `startedAt`; its id. */
   function scan(startedAt: string, packs: Item[]): number {
     const writer = ScanWriter.start(db, 'http://127.0.0.1/client/v4', { accounts: [], zones: [] }, (s) => s);
-    const list = (kind: 'user' | 'account' | 'zone', scopeId: string, endpoint: 'accounts' | 'zones' | 'zone' | 'certificate_packs', items: Item[]) => {
-      const p = writer.partition(kind, scopeId, endpoint);
+    const list = (kind: 'user' | 'account' | 'zone', scopeId: string, partition: 'accounts' | 'zones' | 'zone' | 'certificate_packs', items: Item[]) => {
+      const p = writer.partition(kind, scopeId, partition);
       if (items.length) p.write(items);
       p.finish({ state: 'ok', pages: 1, items: items.length });
     };

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { snapshotOf, type FixtureZone, type Item } from '../../src/rules-api/fixture.js';
 import type { Db } from '../../src/snapshot/db.js';
 import { compareBinary, inBinaryOrder } from '../../src/snapshot/json-rows.js';
-import { toCoverage, type DnsRecordFields, type Readout, type SnapshotReader, type ZoneObjectEndpoint } from '../../src/snapshot/reader.js';
+import { toCoverage, type DnsRecordFields, type Readout, type SnapshotReader, type ZoneObjectPartition } from '../../src/snapshot/reader.js';
 import { scanRef } from '../../src/snapshot/scan-ref.js';
 
 /**
@@ -185,7 +185,7 @@ describe('DNS records read as JSON', () => {
 });
 
 describe('zone objects', () => {
-  const ENDPOINTS: ZoneObjectEndpoint[] = ['migration_status', 'migration_check', 'migration_config', 'entrypoint', 'zone_settings', 'dnssec', 'universal_ssl', 'custom_entrypoint'];
+  const ENDPOINTS: ZoneObjectPartition[] = ['migration_status', 'migration_check', 'migration_config', 'entrypoint', 'zone_settings', 'dnssec', 'universal_ssl', 'custom_entrypoint'];
   const full = (name: string, n: number): FixtureZone => ({
     name,
     migrationStatus: { migration_state: 'start', n },
@@ -260,10 +260,10 @@ describe('coverage read as JSON', () => {
     // A zone's rows, alone and read ahead with the run.
     const ids = reader.zones().map((z) => z.id);
     const ofZone = (id: string) => expected.filter((c) => c.kind === 'zone' && c.scopeId === id);
-    const endpoints = [...new Set(expected.map((c) => c.endpoint))];
-    const each = () => ids.map((id) => endpoints.map((e) => reader.coverageOf('zone', id, e) ?? null));
+    const partitions = [...new Set(expected.map((c) => c.endpoint))];
+    const each = () => ids.map((id) => partitions.map((e) => reader.coverageOf('zone', id, e) ?? null));
     const alone = each();
-    expect(alone).toEqual(ids.map((id) => endpoints.map((e) => ofZone(id).find((c) => c.endpoint === e) ?? null)));
+    expect(alone).toEqual(ids.map((id) => partitions.map((e) => ofZone(id).find((c) => c.endpoint === e) ?? null)));
     reader.readAhead(ids);
     expect(each()).toEqual(alone);
     reader.readAhead(null);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { GENERATED_RULE_SETTINGS } from '../../bench/dataset-config.js';
 import { RULES } from '../../rules/index.js';
-import { zoneReadsOf, type ZoneReads } from '../../src/api/endpoints.js';
+import { declaredReadsOf, type DeclaredReads } from '../../src/api/endpoints.js';
 import { createRedactor } from '../../src/common/redact.js';
 import { runScan, type RunScanOptions, type ScanOutcome } from '../../src/crawler/run-scan.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
@@ -25,7 +25,7 @@ import { TOKEN } from './http.js';
  */
 
 /** What the whole catalogue reads beyond the lists. */
-export const READS = zoneReadsOf(RULES.map((r) => r.meta.reads));
+export const READS = declaredReadsOf(RULES.map((r) => r.meta.reads));
 export const AUDIT_RULES = activeRules(loadCatalogue(RULES), GENERATED_RULE_SETTINGS);
 // The managed rules rule judging Free zones too (its documented `plans` option): the entry points a Free zone's migration state decides are then judged.
 const ALL_PLANS_RULES = activeRules(loadCatalogue(RULES), { ...GENERATED_RULE_SETTINGS, 'managed-ruleset-not-deployed': { options: { plans: ['free', 'pro', 'business', 'enterprise'] } } });
@@ -56,7 +56,7 @@ export async function scanNight(
   mode: 'incremental' | 'full',
   fullEvery = 7,
   logger = recordingLogger(),
-  reads: ZoneReads = READS,
+  reads: DeclaredReads = READS,
   extra: Partial<RunScanOptions> = {},
 ): Promise<Night> {
   const before = emu.stats().requests;

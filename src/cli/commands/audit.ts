@@ -150,17 +150,17 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
       const view = resolveFilter([reader], filter);
       // Same judgement as the scan's stored audit: it is refreshed; another: a trial beside it (audit-identity.ts).
       const identity: AuditIdentity = { judgement: judgementOf(rules, waivers, config.waiverMaxMatches), madeBy: 'audit', official: o.official };
-      // Streamed into the database by default; --passes needs every verdict, so that audit is held in memory.
+      // Streamed into the database by default; --passes needs every verdict, so that audit is kept in memory.
       let result: AuditResult;
       let stored: StoredAs;
       let findings: () => Iterable<Finding>;
       // The JSON output of a stored audit comes out of SQLite already as JSON text.
       let findingsJson: () => Iterable<Finding | string>;
       if (o.passes) {
-        const held = auditWithinLimits(waivers, config.waiverMaxMatches, (w) => runAudit(reader, rules, w, { keepPasses: true }));
-        stored = saveAudit(db, held, new Date(), identity);
-        result = held;
-        findings = findingsJson = () => (view ? held.findings.filter((f) => inFilter(view, f.zone?.id ?? null, f.account?.id ?? null)) : held.findings);
+        const inMemory = auditWithinLimits(waivers, config.waiverMaxMatches, (w) => runAudit(reader, rules, w, { keepPasses: true }));
+        stored = saveAudit(db, inMemory, new Date(), identity);
+        result = inMemory;
+        findings = findingsJson = () => (view ? inMemory.findings.filter((f) => inFilter(view, f.zone?.id ?? null, f.account?.id ?? null)) : inMemory.findings);
       } else {
         result = auditWithinLimits(waivers, config.waiverMaxMatches, (w) => recordAudit(db, reader, rules, w, { identity }));
         stored = result.stored!;

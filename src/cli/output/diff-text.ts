@@ -64,7 +64,7 @@ function findingLine(c: FindingChange): string {
 
 function changeLines(c: ResourceChange): string[] {
   // Single objects of a zone (migration status, entry point) are named by their type alone.
-  const title = resourceTitle(c.type, c.name, c.id === kindOf(c.type)?.endpoint ? undefined : c.id);
+  const title = resourceTitle(c.type, c.name, c.id === kindOf(c.type)?.partition ? undefined : c.id);
   const parent = c.parent ? ` in ${label(c.parent.type)} ${c.parent.id}` : '';
   if (c.change !== 'changed') return [`${SIGN[c.change]} ${title}${parent}${contentsText(c.contents)}`];
   return [`~ ${title}${parent}`, ...(c.fields ?? []).map((f) => `    ${fieldText(f)}`)];
@@ -72,6 +72,6 @@ function changeLines(c: ResourceChange): string[] {
 
 function unreadLine(u: UnreadPartition): string {
   const where = u.zone ? ` of ${u.zone.name ?? u.zone.id}` : '';
-  const held = u.resources.length ? `; ${u.resources.length} ${label(u.type)}(s) not compared: ${shorten(u.resources.map((r) => r.name ?? r.id).join(', '), 160)}` : '';
-  return `${label(u.type)}s${where}: ${u.reason}${held}`;
+  const notCompared = u.resources.length ? `; ${u.resources.length} ${label(u.type)}(s) not compared: ${shorten(u.resources.map((r) => r.name ?? r.id).join(', '), 160)}` : '';
+  return `${label(u.type)}s${where}: ${u.reason}${notCompared}`;
 }

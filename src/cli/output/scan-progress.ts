@@ -69,9 +69,9 @@ export function progressLine(p: CrawlProgress, stats: ClientStats, elapsedMs: nu
   const zones = `${p.zonesDone}/${p.zonesKnown}${listing ? '+' : ''} zones${carried}`;
   const t = stats.total;
   // With a credential per account, one budget: the one holding the most requests back, named (never the sum of several).
-  const held = budget?.holding;
-  const waiting = !budget || budget.heldBack === 0 ? '' : held
-    ? ` · waiting for the API budget of ${held.label}: ${count(held.used)} of ${count(held.allowed)} used in the last ${formatWindow(held.windowMs)}`
+  const busiest = budget?.holding;
+  const waiting = !budget || budget.heldBack === 0 ? '' : busiest
+    ? ` · waiting for the API budget of ${busiest.label}: ${count(busiest.used)} of ${count(busiest.allowed)} used in the last ${formatWindow(busiest.windowMs)}`
     : ` · waiting for the API budget: ${count(budget.used)} of ${count(budget.allowed)} used in the last ${formatWindow(budget.windowMs)}`;
   const again = repairing ? ` · ${count(p.repairing!)} failed ${p.repairing === 1 ? 'read' : 'reads'}: reading again after a pause` : '';
   return `${head}${zones} · ${t.requests} requests · ${t.retries} retries · ${t.rateLimited} rate limited · ${formatDuration(elapsedMs)}${eta}${waiting}${again}`;

@@ -26,9 +26,9 @@ function describePart(p: MissingPart): string {
  * rest, and the reason is the same for all of them.
  */
 function retiredLines(parts: readonly MissingPart[]): string[] {
-  const byEndpoint = new Map<string, MissingPart[]>();
-  for (const p of parts) byEndpoint.set(p.endpoint, [...(byEndpoint.get(p.endpoint) ?? []), p]);
-  return [...byEndpoint].map(([endpoint, ps]) => {
+  const byPartition = new Map<string, MissingPart[]>();
+  for (const p of parts) byPartition.set(p.endpoint, [...(byPartition.get(p.endpoint) ?? []), p]);
+  return [...byPartition].map(([endpoint, ps]) => {
     const zones = ps.filter((p) => p.kind === 'zone').length;
     const where = zones ? `${zones} zone${zones === 1 ? '' : 's'}` : 'the user';
     return `retired by the API (not missing; checks that need it say "unknown"): ${endpoint} of ${where}: ${ps[0]!.reason}`;

@@ -423,8 +423,8 @@ const cache = new WeakMap<readonly DnsRecordFields[], MailRecords>();
  */
 export function mailRecords(zoneName: string, records: readonly DnsRecordFields[]): MailRecords {
   const zone = lowerName(zoneName);
-  const held = cache.get(records);
-  if (held && held.zone === zone) return held;
+  const cached = cache.get(records);
+  if (cached && cached.zone === zone) return cached;
   const dmarcName = `_dmarc.${zone}`;
   const dkimSuffix = `._domainkey.${zone}`;
   const out: MailRecords = { zone, spf: [], mx: [], nullMx: [], dmarc: [], dmarcCname: null, dkim: [], dkimCnames: [] };

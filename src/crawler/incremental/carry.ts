@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../api/client.js';
-import type { ZoneReads } from '../../api/endpoints.js';
-import type { Endpoint } from '../../snapshot/tables.js';
+import type { DeclaredReads } from '../../api/endpoints.js';
+import type { Partition } from '../../snapshot/tables.js';
 import type { ScanWriter } from '../../snapshot/writer.js';
 import type { PartitionBook } from '../partitions.js';
 import type { ZoneItem } from '../reads/zone-read.js';
@@ -17,14 +17,14 @@ export class Carrier {
     private readonly writer: ScanWriter,
     private readonly plan: ReadPlan,
     private readonly permissions: PermissionStandings,
-    private readonly reads: ZoneReads | undefined,
+    private readonly reads: DeclaredReads | undefined,
     private readonly book: PartitionBook,
   ) {}
 
   /** The scan whose read carry() would carry the part from; null when it may not be carried. */
-  source(zone: ZoneItem, endpoint: Endpoint): number | null {
-    const source = this.writer.carrySource('zone', zone.id, endpoint);
-    return source !== null && this.plan.mayCarry(endpoint, source) ? source : null;
+  source(zone: ZoneItem, partition: Partition): number | null {
+    const source = this.writer.carrySource('zone', zone.id, partition);
+    return source !== null && this.plan.mayCarry(partition, source) ? source : null;
   }
 
   /**
@@ -34,12 +34,12 @@ export class Carrier {
    * rule asks for tonight). What the last read stored stays in that scan; the next night that may
    * read it reads it again.
    */
-  carry(client: ApiClient, zone: ZoneItem, endpoint: Endpoint): boolean {
-    const refusal = askedTonight(endpoint, this.reads) ? this.permissions.refusal(client, endpoint) : null;
-    const state = refusal ? this.writer.carryState('zone', zone.id, endpoint) : null;
-    if (!refusal || state === null || state === 'skipped') return this.writer.carry('zone', zone.id, endpoint);
+  carry(client: ApiClient, zone: ZoneItem, partition: Partition): boolean {
+    const refusal = askedTonight(partition, this.reads) ? this.permissions.refusal(client, partition) : null;
+    const state = refusal ? this.writer.carryState('zone', zone.id, partition) : null;
+    if (!refusal || state === null || state === 'skipped') return this.writer.carry('zone', zone.id, partition);
     const err = refusal.error;
-    this.book.denied(zone, endpoint, err, `not carried forward: the credential was refused ${refusal.group.label} tonight (${refusal.what}: ${err.message})`);
+    this.book.denied(zone, partition, err, `not carried forward: the credential was refused ${refusal.group.label} tonight (${refusal.what}: ${err.message})`);
     return true;
   }
 

@@ -1,10 +1,10 @@
 import type { ApiClient } from '../../api/client.js';
-import { ZONE_OBJECT_READS, type ZoneReads } from '../../api/endpoints.js';
+import { ZONE_OBJECT_READS, type DeclaredReads } from '../../api/endpoints.js';
 import { ApiAuthError, ApiError } from '../../api/errors.js';
 import type { Logger } from '../../common/logger.js';
 import { fillPath, partitionsWhere, specOf } from '../../cloudflare/reads.js';
 import { entryOf } from '../../common/map-entry.js';
-import type { Endpoint } from '../../snapshot/tables.js';
+import type { Partition } from '../../snapshot/tables.js';
 import { credentialOf } from '../first-calls.js';
 import type { ZoneItem } from '../reads/zone-read.js';
 
@@ -27,7 +27,7 @@ export interface PermissionGroup {
   /** The permission as the token form names it. */
   label: string;
   /** The zone partitions read with it (carried ones are checked). */
-  partitions: readonly Endpoint[];
+  partitions: readonly Partition[];
   /** One request of the group about a zone: the cheapest call it answers (one object, or a list's smallest page). */
   probe(zone: ZoneItem, settings: readonly string[]): { path: string; query?: Record<string, string> } | null;
 }
@@ -43,7 +43,7 @@ export interface PermissionGroup {
 export const PERMISSION_GROUPS: readonly PermissionGroup[] = groupsOfRegistry();
 
 function groupsOfRegistry(): PermissionGroup[] {
-  const groups = new Map<string, { label: string; partitions: Endpoint[]; probe?: Endpoint }>();
+  const groups = new Map<string, { label: string; partitions: Partition[]; probe?: Partition }>();
   for (const p of partitionsWhere((s) => s.kind === 'zone' && s.permission !== undefined && (s.api?.startsWith('/zones/{zone_id}/') ?? false))) {
     const spec = specOf(p);
     const group = entryOf(groups, spec.probe === 'alone' ? p : spec.permission!, () => ({ label: spec.permission!, partitions: [] }));
@@ -57,7 +57,7 @@ function groupsOfRegistry(): PermissionGroup[] {
 }
 
 /** The cheapest request of a partition about a zone: the object, the first setting asked, or a list's smallest page. */
-function probeOf(partition: Endpoint): PermissionGroup['probe'] {
+function probeOf(partition: Partition): PermissionGroup['probe'] {
   const { api, paging } = specOf(partition);
   const path = (zone: ZoneItem, setting?: string) => fillPath(api!, { zone_id: zone.id, ...(setting === undefined ? {} : { setting_id: setting }) });
   if (paging.kind === 'object') return (z) => ({ path: path(z) });
@@ -67,19 +67,19 @@ function probeOf(partition: Endpoint): PermissionGroup['probe'] {
   throw new Error(`registry of reads: ${partition} probes its permission group, but a ${paging.kind} read has no smallest request (a cursor list needs its minPerPage)`);
 }
 
-const GROUP_OF = new Map<Endpoint, PermissionGroup>(PERMISSION_GROUPS.flatMap((g) => g.partitions.map((p) => [p, g] as const)));
+const GROUP_OF = new Map<Partition, PermissionGroup>(PERMISSION_GROUPS.flatMap((g) => g.partitions.map((p) => [p, g] as const)));
 
-export function permissionGroupOf(endpoint: Endpoint): PermissionGroup | undefined {
-  return GROUP_OF.get(endpoint);
+export function permissionGroupOf(partition: Partition): PermissionGroup | undefined {
+  return GROUP_OF.get(partition);
 }
 
 /**
  * Whether tonight's rules ask for a zone part: an object or the settings only when a rule declares
  * them (a part no rule reads is carried as it was, whatever the token may read), the lists always.
  */
-export function askedTonight(endpoint: Endpoint, reads: ZoneReads | undefined): boolean {
-  if (endpoint in ZONE_OBJECT_READS) return reads?.objects.includes(endpoint as keyof typeof ZONE_OBJECT_READS) ?? false;
-  if (endpoint === 'zone_settings') return (reads?.settings.length ?? 0) > 0;
+export function askedTonight(partition: Partition, reads: DeclaredReads | undefined): boolean {
+  if (partition in ZONE_OBJECT_READS) return reads?.objects.includes(partition as keyof typeof ZONE_OBJECT_READS) ?? false;
+  if (partition === 'zone_settings') return (reads?.settings.length ?? 0) > 0;
   return true;
 }
 
@@ -105,8 +105,8 @@ export class PermissionStandings {
    * nothing of the others; its own part is denied by its own read. Such a refusal leaves the group
    * unknown, for the zones' own reads or a probe to answer.
    */
-  observe(client: ApiClient, endpoint: Endpoint, outcome: { granted: true } | { refused: ApiError; what: string; readBefore: boolean }): void {
-    const group = permissionGroupOf(endpoint);
+  observe(client: ApiClient, partition: Partition, outcome: { granted: true } | { refused: ApiError; what: string; readBefore: boolean }): void {
+    const group = permissionGroupOf(partition);
     if (!group) return;
     this.wake();
     if ('refused' in outcome && !outcome.readBefore) return;
@@ -148,8 +148,8 @@ export class PermissionStandings {
   }
 
   /** The refusal that keeps a partition from being carried for zones of this credential, if any. */
-  refusal(client: ApiClient, endpoint: Endpoint): { group: PermissionGroup; error: ApiError; what: string } | null {
-    const group = permissionGroupOf(endpoint);
+  refusal(client: ApiClient, partition: Partition): { group: PermissionGroup; error: ApiError; what: string } | null {
+    const group = permissionGroupOf(partition);
     const standing = group ? this.known.get(client)?.get(group) : undefined;
     return group && standing?.kind === 'refused' ? { group, error: standing.error, what: standing.what } : null;
   }
@@ -159,7 +159,7 @@ export class PermissionStandings {
    * zone carries any of them: a group no read has answered for yet is asked once, of this zone,
    * and every other zone of the credential waits for that one answer.
    */
-  async confirm(client: ApiClient, zone: ZoneItem, partitions: readonly Endpoint[], settings: readonly string[], signal: AbortSignal): Promise<void> {
+  async confirm(client: ApiClient, zone: ZoneItem, partitions: readonly Partition[], settings: readonly string[], signal: AbortSignal): Promise<void> {
     const groups = new Set(partitions.map(permissionGroupOf).filter((g): g is PermissionGroup => g !== undefined));
     const waits: Array<Promise<void>> = [];
     for (const group of groups) {

@@ -19,10 +19,10 @@ import type { ScanWriter } from '../../snapshot/writer.js';
 import { accountChanges, type AccountChanges } from './audit-log.js';
 import type { ZoneMode } from '../reads/zone-read.js';
 import { DECLARED_ENTRYPOINTS } from '../reads/rulesets-list.js';
-import type { ZoneReads } from '../../api/endpoints.js';
-import type { Endpoint } from '../../snapshot/tables.js';
+import type { DeclaredReads } from '../../api/endpoints.js';
+import type { Partition } from '../../snapshot/tables.js';
 import { StoredScan } from './stored-zone.js';
-import { declaredReadsOf } from '../../snapshot/declared-reads.js';
+import { storedDeclaredReads } from '../../snapshot/declared-reads.js';
 
 /**
  * Which zones a scan reads in full tonight, and which it reads only where something can have
@@ -60,7 +60,7 @@ export class ReadPlan {
   private readonly deniedSaid = new Set<ApiClient>();
   private outlivedSaid = false;
   /** Per scan that read a partition to carry: what tonight's rules ask that it was not asked for. */
-  private readonly newlySince = new Map<number, ReadonlySet<Endpoint>>();
+  private readonly newlySince = new Map<number, ReadonlySet<Partition>>();
 
   private constructor(
     readonly incremental: boolean,
@@ -70,9 +70,9 @@ export class ReadPlan {
     private readonly logger: Logger,
     private readonly turn: ReadonlySet<string>,
     /** Partitions read for every zone tonight, never carried (partitionsNewlyDeclared). */
-    readonly readAgain: ReadonlySet<Endpoint> = new Set(),
+    readonly readAgain: ReadonlySet<Partition> = new Set(),
     /** The database and what tonight's rules ask to read (an incremental night's; null otherwise). */
-    private readonly declared: { db: Db; reads: ZoneReads } | null = null,
+    private readonly declared: { db: Db; reads: DeclaredReads } | null = null,
     /** The zones (stored ids) the scan read on from read: its audit-log window vouches for these alone. */
     private readonly baseZones: ReadonlySet<string> = new Set(),
   ) {}
@@ -86,11 +86,11 @@ export class ReadPlan {
    * it read would read again every zone whose data is older than `--keep` scans, each night, and the
    * zone's full-read turn reads it within `--full-every` nights.
    */
-  mayCarry(endpoint: Endpoint, sourceScanId: number): boolean {
-    if (this.readAgain.has(endpoint)) return false;
+  mayCarry(partition: Partition, sourceScanId: number): boolean {
+    if (this.readAgain.has(partition)) return false;
     if (!this.declared) return true;
     const declared = this.declared;
-    return !entryOf(this.newlySince, sourceScanId, () => partitionsNewlyDeclared(declaredReadsOf(declared.db, sourceScanId), declared.reads)).has(endpoint);
+    return !entryOf(this.newlySince, sourceScanId, () => partitionsNewlyDeclared(storedDeclaredReads(declared.db, sourceScanId), declared.reads)).has(partition);
   }
 
   /** A plan that reads everything (write commands' rescans, tests of the crawler alone). */
@@ -98,7 +98,7 @@ export class ReadPlan {
     return new ReadPlan(false, why, null, writer, logger, new Set());
   }
 
-  static create(db: Db, writer: ScanWriter, scope: ScanScope, options: ReadPlanOptions, declared: ZoneReads, logger: Logger, now = new Date()): ReadPlan {
+  static create(db: Db, writer: ScanWriter, scope: ScanScope, options: ReadPlanOptions, declared: DeclaredReads, logger: Logger, now = new Date()): ReadPlan {
     const baseId = scanToReadOn(db, scope, writer.scanId);
     const base = baseId === null ? null : new StoredScan(db, baseId);
     const full = (why: string) => new ReadPlan(false, why, base, writer, logger, new Set());
@@ -109,7 +109,7 @@ export class ReadPlan {
     if (!(age >= 0) || age > LOG_RETENTION_DAYS * DAY_MS) return full(`the last scan to read on from (${base.scanId}) is older than the audit log keeps (18 months)`);
     const baseZones = base.zoneIds();
     const turn = zonesOnTheirTurn(baseZones, writer.fullReads(), options.fullEvery, now);
-    const readAgain = partitionsNewlyDeclared(declaredReadsOf(db, base.scanId), declared);
+    const readAgain = partitionsNewlyDeclared(storedDeclaredReads(db, base.scanId), declared);
     if (readAgain.size > 0) logger.info(`scan ${base.scanId} was not asked for ${[...readAgain].join(', ')}, which the rules need now: read for every zone tonight`);
     return new ReadPlan(true, `reading on from scan ${base.scanId} (${base.startedAt}) with the account audit logs since`, base, writer, logger, turn, readAgain, { db, reads: declared }, new Set(baseZones));
   }
@@ -187,11 +187,11 @@ export class ReadPlan {
  * reading every zone's settings and objects again on the first night after an upgrade would cost
  * most of a full read, and each zone's turn reads them within `--full-every` nights anyway.
  */
-export function partitionsNewlyDeclared(before: ZoneReads | null, tonight: ZoneReads): Set<Endpoint> {
-  const again = new Set<Endpoint>();
+export function partitionsNewlyDeclared(before: DeclaredReads | null, tonight: DeclaredReads): Set<Partition> {
+  const again = new Set<Partition>();
   if (!before) return again;
   const objects = new Set<string>(before.objects);
-  for (const o of tonight.objects) if (!objects.has(o)) again.add(o as Endpoint);
+  for (const o of tonight.objects) if (!objects.has(o)) again.add(o as Partition);
   const settings = new Set<string>(before.settings);
   if (tonight.settings.some((s) => !settings.has(s))) again.add('zone_settings');
   // A Free zone's rulesets list is read only for a custom or rate limiting entry point (reads/rulesets-list.ts).

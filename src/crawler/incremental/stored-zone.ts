@@ -16,7 +16,7 @@ export const RENEWAL_WINDOW_DAYS = 30;
 const DAY_MS = 86_400_000;
 
 /** The zone's phase entry points the crawler reads by their version in the rulesets list. */
-export type EntrypointEndpoint = 'entrypoint' | 'custom_entrypoint' | 'ratelimit_entrypoint';
+export type EntrypointPartition = 'entrypoint' | 'custom_entrypoint' | 'ratelimit_entrypoint';
 
 /**
  * What tells one state of a ruleset from another: its id and version. The version grows with
@@ -31,7 +31,7 @@ export function rulesetStamp(ruleset: Record<string, unknown>): string | null {
 
 export interface StoredZone {
   /** The stored stamp of an entry point (rulesetStamp): null when stored as absent, undefined when not known. */
-  entrypointStamp(endpoint: EntrypointEndpoint): string | null | undefined;
+  entrypointStamp(partition: EntrypointPartition): string | null | undefined;
   /** A certificate pack not active, a certificate not active, or one in its renewal window. */
   certificatesDue(now: number): boolean;
   /** DNSSEC stored as pending (being turned on or off): the registrar's DS record is awaited, unlogged. */
@@ -65,8 +65,8 @@ export class StoredScan {
   zone(storedId: string): StoredZone {
     const reader = this.reader;
     return {
-      entrypointStamp(endpoint) {
-        const read = reader.zoneObject(storedId, endpoint);
+      entrypointStamp(partition) {
+        const read = reader.zoneObject(storedId, partition);
         if (!read.known) return undefined;
         const row = read.items[0];
         if (!row) return null;

@@ -1,5 +1,5 @@
-import { declaredRead, fillPath, PARTITIONS } from '../../cloudflare/reads.js';
-import type { ZoneRead } from './zone-read.js';
+import { readDeclarationOf, fillPath, PARTITIONS } from '../../cloudflare/reads.js';
+import type { ReadModule } from './zone-read.js';
 
 /**
  * The account's managed-phase entry point, whose execute rules can deploy managed rules to its
@@ -9,8 +9,8 @@ import type { ZoneRead } from './zone-read.js';
  * Enterprise plan asks too when the account list did not say the account's type (an
  * account-owned token cannot list accounts, and a failed list says nothing).
  */
-export const accountEntrypoint: ZoneRead = {
-  ...declaredRead('account_entrypoint'),
+export const accountEntrypoint: ReadModule = {
+  ...readDeclarationOf('account_entrypoint'),
   // One call per account, shared by its zones: read on every scan, never carried.
   dueByDate: () => true,
   async run(kit, { zone }) {

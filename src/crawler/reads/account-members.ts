@@ -1,5 +1,5 @@
-import { declaredRead } from '../../cloudflare/reads.js';
-import type { ZoneRead } from './zone-read.js';
+import { readDeclarationOf } from '../../cloudflare/reads.js';
+import type { ReadModule } from './zone-read.js';
 
 /**
  * The members of the zone's account, with their roles and whether each has two-factor
@@ -10,8 +10,8 @@ import type { ZoneRead } from './zone-read.js';
  * membership endpoints: nothing says when the list can have changed, so it is read on every scan
  * (one request per 50 members of each account), never carried.
  */
-export const accountMembers: ZoneRead = {
-  ...declaredRead('account_members'),
+export const accountMembers: ReadModule = {
+  ...readDeclarationOf('account_members'),
   dueByDate: () => true,
   async run(kit, { zone }) {
     if (!kit.reads?.accounts?.includes('account_members')) return;

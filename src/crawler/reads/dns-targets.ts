@@ -1,8 +1,8 @@
 import { unbelievedAnswer, type DnsTargetItem } from '../../common/dns-target-answer.js';
 import { canonicalName, isAtOrUnder, recordTarget } from '../../common/dns-targets.js';
-import { declaredRead } from '../../cloudflare/reads.js';
+import { readDeclarationOf } from '../../cloudflare/reads.js';
 import { dnsRecords } from './dns-records.js';
-import type { ZoneRead } from './zone-read.js';
+import type { ReadModule } from './zone-read.js';
 
 /**
  * The names the zone's CNAME, MX, NS and SRV records point at, resolved through DNS and stored
@@ -25,8 +25,8 @@ import type { ZoneRead } from './zone-read.js';
  * the API budget, each name is asked once per scan however many zones point at it, and unchanged
  * answers are stored once across scans.
  */
-export const dnsTargets: ZoneRead = {
-  ...declaredRead('dns_targets'),
+export const dnsTargets: ReadModule = {
+  ...readDeclarationOf('dns_targets'),
   dueByDate: () => true,
   // What it resolves is the records': while they wait for the repair pass, it waits with them.
   decidedBy: [dnsRecords],

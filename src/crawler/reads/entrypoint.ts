@@ -1,6 +1,6 @@
 import { fillPath, PARTITIONS } from '../../cloudflare/reads.js';
-import type { Endpoint } from '../../snapshot/tables.js';
-import type { EntrypointEndpoint } from '../incremental/stored-zone.js';
+import type { Partition } from '../../snapshot/tables.js';
+import type { EntrypointPartition } from '../incremental/stored-zone.js';
 import type { ReadKit, ZoneFacts } from './zone-read.js';
 
 /**
@@ -9,15 +9,15 @@ import type { ReadKit, ZoneFacts } from './zone-read.js';
  * (rulesetStamp), the stored one is carried forward. Without a list tonight (it failed, or the zone was not read in full) the
  * entry point is asked for, 10003 meaning none.
  */
-export async function readEntrypoint(kit: ReadKit, facts: ZoneFacts, endpoint: Endpoint & EntrypointEndpoint): Promise<void> {
+export async function readEntrypoint(kit: ReadKit, facts: ZoneFacts, partition: Partition & EntrypointPartition): Promise<void> {
   const zone = facts.zone;
-  const { api, paging } = PARTITIONS[endpoint];
+  const { api, paging } = PARTITIONS[partition];
   // The phase is the path's: .../rulesets/phases/<phase>/entrypoint.
   const phase = /\/phases\/([^/]+)\/entrypoint$/.exec(api)![1]!;
   if (facts.phases) {
-    if (!facts.phases.has(phase)) return kit.absent(zone, endpoint, `the zone's rulesets list shows no ${phase} entry point`);
+    if (!facts.phases.has(phase)) return kit.absent(zone, partition, `the zone's rulesets list shows no ${phase} entry point`);
     const stamp = facts.phases.get(phase);
-    if (stamp !== null && stamp !== undefined && facts.stored?.entrypointStamp(endpoint) === stamp && kit.carry(zone, endpoint)) return;
+    if (stamp !== null && stamp !== undefined && facts.stored?.entrypointStamp(partition) === stamp && kit.carry(zone, partition)) return;
   }
-  await kit.readObject(zone, endpoint, fillPath(api, { zone_id: zone.id }), {}, paging.absentCode);
+  await kit.readObject(zone, partition, fillPath(api, { zone_id: zone.id }), {}, paging.absentCode);
 }

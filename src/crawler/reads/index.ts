@@ -10,14 +10,14 @@ import { rulesetsList } from './rulesets-list.js';
 import { securityInsights } from './security-insights.js';
 import { zoneSettings } from './zone-settings.js';
 import { botManagement, customEntrypoint, dnssec, notificationPolicies, originPulls, pageShield, ratelimitEntrypoint, securityTxt, universalSsl } from './zone-objects.js';
-import type { ZoneRead } from './zone-read.js';
+import type { ReadModule } from './zone-read.js';
 
 /**
  * Every read of a zone, in the order they run: the migration first (its state says whether the
  * managed phase is the zone's to read), then the rulesets list, before every phase entry point (it
  * says whether they exist and whether they changed).
  */
-export const ZONE_READS: readonly ZoneRead[] = [
+export const ZONE_READS: readonly ReadModule[] = [
   dnsRecords,
   dnsTargets,
   certificatePacks,
@@ -41,4 +41,4 @@ export const ZONE_READS: readonly ZoneRead[] = [
   securityInsights,
 ];
 
-export type { ZoneRead } from './zone-read.js';
+export type { ReadModule } from './zone-read.js';

@@ -44,23 +44,23 @@ async function readPackages(kit: ReadKit, zone: ZoneItem): Promise<void> {
 }
 
 /** Groups or rules of every package, as one partition of the zone. */
-async function readPackageLists(kit: ReadKit, zone: ZoneItem, packageIds: string[], endpoint: 'waf_groups' | 'waf_rules', key: 'wafGroups' | 'wafRules'): Promise<void> {
-  const partition = kit.partition('zone', zone.id, endpoint);
+async function readPackageLists(kit: ReadKit, zone: ZoneItem, packageIds: string[], partition: 'waf_groups' | 'waf_rules', key: 'wafGroups' | 'wafRules'): Promise<void> {
+  const writer = kit.partition('zone', zone.id, partition);
   let pages = 0;
   let items = 0;
   let problem: string | null = null;
   try {
     for (const packageId of packageIds) {
       const list = kit.list(fillPath(LIST_ENDPOINTS[key].template, { zone_id: zone.id, package_id: packageId }), LIST_ENDPOINTS[key], zone);
-      for await (const page of list) partition.write(page);
+      for await (const page of list) writer.write(page);
       pages += list.summary.pages;
       items += list.summary.items;
       problem ??= listProblem(list.summary);
     }
-    partition.finish({ state: problem ? 'failed' : 'ok', pages, items, truncated: problem !== null, message: problem });
-    if (problem) kit.missing('zone', zone.id, zone.name, endpoint, 'failed', problem);
+    writer.finish({ state: problem ? 'failed' : 'ok', pages, items, truncated: problem !== null, message: problem });
+    if (problem) kit.missing('zone', zone.id, zone.name, partition, 'failed', problem);
   } catch (err) {
-    if (kit.deferred(err, partition, () => readPackageLists(kit, zone, packageIds, endpoint, key))) return;
-    kit.failed(partition, err, pages, items, zone.name);
+    if (kit.deferred(err, writer, () => readPackageLists(kit, zone, packageIds, partition, key))) return;
+    kit.failed(writer, err, pages, items, zone.name);
   }
 }

@@ -1,7 +1,7 @@
-import { declaredRead } from '../../cloudflare/reads.js';
+import { readDeclarationOf } from '../../cloudflare/reads.js';
 import { readEntrypoint } from './entrypoint.js';
 import { migration } from './migration.js';
-import type { ZoneFacts, ZoneRead } from './zone-read.js';
+import type { ZoneFacts, ReadModule } from './zone-read.js';
 
 /**
  * The managed-rules phase entry point of every paid zone and of any zone that has started
@@ -9,8 +9,8 @@ import type { ZoneFacts, ZoneRead } from './zone-read.js';
  * point may have been written. A Free zone that has not started migrating runs the vendor's free
  * managed ruleset, which is the vendor's to deploy.
  */
-export const managedEntrypoint: ZoneRead = {
-  ...declaredRead('entrypoint'),
+export const managedEntrypoint: ReadModule = {
+  ...readDeclarationOf('entrypoint'),
   decidedBy: [migration],
   async run(kit, facts) {
     if (hasManagedPhase(facts)) return readEntrypoint(kit, facts, 'entrypoint');

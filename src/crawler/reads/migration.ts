@@ -1,9 +1,9 @@
-import { declaredRead } from '../../cloudflare/reads.js';
+import { readDeclarationOf } from '../../cloudflare/reads.js';
 import { legacyWaf } from './legacy-waf.js';
-import { carriedWhole, DEFERRED, repairedThenHeld, type ZoneRead } from './zone-read.js';
+import { carriedWhole, DEFERRED, repairedThenWaiting, type ReadModule } from './zone-read.js';
 
 /** What the status says is there to read: read or skipped together after it (the registry's `also`). */
-const FOLLOWERS = declaredRead('migration_status').partitions.slice(1);
+const FOLLOWERS = readDeclarationOf('migration_status').partitions.slice(1);
 
 /**
  * The previous-WAF migration: its status, and what the status says is there to read. A zone stored
@@ -11,14 +11,14 @@ const FOLLOWERS = declaredRead('migration_status').partitions.slice(1);
  * migration is irreversible, vendor docs: WAF migration), so its status is carried forward and its
  * previous WAF is never asked for again.
  */
-export const migration: ZoneRead = {
-  ...declaredRead('migration_status'),
+export const migration: ReadModule = {
+  ...readDeclarationOf('migration_status'),
   async run(kit, facts) {
     const zone = facts.zone;
     const base = `/zones/${encodeURIComponent(zone.id)}/waf_migration`;
     if (!(kit.migratedBefore(zone) && kit.carry(zone, 'migration_status'))) {
       // Which reads follow depends on the status: an unreadable one defers them all to the repair pass.
-      const status = await kit.readObject(zone, 'migration_status', `${base}/status`, {}, undefined, () => repairedThenHeld(migration, kit, facts));
+      const status = await kit.readObject(zone, 'migration_status', `${base}/status`, {}, undefined, () => repairedThenWaiting(migration, kit, facts));
       if (status === DEFERRED) return DEFERRED;
       // Unanswered tonight: what follows is decided as on every scan since the status's last answer
       // (facts.migrated from the stored statuses alone, and none was stored since).

@@ -1,7 +1,7 @@
-import { declaredRead, fillPath, PARTITIONS, partitionsWhere, type DeclarableObject } from '../../cloudflare/reads.js';
+import { readDeclarationOf, fillPath, PARTITIONS, partitionsWhere, type DeclarableObject } from '../../cloudflare/reads.js';
 import { hasManagedPhase } from './managed-entrypoint.js';
 import { migration } from './migration.js';
-import { DEFERRED, type ZoneRead } from './zone-read.js';
+import { DEFERRED, type ReadModule } from './zone-read.js';
 import { rulesetStamp } from '../incremental/stored-zone.js';
 
 /** The entry points read only when a rule declares them; each needs the list on any plan. */
@@ -14,8 +14,8 @@ export const DECLARED_ENTRYPOINTS = partitionsWhere((s) => s.rules === 'object' 
  * Read whenever the zone is read in full, after the migration (whose state says whether the
  * managed phase is the zone's to read); the entry point reads after it use what it says.
  */
-export const rulesetsList: ZoneRead = {
-  ...declaredRead('rulesets'),
+export const rulesetsList: ReadModule = {
+  ...readDeclarationOf('rulesets'),
   // Whether it is read at all depends on the migration's state (hasManagedPhase).
   decidedBy: [migration],
   async run(kit, facts) {

@@ -1,6 +1,6 @@
-import { declaredRead, fillPath, PARTITIONS } from '../../cloudflare/reads.js';
+import { readDeclarationOf, fillPath, PARTITIONS } from '../../cloudflare/reads.js';
 import type { ApiClient } from '../../api/client.js';
-import type { ZoneRead } from './zone-read.js';
+import type { ReadModule } from './zone-read.js';
 
 /**
  * The open findings of the vendor's own scanner, Security Insights (vendor's API reference:
@@ -16,8 +16,8 @@ import type { ZoneRead } from './zone-read.js';
  * account, whatever tonight's plan for its zones. One call per page of 100 issues, shared by the
  * account's zones.
  */
-export const securityInsights: ZoneRead = {
-  ...declaredRead('security_insights'),
+export const securityInsights: ReadModule = {
+  ...readDeclarationOf('security_insights'),
   dueByDate: () => true,
   async run(kit, { zone }) {
     const accountId = zone.account?.id;

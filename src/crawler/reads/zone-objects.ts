@@ -1,14 +1,14 @@
-import { declaredRead, fillPath, PARTITIONS, type DeclarableObject, type ReadPartition } from '../../cloudflare/reads.js';
+import { readDeclarationOf, fillPath, PARTITIONS, type DeclarableObject, type ReadPartition } from '../../cloudflare/reads.js';
 import { readEntrypoint } from './entrypoint.js';
-import type { ZoneRead } from './zone-read.js';
+import type { ReadModule } from './zone-read.js';
 
 /**
  * A zone's single object a rule may declare (`meta.reads`): read when tonight's rules declare it,
  * at its registry path; a phase entry point by its version in the rulesets list (readEntrypoint).
  */
-function declaredObject(partition: DeclarableObject & ReadPartition, more: Partial<ZoneRead> = {}): ZoneRead {
+function declaredObject(partition: DeclarableObject & ReadPartition, more: Partial<ReadModule> = {}): ReadModule {
   return {
-    ...declaredRead(partition),
+    ...readDeclarationOf(partition),
     ...more,
     async run(kit, facts) {
       if (!kit.reads?.objects.includes(partition)) return;
@@ -67,8 +67,8 @@ export const securityTxt = declaredObject('security_txt');
  * night costs less than carrying it safely would. Optional: it needs Notifications Read (or
  * Account Settings Read), which a token made for the zone reads may lack.
  */
-export const notificationPolicies: ZoneRead = {
-  ...declaredRead('notification_policies'),
+export const notificationPolicies: ReadModule = {
+  ...readDeclarationOf('notification_policies'),
   dueByDate: () => true,
   async run(kit, { zone }) {
     const accountId = zone.account?.id;

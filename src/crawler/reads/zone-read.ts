@@ -1,8 +1,8 @@
 import type { ApiClient } from '../../api/client.js';
-import type { LIST_ENDPOINTS, ListEndpoint, ZoneReads } from '../../api/endpoints.js';
+import type { LIST_ENDPOINTS, ListEndpoint, DeclaredReads } from '../../api/endpoints.js';
 import type { PagedList } from '../../api/paginate.js';
 import type { ReadDeclaration } from '../../cloudflare/reads.js';
-import type { Endpoint, PartitionKind } from '../../snapshot/tables.js';
+import type { Partition, PartitionKind } from '../../snapshot/tables.js';
 import type { PartitionWriter } from '../../snapshot/writer.js';
 import type { StoredZone } from '../incremental/stored-zone.js';
 import type { StoredRecord } from '../resolve/records-tonight.js';
@@ -10,7 +10,7 @@ import type { TargetResolver } from '../resolve/resolver.js';
 
 /**
  * What a zone read is: one small module per read, its declaration (name, endpoint, scope,
- * partitions, refresh, optional) taken from the registry (src/cloudflare/reads.ts, declaredRead),
+ * partitions, refresh, optional) taken from the registry (src/cloudflare/reads.ts, readDeclarationOf),
  * saying what decides whether it is read tonight and doing the read through the crawler's kit
  * (which keeps the order, the concurrency, the repair pass and the record of what was read).
  * Adding a read: docs/development.md, "Adding a read"; docs/scanning.md lists the reads as
@@ -51,79 +51,79 @@ export interface ZoneFacts {
   /** The API's time now (ms): what "in its renewal window" means is the vendor's clock's. */
   now: number;
   /**
-   * Reads held back while a read that decides them waits for the repair pass (ZoneRead.decidedBy),
-   * by that read, in order: its repair runs them once it has read what decides them (repairedThenHeld).
+   * Reads waiting on a read that decides them while it waits for the repair pass (ReadModule.decidedBy),
+   * by that read, in order: its repair runs them once it has read what decides them (repairedThenWaiting).
    */
-  held: Map<ZoneRead, Array<() => Promise<void>>>;
+  waitingOn: Map<ReadModule, Array<() => Promise<void>>>;
   /**
    * Reads that ran tonight unanswered (refused, failed) and so decide as on every night since their
    * last answer, by the first scan after it: the reads they decide, if made in or after that scan,
    * were decided alike and may be carried (a token refused the migration status would otherwise
    * have every zone's settings read every night).
    */
-  decidedAlike: Map<ZoneRead, number>;
+  decidedAlike: Map<ReadModule, number>;
 }
 
 /** The crawler's services a read uses. */
 export interface ReadKit {
   readonly signal: AbortSignal;
-  readonly reads: ZoneReads | undefined;
+  readonly reads: DeclaredReads | undefined;
   client(zone: ZoneItem): ApiClient;
   /** Stored ids of zones seen on the new managed rules only in an earlier scan that ended (ScanWriter.migratedZones). */
   migratedBefore(zone: ZoneItem): boolean;
   accountType(accountId: string): string | undefined;
   /** A page/per_page list into the zone's partition: true read whole, false failed, null deferred to the repair pass. */
-  readZoneList(zone: ZoneItem, key: keyof typeof LIST_ENDPOINTS, endpoint: Endpoint, repair?: () => Promise<unknown>): Promise<boolean | null>;
+  readZoneList(zone: ZoneItem, key: keyof typeof LIST_ENDPOINTS, partition: Partition, repair?: () => Promise<unknown>): Promise<boolean | null>;
   /** One object into the zone's partition; `absentCode`: the API error that means "there is none". */
-  readObject(zone: ZoneItem, endpoint: Endpoint, path: string, query?: Record<string, string>, absentCode?: number, repair?: () => Promise<unknown>): Promise<Record<string, unknown> | null | Deferred>;
+  readObject(zone: ZoneItem, partition: Partition, path: string, query?: Record<string, string>, absentCode?: number, repair?: () => Promise<unknown>): Promise<Record<string, unknown> | null | Deferred>;
   /** A cursor-paged list into the zone's partition: its items, or null when it failed, or deferred. */
-  readCursorList(zone: ZoneItem, endpoint: Endpoint, path: string, perPage: number, repair?: () => Promise<unknown>): Promise<unknown[] | null | Deferred>;
-  partition(kind: PartitionKind, scopeId: string, endpoint: Endpoint): PartitionWriter;
+  readCursorList(zone: ZoneItem, partition: Partition, path: string, perPage: number, repair?: () => Promise<unknown>): Promise<unknown[] | null | Deferred>;
+  partition(kind: PartitionKind, scopeId: string, partition: Partition): PartitionWriter;
   deferred(err: unknown, partition: PartitionWriter | null, redo: () => Promise<unknown>): boolean;
   failed(partition: PartitionWriter, err: unknown, pages: number, items: number, name: string | null): void;
-  missing(kind: PartitionKind, scopeId: string, name: string | null, endpoint: Endpoint, state: string, reason: string, list?: 'missing' | 'notPermitted' | 'retired'): void;
+  missing(kind: PartitionKind, scopeId: string, name: string | null, partition: Partition, state: string, reason: string, list?: 'missing' | 'notPermitted' | 'retired'): void;
   /** Records a partition as not read, for a reason that makes it pointless (not a gap). */
-  skip(zone: ZoneItem, endpoint: Endpoint, why: string): void;
+  skip(zone: ZoneItem, partition: Partition, why: string): void;
   /** Records a partition as read with nothing in it, known without a call (the rulesets list shows no such phase). */
-  absent(zone: ZoneItem, endpoint: Endpoint, why: string): void;
+  absent(zone: ZoneItem, partition: Partition, why: string): void;
   /** The last scan that held an answer for a partition of the zone, read or carried (its id); 0 when none did. */
-  lastAnswered(zone: ZoneItem, endpoint: Endpoint): number;
+  lastAnswered(zone: ZoneItem, partition: Partition): number;
   /** Whether an earlier scan recorded this partition of the zone at all. */
-  hasPartition(zone: ZoneItem, endpoint: Endpoint): boolean;
+  hasPartition(zone: ZoneItem, partition: Partition): boolean;
   /** Carries the partition forward from the last read; false when there is nothing sound to carry. */
-  carry(zone: ZoneItem, endpoint: Endpoint): boolean;
+  carry(zone: ZoneItem, partition: Partition): boolean;
   /**
    * The scan whose read carry() would carry the partition from, null when it may not be carried
    * (nothing sound to carry, or tonight's rules ask of it what that scan was not asked: ReadPlan.mayCarry).
    */
-  carrySource(zone: ZoneItem, endpoint: Endpoint): number | null;
+  carrySource(zone: ZoneItem, partition: Partition): number | null;
   /** A read answered; given the zone's part, its credential holds that part's permission group (permissions.ts). */
-  succeeded(zone?: ZoneItem, endpoint?: Endpoint): void;
+  succeeded(zone?: ZoneItem, partition?: Partition): void;
   /**
    * One object of the zone's account (`path`), read once per account and scan and kept in each of
    * its zones' partition `endpoint`; `absentCode`: the API error that means "there is none".
    */
-  readAccountObject(zone: ZoneItem, accountId: string, endpoint: Endpoint, path: string, absentCode?: number): Promise<void>;
+  readAccountObject(zone: ZoneItem, accountId: string, partition: Partition, path: string, absentCode?: number): Promise<void>;
   /**
    * A page/per_page list of an account (`key`, its `{account_id}` filled in) into the account's own
    * partition `endpoint`: read once per account and scan, whichever of its zones asks first (the
    * others wait for that read and write nothing).
    */
-  readAccountList(accountId: string, endpoint: Endpoint, key: keyof typeof LIST_ENDPOINTS): Promise<void>;
+  readAccountList(accountId: string, partition: Partition, key: keyof typeof LIST_ENDPOINTS): Promise<void>;
   /** A list of an account served whole (`path`, one unpaged answer), read once per account and scan into the account's partition `endpoint`. */
-  readAccountAnswer(accountId: string, endpoint: Endpoint, path: string): Promise<void>;
+  readAccountAnswer(accountId: string, partition: Partition, path: string): Promise<void>;
   /**
    * Items the zone's account holds (`fetch` reads them all with the account's client), read once per
    * account and scan into the account's own partition `endpoint` (account_objects); every zone of
    * the account after the first waits for that one read and records nothing of its own.
    */
-  readAccountItems(zone: ZoneItem, accountId: string, endpoint: Endpoint, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number }>): Promise<void>;
+  readAccountItems(zone: ZoneItem, accountId: string, partition: Partition, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number }>): Promise<void>;
   /** A page/per_page list of the zone, with the crawl's page sizes and stop signal. */
   list(path: string, endpoint: ListEndpoint, zone: ZoneItem): PagedList<unknown>;
   /** The ids of the items of a partition of the zone this scan read (just before). */
-  itemsReadTonight(zone: ZoneItem, endpoint: Endpoint): string[];
+  itemsReadTonight(zone: ZoneItem, partition: Partition): string[];
   /** Set when a partition of the zone answered as retired this scan (what lives under it went with it). */
-  retired(zone: ZoneItem, endpoint: Endpoint): { status: number | null; message: string } | undefined;
+  retired(zone: ZoneItem, partition: Partition): { status: number | null; message: string } | undefined;
   /** The scan's DNS resolver (one per scan: each name asked once); null when the crawl was given none. */
   readonly resolver: TargetResolver | null;
   /** The zone's DNS records as this scan holds them (read tonight or carried); null when it has no sound list. */
@@ -134,23 +134,23 @@ export const DEFERRED = Symbol('deferred');
 export type Deferred = typeof DEFERRED;
 
 /**
- * A deferred read's repair: the read again, then the reads held back until it was (in the repair
+ * A deferred read's repair: the read again, then the reads waiting on it (in the repair
  * pass nothing is deferred again, so they run on what it read, or on its failure, as a full scan would).
  */
-export async function repairedThenHeld(read: ZoneRead, kit: ReadKit, facts: ZoneFacts): Promise<void> {
+export async function repairedThenWaiting(read: ReadModule, kit: ReadKit, facts: ZoneFacts): Promise<void> {
   if ((await read.run(kit, facts)) === DEFERRED) return;
-  const held = facts.held.get(read) ?? [];
-  facts.held.delete(read);
-  for (const run of held) await run();
+  const waiting = facts.waitingOn.get(read) ?? [];
+  facts.waitingOn.delete(read);
+  for (const run of waiting) await run();
 }
 
 /**
  * Carries the partitions the zone has of these, if every one of them may be carried (and, given
  * `since`, comes from a read made in or after that scan); else carries none and says so.
  */
-export function carriedWhole(kit: ReadKit, zone: ZoneItem, partitions: readonly Endpoint[], since = 0): boolean {
+export function carriedWhole(kit: ReadKit, zone: ZoneItem, partitions: readonly Partition[], since = 0): boolean {
   const present = partitions.filter((p) => kit.hasPartition(zone, p));
-  const carriable = (p: Endpoint) => {
+  const carriable = (p: Partition) => {
     const source = kit.carrySource(zone, p);
     return source !== null && source >= since;
   };
@@ -159,8 +159,8 @@ export function carriedWhole(kit: ReadKit, zone: ZoneItem, partitions: readonly 
   return true;
 }
 
-/** A read: its declaration from the registry (declaredRead), and how it reads. */
-export interface ZoneRead extends ReadDeclaration {
+/** A read: its declaration from the registry (readDeclarationOf), and how it reads. */
+export interface ReadModule extends ReadDeclaration {
   /** For `date` reads: whether stored data asks for a read tonight although the zone did not change. */
   dueByDate?(facts: ZoneFacts): boolean;
   /**
@@ -168,9 +168,9 @@ export interface ZoneRead extends ReadDeclaration {
    * managed phase, the rulesets list and the legacy `waf` switch are the zone's to read). On a
    * night that reads the zone only where due, this read runs rather than being carried whenever
    * one of them runs: its last outcome (a skip, say) may have been decided on what they could not
-   * read then. While one of them waits for the repair pass, this one waits with it (ZoneFacts.held).
+   * read then. While one of them waits for the repair pass, this one waits with it (ZoneFacts.waitingOn).
    */
-  decidedBy?: readonly ZoneRead[];
+  decidedBy?: readonly ReadModule[];
   /** Reads, skips or carries its partitions for the zone; DEFERRED when it waits for the repair pass. */
   run(kit: ReadKit, facts: ZoneFacts): Promise<void | Deferred>;
 }

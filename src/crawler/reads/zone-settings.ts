@@ -1,5 +1,5 @@
 import { migration } from './migration.js';
-import { listTellsDevelopmentMode, type ZoneRead } from './zone-read.js';
+import { listTellsDevelopmentMode, type ReadModule } from './zone-read.js';
 
 /**
  * The settings the catalogue's rules declare, one call each (the all-settings call was switched
@@ -11,7 +11,7 @@ import { listTellsDevelopmentMode, type ZoneRead } from './zone-read.js';
  * Development Mode is not asked where the zone list carries it (`development_mode`, its seconds
  * left): the rule judges it from there; a list without the field has the setting read as before.
  */
-export const zoneSettings: ZoneRead = {
+export const zoneSettings: ReadModule = {
   name: 'zone settings',
   endpoint: 'GET /zones/{zone_id}/settings/{setting_id} (one call per declared setting)',
   scope: 'zone',

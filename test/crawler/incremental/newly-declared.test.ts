@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ZoneReads } from '../../../src/api/endpoints.js';
+import type { DeclaredReads } from '../../../src/api/endpoints.js';
 import { partitionsNewlyDeclared } from '../../../src/crawler/incremental/read-plan.js';
 
 /**
@@ -8,8 +8,8 @@ import { partitionsNewlyDeclared } from '../../../src/crawler/incremental/read-p
  * choices, so nothing else would bring it in before the zone's full-read turn.
  */
 describe('partitionsNewlyDeclared', () => {
-  const reads = (settings: string[], objects: string[]): ZoneReads => ({ settings, objects }) as unknown as ZoneReads;
-  const cases: Array<{ name: string; before: ZoneReads | null; tonight: ZoneReads; again: string[] }> = [
+  const reads = (settings: string[], objects: string[]): DeclaredReads => ({ settings, objects }) as unknown as DeclaredReads;
+  const cases: Array<{ name: string; before: DeclaredReads | null; tonight: DeclaredReads; again: string[] }> = [
     { name: 'the same reads: nothing', before: reads(['ssl'], ['dnssec']), tonight: reads(['ssl'], ['dnssec']), again: [] },
     { name: 'fewer reads: nothing (carrying more than needed is harmless)', before: reads(['ssl', 'waf'], ['dnssec', 'bot_management']), tonight: reads(['ssl'], []), again: [] },
     { name: 'an object switched on: its partition', before: reads(['ssl'], ['dnssec']), tonight: reads(['ssl'], ['dnssec', 'bot_management']), again: ['bot_management'] },
