@@ -72,6 +72,8 @@ export class ZoneView {
     private readonly reader: SnapshotReader,
     readonly zone: ZoneRow,
     readonly account: Named | null,
+    /** Where the audit keeps every zone's client-side security settings (SnapshotView.pageShieldOf), read once for its zone and organisation rules alike. */
+    private readonly pageShieldOf?: (zoneId: string) => ObjectReadout<PageShieldSettings>,
   ) {
     this.resource = { type: 'zone', id: zone.id, name: zone.name };
   }
@@ -248,6 +250,7 @@ export class ZoneView {
 
   /** Client-side security (formerly Page Shield) settings. */
   pageShield(): ObjectReadout<PageShieldSettings> {
+    if (this.pageShieldOf) return this.pageShieldOf(this.zone.id);
     return this.memo('pageShield', () => single(this.reader.zoneObject(this.zone.id, 'page_shield'), (r) => parsePageShield(r.raw)));
   }
 
