@@ -348,12 +348,15 @@ export class ZoneView {
    * managed rules only, from the status endpoint (the legacy endpoints are gone by then).
    */
   migration(): ObjectReadout<MigrationStatus & { stage: MigrationStage; migrated: boolean; native: boolean }> {
-    const status = this.migrationStatus();
-    if (!status.known) return status;
-    if (!status.value) return { known: true, value: null };
-    const native = isNativeToNewManagedRules(status.value);
-    const stage = native ? 'complete' : migrationStage(status.value.state);
-    return { known: true, value: { ...status.value, stage, migrated: stage === 'complete', native } };
+    // Shared by the zone's rules like every readout here (nine calls a zone): built once.
+    return this.memo('migration', () => {
+      const status = this.migrationStatus();
+      if (!status.known) return status;
+      if (!status.value) return { known: true, value: null };
+      const native = isNativeToNewManagedRules(status.value);
+      const stage = native ? 'complete' : migrationStage(status.value.state);
+      return { known: true, value: { ...status.value, stage, migrated: stage === 'complete', native } };
+    });
   }
 
   // --- Snapshot history (read-only): what earlier scans of this database saw ---
