@@ -6,7 +6,7 @@ import type { FindingSink, RuleRunError } from '../policy/engine.js';
 import { byText, STATUS_ORDER, type Finding } from '../policy/findings.js';
 import { severityRank } from '../policy/rule.js';
 import type { WaiverReport } from '../policy/waivers.js';
-import { HeapCeiling } from '../common/heap.js';
+import { collectAbove, HeapCeiling } from '../common/heap.js';
 import { overridesOf } from '../policy/zone-overrides.js';
 import { mergedInListingOrder, referencedAudits, rowParts, type RowCondition } from './reuse-rows.js';
 import { officialAuditId, placeAudit, type AuditIdentity, type AuditMaker, type StoredAs } from './audit-identity.js';
@@ -222,6 +222,8 @@ export class AuditRecorder implements FindingSink {
    * transaction, so two audits at once cannot both become official).
    */
   finish(result: Omit<AuditResult, 'findings'>, evaluatedAt: Date, identity: AuditIdentity, zones: ZonePasses): StoredAs {
+    // The rules' garbage goes back to the system before the larger page cache is filled (see collectAbove).
+    collectAbove(32);
     const restore = largerPageCache(this.db);
     try {
       return this.db

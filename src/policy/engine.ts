@@ -254,13 +254,14 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   };
 
   const zoneRules = enabled.filter((r) => r.rule.meta.scope === 'zone');
+  const pageShieldOf = (zoneId: string) => snapshot.pageShieldOf(zoneId);
   // The zones' lists are read a run of zones at a time, in this order.
   reader.readAhead(zones.map((z) => z.id));
   try {
     for (const zoneRow of zones) {
       heap.check();
       const account = accountOf(zoneRow);
-      const zoneView = new ZoneView(reader, zoneRow, account);
+      const zoneView = new ZoneView(reader, zoneRow, account, pageShieldOf);
       const zone = { id: zoneRow.id, name: zoneRow.name };
       const where = () => ({ account, zone });
       for (const active of zoneRules) {

@@ -58,9 +58,23 @@ export function placeholders(template: string): string[] {
   return [...template.matchAll(PLACEHOLDER)].map((m) => m[1] as string);
 }
 
+/**
+ * An integer as toLocaleString('en-US') writes it (`1,234,567`): that call costs a few
+ * microseconds each through Intl, and an audit renders hundreds of thousands of counts and ports.
+ * Grouped by hand when the digits String gives are exact (a safe integer, not -0).
+ */
+function grouped(n: number): string {
+  if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');
+  if (n > -1000 && n < 1000) return String(n);
+  const digits = String(Math.abs(n));
+  let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+  return n < 0 ? `-${out}` : out;
+}
+
 function display(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (typeof value === 'number') return Number.isInteger(value) ? value.toLocaleString('en-US') : String(value);
+  if (typeof value === 'number') return Number.isInteger(value) ? grouped(value) : String(value);
   if (Array.isArray(value)) return value.map(display).join(', ');
   if (value instanceof Date) return value.toISOString();
   return JSON.stringify(value) ?? String(value);

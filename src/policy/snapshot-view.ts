@@ -7,12 +7,21 @@ import { parseAccountMember, type AccountMember } from '../cloudflare/accounts/m
 import { parseNotificationPolicy, type NotificationPolicy } from '../cloudflare/alerting/notification-policy.js';
 import { parsePageShield, type PageShieldSettings } from '../cloudflare/page-shield/client-side.js';
 
+/** A zone's client-side security settings, null when the API answered none (ZoneView's ObjectReadout of them). */
+type PageShieldReadout = { known: true; value: PageShieldSettings | null } | { known: false; state: string; reason: string };
+
 /** The scan as organisation rules see it: the user's accounts, invites, zones and what was read. */
 export class SnapshotView {
   private accountsCache: Readout<AccountRow> | null = null;
   private invitesCache: Readout<Invite> | null = null;
   private zonesCache: ZoneRow[] | null = null;
   private accountsById: Map<string, AccountRow> | null = null;
+  /**
+   * Each zone's client-side security settings once read: the zone rules read them zone by zone
+   * with the audit's read-ahead, and an organisation rule asking for every zone afterwards then
+   * finds them here rather than reading each zone's objects alone (two queries a zone).
+   */
+  private readonly pageShields = new Map<string, PageShieldReadout>();
 
   constructor(private readonly reader: SnapshotReader) {}
 
@@ -49,9 +58,14 @@ export class SnapshotView {
   }
 
   /** A zone's client-side security settings; null: the API answered none. */
-  pageShieldOf(zoneId: string): { known: true; value: PageShieldSettings | null } | { known: false; state: string; reason: string } {
-    const r = this.reader.zoneObject(zoneId, 'page_shield');
-    return r.known ? { known: true, value: r.items[0] ? parsePageShield(r.items[0].raw) : null } : r;
+  pageShieldOf(zoneId: string): PageShieldReadout {
+    let read = this.pageShields.get(zoneId);
+    if (read === undefined) {
+      const r = this.reader.zoneObject(zoneId, 'page_shield');
+      read = r.known ? { known: true, value: r.items[0] ? parsePageShield(r.items[0].raw) : null } : r;
+      this.pageShields.set(zoneId, read);
+    }
+    return read;
   }
 
   /** The zones the scan read, by name, within its scope. */

@@ -51,6 +51,8 @@ export class ZoneView {
     private readonly reader: SnapshotReader,
     readonly zone: ZoneRow,
     readonly account: Named | null,
+    /** Where the audit keeps every zone's client-side security settings (SnapshotView.pageShieldOf), read once for its zone and organisation rules alike. */
+    private readonly pageShieldOf?: (zoneId: string) => ObjectReadout<PageShieldSettings>,
   ) {
     this.resource = { type: 'zone', id: zone.id, name: zone.name };
   }
@@ -221,6 +223,7 @@ export class ZoneView {
 
   /** Client-side security (formerly Page Shield) settings. */
   pageShield(): ObjectReadout<PageShieldSettings> {
+    if (this.pageShieldOf) return this.pageShieldOf(this.zone.id);
     return this.memo('pageShield', () => single(this.reader.zoneObject(this.zone.id, 'page_shield'), (r) => parsePageShield(r.raw)));
   }
 
@@ -315,9 +318,12 @@ export class ZoneView {
    * managed rules only, from the status endpoint (the legacy endpoints are gone by then).
    */
   migration(): ObjectReadout<Migration> {
-    const status = this.migrationStatus();
-    if (!status.known) return status;
-    return { known: true, value: status.value && migrationOf(status.value) };
+    // Shared by the zone's rules like every readout here (nine calls a zone): built once.
+    return this.memo('migration', () => {
+      const status = this.migrationStatus();
+      if (!status.known) return status;
+      return { known: true, value: status.value && migrationOf(status.value) };
+    });
   }
 
   // --- Snapshot history (read-only): what earlier scans of this database saw ---

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HeapCeiling, type HeapAccess } from '../../src/common/heap.js';
+import { collectAbove, HeapCeiling, type HeapAccess } from '../../src/common/heap.js';
 
 const MB = 2 ** 20;
 
@@ -72,5 +72,21 @@ describe('the heap ceiling', () => {
     // A ceiling of 1 MB (the test process's heap is always above it), checked on every call: the first check collects.
     new HeapCeiling(1, 1).check();
     expect(ref.deref()).toBeUndefined();
+  });
+});
+
+describe('a collection before a step that needs memory of its own', () => {
+  it('collects a heap past the ceiling, and leaves one under it alone', () => {
+    const heap = fakeHeap(40 * MB);
+    expect(collectAbove(32, heap)).toBe(true);
+    expect(heap.collections).toBe(1);
+    expect(collectAbove(32, heap)).toBe(false);
+    heap.size = 32 * MB;
+    expect(collectAbove(32, heap)).toBe(false);
+    expect(heap.collections).toBe(1);
+  });
+
+  it('does nothing where V8 offers no collector', () => {
+    expect(collectAbove(0, { used: () => 100 * MB, collect: null })).toBe(false);
   });
 });

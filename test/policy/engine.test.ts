@@ -152,6 +152,66 @@ describe('engine', () => {
     ]);
   });
 
+  it("reads each zone's client-side security settings once for its zone rules and the organisation rules after them", () => {
+    const onOrOff = (value: unknown) => (value === null ? 'none' : (value as { enabled: boolean }).enabled ? 'on' : 'off');
+    const zoneRule = defineRule({
+      meta: meta('zone-page-shield', 'zone'),
+      defaultOptions: {},
+      check(ctx) {
+        const read = ctx.zone.pageShield();
+        ctx.fail(ctx.zone.resource, 'bad', { what: read.known ? onOrOff(read.value) : read.reason });
+      },
+    });
+    const orgRule = defineRule({
+      meta: meta('org-page-shield', 'organisation'),
+      defaultOptions: {},
+      check(ctx) {
+        for (const z of ctx.snapshot.zones()) {
+          const read = ctx.snapshot.pageShieldOf(z.id);
+          ctx.fail({ type: 'zone', id: z.id, name: z.name }, 'bad', { what: read.known ? onOrOff(read.value) : read.reason });
+        }
+      },
+    });
+    const spec: FixtureSpec = {
+      zones: [
+        { name: 'a.example', pageShield: { enabled: true } },
+        { name: 'b.example', pageShield: { enabled: false } },
+        { name: 'c.example', pageShield: null },
+        { name: 'd.example', unread: { page_shield: 'denied' } },
+      ],
+    };
+    const verdicts = (rules: Parameters<typeof loadCatalogue>[0]) => {
+      const { reader, db } = snapshotOf(spec);
+      let zoneObjectQueries = 0;
+      const prepare = db.prepare.bind(db);
+      db.prepare = ((sql: string) => {
+        const statement = prepare(sql);
+        if (!sql.includes('FROM zone_objects')) return statement;
+        for (const method of ['all', 'get', 'iterate'] as const) {
+          const call = statement[method].bind(statement) as (...args: unknown[]) => unknown;
+          (statement as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => (zoneObjectQueries++, call(...args));
+        }
+        return statement;
+      }) as typeof db.prepare;
+      try {
+        const result = evaluate(reader, activeRules(loadCatalogue(rules), {}));
+        return { byRule: (id: string) => result.findings.filter((f) => f.rule === id).map((f) => [f.zone?.name, f.message]), zoneObjectQueries };
+      } finally {
+        db.close();
+      }
+    };
+    const expected = [['a.example', 'on is bad'], ['b.example', 'off is bad'], ['c.example', 'none is bad'], ['d.example', expect.stringContaining('page_shield') as unknown]];
+    const both = verdicts([zoneRule, orgRule]);
+    expect(both.byRule('zone-page-shield')).toEqual(expected);
+    expect(both.byRule('org-page-shield')).toEqual(expected);
+    // One query of the zones' objects, read ahead for the zone rules; the organisation rule reads none again.
+    expect(both.zoneObjectQueries).toBe(1);
+    // Alone, the organisation rule reads each zone's objects itself, and gives the same verdicts.
+    const alone = verdicts([orgRule]);
+    expect(alone.byRule('org-page-shield')).toEqual(expected);
+    expect(alone.zoneObjectQueries).toBeGreaterThanOrEqual(3);
+  });
+
   it('reads only zones the scan covered', () => {
     const result = run([failPaused], {}, { zones: [{ name: 'a.example' }, { name: 'gone.example', unread: { zone: 'missing' } }] });
     expect(result.findings.map((f) => f.zone?.name)).toEqual(['a.example']);

@@ -14,6 +14,14 @@ describe('renderMessage', () => {
     ['{{ spaced }} and {{tight}}', { spaced: 'one', tight: 'two' }, 'one and two'],
     ['{{a}}{{b}}', { a: 'x', b: 'y' }, 'xy'],
     ['expires in {{days}} days', { days: 12345 }, 'expires in 12,345 days'],
+    // Integers are grouped as en-US writes them (Number.prototype.toLocaleString('en-US')), also
+    // where they are grouped without Intl: at the thousands, negative, and past the safe integers.
+    ['count {{n}}', { n: 999 }, 'count 999'],
+    ['count {{n}}', { n: 1000 }, 'count 1,000'],
+    ['count {{n}}', { n: -1234567 }, 'count -1,234,567'],
+    ['count {{n}}', { n: -0 }, 'count -0'],
+    ['count {{n}}', { n: 2 ** 53 + 2 }, 'count 9,007,199,254,740,994'],
+    ['count {{n}}', { n: 1e21 }, 'count 1,000,000,000,000,000,000,000'],
     ['ratio {{r}}', { r: 0.5 }, 'ratio 0.5'],
     ['hosts: {{hosts}}', { hosts: ['a.example', 'b.example'] }, 'hosts: a.example, b.example'],
     ['flag {{f}}', { f: false }, 'flag false'],

@@ -269,3 +269,37 @@ describe('coverage read as JSON', () => {
     reader.readAhead(null);
   });
 });
+
+describe("an account's lists", () => {
+  /** A list read with its own plain query, in the order of the table's (scope_id, item_id) index: what accountObjects returned before. */
+  function plain(db: Db, reader: SnapshotReader, accountId: string, endpoint: string): Array<{ id: string; raw: string }> {
+    const ref = scanRef(reader.scan.id);
+    const sql = 'SELECT item_id AS id, raw FROM account_objects WHERE scope_id = ? AND endpoint = ? AND first_scan <= ? AND last_scan >= ? ORDER BY item_id';
+    return db.prepare(sql).all(accountId, endpoint, ref, ref) as Array<{ id: string; raw: string }>;
+  }
+
+  it('gives a short list found among a long one, and a long list, in item id order as a plain read does', () => {
+    // Member ids in SQLite's binary order differ from JavaScript's (a surrogate pair, U+E000...), and are not written in it.
+    const members = (n: number, prefix: string): Item[] =>
+      Array.from({ length: n }, (_, i) => ({ id: `${prefix}${HOSTILE[(i * 7) % HOSTILE.length]}${(n - i) * 31}`, user: { email: `u${i}@example.com` }, status: 'accepted' }));
+    const long = { id: 'acc0000000000000000000000000000b', name: 'Long', type: 'standard' };
+    const short = { id: 'acc0000000000000000000000000000c', name: 'Short', type: 'standard' };
+    const { db, reader } = snapshotOf({
+      accounts: [long, short],
+      members: { [long.id]: members(1_200, 'l'), [short.id]: members(12, 's') },
+      notificationPolicies: { [short.id]: [{ id: 'p2', alert_type: 'x' }, { id: 'p1', alert_type: 'y' }] },
+    });
+    // The vendor's insights of the short lists' account, thousands of rows around them in the same index.
+    const ref = scanRef(reader.scan.id);
+    const insight = db.prepare("INSERT INTO account_objects (scope_id, item_id, hash, first_scan, last_scan, endpoint, raw) VALUES (?, ?, 'h', ?, ?, 'security_insights', ?)");
+    for (let i = 0; i < 3_000; i++) insight.run(short.id, `${i % 2 ? 's' : 'p'}${(i * 7919) % 3_000}`, ref, ref, JSON.stringify({ id: i }));
+    // A version of a member no longer valid at this scan is not read.
+    db.prepare("INSERT INTO account_objects (scope_id, item_id, hash, first_scan, last_scan, endpoint, raw) VALUES (?, 's-old', 'h', ?, ?, 'account_members', '{}')").run(short.id, ref - 2, ref - 1);
+
+    for (const [account, endpoint] of [[short.id, 'account_members'], [short.id, 'notification_policies'], [long.id, 'account_members']] as const) {
+      const read = itemsOf(reader.accountObjects(account, endpoint));
+      expect(read).toEqual(plain(db, reader, account, endpoint));
+      expect(read.length).toBe(account === long.id ? 1_200 : endpoint === 'account_members' ? 12 : 2);
+    }
+  });
+});

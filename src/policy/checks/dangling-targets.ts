@@ -1,4 +1,4 @@
-import { canonicalName, isAtOrUnder, recordTarget, type TargetType } from '../../common/dns-targets.js';
+import { canonicalName, recordTarget, type TargetType } from '../../common/dns-targets.js';
 import type { DnsTargetItem } from '../../common/dns-target-answer.js';
 import type { RuleOptions, ZoneContext } from '../rule.js';
 import type { DnsRecordFields, ZoneRow } from '../../snapshot/reader.js';
@@ -20,10 +20,13 @@ export type TargetVerdict =
 /** The names that exist in a zone by its records: each record's name and every name above it up to the apex (RFC 8020: empty non-terminals exist). */
 function existingNames(zone: string, records: readonly DnsRecordFields[]): Set<string> {
   const names = new Set<string>([zone]);
+  // isAtOrUnder(n, zone), with the zone's canonical name and suffix made once rather than for every name of every record.
+  const apex = canonicalName(zone);
+  const under = `.${apex}`;
   for (const r of records) {
     if (r.name === null) continue;
     let n = canonicalName(r.name);
-    while (isAtOrUnder(n, zone) && !names.has(n)) {
+    while ((n === apex || n.endsWith(under)) && !names.has(n)) {
       names.add(n);
       n = n.slice(n.indexOf('.') + 1);
     }
