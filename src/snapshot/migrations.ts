@@ -309,7 +309,7 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE audit_zones RENAME COLUMN source_scan TO source_audit;
   ALTER TABLE audit_zones ADD COLUMN other_passes TEXT;
   `,
-  // 11: a nightly audit keeps most zones' verdicts (src/policy/verdict-reuse.ts) and must not read
+  // 11: a nightly audit kept most zones' verdicts (verdict reuse, since removed) and must not read
   // each kept zone's counts to add them up. Per zone, beside the counts: the tallied failures and
   // passes (what the zone's pass rate needs) and when its verdicts stop holding (holds: null at any
   // time, else {e, h, z} of the tally), copied onto a kept zone's row. Per audit: tally_total,
@@ -336,7 +336,7 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX zones_listing ON zones (last_scan, first_scan, item_id, name, account_id, status, paused, plan, type);
   `,
   // 12: a zone whose change touched few of its lists is judged again only by the rules that read
-  // them (src/policy/partial-rejudge.ts). zone_changes keeps which endpoint changed ('*' for rows
+  // them (partial re-judging, since removed). zone_changes keeps which endpoint changed ('*' for rows
   // stored before: any), keyed by scan so that a night reads its few rows, not every scan's;
   // audit_zones.reads which rules read which of the zone's endpoints when it was judged;
   // findings_by_zone and audit_names_zone find a zone's rows and names of an audit, whose other
