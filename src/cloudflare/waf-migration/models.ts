@@ -15,7 +15,11 @@ export interface MigrationStatus {
 }
 
 export function parseMigrationStatus(raw: string): MigrationStatus {
-  const s = parseJson(raw);
+  return migrationStatusOf(parseJson(raw));
+}
+
+/** The migration status of an answer already parsed as JSON (the crawler decides its reads on it). */
+export function migrationStatusOf(s: Record<string, unknown>): MigrationStatus {
   return { state: str(s['migration_state']), oldWaf: str(s['old_waf_status']), newWaf: str(s['new_waf_status']), since: date(s['created']) };
 }
 

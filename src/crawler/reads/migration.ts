@@ -1,4 +1,5 @@
 import { readDeclarationOf } from '../../cloudflare/reads.js';
+import { isNativeToNewManagedRules, migrationStatusOf } from '../../cloudflare/waf-migration/models.js';
 import { legacyWaf } from './legacy-waf.js';
 import { carriedWhole, DEFERRED, repairedThenWaiting, type ReadModule } from './zone-read.js';
 
@@ -26,7 +27,7 @@ export const migration: ReadModule = {
       if (alikeSince !== null) facts.decidedAlike.set(migration, alikeSince);
       const state = typeof status?.['migration_state'] === 'string' ? status['migration_state'] : null;
       facts.migrationState = state;
-      facts.migrated = state === 'complete' || (state === null && (nativeToNewManagedRules(status) || kit.migratedBefore(zone)));
+      facts.migrated = state === 'complete' || (state === null && ((status !== null && isNativeToNewManagedRules(migrationStatusOf(status))) || kit.migratedBefore(zone)));
       // A zone read where due only changed in nothing the check, configuration and previous WAF
       // show (they change by logged writes alone); read tonight only because the status could
       // not be carried, they are carried when read since the status's last answer, on the same decision.
@@ -44,12 +45,3 @@ export const migration: ReadModule = {
     await legacyWaf(kit, facts);
   },
 };
-
-/**
- * A zone created since the migration programme has the new managed rules from birth: its status
- * has no `migration_state`, the new version enabled and the old one not (the vendor publishes no
- * schema; the same reading as the policy's isNativeToNewManagedRules).
- */
-export function nativeToNewManagedRules(status: Record<string, unknown> | null): boolean {
-  return status !== null && typeof status['migration_state'] !== 'string' && status['new_waf_status'] === 'enabled' && status['old_waf_status'] !== 'enabled';
-}
