@@ -54,8 +54,8 @@ function zonesByName(snapshot: { zones(): readonly ZoneRow[] }): Map<string, Zon
 }
 
 /**
- * A judge of the records of the zone `ctx` checks. Each record judged notes what its verdict depends
- * on (the zone holding the target, and which zone holds that name) for verdict reuse.
+ * A judge of the records of the zone `ctx` checks: a target under a zone of this scan is judged by
+ * that zone's records (the zone holding the name, else the one above it), others by DNS.
  */
 export function targetJudge<O extends RuleOptions>(ctx: ZoneContext<O>): (r: DnsRecordFields) => TargetVerdict {
   const zone = ctx.zone;
