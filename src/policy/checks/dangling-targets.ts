@@ -55,7 +55,8 @@ function zonesByName(snapshot: { zones(): readonly ZoneRow[] }): Map<string, Zon
 
 /**
  * A judge of the records of the zone `ctx` checks: a target under a zone of this scan is judged by
- * that zone's records (the zone holding the name, else the one above it), others by DNS.
+ * that zone's records (the deepest zone of the scan holding the name; a partial one is not what the
+ * public sees), any other by what the scan resolved of it (dns_targets).
  */
 export function targetJudge<O extends RuleOptions>(ctx: ZoneContext<O>): (r: DnsRecordFields) => TargetVerdict {
   const zone = ctx.zone;
