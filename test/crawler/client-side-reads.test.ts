@@ -5,28 +5,19 @@
  * for the two optional reads, the scan still complete; missing for security.txt, whose permission
  * the scan needs anyway); and the three rules judging the scan end to end.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import clientSideScriptAlertMissing from '../../rules/client-side-script-alert-missing.js';
 import clientSideSecurityOff from '../../rules/client-side-security-off.js';
 import securityTxtMissing from '../../rules/security-txt-missing.js';
 import { declaredReadsOf, type DeclaredReads } from '../../src/api/endpoints.js';
-import { createRedactor } from '../../src/common/redact.js';
-import { crawl, type CrawlResult } from '../../src/crawler/crawl.js';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { evaluate } from '../../src/policy/engine.js';
 import { activeRules, loadCatalogue, type RuleSettings } from '../../src/policy/registry.js';
-import { openSnapshot, type Db } from '../../src/snapshot/db.js';
 import { SnapshotReader } from '../../src/snapshot/reader.js';
-import { ScanWriter } from '../../src/snapshot/writer.js';
-import { clientFor, recordingLogger } from '../support/client.js';
-import { emulatorsClosedAfterEach, TOKEN, zoneId } from '../support/http.js';
+import { zoneId } from '../support/http.js';
+import { scansWithReads } from '../support/reads-scan.js';
 
-const emulator = emulatorsClosedAfterEach();
-const dbs: Db[] = [];
-afterEach(() => {
-  for (const db of dbs.splice(0)) db.close();
-});
 
 const proxied = (name: string) => [{ type: 'A', name, content: '203.0.113.10', proxied: true }];
 const dataset: DatasetFile = {
@@ -78,21 +69,8 @@ function readsFor(settings: Record<string, RuleSettings>): DeclaredReads {
   return declaredReadsOf(rules.filter((a) => a.enabled).map((a) => a.rule.meta.reads));
 }
 
-async function scan(reads: DeclaredReads | undefined, denyRoutes: string[] = []): Promise<{ emu: RunningEmulator; lines: string[]; reader: SnapshotReader; result: CrawlResult }> {
-  const lines: string[] = [];
-  const emu = await emulator({ dataset, denyRoutes, onRequest: (line) => lines.push(line) });
-  const db = openSnapshot(':memory:');
-  dbs.push(db);
-  const client = clientFor(emu, { budget: 1_000_000, budgetWindowMs: 1000, retries: 0 });
-  try {
-    const writer = ScanWriter.start(db, emu.url, { accounts: [], zones: [] }, createRedactor([TOKEN]));
-    const result = await crawl({ client, writer, scope: { accounts: [], zones: [] }, concurrency: 2, logger: recordingLogger(), repairPauseMs: 0, ...(reads ? { reads } : {}) });
-    writer.finish(result.missing.length ? 'incomplete' : 'complete', {});
-    return { emu, lines, reader: new SnapshotReader(db, writer.scanId), result };
-  } finally {
-    await client.close();
-  }
-}
+const scanWith = scansWithReads(dataset);
+const scan = (reads: DeclaredReads | undefined, denyRoutes: string[] = []) => scanWith(reads, { denyRoutes });
 
 /** The audit's verdicts that are not passes, as "rule status where". */
 function verdicts(reader: SnapshotReader): string[] {

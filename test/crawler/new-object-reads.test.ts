@@ -4,27 +4,17 @@
  * limiting entry point asked for only where the zone's rulesets list shows the phase, and nothing
  * at all when the rule that declares a read is disabled.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import botFightModeOff from '../../rules/bot-fight-mode-off.js';
 import originPullsOff from '../../rules/origin-pulls-off.js';
 import rateLimitingMissing from '../../rules/rate-limiting-missing.js';
 import { declaredReadsOf, type DeclaredReads } from '../../src/api/endpoints.js';
-import { createRedactor } from '../../src/common/redact.js';
-import { crawl, type CrawlResult } from '../../src/crawler/crawl.js';
 import type { DatasetFile } from '../../src/emulator/datasets/format.js';
 import type { RunningEmulator } from '../../src/emulator/server.js';
 import { activeRules, loadCatalogue, type RuleSettings } from '../../src/policy/registry.js';
-import { openSnapshot, type Db } from '../../src/snapshot/db.js';
-import { SnapshotReader } from '../../src/snapshot/reader.js';
-import { ScanWriter } from '../../src/snapshot/writer.js';
-import { clientFor, recordingLogger } from '../support/client.js';
-import { emulatorsClosedAfterEach, TOKEN, zoneId } from '../support/http.js';
+import { zoneId } from '../support/http.js';
+import { scansWithReads } from '../support/reads-scan.js';
 
-const emulator = emulatorsClosedAfterEach();
-const dbs: Db[] = [];
-afterEach(() => {
-  for (const db of dbs.splice(0)) db.close();
-});
 
 const dataset: DatasetFile = {
   version: 1,
@@ -66,21 +56,8 @@ function callsPerZone(emu: RunningEmulator, lines: string[], pattern: RegExp): s
     .sort();
 }
 
-async function scan(reads: DeclaredReads | undefined, failRoutes: string[] = []): Promise<{ emu: RunningEmulator; lines: string[]; reader: SnapshotReader; result: CrawlResult }> {
-  const lines: string[] = [];
-  const emu = await emulator({ dataset, failRoutes, onRequest: (line) => lines.push(line) });
-  const db = openSnapshot(':memory:');
-  dbs.push(db);
-  const client = clientFor(emu, { budget: 1_000_000, budgetWindowMs: 1000, retries: 0 });
-  try {
-    const writer = ScanWriter.start(db, emu.url, { accounts: [], zones: [] }, createRedactor([TOKEN]));
-    const result = await crawl({ client, writer, scope: { accounts: [], zones: [] }, concurrency: 2, logger: recordingLogger(), repairPauseMs: 0, ...(reads ? { reads } : {}) });
-    writer.finish(result.missing.length ? 'incomplete' : 'complete', {});
-    return { emu, lines, reader: new SnapshotReader(db, writer.scanId), result };
-  } finally {
-    await client.close();
-  }
-}
+const scanWith = scansWithReads(dataset);
+const scan = (reads: DeclaredReads | undefined, failRoutes: string[] = []) => scanWith(reads, { failRoutes });
 
 /** What a scan reads for these rules as the config sets them: the reads of the enabled ones (as catalogueReads does). */
 function readsFor(settings: Record<string, RuleSettings>): DeclaredReads {
