@@ -6,12 +6,8 @@ import { overridesOf } from './zone-overrides.js';
 import type { Waiver } from './waivers.js';
 
 /**
- * What an audit's verdicts were judged with besides the scan's data: the tool's version, the rules
- * (their code, settings and overrides) and the waivers (the file's content and the limit on their
- * matches). Two audits of one scan with the same judgement store the same findings, so auditing
- * again with it refreshes the stored audit; an audit with another judgement is a trial, stored
- * beside the scan's official audit rather than over it (issue 32: a trial `audit` with another
- * waivers file must not change what the nightly run's reports and drift rest on).
+ * What an audit was judged with besides the scan: tool version, rules, waivers. An audit with
+ * another judgement is a trial, stored beside the official one rather than over it (issue 32).
  */
 export interface Judgement {
   tool: string;
@@ -30,10 +26,7 @@ const sha256 = (parts: Iterable<string>): string => {
 /** A waiver as the file gives it (a Waiver, or the state an audit reports of it). */
 export type WaiverDefinition = Pick<Waiver, 'index' | 'rule' | 'zone' | 'resource' | 'reason' | 'owner' | 'expires' | 'acknowledge'>;
 
-/**
- * The waivers count as the file has them: the mark `auditWithinLimits` puts on one over its limit
- * (overLimit) is left out, since it follows from the file, the data and `maxMatches`.
- */
+/** The waivers count as the file has them: `overLimit` follows from the file, the data and `maxMatches`. */
 export function judgementOf(rules: readonly ActiveRule[], waivers: readonly WaiverDefinition[], maxMatches: number | null): Judgement {
   const definitions = [...waivers]
     .sort((a, b) => a.index - b.index)
@@ -47,10 +40,7 @@ export function rulesJudgement(rules: readonly ActiveRule[]): string {
   return sha256(rules.filter((r) => r.enabled || r.overrides.some((o) => o.enabled === true)).map(ruleIdentity));
 }
 
-/**
- * A rule's definition (meta, defaults, code) and settings, as text: what its verdicts depend on. A
- * custom rule's code is also every file of its rules directory (rule-source.ts): what `check` calls.
- */
+/** A rule's definition, settings and (custom rules) its directory's files (rule-source.ts), as text. */
 export function ruleIdentity(r: ActiveRule): string {
   const { rule } = r;
   const source = ruleSourceOf(rule);

@@ -6,10 +6,7 @@ import { placeholders } from './findings.js';
 import { parseOverrides, type ZoneOverride } from './zone-overrides.js';
 import { CATEGORIES, optionSources, SEVERITIES, sourceName, type AnyRule, type OptionValue, type RuleOptions, type Severity } from './rule.js';
 
-/**
- * The catalogue: rules validated when loaded (a malformed rule is refused before any scan is
- * judged by it), and the rule settings of the config file applied over their defaults.
- */
+/** The catalogue: rules validated when loaded, and the config file's rule settings over their defaults. */
 
 export class RuleDefinitionError extends ZonewardenError {
   constructor(message: string) {

@@ -46,11 +46,7 @@ export interface BotFailure {
   severity?: Severity;
 }
 
-/**
- * Reports the failures, or passes the zone when it proxies nothing: the bot products, their
- * JavaScript and their models see proxied requests only (vendor docs: proxy status), so a zone
- * whose records are all DNS-only has nothing for them to act on. Without the records, unknown.
- */
+/** Reports the failures, or passes a zone that proxies nothing: bot products see proxied requests only (vendor docs: proxy status). */
 export function failWhereProxied<O extends RuleOptions>(ctx: ZoneContext<O>, failures: readonly BotFailure[]): void {
   if (failures.length === 0) return ctx.pass();
   const proxies = ctx.zone.proxiesTraffic();
