@@ -1,10 +1,8 @@
 import { usesRegex } from '../common/expression-text.js';
 
 /**
- * What a zone's plan lets a firewall rule use, checked before anything is written so that a
- * refusal never leaves a filter behind (vendor docs: firewall rules actions and availability):
- * the `log` action is for Enterprise zones only, regular expressions (`matches`) for Business and
- * Enterprise, and a `bypass` rule names the products it skips.
+ * What a zone's plan lets a rule use, checked before anything is written so a refusal never leaves
+ * a filter behind (vendor docs: firewall rules actions and availability).
  */
 
 /** What a bypass rule may skip (vendor docs: firewall rules, bypass action). */

@@ -2,11 +2,7 @@ import { ApiError } from '../api/errors.js';
 import type { Redact } from '../common/redact.js';
 import type { Db } from '../snapshot/db.js';
 
-/**
- * The audit log of the write commands: one row per write to the API, whatever its outcome, with
- * the API's error codes. Rows are written as each write ends, so a command cut short still
- * leaves the record of what it did.
- */
+/** The audit log of the write commands: one row per API write, written as it ends, whatever its outcome. */
 
 export interface ActionEntry {
   command: string;
@@ -57,7 +53,7 @@ export class ActionLog {
         entry.outcome,
         entry.httpStatus ?? null,
         JSON.stringify(entry.apiCodes ?? []),
-        entry.message === undefined || entry.message === null ? null : this.redact(entry.message),
+        this.redactOrNull(entry.message),
         this.redact(JSON.stringify(entry.detail ?? {})),
       );
   }

@@ -170,11 +170,7 @@ export interface WaitOptions {
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/**
- * Reads each zone's migration status until it shows the stage its PUT asked for or the time is up,
- * all zones in one loop so a thousand writes cost one wait, not a thousand. Never throws for a
- * status that cannot be read: that zone stays unconfirmed with the reason.
- */
+/** Polls the zones' migration statuses in one loop until each shows its stage or time is up; never throws. */
 export async function confirmStates(client: ApiClient, zones: ReadonlyArray<{ id: string; mode: MigrationMode }>, options: WaitOptions): Promise<Map<string, Confirmation>> {
   const sleep = options.sleep ?? delay;
   const deadline = Date.now() + options.waitMs;
