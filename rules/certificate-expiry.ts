@@ -15,11 +15,8 @@ function softened(severity: Severity): Severity {
 const TYPE_NAMES: Readonly<Record<string, string>> = { total_tls: 'advanced (Total TLS)', sni_custom: 'custom', legacy_custom: 'custom legacy', mh_custom: 'custom hostname' };
 
 /**
- * The certificate an uploaded pack is judged by, and the hosts it leaves: vendor docs, custom
- * certificates, "Renewal and expiration": a pack's certificates are one object, expiring at the
- * soonest Not After among them, and the whole pack is removed then. So the pack is judged once, on
- * its serving certificate that expires first, for the hosts of all its certificates. Null: none
- * of its serving certificates has an expiry (each is then reported unknown on its own).
+ * An uploaded pack is judged once, on its serving certificate that expires first, for all its hosts
+ * (vendor docs, custom certificates, "Renewal and expiration": the pack expires as one). Null: no expiry.
  */
 function uploadedPackJudged(pack: CertificatePack): { cert: Certificate & { expiresOn: Date }; hosts: string[] } | null {
   let first: (Certificate & { expiresOn: Date }) | null = null;
@@ -48,7 +45,6 @@ export default defineRule({
     severity: 'high',
     category: 'tls',
     scope: 'zone',
-    // Judged against the scan's time.
     resource: 'certificate',
     messages: {
       expired: 'the certificate for {{hosts}} expired {{period}} ago, on {{date}}',

@@ -46,9 +46,6 @@ export default defineRule({
     severity: 'medium',
     category: 'tls',
     scope: 'zone',
-    // Judged against the scan's time.
-    // Only an expired pack (what still serves its hosts) and a pending one (its grace, its age in the
-    // message) are judged by the time.
     resource: 'certificate_pack',
     messages: {
       notActive: 'the certificate pack for {{hosts}} is {{status}}, not active',

@@ -22,10 +22,8 @@ function runs(e: FirewallEntry): boolean {
 }
 
 /**
- * Whether the custom rules list this firewall rule already: since 2025-06-15 the firewall rules
- * API answers a view of the zone's custom rules (vendor docs: firewall rules upgrade), so the same
- * rule is met twice. Matched by id, by the custom rule's ref naming it, or by the same action and
- * expression, so that it is counted once.
+ * Whether the custom rules list this firewall rule already (since 2025-06-15 the firewall rules API
+ * answers a view of them, vendor docs: firewall rules upgrade): by id, ref, or action and expression.
  */
 function listedAsCustomRule(e: FirewallEntry, custom: readonly EntrypointRule[]): boolean {
   return custom.some((c) => c.id === e.rule.id || (c.ref != null && c.ref === e.rule.id) || (c.action === e.rule.action && c.expression !== null && c.expression === e.expression));

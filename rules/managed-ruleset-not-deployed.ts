@@ -125,11 +125,8 @@ function owaspRuns(d: Deployment): boolean {
 }
 
 /**
- * The OWASP core ruleset is optional: judged only where it is deployed, at the zone or the account
- * level, and only for not running at all (disabled, skipped for every request, or disabled by a
- * ruleset-wide override). A log action or a narrower expression is how operators commonly tune
- * it, so those pass. An entry point that was not read decides only when the others deploy OWASP
- * without running it.
+ * The OWASP core ruleset is optional: judged only where deployed, and only for not running at all;
+ * a log action or a narrower expression is common tuning and passes.
  */
 function judgeOwasp(ctx: ZoneContext<Options>, zone: ZoneIdentity): void {
   const inZone = zoneDeployments(ctx.zone, zone, OWASP_RULESET);
