@@ -1,16 +1,13 @@
 import { HeapCeiling } from '../common/heap.js';
 import type { SnapshotReader, ScanRow, ZoneRow } from '../snapshot/reader.js';
 import { byText, compareFindings, fingerprint, renderMessage, type Finding, type Named } from './findings.js';
-import type { ActiveRule } from './registry.js';
+import { runsAnywhere, type ActiveRule } from './registry.js';
 import type { ResourceRef, RuleOptions, Severity, ZoneContext } from './rule.js';
 import { SnapshotView } from './snapshot-view.js';
 import { ZoneView } from './zone-view.js';
 import { settingFor } from './zone-overrides.js';
 
-/**
- * Runs the rules over one scan, zone by zone, so memory holds one zone at a time. A rule that
- * throws is reported as an error and its partial verdicts for that zone are discarded.
- */
+/** Runs the rules over one scan zone by zone; a rule that throws is an error, its partial verdicts discarded. */
 
 export interface RuleRunError {
   rule: string;
@@ -166,8 +163,7 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   const scan = reader.scan;
   const now = options.now ?? new Date(scan.startedAt);
   const snapshot = new SnapshotView(reader);
-  // A rule off by default still runs where an override turns it on.
-  const enabled = rules.filter((r) => r.enabled || r.overrides.some((o) => o.enabled === true));
+  const enabled = rules.filter(runsAnywhere);
   // Checked every zone and every 1,000 verdicts (the check costs a microsecond): one zone of 400,000
   // records leaves 100 MB of garbage, and a rule may give a verdict on each of them.
   const heap = new HeapCeiling(96, 1);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PACKAGE } from '../common/package-info.js';
-import type { ActiveRule } from './registry.js';
+import { runsAnywhere, type ActiveRule } from './registry.js';
 import { ruleSourceOf } from './rule-source.js';
 import { overridesOf } from './zone-overrides.js';
 import type { Waiver } from './waivers.js';
@@ -36,8 +36,7 @@ export function judgementOf(rules: readonly ActiveRule[], waivers: readonly Waiv
 
 /** The rules part of a judgement: what the passes depend on (waivers turn failures into waived ones, never passes). */
 export function rulesJudgement(rules: readonly ActiveRule[]): string {
-  // The rules that run (on by default, or where an override turns them on): a rule that is off does not judge.
-  return sha256(rules.filter((r) => r.enabled || r.overrides.some((o) => o.enabled === true)).map(ruleIdentity));
+  return sha256(rules.filter(runsAnywhere).map(ruleIdentity));
 }
 
 /** A rule's definition, settings and (custom rules) its directory's files (rule-source.ts), as text. */
