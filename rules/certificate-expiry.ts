@@ -4,10 +4,7 @@ import { defineRule, SEVERITIES, type Severity } from '../src/policy/rule.js';
 
 const period = (days: number) => (days === 0 ? 'less than a day' : days === 1 ? '1 day' : `${days.toLocaleString('en-US')} days`);
 
-/**
- * A custom certificate whose hosts another certificate serves once it is gone: HTTPS goes on, with
- * a certificate the owner did not choose. One step below its tier, and never above medium.
- */
+/** A custom certificate whose hosts another serves once it is gone: one step below its tier, never above medium. */
 function softened(severity: Severity): Severity {
   return SEVERITIES[Math.min(SEVERITIES.length - 1, Math.max(SEVERITIES.indexOf(severity) + 1, SEVERITIES.indexOf('medium')))]!;
 }

@@ -3,10 +3,7 @@ import { defineRule } from '../src/policy/rule.js';
 
 const HOUR_MS = 3_600_000;
 
-/**
- * Pack statuses that are no trouble: being staged or retired, a backup, or a deletion under way
- * (vendor docs: certificate pack statuses). `*_timed_out` is trouble whatever its step.
- */
+/** Pack statuses that are no trouble (vendor docs: certificate pack statuses); `*_timed_out` always is. */
 const HARMLESS = new Set([
   'active',
   'deleted',

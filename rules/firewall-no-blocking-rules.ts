@@ -13,10 +13,7 @@ interface FirewallEntry {
   expression: string | null;
 }
 
-/**
- * Whether a firewall rule runs: not paused, and its filter neither deleted nor paused (the filters
- * list says, else the copy of the filter inside the rule). Firewall-rule-inactive reports the rest.
- */
+/** Whether a firewall rule runs: neither it nor its filter paused, the filter not deleted. */
 function runs(e: FirewallEntry): boolean {
   return e.rule.paused === false && !e.rule.filterDeleted && (e.filter?.paused ?? e.rule.inlineFilterPaused) !== true;
 }

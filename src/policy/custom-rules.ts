@@ -6,10 +6,7 @@ import { resolveRuleImports, SOURCE_PARAM, unresolvedImportProblem } from './rul
 import { noteRuleSource, rulesDirFingerprint } from './rule-source.js';
 import type { AnyRule, RuleMeta } from './rule.js';
 
-/**
- * Rules of your own (--rules-dir): each `.js`/`.mjs` file of the directory default-exports one rule
- * named by its id (`<id>.js`); test and declaration files are skipped.
- */
+/** Rules of your own (--rules-dir): each `.js`/`.mjs` file default-exports one rule named by its id; tests are skipped. */
 
 const RULE_FILE = /\.(m?js)$/;
 const NOT_A_RULE = /\.(test|spec)\.m?js$|\.d\.m?ts$/;

@@ -16,11 +16,7 @@ export class SnapshotView {
   private invitesCache: Readout<Invite> | null = null;
   private zonesCache: ZoneRow[] | null = null;
   private accountsById: Map<string, AccountRow> | null = null;
-  /**
-   * Each zone's client-side security settings once read: the zone rules read them zone by zone
-   * with the audit's read-ahead, and an organisation rule asking for every zone afterwards then
-   * finds them here rather than reading each zone's objects alone (two queries a zone).
-   */
+  /** Each zone's client-side security settings once read, so an organisation rule need not read each zone again. */
   private readonly pageShields = new Map<string, PageShieldReadout>();
 
   constructor(private readonly reader: SnapshotReader) {}

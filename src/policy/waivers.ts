@@ -40,10 +40,7 @@ export interface Waiver {
   overLimit?: number;
 }
 
-/**
- * What a waiver may acknowledge: a rule glob matching every rule, a zone (or zone-less resource)
- * glob matching every zone, waiving critical failures, matching more than `waiverMaxMatches`.
- */
+/** What a waiver may acknowledge: every rule, every zone, critical failures, more than `waiverMaxMatches` matches. */
 export const ACKNOWLEDGEMENTS = ['all-rules', 'all-zones', 'critical', 'many'] as const;
 export type Acknowledgement = (typeof ACKNOWLEDGEMENTS)[number];
 
@@ -182,10 +179,7 @@ export interface WaiverReport {
   expired: WaiverState[];
   /** Active but matching no failure: fixed, or a typo. */
   unused: WaiverState[];
-  /**
-   * Active but leaving failures it matches failing, for want of an acknowledgement: all of them
-   * (`overLimit`) or its critical ones (`heldCritical`). Absent in audits stored by earlier versions.
-   */
+  /** Active but leaving matched failures failing for want of `many` or `critical`; absent in older audits. */
   held?: WaiverState[];
 }
 

@@ -219,10 +219,7 @@ export class ZoneView {
     return this.memo('securityTxt', () => single(this.reader.zoneObject(this.zone.id, 'security_txt'), (r) => parseSecurityTxt(r.raw)));
   }
 
-  /**
-   * Whether the edge serves the zone's web pages: the zone is active and not paused (vendor docs:
-   * pausing a zone), and a proxied A, AAAA or CNAME record sends browsers to it (vendor docs: proxy status).
-   */
+  /** Whether the edge serves the zone's pages: active, not paused, and a proxied A, AAAA or CNAME (vendor docs: proxy status). */
   servesPages(): { known: true; value: boolean } | { known: false; state: string; reason: string } {
     if (this.zone.status !== 'active' || this.zone.paused === true) return { known: true, value: false };
     const records = this.proxiedWebRecords();
@@ -249,10 +246,7 @@ export class ZoneView {
     return this.memo('accountEntrypoint', () => single(this.reader.zoneObject(this.zone.id, 'account_entrypoint'), (r) => parseEntrypoint(r.raw)));
   }
 
-  /**
-   * Development Mode's seconds left as the zone list served them (vendor's API reference, zones,
-   * development_mode: positive while on, negative once expired, 0 if never on); null: not in the list.
-   */
+  /** Development Mode's seconds left as the zone list gave them (vendor's API reference, zones); null: not in the list. */
   get listedDevelopmentMode(): number | null {
     const v = parseJson(this.zone.raw)['development_mode'];
     return typeof v === 'number' && Number.isFinite(v) ? v : null;

@@ -4,10 +4,7 @@ import { SnapshotReader } from '../snapshot/reader.js';
 import type { Partition } from '../snapshot/tables.js';
 import { ScanWriter, type CoverageState, type PartitionWriter } from '../snapshot/writer.js';
 
-/**
- * In-memory snapshots for rule tests, written through the real scan writer from a compact spec.
- * Zones default to a clean, active Pro zone that has not started migrating.
- */
+/** In-memory snapshots for rule tests; zones default to a clean, active Pro zone that has not started migrating. */
 
 export const FIXTURE_NOW = new Date('2026-11-01T12:00:00.000Z');
 

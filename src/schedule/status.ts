@@ -7,10 +7,7 @@ import { lastScanOf, recentRuns, type RunRecord } from './run-log.js';
 import { schedulerAlive, schedulerState } from './scheduler-state.js';
 import { staleness, type Staleness } from './staleness.js';
 
-/**
- * What `zonewarden status` reports (JSON: `zonewarden.status/1`). It only reads: monitoring may not
- * be able to write, and an older database may have no run log.
- */
+/** What `zonewarden status` reports (`zonewarden.status/1`); it only reads, and copes with databases without a run log. */
 
 export interface StatusView {
   schema: 'zonewarden.status/1';

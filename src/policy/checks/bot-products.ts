@@ -1,7 +1,4 @@
-/**
- * What the bot rules share: the zone's bot settings and product read once (what a product is:
- * src/cloudflare/bot-management/), and the rule that the bot products judge proxied traffic only.
- */
+/** What the bot rules share: the zone's bot settings and product, read once, and judging proxied traffic only. */
 
 import type { ResourceRef, RuleOptions, Severity, ZoneContext } from '../rule.js';
 import { botProductOf, type BotManagement, type BotProduct } from '../../cloudflare/bot-management/bot-management.js';
