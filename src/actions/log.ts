@@ -60,15 +60,15 @@ export class ActionLog {
 
   /** Records a failed write from the error the client raised. */
   recordFailure(entry: Omit<ActionEntry, 'outcome' | 'httpStatus' | 'apiCodes' | 'message'>, err: unknown): void {
-    const api = err instanceof ApiError ? err : null;
-    this.record({
-      ...entry,
-      outcome: 'failed',
-      httpStatus: api?.status ?? null,
-      apiCodes: api ? api.apiErrors.flatMap((e) => (e.code === undefined ? [] : [e.code])) : [],
-      message: err instanceof Error ? err.message : String(err),
-    });
+    this.record({ ...entry, outcome: 'failed', ...failureOf(err) });
   }
+}
+
+/** What a failed write's error says: the HTTP status and the API's error codes (when the API answered), and its message. */
+export function failureOf(err: unknown): { httpStatus: number | null; apiCodes: number[]; message: string } {
+  const api = err instanceof ApiError ? err : null;
+  const apiCodes = api ? api.apiErrors.flatMap((e) => (e.code === undefined ? [] : [e.code])) : [];
+  return { httpStatus: api?.status ?? null, apiCodes, message: err instanceof Error ? err.message : String(err) };
 }
 
 export function listActions(db: Db, limit = 100): ActionRow[] {
