@@ -105,6 +105,11 @@ export function renderMessage(template: string, data: Record<string, unknown>): 
   return message;
 }
 
+/** Parts as a message lists them: `a, b and c`. */
+export function joinedWithAnd(parts: readonly string[]): string {
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
+}
+
 export const STATUS_ORDER: Record<Status, number> = { fail: 0, unknown: 1, waived: 2, pass: 3 };
 
 /** Code-unit order: stable across machines and locales, and far cheaper than localeCompare on 100,000s. */
