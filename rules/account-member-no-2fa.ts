@@ -12,12 +12,7 @@ const ADMINISTRATOR_ROLES = new Set(['super administrator - all privileges', 'ad
 /** Permission group names that grant reading only (`Administrator Read Only`, `Audit Logs Viewer`, `Log Share Reader`...). */
 const READ_ONLY_NAME = /read[ -]?only|viewer|reader|\bread\b/i;
 
-/**
- * What the member may do in the account: `administrator` (an administrator role, or an allowed
- * policy of an administrator group), `write` (a role granting write on some part of the account,
- * or an allowed permission group not named read-only), `read` (roles and policies that only read),
- * or `unknown` (the API named none: not shown to be read-only, so judged as one who can change things).
- */
+/** What the member may do in the account; `unknown` (the API named no role) is judged as one who can change things. */
 function memberAccess(m: AccountMember): 'administrator' | 'write' | 'read' | 'unknown' {
   const allowed = m.policies.filter((p) => p.access !== 'deny').flatMap((p) => p.permissionGroups);
   const names = [...m.roles.map((r) => r.name ?? ''), ...allowed].map((n) => n.trim().toLowerCase());

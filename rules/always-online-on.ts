@@ -2,13 +2,8 @@ import { defineRule } from '../src/policy/rule.js';
 import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
 
 /**
- * Always Online is on by default (vendor API reference), and on is the finding: with it, the vendor
- * hands the zone's hostname and its most requested URL paths to the Internet Archive, whose crawler
- * (ignoring robots.txt) keeps public copies of those pages, and serves visitors those stale copies
- * when the origin is down. Pages that answered 200 once stay archived and public after they are
- * removed or put behind a login. Prowler's Cloudflare provider reports the same (check
- * zone_always_online_disabled). Low: the pages were public when copied; the exposure is their
- * keeping and republishing, not new access.
+ * Always Online is on by default (vendor API reference); on is the finding (as Prowler's
+ * zone_always_online_disabled). Low: the archived pages were public when copied.
  */
 export default defineRule({
   meta: {

@@ -70,13 +70,8 @@ export default defineRule({
   },
   defaultOptions: {},
   check(ctx) {
-    // vendor docs (Add CAA records): CAA set here counts on a full setup only. A partial (CNAME
-    // setup) zone is answered by the customer's own DNS and a secondary zone by its primary, so
-    // the records the API lists are not what CAs resolve, and the vendor adds none for them. A
-    // pass rather than an info finding: nothing the rule could say would be about the records
-    // CAs see, and a note on every such zone would be noise a reader cannot act on here.
-    // An internal zone (vendor docs, Internal DNS) gets no vendor nameservers and is queried only
-    // through the vendor's Gateway resolver: it is not public DNS, so no CA ever resolves its CAA.
+    // vendor docs (Add CAA records; Internal DNS): CAA set here counts on a full setup only; partial,
+    // secondary and internal zones' records are not what CAs resolve. A pass: a note would be noise.
     if (!ctx.zone.publicDnsIsHere) return ctx.pass();
     const records = ctx.zone.dnsRecords();
     if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
@@ -127,13 +122,9 @@ export default defineRule({
         allowed: [...new Set(refusal.governing.map(describeProperty))].join(', '),
         properties: refusal.governing.map((r) => ({ name: r.name, tag: r.tag, issuer: r.issuer, parameters: r.parameters })),
       };
-      // vendor docs (Add CAA records): for universal and advanced certificates the vendor adds
-      // issue and issuewild records, once the zone has any CAA record, for the CAs that page names
-      // (pki.goog, letsencrypt.org, ssl.com, sectigo.com), so a managed pack from one of those
-      // renews whatever the listed records say. A managed pack from another CA, and an uploaded
-      // certificate, get no such help: the CA must refuse.
-      // That pack passes, with a note: the records say less than CAs see, which fails nothing (it is
-      // not counted among failures nor new findings, and no --fail-on level fails on it).
+      // vendor docs (Add CAA records): for managed packs the vendor adds issue and issuewild records
+      // for the CAs it uses (pki.goog, letsencrypt.org, ssl.com, sectigo.com), so such a pack renews
+      // whatever the listed records say: it passes, with a note.
       const resource = { type: 'certificate_pack', id: pack.id, name: hosts };
       if (isManaged(pack) && VENDOR_CAA_CAS.has(pack.certificateAuthority)) {
         ctx.pass(resource, 'managedNotNamed', data);

@@ -4,10 +4,7 @@ import { defineRule, SEVERITIES, type Severity } from '../src/policy/rule.js';
 
 const period = (days: number) => (days === 0 ? 'less than a day' : days === 1 ? '1 day' : `${days.toLocaleString('en-US')} days`);
 
-/**
- * A custom certificate whose hosts another certificate serves once it is gone: HTTPS goes on, with
- * a certificate the owner did not choose. One step below its tier, and never above medium.
- */
+/** A custom certificate whose hosts another serves once it is gone: one step below its tier, never above medium. */
 function softened(severity: Severity): Severity {
   return SEVERITIES[Math.min(SEVERITIES.length - 1, Math.max(SEVERITIES.indexOf(severity) + 1, SEVERITIES.indexOf('medium')))]!;
 }
@@ -15,11 +12,8 @@ function softened(severity: Severity): Severity {
 const TYPE_NAMES: Readonly<Record<string, string>> = { total_tls: 'advanced (Total TLS)', sni_custom: 'custom', legacy_custom: 'custom legacy', mh_custom: 'custom hostname' };
 
 /**
- * The certificate an uploaded pack is judged by, and the hosts it leaves: vendor docs, custom
- * certificates, "Renewal and expiration": a pack's certificates are one object, expiring at the
- * soonest Not After among them, and the whole pack is removed then. So the pack is judged once, on
- * its serving certificate that expires first, for the hosts of all its certificates. Null: none
- * of its serving certificates has an expiry (each is then reported unknown on its own).
+ * An uploaded pack is judged once, on its serving certificate that expires first, for all its hosts
+ * (vendor docs, custom certificates, "Renewal and expiration": the pack expires as one). Null: no expiry.
  */
 function uploadedPackJudged(pack: CertificatePack): { cert: Certificate & { expiresOn: Date }; hosts: string[] } | null {
   let first: (Certificate & { expiresOn: Date }) | null = null;
@@ -48,7 +42,6 @@ export default defineRule({
     severity: 'high',
     category: 'tls',
     scope: 'zone',
-    // Judged against the scan's time.
     resource: 'certificate',
     messages: {
       expired: 'the certificate for {{hosts}} expired {{period}} ago, on {{date}}',

@@ -3,10 +3,7 @@ import { defineRule } from '../src/policy/rule.js';
 
 const HOUR_MS = 3_600_000;
 
-/**
- * Pack statuses that are no trouble: being staged or retired, a backup, or a deletion under way
- * (vendor docs: certificate pack statuses). `*_timed_out` is trouble whatever its step.
- */
+/** Pack statuses that are no trouble (vendor docs: certificate pack statuses); `*_timed_out` always is. */
 const HARMLESS = new Set([
   'active',
   'deleted',
@@ -46,9 +43,6 @@ export default defineRule({
     severity: 'medium',
     category: 'tls',
     scope: 'zone',
-    // Judged against the scan's time.
-    // Only an expired pack (what still serves its hosts) and a pending one (its grace, its age in the
-    // message) are judged by the time.
     resource: 'certificate_pack',
     messages: {
       notActive: 'the certificate pack for {{hosts}} is {{status}}, not active',

@@ -2,13 +2,7 @@ import { num } from '../src/cloudflare/fields.js';
 import { defineRule } from '../src/policy/rule.js';
 import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
 
-/**
- * Challenge Passage (setting challenge_ttl, seconds) is how long the cf_clearance cookie a visitor
- * gets for solving a challenge keeps them from being challenged again. The vendor defaults it to
- * 30 minutes and recommends 15 to 45; the API offers values from 5 minutes to a year. The default
- * limit is the top of that recommendation, 2700 seconds (45 minutes, itself one of the API's
- * values): the next value, one hour, is already outside what the vendor recommends.
- */
+/** The vendor recommends a Challenge Passage of 15 to 45 minutes: the default limit is its top, 2700 seconds. */
 export default defineRule({
   meta: {
     id: 'challenge-passage-long',

@@ -1,10 +1,7 @@
 import { defineRule } from '../src/policy/rule.js';
 import type { ZoneRow } from '../src/policy/snapshot-view.js';
 
-/**
- * The client-side security alerts a notification policy can send (vendor docs: Page Shield alerts;
- * vendor API reference: Notification policies, `alert_type`), with the names the dashboard shows.
- */
+/** The client-side security alerts (vendor API reference: Notification policies, `alert_type`), as the dashboard names them. */
 const ALERTS: Readonly<Record<string, string>> = {
   scriptmonitor_alert_new_malicious_scripts: 'New Malicious Script',
   scriptmonitor_alert_new_code_change_detections: 'New Code Change Detection',

@@ -2,6 +2,7 @@ import { normaliseExpression } from '../src/common/expression-text.js';
 import { broadReach } from '../src/cloudflare/rulesets/broad-expression.js';
 import { strings } from '../src/cloudflare/fields.js';
 import { defineRule } from '../src/policy/rule.js';
+import { joinedWithAnd } from '../src/policy/findings.js';
 import type { ZoneView } from '../src/policy/zone-view.js';
 import { customRuleRef, customRulesOrAnswer } from '../src/policy/checks/zone-security.js';
 
@@ -35,10 +36,6 @@ function named(kind: string, ids: string[], names: Record<string, string>): stri
   return `the ${kind} ${ids.join(', ')} (${ids.map((id) => names[id] ?? id).join(', ')})`;
 }
 
-function joined(parts: string[]): string {
-  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
-}
-
 /** What a skip rule's action_parameters switch off, in words; null when it has nothing to skip. */
 function skipped(parameters: Record<string, unknown>, ctx: Context): string | null {
   const what: string[] = [];
@@ -64,7 +61,7 @@ function skipped(parameters: Record<string, unknown>, ctx: Context): string | nu
   // so on such a zone that product skips nothing (firewall rules converted to custom rules still name it).
   const products = strings(parameters['products']).filter((p) => p !== 'waf' || !ctx.previousWafGone());
   if (products.length) what.push(named('products', products, PRODUCT_NAMES));
-  return what.length ? joined(what) : null;
+  return what.length ? joinedWithAnd(what) : null;
 }
 
 /** Known to run the new managed rules only; a status not read or unknown keeps `waf` reported. */

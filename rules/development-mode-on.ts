@@ -1,13 +1,7 @@
 import { defineRule, type RuleOptions, type ZoneContext } from '../src/policy/rule.js';
 import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
 
-/**
- * Development Mode is a switch for the hours when a site's static files are being changed: the
- * vendor bypasses its edge cache (and Polish) so the changes show at once, and turns it off by
- * itself three hours later. Seen on in a scan, it means every cacheable request is going to the
- * origin right now. Low: it ends on its own and opens no way in; what it costs is the cache's
- * shield for the origin (load, speed) while it lasts.
- */
+/** Low: Development Mode ends on its own and opens no way in; it costs the origin the cache's shield while on. */
 /** vendor docs: Development Mode lasts three hours unless turned off before. */
 const LASTS_MS = 3 * 3_600_000;
 
@@ -22,7 +16,6 @@ export default defineRule({
     scope: 'zone',
     resource: 'zone setting (development_mode)',
     reads: ['setting:development_mode'],
-    // The mode ends by itself, with no change a log would show: judged against the scan's time.
     messages: {
       on: 'Development Mode is on ({{left}}): the edge cache is bypassed and every request for cacheable content reaches the origin until it turns itself off, 3 hours after it was turned on{{locked}}',
     },
@@ -36,10 +29,8 @@ export default defineRule({
   },
   defaultOptions: {},
   check(ctx) {
-    // The zone list carries development_mode (seconds left; negative once expired, 0 if never on),
-    // read tonight with the zone: the setting is not read where it does (crawler/reads/zone-settings.ts).
-    // The seconds count from when the list was read (the scan's start), not from the audit's time:
-    // judged later, the same list must give the same end.
+    // The zone list's development_mode (the setting is not read where it has it) counts from when the
+    // list was read, not from the audit's time: judged later, the same list gives the same end.
     const listed = ctx.zone.listedDevelopmentMode;
     if (listed !== null) {
       const listedAt = Date.parse(ctx.zone.listedAt() ?? '');
@@ -66,11 +57,7 @@ export default defineRule({
   },
 });
 
-/**
- * Judged by the seconds it had left when read at `readAt` (ms): on until then, off once they have
- * run out. The finding names the end, not the time left: the end is what a person can act on, and
- * stays true while the report is read.
- */
+/** Judged by the seconds left when read at `readAt` (ms); the finding names the end, which stays true. */
 function judgeLeft(ctx: ZoneContext<RuleOptions>, seconds: number, readAt: number, locked: string): void {
   const ends = readAt + seconds * 1000;
   if (seconds <= 0 || ctx.now.getTime() >= ends) return ctx.pass();

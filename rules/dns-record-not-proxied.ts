@@ -7,10 +7,7 @@ import { originExposures } from '../src/cloudflare/dns/origin-exposure.js';
 import { defineRule } from '../src/policy/rule.js';
 import type { DnsRecordFields } from '../src/policy/zone-view.js';
 
-/**
- * Which zones the rule judges: only those that proxy at least one record (the team uses the proxy,
- * so a DNS-only web record is likely forgotten), or every zone (the vendor's own scanner's view).
- */
+/** Which zones are judged: those proxying any record (a DNS-only web record is likely forgotten), or every zone. */
 const SCOPES = ['proxying-zones', 'every-zone'] as const;
 
 /** The only record types the proxy takes (vendor docs, proxy status). */
@@ -23,10 +20,7 @@ const PROXIABLE_TYPES = new Set(['A', 'AAAA', 'CNAME']);
  */
 const NON_WEB_LABELS = new Set(['mail', 'smtp', 'imap', 'pop', 'mx', 'autodiscover', 'autoconfig', 'ftp', 'sftp', 'ssh', 'rdp', 'vpn']);
 
-/**
- * CNAME targets the vendor refuses to proxy (vendor docs, proxying limitations: non-proxiable
- * targets), and the verification target its use cases say must stay DNS-only.
- */
+/** CNAME targets the vendor will not proxy, or says must stay DNS-only (vendor docs, proxying limitations). */
 const NON_PROXIABLE_EXACT = new Set(['dkim2.mcsv.net', 'dkim3.mcsv.net', 'zmverify.zoho.com', 'dkim.infusionmail.com', 'dkim.amazonses.com', 'verify.squarespace.com']);
 const NON_PROXIABLE_BELOW = ['.dkim.amazonses.com', '.onmicrosoft.com', '.dkim.intercom.io', '.acm-validations.aws'];
 

@@ -11,10 +11,8 @@ import { defineRule } from '../src/policy/rule.js';
 const RESOLVING_TYPES = new Set(['A', 'AAAA', 'CNAME']);
 
 /**
- * The record types that send a kind of traffic to a host: mail (MX, RFC 5321 5.1) and a named
- * service (SRV, RFC 2782). A wildcard of these makes every made-up name take mail or offer the
- * service, unless it points at nothing: a null MX (RFC 7505) or an SRV target of `.` (RFC 2782)
- * says the opposite, which is what a wildcard should say for names that do not exist.
+ * Record types that route traffic: mail (MX, RFC 5321 5.1), a service (SRV, RFC 2782). A wildcard of
+ * them makes every made-up name take it, unless it is a null MX (RFC 7505) or an SRV target of `.`.
  */
 const ROUTING_MESSAGE: Readonly<Record<string, string>> = { MX: 'mail', SRV: 'service' };
 

@@ -10,8 +10,6 @@ export default defineRule({
     severity: 'medium',
     category: 'dns',
     scope: 'zone',
-    // Judged against the scan's time.
-    // Only a pending state is judged by the time: until its grace ends, then a day at a time.
     resource: 'zone',
     reads: ['dnssec'],
     messages: {
@@ -32,13 +30,9 @@ export default defineRule({
   },
   defaultOptions: { pendingDays: 7 },
   check(ctx) {
-    // Not applicable where the vendor's DNSSEC is not what resolvers validate. A partial (CNAME
-    // setup) zone is answered by the customer's own authoritative provider, which signs (or not) and
-    // whose DS sits at the registrar. A secondary zone is transferred from the primary, whose
-    // nameservers answer too: it is signed there (pre-signed transfer) or together with it (live
-    // signing needs multi-signer keys on both), so the vendor's status alone is not what resolvers see.
-    // An internal zone (vendor docs, Internal DNS) gets no vendor nameservers and is queried only
-    // through the vendor's Gateway resolver: it is not in public DNS, so no resolver validates it.
+    // Not applicable where the vendor's DNSSEC is not what resolvers validate: a partial zone is signed
+    // by the customer's provider, a secondary one with its primary, an internal one (vendor docs,
+    // Internal DNS) is not in public DNS.
     if (!ctx.zone.publicDnsIsHere) return ctx.pass();
     const read = ctx.zone.dnssec();
     if (!read.known) return ctx.unknown(ctx.zone.resource, read.reason);

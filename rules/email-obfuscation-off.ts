@@ -1,10 +1,7 @@
 import { defineRule } from '../src/policy/rule.js';
 import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
 
-/**
- * Email Address Obfuscation (Scrape Shield) is on by default; off is the finding. Low: it only
- * keeps simple harvesters from reading addresses in HTML pages, and its encoding is well known.
- */
+/** Low: Email Address Obfuscation only keeps simple harvesters from addresses in HTML pages. */
 export default defineRule({
   meta: {
     id: 'email-obfuscation-off',

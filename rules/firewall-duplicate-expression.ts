@@ -9,10 +9,8 @@ const SHOWN = 5;
 const label = (rule: FirewallRule): string => (rule.description ? `${shorten(rule.description, 60)} (${rule.id})` : rule.id);
 
 /**
- * Whether rules sharing one expression duplicate each other. Several rules on one filter with
- * different actions are the spec's recommended reuse of a filter (create the filter once,
- * reference it from each rule), not a duplicate. Two filters with the same text, or two rules
- * with the same action on the same filter, are: one can be edited and the other forgotten.
+ * Whether rules sharing one expression duplicate each other: rules on one filter with different
+ * actions are the spec's recommended reuse; two filters, or one action twice on a filter, are not.
  */
 function duplicated(rules: FirewallRule[]): boolean {
   const filters = new Set<string>();

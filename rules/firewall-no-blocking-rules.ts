@@ -13,19 +13,14 @@ interface FirewallEntry {
   expression: string | null;
 }
 
-/**
- * Whether a firewall rule runs: not paused, and its filter neither deleted nor paused (the filters
- * list says, else the copy of the filter inside the rule). Firewall-rule-inactive reports the rest.
- */
+/** Whether a firewall rule runs: neither it nor its filter paused, the filter not deleted. */
 function runs(e: FirewallEntry): boolean {
   return e.rule.paused === false && !e.rule.filterDeleted && (e.filter?.paused ?? e.rule.inlineFilterPaused) !== true;
 }
 
 /**
- * Whether the custom rules list this firewall rule already: since 2025-06-15 the firewall rules
- * API answers a view of the zone's custom rules (vendor docs: firewall rules upgrade), so the same
- * rule is met twice. Matched by id, by the custom rule's ref naming it, or by the same action and
- * expression, so that it is counted once.
+ * Whether the custom rules list this firewall rule already (since 2025-06-15 the firewall rules API
+ * answers a view of them, vendor docs: firewall rules upgrade): by id, ref, or action and expression.
  */
 function listedAsCustomRule(e: FirewallEntry, custom: readonly EntrypointRule[]): boolean {
   return custom.some((c) => c.id === e.rule.id || (c.ref != null && c.ref === e.rule.id) || (c.action === e.rule.action && c.expression !== null && c.expression === e.expression));

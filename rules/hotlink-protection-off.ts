@@ -1,11 +1,7 @@
 import { defineRule } from '../src/policy/rule.js';
 import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
 
-/**
- * Hotlink Protection (Scrape Shield) is off by default; off is the finding, at low severity: what
- * it protects is bandwidth and the site's images, not access, and turning it on has a cost (images
- * stop showing on image search and social sites), which is why a zone may leave it off on purpose.
- */
+/** Low: Hotlink Protection guards bandwidth, not access, and costs images on search and social sites. */
 export default defineRule({
   meta: {
     id: 'hotlink-protection-off',

@@ -10,7 +10,6 @@ export default defineRule({
     severity: 'low',
     category: 'scan',
     scope: 'organisation',
-    // Judged against the scan's time.
     resource: 'invite',
     messages: {
       pending:

@@ -1,11 +1,7 @@
 import { defineRule } from '../src/policy/rule.js';
 import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
 
-/**
- * IP Geolocation adds the CF-IPCountry request header (the visitor's country) on the way to the
- * origin; it is on by default, so off is the finding. Informational: it blocks nothing by itself;
- * what is lost is the country the origin's logs and country-based application logic rely on.
- */
+/** Informational: IP Geolocation (CF-IPCountry) blocks nothing; off loses the country the origin relies on. */
 export default defineRule({
   meta: {
     id: 'ip-geolocation-off',

@@ -2,16 +2,13 @@ import { accountDeployments, rulesetStanding, zoneDeployments } from '../src/pol
 import { best, shorten, type Deployment, type SkipScope, type ZoneIdentity } from '../src/cloudflare/rulesets/managed-phase.js';
 import { MANAGED_RULESET_ID as MANAGED_RULESET, OWASP_RULESET_ID as OWASP_RULESET } from '../src/cloudflare/waf-migration/config.js';
 import { defineRule, type ZoneContext } from '../src/policy/rule.js';
+import { joinedWithAnd } from '../src/policy/findings.js';
 
 const label = (d: Deployment) => d.rule.description || d.rule.id;
 
 /** What a skip rule skips, in words: the rest of its entry point, or the ruleset by name. */
 function skipsWhat(skips: SkipScope, ruleset: string): string {
   return skips === 'rest' ? 'every later rule of the entry point' : ruleset;
-}
-
-function joined(parts: string[]): string {
-  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
 }
 
 type Options = { plans: readonly string[] };
@@ -83,7 +80,7 @@ function failManaged(ctx: ZoneContext<Options>, zone: ZoneIdentity, found: Deplo
     case 'skipped':
       return ctx.fail(at, 'skipped', { ...base, skip: o.skip.description || o.skip.id, skipsWhat: skipsWhat(o.skips, MANAGED_NAME), expression: shorten(o.skip.expression) });
     case 'hostSkipped': {
-      const hosts = o.hosts ? joined(o.hosts) : null;
+      const hosts = o.hosts ? joinedWithAnd(o.hosts) : null;
       return ctx.fail(
         at,
         'hostSkipped',
@@ -125,11 +122,8 @@ function owaspRuns(d: Deployment): boolean {
 }
 
 /**
- * The OWASP core ruleset is optional: judged only where it is deployed, at the zone or the account
- * level, and only for not running at all (disabled, skipped for every request, or disabled by a
- * ruleset-wide override). A log action or a narrower expression is how operators commonly tune
- * it, so those pass. An entry point that was not read decides only when the others deploy OWASP
- * without running it.
+ * The OWASP core ruleset is optional: judged only where deployed, and only for not running at all;
+ * a log action or a narrower expression is common tuning and passes.
  */
 function judgeOwasp(ctx: ZoneContext<Options>, zone: ZoneIdentity): void {
   const inZone = zoneDeployments(ctx.zone, zone, OWASP_RULESET);

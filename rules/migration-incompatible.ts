@@ -14,10 +14,8 @@ const TOO_MANY = 'migration-too-many-firewall-rules';
 const TOO_LONG = 'migration-expression-too-long';
 
 /**
- * The other documented reasons the check refuses a zone: more bypass rules to migrate than
- * `maxRules`, or one over `maxBytes` (the limit rules' own options, which this rule follows). One
- * problem, one finding: a limit its rule reports on this zone is left to it, which names the rules
- * to change; a limit whose rule does not run here is said here, so it is never lost.
+ * The check's other documented refusals (over `maxRules` bypass rules, or one over `maxBytes`):
+ * left to the limit rule where it runs (one problem, one finding), said here otherwise.
  */
 function limitsPassed(ctx: ZoneContext<{ maxRules: number; maxBytes: number }>): { said: string | null; leftToOthers: boolean } {
   const bypass = ctx.zone.bypassRulesToMigrate();

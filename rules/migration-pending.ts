@@ -6,10 +6,7 @@ import type { ZoneView } from '../src/policy/zone-view.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
 
-/**
- * What would make the migration fail today, from the same data as the rules that report each
- * (migration-incompatible, -too-many-firewall-rules, -expression-too-long), at the spec's limits.
- */
+/** What would make the migration fail today, from the data of the rules that report each, at the spec's limits. */
 function blockersOf(zone: ZoneView): string[] {
   const blockers: string[] = [];
   const check = zone.migrationCheck();

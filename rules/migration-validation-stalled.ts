@@ -11,8 +11,6 @@ export default defineRule({
     severity: 'medium',
     category: 'migration',
     scope: 'zone',
-    // Judged against the scan's time.
-    // Only validation mode is judged by the time: until the limit, then a day at a time.
     resource: 'zone',
     messages: {
       stalled: 'the migration has been in validation mode for {{days}} days (since {{since}}), longer than {{limit}} days: finish it or find out what holds it',

@@ -1,10 +1,7 @@
 import { defineRule } from '../src/policy/rule.js';
 import type { CoverageRow } from '../src/policy/snapshot-view.js';
 
-/**
- * Read: the partition answered, whole. A skipped one was deliberately not asked (nothing to read);
- * a retired one the API answered as gone for good (nothing left to read there).
- */
+/** Unread: failed, denied or truncated. Skipped (not asked) and retired (gone for good) had nothing to read. */
 const unread = (row: CoverageRow): boolean => row.state === 'failed' || row.state === 'denied' || (row.state === 'ok' && row.truncated);
 
 /** The API's answer to an account-owned token on the list of accounts. */

@@ -2,12 +2,9 @@ import { defineRule } from '../src/policy/rule.js';
 import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
 
 /**
- * The rule keeps its id (configurations and fingerprints name it), but the security level itself
- * is no longer judged: the vendor's security-level page says the threat score is always 0 and the
- * setting now only turns Under Attack mode on or off, so every threshold value (`off`,
- * `essentially_off`, `low`, `medium`, `high`) challenges the same visitors: none by reputation.
- * Nothing is left to compare, so the setting is not read (one call per zone saved). What still
- * filters by request is the browser integrity check.
+ * The rule keeps its id (configurations and fingerprints name it), but the security level is not
+ * judged: the vendor's security-level page says the threat score is always 0, so every level
+ * challenges the same visitors. What still filters by request is the browser integrity check.
  */
 export default defineRule({
   meta: {

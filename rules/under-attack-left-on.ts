@@ -4,12 +4,8 @@ import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.
 const HOUR = 3_600_000;
 
 /**
- * Under Attack mode (security level `under_attack`) shows every visitor an interstitial challenge
- * that needs JavaScript and cookies: the vendor calls it one of the last resorts while a zone is
- * under attack, which pauses access to the site and affects its analytics. It is judged by how long
- * it has been on, from the setting's `modified_on` (when the level last changed, here to
- * under_attack), against the scan's time: the rule depends on time. The other levels no longer
- * filter anyone (security-level-weak) and pass.
+ * Under Attack mode challenges every visitor (the vendor's last resort), judged by how long it has
+ * been on, from the setting's `modified_on`. The other levels filter no one (security-level-weak).
  */
 export default defineRule({
   meta: {
@@ -20,7 +16,6 @@ export default defineRule({
     severity: 'medium',
     category: 'firewall',
     scope: 'zone',
-    // Judged against the scan's time while the mode is on: until the limit, then an hour at a time.
     resource: 'zone setting (security_level)',
     reads: ['setting:security_level'],
     messages: {

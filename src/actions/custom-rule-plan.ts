@@ -7,10 +7,8 @@ import { checkExpressionText, FirewallCreateError } from './firewall-plan.js';
 import type { ZoneTarget } from './zones.js';
 
 /**
- * What `firewall create` checks and decides before it writes a WAF custom rule (phase
- * `http_request_firewall_custom`): the expression, the action and what the plan allows, the
- * quota, what the zone's entry point already has, where the rule goes, and the rule's `ref`.
- * One read: the entry point (404 code 10003: the zone has none yet, and it is created with the rule).
+ * What `firewall create` checks and decides before it writes a WAF custom rule: the request, the
+ * quota, the entry point's rules (404 code 10003: none yet), the position and the rule's `ref`.
  */
 
 export const CUSTOM_PHASE = 'http_request_firewall_custom';

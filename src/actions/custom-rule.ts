@@ -1,21 +1,16 @@
 import type { ApiClient } from '../api/client.js';
-import { ApiAuthError, ApiError, ApiGoneError, ApiRequestError } from '../api/errors.js';
+import { ApiError } from '../api/errors.js';
 import { CUSTOM_PHASE, readEntrypoint, type CustomRulePlan, type Entrypoint } from './custom-rule-plan.js';
+import { isPermanent } from './firewall.js';
 import { FirewallCreateError } from './firewall-plan.js';
 import type { ActionLog } from './log.js';
 
 /**
- * Writing a WAF custom rule the way the vendor documents it (WAF, "Create custom rules via API"):
- * added to the zone's `http_request_firewall_custom` entry point (`POST .../rulesets/{id}/rules`,
- * with `position` when asked), or, when the zone has none, the entry point created with the rule
- * with the rulesets API's create (`POST /zones/{id}/rulesets`, kind `zone`, the phase). Not the
- * `PUT` on the phase's entry point, which also creates it: a PUT replaces every rule, so an entry
- * point someone created between our read and our write would lose its rules, while the create is
- * refused when the entry point exists (a phase has one; 400 code 20217 on `/kind`): the caller
- * then plans again against the entry point there is. The rule carries a `ref` derived from what it does: after a
- * failure that may have passed (a server error, a lost answer, the network), the entry point is
- * read back and the rule looked for by that ref before anything is written again, so the rule is
- * never written twice. A refusal (a 4xx) is final and nothing was written.
+ * Writing a WAF custom rule as the vendor documents it (WAF, "Create custom rules via API"): added
+ * to the zone's entry point, or the entry point created with it (`POST /zones/{id}/rulesets`). Not
+ * a `PUT`, which would replace the rules of an entry point someone created since our read; the
+ * create is refused then (400 code 20217 on `/kind`). After a failure that may have passed, the
+ * entry point is read back and the rule looked for by its `ref`, so it is never written twice.
  */
 
 export interface CustomRuleResult {
@@ -32,25 +27,16 @@ const COMMAND = 'firewall create';
 /** Writes tried in all: the first, and one more once reading back showed the first did not land. */
 const ATTEMPTS = 2;
 
-/**
- * A failure after which the zone is known unchanged: the API refused the write, or reading back
- * showed it did not land. Nothing to rescan (a rescan would spend the budget on what cannot have
- * changed); any other failure may have written, and the caller rescans.
- */
+/** A failure after which the zone is known unchanged, so there is nothing to rescan (others may have written). */
 export class NothingWrittenError extends FirewallCreateError {}
 
-/**
- * The entry point was created by someone else after our read: nothing was written, and the rule
- * must be planned again (its duplicate, quota and position checks) against the entry point there is.
- */
+/** The entry point was created by someone else after our read: nothing was written; plan again against it. */
 export class EntrypointAppearedError extends NothingWrittenError {}
 
 /** The create's refusal of a second entry point for the phase (in the wild: code 20217, pointer `/kind`, "exceeded maximum number of zone rulesets for phase"). */
 const RULESET_VALIDATION = 20217;
 export const entrypointExists = (err: unknown): boolean =>
   err instanceof ApiError && err.status === 400 && err.apiErrors.some((e) => e.code === RULESET_VALIDATION && e.pointer === '/kind');
-
-const isPermanent = (err: unknown): boolean => err instanceof ApiRequestError || err instanceof ApiAuthError || err instanceof ApiGoneError;
 
 interface Ruleset {
   id?: unknown;

@@ -1,11 +1,6 @@
 import { usesRegex } from '../common/expression-text.js';
 
-/**
- * What a zone's plan lets a firewall rule use, checked before anything is written so that a
- * refusal never leaves a filter behind (vendor docs: firewall rules actions and availability):
- * the `log` action is for Enterprise zones only, regular expressions (`matches`) for Business and
- * Enterprise, and a `bypass` rule names the products it skips.
- */
+/** What a zone's plan lets a rule use, checked before any write (vendor docs: firewall rules actions and availability). */
 
 /** What a bypass rule may skip (vendor docs: firewall rules, bypass action). */
 export const BYPASS_PRODUCTS = ['zoneLockdown', 'uaBlock', 'bic', 'hot', 'securityLevel', 'rateLimit', 'waf'] as const;
@@ -30,10 +25,7 @@ export function entitlementProblem(zone: { name: string; plan: string | null }, 
   return planProblem(zone, request);
 }
 
-/**
- * What the zone's plan does not allow of a rule, firewall rule or custom rule alike (vendor docs:
- * custom rules availability: the log action Enterprise only; regular expressions Business and up).
- */
+/** What the plan does not allow of a rule (vendor docs: custom rules availability: log Enterprise, regex Business and up). */
 export function planProblem(zone: { name: string; plan: string | null }, request: { expression: string; action: string }): string | null {
   // An unknown plan is left to the API to judge: refusing could block an entitled zone.
   if (zone.plan === null) return null;

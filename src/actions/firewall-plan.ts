@@ -6,9 +6,8 @@ import { listAll } from './lists.js';
 import type { ZoneTarget } from './zones.js';
 
 /**
- * What `firewall create --legacy` checks before anything is written: the expression, the action and what
- * the plan allows, the quota, and what the zone already has (an active filter to reuse, an
- * active rule that already does the job). Paused filters and rules never count.
+ * What `firewall create --legacy` checks before anything is written: the request, the quota, and
+ * an active filter to reuse or rule that already does the job (paused ones never count).
  */
 
 export const FIREWALL_ACTIONS = ['block', 'challenge', 'js_challenge', 'managed_challenge', 'allow', 'log', 'bypass'] as const;

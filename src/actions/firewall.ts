@@ -6,22 +6,16 @@ import { listAll } from './lists.js';
 import type { ActionLog } from './log.js';
 
 /**
- * `firewall create --legacy`: a firewall rule the way the spec recommends, the filter first, through the filters
- * interface, then the rule that references it. What the plan allows is checked before anything is
- * written. When the rule is then refused for good (a 4xx: quota, a missing feature, a bad field),
- * the filter this run created is deleted again (the spec's reverse-order deletion); when the
- * failure may pass (a 5xx, the network), the filter is kept and the next run reuses it. A paused
- * filter or rule never counts as doing the job: an emergency block on it would never match.
+ * `firewall create --legacy`, as the spec recommends: the filter first, then the rule on it. When
+ * the rule is refused for good (a 4xx), this run's filter is deleted again (the spec's reverse-order
+ * deletion); when the failure may pass (a 5xx, the network), it is kept for the next run to reuse.
  */
 
 const DUPLICATE_FILTER = 10102;
 /** The refusal of today's API, seen in the wild: code 10020, `firewallrules.api.maintenance_mode ...`. */
 const NOT_ACCEPTED = 10020;
 
-/**
- * When the API refused the write because firewall rules are retired (maintenance mode, or 410
- * Gone), what to say and do instead; '' for any other failure.
- */
+/** What to do instead when the API refused the write because firewall rules are retired; '' otherwise. */
 export function retirementNote(err: unknown): string {
   const retired = err instanceof ApiGoneError || (err instanceof ApiError && err.hasCode(NOT_ACCEPTED) && /maintenance_mode/i.test(err.message));
   return retired
@@ -62,14 +56,11 @@ function duplicateOf(err: unknown): string | null {
 }
 
 /** A refusal a retry will not change (a 4xx or `success: false`): unlike a 5xx or a lost connection. */
-const isPermanent = (err: unknown): boolean => err instanceof ApiRequestError || err instanceof ApiAuthError || err instanceof ApiGoneError;
+export const isPermanent = (err: unknown): boolean => err instanceof ApiRequestError || err instanceof ApiAuthError || err instanceof ApiGoneError;
 
 type Where = { command: string; zone: { id: string; name: string } };
 
-/**
- * After the rule step failed: deletes the filter this run created when the failure is permanent,
- * and says what happened to it (the end of the error message).
- */
+/** After the rule step failed: deletes this run's filter when the failure is permanent; says what became of it. */
 async function settleFilter(client: ApiClient, log: ActionLog, where: Where, filterId: string, err: unknown): Promise<string> {
   if (!isPermanent(err)) return ` The filter ${filterId} is kept: the failure may pass, and running the same command again finishes the job with it.`;
   try {
@@ -159,10 +150,7 @@ export async function createFirewallRule(client: ApiClient, log: ActionLog, plan
   }
 }
 
-/**
- * The filter the duplicate answer names appeared after the pre-check: it is reused only once read
- * back as active, since a rule on a paused filter never matches. Nothing was written so far.
- */
+/** The filter a duplicate answer names is reused only once read back as active: a rule on a paused one never matches. */
 async function refusePaused(client: ApiClient, zoneId: string, filterId: string): Promise<void> {
   let paused: unknown;
   try {

@@ -3,11 +3,7 @@ import { fillPath, type ListEndpoint } from '../api/endpoints.js';
 import type { QueryValue } from '../api/request.js';
 import { ZonewardenError } from '../common/errors.js';
 
-/**
- * Whole lists for the write commands, which decide from them (a quota's headroom, a migration's
- * rule count, which zones to touch): a list that stopped early would understate, so it is an
- * error rather than a short answer.
- */
+/** Whole lists for the write commands, which decide from them: a list that stopped early is an error. */
 export class IncompleteList extends ZonewardenError {
   constructor(message: string) {
     super('ZW_LIST_INCOMPLETE', message);

@@ -2,11 +2,7 @@ import { ApiError } from '../api/errors.js';
 import type { Redact } from '../common/redact.js';
 import type { Db } from '../snapshot/db.js';
 
-/**
- * The audit log of the write commands: one row per write to the API, whatever its outcome, with
- * the API's error codes. Rows are written as each write ends, so a command cut short still
- * leaves the record of what it did.
- */
+/** The audit log of the write commands: one row per API write, written as it ends, whatever its outcome. */
 
 export interface ActionEntry {
   command: string;
@@ -57,22 +53,22 @@ export class ActionLog {
         entry.outcome,
         entry.httpStatus ?? null,
         JSON.stringify(entry.apiCodes ?? []),
-        entry.message === undefined || entry.message === null ? null : this.redact(entry.message),
+        this.redactOrNull(entry.message),
         this.redact(JSON.stringify(entry.detail ?? {})),
       );
   }
 
   /** Records a failed write from the error the client raised. */
   recordFailure(entry: Omit<ActionEntry, 'outcome' | 'httpStatus' | 'apiCodes' | 'message'>, err: unknown): void {
-    const api = err instanceof ApiError ? err : null;
-    this.record({
-      ...entry,
-      outcome: 'failed',
-      httpStatus: api?.status ?? null,
-      apiCodes: api ? api.apiErrors.flatMap((e) => (e.code === undefined ? [] : [e.code])) : [],
-      message: err instanceof Error ? err.message : String(err),
-    });
+    this.record({ ...entry, outcome: 'failed', ...failureOf(err) });
   }
+}
+
+/** What a failed write's error says: the HTTP status and the API's error codes (when the API answered), and its message. */
+export function failureOf(err: unknown): { httpStatus: number | null; apiCodes: number[]; message: string } {
+  const api = err instanceof ApiError ? err : null;
+  const apiCodes = api ? api.apiErrors.flatMap((e) => (e.code === undefined ? [] : [e.code])) : [];
+  return { httpStatus: api?.status ?? null, apiCodes, message: err instanceof Error ? err.message : String(err) };
 }
 
 export function listActions(db: Db, limit = 100): ActionRow[] {

@@ -19,12 +19,7 @@ export function catalogue(): ReadonlyMap<string, AnyRule> {
   return withCustom ?? shipped();
 }
 
-/**
- * Loads the rules of the config's --rules-dir directories into the catalogue, replacing those of
- * an earlier call (the scheduler calls it for every run, so an edited rule applies from the next).
- * Every command that runs or shows rules calls it before `catalogue` and `rulesFor`; `warn` is told
- * of what a rule declares that zonewarden ignores (custom-rules.ts).
- */
+/** Loads the --rules-dir rules into the catalogue, replacing an earlier call's (the scheduler calls it every run). */
 export async function loadRules(config: Pick<Config, 'rulesDir'>, cwd: string, warn?: (line: string) => void): Promise<void> {
   const custom = config.rulesDir.length ? await loadCustomRules(config.rulesDir, cwd, new Set(shipped().keys()), warn) : [];
   withCustom = custom.length ? loadCatalogue([...shipped().values(), ...custom.map((c) => c.rule)]) : null;
@@ -35,10 +30,7 @@ export function rulesFor(config: Config): ActiveRule[] {
   return activeRules(catalogue(), config.rules as Record<string, RuleSettings>, config.configFile ? `config file ${config.configFile}` : 'config');
 }
 
-/**
- * What a scan reads for the rules beyond the lists: the `meta.reads` of every rule the config
- * leaves enabled, for all zones or for some (a rule switched off everywhere costs no call).
- */
+/** What a scan reads for the rules beyond the lists: the `meta.reads` of the rules the config leaves enabled. */
 export function catalogueReads(config: Config): DeclaredReads {
   return readsOfRules(rulesFor(config));
 }

@@ -1,11 +1,7 @@
 /**
- * Which controls of a compliance framework each built-in rule gives evidence for. A rule is mapped
- * only where the control's own wording clearly covers what the rule checks; rules about hygiene,
- * quotas, the migration's mechanics or the audit itself map to nothing rather than to a control
- * they merely relate to. The reason for each mapping is the comment beside it.
- *
- * Sources: PCI DSS v4.0 (PCI Security Standards Council, March 2022), requirement numbers as
- * published; NIST SP 800-53 rev. 5, control identifiers and names as published in its catalogue.
+ * The compliance controls each built-in rule gives evidence for: only where the control's wording
+ * clearly covers the check, the reason beside each. Sources: PCI DSS v4.0 (PCI Security Standards
+ * Council, March 2022); NIST SP 800-53 rev. 5, identifiers and names as in its catalogue.
  */
 
 export const FRAMEWORKS = ['PCI DSS 4.0', 'NIST SP 800-53 r5'] as const;

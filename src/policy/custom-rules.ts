@@ -6,24 +6,12 @@ import { resolveRuleImports, SOURCE_PARAM, unresolvedImportProblem } from './rul
 import { noteRuleSource, rulesDirFingerprint } from './rule-source.js';
 import type { AnyRule, RuleMeta } from './rule.js';
 
-/**
- * Rules of your own, from directories given with --rules-dir (or "rulesDirs" in the config file):
- * every `.js` or `.mjs` file directly in the directory is an ES module whose default export is
- * one rule, as `defineRule({...})` from `zonewarden/rules` makes it, named by its id (`<id>.js`),
- * as the built-in rules are. Test files (`*.test.js`, `*.spec.js`) and declaration files are
- * skipped, so a rules project can keep its tests beside its rules. A rule's `zonewarden/rules` is this
- * zonewarden's own (rule-imports.ts), so the directory needs no zonewarden installed in it.
- */
+/** Rules of your own (--rules-dir): each `.js`/`.mjs` file default-exports one rule named by its id; tests are skipped. */
 
 const RULE_FILE = /\.(m?js)$/;
 const NOT_A_RULE = /\.(test|spec)\.m?js$|\.d\.m?ts$/;
 
-/**
- * Every key of a rule's meta, checked by the compiler against RuleMeta: a custom rule's other keys
- * are ignored with a warning. Rules written before issue 51 declared `dependsOnTime` and
- * `declaresHorizon` for verdict reuse; every audit now judges every zone, and such a rule loads and
- * runs as it did.
- */
+/** Every key of RuleMeta: others (such as the pre-issue-51 `dependsOnTime`) are ignored with a warning. */
 const META_KEYS: Readonly<Record<keyof RuleMeta, true>> = {
   id: true, title: true, description: true, severity: true, category: true, scope: true, resource: true, messages: true,
   remediation: true, references: true, controls: true, optionHelp: true, optionsFrom: true, optionChoices: true, reads: true,
@@ -83,12 +71,7 @@ async function importRule(file: string, source: string): Promise<unknown> {
   }
 }
 
-/**
- * Loads and validates the rules of `dirs` (relative to `cwd`). Refused with one line naming the
- * file and the fix: a file that does not load or export a rule, bad metadata, an id that is not
- * the file's name, or an id already taken by a built-in rule or another file. Meta keys it does
- * not know are told to `warn`, once per rule file and process.
- */
+/** Loads and validates the rules of `dirs`; a bad file is refused with one line naming it and the fix. */
 export async function loadCustomRules(dirs: readonly string[], cwd: string, builtIn: ReadonlySet<string>, warn: (line: string) => void = () => {}): Promise<CustomRule[]> {
   const loaded: CustomRule[] = [];
   const seen = new Map<string, string>();

@@ -1,18 +1,13 @@
 import { HeapCeiling } from '../common/heap.js';
 import type { SnapshotReader, ScanRow, ZoneRow } from '../snapshot/reader.js';
 import { byText, compareFindings, fingerprint, renderMessage, type Finding, type Named } from './findings.js';
-import type { ActiveRule } from './registry.js';
+import { runsAnywhere, type ActiveRule } from './registry.js';
 import type { ResourceRef, RuleOptions, Severity, ZoneContext } from './rule.js';
 import { SnapshotView } from './snapshot-view.js';
 import { ZoneView } from './zone-view.js';
 import { settingFor } from './zone-overrides.js';
 
-/**
- * Runs the rules over one scan. Zone rules run zone by zone, all of them on one zone's data
- * before the next is read, so memory holds one zone at a time however large the organisation. A
- * rule that throws is reported as an error for that rule (and zone) and the others carry on; its
- * partial verdicts for that zone are discarded rather than half-kept.
- */
+/** Runs the rules over one scan zone by zone; a rule that throws is an error, its partial verdicts discarded. */
 
 export interface RuleRunError {
   rule: string;
@@ -41,24 +36,16 @@ export interface Evaluation {
 export interface EvaluateOptions {
   /** Overrides the scan's time (tests only). */
   now?: Date;
-  /**
-   * Whether passing verdicts are returned as findings (default true). A large organisation has
-   * hundreds of thousands; when only failures are shown, they are counted instead of kept.
-   */
+  /** Whether passing verdicts are returned as findings (default true); otherwise they are only counted. */
   keepPasses?: boolean;
-  /**
-   * Receives the findings instead of the returned list, so that an audit of a large organisation
-   * never holds them all; the returned list is then empty.
-   */
+  /** Receives the findings instead of the returned list (then empty), so a large audit never holds them all. */
   sink?: FindingSink;
 }
 
 /**
- * Where findings go as the rules give them. A rule's verdicts on one zone (or, for an
- * organisation rule, on the organisation) are one unit: they stand once the rule returns
- * (`commit`) and are all forgotten when it throws (`rollback`), so a rule that fails half-way
- * leaves no half of its verdicts behind. Units come zone by zone, in the order of the zones'
- * names, and within a zone in catalogue order of the rules.
+ * Where findings go. A rule's verdicts on one zone (or the organisation) are one unit: they stand
+ * on `commit` and are forgotten on `rollback` (the rule threw). Units come in zone-name order,
+ * within a zone in catalogue order.
  */
 export interface FindingSink {
   add(finding: Finding): void;
@@ -89,11 +76,7 @@ class ListSink implements FindingSink {
   }
 }
 
-/**
- * What rules written for verdict reuse (zonewarden before issue 51) called: every audit now judges
- * every zone, so what a verdict held on no longer matters; a custom rule that still calls these
- * runs as before (see ZoneContext).
- */
+/** What rules written for verdict reuse (before issue 51) called: no-ops, so such custom rules still run. */
 const DEPRECATED_NO_OPS = Object.freeze({ holdsUntil: () => {}, dependsOnZones: () => {} });
 
 const named = (id: string | null, name: string | null): Named | null => (id === null ? null : { id, name });
@@ -180,8 +163,7 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
   const scan = reader.scan;
   const now = options.now ?? new Date(scan.startedAt);
   const snapshot = new SnapshotView(reader);
-  // A rule off by default still runs where an override turns it on.
-  const enabled = rules.filter((r) => r.enabled || r.overrides.some((o) => o.enabled === true));
+  const enabled = rules.filter(runsAnywhere);
   // Checked every zone and every 1,000 verdicts (the check costs a microsecond): one zone of 400,000
   // records leaves 100 MB of garbage, and a rule may give a verdict on each of them.
   const heap = new HeapCeiling(96, 1);
@@ -211,9 +193,7 @@ export function evaluate(reader: SnapshotReader, rules: readonly ActiveRule[], o
     }
   };
 
-  /**
-   * Runs a rule as one unit: when it throws, its verdicts are discarded and the error kept.
-   */
+  /** Runs a rule as one unit: when it throws, its verdicts are discarded and the error kept. */
   const run = (active: ActiveRule, verdicts: Verdicts, ctx: object, zone: Named | null): void => {
     const started = performance.now();
     try {

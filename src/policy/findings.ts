@@ -2,10 +2,7 @@ import { hash } from 'node:crypto';
 import type { Named } from './resource-ref.js';
 import { severityRank, type Category, type ResourceRef, type Severity } from './rule.js';
 
-/**
- * A finding: one verdict of one rule on one resource. The fingerprint (rule + resource identity)
- * stays the same from scan to scan, so drift and notifications can tell new from old.
- */
+/** A finding: one verdict of one rule on one resource; its fingerprint is stable across scans, for drift. */
 
 export const STATUSES = ['fail', 'unknown', 'waived', 'pass'] as const;
 export type Status = (typeof STATUSES)[number];
@@ -37,10 +34,7 @@ export interface Finding {
   waiver?: AppliedWaiver;
 }
 
-/**
- * What a finding is about, for a person: "zone" for the zone itself, else its resource type and
- * name (or id). `typeName` can turn the type into words (`dns_record` as "DNS record").
- */
+/** What a finding is about, for a person: "zone", else the resource's type (as `typeName` words it) and name. */
 export function resourceText(resource: ResourceRef, typeName: (type: string) => string = (type) => type): string {
   return resource.type === 'zone' ? 'zone' : `${typeName(resource.type)} ${resource.name ?? resource.id}`;
 }
@@ -53,16 +47,11 @@ export function fingerprint(rule: string, zoneId: string | null, resource: Resou
 /** A placeholder of a message template, e.g. `{{days}}` (matchAll works on a copy, so one is shared). */
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
 
-/** A message template's placeholders, e.g. `{{days}}`. */
 export function placeholders(template: string): string[] {
   return [...template.matchAll(PLACEHOLDER)].map((m) => m[1] as string);
 }
 
-/**
- * An integer as toLocaleString('en-US') writes it (`1,234,567`): that call costs a few
- * microseconds each through Intl, and an audit renders hundreds of thousands of counts and ports.
- * Grouped by hand when the digits String gives are exact (a safe integer, not -0).
- */
+/** An integer as toLocaleString('en-US') writes it, by hand for safe integers: Intl costs microseconds a call. */
 function grouped(n: number): string {
   if (!Number.isSafeInteger(n) || Object.is(n, -0)) return n.toLocaleString('en-US');
   if (n > -1000 && n < 1000) return String(n);
@@ -83,11 +72,7 @@ function display(value: unknown): string {
 /** A template split into its text and its placeholders' keys, in order. */
 type TemplateParts = Array<string | { key: string }>;
 
-/**
- * Templates split once: an audit renders hundreds of thousands of messages from a few dozen
- * templates, and a regular expression over each cost two thirds of the rendering. Bounded, in
- * case a process sees templates without end (each rule's are few).
- */
+/** Templates split once (a regular expression per message cost two thirds of rendering); bounded. */
 const compiledTemplates = new Map<string, TemplateParts>();
 const MAX_COMPILED_TEMPLATES = 1_000;
 
@@ -107,10 +92,7 @@ function templateParts(template: string): TemplateParts {
   return parts;
 }
 
-/**
- * Fills a message template. A placeholder without data is a bug in the rule, not something to
- * print as "undefined": it throws, and the engine reports the rule as failed to run.
- */
+/** Fills a message template; a placeholder without data is a bug in the rule, so it throws. */
 export function renderMessage(template: string, data: Record<string, unknown>): string {
   let message = '';
   for (const part of templateParts(template)) {
@@ -121,6 +103,11 @@ export function renderMessage(template: string, data: Record<string, unknown>): 
     }
   }
   return message;
+}
+
+/** Parts as a message lists them: `a, b and c`. */
+export function joinedWithAnd(parts: readonly string[]): string {
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
 }
 
 export const STATUS_ORDER: Record<Status, number> = { fail: 0, unknown: 1, waived: 2, pass: 3 };

@@ -1,17 +1,13 @@
 import { createHash } from 'node:crypto';
 import { PACKAGE } from '../common/package-info.js';
-import type { ActiveRule } from './registry.js';
+import { runsAnywhere, type ActiveRule } from './registry.js';
 import { ruleSourceOf } from './rule-source.js';
 import { overridesOf } from './zone-overrides.js';
 import type { Waiver } from './waivers.js';
 
 /**
- * What an audit's verdicts were judged with besides the scan's data: the tool's version, the rules
- * (their code, settings and overrides) and the waivers (the file's content and the limit on their
- * matches). Two audits of one scan with the same judgement store the same findings, so auditing
- * again with it refreshes the stored audit; an audit with another judgement is a trial, stored
- * beside the scan's official audit rather than over it (issue 32: a trial `audit` with another
- * waivers file must not change what the nightly run's reports and drift rest on).
+ * What an audit was judged with besides the scan: tool version, rules, waivers. An audit with
+ * another judgement is a trial, stored beside the official one rather than over it (issue 32).
  */
 export interface Judgement {
   tool: string;
@@ -30,10 +26,7 @@ const sha256 = (parts: Iterable<string>): string => {
 /** A waiver as the file gives it (a Waiver, or the state an audit reports of it). */
 export type WaiverDefinition = Pick<Waiver, 'index' | 'rule' | 'zone' | 'resource' | 'reason' | 'owner' | 'expires' | 'acknowledge'>;
 
-/**
- * The waivers count as the file has them: the mark `auditWithinLimits` puts on one over its limit
- * (overLimit) is left out, since it follows from the file, the data and `maxMatches`.
- */
+/** The waivers count as the file has them: `overLimit` follows from the file, the data and `maxMatches`. */
 export function judgementOf(rules: readonly ActiveRule[], waivers: readonly WaiverDefinition[], maxMatches: number | null): Judgement {
   const definitions = [...waivers]
     .sort((a, b) => a.index - b.index)
@@ -43,14 +36,10 @@ export function judgementOf(rules: readonly ActiveRule[], waivers: readonly Waiv
 
 /** The rules part of a judgement: what the passes depend on (waivers turn failures into waived ones, never passes). */
 export function rulesJudgement(rules: readonly ActiveRule[]): string {
-  // The rules that run (on by default, or where an override turns them on): a rule that is off does not judge.
-  return sha256(rules.filter((r) => r.enabled || r.overrides.some((o) => o.enabled === true)).map(ruleIdentity));
+  return sha256(rules.filter(runsAnywhere).map(ruleIdentity));
 }
 
-/**
- * A rule's definition (meta, defaults, code) and settings, as text: what its verdicts depend on. A
- * custom rule's code is also every file of its rules directory (rule-source.ts): what `check` calls.
- */
+/** A rule's definition, settings and (custom rules) its directory's files (rule-source.ts), as text. */
 export function ruleIdentity(r: ActiveRule): string {
   const { rule } = r;
   const source = ruleSourceOf(rule);

@@ -6,10 +6,7 @@ import { placeholders } from './findings.js';
 import { parseOverrides, type ZoneOverride } from './zone-overrides.js';
 import { CATEGORIES, optionSources, SEVERITIES, sourceName, type AnyRule, type OptionValue, type RuleOptions, type Severity } from './rule.js';
 
-/**
- * The catalogue: rules validated when loaded (a malformed rule is refused before any scan is
- * judged by it), and the rule settings of the config file applied over their defaults.
- */
+/** The catalogue: rules validated when loaded, and the config file's rule settings over their defaults. */
 
 export class RuleDefinitionError extends ZonewardenError {
   constructor(message: string) {
@@ -30,14 +27,10 @@ const KEBAB = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 export function ruleProblems(rule: AnyRule): string[] {
   const m = rule.meta;
   const problems: string[] = [];
-  const text = (key: 'title' | 'description' | 'remediation' | 'resource') => {
-    if (typeof m[key] !== 'string' || m[key].trim() === '') problems.push(`meta.${key} must be a non-empty string`);
-  };
   if (typeof m.id !== 'string' || !KEBAB.test(m.id)) problems.push('meta.id must be kebab-case');
-  text('title');
-  text('description');
-  text('remediation');
-  text('resource');
+  for (const key of ['title', 'description', 'remediation', 'resource'] as const) {
+    if (typeof m[key] !== 'string' || m[key].trim() === '') problems.push(`meta.${key} must be a non-empty string`);
+  }
   if (!SEVERITIES.includes(m.severity)) problems.push(`meta.severity must be one of ${SEVERITIES.join(', ')}`);
   if (!CATEGORIES.includes(m.category)) problems.push(`meta.category must be one of ${CATEGORIES.join(', ')}`);
   if (m.scope !== 'zone' && m.scope !== 'organisation') problems.push('meta.scope must be zone or organisation');
@@ -127,10 +120,7 @@ function describeShape(def: OptionValue): string {
 
 const RULE_SETTINGS = ['enabled', 'severity', 'options', 'overrides'];
 
-/**
- * Applies the config file's rule settings. Every rule id, setting and option is checked, so a typo
- * is an error naming the fix rather than a setting silently ignored.
- */
+/** Applies the config file's rule settings, checking every id, setting and option so a typo is an error, not ignored. */
 export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: Readonly<Record<string, RuleSettings>> = {}, source = 'config file'): ActiveRule[] {
   for (const id of Object.keys(settings)) {
     if (!catalogue.has(id)) throw new RuleConfigError(`${source}: rules.${id}: no such rule; zonewarden rules lists them${didYouMean(id, catalogue.keys())}`);
@@ -181,8 +171,10 @@ export function activeRules(catalogue: ReadonlyMap<string, AnyRule>, settings: R
   return active.map((a) => ({ ...a, options: Object.freeze(a.options) }));
 }
 
+/** Whether the rule runs on some zone: on by default, or where an override turns it on. */
+export const runsAnywhere = (a: ActiveRule): boolean => a.enabled || a.overrides.some((o) => o.enabled === true);
+
 /** What these rules need read beyond the lists: those enabled, for all zones or for some. */
 export function readsOfRules(rules: readonly ActiveRule[]): DeclaredReads {
-  const needed = rules.filter((a) => a.enabled || a.overrides.some((o) => o.enabled === true));
-  return declaredReadsOf(needed.map((a) => a.rule.meta.reads));
+  return declaredReadsOf(rules.filter(runsAnywhere).map((a) => a.rule.meta.reads));
 }

@@ -1,8 +1,4 @@
-/**
- * What a verdict points at, and how accounts and zones are named beside it. In a module of its own
- * because the rule contract (rule.ts), the findings (findings.ts) and the zone's view (zone-view.ts)
- * all speak of them, and the view must not depend on the contract that hands it to the rules.
- */
+/** What a verdict points at, and how accounts and zones are named: shared by rule.ts, findings.ts and zone-view.ts. */
 
 /** What a finding points at. `id` is stable across scans: it feeds the fingerprint. */
 export interface ResourceRef {

@@ -5,23 +5,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PACKAGE } from '../common/package-info.js';
 
 /**
- * How the rule files of --rules-dir resolve what they import. A rule imports `defineRule` from
- * `zonewarden/rules`, but a rules directory need not be a project with zonewarden installed in it
- * (`/etc/zonewarden/rules`, a folder of a few files): zonewarden hands its rules the API of the
- * zonewarden that loads them, whatever is installed beside them, as ESLint does for its plugins.
- * Node's module customization hooks (module.register, Node 20.6+) do it: a resolve hook answers
- * `zonewarden/rules` and `zonewarden/rules/testing` with this package's own modules, and marks a
- * failed resolution with the specifier and the importing file, so that the error can name the
- * missing package and the command that installs it.
+ * How --rules-dir files resolve `zonewarden/rules`: a rules directory need not have zonewarden
+ * installed, so a resolve hook (module.register, Node 20.6+) answers with this package's modules,
+ * as ESLint does for plugins, and marks a failed resolution so the error can name the fix.
  */
 
 /** The subpaths of package.json "exports" a rule may import by name. */
 const RULE_API_SUBPATHS = ['./rules', './rules/testing'] as const;
 
-/**
- * The hook module, run by Node on its loader thread. It is given as source (a data: URL) so that
- * it is the same file under vitest, which runs src/ as TypeScript, and once built.
- */
+/** The hook module, given as source (a data: URL) so it is the same under vitest and once built. */
 const HOOKS = `
 let targets = {};
 let param = '';
@@ -95,10 +87,7 @@ export function packageOf(specifier: string): string | null {
 /** A path as the shell takes it: quoted when it holds anything but plain path characters. */
 const shellWord = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
-/**
- * The one line that says why `file`, a rule file, could not be loaded because of an import, and
- * what to run; null when the error is not a failed import (the caller says what it is).
- */
+/** Why rule file `file` could not be loaded because of an import, and what to run; null for other errors. */
 export function unresolvedImportProblem(err: unknown, file: string): string | null {
   if (!isUnresolvedImport(err)) return null;
   const specifier = err.zonewardenSpecifier;

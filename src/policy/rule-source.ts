@@ -4,12 +4,8 @@ import { join } from 'node:path';
 import type { AnyRule } from './rule.js';
 
 /**
- * What a custom rule's verdicts come from beyond its definition: every file of its rules directory.
- * A rule's `check` calls what it likes, a constant or function at the top of its file or a helper
- * in `lib/`, so its own source text does not say whether it changed: the directory's files do.
- * Built-in rules need none, their code is the tool's version. An audit's judgement takes it into a
- * rule's identity (judgement.ts ruleIdentity), and the loader imports
- * a directory's files again when it changed (custom-rules.ts), so the code judged is the code named.
+ * A custom rule's code beyond its `check`: every file of its rules directory (what `check` may call).
+ * The judgement takes it into the rule's identity, and the loader re-imports a changed directory.
  */
 
 const sources = new WeakMap<object, string>();
@@ -17,11 +13,7 @@ const sources = new WeakMap<object, string>();
 /** Deeper than any rules project nests its own files. */
 const MAX_DEPTH = 16;
 
-/**
- * The fingerprint of a rules directory: each file's path and content, the dot-files and
- * node_modules aside, and each installed package's name and version (package-lock.json, when the
- * directory has one, is one of its files).
- */
+/** A rules directory's fingerprint: each file's path and content (not dot-files or node_modules), and its packages' versions. */
 export function rulesDirFingerprint(dir: string): string {
   const hash = createHash('sha256');
   // Directories by their real path: a symbolic link back up the tree is walked once, not without end.

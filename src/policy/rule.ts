@@ -6,10 +6,8 @@ import type { SnapshotView } from './snapshot-view.js';
 import type { ZoneView } from './zone-view.js';
 
 /**
- * The rule contract (design.md, "A rule"): a rule is data about itself plus one synchronous, pure
- * `check`. It sees the scan only through typed read-only views, may use the scan's time
- * (`ctx.now`: every audit judges every zone, so a verdict on the time is always current), and
- * reports each verdict through its context. It never calls the API and never reads the wall clock.
+ * The rule contract (design.md, "A rule"): metadata plus one synchronous, pure `check` that sees
+ * the scan through read-only views and `ctx.now`, never the API or the wall clock.
  */
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
@@ -43,33 +41,21 @@ export interface RuleMeta<S extends RuleScope = RuleScope> {
   messages: Readonly<Record<string, string>>;
   remediation: string;
   references: readonly string[];
-  /**
-   * The controls of compliance frameworks (PCI DSS 4.0, NIST SP 800-53 r5) the rule gives evidence
-   * for. For a rule of your own; the built-in rules' controls are in one table
-   * (src/policy/compliance.ts), where each mapping says why.
-   */
+  /** The compliance controls a custom rule gives evidence for (built-in rules: src/policy/compliance.ts). */
   controls?: readonly Control[];
   /** What each option means, by option name (every default option is documented). */
   optionHelp?: Readonly<Record<string, string>>;
   /**
-   * Options this rule takes from another: the rule that reports what this one leaves to it (one
-   * problem, one finding). They are set on that rule only (here only when the catalogue lacks it,
-   * as when this rule is tested alone) and copied here, so both judge with the
-   * same values; e.g. which documentation addresses stand in for public ones (dns-private-address's
-   * `documentation` and `standIns`), so that an address is either published or not public, never both.
-   * A list when the rule leaves problems to several rules, each option taken from one of them.
+   * Options copied from the rule this one leaves a problem to (one problem, one finding), so both
+   * judge with the same values; set on that rule only (here only when the catalogue lacks it).
    */
   optionsFrom?: OptionsSource | readonly OptionsSource[];
   /** For list options whose entries, or text options whose value, come from a fixed set: the values allowed, checked when the config file sets the option. */
   optionChoices?: Readonly<Record<string, readonly string[]>>;
   /**
    * What the rule needs read beyond the lists every scan reads: zone settings (`setting:ssl`),
-   * single objects (`dnssec`, `universal_ssl`, `custom_entrypoint`, `ratelimit_entrypoint`,
-   * `bot_management`, `origin_pulls`, `page_shield`, `security_txt`), and `dns_targets` (the names
-   * CNAME, MX, NS and SRV records point at, resolved through DNS by the scan: no API call), and the
-   * account reads `account_members` and `notification_policies` (read once per account of the
-   * scan). A scan reads the union over the enabled rules, one call each per zone (a list's pages per
-   * account for account reads), and nothing no enabled rule declares.
+   * single objects (`dnssec`...), `dns_targets`, account reads (`account_members`...). A scan reads
+   * the union over the enabled rules, and nothing no enabled rule declares.
    */
   reads?: readonly DeclaredRead[];
 }
@@ -80,12 +66,7 @@ interface BaseContext<O extends RuleOptions> {
   readonly now: Date;
   readonly scan: ScanRow;
   readonly snapshot: SnapshotView;
-  /**
-   * The resource is compliant. With `noteId` (a message of meta.messages, filled from `data`) the
-   * pass carries a note: something worth knowing that fails nothing. It shows wherever passes are
-   * listed (`--passes`: text, JSON, OCSF), and like every pass it is not counted among failures,
-   * is never a new finding and never fails `--fail-on`.
-   */
+  /** The resource is compliant; `noteId` (a message of meta.messages) adds a note that fails nothing. */
   pass(resource?: ResourceRef, noteId?: string, data?: Record<string, unknown>): void;
   /** The resource is not; `data` fills the message's placeholders and is kept with the finding. */
   fail(resource: ResourceRef, messageId: string, data?: Record<string, unknown>, severity?: Severity): void;
@@ -95,21 +76,11 @@ interface BaseContext<O extends RuleOptions> {
 
 export interface ZoneContext<O extends RuleOptions> extends BaseContext<O> {
   readonly zone: ZoneView;
-  /**
-   * Whether that rule (by id) judges this zone in this audit: it is in the catalogue and enabled
-   * for the zone. A rule that leaves a problem to another (one problem, one finding) reports it
-   * itself where the other does not run, so the problem is never lost.
-   */
+  /** Whether that rule judges this zone in this audit: a rule leaving a problem to it reports it itself otherwise. */
   runs(ruleId: string): boolean;
-  /**
-   * @deprecated Does nothing. Rules written for verdict reuse said until when their verdicts held;
-   * every audit now judges every zone, so a rule that still calls it runs as before.
-   */
+  /** @deprecated Does nothing: every audit now judges every zone (verdict reuse is gone). */
   holdsUntil(until: Date | null): void;
-  /**
-   * @deprecated Does nothing. Rules written for verdict reuse named the other zones their verdicts
-   * depended on; every audit now judges every zone, so a rule that still calls it runs as before.
-   */
+  /** @deprecated Does nothing: every audit now judges every zone (verdict reuse is gone). */
   dependsOnZones(zoneIds: Iterable<string>, names?: Iterable<string>): void;
 }
 

@@ -6,9 +6,9 @@ import { parseInvite, type Invite } from '../cloudflare/accounts/invite.js';
 import { parseAccountMember, type AccountMember } from '../cloudflare/accounts/member.js';
 import { parseNotificationPolicy, type NotificationPolicy } from '../cloudflare/alerting/notification-policy.js';
 import { parsePageShield, type PageShieldSettings } from '../cloudflare/page-shield/client-side.js';
+import type { ObjectReadout } from './zone-view.js';
 
-/** A zone's client-side security settings, null when the API answered none (ZoneView's ObjectReadout of them). */
-type PageShieldReadout = { known: true; value: PageShieldSettings | null } | { known: false; state: string; reason: string };
+type PageShieldReadout = ObjectReadout<PageShieldSettings>;
 
 /** The scan as organisation rules see it: the user's accounts, invites, zones and what was read. */
 export class SnapshotView {
@@ -16,11 +16,7 @@ export class SnapshotView {
   private invitesCache: Readout<Invite> | null = null;
   private zonesCache: ZoneRow[] | null = null;
   private accountsById: Map<string, AccountRow> | null = null;
-  /**
-   * Each zone's client-side security settings once read: the zone rules read them zone by zone
-   * with the audit's read-ahead, and an organisation rule asking for every zone afterwards then
-   * finds them here rather than reading each zone's objects alone (two queries a zone).
-   */
+  /** Each zone's client-side security settings once read, so an organisation rule need not read each zone again. */
   private readonly pageShields = new Map<string, PageShieldReadout>();
 
   constructor(private readonly reader: SnapshotReader) {}

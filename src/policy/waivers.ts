@@ -11,15 +11,9 @@ const parseYaml = (text: string, options: { prettyErrors: boolean; uniqueKeys: b
   (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text, options);
 
 /**
- * Waivers: accepted risks, each with a reason, an owner and an end date. A waiver turns matching
- * failures into `waived`; once past its date it stops applying and is itself reported, so that a
- * waiver cannot silently become permanent. Dates are compared with the scan's time, so auditing a
- * scan again gives the same result.
- *
- * A waiver cannot hide everything unnoticed (issue 32): one that covers every rule or every zone is
- * refused at load unless it says so in `acknowledge`; one ending more than `waiverMaxDays` after
- * today (the wall clock at load) is refused; and in an audit, an unacknowledged waiver leaves
- * critical failures failing, and one matching more than `waiverMaxMatches` failures waives none.
+ * Waivers: accepted risks with a reason, an owner and an end date (against the scan's time), turning
+ * matching failures into `waived`. Issue 32: covering every rule or zone, waiving critical failures
+ * or more than `waiverMaxMatches` needs `acknowledge`; ending past `waiverMaxDays` is refused.
  */
 
 export class WaiverError extends ZonewardenError {
@@ -42,22 +36,15 @@ export interface Waiver {
   expiresAt: Date;
   /** What the waiver covers on purpose, as written; absent when it acknowledges nothing. */
   acknowledge?: Acknowledgement[];
-  /**
-   * Set by `auditWithinLimits` on a waiver that matched more failures than this limit without
-   * acknowledging `many`: it then waives nothing (its matches are still counted and reported).
-   */
+  /** Set by `auditWithinLimits` on a waiver over this match limit without `many`: it waives nothing. */
   overLimit?: number;
 }
 
-/**
- * What a waiver may acknowledge: a rule glob matching every rule, a zone (or zone-less resource)
- * glob matching every zone, waiving critical failures, matching more than `waiverMaxMatches`.
- */
+/** What a waiver may acknowledge: every rule, every zone, critical failures, more than `waiverMaxMatches` matches. */
 export const ACKNOWLEDGEMENTS = ['all-rules', 'all-zones', 'critical', 'many'] as const;
 export type Acknowledgement = (typeof ACKNOWLEDGEMENTS)[number];
 
 export const DEFAULT_WAIVER_MAX_DAYS = 90;
-export const DEFAULT_WAIVER_MAX_MATCHES = 25;
 
 export interface WaiverLimits {
   /** Latest end a waiver may have: this many days after today (UTC), through that day. */
@@ -192,10 +179,7 @@ export interface WaiverReport {
   expired: WaiverState[];
   /** Active but matching no failure: fixed, or a typo. */
   unused: WaiverState[];
-  /**
-   * Active but leaving failures it matches failing, for want of an acknowledgement: all of them
-   * (`overLimit`) or its critical ones (`heldCritical`). Absent in audits stored by earlier versions.
-   */
+  /** Active but leaving matched failures failing for want of `many` or `critical`; absent in older audits. */
   held?: WaiverState[];
 }
 
@@ -209,10 +193,7 @@ function matcher(w: Waiver): (f: Finding) => boolean {
     (resource === null || resource.test(f.resource.id) || (f.resource.name !== null && resource.test(f.resource.name)));
 }
 
-/**
- * The waivers of an audit, applied finding by finding (so findings can stream past) while the
- * report of what each waiver matched builds up.
- */
+/** The waivers of an audit, applied finding by finding while the report of their matches builds up. */
 export class WaiverSet {
   private readonly compiled;
 
@@ -231,12 +212,9 @@ export class WaiverSet {
   }
 
   /**
-   * A failure matched by an active waiver (the first in the file that may waive it) becomes
-   * `waived`. A waiver over its match limit waives nothing, and one that does not acknowledge
-   * `critical` no critical failure. With `tentative`, the waivers it matched are noted there
-   * rather than counted, for `confirm` to count once the finding stands (a rule that throws leaves
-   * no finding, and no match): index i for a match, -(i + 1) for a critical failure held back.
-   * Kept zones' tallies carry these notes to later audits as they are.
+   * A failure matched by the first active waiver that may waive it becomes `waived`. With
+   * `tentative`, matches are noted there (i, or -(i + 1) for a critical failure held back) for
+   * `confirm` to count once the finding stands.
    */
   apply(f: Finding, tentative?: number[]): Finding {
     if (f.status !== 'fail' || this.compiled.length === 0) return f;
@@ -292,11 +270,8 @@ export function applyWaivers(findings: readonly Finding[], waivers: readonly Wai
 }
 
 /**
- * Runs `audit` with the waivers; when an active waiver that does not acknowledge `many` matched
- * more than `maxMatches` failures, runs it again with that waiver waiving nothing. The limit can
- * only be known once every failure is matched, and findings stream into the database as they
- * come, so the second audit (which replaces the first) is what keeps the statuses, the counts and
- * the kept verdicts of later audits consistent. Only a waiver over its limit costs it.
+ * Runs `audit`; when a waiver without `many` matched more than `maxMatches` failures, runs it again
+ * with that waiver waiving nothing: findings stream into the database, so the limit is known only after.
  */
 export function auditWithinLimits<T extends { waivers: WaiverReport }>(waivers: readonly Waiver[], maxMatches: number, audit: (waivers: readonly Waiver[]) => T): T {
   const first = audit(waivers);

@@ -3,11 +3,8 @@ import { globToRegExp } from '../common/glob.js';
 import { SEVERITIES, type Severity } from './rule.js';
 
 /**
- * A rule's settings for some zones only, as ESLint's `overrides` are for some files: in the config
- * file, `rules.<id>.overrides` is a list of `{zones, accounts, enabled, severity}`. `zones` are
- * names or globs (`*.lab.example.com`), `accounts` ids, names or globs; an override applies to a
- * zone matching one of its zones and (when both are given) in one of its accounts. Later
- * overrides win over earlier ones, and all of them over the rule's own settings.
+ * A rule's settings for some zones only (config `rules.<id>.overrides`: `{zones, accounts, enabled,
+ * severity}`, names, ids or globs), as ESLint's `overrides` are for files. Later overrides win.
  */
 
 export interface ZoneOverride {

@@ -21,11 +21,7 @@ import { migrationOf, type Migration } from '../cloudflare/waf-migration/preview
 import { isDnsTargetItem, type DnsTargetItem } from '../common/dns-target-answer.js';
 import { originAnsweredAs, publicDnsIsHere } from '../cloudflare/zones/zone-setup.js';
 
-/**
- * One zone of a scan as the rules see it. Every list is read from the snapshot at most once and
- * shared by all rules of the zone (three rules read the DNS records of a zone, one query serves
- * them), then dropped with the view when the engine moves to the next zone.
- */
+/** One zone of a scan as the rules see it: each list read at most once, shared by the zone's rules, dropped with the view. */
 
 export type FirewallRule = FirewallRuleRow & FirewallRuleDetail;
 export type Filter = FilterRow & { description: string | null };
@@ -111,10 +107,7 @@ export class ZoneView {
     return this.memo('filters', () => mapReadout(this.reader.filters(this.zone.id), (f) => ({ ...f, description: parseFilterDescription(f.raw) })));
   }
 
-  /**
-   * Each firewall rule with the expression it runs: its filter's, from the filters list, else the
-   * copy inline in the rule. Unknown when neither list was read.
-   */
+  /** Each firewall rule with the expression it runs: its filter's, else the copy inline in the rule. */
   ruleExpressions(): Readout<{ rule: FirewallRule; filter: Filter | null; expression: string | null }> {
     return this.memo('expressions', () => {
       const rules = this.firewallRules();
@@ -168,10 +161,7 @@ export class ZoneView {
     return this.memo('overrides', () => mapReadout(this.legacyWaf(this.reader.wafOverrides(this.zone.id)), (r) => parseWafOverride(r.id, r.raw)));
   }
 
-  /**
-   * The previous managed rules come with Pro plans and above: a scan does not ask for a Free
-   * zone's, and they are known to be none (not unknown).
-   */
+  /** The previous managed rules come with Pro and above: a Free zone's, not asked for, are known to be none. */
   private legacyWaf<T>(readout: Readout<T>): Readout<T> {
     return !readout.known && readout.state === 'skipped' && this.zone.plan === 'free' ? { known: true, items: [] } : readout;
   }
@@ -181,10 +171,7 @@ export class ZoneView {
     return this.memo('settings', () => mapReadout(this.reader.zoneObject(this.zone.id, 'zone_settings'), (r) => parseZoneSetting(r.raw)));
   }
 
-  /**
-   * One security setting: its value, or `offered: false` when the plan does not offer it (an
-   * answer: not applicable). Unknown when the settings were not read, or this one was not asked for.
-   */
+  /** One security setting (`offered: false`: the plan does not offer it); unknown when not read or not asked for. */
   setting(id: ZoneSetting): { known: true; value: ZoneSettingValue } | { known: false; state: string; reason: string } {
     const all = this.settings();
     if (!all.known) return all;
@@ -232,12 +219,7 @@ export class ZoneView {
     return this.memo('securityTxt', () => single(this.reader.zoneObject(this.zone.id, 'security_txt'), (r) => parseSecurityTxt(r.raw)));
   }
 
-  /**
-   * Whether the edge serves the zone's web pages: the zone is active and not paused (else its DNS
-   * answers proxied names with the origin, vendor docs: pausing a zone), and a proxied A, AAAA or
-   * CNAME record sends browsers to the edge (vendor docs: proxy status; DNS-only records bypass it).
-   * What only the edge does to pages (client-side security, security.txt) needs such a record.
-   */
+  /** Whether the edge serves the zone's pages: active, not paused, and a proxied A, AAAA or CNAME (vendor docs: proxy status). */
   servesPages(): { known: true; value: boolean } | { known: false; state: string; reason: string } {
     if (this.zone.status !== 'active' || this.zone.paused === true) return { known: true, value: false };
     const records = this.proxiedWebRecords();
@@ -252,39 +234,25 @@ export class ZoneView {
     return { known: true, items: records.items.filter((r) => r.proxied === true && (r.type === 'A' || r.type === 'AAAA' || r.type === 'CNAME')) };
   }
 
-  /**
-   * Whether any record is proxied, so that the edge's protections (firewall, rate limiting, bot
-   * rules) have traffic to act on: they see proxied requests only (vendor docs: proxy status).
-   */
+  /** Whether any record is proxied: the edge's protections see proxied requests only (vendor docs: proxy status). */
   proxiesTraffic(): { known: true; value: boolean } | { known: false; state: string; reason: string } {
     const records = this.dnsRecords();
     if (!records.known) return records;
     return { known: true, value: records.items.some((r) => r.proxied === true) };
   }
 
-  /**
-   * The zone's account's managed-phase entry point, whose execute rules can deploy managed rules to
-   * the account's zones (Enterprise). Null: the account has none; unknown: not read (the scan reads
-   * it for Enterprise accounts only, skipped elsewhere) or refused.
-   */
+  /** The account's managed-phase entry point (Enterprise); null: none; unknown: not read (skipped off Enterprise) or refused. */
   accountManagedEntrypoint(): ObjectReadout<Entrypoint> {
     return this.memo('accountEntrypoint', () => single(this.reader.zoneObject(this.zone.id, 'account_entrypoint'), (r) => parseEntrypoint(r.raw)));
   }
 
-  /**
-   * Development Mode's seconds left as the zone list served them (vendor's API reference, zones,
-   * development_mode: positive while on, negative once expired, 0 if never on); null when the list
-   * did not carry the field, and the setting tells instead.
-   */
+  /** Development Mode's seconds left as the zone list gave them (vendor's API reference, zones); null: not in the list. */
   get listedDevelopmentMode(): number | null {
     const v = parseJson(this.zone.raw)['development_mode'];
     return typeof v === 'number' && Number.isFinite(v) ? v : null;
   }
 
-  /**
-   * When the zone list served the zone's entry (listedDevelopmentMode's seconds count from then):
-   * the start of the scan that read it; null when the snapshot records no read of it.
-   */
+  /** When the zone list was read (listedDevelopmentMode counts from then): that scan's start, or null. */
   listedAt(): string | null {
     return this.reader.readStartedAt('zone', this.zone.id, 'zone');
   }
@@ -299,11 +267,7 @@ export class ZoneView {
     return this.zone.type;
   }
 
-  /**
-   * Whether public resolvers get this zone's records from the vendor's DNS as the API lists them
-   * (not a partial, secondary or internal zone). Rules about what resolvers, CAs and mail
-   * receivers see pass the others as not applicable.
-   */
+  /** Whether public resolvers get the zone's records from the vendor's DNS (not a partial, secondary or internal zone). */
   get publicDnsIsHere(): boolean {
     return publicDnsIsHere(this.zone.type);
   }
@@ -313,12 +277,8 @@ export class ZoneView {
     return this.memo('managedEntrypoint', () => single(this.reader.zoneObject(this.zone.id, 'entrypoint'), (r) => parseEntrypoint(r.raw)));
   }
 
-  /**
-   * Where the zone stands in the managed-rules migration: `migrated` once it runs the new
-   * managed rules only, from the status endpoint (the legacy endpoints are gone by then).
-   */
+  /** Where the zone stands in the managed-rules migration, from the status endpoint. */
   migration(): ObjectReadout<Migration> {
-    // Shared by the zone's rules like every readout here (nine calls a zone): built once.
     return this.memo('migration', () => {
       const status = this.migrationStatus();
       if (!status.known) return status;
@@ -328,11 +288,7 @@ export class ZoneView {
 
   // --- Snapshot history (read-only): what earlier scans of this database saw ---
 
-  /**
-   * When a scan first saw this certificate pack (that scan's start), or null when no stored
-   * version says: how long a pack without `created_on` has been around at least (see
-   * SnapshotReader.certificatePackFirstSeen). One query a zone, shared by its rules.
-   */
+  /** When a scan first saw this certificate pack (a lower bound on the age of one without `created_on`); null: none says. */
   certificatePackFirstSeen(packId: string): Date | null {
     const seen = this.memo('packsFirstSeen', () => this.reader.certificatePackFirstSeen(this.zone.id)).get(packId);
     return seen === undefined ? null : new Date(seen);

@@ -4,11 +4,7 @@ import { SnapshotReader } from '../snapshot/reader.js';
 import type { Partition } from '../snapshot/tables.js';
 import { ScanWriter, type CoverageState, type PartitionWriter } from '../snapshot/writer.js';
 
-/**
- * In-memory snapshots for rule tests: a real SQLite database written through the real scan
- * writer, from a compact description of an organisation. Zones default to a clean, active Pro
- * zone that has not started migrating and has nothing else; tests add what their rule needs.
- */
+/** In-memory snapshots for rule tests; zones default to a clean, active Pro zone that has not started migrating. */
 
 export const FIXTURE_NOW = new Date('2026-11-01T12:00:00.000Z');
 
@@ -45,17 +41,11 @@ export interface FixtureZone {
   wafGroups?: Item[];
   wafRules?: Item[];
   wafOverrides?: Item[];
-  /**
-   * Zone settings by id, as `GET /zones/{id}/settings/{setting}` answers their `value`; `NOT_OFFERED`
-   * for a setting the plan does not offer. Omitted: the scan did not read the settings.
-   */
+  /** Setting values by id (`NOT_OFFERED`: the plan does not offer it); omitted: the settings were not read. */
   settings?: Record<string, unknown>;
   /** When a setting last changed (its `modified_on`, ISO time) by id; default 30 days before the fixture's now. */
   settingsModifiedOn?: Record<string, string>;
-  /**
-   * More fields of a setting's answer, by id, over the usual ones: `time_remaining` (development_mode),
-   * `editable: false` for a setting whose value is locked.
-   */
+  /** More fields of a setting's answer, by id, such as `time_remaining` (development_mode). */
   settingsAnswer?: Record<string, Item>;
   /** The zone list's `development_mode` (seconds left; negative once expired; 0 if never on); omitted: the list does not carry it. */
   developmentMode?: number;
@@ -63,11 +53,7 @@ export interface FixtureZone {
   dnssec?: Item | null;
   universalSsl?: Item | null;
   customEntrypoint?: Item | null;
-  /**
-   * The zone's account's managed-phase entry point (`GET /accounts/{id}/rulesets/phases/
-   * http_request_firewall_managed/entrypoint`), as the scan keeps it with each zone of the account.
-   * Omitted: not read (not an Enterprise account). Null: the account has none.
-   */
+  /** The account's managed-phase entry point, kept with each zone; omitted: not read (not Enterprise); null: none. */
   accountEntrypoint?: Item | null;
   /** `GET /zones/{id}/bot_management` as answered; omitted: not read. */
   botManagement?: Item | null;
@@ -89,23 +75,13 @@ export interface FixtureSpec {
   invites?: Item[];
   zones?: FixtureZone[];
   unread?: Partial<Record<'accounts' | 'invites', Unread>>;
-  /**
-   * Each account's members (`GET /accounts/{id}/members` items, as served), by account id; an
-   * Unread instead says the read was made and did not answer (`denied`: the token lacks Account
-   * Settings Read). Accounts not named were not read.
-   */
+  /** Each account's members (`GET /accounts/{id}/members` items), or how the read ended; unnamed accounts: not read. */
   members?: Readonly<Record<string, Item[] | Unread>>;
   /** Accounts whose zone listing failed. */
   unreadListings?: string[];
-  /**
-   * The credentials are an account-owned token: the account list answered 400 code 1001, and every
-   * zone was listed at once through `GET /zones`, whole or failing.
-   */
+  /** An account-owned token: the account list answered 400 code 1001, and `GET /zones` listed the zones or failed. */
   accountOwnedToken?: 'zones-listed' | 'zones-failed';
-  /**
-   * Each account's notification policies (`GET /accounts/{id}/alerting/v3/policies`), by account
-   * id: the policies, or how the read ended. An account not named: not read.
-   */
+  /** Each account's notification policies (`GET /accounts/{id}/alerting/v3/policies`), or how the read ended. */
   notificationPolicies?: Record<string, Item[] | Unread>;
 }
 
@@ -114,10 +90,7 @@ export interface Fixture {
   reader: SnapshotReader;
 }
 
-/**
- * The zone's partitions a FixtureZone field describes as answered (the registry's fixture names),
- * besides the zone itself and its settings, which are written their own way.
- */
+/** The zone's partitions a FixtureZone field describes (the registry's fixture names), but the zone and its settings. */
 // Each fixture name of the registry is a field of FixtureZone or FixtureSpec (this fails to compile otherwise).
 true satisfies FixtureNames<'zone'> extends keyof FixtureZone ? (FixtureNames<'user' | 'account'> extends keyof FixtureSpec ? true : never) : never;
 
@@ -127,17 +100,10 @@ const ZONE_FIXTURES = partitionsWhere((s, p) => s.kind === 'zone' && s.fixture !
   object: specOf(partition).paging.kind === 'object',
 }));
 
-/**
- * A setting value meaning the plan does not offer the setting: the API answers it with 200 and
- * `editable: false` (vendor API reference, zone settings), its value the default it is locked at.
- */
+/** A setting the plan does not offer: answered with `editable: false` and its default (vendor API reference, zone settings). */
 export const NOT_OFFERED = Symbol('not offered');
 
-/**
- * A setting value the zone cannot change: the API answers it with `editable: false` and the value
- * in force (vendor API reference, zone settings, `editable`). For a setting every plan offers that
- * is a locked value (by the plan or an account policy), judged as any other.
- */
+/** A setting value the zone cannot change: `editable: false` with the value in force (vendor API reference, zone settings). */
 export class LockedSetting {
   constructor(readonly value: unknown) {}
 }
@@ -188,6 +154,8 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
       if (items.length) p.write(items);
       return items.length;
     });
+  const writeRead = (accountId: string, partition: Partition, read: Item[] | Unread) =>
+    typeof read === 'string' ? end('account', accountId, partition, read, () => 0) : writeList('account', accountId, partition, read);
 
   if (spec.accountOwnedToken) {
     const message = 'these credentials are an account-owned token, which cannot list accounts (API error 1001)';
@@ -195,19 +163,11 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
     end('user', '', 'zones', spec.accountOwnedToken === 'zones-failed' ? 'failed' : undefined, () => 0);
   } else writeList('user', '', 'accounts', accounts, spec.unread?.accounts);
   writeList('user', '', 'invites', spec.invites ?? [], spec.unread?.invites);
-  for (const [accountId, policies] of Object.entries(spec.notificationPolicies ?? {})) {
-    if (typeof policies === 'string') writeList('account', accountId, 'notification_policies', [], policies);
-    else writeList('account', accountId, 'notification_policies', policies);
-  }
+  for (const [accountId, policies] of Object.entries(spec.notificationPolicies ?? {})) writeRead(accountId, 'notification_policies', policies);
   for (const a of accounts) {
-    if (spec.unreadListings?.includes(a['id'] as string)) end('account', a['id'] as string, 'zones', 'failed', () => 0);
-    else end('account', a['id'] as string, 'zones', undefined, () => 0);
+    end('account', a['id'] as string, 'zones', spec.unreadListings?.includes(a['id'] as string) ? 'failed' : undefined, () => 0);
   }
-
-  for (const [accountId, members] of Object.entries(spec.members ?? {})) {
-    if (Array.isArray(members)) writeList('account', accountId, 'account_members', members);
-    else end('account', accountId, 'account_members', members, () => 0);
-  }
+  for (const [accountId, members] of Object.entries(spec.members ?? {})) writeRead(accountId, 'account_members', members);
 
   for (const zone of spec.zones ?? []) {
     const given = defaults(zone);
@@ -242,11 +202,8 @@ export function snapshotOf(spec: FixtureSpec = {}): Fixture {
       const value = z[key] as Item[] | Item | null | undefined;
       const unread = z.unread[partition];
       if (value === undefined && !unread && !(key in given)) continue;
-      end('zone', id, partition, unread, (p) => {
-        const items = object ? (value === null || value === undefined ? [] : [value as Item]) : ((value as Item[] | undefined) ?? []);
-        if (items.length) p.write(items);
-        return items.length;
-      });
+      const items = object ? (value === null || value === undefined ? [] : [value as Item]) : ((value as Item[] | undefined) ?? []);
+      writeList('zone', id, partition, items, unread);
     }
   }
   writer.finish('complete', {});
@@ -295,10 +252,7 @@ export function filterItem(expression: string, extra: Item = {}): Item {
   return { id: hexId('f'), expression, paused: false, description: '', ...extra };
 }
 
-/**
- * A DNS record as the list endpoint serves it: a fresh id, the TTL the API gives (1, automatic, for
- * a proxied record), and `proxied` left out when given as null (a record the API answers without it).
- */
+/** A DNS record as the list serves it: a fresh id, TTL 1 (automatic) when proxied, no `proxied` when given null. */
 export function dnsRecord(type: string, name: string, content: string, proxied: boolean | null = false): Item {
   return { id: hexId('d'), type, name, content, ...(proxied === null ? {} : { proxied }), ttl: proxied ? 1 : 3600 };
 }

@@ -1,7 +1,4 @@
-/**
- * `zonewarden/rules`: what a rule of your own imports. The same contract the built-in rules are
- * written against; load a directory of such rules with `--rules-dir` (docs/custom-rules.md).
- */
+/** `zonewarden/rules`: the rule contract for rules of your own, loaded with `--rules-dir` (docs/custom-rules.md). */
 export { CATEGORIES, defineRule, SEVERITIES } from '../policy/rule.js';
 export { FRAMEWORKS } from '../policy/compliance.js';
 export type { Control, Framework } from '../policy/compliance.js';

@@ -6,10 +6,8 @@ import type { AnyRule, Severity } from '../policy/rule.js';
 import { snapshotOf, type FixtureSpec } from './fixture.js';
 
 /**
- * ESLint's RuleTester, for zonewarden rules: a table of valid snapshots (the rule passes and finds
- * nothing, its passes carrying exactly the listed notes) and invalid ones (exactly the listed
- * failures and unknowns, no more). Every message of the rule must be produced by some case, a
- * failure's by an invalid case or a note's by a valid one, so no message goes untested.
+ * ESLint's RuleTester, for zonewarden rules: valid snapshots (passes, with exactly the listed notes)
+ * and invalid ones (exactly the listed failures and unknowns); every message must be produced.
  */
 
 export interface ValidCase {
@@ -19,10 +17,7 @@ export interface ValidCase {
   severity?: Severity;
   /** The notes the passes carry (ctx.pass with a message id), no more; none when absent. */
   notes?: ExpectedFinding[];
-  /**
-   * Other rules audited with this one, for a rule that leaves a problem to them (one problem, one
-   * finding): their findings count as the rule's, told apart by `rule` in the expectations.
-   */
+  /** Other rules audited with this one (one problem, one finding): their findings count, told apart by `rule`. */
   alongside?: AnyRule[];
   /** The settings of the rules alongside, by rule id (such as `{ enabled: false }`). */
   settingsOf?: Record<string, RuleSettings>;

@@ -2,10 +2,8 @@ import { createTask, validateDetailed, type ScheduledTask } from 'node-cron';
 import { UsageError } from '../common/errors.js';
 
 /**
- * Cron expressions and time zones, checked before anything starts, and the timer that fires on
- * them. node-cron does the calendar arithmetic (5 fields, or 6 with seconds first; time zones
- * with their daylight-saving jumps); overlap is the scheduler's business, not node-cron's,
- * because --run-now and catch-up runs must be guarded by the same flag as ticks.
+ * Cron expressions and time zones, checked before anything starts, and the timer (node-cron). Overlap
+ * is the scheduler's business: --run-now and catch-up runs share the ticks' guard.
  */
 
 export function checkCron(expression: string): string {
@@ -35,11 +33,7 @@ export interface CronTimer {
   next(): Date | null;
 }
 
-/**
- * Calls `onTick` at every match of the expression, and `onMissed` for a match that passed while
- * the event loop was held (a long synchronous audit): node-cron does not fire those late. The
- * callbacks must not throw.
- */
+/** Calls `onTick` at every match, and `onMissed` for one passed while the event loop was held (node-cron skips those). */
 export function cronTimer(expression: string, timezone: string, onTick: (at: Date) => void, onMissed: (at: Date) => void): CronTimer {
   const quiet = { info: () => {}, warn: () => {}, error: () => {}, debug: () => {} };
   const task: ScheduledTask = createTask(expression, (context) => onTick(context.date), { timezone, logger: quiet });

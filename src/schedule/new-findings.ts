@@ -6,10 +6,8 @@ import type { Db } from '../snapshot/db.js';
 import type { NoticeFinding, RunNotice } from './notifications/notice.js';
 
 /**
- * What a run brought that the team has not seen: failures that are new since the previous
- * audited complete scan, or failing again because their waiver ended. On the first audited scan
- * there is nothing to compare with, so every failure is new: a team that just set up its
- * webhooks hears what is wrong instead of silence.
+ * Failures new since the previous audited complete scan, or whose waiver ended; on the first audited
+ * scan every failure is new, so a team that just set up webhooks hears what is wrong.
  */
 
 export const WORST_LISTED = 50;
@@ -29,10 +27,7 @@ function noticeFinding(f: Pick<Finding, 'rule' | 'severity' | 'account' | 'zone'
   };
 }
 
-/**
- * `auditId`: the run's audit (the official audit of its scan, which `drift` compares too);
- * `failBySeverity`: its counts of failures, which are all new when there is no drift to go by.
- */
+/** `auditId`: the run's official audit; `failBySeverity`: its failure counts, all new without drift. */
 export function newFailures(db: Db, auditId: number, drift: DriftResult | null, failBySeverity: Readonly<Record<Severity, number>>): NonNullable<RunNotice['newFindings']> {
   const bySeverity = zeroBySeverity();
   if (drift) {

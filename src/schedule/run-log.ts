@@ -7,11 +7,7 @@ import type { Delivery } from './notifications/deliver.js';
 import type { NotificationEvent, RunOutcome, RunTrigger } from './notifications/notice.js';
 import { processAlive } from '../common/process-alive.js';
 
-/**
- * The record of every run of the nightly job (`run`, or a tick of `schedule`): when, what
- * started it, how it ended, and the numbers its log line carries. `status` reads it; the
- * scheduler reads it to tell whether a tick was missed. Webhook deliveries are logged beside it.
- */
+/** The record of every run of the nightly job (`run`, or a tick of `schedule`), which `status` and the scheduler read. */
 
 export interface RunSummary {
   counts: { fail: number; waived: number; unknown: number; pass: number } | null;
@@ -54,11 +50,7 @@ export function finishRun(db: Db, id: number, end: { outcome: RunOutcome; exitCo
   );
 }
 
-/**
- * Runs left unfinished by a process on this host that is gone (killed, power cut) are marked
- * aborted, so status never shows a dead run as still going. Runs of other hosts are left alone:
- * their processes cannot be checked from here.
- */
+/** Marks aborted the unfinished runs of this host whose process is gone (other hosts' cannot be checked). */
 export function recoverAbandonedRuns(db: Db): number[] {
   const open = db.prepare('SELECT id, pid, host, started_at FROM runs WHERE outcome IS NULL').all() as Array<{ id: number; pid: number; host: string; started_at: string }>;
   const dead = open.filter((r) => r.host === hostname() && r.pid !== process.pid && !processAlive(r.pid));

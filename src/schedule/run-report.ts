@@ -3,10 +3,7 @@ import type { Delivery } from './notifications/deliver.js';
 import type { NoticeFinding, RunNotice, RunOutcome, RunTrigger } from './notifications/notice.js';
 import type { Staleness } from './staleness.js';
 
-/**
- * One run of the nightly job as the scheduler logs it: one JSON line for journald (documented in
- * docs/nightly.md), and the source of the run's notifications.
- */
+/** One run of the nightly job: its JSON log line (docs/nightly.md), and the source of its notifications. */
 export interface RunReport {
   run: number;
   trigger: RunTrigger;
@@ -28,10 +25,7 @@ export interface RunReport {
   error: string | null;
 }
 
-/**
- * The notices a finished run calls for: its failure; an incomplete scan; new failures (any:
- * each webhook applies its own threshold); and staleness, when due.
- */
+/** The notices a finished run calls for: failure, incomplete scan, new failures (any: webhooks filter), staleness. */
 export function runNotices(report: RunReport, worst: readonly NoticeFinding[], stale: Staleness, staleDue: boolean): RunNotice[] {
   const run = {
     id: report.run,

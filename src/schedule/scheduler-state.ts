@@ -3,11 +3,7 @@ import { ZonewardenError } from '../common/errors.js';
 import type { Db } from '../snapshot/db.js';
 import { processAlive } from '../common/process-alive.js';
 
-/**
- * The scheduler's row in the database: its cron, time zone and next tick. `status` reads it to
- * say when the next run is; a restarted scheduler reads the previous row to tell whether a tick
- * fell while it was down. One scheduler per database: a second on the same host is refused.
- */
+/** The scheduler's row: cron, time zone, next tick (for `status` and catch-up). One scheduler per database. */
 
 export interface SchedulerState {
   cron: string;
@@ -37,9 +33,8 @@ export function schedulerAlive(state: SchedulerState): boolean {
 }
 
 /**
- * Records this process as the scheduler and returns the previous record (for the catch-up
- * check). A live scheduler on this host is refused; one recorded by another host is replaced,
- * because its liveness cannot be checked from here and a crashed one must not block for ever.
+ * Records this process as the scheduler and returns the previous record. A live one on this host is
+ * refused; another host's is replaced (its liveness cannot be checked, and a crashed one must not block).
  */
 export function claimScheduler(db: Db, settings: { cron: string; timezone: string; nextRunAt: Date | null }, now = new Date()): SchedulerState | null {
   return db

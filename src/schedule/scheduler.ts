@@ -5,10 +5,8 @@ import { lastRun } from './run-log.js';
 import { claimScheduler, recordNextRun, releaseScheduler } from './scheduler-state.js';
 
 /**
- * The scheduler's loop: runs the job at every cron tick, never two at once (a tick that finds a
- * run going is skipped and logged), catches up once at start on a tick missed while it was down,
- * and on the stop signal lets the current run end (the job sees the same signal and aborts its
- * scan cleanly) before it returns. Everything it does is one JSON event on `log`.
+ * The scheduler's loop: the job at every cron tick, never two at once, one catch-up at start for a
+ * tick missed while down; on stop, the current run ends first. Each event is a JSON line on `log`.
  */
 
 export interface SchedulerOptions {

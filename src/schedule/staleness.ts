@@ -2,18 +2,11 @@ import type { Db } from '../snapshot/db.js';
 import { FULL_SCOPE, type ScanScope } from '../snapshot/scope.js';
 import { lastCompleteScan, lastDelivered } from './run-log.js';
 
-/**
- * Staleness: how old the last complete scan is against --max-age. `status` exits 1 on it; the
- * job sends a `stale` notification once per episode (not again until a complete scan ends it),
- * so a week of failing nights raises one stale alarm, beside each night's failure notice.
- */
+/** Staleness: the last complete scan's age against --max-age; one `stale` notice per episode, not per night. */
 export interface Staleness {
   stale: boolean;
   lastComplete: { id: number; finishedAt: string } | null;
-  /**
-   * Age of the last complete scan; with none yet, time since the first scan started (a new
-   * install is not stale before it has had max-age to succeed); null when nothing has run.
-   */
+  /** Age of the last complete scan, else time since the first scan started; null when nothing has run. */
   ageMs: number | null;
   maxAgeMs: number;
 }
@@ -26,11 +19,7 @@ export function staleness(db: Db, maxAgeMs: number, now = new Date(), scope: Sca
   return { stale: ageMs === null || ageMs > maxAgeMs, lastComplete, ageMs, maxAgeMs };
 }
 
-/**
- * Stale, and no stale notice delivered since the last complete scan (or ever, when there is
- * none). A database where nothing has run yet gets no notice: a scheduler starting on a new
- * install is not an alarm (status still exits 1 for monitoring).
- */
+/** Stale with no stale notice since the last complete scan; never where nothing has run (a new install is no alarm). */
 export function staleNoticeDue(db: Db, s: Staleness): boolean {
   if (!s.stale || s.ageMs === null) return false;
   const sent = lastDelivered(db, 'stale');

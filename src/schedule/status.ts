@@ -7,13 +7,7 @@ import { lastScanOf, recentRuns, type RunRecord } from './run-log.js';
 import { schedulerAlive, schedulerState } from './scheduler-state.js';
 import { staleness, type Staleness } from './staleness.js';
 
-/**
- * What `zonewarden status` reports, for people and for monitoring: the last run and how it
- * ended, the scheduler and its next tick, the last webhook delivery, and whether the last
- * complete scan is older than max-age. The JSON form is `zonewarden.status/1`. It only reads:
- * monitoring may run as a user who cannot write the database, and against a database written by
- * an older zonewarden (one without the run log: no runs, no scheduler).
- */
+/** What `zonewarden status` reports (`zonewarden.status/1`); it only reads, and copes with databases without a run log. */
 
 export interface StatusView {
   schema: 'zonewarden.status/1';
@@ -25,11 +19,7 @@ export interface StatusView {
   lastCompleteScan: { id: number; finishedAt: string } | null;
   /** The scope status is about: the config's --account and --zone, or the whole organisation (both empty). */
   scope: ScanScope;
-  /**
-   * The newest scan of that scope, whatever its status; null when there is none. A scan left
-   * `running` whose process is gone (killed, a crash, a power cut) is `interrupted`, with
-   * `lastHeardAt` its last heartbeat: the next writer records it as aborted.
-   */
+  /** The newest scan of that scope; one left `running` by a process that is gone is `interrupted`. */
   lastScan: { id: number; status: string; startedAt: string; finishedAt: string | null; lastHeardAt: string | null } | null;
   /** Why status is not all clear, one line each: staleness, a failed or aborted run, an incomplete or aborted scan. */
   problems: string[];
@@ -42,21 +32,13 @@ export interface StatusView {
   lastNotification: { event: string; target: string; at: string; ok: boolean; attempts: number; error: string | null } | null;
 }
 
-/**
- * An unfinished run is going if its process is (on another host, whose processes cannot be
- * checked, it is taken at its word), unless the scan it made has stopped being heard from (a pid
- * reused by another process, or the other host's heartbeat gone stale). Else it was cut short.
- */
+/** An unfinished run is going if its process is (another host's: taken at its word) and its scan is still heard from. */
 function stillGoing(run: RunRecord, interruptedScan: number | null): boolean {
   if (run.outcome !== null || (run.scanId !== null && run.scanId === interruptedScan)) return false;
   return run.host !== hostname() || processAlive(run.pid);
 }
 
-/**
- * The newest scan of the scope, with a `running` one whose process is gone (on this host: its pid
- * is dead or its heartbeat stale; on another host, sharing the file: its heartbeat is stale) as
- * `interrupted`, and when it was last heard from.
- */
+/** The newest scan of the scope, `interrupted` when running but no longer alive, and when it was last heard from. */
 function lastScanView(db: Db, scope: ScanScope, now: Date): StatusView['lastScan'] {
   const scan = lastScanOf(db, scope);
   if (scan === null) return null;
@@ -65,11 +47,7 @@ function lastScanView(db: Db, scope: ScanScope, now: Date): StatusView['lastScan
   return { ...scan, status: scanIsAlive(row, now.getTime()) ? 'running' : 'interrupted', lastHeardAt: row.heartbeat_at };
 }
 
-/**
- * What needs a person: a stale scope, a last run that did not end well (unless a complete scan
- * has finished since it started), and a newer scan of the scope than the last complete one that
- * ended incomplete or aborted (a `scan` outside the job).
- */
+/** What needs a person: staleness, a last run that ended badly (unsettled), a newer scan that did not complete. */
 function problemsOf(s: Staleness, run: StatusView['lastRun'], scan: StatusView['lastScan']): string[] {
   const problems: string[] = [];
   const age = s.ageMs === null ? null : formatDuration(s.ageMs);

@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import type { ApiClient } from '../../api/client.js';
 import { ApiError } from '../../api/errors.js';
 import { UsageError } from '../../common/errors.js';
-import type { ActionLog } from '../log.js';
+import { failureOf, type ActionLog } from '../log.js';
 import { type ZoneTarget } from '../zones.js';
 import { type MigrationMode, type ManagedRulesConfig, type Stage, type MigrationPlan, isObject, gatherFacts, stageOf } from './facts.js';
 import { obj, str } from '../../cloudflare/fields.js';
@@ -48,14 +48,8 @@ export async function executeMigration(client: ApiClient, log: ActionLog, reques
     return { request, ok: true, httpStatus: answer.status, apiCodes: [], error: null };
   } catch (err) {
     log.recordFailure(entry, err);
-    const api = err instanceof ApiError ? err : null;
-    return {
-      request,
-      ok: false,
-      httpStatus: api?.status ?? null,
-      apiCodes: api ? api.apiErrors.flatMap((e) => (e.code === undefined ? [] : [e.code])) : [],
-      error: err instanceof Error ? err.message : String(err),
-    };
+    const { httpStatus, apiCodes, message } = failureOf(err);
+    return { request, ok: false, httpStatus, apiCodes, error: message };
   }
 }
 
@@ -113,7 +107,7 @@ export async function assessZones(client: ApiClient, zones: readonly ZoneTarget[
         } catch (err) {
           const api = err instanceof ApiError ? err : null;
           if (!api) throw err;
-          return { ...base, outcome: 'error', reason: `could not read the zone's migration state: ${api.message}`, httpStatus: api.status, apiCodes: api.apiErrors.flatMap((e) => (e.code === undefined ? [] : [e.code])) };
+          return { ...base, outcome: 'error', reason: `could not read the zone's migration state: ${api.message}`, httpStatus: api.status, apiCodes: failureOf(api).apiCodes };
         }
       }),
     ),
@@ -170,11 +164,7 @@ export interface WaitOptions {
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/**
- * Reads each zone's migration status until it shows the stage its PUT asked for or the time is up,
- * all zones in one loop so a thousand writes cost one wait, not a thousand. Never throws for a
- * status that cannot be read: that zone stays unconfirmed with the reason.
- */
+/** Polls the zones' migration statuses in one loop until each shows its stage or time is up; never throws. */
 export async function confirmStates(client: ApiClient, zones: ReadonlyArray<{ id: string; mode: MigrationMode }>, options: WaitOptions): Promise<Map<string, Confirmation>> {
   const sleep = options.sleep ?? delay;
   const deadline = Date.now() + options.waitMs;

@@ -2,10 +2,7 @@ import type { ApiClient } from '../../api/client.js';
 import { confirmStates, type BulkRow, type Confirmation, type WaitOptions } from './apply.js';
 import type { MigrationMode } from './facts.js';
 
-/**
- * After a bulk apply: the written rows become `migrated` once their status shows the new state;
- * the rest stay `requested`, with the reason `unconfirmed` gives (what the status said).
- */
+/** After a bulk apply: written rows become `migrated` once their status shows it; the rest stay `requested`. */
 export async function confirmRows(
   client: ApiClient,
   rows: BulkRow[],

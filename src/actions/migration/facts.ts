@@ -12,11 +12,8 @@ import { type ZoneTarget } from '../zones.js';
 import { obj, str } from '../../cloudflare/fields.js';
 
 /**
- * Migrating a zone's managed rules, following the spec's sequence: read the status, check
- * compatibility, get the equivalent configuration (or take the user's adjusted one), then PUT the
- * entry point with waf_migration=validation or pending. The migration is irreversible, so every
- * reason to refuse is found from GET requests before the one write, and the write is recorded in
- * the audit log whatever its outcome.
+ * Migrating a zone's managed rules in the spec's sequence: status, compatibility, configuration, then
+ * the PUT. It is irreversible, so every reason to refuse is found by GET requests before that one write.
  */
 
 export const MIGRATION_MODES = ['validation', 'pending'] as const;
@@ -190,11 +187,7 @@ async function legacyWaf(client: ApiClient, zoneId: string): Promise<Pick<Migrat
   return { packages, groups: await each(LIST_ENDPOINTS.wafGroups, 'name'), rules: await each(LIST_ENDPOINTS.wafRules, 'description') };
 }
 
-/**
- * The GET requests of a plan: status first, and nothing more once the zone has migrated (the
- * previous managed rules' APIs are gone then). Status, check and configuration are required; the
- * rest only informs the plan, so a failure there is reported rather than fatal.
- */
+/** The GET requests of a plan: status first (nothing more once migrated); status, check and configuration required. */
 export async function gatherFacts(client: ApiClient, zone: ZoneTarget): Promise<MigrationFacts> {
   const base = `/zones/${encodeURIComponent(zone.id)}`;
   const status = obj((await client.get<unknown>(`${base}/waf_migration/status`)).result);

@@ -1,11 +1,7 @@
 import type { SpecialOptions } from '../../cloudflare/dns/addresses.js';
 import type { OptionValue } from '../rule.js';
 
-/**
- * dns-private-address's options that say which addresses are not public, as rule options. The DNS
- * rules that leave a record at such an address to it take them from it (meta.optionsFrom), so an
- * address is either public (and may publish an origin) or reported as not public, never both.
- */
+/** dns-private-address's options on which addresses are not public, which the other DNS rules take (meta.optionsFrom). */
 export type AddressOptions = Readonly<{
   documentation: boolean;
   standIns: readonly string[];

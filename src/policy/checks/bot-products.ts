@@ -1,7 +1,4 @@
-/**
- * What the bot rules share: the zone's bot settings and product read once (what a product is:
- * src/cloudflare/bot-management/), and the rule that the bot products judge proxied traffic only.
- */
+/** What the bot rules share: the zone's bot settings and product, read once, and judging proxied traffic only. */
 
 import type { ResourceRef, RuleOptions, Severity, ZoneContext } from '../rule.js';
 import { botProductOf, type BotManagement, type BotProduct } from '../../cloudflare/bot-management/bot-management.js';
@@ -46,11 +43,7 @@ export interface BotFailure {
   severity?: Severity;
 }
 
-/**
- * Reports the failures, or passes the zone when it proxies nothing: the bot products, their
- * JavaScript and their models see proxied requests only (vendor docs: proxy status), so a zone
- * whose records are all DNS-only has nothing for them to act on. Without the records, unknown.
- */
+/** Reports the failures, or passes a zone that proxies nothing: bot products see proxied requests only (vendor docs: proxy status). */
 export function failWhereProxied<O extends RuleOptions>(ctx: ZoneContext<O>, failures: readonly BotFailure[]): void {
   if (failures.length === 0) return ctx.pass();
   const proxies = ctx.zone.proxiesTraffic();

@@ -4,10 +4,8 @@ import type { RuleOptions, ZoneContext } from '../rule.js';
 import type { DnsRecordFields, ZoneRow } from '../../snapshot/reader.js';
 
 /**
- * Whether the name a CNAME, MX, NS or SRV record points at exists: what dns-dangling-target reports,
- * and what the DNS rules that leave a dangling record to it (dns-record-not-proxied,
- * dns-origin-exposed, dns-wildcard-record) ask before they judge one. Targets inside the scan's
- * zones are judged from those zones' records; the others from the scan's own resolution of them.
+ * Whether a CNAME, MX, NS or SRV target exists: dns-dangling-target reports it, and the DNS rules
+ * that leave dangling records to it ask. Judged from the scan's zones, else from its resolution.
  */
 
 /** The verdict on one record's target; `inside` names the scan's zone that holds it. */
@@ -53,11 +51,7 @@ function zonesByName(snapshot: { zones(): readonly ZoneRow[] }): Map<string, Zon
   return index;
 }
 
-/**
- * A judge of the records of the zone `ctx` checks: a target under a zone of this scan is judged by
- * that zone's records (the deepest zone of the scan holding the name; a partial one is not what the
- * public sees), any other by what the scan resolved of it (dns_targets).
- */
+/** A judge of targets: by the deepest non-partial zone of the scan holding the name, else by dns_targets. */
 export function targetJudge<O extends RuleOptions>(ctx: ZoneContext<O>): (r: DnsRecordFields) => TargetVerdict {
   const zone = ctx.zone;
   const byName = zonesByName(ctx.snapshot);

@@ -1,11 +1,7 @@
 import { mailRecords, type MailRecords } from '../../cloudflare/dns/email-records.js';
 import type { RuleOptions, ZoneContext } from '../rule.js';
 
-/**
- * The zone's mail records, or undefined once the check has been answered: not applicable (a pass)
- * where what receivers resolve is not these records (partial, secondary and internal zones, see
- * ZoneView.publicDnsIsHere), unknown where the DNS records were not read.
- */
+/** The zone's mail records, or undefined once answered: a pass where public DNS is not here, unknown when not read. */
 export function mailRecordsOrAnswer(ctx: ZoneContext<RuleOptions>): MailRecords | undefined {
   if (!ctx.zone.publicDnsIsHere) {
     ctx.pass();

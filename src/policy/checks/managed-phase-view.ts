@@ -1,8 +1,4 @@
-/**
- * What a zone's managed phase deploys, as the rules read it from the zone's view: the zone's and
- * its account's entry points judged by the vendor's model (src/cloudflare/rulesets/managed-phase.ts),
- * and whether the zone is one the managed phase protects at all.
- */
+/** What a zone's managed phase deploys (zone and account entry points, src/cloudflare/rulesets/managed-phase.ts). */
 
 import { best, deploymentsOf, type Deployment, type ZoneIdentity } from '../../cloudflare/rulesets/managed-phase.js';
 import type { ZoneView } from '../zone-view.js';
@@ -18,10 +14,8 @@ export function zoneDeployments(view: ZoneView, zone: ZoneIdentity, rulesetId: s
 }
 
 /**
- * The account entry point's deployments of a ruleset to this zone. Account-level WAF applies to
- * the account's Enterprise zones only (vendor docs: "Account-level WAF configuration"), so for
- * any other plan there are none whatever was read. The scan skips the read for accounts that are
- * not Enterprise: skipped means none. Refused, failed or never read: unknown.
+ * The account entry point's deployments of a ruleset to this zone: none off Enterprise (vendor
+ * docs: "Account-level WAF configuration"), or when skipped; unknown when refused or not read.
  */
 export function accountDeployments(view: ZoneView, zone: ZoneIdentity, rulesetId: string): Found {
   if (zone.plan !== null && zone.plan !== 'enterprise') return { known: true, items: [] };
@@ -31,12 +25,7 @@ export function accountDeployments(view: ZoneView, zone: ZoneIdentity, rulesetId
   return { known: false, reason: `the account's managed entry point, which can deploy managed rules to this zone, was not read: ${read.reason}` };
 }
 
-/**
- * Whether the zone runs the new managed rules (migrated, or created with them), where the managed
- * phase is what protects it; false for a zone still on the previous managed rules (migration state
- * start or validation), which the legacy and migration rules judge. Unknown without a migration
- * status, or with a state that is not a known stage.
- */
+/** Whether the zone runs the new managed rules (false: still on the previous ones); unknown without a known state. */
 export function onNewManagedRules(view: ZoneView): { known: true; value: boolean } | { known: false; reason: string } {
   const migration = view.migration();
   if (!migration.known) return { known: false, reason: migration.reason };
@@ -55,10 +44,8 @@ export type RulesetStanding =
   | { kind: 'fails'; zone: ZoneIdentity; found: Deployment | null; inZone: { exists?: boolean; rules?: number } };
 
 /**
- * Whether the ruleset runs on every request of a zone on the new managed rules. Account-level rules
- * run first and a zone's skip rules cannot reach them, so a zone whose own entry point runs the
- * ruleset on every request, or whose account does, is protected; otherwise the deployment that
- * comes closest (best) says what fails.
+ * Whether the ruleset runs on every request of the zone, from its own entry point or its account's
+ * (whose rules zone skip rules cannot reach); otherwise the closest deployment (best) says what fails.
  */
 export function rulesetStanding(view: ZoneView, plans: readonly string[], rulesetId: string): RulesetStanding {
   const scope = managedPhaseScope(view, plans);
@@ -73,22 +60,14 @@ export function rulesetStanding(view: ZoneView, plans: readonly string[], rulese
   return { kind: 'fails', zone, found: best([...inZone.items, ...inAccount.items]), inZone };
 }
 
-/**
- * Whether a standing means no rule of the ruleset runs on the zone at all: not deployed, its
- * execute rule disabled, skipped for every request, or its rules all turned off by a ruleset-wide
- * override with none enabled again. Running only in part, or only to log, is not that.
- */
+/** Whether no rule of the ruleset runs at all (not deployed, disabled, skipped, all overridden off). */
 export function rulesetNeverRuns(standing: RulesetStanding): boolean {
   if (standing.kind !== 'fails') return false;
   const o = standing.found?.outcome;
   return o === undefined || o.kind === 'disabled' || o.kind === 'skipped' || (o.kind === 'overriddenOff' && o.kept === 0 && !o.logging);
 }
 
-/**
- * Whether a rule of the managed phase judges this zone, and as what: a plan its `plans` option
- * leaves out passes, and so does a zone still on the previous managed rules (onNewManagedRules);
- * a migration state that is not known is unknown.
- */
+/** Whether a managed-phase rule judges this zone: plans left out and zones on the previous rules pass. */
 export function managedPhaseScope(view: ZoneView, plans: readonly string[]): { kind: 'judge'; zone: ZoneIdentity } | { kind: 'pass' } | { kind: 'unknown'; reason: string } {
   if (view.plan !== null && !plans.includes(view.plan)) return { kind: 'pass' };
   const onNew = onNewManagedRules(view);

@@ -5,13 +5,9 @@ import type { FirewallRule, ZoneView } from '../zone-view.js';
 export const LANGUAGE_MAX_CHARACTERS = 4096;
 
 /**
- * The bypass rules whose expression blocks the managed-rules migration, as
- * migration-expression-too-long reports them: on a zone still to migrate that has not entered
- * validation (the check is behind it there), each firewall rule the migration carries whose
- * expression is over `maxBytes` of UTF-8 (spec "Errors", rule 7, and "Limits"). One problem, one
- * finding: firewall-expression-too-long leaves these rules, and a filter only they use, to that
- * rule, which says what the length blocks. Empty when the migration status or the firewall rules
- * were not read: migration-expression-too-long then reports none of them.
+ * The carried bypass rules whose expression is over `maxBytes` of UTF-8 (spec "Errors", rule 7, and
+ * "Limits") on a zone still before validation: migration-expression-too-long reports them, and
+ * firewall-expression-too-long leaves them to it. Empty when not read.
  */
 export function migrationBlockingExpressions(zone: ZoneView, maxBytes: number): Array<{ rule: FirewallRule; expression: string; bytes: number }> {
   const migration = zone.migration();

@@ -2,11 +2,8 @@ import { globToRegExp, isGlob } from '../../common/glob.js';
 import { normaliseHostname } from '../../cloudflare/dns/hostnames.js';
 
 /**
- * A rule option's list of host-name globs, written as waivers write them (glob.ts: `*` any run of
- * characters, dots included; `?` one character; case does not matter), compiled once per zone
- * for rules that test record after record of zones with up to a million of them. Names without a
- * wildcard are looked up in a set and `*<suffix>` globs (one leading `*`, nothing else wild) are a
- * string test; only the other globs run a regular expression.
+ * A rule option's host-name globs (glob.ts), compiled once per zone for zones of up to a million
+ * records: exact names in a set, `*<suffix>` a string test, only other globs a regular expression.
  */
 export class NameGlobs {
   private readonly exact = new Set<string>();

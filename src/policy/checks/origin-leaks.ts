@@ -4,12 +4,7 @@ import { originExposures, type Exposure } from '../../cloudflare/dns/origin-expo
 import type { ZoneContext } from '../rule.js';
 import type { DnsRecordFields } from '../../snapshot/reader.js';
 
-/**
- * The records that reveal an origin as dns-origin-exposed reports them, and origin-pulls-off counts
- * them: the exposures of origin-exposure.ts at public addresses (as dns-private-address's options
- * say), without a CNAME or MX whose target does not exist (it reveals nothing; dns-dangling-target
- * reports it).
- */
+/** The records that reveal an origin at a public address (dns-origin-exposed, origin-pulls-off), dangling targets aside. */
 export function originLeaks(ctx: ZoneContext<AddressOptions>, records: readonly DnsRecordFields[]): Exposure[] {
   const judge = targetJudge(ctx);
   return originExposures(records, ctx.zone.originAnsweredAs, specialOptions(ctx.options)).filter((e) => judge(e.record).status !== 'dangling');

@@ -42,10 +42,7 @@ interface Attempt {
   error: string | null;
 }
 
-/**
- * POSTs one body to one target, retrying what may succeed later (no connection, no answer in
- * time, 408, 429, 5xx). Never throws, and never puts the URL in an error: its path is a secret.
- */
+/** POSTs one body, retrying what may pass (network, timeout, 408, 429, 5xx); never throws or shows the URL. */
 export async function deliver(target: WebhookTarget, event: NotificationEvent, body: string, options: DeliverOptions): Promise<Delivery> {
   const sleep = options.sleep ?? ((ms: number) => delay(ms));
   const maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
@@ -122,10 +119,7 @@ function transportError(err: unknown, target: WebhookTarget, timeoutMs: number):
   return `${target.label}: connection failed (${code ?? e.name ?? 'error'})${detail}`;
 }
 
-/**
- * Text that may quote the URL (undici's messages, an answer echoing the request) with the URL
- * replaced by the label, and its path and query on their own removed as well.
- */
+/** Text that may quote the URL, with it replaced by the label and its path and query removed. */
 function scrub(text: string, target: WebhookTarget): string {
   const url = new URL(target.url);
   const secrets = [target.url, `${url.origin}${url.pathname}`, url.pathname + url.search, url.search, url.pathname]

@@ -1,9 +1,6 @@
 import type { Severity } from '../../policy/rule.js';
 
-/**
- * What a notification is about: built by the job from a run's outcome, turned into a webhook
- * payload per target. Plain data, so the payload builders and the job share one shape.
- */
+/** What a notification is about: plain data from the job, turned into a payload per target. */
 
 export const NOTIFICATION_EVENTS = ['new-findings', 'failed', 'incomplete', 'stale'] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
@@ -47,11 +44,7 @@ export interface RunNotice {
   scan: { id: number; status: 'complete' | 'incomplete' | 'aborted'; startedAt: string; unreadPartitions: number } | null;
   /** The audit's counts by status; null when the run produced no audit. */
   counts: { fail: number; waived: number; unknown: number; pass: number } | null;
-  /**
-   * Failures new since the previous audited complete scan (every failure on the first audited
-   * scan): counts by severity, and the worst of them, worst first (at most 50). Null when the run
-   * produced no audit.
-   */
+  /** Failures new since the previous audited complete scan: counts and the worst 50; null without an audit. */
   newFindings: { comparedWithScan: number | null; bySeverity: Record<Severity, number>; worst: NoticeFinding[] } | null;
   lastCompleteScan: { id: number; finishedAt: string } | null;
   /** How old the last complete scan may be before it is stale (--max-age). */

@@ -12,11 +12,7 @@ export interface NotifyOptions {
   now?: Date;
 }
 
-/**
- * Sends every notice to every target that wants it: targets in parallel, each target's notices
- * in order (so a chat reads them in order). Returns every delivery, by notice then target, and
- * never throws: a failing target is one failed delivery, not a failed run.
- */
+/** Sends every notice to every target that wants it (targets in parallel, each in order); never throws. */
 export async function notify(settings: NotificationSettings, notices: readonly RunNotice[], options: NotifyOptions): Promise<Delivery[]> {
   const perTarget = await Promise.all(settings.webhooks.map((target) => notifyTarget(target, notices, settings, options)));
   return notices.flatMap((_, i) => perTarget.flatMap((deliveries) => deliveries[i] ?? []));

@@ -19,10 +19,7 @@ interface Selection {
   findings: NoticeFinding[];
 }
 
-/**
- * The JSON text to POST to one target for one notice, or null when the target is not told:
- * it does not listen for the event, or none of the new failures reach its threshold.
- */
+/** The JSON to POST to one target for one notice; null when the target does not want it. */
 export function webhookBody(notice: RunNotice, target: WebhookTarget, settings: Pick<NotificationSettings, 'reportUrl'>, now: Date = new Date()): string | null {
   if (!target.on.includes(notice.event)) return null;
   const selected = select(notice, target.minSeverity);
@@ -45,10 +42,7 @@ export function plainText(text: string): string {
   return shorten(printable(text.replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ')), MAX_TEXT);
 }
 
-/**
- * The one escaping function for text in Slack mrkdwn: `&`, `<` and `>` are all Slack parses
- * markup from, so after escaping them `<!channel>`, `<@U1>` and `<url|text>` are inert text.
- */
+/** The one escaping for Slack mrkdwn: with `&`, `<` and `>` escaped, `<!channel>` and `<url|text>` are inert. */
 export function slackEscape(text: string): string {
   return plainText(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -42,10 +42,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/**
- * The config file's `notifications` section, checked. Errors name the source and the exact key;
- * for URLs they never quote the value, whose path and query are secret.
- */
+/** The config file's `notifications` section, checked; errors never quote a URL, whose path and query are secret. */
 export function notificationSettings(section: Readonly<Record<string, unknown>> | undefined, env: NodeJS.ProcessEnv, source: string): NotificationSettings {
   if (section === undefined) return NO_NOTIFICATIONS;
   const fail = (key: string, problem: string): never => {
