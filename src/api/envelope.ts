@@ -96,7 +96,8 @@ export function readAnswer<T>(ctx: AnswerContext): ApiAnswer<T> {
     throw notEnvelope(ctx, `${route}: HTTP ${status} with ${what}`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || typeof (parsed as { success?: unknown }).success !== 'boolean') {
-    throw notEnvelope(ctx, `${route}: HTTP ${status} with JSON that is not the API envelope (no boolean "success"): "${excerpt(redact(ctx.body))}"`);
+    const what = `JSON that is not the API envelope (no boolean "success"): "${excerpt(redact(ctx.body))}"`;
+    throw notEnvelope(ctx, `${route}: HTTP ${status} with ${what}`);
   }
   const envelope = parsed as Record<string, unknown>;
   const errors = readErrorItems(envelope['errors'], redact);
@@ -104,7 +105,8 @@ export function readAnswer<T>(ctx: AnswerContext): ApiAnswer<T> {
     throw failure(ctx, errors);
   }
   if (!('result' in envelope)) {
-    throw new ApiMalformedError(`${route}: HTTP ${status} with an envelope that has no "result"`, { route, status, retryable: ctx.idempotent });
+    const message = `${route}: HTTP ${status} with an envelope that has no "result"`;
+    throw new ApiMalformedError(message, { route, status, retryable: ctx.idempotent });
   }
   return {
     status,

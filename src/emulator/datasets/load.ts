@@ -111,7 +111,9 @@ class DatasetLoader {
     } else if (f.has('managed_rules_since')) f.fail('managed_rules_since', 'only with managed_rules');
     if (f.has('members')) account.members = f.each('members', (item) => this.member(item, account));
     const accountZones = f.each('zones', (item) => this.zone(item, account));
-    if (f.has('notification_policies')) account.notificationPolicies = f.each('notification_policies', (item) => this.notificationPolicy(item, account, accountZones));
+    if (f.has('notification_policies')) {
+      account.notificationPolicies = f.each('notification_policies', (item) => this.notificationPolicy(item, account, accountZones));
+    }
     f.done();
     return { account, accountZones };
   }
