@@ -4,11 +4,9 @@ import type { PacerStatus } from './pacer.js';
 import type { ClientStats, RouteCounters } from './stats.js';
 
 /**
- * One API client per credential. The API keeps a request budget per user or account-owned token
+ * One API client per credential: the API keeps a request budget per user or account-owned token
  * (the vendor's rate limits page: 1,200 requests per 5 minutes "per user/account token"), so each
- * credential gets a client of its own, with its own pacer, budget and connections; a zone is read
- * with the client of its account. Labels are the names of the variables holding the credentials,
- * never their values, for progress lines and summaries.
+ * gets its own pacer, budget and connections, and a zone is read with its account's client.
  */
 export interface LabelledClient {
   /** The variable holding the credential, e.g. ZW_TOKEN_ACME (never the value). */
@@ -89,10 +87,7 @@ export class ClientSet {
     return this.entries.map((e) => ({ label: e.label, status: e.client.pacer.status() }));
   }
 
-  /**
-   * The budgets together: requests used and allowed summed over the credentials (each has a window
-   * of its own, of the same length, since the options apply to each), for a time-left estimate.
-   */
+  /** The budgets summed over the credentials (their windows are of one length), for a time-left estimate. */
   budgetStatus(): PacerStatus {
     const all = this.budgets();
     const statuses = all.map((b) => b.status);

@@ -17,17 +17,16 @@ import { PagedList, type ListOptions } from './paginate.js';
 import type { PageSource, QueryValue, RequestOptions } from './request.js';
 import { routeTemplate, StatsRecorder, type ClientStats } from './stats.js';
 
-// The request shapes live in request.ts; callers have always found them here.
+// Callers have always found the request shapes here.
 export type { QueryValue, RequestOptions };
 
 export interface ApiClientOptions {
   /** Already validated (validateBaseUrl). */
   baseUrl: string;
   credentials: Credentials;
-  /** Requests per budget window for the whole process. */
   budget: number;
   budgetWindowMs: number;
-  /** Requests per second from this address (default: the API's 200); 0 for no limit. */
+  /** Default: the API's 200; 0 for no limit. */
   perSecond?: number;
   concurrency: number;
   timeoutMs: number;
@@ -37,14 +36,11 @@ export interface ApiClientOptions {
   maxRetryWaitMs: number;
   logger?: Logger;
   redact?: Redact;
-  /**
-   * The variable(s) holding this credential when it is not the default one (`ZW_TOKEN_ACME`; a key
-   * pair's two), named when the API refuses it; the default credential's hint names its own.
-   */
+  /** The variable(s) holding a credential that is not the default one (`ZW_TOKEN_ACME`), named when refused. */
   credentialVariables?: string;
   /** For tests of the backoff: a source of jitter. */
   random?: () => number;
-  /** First backoff step (default 500 ms); doubles per attempt up to 30 s. */
+  /** First backoff step (default 500 ms). */
   backoffBaseMs?: number;
 }
 
@@ -58,10 +54,7 @@ const BACKOFF_CAP_MS = 30_000;
 /** A 429 without Retry-After or a Ratelimit reset: wait a minute before trying again. */
 const DEFAULT_RETRY_AFTER_MS = 60_000;
 
-/**
- * The one way the project talks to the API: authentication, the envelope, typed errors, retries
- * with backoff, the shared rate budget, keep-alive connections and per-route counters.
- */
+/** The one way the project talks to the API: authentication, the envelope, retries, the rate budget, counters. */
 export class ApiClient implements PageSource {
   readonly pacer: Pacer;
   private readonly agent: Agent;
@@ -74,11 +67,7 @@ export class ApiClient implements PageSource {
   private readonly headers: Record<string, string>;
   /** Page sizes learnt from timeouts, by route template, so later lists start small. */
   readonly learntPerPage = new Map<string, number>();
-  /**
-   * Whether the API has taken this credential: 'unused' before its first request, 'pending' until
-   * an answer, 'answered' once any request succeeded, 'refused' when refused before any did (a
-   * credential the API does not know, rather than a permission one endpoint lacks).
-   */
+  /** 'refused': refused before any request succeeded (a credential the API does not know, not a missing permission). */
   private credentialState: 'unused' | 'pending' | 'answered' | 'refused' = 'unused';
 
   constructor(readonly options: ApiClientOptions) {
@@ -103,7 +92,6 @@ export class ApiClient implements PageSource {
     };
   }
 
-  /** Whether the API has taken this credential yet (see credentialState). */
   get credentialStanding(): 'unused' | 'pending' | 'answered' | 'refused' {
     return this.credentialState;
   }
@@ -277,9 +265,8 @@ export class ApiClient implements PageSource {
   }
 
   /**
-   * The API's time now, from the Date header of its last answer (to the second), moved on by the
-   * time passed here since; this machine's clock before any answer. Windows on the API's own
-   * records (the audit log) are set in its time, whatever this machine's clock says.
+   * The API's time now, from its last answer's Date header moved on by the time passed here; this
+   * machine's clock before any answer. Windows on the API's own records (the audit log) use it.
    */
   serverNow(): Date {
     const c = this.serverClock;
@@ -287,9 +274,8 @@ export class ApiClient implements PageSource {
   }
 
   /**
-   * The API's time at a moment of this machine's monotonic clock (performance.now()) shortly
-   * before or after this client's first answer, from that answer's Date header; null before any.
-   * Only near it: that clock does not count time the machine slept, so far moments drift.
+   * The API's time at a moment of performance.now() near this client's first answer, from its Date
+   * header; null before any. Only near it: that clock does not count time the machine slept.
    */
   serverTimeNearFirstAnswer(localMs: number): Date | null {
     const c = this.firstServerClock;

@@ -1,23 +1,18 @@
 import type { ApiClient, QueryValue } from './client.js';
 
 /**
- * Cursor-paged lists (the zone's rulesets list, the audit log version 2): each answer's
- * `result_info.cursor` names the next page and is absent or empty on the last. Never forever: a
- * cursor served twice (a server stuck on one page), EMPTY_PAGES empty pages in a row that still
- * name a next one, or the page cap end the list as truncated, which the caller reports as a list
- * not read whole (the audit log's reader then reads the account in full: safe, at a few calls).
+ * Cursor-paged lists (rulesets, the audit log version 2): `result_info.cursor` names the next page,
+ * absent or empty on the last. A cursor served twice, EMPTY_PAGES empty pages in a row or the page
+ * cap end the list as truncated (the audit log's reader then reads the account in full).
  */
 
 export interface CursorListOptions {
-  /** The page size parameter and value (`per_page` for rulesets, `limit` for the audit log). */
+  /** `per_page` for rulesets, `limit` for the audit log. */
   pageSize: { param: string; value: number };
   query?: Record<string, QueryValue>;
   maxPages?: number;
   signal?: AbortSignal;
-  /**
-   * A full page without a cursor is not taken as the last: the answer may hold more in a shape not
-   * understood, and a list that must be whole (the audit log) then ends truncated ('no-cursor').
-   */
+  /** A full page without a cursor may hold more in a shape not understood: truncated ('no-cursor'), not the last. */
   fullPageNeedsCursor?: boolean;
 }
 
@@ -30,10 +25,9 @@ export interface CursorListResult<T> {
 
 const DEFAULT_MAX_PAGES = 1000;
 /**
- * Empty pages in a row, each with a cursor, after which the list is given up as truncated: a
- * server handing out a fresh cursor with every empty page would otherwise take the page cap's
- * thousand calls of a budget people share. An empty page may stand between full ones (a filter
- * applied after paging), so one or two are followed.
+ * Empty pages in a row with a cursor before the list is given up: a fresh cursor with every empty
+ * page would take the page cap's thousand calls of a shared budget, yet an empty page may stand
+ * between full ones (a filter applied after paging).
  */
 const EMPTY_PAGES = 3;
 

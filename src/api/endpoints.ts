@@ -11,7 +11,6 @@ import {
 } from '../cloudflare/reads.js';
 import type { QueryValue } from './request.js';
 
-/** A page/per_page list zonewarden reads, with its page limits (the registry's ListPaging). */
 /** A page/per_page list zonewarden reads: its path template (`{zone_id}`, `{package_id}` filled in by callers) and page limits (the registry's ListPaging). */
 export type ListEndpoint = Omit<ListPaging, 'kind' | 'query'> & { template: string; query?: Record<string, QueryValue> };
 
@@ -38,9 +37,8 @@ export function endpointForPath(path: string): ListEndpoint | undefined {
 }
 
 /**
- * The zone security settings zonewarden may read, one call each at `GET /zones/{zone_id}/settings/{id}`
- * (the batch settings endpoint is retired). A scan reads only those a rule of the catalogue
- * declares in `meta.reads`, so the calls per zone stay known.
+ * The zone settings zonewarden may read, one call each at `GET /zones/{zone_id}/settings/{id}` (the
+ * batch endpoint is retired); a scan reads only those a rule declares in `meta.reads`.
  */
 export const ZONE_SETTINGS = [
   'ssl',
@@ -64,30 +62,20 @@ export type ZoneSetting = (typeof ZONE_SETTINGS)[number];
 const apiOf = <P extends Partition>(partitions: readonly P[]) => Object.fromEntries(partitions.map((p) => [p, specOf(p).api!])) as Readonly<Record<P, string>>;
 
 /**
- * The per-zone single objects a rule may declare it reads, besides the settings, with their API
- * paths (the registry's `rules: 'object'`), in the order DeclaredReads and the scan summary's
- * `declaredReads` list them: the registry's, but for the rate limiting entry point, listed after
- * origin pulls since it was added (the registry keeps drift's order, with the other entry points).
+ * The per-zone objects a rule may declare it reads (the registry's `rules: 'object'`) with their
+ * paths, in the scan summary's order: the registry's, but the rate limiting entry point comes after
+ * origin pulls, where it was added (the registry keeps drift's order).
  */
 const declarableObjects = partitionsWhere((s) => s.rules === 'object') as DeclarableObject[];
 const rateLimiting = declarableObjects.splice(declarableObjects.indexOf('ratelimit_entrypoint'), 1);
 declarableObjects.splice(declarableObjects.indexOf('origin_pulls') + 1, 0, ...rateLimiting);
 export const ZONE_OBJECT_READS = apiOf(declarableObjects);
 
-/**
- * What a rule may declare that the scan works out itself, with no API call: `dns_targets`, the
- * names the zone's CNAME, MX, NS and SRV records point at, resolved through DNS (src/crawler/resolve/).
- */
+/** What the scan works out without an API call: `dns_targets`, the names the zone's records point at, resolved through DNS. */
 export const RESOLVED_READS = partitionsWhere((s) => s.rules === 'resolved') as ResolvedRead[];
 export type { ResolvedRead };
 
-/**
- * What a rule may declare of an account: read once per account with a zone in the scan (not per
- * zone), stored in `account_objects` one row per item. `account_members`: the account's members
- * with their roles and whether each has two-factor authentication (`GET
- * /accounts/{account_id}/members`, paged). `notification_policies`: which alerts reach someone
- * (`alert_type`, `enabled`, `filters`, `mechanisms`; one answer, unpaged).
- */
+/** What a rule may declare of an account: read once per account of the scan, stored in `account_objects`. */
 export const ACCOUNT_READS = apiOf(partitionsWhere((s) => s.rules === 'account') as DeclarableAccountRead[]);
 export type AccountRead = DeclarableAccountRead;
 
@@ -107,9 +95,9 @@ export function isDeclaredRead(value: unknown): value is DeclaredRead {
 export interface DeclaredReads {
   settings: readonly ZoneSetting[];
   objects: ReadonlyArray<keyof typeof ZONE_OBJECT_READS>;
-  /** What the scan works out without the API (no calls); none when absent. */
+  /** None when absent. */
   resolved?: readonly ResolvedRead[];
-  /** What is read once per account of the scan (a list's pages per account, not calls per zone); none when absent. */
+  /** Read per account, not per zone; none when absent. */
   accounts?: readonly AccountRead[];
 }
 

@@ -11,11 +11,7 @@ import {
 } from './errors.js';
 import { CREDENTIAL_ENV, VENDOR_CREDENTIAL_ENV } from '../config/options.js';
 
-/**
- * Reading an answer: the body, never the status alone, decides success (a 200 can carry
- * `success: false`), and a body that is not the envelope is an error naming the status, the route
- * and a short excerpt.
- */
+/** The body, never the status alone, decides success: a 200 can carry `success: false`. */
 
 export interface ResultInfo {
   page?: number;
@@ -41,9 +37,9 @@ export interface AnswerContext {
   /** Retry-After in ms, for 429s. */
   retryAfterMs: number;
   redact: (text: string) => string;
-  /** Whether repeating the request is safe (reads), for failures that may be passing. */
+  /** Whether repeating the request is safe (reads). */
   idempotent: boolean;
-  /** The variable(s) holding the client's credential when it is not the default one: a refusal names them. */
+  /** A credential that is not the default one, by its variables: a refusal names them. */
   credential?: string;
 }
 
@@ -92,23 +88,16 @@ function readResultInfo(value: unknown): ResultInfo | null {
 
 export function readAnswer<T>(ctx: AnswerContext): ApiAnswer<T> {
   const { route, status, redact } = ctx;
-  const fields = { route, status };
   let parsed: unknown;
   try {
     parsed = JSON.parse(ctx.body);
   } catch {
     const what = ctx.body.length === 0 ? 'an empty body' : `a body that is not JSON: "${excerpt(redact(ctx.body))}"`;
-    if (status === 429) throw rateLimited(ctx, []);
-    if (status >= 500) throw new ApiServerError(`${route}: HTTP ${status} with ${what}`, { ...fields, retryable: ctx.idempotent });
-    if (status >= 400) throw bareFailure(`${route}: HTTP ${status} with ${what}`, status, fields);
-    throw new ApiMalformedError(`${route}: HTTP ${status} with ${what}`, { ...fields, retryable: ctx.idempotent });
+    throw notEnvelope(ctx, `${route}: HTTP ${status} with ${what}`);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || typeof (parsed as { success?: unknown }).success !== 'boolean') {
-    const message = `${route}: HTTP ${status} with JSON that is not the API envelope (no boolean "success"): "${excerpt(redact(ctx.body))}"`;
-    if (status === 429) throw rateLimited(ctx, []);
-    if (status >= 500) throw new ApiServerError(message, { ...fields, retryable: ctx.idempotent });
-    if (status >= 400) throw bareFailure(message, status, fields);
-    throw new ApiMalformedError(message, { ...fields, retryable: ctx.idempotent });
+    const what = `JSON that is not the API envelope (no boolean "success"): "${excerpt(redact(ctx.body))}"`;
+    throw notEnvelope(ctx, `${route}: HTTP ${status} with ${what}`);
   }
   const envelope = parsed as Record<string, unknown>;
   const errors = readErrorItems(envelope['errors'], redact);
@@ -116,7 +105,8 @@ export function readAnswer<T>(ctx: AnswerContext): ApiAnswer<T> {
     throw failure(ctx, errors);
   }
   if (!('result' in envelope)) {
-    throw new ApiMalformedError(`${route}: HTTP ${status} with an envelope that has no "result"`, { ...fields, retryable: ctx.idempotent });
+    const message = `${route}: HTTP ${status} with an envelope that has no "result"`;
+    throw new ApiMalformedError(message, { route, status, retryable: ctx.idempotent });
   }
   return {
     status,
@@ -137,12 +127,16 @@ export const CREDENTIALS_HINT =
   `or ${CREDENTIAL_ENV.email} and ${CREDENTIAL_ENV.key} (or ${VENDOR_CREDENTIAL_ENV.email} and ${VENDOR_CREDENTIAL_ENV.key})`;
 
 /**
- * A 4xx whose body is not the envelope: a proxy's page, say, which is no word on the credentials.
- * 410 Gone is permanent whoever says it.
+ * A body that is not the envelope fails as its status says. A 4xx may be a proxy's page, which is
+ * no word on the credentials; 410 Gone is permanent whoever says it.
  */
-function bareFailure(message: string, status: number, fields: { route: string; status: number }): ApiError {
-  if (status === 410) return new ApiGoneError(message, fields);
-  return new ApiRequestError(message, fields);
+function notEnvelope(ctx: AnswerContext, message: string): ApiError {
+  const fields = { route: ctx.route, status: ctx.status };
+  if (ctx.status === 429) return rateLimited(ctx, []);
+  if (ctx.status >= 500) return new ApiServerError(message, { ...fields, retryable: ctx.idempotent });
+  if (ctx.status === 410) return new ApiGoneError(message, fields);
+  if (ctx.status >= 400) return new ApiRequestError(message, fields);
+  return new ApiMalformedError(message, { ...fields, retryable: ctx.idempotent });
 }
 
 function failure(ctx: AnswerContext, errors: ApiErrorItem[]): ApiError {
@@ -162,9 +156,8 @@ function failure(ctx: AnswerContext, errors: ApiErrorItem[]): ApiError {
 }
 
 /**
- * A 2xx whose envelope says `success: false` is usually the request's fault (a bad zone id answered
- * 200), but the service also answers its own failures that way ("Internal error: please retry"):
- * those are server failures like a 5xx, retried for reads and never for writes.
+ * A 2xx with `success: false` is usually the request's fault, but the service also answers its own
+ * failures that way ("Internal error: please retry"): server failures, retried for reads only.
  */
 const SERVER_FAILURE_TEXT = /\binternal (server )?error\b|\bplease retry\b|\btry again\b|\btemporarily unavailable\b|\bservice unavailable\b/i;
 

@@ -1,9 +1,6 @@
 import { ZonewardenError } from '../common/errors.js';
 
-/**
- * Failures of API calls, one class per kind with a stable `code`, so that callers branch on
- * classes, codes and `retryable`, never on message text (undici's style).
- */
+/** One class per kind of failure with a stable `code`: callers branch on classes, codes and `retryable`, never on text. */
 export interface ApiErrorItem {
   code?: number;
   message: string;
@@ -59,13 +56,11 @@ export class ApiRequestError extends ApiError {
 }
 
 /**
- * The credentials were refused: any 401, any 403 (code 9109 "Invalid access token" or
- * "Cannot use the access token from location", code 10000 "Authentication error", or a missing
- * permission), or 400 code 6003 (malformed auth headers). On the first call it means the
- * credentials do not work at all; later, that this endpoint is not permitted to them.
+ * The credentials were refused: any 401, any 403 (code 9109 "Invalid access token", 10000
+ * "Authentication error", or a missing permission), or 400 code 6003 (malformed auth headers).
  */
 export class ApiAuthError extends ApiError {
-  /** The variable(s) holding the refused credential, when it is not the default one (whose names every hint gives). */
+  /** The variable(s) holding the refused credential, when it is not the default one. */
   readonly credential: string | null;
 
   constructor(message: string, fields: Omit<ApiErrorFields, 'retryable'>) {
@@ -74,10 +69,7 @@ export class ApiAuthError extends ApiError {
   }
 }
 
-/**
- * The endpoint is gone for good: 410 Gone, or a 404 whose error says the endpoint is no longer
- * available (the vendor retired the previous managed-rules endpoints). Permanent: never retried.
- */
+/** 410 Gone, or a 404 saying the endpoint was retired (the previous managed-rules endpoints). Never retried. */
 export class ApiGoneError extends ApiError {
   constructor(message: string, fields: Omit<ApiErrorFields, 'retryable'>) {
     super('ZW_API_GONE', message, { ...fields, retryable: false });
@@ -85,9 +77,8 @@ export class ApiGoneError extends ApiError {
 }
 
 /**
- * How a 404's error items say "this endpoint was retired" rather than "this object does not
- * exist". The API publishes no code for it, so this reads the message (the only place it is
- * said): the vendor's SDK documents "This endpoint has been deprecated and returns 410 Gone".
+ * A 404 saying "this endpoint was retired", not "this object does not exist": the API has no code
+ * for it (the vendor's SDK documents "This endpoint has been deprecated and returns 410 Gone").
  */
 export const RETIRED_MESSAGE = /\b(no longer (available|supported)|has been (deprecated|retired|removed)|endpoint (is|was) (deprecated|retired))\b/i;
 

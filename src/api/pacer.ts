@@ -1,33 +1,24 @@
 /**
- * One request budget for the whole process, kept as sliding windows: at most `budget` of our
- * requests in any `windowMs`, never more than the server's stated quota leaves us after what others
- * sharing it used (the API allows 1,200 requests per 5 minutes per user, shared with the dashboard
- * and every other tool of that user, and going over blocks them all for five minutes), and at most
- * the API's 200 requests a second from one address. Inside those, requests go as fast as the
- * concurrency allows, so a scan that fits in the headroom finishes at the latency bound; work larger
- * than the budget goes out as earlier requests leave the window, so no window ever holds more. A
- * 429 pauses every request of the process, not only the one that got it.
- *
- * A request counts in a window from its start until its answer's arrival plus the window: the
- * server counts it somewhere in between, so our count of ours is never below the server's.
+ * One request budget for the whole process, as sliding windows: at most `budget` of ours in any
+ * `windowMs`, never more than the server's stated quota leaves after others sharing it (the API
+ * allows 1,200 requests per 5 minutes per user, shared with the dashboard and every other tool, and
+ * going over blocks them all for five minutes), and at most the API's 200 a second from one address.
+ * A 429 pauses every request of the process. A request counts in a window from its start until its
+ * answer plus the window: the server counts it in between, so our count is never below the server's.
  */
 
+/** What the server says of its window: requests left, seconds until it frees quota, and its quota and length when stated. */
 export interface RateLimitState {
-  /** Requests left in the server's window. */
   remaining: number;
-  /** Seconds until the server's window frees quota. */
   resetSeconds: number;
-  /** The server's quota per window, when it says. */
   limit?: number;
-  /** The server's window in seconds, when it says. */
   windowSeconds?: number;
 }
 
 export interface PacerOptions {
-  /** Requests allowed per window. */
   budget: number;
   windowMs: number;
-  /** Requests that may be in flight at once: the most kept in reserve when the server's quota runs low without a stated policy. */
+  /** Also the most kept in reserve when the server's quota runs low without a stated policy. */
   concurrency: number;
   /** Requests per second from one address (the API's 200); 0 for none. */
   perSecond?: number;
@@ -42,38 +33,27 @@ const SHARE_RESERVE = 1;
 /** The longest a timer may be set for; waiting "until a request finishes" is that, cut short by the release. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** A request let through: when its answer came, and what the server said then, go back to the pacer. */
+/** A request let through; `release` when its answer arrived (or it failed), so it leaves the windows in time. */
 export interface Ticket {
   readonly startedAt: number;
-  /** The answer arrived (or the attempt failed): the request now leaves the windows in time. */
   release(): void;
 }
 
 /** What the pacer is doing, for the progress line. */
 export interface PacerStatus {
-  /** Our requests in the last window (in flight included). */
+  /** Ours in the last window, in flight included. */
   used: number;
-  /** What the window allows us now: the budget, or less when the server's quota leaves us less. */
+  /** The budget, or less when the server's quota leaves us less. */
   allowed: number;
   windowMs: number;
-  /** Requests waiting because the budget, the server's quota or a 429 holds them back. */
+  /** Requests held back by the budget, the server's quota or a 429. */
   heldBack: number;
-  /**
-   * With a credential per account: the one holding the most requests back, by the variable that
-   * holds it, with its own budget (the sums above are for the time left, not one budget).
-   */
+  /** With a credential per account: the one holding the most requests back, with its own budget. */
   holding?: { label: string; used: number; allowed: number; windowMs: number };
 }
 
-interface Sent {
-  start: number;
-  end: number;
-}
-
-interface Limit {
-  limit: number;
-  windowMs: number;
-}
+type Sent = { start: number; end: number };
+type Limit = { limit: number; windowMs: number };
 
 export class Pacer {
   /** Finished requests, in the order they finished, as long as the longest window may count them. */
@@ -190,13 +170,11 @@ export class Pacer {
   }
 
   /**
-   * Reads the server's view of the quota, from the answer to a request that started at
-   * `startedAt`. When the server states its quota and window, the requests it counted beyond ours
-   * were made by others sharing the quota (colleagues, the dashboard, Terraform), and ours get what
-   * they leave. Ours that the server had surely counted are those that started inside its window
-   * and finished before this request started; counting only those can make others look busier
-   * than they are, never less. Without a stated policy we can only slow down as the remaining
-   * requests run low. Either way, nothing left means waiting for the window to free quota.
+   * The server's view of the quota, from the answer to a request started at `startedAt`. With a
+   * stated quota and window, what it counted beyond ours was others' (colleagues, the dashboard,
+   * Terraform), and ours get what they leave; ours it surely counted started inside its window and
+   * finished before this request started, so others can look busier than they are, never less.
+   * Without a stated policy we slow down as the remaining requests run low.
    */
   observe(state: RateLimitState, startedAt = this.now()): void {
     const resetMs = Math.max(0, state.resetSeconds) * 1000;
@@ -265,10 +243,7 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
-/**
- * Parses `Ratelimit: "default";r=50;t=30` (current) or `x-ratelimit-remaining` and
- * `x-ratelimit-reset` (older responses; the reset may be seconds or an epoch time).
- */
+/** `Ratelimit: "default";r=50;t=30`, or the older `x-ratelimit-remaining` and `-reset` (seconds or an epoch time). */
 export function parseRateLimitHeaders(get: (name: string) => string | undefined, nowMs = Date.now()): RateLimitState | null {
   const modern = get('ratelimit');
   if (modern) {

@@ -4,22 +4,17 @@ import { ApiTimeoutError } from './errors.js';
 import { routeTemplate } from './stats.js';
 
 /**
- * Page/per_page lists, read with the fewest calls and never forever:
- * - ask for the endpoint's largest page;
- * - stop on total_pages, else total_count, so a list of N full pages costs N calls, not N+1;
- *   an answer with neither is read until an empty page: a page shorter than per_page is not
- *   always the last (the API serves such pages mid-list), and stopping there would lose the rest
- *   without a trace;
- * - a page whose ids were all seen already (a paginator stuck on one page) stops the list as
- *   truncated; a page that overlaps the previous (items shifted while paging) is de-duplicated;
- * - a cap on pages; a total_count that changes while paging is noted;
- * - a page that times out is fetched again in smaller pages covering the same range.
+ * Page/per_page lists, read with the fewest calls and never forever: the largest page; stop on
+ * total_pages, else total_count (N full pages cost N calls, not N+1), else at an empty page (the API
+ * serves short pages mid-list, so a short page is not the last); a page of ids all seen stops the
+ * list as truncated, an overlapping one is de-duplicated; a page cap; a page that times out is read
+ * again in smaller pages covering the same range.
  */
 
 export interface ListOptions {
-  /** The page size to ask for: the endpoint's maximum. */
+  /** The endpoint's maximum. */
   perPage: number;
-  /** The endpoint's minimum: the smallest page a timeout may shrink to. */
+  /** The smallest page a timeout may shrink to. */
   minPerPage?: number;
   query?: Record<string, QueryValue>;
   /** At most this many pages (default 10,000). */
@@ -30,18 +25,15 @@ export interface ListOptions {
 export interface ListSummary {
   pages: number;
   items: number;
-  /** The list stopped before its end: a repeated page or the page cap. */
   truncated: boolean;
   truncatedReason?: 'repeated-page' | 'page-cap';
-  /** total_count differed between pages. */
   totalCountChanged: boolean;
-  /** Items served twice across pages and dropped. */
   duplicatesDropped: number;
   /** The page size after timeouts shrank it, if they did. */
   perPage: number;
-  /** What the server said the list holds, from the last page that said. */
+  /** From the last page that said. */
   totalCount: number | null;
-  /** Items the server counted in total_count but never served (pages shorter than they should be). */
+  /** Items counted in total_count but never served. */
   shortfall: number;
 }
 

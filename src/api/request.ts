@@ -1,10 +1,6 @@
 import type { ApiAnswer } from './envelope.js';
 
-/**
- * What a request carries besides its method and path, and what a page reader needs of the client.
- * In a module of its own so that the list readers (paginate.ts) and the endpoint table depend on
- * these shapes, not on the client that implements them.
- */
+/** Request shapes, apart from the client so that the list readers and the endpoint table need not import it. */
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
 
@@ -12,10 +8,7 @@ export interface RequestOptions {
   query?: Record<string, QueryValue>;
   body?: unknown;
   signal?: AbortSignal;
-  /**
-   * Whether a timed-out attempt is retried as it was. Lists turn it off for large pages, which
-   * they fetch again in smaller ones instead.
-   */
+  /** Off: a timed-out attempt is not retried as it was (lists read large pages again in smaller ones). */
   retryTimeouts?: boolean;
 }
 

@@ -110,6 +110,16 @@ export class Fields {
     return v.map((value, i) => ({ value, path: `${this.at(key)}[${i}]` }));
   }
 
+  /** Each object of an array field, read in turn (so the first mistake in order is the one reported). */
+  each<T>(key: string, read: (item: Fields, index: number) => T): T[] {
+    return this.array(key).map(({ value, path }, i) => read(Fields.of(value, path), i));
+  }
+
+  /** An object field (present: check `has` first). */
+  object(key: string): Fields {
+    return Fields.of(this.get(key), this.at(key));
+  }
+
   stringMap(key: string): Record<string, string> {
     const v = this.get(key);
     if (v === undefined) return {};

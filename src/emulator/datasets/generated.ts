@@ -109,7 +109,7 @@ function generateZone(seed: number, index: number, account: Account, recordCount
   const zone = newZone({ id, name, status, accountId: account.id, plan, created_on: created, modified_on: created, activated_on: status === 'active' ? created : null }, {
     paused: random() < 0.01,
     dns: new LazyRecordStore(recordCount, (i) => revised(generateRecord(seed, index, name, i, created), revision, at(-1))),
-    certificatePacks: generatePacks(random, seed, id, name, now),
+    certificatePacks: generatePacks(random, seed, id, name, at),
     security: generateSecurity(seed, name, created),
   });
 
@@ -130,7 +130,6 @@ const GENERATED_MAIL_HOST = 'mx1.mailhost.example.net';
 
 const SUBDOMAINS = ['www', 'api', 'mail', 'static', 'img', 'app', 'admin', 'vpn', 'dev', 'staging'];
 
-/** Record i of a zone, the same every time it is asked for. */
 /** The record as edited by revision `revision`: about one in a hundred changes its TTL and comment each revision. */
 function revised(record: DnsRecord, revision: number, editedOn: string): DnsRecord {
   for (let r = revision; r > 0; r--) {
@@ -139,6 +138,7 @@ function revised(record: DnsRecord, revision: number, editedOn: string): DnsReco
   return record;
 }
 
+/** Record i of a zone, the same every time it is asked for. */
 function generateRecord(seed: number, zoneIndex: number, zone: string, i: number, created: string): DnsRecord {
   const id = fastStableId(seed, zoneIndex, i);
   const bits = mix32(mix32(seed + zoneIndex) ^ i);
@@ -169,8 +169,7 @@ function generateRecord(seed: number, zoneIndex: number, zone: string, i: number
   return record('TXT', host, `verification=${id}`, false);
 }
 
-function generatePacks(random: () => number, seed: number, zoneId: string, zone: string, now: Date): CertificatePack[] {
-  const at = (days: number) => formatApiTime(new Date(now.getTime() + days * DAY));
+function generatePacks(random: () => number, seed: number, zoneId: string, zone: string, at: (days: number) => string): CertificatePack[] {
   const pack = (i: number, type: string, hosts: string[], status: string, validity: number, expiresIn: number): CertificatePack => {
     const certId = stableUuid('g-cert', seed, zone, i);
     const issued = at(expiresIn - validity);

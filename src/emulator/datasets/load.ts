@@ -43,7 +43,7 @@ import {
   type Zone,
   type NotificationPolicy,
 } from '../state.js';
-import { DatasetError, Fields } from './fields.js';
+import { Fields } from './fields.js';
 
 const MAX_TXT_CONTENT = 2048;
 const MAX_RULE_DESCRIPTION = 500;
@@ -83,15 +83,11 @@ class DatasetLoader {
     const user = { id: u ? u.str('id', stableId('user', email)) : stableId('user', email), email };
     u?.done();
 
-    const accounts: Account[] = [];
-    const zones: Zone[] = [];
-    for (const { value, path } of f.array('accounts')) {
-      const { account, accountZones } = this.account(Fields.of(value, path));
-      accounts.push(account);
-      zones.push(...accountZones);
-    }
+    const read = f.each('accounts', (item) => this.account(item));
+    const accounts = read.map((r) => r.account);
+    const zones = read.flatMap((r) => r.accountZones);
     if (accounts.length === 0) f.fail('accounts', 'at least one account is required');
-    const invites = f.array('invites').map(({ value, path }, i) => this.invite(Fields.of(value, path), i, accounts, email));
+    const invites = f.each('invites', (item, i) => this.invite(item, i, accounts, email));
     f.done();
     return { user, accounts, zones, invites };
   }
@@ -113,9 +109,11 @@ class DatasetLoader {
       const since = this.time(f, 'managed_rules_since', account.created_on);
       account.managedEntrypoint = managedRuleset(account.id, 'root', since, this.managedRules(f));
     } else if (f.has('managed_rules_since')) f.fail('managed_rules_since', 'only with managed_rules');
-    if (f.has('members')) account.members = f.array('members').map(({ value, path }) => this.member(Fields.of(value, path), account));
-    const accountZones = f.array('zones').map(({ value, path }) => this.zone(Fields.of(value, path), account));
-    if (f.has('notification_policies')) account.notificationPolicies = f.array('notification_policies').map(({ value, path }) => this.notificationPolicy(Fields.of(value, path), account, accountZones));
+    if (f.has('members')) account.members = f.each('members', (item) => this.member(item, account));
+    const accountZones = f.each('zones', (item) => this.zone(item, account));
+    if (f.has('notification_policies')) {
+      account.notificationPolicies = f.each('notification_policies', (item) => this.notificationPolicy(item, account, accountZones));
+    }
     f.done();
     return { account, accountZones };
   }
@@ -152,21 +150,21 @@ class DatasetLoader {
     const modified_on = this.time(f, 'modified_on', created_on);
     const activated_on = this.nullableTime(f, 'activated_on', status === 'active' || status === 'moved' ? created_on : null);
     const zone = newZone({ id, name, status, accountId: account.id, plan, created_on, modified_on, activated_on }, { paused, type, name_servers });
-    zone.dns = new ArrayRecordStore(f.array('dns_records').map(({ value, path }, i) => this.dnsRecord(Fields.of(value, path), zone, i)));
-    zone.certificatePacks = f.array('certificate_packs').map(({ value, path }, i) => this.certificatePack(Fields.of(value, path), zone, i));
-    for (const { value, path } of f.array('filters')) {
-      const filter = this.filter(Fields.of(value, path), zone, zone.filters.size);
-      if (zone.filters.has(filter.id)) throw new DatasetError(`${path}.id: duplicate filter id ${filter.id}`);
+    zone.dns = new ArrayRecordStore(f.each('dns_records', (item, i) => this.dnsRecord(item, zone, i)));
+    zone.certificatePacks = f.each('certificate_packs', (item, i) => this.certificatePack(item, zone, i));
+    f.each('filters', (item) => {
+      const filter = this.filter(item, zone, zone.filters.size);
+      if (zone.filters.has(filter.id)) item.fail('id', `duplicate filter id ${filter.id}`);
       zone.filters.set(filter.id, filter);
-    }
-    for (const [i, { value, path }] of f.array('firewall_rules').entries()) {
-      const rule = this.firewallRule(Fields.of(value, path), zone, i);
-      if (zone.firewallRules.has(rule.id)) throw new DatasetError(`${path}.id: duplicate firewall rule id ${rule.id}`);
+    });
+    f.each('firewall_rules', (item, i) => {
+      const rule = this.firewallRule(item, zone, i);
+      if (zone.firewallRules.has(rule.id)) item.fail('id', `duplicate firewall rule id ${rule.id}`);
       zone.firewallRules.set(rule.id, rule);
-    }
-    if (f.has('waf')) zone.waf = this.waf(Fields.of(f.raw('waf'), f.at('waf')), zone);
-    if (f.has('migration')) zone.migration = this.migration(Fields.of(f.raw('migration'), f.at('migration')), zone);
-    if (f.has('security')) zone.security = this.security(Fields.of(f.raw('security'), f.at('security')), zone);
+    });
+    if (f.has('waf')) zone.waf = this.waf(f.object('waf'), zone);
+    if (f.has('migration')) zone.migration = this.migration(f.object('migration'), zone);
+    if (f.has('security')) zone.security = this.security(f.object('security'), zone);
     else zone.security.universalSslCa = universalCa(zone);
     f.done();
     return zone;
@@ -226,7 +224,7 @@ class DatasetLoader {
   security(f: Fields, zone: Zone): ZoneSecurity {
     const security = defaultSecurity(zone.created_on);
     if (f.has('settings')) {
-      const s = Fields.of(f.raw('settings'), f.at('settings'));
+      const s = f.object('settings');
       if (s.has('waf')) s.fail('waf', 'the legacy WAF switch is the zone\'s waf.enabled');
       for (const id of SETTING_IDS) {
         if (id === 'waf' || !s.has(id)) continue;
@@ -236,12 +234,12 @@ class DatasetLoader {
           const ttl = s.raw(id);
           if (typeof ttl !== 'number' || !CHALLENGE_TTLS.includes(ttl)) s.fail(id, `expected one of ${CHALLENGE_TTLS.join(', ')} (seconds)`);
           security.settings[id] = ttl;
-        } else security.settings[id] = { strict_transport_security: this.hsts(Fields.of(s.raw(id), s.at(id))) };
+        } else security.settings[id] = { strict_transport_security: this.hsts(s.object(id)) };
       }
       s.done();
     }
     if (f.has('settings_modified_on')) {
-      const m = Fields.of(f.raw('settings_modified_on'), f.at('settings_modified_on'));
+      const m = f.object('settings_modified_on');
       for (const id of SETTING_IDS) if (m.has(id)) security.modified[id] = this.time(m, id, zone.created_on);
       m.done();
     }
@@ -263,13 +261,13 @@ class DatasetLoader {
       }
       security.modified.development_mode = since;
     }
-    if (f.has('bot_management')) security.bots = this.bots(Fields.of(f.raw('bot_management'), f.at('bot_management')), zone);
+    if (f.has('bot_management')) security.bots = this.bots(f.object('bot_management'), zone);
     security.originPulls = f.bool('origin_pulls', false);
-    if (f.has('page_shield')) security.pageShield = this.pageShield(Fields.of(f.raw('page_shield'), f.at('page_shield')), zone);
-    if (f.has('security_txt')) security.securityTxt = this.securityTxt(Fields.of(f.raw('security_txt'), f.at('security_txt')));
+    if (f.has('page_shield')) security.pageShield = this.pageShield(f.object('page_shield'), zone);
+    if (f.has('security_txt')) security.securityTxt = this.securityTxt(f.object('security_txt'));
     if (f.has('ratelimit_rules')) {
       const since = this.time(f, 'ratelimit_rules_since', zone.created_on);
-      security.rateLimitRules = rateLimitRuleset(zone.name, since, f.array('ratelimit_rules').map(({ value, path }) => this.rateLimitRule(Fields.of(value, path))));
+      security.rateLimitRules = rateLimitRuleset(zone.name, since, f.each('ratelimit_rules', (item) => this.rateLimitRule(item)));
     } else if (f.has('ratelimit_rules_since')) f.fail('ratelimit_rules_since', 'only with ratelimit_rules');
     security.dnssec = {
       status: f.oneOf('dnssec', ['active', 'pending', 'disabled', 'pending-disabled', 'error'] as const, 'disabled'),
@@ -289,8 +287,7 @@ class DatasetLoader {
     } else if (f.has('managed_rules_since')) f.fail('managed_rules_since', 'only with managed_rules');
     if (f.has('custom_rules')) {
       const since = this.time(f, 'custom_rules_since', zone.created_on);
-      const rules = f.array('custom_rules').map(({ value, path }) => {
-        const r = Fields.of(value, path);
+      const rules = f.each('custom_rules', (r) => {
         const rule: DatasetRulesetRule = ruleHead(r, ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip']);
         if (r.has('action_parameters')) rule.action_parameters = r.raw('action_parameters') as Record<string, unknown>;
         if (rule.action === 'skip' && !rule.action_parameters) r.fail('action_parameters', 'a skip rule names what it skips ({ruleset: "current"}, {phases: [...]} or {products: [...]})');
@@ -311,8 +308,7 @@ class DatasetLoader {
 
   /** The rules of a managed-phase entry point (`managed_rules` of a zone's security or an account). */
   managedRules(f: Fields): DatasetRulesetRule[] {
-    return f.array('managed_rules').map(({ value, path }) => {
-      const r = Fields.of(value, path);
+    return f.each('managed_rules', (r) => {
       const rule = ruleHead(r, ['execute', 'skip', 'log']);
       const action = rule.action;
       if (r.has('action_parameters')) {
@@ -371,7 +367,7 @@ class DatasetLoader {
   /** A rate limiting rule (`security.ratelimit_rules[]`), in the shape of the vendor's rulesets API. */
   rateLimitRule(r: Fields): DatasetRulesetRule {
     const rule = ruleHead(r, ['block', 'challenge', 'managed_challenge', 'js_challenge', 'log']);
-    const l = Fields.of(r.raw('ratelimit'), r.at('ratelimit'));
+    const l = r.object('ratelimit');
     // vendor docs (rate limiting parameters): cf.colo.id is a mandatory characteristic.
     const characteristics = l.strArray('characteristics', ['cf.colo.id', 'ip.src']);
     if (!characteristics.includes('cf.colo.id')) l.fail('characteristics', 'must include cf.colo.id (mandatory in every rate limiting rule)');
@@ -483,8 +479,7 @@ class DatasetLoader {
       certificate_authority,
     };
     if (f.has('validation_errors')) {
-      pack.validation_errors = f.array('validation_errors').map(({ value, path }) => {
-        const e = Fields.of(value, path);
+      pack.validation_errors = f.each('validation_errors', (e) => {
         const message = e.str('message');
         e.done();
         return { message };
@@ -543,8 +538,8 @@ class DatasetLoader {
   }
 
   waf(f: Fields, zone: Zone): LegacyWaf {
-    const packages = f.array('packages').map(({ value, path }) => this.wafPackage(Fields.of(value, path), zone));
-    const overrides = f.array('overrides').map(({ value, path }, i) => this.wafOverride(Fields.of(value, path), zone, i));
+    const packages = f.each('packages', (item) => this.wafPackage(item, zone));
+    const overrides = f.each('overrides', (item, i) => this.wafOverride(item, zone, i));
     if (overrides.length > 0 && zone.plan !== 'enterprise') f.fail('overrides', 'URI-based overrides exist on Enterprise zones only');
     const waf = { enabled: f.bool('enabled', true), packages, overrides };
     f.done();
@@ -570,7 +565,7 @@ class DatasetLoader {
       pkg.sensitivity ??= 'high';
       pkg.action_mode ??= 'challenge';
     }
-    pkg.groups = f.array('groups').map(({ value, path }) => this.wafGroup(Fields.of(value, path), zone, pkg));
+    pkg.groups = f.each('groups', (item) => this.wafGroup(item, zone, pkg));
     f.done();
     return pkg;
   }
@@ -588,8 +583,7 @@ class DatasetLoader {
       rules: [],
     };
     const anomaly = pkg.detection_mode === 'anomaly';
-    group.rules = f.array('rules').map(({ value, path }, i) => {
-      const r = Fields.of(value, path);
+    group.rules = f.each('rules', (r, i) => {
       const default_mode = r.str('default_mode', anomaly ? 'on' : 'block');
       const rule = {
         id: r.str('id', stableId('waf-rule', zone.name, pkg.name, name, i)),
@@ -658,8 +652,7 @@ class DatasetLoader {
     if (!account) f.fail('account', `no account named "${accountName}" in this dataset`);
     const invited_on = this.time(f, 'invited_on', 'now-2d');
     const roles = f.has('roles')
-      ? f.array('roles').map(({ value, path }, i) => {
-          const r = Fields.of(value, path);
+      ? f.each('roles', (r, i) => {
           const role = { id: r.str('id', stableId('role', index, i)), name: r.str('name'), description: r.str('description', '') };
           r.done();
           return role;
