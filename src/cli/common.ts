@@ -5,7 +5,7 @@ import { configScope } from '../jobs/from-config.js';
 import type { CommandIO, OptionSpec } from './command.js';
 
 // What a job builds from the configuration lives with the jobs; the commands have always found it here.
-export { apiAccess, baseUrlOf, configScope, loggerFor } from '../jobs/from-config.js';
+export { apiAccess, configScope, loggerFor } from '../jobs/from-config.js';
 
 /**
  * The common options as command-line specs. They carry no parse-time default: the config loader

@@ -21,9 +21,9 @@ const ROLES = ['token', 'email', 'key'] as const;
 const anySet = (env: NodeJS.ProcessEnv, names: CredentialNames): boolean => ROLES.some((role) => Boolean(env[names[role]]));
 
 export function credentialsFromEnv(env: NodeJS.ProcessEnv, source?: CredentialMapSource): Credentials {
-  const found = defaultCredentialsFromEnv(env, source);
+  const found = readDefault(env, mapOf(source));
   if (!found) throw new ConfigError(NO_CREDENTIALS);
-  return found;
+  return found.credentials;
 }
 
 /**
@@ -31,12 +31,8 @@ export function credentialsFromEnv(env: NodeJS.ProcessEnv, source?: CredentialMa
  * come first: when any of them is set, they alone are read (half a key pair is then an error, as
  * before). Otherwise the vendor's names (CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL with
  * CLOUDFLARE_API_KEY) are read the same way, token before key pair, unless the config file's
- * mapping (`source`) names one of them for accounts of its own: then they belong to the mapping.
+ * mapping names one of them for accounts of its own: then they belong to the mapping.
  */
-export function defaultCredentialsFromEnv(env: NodeJS.ProcessEnv, source?: CredentialMapSource): Credentials | null {
-  return readDefault(env, mapOf(source))?.credentials ?? null;
-}
-
 function readDefault(env: NodeJS.ProcessEnv, map: CredentialMap): { credentials: Credentials; names: CredentialNames } | null {
   const names = defaultNames(env, map);
   if (!names) return null;
@@ -214,16 +210,11 @@ function mapOf(source: CredentialMapSource | undefined): CredentialMap {
 export function secretsFromEnv(env: NodeJS.ProcessEnv, source?: CredentialMapSource): { secrets: string[]; identities: string[] } {
   const pick = (name: string | undefined) => (name && env[name] ? [env[name]!] : []);
   const map = mapOf(source);
+  // The vendor's names too, whichever credential is in use: a value exported for another tool is still a secret.
+  const defaults = [CREDENTIAL_ENV, VENDOR_CREDENTIAL_ENV];
   return {
-    // The vendor's names too, whichever credential is in use: a value exported for another tool is still a secret.
-    secrets: [
-      ...pick(CREDENTIAL_ENV.token),
-      ...pick(CREDENTIAL_ENV.key),
-      ...pick(VENDOR_CREDENTIAL_ENV.token),
-      ...pick(VENDOR_CREDENTIAL_ENV.key),
-      ...map.flatMap((e) => [...pick(e.tokenEnv), ...pick(e.keyEnv)]),
-    ],
-    identities: [...pick(CREDENTIAL_ENV.email), ...pick(VENDOR_CREDENTIAL_ENV.email), ...map.flatMap((e) => pick(e.emailEnv))],
+    secrets: [...defaults.flatMap((n) => [...pick(n.token), ...pick(n.key)]), ...map.flatMap((e) => [...pick(e.tokenEnv), ...pick(e.keyEnv)])],
+    identities: [...defaults.flatMap((n) => pick(n.email)), ...map.flatMap((e) => pick(e.emailEnv))],
   };
 }
 

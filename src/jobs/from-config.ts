@@ -6,11 +6,7 @@ import { createLogger, type Logger } from '../common/logger.js';
 import { normalizeScope, type ScanScope } from '../snapshot/scope.js';
 import type { JobIO } from './job-io.js';
 
-/**
- * What a job (and a command) builds from the loaded configuration: its logger, its scope, the API
- * it talks to and the credentials it reads with. The CLI loads the configuration from flags; this
- * turns it into the pieces the product is wired with.
- */
+/** What a job (and a command) builds from the loaded configuration: its logger, its scope, its API and credentials. */
 
 export function loggerFor(config: Config, io: JobIO): Logger {
   return createLogger(config.verbose ? 'verbose' : config.quiet ? 'quiet' : 'normal', io.stderr, redactorFor(io.env, config));
@@ -31,12 +27,7 @@ export function apiAccess(config: Config, io: JobIO): { baseUrl: string; credent
       `--per-second ${config.perSecond} is less than the ${count} credentials this scan reads with: the limit is shared between them and each needs 1 a second or more; give --per-second ${count} or more (0: no limit of zonewarden's own)`,
     );
   }
-  return { baseUrl: baseUrlOf(config), credentials };
-}
-
-/** The vendor's API unless --base-url, ZONEWARDEN_BASE_URL or the config file names another (the emulator, a proxy). */
-export function baseUrlOf(config: Config): string {
-  return validateBaseUrl(config.baseUrl);
+  return { baseUrl: validateBaseUrl(config.baseUrl), credentials };
 }
 
 /**

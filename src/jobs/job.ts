@@ -19,11 +19,7 @@ import type { JobIO, ScanDisplay } from './job-io.js';
 import { configScope, loggerFor } from './from-config.js';
 import { clientSetFor } from './clients.js';
 
-/**
- * The steps of the nightly job, shared by `scan`, `run` and `demo`: a scan as the scan command
- * makes it (progress, summary, a stop signal that aborts it cleanly), then an audit stored with
- * it, then its reports.
- */
+/** The steps of the nightly job, shared by `scan`, `run` and `demo`: a scan, an audit stored with it, its reports. */
 
 /** Stopped by SIGINT or SIGTERM: the scan is marked aborted and earlier scans are untouched. */
 export class ScanAborted extends ZonewardenError {
@@ -107,14 +103,9 @@ export interface JobOutcome {
   exitCode: number;
 }
 
-/**
- * scan, audit, report: `zonewarden run`. Output as the three commands give it, on stderr, and the
- * report paths on stdout. The audit is the new scan's official one (`madeBy`: run, or schedule):
- * its reports, drift and notifications rest on it.
- */
+/** scan, audit, report: `zonewarden run`. The audit is the new scan's official one: its reports, drift and notifications rest on it. */
 export async function runJob(config: Config, io: JobIO, report: ReportSettings, madeBy: AuditMaker = 'run'): Promise<JobOutcome> {
-  await loadRules(config, io.cwd, (line) => io.stderr(`${line}
-`));
+  await loadRules(config, io.cwd, (line) => io.stderr(`${line}\n`));
   const scope = report.trendScope ?? configScope(config);
   const rules = rulesFor(config);
   const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()], { maxDays: config.waiverMaxDays }) : [];

@@ -22,10 +22,9 @@ import { configScope } from './from-config.js';
 import { runJob, ScanAborted, type JobOutcome, type ReportSettings } from './job.js';
 
 /**
- * One run of the nightly job as `run` and `schedule` do it: the job (scan, audit, report)
- * recorded in the run log, then retention (--keep), then webhook notifications. A failing
- * webhook is logged, never the run's failure; a failed run is returned, not thrown, so that
- * its notifications still go out and the scheduler carries on.
+ * One run of the nightly job (`run`, `schedule`): the job recorded in the run log, retention, webhooks. A failing
+ * webhook is logged, never the run's failure; a failed run is returned, not thrown, so that its notifications still
+ * go out and the scheduler carries on.
  */
 
 export interface NightlySettings {
