@@ -12,11 +12,7 @@ import { createProgress } from './output/scan-progress.js';
 import { summaryText } from './output/scan-summary.js';
 import { COMMAND_NAMES, loadCommand, loadCommands } from './commands/index.js';
 
-/**
- * The CLI as a function: argv in, exit code out. main.ts binds it to the process; tests call it
- * directly. Every failure becomes one line on stderr and exit 2 (an unexpected one adds its stack
- * with --verbose).
- */
+/** The CLI as a function, argv in, exit code out: every failure is one line on stderr (and a stack with --verbose). */
 export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> {
   // Everything the CLI prints passes here: credentials from the environment never reach a
   // terminal or a log. The e-mail of the key pair is removed from diagnostics but not from API

@@ -127,10 +127,9 @@ export function credentialCount(c: ScanCredentials): number {
 }
 
 /**
- * The credentials of the config file's `credentials` section, read from the variables it names.
- * The default credential may be absent only when the scan is limited to accounts (`scopeAccounts`,
- * the --account list) that are all mapped; a whole-organisation scan needs it to list accounts,
- * which an account-owned token cannot do (GET /accounts answers 400 code 1001).
+ * The credentials a scan uses. The default may be absent only when --account (`scopeAccounts`) names mapped accounts
+ * alone: a whole-organisation scan needs it to list accounts, which an account-owned token cannot do (GET /accounts
+ * answers 400 code 1001).
  */
 export function scanCredentials(map: CredentialMap, scopeAccounts: readonly string[], env: NodeJS.ProcessEnv): ScanCredentials {
   // A scan limited to some accounts needs only the entries holding one of them: the others' variables may be unset.
@@ -202,11 +201,7 @@ function mapOf(source: CredentialMapSource | undefined): CredentialMap {
   return Array.isArray(source) ? (source as CredentialMap) : (source as { credentials: CredentialMap }).credentials ?? [];
 }
 
-/**
- * Every secret value present in the environment, whether or not it is the one in use: the default
- * variables' (ours and the vendor's names for them) and, given the config (or its mapping), those
- * of every variable the mapping names.
- */
+/** Every secret value in the environment, in use or not: the default variables' and those the mapping names. */
 export function secretsFromEnv(env: NodeJS.ProcessEnv, source?: CredentialMapSource): { secrets: string[]; identities: string[] } {
   const pick = (name: string | undefined) => (name && env[name] ? [env[name]!] : []);
   const map = mapOf(source);

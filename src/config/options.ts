@@ -231,10 +231,7 @@ export const VENDOR_CREDENTIAL_ENV = {
   key: 'CLOUDFLARE_API_KEY',
 } as const;
 
-/**
- * Config-file sections that are structured rather than single values, so they have no flag;
- * the loader checks their shape and the module that owns them checks their contents.
- */
+/** Config-file sections, with no flag: the loader checks their shape, the module that owns each its contents. */
 export const FILE_SECTIONS = {
   rules: 'per rule: {"<rule id>": {"enabled": false, "severity": "low", "options": {...}, "overrides": [{"zones": ["*.lab.example.com"], "accounts": [...], "enabled": false, "severity": "low"}]}}; zonewarden rules lists ids and options',
   drift: 'what configuration drift leaves out: {"ignore": ["<resource type>.<field>", ...]} replaces the default list (see docs/drift.md)',

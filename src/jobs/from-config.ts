@@ -12,11 +12,7 @@ export function loggerFor(config: Config, io: JobIO): Logger {
   return createLogger(config.verbose ? 'verbose' : config.quiet ? 'quiet' : 'normal', io.stderr, redactorFor(io.env, config));
 }
 
-/**
- * The base URL checked and every credential a scan uses, from the environment: before a job
- * starts, and for each client. The default credential is null only when --account names accounts
- * that the config file's "credentials" all map (see scanCredentials).
- */
+/** The base URL checked and every credential a scan uses, from the environment: before a job starts, and for each client. */
 export function apiAccess(config: Config, io: JobIO): { baseUrl: string; credentials: ScanCredentials } {
   const credentials = scanCredentials(config.credentials, config.account, io.env);
   // The API's per-second limit counts every request from this address: each credential's pacer keeps
@@ -30,10 +26,7 @@ export function apiAccess(config: Config, io: JobIO): { baseUrl: string; credent
   return { baseUrl: validateBaseUrl(config.baseUrl), credentials };
 }
 
-/**
- * The scope a command means when it names no scan: --account and --zone if given, else the
- * configuration's, else the whole organisation. Commands default to the latest scan of this scope.
- */
+/** The scope a command means when it names no scan: --account and --zone, else the config's, else the whole organisation. */
 export function configScope(config: Config): ScanScope {
   return normalizeScope({ accounts: config.account, zones: config.zone });
 }

@@ -204,9 +204,8 @@ function sleepUntilStopped(stop: Promise<string>): (ms: number) => Promise<void>
 }
 
 /**
- * Runs an apply with a write session (--yes) or, on a dry run, a client alone: a dry run opens no
- * database, so it writes nothing at all, not even an empty file. `stopped`: the stop signal
- * (Ctrl-C) received, if any.
+ * Runs an apply with a write session (--yes) or, on a dry run, a client alone: a dry run opens no database, so it
+ * writes nothing at all, not even an empty file. `stopped`: the stop signal received, if any.
  */
 type ApplyWork = (session: WriteSession | null, logger: Logger, client: ApiClient, stopped: () => string | null) => Promise<number>;
 async function applying(config: Config, io: CommandIO, yes: boolean, work: ApplyWork): Promise<number> {
@@ -279,10 +278,7 @@ interface AllOptions {
   everything: boolean;
 }
 
-/**
- * --mode pending on every zone the token can see is irreversible for all of them: the user must say
- * how many zones they expect, from the dry run, and nothing is written when the count differs.
- */
+/** --mode pending on every zone is irreversible for all: the user must give the dry run's count, or nothing is written. */
 function checkCount(opts: AllOptions, eligible: number): void {
   if (!opts.yes || opts.mode !== 'pending' || !opts.everything) return;
   const again = `run the dry run (without --yes) to see them, then add --confirm-zones ${eligible}, or limit the scope with --account or --zone`;
