@@ -46,11 +46,6 @@ export interface CommandIO extends JobIO {
   redactCredentialsOf?: (config: CredentialMapSource) => void;
 }
 
-export interface ArgumentSpec {
-  name: string;
-  help: string;
-}
-
 export interface Command<T extends OptionTable = OptionTable> {
   name: string;
   summary: string;
@@ -58,7 +53,7 @@ export interface Command<T extends OptionTable = OptionTable> {
   description: string;
   options: T;
   /** Positional arguments, all required. */
-  args?: ArgumentSpec[];
+  args?: Array<{ name: string; help: string }>;
   examples?: string[];
   run(options: ParsedOptions<T>, io: CommandIO, args: string[]): Promise<number>;
 }

@@ -2,13 +2,12 @@ import { parseDuration } from '../common/duration.js';
 import { UsageError } from '../common/errors.js';
 import { loadConfig, type Config } from '../config/load.js';
 import { COMMON_OPTIONS, type CommonKey, type OptionDef } from '../config/options.js';
-import type { Db } from '../snapshot/db.js';
 import type { ScanScope } from '../snapshot/scope.js';
 import { configScope } from '../jobs/from-config.js';
 import type { CommandIO, OptionSpec } from './command.js';
 
 // What a job builds from the configuration lives with the jobs; the commands have always found it here.
-export { apiAccess, configScope, loggerFor } from '../jobs/from-config.js';
+export { apiAccess, closing, configScope, loggerFor } from '../jobs/from-config.js';
 
 /** The common options as flags, with no parse-time default: the loader applies it, after the config file and environment. */
 export function commonOptions<K extends CommonKey>(...keys: K[]): Record<(typeof COMMON_OPTIONS)[K]['flag'], OptionSpec> {
@@ -69,13 +68,4 @@ export function maxAgeOf(config: Config): number {
   const maxAgeMs = parseDuration(config.maxAge);
   if (maxAgeMs === null) throw new UsageError(`--max-age "${config.maxAge.slice(0, 40)}" is not a duration; e.g. 36h, 2d, 90m or 1d12h`);
   return maxAgeMs;
-}
-
-/** Runs `work` on the database, then closes it, whatever happened. */
-export async function closing<T>(db: Db, work: (db: Db) => T | Promise<T>): Promise<T> {
-  try {
-    return await work(db);
-  } finally {
-    db.close();
-  }
 }

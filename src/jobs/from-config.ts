@@ -3,6 +3,7 @@ import { credentialCount, redactorFor, scanCredentials, type ScanCredentials } f
 import { ConfigError } from '../config/config-error.js';
 import type { Config } from '../config/load.js';
 import { createLogger, type Logger } from '../common/logger.js';
+import type { Db } from '../snapshot/db.js';
 import { normalizeScope, type ScanScope } from '../snapshot/scope.js';
 import type { JobIO } from './job-io.js';
 
@@ -29,4 +30,13 @@ export function apiAccess(config: Config, io: JobIO): { baseUrl: string; credent
 /** The scope a command means when it names no scan: --account and --zone, else the config's, else the whole organisation. */
 export function configScope(config: Config): ScanScope {
   return normalizeScope({ accounts: config.account, zones: config.zone });
+}
+
+/** Runs `work` on the database, then closes it, whatever happened. */
+export async function closing<T>(db: Db, work: (db: Db) => T | Promise<T>): Promise<T> {
+  try {
+    return await work(db);
+  } finally {
+    db.close();
+  }
 }

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { printable } from '../../common/printable.js';
-import { openSnapshot, SnapshotError } from '../../snapshot/db.js';
+import { openSnapshot } from '../../snapshot/db.js';
 import { latestCoveringScan } from '../../snapshot/scan-choice.js';
 import { listScans, type ScanListing } from '../../audit/scan-list.js';
 import { describeScope } from '../../snapshot/scope.js';
@@ -30,7 +29,6 @@ of another scope, such as a write command's rescan, is used only when named with
   async run(o, io) {
     const config = configFrom(o, io);
     const path = resolve(io.cwd, config.db);
-    if (!existsSync(path)) throw new SnapshotError('ZW_DB_MISSING', `no database at ${path}: run zonewarden scan first, or point --db at one`);
     return closing(openSnapshot(path, { readonly: true }), (db) => {
       const rows = listScans(db, o.limit);
       const chosen = latestCoveringScan(db, configScope(config));
