@@ -37,7 +37,6 @@ export async function scanStep(config: Config, io: JobIO, incremental = false): 
   await loadRules(config, io.cwd, (line) => io.stderr(`${line}\n`));
   const reads = catalogueReads(config);
   const logger = loggerFor(config, io);
-  // A client per credential (the config file's "credentials"), each with a budget of its own.
   const clients = clientSetFor(config, io, logger);
   const path = resolve(io.cwd, config.db);
   const db = openSnapshot(path);
@@ -66,16 +65,14 @@ export async function scanStep(config: Config, io: JobIO, incremental = false): 
       signal: controller.signal,
       onProgress: (p) => progress.update(p),
       reads,
-      // The system's resolvers unless --resolver names one.
       resolver: config.resolver === undefined ? {} : { server: config.resolver },
       ...(incremental ? { incremental: { full: config.full, fullEvery: config.fullEvery } } : {}),
     }).finally(() => progress.stop());
   } catch (err) {
     if (!(err instanceof ScanFailed)) throw err;
     if (stoppedBy && err.scanId !== null) throw new ScanAborted(err.scanId, stoppedBy);
-    // What ended the scan, as it is: refused credentials or an unreachable API on the first calls
-    // (ScanCannotStart), a scope that matches nothing, are one line, exit 2, and no reports.
-    // A full disk, a lock held too long: one line naming the file, not a stack.
+    // What ended the scan, as it is (refused credentials, an unreachable API, a scope that matches nothing): one line,
+    // exit 2, no reports. A full disk, a lock held too long: one line naming the file, not a stack.
     const failure = snapshotFailure(err.error, path);
     if (failure) throw new SnapshotError(failure.code, err.scanId === null ? failure.message : `scan ${err.scanId} aborted: ${failure.message}`);
     throw err.error;

@@ -36,7 +36,6 @@ import { openWriteSession, type WriteSession } from '../write-session.js';
 export const DEFAULT_WAIT_SECONDS = 120;
 const COMMAND = 'migrate apply';
 
-
 export const migrateCommand = defineCommand({
   name: 'migrate',
   summary: 'plan or carry out the migration to the new managed rules (dry run unless --yes)',
@@ -160,8 +159,6 @@ function readAdjusted(file: string, cwd: string): AdjustedConfig {
   return { config: parseAdjustedConfig(text, `--config ${file}`), file };
 }
 
-// plan
-
 function plan(config: Config, io: CommandIO, ref: string, format: string): Promise<number> {
   return withApi(config, io, false, async (_session, _logger, client) => {
     const zone = await resolveZone(client, ref);
@@ -170,8 +167,6 @@ function plan(config: Config, io: CommandIO, ref: string, format: string): Promi
     return EXIT.ok;
   });
 }
-
-// apply, one zone
 
 function warnIrreversible(logger: Logger, what: string, mode: MigrationMode): void {
   const first = mode === 'validation' ? ' (validation mode is its first step: from there the only way is on, with --mode pending)' : '';
@@ -258,8 +253,6 @@ function applyOne(config: Config, io: CommandIO, opts: ApplyOptions & { ref: str
 function row(request: MigrationRequest, outcome: BulkRow['outcome'], reason: string): BulkRow {
   return { zone: request.zone, outcome, reason, request, httpStatus: null, apiCodes: [] };
 }
-
-// apply, every eligible zone
 
 interface AllOptions extends ApplyOptions {
   /** --confirm-zones: the count the user typed, or null. */
