@@ -4,10 +4,7 @@ import { didYouMean } from '../common/did-you-mean.js';
 import type { CredentialMapSource } from '../config/credentials.js';
 import type { JobIO } from '../jobs/job-io.js';
 
-/**
- * Commands declare their options as data; parsing, validation and --help all come from that one
- * table, so the help can never disagree with what is accepted.
- */
+/** Commands declare their options as data: parsing, validation and --help come from that one table, so they cannot disagree. */
 
 interface OptionBase {
   help: string;
@@ -45,16 +42,8 @@ export type ParsedOptions<T extends OptionTable> = { [K in keyof T]: ValueOf<T[K
 
 /** What a command is given: a job's (JobIO), and what it needs to print no secret. */
 export interface CommandIO extends JobIO {
-  /**
-   * Called with the loaded config (configFrom): the values of the variables its "credentials"
-   * names are secrets too, removed from what the command prints from then on.
-   */
+  /** Called with the loaded config: the values of the variables its "credentials" names are secrets too from then on. */
   redactCredentialsOf?: (config: CredentialMapSource) => void;
-}
-
-export interface ArgumentSpec {
-  name: string;
-  help: string;
 }
 
 export interface Command<T extends OptionTable = OptionTable> {
@@ -64,7 +53,7 @@ export interface Command<T extends OptionTable = OptionTable> {
   description: string;
   options: T;
   /** Positional arguments, all required. */
-  args?: ArgumentSpec[];
+  args?: Array<{ name: string; help: string }>;
   examples?: string[];
   run(options: ParsedOptions<T>, io: CommandIO, args: string[]): Promise<number>;
 }
@@ -100,9 +89,8 @@ export function parseOptions<T extends OptionTable>(command: Command<T>, argv: s
 }
 
 /**
- * `--keep -3`: parseArgs reads "-3" as an option of its own and reports that --keep "takes no
- * value". A number after an option that takes one is its value, so that the range check can say
- * what is wrong with it.
+ * `--keep -3`: parseArgs reads "-3" as an option of its own ("--keep takes no value"). A number after an option that
+ * takes one is its value, so that the range check can say what is wrong with it.
  */
 function negativeValuesJoined(argv: string[], options: OptionTable): string[] {
   const out: string[] = [];

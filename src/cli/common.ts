@@ -1,3 +1,5 @@
+import { parseDuration } from '../common/duration.js';
+import { UsageError } from '../common/errors.js';
 import { loadConfig, type Config } from '../config/load.js';
 import { COMMON_OPTIONS, type CommonKey, type OptionDef } from '../config/options.js';
 import type { ScanScope } from '../snapshot/scope.js';
@@ -5,12 +7,9 @@ import { configScope } from '../jobs/from-config.js';
 import type { CommandIO, OptionSpec } from './command.js';
 
 // What a job builds from the configuration lives with the jobs; the commands have always found it here.
-export { apiAccess, baseUrlOf, configScope, loggerFor } from '../jobs/from-config.js';
+export { apiAccess, closing, configScope, loggerFor } from '../jobs/from-config.js';
 
-/**
- * The common options as command-line specs. They carry no parse-time default: the config loader
- * applies defaults, so that a config file or the environment can set what a flag did not.
- */
+/** The common options as flags, with no parse-time default: the loader applies it, after the config file and environment. */
 export function commonOptions<K extends CommonKey>(...keys: K[]): Record<(typeof COMMON_OPTIONS)[K]['flag'], OptionSpec> {
   const out: Record<string, OptionSpec> = {};
   for (const key of keys) {
@@ -47,10 +46,7 @@ export function configFrom(parsed: Record<string, unknown>, io: CommandIO): Conf
   return config;
 }
 
-/**
- * --account and --zone of the commands that read a stored scan (audit, report, diff): a view of
- * the scan's findings, not a narrower scan. The same flags and config keys as the scope of scan.
- */
+/** --account and --zone of the commands that read a stored scan (audit, report, diff): a view of its findings. */
 export function viewOptions(): { account: OptionSpec & { type: 'list' }; zone: OptionSpec & { type: 'list' } } {
   const { account, zone } = commonOptions('account', 'zone');
   return {
@@ -60,10 +56,16 @@ export function viewOptions(): { account: OptionSpec & { type: 'list' }; zone: O
 }
 
 /**
- * The scope index.html charts: the configuration's (file or environment), flags aside. The trend
- * follows the scans the nightly job makes; a --zone or --account given on one command line is a
- * scoped scan, listed apart rather than drawn as a change of the whole.
+ * The scope index.html charts: the configuration's, flags aside. The trend follows the nightly job's scans; a --zone
+ * or --account given on one command line is a scoped scan, listed apart rather than drawn as a change of the whole.
  */
 export function trendScope(parsed: Record<string, unknown>, io: CommandIO): ScanScope {
   return configScope(configFrom({ ...parsed, account: [], zone: [] }, io));
+}
+
+/** --max-age in milliseconds, checked. */
+export function maxAgeOf(config: Config): number {
+  const maxAgeMs = parseDuration(config.maxAge);
+  if (maxAgeMs === null) throw new UsageError(`--max-age "${config.maxAge.slice(0, 40)}" is not a duration; e.g. 36h, 2d, 90m or 1d12h`);
+  return maxAgeMs;
 }

@@ -1,11 +1,7 @@
 import { COMMON_OPTIONS, FILE_SECTIONS, type OptionDef } from '../config/options.js';
 import { loadCommands } from './commands/index.js';
 
-/**
- * The configuration reference of docs/configuration.md, generated from the option table and the
- * commands that take each option, so the two cannot disagree (test/config/docs.test.ts compares
- * them; `npm run docs` rewrites the page's copy).
- */
+/** The table of docs/configuration.md, from the option table and the commands that take each (`npm run docs` writes it). */
 export async function configReference(): Promise<string> {
   const COMMANDS = await loadCommands();
   const cell = (text: string) => text.replace(/\|/g, '\\|');

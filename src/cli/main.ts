@@ -3,10 +3,9 @@ import { runCli } from './run.js';
 import { writeStdout } from './stdout.js';
 
 /**
- * SIGINT or SIGTERM asks the running command to stop cleanly; another one later kills the process
- * at once. A second signal within a second is the same request delivered twice, not impatience:
- * systemd signals every process of a service and npm passes its own on to its child, and a
- * terminal's Ctrl-C reaches npx and zonewarden alike.
+ * SIGINT or SIGTERM asks the running command to stop cleanly; another one later kills the process at once. A second
+ * within a second is the same request delivered twice (systemd signals every process of a service, npm passes its
+ * own on to its child, a terminal's Ctrl-C reaches npx and zonewarden alike), not impatience.
  */
 const DUPLICATE_WINDOW_MS = 1000;
 const stopSignal = new Promise<string>((resolve) => {

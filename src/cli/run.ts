@@ -12,19 +12,13 @@ import { createProgress } from './output/scan-progress.js';
 import { summaryText } from './output/scan-summary.js';
 import { COMMAND_NAMES, loadCommand, loadCommands } from './commands/index.js';
 
-/**
- * The CLI as a function: argv in, exit code out. main.ts binds it to the process; tests call it
- * directly. Every failure becomes one line on stderr and exit 2 (an unexpected one adds its stack
- * with --verbose).
- */
+/** The CLI as a function, argv in, exit code out: every failure is one line on stderr (and a stack with --verbose). */
 export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> {
-  // Everything the CLI prints passes here: credentials from the environment never reach a
-  // terminal or a log. The e-mail of the key pair is removed from diagnostics but not from API
-  // data printed on stdout, where it is the user's own and expected (e.g. in invites).
+  // Everything the CLI prints passes here: credentials never reach a terminal or a log. The key pair's e-mail is
+  // removed from diagnostics, not from API data on stdout, where it is the user's own and expected (e.g. in invites).
   let redactOut = createRedactor(secretsFromEnv(rawIo.env).secrets);
   let redactErr = redactorFor(rawIo.env);
   const io: CommandIO = {
-    // The jobs show a scan as the CLI's output room draws it.
     scanDisplay: { progress: createProgress, summary: summaryText },
     ...rawIo,
     stdout: (t) => rawIo.stdout(redactOut(t)),
@@ -66,9 +60,8 @@ export async function runCli(argv: string[], rawIo: CommandIO): Promise<number> 
     // Another path's failure (a report directory that cannot be made) is named as its own, not the database's.
     const err = fileFailure(caught, opened) ?? (opened === null ? null : snapshotFailure(caught, opened)) ?? caught;
     if (err instanceof ZonewardenError) {
-      // One line whatever the message quotes: a parser's error may quote input with its line breaks
-      // ("Unexpected token 'r', \"rules:\n  d\"..." for a YAML config), and control characters from
-      // input would let it forge lines of its own.
+      // One line whatever the message quotes: a parser's error may quote input with its line breaks ("Unexpected
+      // token 'r', \"rules:\n  d\"..." for a YAML config), and input's control characters could forge lines.
       const message = printable(err.message);
       const prefixed = message.startsWith(`${command.name}:`) ? message : `${command.name}: ${message}`;
       // An error zonewarden expected says all there is in its one line: a stack is for the unexpected.

@@ -1,11 +1,10 @@
 import { writeSync } from 'node:fs';
 
 /**
- * Standard output written synchronously, waiting while a pipe is full. Node's process.stdout
- * queues in memory what a pipe cannot take at once, and a command that writes from a synchronous
- * loop (an audit's 200,000 findings as JSON, 150 MB) never lets the queue drain: piped into
- * another program, the audit of 5 huge zones peaked at 464 MiB instead of 279. Once the reader
- * has gone (EPIPE: `zonewarden audit | head`), the rest is dropped, as other command-line tools do.
+ * Standard output written synchronously, waiting while a pipe is full. Node's process.stdout queues in memory what a
+ * pipe cannot take at once, and a synchronous loop (an audit's 200,000 findings as JSON) never lets it drain: piped,
+ * the audit of 5 huge zones peaked at 464 MiB instead of 279. Once the reader has gone (EPIPE: `zonewarden audit |
+ * head`), the rest is dropped, as other command-line tools do.
  */
 
 let readerGone = false;

@@ -14,11 +14,7 @@ import type { CommandIO } from './command.js';
 import { loggerFor } from './common.js';
 import { clientSetFor } from '../jobs/clients.js';
 
-/**
- * What every write command needs: the client, the database with its audit log, and a rescan of
- * the zones it changed, so that the next audit and report see the changes without waiting for
- * the nightly scan.
- */
+/** What every write command needs: the client, the database and its audit log, and a rescan of the zones it changed. */
 export interface WriteSession {
   /** The default credential's client: writes act as that user. */
   client: ApiClient;

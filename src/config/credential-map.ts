@@ -3,12 +3,9 @@ import { ConfigError } from './config-error.js';
 import { didYouMean } from '../common/did-you-mean.js';
 
 /**
- * The config file's `credentials` section: which accounts are read with which credential, by the
- * NAMES of the environment variables that hold it. An organisation spread over several accounts can
- * give each account (or group of accounts) a credential of its own, such as an account-owned token;
- * the API keeps a request budget per user or account-owned token (the vendor's rate limits page:
- * 1,200 requests per 5 minutes "per user/account token"), so each credential is paced on its own.
- * The file holds variable names only: secrets come from the environment, never from a file.
+ * The config file's `credentials` section: accounts mapped to the NAMES of the variables holding their credential
+ * (secrets come from the environment, never from a file). Each is paced on its own: the vendor's rate limits page
+ * gives 1,200 requests per 5 minutes "per user/account token".
  */
 export interface CredentialMapEntry {
   /** Account ids (32 hexadecimal characters, lower case) read with this credential. */
@@ -38,9 +35,8 @@ const DEFAULT_NAMES = new Set<string>(Object.values(CREDENTIAL_ENV));
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
- * Checks the section's shape (the environment is read later, by the commands that call the API, so
- * that offline commands never need the variables). Never quotes a value that could be a secret:
- * errors name the entry, the key and what is expected.
+ * Checks the section's shape (the commands that call the API read the environment later, so offline
+ * ones never need the variables). Errors never quote a value that could be a secret.
  */
 export function parseCredentialMap(raw: unknown, source: string): CredentialMap {
   if (!Array.isArray(raw)) throw new ConfigError(`${source}: expected a list of ${SHAPE}`);

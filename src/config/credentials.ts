@@ -21,9 +21,9 @@ const ROLES = ['token', 'email', 'key'] as const;
 const anySet = (env: NodeJS.ProcessEnv, names: CredentialNames): boolean => ROLES.some((role) => Boolean(env[names[role]]));
 
 export function credentialsFromEnv(env: NodeJS.ProcessEnv, source?: CredentialMapSource): Credentials {
-  const found = defaultCredentialsFromEnv(env, source);
+  const found = readDefault(env, mapOf(source));
   if (!found) throw new ConfigError(NO_CREDENTIALS);
-  return found;
+  return found.credentials;
 }
 
 /**
@@ -31,12 +31,8 @@ export function credentialsFromEnv(env: NodeJS.ProcessEnv, source?: CredentialMa
  * come first: when any of them is set, they alone are read (half a key pair is then an error, as
  * before). Otherwise the vendor's names (CLOUDFLARE_API_TOKEN, or CLOUDFLARE_EMAIL with
  * CLOUDFLARE_API_KEY) are read the same way, token before key pair, unless the config file's
- * mapping (`source`) names one of them for accounts of its own: then they belong to the mapping.
+ * mapping names one of them for accounts of its own: then they belong to the mapping.
  */
-export function defaultCredentialsFromEnv(env: NodeJS.ProcessEnv, source?: CredentialMapSource): Credentials | null {
-  return readDefault(env, mapOf(source))?.credentials ?? null;
-}
-
 function readDefault(env: NodeJS.ProcessEnv, map: CredentialMap): { credentials: Credentials; names: CredentialNames } | null {
   const names = defaultNames(env, map);
   if (!names) return null;
@@ -131,10 +127,9 @@ export function credentialCount(c: ScanCredentials): number {
 }
 
 /**
- * The credentials of the config file's `credentials` section, read from the variables it names.
- * The default credential may be absent only when the scan is limited to accounts (`scopeAccounts`,
- * the --account list) that are all mapped; a whole-organisation scan needs it to list accounts,
- * which an account-owned token cannot do (GET /accounts answers 400 code 1001).
+ * The credentials a scan uses. The default may be absent only when --account (`scopeAccounts`) names mapped accounts
+ * alone: a whole-organisation scan needs it to list accounts, which an account-owned token cannot do (GET /accounts
+ * answers 400 code 1001).
  */
 export function scanCredentials(map: CredentialMap, scopeAccounts: readonly string[], env: NodeJS.ProcessEnv): ScanCredentials {
   // A scan limited to some accounts needs only the entries holding one of them: the others' variables may be unset.
@@ -206,24 +201,15 @@ function mapOf(source: CredentialMapSource | undefined): CredentialMap {
   return Array.isArray(source) ? (source as CredentialMap) : (source as { credentials: CredentialMap }).credentials ?? [];
 }
 
-/**
- * Every secret value present in the environment, whether or not it is the one in use: the default
- * variables' (ours and the vendor's names for them) and, given the config (or its mapping), those
- * of every variable the mapping names.
- */
+/** Every secret value in the environment, in use or not: the default variables' and those the mapping names. */
 export function secretsFromEnv(env: NodeJS.ProcessEnv, source?: CredentialMapSource): { secrets: string[]; identities: string[] } {
   const pick = (name: string | undefined) => (name && env[name] ? [env[name]!] : []);
   const map = mapOf(source);
+  // The vendor's names too, whichever credential is in use: a value exported for another tool is still a secret.
+  const defaults = [CREDENTIAL_ENV, VENDOR_CREDENTIAL_ENV];
   return {
-    // The vendor's names too, whichever credential is in use: a value exported for another tool is still a secret.
-    secrets: [
-      ...pick(CREDENTIAL_ENV.token),
-      ...pick(CREDENTIAL_ENV.key),
-      ...pick(VENDOR_CREDENTIAL_ENV.token),
-      ...pick(VENDOR_CREDENTIAL_ENV.key),
-      ...map.flatMap((e) => [...pick(e.tokenEnv), ...pick(e.keyEnv)]),
-    ],
-    identities: [...pick(CREDENTIAL_ENV.email), ...pick(VENDOR_CREDENTIAL_ENV.email), ...map.flatMap((e) => pick(e.emailEnv))],
+    secrets: [...defaults.flatMap((n) => [...pick(n.token), ...pick(n.key)]), ...map.flatMap((e) => [...pick(e.tokenEnv), ...pick(e.keyEnv)])],
+    identities: [...defaults.flatMap((n) => pick(n.email)), ...map.flatMap((e) => pick(e.emailEnv))],
   };
 }
 

@@ -1,20 +1,16 @@
 import { parseResolverAddress } from '../common/resolver-address.js';
 
 /**
- * The options shared by the commands that talk to the API or the database: one table with each
- * option's name, type, default, environment variable and help. Commands pick the ones they take;
- * the loader applies precedence (defaults < config file < environment < flags); --help and the
- * configuration reference (docs/configuration.md) are generated from it.
+ * The options shared by the commands that talk to the API or the database, one table: commands pick theirs, the
+ * loader applies precedence, and --help and the configuration reference (docs/configuration.md) are generated from it.
  */
-
-export type OptionType = 'string' | 'integer' | 'number' | 'boolean' | 'list';
 
 export interface OptionDef {
   /** The key in the config file and in the loaded config. */
   key: string;
   /** The command-line flag, without dashes. */
   flag: string;
-  type: OptionType;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'list';
   default?: string | number | boolean | string[];
   /** Environment variable that sets it, if any. */
   env?: string;
@@ -36,9 +32,8 @@ export interface OptionDef {
  */
 export const VENDOR_BASE_URL = 'https://api.cloudflare.com/client/v4';
 
-export const COMMON_OPTIONS = {
+const OPTIONS = {
   baseUrl: {
-    key: 'baseUrl',
     flag: 'base-url',
     type: 'string',
     default: VENDOR_BASE_URL,
@@ -46,9 +41,8 @@ export const COMMON_OPTIONS = {
     value: 'URL',
     help: 'API base URL, ending in /client/v4; set it only for the emulator or a proxy (https, or http on loopback only)',
   },
-  db: { key: 'db', flag: 'db', type: 'string', default: './zonewarden.db', env: 'ZONEWARDEN_DB', value: 'FILE', help: 'SQLite database file' },
+  db: { flag: 'db', type: 'string', default: './zonewarden.db', env: 'ZONEWARDEN_DB', value: 'FILE', help: 'SQLite database file' },
   config: {
-    key: 'config',
     flag: 'config',
     type: 'string',
     value: 'FILE',
@@ -56,7 +50,6 @@ export const COMMON_OPTIONS = {
     help: 'JSON config file (default: ./zonewarden.config.json when present)',
   },
   resolver: {
-    key: 'resolver',
     flag: 'resolver',
     type: 'string',
     env: 'ZONEWARDEN_RESOLVER',
@@ -67,9 +60,8 @@ export const COMMON_OPTIONS = {
     },
     help: "DNS server the scan asks whether the names CNAME, MX, NS and SRV records point at exist (dns-dangling-target), an IP with an optional port such as 192.0.2.53:53 or [2001:db8::53]:53 (default: the system's resolvers); names are asked once per scan, a few at a time, after checking that the resolver finds the name servers the API assigned to the zones (one that denies them is not believed: every target is then unknown); on a locked-down network pass a recursive resolver that answers for public names (docs/scanning.md)",
   },
-  concurrency: { key: 'concurrency', flag: 'concurrency', type: 'integer', default: 8, min: 1, max: 64, help: 'requests in flight at once' },
+  concurrency: { flag: 'concurrency', type: 'integer', default: 8, min: 1, max: 64, help: 'requests in flight at once' },
   budget: {
-    key: 'budget',
     flag: 'budget',
     type: 'integer',
     default: 1000,
@@ -78,7 +70,6 @@ export const COMMON_OPTIONS = {
     help: 'API requests allowed per budget window, for each credential (the API allows 1,200 per 5 minutes per user or account-owned token, shared with your colleagues)',
   },
   budgetWindow: {
-    key: 'budgetWindow',
     flag: 'budget-window',
     type: 'integer',
     default: 300,
@@ -88,7 +79,6 @@ export const COMMON_OPTIONS = {
     help: 'length of the budget window (each credential has its own)',
   },
   perSecond: {
-    key: 'perSecond',
     flag: 'per-second',
     type: 'integer',
     default: 200,
@@ -96,10 +86,9 @@ export const COMMON_OPTIONS = {
     max: 100_000,
     help: 'API requests per second from this address (the API allows 200 per address; 0 for no limit), shared evenly by the credentials of the config file\'s "credentials" section and the default one',
   },
-  timeout: { key: 'timeout', flag: 'timeout', type: 'integer', default: 60, min: 1, max: 3600, value: 'SECONDS', help: 'time limit of one request attempt' },
-  retries: { key: 'retries', flag: 'retries', type: 'integer', default: 4, min: 0, max: 20, help: 'retries of a failed request (429, 5xx, timeouts, resets)' },
+  timeout: { flag: 'timeout', type: 'integer', default: 60, min: 1, max: 3600, value: 'SECONDS', help: 'time limit of one request attempt' },
+  retries: { flag: 'retries', type: 'integer', default: 4, min: 0, max: 20, help: 'retries of a failed request (429, 5xx, timeouts, resets)' },
   retryWait: {
-    key: 'retryWait',
     flag: 'retry-wait',
     type: 'integer',
     default: 900,
@@ -110,28 +99,24 @@ export const COMMON_OPTIONS = {
   },
   // One key, two meanings: what a scan reads, and which findings of a scan the commands that read one show.
   account: {
-    key: 'account',
     flag: 'account',
     type: 'list',
     value: 'ID',
     help: "these accounts only: scan, run and schedule read only their zones (account ids); audit, report and diff show only their findings of the scan they read, which may cover more (ids, names or globs); status and metrics check the scans of that scope; scans and baseline mean the latest scan holding them; migrate considers only their zones",
   },
   zone: {
-    key: 'zone',
     flag: 'zone',
     type: 'list',
     value: 'NAME',
     help: 'these zones only: scan, run and schedule read only them (zone names); audit, report and diff show only their findings of the scan they read, which may cover more (names, ids or globs); status and metrics check the scans of that scope; scans and baseline mean the latest scan holding them; firewall and migrate: the zone to change',
   },
   organizations: {
-    key: 'organizations',
     flag: 'organization',
     type: 'list',
     value: 'ID',
     help: 'invites accept --all: accept invitations from this organisation (account) id only; nothing is accepted from an organisation not named',
   },
   failOn: {
-    key: 'failOn',
     flag: 'fail-on',
     type: 'string',
     default: 'none',
@@ -141,7 +126,6 @@ export const COMMON_OPTIONS = {
     help: 'exit 1 when a finding at or above this severity fails: critical, high, medium, low, info, or none',
   },
   waivers: {
-    key: 'waivers',
     flag: 'waivers',
     type: 'string',
     env: 'ZONEWARDEN_WAIVERS',
@@ -149,7 +133,6 @@ export const COMMON_OPTIONS = {
     help: 'waivers file (YAML or JSON): accepted risks with reason, owner and end date',
   },
   waiverMaxDays: {
-    key: 'waiverMaxDays',
     flag: 'waiver-max-days',
     type: 'integer',
     default: 90,
@@ -159,7 +142,6 @@ export const COMMON_OPTIONS = {
     help: 'refuse the waivers file when a waiver ends more than this many days after today (UTC, when the file is read)',
   },
   waiverMaxMatches: {
-    key: 'waiverMaxMatches',
     flag: 'waiver-max-matches',
     type: 'integer',
     default: 25,
@@ -169,14 +151,12 @@ export const COMMON_OPTIONS = {
     help: 'a waiver matching more failures than this waives none of them (a warning says so) unless it has "acknowledge: [many]"',
   },
   rulesDir: {
-    key: 'rulesDir',
     flag: 'rules-dir',
     type: 'list',
     value: 'DIR',
     help: 'also run your own rules: the .js files of this directory, each default-exporting a rule made with defineRule from zonewarden/rules (docs/custom-rules.md)',
   },
   keep: {
-    key: 'keep',
     flag: 'keep',
     type: 'integer',
     min: 1,
@@ -185,14 +165,12 @@ export const COMMON_OPTIONS = {
     help: 'after each run, delete all but the newest N scans and their reports (the latest complete scan of each scope and baselines stay)',
   },
   full: {
-    key: 'full',
     flag: 'full',
     type: 'boolean',
     default: false,
     help: 'read every zone in full tonight, instead of reading on from the last scan with the account audit logs',
   },
   fullEvery: {
-    key: 'fullEvery',
     flag: 'full-every',
     type: 'integer',
     default: 7,
@@ -202,7 +180,6 @@ export const COMMON_OPTIONS = {
     help: 'read every zone in full at least every N nights, a share of them each night (1: every zone every night)',
   },
   maxAge: {
-    key: 'maxAge',
     flag: 'max-age',
     type: 'string',
     default: '36h',
@@ -211,7 +188,6 @@ export const COMMON_OPTIONS = {
     help: 'how old the last complete scan may be (e.g. 36h, 2d, 90m) before status exits 1 and a stale notification goes out',
   },
   metricsFile: {
-    key: 'metricsFile',
     flag: 'metrics-file',
     type: 'string',
     env: 'ZONEWARDEN_METRICS_FILE',
@@ -219,19 +195,23 @@ export const COMMON_OPTIONS = {
     help: "write Prometheus metrics (the last run, its scan, the latest audit's findings, certificate expiry; docs/monitoring.md) to this file, replacing it atomically: run and schedule after each run; metrics instead of printing them, and only when the flag itself is given (the file's and the environment's setting are the nightly job's); for a node exporter's textfile collector name it *.prom in the collector's directory, e.g. /var/lib/prometheus/node-exporter/zonewarden.prom",
   },
   cron: {
-    key: 'cron',
     flag: 'cron',
     type: 'string',
     env: 'ZONEWARDEN_CRON',
     value: 'EXPR',
     help: 'when schedule runs the job: a cron expression, 5 fields or 6 with seconds first, e.g. "0 2 * * *"',
   },
-  timezone: { key: 'timezone', flag: 'tz', type: 'string', env: 'ZONEWARDEN_TZ', value: 'ZONE', help: "time zone of --cron, an IANA name such as Europe/Berlin (default: the machine's)" },
-  quiet: { key: 'quiet', flag: 'quiet', type: 'boolean', default: false, help: 'print only results and errors' },
-  verbose: { key: 'verbose', flag: 'verbose', type: 'boolean', default: false, help: 'log every request and print the stack of an unexpected error' },
-} as const satisfies Record<string, OptionDef>;
+  timezone: { flag: 'tz', type: 'string', env: 'ZONEWARDEN_TZ', value: 'ZONE', help: "time zone of --cron, an IANA name such as Europe/Berlin (default: the machine's)" },
+  quiet: { flag: 'quiet', type: 'boolean', default: false, help: 'print only results and errors' },
+  verbose: { flag: 'verbose', type: 'boolean', default: false, help: 'log every request and print the stack of an unexpected error' },
+} as const satisfies Record<string, Omit<OptionDef, 'key'>>;
 
-export type CommonKey = keyof typeof COMMON_OPTIONS;
+/** The table with each option's key, its name in the table. */
+export const COMMON_OPTIONS = Object.fromEntries(Object.entries(OPTIONS).map(([key, def]) => [key, { ...def, key }])) as {
+  readonly [K in keyof typeof OPTIONS]: (typeof OPTIONS)[K] & { readonly key: K };
+};
+
+export type CommonKey = keyof typeof OPTIONS;
 
 /** Environment variables that carry credentials: read from the environment only, never from files or flags. */
 export const CREDENTIAL_ENV = {
@@ -251,10 +231,7 @@ export const VENDOR_CREDENTIAL_ENV = {
   key: 'CLOUDFLARE_API_KEY',
 } as const;
 
-/**
- * Config-file sections that are structured rather than single values, so they have no flag;
- * the loader checks their shape and the module that owns them checks their contents.
- */
+/** Config-file sections, with no flag: the loader checks their shape, the module that owns each its contents. */
 export const FILE_SECTIONS = {
   rules: 'per rule: {"<rule id>": {"enabled": false, "severity": "low", "options": {...}, "overrides": [{"zones": ["*.lab.example.com"], "accounts": [...], "enabled": false, "severity": "low"}]}}; zonewarden rules lists ids and options',
   drift: 'what configuration drift leaves out: {"ignore": ["<resource type>.<field>", ...]} replaces the default list (see docs/drift.md)',

@@ -4,12 +4,10 @@ import { credentialCount, credentialsFromEnv, ignoredVendorVariables, redactorFo
 import type { Config } from '../config/load.js';
 import type { Logger } from '../common/logger.js';
 import type { JobIO } from './job-io.js';
-import { apiAccess, baseUrlOf } from './from-config.js';
+import { validateBaseUrl } from '../api/base-url.js';
+import { apiAccess } from './from-config.js';
 
-/**
- * The API clients of the commands that call the API, apart from from-config.ts so that the commands
- * that only read the database (audit, report, diff) do not load the HTTP client.
- */
+/** The API clients, apart from from-config.ts so that the commands that only read the database do not load the HTTP client. */
 
 function newClient(config: Config, io: JobIO, logger: Logger, baseUrl: string, credentials: Credentials, perSecond: number, variables?: string): ApiClient {
   return new ApiClient({
@@ -30,7 +28,7 @@ function newClient(config: Config, io: JobIO, logger: Logger, baseUrl: string, c
 
 /** The API client of the default credential, for commands that act as one user (writes, api). */
 export function clientFor(config: Config, io: JobIO, logger: Logger): ApiClient {
-  const client = newClient(config, io, logger, baseUrlOf(config), credentialsFromEnv(io.env, config), config.perSecond);
+  const client = newClient(config, io, logger, validateBaseUrl(config.baseUrl), credentialsFromEnv(io.env, config), config.perSecond);
   noteIgnoredVendorVariables(config, io, logger);
   return client;
 }

@@ -4,10 +4,9 @@ import type { CrawlProgress } from '../crawler/outcome.js';
 import type { ScanSummary } from '../crawler/summary.js';
 
 /**
- * What a job is given to talk to the world: where it stands, its environment, the two output
- * streams (progress, warnings and summaries on stderr; the paths it wrote on stdout) and the stop
- * signal. The CLI hands its own (CommandIO, a superset); a job never imports the CLI, whose
- * output room draws a scan's progress and writes its summary (scanDisplay).
+ * What a job is given to talk to the world (progress, warnings and summaries on stderr; the paths it wrote on
+ * stdout). The CLI hands its own (CommandIO, a superset); a job never imports the CLI, whose output room draws a
+ * scan's progress and writes its summary (scanDisplay).
  */
 export interface JobIO {
   stdout: (text: string) => void;
@@ -22,12 +21,22 @@ export interface JobIO {
   scanDisplay?: ScanDisplay;
 }
 
+export interface ProgressOptions {
+  tty: boolean;
+  quiet: boolean;
+  write: (text: string) => void;
+  stats: () => ClientStats;
+  /** The request budget's state, to say when it holds requests back and to estimate the time left. */
+  budget?: () => PacerStatus;
+}
+
+/** A scan's progress being shown: `update` with each step the crawler reports, `stop` when it ends. */
+export interface ProgressReporter {
+  update(p: CrawlProgress): void;
+  stop(): void;
+}
+
 export interface ScanDisplay {
-  /** Starts showing a scan's progress on `write`: `update` with each step the crawler reports, `stop` when it ends. */
-  progress(o: { tty: boolean; quiet: boolean; write: (text: string) => void; stats: () => ClientStats; budget?: () => PacerStatus }): {
-    update(p: CrawlProgress): void;
-    stop(): void;
-  };
-  /** The summary's text. */
+  progress(o: ProgressOptions): ProgressReporter;
   summary(s: ScanSummary): string;
 }

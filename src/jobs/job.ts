@@ -19,11 +19,7 @@ import type { JobIO, ScanDisplay } from './job-io.js';
 import { configScope, loggerFor } from './from-config.js';
 import { clientSetFor } from './clients.js';
 
-/**
- * The steps of the nightly job, shared by `scan`, `run` and `demo`: a scan as the scan command
- * makes it (progress, summary, a stop signal that aborts it cleanly), then an audit stored with
- * it, then its reports.
- */
+/** The steps of the nightly job, shared by `scan`, `run` and `demo`: a scan, an audit stored with it, its reports. */
 
 /** Stopped by SIGINT or SIGTERM: the scan is marked aborted and earlier scans are untouched. */
 export class ScanAborted extends ZonewardenError {
@@ -41,7 +37,6 @@ export async function scanStep(config: Config, io: JobIO, incremental = false): 
   await loadRules(config, io.cwd, (line) => io.stderr(`${line}\n`));
   const reads = catalogueReads(config);
   const logger = loggerFor(config, io);
-  // A client per credential (the config file's "credentials"), each with a budget of its own.
   const clients = clientSetFor(config, io, logger);
   const path = resolve(io.cwd, config.db);
   const db = openSnapshot(path);
@@ -70,16 +65,14 @@ export async function scanStep(config: Config, io: JobIO, incremental = false): 
       signal: controller.signal,
       onProgress: (p) => progress.update(p),
       reads,
-      // The system's resolvers unless --resolver names one.
       resolver: config.resolver === undefined ? {} : { server: config.resolver },
       ...(incremental ? { incremental: { full: config.full, fullEvery: config.fullEvery } } : {}),
     }).finally(() => progress.stop());
   } catch (err) {
     if (!(err instanceof ScanFailed)) throw err;
     if (stoppedBy && err.scanId !== null) throw new ScanAborted(err.scanId, stoppedBy);
-    // What ended the scan, as it is: refused credentials or an unreachable API on the first calls
-    // (ScanCannotStart), a scope that matches nothing, are one line, exit 2, and no reports.
-    // A full disk, a lock held too long: one line naming the file, not a stack.
+    // What ended the scan, as it is (refused credentials, an unreachable API, a scope that matches nothing): one line,
+    // exit 2, no reports. A full disk, a lock held too long: one line naming the file, not a stack.
     const failure = snapshotFailure(err.error, path);
     if (failure) throw new SnapshotError(failure.code, err.scanId === null ? failure.message : `scan ${err.scanId} aborted: ${failure.message}`);
     throw err.error;
@@ -107,14 +100,9 @@ export interface JobOutcome {
   exitCode: number;
 }
 
-/**
- * scan, audit, report: `zonewarden run`. Output as the three commands give it, on stderr, and the
- * report paths on stdout. The audit is the new scan's official one (`madeBy`: run, or schedule):
- * its reports, drift and notifications rest on it.
- */
+/** scan, audit, report: `zonewarden run`. The audit is the new scan's official one: its reports, drift and notifications rest on it. */
 export async function runJob(config: Config, io: JobIO, report: ReportSettings, madeBy: AuditMaker = 'run'): Promise<JobOutcome> {
-  await loadRules(config, io.cwd, (line) => io.stderr(`${line}
-`));
+  await loadRules(config, io.cwd, (line) => io.stderr(`${line}\n`));
   const scope = report.trendScope ?? configScope(config);
   const rules = rulesFor(config);
   const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()], { maxDays: config.waiverMaxDays }) : [];

@@ -18,14 +18,13 @@ import { EXIT, ZonewardenError } from '../common/errors.js';
 import { openSnapshot, type Db } from '../snapshot/db.js';
 import type { ScanScope } from '../snapshot/scope.js';
 import type { JobIO } from './job-io.js';
-import { configScope } from './from-config.js';
+import { closing, configScope } from './from-config.js';
 import { runJob, ScanAborted, type JobOutcome, type ReportSettings } from './job.js';
 
 /**
- * One run of the nightly job as `run` and `schedule` do it: the job (scan, audit, report)
- * recorded in the run log, then retention (--keep), then webhook notifications. A failing
- * webhook is logged, never the run's failure; a failed run is returned, not thrown, so that
- * its notifications still go out and the scheduler carries on.
+ * One run of the nightly job (`run`, `schedule`): the job recorded in the run log, retention, webhooks. A failing
+ * webhook is logged, never the run's failure; a failed run is returned, not thrown, so that its notifications still
+ * go out and the scheduler carries on.
  */
 
 export interface NightlySettings {
@@ -59,8 +58,7 @@ function outcomeOf(job: JobOutcome): RunOutcome {
 
 export async function nightlyRun(config: Config, io: JobIO, settings: NightlySettings, trigger: RunTrigger): Promise<NightlyResult> {
   const redact = redactorFor(io.env, config);
-  const db = openSnapshot(resolve(io.cwd, config.db));
-  try {
+  return closing(openSnapshot(resolve(io.cwd, config.db)), async (db) => {
     const started = new Date();
     const runId = beginRun(db, trigger, started);
     let job: JobOutcome | null = null;
@@ -94,9 +92,7 @@ export async function nightlyRun(config: Config, io: JobIO, settings: NightlySet
       recordDeliveries(db, runId, report.notifications);
     }
     return { report, error };
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /** At the scheduler's start: the metrics file, so that a new install is seen before its first run. */
@@ -113,16 +109,13 @@ export function publishMetricsAtStart(config: Config, io: JobIO, settings: Night
 /** At the scheduler's start: a stale database gets its notice before the first tick. */
 export async function notifyIfStale(config: Config, io: JobIO, settings: NightlySettings): Promise<RunReport['notifications']> {
   if (!settings.notifications.webhooks.length) return [];
-  const db = openSnapshot(resolve(io.cwd, config.db));
-  try {
+  return closing(openSnapshot(resolve(io.cwd, config.db)), async (db) => {
     const stale = staleness(db, settings.maxAgeMs, new Date(), configScope(config));
     if (!staleNoticeDue(db, stale)) return [];
     const deliveries = await notify(settings.notifications, [staleNotice(stale)], { redact: redactorFor(io.env, config) });
     recordDeliveries(db, null, deliveries);
     return deliveries;
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /** Retention must not turn a good run into a failed one: a report directory that cannot be deleted is a warning. */

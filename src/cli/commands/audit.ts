@@ -18,7 +18,7 @@ import { openSnapshot, SnapshotError, type Db } from '../../snapshot/db.js';
 import { SCHEMA_VERSION } from '../../snapshot/migrations.js';
 import { SnapshotReader } from '../../snapshot/reader.js';
 import { defineCommand } from '../command.js';
-import { commonOptions, configFrom, configScope, viewOptions } from '../common.js';
+import { closing, commonOptions, configFrom, configScope, viewOptions } from '../common.js';
 import { writeAuditJson } from '../../report/findings-json.js';
 import { junitRules, writeJunit } from '../../report/junit.js';
 import { writeOcsf } from '../../report/ocsf.js';
@@ -142,8 +142,7 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
     const compliance = complianceFilter({ frameworks: o.framework, controls: o.control }, catalogue());
     const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()], { maxDays: config.waiverMaxDays }) : [];
     const path = resolve(io.cwd, config.db);
-    const db = openExisting(path);
-    try {
+    return closing(openExisting(path), (db) => {
       const filter = configScope(config);
       const reader = new SnapshotReader(db, scanForView(db, path, o.scan, filter));
       // A mistyped --zone stops here, before anything is judged or stored.
@@ -211,8 +210,6 @@ incomplete or a rule could not run; else 0. Exit 2: a usage, configuration or da
       if (!config.quiet && failing) io.stderr(`${failing} failing finding(s) at or above ${failOn}\n`);
       if (!config.quiet && result.scan.status !== 'complete') io.stderr(`scan ${result.scan.id} is ${result.scan.status}: checks of what it could not read are unknown\n`);
       return exitCode;
-    } finally {
-      db.close();
-    }
+    });
   },
 });

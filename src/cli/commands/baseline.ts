@@ -3,7 +3,7 @@ import { acceptBaseline, listBaselines } from '../../drift/index.js';
 import { UsageError } from '../../common/errors.js';
 import { printable } from '../../common/printable.js';
 import { defineCommand } from '../command.js';
-import { commonOptions, configFrom, configScope } from '../common.js';
+import { closing, commonOptions, configFrom, configScope } from '../common.js';
 import { openExisting } from './audit.js';
 import { scanForView } from '../../snapshot/scan-choice.js';
 
@@ -28,8 +28,7 @@ deletes a baseline's scan.`,
     if (action !== 'accept' && action !== 'list') throw new UsageError(`unknown action "${(action ?? '').slice(0, 40)}": use baseline accept [--scan ID] or baseline list`);
     const config = configFrom(o, io);
     const path = resolve(io.cwd, config.db);
-    const db = openExisting(path, { readonly: action === 'list' });
-    try {
+    return closing(openExisting(path, { readonly: action === 'list' }), (db) => {
       if (action === 'list') {
         const rows = listBaselines(db);
         if (o.format === 'json') io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
@@ -41,8 +40,6 @@ deletes a baseline's scan.`,
       const baseline = acceptBaseline(db, scanId, o.note ?? null);
       io.stdout(`baseline ${baseline.id}: scan ${baseline.scanId} accepted at ${baseline.acceptedAt}\n`);
       return 0;
-    } finally {
-      db.close();
-    }
+    });
   },
 });

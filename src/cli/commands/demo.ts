@@ -63,11 +63,9 @@ like; later runs find the organisation as the second did, and show no drift.`,
 });
 
 /**
- * The demo organisation's own rule settings. Its public addresses are written in the documentation
- * ranges (RFC 5737, RFC 3849), as examples must be: real public addresses belong to somebody. Those
- * ranges are its stand-ins, so dns-private-address leaves them alone; another documentation
- * address, such as one of the IPv6 documentation prefix of RFC 9637, is still reported (the tests'
- * organisation, audited with these settings too, has one).
+ * The demo organisation's own rule settings. Its public addresses are in the documentation ranges (RFC 5737,
+ * RFC 3849), as examples must be: those stand-ins dns-private-address leaves alone; another documentation address,
+ * such as one of RFC 9637's IPv6 prefix, is still reported (the tests' organisation, audited with these too, has one).
  */
 export const DEMO_RULE_SETTINGS = Object.freeze({
   'dns-private-address': { options: { standIns: ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32'] } },

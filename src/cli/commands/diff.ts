@@ -8,7 +8,7 @@ import { catalogue, loadRules, rulesFor } from '../../policy/catalogue.js';
 import { auditWithinLimits, heldWaiverWarnings, loadWaivers } from '../../policy/waivers.js';
 import { EXIT } from '../../common/errors.js';
 import { defineCommand } from '../command.js';
-import { commonOptions, configFrom, configScope, viewOptions } from '../common.js';
+import { closing, commonOptions, configFrom, configScope, viewOptions } from '../common.js';
 import { diffJson } from '../output/diff-json.js';
 import { diffMarkdown } from '../output/diff-markdown.js';
 import { writeDiffText } from '../output/diff-text.js';
@@ -77,16 +77,8 @@ rules that ran in only one audit); else 0. Exit 2: a usage, configuration or dat
     await loadRules(config, io.cwd, (line) => io.stderr(`${line}\n`));
     const rules = rulesFor(config);
     const waivers = config.waivers ? loadWaivers(resolve(io.cwd, config.waivers), [...catalogue().keys()], { maxDays: config.waiverMaxDays }) : [];
-    const asked = {
-      ...(o.from === undefined ? {} : { from: o.from }),
-      ...(o.to === undefined ? {} : { to: o.to }),
-      ...(o['from-audit'] === undefined ? {} : { fromAudit: o['from-audit'] }),
-      ...(o['to-audit'] === undefined ? {} : { toAudit: o['to-audit'] }),
-      baseline: o.baseline,
-      filter: configScope(config),
-    };
-    const db = openForDiff(resolve(io.cwd, config.db), asked);
-    try {
+    const asked = { from: o.from, to: o.to, fromAudit: o['from-audit'], toAudit: o['to-audit'], baseline: o.baseline, filter: configScope(config) };
+    return closing(openForDiff(resolve(io.cwd, config.db), asked), (db) => {
       const identity = { judgement: judgementOf(rules, waivers, config.waiverMaxMatches), madeBy: 'diff' as const };
       const result = diffScans(db, {
         ...asked,
@@ -103,9 +95,7 @@ rules that ran in only one audit); else 0. Exit 2: a usage, configuration or dat
       else writeDiffText(result, { limit: o.limit }, io.stdout);
       if (!config.quiet && exitCode === EXIT.findings) io.stderr(`drift between scan ${result.from.id} and scan ${result.to.id}\n`);
       return exitCode;
-    } finally {
-      db.close();
-    }
+    });
   },
 });
 

@@ -13,10 +13,7 @@ function where(plan: CustomRulePlan): string {
   return 'before' in plan.position ? `before rule ${plan.position.before}` : `after rule ${plan.position.after}`;
 }
 
-/**
- * `firewall create` (today's API): a WAF custom rule, added to the zone's custom rules entry point
- * or the entry point created with it.
- */
+/** `firewall create` (today's API): a WAF custom rule, added to the zone's custom rules entry point or created with it. */
 export async function createCustom(
   session: WriteSession,
   zone: ZoneTarget,
@@ -74,9 +71,8 @@ async function created(session: WriteSession, zone: ZoneTarget, result: CustomRu
 }
 
 /**
- * The entry point appeared between our read and the create, which was refused: the rule is planned
- * again against it (an identical rule there means nothing to do; the quota and --position are
- * checked against its rules) and added to it. Once: a second race is reported, not chased.
+ * The entry point appeared between our read and the create, which was refused: the rule is planned again against it
+ * and added to it. Once: a second race is reported, not chased.
  */
 async function replanned(
   session: WriteSession,
@@ -87,7 +83,7 @@ async function replanned(
   appeared: EntrypointAppearedError,
 ): Promise<number> {
   say(`${appeared.message}: reading it again`);
-  // Planned again as at first: its refusals (the quota, --position) are made before any write.
+  // Planned again as at first: an identical rule means nothing to do; the quota and --position are refused before any write.
   const plan = await planCustomRule(session.client, zone, request, quotas);
   if (plan.existing) {
     say(`custom rule ${String(plan.existing.id)} of the new entry point already runs this expression with action ${request.action}: nothing to do`);

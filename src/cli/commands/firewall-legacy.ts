@@ -5,11 +5,7 @@ import { EXIT } from '../../common/errors.js';
 import { shorten } from '../../common/printable.js';
 import type { WriteSession } from '../write-session.js';
 
-/**
- * `firewall create --legacy`: the specification's two calls (the filter through the filters
- * interface, then the rule that references it), or with --emergency the single call, for an API
- * that still takes firewall rules.
- */
+/** `firewall create --legacy`: the spec's two calls (the filter, then the rule that references it), or --emergency's one. */
 export async function createLegacyRule(
   session: WriteSession,
   zone: ZoneTarget,

@@ -1,9 +1,8 @@
 import type { Command } from '../command.js';
 
 /**
- * Every command, in the order `zonewarden --help` lists them, each loaded only when it is run: a
- * command's module brings its own dependencies (the HTTP client, the templates, the scheduler), and
- * loading all of them took about half a second of every call, a third of the nightly audit's time.
+ * Every command, in the order `zonewarden --help` lists them, each loaded only when it is run: loading all of them
+ * and their dependencies took about half a second of every call, a third of the nightly audit's time.
  */
 const LOADERS = {
   demo: async () => (await import('./demo.js')).demoCommand,

@@ -1,7 +1,7 @@
 import { listActions } from '../../actions/log.js';
 import { printable } from '../../common/printable.js';
 import { defineCommand } from '../command.js';
-import { commonOptions, configFrom } from '../common.js';
+import { closing, commonOptions, configFrom } from '../common.js';
 import { openExisting } from './audit.js';
 import { resolve } from 'node:path';
 
@@ -19,8 +19,7 @@ the database whatever its outcome, with the API's error codes. This prints the n
   examples: ['zonewarden log', 'zonewarden log --limit 500 --format json'],
   async run(o, io) {
     const config = configFrom(o, io);
-    const db = openExisting(resolve(io.cwd, config.db), { readonly: true });
-    try {
+    return closing(openExisting(resolve(io.cwd, config.db), { readonly: true }), (db) => {
       const rows = listActions(db, o.limit);
       if (o.format === 'json') {
         io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
@@ -34,8 +33,6 @@ the database whatever its outcome, with the API's error codes. This prints the n
         io.stdout(`${printable(`${r.at}  ${r.outcome.padEnd(6)}  ${r.command}: ${r.action} ${target}${r.zone ? ` on ${r.zone.name}` : ''}${failure}`)}\n`);
       }
       return 0;
-    } finally {
-      db.close();
-    }
+    });
   },
 });

@@ -1,12 +1,11 @@
 import { resolve } from 'node:path';
-import { parseDuration } from '../../common/duration.js';
 import { EXIT, UsageError } from '../../common/errors.js';
 import { metricsText } from '../../metrics/publish.js';
 import { metricsPathProblem, writeMetricsFile } from '../../metrics/write-file.js';
 import { redactorFor } from '../../config/credentials.js';
 import { openSnapshot } from '../../snapshot/db.js';
 import { defineCommand } from '../command.js';
-import { commonOptions, configFrom, configScope } from '../common.js';
+import { closing, commonOptions, configFrom, configScope, maxAgeOf } from '../common.js';
 
 export const metricsCommand = defineCommand({
   name: 'metrics',
@@ -34,20 +33,16 @@ Exit 0; exit 2 with no database at --db, or a usage or database error.`,
   examples: ['zonewarden metrics --db /var/lib/zonewarden/zonewarden.db', 'zonewarden metrics --metrics-file /var/lib/prometheus/node-exporter/zonewarden.prom'],
   async run(o, io) {
     const config = configFrom(o, io);
-    const maxAgeMs = parseDuration(config.maxAge);
-    if (maxAgeMs === null) throw new UsageError(`--max-age "${config.maxAge.slice(0, 40)}" is not a duration; e.g. 36h, 2d, 90m or 1d12h`);
+    const maxAgeMs = maxAgeOf(config);
     const file = o['metrics-file'] === undefined ? null : resolve(io.cwd, o['metrics-file']);
     const problem = file === null ? null : metricsPathProblem(file);
     if (problem) throw new UsageError(problem);
-    const db = openSnapshot(resolve(io.cwd, config.db), { readonly: true });
-    try {
+    return closing(openSnapshot(resolve(io.cwd, config.db), { readonly: true }), (db) => {
       const text = metricsText(db, configScope(config), maxAgeMs);
       if (file === null) io.stdout(text);
       // Printed text passes the CLI's redactor; the file is redacted here alike.
       else writeMetricsFile(file, redactorFor(io.env, config)(text));
       return EXIT.ok;
-    } finally {
-      db.close();
-    }
+    });
   },
 });

@@ -36,7 +36,6 @@ import { openWriteSession, type WriteSession } from '../write-session.js';
 export const DEFAULT_WAIT_SECONDS = 120;
 const COMMAND = 'migrate apply';
 
-
 export const migrateCommand = defineCommand({
   name: 'migrate',
   summary: 'plan or carry out the migration to the new managed rules (dry run unless --yes)',
@@ -160,35 +159,25 @@ function readAdjusted(file: string, cwd: string): AdjustedConfig {
   return { config: parseAdjustedConfig(text, `--config ${file}`), file };
 }
 
-// plan
-
-async function plan(config: Config, io: CommandIO, ref: string, format: string): Promise<number> {
-  const logger = loggerFor(config, io);
-  const client = clientFor(config, io, logger);
-  try {
+function plan(config: Config, io: CommandIO, ref: string, format: string): Promise<number> {
+  return withApi(config, io, false, async (_session, _logger, client) => {
     const zone = await resolveZone(client, ref);
     const p = planMigration(await gatherFacts(client, zone));
     io.stdout(format === 'json' ? `${JSON.stringify(planJson(p), null, 2)}\n` : planText(p));
     return EXIT.ok;
-  } finally {
-    await client.close();
-  }
+  });
 }
-
-// apply, one zone
 
 function warnIrreversible(logger: Logger, what: string, mode: MigrationMode): void {
   const first = mode === 'validation' ? ' (validation mode is its first step: from there the only way is on, with --mode pending)' : '';
   logger.warn(`migrating ${what} to the new managed rules is irreversible: once finished, the previous managed rules and their APIs are gone${first}`);
 }
 
-interface OneOptions {
-  ref: string;
+interface ApplyOptions {
   mode: MigrationMode;
   yes: boolean;
   format: string;
   waitMs: number;
-  adjusted?: AdjustedConfig;
 }
 
 /** A pause between status reads that a stop signal (Ctrl-C) ends at once. */
@@ -204,12 +193,11 @@ function sleepUntilStopped(stop: Promise<string>): (ms: number) => Promise<void>
 }
 
 /**
- * Runs an apply with a write session (--yes) or, on a dry run, a client alone: a dry run opens no
- * database, so it writes nothing at all, not even an empty file. `stopped`: the stop signal
- * (Ctrl-C) received, if any.
+ * Runs with a write session (apply --yes) or a client alone: a plan or a dry run opens no database, so it writes
+ * nothing at all, not even an empty file. `stopped`: the stop signal received, if any.
  */
-type ApplyWork = (session: WriteSession | null, logger: Logger, client: ApiClient, stopped: () => string | null) => Promise<number>;
-async function applying(config: Config, io: CommandIO, yes: boolean, work: ApplyWork): Promise<number> {
+type ApiWork = (session: WriteSession | null, logger: Logger, client: ApiClient, stopped: () => string | null) => Promise<number>;
+async function withApi(config: Config, io: CommandIO, yes: boolean, work: ApiWork): Promise<number> {
   const session = yes ? openWriteSession(config, io) : null;
   const logger = session?.logger ?? loggerFor(config, io);
   const client = session?.client ?? clientFor(config, io, logger);
@@ -225,9 +213,9 @@ async function applying(config: Config, io: CommandIO, yes: boolean, work: Apply
   }
 }
 
-function applyOne(config: Config, io: CommandIO, opts: OneOptions): Promise<number> {
+function applyOne(config: Config, io: CommandIO, opts: ApplyOptions & { ref: string; adjusted?: AdjustedConfig }): Promise<number> {
   const say = (text: string) => opts.format === 'text' && io.stdout(`${printable(text)}\n`);
-  return applying(config, io, opts.yes, async (session, logger, client, stopped) => {
+  return withApi(config, io, opts.yes, async (session, logger, client, stopped) => {
     const zone = await resolveZone(client, opts.ref);
     const prepared = await prepareMigration(client, zone, opts.mode, opts.adjusted);
     if (prepared.request === null) throw new MigrationRefused(`will not migrate ${zone.name}, nothing was written: ${prepared.refusals.join('; ')}`);
@@ -266,23 +254,14 @@ function row(request: MigrationRequest, outcome: BulkRow['outcome'], reason: str
   return { zone: request.zone, outcome, reason, request, httpStatus: null, apiCodes: [] };
 }
 
-// apply, every eligible zone
-
-interface AllOptions {
-  mode: MigrationMode;
-  yes: boolean;
-  format: string;
-  waitMs: number;
+interface AllOptions extends ApplyOptions {
   /** --confirm-zones: the count the user typed, or null. */
   confirmZones: number | null;
   /** Neither --zone nor --account: every zone the token can see. */
   everything: boolean;
 }
 
-/**
- * --mode pending on every zone the token can see is irreversible for all of them: the user must say
- * how many zones they expect, from the dry run, and nothing is written when the count differs.
- */
+/** --mode pending on every zone is irreversible for all: the user must give the dry run's count, or nothing is written. */
 function checkCount(opts: AllOptions, eligible: number): void {
   if (!opts.yes || opts.mode !== 'pending' || !opts.everything) return;
   const again = `run the dry run (without --yes) to see them, then add --confirm-zones ${eligible}, or limit the scope with --account or --zone`;
@@ -294,7 +273,7 @@ function checkCount(opts: AllOptions, eligible: number): void {
 
 function applyAll(config: Config, io: CommandIO, opts: AllOptions): Promise<number> {
   const { mode, format } = opts;
-  return applying(config, io, opts.yes, async (session, logger, client, stopped) => {
+  return withApi(config, io, opts.yes, async (session, logger, client, stopped) => {
     const zones = await zonesInScope(client, { accounts: config.account, zones: config.zone });
     let rows = await assessZones(client, zones, mode, config.concurrency);
     const eligible = rows.filter((r) => r.outcome === 'would migrate').length;

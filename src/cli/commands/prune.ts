@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../../common/errors.js';
 import { pruneScansAndAudits } from '../../audit/retention.js';
 import { defineCommand } from '../command.js';
-import { commonOptions, configFrom } from '../common.js';
+import { closing, commonOptions, configFrom } from '../common.js';
 import { openExisting } from './audit.js';
 
 export const pruneCommand = defineCommand({
@@ -23,14 +23,14 @@ With --vacuum the file is compacted afterwards so the space goes back to the dis
   },
   examples: ['zonewarden prune --keep 30', 'zonewarden prune --keep 7 --vacuum --db /var/lib/zonewarden/zonewarden.db'],
   async run(o, io) {
-    if (o.keep === undefined) throw new UsageError("prune: --keep N is required, e.g. --keep 30; see 'zonewarden prune --help'");
+    const keep = o.keep;
+    if (keep === undefined) throw new UsageError("prune: --keep N is required, e.g. --keep 30; see 'zonewarden prune --help'");
     const config = configFrom(o, io);
     const path = resolve(io.cwd, config.db);
     // A mistyped --db must not leave a new, empty database behind.
-    const db = openExisting(path);
-    try {
+    return closing(openExisting(path), (db) => {
       const before = statSync(path).size;
-      const result = pruneScansAndAudits(db, o.keep);
+      const result = pruneScansAndAudits(db, keep);
       if (o.vacuum) db.exec('VACUUM');
       db.pragma('wal_checkpoint(TRUNCATE)');
       const after = statSync(path).size;
@@ -39,8 +39,6 @@ With --vacuum the file is compacted afterwards so the space goes back to the dis
         io.stdout(`deleted ${which} (${result.deletedRows} stored versions); kept ${result.keptScans.length} scans; database ${(before / 1e6).toFixed(1)} MB -> ${(after / 1e6).toFixed(1)} MB\n`);
       }
       return 0;
-    } finally {
-      db.close();
-    }
+    });
   },
 });

@@ -5,7 +5,7 @@ import { REPORT_FORMATS, writeReport, type ReportFormat } from '../../report/wri
 import { loadTemplates } from '../../report/templates.js';
 import { EXIT, UsageError } from '../../common/errors.js';
 import { defineCommand, type OptionTable } from '../command.js';
-import { commonOptions, configFrom, configScope, trendScope, viewOptions } from '../common.js';
+import { closing, commonOptions, configFrom, configScope, trendScope, viewOptions } from '../common.js';
 import { openExisting } from './audit.js';
 import { scanForView, scanOfNamedAudit } from '../../snapshot/scan-choice.js';
 import { officialAuditId } from '../../audit/audit-identity.js';
@@ -139,8 +139,7 @@ Exit 3 when the scan is incomplete; else 0. Exit 2: a usage, template or databas
     const templatesDir = o.templates === undefined ? undefined : resolve(io.cwd, o.templates);
     const templates = loadTemplates(templatesDir === undefined ? {} : { overrideDir: templatesDir });
     const path = resolve(io.cwd, config.db);
-    const db = openExisting(path, { readonly: true });
-    try {
+    return closing(openExisting(path, { readonly: true }), async (db) => {
       const filter = configScope(config);
       const scanId = o.audit === undefined ? scanForView(db, path, o.scan, filter) : scanOfNamedAudit(db, o.audit, o.scan);
       const passes = o.passes ? rulesFor(config) : undefined;
@@ -156,8 +155,6 @@ Exit 3 when the scan is incomplete; else 0. Exit 2: a usage, template or databas
       io.stdout(`${written.index}\n`);
       if (written.incomplete && !config.quiet) io.stderr(`scan ${scanId} is incomplete: its report says what could not be read\n`);
       return written.incomplete ? EXIT.incomplete : EXIT.ok;
-    } finally {
-      db.close();
-    }
+    });
   },
 });

@@ -1,12 +1,11 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { printable } from '../../common/printable.js';
-import { openSnapshot, SnapshotError } from '../../snapshot/db.js';
+import { openSnapshot } from '../../snapshot/db.js';
 import { latestCoveringScan } from '../../snapshot/scan-choice.js';
 import { listScans, type ScanListing } from '../../audit/scan-list.js';
 import { describeScope } from '../../snapshot/scope.js';
 import { defineCommand } from '../command.js';
-import { commonOptions, configFrom, configScope } from '../common.js';
+import { closing, commonOptions, configFrom, configScope } from '../common.js';
 
 export const scansCommand = defineCommand({
   name: 'scans',
@@ -30,9 +29,7 @@ of another scope, such as a write command's rescan, is used only when named with
   async run(o, io) {
     const config = configFrom(o, io);
     const path = resolve(io.cwd, config.db);
-    if (!existsSync(path)) throw new SnapshotError('ZW_DB_MISSING', `no database at ${path}: run zonewarden scan first, or point --db at one`);
-    const db = openSnapshot(path, { readonly: true });
-    try {
+    return closing(openSnapshot(path, { readonly: true }), (db) => {
       const rows = listScans(db, o.limit);
       const chosen = latestCoveringScan(db, configScope(config));
       if (o.format === 'json') {
@@ -45,9 +42,7 @@ of another scope, such as a write command's rescan, is used only when named with
         for (const t of r.trials) io.stdout(`${printable(`  trial audit ${t.id}  ${t.evaluatedAt}  ${t.fail} failing, ${t.waived} waived, ${t.unknown} unknown, ${t.pass} passing  (${t.why})`)}\n`);
       }
       return 0;
-    } finally {
-      db.close();
-    }
+    });
   },
 });
 

@@ -5,7 +5,7 @@ import { UsageError } from '../../common/errors.js';
 import { openSnapshot } from '../../snapshot/db.js';
 import { defineCommand } from '../command.js';
 import { loadRules } from '../../policy/catalogue.js';
-import { commonOptions } from '../common.js';
+import { closing, commonOptions } from '../common.js';
 import { nightlyRun, notifyIfStale, publishMetricsAtStart } from '../../jobs/nightly.js';
 import { JOB_OPTIONS, jobSetup } from './run.js';
 
@@ -45,8 +45,7 @@ and warnings go to stderr. One scheduler per database: a second one on the same 
     // stdout is the JSON log; what a run prints for people (progress, report paths) goes to stderr.
     const jobIo = { ...io, stdout: io.stderr };
     const log = (event: Record<string, unknown>) => io.stdout(`${JSON.stringify({ time: new Date().toISOString(), ...event })}\n`);
-    const db = openSnapshot(resolve(io.cwd, config.db));
-    try {
+    return closing(openSnapshot(resolve(io.cwd, config.db)), async (db) => {
       await runScheduler({
         cron,
         timezone,
@@ -63,9 +62,7 @@ and warnings go to stderr. One scheduler per database: a second one on the same 
           return { ...report };
         },
       });
-    } finally {
-      db.close();
-    }
-    return 0;
+      return 0;
+    });
   },
 });

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { interruptedText, statusOf, type StatusView } from '../../schedule/status.js';
-import { formatDuration, parseDuration } from '../../common/duration.js';
-import { EXIT, UsageError } from '../../common/errors.js';
+import { formatDuration } from '../../common/duration.js';
+import { EXIT } from '../../common/errors.js';
 import { printable } from '../../common/printable.js';
 import { defineCommand } from '../command.js';
-import { commonOptions, configFrom, configScope } from '../common.js';
+import { closing, commonOptions, configFrom, configScope, maxAgeOf } from '../common.js';
 import { describeScope } from '../../snapshot/scope.js';
 import { openSnapshot } from '../../snapshot/db.js';
 
@@ -33,18 +33,13 @@ rescan keeps nothing fresh. For monitoring (a Nagios-style check, a systemd time
   },
   examples: ['zonewarden status', 'zonewarden status --max-age 26h --format json --db /var/lib/zonewarden/zonewarden.db'],
   async run(o, io) {
-    if (o.format !== 'text' && o.format !== 'json') throw new UsageError(`--format must be text or json, got "${String(o.format).slice(0, 40)}"`);
     const config = configFrom(o, io);
-    const maxAgeMs = parseDuration(config.maxAge);
-    if (maxAgeMs === null) throw new UsageError(`--max-age "${config.maxAge.slice(0, 40)}" is not a duration; e.g. 36h, 2d, 90m or 1d12h`);
-    const db = openSnapshot(resolve(io.cwd, config.db), { readonly: true });
-    try {
+    const maxAgeMs = maxAgeOf(config);
+    return closing(openSnapshot(resolve(io.cwd, config.db), { readonly: true }), (db) => {
       const view = statusOf(db, maxAgeMs, new Date(), configScope(config));
       io.stdout(o.format === 'json' ? `${JSON.stringify(view, null, 2)}\n` : statusText(view));
       return view.exitCode === 0 ? EXIT.ok : EXIT.findings;
-    } finally {
-      db.close();
-    }
+    });
   },
 });
 

@@ -5,11 +5,7 @@ import type { WaiverState } from '../../policy/waivers.js';
 import { printable, shorten } from '../../common/printable.js';
 import { chunkedWriter } from '../../common/chunked-write.js';
 
-/**
- * The audit as a terminal table: one line per finding that needs attention (failing, unknown,
- * waived; passes only when asked), then the totals, the waivers to look at and rules that could
- * not run. Everything that came from the API goes through `printable`.
- */
+/** The audit as a terminal table, then the totals, waivers and rule errors; all API text goes through `printable`. */
 
 const STATUS_LABEL: Record<Finding['status'], string> = { fail: 'FAIL', unknown: 'UNKNOWN', waived: 'WAIVED', pass: 'pass' };
 
@@ -27,11 +23,9 @@ function cells(f: Finding): string[] {
 }
 
 /**
- * An aligned table. Under a limit, the rows shown are read once and held (a thousand lines);
- * without one (`--limit 0`), the findings are read twice (widths, then rows) instead of held,
- * since an audit can have 100,000s. The last column is not padded. Lines go out in chunks:
- * one write per line costs more than the table.
- * `total`: how many rows there are, when known, so that the rows past the limit need not be read to be counted.
+ * An aligned table. Under a limit, the rows shown are held; with `--limit 0` the findings are read twice (widths,
+ * then rows) instead, since an audit can have 100,000s. Lines go out in chunks: a write per line costs more than the
+ * table. `total`, when known, spares reading the rows past the limit only to count them.
  */
 function writeTable(header: string[], rows: () => Iterable<Finding>, limit: number, write: (text: string) => void, total?: number): number {
   const widths = header.map(width);
@@ -70,11 +64,7 @@ function waiverLine(w: WaiverState, what: string): string {
   return printable(`  waiver ${w.index} (${w.rule}, ${scope}; owner ${w.owner}) ${what}`);
 }
 
-/**
- * Writes the audit as text; `findings` gives the findings to list, worst first, each time it is
- * called; `total`, how many it gives (the counts say), spares reading 200,000 stored findings
- * past the limit only to count them.
- */
+/** `findings` gives the findings to list, worst first, each time it is called; `total`, how many (see writeTable). */
 export function writeAuditText(result: AuditResult, findings: () => Iterable<Finding>, options: { failOn: string; limit: number; total?: number }, out: (text: string) => void): void {
   const lines: string[] = [];
   const s = result.scan;

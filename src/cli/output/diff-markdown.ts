@@ -4,11 +4,7 @@ import { markdownText as md } from '../../common/markdown.js';
 import { configurationSummary, contentsText, FINDING_LABEL, findingSummary, label, scanLine, SCOPES_DIFFER, valueText } from '../../drift/words.js';
 import { sameScope } from '../../snapshot/scope.js';
 
-/**
- * A diff in Markdown, for pull requests and chat: a summary, then tables of finding and
- * configuration changes. Every piece of API text goes through `markdownText`, so a hostile name
- * cannot add markup, links, HTML or mentions.
- */
+/** A diff in Markdown. All API text goes through `markdownText`: a hostile name cannot add markup, links, HTML or mentions. */
 export function diffMarkdown(d: DriftResult, options: { limit: number }): string {
   const lines: string[] = [];
   const add = (...l: string[]) => lines.push(...l);

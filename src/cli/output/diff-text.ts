@@ -5,12 +5,7 @@ import { printable, shorten } from '../../common/printable.js';
 import { sameScope } from '../../snapshot/scope.js';
 import { configurationSummary, SCOPES_DIFFER, contentsText, fieldText, FINDING_LABEL, findingSummary, label, resourceTitle, scanLine, SIGN } from '../../drift/words.js';
 
-/**
- * A diff for the terminal: the two scans, then finding drift (worst first within each kind), then
- * configuration drift grouped by zone with field-by-field changes, then what could not be
- * compared. Everything from the API passes through `printable`. `limit` caps the lines of each
- * list; the JSON form is always whole.
- */
+/** A diff for the terminal; all API text goes through `printable`, and `limit` caps the lines of each list. */
 export function writeDiffText(d: DriftResult, options: { limit: number }, write: (text: string) => void): void {
   const out = (line = '') => write(`${printable(line)}\n`);
   out(`Drift from ${scanLine(d.from)}`);

@@ -2,10 +2,7 @@ import type { BulkRow, Confirmation, MigrationMode, MigrationPlan, MigrationRequ
 import { printable, shorten } from '../../common/printable.js';
 import { plural } from './migration-plan.js';
 
-/**
- * What `migrate apply` prints: the request it sends or would send, what the status said after it,
- * the table of --all-eligible, and the JSON of either (schema MIGRATION_APPLY_SCHEMA).
- */
+/** What `migrate apply` prints: the request, what the status said after it, the table of --all-eligible, their JSON. */
 
 export const MIGRATION_APPLY_SCHEMA = 'zonewarden.migration-apply/2';
 

@@ -2,10 +2,7 @@ import type { MigrationPlan } from '../../actions/migration/index.js';
 import { printable, shorten } from '../../common/printable.js';
 import { obj, str } from '../../cloudflare/fields.js';
 
-/**
- * What `migrate plan` prints: the plan as text for a person, and as JSON (schema
- * MIGRATION_PLAN_SCHEMA) whose "config" object `migrate apply --config FILE` takes back.
- */
+/** What `migrate plan` prints: text, or JSON whose "config" object `migrate apply --config FILE` takes back. */
 
 export const MIGRATION_PLAN_SCHEMA = 'zonewarden.migration-plan/2';
 

@@ -1,27 +1,12 @@
 import type { PacerStatus } from '../../api/pacer.js';
 import type { ClientStats } from '../../api/stats.js';
 import type { CrawlProgress } from '../../crawler/outcome.js';
+import type { ProgressOptions, ProgressReporter } from '../../jobs/job-io.js';
 
 /**
  * Progress of a scan on stderr: a bar redrawn in place on a terminal, a plain line now and then
  * otherwise (logs and CI), nothing with --quiet.
  */
-export interface ProgressOptions {
-  tty: boolean;
-  quiet: boolean;
-  write: (text: string) => void;
-  stats: () => ClientStats;
-  /** The request budget's state, to say when it holds requests back and to estimate the time left. */
-  budget?: () => PacerStatus;
-  /** Plain-line interval when not on a terminal. */
-  intervalMs?: number;
-  now?: () => number;
-}
-
-export interface ProgressReporter {
-  update(p: CrawlProgress): void;
-  stop(): void;
-}
 
 const BAR = 24;
 
@@ -34,7 +19,7 @@ export function formatDuration(ms: number): string {
 }
 
 /** `5 min`, `30 s`, `1 h`: a budget window as people say it. */
-export function formatWindow(ms: number): string {
+function formatWindow(ms: number): string {
   const s = Math.round(ms / 1000);
   if (s % 3600 === 0) return `${s / 3600} h`;
   if (s % 60 === 0) return `${s / 60} min`;
@@ -77,7 +62,8 @@ export function progressLine(p: CrawlProgress, stats: ClientStats, elapsedMs: nu
   return `${head}${zones} · ${t.requests} requests · ${t.retries} retries · ${t.rateLimited} rate limited · ${formatDuration(elapsedMs)}${eta}${waiting}${again}`;
 }
 
-export function createProgress(o: ProgressOptions): ProgressReporter {
+/** `intervalMs`: how often a plain line is written when not on a terminal. */
+export function createProgress(o: ProgressOptions & { intervalMs?: number; now?: () => number }): ProgressReporter {
   if (o.quiet) return { update: () => {}, stop: () => {} };
   const now = o.now ?? (() => performance.now());
   const started = now();

@@ -21,10 +21,7 @@ function describePart(p: MissingPart): string {
   return `${where}: ${p.endpoint} (${p.state}): ${p.reason}`;
 }
 
-/**
- * Retired parts by endpoint, one line each: at thousands of zones one line a zone would bury the
- * rest, and the reason is the same for all of them.
- */
+/** Retired parts by endpoint, one line each: at thousands of zones a line a zone would bury the rest, for one reason. */
 function retiredLines(parts: readonly MissingPart[]): string[] {
   const byPartition = new Map<string, MissingPart[]>();
   for (const p of parts) byPartition.set(p.endpoint, [...(byPartition.get(p.endpoint) ?? []), p]);
