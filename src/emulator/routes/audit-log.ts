@@ -14,15 +14,9 @@ import type { Route } from '../http/router.js';
 import { accountFor } from './lookup.js';
 
 /**
- * `GET /accounts/{account_id}/logs/audit`, the audit log version 2 (vendor's API reference: account
- * audit logs, version 2): `since` and `before` required (a date, read as UTC midnight, or an RFC 3339
- * time), cursor paging (`cursor`, `limit`, default 100) with `result_info: {count: "<string>",
- * cursor}`, `direction`, and filters on the entries' fields, each also in a `.not` form.
- *
- * The emulator's guesses (docs/dataset-format.md, "Audit log"): the window is [since, before);
- * `direction` defaults to `desc` (newest first); `limit` takes 1 to 1,000 and a larger one is cut to
- * 1,000; the cursor is empty when nothing more matches; a filter value outside a field's documented
- * vocabulary, a `since` not before `before`, or a cursor the emulator did not give answers 400.
+ * `GET /accounts/{account_id}/logs/audit` (vendor's API reference: account audit logs, version 2):
+ * the window `since` to `before`, cursor paging, `direction`, and filters on the entries' fields,
+ * each also in a `.not` form. The emulator's guesses: docs/dataset-format.md, "Audit log".
  */
 
 const DEFAULT_LIMIT = 100;
@@ -75,7 +69,7 @@ function decodeCursor(ctx: RequestContext): LogPosition | undefined {
   return { ms: Number(m[1]), seq: Number(m[2]) };
 }
 
-/** The filters of the vendor's reference, by query name: `<part>_<field>` is the entry's `<part>.<field>`, `id` and `audit_log_id` its id. */
+/** The vendor's filters: `<part>_<field>` is the entry's `<part>.<field>`, `id` and `audit_log_id` its id. */
 const FILTER_NAMES = ['id', 'audit_log_id', 'account_name', 'action_result', 'action_type', 'actor_context', 'actor_email', 'actor_id', 'actor_ip_address', 'actor_token_id', 'actor_token_name',
   'actor_type', 'raw_cf_ray_id', 'raw_method', 'raw_status_code', 'raw_uri', 'resource_id', 'resource_product', 'resource_scope', 'resource_type', 'zone_id', 'zone_name'];
 /** The vocabulary of the filters that have one. */

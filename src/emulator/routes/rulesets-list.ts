@@ -8,29 +8,11 @@ import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../waf-mapping.js';
 import { zoneFor } from './lookup.js';
 
 /**
- * `GET /zones/{zone_id}/rulesets`: the zone's rulesets without their rules (vendor docs: ruleset
- * engine, "List and view rulesets" and "View rulesets"; API reference: list account or zone
- * rulesets). Each item is `{id, kind, name, description, phase, version, last_updated}`:
- *
- * - one `kind: "zone"` item per phase entry point the zone has (the managed phase's, the custom
- *   rules', the rate limiting rules' `http_ratelimit`); a phase without an entry point (what its GET answers 404 code 10003 for) is absent.
- *   The items are built from the same objects the entry point GETs serve, so versions agree.
- * - `kind: "managed"` items: the vendor's managed rulesets the zone can deploy ("managed rulesets
- *   you can deploy", vendor docs: view rulesets).
- *
- * Cursor paging (API reference: `cursor`, `per_page` from 1 to 50): `result_info` is
- * `{count, per_page}` plus `cursor` when there is a next page, which the vendor's SDK follows until
- * no cursor comes back.
- *
- * The emulator's guesses (docs/dataset-format.md, "Answers the emulator guesses"): `per_page`
- * defaults to 50; one above 50 is served as 50, one that is not a positive whole number answers 400
- * code 1004; a cursor the emulator did not give answers 400 code 10014. Items come zone entry
- * points first (by phase), then managed rulesets (by id). Which managed rulesets a plan may deploy:
- * the Free Managed Ruleset on every plan (documented), the Cloudflare Managed Ruleset and the OWASP
- * Core Ruleset on paid plans, and any of them an entry point of the zone executes; the vendor's
- * managed rulesets of other products (DDoS and others) are not listed. The account's root entry
- * point (`kind: "root"`) is not listed: the vendor lists `managed`, `zone` and `custom` rulesets at
- * the zone level, and the emulator holds no account custom rulesets.
+ * `GET /zones/{zone_id}/rulesets` (vendor docs: ruleset engine, "List and view rulesets"; API
+ * reference: list zone rulesets): the zone's entry points (from the objects their GETs serve, so
+ * versions agree) and the WAF's managed rulesets it can deploy, without rules, with cursor paging
+ * (`result_info` `{count, per_page}`, plus `cursor` while there is more). The emulator's guesses are
+ * in docs/dataset-format.md, "Answers the emulator guesses".
  */
 
 const DEFAULT_PER_PAGE = 50;
@@ -45,7 +27,7 @@ interface ManagedRuleset {
   id: string;
   name: string;
   description: string;
-  /** Whether a zone on this plan may deploy it without anything else saying so. */
+  /** Whether a zone on this plan may deploy it (else: only when an entry point executes it). */
   offeredTo: (plan: Plan) => boolean;
   version: string;
   /** Days before the emulator clock's start: the vendor updates its rulesets on its own schedule. */
