@@ -5,7 +5,7 @@ import type { Route } from '../http/router.js';
 import { stableId } from '../ids.js';
 import { FIREWALL_RULE_QUOTA, type Ruleset, type RulesetRule, type Zone } from '../state.js';
 import { KNOWN_PRODUCTS } from '../vocabulary.js';
-import { isObject, missingFeature } from './filter-input.js';
+import { isObject, missingFeature, refuse } from './filter-input.js';
 import { zoneEntrypoints } from './rulesets-list.js';
 import { zoneFor } from './lookup.js';
 import { recordEntrypointWrite } from './ruleset-audit.js';
@@ -51,10 +51,7 @@ function skipProblem(params: unknown): string | null {
 
 /** One rule of a request, checked against the language and the zone's plan; null when refused (errors say why). */
 function readRule(zone: Zone, raw: unknown, pointer: string, errors: ErrorItem[]): RuleInput | null {
-  if (!isObject(raw)) {
-    errors.push(invalid(pointer, raw, 'rule', 'a rule must be an object'));
-    return null;
-  }
+  if (!isObject(raw)) return refuse(errors, invalid(pointer, raw, 'rule', 'a rule must be an object'));
   const before = errors.length;
   const { id, action, expression, description, enabled, ref, action_parameters } = raw;
   if (typeof action !== 'string' || !(CUSTOM_ACTIONS as readonly string[]).includes(action)) {

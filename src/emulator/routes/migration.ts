@@ -5,7 +5,7 @@ import type { Route } from '../http/router.js';
 import { stableId } from '../ids.js';
 import type { MigrationState, Ruleset, RulesetRule, Zone } from '../state.js';
 import { bypassRulesToMigrate, KNOWN_MANAGED_RULESETS, migrationConfig, overLimitReasons } from '../waf-mapping.js';
-import { isObject, validationError } from './filter-input.js';
+import { isObject, refuse, validationError } from './filter-input.js';
 import { zoneFor } from './lookup.js';
 import { recordEntrypointWrite } from './ruleset-audit.js';
 
@@ -110,10 +110,7 @@ function readRulesetBody(raw: unknown): RulesetBody {
 }
 
 function readRulesetRule(raw: unknown, pointer: string, errors: ErrorItem[]): RulesetBody['rules'][number] | null {
-  if (!isObject(raw)) {
-    errors.push(validationError(pointer, 'each rule must be an object'));
-    return null;
-  }
+  if (!isObject(raw)) return refuse(errors, validationError(pointer, 'each rule must be an object'));
   const before = errors.length;
   const { id, version, action, expression, description, ref, enabled, action_parameters } = raw;
   for (const [key, value] of Object.entries({ id, version, description, ref })) {
