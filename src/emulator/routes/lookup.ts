@@ -1,6 +1,6 @@
 import { param, type RequestContext } from '../http/context.js';
 import { CODES, fail } from '../http/envelope.js';
-import type { Account, Zone } from '../state.js';
+import type { Account, Ruleset, Zone } from '../state.js';
 
 /** The zone named by the path, or the API's answer for an unknown one (400, code 1003). */
 export function zoneFor(ctx: RequestContext): Zone {
@@ -15,6 +15,12 @@ export function accountFor(ctx: RequestContext): Account {
   const account = ctx.org.accountsById.get(id);
   if (!account || !account.member) return notFound('account', id);
   return account;
+}
+
+/** A phase entry point, or the API's answer before its first write (404 code 10003). */
+export function entrypointOrMissing(ruleset: Ruleset | null | undefined, phase: string): Ruleset {
+  if (!ruleset) throw fail(404, CODES.rulesetNotFound, `could not find entrypoint ruleset in the ${phase} phase`);
+  return ruleset;
 }
 
 export function notFound(what: string, id: string): never {
