@@ -10,6 +10,7 @@ import {
 } from '../audit-log.js';
 import { queryList, type RequestContext } from '../http/context.js';
 import { CODES, fail, ok } from '../http/envelope.js';
+import { cursorText, wholeQuery } from '../http/pagination.js';
 import type { Route } from '../http/router.js';
 import { accountFor } from './lookup.js';
 
@@ -42,10 +43,8 @@ function instant(ctx: RequestContext, key: 'since' | 'before'): number {
 }
 
 function limitOf(ctx: RequestContext): number {
-  const raw = ctx.query.get('limit');
-  if (raw === null || raw === '') return DEFAULT_LIMIT;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw fail(400, CODES.validation, `limit must be a whole number from 1 to ${MAX_LIMIT}; got "${raw.slice(0, 40)}"`);
-  return Math.min(MAX_LIMIT, Number(raw));
+  const refusal = (raw: string) => fail(400, CODES.validation, `limit must be a whole number from 1 to ${MAX_LIMIT}; got "${raw}"`);
+  return Math.min(MAX_LIMIT, wholeQuery(ctx, 'limit', DEFAULT_LIMIT, refusal));
 }
 
 function directionOf(ctx: RequestContext): 'asc' | 'desc' {
@@ -56,17 +55,16 @@ function directionOf(ctx: RequestContext): 'asc' | 'desc' {
   return d;
 }
 
-/** The cursor is opaque to clients: the last entry's time and sequence, base64url-encoded. */
+/** The cursor: the last entry's time and sequence. */
 export function encodeCursor(p: LogPosition): string {
   return Buffer.from(`v1:${p.ms}:${p.seq}`).toString('base64url');
 }
 
+const CURSOR = /^v1:(-?\d+):(\d+)$/;
+
 function decodeCursor(ctx: RequestContext): LogPosition | undefined {
-  const raw = ctx.query.get('cursor');
-  if (raw === null || raw === '') return undefined;
-  const m = /^v1:(-?\d+):(\d+)$/.exec(Buffer.from(raw, 'base64url').toString('utf8'));
-  if (!m) throw fail(400, CODES.validation, 'cursor is not one this API gave: pass result_info.cursor of the previous answer unchanged');
-  return { ms: Number(m[1]), seq: Number(m[2]) };
+  const [, ms, seq] = CURSOR.exec(cursorText(ctx, CURSOR) ?? '') ?? [];
+  return ms === undefined ? undefined : { ms: Number(ms), seq: Number(seq) };
 }
 
 /** The vendor's filters: `<part>_<field>` is the entry's `<part>.<field>`, `id` and `audit_log_id` its id. */

@@ -1,6 +1,7 @@
 import { formatApiTime } from '../clock.js';
 import type { RequestContext } from '../http/context.js';
 import { CODES, fail, ok, type Answer, type Envelope } from '../http/envelope.js';
+import { cursorText, wholeQuery } from '../http/pagination.js';
 import type { Route } from '../http/router.js';
 import { MANAGED_PHASE } from '../security.js';
 import type { Plan, Ruleset, Zone } from '../state.js';
@@ -85,26 +86,14 @@ function sortKey(r: RulesetListItem): string {
   return `${KIND_RANK[r.kind] ?? '3'}\u0000${r.phase}\u0000${r.id}`;
 }
 
-/** The cursor is opaque to clients: the last served item's sort key, base64url-encoded. */
+/** The cursor: the last served item's sort key. */
 function encodeCursor(r: RulesetListItem): string {
   return Buffer.from(`v1\u0000${sortKey(r)}`).toString('base64url');
 }
 
-function decodeCursor(ctx: RequestContext): string | undefined {
-  const raw = ctx.query.get('cursor');
-  if (raw === null || raw === '') return undefined;
-  const text = Buffer.from(raw, 'base64url').toString('utf8');
-  if (!/^v1\u0000[0-9]\u0000[a-z0-9_]+\u0000[0-9a-f]+$/.test(text)) {
-    throw fail(400, CODES.validation, 'cursor is not one this API gave: pass result_info.cursor of the previous answer unchanged');
-  }
-  return text.slice(3);
-}
-
 function perPageOf(ctx: RequestContext): number {
-  const raw = ctx.query.get('per_page');
-  if (raw === null || raw === '') return DEFAULT_PER_PAGE;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw fail(400, CODES.invalidPagination, `per_page must be a whole number from 1 to ${MAX_PER_PAGE}, got "${raw.slice(0, 40)}"`);
-  return Math.min(MAX_PER_PAGE, Number(raw));
+  const refusal = (raw: string) => fail(400, CODES.invalidPagination, `per_page must be a whole number from 1 to ${MAX_PER_PAGE}, got "${raw}"`);
+  return Math.min(MAX_PER_PAGE, wholeQuery(ctx, 'per_page', DEFAULT_PER_PAGE, refusal));
 }
 
 /** result_info of this list, as the vendor's SDK reads it (CursorPagination: count, per_page, cursor). */
@@ -118,7 +107,7 @@ export interface RulesetListResultInfo {
 function listZoneRulesets(ctx: RequestContext): Answer {
   const zone = zoneFor(ctx);
   const perPage = perPageOf(ctx);
-  const after = decodeCursor(ctx);
+  const after = cursorText(ctx, /^v1\u0000[0-9]\u0000[a-z0-9_]+\u0000[0-9a-f]+$/)?.slice(3);
   const all = zoneRulesetList(zone, ctx.org.clock.start);
   const rest = after === undefined ? all : all.filter((r) => sortKey(r) > after);
   const page = rest.slice(0, perPage);
