@@ -121,26 +121,6 @@ export interface RunningEmulator {
 
 export const DEFAULT_CREDENTIALS: Credentials = { token: 'emulator-token', email: 'admin@example.com', key: 'emulator-key' };
 
-export function buildRouter(): Router {
-  return new Router().add([
-    ...accountAndZoneRoutes,
-    ...accountRulesetRoutes,
-    ...accountMemberRoutes,
-    ...auditLogRoutes,
-    ...dnsRoutes,
-    ...certificatePackRoutes,
-    ...firewallRuleRoutes,
-    ...customRuleRoutes,
-    ...filterRoutes,
-    ...userRoutes,
-    ...migrationRoutes,
-    ...rulesetsListRoutes,
-    ...zoneSecurityRoutes,
-    ...legacyWafRoutes,
-    ...securityInsightRoutes,
-  ]);
-}
-
 /** An account-owned token sees one account: the others are hidden as if the user were no member. */
 function ownTokenAccount(org: Organisation, id: string | undefined): void {
   const accounts = org.state.accounts;
@@ -175,7 +155,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   ];
   const principals = [...own, ...accountTokenPrincipals(org, options.accountTokens ?? [], own)];
   const stranger: Principal = { label: UNAUTHENTICATED_LABEL, accountOwned: false, owner: null, org };
-  const router = buildRouter();
+  const router = new Router().add([
+    ...accountAndZoneRoutes,
+    ...accountRulesetRoutes,
+    ...accountMemberRoutes,
+    ...auditLogRoutes,
+    ...dnsRoutes,
+    ...certificatePackRoutes,
+    ...firewallRuleRoutes,
+    ...customRuleRoutes,
+    ...filterRoutes,
+    ...userRoutes,
+    ...migrationRoutes,
+    ...rulesetsListRoutes,
+    ...zoneSecurityRoutes,
+    ...legacyWafRoutes,
+    ...securityInsightRoutes,
+  ]);
   const stats = new StatsCounter();
   const budgets = new CredentialBudgets(options.rateLimit ?? 1200, (options.rateWindowSeconds ?? 300) * 1000);
   const perIp = new CredentialBudgets(options.ipRateLimit ?? 200, 1000);
