@@ -90,16 +90,14 @@ export function zoneWrite(zone: LoggedZone, type: Change['type'], resource: { pr
   return zoneChange(zone, { type, product: resource.product, resourceType: resource.type, resourceId, description: `${resource.what} ${DONE[type]}${why}`, request, response });
 }
 
-interface Stored {
-  ms: number;
-  seq: number;
-  entry: AuditEntry;
-}
-
 /** Where a page ended: the last entry's time and sequence number. */
 export interface LogPosition {
   ms: number;
   seq: number;
+}
+
+interface Stored extends LogPosition {
+  entry: AuditEntry;
 }
 
 export interface LogQuery {

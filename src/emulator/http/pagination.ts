@@ -45,7 +45,8 @@ export function wholeQuery(ctx: RequestContext, key: string, fallback: number, r
 }
 
 function positiveInt(ctx: RequestContext, key: string, fallback: number): number {
-  return wholeQuery(ctx, key, fallback, (raw) => fail(400, CODES.invalidPagination, `${key} must be a positive whole number, got "${raw}"`));
+  const refusal = (raw: string) => fail(400, CODES.invalidPagination, `${key} must be a positive whole number, got "${raw}"`);
+  return wholeQuery(ctx, key, fallback, refusal);
 }
 
 /** The text of a cursor this API gave (opaque to clients: base64url), or undefined when none is given. */
@@ -53,7 +54,9 @@ export function cursorText(ctx: RequestContext, valid: RegExp): string | undefin
   const raw = ctx.query.get('cursor');
   if (raw === null || raw === '') return undefined;
   const text = Buffer.from(raw, 'base64url').toString('utf8');
-  if (!valid.test(text)) throw fail(400, CODES.validation, 'cursor is not one this API gave: pass result_info.cursor of the previous answer unchanged');
+  if (!valid.test(text)) {
+    throw fail(400, CODES.validation, 'cursor is not one this API gave: pass result_info.cursor of the previous answer unchanged');
+  }
   return text;
 }
 

@@ -88,7 +88,13 @@ function findByExpression(zone: Zone, expression: string, exceptId?: string): Fi
 }
 
 /** Refuses an expression another filter (`ids[i]` aside) or an earlier item of the batch has; meta.id names the filter. */
-export function rejectDuplicates(zone: Zone, expressions: Array<string | undefined>, errors: ErrorItem[], pointer: (i: number) => string, ids: string[] = []): void {
+export function rejectDuplicates(
+  zone: Zone,
+  expressions: Array<string | undefined>,
+  errors: ErrorItem[],
+  pointer: (i: number) => string,
+  ids: string[] = [],
+): void {
   const seen = new Set<string>();
   expressions.forEach((expression, i) => {
     if (expression === undefined) return;

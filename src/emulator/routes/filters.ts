@@ -5,7 +5,17 @@ import { indexed, LIMITS, paginate } from '../http/pagination.js';
 import type { Handler, Route } from '../http/router.js';
 import * as serialize from '../serialize.js';
 import type { Filter, Zone } from '../state.js';
-import { isObject, listFilter, notFoundError, readFilterInput, refuse, rejectDuplicates, toFilter, validationError, type FilterInput } from './filter-input.js';
+import {
+  isObject,
+  listFilter,
+  notFoundError,
+  readFilterInput,
+  refuse,
+  rejectDuplicates,
+  toFilter,
+  validationError,
+  type FilterInput,
+} from './filter-input.js';
 import { notFound, zoneFor } from './lookup.js';
 
 /** The filters interface: standalone filters that firewall rules (and other features) reference. */
@@ -29,11 +39,9 @@ function getFilter(ctx: RequestContext) {
 }
 
 /**
- * In the `retired` era every write to filters and firewall rules is refused: the vendor upgraded
- * firewall rules to custom rules and shut the two APIs' writes off (WAF, "Firewall rules upgrade":
- * no longer supported since 2025-06-15). The answer seen in the wild: code 10020, a message that
- * starts `firewallrules.api.maintenance_mode` and points to the rulesets API; its HTTP status (400)
- * and that the filters API answers the same are the emulator's guesses. Reads keep answering.
+ * The `retired` era refuses writes to filters and firewall rules (WAF, "Firewall rules upgrade": no
+ * longer supported since 2025-06-15) with the code and message seen in the wild; the status, and the
+ * filters API answering the same, are the emulator's guesses.
  */
 export function legacyWrites(routes: Route[]): Route[] {
   return routes.map((route) =>

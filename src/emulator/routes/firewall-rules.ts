@@ -77,9 +77,12 @@ function readRule(zone: Zone, raw: unknown, pointer: string, errors: ErrorItem[]
   if (!isObject(raw)) return refuse(errors, validationError(pointer, 'each firewall rule must be an object'));
   const fields = readRuleFields(raw, pointer, errors);
   const filter = raw['filter'];
-  if (!isObject(filter)) return refuse(errors, validationError(`${pointer}/filter`, 'filter is required: {expression} inline or {id} of an existing filter'));
+  if (!isObject(filter)) {
+    return refuse(errors, validationError(`${pointer}/filter`, 'filter is required: {expression} inline or {id} of an existing filter'));
+  }
   if (filter['id'] !== undefined && filter['expression'] !== undefined) {
-    return refuse(errors, validationError(`${pointer}/filter`, 'give the filter either inline as {expression} or by reference as {id}, not both'));
+    const message = 'give the filter either inline as {expression} or by reference as {id}, not both';
+    return refuse(errors, validationError(`${pointer}/filter`, message));
   }
   if (typeof filter['id'] === 'string') {
     if (!zone.filters.has(filter['id'])) return refuse(errors, notFoundError('filter', filter['id'], `${pointer}/filter/id`));
@@ -89,16 +92,14 @@ function readRule(zone: Zone, raw: unknown, pointer: string, errors: ErrorItem[]
   return fields && inline && { ...fields, inline };
 }
 
-/**
- * POST takes an array and validates it all or nothing (spec, Errors 4). Inline filters are then
- * created before the quota and plan features are checked, so a refusal for quota or a missing
- * feature leaves those filters behind without rules (spec, Errors 5): the client must create the
- * rules again referencing them.
- */
 function recordRule(ctx: RequestContext, zone: Zone, type: 'create' | 'update' | 'delete', id: string, request: unknown, response: unknown): void {
   ctx.record(zoneWrite(zone, type, { product: 'firewall_rules', type: 'firewall_rule', what: 'Firewall rule' }, id, request, response));
 }
 
+/**
+ * POST validates its array all or nothing (spec, Errors 4), then creates the inline filters before
+ * the quota and plan checks, so those refusals leave the filters behind (spec, Errors 5).
+ */
 function createRules(ctx: RequestContext) {
   const zone = zoneFor(ctx);
   const errors: ErrorItem[] = [];
@@ -180,7 +181,8 @@ function updateRules(ctx: RequestContext, raws: unknown[], fixedId?: string) {
     const current = zone.filters.get(filter['id']);
     if (!current) return refuse(errors, notFoundError('filter', filter['id'], `${pointer}/filter/id`));
     if ((filter['expression'] !== undefined && filter['expression'] !== current.expression) || (filter['paused'] !== undefined && filter['paused'] !== current.paused)) {
-      return refuse(errors, validationError(`${pointer}/filter`, 'filters cannot be changed through the firewall rules endpoint; use PUT /zones/{zone_id}/filters/{id}'));
+      const message = 'filters cannot be changed through the firewall rules endpoint; use PUT /zones/{zone_id}/filters/{id}';
+      return refuse(errors, validationError(`${pointer}/filter`, message));
     }
     return fields && toRule(existing.id, { ...fields, filterId: current.id }, existing.created_on, ctx.org.clock.iso());
   });

@@ -51,7 +51,9 @@ function ruleOf(ctx: RequestContext): { rule: WafRule; pkg: WafPackage } {
 }
 
 /** Logs a write to the previous managed rules (`waf_package`, `waf_group`, ...) and answers `response`. */
-function recordWaf(ctx: RequestContext, type: 'update' | 'delete', resource: 'package' | 'group' | 'rule' | 'override', id: string, response: unknown) {
+type WafResource = 'package' | 'group' | 'rule' | 'override';
+
+function recordWaf(ctx: RequestContext, type: 'update' | 'delete', resource: WafResource, id: string, response: unknown) {
   const zone = ctx.org.visibleZone(param(ctx, 'zone_id'))!;
   const what = { package: 'WAF package', group: 'WAF rule group', rule: 'WAF rule', override: 'WAF override' }[resource];
   ctx.record(zoneWrite(zone, type, { product: 'waf', type: `waf_${resource}`, what }, id, type === 'update' ? ctx.body() : null, response));

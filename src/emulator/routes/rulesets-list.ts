@@ -92,7 +92,8 @@ function encodeCursor(r: RulesetListItem): string {
 }
 
 function perPageOf(ctx: RequestContext): number {
-  const refusal = (raw: string) => fail(400, CODES.invalidPagination, `per_page must be a whole number from 1 to ${MAX_PER_PAGE}, got "${raw}"`);
+  const refusal = (raw: string) =>
+    fail(400, CODES.invalidPagination, `per_page must be a whole number from 1 to ${MAX_PER_PAGE}, got "${raw}"`);
   return Math.min(MAX_PER_PAGE, wholeQuery(ctx, 'per_page', DEFAULT_PER_PAGE, refusal));
 }
 

@@ -53,7 +53,10 @@ export const zoneSecurityRoutes: Route[] = [
   { method: 'GET', template: '/zones/{zone_id}/settings/{setting_id}', handler: getSetting },
   zoneRead('/dnssec', (zone) => dnssecAnswer(zone.name, zone.security.dnssec)),
   // vendor's API reference: `{enabled}`; `certificate_authority` is not in it but in the answers seen in the wild.
-  zoneRead('/ssl/universal/settings', ({ security }) => ({ enabled: security.universalSsl, certificate_authority: security.universalSslCa })),
+  zoneRead('/ssl/universal/settings', ({ security }) => ({
+    enabled: security.universalSsl,
+    certificate_authority: security.universalSslCa,
+  })),
   entrypointRoute('http_request_firewall_custom', (security) => security.customRules),
   entrypointRoute('http_ratelimit', (security) => security.rateLimitRules),
   // vendor's API reference: bot management, get zone config: the fields of the plan's bot product.
