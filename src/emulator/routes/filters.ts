@@ -5,17 +5,8 @@ import { indexed, LIMITS, paginate } from '../http/pagination.js';
 import type { Handler, Route } from '../http/router.js';
 import * as serialize from '../serialize.js';
 import type { Filter, Zone } from '../state.js';
-import {
-  isObject,
-  listFilter,
-  notFoundError,
-  readFilterInput,
-  refuse,
-  rejectDuplicates,
-  toFilter,
-  validationError,
-  type FilterInput,
-} from './filter-input.js';
+import { isObject, listFilter, notFoundError, readFilterInput, refuse, rejectDuplicates, toFilter } from './filter-input.js';
+import { validationError, type FilterInput } from './filter-input.js';
 import { notFound, zoneFor } from './lookup.js';
 
 /** The filters interface: standalone filters that firewall rules (and other features) reference. */
