@@ -47,6 +47,13 @@ export function textMatcher(raw: string): (value: string) => boolean {
   }
 }
 
+/** A text filter's predicate, when the query gives one: `value` of an item matched as textMatcher says. */
+export function textPredicate<T>(raw: string | null, value: (item: T) => string): Array<(item: T) => boolean> {
+  if (!raw) return [];
+  const matches = textMatcher(raw);
+  return [(item) => matches(value(item))];
+}
+
 /** `match=all` (default) needs every filter to hold; `match=any` one of them. */
 export function combine<T>(ctx: RequestContext, predicates: Array<(item: T) => boolean>): (item: T) => boolean {
   const match = ctx.query.get('match') ?? 'all';
