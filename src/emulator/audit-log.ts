@@ -2,17 +2,12 @@ import { formatApiTime } from './clock.js';
 import { stableId, stableUuid } from './ids.js';
 
 /**
- * The account audit log (version 2) the emulator keeps: one entry per resource that a write through
- * its API (or the night control, night.ts) created, updated or deleted, in the shape of the vendor's
- * API reference (`GET /accounts/{account_id}/logs/audit`): `id, account, action, actor, raw,
- * resource, zone`. Reads are never logged, and neither are the vendor's certificate renewals (the
- * vendor does not document that they appear; docs/dataset-format.md, "Audit log", lists every guess).
+ * The account audit log (version 2, vendor's API reference): an entry per resource a write through
+ * the API or the night control changed; reads and certificate renewals are not logged
+ * (docs/dataset-format.md, "Audit log", lists every guess).
  */
 
-/**
- * What the log needs of a zone and of the organisation. Named here, not taken from state.ts, because
- * the organisation holds the log: the log must not depend on the state that contains it.
- */
+/** What the log needs of a zone and of the organisation: not state.ts's types, as the state holds the log. */
 export interface LoggedZone {
   id: string;
   name: string;
@@ -95,16 +90,14 @@ export function zoneWrite(zone: LoggedZone, type: Change['type'], resource: { pr
   return zoneChange(zone, { type, product: resource.product, resourceType: resource.type, resourceId, description: `${resource.what} ${DONE[type]}${why}`, request, response });
 }
 
-interface Stored {
-  ms: number;
-  seq: number;
-  entry: AuditEntry;
-}
-
 /** Where a page ended: the last entry's time and sequence number. */
 export interface LogPosition {
   ms: number;
   seq: number;
+}
+
+interface Stored extends LogPosition {
+  entry: AuditEntry;
 }
 
 export interface LogQuery {
@@ -180,10 +173,7 @@ export class AuditLog {
     return lo;
   }
 
-  /**
-   * One page of an account's entries in [since, before), and where the next page starts (null:
-   * none). Only the window is walked, so a long log costs a query nothing outside it.
-   */
+  /** One page of an account's entries in [since, before), and where the next starts (null: none); walks the window only. */
   page(q: LogQuery): { entries: AuditEntry[]; next: LogPosition | null } {
     const picked: Stored[] = [];
     const keep = (s: Stored) => s.entry.account.id === q.accountId && q.keep(s.entry);

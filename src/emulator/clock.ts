@@ -1,8 +1,6 @@
 /**
- * The emulator's clock: a fixed starting instant (`--now`, default the real time) that then moves
- * with real time. Dataset times are resolved against the start, so expiry cases are stable. The
- * night control (night.ts) moves it forward a day at a time; `start` stays where it was. A frozen
- * clock does not move with real time, only when advanced.
+ * The emulator's clock: from `--now` it moves with real time (a frozen one only when advanced, by the
+ * night control). Dataset times are resolved against `start`, so expiry cases are stable.
  */
 export interface EmulatorClock {
   readonly start: Date;

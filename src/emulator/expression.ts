@@ -71,6 +71,7 @@ const TYPE_NAMES: Record<ValueType, string> = {
   map: 'a map',
 };
 
+const BINARY = [['or', '||'], ['xor', '^^'], ['and', '&&']];
 const LOGICAL = new Set(['and', '&&', 'or', '||', 'xor', '^^', 'not', '!']);
 const KEYWORDS = new Set([...LOGICAL, ...OPERATORS.keys(), 'strict', 'true', 'false']);
 
@@ -240,21 +241,11 @@ class Parser {
     return t;
   }
 
-  private parseOr(): void {
-    this.parseBinary(['or', '||'], () => this.parseXor());
-  }
-
-  private parseXor(): void {
-    this.parseBinary(['xor', '^^'], () => this.parseAnd());
-  }
-
-  private parseAnd(): void {
-    this.parseBinary(['and', '&&'], () => this.parseNot());
-  }
-
-  private parseBinary(operators: string[], operand: () => void): void {
+  /** A run of binary operators of precedence `level` and above (BINARY: or, then xor, then and). */
+  private parseOr(level = 0): void {
+    const operand = () => (level + 1 < BINARY.length ? this.parseOr(level + 1) : this.parseNot());
     operand();
-    while (is(this.token, ...operators)) {
+    while (is(this.token, ...BINARY[level]!)) {
       this.expectOperand(this.advance());
       operand();
     }

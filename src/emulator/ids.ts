@@ -33,11 +33,7 @@ export function mix32(h: number): number {
 
 const hex8 = (n: number) => n.toString(16).padStart(8, '0');
 
-/**
- * A 32-hex id for item `index` of collection `group`, unique for distinct pairs (the first two
- * words are bijections of group and index) and far cheaper than a digest: the generated dataset
- * computes one per DNS record served.
- */
+/** A 32-hex id of item `index` of `group`, unique per pair (two words are bijections) and cheap: one per generated record served. */
 export function fastStableId(seed: number, group: number, index: number): string {
   const s = mix32(seed ^ 0x5bd1e995);
   return hex8(mix32(group ^ s)) + hex8(mix32(index ^ mix32(s + 1))) + hex8(mix32(group * 31 + index + s)) + hex8(mix32(s ^ index));

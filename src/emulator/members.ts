@@ -2,11 +2,8 @@ import { seededRandom } from './http/faults.js';
 import { stableId } from './ids.js';
 
 /**
- * Account members as the vendor serves them (vendor's API reference: List Members): a membership
- * `{id, status, user {id, email, first_name, last_name, two_factor_authentication_enabled}, roles,
- * policies}`, each role `{id, name, description, permissions {<part>: {read, write}}}`. The roles
- * are the vendor's legacy account roles (vendor docs: Roles), with the parts each may read and
- * write as the emulator models them.
+ * Account members (vendor's API reference: List Members), with the vendor's legacy account roles
+ * (vendor docs: Roles); the parts each role may read and write are the emulator's model.
  */
 
 export interface MemberRole {
@@ -58,7 +55,7 @@ export function memberOf(accountId: string, email: string, roles: readonly Membe
   return { id: stableId('member', accountId, email), status, user, roles: [...roles] };
 }
 
-/** An account the dataset says nothing of the members of: the user alone, its Super Administrator, with two-factor on (as GET /user says). */
+/** The user alone, Super Administrator with two-factor on (as GET /user says). */
 export function defaultMembers(accountId: string, userEmail: string): Member[] {
   return [memberOf(accountId, userEmail, [MEMBER_ROLES.get('Super Administrator - All Privileges')!], true)];
 }
@@ -67,11 +64,7 @@ const FIRST = ['Ana', 'Ben', 'Chen', 'Dara', 'Eli', 'Fatima', 'Goran', 'Hana', '
 const LAST = ['Nowak', 'Okafor', 'Park', 'Quinn', 'Rossi', 'Silva', 'Tanaka', 'Ulrich', 'Varga', 'Weber'];
 const GENERATED_ROLES = ['Administrator', 'Administrator', 'Administrator Read Only', 'DNS', 'Firewall', 'Analytics', 'Billing'];
 
-/**
- * A generated account's members: the user (Super Administrator, two-factor on), and 2 to 9 others
- * of mixed roles, about one in five without two-factor and one in twelve still invited; its own
- * random sequence, so the zones of a seed stay what they were.
- */
+/** A generated account's members: the user and 2 to 9 others; a random sequence of its own, so a seed's zones stay as they were. */
 export function generatedMembers(seed: number, accountId: string, index: number, userEmail: string): Member[] {
   const random = seededRandom((seed * 7919 + index * 104_729 + 17) >>> 0);
   const others = 2 + Math.floor(random() * 8);

@@ -7,17 +7,10 @@ import * as serialize from './serialize.js';
 import { newZone, type Organisation, type Plan, type Zone } from './state.js';
 
 /**
- * The night control, for tests and benchmarks of incremental scans: the emulator clock moves one
- * day ahead, and a deterministic share of the zones changes during that day as people change them
- * through the dashboard (DNS record edits, a setting, the custom rules, the bot settings, authenticated
- * origin pulls, a certificate pack ordered or deleted, a zone added, removed, paused or moved to
- * another plan): every kind of zone read a night can carry forward sees a change, each logged in the account's audit log as an API write of it
- * would be. The vendor also renews the certificates that near their expiry; those renewals are not
- * logged (the vendor does not document that they appear; api-facts: assume they do not).
- *
- * Deterministic: the same dataset, seed and night number pick the same zones and the same changes.
- * `--revision` of the generated dataset is the other way to age an organisation: it edits records
- * before the emulator starts and logs nothing.
+ * The night control, for tests of incremental scans: the clock moves a day ahead and a share of the
+ * zones changes as through the dashboard, each change in the audit log, so that every kind of read
+ * a night can carry forward sees one. Certificate renewals are not logged (api-facts: assume they
+ * are not). Deterministic: the same dataset, seed and night number make the same changes.
  */
 
 export interface NightOptions {
@@ -25,10 +18,7 @@ export interface NightOptions {
   share?: number;
   /** Picks which zones change and how. Default 1. */
   seed?: number;
-  /**
-   * Only these kinds of change are drawn, each as often as the others (a test that every kind of
-   * read picks up its change). Default: every kind, by WEIGHTS.
-   */
+  /** Only these kinds of change, each as often as the others. Default: every kind, by WEIGHTS. */
   kinds?: NightChangeKind[];
 }
 
@@ -69,18 +59,14 @@ export interface NightReport {
 export class NightOptionError extends Error {}
 
 const DAY_MS = 86_400_000;
-/**
- * Emulator: the vendor renews a certificate once it expires within 30 days, or within a third of its
- * validity when that is shorter (a 14-day certificate is not renewed every night).
- */
+/** Emulator: renewed within 30 days of expiry, or a third of the validity if shorter (not a 14-day one every night). */
 function renewalWindowMs(validityDays: number): number {
   return Math.min(30 * DAY_MS, (validityDays * DAY_MS) / 3);
 }
 
 /**
- * How often each change is drawn (out of 100); a change a zone cannot take falls back to a DNS record edit.
- * The bot, origin pulls and certificate changes take a share of the DNS edits' range, and draw one
- * number each as a DNS edit does: the other kinds fall on the same zones for the same seed as before.
+ * How often each change is drawn (out of 100); one a zone cannot take falls back to a DNS edit. The
+ * kinds added later took part of the DNS edits' range and draw as many numbers, so seeds keep their zones.
  */
 const WEIGHTS: Array<[NightChangeKind, number]> = [
   ['dns_record', 28],
@@ -239,12 +225,7 @@ class Night {
     this.log(zoneChange(zone, { type: 'update', product: 'zone_settings', resourceType: 'zone_setting', resourceId: id, description: `Zone setting ${id} changed to ${value}`, request: { value }, response }), 'PATCH', `/zones/${zone.id}/settings/${id}`, at);
   }
 
-  /**
-   * The owner turns the bot product's main switch (Bot Fight Mode on Free, the "definitely automated"
-   * action of Super Bot Fight Mode, the Bot Management model updates) or AI bots blocking (every
-   * product has it), in one `PUT /zones/{zone_id}/bot_management` (vendor's API reference: bot
-   * management, update zone config), logged as a change of the zone.
-   */
+  /** The bot product's main switch or AI bots blocking, in one `PUT /bot_management` (vendor's API reference). */
   private botSettings(zone: Zone, at: Date): void {
     const bots = zone.security.bots;
     const product = botProduct(zone.plan, bots.subscription);
@@ -269,7 +250,7 @@ class Night {
     this.log(zoneChange(zone, { type: 'update', product: 'bot_management', resourceType: 'bot_management', resourceId: zone.id, description, request, response }), 'PUT', `/zones/${zone.id}/bot_management`, at);
   }
 
-  /** Zone-level authenticated origin pulls turned on or off (vendor's API reference: `PUT /zones/{zone_id}/origin_tls_client_auth/settings`, `{enabled}`). */
+  /** Zone-level authenticated origin pulls turned on or off (vendor's API reference). */
   private originPulls(zone: Zone, at: Date): void {
     // One draw, as a DNS edit makes, whatever it is used for: the nights after draw as before.
     this.random();
@@ -280,10 +261,8 @@ class Night {
   }
 
   /**
-   * An advanced certificate pack deleted when the zone has one (vendor's API reference: delete
-   * advanced certificate manager certificate pack), else one ordered for the zone and its wildcard:
-   * it starts `initializing`, with no certificate yet (vendor's API reference: order advanced
-   * certificate manager certificate pack; a captured answer lists such a pack).
+   * An advanced certificate pack deleted, or else one ordered for the zone and its wildcard, which
+   * starts `initializing` without certificates (vendor's API reference; a captured answer).
    */
   private certificatePack(zone: Zone, at: Date): void {
     const advanced = zone.certificatePacks.filter((p) => p.type === 'advanced');
@@ -327,7 +306,6 @@ class Night {
     const id = stableId('night-zone', this.seed, this.number, index);
     const head = { id, name: `added-${id.slice(0, 10)}.example`, status: 'pending', accountId, plan: 'free', created_on: iso, modified_on: iso, activated_on: null } as const;
     return newZone(head, { migration: { state: 'none', since: iso, source: 'api', entrypoint: null } });
-
   }
 }
 

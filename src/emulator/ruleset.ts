@@ -1,8 +1,4 @@
-/**
- * A ruleset and its rules as the emulator holds them, in the field names of the API's answers
- * (spec: Rulesets). Apart from state.ts because the zone's security model (security.ts), which the
- * state holds, builds rulesets too.
- */
+/** A ruleset in the API's field names (spec: Rulesets); apart from state.ts, as security.ts builds them too. */
 
 export interface RulesetRule {
   id: string;

@@ -5,25 +5,12 @@ import type { DnsRecord, Organisation, Plan, Zone } from './state.js';
 import { MANAGED_RULESET_ID } from './waf-mapping.js';
 
 /**
- * A model of the vendor's own scanner, Security Insights, computed from the emulator's state with
- * the vendor's documented method and its documented limits (vendor docs: Security Insights, how it
- * works; known limitations), so that zonewarden's side-by-side meets the same differences it meets
- * in the wild:
- * - it scans each zone on a schedule of its plan (every 7 days on Free, 3 on Pro and Business,
- *   daily on Enterprise), so what it says can be older than the configuration: a setting changed
- *   since its last scan is seen as it was before (an on/off switch: the other value);
- * - it reads a zone's own managed-phase entry point only: managed rules an Enterprise account
- *   deploys at the account level go unseen (a false "not deployed");
- * - it counts a managed ruleset deployed with a ruleset-wide override to log as deployed;
- * - an account of more than 10,000 zones has no account-level view (the emulator's answer: an
- *   empty list, as the dashboard shows nothing; the vendor does not say what its API answers).
- *
- * Only the insight types the emulator's data can produce: no HSTS, Always Use HTTPS off, TLS 1.0
- * or 1.1 accepted, SSL off, no DMARC record, managed rules not deployed, the previous managed rules
- * still in use, Bot Fight Mode off, DNS-only A, AAAA and CNAME records, and, for the account, no
- * Turnstile widget. Identifiers
- * (`issue_class`) are the ones the vendor's alert filters and API reference use (see
- * src/cloudflare/security-insights/insight-types.ts).
+ * A model of the vendor's scanner, Security Insights, with its documented method and limits (vendor
+ * docs: how it works; known limitations), so zonewarden's side-by-side meets the differences of the
+ * wild: scans on the plan's schedule (a setting changed since is seen as it was), the zone's own
+ * managed-phase entry point only, an override to log counted as deployed, and no account view above
+ * 10,000 zones (the emulator answers an empty list). Only the insight types the emulator's data can
+ * produce; `issue_class` as in src/cloudflare/security-insights/insight-types.ts.
  */
 
 export type InsightSeverity = 'Low' | 'Moderate' | 'Critical';
@@ -53,10 +40,7 @@ export const VENDOR_SCAN_DAYS: Record<Plan, number> = { free: 7, pro: 3, busines
 /** vendor docs: Security Insights, known limitations: no account-level view above 10,000 zones. */
 export const ACCOUNT_VIEW_ZONE_LIMIT = 10_000;
 
-/**
- * When the vendor last scanned the zone: its scans fall every interval of its plan counted from the
- * zone's creation (the emulator's choice of phase: the vendor says how often, not when).
- */
+/** When the vendor last scanned the zone: every interval of its plan from the zone's creation (the phase is the emulator's choice). */
 export function lastVendorScan(zone: Zone, nowMs: number): number {
   const interval = VENDOR_SCAN_DAYS[zone.plan] * DAY_MS;
   const created = Date.parse(zone.created_on);
@@ -89,10 +73,8 @@ export function accountInsights(org: Organisation, accountId: string): InsightIs
 }
 
 /**
- * The account's own insights: no Turnstile widget (`no_turnstile_enabled`, a suggestion the vendor
- * makes of every account without one). The emulator models no Turnstile widgets, so every account
- * has none. Not about a zone: `payload.zone_tag` is empty (the emulator's guess of an account-level
- * issue's payload), the subject the account's name.
+ * The account's own insight: no Turnstile widget (the emulator models none), with an empty
+ * `payload.zone_tag` (the emulator's guess) and the account's name as subject.
  */
 function accountLevel(accountId: string, name: string, scannedAt: number): InsightIssue[] {
   const at = formatApiTime(new Date(scannedAt));
@@ -178,12 +160,9 @@ function seenRecords(zone: Zone, scannedAt: number): DnsRecord[] {
 }
 
 /**
- * Managed rules, as the vendor's scan judges them: a paid zone on the new managed rules (migrated,
- * or created with them) whose own managed-phase entry point executes the managed ruleset with no
- * enabled rule is flagged `waf_not_enabled`. The account's entry point is not read (vendor docs:
- * known limitations: account-level managed rules can go unseen), and an override of the ruleset to
- * log still counts as deployed (vendor docs: known limitations). A zone still on the previous managed
- * rules is told to upgrade (`managed_rules_old`).
+ * Managed rules as the scan judges them: a paid zone on the new managed rules whose own entry point
+ * does not execute the managed ruleset is `waf_not_enabled` (vendor docs: known limitations); one
+ * still on the previous managed rules, `managed_rules_old`.
  */
 function managedRules(zone: Zone, add: (c: string, t: string, s: InsightSeverity, subject: string, since: string, r: { link: string; text: string }, how: string) => void, sinceOf: (m: string | undefined) => string): void {
   if (zone.plan === 'free') return;

@@ -3,13 +3,9 @@ import { stableId } from './ids.js';
 import type { Ruleset, RulesetRule } from './ruleset.js';
 
 /**
- * A zone's security settings, DNSSEC, universal SSL switch and custom-rules entry point, as the
- * vendor documents them (docs/api-surface.md, Zone security reads). A zone the dataset says
- * nothing about has what that section lists for a new zone: the vendor's documented defaults
- * (security level medium, browser check on, TLS 1.0 accepted, TLS 1.3 on, automatic HTTPS rewrites
- * on), off what an owner must turn on (HTTPS enforcement, HSTS, DNSSEC), universal SSL on, no
- * custom rules, and full SSL standing for the mode the vendor now picks from the origin. The
- * legacy WAF switch follows the previous managed rules' own switch (the dataset's `waf.enabled`).
+ * A zone's security reads as the vendor documents them (docs/api-surface.md, Zone security reads).
+ * A new zone has the vendor's documented defaults, off what an owner must turn on, and `ssl` full
+ * (the mode the vendor now picks from the origin).
  */
 
 export type Plan = 'free' | 'pro' | 'business' | 'enterprise';
@@ -30,35 +26,28 @@ export interface Hsts {
 }
 
 export interface ZoneSecurity {
-  /** The legacy `waf` switch is not here: it is the zone's `waf.enabled`, one switch for both answers. */
+  /** Not `waf`: that is the zone's `waf.enabled`, one switch for both answers. */
   settings: { [K in Exclude<SettingId, 'waf'>]: unknown };
   /** When each setting last changed (the answer's `modified_on`); default the zone's creation. */
   modified: Partial<Record<SettingId, string>>;
-  /**
-   * Settings whose value is locked (by the plan or an account policy): answered with their value
-   * and `editable: false` (vendor's API reference: zone settings, `editable`), like a setting the
-   * plan does not offer, whose value is then the default.
-   */
+  /** Locked by the plan or an account policy: answered with `editable: false` (vendor's API reference: zone settings). */
   locked: SettingId[];
   dnssec: { status: 'active' | 'pending' | 'disabled' | 'pending-disabled' | 'error'; modified_on: string };
   universalSsl: boolean;
-  /** The universal certificate's CA, as `GET /ssl/universal/settings` reports it (`certificate_authority`). */
   universalSslCa: string;
-  /** Null until a custom rule is written: the entry point's GET then answers 404 code 10003. */
+  /** The entry points: null until a rule is written (their GETs then answer 404 code 10003). */
   customRules: Ruleset | null;
-  /** The `http_ratelimit` phase entry point; null until a rate limiting rule is written (404 code 10003). */
   rateLimitRules: Ruleset | null;
-  /** What `GET /bot_management` serves, before the plan picks the fields its product has (botManagementAnswer). */
+  /** Before the plan picks the fields its product has (botManagementAnswer). */
   bots: BotConfig;
-  /** Zone-level authenticated origin pulls (`GET /origin_tls_client_auth/settings`: `{enabled}`). */
+  /** Zone-level authenticated origin pulls. */
   originPulls: boolean;
-  /** Client-side security (formerly Page Shield) settings, as `GET /page_shield` serves them. */
   pageShield: PageShieldConfig;
-  /** The zone's security.txt (`GET /security-center/securitytxt`); null: none set up (the GET answers `result: null`). */
+  /** Null: none set up (the GET answers `result: null`). */
   securityTxt: SecurityTxtConfig | null;
 }
 
-/** vendor's API reference: Page Shield settings (`enabled`, `use_cloudflare_reporting_endpoint`, `use_connection_url_path`, `updated_at`). */
+/** vendor's API reference: Page Shield settings. */
 export interface PageShieldConfig {
   enabled: boolean;
   use_cloudflare_reporting_endpoint: boolean;
@@ -79,7 +68,6 @@ export interface SecurityTxtConfig {
   hiring: string[];
   preferred_languages: string;
 }
-
 
 /** The values each plain setting takes (vendor docs); `security_header` is the HSTS object. */
 export const SETTING_CHOICES = {
@@ -108,11 +96,8 @@ export const CHALLENGE_TTLS: readonly number[] = [300, 900, 1800, 2700, 3600, 72
 export const DEVELOPMENT_MODE_SECONDS = 3 * 3600;
 
 /**
- * Whether the zone's plan offers a setting. The emulator's table has one plan-gated setting: the
- * legacy WAF switch, a paid-plan setting (vendor docs: zone settings, waf). Development mode,
- * Always Online (vendor docs: Always Online, availability: Free, Pro, Business, Enterprise), email
- * obfuscation, hotlink protection, IP geolocation and the challenge passage are on every plan. A setting the plan does
- * not offer answers 200 with `editable: false` and the value of `NOT_OFFERED_VALUE`.
+ * Whether the zone's plan offers a setting: only the legacy WAF switch is plan-gated, paid plans
+ * only (vendor docs: zone settings, waf; Always Online, availability: every plan).
  */
 export function offers(plan: Plan, id: SettingId): boolean {
   return id !== 'waf' || plan !== 'free';
@@ -133,13 +118,10 @@ export function defaultSecurity(since: string): ZoneSecurity {
       security_header: { strict_transport_security: hsts },
       security_level: 'medium',
       browser_check: 'on',
-      // vendor's API reference (development_mode): off until entered, then off again after 3 hours.
       development_mode: 'off',
-      // Emulator's choice: the vendor documents no default; its docs describe Always Online (with the
-      // Internet Archive) as something the owner enables.
+      // Emulator's choice: the vendor documents no default (its docs describe it as something the owner enables).
       always_online: 'off',
-      // vendor docs: Email Address Obfuscation is on by default; hotlink protection is off until
-      // turned on; IP geolocation (the CF-IPCountry header) is on by default; Challenge Passage 30 minutes.
+      // vendor docs: the defaults of email obfuscation, hotlink protection, IP geolocation, Challenge Passage.
       email_obfuscation: 'on',
       hotlink_protection: 'off',
       ip_geolocation: 'on',
@@ -154,20 +136,15 @@ export function defaultSecurity(since: string): ZoneSecurity {
     rateLimitRules: null,
     bots: defaultBots(),
     originPulls: false,
-    // Client-side security is off until switched on; CSP reports go to the vendor's endpoint and
-    // connection URLs are analysed without their paths unless asked (vendor's API reference: Page Shield settings).
+    // vendor's API reference: Page Shield settings (defaults).
     pageShield: { enabled: false, use_cloudflare_reporting_endpoint: true, use_connection_url_path: false, updated_at: since },
     securityTxt: null,
   };
 }
 
 /**
- * A zone's bot settings as `GET /zones/{zone_id}/bot_management` serves them (vendor's API
- * reference: bot management, zone config). Which fields an answer carries depends on the bot
- * product of the zone's plan (vendor docs: bots, plans): Bot Fight Mode on Free, Super Bot Fight
- * Mode on Pro ("definitely automated") and Business ("definitely and likely automated", also
- * Enterprise zones without Bot Management), Bot Management for Enterprise with the add-on
- * (`subscription`).
+ * A zone's bot settings (vendor's API reference: bot management, zone config); the fields an answer
+ * carries depend on the plan's bot product (vendor docs: bots, plans).
  */
 export interface BotConfig {
   /** Enterprise zones only: the Bot Management for Enterprise add-on is bought. */
@@ -186,20 +163,15 @@ export interface BotConfig {
   auto_update_model: boolean;
   bm_cookie_enabled: boolean;
   suppress_session_score: boolean;
-  /**
-   * Read-only in the API (`using_latest_model`): Bot Management only, whose zones may stay on an
-   * older model with auto-updates off (vendor docs: machine learning models); the other products
-   * run the vendor's model as it is.
-   */
+  /** Read-only; Bot Management zones may stay on an older model (vendor docs: machine learning models). */
   using_latest_model: boolean;
 }
 
 export type BotProduct = 'bot_fight_mode' | 'sbfm_pro' | 'sbfm_business' | 'bot_management';
 
 /**
- * The fields each product's answer carries (vendor's API reference: the four configuration shapes).
- * Super Bot Fight Mode answers carry `suppress_session_score` too, as answers captured from the API
- * show (and the "clean up configuration for Bot Fight Mode" body resets it).
+ * The fields each product's answer carries (vendor's API reference: the four configuration shapes);
+ * Super Bot Fight Mode's carry `suppress_session_score` too, as captured answers show.
  */
 export const BOT_FIELDS: Record<BotProduct, ReadonlyArray<Exclude<keyof BotConfig, 'subscription' | 'using_latest_model'>>> = {
   bot_fight_mode: ['fight_mode', 'enable_js', 'ai_bots_protection', 'crawler_protection', 'is_robots_txt_managed', 'cf_robots_variant'],
@@ -215,15 +187,9 @@ export function botProduct(plan: Plan, subscription: boolean): BotProduct {
 }
 
 /**
- * A new zone's bot settings. Documented: Bot Fight Mode is off until turned on (vendor docs: Bot
- * Fight Mode, "turn Bot fight mode on"); JavaScript detections are always on with Bot Fight Mode
- * and optional elsewhere (vendor docs: JavaScript detections), on by default with Bot Management
- * (vendor docs: bot scores, the engines of Enterprise Bot Management: "enabled by default but
- * completely optional"); the Bot Management cookie defaults to true (API reference,
- * `bm_cookie_enabled`). Emulator's choices where the vendor states no default: `enable_js` off on
- * Super Bot Fight Mode (null: the product's default), every Super Bot Fight Mode
- * group `allow` and its switches off (the values of the API reference's "clean up" bodies), AI
- * bots and crawler protection `disabled`, no managed robots.txt, models updated automatically.
+ * A new zone's bot settings: the vendor's documented defaults (vendor docs: Bot Fight Mode,
+ * JavaScript detections, bot scores; API reference, `bm_cookie_enabled`), else the emulator's choice
+ * (the API reference's "clean up" bodies). `enable_js` null: the product's default.
  */
 export function defaultBots(): BotConfig {
   return {
@@ -246,7 +212,7 @@ export function defaultBots(): BotConfig {
   };
 }
 
-/** The answer of `GET /zones/{zone_id}/bot_management`: the fields of the zone's bot product, plus `using_latest_model` (read-only). */
+/** The fields of the zone's bot product, plus `using_latest_model`. */
 export function botManagementAnswer(plan: Plan, bots: BotConfig): Record<string, unknown> {
   const product = botProduct(plan, bots.subscription);
   const answer: Record<string, unknown> = {};
@@ -258,10 +224,8 @@ export function botManagementAnswer(plan: Plan, bots: BotConfig): Record<string,
 }
 
 /**
- * The development_mode answer's `time_remaining` (vendor's API reference: seconds until development
- * mode expires, positive, or since it last expired, negative; 0 when never entered). Development
- * mode entered at `modified_on` turns itself off 3 hours later: from then on the answer says `off`,
- * modified at the expiry.
+ * The development_mode answer (vendor's API reference: `time_remaining`, seconds until it expires,
+ * negative since it expired, 0 never entered); it turns itself off 3 hours after `modified_on`.
  */
 export function developmentModeAnswer(value: unknown, modifiedOn: string, now: Date): { value: unknown; modified_on: string; time_remaining: number } {
   if (value !== 'on') return { value, modified_on: modifiedOn, time_remaining: 0 };
@@ -276,10 +240,7 @@ export const MANAGED_PHASE = 'http_request_firewall_managed';
 
 export type DatasetRulesetRule = Omit<RulesetRule, 'id' | 'version' | 'last_updated' | 'ref'>;
 
-/**
- * A phase entry point written once, at `since`, in the shape of the vendor's API reference
- * (rulesets: get a phase entry point): version 1, each rule with the ids `ids` gives its index.
- */
+/** A phase entry point written once, at `since` (version 1), each rule with the ids `ids` gives its index. */
 export function entrypoint(head: Pick<Ruleset, 'id' | 'name' | 'phase' | 'kind'>, since: string, rules: Array<DatasetRulesetRule & { ref?: string }>, ids: (i: number) => Partial<Pick<RulesetRule, 'id' | 'ref'>>): Ruleset {
   const { id, name, phase, kind } = head;
   return { id, name, description: '', phase, kind, version: '1', last_updated: since, rules: rules.map((r, i) => ({ ...r, ...ids(i), version: '1', last_updated: since }) as RulesetRule) };
@@ -303,10 +264,8 @@ export function managedRuleset(owner: string, kind: 'zone' | 'root', since: stri
 }
 
 /**
- * The DNSSEC answer, with the fields of the vendor's API reference (DNSSEC details). Key material
- * once signing has begun, of the kind the reference's example shows (flags 257, algorithm 13,
- * ECDSAP256SHA256, digest type 2, SHA256, a DS line with TTL 3600); emulator: nulls while
- * disabled (the reference marks every key field optional).
+ * The DNSSEC answer (vendor's API reference: DNSSEC details): key material as the reference's
+ * example once signing has begun; nulls while disabled (every key field is optional).
  */
 export function dnssecAnswer(zoneName: string, d: ZoneSecurity['dnssec']) {
   const signed = d.status !== 'disabled';

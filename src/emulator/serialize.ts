@@ -43,10 +43,7 @@ export function account(a: Account): Record<string, unknown> {
 
 const zoneJsonCache = new WeakMap<Zone, { stamp: string; json: RawJson }>();
 
-/**
- * A zone's JSON, kept between requests. The stamp covers every field the answer is built from, so
- * a zone changed in place (by a test or a future write endpoint) is serialised afresh.
- */
+/** A zone's JSON, kept while the stamp of every field it is built from stays the same. */
 export function zoneJson(z: Zone, org: Organisation): RawJson {
   const accountName = org.accountsById.get(z.accountId)?.name ?? '';
   // development_mode counts down by the clock (developmentModeSeconds): in the stamp, it is what changes most.
@@ -58,12 +55,7 @@ export function zoneJson(z: Zone, org: Organisation): RawJson {
   return json;
 }
 
-/**
- * The zone's `development_mode` as the zone list and the zone answer carry it (vendor's API
- * reference, zones: "the interval (in seconds) from when development mode expires (positive
- * integer) or last expired (negative integer) for the domain; 0 if it has never been enabled"):
- * the setting answer's time_remaining, which is 0 for a zone whose mode is off.
- */
+/** The zone's `development_mode` (vendor's API reference, zones): the setting's time_remaining, 0 while off. */
 export function developmentModeSeconds(z: Zone, org: Organisation): number {
   const value = z.security.settings.development_mode;
   if (value !== 'on') return 0;
@@ -147,10 +139,7 @@ export function wafGroup(g: WafGroup): Record<string, unknown> {
   };
 }
 
-/**
- * A rule of the previous managed rules. Rules of the OWASP package (anomaly detection) carry `mode`
- * on|off and no `default_mode` in the real API; only rules of the vendor's own packages state one.
- */
+/** A rule of the previous managed rules: the OWASP package's carry no `default_mode`, as in the real API. */
 export function wafRule(r: WafRule, pkg: Pick<WafPackage, 'detection_mode'>): Record<string, unknown> {
   return {
     id: r.id,

@@ -20,7 +20,7 @@ import {
 import { Hang, type ApiEra, type RequestContext } from './http/context.js';
 import { ApiFailure, CODES, envelopeText, fail, failureBody, type Answer, type Envelope } from './http/envelope.js';
 import { BAD_GATEWAY_PAGE, Faults, type FaultKind } from './http/faults.js';
-import { CredentialBudgets, RateLimiter, rateLimitHeaders, secondsUntil, type RateLimitHeaderStyle } from './http/rate-limit.js';
+import { CredentialBudgets, rateLimitHeaders, secondsUntil, type RateLimitHeaderStyle } from './http/rate-limit.js';
 import { Router, type RouteMatch } from './http/router.js';
 import { createIdFactory, stableId } from './ids.js';
 import { advanceNight, NightOptionError, type NightOptions, type NightReport } from './night.js';
@@ -53,11 +53,7 @@ export interface EmulatorOptions {
   generated?: Partial<GeneratedSize>;
   /** The emulator clock's starting instant; dataset times are relative to it. Default: now. */
   now?: Date;
-  /**
-   * The clock stands still between nights (it moves only when a night advances it), so that an
-   * answer counting down (development_mode's seconds left) does not depend on how fast the
-   * machine ran the requests before it: for tests that compare findings with recorded ones.
-   */
+  /** The clock moves only when a night advances it, so countdowns do not depend on the machine's speed (golden tests). */
   frozenClock?: boolean;
   token?: string;
   email?: string;
@@ -78,22 +74,13 @@ export interface EmulatorOptions {
   faultSeed?: number;
   /** Routes that always answer 500, e.g. `GET /zones/{zone_id}/filters`. */
   failRoutes?: string[];
-  /**
-   * Routes whose answer is lost after the request was carried out: the write happens (and is in
-   * the audit log), then the client gets the edge's 502 page, as when the connection to the API
-   * fails after the origin applied a change. For tests of clients that must not write twice.
-   */
+  /** Routes whose answer is lost after the write happened (and was logged): the edge's 502 page. */
   lostAnswerRoutes?: string[];
-  /**
-   * Routes the token lacks the permission for: they answer 403 code 9109 "Unauthorized to access
-   * requested resource", as the real API does.
-   */
+  /** Routes the token lacks the permission for: 403 code 9109, as the real API answers. */
   denyRoutes?: string[];
   /**
-   * Routes the token lacks the permission for on some zones only (zone id and route): a token's
-   * policies name the zones each permission group applies to (vendor docs: API token permissions,
-   * "Zone Resources: Include specific zone"), so one token may read a group of one zone and be
-   * refused it on another. Read on each request, like `denyRoutes`.
+   * Routes refused on some zones only: a token's policies name the zones of each permission group
+   * (vendor docs: API token permissions, "Zone Resources"). Read on each request, like `denyRoutes`.
    */
   denyZoneRoutes?: Array<{ zoneId: string; route: string }>;
   /** A list page whose per_page is above this never answers. */
@@ -106,29 +93,14 @@ export interface EmulatorOptions {
   noTotals?: boolean;
   /** How wrong credentials are refused: 403 9109 (default), 401 10000, or 403 10000. */
   badCredentials?: BadCredentialsAnswer;
-  /**
-   * `account`: the token is account-owned (it belongs to one account, `tokenAccount` or the first
-   * the user is a member of): it sees that account's zones only, and cannot list accounts or read
-   * the user's invites.
-   */
+  /** `account`: the token belongs to one account (`tokenAccount`, or the user's first) and sees only it. */
   tokenKind?: 'user' | 'account';
   tokenAccount?: string;
-  /**
-   * Extra account-owned tokens, each reading the accounts it lists (whether or not the user is a
-   * member) with a request budget of its own, as the API keeps one per user or account-owned token.
-   */
+  /** Extra account-owned tokens, each with the accounts it reads and a request budget of its own. */
   accountTokens?: AccountToken[];
-  /**
-   * `retired` (today's API): the previous managed-rules endpoints answer 410 Gone, and writes to
-   * filters and firewall rules are refused (code 10020, maintenance mode), as after the vendor
-   * retired them; `classic` (default): the specification's API, which still takes them.
-   */
+  /** Which API the emulator plays (http/context.ts); default `classic`. */
   apiEra?: ApiEra;
-  /**
-   * `denied`: the token lacks the audit-log read permission ("Account Settings Read"), and
-   * `GET /accounts/{account_id}/logs/audit` answers 403 code 10000 "Authentication error". Default
-   * `allowed`. (`denyRoutes` with that route gives the other refusal seen, 403 9109.)
-   */
+  /** `denied`: no "Account Settings Read", and the audit log answers 403 code 10000 (`denyRoutes` gives 403 9109). */
   auditLog?: 'allowed' | 'denied';
   /** Called once per answered request with a one-line summary (never headers or bodies). */
   onRequest?: (line: string) => void;
@@ -148,26 +120,6 @@ export interface RunningEmulator {
 }
 
 export const DEFAULT_CREDENTIALS: Credentials = { token: 'emulator-token', email: 'admin@example.com', key: 'emulator-key' };
-
-export function buildRouter(): Router {
-  return new Router().add([
-    ...accountAndZoneRoutes,
-    ...accountRulesetRoutes,
-    ...accountMemberRoutes,
-    ...auditLogRoutes,
-    ...dnsRoutes,
-    ...certificatePackRoutes,
-    ...firewallRuleRoutes,
-    ...customRuleRoutes,
-    ...filterRoutes,
-    ...userRoutes,
-    ...migrationRoutes,
-    ...rulesetsListRoutes,
-    ...zoneSecurityRoutes,
-    ...legacyWafRoutes,
-    ...securityInsightRoutes,
-  ]);
-}
 
 /** An account-owned token sees one account: the others are hidden as if the user were no member. */
 function ownTokenAccount(org: Organisation, id: string | undefined): void {
@@ -203,26 +155,31 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   ];
   const principals = [...own, ...accountTokenPrincipals(org, options.accountTokens ?? [], own)];
   const stranger: Principal = { label: UNAUTHENTICATED_LABEL, accountOwned: false, owner: null, org };
-  const router = buildRouter();
+  const router = new Router().add([
+    ...accountAndZoneRoutes,
+    ...accountRulesetRoutes,
+    ...accountMemberRoutes,
+    ...auditLogRoutes,
+    ...dnsRoutes,
+    ...certificatePackRoutes,
+    ...firewallRuleRoutes,
+    ...customRuleRoutes,
+    ...filterRoutes,
+    ...userRoutes,
+    ...migrationRoutes,
+    ...rulesetsListRoutes,
+    ...zoneSecurityRoutes,
+    ...legacyWafRoutes,
+    ...securityInsightRoutes,
+  ]);
   const stats = new StatsCounter();
   const budgets = new CredentialBudgets(options.rateLimit ?? 1200, (options.rateWindowSeconds ?? 300) * 1000);
-  const perSecond = new Map<string, RateLimiter>();
-  const ipLimit = options.ipRateLimit ?? 200;
+  const perIp = new CredentialBudgets(options.ipRateLimit ?? 200, 1000);
   const headerStyle = options.rateLimitHeaders ?? 'modern';
   const faults = new Faults({ faultRate: options.faultRate ?? 0, kinds: options.faultKinds ?? [], failRoutes: options.failRoutes ?? [], seed: options.faultSeed ?? 1 });
   const latency = options.latencyMs ?? 0;
 
-  function ipLimiter(address: string): RateLimiter {
-    let limiter = perSecond.get(address);
-    if (!limiter) perSecond.set(address, (limiter = new RateLimiter(ipLimit, 1000)));
-    return limiter;
-  }
-
-  /**
-   * Who the audit log names for a write: the dataset's user (type user) with a user token or the
-   * key pair; the owning account (type account) with an account-owned token. The token's id is
-   * derived from it (never the token itself).
-   */
+  /** Who the audit log names for a write: the owning account for an account-owned token, else the user; never the token itself. */
   function actorOf(scheme: 'token' | 'key', req: IncomingMessage, principal: Principal): AuditActor {
     const address = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
     const token = scheme === 'token' ? { token_id: stableId('token', principal.token ?? credentials.token), token_name: 'zonewarden emulator token' } : { token_id: '', token_name: '' };
@@ -253,9 +210,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const sendJson = (status: number, body: Envelope, extra: Record<string, string> = {}) =>
       send(status, envelopeText(body), 'application/json; charset=utf-8', extra);
 
-    if (ipLimit > 0) {
-      const perIp = ipLimiter(req.socket.remoteAddress ?? 'unknown').take();
-      if (!perIp.allowed) {
+    if (perIp.limit > 0) {
+      if (!perIp.for(req.socket.remoteAddress ?? 'unknown').take().allowed) {
         stats.limited(principal.label);
         return sendJson(429, failureBody([{ code: CODES.rateLimited, message: 'Too many requests from this address; slow down' }]), { 'retry-after': '1' });
       }

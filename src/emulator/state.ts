@@ -4,19 +4,12 @@ import type { EmulatorClock } from './clock.js';
 import type { Ruleset, RulesetRule } from './ruleset.js';
 import { defaultSecurity, type Plan, type ZoneSecurity } from './security.js';
 
-/**
- * The emulator's in-memory organisation. Objects keep the field names of the API's answers so
- * that serialising them stays a plain copy; relations are held by id.
- */
+/** The emulator's in-memory organisation, in the API's field names (serialising stays a copy); relations by id. */
 
-export type { Plan };
-// Rulesets are typed in ruleset.ts, where the security model (security.ts) reads them too.
-export type { Ruleset, RulesetRule };
+export type { Plan, Ruleset, RulesetRule };
 /**
- * `default` is seen in the wild besides the three the spec's table names; it behaves as `start`
- * (a zone that has not begun). A documented guess: the vendor does not say what sets it. `none` is
- * the emulator's name for a zone created since 2022-09 that never had the previous WAF (the status
- * then carries no migration state).
+ * `default`, seen in the wild, behaves as `start` (a documented guess). `none`: the emulator's name
+ * for a zone created since 2022-09 that never had the previous WAF.
  */
 export type MigrationState = 'default' | 'start' | 'validation' | 'complete' | 'none';
 
@@ -34,9 +27,8 @@ export interface Account {
   member: boolean;
   /** The account-level http_request_firewall_managed entry point (Enterprise); null: none written. */
   managedEntrypoint?: Ruleset | null;
-  /** Its members (GET /accounts/{id}/members); absent: the user alone, as Super Administrator with two-factor (members.ts). */
+  /** Absent: the user alone (defaultMembers). */
   members?: Member[];
-  /** `GET /accounts/{id}/alerting/v3/policies`: the account's notification policies, as served. */
   notificationPolicies?: NotificationPolicy[];
 }
 
@@ -71,11 +63,7 @@ export interface DnsRecord {
   modified_on: string;
 }
 
-/**
- * DNS records by zone. The generated dataset serves millions of records without holding them:
- * a record is computed from its index on demand, and only a zone that is written to is
- * materialised into an array.
- */
+/** A zone's DNS records: the generated dataset computes them from their index, until the zone is written to. */
 export interface RecordStore {
   readonly size: number;
   at(index: number): DnsRecord;
@@ -217,10 +205,7 @@ export interface Migration {
   source: string;
   /** The http_request_firewall_managed entry point; null until the first PUT. */
   entrypoint: Ruleset | null;
-  /**
-   * A migration PUT the API took but whose new state the status does not show yet: the vendor says
-   * the switch can take up to an hour. Null when none is under way.
-   */
+  /** A migration PUT whose new state the status does not show yet (the vendor: up to an hour). */
   switching?: { to: MigrationState; atMs: number } | null;
 }
 
@@ -251,11 +236,7 @@ export const DEFAULT_NAME_SERVERS = ['ada.ns.example.net', 'bob.ns.example.net']
 
 type ZoneHead = Pick<Zone, 'id' | 'name' | 'status' | 'accountId' | 'plan' | 'created_on' | 'modified_on' | 'activated_on'>;
 
-/**
- * A zone with nothing in it yet, unless `over` says otherwise: not paused, a full setup on the
- * default name servers, no records, packs, filters, firewall rules or previous WAF, at migration
- * state `start` since its creation, and the vendor's defaults for a new zone's security.
- */
+/** A zone with nothing in it yet, at migration state `start`, unless `over` says otherwise. */
 export function newZone(head: ZoneHead, over: Partial<Zone> = {}): Zone {
   const { id, name, status, accountId, plan, created_on, modified_on, activated_on } = head;
   return {
@@ -290,7 +271,6 @@ export interface OrgState {
 export class Organisation {
   readonly accountsById = new Map<string, Account>();
   readonly zonesById = new Map<string, Zone>();
-  private revision = 0;
   private memos = new Map<string, unknown>();
   /** How long a migration PUT takes to show in the status (`--migration-delay`); 0: at once. */
   migrationDelayMs = 0;
@@ -308,16 +288,12 @@ export class Organisation {
     for (const z of state.zones) this.zonesById.set(z.id, z);
   }
 
-  /**
-   * Marks the organisation changed: derived views (sorted zone lists) are rebuilt. Write
-   * endpoints that change what lists show call it; so must tests that change state directly.
-   */
+  /** Marks the organisation changed, so derived views are rebuilt: after any write lists show, tests' too. */
   touch(): void {
-    this.revision++;
     this.memos.clear();
   }
 
-  /** A value derived from the state, computed once per revision. */
+  /** A value derived from the state, computed once until the next touch. */
   memo<T>(key: string, build: () => T): T {
     if (!this.memos.has(key)) {
       if (this.memos.size > 64) this.memos.clear();
@@ -341,25 +317,25 @@ export class Organisation {
     return this.state.zones.filter((z) => this.accountsById.get(z.accountId)?.member);
   }
 
-  /** Test and dataset hook: add a DNS record, materialising a generated zone first. */
+  /** The zone's records in an array, materialising a generated zone first. */
+  private records(zone: Zone): DnsRecord[] {
+    if (zone.dns instanceof ArrayRecordStore) return zone.dns.records;
+    const store = new ArrayRecordStore(Array.from({ length: zone.dns.size }, (_, i) => zone.dns.at(i)));
+    zone.dns = store;
+    return store.records;
+  }
+
+  /** Test and dataset hook: add a DNS record. */
   addDnsRecord(zone: Zone, record: DnsRecord): void {
-    if (!(zone.dns instanceof ArrayRecordStore)) {
-      const records: DnsRecord[] = [];
-      for (let i = 0; i < zone.dns.size; i++) records.push(zone.dns.at(i));
-      zone.dns = new ArrayRecordStore(records);
-    }
-    (zone.dns as ArrayRecordStore).records.push(record);
+    this.records(zone).push(record);
     this.touch();
   }
 
-  /**
-   * Replaces record `index` of a zone. The zone gets a new store object, so filtered and ordered
-   * views cached for the old one (dns-records.ts) are not served for the changed records.
-   */
+  /** Replaces record `index`, in a new store object so views cached for the old one (dns-records.ts) are not served. */
   replaceDnsRecord(zone: Zone, index: number, record: DnsRecord): void {
     if (zone.dns instanceof LazyRecordStore) zone.dns = zone.dns.withEdit(index, record);
     else {
-      const records = zone.dns instanceof ArrayRecordStore ? zone.dns.records : Array.from({ length: zone.dns.size }, (_, i) => zone.dns.at(i));
+      const records = this.records(zone);
       records[index] = record;
       zone.dns = new ArrayRecordStore(records);
     }

@@ -2,10 +2,7 @@ import { stableId } from './ids.js';
 import { entrypoint, MANAGED_PHASE } from './security.js';
 import type { Filter, FirewallRule, LegacyWaf, Ruleset, RulesetRule, Zone } from './state.js';
 
-/**
- * The migration mapping of the spec: a zone's previous managed rules (legacy WAF) expressed as the
- * equivalent new managed-rules configuration, as GET /waf_migration/config answers it.
- */
+/** The spec's migration mapping: the legacy WAF as the new managed-rules configuration (GET /waf_migration/config). */
 
 export const MANAGED_RULESET_ID = 'efb7b8c949ac4650a09736fc376e9aee';
 export const OWASP_RULESET_ID = '4814384a9e5d4991b9815dcfc25d2f1f';
@@ -33,9 +30,8 @@ export function mapOwaspAction(actionMode: string | undefined): string {
 export const MIGRATION_LIMITS = { bypassRules: 200, expressionBytes: 4096 } as const;
 
 /**
- * The firewall rules the migration carries: action Bypass of the previous managed rules, that is
- * `bypass` with `waf` among the products (spec: Migration mapping rules, rule 3). Paused ones too
- * (a documented guess: the spec counts the rules with the action; they become disabled skip rules).
+ * The firewall rules the migration carries: `bypass` of `waf` (spec: Migration mapping rules, rule 3),
+ * paused ones too (a documented guess: they become disabled skip rules).
  */
 export function bypassRulesToMigrate(firewallRules: Iterable<FirewallRule>, filters: Map<string, Filter>): Array<{ rule: FirewallRule; expression: string | null }> {
   return [...firewallRules].filter((fw) => fw.action === 'bypass' && (fw.products?.includes('waf') ?? false)).map((rule) => ({ rule, expression: filters.get(rule.filterId)?.expression ?? null }));
@@ -50,11 +46,7 @@ export function overLimitReasons(carried: ReadonlyArray<{ expression: string | n
   return reasons;
 }
 
-/**
- * Rule overrides of the vendor's own package, carried into the new configuration (vendor migration
- * guide). The new rules' ids are the previous ones here: a documented guess, the real mapping of
- * rule ids is the vendor's.
- */
+/** Rule overrides of the vendor's own package, carried (vendor migration guide); the same rule ids is a documented guess. */
 function carriedOverrides(waf: LegacyWaf): Array<Record<string, unknown>> {
   return waf.packages
     .filter((p) => p.detection_mode === 'traditional')

@@ -1,12 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { RCODE, readQuestion, writeAnswer, type AnswerRecord, type Question } from './wire.js';
 
-/**
- * A DNS server over UDP on loopback, answering each question from a function: records (NOERROR,
- * none for NODATA), NXDOMAIN, SERVFAIL, or silence (a server that never answers). What the
- * emulator's outside world and the tests' DNS servers are built on; nothing here ever asks another
- * server.
- */
+/** A loopback DNS server over UDP answering each question from a function (silent: never answers); it asks no other server. */
 
 export type DnsReply = { rcode: 'noerror'; records?: readonly AnswerRecord[] } | { rcode: 'nxdomain' } | { rcode: 'servfail' } | { rcode: 'silent' };
 

@@ -1,11 +1,7 @@
 import { startDnsServer, type RunningDnsServer } from './server.js';
 import { worldAnswer } from './world.js';
 
-/**
- * One loopback DNS server per process answering as the world does (world.ts) for every emulator
- * running in the process: what `zonewarden demo` and the tests point --resolver at. It does not
- * keep the process alive.
- */
+/** One loopback DNS server per process answering as world.ts does (what --resolver points at); it keeps no process alive. */
 let shared: Promise<RunningDnsServer> | null = null;
 
 export function worldDnsServer(): Promise<RunningDnsServer> {

@@ -3,24 +3,14 @@ import type { DnsReply } from './server.js';
 import type { Question } from './wire.js';
 
 /**
- * The emulator's model of the outside world's DNS: what a public resolver would answer about the
- * names the emulated organisations' records point at, so that scans in tests, `zonewarden demo` and
- * the benchmarks resolve them on loopback and never ask the internet.
- *
- * - A name at or under a zone of a running emulator's organisation exists per that zone's records
- *   as they are now: the apex, a name with a record, a name with records below it (an empty
- *   non-terminal: RFC 8020 2), or one a wildcard covers (RFC 4592 3.3.1); else NXDOMAIN.
- * - The name servers the vendor assigned to those zones (`name_servers`) exist, and the names above
- *   them: the vendor serves its zones from them (vendor docs: "Nameservers"), which is why a scan
- *   checks its resolver against them before believing an NXDOMAIN.
- * - Of the hosts the datasets point at outside their zones, the ones in EXTERNAL_HOSTS exist (and
- *   the names above them: RFC 8020); every other name is NXDOMAIN. Left out on purpose, as the
- *   takeover cases dns-dangling-target reports: the demo's `tailspintoys.oldstatus.example.com`
- *   (the status page tailspintoys-status.example's `legacy` CNAME names was given up), and the
- *   tests' organisation's `northwind.statuspage.example.com`.
+ * The outside world's DNS as a public resolver would answer it, so that scans resolve on loopback:
+ * names of a running emulator's zones per their records now (empty non-terminals: RFC 8020 2;
+ * wildcards: RFC 4592 3.3.1), the zones' assigned name servers (vendor docs: "Nameservers"), and
+ * EXTERNAL_HOSTS; else NXDOMAIN. Left out on purpose, as the takeover cases dns-dangling-target
+ * reports: `tailspintoys.oldstatus.example.com` (demo) and `northwind.statuspage.example.com` (tests).
  */
 
-/** External hosts the datasets use that exist: mail and SaaS hosts of the demo and of the tests' organisation, and the generated dataset's origins. */
+/** External hosts the datasets use that exist. */
 export const EXTERNAL_HOSTS: readonly string[] = [
   // Mail hosting (the demo's provider, the tests' organisation's, and its hobby site's free mail).
   'mx1.mailhost.example.net',

@@ -26,10 +26,8 @@ function header(headers: IncomingHttpHeaders, name: string): string | undefined 
 }
 
 /**
- * How wrong credentials are refused. The real API answers a junk, revoked or IP-restricted token
- * with 403 code 9109 "Invalid access token" (measured on GET /accounts), and some endpoints with
- * 401 or 403 code 10000 "Authentication error"; which one a client meets depends on the endpoint
- * and the token, so tests choose.
+ * How wrong credentials are refused: 403 code 9109 (measured on GET /accounts), or 401 or 403 code
+ * 10000 as some endpoints answer; it depends on the endpoint and the token, so tests choose.
  */
 export type BadCredentialsAnswer = '9109' | '401' | '10000';
 export const BAD_CREDENTIALS_ANSWERS: readonly BadCredentialsAnswer[] = ['9109', '401', '10000'];
@@ -41,11 +39,7 @@ function authError(answer: BadCredentialsAnswer, scheme: 'token' | 'key'): ApiFa
   return fail(403, CODES.authentication, 'Authentication error');
 }
 
-/**
- * Both schemes of the spec. Malformed headers answer 400 code 6003 with an error_chain naming the
- * header, as the real API does; well-formed but wrong or missing credentials answer as `answer`
- * says. Returns the scheme that authenticated.
- */
+/** Both schemes of the spec; malformed headers answer 400 code 6003 naming the header, as the real API does. */
 export function authenticate(headers: IncomingHttpHeaders, expected: Credentials, answer: BadCredentialsAnswer = '9109'): 'token' | 'key' {
   const authorization = header(headers, 'authorization');
   if (authorization !== undefined) {
@@ -65,13 +59,7 @@ export function authenticate(headers: IncomingHttpHeaders, expected: Credentials
   return 'key';
 }
 
-/**
- * What an account-owned token may not read. `GET /accounts` answers 400 code 1001 (seen in the
- * wild, with this message). The user-level endpoints (invites) belong to a user, which such a
- * token has none of: the emulator answers 403 9109 "Unauthorized to access requested resource",
- * a guess (the code is the real API's answer for a permission a token lacks; what it answers on
- * /user/invites to an account-owned token is not documented).
- */
+/** What an account-owned token may not read: `GET /accounts` (as seen in the wild), and the user's endpoints (a guess). */
 export function accountTokenRefusal(routeKey: string): ApiFailure | null {
   if (routeKey === 'GET /accounts') return fail(400, CODES.accountOwnedToken, 'List accounts endpoint does not support account owned tokens.');
   if (routeKey.startsWith('GET /user') || routeKey.startsWith('PATCH /user')) return fail(403, CODES.invalidToken, 'Unauthorized to access requested resource');
@@ -83,10 +71,8 @@ function malformed(chain: Array<{ code: number; message: string }>): ApiFailure 
 }
 
 /**
- * An account-owned token besides the emulator's own credentials. The vendor's rate limits page
- * gives each account-owned token a budget of its own (1,200 requests per 5 minutes "per
- * user/account token"); it reads the accounts it belongs to (whether or not the dataset's user is
- * a member of them) and nothing else.
+ * An extra account-owned token: it reads its accounts (member or not) and nothing else, with a budget
+ * of its own (vendor's rate limits page: "per user/account token").
  */
 export interface AccountToken {
   token: string;
@@ -94,10 +80,7 @@ export interface AccountToken {
   accounts: string[];
   /** Its name in GET /__emulator/stats (default `account-token:<first account id>`); never the token. */
   label?: string;
-  /**
-   * Routes this token lacks the permission for (403 code 9109, as `denyRoutes` for every credential);
-   * the array is read on each request, so a test can take a permission away between two scans.
-   */
+  /** As `denyRoutes`, for this token; read on each request, so a test can take a permission away between scans. */
   denyRoutes?: string[];
 }
 
@@ -109,10 +92,7 @@ export interface Claimant {
   key?: string;
 }
 
-/**
- * The claimant whose credential the request carries (compared in constant time), or null for a
- * request with none, a malformed one, or one nobody holds: those are refused by authenticate.
- */
+/** The claimant whose credential the request carries (in constant time); null: authenticate refuses it. */
 export function claimantOf<C extends Claimant>(headers: IncomingHttpHeaders, claimants: readonly C[]): C | null {
   const authorization = header(headers, 'authorization');
   if (authorization !== undefined) {
@@ -126,10 +106,8 @@ export function claimantOf<C extends Claimant>(headers: IncomingHttpHeaders, cla
 }
 
 /**
- * What an account-owned token sees of the organisation: its own accounts and their zones, whoever
- * the user is a member of; the rest answers as if it did not exist. A view over the one state, so
- * a change made with the token is seen by every credential. Derived lists are cached apart
- * (`memoKey`), since what they hold differs from the user's.
+ * The organisation as an account-owned token sees it: its accounts and their zones only. A view over
+ * the one state, so its writes are seen by all; derived lists are cached apart (`memoKey`).
  */
 export function accountTokenView(org: Organisation, accountIds: readonly string[], memoKey: string): Organisation {
   const allowed = new Set(accountIds);

@@ -3,10 +3,8 @@ import type { Organisation } from '../state.js';
 import { CODES, fail } from './envelope.js';
 
 /**
- * Which API the emulator plays: `classic`, the specification's, where the previous managed-rules
- * endpoints and the writes to filters and firewall rules still work; `retired`, today's, where the
- * former answer 410 Gone and the latter are refused (code 10020, maintenance mode), as after the
- * vendor retired them (custom rules are written through the rulesets API in both).
+ * Which API the emulator plays: `classic`, the specification's; `retired`, today's, where the previous
+ * managed rules answer 410 Gone and filters and firewall rules refuse writes (code 10020).
  */
 export type ApiEra = 'classic' | 'retired';
 
@@ -21,23 +19,15 @@ export interface RequestContext {
   body(): unknown;
   list: ListBehaviour;
   apiEra: ApiEra;
-  /**
-   * Notes a resource this request created, updated or deleted. The server writes the audit log
-   * entry once the answer's status is known, also when the request then fails (a refused firewall
-   * rules POST still leaves its inline filters behind).
-   */
+  /** Notes a resource the request changed; logged with the answer's status, also a failure's (inline filters stay). */
   record(change: Change): void;
 }
 
-/** Fault switches that change how lists are served (see faults.ts). */
+/** Fault switches that change how lists are served (EmulatorOptions says what each does). */
 export interface ListBehaviour {
-  /** Serve page 1 for every page, as broken real endpoints do. */
   repeatPage: boolean;
-  /** A page whose per_page is above this never answers. */
   timeoutPerPage: number | null;
-  /** Full pages lose their last item: short pages that are not the last, as in the wild. */
   shortPages: boolean;
-  /** result_info without total_count and total_pages (as some answers in the wild). */
   noTotals: boolean;
 }
 

@@ -1,7 +1,4 @@
-/**
- * The API's JSON envelope and its failures. Handlers return `ok(...)` or throw `ApiFailure`; the
- * server turns both into the envelope, so no answer can leave without one.
- */
+/** The API's JSON envelope: handlers return `ok(...)` or throw `ApiFailure`, and the server wraps both. */
 
 export interface ErrorItem {
   code?: number;
@@ -21,10 +18,7 @@ export interface ResultInfo {
   total_pages?: number;
 }
 
-/**
- * Cursor paging's result_info (the audit log, version 2): `count`, the number of entries in this
- * answer, comes as a string, and `cursor` is empty once there is nothing more to read.
- */
+/** The audit log's result_info: `count` as a string, `cursor` empty once there is no more. */
 export interface CursorResultInfo {
   count: string;
   cursor: string;
@@ -43,10 +37,7 @@ export interface Answer {
   body: Envelope;
 }
 
-/**
- * An item already serialised to JSON. Lists of large, rarely changing objects (zones) keep their
- * JSON between requests, because JSON.stringify of a 50-zone page dominates serving it.
- */
+/** An item already serialised: zones keep their JSON, as stringifying a 50-zone page dominates serving it. */
 export class RawJson {
   constructor(readonly text: string) {}
 }
@@ -83,10 +74,7 @@ export function fail(status: number, code: number | undefined, message: string, 
   return new ApiFailure(status, [{ ...(code === undefined ? {} : { code }), message, ...extra }]);
 }
 
-/**
- * Error codes. Those marked "wild" are the real API's (docs/api-surface.md); the rest are the emulator's
- * own choice for failures whose real code is not published, kept stable so tests can rely on them.
- */
+/** Error codes: "wild", the real API's (docs/api-surface.md); "emulator", its stable choice where none is published. */
 export const CODES = {
   /** wild: invalid or missing zone id */
   invalidZone: 1003,

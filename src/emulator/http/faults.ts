@@ -1,13 +1,8 @@
 import { CODES, failureBody } from './envelope.js';
 
 /**
- * Injected server failures for tests and benchmarks. A fault is decided before the request is
- * handled, so a failed write never half-happens: retrying it is always safe against the emulator.
- */
-/**
- * What an injected fault looks like: server errors as the API (500, 503) and the edge (502, an
- * HTML page) send them, and the malformed successes a client must not trust: HTTP 200 with
- * `success: false`, a JSON body cut short, and an HTML page on 200.
+ * Injected failures: server errors as the API and the edge send them, and malformed successes a
+ * client must not trust. Decided before the request is handled, so a failed write never half-happens.
  */
 export const FAULT_KINDS = ['500', '502', '503', '200-false', 'truncated', 'html-200'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];

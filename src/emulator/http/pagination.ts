@@ -1,13 +1,10 @@
-import { CODES, fail, ok, type Answer, type ResultInfo } from './envelope.js';
+import { CODES, fail, ok, type Answer, type ApiFailure, type ResultInfo } from './envelope.js';
 import { Hang, type RequestContext } from './context.js';
 
 /**
- * Page/per_page pagination with each endpoint's limits (docs/api-surface.md).
- *
- * Decisions where the real API is not documented: a per_page outside an endpoint's range is
- * clamped to it and the effective value is reported in result_info.per_page (clients must read
- * it, not assume theirs was honoured); page or per_page that are not positive whole numbers
- * answer 400 code 1004. A page past the end answers 200 with an empty result.
+ * Page/per_page pagination with each endpoint's limits (docs/api-surface.md). Where the API is not
+ * documented: a per_page out of range is clamped, and result_info.per_page says so (clients must
+ * read it); a page past the end answers 200 with an empty result.
  */
 export interface PageLimits {
   defaultPerPage: number;
@@ -39,13 +36,28 @@ export function indexed<T>(items: readonly T[]): Indexed<T> {
   return { size: items.length, at: (i) => items[i]! };
 }
 
-function positiveInt(ctx: RequestContext, key: string, fallback: number): number {
+/** A positive whole number of the query (`fallback` when absent), else the `refusal` of the value given (cut to 40 characters). */
+export function wholeQuery(ctx: RequestContext, key: string, fallback: number, refusal: (raw: string) => ApiFailure): number {
   const raw = ctx.query.get(key);
   if (raw === null || raw === '') return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
-    throw fail(400, CODES.invalidPagination, `${key} must be a positive whole number, got "${raw.slice(0, 40)}"`);
-  }
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw refusal(raw.slice(0, 40));
   return Number(raw);
+}
+
+function positiveInt(ctx: RequestContext, key: string, fallback: number): number {
+  const refusal = (raw: string) => fail(400, CODES.invalidPagination, `${key} must be a positive whole number, got "${raw}"`);
+  return wholeQuery(ctx, key, fallback, refusal);
+}
+
+/** The text of a cursor this API gave (opaque to clients: base64url), or undefined when none is given. */
+export function cursorText(ctx: RequestContext, valid: RegExp): string | undefined {
+  const raw = ctx.query.get('cursor');
+  if (raw === null || raw === '') return undefined;
+  const text = Buffer.from(raw, 'base64url').toString('utf8');
+  if (!valid.test(text)) {
+    throw fail(400, CODES.validation, 'cursor is not one this API gave: pass result_info.cursor of the previous answer unchanged');
+  }
+  return text;
 }
 
 export function paginate<T>(ctx: RequestContext, items: Indexed<T>, limits: PageLimits, serialize: (item: T) => unknown): Answer {

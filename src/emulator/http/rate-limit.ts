@@ -1,7 +1,6 @@
 /**
- * A sliding-window request budget, as the real API keeps per user: at most `limit` requests in any
- * `windowMs`. Going over blocks every call for a whole window, which is what makes tripping it so
- * costly for everyone who shares the quota.
+ * A sliding-window request budget, as the real API keeps per user. Going over blocks every call for a
+ * whole window, which makes tripping it costly for all who share the quota.
  */
 export interface RateDecision {
   allowed: boolean;
@@ -45,9 +44,8 @@ export class RateLimiter {
 }
 
 /**
- * A budget per credential, as the real API keeps: per user (whose dashboard, keys and user tokens
- * share one) or per account-owned token (the vendor's rate limits page: 1,200 requests per 5
- * minutes "per user/account token"). Each is created on its first request, with the same quota.
+ * A budget per key, each made on its first request: per credential, as the real API keeps (the
+ * vendor's rate limits page: "per user/account token"), or per client address.
  */
 export class CredentialBudgets {
   private readonly limiters = new Map<string, RateLimiter>();
@@ -58,7 +56,6 @@ export class CredentialBudgets {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** The budget of the credential named `label`. */
   for(label: string): RateLimiter {
     let limiter = this.limiters.get(label);
     if (!limiter) this.limiters.set(label, (limiter = new RateLimiter(this.limit, this.windowMs, this.now)));

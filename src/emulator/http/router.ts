@@ -47,10 +47,6 @@ export class Router {
     if (template) return { kind: 'method-not-allowed', template, allowed, key: `${method} ${template}` };
     return { kind: 'none', key: `${method} (no route)` };
   }
-
-  routes(): Route[] {
-    return this.compiled.map((c) => c.route);
-  }
 }
 
 function specificity(segments: string[]): number {

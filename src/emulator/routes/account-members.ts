@@ -12,12 +12,7 @@ const MEMBER_ORDER: Record<string, (m: Member) => unknown> = {
   status: (m) => m.status,
 };
 
-/**
- * `GET /accounts/{account_id}/members` (vendor's API reference: List Members): page paging, 5 to
- * 50 a page (default 20), `status` (accepted, pending, rejected), `order` (user.first_name,
- * user.last_name, user.email, status) and `direction`. A token without Account Settings Read is
- * refused as every route a credential lacks (`denyRoutes`: 403 code 9109).
- */
+/** `GET /accounts/{account_id}/members` (vendor's API reference: List Members), with its filter, order and paging. */
 function listMembers(ctx: RequestContext) {
   const account = accountFor(ctx);
   const status = ctx.query.get('status');

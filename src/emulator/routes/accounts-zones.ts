@@ -4,7 +4,7 @@ import { compareValues, direction, indexed, LIMITS, orderField, paginate } from 
 import type { Route } from '../http/router.js';
 import * as serialize from '../serialize.js';
 import type { Zone } from '../state.js';
-import { accountFor, combine, textMatcher, zoneFor } from './lookup.js';
+import { accountFor, combine, textMatcher, textPredicate, zoneFor } from './lookup.js';
 
 function listAccounts(ctx: RequestContext) {
   orderField(ctx, []);
@@ -37,16 +37,8 @@ function listZones(ctx: RequestContext) {
   const predicates: Array<(z: Zone) => boolean> = [];
   const accountIds = queryList(q, 'account.id');
   if (accountIds.length) predicates.push((z) => accountIds.includes(z.accountId));
-  const accountName = q.get('account.name');
-  if (accountName) {
-    const m = textMatcher(accountName);
-    predicates.push((z) => m(ctx.org.accountsById.get(z.accountId)?.name ?? ''));
-  }
-  const name = q.get('name');
-  if (name) {
-    const m = textMatcher(name);
-    predicates.push((z) => m(z.name));
-  }
+  predicates.push(...textPredicate(q.get('account.name'), (z: Zone) => ctx.org.accountsById.get(z.accountId)?.name ?? ''));
+  predicates.push(...textPredicate(q.get('name'), (z: Zone) => z.name));
   const statuses = queryList(q, 'status');
   for (const s of statuses) {
     if (!ZONE_STATUSES.includes(s)) throw fail(400, CODES.validation, `status must be one of ${ZONE_STATUSES.join(', ')}`);

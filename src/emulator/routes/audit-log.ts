@@ -10,19 +10,14 @@ import {
 } from '../audit-log.js';
 import { queryList, type RequestContext } from '../http/context.js';
 import { CODES, fail, ok } from '../http/envelope.js';
+import { cursorText, wholeQuery } from '../http/pagination.js';
 import type { Route } from '../http/router.js';
 import { accountFor } from './lookup.js';
 
 /**
- * `GET /accounts/{account_id}/logs/audit`, the audit log version 2 (vendor's API reference: account
- * audit logs, version 2): `since` and `before` required (a date, read as UTC midnight, or an RFC 3339
- * time), cursor paging (`cursor`, `limit`, default 100) with `result_info: {count: "<string>",
- * cursor}`, `direction`, and filters on the entries' fields, each also in a `.not` form.
- *
- * The emulator's guesses (docs/dataset-format.md, "Audit log"): the window is [since, before);
- * `direction` defaults to `desc` (newest first); `limit` takes 1 to 1,000 and a larger one is cut to
- * 1,000; the cursor is empty when nothing more matches; a filter value outside a field's documented
- * vocabulary, a `since` not before `before`, or a cursor the emulator did not give answers 400.
+ * `GET /accounts/{account_id}/logs/audit` (vendor's API reference: account audit logs, version 2):
+ * the window `since` to `before`, cursor paging, `direction`, and filters on the entries' fields,
+ * each also in a `.not` form. The emulator's guesses: docs/dataset-format.md, "Audit log".
  */
 
 const DEFAULT_LIMIT = 100;
@@ -48,10 +43,8 @@ function instant(ctx: RequestContext, key: 'since' | 'before'): number {
 }
 
 function limitOf(ctx: RequestContext): number {
-  const raw = ctx.query.get('limit');
-  if (raw === null || raw === '') return DEFAULT_LIMIT;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw fail(400, CODES.validation, `limit must be a whole number from 1 to ${MAX_LIMIT}; got "${raw.slice(0, 40)}"`);
-  return Math.min(MAX_LIMIT, Number(raw));
+  const refusal = (raw: string) => fail(400, CODES.validation, `limit must be a whole number from 1 to ${MAX_LIMIT}; got "${raw}"`);
+  return Math.min(MAX_LIMIT, wholeQuery(ctx, 'limit', DEFAULT_LIMIT, refusal));
 }
 
 function directionOf(ctx: RequestContext): 'asc' | 'desc' {
@@ -62,20 +55,19 @@ function directionOf(ctx: RequestContext): 'asc' | 'desc' {
   return d;
 }
 
-/** The cursor is opaque to clients: the last entry's time and sequence, base64url-encoded. */
+/** The cursor: the last entry's time and sequence. */
 export function encodeCursor(p: LogPosition): string {
   return Buffer.from(`v1:${p.ms}:${p.seq}`).toString('base64url');
 }
 
+const CURSOR = /^v1:(-?\d+):(\d+)$/;
+
 function decodeCursor(ctx: RequestContext): LogPosition | undefined {
-  const raw = ctx.query.get('cursor');
-  if (raw === null || raw === '') return undefined;
-  const m = /^v1:(-?\d+):(\d+)$/.exec(Buffer.from(raw, 'base64url').toString('utf8'));
-  if (!m) throw fail(400, CODES.validation, 'cursor is not one this API gave: pass result_info.cursor of the previous answer unchanged');
-  return { ms: Number(m[1]), seq: Number(m[2]) };
+  const [, ms, seq] = CURSOR.exec(cursorText(ctx, CURSOR) ?? '') ?? [];
+  return ms === undefined ? undefined : { ms: Number(ms), seq: Number(seq) };
 }
 
-/** The filters of the vendor's reference, by query name: `<part>_<field>` is the entry's `<part>.<field>`, `id` and `audit_log_id` its id. */
+/** The vendor's filters: `<part>_<field>` is the entry's `<part>.<field>`, `id` and `audit_log_id` its id. */
 const FILTER_NAMES = ['id', 'audit_log_id', 'account_name', 'action_result', 'action_type', 'actor_context', 'actor_email', 'actor_id', 'actor_ip_address', 'actor_token_id', 'actor_token_name',
   'actor_type', 'raw_cf_ray_id', 'raw_method', 'raw_status_code', 'raw_uri', 'resource_id', 'resource_product', 'resource_scope', 'resource_type', 'zone_id', 'zone_name'];
 /** The vocabulary of the filters that have one. */

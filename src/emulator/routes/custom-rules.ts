@@ -5,42 +5,20 @@ import type { Route } from '../http/router.js';
 import { stableId } from '../ids.js';
 import { FIREWALL_RULE_QUOTA, type Ruleset, type RulesetRule, type Zone } from '../state.js';
 import { KNOWN_PRODUCTS } from '../vocabulary.js';
-import { isObject, missingFeature } from './filter-input.js';
+import { isObject, missingFeature, refuse } from './filter-input.js';
 import { zoneEntrypoints } from './rulesets-list.js';
 import { zoneFor } from './lookup.js';
 import { recordEntrypointWrite } from './ruleset-audit.js';
 
 /**
- * Writes to a zone's custom rules, the `http_request_firewall_custom` phase entry point, as the
- * vendor documents them (WAF, "Create custom rules via API"; ruleset engine, "Add a rule to a
- * ruleset" and "Change the order of a rule in a ruleset"):
- *
- * - `PUT /zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint` with `{rules}`
- *   replaces the rules, creating the entry point when the zone has none; a rule that names the id
- *   of a rule it had keeps that id;
- * - `POST /zones/{zone_id}/rulesets` with `{name, kind: "zone", phase, rules}` creates the entry
- *   point, refused while it exists (never replacing rules someone else wrote meanwhile);
- * - `POST /zones/{zone_id}/rulesets/{ruleset_id}/rules` adds one rule, last unless `position`
- *   says `{index}` (from 1), `{before: id}` or `{after: id}` (an empty id: first, or last).
- *
- * Both answer the whole ruleset, its `version` one higher and `last_updated` now; a new rule has
- * its own id, version "1" and, without a `ref`, its id as ref. Checked as the vendor's custom rules
- * availability table says: the plan's rule quota (Free 5, Pro 20, Business 100, Enterprise 1,000),
- * the `log` action on Enterprise only, regular expressions (`matches`) on Business and Enterprise;
- * and the rules language (4,096 characters, parse errors). The actions are those of custom rules:
- * block, challenge, js_challenge, managed_challenge, log, and skip with what it skips
- * (`action_parameters`: `ruleset` or `phase` "current", `phases`, `products`; vendor docs:
- * custom rules, available skip options).
- *
- * Refusals: HTTP 400, code 20217, `'<value>' is not a valid value for <field> because <reason>`
- * with `source.pointer`: the form of the rulesets API's validation answers seen in the wild (a
- * phase's ruleset quota); that each of these refusals uses it is the emulator's guess. A `ref` that
- * another rule of the ruleset has is refused (refs name rules within a ruleset). Every write is
- * recorded in the account audit log (product `rulesets`, type `ruleset`), so an incremental scan
- * reads the zone again.
- *
- * The emulator takes rule writes for this phase only: a POST to another ruleset of the zone (the
- * managed or rate limiting entry point) answers 400 code 10014 naming the limit.
+ * Writes to a zone's custom rules entry point (vendor docs: WAF, "Create custom rules via API";
+ * ruleset engine, "Add a rule to a ruleset", "Change the order of a rule in a ruleset"): the PUT
+ * replaces the rules, the create refuses while the entry point exists, and a rule is added where
+ * `position` says. Each answers the whole ruleset, one version higher. Checked as the vendor's
+ * availability table says (quota, `log` on Enterprise, `matches` on Business up) and the skip
+ * options (vendor docs: custom rules, available skip options). Refusals take the form of the
+ * rulesets API's validation answers seen in the wild (400, code 20217, with `source.pointer`); that
+ * each of them uses it is the emulator's guess. Only this phase takes rule writes here.
  */
 
 export const CUSTOM_PHASE = 'http_request_firewall_custom';
@@ -73,10 +51,7 @@ function skipProblem(params: unknown): string | null {
 
 /** One rule of a request, checked against the language and the zone's plan; null when refused (errors say why). */
 function readRule(zone: Zone, raw: unknown, pointer: string, errors: ErrorItem[]): RuleInput | null {
-  if (!isObject(raw)) {
-    errors.push(invalid(pointer, raw, 'rule', 'a rule must be an object'));
-    return null;
-  }
+  if (!isObject(raw)) return refuse(errors, invalid(pointer, raw, 'rule', 'a rule must be an object'));
   const before = errors.length;
   const { id, action, expression, description, enabled, ref, action_parameters } = raw;
   if (typeof action !== 'string' || !(CUSTOM_ACTIONS as readonly string[]).includes(action)) {
@@ -207,11 +182,8 @@ function putEntrypoint(ctx: RequestContext) {
 }
 
 /**
- * `POST /zones/{zone_id}/rulesets` (ruleset engine, "Create a ruleset": `name`, `kind`, `phase`
- * required, `rules` optional): kind `zone` creates the phase's entry point, and a phase has at most
- * one ("About phases"), so while the entry point exists the create is refused as the vendor refuses
- * it in the wild: 400, code 20217, "'zone' is not a valid value for kind because exceeded maximum
- * number of zone rulesets for phase ...", pointer `/kind`. Unlike a PUT, it never replaces rules.
+ * `POST /zones/{zone_id}/rulesets` (ruleset engine, "Create a ruleset"): a phase has one entry point
+ * ("About phases"), so while it exists the create is refused as in the wild. Never replaces rules.
  */
 function createRuleset(ctx: RequestContext) {
   const zone = zoneFor(ctx);

@@ -3,9 +3,11 @@ import { ok } from '../http/envelope.js';
 import { compareValues, direction, LIMITS, orderField, paginate, type Indexed } from '../http/pagination.js';
 import type { Route } from '../http/router.js';
 import type { DnsRecord, RecordStore } from '../state.js';
-import { combine, notFound, textMatcher, zoneFor } from './lookup.js';
+import { combine, notFound, textPredicate, zoneFor } from './lookup.js';
 
 const ORDERS = ['type', 'name', 'content', 'ttl', 'proxied'] as const;
+/** The name filters, by the textMatcher form each takes. */
+const NAME_FILTERS = { name: '', 'name.exact': '', 'name.contains': 'contains:', 'name.startswith': 'starts_with:', 'name.endswith': 'ends_with:' };
 
 /**
  * Filtered or ordered views of a zone's records, cached per store and query, so that paging
@@ -32,18 +34,9 @@ function listRecords(ctx: RequestContext) {
   const predicates: Array<(r: DnsRecord) => boolean> = [];
   const types = queryList(q, 'type').map((t) => t.toUpperCase());
   if (types.length) predicates.push((r) => types.includes(r.type));
-  for (const [key, make] of [
-    ['name', (v: string) => textMatcher(v)],
-    ['name.exact', (v: string) => textMatcher(v)],
-    ['name.contains', (v: string) => textMatcher(`contains:${v}`)],
-    ['name.startswith', (v: string) => textMatcher(`starts_with:${v}`)],
-    ['name.endswith', (v: string) => textMatcher(`ends_with:${v}`)],
-  ] as const) {
-    const v = q.get(key);
-    if (v) {
-      const m = make(v);
-      predicates.push((r) => m(r.name));
-    }
+  for (const [key, prefix] of Object.entries(NAME_FILTERS)) {
+    const value = q.get(key);
+    predicates.push(...textPredicate(value && prefix + value, (r: DnsRecord) => r.name));
   }
   const content = q.get('content');
   if (content) predicates.push((r) => r.content === content);

@@ -1,12 +1,11 @@
 import { checkExpression } from '../expression.js';
-import type { ErrorItem } from '../http/envelope.js';
-import { CODES } from '../http/envelope.js';
-import type { Filter, Zone } from '../state.js';
-import { PLAN_RANK } from '../state.js';
+import { queryBool, queryList } from '../http/context.js';
+import { CODES, type ErrorItem } from '../http/envelope.js';
+import { PLAN_RANK, type Filter, type Zone } from '../state.js';
 
 /**
- * Validation shared by the filters interface and the firewall rules' inline filters. Errors are
- * collected rather than thrown, because both endpoints reject a whole batch with every problem.
+ * Validation shared by the filters interface and the firewall rules. Errors are collected, not
+ * thrown, because both endpoints reject a whole batch with every problem.
  */
 
 const MAX_DESCRIPTION = 500;
@@ -29,18 +28,41 @@ export function validationError(pointer: string, message: string): ErrorItem {
   return { code: CODES.validation, message, source: { pointer } };
 }
 
-export function readFilterInput(raw: unknown, pointer: string, errors: ErrorItem[]): FilterInput | null {
-  if (!isObject(raw)) {
-    errors.push(validationError(pointer, 'filter must be an object'));
-    return null;
-  }
-  const before = errors.length;
-  const { expression, paused, description, ref } = raw;
-  if (typeof expression !== 'string') errors.push(validationError(`${pointer}/expression`, 'expression is required and must be a string'));
+export function notFoundError(what: string, id: string, pointer: string): ErrorItem {
+  return { code: CODES.notFound, message: `${what} not found: ${id.slice(0, 64)}`, source: { pointer } };
+}
+
+/** Notes a problem of a batch's item, refused: null. */
+export function refuse(errors: ErrorItem[], problem: ErrorItem): null {
+  errors.push(problem);
+  return null;
+}
+
+/** The fields filters and firewall rules check alike. */
+export function checkPausedAndDescription(paused: unknown, description: unknown, pointer: string, errors: ErrorItem[]): void {
   if (paused !== undefined && typeof paused !== 'boolean') errors.push(validationError(`${pointer}/paused`, 'paused must be a boolean'));
   if (description !== undefined && (typeof description !== 'string' || [...description].length > MAX_DESCRIPTION)) {
     errors.push(validationError(`${pointer}/description`, `description must be a string of at most ${MAX_DESCRIPTION} characters`));
   }
+}
+
+/** The list filters of both collections: `id`, `paused`, and `description` (a part of it, in any case). */
+export function listFilter(query: URLSearchParams): (item: { id: string; paused: boolean; description: string }) => boolean {
+  const ids = queryList(query, 'id');
+  const paused = queryBool(query, 'paused');
+  const description = query.get('description')?.toLowerCase() ?? null;
+  return (item) =>
+    (!ids.length || ids.includes(item.id)) &&
+    (paused === undefined || item.paused === paused) &&
+    (description === null || item.description.toLowerCase().includes(description));
+}
+
+export function readFilterInput(raw: unknown, pointer: string, errors: ErrorItem[]): FilterInput | null {
+  if (!isObject(raw)) return refuse(errors, validationError(pointer, 'filter must be an object'));
+  const before = errors.length;
+  const { expression, paused, description, ref } = raw;
+  if (typeof expression !== 'string') errors.push(validationError(`${pointer}/expression`, 'expression is required and must be a string'));
+  checkPausedAndDescription(paused, description, pointer, errors);
   if (ref !== undefined && (typeof ref !== 'string' || ref.length > MAX_REF)) {
     errors.push(validationError(`${pointer}/ref`, `ref must be a string of at most ${MAX_REF} characters`));
   }
@@ -60,12 +82,29 @@ export function readFilterInput(raw: unknown, pointer: string, errors: ErrorItem
   return input;
 }
 
-export function findByExpression(zone: Zone, expression: string, exceptId?: string): Filter | undefined {
+function findByExpression(zone: Zone, expression: string, exceptId?: string): Filter | undefined {
   for (const f of zone.filters.values()) if (f.expression === expression && f.id !== exceptId) return f;
   return undefined;
 }
 
-export function duplicateError(existing: Filter | undefined, pointer: string): ErrorItem {
+/** Refuses an expression another filter (`ids[i]` aside) or an earlier item of the batch has; meta.id names the filter. */
+export function rejectDuplicates(
+  zone: Zone,
+  expressions: Array<string | undefined>,
+  errors: ErrorItem[],
+  pointer: (i: number) => string,
+  ids: string[] = [],
+): void {
+  const seen = new Set<string>();
+  expressions.forEach((expression, i) => {
+    if (expression === undefined) return;
+    const existing = findByExpression(zone, expression, ids[i]);
+    if (existing || seen.has(expression)) errors.push(duplicateError(existing, pointer(i)));
+    seen.add(expression);
+  });
+}
+
+function duplicateError(existing: Filter | undefined, pointer: string): ErrorItem {
   const item: ErrorItem = { code: CODES.duplicateFilter, message: 'config duplicates an already existing config', source: { pointer } };
   if (existing) item.meta = { id: existing.id };
   return item;

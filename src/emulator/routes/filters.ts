@@ -1,30 +1,23 @@
 import { zoneWrite } from '../audit-log.js';
-import { param, queryBool, queryList, type RequestContext } from '../http/context.js';
+import { param, queryList, type RequestContext } from '../http/context.js';
 import { ApiFailure, CODES, fail, ok, type ErrorItem } from '../http/envelope.js';
 import { indexed, LIMITS, paginate } from '../http/pagination.js';
 import type { Handler, Route } from '../http/router.js';
 import * as serialize from '../serialize.js';
 import type { Filter, Zone } from '../state.js';
-import { duplicateError, findByExpression, isObject, readFilterInput, toFilter, validationError, type FilterInput } from './filter-input.js';
+import { isObject, listFilter, notFoundError, readFilterInput, refuse, rejectDuplicates, toFilter } from './filter-input.js';
+import { validationError, type FilterInput } from './filter-input.js';
 import { notFound, zoneFor } from './lookup.js';
 
 /** The filters interface: standalone filters that firewall rules (and other features) reference. */
 
 function listFilters(ctx: RequestContext) {
   const zone = zoneFor(ctx);
-  const q = ctx.query;
-  const ids = queryList(q, 'id');
-  const paused = queryBool(q, 'paused');
-  const expression = q.get('expression');
-  const description = q.get('description');
-  const ref = q.get('ref');
+  const listed = listFilter(ctx.query);
+  const expression = ctx.query.get('expression');
+  const ref = ctx.query.get('ref');
   const filters = [...zone.filters.values()].filter(
-    (f) =>
-      (!ids.length || ids.includes(f.id)) &&
-      (paused === undefined || f.paused === paused) &&
-      (expression === null || f.expression.includes(expression)) &&
-      (description === null || f.description.toLowerCase().includes(description.toLowerCase())) &&
-      (ref === null || f.ref === ref),
+    (f) => listed(f) && (expression === null || f.expression.includes(expression)) && (ref === null || f.ref === ref),
   );
   return paginate(ctx, indexed(filters), LIMITS.filters, serialize.filter);
 }
@@ -37,11 +30,9 @@ function getFilter(ctx: RequestContext) {
 }
 
 /**
- * In the `retired` era every write to filters and firewall rules is refused: the vendor upgraded
- * firewall rules to custom rules and shut the two APIs' writes off (WAF, "Firewall rules upgrade":
- * no longer supported since 2025-06-15). The answer seen in the wild: code 10020, a message that
- * starts `firewallrules.api.maintenance_mode` and points to the rulesets API; its HTTP status (400)
- * and that the filters API answers the same are the emulator's guesses. Reads keep answering.
+ * The `retired` era refuses writes to filters and firewall rules (WAF, "Firewall rules upgrade": no
+ * longer supported since 2025-06-15) with the code and message seen in the wild; the status, and the
+ * filters API answering the same, are the emulator's guesses.
  */
 export function legacyWrites(routes: Route[]): Route[] {
   return routes.map((route) =>
@@ -106,7 +97,7 @@ function createFilters(ctx: RequestContext) {
   const errors: ErrorItem[] = [];
   const raws = bodyArray(ctx);
   const inputs = raws.map((raw, i) => readFilterInput(raw, `/${i}`, errors));
-  rejectDuplicates(zone, inputs, errors);
+  rejectDuplicates(zone, inputs.map((input) => input?.expression), errors, (i) => `/${i}/expression`);
   if (errors.length) throw new ApiFailure(400, errors);
   const created = (inputs as FilterInput[]).map((input, i) => {
     const f = toFilter(ctx.org.newId(), input);
@@ -118,26 +109,10 @@ function createFilters(ctx: RequestContext) {
   return ok(created);
 }
 
-function rejectDuplicates(zone: Zone, inputs: Array<FilterInput | null>, errors: ErrorItem[], ids: string[] = []): void {
-  const seen = new Set<string>();
-  inputs.forEach((input, i) => {
-    if (!input) return;
-    const existing = findByExpression(zone, input.expression, ids[i]);
-    if (existing || seen.has(input.expression)) errors.push(duplicateError(existing, `/${i}/expression`));
-    seen.add(input.expression);
-  });
-}
-
 function applyUpdate(zone: Zone, raw: unknown, pointer: string, errors: ErrorItem[], fixedId?: string): Filter | null {
   const id = fixedId ?? (isObject(raw) && typeof raw['id'] === 'string' ? raw['id'] : undefined);
-  if (!id) {
-    errors.push(validationError(`${pointer}/id`, 'id is required'));
-    return null;
-  }
-  if (!zone.filters.has(id)) {
-    errors.push({ code: CODES.notFound, message: `filter not found: ${id.slice(0, 64)}`, source: { pointer: `${pointer}/id` } });
-    return null;
-  }
+  if (!id) return refuse(errors, validationError(`${pointer}/id`, 'id is required'));
+  if (!zone.filters.has(id)) return refuse(errors, notFoundError('filter', id, `${pointer}/id`));
   const input = readFilterInput(raw, pointer, errors);
   return input ? toFilter(id, input) : null;
 }
@@ -147,12 +122,7 @@ function updateFilters(ctx: RequestContext, raws: unknown[], fixedId?: string) {
   if (fixedId !== undefined && !zone.filters.has(fixedId)) notFound('filter', fixedId);
   const errors: ErrorItem[] = [];
   const updated = raws.map((raw, i) => applyUpdate(zone, raw, fixedId ? '' : `/${i}`, errors, fixedId));
-  rejectDuplicates(
-    zone,
-    updated.map((f) => (f ? { ...f, usesRegex: false, fields: [] } : null)),
-    errors,
-    updated.map((f) => f?.id ?? ''),
-  );
+  rejectDuplicates(zone, updated.map((f) => f?.expression), errors, (i) => `/${i}/expression`, updated.map((f) => f?.id ?? ''));
   if (errors.length) throw new ApiFailure(400, errors);
   return (updated as Filter[]).map((f, i) => {
     zone.filters.set(f.id, f);

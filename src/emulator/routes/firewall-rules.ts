@@ -1,17 +1,20 @@
 import { zoneWrite } from '../audit-log.js';
 import { checkExpression } from '../expression.js';
-import { param, queryBool, queryList, type RequestContext } from '../http/context.js';
+import { param, queryBool, type RequestContext } from '../http/context.js';
 import { ApiFailure, CODES, fail, ok, type ErrorItem } from '../http/envelope.js';
 import { indexed, LIMITS, paginate } from '../http/pagination.js';
 import * as serialize from '../serialize.js';
 import { FIREWALL_RULE_QUOTA, type FirewallRule, type Zone } from '../state.js';
 import { KNOWN_ACTIONS, KNOWN_PRODUCTS } from '../vocabulary.js';
 import {
-  duplicateError,
-  findByExpression,
+  checkPausedAndDescription,
   isObject,
+  listFilter,
   missingFeature,
+  notFoundError,
   readFilterInput,
+  refuse,
+  rejectDuplicates,
   toFilter,
   validationError,
   type FilterInput,
@@ -19,23 +22,13 @@ import {
 import { bodyArray, collectionRoutes, recordFilter } from './filters.js';
 import { notFound, zoneFor } from './lookup.js';
 
-const MAX_DESCRIPTION = 500;
 const MAX_PRIORITY = 2_147_483_647;
 
 function listRules(ctx: RequestContext) {
   const zone = zoneFor(ctx);
-  const q = ctx.query;
-  const ids = queryList(q, 'id');
-  const action = q.get('action');
-  const paused = queryBool(q, 'paused');
-  const description = q.get('description');
-  const rules = [...zone.firewallRules.values()].filter(
-    (r) =>
-      (!ids.length || ids.includes(r.id)) &&
-      (action === null || r.action === action) &&
-      (paused === undefined || r.paused === paused) &&
-      (description === null || r.description.toLowerCase().includes(description.toLowerCase())),
-  );
+  const action = ctx.query.get('action');
+  const listed = listFilter(ctx.query);
+  const rules = [...zone.firewallRules.values()].filter((r) => listed(r) && (action === null || r.action === action));
   return paginate(ctx, indexed(rules), LIMITS.firewallRules, (r) => serialize.firewallRule(r, zone));
 }
 
@@ -60,10 +53,7 @@ function readRuleFields(raw: Record<string, unknown>, pointer: string, errors: E
   if (priority !== undefined && priority !== null && (!Number.isInteger(priority) || (priority as number) < 0 || (priority as number) > MAX_PRIORITY)) {
     errors.push(validationError(`${pointer}/priority`, `priority must be null or a whole number from 0 to ${MAX_PRIORITY}`));
   }
-  if (paused !== undefined && typeof paused !== 'boolean') errors.push(validationError(`${pointer}/paused`, 'paused must be a boolean'));
-  if (description !== undefined && (typeof description !== 'string' || [...description].length > MAX_DESCRIPTION)) {
-    errors.push(validationError(`${pointer}/description`, `description must be a string of at most ${MAX_DESCRIPTION} characters`));
-  }
+  checkPausedAndDescription(paused, description, pointer, errors);
   if (ref !== undefined && typeof ref !== 'string') errors.push(validationError(`${pointer}/ref`, 'ref must be a string'));
   if (products !== undefined && (!Array.isArray(products) || products.some((p) => !KNOWN_PRODUCTS.includes(p as string)))) {
     errors.push(validationError(`${pointer}/products`, `products must be some of ${KNOWN_PRODUCTS.join(', ')}`));
@@ -84,53 +74,38 @@ function readRuleFields(raw: Record<string, unknown>, pointer: string, errors: E
 }
 
 function readRule(zone: Zone, raw: unknown, pointer: string, errors: ErrorItem[]): RuleInput | null {
-  if (!isObject(raw)) {
-    errors.push(validationError(pointer, 'each firewall rule must be an object'));
-    return null;
-  }
+  if (!isObject(raw)) return refuse(errors, validationError(pointer, 'each firewall rule must be an object'));
   const fields = readRuleFields(raw, pointer, errors);
   const filter = raw['filter'];
   if (!isObject(filter)) {
-    errors.push(validationError(`${pointer}/filter`, 'filter is required: {expression} inline or {id} of an existing filter'));
-    return null;
+    return refuse(errors, validationError(`${pointer}/filter`, 'filter is required: {expression} inline or {id} of an existing filter'));
   }
   if (filter['id'] !== undefined && filter['expression'] !== undefined) {
-    errors.push(validationError(`${pointer}/filter`, 'give the filter either inline as {expression} or by reference as {id}, not both'));
-    return null;
+    const message = 'give the filter either inline as {expression} or by reference as {id}, not both';
+    return refuse(errors, validationError(`${pointer}/filter`, message));
   }
   if (typeof filter['id'] === 'string') {
-    if (!zone.filters.has(filter['id'])) {
-      errors.push({ code: CODES.notFound, message: `filter not found: ${filter['id'].slice(0, 64)}`, source: { pointer: `${pointer}/filter/id` } });
-      return null;
-    }
+    if (!zone.filters.has(filter['id'])) return refuse(errors, notFoundError('filter', filter['id'], `${pointer}/filter/id`));
     return fields && { ...fields, filterId: filter['id'] };
   }
   const inline = readFilterInput(filter, `${pointer}/filter`, errors);
   return fields && inline && { ...fields, inline };
 }
 
-/**
- * POST takes an array and validates it all or nothing (spec, Errors 4). Inline filters are then
- * created before the quota and plan features are checked, so a refusal for quota or a missing
- * feature leaves those filters behind without rules (spec, Errors 5): the client must create the
- * rules again referencing them.
- */
 function recordRule(ctx: RequestContext, zone: Zone, type: 'create' | 'update' | 'delete', id: string, request: unknown, response: unknown): void {
   ctx.record(zoneWrite(zone, type, { product: 'firewall_rules', type: 'firewall_rule', what: 'Firewall rule' }, id, request, response));
 }
 
+/**
+ * POST validates its array all or nothing (spec, Errors 4), then creates the inline filters before
+ * the quota and plan checks, so those refusals leave the filters behind (spec, Errors 5).
+ */
 function createRules(ctx: RequestContext) {
   const zone = zoneFor(ctx);
   const errors: ErrorItem[] = [];
   const raws = bodyArray(ctx);
   const inputs = raws.map((raw, i) => readRule(zone, raw, `/${i}`, errors));
-  const seen = new Set<string>();
-  inputs.forEach((input, i) => {
-    if (!input?.inline) return;
-    const existing = findByExpression(zone, input.inline.expression);
-    if (existing || seen.has(input.inline.expression)) errors.push(duplicateError(existing, `/${i}/filter/expression`));
-    seen.add(input.inline.expression);
-  });
+  rejectDuplicates(zone, inputs.map((input) => input?.inline?.expression), errors, (i) => `/${i}/filter/expression`);
   if (errors.length) throw new ApiFailure(400, errors);
 
   const rules = inputs as RuleInput[];
@@ -196,28 +171,18 @@ function updateRules(ctx: RequestContext, raws: unknown[], fixedId?: string) {
     const pointer = fixedId ? '' : `/${i}`;
     const id = fixedId ?? (isObject(raw) && typeof raw['id'] === 'string' ? raw['id'] : undefined);
     const existing = id ? zone.firewallRules.get(id) : undefined;
-    if (!existing) {
-      errors.push({ code: CODES.notFound, message: `firewall rule not found: ${String(id).slice(0, 64)}`, source: { pointer: `${pointer}/id` } });
-      return null;
-    }
-    if (!isObject(raw)) {
-      errors.push(validationError(pointer, 'a firewall rule must be an object'));
-      return null;
-    }
+    if (!existing) return refuse(errors, notFoundError('firewall rule', String(id), `${pointer}/id`));
+    if (!isObject(raw)) return refuse(errors, validationError(pointer, 'a firewall rule must be an object'));
     const fields = readRuleFields(raw, pointer, errors);
     const filter = raw['filter'];
     if (!isObject(filter) || typeof filter['id'] !== 'string') {
-      errors.push(validationError(`${pointer}/filter`, 'filter must reference an existing filter as {id}'));
-      return null;
+      return refuse(errors, validationError(`${pointer}/filter`, 'filter must reference an existing filter as {id}'));
     }
     const current = zone.filters.get(filter['id']);
-    if (!current) {
-      errors.push({ code: CODES.notFound, message: `filter not found: ${filter['id'].slice(0, 64)}`, source: { pointer: `${pointer}/filter/id` } });
-      return null;
-    }
+    if (!current) return refuse(errors, notFoundError('filter', filter['id'], `${pointer}/filter/id`));
     if ((filter['expression'] !== undefined && filter['expression'] !== current.expression) || (filter['paused'] !== undefined && filter['paused'] !== current.paused)) {
-      errors.push(validationError(`${pointer}/filter`, 'filters cannot be changed through the firewall rules endpoint; use PUT /zones/{zone_id}/filters/{id}'));
-      return null;
+      const message = 'filters cannot be changed through the firewall rules endpoint; use PUT /zones/{zone_id}/filters/{id}';
+      return refuse(errors, validationError(`${pointer}/filter`, message));
     }
     return fields && toRule(existing.id, { ...fields, filterId: current.id }, existing.created_on, ctx.org.clock.iso());
   });

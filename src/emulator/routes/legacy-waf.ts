@@ -4,21 +4,16 @@ import { ApiFailure, CODES, fail, ok } from '../http/envelope.js';
 import { compareValues, direction, indexed, LIMITS, orderField, paginate } from '../http/pagination.js';
 import type { Route } from '../http/router.js';
 import * as serialize from '../serialize.js';
-import type { WafGroup, WafPackage, WafRule, Zone } from '../state.js';
+import type { WafGroup, WafOverride, WafPackage, WafRule, Zone } from '../state.js';
 import { isObject } from './filter-input.js';
 import { notFound } from './lookup.js';
 import { settledZone } from './migration.js';
 
-/**
- * The previous managed rules (legacy WAF): packages, groups, rules and URI-based overrides.
- * After a zone has migrated these endpoints stop working for it (spec, States rule 2). In the
- * `retired` era every one of them answers 410 Gone.
- */
+/** The previous managed rules (legacy WAF), gone for a migrated zone (spec, States rule 2). */
 
 /**
- * The vendor's SDK documents the URI-based overrides list as "deprecated and returns 410 Gone",
- * with an error item that has a message and no code. The other legacy endpoints answering the
- * same after the retirement is the emulator's assumption (the vendor retired them together).
+ * The `retired` era's answer: the vendor's SDK documents the overrides list as "deprecated and
+ * returns 410 Gone" (a message, no code); the others answering the same is the emulator's guess.
  */
 function retired(): ApiFailure {
   return new ApiFailure(410, [{ message: 'This endpoint has been retired and answers 410 Gone; use the rulesets API instead.' }]);
@@ -55,11 +50,14 @@ function ruleOf(ctx: RequestContext): { rule: WafRule; pkg: WafPackage } {
   return notFound('WAF rule', id);
 }
 
-/** The audit log entry of a write to the previous managed rules (`waf_package`, `waf_group`, ...). */
-function recordWaf(ctx: RequestContext, type: 'update' | 'delete', resource: 'package' | 'group' | 'rule' | 'override', id: string, response: unknown): void {
+/** Logs a write to the previous managed rules (`waf_package`, `waf_group`, ...) and answers `response`. */
+type WafResource = 'package' | 'group' | 'rule' | 'override';
+
+function recordWaf(ctx: RequestContext, type: 'update' | 'delete', resource: WafResource, id: string, response: unknown) {
   const zone = ctx.org.visibleZone(param(ctx, 'zone_id'))!;
   const what = { package: 'WAF package', group: 'WAF rule group', rule: 'WAF rule', override: 'WAF override' }[resource];
   ctx.record(zoneWrite(zone, type, { product: 'waf', type: `waf_${resource}`, what }, id, type === 'update' ? ctx.body() : null, response));
+  return ok(response);
 }
 
 function bodyField(ctx: RequestContext, key: string, allowed: readonly string[]): string {
@@ -89,9 +87,7 @@ function patchPackage(ctx: RequestContext) {
   const actionMode = isObject(body) && body['action_mode'] !== undefined ? (bodyField(ctx, 'action_mode', ['simulate', 'block', 'challenge']) as WafPackage['action_mode']) : undefined;
   if (sensitivity !== undefined) pkg.sensitivity = sensitivity;
   if (actionMode !== undefined) pkg.action_mode = actionMode;
-  const json = serialize.wafPackage(pkg);
-  recordWaf(ctx, 'update', 'package', pkg.id, json);
-  return ok(json);
+  return recordWaf(ctx, 'update', 'package', pkg.id, serialize.wafPackage(pkg));
 }
 
 function listGroups(ctx: RequestContext) {
@@ -116,12 +112,39 @@ function overridesZone(ctx: RequestContext): Zone {
   return zone;
 }
 
-function overrideIndex(ctx: RequestContext): { zone: Zone; index: number } {
-  const zone = overridesZone(ctx);
+function overrideIndex(ctx: RequestContext): [WafOverride[], number] {
+  const overrides = overridesZone(ctx).waf.overrides;
   const id = param(ctx, 'override_id');
-  const index = zone.waf.overrides.findIndex((o) => o.id === id);
-  if (index < 0) notFound('WAF override', id);
-  return { zone, index };
+  const index = overrides.findIndex((o) => o.id === id);
+  return index < 0 ? notFound('WAF override', id) : [overrides, index];
+}
+
+function getOverride(ctx: RequestContext) {
+  const [overrides, index] = overrideIndex(ctx);
+  return ok(overrides[index]);
+}
+
+function deleteOverride(ctx: RequestContext) {
+  const [overrides, index] = overrideIndex(ctx);
+  const { id } = overrides.splice(index, 1)[0]!;
+  return recordWaf(ctx, 'delete', 'override', id, { id });
+}
+
+function patchGroup(ctx: RequestContext) {
+  const group = groupOf(ctx);
+  group.mode = bodyField(ctx, 'mode', group.allowed_modes) as WafGroup['mode'];
+  return recordWaf(ctx, 'update', 'group', group.id, serialize.wafGroup(group));
+}
+
+function getRule(ctx: RequestContext) {
+  const { rule, pkg } = ruleOf(ctx);
+  return ok(serialize.wafRule(rule, pkg));
+}
+
+function patchRule(ctx: RequestContext) {
+  const { rule, pkg } = ruleOf(ctx);
+  rule.mode = bodyField(ctx, 'mode', rule.allowed_modes);
+  return recordWaf(ctx, 'update', 'rule', rule.id, serialize.wafRule(rule, pkg));
 }
 
 const PACKAGES = '/zones/{zone_id}/firewall/waf/packages';
@@ -133,54 +156,11 @@ export const legacyWafRoutes: Route[] = [
   { method: 'PATCH', template: `${PACKAGES}/{package_id}`, handler: patchPackage },
   { method: 'GET', template: `${PACKAGES}/{package_id}/groups`, handler: listGroups },
   { method: 'GET', template: `${PACKAGES}/{package_id}/groups/{group_id}`, handler: (ctx) => ok(serialize.wafGroup(groupOf(ctx))) },
-  {
-    method: 'PATCH',
-    template: `${PACKAGES}/{package_id}/groups/{group_id}`,
-    handler: (ctx) => {
-      const group = groupOf(ctx);
-      group.mode = bodyField(ctx, 'mode', group.allowed_modes) as WafGroup['mode'];
-      const json = serialize.wafGroup(group);
-      recordWaf(ctx, 'update', 'group', group.id, json);
-      return ok(json);
-    },
-  },
+  { method: 'PATCH', template: `${PACKAGES}/{package_id}/groups/{group_id}`, handler: patchGroup },
   { method: 'GET', template: `${PACKAGES}/{package_id}/rules`, handler: listRules },
-  {
-    method: 'GET',
-    template: `${PACKAGES}/{package_id}/rules/{rule_id}`,
-    handler: (ctx) => {
-      const { rule, pkg } = ruleOf(ctx);
-      return ok(serialize.wafRule(rule, pkg));
-    },
-  },
-  {
-    method: 'PATCH',
-    template: `${PACKAGES}/{package_id}/rules/{rule_id}`,
-    handler: (ctx) => {
-      const { rule, pkg } = ruleOf(ctx);
-      rule.mode = bodyField(ctx, 'mode', rule.allowed_modes);
-      const json = serialize.wafRule(rule, pkg);
-      recordWaf(ctx, 'update', 'rule', rule.id, json);
-      return ok(json);
-    },
-  },
+  { method: 'GET', template: `${PACKAGES}/{package_id}/rules/{rule_id}`, handler: getRule },
+  { method: 'PATCH', template: `${PACKAGES}/{package_id}/rules/{rule_id}`, handler: patchRule },
   { method: 'GET', template: OVERRIDES, handler: (ctx) => paginate(ctx, indexed(overridesZone(ctx).waf.overrides), LIMITS.legacyWaf, (o) => o) },
-  {
-    method: 'GET',
-    template: `${OVERRIDES}/{override_id}`,
-    handler: (ctx) => {
-      const { zone, index } = overrideIndex(ctx);
-      return ok(zone.waf.overrides[index]);
-    },
-  },
-  {
-    method: 'DELETE',
-    template: `${OVERRIDES}/{override_id}`,
-    handler: (ctx) => {
-      const { zone, index } = overrideIndex(ctx);
-      const [removed] = zone.waf.overrides.splice(index, 1);
-      recordWaf(ctx, 'delete', 'override', removed!.id, { id: removed!.id });
-      return ok({ id: removed!.id });
-    },
-  },
+  { method: 'GET', template: `${OVERRIDES}/{override_id}`, handler: getOverride },
+  { method: 'DELETE', template: `${OVERRIDES}/{override_id}`, handler: deleteOverride },
 ];

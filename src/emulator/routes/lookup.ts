@@ -1,6 +1,6 @@
 import { param, type RequestContext } from '../http/context.js';
 import { CODES, fail } from '../http/envelope.js';
-import type { Account, Zone } from '../state.js';
+import type { Account, Ruleset, Zone } from '../state.js';
 
 /** The zone named by the path, or the API's answer for an unknown one (400, code 1003). */
 export function zoneFor(ctx: RequestContext): Zone {
@@ -15,6 +15,12 @@ export function accountFor(ctx: RequestContext): Account {
   const account = ctx.org.accountsById.get(id);
   if (!account || !account.member) return notFound('account', id);
   return account;
+}
+
+/** A phase entry point, or the API's answer before its first write (404 code 10003). */
+export function entrypointOrMissing(ruleset: Ruleset | null | undefined, phase: string): Ruleset {
+  if (!ruleset) throw fail(404, CODES.rulesetNotFound, `could not find entrypoint ruleset in the ${phase} phase`);
+  return ruleset;
 }
 
 export function notFound(what: string, id: string): never {
@@ -39,6 +45,13 @@ export function textMatcher(raw: string): (value: string) => boolean {
     default:
       return (v) => v.toLowerCase() === raw.toLowerCase();
   }
+}
+
+/** A text filter's predicate, when the query gives one: `value` of an item matched as textMatcher says. */
+export function textPredicate<T>(raw: string | null, value: (item: T) => string): Array<(item: T) => boolean> {
+  if (!raw) return [];
+  const matches = textMatcher(raw);
+  return [(item) => matches(value(item))];
 }
 
 /** `match=all` (default) needs every filter to hold; `match=any` one of them. */

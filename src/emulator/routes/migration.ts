@@ -5,14 +5,11 @@ import type { Route } from '../http/router.js';
 import { stableId } from '../ids.js';
 import type { MigrationState, Ruleset, RulesetRule, Zone } from '../state.js';
 import { bypassRulesToMigrate, KNOWN_MANAGED_RULESETS, migrationConfig, overLimitReasons } from '../waf-mapping.js';
-import { isObject, validationError } from './filter-input.js';
-import { zoneFor } from './lookup.js';
+import { isObject, refuse, validationError } from './filter-input.js';
+import { entrypointOrMissing, zoneFor } from './lookup.js';
 import { recordEntrypointWrite } from './ruleset-audit.js';
 
-/**
- * The managed-rules migration: check, config and status, and the entry point PUT that moves a
- * zone through the spec's state table (start -> validation -> new version only), irreversibly.
- */
+/** The managed-rules migration: check, config, status, and the PUT through the spec's state table, irreversibly. */
 
 const PHASE = 'http_request_firewall_managed';
 const RULESET_ACTIONS = ['execute', 'skip', 'log', 'block', 'challenge', 'js_challenge', 'managed_challenge'];
@@ -24,10 +21,7 @@ function requirePhaseTwo(ctx: RequestContext): void {
   }
 }
 
-/**
- * The zone with a migration PUT's state applied once its delay has passed (`--migration-delay`): the
- * vendor says the switch can take up to an hour to show, so the status keeps the old state until then.
- */
+/** The zone, with a migration PUT's state applied once `--migration-delay` has passed (the vendor: up to an hour). */
 export function settledZone(ctx: RequestContext): Zone {
   const zone = zoneFor(ctx);
   const m = zone.migration;
@@ -42,11 +36,7 @@ export function settledZone(ctx: RequestContext): Zone {
 /** Not begun: `start`, or `default`, which the status shows in the wild for the same stage. */
 const notBegun = (state: MigrationState): boolean => state === 'start' || state === 'default';
 
-/**
- * Why the zone cannot migrate: URI-based overrides of the previous version (spec, Managed-rules
- * migration rule 4), and the failures that need the vendor's support (spec, Errors rule 7): more than
- * 200 bypass rules to migrate, or one whose expression is over 4 KB.
- */
+/** Why the zone cannot migrate: URI-based overrides (spec, Managed-rules migration rule 4), and the limits of Errors rule 7. */
 function ineligibility(zone: Zone): string[] {
   const reasons = zone.waf.overrides.length ? [`delete its ${zone.waf.overrides.length} URI-based override(s) of the previous managed rules first`] : [];
   return [...reasons, ...overLimitReasons(bypassRulesToMigrate(zone.firewallRules.values(), zone.filters))];
@@ -84,14 +74,6 @@ export function migrationStatus(zone: Zone) {
   };
 }
 
-function getEntrypoint(ctx: RequestContext) {
-  const zone = settledZone(ctx);
-  if (!zone.migration.entrypoint) {
-    throw fail(404, CODES.rulesetNotFound, `could not find entrypoint ruleset in the ${PHASE} phase`);
-  }
-  return ok(zone.migration.entrypoint);
-}
-
 interface RulesetBody {
   name: string;
   description: string;
@@ -110,10 +92,7 @@ function readRulesetBody(raw: unknown): RulesetBody {
 }
 
 function readRulesetRule(raw: unknown, pointer: string, errors: ErrorItem[]): RulesetBody['rules'][number] | null {
-  if (!isObject(raw)) {
-    errors.push(validationError(pointer, 'each rule must be an object'));
-    return null;
-  }
+  if (!isObject(raw)) return refuse(errors, validationError(pointer, 'each rule must be an object'));
   const before = errors.length;
   const { id, version, action, expression, description, ref, enabled, action_parameters } = raw;
   for (const [key, value] of Object.entries({ id, version, description, ref })) {
@@ -227,6 +206,6 @@ export const migrationRoutes: Route[] = [
   { method: 'GET', template: '/zones/{zone_id}/waf_migration/check', handler: check },
   { method: 'GET', template: '/zones/{zone_id}/waf_migration/config', handler: config },
   { method: 'GET', template: '/zones/{zone_id}/waf_migration/status', handler: (ctx) => ok(migrationStatus(settledZone(ctx))) },
-  { method: 'GET', template: ENTRYPOINT, handler: getEntrypoint },
+  { method: 'GET', template: ENTRYPOINT, handler: (ctx) => ok(entrypointOrMissing(settledZone(ctx).migration.entrypoint, PHASE)) },
   { method: 'PUT', template: ENTRYPOINT, handler: putEntrypoint },
 ];

@@ -1,6 +1,7 @@
 import { formatApiTime } from '../clock.js';
 import type { RequestContext } from '../http/context.js';
 import { CODES, fail, ok, type Answer, type Envelope } from '../http/envelope.js';
+import { cursorText, wholeQuery } from '../http/pagination.js';
 import type { Route } from '../http/router.js';
 import { MANAGED_PHASE } from '../security.js';
 import type { Plan, Ruleset, Zone } from '../state.js';
@@ -8,29 +9,11 @@ import { MANAGED_RULESET_ID, OWASP_RULESET_ID } from '../waf-mapping.js';
 import { zoneFor } from './lookup.js';
 
 /**
- * `GET /zones/{zone_id}/rulesets`: the zone's rulesets without their rules (vendor docs: ruleset
- * engine, "List and view rulesets" and "View rulesets"; API reference: list account or zone
- * rulesets). Each item is `{id, kind, name, description, phase, version, last_updated}`:
- *
- * - one `kind: "zone"` item per phase entry point the zone has (the managed phase's, the custom
- *   rules', the rate limiting rules' `http_ratelimit`); a phase without an entry point (what its GET answers 404 code 10003 for) is absent.
- *   The items are built from the same objects the entry point GETs serve, so versions agree.
- * - `kind: "managed"` items: the vendor's managed rulesets the zone can deploy ("managed rulesets
- *   you can deploy", vendor docs: view rulesets).
- *
- * Cursor paging (API reference: `cursor`, `per_page` from 1 to 50): `result_info` is
- * `{count, per_page}` plus `cursor` when there is a next page, which the vendor's SDK follows until
- * no cursor comes back.
- *
- * The emulator's guesses (docs/dataset-format.md, "Answers the emulator guesses"): `per_page`
- * defaults to 50; one above 50 is served as 50, one that is not a positive whole number answers 400
- * code 1004; a cursor the emulator did not give answers 400 code 10014. Items come zone entry
- * points first (by phase), then managed rulesets (by id). Which managed rulesets a plan may deploy:
- * the Free Managed Ruleset on every plan (documented), the Cloudflare Managed Ruleset and the OWASP
- * Core Ruleset on paid plans, and any of them an entry point of the zone executes; the vendor's
- * managed rulesets of other products (DDoS and others) are not listed. The account's root entry
- * point (`kind: "root"`) is not listed: the vendor lists `managed`, `zone` and `custom` rulesets at
- * the zone level, and the emulator holds no account custom rulesets.
+ * `GET /zones/{zone_id}/rulesets` (vendor docs: ruleset engine, "List and view rulesets"; API
+ * reference: list zone rulesets): the zone's entry points (from the objects their GETs serve, so
+ * versions agree) and the WAF's managed rulesets it can deploy, without rules, with cursor paging
+ * (`result_info` `{count, per_page}`, plus `cursor` while there is more). The emulator's guesses are
+ * in docs/dataset-format.md, "Answers the emulator guesses".
  */
 
 const DEFAULT_PER_PAGE = 50;
@@ -45,7 +28,7 @@ interface ManagedRuleset {
   id: string;
   name: string;
   description: string;
-  /** Whether a zone on this plan may deploy it without anything else saying so. */
+  /** Whether a zone on this plan may deploy it (else: only when an entry point executes it). */
   offeredTo: (plan: Plan) => boolean;
   version: string;
   /** Days before the emulator clock's start: the vendor updates its rulesets on its own schedule. */
@@ -103,26 +86,15 @@ function sortKey(r: RulesetListItem): string {
   return `${KIND_RANK[r.kind] ?? '3'}\u0000${r.phase}\u0000${r.id}`;
 }
 
-/** The cursor is opaque to clients: the last served item's sort key, base64url-encoded. */
+/** The cursor: the last served item's sort key. */
 function encodeCursor(r: RulesetListItem): string {
   return Buffer.from(`v1\u0000${sortKey(r)}`).toString('base64url');
 }
 
-function decodeCursor(ctx: RequestContext): string | undefined {
-  const raw = ctx.query.get('cursor');
-  if (raw === null || raw === '') return undefined;
-  const text = Buffer.from(raw, 'base64url').toString('utf8');
-  if (!/^v1\u0000[0-9]\u0000[a-z0-9_]+\u0000[0-9a-f]+$/.test(text)) {
-    throw fail(400, CODES.validation, 'cursor is not one this API gave: pass result_info.cursor of the previous answer unchanged');
-  }
-  return text.slice(3);
-}
-
 function perPageOf(ctx: RequestContext): number {
-  const raw = ctx.query.get('per_page');
-  if (raw === null || raw === '') return DEFAULT_PER_PAGE;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw fail(400, CODES.invalidPagination, `per_page must be a whole number from 1 to ${MAX_PER_PAGE}, got "${raw.slice(0, 40)}"`);
-  return Math.min(MAX_PER_PAGE, Number(raw));
+  const refusal = (raw: string) =>
+    fail(400, CODES.invalidPagination, `per_page must be a whole number from 1 to ${MAX_PER_PAGE}, got "${raw}"`);
+  return Math.min(MAX_PER_PAGE, wholeQuery(ctx, 'per_page', DEFAULT_PER_PAGE, refusal));
 }
 
 /** result_info of this list, as the vendor's SDK reads it (CursorPagination: count, per_page, cursor). */
@@ -136,7 +108,7 @@ export interface RulesetListResultInfo {
 function listZoneRulesets(ctx: RequestContext): Answer {
   const zone = zoneFor(ctx);
   const perPage = perPageOf(ctx);
-  const after = decodeCursor(ctx);
+  const after = cursorText(ctx, /^v1\u0000[0-9]\u0000[a-z0-9_]+\u0000[0-9a-f]+$/)?.slice(3);
   const all = zoneRulesetList(zone, ctx.org.clock.start);
   const rest = after === undefined ? all : all.filter((r) => sortKey(r) > after);
   const page = rest.slice(0, perPage);

@@ -5,14 +5,10 @@ import { accountInsights, dismissedOf, type InsightIssue } from '../security-ins
 import { accountFor, notFound } from './lookup.js';
 
 /**
- * The vendor's scanner's findings (vendor's API reference: security center, insights):
- * `GET /accounts/{account_id}/security-center/insights`, page paging with the result
- * `{count, page, per_page, issues[]}` (no result_info), filtered by `dismissed`, `issue_class`,
- * `issue_type` and `severity`; the counts by class, severity and type (`[{count, value}]`); and
- * `PUT .../insights/{issue_id}/dismiss` (`{dismiss: boolean}`). The issues come from the model of
- * the scanner (security-insights.ts). `per_page` defaults to 25 and is at most 100 (vendor's SDK
- * reference, per_page); outside 1..100, or a page below 1, the emulator answers 400 code 1004 (its
- * guess: the vendor does not publish the answer).
+ * The vendor's scanner's findings (vendor's API reference: security center, insights), from the model
+ * of the scanner (security-insights.ts): the list, paged inside `result` (no result_info), its counts,
+ * and dismissing. `per_page` 25 by default, at most 100 (vendor's SDK reference); outside the range,
+ * 400 code 1004 (the emulator's guess).
  */
 
 const DEFAULT_PER_PAGE = 25;
