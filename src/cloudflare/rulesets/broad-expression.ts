@@ -1,19 +1,10 @@
 /**
- * Whether a rule expression matches (nearly) every request: every request outright (`true`, a
- * tautology such as `X eq "a" or X ne "a"`, every source address), or every request to a host
- * (conditions on the host name only: every path, method and client of the site). A skip rule with
- * such an expression switches protection off for a whole site rather than for one client or path.
- *
- * The expression is read with a small parser of the vendor's rules language (vendor docs: rules
- * language, operators and grouping symbols; values). It decides "always true" only for the forms
- * it knows; an expression it cannot parse, or whose truth it cannot show, is not broad: this must
- * never report a narrow rule as a broad one. The syntax tree and the helpers that read it are
- * exported for the readings of one zone's traffic (managed-phase.ts), so an expression is parsed
- * once (and cached) whatever reads it.
+ * Whether a rule expression matches every request, or every request to a host: a skip rule with one
+ * switches protection off for a whole site. Read with a small parser of the vendor's rules language
+ * (vendor docs: rules language, operators and grouping symbols; values) that decides "always true"
+ * only for the forms it knows: what it cannot parse or show is not broad, so a narrow rule is never
+ * reported as broad. managed-phase.ts reads the same (cached) syntax tree.
  */
-
-// ---------------------------------------------------------------------------------------------
-// Tokens
 
 type Token = { t: 'str'; value: string } | { t: 'word'; text: string } | { t: 'punct'; text: string } | { t: 'list'; text: string };
 
@@ -80,9 +71,6 @@ function tokenize(text: string): Token[] {
   }
   return out;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Syntax tree
 
 /** What a comparison or function call reads: a field, a function of other expressions, or a literal. */
 export interface Operand {
@@ -182,21 +170,13 @@ class Parser {
 
   private comparison(): string | null {
     const tok = this.peek();
-    if (!tok || (tok.t !== 'word' && tok.t !== 'punct')) return null;
-    if (tok.t === 'punct' && C_LIKE[tok.text]) {
-      this.i++;
-      return C_LIKE[tok.text]!;
-    }
-    if (tok.t === 'word' && ENGLISH_OPS.has(tok.text)) {
-      this.i++;
-      return tok.text;
-    }
-    if (tok.t === 'word' && tok.text === 'strict') {
-      this.i++;
-      this.expect('wildcard');
-      return 'strict wildcard';
-    }
-    return null;
+    const word = tok?.t === 'word' && (ENGLISH_OPS.has(tok.text) || tok.text === 'strict') ? tok.text : undefined;
+    const op = tok?.t === 'punct' ? C_LIKE[tok.text] : word;
+    if (op === undefined) return null;
+    this.i++;
+    if (op !== 'strict') return op;
+    this.expect('wildcard');
+    return 'strict wildcard';
   }
 
   private operand(): Operand {
@@ -315,14 +295,7 @@ export function parsedExpressionsKept(): number {
   return parsed.size;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Reach: which requests an expression matches
-
-/**
- * `all`: every request; `never`: no request; `host`: decided by the host name alone, with `names`,
- * the hosts it selects when it lists them outright (`eq`, `in`, joined by `or`), else null;
- * `other`: anything else.
- */
+/** `host`: decided by the host name alone; `names`: the hosts it lists outright (`eq`, `in`, joined by `or`), else null. */
 type Reach = { kind: 'all' } | { kind: 'never' } | { kind: 'other' } | { kind: 'host'; names: string[] | null };
 
 const ALL: Reach = { kind: 'all' };
@@ -332,11 +305,7 @@ const HOST_ALONE: Reach = { kind: 'host', names: null };
 
 /** The fields holding the request's host name. */
 export const HOST_FIELDS: ReadonlySet<string> = new Set(['http.host', 'http.request.host']);
-/**
- * vendor docs: fields: cf.zone.name, the name of the zone the request is for. Which zone a request
- * is for follows from its host name, so a condition on it is a condition on the host, and for one
- * zone it is simply true or false.
- */
+/** vendor docs: fields: cf.zone.name, the zone the request is for: a condition on the host, for one zone true or false. */
 export const ZONE_NAME_FIELD = 'cf.zone.name';
 const REACH_HOST_FIELDS = new Set([...HOST_FIELDS, ZONE_NAME_FIELD]);
 // RFC 9110 4.1 / RFC 9112 3.2.1: a request's path is an absolute-path, "/" followed by segments
@@ -350,9 +319,8 @@ const WILDCARD_ANY_PATH = new Set(['/*']);
 const TRANSFORMS = new Set(['lower', 'upper']);
 
 /**
- * The field an operand always has a value of: a bare field, or lower()/upper() of one. An indexed
- * array or map can be missing, and every comparison of a missing value is false (vendor docs:
- * values, missing values), so `X eq "a" or X ne "a"` is not always true for those.
+ * The field an operand always has a value of: a bare field, or lower()/upper() of one. An indexed value can be
+ * missing, and every comparison of a missing value is false (vendor docs: values, missing values).
  */
 export function presentField(operand: Operand): string | null {
   if (operand.field) return operand.field;
@@ -362,7 +330,13 @@ export function presentField(operand: Operand): string | null {
   return arg.kind === 'test' && arg.op === null ? presentField(arg.left) : null;
 }
 
-function stringArg(node: Node | undefined): string | null {
+/** The field a bare operand node always has a value of (presentField), else null. */
+export function fieldArg(node: Node): string | null {
+  return node.kind === 'test' && node.op === null ? presentField(node.left) : null;
+}
+
+/** The string a bare string literal node holds, else null. */
+export function stringArg(node: Node | undefined): string | null {
   return node?.kind === 'test' && node.op === null && node.left.literal && node.left.key.startsWith('"') ? node.left.literal.value : null;
 }
 
@@ -393,8 +367,7 @@ export function alwaysTrueTest(node: TestNode): boolean {
     // vendor docs: functions: starts_with() / ends_with() of a string and a substring.
     const call = left.call;
     if (!call || (call.name !== 'starts_with' && call.name !== 'ends_with') || call.args.length !== 2) return false;
-    const subject = call.args[0]!;
-    const field = subject.kind === 'test' && subject.op === null ? presentField(subject.left) : null;
+    const field = fieldArg(call.args[0]!);
     const prefix = stringArg(call.args[1]);
     if (field === null || prefix === null) return false;
     return prefix === '' || (call.name === 'starts_with' && prefix === '/' && PATH_FIELDS.has(field));
@@ -411,7 +384,7 @@ export function alwaysTrueTest(node: TestNode): boolean {
 }
 
 /** Whether a test is `X in {}`: an empty inline list holds nothing, so no request matches. */
-function emptyList(node: TestNode): boolean {
+export function emptyList(node: TestNode): boolean {
   return node.op === 'in' && node.right?.kind === 'set' && node.right.items.length === 0;
 }
 
@@ -535,19 +508,12 @@ function reachOf(node: Node, zoneName: string | null): Reach {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// The answers
-
 /** The traffic a broad expression matches, in words. */
 export type BroadTraffic = 'every request' | 'every request to the host' | 'every request to the hosts it names' | 'requests decided by the host name alone';
 
 /**
- * Which requests a broad expression matches, in words: `every request`; `every request to the
- * host` (or `to the hosts it names`) when it names hosts outright; `requests decided by the host
- * name alone` for other host conditions (negated, a suffix, a pattern); null when it is narrower
- * or cannot be read. With `zoneName`, a condition on cf.zone.name is read for that zone (true or
- * false); without, as a host condition. A rule that came back without an expression is read as
- * matching every request, the widest reading.
+ * Which requests a broad expression matches, in words; null when it is narrower or cannot be read. With
+ * `zoneName`, cf.zone.name is read for that zone; without, as a host condition. No expression matches every request.
  */
 export function broadReach(expression: string | null, zoneName: string | null = null): BroadTraffic | null {
   if (expression === null) return 'every request';
@@ -557,14 +523,4 @@ export function broadReach(expression: string | null, zoneName: string | null = 
   if (reach.kind !== 'host') return null;
   if (reach.names === null) return 'requests decided by the host name alone';
   return reach.names.length === 1 ? 'every request to the host' : 'every request to the hosts it names';
-}
-
-/** Whether an expression matches every request: `true` and the tautologies above, or none at all. */
-export function matchesEverything(expression: string | null): boolean {
-  return broadReach(expression) === 'every request';
-}
-
-/** Whether an expression matches every request, or every request to a host (conditions on the host name only). */
-export function isBroadExpression(expression: string | null): boolean {
-  return broadReach(expression) !== null;
 }

@@ -1,9 +1,12 @@
 import {
   alwaysTrueTest,
   contradictoryAnd,
+  emptyList,
+  fieldArg,
   HOST_FIELDS,
   parseExpression,
   presentField,
+  stringArg,
   stringValues,
   tautologicalOr,
   ZONE_NAME_FIELD,
@@ -15,17 +18,12 @@ import type { Entrypoint, EntrypointRule } from './entrypoint.js';
 import { obj, objects, strings } from '../fields.js';
 
 /**
- * What a managed-phase entry point actually runs for one zone, judged the way the ruleset engine
- * runs it (vendor docs: "Deploy a managed ruleset", "Create an exception", "Override a managed
- * ruleset", "Account-level WAF configuration"):
- * - rules run in order; a skip rule (an exception) affects only the execute rules after it, only
- *   for the requests its expression matches, and only in its own entry point (an account-level
- *   exception does not skip zone-level rules);
- * - `ruleset: "current"` skips every remaining rule of the entry point, `rulesets: [ids]` skips
- *   those managed rulesets, `rules: {id: [...]}` only the listed rules of a ruleset;
- * - a ruleset-level override (`overrides.enabled`, `overrides.action`) applies to every rule of the
- *   executed ruleset; tag (category) and rule overrides take precedence over it;
- * - account-level entry points run before the zone's, for the zones their expressions select.
+ * What a managed-phase entry point runs for one zone, as the ruleset engine runs it (vendor docs: "Deploy a managed
+ * ruleset", "Create an exception", "Override a managed ruleset", "Account-level WAF configuration"): rules run in
+ * order; a skip rule affects only the later execute rules of its own entry point, for the requests it matches
+ * (`ruleset: "current"` every remaining rule, `rulesets: [ids]` those rulesets, `rules: {id: [...]}` listed rules
+ * only); a ruleset-level override applies to every rule, tag and rule overrides take precedence; account-level
+ * entry points run before the zone's, for the zones their expressions select.
  */
 
 /** How much of a zone's traffic an expression selects, as far as its text tells. */
@@ -196,14 +194,10 @@ function hostsReading(set: HostSet): Reading {
 }
 
 /**
- * Whether an expression selects all, part or none of a zone's requests. It reads the rules
- * language's syntax tree (broad-expression.ts): `true` and the tautologies found there, `and`/`or`/
- * `not`/`xor`, conditions on `cf.zone.name` (eq, ne, in), on `cf.zone.plan` and on the host name,
- * judged for this zone. Anything else selects part of the traffic; an expression that cannot be
- * read too, and so is a missing one (the worst case for an execute rule). The level no longer
- * changes the reading: at either level a host outside the zone selects none of its requests.
+ * Whether an expression selects all, part or none of a zone's requests: tautologies, `cf.zone.name`, `cf.zone.plan`
+ * and host conditions are judged for this zone; anything else, an unreadable or a missing expression is part.
  */
-export function coverageOf(expression: string | null, zone: ZoneIdentity, _level: Level): Coverage {
+export function coverageOf(expression: string | null, zone: ZoneIdentity): Coverage {
   return coverageOfReading(readExpression(expression, zone, PART_READING));
 }
 
@@ -280,7 +274,7 @@ function union(a: Reading, b: Reading): Reading {
 /** One comparison or function call, for this zone. */
 function readTest(node: TestNode, zone: ZoneIdentity): Reading {
   if (alwaysTrueTest(node)) return ALL_READING;
-  if (node.op === 'in' && node.right?.kind === 'set' && node.right.items.length === 0) return NONE_READING;
+  if (emptyList(node)) return NONE_READING;
   const fields = node.left.fields;
   if (fields.includes(ZONE_NAME_FIELD)) {
     const holds = zoneNameHolds(node, zone.name);
@@ -320,10 +314,8 @@ function readHost(node: TestNode, apex: string): Reading {
   // vendor docs: functions: ends_with(field, suffix).
   const call = node.op === null ? node.left.call : null;
   if (call?.name === 'ends_with' && call.args.length === 2) {
-    const subject = call.args[0]!;
-    const arg = call.args[1]!;
-    const field = subject.kind === 'test' && subject.op === null ? presentField(subject.left) : null;
-    const text = arg.kind === 'test' && arg.op === null && arg.left.literal && arg.left.key.startsWith('"') ? arg.left.literal.value : null;
+    const field = fieldArg(call.args[0]!);
+    const text = stringArg(call.args[1]);
     if (field !== null && HOST_FIELDS.has(field) && text !== null) return suffix(text.toLowerCase(), apex);
   }
   return SOME_HOSTS;
