@@ -1,10 +1,8 @@
 import { arr, bool, obj, parseJson, str } from '../fields.js';
 
 /**
- * A member of an account as the scan keeps it (keptMember, below; the registry stores it so): what says who
- * the member is, whether they joined, what they may change, and whether their login has two-factor
- * authentication (vendor's API reference: List Members; `two_factor_authentication_enabled` does
- * not apply to API authentication).
+ * An account member as the scan keeps it (keptMember): who, joined or not, what they may change, and two-factor
+ * (vendor's API reference: List Members; `two_factor_authentication_enabled` does not apply to API authentication).
  */
 export interface AccountMember {
   id: string;
@@ -42,11 +40,8 @@ export function parseAccountMember(id: string, raw: string): AccountMember {
 }
 
 /**
- * A member as stored: its id and status; its user's id, e-mail and two-factor flag (no names); its
- * roles' ids and names with only the permissions they grant write on; its policies' access and
- * permission groups (ids and names). The rest (role descriptions, every read grant, resource
- * groups) says nothing of whether an account without two-factor can change things, and a member
- * list holds personal data: stored is what a verdict needs.
+ * A member as stored: ids, status, e-mail, two-factor, write grants, policies' access and groups. The rest says
+ * nothing of whether an account without two-factor can change things, and a member list is personal data.
  */
 export function keptMember(i: Record<string, unknown>): Record<string, unknown> {
   const user = obj(i['user']);
