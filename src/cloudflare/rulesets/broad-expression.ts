@@ -121,18 +121,27 @@ class Parser {
     return tok !== undefined && (tok.t === 'word' || tok.t === 'punct') && texts.includes(tok.text);
   }
 
-  private expect(text: string): void {
-    if (!this.is(text)) throw new Error(`expected ${text}`);
+  /** Takes the next token when it is one of `texts`. */
+  private accept(...texts: string[]): boolean {
+    if (!this.is(...texts)) return false;
     this.i++;
+    return true;
+  }
+
+  private expect(text: string): void {
+    if (!this.accept(text)) throw new Error(`expected ${text}`);
+  }
+
+  private take(what: string): Token {
+    const tok = this.tokens[this.i++];
+    if (!tok) throw new Error(`expected ${what}`);
+    return tok;
   }
 
   // vendor docs: operators: precedence not, and, xor, or; English keywords are lowercase only.
   private chain(kind: 'and' | 'or' | 'xor', ops: string[], next: () => Node): Node {
     const operands = [next()];
-    while (this.is(...ops)) {
-      this.i++;
-      operands.push(next());
-    }
+    while (this.accept(...ops)) operands.push(next());
     if (operands.length === 1) return operands[0]!;
     // Grouping does not change an associative operator: (A or B) or C is A or B or C.
     return { kind, operands: operands.flatMap((o) => (o.kind === kind ? o.operands : [o])) };
@@ -142,26 +151,16 @@ class Parser {
   private xor = (): Node => this.chain('xor', ['xor', '^^'], this.and);
   private and = (): Node => this.chain('and', ['and', '&&'], this.not);
 
-  private not = (): Node => {
-    if (this.is('not', '!')) {
-      this.i++;
-      return { kind: 'not', operand: this.not() };
-    }
-    return this.primary();
-  };
+  private not = (): Node => (this.accept('not', '!') ? { kind: 'not', operand: this.not() } : this.primary());
 
   private primary(): Node {
-    if (this.is('(')) {
-      this.i++;
+    if (this.accept('(')) {
       const inner = this.or();
       this.expect(')');
       return inner;
     }
-    if (this.is('true', 'false')) {
-      const value = this.is('true');
-      this.i++;
-      return { kind: 'bool', value };
-    }
+    if (this.accept('true')) return { kind: 'bool', value: true };
+    if (this.accept('false')) return { kind: 'bool', value: false };
     const left = this.operand();
     const op = this.comparison();
     if (op === null) return { kind: 'test', left, op: null, right: null };
@@ -180,34 +179,26 @@ class Parser {
   }
 
   private operand(): Operand {
-    const tok = this.peek();
-    if (!tok) throw new Error('expected an operand');
-    this.i++;
+    const tok = this.take('an operand');
     if (tok.t === 'str') return { key: JSON.stringify(tok.value), fields: [], field: null, call: null, literal: { value: tok.value } };
     if (tok.t !== 'word') throw new Error('expected an operand');
     // A number or an address (a function argument such as a length, or an address compared to a field).
     if (/^[0-9:]/.test(tok.text) || tok.text.includes(':')) return { key: tok.text, fields: [], field: null, call: null, literal: { value: tok.text } };
     if (!IDENT.test(tok.text) || KEYWORDS.has(tok.text)) throw new Error(`unexpected ${tok.text}`);
     let operand: Operand;
-    if (this.is('(')) {
-      this.i++;
+    if (this.accept('(')) {
       const args: Node[] = [];
       if (!this.is(')')) {
         args.push(this.or());
-        while (this.is(',')) {
-          this.i++;
-          args.push(this.or());
-        }
+        while (this.accept(',')) args.push(this.or());
       }
       this.expect(')');
       operand = { key: `${tok.text}(${args.map(keyOf).join(', ')})`, fields: args.flatMap(fieldsOf), field: null, call: { name: tok.text, args }, literal: null };
     } else operand = { key: tok.text, fields: [tok.text], field: tok.text, call: null, literal: null };
     // vendor docs: values: arrays and maps are indexed with [n], ["key"] or [*].
-    while (this.is('[')) {
-      this.i++;
-      const index = this.peek();
-      if (!index || (index.t !== 'str' && index.t !== 'word' && !(index.t === 'punct' && index.text === '*'))) throw new Error('bad index');
-      this.i++;
+    while (this.accept('[')) {
+      const index = this.take('an index');
+      if (index.t !== 'str' && index.t !== 'word' && !(index.t === 'punct' && index.text === '*')) throw new Error('bad index');
       this.expect(']');
       const text = index.t === 'str' ? JSON.stringify(index.value) : index.text;
       // An indexed value is no longer the bare field: it can be missing (see presentField).
@@ -217,56 +208,37 @@ class Parser {
   }
 
   private value(): Value {
-    const tok = this.peek();
-    if (!tok) throw new Error('expected a value');
-    this.i++;
+    const tok = this.take('a value');
     if (tok.t === 'str') return { kind: 'string', value: tok.value, key: JSON.stringify(tok.value) };
-    if (tok.t === 'list') return { kind: 'word', text: tok.text, key: tok.text };
-    if (tok.t === 'word') return { kind: 'word', text: tok.text, key: tok.text };
+    if (tok.t === 'list' || tok.t === 'word') return { kind: 'word', text: tok.text, key: tok.text };
     if (tok.text !== '{') throw new Error('expected a value');
     // vendor docs: values: an inline list holds strings, numbers, addresses, CIDRs and ranges, space-separated.
     const items: string[] = [];
-    while (!this.is('}')) {
-      const item = this.peek();
-      if (!item || (item.t !== 'str' && item.t !== 'word')) throw new Error('bad set item');
+    while (!this.accept('}')) {
+      const item = this.take('a set item');
+      if (item.t !== 'str' && item.t !== 'word') throw new Error('bad set item');
       items.push(item.t === 'str' ? JSON.stringify(item.value) : item.text);
-      this.i++;
     }
-    this.i++;
     return { kind: 'set', items, key: `{${items.join(' ')}}` };
   }
 }
 
 function fieldsOf(node: Node): string[] {
-  switch (node.kind) {
-    case 'bool':
-      return [];
-    case 'not':
-      return fieldsOf(node.operand);
-    case 'test':
-      return node.left.fields;
-    default:
-      return node.operands.flatMap(fieldsOf);
-  }
+  if (node.kind === 'test') return node.left.fields;
+  if (node.kind === 'not') return fieldsOf(node.operand);
+  return node.kind === 'bool' ? [] : node.operands.flatMap(fieldsOf);
 }
 
 // Keys of compound nodes, computed once each (an `or` asks its operands' keys; nesting asks again).
 const keys = new WeakMap<Node, string>();
 
 function keyOf(node: Node): string {
-  if (node.kind === 'and' || node.kind === 'or' || node.kind === 'xor') {
-    let key = keys.get(node);
-    if (key === undefined) keys.set(node, (key = `(${node.operands.map(keyOf).join(` ${node.kind} `)})`));
-    return key;
-  }
-  switch (node.kind) {
-    case 'bool':
-      return String(node.value);
-    case 'not':
-      return `not ${keyOf(node.operand)}`;
-    case 'test':
-      return node.op === null ? node.left.key : `${node.left.key} ${node.op} ${node.right!.key}`;
-  }
+  if (node.kind === 'bool') return String(node.value);
+  if (node.kind === 'not') return `not ${keyOf(node.operand)}`;
+  if (node.kind === 'test') return node.op === null ? node.left.key : `${node.left.key} ${node.op} ${node.right!.key}`;
+  let key = keys.get(node);
+  if (key === undefined) keys.set(node, (key = `(${node.operands.map(keyOf).join(` ${node.kind} `)})`));
+  return key;
 }
 
 // Parsed expressions by their text: an account's entry point is read again for each of its zones,

@@ -86,6 +86,7 @@ interface SkipFound {
   rule: EntrypointRule;
   reading: Reading;
 }
+type SkipsByScope = Partial<Record<SkipScope, SkipFound>>;
 
 /**
  * Every execute rule of `rulesetId` in the entry point that can apply to the zone, with what it
@@ -93,11 +94,10 @@ interface SkipFound {
  * other zones) are left out.
  */
 export function deploymentsOf(entrypoint: Entrypoint, rulesetId: string, zone: ZoneIdentity, level: Level): Deployment[] {
-  // The first skip of each kind that reaches the zone: of every request, or of some of its hosts.
-  let restAll: SkipFound | null = null;
-  let restHosts: SkipFound | null = null;
-  let rulesetAll: SkipFound | null = null;
-  let rulesetHosts: SkipFound | null = null;
+  // The first skip of each scope that reaches the zone: of every request, or of some of its hosts.
+  const skips: Record<'all' | 'hosts', SkipsByScope> = { all: {}, hosts: {} };
+  // A skip of the rest of the entry point is named before one of the ruleset.
+  const first = (of: SkipsByScope) => (of.rest ? ([of.rest, 'rest'] as const) : of.ruleset ? ([of.ruleset, 'ruleset'] as const) : null);
   const found: Deployment[] = [];
   for (const rule of entrypoint.rules) {
     if (rule.action === 'skip') {
@@ -108,23 +108,14 @@ export function deploymentsOf(entrypoint: Entrypoint, rulesetId: string, zone: Z
       if (!skipsRest && !skipsRuleset) continue;
       // Decision (docs silent): a skip without an expression is read as matching every request, the worst case for a skip.
       const reading = readExpression(rule.expression, zone, ALL_READING);
-      const entry = { rule, reading };
-      if (reading.kind === 'all') {
-        if (skipsRest) restAll ??= entry;
-        else rulesetAll ??= entry;
-      } else if (reading.kind === 'hosts') {
-        if (skipsRest) restHosts ??= entry;
-        else rulesetHosts ??= entry;
-      }
+      if (reading.kind === 'all' || reading.kind === 'hosts') skips[reading.kind][skipsRest ? 'rest' : 'ruleset'] ??= { rule, reading };
       continue;
     }
     if (rule.action !== 'execute' || rule.parameters['id'] !== rulesetId) continue;
     // An execute rule without an expression is read as running for part of the traffic, the worst case for it.
     const coverage = coverageOfReading(readExpression(rule.expression, zone, PART_READING));
     if (coverage === 'none') continue;
-    const all = restAll ? ([restAll, 'rest'] as const) : rulesetAll ? ([rulesetAll, 'ruleset'] as const) : null;
-    const hosts = restHosts ? ([restHosts, 'rest'] as const) : rulesetHosts ? ([rulesetHosts, 'ruleset'] as const) : null;
-    found.push({ level, rule, outcome: outcomeOf(rule, coverage, all, hosts) });
+    found.push({ level, rule, outcome: outcomeOf(rule, coverage, first(skips.all), first(skips.hosts)) });
   }
   return found;
 }
