@@ -390,10 +390,8 @@ export function tautologicalOr(operands: ExpressionNode[]): boolean {
 }
 
 /**
- * Whether the conjuncts of an `and` contradict each other: one operand compared with `eq` or `in`
- * to strings that no single value can equal at once (`http.host eq "a" and http.host eq "b"`).
- * vendor docs: operators: string comparisons are exact (case-sensitive), so different strings
- * never both equal one value.
+ * Whether the conjuncts of an `and` compare one operand (`eq`, `in`) to strings no value equals at once (vendor docs:
+ * operators: string comparisons are exact, case-sensitive).
  */
 export function contradictoryAnd(operands: ExpressionNode[]): boolean {
   const allowed = new Map<string, Set<string>>();
@@ -409,10 +407,7 @@ export function contradictoryAnd(operands: ExpressionNode[]): boolean {
   return false;
 }
 
-/**
- * For one zone, whether a comparison of cf.zone.name (`eq`, `ne`, `in` an inline list) holds; null
- * when the test is not one of those (a named list, a function of the name, another field).
- */
+/** For one zone, whether a comparison of cf.zone.name (`eq`, `ne`, `in` an inline list) holds; null for another test. */
 export function zoneNameHolds(node: TestNode, zoneName: string): boolean | null {
   if (presentField(node.left) !== ZONE_NAME_FIELD || (node.op !== 'eq' && node.op !== 'ne' && node.op !== 'in')) return null;
   const values = stringValues(node.right);
