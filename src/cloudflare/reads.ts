@@ -231,13 +231,12 @@ export const PARTITIONS = {
     fixture: 'entrypoint',
     read: { name: 'managed rules entry point', refresh: 'ruleset-version' },
   }),
-  // One partition, one row per setting read (its id), so a changed setting is a change of that row.
+  // One row per setting read, a drift resource named by its id: a changed value is field-level drift of that row.
   zone_settings: {
     kind: 'zone', permission: 'Zone · Zone Settings · Read', probe: 'group',
     api: '/zones/{zone_id}/settings/{setting_id}',
     paging: { kind: 'per-setting' },
     storage: shared('zone_objects'),
-    // Each setting is a resource of its own, named by its id: a changed value is field-level drift.
     drift: { type: 'zone_setting', label: 'zone setting', name: (i) => text(i['id']) },
     fixture: 'settings',
     read: { name: 'zone settings', requests: 'GET /zones/{zone_id}/settings/{setting_id} (one call per declared setting)', refresh: 'zone-changed' },
@@ -299,9 +298,8 @@ export const PARTITIONS = {
   }),
   // The security.txt the edge serves for the zone (RFC 9116 fields: contact, expires, encryption, policy...).
   security_txt: zoneObject('/zones/{zone_id}/security-center/securitytxt', {
-    // The settings' permission (vendor API reference: Security TXT), checked on its own: a token's
-    // policies may grant it per zone alike, and the settings' probe asks a setting, which a night
-    // that reads every zone's settings would otherwise ask once more than a full scan.
+    // The settings' permission (vendor API reference: Security TXT), checked on its own: the settings' probe asks a
+    // setting, which a night that reads every zone's settings would otherwise ask once more than a full scan.
     permission: 'Zone · Zone Settings · Read', probe: 'alone',
     drift: { type: 'security_txt', label: 'security.txt' },
     fixture: 'securityTxt', rules: 'object',
