@@ -1,8 +1,6 @@
 /**
- * Defensive readers of the API's raw JSON fields, shared by the vendor model's parsers (one
- * folder per API area beside this file) and by the product's code that reads an answer: the API
- * adds and drops fields and sends null where strings are usual, so a missing or oddly typed field
- * becomes null (an empty object or list for containers) and the caller decides what that means.
+ * Defensive readers of the API's raw JSON fields: the API adds and drops fields and sends null where strings are
+ * usual, so a missing or oddly typed field becomes null (empty for containers) and the caller decides.
  */
 
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);

@@ -1,10 +1,6 @@
 import { obj, strings } from './fields.js';
 
-/**
- * An item's fields as the snapshot's columns store them (text, integers, booleans as 0 or 1) and
- * as drift names them. Tolerant of missing and oddly typed fields: the API adds and drops fields,
- * and null turns up where strings are usual. Reading an answer's meaning uses fields.ts.
- */
+/** An item's fields as the snapshot's columns store them (text, integers, booleans as 0 or 1) and drift names them. */
 
 export type Item = Record<string, unknown>;
 

@@ -2,43 +2,28 @@ import { keptMember } from './accounts/member.js';
 import { bool, byId, int, obj, str, strings, text, type Item } from './item.js';
 
 /**
- * The registry of what zonewarden reads of the vendor's API: one entry per partition (the unit a
- * scan stores and accounts for), saying where it is read (the API path and how it is paged), how
- * it is stored (its table, an item's identity, what is kept), how drift names it, what the rule
- * fixture calls it, and, on the partition that leads a read, that read's declaration (its name for
- * people, when it can have changed, whether the audit can do without it). The snapshot's tables,
- * the rules' declarable reads, drift's resource kinds, the rule fixture's objects and the crawler's
- * read declarations are all derived from here (docs/development.md, "Adding a read").
- *
- * The order is drift's: it lists changes and resource types in it.
+ * The registry of what zonewarden reads of the vendor's API, one entry per partition: the snapshot's
+ * tables, the rules' reads, drift's kinds, the fixture and the crawler's reads all derive from it
+ * (docs/development.md, "Adding a read"). The order is drift's: it lists changes in it.
  */
 
 /** What a partition is stored per: the user, an account, or a zone. */
 export type PartitionKind = 'user' | 'account' | 'zone';
 
 /**
- * When a read must be made again, beyond a zone's first read and its full-read turn:
- * - `zone-changed`: when the audit log or the zone list says the zone changed (what it reads
- *   changes only through logged writes);
- * - `ruleset-version`: when the zone changed and its rulesets list shows another ruleset or
- *   version than stored (or the phase appears or goes);
- * - `date`: also while stored data says a change can come with no log entry (a certificate in
- *   its renewal window, DNSSEC pending), on every night;
- * - `terminal`: never again once stored data shows a state that cannot change (a completed
- *   migration), else as `zone-changed`.
+ * When a read is made again, beyond a zone's first read and its full-read turn: `zone-changed` when
+ * the audit log or zone list says so (it changes only through logged writes); `ruleset-version` when
+ * also the rulesets list shows another version; `date` every night while stored data says a change
+ * can come unlogged (a certificate renewing, DNSSEC pending); `terminal` never once a final state shows.
  */
 export type Refresh = 'zone-changed' | 'ruleset-version' | 'date' | 'terminal';
 
-/** A page/per_page list, with its page limits (docs/api-surface.md): a crawl asks for the largest page, so it makes the fewest calls. */
+/** A page/per_page list and its limits (docs/api-surface.md): a crawl asks for the largest page. */
 export interface ListPaging {
   kind: 'list';
   maxPerPage: number;
   minPerPage: number;
-  /**
-   * The page size a crawl asks for when it is below the maximum. DNS allows 5,000,000 a page, but
-   * a 100,000-record page is some 40 MB of JSON held at once; pages of 5,000 keep a scan's memory
-   * flat for a few extra calls on the largest zones only.
-   */
+  /** The page a crawl asks for, when below the maximum: a 100,000-record DNS page is 40 MB of JSON held at once. */
   crawlPerPage?: number;
   /** Query every read of this list needs (e.g. every certificate pack status, not only active). */
   query?: Record<string, string>;
@@ -65,11 +50,7 @@ export type Paging =
 /** A row's columns in a dedicated table. */
 export type Row = Record<string, string | number | null>;
 
-/**
- * Where a partition is stored: a dedicated table with the columns rules query, taken from the item
- * as the API served it (the raw JSON is kept whole beside them), or the shared zone_objects or
- * account_objects (raw JSON only, a column naming the partition).
- */
+/** Where a partition is stored: its own table, with the columns rules query beside the raw JSON, or zone_objects / account_objects. */
 export type Storage =
   | { table: 'zone_objects' | 'account_objects'; itemId?: (item: Item) => string; kept?: (item: Item) => Item }
   | { table: string; columns: (item: Item) => Row; itemId?: (item: Item) => string };
@@ -91,10 +72,7 @@ export interface ReadEntry {
   /** A name for people (docs/scanning.md, the calls table). */
   name: string;
   refresh: Refresh;
-  /**
-   * A read the audit can do without: a refusal (401, 403) of it is listed as not permitted, and the
-   * scan stays complete (the rules that need it say what they cannot judge).
-   */
+  /** A read the audit can do without: a refusal (401, 403) is listed as not permitted, and the scan stays complete. */
   optional?: true;
   /** What it requests, for people, when more than `GET <api>`. */
   requests?: string;
@@ -115,17 +93,13 @@ export interface PartitionSpec {
   rules?: RuleRead;
   read?: ReadEntry;
   /**
-   * The vendor's permission group it is read with, as the API token form names it (category ·
-   * group · level); none where the vendor's reference names no group (the accounts list, the
-   * migration's reads) or nothing is asked of the API. README.md's and docs/first-scan.md's tables
-   * of permissions list each one (test/config/permissions-doc.test.ts).
+   * The permission group it is read with, as the token form names it (category · group · level); none where the
+   * vendor's reference names none. README.md and docs/first-scan.md list each (test/config/permissions-doc.test.ts).
    */
   permission?: string;
   /**
-   * On a zone's partition: its request is the probe of its permission group, the cheapest call the
-   * group answers about a zone (an object, a setting, a list's smallest page), asked when no read of
-   * the night has said yet whether the token still may read the group (crawler/incremental/permissions.ts).
-   * `alone`: the partition is checked as a group of its own, though it shares the group's permission.
+   * Its request probes its permission group (the group's cheapest call about a zone) when no read of the night has
+   * said yet whether the token may read it (crawler/incremental/permissions.ts). `alone`: checked as a group of its own.
    */
   probe?: 'group' | 'alone';
   /** Stored for the crawler's next scan alone (what it need not read again), not served to rules. */
@@ -138,6 +112,13 @@ const shared = <const T extends 'zone_objects' | 'account_objects'>(table: T) =>
 const OBJECT = { kind: 'object' } as const;
 /** 10003: the phase has no entry point yet (vendor docs: rulesets API, entry point of a phase). */
 const ENTRYPOINT = { kind: 'object', absentCode: 10003 } as const;
+
+/** The previous firewall's and WAF's lists: one permission, one page size. */
+const FIREWALL = {
+  kind: 'zone',
+  permission: 'Zone · Firewall Services · Read',
+  paging: list({ maxPerPage: 100, minPerPage: 5 }),
+} as const;
 
 /** A single object of the zone (paged as OBJECT unless told): its partition's only row in zone_objects. */
 function zoneObject<const T extends Omit<PartitionSpec, 'kind' | 'api' | 'storage' | 'paging'> & { paging?: Paging }>(api: string, rest: T) {
@@ -209,9 +190,8 @@ export const PARTITIONS = {
     read: { name: 'certificate packs', refresh: 'date' },
   },
   firewall_rules: {
-    kind: 'zone', permission: 'Zone · Firewall Services · Read',
+    ...FIREWALL,
     api: '/zones/{zone_id}/firewall/rules',
-    paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: {
       table: 'firewall_rules',
       columns: (i) => {
@@ -224,9 +204,8 @@ export const PARTITIONS = {
     read: { name: 'firewall rules', refresh: 'zone-changed' },
   },
   filters: {
-    kind: 'zone', permission: 'Zone · Firewall Services · Read', probe: 'group',
+    ...FIREWALL, probe: 'group',
     api: '/zones/{zone_id}/filters',
-    paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: { table: 'filters', columns: (i) => ({ expression: str(i['expression']), paused: bool(i['paused']) }) },
     drift: { type: 'filter', label: 'filter', name: (i, shorten) => text(i['description']) ?? text(i['ref']) ?? (text(i['expression']) && shorten(i['expression'] as string, 80)) },
     fixture: 'filters',
@@ -252,13 +231,12 @@ export const PARTITIONS = {
     fixture: 'entrypoint',
     read: { name: 'managed rules entry point', refresh: 'ruleset-version' },
   }),
-  // One partition, one row per setting read (its id), so a changed setting is a change of that row.
+  // One row per setting read, a drift resource named by its id: a changed value is field-level drift of that row.
   zone_settings: {
     kind: 'zone', permission: 'Zone · Zone Settings · Read', probe: 'group',
     api: '/zones/{zone_id}/settings/{setting_id}',
     paging: { kind: 'per-setting' },
     storage: shared('zone_objects'),
-    // Each setting is a resource of its own, named by its id: a changed value is field-level drift.
     drift: { type: 'zone_setting', label: 'zone setting', name: (i) => text(i['id']) },
     fixture: 'settings',
     read: { name: 'zone settings', requests: 'GET /zones/{zone_id}/settings/{setting_id} (one call per declared setting)', refresh: 'zone-changed' },
@@ -320,9 +298,8 @@ export const PARTITIONS = {
   }),
   // The security.txt the edge serves for the zone (RFC 9116 fields: contact, expires, encryption, policy...).
   security_txt: zoneObject('/zones/{zone_id}/security-center/securitytxt', {
-    // The settings' permission (vendor API reference: Security TXT), checked on its own: a token's
-    // policies may grant it per zone alike, and the settings' probe asks a setting, which a night
-    // that reads every zone's settings would otherwise ask once more than a full scan.
+    // The settings' permission (vendor API reference: Security TXT), checked on its own: the settings' probe asks a
+    // setting, which a night that reads every zone's settings would otherwise ask once more than a full scan.
     permission: 'Zone · Zone Settings · Read', probe: 'alone',
     drift: { type: 'security_txt', label: 'security.txt' },
     fixture: 'securityTxt', rules: 'object',
@@ -339,17 +316,15 @@ export const PARTITIONS = {
     read: { name: 'DNS target resolution', requests: 'DNS (type CNAME questions for the targets of CNAME, MX, NS and SRV records)', refresh: 'date' },
   },
   waf_packages: {
-    kind: 'zone', permission: 'Zone · Firewall Services · Read',
+    ...FIREWALL,
     api: '/zones/{zone_id}/firewall/waf/packages',
-    paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: { table: 'waf_packages', columns: (i) => ({ name: str(i['name']), detection_mode: str(i['detection_mode']), sensitivity: str(i['sensitivity']), action_mode: str(i['action_mode']) }) },
     drift: { type: 'waf_package', label: 'WAF package', name: (i) => text(i['name']) },
     fixture: 'wafPackages',
   },
   waf_groups: {
-    kind: 'zone', permission: 'Zone · Firewall Services · Read',
+    ...FIREWALL,
     api: '/zones/{zone_id}/firewall/waf/packages/{package_id}/groups',
-    paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: {
       table: 'waf_groups',
       // Group ids are unique per package only.
@@ -360,9 +335,8 @@ export const PARTITIONS = {
     fixture: 'wafGroups',
   },
   waf_rules: {
-    kind: 'zone', permission: 'Zone · Firewall Services · Read',
+    ...FIREWALL,
     api: '/zones/{zone_id}/firewall/waf/packages/{package_id}/rules',
-    paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: {
       table: 'waf_rules',
       itemId: (i) => `${str(i['package_id'])}/${byId(i)}`,
@@ -372,9 +346,8 @@ export const PARTITIONS = {
     fixture: 'wafRules',
   },
   waf_overrides: {
-    kind: 'zone', permission: 'Zone · Firewall Services · Read',
+    ...FIREWALL,
     api: '/zones/{zone_id}/firewall/waf/overrides',
-    paging: list({ maxPerPage: 100, minPerPage: 5 }),
     storage: { table: 'waf_overrides', columns: (i) => ({ paused: bool(i['paused']) }) },
     drift: { type: 'waf_override', label: 'URI-based override', name: (i) => text(i['description']) ?? (strings(i['urls'])[0] ?? null) },
     fixture: 'wafOverrides',

@@ -1,10 +1,8 @@
-import { arr, bool, obj, parseJson, str } from '../fields.js';
+import { bool, obj, objects, parseJson, str } from '../fields.js';
 
 /**
- * A member of an account as the scan keeps it (keptMember, below; the registry stores it so): what says who
- * the member is, whether they joined, what they may change, and whether their login has two-factor
- * authentication (vendor's API reference: List Members; `two_factor_authentication_enabled` does
- * not apply to API authentication).
+ * An account member as the scan keeps it (keptMember): who, joined or not, what they may change, and two-factor
+ * (vendor's API reference: List Members; `two_factor_authentication_enabled` does not apply to API authentication).
  */
 export interface AccountMember {
   id: string;
@@ -20,6 +18,12 @@ export interface AccountMember {
   policies: Array<{ access: string | null; permissionGroups: string[] }>;
 }
 
+/** The permissions a role's `permissions` grants write on. */
+const writeGrants = (permissions: unknown): string[] =>
+  Object.entries(obj(permissions))
+    .filter(([, grant]) => obj(grant)['write'] === true)
+    .map(([key]) => key);
+
 export function parseAccountMember(id: string, raw: string): AccountMember {
   const m = parseJson(raw);
   const user = obj(m['user']);
@@ -29,36 +33,31 @@ export function parseAccountMember(id: string, raw: string): AccountMember {
     userId: str(user['id']),
     email: str(user['email']) ?? str(m['email']),
     twoFactor: bool(user['two_factor_authentication_enabled']),
-    roles: arr(m['roles']).map((r) => {
-      const role = obj(r);
-      const writes = Object.entries(obj(role['permissions'])).filter(([, grant]) => obj(grant)['write'] === true).map(([key]) => key);
-      return { id: str(role['id']), name: str(role['name']), writes };
-    }),
-    policies: arr(m['policies']).map((p) => {
-      const policy = obj(p);
-      return { access: str(policy['access']), permissionGroups: arr(policy['permission_groups']).flatMap((g) => str(obj(g)['name']) ?? []) };
-    }),
+    roles: objects(m['roles']).map((role) => ({ id: str(role['id']), name: str(role['name']), writes: writeGrants(role['permissions']) })),
+    policies: objects(m['policies']).map((p) => ({
+      access: str(p['access']),
+      permissionGroups: objects(p['permission_groups']).flatMap((g) => str(g['name']) ?? []),
+    })),
   };
 }
 
 /**
- * A member as stored: its id and status; its user's id, e-mail and two-factor flag (no names); its
- * roles' ids and names with only the permissions they grant write on; its policies' access and
- * permission groups (ids and names). The rest (role descriptions, every read grant, resource
- * groups) says nothing of whether an account without two-factor can change things, and a member
- * list holds personal data: stored is what a verdict needs.
+ * A member as stored: ids, status, e-mail, two-factor, write grants, policies' access and groups. The rest says
+ * nothing of whether an account without two-factor can change things, and a member list is personal data.
  */
 export function keptMember(i: Record<string, unknown>): Record<string, unknown> {
   const user = obj(i['user']);
-  const list = (v: unknown) => (Array.isArray(v) ? v.map(obj) : []);
-  const writes = (permissions: unknown) =>
-    Object.fromEntries(Object.entries(obj(permissions)).filter(([, grant]) => obj(grant)['write'] === true).map(([key]) => [key, { write: true }]));
+  const writes = (permissions: unknown) => Object.fromEntries(writeGrants(permissions).map((key) => [key, { write: true }]));
   const named = (v: Record<string, unknown>) => ({ id: v['id'] ?? null, name: v['name'] ?? null });
   return {
     id: i['id'] ?? null,
     status: i['status'] ?? null,
     user: { id: user['id'] ?? null, email: user['email'] ?? i['email'] ?? null, two_factor_authentication_enabled: user['two_factor_authentication_enabled'] ?? null },
-    roles: list(i['roles']).map((r) => ({ ...named(r), permissions: writes(r['permissions']) })),
-    policies: list(i['policies']).map((p) => ({ id: p['id'] ?? null, access: p['access'] ?? null, permission_groups: list(p['permission_groups']).map(named) })),
+    roles: objects(i['roles']).map((r) => ({ ...named(r), permissions: writes(r['permissions']) })),
+    policies: objects(i['policies']).map((p) => ({
+      id: p['id'] ?? null,
+      access: p['access'] ?? null,
+      permission_groups: objects(p['permission_groups']).map(named),
+    })),
   };
 }

@@ -1,16 +1,8 @@
-/**
- * Bot management (`GET /zones/{id}/bot_management`): the answer, parsed defensively, and which bot
- * product it is the settings of.
- */
-
 import { bool, parseJson, str } from '../fields.js';
 
 /**
- * `GET /zones/{id}/bot_management`: one of four shapes by plan (vendor API reference, bot
- * management config): Bot Fight Mode (`fight_mode`, Free), Super Bot Fight Mode with definitely
- * automated traffic (Pro) and likely automated too (Business, Enterprise without Bot Management),
- * or the Bot Management subscription (`auto_update_model`, `suppress_session_score`). Fields of an
- * earlier plan can linger after a plan change, so the rule reads them by the zone's plan.
+ * `GET /zones/{id}/bot_management`, parsed defensively: one of four shapes by plan (vendor API reference, bot
+ * management config), whose fields can linger after a plan change (see botProductOf).
  */
 export interface BotManagement {
   fightMode: boolean | null;
@@ -46,17 +38,14 @@ export function parseBotManagement(raw: string): BotManagement {
 }
 
 /**
- * The bot product each plan comes with (vendor docs: bots, plans): Bot Fight Mode (Free), Super Bot
- * Fight Mode for definitely automated traffic (Pro), for likely automated traffic too (Business, and
- * Enterprise without the add-on), Bot Management for Enterprise (the add-on, which replaces the others).
+ * The bot product each plan comes with (vendor docs: bots, plans): Bot Fight Mode (Free), Super Bot Fight Mode for
+ * definitely automated traffic (Pro), likely too (Business, Enterprise without the add-on), Bot Management (the add-on).
  */
 export type BotProduct = 'bfm' | 'sbfm-pro' | 'sbfm-likely' | 'bm';
 
 /**
- * The zone's bot product. Fields of another product can linger after a plan change (vendor API
- * reference: the "clean up configuration" bodies), so the plan decides which product's fields count;
- * only Enterprise needs the answer to tell whether the add-on is bought (`auto_update_model` is its
- * own field). Without a plan, the answer's own fields decide; null when they say nothing either.
+ * The zone's bot product, by its plan: fields of another can linger after a plan change (vendor API reference: the
+ * "clean up configuration" bodies). On Enterprise, or without a plan, the answer's own fields decide.
  */
 export function botProductOf(plan: string | null, bots: BotManagement): BotProduct | null {
   if (plan === 'free') return 'bfm';

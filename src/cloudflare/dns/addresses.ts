@@ -1,40 +1,24 @@
 /**
- * Special-purpose addresses: the ranges of the IANA IPv4 and IPv6 Special-Purpose Address
- * Registries (RFC 6890 and its updates) that are not globally reachable, plus multicast and the
- * reserved blocks. An address in one of them means nothing on the public internet: published in
- * public DNS it maps an internal network; behind a proxy, the proxy cannot reach it.
+ * Special-purpose addresses: the ranges of the IANA IPv4 and IPv6 Special-Purpose Address Registries (RFC 6890 and
+ * its updates) that are not globally reachable, plus multicast and the reserved blocks.
  *
- * These helpers run once or more for every DNS record of an audit (a million records and more),
- * so addresses are read by hand, character by character, into plain numbers and a reused buffer:
- * no regular expression, no BigInt (v6 alone makes one, for a caller that wants the number) and
- * no array per specialKind or canonicalAddress call. What counts as an address is exactly what
- * node:net's isIP accepts (Node 20, lib/internal/net.js); test/cloudflare/dns/addresses.test.ts checks
- * that against isIP itself.
+ * These run for every DNS record of an audit (a million and more), so addresses are read by hand into plain numbers
+ * and a reused buffer: no regular expression, no BigInt, no array per call. What counts as an address is exactly
+ * what node:net's isIP accepts (Node 20); test/cloudflare/dns/addresses.test.ts checks that against isIP itself.
  */
 
 export interface SpecialOptions {
   /**
-   * Whether the documentation ranges count (192.0.2.0/24, 198.51.100.0/24, 203.0.113.0/24: RFC
-   * 5737; 2001:db8::/32: RFC 3849; 3fff::/20: RFC 9637). The IANA special-purpose registries mark
-   * them not globally reachable, like the other kinds, but examples, test zones and the emulator's
-   * datasets use them as stand-ins for public addresses. So the caller decides: off when omitted;
-   * dns-private-address turns them on by default and lets a configuration turn them off, and the
-   * DNS rules that leave such records to it follow its setting (AddressOptions).
+   * Whether the documentation ranges count (DOCUMENTATION_RANGES). IANA marks them not globally reachable, but
+   * examples, test zones and the emulator's datasets use them as stand-ins for public addresses: off when omitted.
    */
   documentation?: boolean;
-  /**
-   * Documentation ranges, by their CIDR as DOCUMENTATION_RANGES writes them, that stand for public
-   * addresses here even when `documentation` is on: a dataset of examples can keep its stand-ins
-   * and still have a stray documentation address reported.
-   */
+  /** Documentation ranges (CIDR) standing for public addresses even with `documentation` on: a stray other one is reported. */
   standIns?: ReadonlySet<string>;
 }
 
-/** The documentation ranges (RFC 5737, RFC 3849, RFC 9637), as options name them. */
+/** The documentation ranges (RFC 5737; RFC 3849; RFC 9637), as options name them. */
 export const DOCUMENTATION_RANGES = ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32', '3fff::/20'] as const;
-
-// ---------------------------------------------------------------------------------------------
-// Reading addresses
 
 const DOT = 0x2e;
 const COLON = 0x3a;
@@ -53,11 +37,7 @@ function hexDigitAt(text: string, i: number): number {
   return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
 }
 
-/**
- * The IPv4 address written in `text` from `start` to `end` as a number (0 to 2^32 - 1), or -1
- * when it is not one. Exactly isIP's dotted quad: four decimal octets 0-255 without leading zeros
- * ("01" is not an octet, "0" is), separated by single dots, nothing before or after.
- */
+/** The IPv4 address in `text` from `start` to `end` as a number, or -1: isIP's dotted quad, no leading zeros ("01"). */
 function parseV4(text: string, start = 0, end = text.length): number {
   let value = 0;
   let i = start;
@@ -92,18 +72,13 @@ function zoneId(text: string, start: number): boolean {
   return true;
 }
 
-/**
- * An IPv6 address as its eight 16-bit groups. Parsing writes into one of these rather than
- * returning a new array, so that the common calls allocate nothing.
- */
+/** An IPv6 address as its eight 16-bit groups, written into rather than returned: the common calls allocate nothing. */
 type Groups = Uint16Array;
 const newGroups = (): Groups => new Uint16Array(8);
 
 /**
- * Reads the IPv6 address `text` into `out` and says whether it is one. Exactly what isIP accepts
- * (RFC 4291, 2.2): one to four hex digits a group; eight groups, or fewer with one `::` standing
- * for at least one zero group; a dotted quad as the last two groups; a `%zone` suffix, which is
- * not part of the address. `out` holds garbage when the answer is false.
+ * Reads the IPv6 address `text` into `out` (garbage when false) and says whether it is one, as isIP (RFC 4291, 2.2):
+ * one `::` for at least one zero group, a dotted quad as the last two groups, a `%zone` suffix outside the address.
  */
 function parseV6(text: string, out: Groups): boolean {
   // Host names, the most common text that is not an IPv4 address, mostly fail on their first character.
@@ -188,9 +163,6 @@ export function v6(address: string): bigint | null {
 /** The IPv4 address in the last two groups (IPv4-mapped, NAT64). */
 const lowV4 = (groups: Groups): number => groups[6]! * 0x10000 + groups[7]!;
 
-// ---------------------------------------------------------------------------------------------
-// Networks
-
 /** Whether IPv4 addresses `a` and `b` share their first `bits` bits (0 to 32). */
 function sameV4Prefix(a: number, b: number, bits: number): boolean {
   // A shift by 32 is a shift by 0 in JavaScript, hence the explicit /0.
@@ -229,9 +201,6 @@ export function inNetwork(address: string, cidr: string): boolean {
   if (!parseV6(address, scratch) || !parseV6(net, scratch2)) return false;
   return (bits ?? 128) <= 128 && sameV6Prefix(scratch, scratch2, bits ?? 128);
 }
-
-// ---------------------------------------------------------------------------------------------
-// Special-purpose ranges
 
 interface Range<Base> {
   kind: string;
@@ -289,11 +258,7 @@ const V6: readonly Range6[] = [
   range6('reserved', '::/8'),
 ];
 
-/**
- * The ranges by the first 8 bits of the addresses they hold, order kept. Most addresses are
- * public and start with a byte no range starts with (8.x, 2606:...), so their lookup ends on an
- * empty list instead of testing every range.
- */
+/** The ranges by the first byte of their addresses, order kept: most public addresses find an empty list at once. */
 function byFirstByte<Base>(ranges: readonly Range<Base>[], firstByte: (r: Range<Base>) => number): ReadonlyArray<readonly Range<Base>[]> {
   const buckets = Array.from({ length: 256 }, (): Range<Base>[] => []);
   for (const r of ranges) {
@@ -320,9 +285,8 @@ function kindV4(n: number, options: SpecialOptions): string | null {
 }
 
 /**
- * The prefixes that carry an IPv4 address in their last 32 bits: IPv4-mapped (RFC 4291, 2.5.5.2),
- * never reachable over IPv6 itself, and the NAT64 well-known prefix (RFC 6052), as reachable as
- * the IPv4 address it carries.
+ * The prefixes that carry an IPv4 address in their last 32 bits: IPv4-mapped (RFC 4291, 2.5.5.2), never reachable
+ * over IPv6 itself, and the NAT64 well-known prefix (RFC 6052), as reachable as the address it carries.
  */
 const CARRIERS = [
   { prefix: range6('IPv4-mapped', '::ffff:0:0/96'), publicV4: 'IPv4-mapped' },
@@ -341,12 +305,7 @@ function kindV6(groups: Groups, options: SpecialOptions): string | null {
   return null;
 }
 
-/**
- * The kind of special-purpose address `address` is, or null for a globally reachable one (and
- * for text that is not an address). An IPv4 address carried in the IPv4-mapped or the NAT64
- * well-known prefix is judged as that IPv4 address; an IPv4-mapped address is never reachable
- * over IPv6 itself.
- */
+/** The kind of special-purpose address `address` is; null for a globally reachable one or text that is not one. */
 export function specialKind(address: string, options: SpecialOptions = {}): string | null {
   const a = address.trim();
   const n4 = parseV4(a);

@@ -1,15 +1,10 @@
 import { normaliseHostname } from './hostnames.js';
 
-/**
- * CAA as RFC 8659 defines it (with the issue parameters of RFC 8657), for the CAA rule: reading a
- * record, which records govern a host name, and whether they let a CA issue for it.
- */
+/** CAA as RFC 8659 defines it (issue parameters: RFC 8657): reading records, which govern a name, whether a CA may issue. */
 
 /**
- * The issuer domains a CAA issue property names to authorize each CA a pack can come from (the
- * pack's `certificate_authority` values, vendor docs: certificate packs), each CA's own CAA
- * domain. Sectigo was Comodo: its CAA documentation accepts comodoca.com as well. Not all of these
- * are records the vendor adds: see VENDOR_CAA_CAS.
+ * The issuer domains that authorize each CA a pack can come from (`certificate_authority`, vendor docs: certificate
+ * packs). Sectigo was Comodo: its CAA documentation accepts comodoca.com as well.
  */
 export const CA_DOMAINS: Readonly<Record<string, readonly string[]>> = {
   lets_encrypt: ['letsencrypt.org'],
@@ -20,24 +15,18 @@ export const CA_DOMAINS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * The CAs whose CAA records the vendor adds for its universal and advanced certificates once a
- * zone has any CAA record (vendor docs, "Add CAA records": pki.goog, letsencrypt.org, ssl.com and
- * sectigo.com). A vendor-managed pack from any other CA (digicert) gets no such record, so the
- * zone's own CAA must name its CA, as for an uploaded certificate.
+ * The CAs whose CAA records the vendor adds for its managed certificates once a zone has any (vendor docs, "Add CAA
+ * records"). A managed pack from another CA (digicert) gets none: the zone's own CAA must name it.
  */
 export const VENDOR_CAA_CAS: ReadonlySet<string> = new Set(['google', 'lets_encrypt', 'ssl_com', 'sectigo']);
 
-/**
- * The property tags every CA understands: RFC 8659's issue, issuewild and iodef. Other tags, the
- * registered ones included (contactemail, contactphone, issuemail, issuevmc), are supported by
- * some CAs only: Let's Encrypt, for one, supports issue, issuewild and iodef alone.
- */
-export const UNIVERSAL_TAGS: ReadonlySet<string> = new Set(['issue', 'issuewild', 'iodef']);
+/** The tags every CA understands (RFC 8659); others, registered ones too, only some CAs (Let's Encrypt: these alone). */
+const UNIVERSAL_TAGS: ReadonlySet<string> = new Set(['issue', 'issuewild', 'iodef']);
 
 /** RFC 8659 4.1: bit 0 of the flags octet (the most significant bit, 128) is the Issuer Critical Flag. */
-export const ISSUER_CRITICAL = 128;
+const ISSUER_CRITICAL = 128;
 
-export interface CaaParameter {
+interface CaaParameter {
   tag: string;
   value: string;
 }
@@ -51,11 +40,7 @@ export interface CaaRecord {
   value: string;
   /** RFC 8659 4.1: the Issuer Critical Flag is set. */
   critical: boolean;
-  /**
-   * issue and issuewild: the issuer domain, lower case (domain names compare case-insensitively,
-   * RFC 4343); '' when the value names none (`;`) or breaks the grammar of RFC 8659 4.2, both of
-   * which authorize no CA. Null for other tags.
-   */
+  /** issue(wild): the issuer domain, lower case (RFC 4343); '' (no CA) for `;` or outside RFC 8659 4.2. Null for other tags. */
   issuer: string | null;
   /** issue and issuewild: the parameters after the issuer domain (RFC 8659 4.2, RFC 8657 3 and 4), as written. */
   parameters: CaaParameter[];
@@ -68,9 +53,8 @@ const ISSUER_DOMAIN = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
 const PARAMETER = new RegExp(`^(${LABEL})[ \\t]*=[ \\t]*([\\x21-\\x3a\\x3c-\\x7e]*)$`);
 
 /**
- * RFC 8659 4.2: `issue-value = *WSP [issuer-domain-name *WSP] [";" *WSP [parameters *WSP]]`, the
- * issuer domain in LDH labels. A value outside the grammar names no issuer domain a CA could
- * match, so it authorizes no CA; being an issue property, it still restricts.
+ * RFC 8659 4.2: `issue-value = *WSP [issuer-domain-name *WSP] [";" *WSP [parameters *WSP]]`, LDH labels. A value
+ * outside the grammar authorizes no CA; being an issue property, it still restricts.
  */
 function parseIssueValue(value: string): { issuer: string; parameters: CaaParameter[]; wellFormed: boolean } {
   const semicolon = value.indexOf(';');
@@ -106,10 +90,7 @@ function caaRecord(name: string, flags: number, rawTag: string, value: string): 
   return { name: normaliseHostname(name), flags, tag, value, critical: (flags & ISSUER_CRITICAL) !== 0, issuer: issue?.issuer ?? null, parameters: issue?.parameters ?? [], wellFormed: issue?.wellFormed ?? true };
 }
 
-/**
- * A CAA record from the API's `content`, the zone-file presentation form `0 issue "letsencrypt.org"`
- * (RFC 8659 4.1.1); null when it cannot be read.
- */
+/** A CAA record from the API's `content`, the presentation form `0 issue "letsencrypt.org"` (RFC 8659 4.1.1). */
 export function parseCaa(name: string, content: string): CaaRecord | null {
   const m = /^\s*(\d{1,3})\s+([A-Za-z0-9]+)\s+(.*?)\s*$/.exec(content);
   if (!m) return null;
@@ -118,11 +99,10 @@ export function parseCaa(name: string, content: string): CaaRecord | null {
 }
 
 /**
- * A CAA record from the API's `data {flags, tag, value}` (vendor docs: DNS records, CAA), the value
- * as is (it is not in presentation form: no quotes, no escapes). Flags as a number, or as a string
- * of digits ("128") as some answers write it; null when a part is missing or of another kind.
+ * A CAA record from the API's `data {flags, tag, value}` (vendor docs: DNS records, CAA), the value not in
+ * presentation form; flags a number, or digits ("128") as some answers write it.
  */
-export function parseCaaData(name: string, data: Readonly<Record<string, unknown>>): CaaRecord | null {
+function parseCaaData(name: string, data: Readonly<Record<string, unknown>>): CaaRecord | null {
   const { flags, tag, value } = data;
   const octet = typeof flags === 'number' ? flags : typeof flags === 'string' && /^\d{1,3}$/.test(flags) ? Number(flags) : Number.NaN;
   if (typeof tag !== 'string' || typeof value !== 'string') return null;
@@ -130,7 +110,7 @@ export function parseCaaData(name: string, data: Readonly<Record<string, unknown
 }
 
 /** A DNS record as far as CAA needs it: its content when the API sent one, else its data. */
-export interface ServedCaa {
+interface ServedCaa {
   type: string | null;
   name: string | null;
   content: string | null;
@@ -144,28 +124,18 @@ export function caaOf(record: ServedCaa): CaaRecord | null {
   return record.data ? parseCaaData(record.name, record.data) : null;
 }
 
-/**
- * The record as the API holds it, for a message: its content, quoted; else its data as served
- * (`data {"flags":128,"tag":"tbs","value":"x"}`): never a content the API did not send.
- */
+/** The record as the API holds it, for a message: its content, quoted, else its data: never a content it did not send. */
 export function servedForm(record: ServedCaa): string {
   if (record.content !== null && record.content !== '') return `"${record.content}"`;
   return `data ${JSON.stringify(record.data ?? {})}`;
 }
 
-/**
- * RFC 8659 4.1: a CA must not issue when the relevant record set holds a critical property whose
- * tag is unknown to it or unsupported. Only issue, issuewild and iodef are understood by every CA,
- * so a critical property with any other tag may stop issuance by any CA that does not support it.
- */
+/** RFC 8659 4.1: a CA must not issue past a critical property whose tag it does not support (any but UNIVERSAL_TAGS). */
 export function mayStopIssuance(record: CaaRecord): boolean {
   return record.critical && !UNIVERSAL_TAGS.has(record.tag);
 }
 
-/**
- * RFC 8659, 3: the records of the host itself, else of its closest ancestor that has any. The
- * search stops at the zone apex: the names above it are another zone's, not read here.
- */
+/** RFC 8659, 3: the records of the host, else of its closest ancestor with any, up to the apex (above is another zone). */
 export function relevantCaa(host: string, byName: ReadonlyMap<string, readonly CaaRecord[]>, zoneName: string): readonly CaaRecord[] {
   let name = normaliseHostname(host).replace(/^\*\./, '');
   const apex = normaliseHostname(zoneName);
@@ -177,22 +147,15 @@ export function relevantCaa(host: string, byName: ReadonlyMap<string, readonly C
   }
 }
 
-/**
- * The properties of a record set that decide issuance for a name (RFC 8659 4.2, 4.3): for a
- * wildcard its issuewild properties when it has any, else its issue properties (issuewild is
- * ignored for a name that is not a wildcard). None: the set restricts nothing for the name.
- */
+/** RFC 8659 4.2, 4.3: the properties that decide issuance: a wildcard's issuewild ones if any, else issue ones. */
 export function governingProperties(set: readonly CaaRecord[], wildcard: boolean): CaaRecord[] {
   const wild = wildcard ? set.filter((r) => r.tag === 'issuewild') : [];
   return wild.length ? wild : set.filter((r) => r.tag === 'issue');
 }
 
 /**
- * Whether the record set lets a CA with these issuer domains issue for the name: a set with no
- * governing property allows every CA (RFC 8659 4); otherwise some property must name one of the
- * CA's domains, compared case-insensitively, and an empty issuer (`;`) names none. Authorizations
- * add up across properties. Parameters (RFC 8657's accounturi, validationmethods) narrow a
- * property to an account or method of that CA; they are shown, not judged: which account or
+ * Whether the set lets a CA with these issuer domains issue for the name: no governing property allows every CA
+ * (RFC 8659 4), else one must name a domain of the CA. Parameters (RFC 8657) are shown, not judged: which account or
  * method the CA will use is not in the snapshot.
  */
 export function caaAllows(set: readonly CaaRecord[], issuers: readonly string[], wildcard: boolean): boolean {

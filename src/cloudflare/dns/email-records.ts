@@ -2,20 +2,14 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { DnsRecordFields } from './record.js';
 
 /**
- * The mail-authentication records of a zone (SPF, RFC 7208; DMARC, RFC 7489; DKIM keys, RFC 6376;
- * MX and null MX, RFC 7505), read from the DNS records every scan already holds, for the email-*
- * rules. One pass over a zone's records serves all three rules: records of other types are skipped
- * on their type alone, and only the TXT, MX and CNAME records at the names that matter are parsed.
+ * The mail-authentication records of a zone (SPF, RFC 7208; DMARC, RFC 7489; DKIM keys, RFC 6376; MX and null MX,
+ * RFC 7505), read from its DNS records for the email-* rules in one pass.
  */
 
-// --- TXT content ---------------------------------------------------------------------------
-
 /**
- * The text of a TXT record as a receiver sees it. The vendor's API gives TXT content as quoted
- * character strings (vendor API reference, DNS records: "quoted character strings (RFC 1035), each
- * up to 255 bytes; longer strings are split"), older records come unquoted. RFC 7208 3.3 (and RFC
- * 7489 6.1, RFC 6376 3.6.2.2): the strings of one record are joined without adding spaces.
- * Content that does not start with a quote is one string, taken as written.
+ * The text of a TXT record as a receiver sees it. The API gives quoted character strings (vendor API reference, DNS
+ * records: "quoted character strings (RFC 1035), each up to 255 bytes; longer strings are split"), older records come
+ * unquoted (one string, as written). RFC 7208 3.3 (RFC 7489 6.1, RFC 6376 3.6.2.2): strings are joined without spaces.
  */
 export function joinTxt(content: string): string {
   const text = content.trim();
@@ -53,8 +47,6 @@ export function joinTxt(content: string): string {
   return out;
 }
 
-// --- Tag lists (DMARC, DKIM) ---------------------------------------------------------------
-
 export interface Tag {
   /** As written: DKIM tag names are case-sensitive (RFC 6376 3.2), DMARC's are not (RFC 7489 6.4, ABNF). */
   name: string;
@@ -67,15 +59,7 @@ export interface TagList {
   malformed: string[];
 }
 
-const WSP = (c: string | undefined) => c === ' ' || c === '\t' || c === '\r' || c === '\n';
-
-function trimWsp(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && WSP(s[a])) a++;
-  while (b > a && WSP(s[b - 1])) b--;
-  return s.slice(a, b);
-}
+const trimWsp = (s: string): string => s.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
 
 /** RFC 6376 3.2 (which RFC 7489 6.3 follows): `tag=value` pieces separated by `;`, white space around each part ignored. */
 export function parseTagList(text: string): TagList {
@@ -102,8 +86,6 @@ function duplicated(tags: readonly Tag[], caseless: boolean): string[] {
   }
   return [...twice];
 }
-
-// --- SPF -----------------------------------------------------------------------------------
 
 /** RFC 7208 4.5: an SPF record begins with exactly `v=spf1`, followed by a space or the end (ABNF: case-insensitive). */
 export function isSpf(text: string): boolean {
@@ -166,15 +148,12 @@ export function parseSpf(text: string): SpfPolicy {
 
 /** The `all` that ends evaluation (RFC 7208 5.1: mechanisms after it are never tested), or null. */
 export function spfAll(policy: SpfPolicy): Extract<SpfTerm, { kind: 'mechanism' }> | null {
-  for (const t of policy.terms) if (t.kind === 'mechanism' && t.name === 'all') return t;
-  return null;
+  return policy.terms.find((t): t is Extract<SpfTerm, { kind: 'mechanism' }> => t.kind === 'mechanism' && t.name === 'all') ?? null;
 }
 
 /** The redirect that applies: RFC 7208 6.1, ignored when the record has an `all` mechanism. */
 export function spfRedirect(policy: SpfPolicy): string | null {
-  if (spfAll(policy)) return null;
-  for (const t of policy.terms) if (t.kind === 'modifier' && t.name === 'redirect') return t.value;
-  return null;
+  return spfAll(policy) ? null : (policy.terms.find((t) => t.kind === 'modifier' && t.name === 'redirect')?.value ?? null);
 }
 
 export interface SpfLookups {
@@ -185,9 +164,8 @@ export interface SpfLookups {
 }
 
 /**
- * The DNS-querying terms of the record that evaluation can reach: those before the `all` (RFC
- * 7208 5.1) and the redirect when it applies (6.1). What the included and redirected records add
- * is not counted: reading them needs DNS queries the scan does not make.
+ * The DNS-querying terms evaluation can reach: those before the `all` (RFC 7208 5.1) and the redirect when it
+ * applies (6.1). What included and redirected records add is not counted: the scan makes no such DNS queries.
  */
 export function spfLookups(policy: SpfPolicy): SpfLookups {
   let count = 0;
@@ -195,8 +173,7 @@ export function spfLookups(policy: SpfPolicy): SpfLookups {
   const redirect = spfRedirect(policy);
   for (const t of policy.terms) {
     if (t.kind === 'mechanism' && t.name === 'all') break;
-    if (t.kind === 'modifier') continue;
-    if (!SPF_LOOKUP_TERMS.has(t.name)) continue;
+    if (t.kind === 'modifier' || !SPF_LOOKUP_TERMS.has(t.name)) continue;
     count++;
     if (t.name === 'include') delegations.push(t.text);
   }
@@ -219,8 +196,6 @@ export function spfAuthorizesSenders(policy: SpfPolicy): boolean {
   }
   return spfRedirect(policy) !== null;
 }
-
-// --- DMARC ---------------------------------------------------------------------------------
 
 export type DmarcPolicy = 'none' | 'quarantine' | 'reject';
 const POLICIES: ReadonlySet<string> = new Set(['none', 'quarantine', 'reject']);
@@ -278,8 +253,6 @@ export function parseDmarc(text: string): DmarcRecord {
     malformed,
   };
 }
-
-// --- DKIM ----------------------------------------------------------------------------------
 
 /** What a TXT record under `_domainkey` holds: a usable key, a revoked one, an unusable one, or no key record at all. */
 export type DkimKeyState = { state: 'key' } | { state: 'revoked' } | { state: 'invalid'; reason: string } | { state: 'none' };
@@ -360,8 +333,6 @@ export function dkimKey(text: string): DkimKeyState {
   return problem === null ? { state: 'key' } : { state: 'invalid', reason: problem };
 }
 
-// --- A zone's mail records -----------------------------------------------------------------
-
 export interface TxtRecord {
   record: DnsRecordFields;
   /** The joined text (RFC 7208 3.3). */
@@ -403,10 +374,8 @@ function lowerName(name: string): string {
 }
 
 /**
- * The exchange of an MX record's content. The vendor's API keeps the preference in `priority`
- * (not among the fields rules see) and gives only the exchange as content; a content written
- * zone-file style ("0 .") is read too. The null MX (RFC 7505 3) is the exchange `.`; its
- * preference 0 cannot be checked here.
+ * The exchange of an MX record's content: the API keeps the preference in `priority`, but zone-file style ("0 .") is
+ * read too. The null MX (RFC 7505 3) is the exchange `.`; its preference 0 cannot be checked here.
  */
 export function mxExchange(content: string): string {
   const text = content.trim();
@@ -417,10 +386,7 @@ export function mxExchange(content: string): string {
 
 const cache = new WeakMap<readonly DnsRecordFields[], MailRecords>();
 
-/**
- * The mail records of a zone, in one pass over its records, kept with the records list (which
- * the zone view reads once for all rules of the zone) so the three email rules share the pass.
- */
+/** The mail records of a zone, in one pass, kept with the records list so the three email rules share the pass. */
 export function mailRecords(zoneName: string, records: readonly DnsRecordFields[]): MailRecords {
   const zone = lowerName(zoneName);
   const cached = cache.get(records);
@@ -456,12 +422,10 @@ export function mailRecords(zoneName: string, records: readonly DnsRecordFields[
 }
 
 /**
- * Whether the zone sends mail, as far as its own records say: it has an MX record naming a mail
- * server (a domain that receives mail sends it too, replies and bounces at least), or an SPF
- * record at the apex that authorizes some sender (the domain's own statement that mail leaves
- * from it). A zone with neither (no MX, or only the null MX of RFC 7505) is taken to send no mail,
- * as the guidance for such domains does (UK NCSC and GOV.UK "Protect domains that do not send
- * email", M3AAWG parked-domain practices, the vendor's "protect domains without email" page).
+ * Whether the zone sends mail by its own records: an MX naming a server (a domain that receives mail sends replies
+ * and bounces), or an apex SPF record authorizing a sender. A zone with neither is taken to send none, as the guidance
+ * does (UK NCSC and GOV.UK "Protect domains that do not send email", M3AAWG parked-domain practices, the vendor's
+ * "protect domains without email" page).
  */
 export function sendsMail(m: MailRecords): boolean {
   return m.mx.length > 0 || m.spf.some((s) => spfAuthorizesSenders(parseSpf(s.text)));

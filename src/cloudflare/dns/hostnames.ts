@@ -1,7 +1,4 @@
-/**
- * Host names as DNS records and certificates write them: case does not matter and a fully
- * qualified name may end in a dot, so both are normalised away before names are compared.
- */
+/** Host names compare without case or a final dot (a fully qualified name may end in one). */
 
 export function normaliseHostname(name: string): string {
   const lower = name.trim().toLowerCase();
@@ -15,9 +12,8 @@ function parent(host: string): string | null {
 }
 
 /**
- * Certificate host patterns indexed for lookup in constant time, so that checking every proxied
- * name of a large zone stays linear. A wildcard `*.example.com` covers exactly one label:
- * `a.example.com`, not `example.com` and not `a.b.example.com` (RFC 6125, 6.4.3).
+ * Certificate host patterns, looked up in constant time so a large zone stays linear. A wildcard `*.example.com`
+ * covers exactly one label: `a.example.com`, not `example.com` nor `a.b.example.com` (RFC 6125, 6.4.3).
  */
 export class HostPatterns<T> {
   private readonly exact = new Map<string, T>();

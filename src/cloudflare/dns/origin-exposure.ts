@@ -3,11 +3,9 @@ import { normaliseHostname } from './hostnames.js';
 import type { DnsRecordFields } from './record.js';
 
 /**
- * Which of a zone's DNS records reveal the origin behind a proxied one (the leaks dns-origin-exposed
- * reports, and origin-pulls-off needs to know of): an unproxied record on a proxied record's
- * address or target, the unproxied name a proxied CNAME points at, an origin address in an SPF
- * mechanism or other TXT text, mail hosted on the origin, and every proxied record of a zone that
- * answers with its origin (paused or not active).
+ * Which of a zone's DNS records reveal the origin behind a proxied one: an unproxied record on its address or target,
+ * the unproxied name a proxied CNAME points at, an origin address in TXT text, mail hosted on the origin, and every
+ * proxied record of a zone that answers with its origin (paused or not active).
  */
 
 /** How a record reveals the origin; each kind is a message of dns-origin-exposed. */
@@ -30,10 +28,7 @@ function target(content: string): string {
   return canonicalAddress(content) ?? normaliseHostname(content);
 }
 
-/**
- * The addresses a TXT record names: SPF `ip4:`/`ip6:` mechanisms (with their range, RFC 7208
- * 5.6) and any other address written in the text. Each as [what is written, address, range].
- */
+/** The addresses a TXT record names: SPF `ip4:`/`ip6:` (with their range, RFC 7208 5.6) and any other written in it. */
 function txtAddresses(content: string): Array<[written: string, address: string, prefix: number | null]> {
   const found: Array<[string, string, number | null]> = [];
   for (const raw of content.split(/[\s"',;()<>]+/)) {
@@ -51,10 +46,8 @@ function txtAddresses(content: string): Array<[written: string, address: string,
 }
 
 /**
- * The address a free-text word of a TXT record would be: `origin=198.51.100.7`, `198.51.100.7.`,
- * `[2001:db8::1]`, `198.51.100.0/24`. What follows the last `=`, without one leading `[`, one
- * trailing `]`, then one trailing dot, up to the first `/`. (Index work rather than four regular
- * expressions: this runs for every word of every TXT record.)
+ * The address a TXT word would be (`origin=198.51.100.7`, `[2001:db8::1]`, `198.51.100.0/24.`): after the last `=`,
+ * without `[`, `]`, a trailing dot and a `/` range. Index work, not regular expressions: it runs for every word.
  */
 function freeTextAddress(word: string): string {
   let start = word.lastIndexOf('=') + 1;
@@ -74,18 +67,13 @@ interface Origin {
   canonical: string | null;
 }
 
-/**
- * The exposures of a zone's records, by the records' array (ZoneView keeps one per zone) and the
- * judgement's inputs: dns-origin-exposed, dns-record-not-proxied and dns-wildcard-record each ask
- * for them on the same zone, and a zone of 400,000 records is worth one pass, not three.
- */
+/** The exposures by records array and inputs: three rules ask on the same zone, and 400,000 records are worth one pass. */
 const memo = new WeakMap<readonly DnsRecordFields[], Map<string, Exposure[]>>();
 
 /**
- * Every record that reveals an origin, in the order dns-origin-exposed reports them.
- * `answeredAs`: why the zone's DNS answers proxied records with their origin (ZoneView.originAnsweredAs).
- * `special`: which addresses are not public (dns-private-address's options): an origin there is not
- * published but unreachable, which dns-private-address reports.
+ * Every record that reveals an origin, in the order dns-origin-exposed reports them. `answeredAs`: why the zone
+ * answers proxied records with their origin (zone-setup.ts); `special`: addresses not public, whose origin is not
+ * published but unreachable (dns-private-address reports it).
  */
 export function originExposures(records: readonly DnsRecordFields[], answeredAs: string | null, special: SpecialOptions = {}): Exposure[] {
   const key = `${answeredAs ?? ''}|${special.documentation === true}|${[...(special.standIns ?? [])].sort().join(',')}`;

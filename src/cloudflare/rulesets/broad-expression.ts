@@ -1,19 +1,10 @@
 /**
- * Whether a rule expression matches (nearly) every request: every request outright (`true`, a
- * tautology such as `X eq "a" or X ne "a"`, every source address), or every request to a host
- * (conditions on the host name only: every path, method and client of the site). A skip rule with
- * such an expression switches protection off for a whole site rather than for one client or path.
- *
- * The expression is read with a small parser of the vendor's rules language (vendor docs: rules
- * language, operators and grouping symbols; values). It decides "always true" only for the forms
- * it knows; an expression it cannot parse, or whose truth it cannot show, is not broad: this must
- * never report a narrow rule as a broad one. The syntax tree and the helpers that read it are
- * exported for the readings of one zone's traffic (managed-phase.ts), so an expression is parsed
- * once (and cached) whatever reads it.
+ * Whether a rule expression matches every request, or every request to a host: a skip rule with one
+ * switches protection off for a whole site. Read with a small parser of the vendor's rules language
+ * (vendor docs: rules language, operators and grouping symbols; values) that decides "always true"
+ * only for the forms it knows: what it cannot parse or show is not broad, so a narrow rule is never
+ * reported as broad. managed-phase.ts reads the same (cached) syntax tree.
  */
-
-// ---------------------------------------------------------------------------------------------
-// Tokens
 
 type Token = { t: 'str'; value: string } | { t: 'word'; text: string } | { t: 'punct'; text: string } | { t: 'list'; text: string };
 
@@ -81,9 +72,6 @@ function tokenize(text: string): Token[] {
   return out;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Syntax tree
-
 /** What a comparison or function call reads: a field, a function of other expressions, or a literal. */
 export interface Operand {
   /** Canonical text, for comparing two operands. */
@@ -133,18 +121,27 @@ class Parser {
     return tok !== undefined && (tok.t === 'word' || tok.t === 'punct') && texts.includes(tok.text);
   }
 
-  private expect(text: string): void {
-    if (!this.is(text)) throw new Error(`expected ${text}`);
+  /** Takes the next token when it is one of `texts`. */
+  private accept(...texts: string[]): boolean {
+    if (!this.is(...texts)) return false;
     this.i++;
+    return true;
+  }
+
+  private expect(text: string): void {
+    if (!this.accept(text)) throw new Error(`expected ${text}`);
+  }
+
+  private take(what: string): Token {
+    const tok = this.tokens[this.i++];
+    if (!tok) throw new Error(`expected ${what}`);
+    return tok;
   }
 
   // vendor docs: operators: precedence not, and, xor, or; English keywords are lowercase only.
   private chain(kind: 'and' | 'or' | 'xor', ops: string[], next: () => Node): Node {
     const operands = [next()];
-    while (this.is(...ops)) {
-      this.i++;
-      operands.push(next());
-    }
+    while (this.accept(...ops)) operands.push(next());
     if (operands.length === 1) return operands[0]!;
     // Grouping does not change an associative operator: (A or B) or C is A or B or C.
     return { kind, operands: operands.flatMap((o) => (o.kind === kind ? o.operands : [o])) };
@@ -154,26 +151,16 @@ class Parser {
   private xor = (): Node => this.chain('xor', ['xor', '^^'], this.and);
   private and = (): Node => this.chain('and', ['and', '&&'], this.not);
 
-  private not = (): Node => {
-    if (this.is('not', '!')) {
-      this.i++;
-      return { kind: 'not', operand: this.not() };
-    }
-    return this.primary();
-  };
+  private not = (): Node => (this.accept('not', '!') ? { kind: 'not', operand: this.not() } : this.primary());
 
   private primary(): Node {
-    if (this.is('(')) {
-      this.i++;
+    if (this.accept('(')) {
       const inner = this.or();
       this.expect(')');
       return inner;
     }
-    if (this.is('true', 'false')) {
-      const value = this.is('true');
-      this.i++;
-      return { kind: 'bool', value };
-    }
+    if (this.accept('true')) return { kind: 'bool', value: true };
+    if (this.accept('false')) return { kind: 'bool', value: false };
     const left = this.operand();
     const op = this.comparison();
     if (op === null) return { kind: 'test', left, op: null, right: null };
@@ -182,52 +169,36 @@ class Parser {
 
   private comparison(): string | null {
     const tok = this.peek();
-    if (!tok || (tok.t !== 'word' && tok.t !== 'punct')) return null;
-    if (tok.t === 'punct' && C_LIKE[tok.text]) {
-      this.i++;
-      return C_LIKE[tok.text]!;
-    }
-    if (tok.t === 'word' && ENGLISH_OPS.has(tok.text)) {
-      this.i++;
-      return tok.text;
-    }
-    if (tok.t === 'word' && tok.text === 'strict') {
-      this.i++;
-      this.expect('wildcard');
-      return 'strict wildcard';
-    }
-    return null;
+    const word = tok?.t === 'word' && (ENGLISH_OPS.has(tok.text) || tok.text === 'strict') ? tok.text : undefined;
+    const op = tok?.t === 'punct' ? C_LIKE[tok.text] : word;
+    if (op === undefined) return null;
+    this.i++;
+    if (op !== 'strict') return op;
+    this.expect('wildcard');
+    return 'strict wildcard';
   }
 
   private operand(): Operand {
-    const tok = this.peek();
-    if (!tok) throw new Error('expected an operand');
-    this.i++;
+    const tok = this.take('an operand');
     if (tok.t === 'str') return { key: JSON.stringify(tok.value), fields: [], field: null, call: null, literal: { value: tok.value } };
     if (tok.t !== 'word') throw new Error('expected an operand');
     // A number or an address (a function argument such as a length, or an address compared to a field).
     if (/^[0-9:]/.test(tok.text) || tok.text.includes(':')) return { key: tok.text, fields: [], field: null, call: null, literal: { value: tok.text } };
     if (!IDENT.test(tok.text) || KEYWORDS.has(tok.text)) throw new Error(`unexpected ${tok.text}`);
     let operand: Operand;
-    if (this.is('(')) {
-      this.i++;
+    if (this.accept('(')) {
       const args: Node[] = [];
       if (!this.is(')')) {
         args.push(this.or());
-        while (this.is(',')) {
-          this.i++;
-          args.push(this.or());
-        }
+        while (this.accept(',')) args.push(this.or());
       }
       this.expect(')');
       operand = { key: `${tok.text}(${args.map(keyOf).join(', ')})`, fields: args.flatMap(fieldsOf), field: null, call: { name: tok.text, args }, literal: null };
     } else operand = { key: tok.text, fields: [tok.text], field: tok.text, call: null, literal: null };
     // vendor docs: values: arrays and maps are indexed with [n], ["key"] or [*].
-    while (this.is('[')) {
-      this.i++;
-      const index = this.peek();
-      if (!index || (index.t !== 'str' && index.t !== 'word' && !(index.t === 'punct' && index.text === '*'))) throw new Error('bad index');
-      this.i++;
+    while (this.accept('[')) {
+      const index = this.take('an index');
+      if (index.t !== 'str' && index.t !== 'word' && !(index.t === 'punct' && index.text === '*')) throw new Error('bad index');
       this.expect(']');
       const text = index.t === 'str' ? JSON.stringify(index.value) : index.text;
       // An indexed value is no longer the bare field: it can be missing (see presentField).
@@ -237,56 +208,37 @@ class Parser {
   }
 
   private value(): Value {
-    const tok = this.peek();
-    if (!tok) throw new Error('expected a value');
-    this.i++;
+    const tok = this.take('a value');
     if (tok.t === 'str') return { kind: 'string', value: tok.value, key: JSON.stringify(tok.value) };
-    if (tok.t === 'list') return { kind: 'word', text: tok.text, key: tok.text };
-    if (tok.t === 'word') return { kind: 'word', text: tok.text, key: tok.text };
+    if (tok.t === 'list' || tok.t === 'word') return { kind: 'word', text: tok.text, key: tok.text };
     if (tok.text !== '{') throw new Error('expected a value');
     // vendor docs: values: an inline list holds strings, numbers, addresses, CIDRs and ranges, space-separated.
     const items: string[] = [];
-    while (!this.is('}')) {
-      const item = this.peek();
-      if (!item || (item.t !== 'str' && item.t !== 'word')) throw new Error('bad set item');
+    while (!this.accept('}')) {
+      const item = this.take('a set item');
+      if (item.t !== 'str' && item.t !== 'word') throw new Error('bad set item');
       items.push(item.t === 'str' ? JSON.stringify(item.value) : item.text);
-      this.i++;
     }
-    this.i++;
     return { kind: 'set', items, key: `{${items.join(' ')}}` };
   }
 }
 
 function fieldsOf(node: Node): string[] {
-  switch (node.kind) {
-    case 'bool':
-      return [];
-    case 'not':
-      return fieldsOf(node.operand);
-    case 'test':
-      return node.left.fields;
-    default:
-      return node.operands.flatMap(fieldsOf);
-  }
+  if (node.kind === 'test') return node.left.fields;
+  if (node.kind === 'not') return fieldsOf(node.operand);
+  return node.kind === 'bool' ? [] : node.operands.flatMap(fieldsOf);
 }
 
 // Keys of compound nodes, computed once each (an `or` asks its operands' keys; nesting asks again).
 const keys = new WeakMap<Node, string>();
 
 function keyOf(node: Node): string {
-  if (node.kind === 'and' || node.kind === 'or' || node.kind === 'xor') {
-    let key = keys.get(node);
-    if (key === undefined) keys.set(node, (key = `(${node.operands.map(keyOf).join(` ${node.kind} `)})`));
-    return key;
-  }
-  switch (node.kind) {
-    case 'bool':
-      return String(node.value);
-    case 'not':
-      return `not ${keyOf(node.operand)}`;
-    case 'test':
-      return node.op === null ? node.left.key : `${node.left.key} ${node.op} ${node.right!.key}`;
-  }
+  if (node.kind === 'bool') return String(node.value);
+  if (node.kind === 'not') return `not ${keyOf(node.operand)}`;
+  if (node.kind === 'test') return node.op === null ? node.left.key : `${node.left.key} ${node.op} ${node.right!.key}`;
+  let key = keys.get(node);
+  if (key === undefined) keys.set(node, (key = `(${node.operands.map(keyOf).join(` ${node.kind} `)})`));
+  return key;
 }
 
 // Parsed expressions by their text: an account's entry point is read again for each of its zones,
@@ -315,14 +267,7 @@ export function parsedExpressionsKept(): number {
   return parsed.size;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Reach: which requests an expression matches
-
-/**
- * `all`: every request; `never`: no request; `host`: decided by the host name alone, with `names`,
- * the hosts it selects when it lists them outright (`eq`, `in`, joined by `or`), else null;
- * `other`: anything else.
- */
+/** `host`: decided by the host name alone; `names`: the hosts it lists outright (`eq`, `in`, joined by `or`), else null. */
 type Reach = { kind: 'all' } | { kind: 'never' } | { kind: 'other' } | { kind: 'host'; names: string[] | null };
 
 const ALL: Reach = { kind: 'all' };
@@ -332,11 +277,7 @@ const HOST_ALONE: Reach = { kind: 'host', names: null };
 
 /** The fields holding the request's host name. */
 export const HOST_FIELDS: ReadonlySet<string> = new Set(['http.host', 'http.request.host']);
-/**
- * vendor docs: fields: cf.zone.name, the name of the zone the request is for. Which zone a request
- * is for follows from its host name, so a condition on it is a condition on the host, and for one
- * zone it is simply true or false.
- */
+/** vendor docs: fields: cf.zone.name, the zone the request is for: a condition on the host, for one zone true or false. */
 export const ZONE_NAME_FIELD = 'cf.zone.name';
 const REACH_HOST_FIELDS = new Set([...HOST_FIELDS, ZONE_NAME_FIELD]);
 // RFC 9110 4.1 / RFC 9112 3.2.1: a request's path is an absolute-path, "/" followed by segments
@@ -350,9 +291,8 @@ const WILDCARD_ANY_PATH = new Set(['/*']);
 const TRANSFORMS = new Set(['lower', 'upper']);
 
 /**
- * The field an operand always has a value of: a bare field, or lower()/upper() of one. An indexed
- * array or map can be missing, and every comparison of a missing value is false (vendor docs:
- * values, missing values), so `X eq "a" or X ne "a"` is not always true for those.
+ * The field an operand always has a value of: a bare field, or lower()/upper() of one. An indexed value can be
+ * missing, and every comparison of a missing value is false (vendor docs: values, missing values).
  */
 export function presentField(operand: Operand): string | null {
   if (operand.field) return operand.field;
@@ -362,7 +302,13 @@ export function presentField(operand: Operand): string | null {
   return arg.kind === 'test' && arg.op === null ? presentField(arg.left) : null;
 }
 
-function stringArg(node: Node | undefined): string | null {
+/** The field a bare operand node always has a value of (presentField), else null. */
+export function fieldArg(node: Node): string | null {
+  return node.kind === 'test' && node.op === null ? presentField(node.left) : null;
+}
+
+/** The string a bare string literal node holds, else null. */
+export function stringArg(node: Node | undefined): string | null {
   return node?.kind === 'test' && node.op === null && node.left.literal && node.left.key.startsWith('"') ? node.left.literal.value : null;
 }
 
@@ -393,8 +339,7 @@ export function alwaysTrueTest(node: TestNode): boolean {
     // vendor docs: functions: starts_with() / ends_with() of a string and a substring.
     const call = left.call;
     if (!call || (call.name !== 'starts_with' && call.name !== 'ends_with') || call.args.length !== 2) return false;
-    const subject = call.args[0]!;
-    const field = subject.kind === 'test' && subject.op === null ? presentField(subject.left) : null;
+    const field = fieldArg(call.args[0]!);
     const prefix = stringArg(call.args[1]);
     if (field === null || prefix === null) return false;
     return prefix === '' || (call.name === 'starts_with' && prefix === '/' && PATH_FIELDS.has(field));
@@ -411,7 +356,7 @@ export function alwaysTrueTest(node: TestNode): boolean {
 }
 
 /** Whether a test is `X in {}`: an empty inline list holds nothing, so no request matches. */
-function emptyList(node: TestNode): boolean {
+export function emptyList(node: TestNode): boolean {
   return node.op === 'in' && node.right?.kind === 'set' && node.right.items.length === 0;
 }
 
@@ -445,10 +390,8 @@ export function tautologicalOr(operands: ExpressionNode[]): boolean {
 }
 
 /**
- * Whether the conjuncts of an `and` contradict each other: one operand compared with `eq` or `in`
- * to strings that no single value can equal at once (`http.host eq "a" and http.host eq "b"`).
- * vendor docs: operators: string comparisons are exact (case-sensitive), so different strings
- * never both equal one value.
+ * Whether the conjuncts of an `and` compare one operand (`eq`, `in`) to strings no value equals at once (vendor docs:
+ * operators: string comparisons are exact, case-sensitive).
  */
 export function contradictoryAnd(operands: ExpressionNode[]): boolean {
   const allowed = new Map<string, Set<string>>();
@@ -464,10 +407,7 @@ export function contradictoryAnd(operands: ExpressionNode[]): boolean {
   return false;
 }
 
-/**
- * For one zone, whether a comparison of cf.zone.name (`eq`, `ne`, `in` an inline list) holds; null
- * when the test is not one of those (a named list, a function of the name, another field).
- */
+/** For one zone, whether a comparison of cf.zone.name (`eq`, `ne`, `in` an inline list) holds; null for another test. */
 export function zoneNameHolds(node: TestNode, zoneName: string): boolean | null {
   if (presentField(node.left) !== ZONE_NAME_FIELD || (node.op !== 'eq' && node.op !== 'ne' && node.op !== 'in')) return null;
   const values = stringValues(node.right);
@@ -535,19 +475,12 @@ function reachOf(node: Node, zoneName: string | null): Reach {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// The answers
-
 /** The traffic a broad expression matches, in words. */
 export type BroadTraffic = 'every request' | 'every request to the host' | 'every request to the hosts it names' | 'requests decided by the host name alone';
 
 /**
- * Which requests a broad expression matches, in words: `every request`; `every request to the
- * host` (or `to the hosts it names`) when it names hosts outright; `requests decided by the host
- * name alone` for other host conditions (negated, a suffix, a pattern); null when it is narrower
- * or cannot be read. With `zoneName`, a condition on cf.zone.name is read for that zone (true or
- * false); without, as a host condition. A rule that came back without an expression is read as
- * matching every request, the widest reading.
+ * Which requests a broad expression matches, in words; null when it is narrower or cannot be read. With
+ * `zoneName`, cf.zone.name is read for that zone; without, as a host condition. No expression matches every request.
  */
 export function broadReach(expression: string | null, zoneName: string | null = null): BroadTraffic | null {
   if (expression === null) return 'every request';
@@ -557,14 +490,4 @@ export function broadReach(expression: string | null, zoneName: string | null = 
   if (reach.kind !== 'host') return null;
   if (reach.names === null) return 'requests decided by the host name alone';
   return reach.names.length === 1 ? 'every request to the host' : 'every request to the hosts it names';
-}
-
-/** Whether an expression matches every request: `true` and the tautologies above, or none at all. */
-export function matchesEverything(expression: string | null): boolean {
-  return broadReach(expression) === 'every request';
-}
-
-/** Whether an expression matches every request, or every request to a host (conditions on the host name only). */
-export function isBroadExpression(expression: string | null): boolean {
-  return broadReach(expression) !== null;
 }

@@ -1,9 +1,12 @@
 import {
   alwaysTrueTest,
   contradictoryAnd,
+  emptyList,
+  fieldArg,
   HOST_FIELDS,
   parseExpression,
   presentField,
+  stringArg,
   stringValues,
   tautologicalOr,
   ZONE_NAME_FIELD,
@@ -15,17 +18,12 @@ import type { Entrypoint, EntrypointRule } from './entrypoint.js';
 import { obj, objects, strings } from '../fields.js';
 
 /**
- * What a managed-phase entry point actually runs for one zone, judged the way the ruleset engine
- * runs it (vendor docs: "Deploy a managed ruleset", "Create an exception", "Override a managed
- * ruleset", "Account-level WAF configuration"):
- * - rules run in order; a skip rule (an exception) affects only the execute rules after it, only
- *   for the requests its expression matches, and only in its own entry point (an account-level
- *   exception does not skip zone-level rules);
- * - `ruleset: "current"` skips every remaining rule of the entry point, `rulesets: [ids]` skips
- *   those managed rulesets, `rules: {id: [...]}` only the listed rules of a ruleset;
- * - a ruleset-level override (`overrides.enabled`, `overrides.action`) applies to every rule of the
- *   executed ruleset; tag (category) and rule overrides take precedence over it;
- * - account-level entry points run before the zone's, for the zones their expressions select.
+ * What a managed-phase entry point runs for one zone, as the ruleset engine runs it (vendor docs: "Deploy a managed
+ * ruleset", "Create an exception", "Override a managed ruleset", "Account-level WAF configuration"): rules run in
+ * order; a skip rule affects only the later execute rules of its own entry point, for the requests it matches
+ * (`ruleset: "current"` every remaining rule, `rulesets: [ids]` those rulesets, `rules: {id: [...]}` listed rules
+ * only); a ruleset-level override applies to every rule, tag and rule overrides take precedence; account-level
+ * entry points run before the zone's, for the zones their expressions select.
  */
 
 /** How much of a zone's traffic an expression selects, as far as its text tells. */
@@ -88,6 +86,7 @@ interface SkipFound {
   rule: EntrypointRule;
   reading: Reading;
 }
+type SkipsByScope = Partial<Record<SkipScope, SkipFound>>;
 
 /**
  * Every execute rule of `rulesetId` in the entry point that can apply to the zone, with what it
@@ -95,11 +94,10 @@ interface SkipFound {
  * other zones) are left out.
  */
 export function deploymentsOf(entrypoint: Entrypoint, rulesetId: string, zone: ZoneIdentity, level: Level): Deployment[] {
-  // The first skip of each kind that reaches the zone: of every request, or of some of its hosts.
-  let restAll: SkipFound | null = null;
-  let restHosts: SkipFound | null = null;
-  let rulesetAll: SkipFound | null = null;
-  let rulesetHosts: SkipFound | null = null;
+  // The first skip of each scope that reaches the zone: of every request, or of some of its hosts.
+  const skips: Record<'all' | 'hosts', SkipsByScope> = { all: {}, hosts: {} };
+  // A skip of the rest of the entry point is named before one of the ruleset.
+  const first = (of: SkipsByScope) => (of.rest ? ([of.rest, 'rest'] as const) : of.ruleset ? ([of.ruleset, 'ruleset'] as const) : null);
   const found: Deployment[] = [];
   for (const rule of entrypoint.rules) {
     if (rule.action === 'skip') {
@@ -110,23 +108,14 @@ export function deploymentsOf(entrypoint: Entrypoint, rulesetId: string, zone: Z
       if (!skipsRest && !skipsRuleset) continue;
       // Decision (docs silent): a skip without an expression is read as matching every request, the worst case for a skip.
       const reading = readExpression(rule.expression, zone, ALL_READING);
-      const entry = { rule, reading };
-      if (reading.kind === 'all') {
-        if (skipsRest) restAll ??= entry;
-        else rulesetAll ??= entry;
-      } else if (reading.kind === 'hosts') {
-        if (skipsRest) restHosts ??= entry;
-        else rulesetHosts ??= entry;
-      }
+      if (reading.kind === 'all' || reading.kind === 'hosts') skips[reading.kind][skipsRest ? 'rest' : 'ruleset'] ??= { rule, reading };
       continue;
     }
     if (rule.action !== 'execute' || rule.parameters['id'] !== rulesetId) continue;
     // An execute rule without an expression is read as running for part of the traffic, the worst case for it.
     const coverage = coverageOfReading(readExpression(rule.expression, zone, PART_READING));
     if (coverage === 'none') continue;
-    const all = restAll ? ([restAll, 'rest'] as const) : rulesetAll ? ([rulesetAll, 'ruleset'] as const) : null;
-    const hosts = restHosts ? ([restHosts, 'rest'] as const) : rulesetHosts ? ([rulesetHosts, 'ruleset'] as const) : null;
-    found.push({ level, rule, outcome: outcomeOf(rule, coverage, all, hosts) });
+    found.push({ level, rule, outcome: outcomeOf(rule, coverage, first(skips.all), first(skips.hosts)) });
   }
   return found;
 }
@@ -196,14 +185,10 @@ function hostsReading(set: HostSet): Reading {
 }
 
 /**
- * Whether an expression selects all, part or none of a zone's requests. It reads the rules
- * language's syntax tree (broad-expression.ts): `true` and the tautologies found there, `and`/`or`/
- * `not`/`xor`, conditions on `cf.zone.name` (eq, ne, in), on `cf.zone.plan` and on the host name,
- * judged for this zone. Anything else selects part of the traffic; an expression that cannot be
- * read too, and so is a missing one (the worst case for an execute rule). The level no longer
- * changes the reading: at either level a host outside the zone selects none of its requests.
+ * Whether an expression selects all, part or none of a zone's requests: tautologies, `cf.zone.name`, `cf.zone.plan`
+ * and host conditions are judged for this zone; anything else, an unreadable or a missing expression is part.
  */
-export function coverageOf(expression: string | null, zone: ZoneIdentity, _level: Level): Coverage {
+export function coverageOf(expression: string | null, zone: ZoneIdentity): Coverage {
   return coverageOfReading(readExpression(expression, zone, PART_READING));
 }
 
@@ -280,7 +265,7 @@ function union(a: Reading, b: Reading): Reading {
 /** One comparison or function call, for this zone. */
 function readTest(node: TestNode, zone: ZoneIdentity): Reading {
   if (alwaysTrueTest(node)) return ALL_READING;
-  if (node.op === 'in' && node.right?.kind === 'set' && node.right.items.length === 0) return NONE_READING;
+  if (emptyList(node)) return NONE_READING;
   const fields = node.left.fields;
   if (fields.includes(ZONE_NAME_FIELD)) {
     const holds = zoneNameHolds(node, zone.name);
@@ -320,10 +305,8 @@ function readHost(node: TestNode, apex: string): Reading {
   // vendor docs: functions: ends_with(field, suffix).
   const call = node.op === null ? node.left.call : null;
   if (call?.name === 'ends_with' && call.args.length === 2) {
-    const subject = call.args[0]!;
-    const arg = call.args[1]!;
-    const field = subject.kind === 'test' && subject.op === null ? presentField(subject.left) : null;
-    const text = arg.kind === 'test' && arg.op === null && arg.left.literal && arg.left.key.startsWith('"') ? arg.left.literal.value : null;
+    const field = fieldArg(call.args[0]!);
+    const text = stringArg(call.args[1]);
     if (field !== null && HOST_FIELDS.has(field) && text !== null) return suffix(text.toLowerCase(), apex);
   }
   return SOME_HOSTS;

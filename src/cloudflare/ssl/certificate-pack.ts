@@ -1,8 +1,4 @@
-/**
- * A certificate pack as `GET /zones/{id}/ssl/certificate_packs` lists it, parsed defensively: the
- * API adds and drops fields and sends null where strings are usual, so a missing field becomes
- * null here and the rule decides what that means.
- */
+/** A certificate pack as `GET /zones/{id}/ssl/certificate_packs` lists it, parsed defensively. */
 
 import { arr, date, obj, parseJson, str, strings } from '../fields.js';
 

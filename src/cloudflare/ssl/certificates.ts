@@ -1,11 +1,7 @@
 import { HostPatterns, normaliseHostname } from '../dns/hostnames.js';
 import type { Certificate, CertificatePack } from './certificate-pack.js';
 
-/**
- * What the vendor documents about its certificate packs, shared by the certificate rules:
- * which packs renew on their own, when renewal starts, and whether another pack serves a
- * certificate's hosts.
- */
+/** What the vendor documents about its certificate packs: which renew themselves, when, and what serves a host. */
 
 export const DAY_MS = 86_400_000;
 
@@ -19,12 +15,9 @@ export function isServing(pack: CertificatePack, cert: Certificate): boolean {
 }
 
 /** Pack types whose certificates the vendor orders and renews; every other type is uploaded by the customer. */
-export const MANAGED_PACK_TYPES: ReadonlySet<string> = new Set(['universal', 'advanced', 'total_tls']);
+const MANAGED_PACK_TYPES: ReadonlySet<string> = new Set(['universal', 'advanced', 'total_tls']);
 
-/**
- * The status a pack is judged by: its own, or for an older answer without one, its
- * certificates' (`active` when any of them is, else the status they share).
- */
+/** The status a pack is judged by: its own, else (older answers) `active` when a certificate is, else theirs if shared. */
 export function packStatus(pack: CertificatePack): string | null {
   if (pack.status !== null) return pack.status;
   const statuses = new Set(pack.certificates.map((c) => c.status).filter((s): s is string => s !== null));
@@ -46,14 +39,9 @@ export function validityDays(pack: CertificatePack, cert: Certificate): number |
 }
 
 /**
- * Days before expiry at which the vendor starts renewing a managed certificate (vendor docs,
- * certificate renewal): 30 for 90-day and 1-year certificates, 7 for 30-day ones, 3 for 14-day
- * ones. A validity between those is given the window of the next longer one; an unknown validity
- * the 30-day window of the default 90-day certificate.
+ * Days before expiry the vendor starts renewing a managed certificate (vendor docs, certificate renewal): 30 for
+ * 90-day and 1-year ones, 7 for 30-day, 3 for 14-day; between, the next longer one's; unknown, the 90-day default's.
  */
-/** Every renewal window renewalWindowDays gives, in days. */
-export const RENEWAL_WINDOWS_DAYS = [3, 7, 30] as const;
-
 export function renewalWindowDays(validity: number | null): number {
   if (validity === null) return 30;
   if (validity <= 14) return 3;
@@ -65,11 +53,9 @@ export function renewalWindowDays(validity: number | null): number {
 export const LAST_ATTEMPT_DAYS = 1;
 
 /**
- * When the vendor stops serving a certificate: its own expiry for a managed pack, whose renewal
- * puts fresh certificates beside the old ones; for any other (uploaded) pack the pack's soonest
- * expiry (vendor docs, custom certificates, "Renewal and expiration": the certificates of a pack are
- * treated as one object, the pack expires at the soonest Not After of its certificates, and when one
- * expires the whole pack is removed). Null when the certificate has no expiry.
+ * When the vendor stops serving a certificate: its own expiry in a managed pack (renewal adds fresh ones beside it);
+ * in an uploaded pack the pack's soonest expiry (vendor docs, custom certificates, "Renewal and expiration": the pack
+ * is one object, removed whole when one certificate expires).
  */
 export function servedUntil(pack: CertificatePack, cert: Certificate): Date | null {
   if (cert.expiresOn === null || isManaged(pack)) return cert.expiresOn;
@@ -84,11 +70,8 @@ export function packExpiry(pack: CertificatePack): Date | null {
 }
 
 /**
- * The hosts served by certificates that are active and not themselves in their renewal window:
- * a certificate whose hosts all match is superseded (renewed, or replaced by another pack).
- * `except` leaves out the pack or the certificate being judged, and only certificates served
- * after `expiring` count (an older certificate supersedes nothing). A certificate of an uploaded
- * pack leaves out its whole pack: the pack is removed with it (see servedUntil).
+ * The hosts of the certificates that supersede `except` (a pack or certificate, its uploaded pack left out whole):
+ * active, outside their renewal window, and served after `expiring`.
  */
 export function freshCoverage(packs: readonly CertificatePack[], now: number, except: CertificatePack | Certificate, expiring: number): HostPatterns<true> {
   const patterns = new HostPatterns<true>();
@@ -104,11 +87,7 @@ export interface ServedCertificate {
   until: Date;
 }
 
-/**
- * The certificates freshCoverage counts: active, outside their renewal window, served after
- * `expiring`, other than `except` and, when `except` is a certificate of an uploaded pack, other
- * than the rest of its pack (removed together with it).
- */
+/** The certificates freshCoverage counts. */
 function freshCertificates(packs: readonly CertificatePack[], now: number, except: CertificatePack | Certificate, expiring: number): ServedCertificate[] {
   const exceptPack = packs.find((p) => p === except || p.certificates.includes(except as Certificate));
   const leavesWhole = exceptPack !== undefined && (exceptPack === except || !isManaged(exceptPack));
@@ -136,11 +115,8 @@ export function allCovered(hosts: readonly string[], coverage: HostPatterns<true
 export type PackStartSource = 'created_on' | 'uploaded_on' | 'first_seen';
 
 /**
- * When a pack started, to tell how long it has been on its way to active: its `created_on`, else
- * its earliest certificate's `uploaded_on`, else `firstSeen()`, the start of the first scan that
- * stored it (a pack still initializing can come with neither date nor certificates, as in a
- * capture of `GET ssl/certificate_packs`). First seen is never before the true start, so an age
- * from it is a lower bound: "pending for at least". Null when nothing dates the pack.
+ * When a pack started: its `created_on`, else its earliest `uploaded_on`, else `firstSeen()` (a pack initializing can
+ * come with neither date nor certificates), never before the true start: an age from it is "at least".
  */
 export function packStartedAt(pack: CertificatePack, firstSeen: () => Date | null): { at: number; source: PackStartSource } | null {
   if (pack.createdOn) return { at: pack.createdOn.getTime(), source: 'created_on' };
@@ -151,12 +127,7 @@ export function packStartedAt(pack: CertificatePack, firstSeen: () => Date | nul
   return seen ? { at: seen.getTime(), source: 'first_seen' } : null;
 }
 
-/**
- * Which type of certificate the vendor deploys for a hostname that several cover, after hostname
- * specificity (vendor docs, "Certificate and hostname priority"): Keyless SSL, then custom legacy,
- * custom modern (SNI), custom hostname, advanced, advanced Total TLS, universal. A type the page
- * does not list comes last.
- */
+/** The type priority after hostname specificity (vendor docs, "Certificate and hostname priority"); unlisted types last. */
 const TYPE_PRIORITY: Readonly<Record<string, number>> = {
   keyless: 1,
   legacy_custom: 2,
@@ -171,12 +142,9 @@ const TYPE_PRIORITY: Readonly<Record<string, number>> = {
 const typePriority = (pack: CertificatePack) => (pack.type === null ? 8 : (TYPE_PRIORITY[pack.type] ?? 8));
 
 /**
- * The certificate the vendor serves each of `hosts` once `leaving` is gone (expired and removed,
- * with the rest of its pack when the pack is uploaded), among the certificates freshCoverage
- * counts: by the vendor's order, an exact hostname before a wildcard, then the certificate type's
- * priority, then the latest expiry (vendor docs, "Certificate and hostname priority"; custom
- * certificate renewal and expiration: the hosts of an expired custom certificate fall back to any
- * other active certificate covering them). Null when some host is left with none.
+ * The certificate serving each of `hosts` once `leaving` is gone, among those freshCoverage counts: exact hostname
+ * before wildcard, then type priority, then latest expiry (vendor docs, "Certificate and hostname priority"; custom
+ * certificate renewal and expiration). Null when some host is left with none.
  */
 export function successors(packs: readonly CertificatePack[], now: number, leaving: Certificate, expiring: number, hosts: readonly string[]): Map<string, ServedCertificate> | null {
   const candidates = freshCertificates(packs, now, leaving, expiring).map((c) => {

@@ -2,17 +2,13 @@ import { expressionBytes, MIGRATION_LIMITS } from './preview.js';
 import type { WafPackage, WafSetting } from '../legacy-waf/models.js';
 
 /**
- * What the managed-rules migration carries into the new configuration and what it drops, after the
- * spec's mapping rules and the vendor's migration guide: it carries the firewall rules that bypass
- * the previous managed rules and the rule overrides of the vendor's own package; it drops the group
- * and rule overrides of the previous core rule set (the OWASP package). The rules and `migrate`
- * both judge from here.
+ * What the managed-rules migration carries and drops (the spec's mapping rules, the vendor's migration guide): it
+ * carries the bypass firewall rules and the vendor package's rule overrides, drops the OWASP package's overrides.
  */
 
 /**
- * A firewall rule the migration carries: action Bypass of the previous managed rules, that is
- * `action: bypass` with `waf` among its products (spec: "Firewall rules with the action Bypass of
- * the previous managed rules"). Only these count towards the 200-rule and 4 KB limits.
+ * A firewall rule the migration carries: `action: bypass` with `waf` among its products (spec: "Firewall rules with
+ * the action Bypass of the previous managed rules"). Only these count towards the 200-rule and 4 KB limits.
  */
 export function migratesAsBypass(rule: { action: string | null; products: readonly string[] }): boolean {
   return rule.action === 'bypass' && rule.products.includes('waf');
@@ -37,7 +33,7 @@ export interface OwaspGroupChange {
   rulesOff: WafSetting[];
 }
 
-export interface LegacyOverrides {
+interface LegacyOverrides {
   /** Dropped by the migration: OWASP groups with evidence of a change (modified_rules_count > 0, or a rule away from a stated default). */
   lost: OwaspGroupChange[];
   /** Carried into the new configuration: rule overrides of the vendor's own package. */

@@ -4,10 +4,8 @@ import type { WafPackage } from '../legacy-waf/models.js';
 import { obj, objects } from '../fields.js';
 
 /**
- * What the OWASP core rule set will be after the migration. The API says it itself: GET
- * waf_migration/config answers the new configuration equivalent to the current one, which the
- * scan stores. Only when that could not be read, or names no OWASP ruleset, is the spec's mapping
- * table applied to the previous package instead.
+ * What the OWASP core rule set will be after the migration: as GET waf_migration/config (stored by the scan) says,
+ * or when it cannot say, by the spec's mapping table applied to the previous package.
  */
 
 /** The vendor's managed ruleset, as the managed entry point's execute rule names it. */

@@ -1,7 +1,4 @@
-/**
- * The WAF migration's answers (`waf_migration/check`, the zone's migration status, and
- * `waf_migration/config`), parsed defensively: a missing field becomes null.
- */
+/** The WAF migration's answers (`waf_migration/status`, `/check`, `/config`), parsed defensively. */
 
 import { arr, bool, date, obj, parseJson, str } from '../fields.js';
 
@@ -24,10 +21,8 @@ export function migrationStatusOf(s: Record<string, unknown>): MigrationStatus {
 }
 
 /**
- * A zone created since the migration programme (2022-09) never had the previous managed rules: it
- * runs the new ones from birth and has no migration state. The status then carries no
- * `migration_state` and says the new version is enabled, the old one not (the vendor publishes no
- * schema for it; this reading is ours, and the emulator answers such zones that way).
+ * A zone created since the migration programme (2022-09) runs the new managed rules from birth: its status has no
+ * `migration_state`, the new version enabled, the old one not (no published schema: our reading, as the emulator's).
  */
 export function isNativeToNewManagedRules(status: MigrationStatus): boolean {
   return status.state === null && status.newWaf === 'enabled' && status.oldWaf !== 'enabled';

@@ -2,13 +2,11 @@ import type { WafPackage } from '../legacy-waf/models.js';
 import { isNativeToNewManagedRules, type MigrationStatus } from './models.js';
 
 /**
- * What migrating a zone to the new managed rules gives it (the spec's "Migration mapping rules")
- * and the limits past which the migration needs the vendor's support (spec "Limits"). The rules
- * preview the migration from here, and the write commands are to build it from here, so the two
- * cannot drift apart.
+ * What migrating to the new managed rules gives a zone (the spec's "Migration mapping rules") and the limits past
+ * which it needs the vendor's support (spec "Limits"): the rules and the write commands share it, so they agree.
  */
 
-export interface MappedSensitivity {
+interface MappedSensitivity {
   paranoiaLevel: 1 | 2;
   scoreThreshold: { name: 'High' | 'Medium'; minScore: number };
 }
@@ -22,9 +20,8 @@ export const SENSITIVITY_MAPPING = {
 } as const satisfies Record<string, MappedSensitivity>;
 
 /**
- * The row of the table a sensitivity takes: a missing value or one the spec does not list take the
- * Default row. `off` takes none: it disables the OWASP package, and the migration deploys it disabled
- * (vendor migration guide), so the caller must test `owaspDisabled` first.
+ * The table's row of a sensitivity: Default for a missing or unlisted one. `off` has none: the migration deploys the
+ * package disabled (vendor migration guide), so the caller tests `owaspDisabled` first.
  */
 export function sensitivityRow(sensitivity: string | null): keyof typeof SENSITIVITY_MAPPING {
   const key = sensitivity?.toLowerCase();
@@ -77,10 +74,7 @@ export function migrationStage(state: string | null): MigrationStage {
 /** Where a zone stands in the migration: its status, its stage, and whether it runs the new managed rules only. */
 export type Migration = MigrationStatus & { stage: MigrationStage; migrated: boolean; native: boolean };
 
-/**
- * `migrated` once the zone runs the new managed rules only, from the status endpoint (the legacy
- * endpoints are gone by then); a zone native to them is complete from birth.
- */
+/** `migrated` once the zone runs the new managed rules only (the status says; the legacy endpoints are gone); native: from birth. */
 export function migrationOf(status: MigrationStatus): Migration {
   const native = isNativeToNewManagedRules(status);
   const stage = native ? 'complete' : migrationStage(status.state);

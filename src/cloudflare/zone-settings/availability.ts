@@ -1,56 +1,43 @@
 /**
- * Which zone settings every plan offers. The API answers a setting with `editable: false` both
- * when the zone's plan does not offer it and when its value is locked (by the plan, which holds
- * some values for lower plans, or by an account policy): for a setting every plan has, `false`
- * can only mean locked, and the value still applies to the zone's traffic, so it is judged (a
- * locked weak value still exposes the zone). Only a setting some plans lack is read as "not
- * offered" from `editable: false`. One entry per setting a rule may read (ZONE_SETTINGS; its test
- * holds the two lists equal); each cites the vendor page it was checked against.
+ * Which zone settings every plan offers. The API answers `editable: false` both when the plan does not offer a
+ * setting and when its value is locked (by the plan or an account policy): for a setting every plan has, it can only
+ * mean locked, and the value still applies, so it is judged. One entry per setting a rule may read (ZONE_SETTINGS;
+ * its test holds the two lists equal), each citing the vendor page it was checked against.
  */
 export const OFFERED_ON_EVERY_PLAN: Readonly<Record<string, boolean>> = {
-  // Checked 2026-12 against the vendor's pages named below. "Availability table" is the page's table
-  // (Free, Pro, Business, Enterprise: Yes); "plan availability" is the API reference operation's
-  // free/pro/business/enterprise flags. Where neither was found, the comment says what was.
-  // vendor docs: "Cloudflare SSL/TLS" (the product overview: available on all plans); the page of the
-  // encryption modes was not found with its availability table. Only the mode value
-  // "strict (SSL-only origin pull)" is Enterprise's; the setting is every zone's.
+  // Checked 2026-12. "Availability table": the page's table (Free, Pro, Business, Enterprise: Yes); "plan
+  // availability": the API reference operation's free/pro/business/enterprise flags; else what was found.
+  // vendor docs: "Cloudflare SSL/TLS" (available on all plans; the encryption modes page's table was not found).
+  // Only the mode value "strict (SSL-only origin pull)" is Enterprise's; the setting is every zone's.
   ssl: true,
   // vendor docs: "Minimum TLS Version": availability table, Yes on all four plans.
   min_tls_version: true,
-  // vendor docs: "TLS protocols" (every zone supports TLS 1.3) and "Minimum TLS Version" (TLS 1.3 "if
-  // enabled", the tls_1_3 setting); the TLS 1.3 page's availability table was not found.
+  // vendor docs: "TLS protocols" (every zone supports TLS 1.3) and "Minimum TLS Version" (TLS 1.3 "if enabled").
   tls_1_3: true,
-  // vendor docs: "Enforce HTTPS connections" (Always Use HTTPS, with no plan named); the Always Use
-  // HTTPS page's availability table was not found.
+  // vendor docs: "Enforce HTTPS connections" (Always Use HTTPS, no plan named); its page's table was not found.
   always_use_https: true,
   // vendor docs: "Automatic HTTPS Rewrites": availability table, Yes on all four plans.
   automatic_https_rewrites: true,
   // vendor docs: "HTTP Strict Transport Security (HSTS)": availability table, Yes on all four plans.
   security_header: true,
-  // vendor docs: "Security Level": set to Medium by default on every zone; only the value "off" is
-  // Enterprise's (a value, not the setting). No availability table on the page.
+  // vendor docs: "Security Level": Medium by default on every zone; only the value "off" is Enterprise's. No table.
   security_level: true,
-  // Browser Integrity Check: the vendor's page with an availability table was not found; not
-  // verified in this pass.
+  // Browser Integrity Check: the vendor's page with an availability table was not found; not verified in this pass.
   browser_check: true,
-  // vendor docs: WAF managed rules (previous version): Pro, Business and Enterprise only; Free zones
-  // never had the switch (not re-checked in this pass). Not offered on every plan, so editable
-  // false there means not offered.
+  // vendor docs: WAF managed rules (previous version): Pro, Business and Enterprise only (not re-checked in this
+  // pass). Not offered on every plan, so editable false there means not offered.
   waf: false,
-  // Development Mode: the vendor's page with an availability table was not found; the API reference
-  // (zones, development_mode) gives every zone the field. Not verified in this pass.
+  // Development Mode: no availability table found; the API reference (zones, development_mode) gives every zone it. Not verified.
   development_mode: true,
   // vendor docs: "Always Online": availability table, Yes on all four plans (the crawl interval differs).
   always_online: true,
-  // vendor docs: "Email Address Obfuscation": turned on for every zone when it signs up; no
-  // availability table on the page.
+  // vendor docs: "Email Address Obfuscation": turned on for every zone when it signs up; no availability table.
   email_obfuscation: true,
   // vendor's API reference: "Get Hotlink Protection setting": plan availability free, pro, business, enterprise.
   hotlink_protection: true,
   // vendor's API reference: "Get IP Geolocation setting": plan availability free, pro, business, enterprise.
   ip_geolocation: true,
-  // vendor's API reference: "Get Challenge TTL setting": plan availability free, pro, business,
-  // enterprise (vendor docs "Challenge Passage" has no table).
+  // vendor's API reference: "Get Challenge TTL setting": plan availability all four (vendor docs "Challenge Passage": no table).
   challenge_ttl: true,
 };
 

@@ -1,16 +1,9 @@
-/**
- * A zone setting as `GET /zones/{id}/settings/{setting}` answers it, parsed defensively: a missing
- * or oddly typed field becomes null and the rule decides what that means.
- */
-
 import { bool, num, obj, parseJson, str } from '../fields.js';
 import { offeredOnEveryPlan } from './availability.js';
 
 /**
- * One setting as `GET /zones/{id}/settings/{setting}` answered, or the plan not offering it.
- * `locked`: answered `editable: false` for a setting every plan offers: the value applies, but
- * the zone cannot change it (the plan or an account policy holds it). `timeRemaining`: the
- * answer's `time_remaining` (development_mode: seconds until it ends), when it carries one.
+ * One setting as `GET /zones/{id}/settings/{setting}` answered (parsed defensively), or the plan not offering it.
+ * `locked`: `editable: false` on a setting every plan offers: the value applies, the zone cannot change it.
  */
 export type ZoneSettingValue =
   | { offered: true; id: string; value: unknown; editable: boolean | null; locked: boolean; modifiedOn: string | null; timeRemaining: number | null }

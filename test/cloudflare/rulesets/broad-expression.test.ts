@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { broadReach, isBroadExpression, matchesEverything, parseExpression, parsedExpressionsKept } from '../../../src/cloudflare/rulesets/broad-expression.js';
+import { broadReach, parseExpression, parsedExpressionsKept } from '../../../src/cloudflare/rulesets/broad-expression.js';
 
 const ALL = 'every request';
 const HOST = 'every request to the host';
@@ -142,19 +142,5 @@ describe('parseExpression', () => {
   it('reads a deeply nested expression without failing', () => {
     const nested = `${'('.repeat(300)}http.host eq "a.example"${')'.repeat(300)}`;
     expect(broadReach(nested)).toBe(HOST);
-  });
-});
-
-describe('matchesEverything and isBroadExpression', () => {
-  it('matchesEverything is every request only', () => {
-    expect(matchesEverything('not false')).toBe(true);
-    expect(matchesEverything('http.host eq "a.example"')).toBe(false);
-    expect(matchesEverything(null)).toBe(true);
-  });
-
-  it('isBroadExpression is every request or every request to a host', () => {
-    expect(isBroadExpression('ip.src in {0.0.0.0/0 ::/0}')).toBe(true);
-    expect(isBroadExpression('http.host eq "a.example"')).toBe(true);
-    expect(isBroadExpression('ip.src eq 192.0.2.1')).toBe(false);
   });
 });

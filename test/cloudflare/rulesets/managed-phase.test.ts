@@ -50,33 +50,33 @@ describe('coverageOf', () => {
     ['cf.zone.name eq "other.example" or http.request.uri.path contains r#"x" or cf.zone.name eq "shop.example" or "#', 'part'],
     ['(((cf.zone.name eq "shop.example")))', 'all'],
   ])('%s at the account level: %s', (expression, expected) => {
-    expect(coverageOf(expression, shop, 'account')).toBe(expected);
+    expect(coverageOf(expression, shop)).toBe(expected);
   });
 
   // vendor docs: the account-level examples ("Deploy a managed ruleset", account level, with overrides) write
   // `cf.zone.plan eq "ENT"`; the fields reference's list of plan values was not found, so ENT is read as
   // Enterprise as the examples use it, and no other plan name is read.
   it('reads the plan condition against the zone plan', () => {
-    expect(coverageOf('cf.zone.plan eq "ENT"', business, 'account')).toBe('none');
-    expect(coverageOf('cf.zone.plan eq "ENT"', { name: 'shop.example', plan: null }, 'account')).toBe('part');
+    expect(coverageOf('cf.zone.plan eq "ENT"', business)).toBe('none');
+    expect(coverageOf('cf.zone.plan eq "ENT"', { name: 'shop.example', plan: null })).toBe('part');
   });
 
   // vendor docs: a zone is a domain and its subdomains; a host outside it matches none of its requests, at
   // either level (the zone-level reading of another zone's host used to be 'part').
   it('a rule on another zone\'s host selects none of this zone; on one of its hosts, part', () => {
-    expect(coverageOf('http.host eq "other.example"', shop, 'account')).toBe('none');
-    expect(coverageOf('http.host in {"www.shop.example" "other.example"}', shop, 'account')).toBe('part');
-    expect(coverageOf('http.host eq "other.example"', shop, 'zone')).toBe('none');
-    expect(coverageOf('http.host eq "www.shop.example"', shop, 'zone')).toBe('part');
-    expect(coverageOf('not http.host eq "other.example"', shop, 'zone')).toBe('all');
+    expect(coverageOf('http.host eq "other.example"', shop)).toBe('none');
+    expect(coverageOf('http.host in {"www.shop.example" "other.example"}', shop)).toBe('part');
+    expect(coverageOf('http.host eq "other.example"', shop)).toBe('none');
+    expect(coverageOf('http.host eq "www.shop.example"', shop)).toBe('part');
+    expect(coverageOf('not http.host eq "other.example"', shop)).toBe('all');
   });
 
   // vendor docs: functions: ends_with(); operators: wildcard. Every host of the zone ends with its name.
   it('reads host suffixes against the zone', () => {
-    expect(coverageOf('ends_with(http.host, "shop.example")', shop, 'zone')).toBe('all');
-    expect(coverageOf('http.host eq "shop.example" or ends_with(http.host, ".shop.example")', shop, 'zone')).toBe('all');
-    expect(coverageOf('http.host wildcard "*.shop.example"', shop, 'zone')).toBe('part');
-    expect(coverageOf('ends_with(http.host, ".other.example")', shop, 'zone')).toBe('none');
+    expect(coverageOf('ends_with(http.host, "shop.example")', shop)).toBe('all');
+    expect(coverageOf('http.host eq "shop.example" or ends_with(http.host, ".shop.example")', shop)).toBe('all');
+    expect(coverageOf('http.host wildcard "*.shop.example"', shop)).toBe('part');
+    expect(coverageOf('ends_with(http.host, ".other.example")', shop)).toBe('none');
   });
 });
 
