@@ -2,9 +2,10 @@ import { SnapshotError, type Db } from '../snapshot/db.js';
 import { SnapshotReader, type ZoneRow } from '../snapshot/reader.js';
 import { filterCondition, type ScanFilter } from '../snapshot/scan-filter.js';
 import type { AuditCounts } from './audit.js';
-import { STATUSES, type Finding, type Status } from '../policy/findings.js';
+import type { Finding, Status } from '../policy/findings.js';
 import { auditRows, type RowCondition } from './reuse-rows.js';
-import { atOrAbove, SEVERITIES, type Severity } from '../policy/rule.js';
+import type { Severity } from '../policy/rule.js';
+import { failingAtOrAbove as failingBySeverity, zeroSeverities, zeroStatuses } from './audit-result.js';
 import { auditFindings, auditFindingsJson, auditHeader, NO_TALLY, type AuditHeader } from './store.js';
 
 /**
@@ -55,14 +56,8 @@ export function sameView(db: Db, auditId: number, filter: ScanFilter | null): Au
   }
 }
 
-const zeroStatuses = (): Record<Status, number> => Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<Status, number>;
-
 /** Failures (not waived) at or above each severity in a view's counts: what --fail-on looks at. */
-export function failingAtOrAbove(counts: AuditCounts): Record<Severity, number> {
-  return Object.fromEntries(
-    SEVERITIES.map((threshold) => [threshold, SEVERITIES.filter((s) => atOrAbove(s, threshold)).reduce((n, s) => n + (counts.failBySeverity[s] ?? 0), 0)]),
-  ) as Record<Severity, number>;
-}
+export const failingAtOrAbove = (counts: AuditCounts): Record<Severity, number> => failingBySeverity(counts.failBySeverity);
 
 /** The audit's counts of the verdicts on the view's zones and accounts. */
 function viewCounts(db: Db, header: AuditHeader, filter: ScanFilter, where: RowCondition): AuditCounts {
@@ -76,7 +71,7 @@ function viewCounts(db: Db, header: AuditHeader, filter: ScanFilter, where: RowC
   }
   const counts: AuditCounts = {
     byStatus: zeroStatuses(),
-    failBySeverity: Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>,
+    failBySeverity: zeroSeverities(),
     byRule: Object.fromEntries(Object.keys(header.counts.byRule).map((r) => [r, zeroStatuses()])),
     byZone: {},
   };

@@ -3,7 +3,10 @@ import { didYouMean } from '../common/did-you-mean.js';
 import type { AuditCounts, AuditResult } from './audit.js';
 import { controlLabel, controlsOfId, controlsOfRule, FRAMEWORKS, type Control, type Framework } from '../policy/compliance.js';
 import type { Finding, Status } from '../policy/findings.js';
-import { atOrAbove, SEVERITIES, type AnyRule, type Severity } from '../policy/rule.js';
+import type { AnyRule } from '../policy/rule.js';
+import { failingAtOrAbove, zeroSeverities, zeroStatuses } from './audit-result.js';
+
+export { failingAtOrAbove };
 
 /**
  * `--framework` and `--control` of audit and report: the findings of the rules mapped to a
@@ -127,8 +130,6 @@ export function* keptFindingsJson(findings: Iterable<Finding | string>, filter: 
   for (const f of findings) if (filter.matches(typeof f === 'string' ? (JSON.parse(f) as { rule: string }).rule : f.rule)) yield f;
 }
 
-const zeroStatuses = (): Record<Status, number> => ({ fail: 0, unknown: 0, waived: 0, pass: 0 });
-
 /**
  * The audit's counts over the kept rules only. Failures by severity come from the failing
  * findings (`findings`: the audit's stored findings, or any that include them), since the counts
@@ -139,14 +140,9 @@ export function keptCounts(counts: AuditCounts, filter: ComplianceFilter, findin
   const byRule = Object.fromEntries(Object.entries(counts.byRule).filter(([rule]) => filter.matches(rule)));
   const byStatus = zeroStatuses();
   for (const statuses of Object.values(byRule)) for (const s of Object.keys(byStatus) as Status[]) byStatus[s] += statuses[s] ?? 0;
-  const failBySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+  const failBySeverity = zeroSeverities();
   for (const f of findings) if (f.status === 'fail' && filter.matches(f.rule)) failBySeverity[f.severity]++;
   return { byStatus, failBySeverity, byRule };
-}
-
-/** Failures at or above each severity: what --fail-on looks at. */
-export function failingAtOrAbove(failBySeverity: Readonly<Record<Severity, number>>): Record<Severity, number> {
-  return Object.fromEntries(SEVERITIES.map((t) => [t, SEVERITIES.filter((s) => atOrAbove(s, t)).reduce((n, s) => n + failBySeverity[s], 0)])) as Record<Severity, number>;
 }
 
 /**
