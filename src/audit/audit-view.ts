@@ -9,11 +9,9 @@ import { failingAtOrAbove as failingBySeverity, zeroSeverities, zeroStatuses } f
 import { auditFindings, auditFindingsJson, auditHeader, NO_TALLY, type AuditHeader } from './store.js';
 
 /**
- * A stored audit as a command shows it: whole, or narrowed to the zones and accounts of a filter
- * (--zone, --account on audit, report and diff). A narrowed view's counts are the audit's verdicts
- * on those zones and accounts only, as exact as the whole audit's: failures, unknowns and waivers
- * from its findings rows, passes from the counts it keeps per zone (audit_zones) and per account.
- * Summaries, --fail-on and every output format then follow the filter.
+ * A stored audit as a command shows it: whole, or narrowed to a filter's zones and accounts, with
+ * exact counts: failures, unknowns and waivers from its rows, passes from those kept per zone
+ * (audit_zones) and account. Summaries, --fail-on and every output format follow the filter.
  */
 export interface AuditView {
   /** The audit, its counts and rule errors narrowed to the view. */
@@ -41,10 +39,7 @@ export function auditView(db: Db, header: AuditHeader, reader: SnapshotReader, f
   };
 }
 
-/**
- * Another audit (the one a report compares with) seen through the same view; null when there is
- * no such audit, or it is too old to narrow (stored before schema 10).
- */
+/** Another audit (the one a report compares with) through the same view; null when there is none, or it is too old to narrow. */
 export function sameView(db: Db, auditId: number, filter: ScanFilter | null): AuditView | null {
   const header = auditHeader(db, auditId);
   if (!header) return null;
@@ -105,11 +100,7 @@ function viewCounts(db: Db, header: AuditHeader, filter: ScanFilter, where: RowC
   return counts;
 }
 
-/**
- * The passes by rule in a zone's tally as audits with verdict reuse stored it (schemas 9 to 14):
- * `q` lists, in the order of the audit's reused_rules, 0 (no verdict), 1 (one pass) or the counts
- * [pass, fail, unknown, waived].
- */
+/** A zone's passes by rule in a verdict-reuse tally (schemas 9 to 14): `q`, in reused_rules' order, 0, 1 or [pass, fail, ...]. */
 function talliedPasses(counts: string, order: readonly string[]): Array<[string, number]> {
   const { q } = JSON.parse(counts) as { q: Array<0 | 1 | [number, number, number, number]> };
   const passes: Array<[string, number]> = [];
