@@ -86,14 +86,8 @@ export class RowReader {
   }
 
   accounts(): Readout<AccountRow> {
-    return this.coverage.readout('user', '', 'accounts', () =>
-      (this.view.db.prepare(this.view.valid('accounts', 'item_id, name, type, raw')).all() as Array<Record<string, unknown>>).map((r) => ({
-        id: r['item_id'] as string,
-        name: r['name'] as string | null,
-        type: r['type'] as string | null,
-        raw: r['raw'] as string,
-      })),
-    );
+    const sql = this.view.valid('accounts', 'item_id AS id, name, type, raw');
+    return this.coverage.readout('user', '', 'accounts', () => this.view.db.prepare(sql).all() as AccountRow[]);
   }
 
   invites(): Readout<RawRow> {
