@@ -2,14 +2,11 @@ import type { Db } from '../snapshot/db.js';
 import { differences, parseJudgement, sameJudgement, type Judgement } from '../policy/judgement.js';
 
 /**
- * Which audit of a scan is which (schema 10). A scan's first audit, or the one `run` and
- * `schedule` make, is its official audit: reports, drift, notifications and `scans` read it unless
- * told otherwise. An audit with the same judgement (rules, settings, waivers, version) as one
- * already stored replaces it, keeping its id: the same findings, refreshed. An audit with another
- * judgement is a trial: stored beside the official one, never over it, so that trying another
- * waivers file cannot rewrite the history the nightly run's reports and drift rest on (issue 32).
- * `official` (audit --official) makes the new audit the official one on purpose; the one it
- * replaces stays, as a trial.
+ * Which audit of a scan is which (schema 10). Its first audit, or the one `run` and `schedule` make,
+ * is official: what reports, drift, notifications and `scans` read. One with the same judgement as a
+ * stored audit replaces it, keeping its id; another judgement makes a trial beside the official one,
+ * so trying other waivers cannot rewrite the nightly history (issue 32). audit --official makes the
+ * new audit official on purpose, and the one it replaces stays, as a trial.
  */
 
 /** The command that stored an audit: `run` and `schedule` are the nightly job's. */
@@ -58,11 +55,7 @@ export function officialName(madeBy: AuditMaker, scanId: number): string {
   return NIGHTLY.includes(madeBy) ? `the nightly audit of scan ${scanId}` : `the official audit of scan ${scanId}`;
 }
 
-/**
- * Whether a stored audit judged as this one does, by judgement. An audit stored before schema 10
- * has none: it is never the same, and a new audit of its scan is a trial beside it (audit
- * --official replaces it as the official one).
- */
+/** Whether a stored audit judged as this one does; one stored before schema 10 has no judgement, and never does. */
 function judgedAlike(row: AuditRow, judgement: Judgement): boolean {
   const stored = parseJudgement(row.judgement);
   return stored !== null && sameJudgement(stored, judgement);
@@ -102,9 +95,8 @@ export interface OfficialAudit {
 }
 
 /**
- * The official audits of scans, newest scan first, read one at a time (a caller stops when it has
- * enough: each audit's counts hold a tally per zone). `before`/`upTo`: scans with a lower id, or
- * not higher; `complete`: of complete scans only; `counts: false` leaves the counts unread.
+ * The official audits of scans, newest first, one at a time (a caller stops when it has enough).
+ * `before`/`upTo`: scans with a lower id, or not higher; `counts: false` leaves the counts unread.
  */
 export function* officialAudits(
   db: Db,

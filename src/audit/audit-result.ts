@@ -4,10 +4,7 @@ import { STATUSES, type Finding, type Status } from '../policy/findings.js';
 import { atOrAbove, SEVERITIES, type Severity } from '../policy/rule.js';
 import type { WaiverReport, WaiverSet } from '../policy/waivers.js';
 
-/**
- * An audit's result and the numbers that sum it up, apart from how it is made (audit.ts), so that
- * the store (store.ts) can keep them without importing the audit.
- */
+/** An audit's result and its counts, apart from audit.ts so that the store can keep them without importing the audit. */
 
 export interface AuditCounts {
   byStatus: Record<Status, number>;
@@ -30,7 +27,15 @@ export interface AuditResult extends Evaluation {
   stored?: StoredAs;
 }
 
-const zeroStatuses = (): Record<Status, number> => Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<Status, number>;
+export const zeroStatuses = (): Record<Status, number> => Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<Status, number>;
+
+export const zeroSeverities = (): Record<Severity, number> => Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+
+/** Failures at or above each severity: what --fail-on looks at. */
+export function failingAtOrAbove(failBySeverity: Readonly<Partial<Record<Severity, number>>>): Record<Severity, number> {
+  const failing = (t: Severity) => SEVERITIES.filter((s) => atOrAbove(s, t)).reduce((n, s) => n + (failBySeverity[s] ?? 0), 0);
+  return Object.fromEntries(SEVERITIES.map((t) => [t, failing(t)])) as Record<Severity, number>;
+}
 
 /** Counts by status, severity and rule, one finding at a time; passes may come as counts only. */
 export class FindingCounter {
@@ -39,7 +44,7 @@ export class FindingCounter {
   constructor(ruleIds: readonly string[]) {
     this.counts = {
       byStatus: zeroStatuses(),
-      failBySeverity: Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>,
+      failBySeverity: zeroSeverities(),
       byRule: Object.fromEntries(ruleIds.map((id) => [id, zeroStatuses()])),
       byZone: {},
     };
@@ -64,16 +69,11 @@ export class FindingCounter {
       (this.counts.byRule[rule] ??= zeroStatuses()).pass += n;
     }
   }
-
-  failingAtOrAbove(): Record<Severity, number> {
-    return Object.fromEntries(
-      SEVERITIES.map((threshold) => [threshold, SEVERITIES.filter((s) => atOrAbove(s, threshold)).reduce((n, s) => n + this.counts.failBySeverity[s], 0)]),
-    ) as Record<Severity, number>;
-  }
 }
 
 export function finish(evaluation: Evaluation, findings: Finding[], waivers: WaiverSet, counter: FindingCounter): AuditResult {
   counter.addPasses(evaluation.passes);
   counter.addZonePasses(evaluation.passesByZone);
-  return { ...evaluation, findings, waivers: waivers.report(), counts: counter.counts, failingAtOrAbove: counter.failingAtOrAbove() };
+  const counts = counter.counts;
+  return { ...evaluation, findings, waivers: waivers.report(), counts, failingAtOrAbove: failingAtOrAbove(counts.failBySeverity) };
 }

@@ -2,17 +2,16 @@ import { SnapshotError, type Db } from '../snapshot/db.js';
 import { SnapshotReader, type ZoneRow } from '../snapshot/reader.js';
 import { filterCondition, type ScanFilter } from '../snapshot/scan-filter.js';
 import type { AuditCounts } from './audit.js';
-import { STATUSES, type Finding, type Status } from '../policy/findings.js';
+import type { Finding, Status } from '../policy/findings.js';
 import { auditRows, type RowCondition } from './reuse-rows.js';
-import { atOrAbove, SEVERITIES, type Severity } from '../policy/rule.js';
+import type { Severity } from '../policy/rule.js';
+import { failingAtOrAbove as failingBySeverity, zeroSeverities, zeroStatuses } from './audit-result.js';
 import { auditFindings, auditFindingsJson, auditHeader, NO_TALLY, type AuditHeader } from './store.js';
 
 /**
- * A stored audit as a command shows it: whole, or narrowed to the zones and accounts of a filter
- * (--zone, --account on audit, report and diff). A narrowed view's counts are the audit's verdicts
- * on those zones and accounts only, as exact as the whole audit's: failures, unknowns and waivers
- * from its findings rows, passes from the counts it keeps per zone (audit_zones) and per account.
- * Summaries, --fail-on and every output format then follow the filter.
+ * A stored audit as a command shows it: whole, or narrowed to a filter's zones and accounts, with
+ * exact counts: failures, unknowns and waivers from its rows, passes from those kept per zone
+ * (audit_zones) and account. Summaries, --fail-on and every output format follow the filter.
  */
 export interface AuditView {
   /** The audit, its counts and rule errors narrowed to the view. */
@@ -40,10 +39,7 @@ export function auditView(db: Db, header: AuditHeader, reader: SnapshotReader, f
   };
 }
 
-/**
- * Another audit (the one a report compares with) seen through the same view; null when there is
- * no such audit, or it is too old to narrow (stored before schema 10).
- */
+/** Another audit (the one a report compares with) through the same view; null when there is none, or it is too old to narrow. */
 export function sameView(db: Db, auditId: number, filter: ScanFilter | null): AuditView | null {
   const header = auditHeader(db, auditId);
   if (!header) return null;
@@ -55,14 +51,8 @@ export function sameView(db: Db, auditId: number, filter: ScanFilter | null): Au
   }
 }
 
-const zeroStatuses = (): Record<Status, number> => Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<Status, number>;
-
 /** Failures (not waived) at or above each severity in a view's counts: what --fail-on looks at. */
-export function failingAtOrAbove(counts: AuditCounts): Record<Severity, number> {
-  return Object.fromEntries(
-    SEVERITIES.map((threshold) => [threshold, SEVERITIES.filter((s) => atOrAbove(s, threshold)).reduce((n, s) => n + (counts.failBySeverity[s] ?? 0), 0)]),
-  ) as Record<Severity, number>;
-}
+export const failingAtOrAbove = (counts: AuditCounts): Record<Severity, number> => failingBySeverity(counts.failBySeverity);
 
 /** The audit's counts of the verdicts on the view's zones and accounts. */
 function viewCounts(db: Db, header: AuditHeader, filter: ScanFilter, where: RowCondition): AuditCounts {
@@ -76,7 +66,7 @@ function viewCounts(db: Db, header: AuditHeader, filter: ScanFilter, where: RowC
   }
   const counts: AuditCounts = {
     byStatus: zeroStatuses(),
-    failBySeverity: Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>,
+    failBySeverity: zeroSeverities(),
     byRule: Object.fromEntries(Object.keys(header.counts.byRule).map((r) => [r, zeroStatuses()])),
     byZone: {},
   };
@@ -110,11 +100,7 @@ function viewCounts(db: Db, header: AuditHeader, filter: ScanFilter, where: RowC
   return counts;
 }
 
-/**
- * The passes by rule in a zone's tally as audits with verdict reuse stored it (schemas 9 to 14):
- * `q` lists, in the order of the audit's reused_rules, 0 (no verdict), 1 (one pass) or the counts
- * [pass, fail, unknown, waived].
- */
+/** A zone's passes by rule in a verdict-reuse tally (schemas 9 to 14): `q`, in reused_rules' order, 0, 1 or [pass, fail, ...]. */
 function talliedPasses(counts: string, order: readonly string[]): Array<[string, number]> {
   const { q } = JSON.parse(counts) as { q: Array<0 | 1 | [number, number, number, number]> };
   const passes: Array<[string, number]> = [];

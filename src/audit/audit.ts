@@ -9,21 +9,16 @@ import { judgementOf } from '../policy/judgement.js';
 import { FindingCounter, finish, type AuditResult } from './audit-result.js';
 import { WaiverSet, type Waiver } from '../policy/waivers.js';
 
-export { FindingCounter, type AuditCounts, type AuditResult } from './audit-result.js';
+export type { AuditCounts, AuditResult } from './audit-result.js';
 
 /**
- * An audit: the rules' verdicts on a scan with the waivers applied, and the numbers that sum it up.
- * Every audit judges every zone with every rule (issue 51): what it finds depends on the scan, the
- * rules and the waivers alone, never on an earlier audit.
+ * An audit: the rules' verdicts on a scan with the waivers applied, and their counts. Every audit
+ * judges every zone with every rule (issue 51), never reusing an earlier audit's verdicts.
  */
 
 export interface RecordOptions {
   evaluatedAt?: Date;
-  /**
-   * What the audit was judged with and who stores it, which decide whether it replaces a stored
-   * audit of the scan or is a trial beside it (src/audit/audit-identity.ts). Default: made by
-   * `audit`, judged with these rules and waivers.
-   */
+  /** Decides whether it replaces a stored audit of the scan or is a trial beside it (audit-identity.ts). Default: made by `audit`. */
   identity?: AuditIdentity;
   /** The most text of findings kept in memory before they are staged in SQLite (default AuditRecorder's; tests lower it). */
   inMemoryChars?: number;
@@ -42,32 +37,28 @@ export function runAudit(reader: SnapshotReader, rules: readonly ActiveRule[], w
 }
 
 /**
- * An audit streamed into the database: each finding is staged as the rules produce it, so memory
- * stays flat however many there are. The rules read inside one read transaction (a consistent
- * view of the file, and no lock that would stop a scan writing it); the findings then replace
- * any earlier audit of the scan in one short write transaction. The result carries no findings:
- * read them back with auditFindings().
+ * An audit streamed into the database, so memory stays flat however many findings there are. The
+ * rules read inside one read transaction (a consistent view, and no lock that would stop a scan
+ * writing the file); the findings are then stored in one short write transaction. The result
+ * carries no findings: read them back with auditFindings().
  */
 export function recordAudit(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[] = [], options: RecordOptions | Date = {}): AuditResult {
   const o = options instanceof Date ? { evaluatedAt: options } : options;
   const restore = smallPageCache(db);
   try {
-    return record(db, reader, rules, waivers, o.evaluatedAt ?? new Date(), o.identity ?? { judgement: judgementOf(rules, waivers, null), madeBy: 'audit' }, o.inMemoryChars);
+    const recorder = new AuditRecorder(db, reader.scan.id, o.inMemoryChars);
+    const set = new WaiverSet(waivers, new Date(reader.scan.startedAt));
+    const counter = new FindingCounter(rules.filter((r) => r.enabled).map((r) => r.rule.meta.id));
+    const sink = new RecordingSink(recorder, set, counter);
+    const evaluation = db.transaction(() => evaluate(reader, rules, { keepPasses: false, sink })).deferred();
+    const result = finish(evaluation, [], set, counter);
+    const identity = o.identity ?? { judgement: judgementOf(rules, waivers, null), madeBy: 'audit' };
+    const passes = { zoneIds: evaluation.zoneIds, zonePasses: sink.zonePasses, accountPasses: sink.accountPasses };
+    result.stored = recorder.finish(result, o.evaluatedAt ?? new Date(), identity, passes);
+    return result;
   } finally {
     restore();
   }
-}
-
-function record(db: Db, reader: SnapshotReader, rules: readonly ActiveRule[], waivers: readonly Waiver[], evaluatedAt: Date, identity: AuditIdentity, inMemoryChars?: number): AuditResult {
-  const recorder = new AuditRecorder(db, reader.scan.id, inMemoryChars);
-  const set = new WaiverSet(waivers, new Date(reader.scan.startedAt));
-  const counter = new FindingCounter(rules.filter((r) => r.enabled).map((r) => r.rule.meta.id));
-  const sink = new RecordingSink(recorder, set, counter);
-  // The rules read inside one read transaction: a consistent view of the file, and no lock.
-  const evaluation = db.transaction(() => evaluate(reader, rules, { keepPasses: false, sink })).deferred();
-  const result = finish(evaluation, [], set, counter);
-  result.stored = recorder.finish(result, evaluatedAt, identity, { zoneIds: evaluation.zoneIds, zonePasses: sink.zonePasses, accountPasses: sink.accountPasses });
-  return result;
 }
 
 /**

@@ -3,13 +3,15 @@ import { didYouMean } from '../common/did-you-mean.js';
 import type { AuditCounts, AuditResult } from './audit.js';
 import { controlLabel, controlsOfId, controlsOfRule, FRAMEWORKS, type Control, type Framework } from '../policy/compliance.js';
 import type { Finding, Status } from '../policy/findings.js';
-import { atOrAbove, SEVERITIES, type AnyRule, type Severity } from '../policy/rule.js';
+import type { AnyRule } from '../policy/rule.js';
+import { failingAtOrAbove, zeroSeverities, zeroStatuses } from './audit-result.js';
+
+export { failingAtOrAbove };
 
 /**
- * `--framework` and `--control` of audit and report: the findings of the rules mapped to a
- * framework, or to a control of one (src/policy/compliance.ts), and none of the others. The audit
- * itself is not narrowed (what it stores stays whole, for the reports and the next audit's reuse):
- * only what a command shows of it, its counts and its exit code.
+ * `--framework` and `--control` of audit and report: the findings of the rules mapped to a framework,
+ * or a control of one (policy/compliance.ts). The stored audit stays whole: only what a command shows
+ * of it, its counts and its exit code are narrowed.
  */
 
 export interface ComplianceFilter {
@@ -21,22 +23,18 @@ export interface ComplianceFilter {
   matches(ruleId: string): boolean;
 }
 
-/** `--framework` values: a short name each (what the help shows), and the other ways of writing it. */
-const FRAMEWORK_NAMES: Record<string, Framework> = {
-  pci: 'PCI DSS 4.0',
-  pcidss: 'PCI DSS 4.0',
-  pcidss4: 'PCI DSS 4.0',
-  pcidss40: 'PCI DSS 4.0',
-  nist: 'NIST SP 800-53 r5',
-  nist80053: 'NIST SP 800-53 r5',
-  nistsp80053: 'NIST SP 800-53 r5',
-  nistsp80053r5: 'NIST SP 800-53 r5',
-  nistsp80053rev5: 'NIST SP 800-53 r5',
-  '80053': 'NIST SP 800-53 r5',
-};
-export const FRAMEWORK_CHOICES = ['pci', 'nist'] as const;
-/** Each framework's short name, as --framework takes it. */
+const FRAMEWORK_CHOICES = ['pci', 'nist'] as const;
+/** Each framework's short name, as --framework takes it (what the help shows). */
 const SHORT_NAME: Record<Framework, (typeof FRAMEWORK_CHOICES)[number]> = { 'PCI DSS 4.0': 'pci', 'NIST SP 800-53 r5': 'nist' };
+/** The other ways of writing each, squeezed. */
+const OTHER_NAMES: Record<Framework, string[]> = {
+  'PCI DSS 4.0': ['pcidss', 'pcidss4', 'pcidss40'],
+  'NIST SP 800-53 r5': ['nist80053', 'nistsp80053', 'nistsp80053r5', 'nistsp80053rev5', '80053'],
+};
+/** `--framework` values. */
+const FRAMEWORK_NAMES = new Map(
+  (Object.keys(SHORT_NAME) as Framework[]).flatMap((f) => [SHORT_NAME[f], ...OTHER_NAMES[f]].map((name) => [name, f] as const)),
+);
 
 /** Case, spaces, dots and dashes aside: `PCI-DSS 4.0` and `pci dss 4.0` are the same name. */
 const squeezed = (text: string) => text.toLowerCase().replace(/[\s._-]+/g, '');
@@ -52,17 +50,15 @@ function aliasesOf(c: Control): string[] {
 }
 
 function parseFramework(text: string): Framework {
-  const framework = FRAMEWORK_NAMES[squeezed(text)];
+  const framework = FRAMEWORK_NAMES.get(squeezed(text));
   if (framework) return framework;
   throw new UsageError(`--framework "${text}": not a framework zonewarden maps rules to; use ${FRAMEWORK_CHOICES.join(' or ')} (${FRAMEWORKS.join(', ')})${didYouMean(text, FRAMEWORK_CHOICES)}`);
 }
 
 /**
- * The filter of `--framework` and `--control` over the rules of `rules` (built-in and custom), or
- * null when neither is given. A control no rule maps to is refused with the closest ones named, as
- * is a framework other than those zonewarden maps to. Both given: a rule's control must be of one
- * of the frameworks and be one of the controls; controls none of which is of the frameworks are
- * refused, since they would select no rule.
+ * The filter of `--framework` and `--control` over `rules`, or null when neither is given. Unknown
+ * frameworks and controls no rule maps to are refused, the closest named. Both given: a rule's
+ * control must be of one of the frameworks and one of the controls, and together they must select some rule.
  */
 export function complianceFilter(asked: { frameworks: readonly string[]; controls: readonly string[] }, rules: ReadonlyMap<string, AnyRule>): ComplianceFilter | null {
   if (asked.frameworks.length === 0 && asked.controls.length === 0) return null;
@@ -127,26 +123,17 @@ export function* keptFindingsJson(findings: Iterable<Finding | string>, filter: 
   for (const f of findings) if (filter.matches(typeof f === 'string' ? (JSON.parse(f) as { rule: string }).rule : f.rule)) yield f;
 }
 
-const zeroStatuses = (): Record<Status, number> => ({ fail: 0, unknown: 0, waived: 0, pass: 0 });
-
 /**
- * The audit's counts over the kept rules only. Failures by severity come from the failing
- * findings (`findings`: the audit's stored findings, or any that include them), since the counts
- * keep severity for all rules together. The passes by zone are dropped: stored per zone for all
- * rules together, they cannot be narrowed to some.
+ * The audit's counts over the kept rules only. Failures by severity come from `findings` (at least
+ * the stored ones): the counts keep severity for all rules together; so are passes by zone, dropped.
  */
 export function keptCounts(counts: AuditCounts, filter: ComplianceFilter, findings: Iterable<Finding>): AuditCounts {
   const byRule = Object.fromEntries(Object.entries(counts.byRule).filter(([rule]) => filter.matches(rule)));
   const byStatus = zeroStatuses();
   for (const statuses of Object.values(byRule)) for (const s of Object.keys(byStatus) as Status[]) byStatus[s] += statuses[s] ?? 0;
-  const failBySeverity = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+  const failBySeverity = zeroSeverities();
   for (const f of findings) if (f.status === 'fail' && filter.matches(f.rule)) failBySeverity[f.severity]++;
   return { byStatus, failBySeverity, byRule };
-}
-
-/** Failures at or above each severity: what --fail-on looks at. */
-export function failingAtOrAbove(failBySeverity: Readonly<Record<Severity, number>>): Record<Severity, number> {
-  return Object.fromEntries(SEVERITIES.map((t) => [t, SEVERITIES.filter((s) => atOrAbove(s, t)).reduce((n, s) => n + failBySeverity[s], 0)])) as Record<Severity, number>;
 }
 
 /**

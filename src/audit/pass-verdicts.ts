@@ -10,13 +10,9 @@ import type { ActiveRule } from '../policy/registry.js';
 import { overridesOf } from '../policy/zone-overrides.js';
 
 /**
- * The passing verdicts of a stored audit, for `report --passes`: evidence, resource by resource,
- * that a check passed. An audit stores passes as counts only (a row per zone and rule would be
- * 200,000 a night at 10,000 zones), so they are judged again: the rules run on the audit's scan,
- * read from the database as the audit read it, with the audit's own rule settings. The rules and
- * the scan being the same, so are the verdicts; this is checked twice, before (the settings and
- * zonewarden's version must be the audit's) and after (as many passes as the audit counted), and
- * any difference is an error rather than evidence that does not match the audit.
+ * The passing verdicts of a stored audit, for `report --passes`. An audit stores passes as counts
+ * only, so they are judged again on its scan with its rule settings. The verdicts must be the same:
+ * checked before (settings and version) and after (as many passes), any difference an error.
  */
 
 export class PassEvidenceError extends ZonewardenError {
@@ -50,9 +46,8 @@ function recorded(rules: readonly ActiveRule[]): Map<string, string> {
 }
 
 /**
- * An audit of the scan judged with these rules by this version of zonewarden, whose passes can be
- * reported: the official audit if it was, else the newest trial that was (an `audit` with these
- * settings stores one), else null. Waivers do not count: they never make or unmake a pass.
+ * An audit of the scan judged with these rules by this version, whose passes can be reported: the
+ * official one, else the newest trial, else null. Waivers do not count: they never make a pass.
  */
 export function auditForPasses(db: Db, scanId: number, rules: readonly ActiveRule[]): number | null {
   const now = rulesJudgement(rules);
@@ -64,18 +59,12 @@ export function auditForPasses(db: Db, scanId: number, rules: readonly ActiveRul
   return null;
 }
 
-/**
- * The fix a refusal names when no audit of the scan was judged with these settings: make one (a
- * trial beside the official audit), which `report --passes` then finds (auditForPasses).
- */
+/** The fix a refusal names when no audit of the scan was judged with these settings: make one, which auditForPasses finds. */
 export function auditThenReport(scanId: number): string {
   return `audit the scan with these settings (zonewarden audit --scan ${scanId}), then run report --passes again: it reports the audit judged with them`;
 }
 
-/**
- * Refuses rules that would not judge as the audit did: other rules, other settings, another
- * version of zonewarden. `fix`: what to do instead (default: auditThenReport).
- */
+/** Refuses rules that would not judge as the audit did (other rules, settings or version); `fix`: what to do instead. */
 export function checkSameJudgement(audit: AuditOfPasses, rules: readonly ActiveRule[], fix = auditThenReport(audit.scanId)): void {
   if (audit.toolVersion !== PACKAGE.version) {
     throw new PassEvidenceError(`--passes: scan ${audit.scanId} was audited by zonewarden ${audit.toolVersion}, whose rules may judge otherwise than those of ${PACKAGE.version}; ${fix}`);
@@ -114,11 +103,7 @@ class PassSink implements FindingSink {
   }
 }
 
-/**
- * Judges the audit's scan again and hands on each passing verdict, zone by zone (in the order of
- * the zones' names, the rules in catalogue order); returns how many. `visit` sees every pass: one
- * that filters some out still gets them all, so that the count can be checked.
- */
+/** Judges the audit's scan again and hands on every pass, even to a caller that wants some (the count is checked); returns how many. */
 export function forEachPass(reader: SnapshotReader, audit: AuditOfPasses, rules: readonly ActiveRule[], visit: (pass: Finding) => void): number {
   checkSameJudgement(audit, rules);
   const sink = new PassSink(visit);

@@ -3,17 +3,15 @@ import { pruneScans, type PruneResult } from '../snapshot/prune.js';
 import { materialize } from './store.js';
 
 /**
- * Retention of audits when scans are pruned. A scan's audits, official and trial, go with it (the
- * schema deletes them with the scan). What the audit tables need besides: an audit of a kept scan
- * that reads rows of an audit of a deleted scan (verdict reuse, in a database written before every
- * audit judged every zone) gets its own copy of those rows first, so that it stays whole.
+ * Retention of audits when scans are pruned: the schema deletes a scan's audits with it, and an
+ * audit of a kept scan that reads rows of one that goes (verdict reuse) first gets its own copy.
  */
 export function pruneScansAndAudits(db: Db, keep: number): PruneResult {
   return pruneScans(db, keep, { beforeDeleting: keepAuditsWhole });
 }
 
 /** Inside prune's write transaction, before the scans go: copies the rows kept audits read from audits about to go. */
-export function keepAuditsWhole(db: Db, scans: { kept: ReadonlySet<number>; deleted: readonly number[] }): void {
+function keepAuditsWhole(db: Db, scans: { kept: ReadonlySet<number>; deleted: readonly number[] }): void {
   for (const id of dependentAudits(db, scans.kept, scans.deleted)) materialize(db, id);
 }
 

@@ -3,14 +3,10 @@ import { byText, STATUS_ORDER, type Status } from '../policy/findings.js';
 import { severityRank, type Severity } from '../policy/rule.js';
 
 /**
- * The findings rows of an audit that reused verdicts (schemas 9 to 14, before every audit judged
- * every zone: issue 51). Databases keep such audits, and they read as they did. Such an audit stores rows only
- * for what it judged; for a zone it kept, the zone's rows of the reused rules stay with the audit
- * that judged it (audit_zones.source_audit), never copied. Every reader of an audit's findings goes
- * through here, so it sees the same findings a full audit would have stored.
- *
- * Sources are flattened when written: an audit points at the audit that judged the zone, never at
- * one that itself reused it, so one step reaches every row.
+ * The findings rows of an audit that reused verdicts (schemas 9 to 14, before issue 51), which still
+ * read as they did. It stored rows only for what it judged; a kept zone's rows of the reused rules
+ * stay with the audit that judged it (audit_zones.source_audit, always that audit: one step reaches
+ * every row). Every reader of findings goes through here, and sees what a full audit would have stored.
  */
 
 /** One part of an audit's rows: a SQL condition on `findings` and its parameters. */
@@ -88,8 +84,7 @@ const byListing = (a: Keyed, b: Keyed): number =>
 
 /**
  * `select` of every row of an audit with references, worst first: each part's rows come in listing
- * order from its source's run, and the parts are merged (a handful: see MAX_SOURCES). Rows equal
- * in every key are of one zone, and so of one part: they keep its order.
+ * order from its source's run, and the parts (a handful) are merged; rows equal in every key keep their part's order.
  */
 export function* mergedInListingOrder(db: Db, auditId: number, select: string, pluck: boolean, where: RowCondition = ALL_ROWS): Generator<unknown> {
   const streams: Array<Iterator<Keyed>> = [];
@@ -119,11 +114,7 @@ export function* mergedInListingOrder(db: Db, auditId: number, select: string, p
   }
 }
 
-/**
- * A table to read an audit's findings from by audit_id, as drift's joins do: `findings` itself for
- * an audit with no references; else a temporary copy of its rows' drift columns (under its audit
- * id, with the rows' real keys), made once per call.
- */
+/** A table to read an audit's findings from (drift's joins): `findings`, or for an audit with references a temporary copy. */
 export function findingsTableFor(db: Db, auditIds: readonly number[]): (auditId: number) => string {
   const copied = new Set<number>();
   for (const id of auditIds) {

@@ -21,6 +21,14 @@ export interface ScanListing {
   baseline: boolean;
 }
 
+/** A row of listScans' query. */
+type Row = Pick<ScanListing, 'id' | 'startedAt' | 'finishedAt' | 'status' | 'auditId'> & {
+  scope: string;
+  summary: string | null;
+  audit: string | null;
+  baseline: number;
+};
+
 interface Summary {
   accounts?: number;
   zones?: number;
@@ -32,35 +40,26 @@ interface Summary {
 export function listScans(db: Db, limit: number): ScanListing[] {
   const rows = db
     .prepare(
-      `SELECT s.id, s.started_at, s.finished_at, s.status, s.scope, s.summary, a.counts AS audit, a.id AS audit_id,
+      `SELECT s.id, s.started_at AS startedAt, s.finished_at AS finishedAt, s.status, s.scope, s.summary,
+              a.counts AS audit, a.id AS auditId,
               EXISTS (SELECT 1 FROM baselines b WHERE b.scan_id = s.id) AS baseline
        FROM scans s LEFT JOIN audits a ON a.scan_id = s.id AND a.trial IS NULL ORDER BY s.id DESC LIMIT ?`,
     )
-    .all(limit === 0 ? -1 : limit) as Array<{
-    id: number;
-    started_at: string;
-    finished_at: string | null;
-    status: ScanListing['status'];
-    scope: string;
-    summary: string | null;
-    audit: string | null;
-    audit_id: number | null;
-    baseline: number;
-  }>;
+    .all(limit === 0 ? -1 : limit) as Array<Row>;
   const trials = db.prepare('SELECT id, evaluated_at, trial, counts FROM audits WHERE scan_id = ? AND trial IS NOT NULL ORDER BY id');
   return rows.map((r) => {
     const summary = r.summary ? (JSON.parse(r.summary) as Summary) : null;
     const byStatus = r.audit ? (JSON.parse(r.audit) as { byStatus: ScanListing['audit'] }).byStatus : null;
     return {
       id: r.id,
-      startedAt: r.started_at,
-      finishedAt: r.finished_at,
+      startedAt: r.startedAt,
+      finishedAt: r.finishedAt,
       status: r.status,
       scope: parseScope(r.scope),
       counts: summary && typeof summary.zones === 'number' ? { accounts: summary.accounts ?? 0, zones: summary.zones, missing: summary.missing?.length ?? 0 } : null,
       error: typeof summary?.error === 'string' ? summary.error : null,
       audit: byStatus,
-      auditId: r.audit_id,
+      auditId: r.auditId,
       trials: (trials.all(r.id) as Array<{ id: number; evaluated_at: string; trial: string; counts: string }>).map((t) => ({
         id: t.id,
         evaluatedAt: t.evaluated_at,

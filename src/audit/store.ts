@@ -13,10 +13,9 @@ import { officialAuditId, placeAudit, type AuditIdentity, type AuditMaker, type 
 import { judgementOf } from '../policy/judgement.js';
 
 /**
- * Audits and their findings. Passing verdicts are stored as counts only: a zone rule passes a
- * zone exactly when it stored nothing else for it, so drift and reports can tell "fixed" from
- * "unknown" without a row per zone and rule (200,000 rows a night at 10,000 zones). A scan may
- * have several audits, one official (src/audit/audit-identity.ts); everything here is by audit id.
+ * Audits and their findings. Passes are stored as counts only: a zone rule passes a zone exactly
+ * when it stored nothing else for it, so no row per zone and rule (200,000 a night at 10,000
+ * zones). A scan may have several audits, one official (audit-identity.ts): all here is by audit id.
  */
 
 /** An audit without its findings. */
@@ -70,7 +69,7 @@ const byZoneAndResource = (a: Finding, b: Finding): number =>
 const STAGED = 0;
 
 /** A finding's row, column by column (COLUMNS). */
-export function values(auditId: number, f: Finding): unknown[] {
+function values(auditId: number, f: Finding): unknown[] {
   return [
     auditId,
     f.fingerprint,
@@ -93,22 +92,16 @@ export function values(auditId: number, f: Finding): unknown[] {
 }
 
 /**
- * Stores one audit of a scan (replacing the one with the same judgement, else beside the scan's
- * other audits: see audit-identity.ts), its findings in listing order (worst first) so that
- * reading them back needs no sort.
+ * Stores one audit of a scan (see audit-identity.ts), its findings in listing order (worst first)
+ * so that reading them back needs no sort. While the rules run, findings are held in memory, or past
+ * MAX_AUDIT_CHARS_IN_MEMORY staged in a temporary table: that takes no lock, and finish() writes
+ * them in one short write transaction, so a scan writing the file meanwhile does not wait for an
+ * audit that takes seconds.
  *
- * Findings are kept in memory, or past MAX_AUDIT_CHARS_IN_MEMORY staged in a temporary table, while the
- * rules run, which takes no lock on the database, and written into place in one short write
- * transaction by finish(): an audit of 10,000 zones takes seconds, and a scan writing the same
- * file meanwhile must not wait for it. An audit with few findings holds them and writes them once;
- * one with hundreds of thousands stages them (copying them twice costs less than holding them).
- *
- * The order comes from how the engine delivers findings: unit by unit (one rule on one zone),
- * zones in name order. So within a bucket (status, severity, rule) the units arrive in listing
- * order already, and only the findings of one unit need sorting, by resource: in memory, or, for a
- * unit too large to hold (a rule reporting most records of a zone of 400,000), by SQLite when the
- * unit stands. Each staged finding's key is its bucket's base plus its place in the bucket, and
- * finish() copies the buckets in listing order.
+ * The engine delivers findings unit by unit (one rule on one zone), zones in name order, so within
+ * a bucket (status, severity, rule) units arrive in listing order and only a unit's findings need
+ * sorting: in memory, or by SQLite for a unit too large to hold (a rule reporting most records of
+ * a zone of 400,000). A staged finding's key is its bucket's base plus its place in the bucket.
  */
 export class AuditRecorder implements FindingSink {
   private readonly stage: Statement;
@@ -120,10 +113,7 @@ export class AuditRecorder implements FindingSink {
   private unit: Array<{ bucket: Bucket; finding: Finding }> = [];
   /** Buckets of the unit's findings moved to temp.audit_spill. */
   private spilled = new Set<Bucket>();
-  /**
-   * Whether the audit's findings are in memory (a few, written straight into place by
-   * finish()) rather than staged in a temporary table (hundreds of thousands).
-   */
+  /** Whether the audit's findings are in memory rather than staged in a temporary table. */
   private inMemory = true;
   private inMemoryChars = 0;
 
@@ -216,11 +206,7 @@ export class AuditRecorder implements FindingSink {
     this.spilled = new Set();
   }
 
-  /**
-   * Stores the audit in one write transaction: over the scan's audit with the same judgement
-   * (keeping its id), else as a new audit, official or trial (placeAudit decides, in this
-   * transaction, so two audits at once cannot both become official).
-   */
+  /** Stores the audit in one write transaction, where placeAudit decides its place: two audits at once cannot both become official. */
   finish(result: Omit<AuditResult, 'findings'>, evaluatedAt: Date, identity: AuditIdentity, zones: ZonePasses): StoredAs {
     // The rules' garbage goes back to the system before the larger page cache is filled (see collectAbove).
     collectAbove(32);
@@ -242,22 +228,12 @@ export class AuditRecorder implements FindingSink {
                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
               )
               .run(
-                place.replaces,
-                this.scanId,
-                evaluatedAt.toISOString(),
-                PACKAGE.version,
+                place.replaces, this.scanId, evaluatedAt.toISOString(), PACKAGE.version,
                 JSON.stringify(result.rules.map((r) => ({ id: r.rule.meta.id, severity: r.severity, options: r.options, ...overridesOf(r) }))),
-                JSON.stringify(result.counts),
-                JSON.stringify(result.errors),
-                JSON.stringify(result.waivers),
+                JSON.stringify(result.counts), JSON.stringify(result.errors), JSON.stringify(result.waivers),
                 // reuse_key, reused_rules and tally_total are verdict reuse's (schemas 9 to 14): kept, written neutral.
-                null,
-                '[]',
-                JSON.stringify(identity.judgement),
-                place.trial,
-                place.madeBy,
-                Object.keys(zones.accountPasses).length ? JSON.stringify(zones.accountPasses) : null,
-                null,
+                null, '[]', JSON.stringify(identity.judgement), place.trial, place.madeBy,
+                Object.keys(zones.accountPasses).length ? JSON.stringify(zones.accountPasses) : null, null,
               ).lastInsertRowid,
           );
           const last = this.db.prepare('SELECT max(pk) FROM findings').pluck().get() as number | null;
@@ -295,12 +271,10 @@ export class AuditRecorder implements FindingSink {
   }
 
   /**
-   * Copies the staged findings into the findings table, buckets in listing order, as one
-   * statement: SQLite keeps a statement journal of every page a statement changes that was there
-   * when it began, so a statement per bucket wrote the indexes' pages again for each bucket (at
-   * 10,000 zones, 370,000 writes of 750 MB to a temporary file). A small table of the buckets'
-   * key ranges in listing order drives the copy (CROSS JOIN keeps it the outer loop): each range of
-   * the stage is read in key order, so SQLite needs no sort.
+   * Copies the staged findings, buckets in listing order, in one statement: SQLite journals every
+   * page a statement changes, so a statement per bucket wrote the indexes' pages again per bucket
+   * (at 10,000 zones, 750 MB to a temporary file). A table of the buckets' key ranges drives the
+   * copy (CROSS JOIN keeps it the outer loop), so each range is read in key order with no sort.
    */
   private copyStaged(auditId: number, inOrder: readonly Bucket[]): number {
     this.db.exec('CREATE TEMP TABLE IF NOT EXISTS audit_buckets (position INTEGER PRIMARY KEY, low INTEGER NOT NULL, high INTEGER NOT NULL)');
@@ -318,11 +292,7 @@ export class AuditRecorder implements FindingSink {
   }
 }
 
-/**
- * audit_zones.counts where there is no tally: every audit since issue 51 (its passes are in
- * other_passes), and a zone an audit with verdict reuse kept (its counts are those of its source
- * audit's row, the audit that judged it).
- */
+/** audit_zones.counts without a tally: every audit since issue 51 (passes in other_passes), and a zone kept by verdict reuse. */
 export const NO_TALLY = '';
 
 /** What an audit keeps per zone and account besides its findings: the passes a view of some of them counts (audit-view.ts). */
@@ -341,10 +311,8 @@ function dependentsOf(db: Db, auditId: number): number[] {
 }
 
 /**
- * Gives an audit that kept verdicts (stored with verdict reuse, before issue 51) a copy of every
- * row it reads, as one run in listing order, so that it no longer depends on other audits (before
- * one of them is replaced or pruned): re-auditing a scan whose audit a later one reused, or
- * pruning the scan of such an audit.
+ * Gives an audit stored with verdict reuse (before issue 51) its own copy of every row it reads,
+ * as one run in listing order, before an audit it reads from is replaced or pruned.
  */
 export function materialize(db: Db, auditId: number): void {
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS reuse_copy (k INTEGER PRIMARY KEY, ${COLUMNS})`);
@@ -378,10 +346,7 @@ export function materialize(db: Db, auditId: number): void {
 
 const listingOrder = (a: Bucket, b: Bucket): number => a.status - b.status || a.severity - b.severity || byText(a.rule, b.rule);
 
-/**
- * Stores an audit kept in memory (see recordAudit for one streamed as it runs). Its findings
- * include the passes (runAudit keeps them), from which its passes per zone and account are counted.
- */
+/** Stores an audit kept in memory (runAudit's, passes included: they are counted per zone and account). */
 export function saveAudit(db: Db, result: AuditResult, evaluatedAt = new Date(), identity?: AuditIdentity): StoredAs {
   const recorder = new AuditRecorder(db, result.scan.id);
   const zonePasses = new Map<string, Record<string, number>>();
@@ -409,14 +374,14 @@ const ORDER = `CASE status WHEN 'fail' THEN 0 WHEN 'unknown' THEN 1 ELSE 2 END,
   CASE severity WHEN 'critical' THEN 0 WHEN 'high' THEN 1 WHEN 'medium' THEN 2 WHEN 'low' THEN 3 ELSE 4 END,
   rule, ${UTF16_ORDER}(coalesce(zone_name, '')), coalesce(zone_id, ''), ${UTF16_ORDER}(coalesce(resource_name, resource_id))`;
 
-/** Reads one findings row by its key (as the audit-row queries give them, e.g. drift's), as a finding. */
+/** Reads one findings row by its key (as drift's queries give them), as a finding. */
 export function findingByKey(db: Db): (pk: number) => Finding {
   const row = db.prepare('SELECT * FROM findings WHERE pk = ?');
   return (pk) => findingFromRow(row.get(pk) as Record<string, string | null>);
 }
 
 /** A finding from a row of the findings table (or a query giving its columns). */
-export function findingFromRow(r: Record<string, string | null>): Finding {
+function findingFromRow(r: Record<string, string | null>): Finding {
   return {
     rule: r['rule'] as string,
     category: r['category'] as Finding['category'],
@@ -433,11 +398,7 @@ export function findingFromRow(r: Record<string, string | null>): Finding {
   };
 }
 
-/**
- * The stored findings of an audit, worst first, one at a time (a large audit never sits in memory
- * whole); `where` narrows them (a view of some zones). Each becomes garbage once used, so the heap
- * is kept from piling them up.
- */
+/** The stored findings of an audit, worst first, one at a time; `where` narrows them (a view of some zones). */
 export function* auditFindings(db: Db, auditId: number, where?: RowCondition): Generator<Finding> {
   const heap = new HeapCeiling(96, 1000);
   // The sort's buffers follow the page cache's size: small, as in the audit that wrote them.
@@ -453,9 +414,8 @@ export function* auditFindings(db: Db, auditId: number, where?: RowCondition): G
 }
 
 /**
- * A finding as JSON.stringify writes a finding read by findingFromRow (same keys, same order, same
- * escapes), built by SQLite: the JSON output of an audit of 200,000 findings then costs no
- * object, parse or stringify per finding.
+ * A finding as JSON.stringify writes findingFromRow's (same keys, order and escapes), built by
+ * SQLite: the JSON of 200,000 findings then costs no object, parse or stringify per finding.
  */
 const FINDING_JSON = `json_object(
   'rule', rule, 'category', category, 'severity', severity, 'status', status,
@@ -476,10 +436,7 @@ export function* auditFindingsJson(db: Db, auditId: number, where?: RowCondition
   }
 }
 
-/**
- * `select` of the audit's stored findings, worst first (`pluck`: the first column alone): a range
- * of keys for an audit stored in listing order, a sort for one stored before.
- */
+/** `select` of the audit's findings, worst first (`pluck`: first column alone): a key range, or a sort for audits before schema 7. */
 function inListingOrder(db: Db, auditId: number, select: string, pluck: boolean, where?: RowCondition): IterableIterator<unknown> {
   if (referencedAudits(db, auditId).length > 0) return mergedInListingOrder(db, auditId, select, pluck, where);
   const run = storedRun(db, auditId);
@@ -495,9 +452,8 @@ function inListingOrder(db: Db, auditId: number, select: string, pluck: boolean,
 }
 
 /**
- * Where an audit's findings are, in listing order (stored since schema 7); null for audits stored
- * before, whose findings need sorting. Queries read the run by key with `+audit_id`: left to itself,
- * SQLite picks the fingerprint index for audit_id and sorts the whole run by key before the first row.
+ * Where an audit's findings are, in listing order (since schema 7); null before. Queries read the
+ * run with `+audit_id`: else SQLite picks the fingerprint index and sorts the run before the first row.
  */
 function storedRun(db: Db, auditId: number): { from: number; to: number } | null {
   const run = db.prepare('SELECT findings_from, findings_to FROM audits WHERE id = ?').get(auditId) as { findings_from: number | null; findings_to: number | null } | undefined;

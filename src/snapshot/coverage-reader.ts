@@ -5,12 +5,7 @@ import { COVERAGE_COLUMNS, toCoverage, type CoverageRow, type Readout } from './
 import { dataRef } from './data-ref.js';
 import { parsedByZone, SLICE_ROWS, type ScanView } from './scan-view.js';
 
-/**
- * What a scan read of each partition and how (coverage), and the readout built on it: a partition
- * the scan did not read completely answers `known: false` with the reason, so a check can say
- * "unknown" instead of passing or failing on data it does not have. Every question about a zone's
- * partition passes through coverageOf, so the zone-read observer is told of it here.
- */
+/** What a scan read of each partition and how (coverage), and the readouts built on it (see SnapshotReader). */
 
 /** SQL: a coverage row as the JSON of the CoverageRow toCoverage builds (same keys, same order). */
 const COVERAGE_JSON = `json_object('kind', kind, 'scopeId', scope_id, 'endpoint', endpoint, 'state', state, 'httpStatus', http_status, 'apiCode', api_code,
@@ -28,9 +23,8 @@ export class CoverageReader {
   }
 
   /**
-   * Everything this scan recorded about what it read (built on each call: at 10,000 zones it is
-   * 170,000 rows). In the order of the index on first_scan (rowid within), the order the plain
-   * SELECT this replaced was read in; as JSON a slice at a time, one scan's versions after another.
+   * Everything this scan recorded about what it read (170,000 rows at 10,000 zones), in the order of
+   * the index on first_scan (rowid within), as JSON a slice at a time.
    */
   coverage(onlyUnread = false): CoverageRow[] {
     const view = this.view;
@@ -58,11 +52,7 @@ export class CoverageReader {
     return rows;
   }
 
-  /**
-   * How this scan read one partition, if it did. The rows of one scope (a zone, an account) are
-   * loaded together and kept until another scope is asked for: checks go zone by zone, so this
-   * holds one zone's rows rather than the whole organisation's.
-   */
+  /** How this scan read one partition, if it did: a scope's rows are kept until another is asked for (checks go zone by zone). */
   coverageOf(kind: PartitionKind, scopeId: string, partition: Partition): CoverageRow | undefined {
     const key = `${kind}|${scopeId}`;
     if (this.scopeCoverage?.key !== key) {
@@ -74,10 +64,7 @@ export class CoverageReader {
     return this.scopeCoverage.rows.get(partition);
   }
 
-  /**
-   * When a partition's data was read: the start of the scan whose read holds it (this one, or the
-   * one it was carried from); null when this scan has no record of the partition.
-   */
+  /** When a partition's data was read (this scan's start, or that of the scan it was carried from); null when not recorded. */
   readStartedAt(kind: PartitionKind, scopeId: string, partition: Partition): string | null {
     const c = this.coverageOf(kind, scopeId, partition);
     if (!c) return null;

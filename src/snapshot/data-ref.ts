@@ -3,21 +3,12 @@ import type { Partition } from './tables.js';
 import type { CoverageRow } from './coverage-row.js';
 import type { ScanView } from './scan-view.js';
 
-/**
- * Which scan's versions hold a partition's data: the scan read, or, for a partition an incremental
- * scan carried forward without reading it again, the scan whose read it carried (coverage readIn).
- */
-
-/** Where a partition's data lies: this scan's own versions, or those of the scan it was carried from. */
+/** Where a partition's data lies: this scan's own versions, or those of the scan it was carried from (coverage readIn). */
 export function dataRef(view: ScanView, c: CoverageRow | undefined): number {
   return scanRef(c?.readIn ?? view.scan.id);
 }
 
-/**
- * The zones of a run grouped by where the data of their partitions of these endpoints lies (see
- * dataRef), from the coverage read ahead with them. A full scan gives one group, this scan; a
- * zone whose partitions were read in different scans is in each of their groups.
- */
+/** The zones of a run grouped by where their partitions' data lies (dataRef); a zone read over several scans is in each group. */
 export function byDataRef(view: ScanView, zoneIds: string[], partitions: readonly Partition[]): Map<number, string[]> {
   const groups = new Map<number, string[]>();
   for (const zoneId of zoneIds) {

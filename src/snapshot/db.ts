@@ -24,11 +24,7 @@ export interface OpenOptions {
   readonly?: boolean;
 }
 
-/**
- * Opens the snapshot database: creates it or brings its schema up to date in one transaction,
- * refuses one written by a newer zonewarden or one that is not ours, and marks scans left
- * running by a killed process as aborted.
- */
+/** Opens the snapshot database: creates or migrates it, refuses a newer or foreign one, and marks scans of killed processes aborted. */
 export function openSnapshot(path: string, options: OpenOptions = {}): Db {
   if (options.readonly && !existsSync(path)) {
     throw new SnapshotError('ZW_DB_MISSING', `no database at ${path}: run zonewarden scan first, or point --db at one`);
@@ -65,10 +61,9 @@ export function openSnapshot(path: string, options: OpenOptions = {}): Db {
 }
 
 /**
- * An SQL function whose value sorts as JavaScript compares strings (by UTF-16 code units): SQLite
- * compares text by its UTF-8 bytes, which orders characters from U+E000 against those above U+FFFF
- * (an emoji in a rule's description) the other way. Text as UTF-16 big-endian bytes sorts as
- * JavaScript does; anything else is returned as it is.
+ * An SQL function that sorts as JavaScript compares strings (UTF-16 units): SQLite compares UTF-8
+ * bytes, which orders U+E000.. against characters above U+FFFF (an emoji) the other way. UTF-16
+ * big-endian bytes sort as JavaScript does; other values are returned as they are.
  */
 export const UTF16_ORDER = 'utf16_order';
 
@@ -80,12 +75,10 @@ function utf16Order(value: unknown): unknown {
 const WAL_WAIT_MS = 10_000;
 
 /**
- * Puts the file in WAL mode. Switching needs the file to itself, and while another process writes
- * it in the old mode SQLite answers SQLITE_BUSY at once: it does not call the busy handler when a
- * connection holding a shared lock would wait for one holding a reserved lock (sqlite3_busy_handler:
- * either could deadlock the other). Three processes opening one new database met it about once in
- * 60 opens, and a scan that lost said "another process holds" instead of "scan 1 is already
- * running". Waits as for a lock (busy_timeout), then gives up as a lock does.
+ * Puts the file in WAL mode, waiting as for a lock. Switching needs the file to itself, and SQLite
+ * answers SQLITE_BUSY at once, without the busy handler, when a shared lock would wait for a reserved
+ * one (sqlite3_busy_handler: a deadlock risk). Three processes opening one new database met it once
+ * in 60 opens, and the scan that lost said "another process holds" instead of "scan 1 is already running".
  */
 function toWal(db: Db): void {
   const deadline = Date.now() + WAL_WAIT_MS;
@@ -109,10 +102,7 @@ export function databasePath(): string | null {
   return openedPath;
 }
 
-/**
- * An error's one line for a log: a SQLite failure on the database this process opened, named as
- * such. Here rather than in failures.ts because it asks which database this module opened.
- */
+/** An error's one line for a log, a SQLite failure named as one on the database this process opened. */
 export function failureMessage(err: unknown): string {
   const path = databasePath();
   const failure = path === null ? null : snapshotFailure(err, path);
@@ -121,10 +111,9 @@ export function failureMessage(err: unknown): string {
 }
 
 /**
- * Opens for reading only. A reader that may not write the directory cannot create the shared-
- * memory file a WAL database needs (SQLite answers "attempt to write a readonly database"); when
- * no writer has the file open (no -wal beside it) it is read as immutable instead, which needs
- * no file of its own. A monitoring user can then read what the service account wrote.
+ * Opens for reading only. A reader that may not write the directory cannot create a WAL database's
+ * shared-memory file; with no writer (no -wal beside it) the file is read as immutable instead, so a
+ * monitoring user can read what the service account wrote.
  */
 function openReadOnly(path: string): Db {
   const db = new Database(path, { readonly: true, fileMustExist: true });
@@ -159,11 +148,7 @@ function readVersion(db: Db, path: string): number {
   return version;
 }
 
-/**
- * Brings the schema up to date. The version is read again inside the write lock: two processes
- * creating the same new database both saw version 0, and the second must find the first's schema
- * instead of creating its tables again.
- */
+/** Brings the schema up to date. The version is read again inside the write lock: a second process creating it finds the first's schema. */
 function migrate(db: Db): void {
   if ((db.pragma('user_version', { simple: true }) as number) === SCHEMA_VERSION) return;
   // A migration that rebuilds a table (the 12 steps of SQLite's ALTER TABLE documentation) drops
@@ -181,11 +166,7 @@ function migrate(db: Db): void {
   }
 }
 
-/**
- * Scans this process wrote and has ended. One whose row still says `running` (it failed, and
- * marking it aborted failed too, e.g. on a full disk) is dead although its pid is alive: the
- * scheduler's next run must not wait for it.
- */
+/** Scans this process ended: one whose row still says `running` (marking it aborted failed too) is dead although its pid lives. */
 const endedInThisProcess = new Set<number>();
 
 export function endScanInThisProcess(scanId: number): void {
@@ -220,20 +201,15 @@ export function recoverAbandonedScans(db: Db): number[] {
 }
 
 /**
- * Small page caches until the returned function puts back the ones before. An audit reads each
- * page about once and streams its findings through a temporary table and a sort: SQLite's default
- * caches (16 MB each for the file and the temporary tables, and the sorter's buffers, which follow
- * them) buy it nothing and cost 40 MB at the peak of a 10,000-zone audit.
+ * Small page caches until the returned function puts back the ones before. An audit reads each page
+ * about once: SQLite's default caches (16 MB for the file, 16 for temporary tables, and the sorter's
+ * buffers, which follow them) buy it nothing and cost 40 MB at the peak of a 10,000-zone audit.
  */
 export function smallPageCache(db: Db): () => void {
   return pageCaches(db, { main: 2000, temp: 2000 });
 }
 
-/**
- * A 32 MB page cache for the main file until the returned function puts back the one before: for
- * storing an audit's findings, whose fingerprint index takes them in random order (200,000
- * findings: 2.1 s with a 2 MB cache, 1.0 s with this one).
- */
+/** A 32 MB page cache to store an audit's findings, taken by their index in random order (200,000: 2.1 s with 2 MB, 1.0 s). */
 export function largerPageCache(db: Db): () => void {
   return pageCaches(db, { main: 32000 });
 }

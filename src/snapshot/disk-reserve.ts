@@ -1,13 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 
 /**
- * Room reserved on the database's disk while a scan writes, given back when that disk fills.
- *
- * A scan that meets a full disk must still record that it aborted, and that one small write needs
- * room too: SQLite appends the changed page to the WAL, and whether the WAL has a free frame left
- * depends on where the disk happened to fill (in a checkpoint, nothing was freed). Giving back
- * this reserve makes the mark succeed wherever the disk filled. The file lives beside the
- * database only while a scan runs; one left by a killed process is taken over by the next scan.
+ * Room reserved beside the database while a scan writes, given back when the disk fills: marking
+ * the scan aborted needs a WAL frame too, and whether one is free depends on where the disk filled.
+ * One left by a killed process is taken over by the next scan.
  */
 
 /** About 60 WAL frames of 4 KiB: the scan's row and the overflow pages of a long summary. */

@@ -10,19 +10,13 @@ import type { DnsRecordFields } from '../cloudflare/dns/record.js';
 
 export type { DnsRecordFields };
 
-/**
- * A zone's DNS records: with their raw JSON, or as the parsed fields checks use, read for a run of
- * zones at once when read ahead and in slices for a zone read alone (a zone can hold a million).
- */
+/** A zone's DNS records, with raw JSON or as the fields checks use: a run of zones at once, or a zone alone in slices. */
 
 export interface DnsRecordRow extends DnsRecordFields {
   raw: string;
 }
 
-/**
- * SQL: a record's `data` object as JSON text, for a record served without content only (see
- * DnsRecordFields.data); only those rows have their raw JSON read.
- */
+/** SQL: a record's `data` object as JSON, for a record served without content only (DnsRecordFields.data). */
 const DNS_DATA = `CASE WHEN coalesce(content, '') = '' AND json_type(raw, '$.data') = 'object' THEN raw -> '$.data' END`;
 
 /** SQL: a DNS record as the JSON of its DnsRecordFields (same keys, same order); `data`: an expression giving DNS_DATA. */
@@ -54,11 +48,7 @@ export class DnsReader {
     );
   }
 
-  /**
-   * DNS records without their raw JSON: a zone can hold a million, and checks need the columns
-   * only. Built by SQLite as JSON (see json-rows.ts) and parsed into the records themselves, with
-   * no row objects in between; in item_id order, as the table's index gives them.
-   */
+  /** DNS records without raw JSON (a zone can hold a million), built as JSON by SQLite (json-rows.ts), in item_id order. */
   dnsRecordFields(zoneId: string): Readout<DnsRecordFields> {
     const view = this.view;
     const weight = view.weightOf('dns_records');
@@ -70,10 +60,7 @@ export class DnsReader {
     );
   }
 
-  /**
-   * The DNS fields of a run of zones (a row budget's worth, see ZoneReadAhead), one JSON array a
-   * zone; a run of one zone, which may be larger than the budget, in slices.
-   */
+  /** The DNS fields of a run of zones, one JSON array a zone; a run of one zone (maybe over the budget) in slices. */
   private runDnsFields(zoneIds: string[], ref: number): Map<string, DnsRecordFields[]> {
     if (zoneIds.length === 1) return new Map([[zoneIds[0]!, this.zoneDnsFields(zoneIds[0]!, ref)]]);
     const sql = `${this.view.valid('dns_records', `zone_id, json_group_array(${dnsFieldsJson(DNS_DATA)})`, ref)} AND zone_id IN (SELECT value FROM json_each(?)) GROUP BY zone_id`;
@@ -88,10 +75,9 @@ export class DnsReader {
   }
 
   /**
-   * The DNS fields of one zone, SLICE_ROWS records at a time after the greatest item id read. A
-   * zone holds one version of an item in a scan (the writer stores an item served twice once), so
-   * item ids are unique and `item_id > last` neither skips nor repeats one. That id comes back as
-   * its stored bytes (a BLOB), which text that is not valid UTF-8 would not survive as a string.
+   * The DNS fields of one zone, SLICE_ROWS at a time after the greatest item id read: ids are unique
+   * in a scan, so `item_id > last` skips and repeats none. It comes back as a BLOB: text that is not
+   * valid UTF-8 would not survive as a string.
    */
   private zoneDnsFields(zoneId: string, ref: number): DnsRecordFields[] {
     const records: DnsRecordFields[] = [];
@@ -122,11 +108,9 @@ export class DnsReader {
 const inItemOrder = (records: DnsRecordFields[]): boolean => inBinaryOrder(records, (r) => r.id);
 
 /**
- * Makes the records' equal contents one string. JSON.parse, like better-sqlite3, makes a string of
- * every value (but short ones of 10 characters at most, which V8 shares), and records of a zone
- * often point at the same address or name: the largest zone of the 5-zone test organisation has
- * 110,000 distinct contents in 438,000 records, and sharing them took its audit's peak RSS from
- * 356-358 MiB to 301-321 MiB.
+ * Makes the records' equal contents one string: JSON.parse makes a string of every value, and
+ * records often share an address (110,000 contents in 438,000 records of the test organisation's
+ * largest zone); sharing took its audit's peak RSS from 356-358 MiB to 301-321 MiB.
  */
 function shareContents(records: DnsRecordFields[], contents: Map<string, string>): void {
   for (const r of records) {

@@ -5,9 +5,8 @@ import { SnapshotError } from './snapshot-error.js';
 import { diskIsFull } from './disk-reserve.js';
 
 /**
- * SQLite's failures as an operator reads them: what happened to which file and what to do,
- * instead of "unexpected error: database or disk is full". Codes are SQLite's extended result
- * codes (better-sqlite3 puts them on `code`); node's own ENOSPC is a full disk too.
+ * SQLite's failures as an operator reads them: what happened to which file and what to do. Codes
+ * are SQLite's extended result codes (better-sqlite3's `code`); node's ENOSPC is a full disk too.
  */
 
 function currentUser(): string {

@@ -1,13 +1,9 @@
 /**
- * Rows turned into JSON inside SQLite, so that one value crosses into JavaScript per zone (or per
- * slice of a zone) instead of one per row. better-sqlite3 costs about 0.5 µs for every row it
- * hands over, however few its columns: the DNS records of the 10,000-zone test organisation
- * (1,000,000 rows, read run by run as the audit does) took 2.1 s row by row, and 1.5 s as one
- * json_group_array of json_object per zone plus JSON.parse. The objects JSON.parse builds must be
- * the ones the row-by-row code built: the same keys in the same order, and the same values
- * (SQLite's JSON quoting gives back every string it stores, control characters, quotes,
- * backslashes, non-ASCII and invalid UTF-8 included, and it writes a real with the 17 digits that
- * give back the same double). test/snapshot/reader.test.ts holds it to that.
+ * Rows turned into JSON inside SQLite, so that one value crosses into JavaScript per zone (or slice)
+ * instead of one per row: better-sqlite3 costs about 0.5 µs a row, and the 10,000-zone test
+ * organisation's 1,000,000 DNS records took 2.1 s row by row, 1.5 s as JSON. JSON.parse must build
+ * what the row-by-row code built (same keys, order and values: SQLite's JSON gives back every string
+ * and writes reals with 17 digits); test/snapshot/reader.test.ts holds it to that.
  */
 
 /** SQL: an INTEGER flag as JSON true (1), false (any other value) or null, as `flag` in reader.ts reads it. */
@@ -35,13 +31,10 @@ export function compareBinary(a: string, b: string): number {
 const codePointRank = (unit: number): number => (unit < 0xd800 ? unit : unit < 0xe000 ? unit + 0x2000 : unit - 0x800);
 
 /**
- * Whether the rows are in the BINARY order of their key. SQLite does not document the order in
- * which an aggregate without ORDER BY sees its rows (https://sqlite.org/lang_aggfunc.html: it is
- * the order the index is walked in, in practice). `ORDER BY` inside json_group_array guarantees it, but cost the DNS records of a
- * 10,000-zone audit 0.35 s of 1.55 s; checking costs a few milliseconds, and a caller reads the
- * rows again with `ORDER BY` when they are not. (Text that is not valid UTF-8 reads back with
- * replacement characters, whose order may differ from the stored bytes': then too they are read
- * again, and SQLite orders them.)
+ * Whether the rows are in the BINARY order of their key. SQLite does not document the order an
+ * aggregate without ORDER BY sees its rows in (https://sqlite.org/lang_aggfunc.html); ORDER BY inside
+ * json_group_array cost a 10,000-zone audit 0.35 s of 1.55 s, checking a few milliseconds, and a
+ * caller reads rows out of order (invalid UTF-8 included) again with ORDER BY.
  */
 export function inBinaryOrder<T>(rows: readonly T[], key: (row: T) => string): boolean {
   for (let i = 1; i < rows.length; i++) if (compareBinary(key(rows[i - 1]!), key(rows[i]!)) > 0) return false;

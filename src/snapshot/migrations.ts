@@ -1,14 +1,12 @@
 /**
- * The database schema as numbered, append-only migrations; PRAGMA user_version records how many
- * have been applied. Never edit a migration that has shipped: add the next one.
+ * The schema as numbered, append-only migrations (PRAGMA user_version: how many ran). Never edit
+ * a migration that has shipped: add the next one.
  *
- * Storage model. A scan rereads everything, but most of it is unchanged night after night, so
- * each resource is stored as versions valid over a range of scans [first_scan, last_scan]: a
- * rescan that finds a resource unchanged only moves its last_scan. Resources are read in
- * partitions (one endpoint of one zone, account or the user); `partitions` remembers, for each,
- * the last scan that attempted it and the last that read it completely, and a version is extended
- * only if it was current at that last complete read. `coverage` says for every partition and scan
- * what happened (read, failed, skipped); readers of a scan only trust partitions it covered.
+ * Most of a scan is unchanged night after night, so each resource is stored as versions valid over
+ * a range of scans [first_scan, last_scan]: an unchanged one only moves its last_scan. Resources
+ * are read in partitions (one endpoint of one zone, account or the user); `partitions` keeps each
+ * one's last attempt and last complete read, and only a version current at that read is extended.
+ * `coverage` says, per partition and scan, what happened; readers trust only partitions it covered.
  */
 
 /** The columns every versioned resource table has, around its own. */
@@ -25,6 +23,27 @@ function versioned(table: string, scope: string, columns: string): string {
       raw TEXT NOT NULL
     );
     CREATE INDEX ${table}_item ON ${table} (${scope}, item_id);`;
+}
+
+/** The coverage table, created by migration 1 and rebuilt by 6 to add a state (`more`: the states added). */
+function coverageTable(table: string, more: string): string {
+  return `CREATE TABLE ${table} (
+    pk INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    scope_id TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    first_scan INTEGER NOT NULL,
+    last_scan INTEGER NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('ok', 'failed', 'skipped', 'denied'${more})),
+    http_status INTEGER,
+    api_code INTEGER,
+    error_code TEXT,
+    message TEXT,
+    pages INTEGER NOT NULL,
+    items INTEGER NOT NULL,
+    truncated INTEGER NOT NULL
+  );`;
 }
 
 export const MIGRATIONS: readonly string[] = [
@@ -52,23 +71,7 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (kind, scope_id, endpoint)
   ) WITHOUT ROWID;
 
-  CREATE TABLE coverage (
-    pk INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL,
-    scope_id TEXT NOT NULL,
-    endpoint TEXT NOT NULL,
-    hash TEXT NOT NULL,
-    first_scan INTEGER NOT NULL,
-    last_scan INTEGER NOT NULL,
-    state TEXT NOT NULL CHECK (state IN ('ok', 'failed', 'skipped', 'denied')),
-    http_status INTEGER,
-    api_code INTEGER,
-    error_code TEXT,
-    message TEXT,
-    pages INTEGER NOT NULL,
-    items INTEGER NOT NULL,
-    truncated INTEGER NOT NULL
-  );
+  ${coverageTable('coverage', '')}
   CREATE INDEX coverage_partition ON coverage (kind, scope_id, endpoint);
   CREATE INDEX coverage_first ON coverage (first_scan);
 
@@ -200,23 +203,7 @@ export const MIGRATIONS: readonly string[] = [
   // its 404 equivalent), a permanent answer that is neither a failure to retry nor a denial to
   // grant. SQLite cannot widen a CHECK in place, so the table is rebuilt with the same rows.
   `
-  CREATE TABLE coverage_v6 (
-    pk INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL,
-    scope_id TEXT NOT NULL,
-    endpoint TEXT NOT NULL,
-    hash TEXT NOT NULL,
-    first_scan INTEGER NOT NULL,
-    last_scan INTEGER NOT NULL,
-    state TEXT NOT NULL CHECK (state IN ('ok', 'failed', 'skipped', 'denied', 'retired')),
-    http_status INTEGER,
-    api_code INTEGER,
-    error_code TEXT,
-    message TEXT,
-    pages INTEGER NOT NULL,
-    items INTEGER NOT NULL,
-    truncated INTEGER NOT NULL
-  );
+  ${coverageTable('coverage_v6', ", 'retired'")}
   INSERT INTO coverage_v6 SELECT * FROM coverage;
   DROP TABLE coverage;
   ALTER TABLE coverage_v6 RENAME TO coverage;
@@ -267,16 +254,14 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX audit_zones_source ON audit_zones (source_scan, scan_id);
   CREATE INDEX audits_reuse_key ON audits (reuse_key, scan_id);
   `,
-  // 10: audits of their own. A scan may have several audits: its official one (made by run or
-  // schedule, else the first; the one reports, drift and notifications read) and trials, audits
-  // with other rules, settings or waivers, stored beside it rather than over it. An audit gets an
-  // id; findings and audit_zones name it (audit_id, source_audit) instead of the scan. Existing
-  // audits keep their scan's id as theirs, so no findings row is rewritten. judgement: what the
-  // verdicts were judged with (src/policy/judgement.ts), null before; trial: null for the scan's
-  // official audit, else why it is a trial; made_by: the command that stored it. The column
-  // renames carry the foreign keys of findings and audit_zones over to audits (id) before the
-  // table is rebuilt (foreign keys are off while migrating: see db.ts). other_passes: a zone's
-  // passes of rules its tally does not count; account_passes: passes of verdicts on accounts.
+  // 10: audits of their own. A scan may have several: its official audit (made by run or schedule,
+  // else the first; what reports, drift and notifications read) and trials with other rules,
+  // settings or waivers, stored beside it. findings and audit_zones name the audit (audit_id,
+  // source_audit); existing audits keep their scan's id, so no findings row is rewritten.
+  // judgement: what the verdicts were judged with (src/policy/judgement.ts); trial: null for the
+  // official audit, else why; made_by: the command that stored it. The renames carry the foreign
+  // keys over to audits (id) before the rebuild (foreign keys are off while migrating: db.ts).
+  // other_passes: a zone's passes of rules its tally does not count; account_passes: passes on accounts.
   `
   ALTER TABLE audits RENAME COLUMN scan_id TO id;
   CREATE TABLE audits_v10 (
@@ -309,18 +294,13 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE audit_zones RENAME COLUMN source_scan TO source_audit;
   ALTER TABLE audit_zones ADD COLUMN other_passes TEXT;
   `,
-  // 11: a nightly audit kept most zones' verdicts (verdict reuse, since removed) and must not read
-  // each kept zone's counts to add them up. Per zone, beside the counts: the tallied failures and
-  // passes (what the zone's pass rate needs) and when its verdicts stop holding (holds: null at any
-  // time, else {e, h, z} of the tally), copied onto a kept zone's row. Per audit: tally_total,
-  // the sum of every zone's tally, so that the next audit adds the kept zones' counts as this total
-  // less those of the zones it judges again. audit_names: the names whose holding zone a judged
-  // zone's verdicts looked up, reversed (a name and the names under it are one range), so that a
-  // night asks which zones a new zone's name touches instead of reading every zone's names. Audits
-  // stored before have none and are not kept from: the first audit after the upgrade judges every zone.
-  // coverage_unread: the few parts a scan could not read, which scan-coverage reports in every
-  // audit, without a pass over every coverage row (200,000 at 10,000 zones). zones_listing: a
-  // scan's zones, their names and list fields without a pass over the rows' raw JSON.
+  // 11: for verdict reuse (since removed): per zone, the tallied failures and passes and when its
+  // verdicts stop holding (holds: null at any time, else {e, h, z}); per audit, tally_total, the sum
+  // of every zone's tally. audit_names: the names a judged zone's verdicts looked up, reversed (a
+  // name and those under it are one range). Audits stored before have none: the first audit after
+  // the upgrade judges every zone. coverage_unread: the few parts a scan could not read, which
+  // scan-coverage reports without a pass over every coverage row (200,000 at 10,000 zones).
+  // zones_listing: a scan's zones, names and list fields without reading the rows' raw JSON.
   `
   ALTER TABLE audit_zones ADD COLUMN fails INTEGER;
   ALTER TABLE audit_zones ADD COLUMN passes INTEGER;
@@ -335,13 +315,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX coverage_unread ON coverage (first_scan, pk) WHERE state IN ('failed', 'denied') OR (state = 'ok' AND truncated = 1);
   CREATE INDEX zones_listing ON zones (last_scan, first_scan, item_id, name, account_id, status, paused, plan, type);
   `,
-  // 12: a zone whose change touched few of its lists is judged again only by the rules that read
-  // them (partial re-judging, since removed). zone_changes keeps which endpoint changed ('*' for rows
-  // stored before: any), keyed by scan so that a night reads its few rows, not every scan's;
-  // audit_zones.reads which rules read which of the zone's endpoints when it was judged;
-  // findings_by_zone and audit_names_zone find a zone's rows and names of an audit, whose other
-  // rules' verdicts the next audit takes over rather than runs. coverage_zone_rows answers which
-  // zones a scan read without a visit to each zone's coverage row.
+  // 12: partial re-judging (since removed). zone_changes keeps which endpoint changed ('*' for rows
+  // stored before: any), keyed by scan; audit_zones.reads: which rules read which endpoints;
+  // findings_by_zone, audit_names_zone: a zone's rows and names in an audit. coverage_zone_rows:
+  // which zones a scan read, without a visit to each zone's coverage row.
   `
   CREATE TABLE zone_changes_v12 (
     scan_ref INTEGER NOT NULL,

@@ -3,11 +3,10 @@ import { SCAN_REF_BASE } from './scan-ref.js';
 import { parseScope, scopeKey } from './scope.js';
 
 /**
- * Retention: keeps the newest `keep` scans, and always the latest complete scan of each scope and every
- * accepted baseline, whatever their age. A scan's audits, official and trial, go with it. Versions no kept scan falls inside are deleted with the
- * scans. It refuses while a scan is running: that scan extends the versions of the scan before it
- * page by page, and deleting them under it would cost it the rest of a night's work (the writer
- * would store them afresh, but a long delete also holds the file's lock for its duration).
+ * Retention: keeps the newest `keep` scans, and always the latest complete scan of each scope and
+ * every accepted baseline. A scan's audits go with it, and versions no kept scan falls inside. It
+ * refuses while a scan runs: that scan extends the versions of the one before page by page, and
+ * deleting them under it would cost it the rest of a night's work (and hold the file's lock).
  */
 export interface PruneResult {
   deletedScans: number[];
@@ -15,28 +14,15 @@ export interface PruneResult {
   deletedRows: number;
 }
 
-const VERSIONED_TABLES = [
-  'coverage',
-  'accounts',
-  'zones',
-  'dns_records',
-  'certificate_packs',
-  'firewall_rules',
-  'filters',
-  'zone_objects',
-  'waf_packages',
-  'waf_groups',
-  'waf_rules',
-  'waf_overrides',
-  'invites',
-  'account_objects',
+/** Zone tables of one partition each: a carried partition names them by the table's name. */
+const ZONE_LISTS = [
+  ...['dns_records', 'certificate_packs', 'firewall_rules', 'filters'],
+  ...['waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'],
 ];
+/** The versioned tables besides coverage. */
+const VERSIONED_TABLES = ['accounts', 'zones', ...ZONE_LISTS, 'zone_objects', 'invites', 'account_objects'];
 
-/**
- * What the owner of tables that hang off scans (the audits: src/audit/retention.ts) does, in the
- * same write transaction, once the scans to delete are chosen and before they and what hangs off
- * them are deleted. The snapshot knows no audits; the caller brings it.
- */
+/** What the audits (audit/retention.ts) do in prune's transaction before the scans go: the snapshot knows no audits. */
 export interface PruneHooks {
   beforeDeleting?(db: Db, scans: { kept: ReadonlySet<number>; deleted: readonly number[] }): void;
 }
@@ -51,7 +37,7 @@ export function pruneScans(db: Db, keep: number, hooks: PruneHooks = {}): PruneR
           `scan ${live.id} is running on this database (pid ${live.pid} on ${live.host}); prune when it ends, nothing was deleted`,
         );
       }
-            const scans = db.prepare('SELECT id, status, scope FROM scans ORDER BY id DESC').all() as Array<{ id: number; status: string; scope: string }>;
+      const scans = db.prepare('SELECT id, status, scope FROM scans ORDER BY id DESC').all() as Array<{ id: number; status: string; scope: string }>;
       const protectedIds = new Set<number>();
       // The latest complete scan of each scope: a one-zone rescan must not cost the organisation's scan.
       const scopesSeen = new Set<string>();
@@ -78,7 +64,7 @@ export function pruneScans(db: Db, keep: number, hooks: PruneHooks = {}): PruneR
       db.exec('CREATE TEMP TABLE IF NOT EXISTS prune_carried (scope_id TEXT NOT NULL, endpoint TEXT NOT NULL, ref INTEGER NOT NULL, PRIMARY KEY (scope_id, endpoint, ref)) WITHOUT ROWID');
       db.exec('DELETE FROM temp.prune_carried');
       db.exec("INSERT OR IGNORE INTO temp.prune_carried SELECT scope_id, endpoint, data_scan FROM coverage WHERE kind = 'zone' AND data_scan IS NOT NULL");
-      for (const table of VERSIONED_TABLES) if (table !== 'coverage') deletedRows += deleteOutside(db, table, carriedEndpoint(table));
+      for (const table of VERSIONED_TABLES) deletedRows += deleteOutside(db, table, carriedEndpoint(table));
       db.exec('DELETE FROM temp.prune_carried');
       // Changes before the oldest scan left can no longer tell two remaining scans apart.
       db.prepare(`DELETE FROM zone_changes WHERE scan_ref < (SELECT min(id) + ${SCAN_REF_BASE} FROM scans)`).run();
@@ -90,8 +76,7 @@ export function pruneScans(db: Db, keep: number, hooks: PruneHooks = {}): PruneR
 /** The endpoint of a zone table's rows as carried partitions name it (null: never carried). */
 function carriedEndpoint(table: string): string | null {
   if (table === 'zone_objects') return 'endpoint';
-  if (['dns_records', 'certificate_packs', 'firewall_rules', 'filters', 'waf_packages', 'waf_groups', 'waf_rules', 'waf_overrides'].includes(table)) return `'${table}'`;
-  return null;
+  return ZONE_LISTS.includes(table) ? `'${table}'` : null;
 }
 
 /** Deletes the versions of a table no remaining scan lies in, nor (zone tables) a carried read. */

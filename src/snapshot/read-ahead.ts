@@ -1,9 +1,7 @@
 /**
- * Reads a zone table for a run of zones in one query rather than one query per zone. An audit
- * goes through the zones in a known order and asks each for the same lists; at 10,000 zones, a
- * dozen queries a zone cost more than the rows they return. Told that order, the reader loads a
- * list for the zone asked about and the ones after it (as many as fit a row budget, so that a few
- * huge zones are still read one at a time), and serves the next zones from what it loaded.
+ * Reads a zone table for a run of zones in one query: at 10,000 zones, a dozen queries a zone cost
+ * more than their rows. Told the audit's order, it loads a list for the zone asked about and those
+ * after it, under a row budget (huge zones are still read one at a time).
  */
 
 /** Zones in one query at most: an IN list of this many ids stays small. */
@@ -37,9 +35,8 @@ export class ZoneReadAhead {
   }
 
   /**
-   * The rows of list `key` for the zone, in the order `load` gives them. `load` gets the ids of
-   * a run of zones starting with this one and returns the rows of each (a zone it leaves out has
-   * none). Undefined for a zone outside the order: the caller reads it alone.
+   * The rows of list `key` for the zone; `load` gets a run of zone ids starting with it and returns
+   * each one's rows (none if left out). Undefined for a zone outside the order: the caller reads it alone.
    */
   rows<T>(key: string, zoneId: string, load: (zoneIds: string[]) => Map<string, T[]>, options: AheadOptions = {}): T[] | undefined {
     const start = this.position.get(zoneId);

@@ -16,15 +16,9 @@ export type { DnsRecordFields, DnsRecordRow } from './dns-reader.js';
 export type { ZoneObjectPartition };
 
 /**
- * The typed, read-only view of one scan: the only way the policy engine sees data. A partition
- * the scan did not read completely answers `known: false` with the reason, so a check can say
- * "unknown" instead of passing or failing on data it does not have.
- *
- * A facade: each job lives in a module of its own (coverage-reader: what was read and how, and the
- * zone-read observer; data-ref: which scan's versions hold a partition; row-reader: a table's rows
- * per scope; dns-reader; zone-objects-reader; read-ahead: runs of zones under a row budget), all
- * sharing one ScanView (the scan, its prepared statements, the read-ahead). The public methods are
- * listed here, one line each, so a new read is one more line.
+ * The typed, read-only view of one scan: the only way the policy engine sees data. A partition the
+ * scan did not read completely answers `known: false` with the reason, so a check can say "unknown".
+ * A facade over a module per job, all sharing one ScanView: a new read is one more line here.
  */
 export class SnapshotReader {
   readonly scan: ScanRow;
@@ -43,11 +37,7 @@ export class SnapshotReader {
     this.zoneObjectsReader = new ZoneObjectsReader(this.view, this.coverageReader);
   }
 
-  /**
-   * Tells the reader the order in which zones will be asked about (the audit's), so that it reads
-   * each zone list for a run of zones at once (see ZoneReadAhead); null goes back to one zone at a
-   * time. What each call returns is the same either way.
-   */
+  /** The order zones will be asked about in, so each list is read for a run of zones at once (ZoneReadAhead); null: one at a time. */
   readAhead(zoneIds: readonly string[] | null): void {
     this.view.ahead = zoneIds ? new ZoneReadAhead(zoneIds) : null;
     this.coverageReader.forget();
@@ -79,11 +69,9 @@ export class SnapshotReader {
   /** An account's members (`account_members`, as the registry keeps them: cloudflare/accounts/member.ts), when the scan read them. */
   accountMembers(accountId: string): Readout<RawRow> { return this.rowReader.accountObjects(accountId, 'account_members'); }
   /**
-   * When scans first saw each certificate pack of a zone: by pack id, the start (`started_at`) of
-   * the earliest scan, up to this one, inside the range [first_scan, last_scan] of a stored version
-   * of the pack. That is the scan that first stored the pack, unless retention (prune) deleted it;
-   * then it is the earliest kept scan the version still spans, later than the true first sighting,
-   * so an age worked out from it is never too long. Dates a pack the API lists without `created_on`.
+   * When scans first saw each certificate pack of a zone (by id, the start of the earliest kept scan
+   * up to this one that a stored version spans: after pruning, later than the truth, so an age is
+   * never too long). Dates a pack the API lists without `created_on`.
    */
   certificatePackFirstSeen(zoneId: string): Map<string, string> { return this.rowReader.certificatePackFirstSeen(zoneId); }
 

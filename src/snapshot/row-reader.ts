@@ -8,11 +8,7 @@ import { CoverageReader } from './coverage-reader.js';
 import type { Readout } from './coverage-row.js';
 import { flag, openScanRow, ScanView, type ScanRow } from './scan-view.js';
 
-/**
- * The rows of the tables read per scope (accounts, zones, invites, a zone's firewall rules,
- * filters, certificate packs, WAF lists): each a Readout of its partition, a run of zones read at
- * once when the audit reads ahead.
- */
+/** The rows of the tables read per scope, each a Readout of its partition (a run of zones at once when reading ahead). */
 
 export interface AccountRow {
   id: string;
@@ -30,10 +26,7 @@ function withLazyRaw(row: Omit<ZoneRow, 'raw'>, read: () => string): ZoneRow {
 const LAZY_RAW = Symbol('lazy raw');
 type Lazy = { read: () => string; raw: string | undefined };
 
-/**
- * One getter for every zone row: a getter made per row (a closure) gives each row a shape of its
- * own, and every look at 10,000 zones' names and ids then goes the slow way.
- */
+/** One getter for every zone row: a closure per row gives each its own shape, and looks at 10,000 zones go the slow way. */
 const RAW_PROPERTY: PropertyDescriptor = {
   enumerable: true,
   get(this: { [LAZY_RAW]: Lazy }): string {
@@ -93,14 +86,8 @@ export class RowReader {
   }
 
   accounts(): Readout<AccountRow> {
-    return this.coverage.readout('user', '', 'accounts', () =>
-      (this.view.db.prepare(this.view.valid('accounts', 'item_id, name, type, raw')).all() as Array<Record<string, unknown>>).map((r) => ({
-        id: r['item_id'] as string,
-        name: r['name'] as string | null,
-        type: r['type'] as string | null,
-        raw: r['raw'] as string,
-      })),
-    );
+    const sql = this.view.valid('accounts', 'item_id AS id, name, type, raw');
+    return this.coverage.readout('user', '', 'accounts', () => this.view.db.prepare(sql).all() as AccountRow[]);
   }
 
   invites(): Readout<RawRow> {
@@ -110,11 +97,9 @@ export class RowReader {
   /** A list of an account stored one row per item (account_objects), in item order. */
   accountObjects(accountId: string, partition: Partition): Readout<RawRow> {
     return this.coverage.readout('account', accountId, partition, (ref) => {
-      // The table's index is by account and item, not endpoint: a short list (the members, the
-      // notification policies) beside a long one (the vendor's insights, 100,000 rows an account at
-      // 10,000 zones) is found by visiting every row of the account. In the index's order that is a
-      // page read a row, the table's pages in random order; by key, each page once, and SQLite
-      // then sorts the few rows found. A long list is read in the index's order, which needs no sort.
+      // The index is by account and item, not endpoint: a short list beside a long one (the vendor's
+      // insights, 100,000 rows an account) is found by visiting every row of the account. In index
+      // order that reads pages at random; by key, each page once, then SQLite sorts the few rows.
       const short = (this.coverage.coverageOf('account', accountId, partition)?.items ?? Infinity) <= SHORT_ACCOUNT_LIST;
       const rows = short
         ? `SELECT item_id, raw FROM account_objects WHERE pk IN (SELECT pk FROM account_objects WHERE scope_id = ?) AND first_scan <= ${ref} AND last_scan >= ${ref} AND endpoint = ? ORDER BY item_id, pk`
@@ -125,11 +110,9 @@ export class RowReader {
 
   /** Zones this scan read, by name. */
   zones(): ZoneRow[] {
-    // Without raw, the bulk of a row (a kilobyte or two): read when a zone's is asked for. An audit
-    // of a night judges a few hundred zones of 10,000 and needs only the others' ids and names.
-    // Each zone's coverage row is found by the partition index: a pass over every zone partition's
-    // rows (200,000 at 10,000 zones) cost more. Rows as one JSON array of arrays (see json-rows.ts):
-    // 10,000 rows of eight columns handed over one by one cost about 2.5 times as much.
+    // Without raw, the bulk of a row, read when asked for. Each zone's coverage row is found by the
+    // partition index (a pass over 200,000 rows cost more). One JSON array (json-rows.ts): 10,000
+    // rows handed over one by one cost about 2.5 times as much.
     const view = this.view;
     const ref = scanRef(view.scan.id);
     const read = `EXISTS (SELECT 1 FROM coverage c WHERE c.kind = 'zone' AND c.scope_id = zones.item_id AND c.endpoint = 'zone' AND c.first_scan <= ${ref} AND c.last_scan >= ${ref} AND c.state = 'ok')`;

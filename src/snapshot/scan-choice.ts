@@ -7,11 +7,7 @@ import { RowReader } from './row-reader.js';
 import type { ScanRow } from './scan-view.js';
 import { describeScope, isFullScope, parseScope, sameScope, scopeFlags, type ScanScope } from './scope.js';
 
-/**
- * Which scan a command uses: the one home of that choice (issue 51). One function per question;
- * the crawler (which scan a night reads on from), audit, report, baseline, diff, scans, status and
- * metrics all ask here. Every question walks the scans newest first.
- */
+/** Which scan a command uses (issue 51): one function per question, each walking the scans newest first. */
 
 /** The scans with one of these statuses older than `before` (all without it), newest first. */
 function newestFirst<T extends { id: number; scope: string }>(db: Db, columns: string, statuses: readonly string[], before?: number): Iterable<T> {
@@ -48,12 +44,9 @@ export function latestCoveringScan(db: Db, filter: ScanScope, statuses: Readonly
 }
 
 /**
- * The scan audit, report and baseline use: the one asked for (--scan), else the newest complete
- * scan holding what the filter (--zone, --account) asks for: a scan of the whole organisation holds
- * every zone, and a newer scan of just those zones does too (latestCoveringScan). Without a filter,
- * the newest complete scan of the whole organisation: a one-zone rescan is not the latest scan of
- * the organisation. When there is none, the message names the scans that exist instead, and the
- * closest zone names to a mistyped one.
+ * The scan audit, report and baseline use: the one asked for (--scan), else the newest complete one
+ * holding what the filter asks for (latestCoveringScan). When there is none, the message names the
+ * scans that exist instead, and the closest zone names to a mistyped one.
  */
 export function scanForView(db: Db, path: string, asked: number | undefined, filter: ScanScope): number {
   if (asked !== undefined) return asked;
@@ -74,7 +67,7 @@ export function scanForView(db: Db, path: string, asked: number | undefined, fil
 }
 
 /** Zone names of the newest complete scan (of any scope): to suggest a name when no scan holds the one asked for. */
-export function knownZoneNames(db: Db): string[] {
+function knownZoneNames(db: Db): string[] {
   const latest = latestScanOfScope(db, ['complete']);
   return latest === null ? [] : RowReader.open(db, latest).zones().map((z) => z.name);
 }
@@ -96,16 +89,11 @@ export function scanOfNamedAudit(db: Db, auditId: number | undefined, scan: numb
 }
 
 /**
- * The scan a night reads on from: the latest of the scope that is complete, or incomplete only
- * for parts of zones it listed (a part the API refused the token, one that failed after its
- * retries and repair, a list cut short). Such a scan attempted every part of every zone it listed,
- * as a complete one does, and a part it could not read is never carried but read again
- * (ScanWriter.carry), so a night read on from it misses nothing a full scan would see. Without
- * this, a token lacking one permission (Bot Management Read, say) left every scan incomplete and
- * every night a full read: the whole budget, every night. A scan that could not read a zone list
- * or the accounts may not have attempted some zones at all, and an audit log read from its start
- * could not vouch for what they hold: it is passed over for an earlier one. A summary without the
- * list of missing parts does not qualify.
+ * The scan a night reads on from: the latest of the scope that is complete, or incomplete only for
+ * parts of zones it listed. Such a scan attempted every part, and a part it could not read is read
+ * again, never carried (ScanWriter.carry); else a token lacking one permission made every night a
+ * full read. A scan that could not read a zone list or the accounts may not have attempted some
+ * zones, and is passed over; so is a summary without the list of missing parts.
  */
 export function scanToReadOn(db: Db, scope: ScanScope, before: number): number | null {
   const scans = newestFirst<{ id: number; scope: string; status: string; summary: string | null }>(db, 'id, scope, status, summary', ['complete', 'incomplete'], before);

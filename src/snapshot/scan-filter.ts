@@ -6,11 +6,9 @@ import type { RowReader, ZoneRow } from './row-reader.js';
 import { canonicalZoneName, describeScope, isFullScope, sameScope, type ScanScope } from './scope.js';
 
 /**
- * A view of some zones or accounts of a stored scan (issue 32): --zone and --account on audit,
- * report and diff pick findings out of the scan they read, whatever scope that scan had; they do
- * not limit what is read, as they do on scan. --zone takes zone names, ids or globs (* and ?);
- * --account takes account ids, names or globs. Both given: the named zones within those accounts.
- * Each name must match in the scan, or the command stops and names the closest names it has.
+ * A view of some zones or accounts of a stored scan (issue 32): --zone (names, ids or globs) and
+ * --account (ids, names or globs) on audit, report and diff; both: the zones within those accounts.
+ * Each must match in the scan, or the command stops and names the closest names it has.
  */
 
 export interface ScanFilter {

@@ -6,10 +6,7 @@ import type { Partition } from './tables.js';
 import type { ZoneReadAhead } from './read-ahead.js';
 import type { CoverageRow } from './coverage-row.js';
 
-/**
- * What every part of a SnapshotReader shares: the scan it reads, one prepared statement per query
- * shape, the read-ahead of the audit's zones, and the SQL of "the versions valid at a scan".
- */
+/** What every part of a SnapshotReader shares: the scan, a statement per query shape, the read-ahead, the SQL of valid versions. */
 
 export interface ScanRow {
   id: number;
@@ -37,11 +34,9 @@ export function openScanRow(db: Db, scanId: number): ScanRow {
 export const flag = (v: number | null): boolean | null => (v === null ? null : v === 1);
 
 /**
- * Rows in one JSON text where a list is read in slices (a zone read alone, the whole coverage):
- * a zone of 440,000 DNS records would otherwise be one text of 60 MB, parsed whole. Small slices
- * keep a text (about 150 bytes a DNS record) under V8's largest regular object (128 KB), so it is
- * collected young: reading that zone alone peaked at 193 MB RSS in slices of 500 records and at
- * 214 MB in slices of 20,000, and took no longer (1.24 s against 1.33 s).
+ * Rows in one JSON text where a list is read in slices (a zone of 440,000 DNS records is otherwise
+ * 60 MB of text). Under V8's largest regular object (128 KB) a text is collected young: that zone
+ * peaked at 193 MB RSS in slices of 500, 214 MB in slices of 20,000, and took no longer.
  */
 export const SLICE_ROWS = 500;
 

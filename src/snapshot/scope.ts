@@ -1,9 +1,7 @@
 /**
- * What a scan covers: the whole organisation the credentials see, or the accounts and zones it
- * was limited to. Every scan records its scope, and a command that picks "the latest scan" picks
- * the latest of the scope it was asked about, so a one-zone rescan is never taken for the whole.
- * Scopes are kept in one canonical form (zone names lower-case without a final dot, both lists
- * sorted and without repeats) so that two spellings of the same scope compare equal.
+ * What a scan covers: the whole organisation the credentials see, or the accounts and zones it was
+ * limited to, so a one-zone rescan is never taken for the whole. Kept canonical (zone names
+ * lower-case without a final dot, lists sorted and unique): two spellings compare equal.
  */
 
 export interface ScanScope {

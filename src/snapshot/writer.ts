@@ -11,9 +11,8 @@ import { normalizeScope, type ScanScope } from './scope.js';
 import { TABLES, type Partition, type PartitionKind, type TableSpec } from './tables.js';
 
 /**
- * Writes one scan. Resources arrive a page at a time and are written in a transaction per page:
- * an unchanged one extends its current version to this scan, anything else gets a new version.
- * The scan becomes visible as complete only in the final transaction (`finish`).
+ * Writes one scan, a transaction per page of resources: an unchanged one extends its current
+ * version to this scan, anything else gets a new version. The scan is complete only at `finish`.
  */
 
 export type { ScanScope } from './scope.js';
@@ -45,10 +44,7 @@ export class ScanWriter {
   private heartbeat: NodeJS.Timeout;
   /** Items written this scan, by table. */
   readonly written: Record<string, number> = {};
-  /**
-   * Pages of thousands of parsed items are garbage as soon as they are stored, and V8 lets them
-   * pile up far past what is live: collected past this ceiling, checked every few pages.
-   */
+  /** Stored pages are garbage V8 lets pile up far past what is live: collected past this ceiling, checked every few pages. */
   private readonly heap = new HeapCeiling(96, 2);
   /** Room for marking the scan aborted when the disk fills (see disk-reserve.ts). */
   private readonly reserve: DiskReserve;
@@ -73,9 +69,8 @@ export class ScanWriter {
   }
 
   /**
-   * Starts a scan, refusing while another live process is scanning the same database. The check
-   * and the insert are one immediate transaction, so two starting scans cannot both pass.
-   * `summary`: what the scan's row says until it ends (kept by a scan that is killed), redacted.
+   * Starts a scan, refusing while another live process scans the database: check and insert are one
+   * immediate transaction, so two cannot both pass. `summary`: the row's until it ends, redacted.
    */
   static start(db: Db, baseUrl: string, scope: ScanScope, redact: Redact, summary: unknown = null): ScanWriter {
     const id = db
@@ -102,21 +97,20 @@ export class ScanWriter {
   }
 
   /** A statement prepared once per distinct SQL text, for this scan's connection. */
-  prepare(sql: string): Statement {
-    return this.statement(sql);
-  }
-
-  private statement(sql: string): Statement {
+  statement(sql: string): Statement {
     let s = this.statements.get(sql);
     if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
     return s;
   }
 
   partition(kind: PartitionKind, scopeId: string, partition: Partition): PartitionWriter {
-    const row = this.statement('SELECT last_attempt_scan, last_ok_scan FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, this.storedId(scopeId), partition) as
-      | { last_attempt_scan: number; last_ok_scan: number | null }
-      | undefined;
+    const row = this.partitionRow(kind, this.storedId(scopeId), partition);
     return new PartitionWriter(this, kind, scopeId, partition, row?.last_ok_scan ?? null, row?.last_attempt_scan ?? null);
+  }
+
+  private partitionRow(kind: PartitionKind, stored: string, partition: Partition) {
+    const sql = 'SELECT last_attempt_scan, last_ok_scan FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?';
+    return this.get<{ last_attempt_scan: number; last_ok_scan: number | null }>(sql, kind, stored, partition);
   }
 
   /** Zones an account no longer lists (stored ids): their partitions count as attempted, so nothing spans this scan. */
@@ -137,11 +131,10 @@ export class ScanWriter {
 
   /**
    * Zones (stored ids) this database has seen on the new managed rules only: a stored migration
-   * status that says migrated (`complete`), or born on them (no migration state, the new version
-   * enabled and the old one not, as the crawler reads a status). Both are for good, and a status
-   * is stored only as the API gave it, so any stored version counts, whatever became of the scan
-   * that read it: a token refused one part every night leaves no scan complete, and a status
-   * carried forward for months keeps the range of the scan that read it, which prune may delete.
+   * status `complete`, or born on them (no migration state, the new version enabled and the old one
+   * not, as the crawler reads a status). Both are for good, so any stored version counts, whatever
+   * became of its scan: a token refused one part every night leaves no scan complete, and a status
+   * carried for months keeps the range of the scan that read it, which prune may delete.
    */
   migratedZones(): Set<string> {
     const rows = this.db
@@ -163,9 +156,8 @@ export class ScanWriter {
   }
 
   /**
-   * Records that this scan read the zone in full (every partition due or not): its turn starts
-   * again. The time is the scan's start, as its row says: reports date a carried zone's data by it
-   * once that scan is pruned (src/report/data-freshness.ts).
+   * Records that this scan read the zone in full: its turn starts again. At the scan's start, as its
+   * row says: reports date a carried zone's data by it once that scan is pruned (report/data-freshness.ts).
    */
   zoneReadInFull(zoneId: string): void {
     this.startedAt ??= this.statement('SELECT started_at FROM scans WHERE id = ?').pluck().get(this.scanId) as string;
@@ -181,7 +173,7 @@ export class ScanWriter {
 
   /** Whether any scan recorded this partition. */
   hasPartition(kind: PartitionKind, scopeId: string, partition: Partition): boolean {
-    return this.statement('SELECT 1 FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, this.storedId(scopeId), partition) !== undefined;
+    return this.partitionRow(kind, this.storedId(scopeId), partition) !== undefined;
   }
 
   /** The last scan that held an answer for a partition, read or carried (its id); 0 when none did. */
@@ -202,9 +194,7 @@ export class ScanWriter {
   }
 
   private carryable(kind: PartitionKind, stored: string, partition: Partition) {
-    const part = this.statement('SELECT last_attempt_scan FROM partitions WHERE kind = ? AND scope_id = ? AND endpoint = ?').get(kind, stored, partition) as
-      | { last_attempt_scan: number }
-      | undefined;
+    const part = this.partitionRow(kind, stored, partition);
     if (!part || part.last_attempt_scan === this.ref) return null;
     const last = this.statement('SELECT pk, state, truncated, data_scan FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND last_scan = ?').get(kind, stored, partition, part.last_attempt_scan) as
       | { pk: number; state: string; truncated: number; data_scan: number | null }
@@ -215,10 +205,9 @@ export class ScanWriter {
   }
 
   /**
-   * Carries a partition forward without reading it: this scan's coverage says what the last
-   * attempt said, and points (data_scan) at the scan whose versions hold the data, so no data row
-   * is copied or touched. Refused (false) when there is nothing sound to carry: a partition never
-   * read, or whose last attempt failed, was refused (denied) or was truncated; the caller reads it instead.
+   * Carries a partition forward unread: this scan's coverage says what the last attempt said and
+   * points (data_scan) at the scan whose versions hold the data; no data row is copied. Refused
+   * (false) for a partition never read, or whose last attempt failed, was denied or truncated.
    */
   carry(kind: PartitionKind, scopeId: string, partition: Partition): boolean {
     const stored = this.storedId(scopeId);
@@ -235,10 +224,7 @@ export class ScanWriter {
           this.run(
             `INSERT INTO coverage (kind, scope_id, endpoint, hash, first_scan, last_scan, state, http_status, api_code, error_code, message, pages, items, truncated, data_scan)
              SELECT kind, scope_id, endpoint, hash, ?, ?, state, http_status, api_code, error_code, message, pages, items, truncated, ? FROM coverage WHERE pk = ?`,
-            this.ref,
-            this.ref,
-            dataScan,
-            last.pk,
+            this.ref, this.ref, dataScan, last.pk,
           );
         }
         this.run('UPDATE partitions SET last_attempt_scan = ? WHERE kind = ? AND scope_id = ? AND endpoint = ?', this.ref, kind, stored, partition);
@@ -282,10 +268,7 @@ export class ScanWriter {
     this.heap.check();
   }
 
-  /**
-   * Ends the scan: its status and summary land in one transaction, then the WAL is folded in.
-   * The summary names zones and quotes errors, so it is redacted like everything else stored.
-   */
+  /** Ends the scan in one transaction (the summary, which names zones and quotes errors, redacted), then folds the WAL in. */
   finish(status: 'complete' | 'incomplete' | 'aborted', summary: unknown): void {
     clearInterval(this.heartbeat);
     const mark = () =>
@@ -305,9 +288,8 @@ export class ScanWriter {
       endScanInThisProcess(this.scanId);
       this.reserve.release();
     }
-    // An aborted scan leaves the WAL for the next writer to fold in: if the disk filled, a
-    // checkpoint would grow the database into the room just given back, which the run still
-    // needs to record its own end.
+    // An aborted scan leaves the WAL to the next writer: on a full disk, a checkpoint would grow the
+    // database into the room just given back, which the run still needs to record its end.
     if (status === 'aborted') return;
     try {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
@@ -342,10 +324,7 @@ export class PartitionWriter {
   /** The stored id of this partition's scope: the API's id with credentials redacted. */
   readonly storedScopeId: string;
   items = 0;
-  /**
-   * Versions this read holds that were not current at the last complete read (written afresh, or
-   * written since by a read that did not finish), and versions current then that it extended.
-   */
+  /** Versions this read holds that were not current at the last complete read, and versions current then that it extended. */
   private inserted = 0;
   private extended = 0;
   /** The latest scan (ref) that first stored a version this read holds. */
@@ -384,15 +363,15 @@ export class PartitionWriter {
    * none did. Asked before this read finishes, which may replace that scan's coverage row.
    */
   previousState(): string | null {
-    if (this.lastAttempt === null || this.lastAttempt === this.scan.ref) return null;
-    const row = this.scan.get<{ state: string }>(
-      'SELECT state FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND last_scan = ?',
-      this.kind,
-      this.storedScopeId,
-      this.partition,
-      this.lastAttempt,
-    );
-    return row?.state ?? null;
+    if (this.lastAttempt === this.scan.ref) return null;
+    return this.lastAttemptCoverage()?.state ?? null;
+  }
+
+  /** The coverage row of the last scan that tried the partition, if any. */
+  private lastAttemptCoverage(): { pk: number; hash: string; data_scan: number | null; state: string } | undefined {
+    if (this.lastAttempt === null) return undefined;
+    const sql = 'SELECT pk, hash, data_scan, state FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND last_scan = ?';
+    return this.scan.get(sql, this.kind, this.storedScopeId, this.partition, this.lastAttempt);
   }
 
   /** The raw JSON of an item (its API id) as stored for a scan (a ref), if it held one. */
@@ -406,14 +385,12 @@ export class PartitionWriter {
 
   /**
    * The versions of one item this scan may extend, newest first: the one current at the last
-   * complete read, and any written since by scans that did not finish this partition (an aborted
-   * or failed read stored what it saw; reusing it keeps an interrupted scan from leaving a
-   * duplicate behind). Looked up item by item through the (scope, item_id) index inside the
-   * page's transaction, so memory does not grow with the zone, and a version deleted meanwhile
-   * (prune in another process) is simply not found and the item is written afresh.
+   * complete read, and any written since by reads that did not finish (reusing them keeps an
+   * interrupted scan from leaving duplicates). Looked up item by item inside the page's
+   * transaction, so memory does not grow with the zone; a version pruned meanwhile is written afresh.
    */
   private versions(spec: TableSpec, id: string): Version[] {
-    this.lookup ??= this.scan.prepare(
+    this.lookup ??= this.scan.statement(
       `SELECT pk, hash, first_scan, last_scan FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND item_id = ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''} ORDER BY last_scan DESC`,
     );
     const params = [this.storedScopeId, id, this.lastOk ?? 0, ...(spec.endpointColumn ? [this.partition] : [])];
@@ -464,9 +441,8 @@ export class PartitionWriter {
   }
 
   /**
-   * Whether this read found the partition's items other than at its last complete read: an item
-   * stored afresh, or fewer items extended than were current then (one vanished). A read that
-   * did not complete changes what checks see through its outcome, which the caller compares.
+   * Whether this read found the items other than at the last complete read: one stored afresh, or
+   * fewer extended than were current then (one vanished). An incomplete read changes its outcome instead.
    */
   private dataChanged(outcome: CoverageOutcome): boolean {
     const spec = this.spec;
@@ -492,16 +468,7 @@ export class PartitionWriter {
     };
     const hash = sha1(JSON.stringify(o));
     this.scan.db.transaction(() => {
-      const current =
-        this.lastAttempt === null
-          ? undefined
-          : this.scan.get<{ pk: number; hash: string; data_scan: number | null }>(
-              'SELECT pk, hash, data_scan FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND last_scan = ?',
-              this.kind,
-              this.storedScopeId,
-              this.partition,
-              this.lastAttempt,
-            );
+      const current = this.lastAttemptCoverage();
       const sameOutcome = current !== undefined && current.hash === hash;
       if (this.kind === 'zone' && (!sameOutcome || this.dataChanged(outcome))) this.scan.zoneChanged(this.storedScopeId, this.partition);
       // A row carried forward points at older data: this read's row is a new one, even when the outcome is the same.
@@ -511,31 +478,16 @@ export class PartitionWriter {
         this.scan.run(
           `INSERT INTO coverage (kind, scope_id, endpoint, hash, first_scan, last_scan, state, http_status, api_code, error_code, message, pages, items, truncated)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          this.kind,
-          this.storedScopeId,
-          this.partition,
-          hash,
-          scanId,
-          scanId,
-          o.state,
-          o.http_status,
-          o.api_code,
-          o.error_code,
-          o.message === null ? null : this.scan.redactRaw(o.message),
-          o.pages,
-          o.items,
-          o.truncated,
+          this.kind, this.storedScopeId, this.partition, hash, scanId, scanId,
+          o.state, o.http_status, o.api_code, o.error_code, o.message === null ? null : this.scan.redactRaw(o.message),
+          o.pages, o.items, o.truncated,
         );
       }
       this.scan.run(
         `INSERT INTO partitions (kind, scope_id, endpoint, last_attempt_scan, last_ok_scan) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (kind, scope_id, endpoint) DO UPDATE SET last_attempt_scan = excluded.last_attempt_scan,
            last_ok_scan = coalesce(excluded.last_ok_scan, partitions.last_ok_scan)`,
-        this.kind,
-        this.storedScopeId,
-        this.partition,
-        scanId,
-        outcome.state === 'ok' && !outcome.truncated ? scanId : null,
+        this.kind, this.storedScopeId, this.partition, scanId, outcome.state === 'ok' && !outcome.truncated ? scanId : null,
       );
     }).immediate();
   }

@@ -7,10 +7,7 @@ import type { CoverageRow, Readout } from './coverage-row.js';
 import type { RawRow } from './row-reader.js';
 import type { ScanView } from './scan-view.js';
 
-/**
- * A zone's single-object endpoints (migration status, entry points, DNSSEC...) and its settings,
- * stored in zone_objects: read for a zone (or a run of zones) in one query and kept per zone.
- */
+/** A zone's single-object endpoints and settings (zone_objects), read for a zone or a run of zones in one query. */
 
 /** A zone_objects row as read (after its zone_id). */
 const ZONE_OBJECT_COLUMNS = 'endpoint, item_id, raw';
@@ -37,10 +34,8 @@ export class ZoneObjectsReader {
   }
 
   /**
-   * Every zone object of a zone, by endpoint, in item_id order. A zone has a dozen (one per
-   * endpoint, one per setting) and the rules ask for each: read in one query (for a run of zones
-   * when read ahead) and kept until another zone is asked about, rather than one query an
-   * endpoint, each of which walked all the run's objects to find its endpoint in the table.
+   * A zone's objects by endpoint, in item_id order, kept until another zone is asked about: one
+   * query rather than one per endpoint, each of which walked all the run's objects to find its own.
    */
   private zoneObjects(zoneId: string): Map<string, RawRow[]> {
     if (this.keptObjects?.zoneId !== zoneId) {
