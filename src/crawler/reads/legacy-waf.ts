@@ -3,10 +3,8 @@ import { listProblem } from '../list-problem.js';
 import type { ReadKit, ZoneFacts, ZoneItem } from './zone-read.js';
 
 /**
- * The previous managed rules of a zone not migrated: packages, then each package's groups and
- * rules (each kind one partition of the zone), and the URI-based overrides of an Enterprise zone.
- * A Free zone has none (they exist on Pro plans and above), and whatever the API would answer
- * there says nothing about the zone.
+ * The previous managed rules of a zone not migrated: packages, each package's groups and rules,
+ * and an Enterprise zone's URI-based overrides. A Free zone has none (Pro plans and above).
  */
 export async function legacyWaf(kit: ReadKit, facts: ZoneFacts): Promise<void> {
   const zone = facts.zone;
