@@ -16,9 +16,7 @@ export async function readZoneParts(kit: ReadKit, facts: ZoneFacts): Promise<voi
     const waitingFor = read.decidedBy?.find((d) => waiting.has(d));
     if (waitingFor) {
       waiting.add(read);
-      entryOf(facts.waitingOn, waitingFor, () => []).push(async () => {
-        await read.run(kit, facts);
-      });
+      entryOf(facts.waitingOn, waitingFor, () => []).push(async () => void (await read.run(kit, facts)));
       continue;
     }
     // All or nothing: a read's partitions depend on each other (the migration's status decides the rest).

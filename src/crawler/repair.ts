@@ -33,9 +33,7 @@ export class RepairPass {
       this.failedAgain++;
       return false;
     }
-    this.todo.push(async () => {
-      await redo();
-    });
+    this.todo.push(async () => void (await redo()));
     this.logger.debug(`${err.route}: failed after ${err.attempts} attempts, to be read again at the end of the scan: ${err.message}`);
     return true;
   }
