@@ -1,11 +1,10 @@
 /**
- * "Did you mean" for names the user types: commands, flags, config keys, rule ids. A typo should
- * name its fix, so the closest known names are suggested when they are close enough to be the
- * likely intent, and nothing at all when the input is unrelated (a wrong guess misleads more than
- * no guess).
+ * "Did you mean" for names the user types (commands, flags, config keys, rule ids): the closest
+ * known names when close enough to be the likely intent, nothing when the input is unrelated (a
+ * wrong guess misleads more than no guess).
  */
 
-/** At most this many names are suggested: more would be a list, which the messages already give. */
+/** More would be a list, which the messages already give. */
 const MAX_SUGGESTIONS = 3;
 
 /** A prefix shorter than this (`s`, `sc`) matches too much to be an intent. */
@@ -17,11 +16,11 @@ export function editBudget(length: number): number {
 }
 
 /**
- * Optimal string alignment distance (Damerau-Levenshtein where each substring is edited once):
- * insertions, deletions, substitutions and swaps of two neighbouring letters each cost one, since
- * a swap (`bugdet`) is as common a typo as a missed key.
+ * Optimal string alignment distance: a swap of two neighbouring letters costs one, like an
+ * insertion, deletion or substitution, since a swap (`bugdet`) is as common a typo as a missed key.
+ * Without `swaps`, the plain Levenshtein distance.
  */
-export function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string, swaps = true): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
   const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
@@ -29,7 +28,8 @@ export function editDistance(a: string, b: string): number {
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      const swapped = swaps && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1];
+      if (swapped) best = Math.min(best, d[i - 2]![j - 2]! + 1);
       d[i]![j] = best;
     }
   }
@@ -37,9 +37,9 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The candidates closest to `input`, ignoring case: those at the smallest edit distance within the
- * budget for the input's length; failing that, those the input begins (`aud` for `audit`). Never
- * a candidate that keeps no letter of the input. Empty when nothing is close.
+ * The candidates closest to `input`, ignoring case: the smallest edit distance within the budget;
+ * failing that, those the input begins (`aud` for `audit`). Never a candidate that keeps no letter
+ * of the input.
  */
 export function closestMatches(input: string, candidates: Iterable<string>): string[] {
   const typed = input.toLowerCase();
@@ -65,9 +65,8 @@ export function closestMatches(input: string, candidates: Iterable<string>): str
 }
 
 /**
- * The suggestion to append to a one-line error: ` (did you mean "--budget"?)`, ` (did you mean
- * "scan" or "scans"?)`, or '' when nothing is close. `show` turns a candidate into what the user
- * would type (`budget` into `--budget`).
+ * ` (did you mean "--budget"?)`, ` (did you mean "scan" or "scans"?)`, or '' when nothing is close.
+ * `show` turns a candidate into what the user would type (`budget` into `--budget`).
  */
 export function didYouMean(input: string, candidates: Iterable<string>, show: (candidate: string) => string = (c) => c): string {
   const quoted = closestMatches(input, candidates).map((c) => JSON.stringify(show(c)));

@@ -1,7 +1,7 @@
 /**
  * What the scan learnt of a name: it exists (any answer, or NOERROR with no data of the type
- * asked: RFC 2308 2.2), it does not (NXDOMAIN, name error: RFC 1034 4.3.2, RFC 2308 2.1), or it
- * could not be told (SERVFAIL, a timeout, a refusal), which is never a pass or a failure.
+ * asked: RFC 2308 2.2), it does not (NXDOMAIN: RFC 1034 4.3.2, RFC 2308 2.1), or it could not be
+ * told (SERVFAIL, a timeout, a refusal), which is never a pass or a failure.
  */
 export type TargetAnswer = { answer: 'exists' } | { answer: 'nxdomain' } | { answer: 'unknown'; reason: string };
 
@@ -21,19 +21,17 @@ export function isDnsTargetItem(value: unknown): value is DnsTargetItem {
 }
 
 /**
- * Whether a scan's resolver was believed: before any target is judged, it is asked about a few
- * names known to exist (name servers the API assigned to the scanned zones). A resolver that
- * answers NXDOMAIN for them (a locked-down CI runner, a sandbox, a broken forwarder) or answers
- * nothing about them is not believed about any name: every target of the scan is then `unknown`.
- * Kept in the scan's summary (`resolver`), which says it once, as the report's scan health does.
+ * Whether a scan's resolver was believed, asked first about a few names known to exist (name
+ * servers the API assigned to the scanned zones). One that answers NXDOMAIN for them (a locked-down
+ * CI runner, a broken forwarder) or nothing is believed about no name: every target is `unknown`.
+ * Kept in the scan's summary (`resolver`), which says it once.
  */
 export interface ResolverCheck {
-  /** The servers asked: --resolver's, or the system's. */
+  /** --resolver's, or the system's. */
   servers: string[];
-  /** The names known to exist that were asked, and what the resolver answered. */
   names: Array<{ name: string; answer: TargetAnswer['answer']; reason?: string }>;
   trusted: boolean;
-  /** Why the resolver was not believed, in one sentence naming what to do; null when it was. */
+  /** Why the resolver was not believed, naming what to do; null when it was. */
   reason: string | null;
 }
 

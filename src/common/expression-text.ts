@@ -1,10 +1,8 @@
 /**
- * The text of a rules-language expression split into code and string literals, for the few
- * questions zonewarden asks of an expression without parsing it: whitespace is insignificant
- * between tokens but part of a quoted string, and an operator named inside a string is data.
+ * A rules-language expression split into code and string literals, for questions asked without
+ * parsing it: whitespace inside a string counts, and an operator named inside one is data.
  * Strings are `"..."` with backslash escapes, and raw strings `r"..."` / `r#"..."#` without.
  */
-
 export interface Segment {
   text: string;
   quoted: boolean;

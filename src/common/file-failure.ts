@@ -30,14 +30,11 @@ export function fileFailure(err: unknown, dbPath: string | null): FileFailure | 
   const what = WHAT[e.code];
   if (what === undefined) return null;
   if (dbPath !== null && [dbPath, `${dbPath}-wal`, `${dbPath}-shm`, `${dbPath}-journal`].includes(e.path)) return null;
-  return new FileFailure(`cannot ${verbOf(e.syscall)} ${e.path}: ${what}`, err);
+  return new FileFailure(`cannot ${VERBS.get(e.syscall) ?? `${e.syscall} on`} ${e.path}: ${what}`, err);
 }
 
-function verbOf(syscall: string): string {
-  if (syscall === 'mkdir') return 'create the directory';
-  // An open may be for reading (a template, a waivers file) or writing (a report): the error does not say which.
-  if (syscall === 'open') return 'open';
-  if (syscall === 'write' || syscall === 'rename' || syscall === 'copyfile') return 'write';
-  if (syscall === 'scandir' || syscall === 'read' || syscall === 'stat' || syscall === 'lstat') return 'read';
-  return `${syscall} on`;
-}
+// An open may be for reading (a template, a waivers file) or writing (a report): the error does not say which.
+const VERBS = new Map<string, string>([
+  ['mkdir', 'create the directory'], ['open', 'open'], ['write', 'write'], ['rename', 'write'], ['copyfile', 'write'],
+  ['scandir', 'read'], ['read', 'read'], ['stat', 'read'], ['lstat', 'read'],
+]);

@@ -1,15 +1,10 @@
 /**
- * Text from the API shown to a person (a terminal, an HTML or Markdown report, a CSV cell):
- * control characters (ANSI escapes, bells, carriage returns), bidirectional controls and
- * invisible characters could rewrite or hide what the reader sees (an override reverses the text
- * after it, so a domain reads as another one), so they are shown as visible escapes instead.
+ * Text from the API shown to a person: control characters (ANSI escapes, carriage returns),
+ * bidirectional controls and invisible characters could rewrite or hide what the reader sees (an
+ * override makes a domain read as another), so they are shown as visible escapes.
  */
 
-/**
- * Bidirectional controls, zero-width and other characters that render as nothing: marks, embeddings,
- * overrides and isolates, joiners, the word joiner and invisible operators, the byte-order mark,
- * soft hyphen, fillers, interlinear annotation and the tag characters.
- */
+/** Bidirectional controls, zero-width and other characters that render as nothing. */
 const INVISIBLE = '\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb\\u{e0000}-\\u{e007f}';
 // eslint-disable-next-line no-control-regex
 const UNSAFE = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${INVISIBLE}]`, 'gu');

@@ -1,13 +1,8 @@
 import { isIP } from 'node:net';
 
-/** What --resolver takes, as an error message says it. */
-export const RESOLVER_EXPECTED = 'an IP address with an optional port, such as 192.0.2.53, 192.0.2.53:5353 or [2001:db8::53]:5353';
+const RESOLVER_EXPECTED = 'an IP address with an optional port, such as 192.0.2.53, 192.0.2.53:5353 or [2001:db8::53]:5353';
 
-/**
- * `--resolver ADDR`: the DNS server a scan asks, an IP address with an optional port, as
- * `192.0.2.53`, `192.0.2.53:5353`, `2001:db8::53` or `[2001:db8::53]:5353` (the forms
- * node:dns `setServers` takes). Returns the address in that form, or what was expected and why not.
- */
+/** `--resolver ADDR` in a form node:dns `setServers` takes, or what was expected and why not. */
 export function parseResolverAddress(text: string): { ok: true; server: string } | { ok: false; reason: string } {
   const value = text.trim();
   const bad = (why: string) => ({ ok: false as const, reason: `${RESOLVER_EXPECTED} (${why})` });

@@ -10,12 +10,9 @@ import type { ZoneItem } from './reads/zone-read.js';
 
 type ItemsFetch = (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number }>;
 
-/**
- * What the zone reads ask of their account, read once per account and scan: the first zone to ask
- * reads it, the others share that read. Each read's failures are its partition's, as any read's.
- */
+/** What the zone reads ask of their account, read once per account and scan: the first zone to ask reads it for all. */
 export class AccountReads {
-  /** Reads made (or being made) this scan, by account id and endpoint, per kind of read. */
+  /** Reads made (or being made) this scan, by account id and endpoint. */
   private readonly objects = new Map<string, Promise<Record<string, unknown> | null>>();
   private readonly lists = new Map<string, Promise<unknown>>();
   private readonly items = new Map<string, Promise<void>>();
@@ -27,10 +24,7 @@ export class AccountReads {
     private readonly signal: AbortSignal,
   ) {}
 
-  /**
-   * A list of an account into the account's partition. A refusal is recorded denied, one that may
-   * pass is read again by the repair pass, which this read's other zones need not wait for.
-   */
+  /** A list of an account into the account's partition. */
   async list(accountId: string, partition: Partition, key: keyof typeof LIST_ENDPOINTS): Promise<void> {
     const client = this.credentials.clientOf(accountId);
     await entryOf(this.lists, partKey(accountId, partition), () =>
@@ -38,10 +32,7 @@ export class AccountReads {
     );
   }
 
-  /**
-   * A list of an account into the account's own partition (account_objects), one unpaged answer
-   * (the notification policies are served whole). A failure that may pass waits for the repair pass like any read.
-   */
+  /** A list of an account served whole in one unpaged answer (the notification policies), into the account's partition. */
   async answer(accountId: string, partition: Partition, path: string): Promise<void> {
     await entryOf(this.lists, partKey(accountId, partition), () =>
       this.readWhole(accountId, partition, async (client, signal) => {
@@ -82,10 +73,7 @@ export class AccountReads {
     }
   }
 
-  /**
-   * Items of an account into its own partition. A failure that may pass goes to the repair pass
-   * (once, for the account); a refusal is recorded once, as not permitted when the read is optional.
-   */
+  /** Items of an account into its own partition. */
   itemsOf(accountId: string, partition: Partition, fetch: ItemsFetch): Promise<void> {
     return entryOf(this.items, partKey(accountId, partition), () => this.readWhole(accountId, partition, fetch));
   }

@@ -3,13 +3,11 @@ import { ApiError } from '../api/errors.js';
 import type { PartitionWriter } from '../snapshot/writer.js';
 import type { CrawlParts } from './crawl-parts.js';
 import { ACCOUNT_OWNED_TOKEN } from './credentials.js';
-import { listProblem } from './list-problem.js';
 import { closestNames } from './scope-match.js';
 
 /**
- * The user-level reads that say which accounts the scan covers: the account list (or, for a token
- * that cannot list accounts, the accounts --account names or the zones name), the accounts mapped
- * to credentials of their own, and the user's invites.
+ * The user-level reads that say which accounts the scan covers (the account list, or what --account
+ * or the zones name), with the accounts mapped to credentials of their own, and the user's invites.
  */
 export class AccountListing {
   /** Each account's type as the account list says it (`enterprise` accounts have account-level entry points). */
@@ -41,10 +39,7 @@ export class AccountListing {
           if (typeof a.type === 'string') this.types.set(a.id, a.type);
         }
       }
-      const problem = listProblem(list.summary);
-      whole = problem === null;
-      partition.finish({ state: problem ? 'failed' : 'ok', pages: list.summary.pages, items: list.summary.items, truncated: list.summary.truncated, message: problem });
-      if (problem) book.missing('user', '', null, 'accounts', 'failed', problem);
+      whole = book.finishList(partition, list.summary, null) === null;
       credentials.anyReadSucceeded = true;
     } catch (err) {
       if (err instanceof ApiError && err.hasCode(ACCOUNT_OWNED_TOKEN)) return this.accountOwnedToken(partition, err);
@@ -56,8 +51,7 @@ export class AccountListing {
     let chosen = scoped.length ? scoped : ids;
     if (scoped.length && whole) {
       // The account list is whole: an id not in it is not visible to these credentials.
-      const missing = scoped.filter((id) => !ids.includes(id));
-      for (const id of missing) {
+      for (const id of scoped.filter((id) => !ids.includes(id))) {
         this.parts.unmatched.push({ option: '--account', name: id, why: 'no account with this id is visible to these credentials', closest: closestNames(id, ids) });
       }
       chosen = scoped.filter((id) => ids.includes(id));
@@ -67,10 +61,7 @@ export class AccountListing {
     return chosen;
   }
 
-  /**
-   * An account-owned token may not list accounts (400, code 1001). That is what the token is, not
-   * a gap: the accounts are the ones --account names, or the ones the zones name.
-   */
+  /** An account-owned token may not list accounts (400, code 1001): not a gap, the accounts are --account's or the zones'. */
   private accountOwnedToken(partition: PartitionWriter, err: ApiError): string[] | 'from-zones' {
     const { book, outcome, options } = this.parts;
     const scoped = options.scope.accounts;
@@ -84,10 +75,7 @@ export class AccountListing {
     return [...scoped];
   }
 
-  /**
-   * Accounts mapped to a credential of their own that the default credential's account list does
-   * not show (an account-owned token's account the user is not a member of): read with their own.
-   */
+  /** Accounts mapped to a credential of their own that the default credential's list does not show: read with their own. */
   withMapped(ids: string[] | 'from-zones'): string[] | 'from-zones' {
     const { options, outcome, unmatched } = this.parts;
     const mapped = options.clients?.mappedAccounts() ?? [];
@@ -113,7 +101,6 @@ export class AccountListing {
     const { book, options, tasks } = this.parts;
     const partition = book.partition('user', '', 'invites');
     try {
-      // Not paginated: one call answers the whole list.
       const answer = await options.client.get<unknown[]>('/user/invites', { signal: tasks.signal });
       const items = Array.isArray(answer.result) ? answer.result : [];
       partition.write(items);

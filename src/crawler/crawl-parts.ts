@@ -12,12 +12,11 @@ import type { ResolverOptions } from './resolve/resolver.js';
 import type { UnmatchedName } from './scope-match.js';
 import type { CrawlTasks } from './tasks.js';
 
-/** What a crawl is given, and the parts it is made of, as its steps (crawl.ts) hand them to each other. */
-
+/** What a crawl is given, and the parts it is made of. */
 export interface CrawlOptions {
-  /** The default client (or, without a default credential, the first mapped one): the scan's base URL and its requests until `clients` is used. */
+  /** The default client (else the first mapped one): the scan's base URL. */
   client: ApiClient;
-  /** A client per credential (the config file's "credentials"); a zone is read with `clients.forAccount(its account id)`. */
+  /** A client per credential (the config file's "credentials"). */
   clients?: ClientSet;
   writer: ScanWriter;
   scope: ScanScope;
@@ -25,13 +24,13 @@ export interface CrawlOptions {
   logger: Logger;
   signal?: AbortSignal;
   onProgress?: (progress: CrawlProgress) => void;
-  /** Pause before the repair pass (default 30 s), so that a short outage can pass. */
+  /** Pause before the repair pass (default 30 s). */
   repairPauseMs?: number;
   /** The settings and objects the catalogue's rules declare (`meta.reads`); none when omitted. */
   reads?: DeclaredReads;
   /** Which zones to read in full tonight (default: every zone). */
   plan?: ReadPlan;
-  /** How the scan asks DNS about the names records point at (dns_targets, for dns-dangling-target); nothing is asked without it. */
+  /** How the scan asks DNS about the names records point at (dns_targets); nothing is asked without it. */
   resolver?: ResolverOptions;
 }
 

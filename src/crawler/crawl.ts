@@ -5,7 +5,6 @@ import { AccountReads } from './account-reads.js';
 import { AccountListing } from './accounts.js';
 import type { CrawlOptions, CrawlParts } from './crawl-parts.js';
 import { ScanCredentials } from './credentials.js';
-import { ScanCannotStart } from './first-calls.js';
 import { Carrier } from './incremental/carry.js';
 import { PermissionStandings } from './incremental/permissions.js';
 import { ReadPlan } from './incremental/read-plan.js';
@@ -22,20 +21,13 @@ import { ZoneLists } from './zone-lists.js';
 import { ZoneQueue } from './zone-queue.js';
 
 /**
- * A scan's crawl, in order: the user's accounts, each account's zones, each zone's reads (reads/,
- * one module each, in the order of reads/index.ts), then the repair pass and the check of the
- * scope. It wires the parts that do the work, each with one job: the tasks and their concurrency
- * per credential (tasks.ts), the credentials (credentials.ts), the account of partitions and the
- * scan's completeness (partitions.ts), the reads of a partition (partition-reads.ts) and of an
- * account's shared parts (account-reads.ts), the lists of accounts and zones (accounts.ts,
- * zone-lists.ts), each zone's read (zone-queue.ts, through the kit of read-kit.ts), the repair pass
- * (repair.ts) and what it found (outcome.ts). How much of a zone is read tonight is the incremental
- * plan's (incremental/): in full, or only what can have changed unlogged, the rest carried forward.
+ * A scan's crawl, in order: the user's accounts, each account's zones, each zone's reads (reads/),
+ * then the repair pass and the check of the scope; this wires the parts that do the work. How much
+ * of a zone is read tonight is the incremental plan's (incremental/).
  */
 export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   // Every request in flight listens to the stop signal: more than Node's default of 10 at high concurrency.
   if (options.signal) setMaxListeners(Math.max(10, options.concurrency * 4), options.signal);
-  /** When the crawl started: when its zones read in full were read. */
   const startedAt = new Date().toISOString();
   const { writer, logger, scope } = options;
   const plan = options.plan ?? ReadPlan.full(writer, logger);
@@ -47,7 +39,6 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   const book = new PartitionBook(writer, outcome, credentials, repair, permissions, logger);
   const reader = new PartitionReader(book, credentials, tasks.signal);
   const parts: CrawlParts = { options, plan, tasks, outcome, credentials, book, reader, unmatched: [] };
-  // This scan's DNS resolver: each name is asked once per scan.
   const resolver = options.resolver ? new TargetResolver(options.resolver) : null;
   if (resolver) tasks.signal.addEventListener('abort', () => resolver.cancel(), { once: true });
 
@@ -85,10 +76,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
 }
 
 /**
- * The API's clock at the scan's start (the next night's audit-log window starts from it), as the
- * first answer of each credential, moments after the start, gives it (with every account mapped
- * to its own credential, the user-level reads that answer first are not made): the earliest of
- * them; this machine's clock at the start if none had an answer.
+ * The API's clock at the scan's start, where the next night's audit-log window starts: the earliest
+ * of each credential's first answer; this machine's clock if none answered.
  */
 function apiTimeAt(options: CrawlOptions, startedHere: number, startedAt: string): Date {
   let best: Date | null = null;
@@ -118,11 +107,7 @@ async function checkScopeMatched({ unmatched, options, outcome, book, tasks }: C
   }
 }
 
-/**
- * Zone names to suggest for a typo: those this database has seen and the first page of the
- * zone list. Listing every zone of a large organisation to correct a typo would spend hundreds
- * of requests of the shared budget.
- */
+/** Zone names to suggest for a typo: those stored and the zone list's first page (all of it would cost hundreds of requests). */
 async function suggestZones(options: CrawlOptions, unmatched: UnmatchedName[], signal: AbortSignal): Promise<void> {
   if (unmatched.length === 0) return;
   const names = new Set(options.writer.all<{ name: string }>('SELECT DISTINCT name FROM zones').map((r) => r.name));
@@ -135,5 +120,4 @@ async function suggestZones(options: CrawlOptions, unmatched: UnmatchedName[], s
   for (const u of unmatched) u.closest = closestNames(u.name, names);
 }
 
-export { ScanCannotStart };
 export type { CrawlProgress, CrawlResult, MissingPart } from './outcome.js';

@@ -7,10 +7,7 @@ import { startingFailure } from './first-calls.js';
 /** The API error an account-owned token gets from `GET /accounts` (and from user-level endpoints). */
 export const ACCOUNT_OWNED_TOKEN = 1001;
 
-/**
- * The scan's credentials: which one reads an account's or a zone's parts, and whether a refusal
- * or an unreachable API on the first calls ends the scan (first-calls.ts says how).
- */
+/** Which credential reads an account's or a zone's parts, and whether a failure of the first calls ends the scan. */
 export class ScanCredentials {
   /** Some read has been answered: from then on a refusal is a permission one part lacks. */
   anyReadSucceeded = false;
@@ -28,29 +25,23 @@ export class ScanCredentials {
     return !this.clients || this.clients.default !== null;
   }
 
-  /**
-   * The client an account's reads go through: its own credential when the config maps one to it
-   * (each with its own budget), else the default one.
-   */
+  /** An account's own credential when the config maps one to it (each with its own budget), else the default one. */
   clientOf(accountId: string | undefined): ApiClient {
     const set = this.clients;
     return set && accountId !== undefined && set.isMapped(accountId) ? set.forAccount(accountId) : this.client;
   }
 
-  /** A zone listed tonight: its parts are read with its account's credential. */
   listed(zone: { id: string; account?: { id?: string } }): void {
     this.zoneAccounts.set(zone.id, zone.account?.id);
   }
 
-  /** The client a listed zone's parts are read with. */
   clientOfZone(zoneId: string): ApiClient {
     return this.clientOf(this.zoneAccounts.get(zoneId));
   }
 
   /**
-   * The first answers decide whether the API can be used at all: refused credentials or an API
-   * that cannot be reached end the scan there. Later, a refusal is a permission this endpoint
-   * lacks, and a connection failure one part that could not be read.
+   * Refused credentials or an unreachable API on the first calls end the scan. Later, a refusal is
+   * a permission this endpoint lacks, and a connection failure one part that could not be read.
    */
   stopIfFirst(err: unknown): void {
     if (this.anyReadSucceeded || !(err instanceof ApiAuthError || (err instanceof ApiNetworkError && err.unreachable))) return;
@@ -66,11 +57,7 @@ export class ScanCredentials {
     return clients.filter((c) => c.credentialStanding === 'refused').map((c) => c.options.credentialVariables ?? null);
   }
 
-  /**
-   * Whether a credential of the scan has been taken by the API, or not refused yet: one asked or
-   * answered, or one not used yet that holds accounts in the scan's scope (a refused default
-   * credential's first call comes before any mapped credential's, which read their own accounts).
-   */
+  /** Whether a credential of the scan has been answered, is being asked, or is unused and holds accounts in scope. */
   private anotherMayWork(): boolean {
     if (!this.clients) return this.client.credentialStanding === 'pending' || this.client.credentialStanding === 'answered';
     const scoped = this.scope.accounts.map((a) => a.toLowerCase());

@@ -4,9 +4,8 @@ import { ZonewardenError } from '../common/errors.js';
 import { CREDENTIAL_ENV, VENDOR_CREDENTIAL_ENV } from '../config/options.js';
 
 /**
- * What the first calls of a scan can say about the whole of it: the credentials were refused, or
- * the API could not be reached. Either ends the scan there (exit 2, one line saying what to
- * check): every other call would answer the same, and a scan of nothing is no audit.
+ * The first calls found the credentials refused or the API unreachable: the scan ends (exit 2, one
+ * line saying what to check), since every other call would answer the same.
  */
 export class ScanCannotStart extends ZonewardenError {
   constructor(
@@ -21,11 +20,7 @@ export class ScanCannotStart extends ZonewardenError {
 /** 9109 with this message: the token is limited to client addresses this one is not among. */
 const WRONG_LOCATION = /from location/i;
 
-/**
- * `alsoRefused`: with a credential per account, the other credentials of the scan the API refused
- * before this one (their variables; null for the default credential): each is named, since the
- * scan ends only when every one of them was refused.
- */
+/** `alsoRefused`: the variables of the scan's other credentials refused before (null: the default's), each named. */
 export function startingFailure(err: ApiError, client: Pick<ApiClientOptions, 'credentials' | 'baseUrl'>, alsoRefused: ReadonlyArray<string | null> = []): ScanCannotStart {
   const said = err.apiErrors.map((e) => (e.code === undefined ? e.message : `${e.code} ${e.message}`)).join('; ') || 'no error details';
   if (err instanceof ApiAuthError) {

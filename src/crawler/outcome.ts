@@ -1,11 +1,7 @@
 import type { ResolverCheck } from '../common/dns-target-answer.js';
 import type { Partition, PartitionKind } from '../snapshot/tables.js';
 
-/**
- * What a crawl found, as it goes: the result the scan's summary is made of, and the progress it
- * hands its caller (`onProgress`) to show; the crawler itself prints nothing.
- */
-
+/** What a crawl found, as it goes: the result the summary is made of, and the progress for its caller to show. */
 export interface CrawlProgress {
   zonesDone: number;
   zonesKnown: number;
@@ -21,7 +17,6 @@ export interface CrawlProgress {
 export interface MissingPart {
   kind: PartitionKind;
   scopeId: string;
-  /** Zone or account name, when known. */
   name: string | null;
   endpoint: Partition;
   state: string;
@@ -37,21 +32,17 @@ export interface CrawlResult {
   /** Parts the API answered as retired for good (410 Gone): not missing, nothing to retry. */
   retired: MissingPart[];
   skipped: number;
-  /** Reads that failed after their retries and were read again at the end; `recovered` of them answered. */
   repairs: { attempted: number; recovered: number };
-  /** Zones read in full tonight, and zones read only where due with the rest carried forward. */
   zonesRead: number;
   zonesCarried: number;
-  /** Whether the scan read on from an earlier one, and why (or why not). */
   readMode: { incremental: boolean; why: string; base: number | null };
-  /** When the scan started by the API's clock (its first answer's Date): where the next night's audit log window starts. */
+  /** When the scan started by the API's clock: where the next night's audit log window starts. */
   apiStartedAt: string | null;
-  /** How the DNS resolver was checked before targets were judged; absent when no target was resolved. */
+  /** Absent when no target was resolved. */
   resolver?: ResolverCheck;
 }
 
 export class CrawlOutcome {
-  /** What was found; its counts are the progress's (finished()). */
   readonly result: CrawlResult;
   readonly progress: Required<Omit<CrawlProgress, 'repairing'>> & Pick<CrawlProgress, 'repairing'> = { zonesDone: 0, zonesKnown: 0, accountsDone: 0, accountsKnown: 0, zonesRead: 0, zonesCarried: 0 };
 

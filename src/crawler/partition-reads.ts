@@ -5,15 +5,10 @@ import { ApiError } from '../api/errors.js';
 import type { PagedList } from '../api/paginate.js';
 import type { Partition, PartitionKind } from '../snapshot/tables.js';
 import type { ScanCredentials } from './credentials.js';
-import { listProblem } from './list-problem.js';
 import type { PartitionBook } from './partitions.js';
 import { DEFERRED, type Deferred, type ZoneItem } from './reads/zone-read.js';
 
-/**
- * One request's worth of reading, shared by every read: a list, an object or a cursor-paged list
- * into a partition, with its outcome recorded in the partition book (a failure that may pass
- * waits for the repair pass there). What to read, and in what order, is the crawler's.
- */
+/** A list, an object or a cursor-paged list read into a partition, its outcome recorded in the partition book. */
 export class PartitionReader {
   constructor(
     private readonly book: PartitionBook,
@@ -33,21 +28,17 @@ export class PartitionReader {
   }
 
   /**
-   * Reads a list into a partition, page by page, and records the outcome: true when read whole,
-   * false when it failed, null when it waits for the repair pass. `repair`: what the repair pass
-   * does instead of reading it again (here and below): the reads that depend on it too.
+   * Reads a list into a partition: true when read whole, false when it failed, null when it waits for
+   * the repair pass. `repair` (here and below): what the repair pass does instead, the reads that depend on it too.
    */
   async readList(kind: PartitionKind, scopeId: string, partition: Partition, makeList: () => PagedList<unknown>, name: string | null, repair?: () => Promise<unknown>): Promise<boolean | null> {
     const writer = this.book.partition(kind, scopeId, partition);
     const list = makeList();
     try {
       for await (const page of list) writer.write(page);
-      const s = list.summary;
-      const problem = listProblem(s);
-      writer.finish({ state: problem ? 'failed' : 'ok', pages: s.pages, items: s.items, truncated: s.truncated, message: problem });
-      if (problem) this.book.missing(kind, scopeId, name, partition, 'failed', problem);
-      else this.book.answered(kind, scopeId, partition);
-      return problem === null;
+      if (this.book.finishList(writer, list.summary, name)) return false;
+      this.book.answered(kind, scopeId, partition);
+      return true;
     } catch (err) {
       if (this.book.deferred(err, writer, repair ?? (() => this.readList(kind, scopeId, partition, makeList, name)))) return null;
       this.book.failed(writer, err, list.summary.pages, list.summary.items, name);
@@ -55,14 +46,11 @@ export class PartitionReader {
     }
   }
 
-  /**
-   * Reads a single object into a partition. `absentCode` is the API error that means "there is
-   * none" (an answer, not a failure): the partition is then read, with no item.
-   */
+  /** Reads a single object into a partition. `absentCode`: the API error that means "there is none", an answer. */
   async readObject(zone: ZoneItem, partition: Partition, path: string, query: Record<string, string> = {}, absentCode?: number, repair?: () => Promise<unknown>): Promise<Record<string, unknown> | null | Deferred> {
     const writer = this.book.partition('zone', zone.id, partition);
     try {
-      const answer = await this.zoneClient(zone).get<Record<string, unknown>>(path, { query, signal: this.signal });
+      const answer = await this.credentials.clientOf(zone.account?.id).get<Record<string, unknown>>(path, { query, signal: this.signal });
       // `result: null` is an answer with no object (a security.txt never set up), stored as none.
       const none = answer.result === null || answer.result === undefined;
       if (!none) writer.write([answer.result]);
@@ -82,14 +70,11 @@ export class PartitionReader {
     }
   }
 
-  /**
-   * A cursor-paged list of the zone (its rulesets) into a partition: its items, null when it
-   * failed, or DEFERRED when it waits for the repair pass.
-   */
+  /** A cursor-paged list of the zone into a partition: its items, null when it failed, or DEFERRED. */
   async readCursorList(zone: ZoneItem, partition: Partition, path: string, perPage: number, repair?: () => Promise<unknown>): Promise<unknown[] | null | Deferred> {
     const writer = this.book.partition('zone', zone.id, partition);
     try {
-      const read = await readCursorList<unknown>(this.zoneClient(zone), path, { pageSize: { param: 'per_page', value: perPage }, signal: this.signal });
+      const read = await readCursorList<unknown>(this.credentials.clientOf(zone.account?.id), path, { pageSize: { param: 'per_page', value: perPage }, signal: this.signal });
       writer.write(read.items);
       const problem = read.truncated ? `list truncated (${read.truncatedReason})` : null;
       writer.finish({ state: problem ? 'failed' : 'ok', pages: read.pages, items: read.items.length, truncated: read.truncated, message: problem });
@@ -104,10 +89,5 @@ export class PartitionReader {
       this.book.failed(writer, err, 0, 0, zone.name);
       return null;
     }
-  }
-
-  /** The client a zone's parts are read with: its account's credential. */
-  private zoneClient(zone: ZoneItem): ApiClient {
-    return this.credentials.clientOf(zone.account?.id);
   }
 }

@@ -1,9 +1,11 @@
 import { ApiAuthError, ApiError, ApiGoneError } from '../api/errors.js';
+import type { ListSummary } from '../api/paginate.js';
 import type { Logger } from '../common/logger.js';
 import type { Partition, PartitionKind } from '../snapshot/tables.js';
 import type { PartitionWriter, ScanWriter } from '../snapshot/writer.js';
 import { ACCOUNT_OWNED_TOKEN, type ScanCredentials } from './credentials.js';
 import type { PermissionStandings } from './incremental/permissions.js';
+import { listProblem } from './list-problem.js';
 import type { CrawlOutcome } from './outcome.js';
 import type { RepairPass } from './repair.js';
 import { ZONE_READS } from './reads/index.js';
@@ -11,13 +13,10 @@ import type { ZoneItem } from './reads/zone-read.js';
 
 /**
  * The scan's account of its partitions: each one's writer (kept open while its read waits for the
- * repair pass), and each outcome recorded where the scan's completeness is judged: answered,
- * missing (failed, denied), not permitted (an optional read refused), retired by the API, skipped.
+ * repair pass), and each outcome, by which the scan's completeness is judged.
  */
 export class PartitionBook {
-  /** Partitions whose read waits for the repair pass, open until then. */
   private readonly awaitingRepair = new Map<string, PartitionWriter>();
-  /** Parts answered as retired this scan, by scope id and endpoint: what lives under them went with them. */
   private readonly retiredParts = new Map<string, { status: number | null; message: string }>();
 
   constructor(
@@ -25,7 +24,6 @@ export class PartitionBook {
     private readonly outcome: CrawlOutcome,
     private readonly credentials: ScanCredentials,
     private readonly repair: RepairPass,
-    /** What each credential was answered or refused tonight, by permission group. */
     private readonly permissions: PermissionStandings,
     private readonly logger: Logger,
   ) {}
@@ -34,23 +32,27 @@ export class PartitionBook {
   partition(kind: PartitionKind, scopeId: string, partition: Partition): PartitionWriter {
     const key = `${kind}\u0000${partKey(scopeId, partition)}`;
     const open = this.awaitingRepair.get(key);
-    if (open) {
-      this.awaitingRepair.delete(key);
-      return open;
-    }
-    return this.writer.partition(kind, scopeId, partition);
+    this.awaitingRepair.delete(key);
+    return open ?? this.writer.partition(kind, scopeId, partition);
   }
 
   /**
    * Holds a read that failed after its retries for the repair pass, when the failure may pass; the
-   * partition stays open (not finished) until then. Refused credentials or an unreachable API on
-   * the first calls end the scan at once instead.
+   * partition stays open until then. A failure of the first calls may end the scan instead.
    */
   deferred(err: unknown, partition: PartitionWriter | null, redo: () => Promise<unknown>): boolean {
     this.credentials.stopIfFirst(err);
     if (!this.repair.defer(err, redo)) return false;
     if (partition) this.awaitingRepair.set(`${partition.kind}\u0000${partKey(partition.scopeId, partition.partition)}`, partition);
     return true;
+  }
+
+  /** Finishes a list's partition, failed and missing when the list is not whole (listProblem); the problem, or null. */
+  finishList(writer: PartitionWriter, s: ListSummary, name: string | null): string | null {
+    const problem = listProblem(s);
+    writer.finish({ state: problem ? 'failed' : 'ok', pages: s.pages, items: s.items, truncated: s.truncated, message: problem });
+    if (problem) this.missing(writer.kind, writer.scopeId, name, writer.partition, 'failed', problem);
+    return problem;
   }
 
   /** A part read tonight was answered: of a zone, its credential holds the permission group of it. */
@@ -60,8 +62,7 @@ export class PartitionBook {
   }
 
   failed(partition: PartitionWriter, err: unknown, pages: number, items: number, name: string | null): void {
-    if (!(err instanceof ApiError)) throw err;
-    if (err.code === 'ZW_API_ABORTED') throw err;
+    if (!(err instanceof ApiError) || err.code === 'ZW_API_ABORTED') throw err;
     this.credentials.stopIfFirst(err);
     const apiCode = err.firstCode;
     if (err instanceof ApiGoneError) {
@@ -100,7 +101,7 @@ export class PartitionBook {
     this.outcome.result.skipped++;
   }
 
-  /** Set when a part answered as retired this scan. */
+  /** Set when a part answered as retired this scan: what lives under it went with it. */
   retired(scopeId: string, partition: Partition): { status: number | null; message: string } | undefined {
     return this.retiredParts.get(partKey(scopeId, partition));
   }
@@ -114,10 +115,7 @@ function retiredReason(err: ApiGoneError): string {
   return `the API retired this endpoint (HTTP ${err.status ?? '?'}${said ? `: ${said}` : ''}); the data it served no longer exists there`;
 }
 
-/**
- * Parts whose refusal leaves the scan complete, listed as not permitted: the user's invites (an
- * account-owned token may not read them), and the zone reads declared optional.
- */
+/** Parts whose refusal leaves the scan complete: the user's invites (an account-owned token may not read them), and optional zone reads. */
 const OPTIONAL_PARTS: ReadonlySet<Partition> = new Set<Partition>(['invites', ...ZONE_READS.filter((r) => r.optional).flatMap((r) => r.partitions)]);
 
 const refusedList = (partition: Partition) => (OPTIONAL_PARTS.has(partition) ? 'notPermitted' : 'missing');

@@ -7,7 +7,7 @@ import type { ReadKit } from './reads/zone-read.js';
 import { recordsTonight } from './resolve/records-tonight.js';
 import type { TargetResolver } from './resolve/resolver.js';
 
-/** The crawler's services as the read modules see them (reads/zone-read.ts), each the part's that does it. */
+/** The crawler's services as the read modules see them (reads/zone-read.ts). */
 export function readKit(
   parts: CrawlParts,
   more: { accounts: AccountListing; accountReads: AccountReads; carrier: Carrier; resolver: TargetResolver | null; migratedBefore: ReadonlySet<string> },

@@ -4,8 +4,7 @@ import type { Logger } from '../common/logger.js';
 import type { CrawlOutcome } from './outcome.js';
 import type { CrawlTasks } from './tasks.js';
 
-/** Reads that failed after their retries wait this long before being read again. */
-export const REPAIR_PAUSE_MS = 30_000;
+const REPAIR_PAUSE_MS = 30_000;
 
 /**
  * The repair pass: a read that still fails after the client's retries in a way that may pass (5xx,
@@ -15,7 +14,7 @@ export const REPAIR_PAUSE_MS = 30_000;
 export class RepairPass {
   private todo: Array<() => Promise<void>> = [];
   private running = false;
-  /** Reads of the repair pass that failed in a way that may pass: the ones it did not recover. */
+  /** Reads of the repair pass that failed again: the ones it did not recover. */
   private failedAgain = 0;
 
   constructor(
@@ -27,7 +26,6 @@ export class RepairPass {
     private readonly pauseMs = REPAIR_PAUSE_MS,
   ) {}
 
-  /** Holds a failed read for the pass, when its failure may pass and this is not the pass already. */
   defer(err: unknown, redo: () => Promise<unknown>): boolean {
     if (this.retries === 0) return false;
     if (!(err instanceof ApiError) || !err.retryable || err instanceof ApiAuthError || err.code === 'ZW_API_ABORTED') return false;
@@ -35,14 +33,11 @@ export class RepairPass {
       this.failedAgain++;
       return false;
     }
-    this.todo.push(async () => {
-      await redo();
-    });
+    this.todo.push(async () => void (await redo()));
     this.logger.debug(`${err.route}: failed after ${err.attempts} attempts, to be read again at the end of the scan: ${err.message}`);
     return true;
   }
 
-  /** One more attempt at every read that failed after its retries; what fails now is final. */
   async run(): Promise<void> {
     const todo = this.todo;
     this.todo = [];

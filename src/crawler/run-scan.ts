@@ -7,12 +7,6 @@ import type { CrawlOptions } from './crawl-parts.js';
 import { ReadPlan, type ReadPlanOptions } from './incremental/read-plan.js';
 import { buildSummary, type ScanSummary } from './summary.js';
 
-/**
- * One scan from start to finish: the writer's lock, the crawl, the summary, and the final status
- * in one place, for `scan` and for the write commands' rescans of the zones they touched. A scan
- * that throws is marked aborted and earlier scans stay intact.
- */
-
 /** The crawl's options, but the writer and plan, which the scan makes. */
 export interface RunScanOptions extends Omit<CrawlOptions, 'writer' | 'plan'> {
   db: Db;
@@ -27,7 +21,7 @@ export interface ScanOutcome {
   summary: ScanSummary;
 }
 
-/** Thrown when the scan fails: the scan id (marked aborted) and the original error. */
+/** The scan id (marked aborted; earlier scans stay intact) and the original error. */
 export class ScanFailed extends Error {
   constructor(
     readonly scanId: number | null,
@@ -37,6 +31,7 @@ export class ScanFailed extends Error {
   }
 }
 
+/** One scan from start to finish, for `scan` and for the write commands' rescans of the zones they touched. */
 export async function runScan(o: RunScanOptions): Promise<ScanOutcome> {
   const started = new Date();
   let writer: ScanWriter | undefined;

@@ -3,10 +3,7 @@ import type { DeclaredReads } from '../api/endpoints.js';
 import type { ClientStats } from '../api/stats.js';
 import type { CrawlResult, MissingPart } from './outcome.js';
 
-/**
- * What a scan did, as data: stored with the scan, read by the metrics, printed by the CLI (its text
- * is cli/output/scan-summary.ts's) and given to tools (`--format json`).
- */
+/** What a scan did, as data: stored with it, read by the metrics, printed by the CLI, given to tools (`--format json`). */
 export interface ScanSummary {
   scanId: number;
   status: 'complete' | 'incomplete' | 'aborted';
@@ -18,25 +15,15 @@ export interface ScanSummary {
   /** Items read this scan, by table. */
   counts: Record<string, number>;
   requests: { total: number; retries: number; rateLimited: number; bytes: number };
-  /** Reads that failed after their retries and were read again at the end of the scan; `recovered` answered then. */
   repairs: { attempted: number; recovered: number };
   missing: MissingPart[];
   notPermitted: MissingPart[];
-  /** Parts the API answered as retired for good: neither missing nor retried. */
   retired: MissingPart[];
   skipped: number;
-  /**
-   * What the rules asked the scan to read beyond the lists (settings, objects): a later night that
-   * reads on from it reads again, for every zone, what it was not asked for. Absent in summaries of
-   * scans before it was recorded.
-   */
+  /** What the rules asked beyond the lists: a night reading on from it reads again what it was not asked for. Absent in older summaries. */
   declaredReads?: DeclaredReads;
-  /** Zones read in full tonight, zones read only where due (the rest carried forward), and why. */
   reads?: { incremental: boolean; why: string; base: number | null; zonesRead: number; zonesCarried: number; apiStartedAt: string | null };
-  /**
-   * How the DNS resolver was checked against names known to exist before the targets of CNAME, MX,
-   * NS and SRV records were judged; absent when the scan resolved none (and in older summaries).
-   */
+  /** Absent when the scan resolved no target (and in older summaries). */
   resolver?: ResolverCheck;
 }
 

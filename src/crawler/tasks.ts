@@ -1,17 +1,15 @@
 import { setMaxListeners } from 'node:events';
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { ApiClient } from '../api/client.js';
+import { entryOf } from '../common/map-entry.js';
 
 /**
- * The crawl's tasks: every one started is tracked until it settles, the first failure that is not
- * an API answer (a full disk, rejected credentials) stops all of them through the scan's signal,
- * and each credential has its own concurrency limit, so that one waiting for its budget holds up
- * none of the others.
+ * The crawl's tasks, tracked until they settle: the first failure that is not an API answer (a full
+ * disk, rejected credentials) stops all of them, and each credential has its own concurrency limit,
+ * so that one waiting for its budget holds up none of the others.
  */
 export class CrawlTasks {
-  /** The first failure that stopped the crawl, once there is one. */
   fatal: { error: unknown } | null = null;
-  /** The scan's stop: the caller's, or a fatal failure's. */
   readonly signal: AbortSignal;
   private readonly tasks: Array<Promise<void>> = [];
   private readonly stopper = new AbortController();
@@ -28,18 +26,11 @@ export class CrawlTasks {
     setMaxListeners(Math.max(10, concurrency * 4), this.signal);
   }
 
-  /** The concurrency limit of a credential (its client); the default credential's without one. */
   limitOf(client: ApiClient = this.defaultClient): LimitFunction {
-    let limit = this.limits.get(client);
-    if (!limit) this.limits.set(client, (limit = pLimit(this.concurrency)));
-    return limit;
+    return entryOf(this.limits, client, () => pLimit(this.concurrency));
   }
 
-  /**
-   * Runs a task to its end whatever happens. The first failure stops every other task, and the
-   * crawl returns only once all of them have settled: none may still be writing when the caller
-   * marks the scan and closes the database. Returns the task, settled.
-   */
+  /** The task, settled: none may still be writing when the caller marks the scan and closes the database. */
   track(task: Promise<void>): Promise<void> {
     const settled = task.catch((error: unknown) => {
       if (this.fatal) return;

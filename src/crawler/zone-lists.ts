@@ -9,9 +9,8 @@ import { listProblem } from './list-problem.js';
 import type { ZoneItem } from './reads/zone-read.js';
 
 /**
- * The zone lists: which zones the scan reads, by account, by name (--zone), or in one list for a
- * token that cannot list accounts. Each zone listed is handed on (`enqueue`) to be read; zones a
- * complete listing no longer has are closed.
+ * Which zones the scan reads: by account, by name (--zone), or in one list for a token that cannot
+ * list accounts. Each zone listed is handed on to be read; zones a complete listing lost are closed.
  */
 export class ZoneLists {
   constructor(
@@ -28,11 +27,7 @@ export class ZoneLists {
     for (const id of ids) await this.ofAccount(id);
   }
 
-  /**
-   * Every zone the credentials see, in one list (`GET /zones` without an account): for tokens that
-   * cannot list accounts. Each zone names its account, so each account's listing is recorded as
-   * read (or not) with the whole list, as ofAccount records it.
-   */
+  /** Every zone in one list, for tokens that cannot list accounts: each account's listing is recorded with it. */
   async all(): Promise<void> {
     const { book, reader, credentials, outcome, options } = this.parts;
     const whole = book.partition('user', '', 'zones');
@@ -52,10 +47,8 @@ export class ZoneLists {
       if (!book.deferred(err, whole, () => this.all())) book.failed(whole, err, list.summary.pages, list.summary.items, null);
       return;
     }
-    const problem = listProblem(list.summary);
     const s = list.summary;
-    whole.finish({ state: problem ? 'failed' : 'ok', pages: s.pages, items: s.items, truncated: s.truncated, message: problem });
-    if (problem) book.missing('user', '', null, 'zones', 'failed', problem);
+    const problem = book.finishList(whole, s, null);
     credentials.anyReadSucceeded = true;
     byAccount.delete('');
     outcome.progress.accountsKnown = outcome.progress.accountsDone = byAccount.size;
@@ -81,16 +74,11 @@ export class ZoneLists {
         }
       }
       const s = list.summary;
-      const problem = listProblem(s);
-      const unseen = !problem && listed.length === 0 ? await this.mappedAccountUnseen(accountId) : null;
+      const unseen = !listProblem(s) && listed.length === 0 ? await this.mappedAccountUnseen(accountId) : null;
       if (unseen) {
         listing.finish({ state: unseen.state, pages: s.pages, items: 0, httpStatus: unseen.status, apiCode: unseen.apiCode, errorCode: unseen.errorCode, message: unseen.message });
         book.missing('account', accountId, null, 'zones', unseen.state, unseen.message);
-      } else {
-        listing.finish({ state: problem ? 'failed' : 'ok', pages: s.pages, items: s.items, truncated: s.truncated, message: problem });
-        if (problem) book.missing('account', accountId, null, 'zones', 'failed', problem);
-        else this.closeVanished(accountId, listing.previousOk, listed);
-      }
+      } else if (book.finishList(listing, s, null) === null) this.closeVanished(accountId, listing.previousOk, listed);
     } catch (err) {
       if (book.deferred(err, listing, () => this.ofAccount(accountId))) return;
       book.failed(listing, err, list.summary.pages, list.summary.items, null);
@@ -100,11 +88,9 @@ export class ZoneLists {
   }
 
   /**
-   * Whether an account mapped to a credential of its own is one that credential cannot see. The
-   * zone list answers an account the credential cannot see, or an id that is no account, as an
-   * empty list (200), which would close every stored zone of it as deleted and pass the scan as
-   * complete; the account itself answers 404 (code 1005) or a refusal then. Asked only when the
-   * list came back empty: one call, and only for such an account.
+   * Whether an account mapped to a credential of its own is one that credential cannot see: the zone
+   * list answers it as an empty list (200), which would close every stored zone of it and pass the
+   * scan as complete; the account itself answers 404 (code 1005) or a refusal. Asked only of an empty list.
    */
   private async mappedAccountUnseen(accountId: string): Promise<{ state: 'denied' | 'failed'; status: number | null; apiCode: number | null; errorCode: string; message: string } | null> {
     const { credentials, tasks } = this.parts;
@@ -124,10 +110,7 @@ export class ZoneLists {
     }
   }
 
-  /**
-   * Zones the previous complete listing had and this one does not: their partitions count as
-   * attempted in this scan, so that none of their versions can span it if they come back later.
-   */
+  /** Zones the previous complete listing had and this one lost: closed, so no version of theirs spans this scan if they come back. */
   private closeVanished(accountId: string, previousOk: number | null, listed: string[]): void {
     if (previousOk === null) return;
     const writer = this.parts.options.writer;
@@ -137,9 +120,8 @@ export class ZoneLists {
   }
 
   /**
-   * The zone of that name: the list filtered by name, and then by the exact name here, since the
-   * filter's own matching is the server's (a proxy may drop it; `contains:` matches more). A
-   * truncated list may have held it: the zone is then missing, not absent.
+   * The zone of that name: the list filtered by name, then by the exact name here (a proxy may drop
+   * the filter; `contains:` matches more). A truncated list may have held it: missing, not absent.
    */
   async named(name: string): Promise<void> {
     const { book, reader, credentials, outcome, options, unmatched } = this.parts;
@@ -165,11 +147,7 @@ export class ZoneLists {
     }
   }
 
-  /**
-   * The zone of that name in an account mapped to a credential of its own, which the credential
-   * that looked first may not see (an account-owned token's account): asked of each other
-   * credential whose accounts are in scope, one call each, only when the first found none.
-   */
+  /** The zone of that name in an account mapped to another credential in scope, asked of each when the first found none. */
   private async namedOfMappedAccount(wanted: string): Promise<boolean> {
     const { reader, options } = this.parts;
     const accounts = options.scope.accounts.map((a) => a.toLowerCase());

@@ -5,10 +5,7 @@ import type { PermissionStandings } from './incremental/permissions.js';
 import { readZoneParts } from './read-zone.js';
 import type { ReadKit, ZoneFacts, ZoneItem } from './reads/zone-read.js';
 
-/**
- * Each zone listed, once: recorded as listed, then read, within its credential's concurrency, as
- * the plan says (in full, or only what is due), by its reads in order (read-zone.ts).
- */
+/** Each zone listed, once: recorded, then read within its credential's concurrency as the plan says (read-zone.ts). */
 export class ZoneQueue {
   private readonly seen = new Set<string>();
 
@@ -28,10 +25,8 @@ export class ZoneQueue {
     const partition = book.partition('zone', zone.id, 'zone');
     partition.write([zone]);
     partition.finish({ state: 'ok', pages: 1, items: 1 });
-    // New to the list, or served other than stored (status, plan, paused, name servers...): other than
-    // at the last complete listing, or than when the scan read on from read it (a scan stopped since
-    // may have listed it changed, and read none of its parts).
-    // A change of the clock fields alone (Development Mode's countdown) is none (listing-change.ts).
+    // Compared with the last complete listing and with the scan read on from: a scan stopped since
+    // may have listed it changed and read none of its parts.
     const listChanged = listingChanged(partition, zone, plan.base?.scanId, (t) => options.writer.redactRaw(t));
     outcome.progress.zonesKnown++;
     tasks.track(
@@ -44,7 +39,6 @@ export class ZoneQueue {
     );
   }
 
-  /** One zone: how the plan reads it tonight, then its reads in order (see reads/). */
   private async read(zone: ZoneItem, listChanged: boolean): Promise<void> {
     const { credentials, tasks, plan, options } = this.parts;
     const client = credentials.clientOf(zone.account?.id);

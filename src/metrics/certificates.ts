@@ -5,21 +5,12 @@ import type { MetricFamily, Sample } from './exposition.js';
 
 /**
  * One series per served certificate of the audited scan, in three families with the same labels
- * (so that an alert joins them one to one): when the vendor stops serving it, the window before
- * that in which it should be renewed, and whether a newer certificate already covers all its
- * hosts. The questions are the certificate-expiry rule's (src/cloudflare/ssl/certificates.ts), asked at
- * the time the metrics are taken, so the windows move on between audits.
- *
- * Labels: zone (its name), certificate (the API's id), pack_type, hosts. The certificate is the
- * signal, so its id must be a label; hosts is what an alert has to say, and adds no series (one
- * value per certificate). At most HOSTS_SHOWN hosts are named, so a pack of 50 names stays a label.
+ * (an alert joins them one to one), asked as the certificate-expiry rule asks, at the time the
+ * metrics are taken. hosts adds no series (one value per certificate); at most HOSTS_SHOWN are named.
  */
 
-/**
- * An uploaded certificate is never renewed by the vendor: its "window" is when the owner should
- * upload the next one, the certificate-expiry rule's default lowest tier (30 days before expiry).
- */
-export const CUSTOM_RENEWAL_DAYS = 30;
+/** An uploaded certificate is never renewed by the vendor: the rule's default lowest tier (30 days before expiry). */
+const CUSTOM_RENEWAL_DAYS = 30;
 const HOSTS_SHOWN = 5;
 
 function hostsLabel(hosts: readonly string[]): string {

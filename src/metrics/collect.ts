@@ -14,20 +14,15 @@ import { certificateFamilies } from './certificates.js';
 import type { MetricFamily, Sample } from './exposition.js';
 
 /**
- * The metrics of a database for Prometheus: the last run of the nightly job, the scan it made,
- * the latest official audit of the scope and its certificates, and how old the newest complete
- * scan is. Read only, like status: the metrics command may run as a user who cannot write the
- * database. Names and units follow the Prometheus conventions (docs/monitoring.md lists them):
- * times are Unix seconds in `_timestamp_seconds` gauges, every value here is a gauge (each is a
- * state of the database, not a count that only grows), and a state is a label with 1 on the
- * current value and 0 on the others, so that an alert compares with a value rather than the
- * absence of a series. No error text, URL, token id or other free text of a run becomes a label.
+ * The metrics of a database for Prometheus (docs/monitoring.md), read only: the metrics command may
+ * run as a user who cannot write the database. Every value is a gauge (a state, not a count that
+ * only grows); a state is a label with 1 on the current value and 0 on the others, so that an alert
+ * compares with a value rather than the absence of a series. No free text of a run becomes a label.
  */
-
-export interface CollectOptions {
+interface CollectOptions {
   now?: Date;
   scope?: ScanScope;
-  /** --max-age, exported so that alerts can use the same limit as status and the stale notice. */
+  /** --max-age, exported so that alerts can use the same limit as status. */
   maxAgeMs: number;
 }
 
@@ -58,7 +53,7 @@ export function collectMetrics(db: Db, options: CollectOptions): MetricFamily[] 
     ),
     gauge('zonewarden_stale', '1 when the newest complete scan is older than --max-age or there is none, as status reports it.', one(flag(status.stale))),
     ...auditFamilies(db, audit),
-    ...(audit ? certificateFamilies(new SnapshotReader(db, audit.scanId), now) : certificateFamilies(null, now)),
+    ...certificateFamilies(audit && new SnapshotReader(db, audit.scanId), now),
   ];
 }
 
@@ -102,7 +97,7 @@ function runFamilies(db: Db, status: Status): MetricFamily[] {
 }
 
 /** The official audit of the newest audited scan of the scope (complete or incomplete): what reports and drift rest on. */
-export function latestOfficialAudit(db: Db, scope: ScanScope): AuditHeader | null {
+function latestOfficialAudit(db: Db, scope: ScanScope): AuditHeader | null {
   let before: number | undefined;
   for (;;) {
     const scanId = latestScanOfScope(db, ['complete', 'incomplete'], scope, before);

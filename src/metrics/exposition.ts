@@ -1,8 +1,6 @@
 /**
- * The Prometheus text exposition format, version 0.0.4: what a node exporter's textfile collector
- * reads and a /metrics endpoint serves. A family is its HELP and TYPE lines, then its samples;
- * label values are escaped (backslash, double quote, line feed: the only three the format
- * defines), so no string from the API can end a value early or start a line of its own.
+ * The Prometheus text exposition format, version 0.0.4. Label values are escaped (backslash, double
+ * quote, line feed: the three the format defines), so no API string can end a value or start a line.
  */
 
 export interface Sample {
@@ -11,7 +9,7 @@ export interface Sample {
 }
 
 export interface MetricFamily {
-  /** snake_case, with the zonewarden_ prefix and a base unit suffix (see docs/monitoring.md). */
+  /** snake_case, zonewarden_ prefix, base unit suffix (docs/monitoring.md). */
   name: string;
   help: string;
   type: 'gauge' | 'counter';
@@ -27,9 +25,7 @@ export function escapeLabelValue(value: string): string {
 }
 
 /** HELP text escapes backslash and line feed (a double quote is literal there). */
-function escapeHelp(text: string): string {
-  return text.replace(/[\\\n]/g, (c) => (c === '\\' ? '\\\\' : '\\n'));
-}
+const escapeHelp = (text: string) => text.replace(/[\\\n]/g, (c) => (c === '\\' ? '\\\\' : '\\n'));
 
 /** Go's float syntax, as the parsers expect it: integers plainly, NaN and the infinities spelt out. */
 function formatValue(value: number): string {
@@ -42,13 +38,12 @@ function formatValue(value: number): string {
 function labelText(labels: Readonly<Record<string, string>> | undefined): string {
   const entries = Object.entries(labels ?? {});
   if (!entries.length) return '';
-  return `{${entries
-    .map(([name, value]) => {
-      // Names are ours, never data: a bad one is a bug to catch in the tests, not output to emit.
-      if (!LABEL_NAME.test(name) || name.startsWith('__')) throw new Error(`invalid label name ${JSON.stringify(name)}`);
-      return `${name}="${escapeLabelValue(value)}"`;
-    })
-    .join(',')}}`;
+  const pairs = entries.map(([name, value]) => {
+    // Names are ours, never data: a bad one is a bug to catch in the tests, not output to emit.
+    if (!LABEL_NAME.test(name) || name.startsWith('__')) throw new Error(`invalid label name ${JSON.stringify(name)}`);
+    return `${name}="${escapeLabelValue(value)}"`;
+  });
+  return `{${pairs.join(',')}}`;
 }
 
 /** The families as one exposition, ending in a line feed; a family without samples is left out. */

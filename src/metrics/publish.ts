@@ -9,14 +9,10 @@ export function metricsText(db: Db, scope: ScanScope, maxAgeMs: number, now = ne
   return renderExposition(collectMetrics(db, { now, scope, maxAgeMs }));
 }
 
-/**
- * The nightly job's metrics file, after a run (failed ones included) and at the scheduler's
- * start. Writing it is never the run's failure, as a webhook is not: a warning says what failed.
- */
+/** The nightly job's metrics file: writing it is never the run's failure, as a webhook is not; a warning says what failed. */
 export function publishMetrics(db: Db, path: string, scope: ScanScope, maxAgeMs: number, io: { warn: (line: string) => void; redact: (text: string) => string }): boolean {
   try {
-    // The crawler stores API data with credentials already redacted; the file is redacted again, as
-    // everything printed is, because it bypasses the CLI's redacting stdout.
+    // Redacted again, as everything printed is: the file bypasses the CLI's redacting stdout.
     writeMetricsFile(path, io.redact(metricsText(db, scope, maxAgeMs)));
     return true;
   } catch (err) {

@@ -2,11 +2,9 @@ import { accessSync, closeSync, constants, fchmodSync, fsyncSync, openSync, rena
 import { basename, dirname, join } from 'node:path';
 
 /**
- * Writes the metrics file whole or not at all: the text goes to a temporary file beside it, is
- * synced, and is renamed over the old one. A node exporter's textfile collector reads only files
- * ending in .prom, so it never sees the temporary one, and a rename within a directory replaces
- * the file at once: a scrape reads the old metrics or the new, never half of either. The file is
- * world-readable (0644): the collector runs as another user.
+ * Writes the metrics file whole or not at all: a synced temporary file beside it (the textfile
+ * collector reads only .prom files) renamed over it, so a scrape never reads half. World-readable:
+ * the collector runs as another user.
  */
 export function writeMetricsFile(path: string, text: string): void {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
@@ -27,10 +25,7 @@ export function writeMetricsFile(path: string, text: string): void {
   }
 }
 
-/**
- * Checked before a job starts: a metrics file that cannot be written is a usage error now, not a
- * warning after tonight's run. Null when it can be written, else what is wrong and how to fix it.
- */
+/** Checked before a job starts, to be a usage error now rather than a warning after tonight's run. Null when writable. */
 export function metricsPathProblem(path: string): string | null {
   const dir = dirname(path);
   let stat;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClientOptions } from '../../src/api/client.js';
-import { ScanCannotStart } from '../../src/crawler/crawl.js';
+import { ScanCannotStart } from '../../src/crawler/first-calls.js';
 import { runScan, ScanFailed, type ScanOutcome } from '../../src/crawler/run-scan.js';
 import { summaryText } from '../../src/cli/output/scan-summary.js';
 import { diffScans } from '../../src/drift/diff.js';

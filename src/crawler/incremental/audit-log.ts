@@ -5,12 +5,10 @@ import { ApiAuthError, ApiError } from '../../api/errors.js';
 import { credentialOf } from '../first-calls.js';
 
 /**
- * What an account's audit log (version 2) says changed since the last scan: the zones named by its
- * entries. It records creates, updates and deletes by people, tokens and the vendor's own systems,
- * not reads (vendor docs: audit logs), so a zone it does not name kept what was stored, except
- * what changes unlogged (renewals, pending DNSSEC), which the reads declared by date cover.
+ * The zones an account's audit log (version 2) names since the last scan. It records every write by
+ * people, tokens and the vendor's systems (vendor docs: audit logs): a zone it does not name kept
+ * what was stored, but for what changes unlogged, which the reads declared by date cover.
  */
-
 export type AccountChanges =
   | { kind: 'zones'; zones: Set<string>; entries: number; pages: number }
   /** Every zone of the account is read: the log could not be read, or named a change it could not place. */
@@ -23,7 +21,6 @@ const TRUNCATED = {
   'empty-pages': 'empty pages kept naming a next one',
 } as const;
 
-/** The largest page the log serves (the registry's). */
 const PAGE = PARTITIONS.audit_log.paging.perPage;
 
 export async function accountChanges(client: ApiClient, accountId: string, since: Date, before: Date, signal: AbortSignal): Promise<AccountChanges> {

@@ -7,11 +7,7 @@ import type { ZoneItem } from '../reads/zone-read.js';
 import { askedTonight, type PermissionStandings } from './permissions.js';
 import type { ReadPlan } from './read-plan.js';
 
-/**
- * Carrying a zone's part forward from its last read instead of reading it: only what the plan
- * allows (ReadPlan.mayCarry), and never a part of a permission group its credential was refused
- * tonight, which is recorded denied, as a read of it would be.
- */
+/** Carrying a zone's part forward instead of reading it: as the plan allows (ReadPlan.mayCarry), never a part refused tonight. */
 export class Carrier {
   constructor(
     private readonly writer: ScanWriter,
@@ -21,7 +17,6 @@ export class Carrier {
     private readonly book: PartitionBook,
   ) {}
 
-  /** The scan whose read carry() would carry the part from; null when it may not be carried. */
   source(zone: ZoneItem, partition: Partition): number | null {
     const source = this.writer.carrySource('zone', zone.id, partition);
     return source !== null && this.plan.mayCarry(partition, source) ? source : null;
@@ -29,10 +24,8 @@ export class Carrier {
 
   /**
    * Carries a part of the zone forward, unless its credential was refused the part's permission
-   * group tonight: it is then denied, as a read of it would be (a part whose last read was a skip,
-   * made without a call, is carried as it was: tonight's read would skip it alike; so is a part no
-   * rule asks for tonight). What the last read stored stays in that scan; the next night that may
-   * read it reads it again.
+   * group tonight: it is then denied, as a read would be (a skip, made without a call, is carried
+   * as it was, and so is a part no rule asks for tonight).
    */
   carry(client: ApiClient, zone: ZoneItem, partition: Partition): boolean {
     const refusal = askedTonight(partition, this.reads) ? this.permissions.refusal(client, partition) : null;
@@ -43,11 +36,7 @@ export class Carrier {
     return true;
   }
 
-  /**
-   * Before a zone read where due only carries anything: its credential's standing with the
-   * permission group of each part it could carry (permissions.ts), from tonight's reads or, when
-   * none of a group has answered yet, one probe request of it per credential.
-   */
+  /** Before a zone read where due only carries anything: its credential's standing with each part's group (permissions.ts). */
   async confirmPermissions(client: ApiClient, zone: ZoneItem, signal: AbortSignal): Promise<void> {
     // Once every group is known for the credential (most of the night), nothing is looked up.
     const carriable = this.permissions

@@ -9,36 +9,26 @@ import { credentialOf } from '../first-calls.js';
 import type { ZoneItem } from '../reads/zone-read.js';
 
 /**
- * What a credential may still read, learnt each night before anything of a zone is carried forward.
- * A token's permissions are not a zone's resource: losing one leaves no entry in any audit log, so a
- * night that carried yesterday's answers would go on judging zones on data the token can no longer
- * see, for up to `--full-every` nights. Each read belongs to a permission group (the README's and
- * docs/first-scan.md's table, after the vendor's API token permissions); a refusal of one read of a
- * group, for one zone of a credential, is the group refused for every zone of that credential, and
- * their parts of that group are recorded denied tonight, not carried.
- *
- * The reads the night makes anyway (zones read in full, reads due by date) say it for free: the
- * first carried zone of a credential to ask waits while zones of that credential are being read in
- * full. When none of them answered for a group, that zone is asked one request of the group (a
- * probe), shared by every zone of the credential.
+ * What a credential may still read, learnt each night before anything is carried forward: losing a
+ * permission leaves no entry in any audit log, so carrying yesterday's answers would judge zones on
+ * data the token can no longer see. A refusal of one read of a permission group (docs/first-scan.md,
+ * after the vendor's API token permissions) is the group refused for every zone of that credential:
+ * their parts of it are denied tonight, not carried. Tonight's reads say it for free; a group none
+ * of them answered is asked one request (a probe), shared by every zone of the credential.
  */
 
 export interface PermissionGroup {
   /** The permission as the token form names it. */
   label: string;
-  /** The zone partitions read with it (carried ones are checked). */
   partitions: readonly Partition[];
   /** One request of the group about a zone: the cheapest call it answers (one object, or a list's smallest page). */
   probe(zone: ZoneItem, settings: readonly string[]): { path: string; query?: Record<string, string> } | null;
 }
 
 /**
- * The permission groups of the zone reads (vendor docs: API token permissions; docs/first-scan.md),
- * from the registry's `permission` and `probe`: the partitions read from the zone's own API path,
- * grouped by permission in the registry's order; a partition probed `alone` is a group of its own.
- * Those with no permission are left out: the migration's status, check and configuration (the
- * vendor's reference names no group for them, and a completed migration, the only status carried,
- * cannot be undone).
+ * The permission groups of the zone reads (vendor docs: API token permissions), from the registry's
+ * `permission` and `probe`; a partition probed `alone` is a group of its own. The migration's reads
+ * have none (the vendor names no group, and a completed migration, the only status carried, cannot be undone).
  */
 export const PERMISSION_GROUPS: readonly PermissionGroup[] = groupsOfRegistry();
 
@@ -73,37 +63,29 @@ export function permissionGroupOf(partition: Partition): PermissionGroup | undef
   return GROUP_OF.get(partition);
 }
 
-/**
- * Whether tonight's rules ask for a zone part: an object or the settings only when a rule declares
- * them (a part no rule reads is carried as it was, whatever the token may read), the lists always.
- */
+/** Whether tonight's rules ask for a zone part: an object or the settings when a rule declares them, the lists always. */
 export function askedTonight(partition: Partition, reads: DeclaredReads | undefined): boolean {
   if (partition in ZONE_OBJECT_READS) return reads?.objects.includes(partition as keyof typeof ZONE_OBJECT_READS) ?? false;
   if (partition === 'zone_settings') return (reads?.settings.length ?? 0) > 0;
   return true;
 }
 
-/** How a credential stands with a group tonight: answered, refused (with the refusal and what was refused), or not known. */
-export type Standing = { kind: 'granted' } | { kind: 'refused'; error: ApiError; what: string } | { kind: 'unconfirmed' };
+type Standing = { kind: 'granted' } | { kind: 'refused'; error: ApiError; what: string } | { kind: 'unconfirmed' };
 
-/** One night's standings, per credential (its client) and permission group, and the probes made. */
+/** One night's standings, per credential (its client) and permission group. */
 export class PermissionStandings {
   private readonly known = new Map<ApiClient, Map<PermissionGroup, Standing>>();
   private readonly probes = new Map<ApiClient, Map<PermissionGroup, Promise<void>>>();
   /** Zones read in full now, per credential: their reads will say what a probe would. */
   private readonly fullReads = new Map<ApiClient, number>();
-  /** Woken on each standing learnt and each full read ended. */
   private waiters: Array<() => void> = [];
 
   constructor(private readonly logger: Logger) {}
 
   /**
-   * A read of the zone's partition answered (granted), or was refused, tonight: said for the whole
-   * group. A refusal counts only when the zone's part could be read before (`readBefore`): a token's
-   * policies may leave some zones out of a group (vendor docs: API token permissions, zone
-   * resources), and a zone the token never could read the group of, refused again tonight, says
-   * nothing of the others; its own part is denied by its own read. Such a refusal leaves the group
-   * unknown, for the zones' own reads or a probe to answer.
+   * A read of the zone's partition answered or was refused tonight: said for the whole group. A
+   * refusal counts only when the part could be read before (`readBefore`): a token's policies may
+   * leave some zones out of a group (vendor docs: API token permissions, zone resources).
    */
   observe(client: ApiClient, partition: Partition, outcome: { granted: true } | { refused: ApiError; what: string; readBefore: boolean }): void {
     const group = permissionGroupOf(partition);
@@ -124,7 +106,6 @@ export class PermissionStandings {
     );
   }
 
-  /** A zone of the credential is read in full: until it ends, its reads may answer for the groups. */
   async duringFullRead<T>(client: ApiClient, read: () => Promise<T>): Promise<T> {
     this.fullReads.set(client, (this.fullReads.get(client) ?? 0) + 1);
     try {
@@ -141,24 +122,18 @@ export class PermissionStandings {
     for (const w of waiters) w();
   }
 
-  /** The groups the credential's standing with is not known yet tonight. */
   unknownGroups(client: ApiClient): PermissionGroup[] {
     const known = this.known.get(client);
     return PERMISSION_GROUPS.filter((g) => !known?.has(g));
   }
 
-  /** The refusal that keeps a partition from being carried for zones of this credential, if any. */
   refusal(client: ApiClient, partition: Partition): { group: PermissionGroup; error: ApiError; what: string } | null {
     const group = permissionGroupOf(partition);
     const standing = group ? this.known.get(client)?.get(group) : undefined;
     return group && standing?.kind === 'refused' ? { group, error: standing.error, what: standing.what } : null;
   }
 
-  /**
-   * Makes sure the credential's standing with each group of these partitions is known before the
-   * zone carries any of them: a group no read has answered for yet is asked once, of this zone,
-   * and every other zone of the credential waits for that one answer.
-   */
+  /** The credential's standing with each group of these partitions, known before the zone carries any: a probe each, shared. */
   async confirm(client: ApiClient, zone: ZoneItem, partitions: readonly Partition[], settings: readonly string[], signal: AbortSignal): Promise<void> {
     const groups = new Set(partitions.map(permissionGroupOf).filter((g): g is PermissionGroup => g !== undefined));
     const waits: Array<Promise<void>> = [];
@@ -171,11 +146,9 @@ export class PermissionStandings {
   }
 
   private async probe(client: ApiClient, group: PermissionGroup, zone: ZoneItem, settings: readonly string[], signal: AbortSignal): Promise<void> {
-    // Zones of the credential being read in full read the group too, as a rule: their answer, when
-    // it comes before they end, costs nothing. Only what none of them answered is asked.
+    // Zones of the credential being read in full answer for free: only what none of them answered is asked.
     while (!this.known.get(client)?.has(group) && (this.fullReads.get(client) ?? 0) > 0 && !signal.aborted) {
-      // The abort listener goes once the wait ends either way: a probe waits many times in a night,
-      // and listeners left on the scan's one signal would pile up on it.
+      // The abort listener goes once the wait ends: a probe waits many times, listeners would pile up on the signal.
       await new Promise<void>((resolve) => {
         const done = () => {
           signal.removeEventListener('abort', done);
@@ -196,8 +169,7 @@ export class PermissionStandings {
       if (!(err instanceof ApiError) || err.code === 'ZW_API_ABORTED') throw err;
       // The probed zone carries parts of the group read yesterday: a refusal now is a permission lost.
       if (err instanceof ApiAuthError) return this.observe(client, group.partitions[0]!, { refused: err, what, readBefore: true });
-      // An answer that says nothing of the permission (a failure that outlasted the retries, a retired
-      // route): yesterday's data is carried as before, and the next night asks again.
+      // An answer that says nothing of the permission: carried as before, and the next night asks again.
       if (this.of(client).get(group)?.kind !== undefined) return;
       this.of(client).set(group, { kind: 'unconfirmed' });
       this.logger.warn(`${credentialOf(client)}: whether it may still read ${group.label} could not be confirmed (${what}: ${err.message}); its zones' data of it is carried forward unconfirmed tonight`);

@@ -1,40 +1,29 @@
 import type { Db } from '../../snapshot/db.js';
-import { SnapshotReader, type RawRow, type Readout } from '../../snapshot/reader.js';
+import { SnapshotReader, type RawRow } from '../../snapshot/reader.js';
 
 /**
- * What the last complete scan of the same scope holds for a zone, as far as tonight's reads need
- * it: the versions (stamps) of its entry points (read again only when the rulesets list shows another), and
- * the states that ask for a read although nothing was logged.
- */
-
-/**
- * Managed certificates renew from 30 days before expiry at most (vendor docs: certificate renewal,
- * 30 days for 90-day and 1-year certificates, less for shorter ones), and the vendor does not log
- * it: a zone with a certificate this close to its expiry is read every night.
+ * Managed certificates renew from 30 days before expiry at most (vendor docs: certificate renewal),
+ * unlogged: a zone with a certificate this close to its expiry is read every night.
  */
 export const RENEWAL_WINDOW_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-/** The zone's phase entry points the crawler reads by their version in the rulesets list. */
 export type EntrypointPartition = 'entrypoint' | 'custom_entrypoint' | 'ratelimit_entrypoint';
 
-/**
- * What tells one state of a ruleset from another: its id and version. The version grows with
- * every change of the ruleset, but an entry point deleted and created again (Terraform replacing
- * it) is a new ruleset that starts again at version 1: the id tells them apart.
- */
+/** A ruleset's state: its version, and its id, since one deleted and created again (Terraform) starts at version 1. */
 export function rulesetStamp(ruleset: Record<string, unknown>): string | null {
   const { id, version } = ruleset;
   const known = (v: unknown) => typeof v === 'string' || typeof v === 'number';
   return known(id) && known(version) ? `${String(id)} version ${String(version)}` : null;
 }
 
+/** What the last complete scan of the scope holds for a zone, as far as tonight's reads need it. */
 export interface StoredZone {
   /** The stored stamp of an entry point (rulesetStamp): null when stored as absent, undefined when not known. */
   entrypointStamp(partition: EntrypointPartition): string | null | undefined;
   /** A certificate pack not active, a certificate not active, or one in its renewal window. */
   certificatesDue(now: number): boolean;
-  /** DNSSEC stored as pending (being turned on or off): the registrar's DS record is awaited, unlogged. */
+  /** The registrar's DS record is awaited, unlogged. */
   dnssecPending(): boolean;
 }
 
@@ -56,12 +45,10 @@ export class StoredScan {
     return typeof at === 'string' && Number.isFinite(Date.parse(at)) ? at : this.reader.scan.startedAt;
   }
 
-  /** The zones the scan read (stored ids). */
   zoneIds(): string[] {
     return this.reader.zones().map((z) => z.id);
   }
 
-  /** The zone as stored (by its stored id). */
   zone(storedId: string): StoredZone {
     const reader = this.reader;
     return {
@@ -78,7 +65,7 @@ export class StoredScan {
         return packs.items.some((row) => packDue(parsed(row), now));
       },
       dnssecPending() {
-        const read: Readout<RawRow> = reader.zoneObject(storedId, 'dnssec');
+        const read = reader.zoneObject(storedId, 'dnssec');
         if (!read.known || !read.items[0]) return false;
         const status = parsed(read.items[0])['status'];
         return typeof status === 'string' && status.startsWith('pending');

@@ -2,12 +2,10 @@ import { readDeclarationOf, fillPath, PARTITIONS } from '../../cloudflare/reads.
 import type { ReadModule } from './zone-read.js';
 
 /**
- * The account's managed-phase entry point, whose execute rules can deploy managed rules to its
- * zones (an Enterprise feature, vendor docs: WAF, deploy managed rulesets at the account level):
- * read once per Enterprise account and scan, whatever tonight's plan for its zones, and kept with
- * each of its zones so that every zone's verdict and drift see the same one. A zone on an
- * Enterprise plan asks too when the account list did not say the account's type (an
- * account-owned token cannot list accounts, and a failed list says nothing).
+ * The account's managed-phase entry point, which can deploy managed rules to its zones (Enterprise,
+ * vendor docs: WAF, deploy managed rulesets at the account level): read once per account and scan,
+ * kept with each of its zones. An Enterprise zone asks too when the account list did not say the
+ * account's type (an account-owned token cannot list accounts).
  */
 export const accountEntrypoint: ReadModule = {
   ...readDeclarationOf('account_entrypoint'),

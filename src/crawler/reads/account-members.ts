@@ -2,13 +2,9 @@ import { readDeclarationOf } from '../../cloudflare/reads.js';
 import type { ReadModule } from './zone-read.js';
 
 /**
- * The members of the zone's account, with their roles and whether each has two-factor
- * authentication (vendor's API reference: List Members, `GET /accounts/{account_id}/members`, page
- * paging, at most 50 a page): read once per account and scan, by the first of its zones to get
- * here, into the account's own partition. A member turning two-factor on or off is a change of
- * their user, which no account audit log records, and members join and leave through the
- * membership endpoints: nothing says when the list can have changed, so it is read on every scan
- * (one request per 50 members of each account), never carried.
+ * The members of the zone's account, with roles and two-factor state (vendor's API reference: List
+ * Members, 50 a page), read once per account and scan into the account's partition. Two-factor
+ * turned off is a change of the user, which no account audit log records: read on every scan.
  */
 export const accountMembers: ReadModule = {
   ...readDeclarationOf('account_members'),

@@ -4,10 +4,8 @@ import type { EntrypointPartition } from '../incremental/stored-zone.js';
 import type { ReadKit, ZoneFacts } from './zone-read.js';
 
 /**
- * A phase entry point, read by its version: when tonight's rulesets list shows no such phase it is
- * recorded as absent without a call; when it shows the ruleset and version already stored
- * (rulesetStamp), the stored one is carried forward. Without a list tonight (it failed, or the zone was not read in full) the
- * entry point is asked for, 10003 meaning none.
+ * A phase entry point, by its version: absent without a call when tonight's rulesets list shows no
+ * such phase, carried when it shows the stamp stored; asked for without a list tonight (10003: none).
  */
 export async function readEntrypoint(kit: ReadKit, facts: ZoneFacts, partition: Partition & EntrypointPartition): Promise<void> {
   const zone = facts.zone;

@@ -12,11 +12,7 @@ import { zoneSettings } from './zone-settings.js';
 import { botManagement, customEntrypoint, dnssec, notificationPolicies, originPulls, pageShield, ratelimitEntrypoint, securityTxt, universalSsl } from './zone-objects.js';
 import type { ReadModule } from './zone-read.js';
 
-/**
- * Every read of a zone, in the order they run: the migration first (its state says whether the
- * managed phase is the zone's to read), then the rulesets list, before every phase entry point (it
- * says whether they exist and whether they changed).
- */
+/** In order: the migration decides the managed phase, the rulesets list whether entry points exist and changed. */
 export const ZONE_READS: readonly ReadModule[] = [
   dnsRecords,
   dnsTargets,

@@ -3,10 +3,8 @@ import { listProblem } from '../list-problem.js';
 import type { ReadKit, ZoneFacts, ZoneItem } from './zone-read.js';
 
 /**
- * The previous managed rules of a zone not migrated: packages, then each package's groups and
- * rules (each kind one partition of the zone), and the URI-based overrides of an Enterprise zone.
- * A Free zone has none (they exist on Pro plans and above), and whatever the API would answer
- * there says nothing about the zone.
+ * The previous managed rules of a zone not migrated: packages, each package's groups and rules,
+ * and an Enterprise zone's URI-based overrides. A Free zone has none (Pro plans and above).
  */
 export async function legacyWaf(kit: ReadKit, facts: ZoneFacts): Promise<void> {
   const zone = facts.zone;
@@ -26,15 +24,12 @@ async function readPackages(kit: ReadKit, zone: ZoneItem): Promise<void> {
   if (packagesOk === null) return;
   if (!packagesOk) {
     const retired = kit.retired(zone, 'waf_packages');
+    // Groups and rules live under the packages: retired with them, else unreadable without them.
+    const state = retired ? 'retired' : 'failed';
+    const message = retired?.message ?? 'the WAF packages could not be read';
     for (const e of ['waf_groups', 'waf_rules'] as const) {
-      // Groups and rules live under the packages: retired with them, else unreadable without them.
-      if (retired) {
-        kit.partition('zone', zone.id, e).finish({ state: 'retired', pages: 0, items: 0, httpStatus: retired.status, message: retired.message });
-        kit.missing('zone', zone.id, zone.name, e, 'retired', retired.message, 'retired');
-        continue;
-      }
-      kit.partition('zone', zone.id, e).finish({ state: 'failed', pages: 0, items: 0, message: 'the WAF packages could not be read' });
-      kit.missing('zone', zone.id, zone.name, e, 'failed', 'the WAF packages could not be read');
+      kit.partition('zone', zone.id, e).finish({ state, pages: 0, items: 0, httpStatus: retired?.status, message });
+      kit.missing('zone', zone.id, zone.name, e, state, message, retired ? 'retired' : 'missing');
     }
     return;
   }

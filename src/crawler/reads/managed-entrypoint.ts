@@ -4,10 +4,8 @@ import { migration } from './migration.js';
 import type { ZoneFacts, ReadModule } from './zone-read.js';
 
 /**
- * The managed-rules phase entry point of every paid zone and of any zone that has started
- * migrating: a zone created since 2022 has the new managed rules from birth, and any zone's entry
- * point may have been written. A Free zone that has not started migrating runs the vendor's free
- * managed ruleset, which is the vendor's to deploy.
+ * The managed-rules phase entry point of every paid zone and any zone migrating or migrated: a Free
+ * zone not migrating runs the vendor's free managed ruleset, which is the vendor's to deploy.
  */
 export const managedEntrypoint: ReadModule = {
   ...readDeclarationOf('entrypoint'),
@@ -18,7 +16,7 @@ export const managedEntrypoint: ReadModule = {
   },
 };
 
-/** Whether the zone's managed phase is its own to read (see managedEntrypoint); known once the migration read ran. */
+/** Known once the migration read ran. */
 export function hasManagedPhase(facts: ZoneFacts): boolean {
   return facts.migrationState === 'validation' || facts.migrated || facts.zone.plan?.legacy_id !== 'free';
 }

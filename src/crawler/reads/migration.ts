@@ -3,14 +3,12 @@ import { isNativeToNewManagedRules, migrationStatusOf } from '../../cloudflare/w
 import { legacyWaf } from './legacy-waf.js';
 import { carriedWhole, DEFERRED, repairedThenWaiting, type ReadModule } from './zone-read.js';
 
-/** What the status says is there to read: read or skipped together after it (the registry's `also`). */
+/** Read or skipped together after the status (the registry's `also`). */
 const FOLLOWERS = readDeclarationOf('migration_status').partitions.slice(1);
 
 /**
- * The previous-WAF migration: its status, and what the status says is there to read. A zone stored
- * as migrated (state `complete`, or born on the new managed rules) never changes back (the
- * migration is irreversible, vendor docs: WAF migration), so its status is carried forward and its
- * previous WAF is never asked for again.
+ * The previous-WAF migration: its status, and what it says is there to read. A zone migrated
+ * never changes back (vendor docs: WAF migration): its status is carried, its previous WAF never asked.
  */
 export const migration: ReadModule = {
   ...readDeclarationOf('migration_status'),
@@ -21,16 +19,13 @@ export const migration: ReadModule = {
       // Which reads follow depends on the status: an unreadable one defers them all to the repair pass.
       const status = await kit.readObject(zone, 'migration_status', `${base}/status`, {}, undefined, () => repairedThenWaiting(migration, kit, facts));
       if (status === DEFERRED) return DEFERRED;
-      // Unanswered tonight: what follows is decided as on every scan since the status's last answer
-      // (facts.migrated from the stored statuses alone, and none was stored since).
+      // Unanswered tonight: what follows is decided as on every scan since the status's last answer.
       const alikeSince = status === null ? kit.lastAnswered(zone, 'migration_status') + 1 : null;
       if (alikeSince !== null) facts.decidedAlike.set(migration, alikeSince);
       const state = typeof status?.['migration_state'] === 'string' ? status['migration_state'] : null;
       facts.migrationState = state;
       facts.migrated = state === 'complete' || (state === null && ((status !== null && isNativeToNewManagedRules(migrationStatusOf(status))) || kit.migratedBefore(zone)));
-      // A zone read where due only changed in nothing the check, configuration and previous WAF
-      // show (they change by logged writes alone); read tonight only because the status could
-      // not be carried, they are carried when read since the status's last answer, on the same decision.
+      // Due-only: they change by logged writes alone, and were read since on the same decision.
       if (alikeSince !== null && facts.mode === 'due-only' && carriedWhole(kit, zone, FOLLOWERS, alikeSince)) return;
     } else {
       facts.migrated = true;

@@ -8,15 +8,11 @@ import { rulesetStamp } from '../incremental/stored-zone.js';
 export const DECLARED_ENTRYPOINTS = partitionsWhere((s) => s.rules === 'object' && s.api?.endsWith('/entrypoint') === true) as DeclarableObject[];
 
 /**
- * The zone's rulesets list, without rules: each ruleset's phase, version and last update. One
- * call says which phase entry points exist, so a phase with none costs no call, and whether an
- * entry point changed since it was stored (its id and version), so an unchanged one is not read again.
- * Read whenever the zone is read in full, after the migration (whose state says whether the
- * managed phase is the zone's to read); the entry point reads after it use what it says.
+ * The zone's rulesets list, without rules: one call says which phase entry points exist (a phase
+ * with none costs no call) and which changed since stored (id and version), for the reads after it.
  */
 export const rulesetsList: ReadModule = {
   ...readDeclarationOf('rulesets'),
-  // Whether it is read at all depends on the migration's state (hasManagedPhase).
   decidedBy: [migration],
   async run(kit, facts) {
     // Only where an entry point is to be read: a Free zone not migrating, with no custom or rate limiting rules declared, needs none.

@@ -3,18 +3,11 @@ import type { ApiClient } from '../../api/client.js';
 import type { ReadModule } from './zone-read.js';
 
 /**
- * The open findings of the vendor's own scanner, Security Insights (vendor's API reference:
- * security center, insights, list: `GET /accounts/{account_id}/security-center/insights`, page
- * paging, result `{count, page, per_page, issues[]}`), kept with the account (one row per issue)
- * for the report's side-by-side with zonewarden's verdicts (src/report/vendor-insights.ts). No
- * rule needs it: a token without the account's Security Center Insights permission leaves the scan
- * complete, noted once per account.
- *
- * When it can have changed: the vendor rescans on its own schedule (vendor docs: Security Insights,
- * how it works: every 7 days on Free, 3 on Pro and Business, daily on Enterprise) and writes no
- * audit log entry when it does, so nothing says whether it has; read on every scan, once per
- * account, whatever tonight's plan for its zones. One call per page of 100 issues, shared by the
- * account's zones.
+ * The open findings of the vendor's scanner, Security Insights (vendor's API reference: security
+ * center, insights, list; result `{count, page, per_page, issues[]}`), a row per issue of the
+ * account, for the report's side-by-side (src/report/vendor-insights.ts). No rule needs it: a
+ * refusal leaves the scan complete. The vendor rescans on its own schedule, unlogged (vendor docs:
+ * Security Insights, how it works): read on every scan, once per account.
  */
 export const securityInsights: ReadModule = {
   ...readDeclarationOf('security_insights'),
@@ -27,17 +20,15 @@ export const securityInsights: ReadModule = {
   },
 };
 
-/** The largest page the list serves (the registry's). */
 export const INSIGHTS_PER_PAGE = PARTITIONS.security_insights.paging.perPage;
 
 /** Pages no list of insights needs more than (10,000 zones' worth of every insight type at 100 a page). */
 const MAX_PAGES = 5000;
 
 /**
- * Every open insight of the account: not dismissed (asked of the API: `dismissed=false`) and active
- * (a resolved one is kept in the list by the vendor until it is archived, vendor docs: review
- * insights). Read page by page until the count is reached (without a count: a short page), or a
- * page brings nothing new.
+ * Every open insight of the account: not dismissed (`dismissed=false`) and not resolved (kept in the
+ * list until archived, vendor docs: review insights). Paged until the count is reached (without
+ * one: a short page), or a page brings nothing new.
  */
 export async function openInsights(client: ApiClient, accountId: string, signal: AbortSignal): Promise<{ items: unknown[]; pages: number }> {
   const path = fillPath(PARTITIONS.security_insights.api, { account_id: accountId });
@@ -58,9 +49,7 @@ export async function openInsights(client: ApiClient, accountId: string, signal:
       if (isOpen(issue)) items.push(issue);
     }
     const count = typeof result.count === 'number' ? result.count : null;
-    // The count says when the list ends (a short page mid-list is not its end, as with the other
-    // lists: src/api/paginate.ts); without it, a short page does. A page of nothing new (a stuck
-    // pager) ends it either way.
+    // A short page mid-list is not its end when there is a count (src/api/paginate.ts); a page of nothing new (a stuck pager) is.
     if (fresh === 0 || (count !== null ? seen.size >= count : issues.length < INSIGHTS_PER_PAGE)) break;
   }
   return { items, pages };

@@ -2,14 +2,10 @@ import { migration } from './migration.js';
 import { listTellsDevelopmentMode, type ReadModule } from './zone-read.js';
 
 /**
- * The settings the catalogue's rules declare, one call each (the all-settings call was switched
- * off on 2026-09-15), into one partition. A setting the zone's plan does not offer is answered 200
- * with `editable: false` (vendor's API reference), stored as answered. An error, a 404 code 7003
- * included (a route the API does not know), is a failed read: the partition is left failed with
- * what was read before it, never taken for "not offered". The legacy `waf` switch is not asked of
- * a migrated zone (gone with the previous managed rules) nor of a Free zone (never offered).
- * Development Mode is not asked where the zone list carries it (`development_mode`, its seconds
- * left): the rule judges it from there; a list without the field has the setting read as before.
+ * The settings the rules declare, one call each (the all-settings call was switched off on
+ * 2026-09-15). A setting the plan does not offer answers 200 with `editable: false` (vendor's API
+ * reference); an error, 404 code 7003 included, fails the partition, never "not offered". The legacy
+ * `waf` switch is not asked of a migrated or Free zone, nor Development Mode where the zone list carries it.
  */
 export const zoneSettings: ReadModule = {
   name: 'zone settings',
@@ -17,7 +13,6 @@ export const zoneSettings: ReadModule = {
   scope: 'zone',
   partitions: ['zone_settings'],
   refresh: 'zone-changed',
-  // The legacy waf switch is asked of a zone not migrated only.
   decidedBy: [migration],
   async run(kit, facts) {
     const reads = kit.reads;
@@ -34,7 +29,6 @@ export const zoneSettings: ReadModule = {
         items.push(r && typeof r === 'object' ? { ...r, id } : { id, value: r });
         kit.succeeded(zone, 'zone_settings');
       } catch (err) {
-        // A failure that may pass: every setting is read again in the repair pass, into this partition.
         if (kit.deferred(err, partition, () => zoneSettings.run(kit, facts))) return;
         partition.write(items);
         kit.failed(partition, err, items.length, items.length, zone.name);

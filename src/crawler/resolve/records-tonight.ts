@@ -7,11 +7,7 @@ export interface StoredRecord {
   raw: string;
 }
 
-/**
- * The zone's DNS records as this scan holds them, read tonight or carried forward (its coverage
- * then points at the scan whose versions hold them); null when this scan has no sound list: not
- * read, failed, truncated, or waiting for the repair pass.
- */
+/** The zone's DNS records as this scan holds them, read or carried; null when not read whole (or awaiting repair). */
 export function recordsTonight(writer: ScanWriter, zoneId: string): StoredRecord[] | null {
   const stored = writer.storedId(zoneId);
   const c = writer.get<{ state: string; truncated: number; data_scan: number | null }>(

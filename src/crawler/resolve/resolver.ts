@@ -7,22 +7,16 @@ import { entryOf } from '../../common/map-entry.js';
 import { KnownNames } from './known-names.js';
 
 /**
- * Asks DNS whether the names a scan's records point at exist: through the system's resolver, or
- * the one `--resolver` names, a bounded number at once, each name once per scan (one instance per
- * scan holds the answers), each with a time limit.
- *
- * The question is type CNAME for the exact name: a recursive resolver answers it without following
- * a chain, so the answer speaks of that name only (asked for an address, a name that is itself a
- * CNAME to a missing name would answer NXDOMAIN, which then speaks of the chain's last name:
- * RFC 6604 3). NXDOMAIN means the name and everything under it do not exist (RFC 1034 4.3.2,
- * RFC 8020 2); NOERROR with or without data means it exists (RFC 2308 2.2: NODATA).
- *
- * A resolver is believed only once it has answered for names known to exist (check()): one that
- * says "no such name" for everything would turn every target into a dangling one.
+ * Asks DNS whether the names a scan's records point at exist, each name once per scan (an instance
+ * per scan), a bounded number at once. The question is type CNAME for the exact name: a recursive
+ * resolver answers it without following a chain, so the answer speaks of that name only (RFC 6604 3).
+ * NXDOMAIN: the name and everything under it do not exist (RFC 1034 4.3.2, RFC 8020 2); NOERROR with
+ * or without data: it exists (RFC 2308 2.2). A resolver is believed only once it has answered for
+ * names known to exist (check()): one that denies everything would make every target dangle.
  */
 
 export interface ResolverOptions {
-  /** `--resolver`: the server to ask (an IP, with an optional port); the system's resolvers when absent. */
+  /** `--resolver`; the system's resolvers when absent. */
   server?: string;
   /** Time for one attempt, in ms (default 2000); each name gets `tries` attempts. */
   timeoutMs?: number;
@@ -30,9 +24,8 @@ export interface ResolverOptions {
   /** Questions in flight at once (default 16). */
   concurrency?: number;
   /**
-   * A name with no answer (a timeout, SERVFAIL) is asked again this many times (default 2), after
-   * a pause that grows each time (`pauseMs`, default 500): a resolver busy for a moment, or a
-   * machine under load, then still answers, and the night's verdict does not follow the load.
+   * A name with no answer (a timeout, SERVFAIL) is asked again this many times (default 2), after a
+   * growing pause (`pauseMs`, default 500): a resolver busy for a moment then still answers.
    */
   rounds?: number;
   pauseMs?: number;
@@ -46,9 +39,8 @@ export class TargetResolver {
   private readonly pauseMs: number;
   private readonly known = new KnownNames();
   private checkResult: Promise<ResolverCheck> | null = null;
-  /** Stops the pauses between rounds when the scan stops. */
   private readonly stopped = new AbortController();
-  /** Questions sent (each name once, and again for each round after no answer). */
+  /** Questions sent. */
   asked = 0;
 
   constructor(options: ResolverOptions = {}) {
@@ -63,31 +55,28 @@ export class TargetResolver {
     this.pauseMs = options.pauseMs ?? 500;
   }
 
-  /** The servers asked, as node:dns lists them. */
   servers(): string[] {
     return this.resolver.getServers();
   }
 
-  /** A zone as the zone list gave it: its assigned name servers may check the resolver (known-names.ts). */
+  /** A zone as listed: its assigned name servers may check the resolver (known-names.ts). */
   offerKnownNames(zone: { name?: unknown; status?: unknown; name_servers?: unknown }): void {
     this.known.offer(zone);
   }
 
   /**
-   * Whether the resolver is believed, decided once a scan, when the first zone's targets are about
-   * to be resolved (that zone and those listed before it offered their name servers): a few
-   * questions a scan. Every name known to exist must not be NXDOMAIN, and one must have answered.
+   * Whether the resolver is believed, decided once, when the first targets are to be resolved: no
+   * name known to exist may be NXDOMAIN, and one must have answered.
    */
   check(): Promise<ResolverCheck> {
     return (this.checkResult ??= this.runCheck());
   }
 
-  /** The check's result, when the scan made it (it is made only when some target is resolved). */
+  /** The check's result, when the scan made it (only when some target is resolved). */
   async checkMade(): Promise<ResolverCheck | null> {
     return this.checkResult === null ? null : this.checkResult;
   }
 
-  /** Whether the name exists; asked once per instance, later callers share the answer. */
   resolve(name: string): Promise<TargetAnswer> {
     return entryOf(this.answers, name, () => this.answer(name));
   }
@@ -117,7 +106,6 @@ export class TargetResolver {
     return { servers, names: asked.map((a) => ('reason' in a ? { name: a.name, answer: a.answer, reason: a.reason } : { name: a.name, answer: a.answer })), trusted: reason === null, reason };
   }
 
-  /** The answer, asking again after a pause while there is none (a timeout, SERVFAIL) and rounds remain. */
   private async answer(name: string): Promise<TargetAnswer> {
     let answer = await this.limit(() => this.ask(name));
     for (let round = 1; round <= this.rounds && isPassing(answer) && !this.stopped.signal.aborted; round++) {
@@ -151,24 +139,18 @@ function isPassing(answer: TargetAnswer): boolean {
 }
 
 /** c-ares error codes as answers: ENOTFOUND is NXDOMAIN, ENODATA is NOERROR without data. */
-export function classify(err: unknown): TargetAnswer {
+const ANSWERS = new Map<string, TargetAnswer>([
+  ['ENOTFOUND', { answer: 'nxdomain' }],
+  ['ENODATA', { answer: 'exists' }],
+  ['ESERVFAIL', { answer: 'unknown', reason: SERVFAIL }],
+  ['ETIMEOUT', { answer: 'unknown', reason: TIMED_OUT }],
+  ['EREFUSED', { answer: 'unknown', reason: 'the resolver refused the question' }],
+  ['ECONNREFUSED', { answer: 'unknown', reason: 'the resolver could not be reached' }],
+  ['ECANCELLED', { answer: 'unknown', reason: 'the scan stopped before the answer' }],
+]);
+
+function classify(err: unknown): TargetAnswer {
   const code = (err as NodeJS.ErrnoException | null)?.code;
-  switch (code) {
-    case 'ENOTFOUND':
-      return { answer: 'nxdomain' };
-    case 'ENODATA':
-      return { answer: 'exists' };
-    case 'ESERVFAIL':
-      return { answer: 'unknown', reason: SERVFAIL };
-    case 'ETIMEOUT':
-      return { answer: 'unknown', reason: TIMED_OUT };
-    case 'EREFUSED':
-      return { answer: 'unknown', reason: 'the resolver refused the question' };
-    case 'ECONNREFUSED':
-      return { answer: 'unknown', reason: 'the resolver could not be reached' };
-    case 'ECANCELLED':
-      return { answer: 'unknown', reason: 'the scan stopped before the answer' };
-    default:
-      return { answer: 'unknown', reason: `the question failed (${code ?? (err instanceof Error ? err.message : String(err))})` };
-  }
+  const known = code === undefined ? undefined : ANSWERS.get(code);
+  return known ? { ...known } : { answer: 'unknown', reason: `the question failed (${code ?? (err instanceof Error ? err.message : String(err))})` };
 }
