@@ -38,9 +38,8 @@ export function controlRows(byRule: Readonly<Record<string, Readonly<Record<Stat
 }
 
 /**
- * Drift narrowed to the kept rules. The listed changes are filtered and counted again; the steady
- * counts (`still-*`), which are not listed, are the later audit's verdicts of each status on the
- * kept rules (those both audits ran) that no listed change ends in.
+ * Drift narrowed to the kept rules: the listed changes filtered and counted again; the steady counts
+ * (`still-*`, not listed) are the later audit's verdicts on kept rules both ran that no change ends in.
  */
 function narrowDrift(drift: DriftResult, filter: ComplianceFilter, byRule: Readonly<Record<string, Readonly<Record<Status, number>>>>): DriftResult {
   const notCompared = new Set(drift.findings.rulesNotCompared);
@@ -56,10 +55,9 @@ function narrowDrift(drift: DriftResult, filter: ComplianceFilter, byRule: Reado
 }
 
 /**
- * What the reports show under `--framework`/`--control`: the kept rules' counts, categories,
- * top risks, drift and errors, and a scope statement that says so. `findings` gives the audit's
- * stored findings (failing, unknown, waived), worst first, each time it is called: they are read,
- * not held. The pass rate by zone is left out: it is stored for all rules together.
+ * What the reports show under `--framework`/`--control`: the kept rules' counts, categories, top risks,
+ * drift and errors, and a scope statement that says so. `findings` reads the stored findings, worst
+ * first, at each call (never held). The pass rate by zone is left out: it is stored for all rules together.
  */
 export function narrowReportData(data: ReportData, filter: ComplianceFilter, findings: () => Iterable<Finding>): ReportData {
   const counts = keptCounts(data.audit.counts, filter, findings());

@@ -56,19 +56,15 @@ function oldestOf(times: Iterable<string>): string | null {
 }
 
 /**
- * When a carried zone was last read in full, once the scan that read it has been pruned (`--keep`
- * below `--full-every`): the zone's last full read (zone_full_reads) when it is not later than
- * this scan, since no full read came between it and this scan then. A report of an older scan,
- * after the zone was read in full again, cannot tell: null, and the scan's id stands in.
+ * When a carried zone was last read in full once the scan that read it was pruned (`--keep` below
+ * `--full-every`): its last full read (zone_full_reads) if not later than this scan; else (a report
+ * of an older scan, the zone since read again) it cannot tell: null, and the scan's id stands in.
  */
 function prunedReadTime(lastFullRead: string | null, startedAt: string | undefined): string | null {
   return lastFullRead !== null && startedAt !== undefined && lastFullRead <= startedAt ? lastFullRead : null;
 }
 
-/**
- * The same for some of the scan's zones (a report of --zone or --account): its counts and oldest
- * read are those of these zones alone, as findings.json's `dataRead` of the same view.
- */
+/** The same of some zones (a report of --zone or --account), as findings.json's `dataRead` of the same view. */
 export function freshnessOf(f: DataFreshness, zones: ReadonlyArray<{ id: string }>): DataFreshness {
   const view = carriedZones(zones, f.lastReadOf);
   const oldest = oldestOf(Object.values(view.carriedZones));
