@@ -168,11 +168,8 @@ function itemsAt(db: Db, kind: ResourceKind, scopeId: string, scanId: number): N
 
 const byName = (a: Named, b: Named): number => (a.name ?? '').localeCompare(b.name ?? '') || a.id.localeCompare(b.id);
 
-function byType(contents: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [endpoint, n] of Object.entries(contents)) out[kindOfPartition(endpoint as Partition)?.type ?? endpoint] = n;
-  return out;
-}
+const byType = (contents: Record<string, number>): Record<string, number> =>
+  Object.fromEntries(Object.entries(contents).map(([endpoint, n]) => [kindOfPartition(endpoint as Partition)?.type ?? endpoint, n]));
 
 /** Accumulates changes and counts, splitting certificates out of their packs. */
 class Collector {

@@ -52,10 +52,7 @@ export function configurationSummary(d: DriftResult): string {
 }
 
 /** A field's value for a person: JSON, shortened; an absent field says so. */
-export function valueText(value: unknown, max = 80): string {
-  if (value === undefined) return '(absent)';
-  return shorten(JSON.stringify(value), max);
-}
+export const valueText = (value: unknown, max = 80): string => (value === undefined ? '(absent)' : shorten(JSON.stringify(value), max));
 
 export function fieldText(f: FieldChange): string {
   return `${f.field}: ${valueText(f.before)} -> ${valueText(f.after)}`;

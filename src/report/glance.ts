@@ -18,10 +18,7 @@ import { RISK_WEIGHTS_TEXT, riskReason, type ReportRisk } from './risk.js';
 export const GLANCE_ITEMS = 5;
 
 /** Which groups exist, so that a link is only made to a group the page has. */
-interface Links {
-  zones: ReadonlySet<string>;
-  rules: ReadonlySet<string>;
-}
+type Links = { zones: ReadonlySet<string>; rules: ReadonlySet<string> };
 
 /** Changes of one kind, rule and zone as one line with a count, leaving room for the other changes. */
 function changeItems(changes: readonly FindingChange[], kind: 'new' | 'fixed', links: Links) {

@@ -23,9 +23,7 @@ import { vendorSection } from './vendor-insights-view.js';
 export const MAX_DIGEST_CHARS = 60_000;
 const FIRST_LIMIT = 100;
 
-interface DigestRow {
-  cells: string[];
-}
+type DigestRow = { cells: string[] };
 
 /** A zone's name, and for a zone carried forward, when its data was read (as report.html marks it). */
 function zoneCell(name: string, zoneId: string | undefined, lastReadOf: (zoneId: string) => string): string {
