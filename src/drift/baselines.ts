@@ -2,17 +2,14 @@ import { SnapshotError, type Db } from '../snapshot/db.js';
 import type { Baseline } from './result.js';
 
 /**
- * Accepted baselines: scans a person has approved as the state to compare against. Accepting
- * another keeps the earlier ones (the history of what was approved, and when); the newest is the
- * one `diff --baseline` uses. Pruning never deletes a baseline's scan.
+ * Accepted baselines: scans a person approved as the state to compare against. Accepting another
+ * keeps the earlier ones (the history of what was approved, and when); the newest is the one
+ * `diff --baseline` uses. Pruning never deletes a baseline's scan.
  */
 
-const toBaseline = (r: { id: number; scan_id: number; accepted_at: string; note: string | null }): Baseline => ({
-  id: r.id,
-  scanId: r.scan_id,
-  acceptedAt: r.accepted_at,
-  note: r.note,
-});
+type BaselineRow = { id: number; scan_id: number; accepted_at: string; note: string | null };
+
+const toBaseline = (r: BaselineRow): Baseline => ({ id: r.id, scanId: r.scan_id, acceptedAt: r.accepted_at, note: r.note });
 
 export function acceptBaseline(db: Db, scanId: number, note: string | null, at = new Date()): Baseline {
   return db
@@ -30,10 +27,10 @@ export function acceptBaseline(db: Db, scanId: number, note: string | null, at =
 
 /** Every accepted baseline, newest first. */
 export function listBaselines(db: Db): Baseline[] {
-  return (db.prepare('SELECT * FROM baselines ORDER BY id DESC').all() as Array<Parameters<typeof toBaseline>[0]>).map(toBaseline);
+  return (db.prepare('SELECT * FROM baselines ORDER BY id DESC').all() as BaselineRow[]).map(toBaseline);
 }
 
 export function currentBaseline(db: Db): Baseline | null {
-  const row = db.prepare('SELECT * FROM baselines ORDER BY id DESC LIMIT 1').get() as Parameters<typeof toBaseline>[0] | undefined;
+  const row = db.prepare('SELECT * FROM baselines ORDER BY id DESC LIMIT 1').get() as BaselineRow | undefined;
   return row ? toBaseline(row) : null;
 }

@@ -11,18 +11,17 @@ import type { ConfigurationDrift, ResourceChange, UnreadPartition } from './resu
 import type { ScanFilter } from '../snapshot/scan-filter.js';
 
 /**
- * Configuration drift between two scans. Versions are stored over ranges of scans, so what
- * differs between two scans is exactly the versions valid in one and not the other: one pass over
- * each table finds them, however many unchanged resources there are. Only partitions both scans
- * could use are compared; the rest are reported as unknown, never as removed or added.
+ * Configuration drift between two scans. Versions are stored over ranges of scans, so what differs
+ * is exactly the versions valid in one scan and not the other: one pass over each table finds them.
+ * Only partitions both scans could use are compared; the rest are unknown, never removed or added.
+ * `view`: only the zones (and, with --account, the accounts) of diff --zone/--account; no user invites then.
  */
-/** `view`: only the zones (and, with --account, the accounts) of a filter (diff --zone, --account); the user's invites are then left out. */
 export function configurationDrift(db: Db, from: ScanCoverage, to: ScanCoverage, ignore: IgnoreList, zones: ReadonlyMap<string, ZoneInfo>, view: ScanFilter | null = null): ConfigurationDrift {
   const drift = new Collector(ignore);
   const comparable = new Set<string>();
 
   const judge = (kind: PartitionKind, scopeId: string, resource: ResourceKind, zone: Named | null): void => {
-    const [rf, rt] = [from.get(kind, scopeId, resource.partition), to.get(kind, scopeId, resource.partition)];
+    const [rf, rt] = [from.get(scopeId, resource.partition), to.get(scopeId, resource.partition)];
     if (!rf && !rt) return;
     if (from.usable(rf) && to.usable(rt)) {
       comparable.add(partitionKey(kind, scopeId, resource.partition));
@@ -33,8 +32,8 @@ export function configurationDrift(db: Db, from: ScanCoverage, to: ScanCoverage,
     if (rf && rf.state === rt?.state && (rf.state === 'denied' || rf.state === 'retired')) return;
     const [bad, good] = to.usable(rt) ? [from, to] : [to, from];
     const what = `${resource.label} list${zone ? ` of ${zone.name ?? zone.id}` : ''}`;
-    const resources = good.usable(good.get(kind, scopeId, resource.partition)) ? itemsAt(db, resource, scopeId, good.scanId) : [];
-    drift.unknown({ change: 'unknown', type: resource.type, zone, scan: bad.scanId, ...bad.why(bad.get(kind, scopeId, resource.partition), what), resources });
+    const resources = good.usable(good.get(scopeId, resource.partition)) ? itemsAt(db, resource, scopeId, good.scanId) : [];
+    drift.unknown({ change: 'unknown', type: resource.type, zone, scan: bad.scanId, ...bad.why(bad.get(scopeId, resource.partition), what), resources });
   };
 
   const userKinds = RESOURCE_KINDS.filter((k) => k.scope === 'user' && (view === null || (k.type === 'account' && view.accountIds.size > 0)));
@@ -56,7 +55,7 @@ export function configurationDrift(db: Db, from: ScanCoverage, to: ScanCoverage,
       drift.change({ change: 'removed', type: 'zone', id, name: info.name, zone, contents: byType(from.contents(id)) });
     } else if ((pf === 'present' && pt === 'unread') || (pf === 'unread' && pt === 'present')) {
       const bad = pt === 'unread' ? to : from;
-      const listing = info.accountId === null ? undefined : bad.get('account', info.accountId, 'zones');
+      const listing = info.accountId === null ? undefined : bad.get(info.accountId, 'zones');
       drift.unknown({ change: 'unknown', type: 'zone', zone, scan: bad.scanId, ...bad.why(listing, `zone list of account ${info.accountId ?? '(unknown)'}`), resources: [zone] });
     }
   }
@@ -79,9 +78,8 @@ interface VersionPair {
 
 /**
  * Versions valid in exactly one of the two scans, in comparable partitions, paired by resource. A
- * partition an incremental scan carried forward has its data in the scan that read it (coverage
- * data_scan): compared there, through a small table of those partitions, so a carried partition
- * shows what changed and not a removal of everything.
+ * partition an incremental scan carried forward is compared in the scan that read it (coverage
+ * data_scan), so it shows what changed and not a removal of everything.
  */
 function changedVersions(db: Db, from: number, to: number, comparable: ReadonlySet<string>): Iterable<VersionPair> {
   const [f, t] = [scanRef(from), scanRef(to)];
@@ -90,15 +88,15 @@ function changedVersions(db: Db, from: number, to: number, comparable: ReadonlyS
   for (const table of new Set(RESOURCE_KINDS.map((k) => k.table))) {
     const kinds = RESOURCE_KINDS.filter((k) => k.table === table);
     const spec = TABLES[kinds[0]!.partition]!;
-    const endpoint = spec.endpointColumn ?? `'${kinds[0]!.partition}'`;
+    const endpoint = (alias: string) => (spec.endpointColumn ? `${alias}${spec.endpointColumn}` : `'${kinds[0]!.partition}'`);
     const sql = carried
       ? `SELECT scope, item_id, endpoint, in_from, raw FROM (
-           SELECT t.${spec.scopeColumn} AS scope, t.item_id, ${spec.endpointColumn ? `t.${spec.endpointColumn}` : endpoint} AS endpoint, t.raw,
+           SELECT t.${spec.scopeColumn} AS scope, t.item_id, ${endpoint('t.')} AS endpoint, t.raw,
              t.first_scan <= coalesce(c.ref_from, ?) AND t.last_scan >= coalesce(c.ref_from, ?) AS in_from,
              t.first_scan <= coalesce(c.ref_to, ?) AND t.last_scan >= coalesce(c.ref_to, ?) AS in_to
-           FROM ${table} t LEFT JOIN temp.drift_carried c ON c.scope_id = t.${spec.scopeColumn} AND c.endpoint = ${spec.endpointColumn ? `t.${spec.endpointColumn}` : endpoint}
+           FROM ${table} t LEFT JOIN temp.drift_carried c ON c.scope_id = t.${spec.scopeColumn} AND c.endpoint = ${endpoint('t.')}
          ) WHERE in_from != in_to`
-      : `SELECT ${spec.scopeColumn} AS scope, item_id, ${endpoint} AS endpoint, first_scan <= ? AND last_scan >= ? AS in_from, raw FROM ${table}
+      : `SELECT ${spec.scopeColumn} AS scope, item_id, ${endpoint('')} AS endpoint, first_scan <= ? AND last_scan >= ? AS in_from, raw FROM ${table}
          WHERE (first_scan <= ? AND last_scan >= ?) != (first_scan <= ? AND last_scan >= ?)`;
     const params = carried ? [f, f, t, t] : [f, f, f, f, t, t];
     const rows = db.prepare(sql).iterate(...params) as Iterable<{ scope: string; item_id: string; endpoint: Partition; in_from: number; raw: string }>;
@@ -116,9 +114,8 @@ function changedVersions(db: Db, from: number, to: number, comparable: ReadonlyS
 }
 
 /**
- * The zone partitions either scan carried forward, with where each scan's data lies, in a
- * temporary table (temp.drift_carried); false when neither carried any (full scans), so the
- * plain comparison runs.
+ * Fills temp.drift_carried with the zone partitions either scan carried forward, and where each
+ * scan's data lies; false when neither carried any (full scans), so the plain comparison runs.
  */
 function carriedPartitions(db: Db, f: number, t: number): boolean {
   const rows = db
@@ -171,11 +168,8 @@ function itemsAt(db: Db, kind: ResourceKind, scopeId: string, scanId: number): N
 
 const byName = (a: Named, b: Named): number => (a.name ?? '').localeCompare(b.name ?? '') || a.id.localeCompare(b.id);
 
-function byType(contents: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [endpoint, n] of Object.entries(contents)) out[kindOfPartition(endpoint as Partition)?.type ?? endpoint] = n;
-  return out;
-}
+const byType = (contents: Record<string, number>): Record<string, number> =>
+  Object.fromEntries(Object.entries(contents).map(([endpoint, n]) => [kindOfPartition(endpoint as Partition)?.type ?? endpoint, n]));
 
 /** Accumulates changes and counts, splitting certificates out of their packs. */
 class Collector {
@@ -226,22 +220,12 @@ class Collector {
   result(zonesOutsideScope: Named[]): ConfigurationDrift {
     const order = (type: string) => RESOURCE_TYPES.indexOf(type);
     const where = (z: Named | null) => (z ? (z.name ?? z.id) : '');
-    this.changes.sort(
-      (x, y) =>
-        where(x.zone).localeCompare(where(y.zone)) ||
-        order(x.type) - order(y.type) ||
-        (x.name ?? '').localeCompare(y.name ?? '') ||
-        x.id.localeCompare(y.id),
-    );
-    this.unread.sort((x, y) => where(x.zone).localeCompare(where(y.zone)) || order(x.type) - order(y.type));
-    return {
-      counts: this.counts,
-      changes: this.changes,
-      unknown: this.unread,
-      ignoredChanges: this.ignored,
-      ignore: [...this.ignore.patterns],
-      zonesOutsideScope,
-    };
+    const byPlace = (x: { zone: Named | null; type: string }, y: { zone: Named | null; type: string }) =>
+      where(x.zone).localeCompare(where(y.zone)) || order(x.type) - order(y.type);
+    this.changes.sort((x, y) => byPlace(x, y) || (x.name ?? '').localeCompare(y.name ?? '') || x.id.localeCompare(y.id));
+    this.unread.sort(byPlace);
+    const ignore = [...this.ignore.patterns];
+    return { counts: this.counts, changes: this.changes, unknown: this.unread, ignoredChanges: this.ignored, ignore, zonesOutsideScope };
   }
 }
 

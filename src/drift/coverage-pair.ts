@@ -6,11 +6,10 @@ import type { Partition, PartitionKind } from '../snapshot/tables.js';
 import type { CoverageState } from '../snapshot/writer.js';
 
 /**
- * What each of two scans read, to decide what can be compared. A partition can be compared when
- * both scans read it whole, or knew it to be empty (the crawler skips, for instance, the legacy WAF
- * of a migrated zone: it no longer exists). A zone is present in a scan that read its record,
- * absent when the scan read the listing that would have held it (or the account list without its
- * account), outside a scoped scan's scope, and otherwise unread.
+ * What each of two scans read, to decide what can be compared. A partition can be compared when both
+ * scans read it whole, or knew it to be empty (the crawler skips, say, the legacy WAF of a migrated
+ * zone). A zone is present in a scan that read its record, absent when the scan read the listing that
+ * would have held it (or the account list without its account), outside a scoped scan's scope, else unread.
  */
 
 export type Presence = 'present' | 'absent' | 'outside' | 'unread';
@@ -39,10 +38,7 @@ export class ScanCoverage {
 
   private constructor(readonly reader: SnapshotReader) {}
 
-  /**
-   * Both scans' coverage in one pass: a partition read the same way in both is one row spanning
-   * them, so this reads 130,000 rows at 10,000 zones rather than twice that.
-   */
+  /** Both scans' coverage in one pass: a partition read alike in both is one row spanning them (130,000 rows at 10,000 zones). */
   static pair(db: Db, from: SnapshotReader, to: SnapshotReader): { from: ScanCoverage; to: ScanCoverage } {
     const pair = { from: new ScanCoverage(from), to: new ScanCoverage(to) };
     const [f, t] = [scanRef(from.scan.id), scanRef(to.scan.id)];
@@ -60,7 +56,7 @@ export class ScanCoverage {
     }
     for (const side of [pair.from, pair.to]) {
       const ref = scanRef(side.scanId);
-      side.accounts = side.usable(side.get('user', '', 'accounts'))
+      side.accounts = side.usable(side.get('', 'accounts'))
         ? new Set((db.prepare('SELECT item_id FROM accounts WHERE first_scan <= ? AND last_scan >= ?').all(ref, ref) as Array<{ item_id: string }>).map((r) => r.item_id))
         : null;
     }
@@ -78,7 +74,7 @@ export class ScanCoverage {
     return this.reader.scan.id;
   }
 
-  get(_kind: PartitionKind, scopeId: string, partition: Partition): PartitionRead | undefined {
+  get(scopeId: string, partition: Partition): PartitionRead | undefined {
     return this.byScope.get(scopeId)?.get(partition);
   }
 
@@ -99,12 +95,12 @@ export class ScanCoverage {
   }
 
   presence(zone: ZoneInfo): Presence {
-    if (this.get('zone', zone.id, 'zone')?.state === 'ok') return 'present';
+    if (this.get(zone.id, 'zone')?.state === 'ok') return 'present';
     const { zones, accounts } = this.reader.scan.scope;
     if ((zones.length > 0 && !zones.includes(zone.name)) || (accounts.length > 0 && (zone.accountId === null || !accounts.includes(zone.accountId)))) return 'outside';
     if (zone.accountId !== null) {
       if (this.accounts && !this.accounts.has(zone.accountId)) return 'absent';
-      if (this.usable(this.get('account', zone.accountId, 'zones'))) return 'absent';
+      if (this.usable(this.get(zone.accountId, 'zones'))) return 'absent';
     }
     return 'unread';
   }

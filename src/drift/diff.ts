@@ -18,10 +18,7 @@ export interface DiffOptions {
   /** The audits to compare instead of the scans' official ones; each names its scan (--from-audit, --to-audit). */
   fromAudit?: number;
   toAudit?: number;
-  /**
-   * Zones and accounts to compare (--zone, --account): only their findings and configuration;
-   * without --to, the newest complete scan holding them is compared. Default: the whole scans.
-   */
+  /** Only these zones and accounts (--zone, --account); without --to, the newest complete scan holding them. Default: the whole scans. */
   filter?: ScanScope;
   /** Compare from the newest accepted baseline. */
   baseline?: boolean;
@@ -37,10 +34,9 @@ export interface ScanPair {
 }
 
 /**
- * Which scans to compare: --to (or --to-audit's scan), else the newest complete scan holding the
- * filter (the whole organisation's without one); --from (or --from-audit's), else the accepted
- * baseline with --baseline, else the newest complete scan before --to holding what --to holds
- * of the filter (a scan of the whole organisation holds every scope).
+ * Which scans to compare: --to (or --to-audit's scan), else the newest complete scan holding the filter;
+ * --from (or --from-audit's), else the baseline with --baseline, else the newest complete scan before
+ * --to holding what --to holds of the filter (a scan of the whole organisation holds every scope).
  */
 export function chooseScans(db: Db, options: Pick<DiffOptions, 'from' | 'to' | 'fromAudit' | 'toAudit' | 'baseline' | 'filter'>): ScanPair {
   const fromAsked = scanOfNamedAudit(db, options.fromAudit, options.from, 'from');
@@ -95,12 +91,9 @@ export function diffScans(db: Db, options: DiffOptions = {}): DriftResult {
     const findings = findingDrift(db, audits, coverage, zones, view);
     const configuration = configurationDrift(db, coverage.from, coverage.to, options.ignore ?? ignoreList(DEFAULT_IGNORED_FIELDS), zones, view);
     const changed = findings.changes.some((c) => c.change !== 'newly-unknown' && c.change !== 'known-again') || configuration.changes.length > 0;
-    const partial =
-      readers.from.scan.status !== 'complete' ||
-      readers.to.scan.status !== 'complete' ||
-      configuration.unknown.length > 0 ||
-      findings.counts['newly-unknown'] > 0 ||
-      findings.rulesNotCompared.length > 0;
+    const incomplete = readers.from.scan.status !== 'complete' || readers.to.scan.status !== 'complete';
+    const unjudged = configuration.unknown.length > 0 || findings.counts['newly-unknown'] > 0 || findings.rulesNotCompared.length > 0;
+    const partial = incomplete || unjudged;
     return { from: driftScan(readers.from, audits.from), to: driftScan(readers.to, audits.to), baseline: pair.baseline, findings, configuration, changed, partial };
   })();
 }

@@ -1,11 +1,10 @@
 import type { IgnoreList } from './ignore.js';
 
 /**
- * Field-by-field differences between two versions of a resource as the API served them. Paths
- * name fields with dots; array elements that carry an `id` are matched by it (`rules[abc].action`),
- * so a reordered list is not a change; lists of plain values are compared as sets, since the API
- * does not promise an order for hosts, tags or name servers. A field absent on one side has no
- * `before` (added) or no `after` (removed).
+ * Field-by-field differences between two versions of a resource as served. Paths name fields with dots;
+ * array elements with an `id` are matched by it (`rules[abc].action`), so a reordered list is no change;
+ * lists of plain values are compared as sets (the API promises no order for hosts, tags or name
+ * servers). A field absent on one side has no `before` (added) or no `after` (removed).
  */
 export interface FieldChange {
   field: string;
@@ -49,11 +48,8 @@ function idsOf(items: unknown[]): string[] | null {
 const isScalar = (v: unknown): boolean => v === null || typeof v !== 'object';
 
 function sameSet(a: unknown[], b: unknown[]): boolean {
-  const key = (v: unknown) => JSON.stringify(v);
-  const sorted = (xs: unknown[]) => xs.map(key).sort();
-  const x = sorted(a);
-  const y = sorted(b);
-  return x.length === y.length && x.every((v, i) => v === y[i]);
+  const sorted = (xs: unknown[]) => xs.map((v) => JSON.stringify(v)).sort();
+  return sameJson(sorted(a), sorted(b));
 }
 
 export function fieldDiff(type: string, before: unknown, after: unknown, ignore: IgnoreList): FieldDiff {
@@ -62,10 +58,7 @@ export function fieldDiff(type: string, before: unknown, after: unknown, ignore:
   return result;
 
   function change(path: string, a: unknown, b: unknown): void {
-    const entry: FieldChange = { field: path || '(whole)' };
-    if (a !== undefined) entry.before = a;
-    if (b !== undefined) entry.after = b;
-    result.changes.push(entry);
+    result.changes.push({ field: path || '(whole)', ...(a === undefined ? {} : { before: a }), ...(b === undefined ? {} : { after: b }) });
   }
 
   function walk(a: unknown, b: unknown, path: string, names: string[]): void {
@@ -79,8 +72,7 @@ export function fieldDiff(type: string, before: unknown, after: unknown, ignore:
       return;
     }
     if (Array.isArray(a) && Array.isArray(b)) {
-      const ia = idsOf(a);
-      const ib = idsOf(b);
+      const [ia, ib] = [idsOf(a), idsOf(b)];
       if (ia && ib) {
         const byId = new Map(a.map((x, i) => [ia[i]!, x]));
         const after = new Map(b.map((x, i) => [ib[i]!, x]));

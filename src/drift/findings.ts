@@ -5,22 +5,14 @@ import type { Db } from '../snapshot/db.js';
 import { mergeByFingerprint } from '../audit/audit-pair.js';
 import type { ScanCoverage, ZoneInfo } from './coverage-pair.js';
 import type { ScanFilter } from '../snapshot/scan-filter.js';
-import {
-  FINDING_CHANGES,
-  FINDING_STEADY,
-  type FindingChange,
-  type FindingChangeKind,
-  type FindingDrift,
-  type FindingState,
-  type FindingSteadyKind,
-} from './result.js';
+import { FINDING_CHANGES, FINDING_STEADY, noFindingCounts, STEADY_OF } from './result.js';
+import type { FindingChange, FindingChangeKind, FindingDrift, FindingState, FindingSteadyKind } from './result.js';
 
 /**
- * Finding drift between two stored audits (of two scans, or two audits of one), by fingerprint.
- * Passes are stored as counts only, so a failure missing from the later audit is fixed only when
- * that audit could have seen it: the rule ran there without error, gave no unknown for that rule
- * and zone, and the zone was read (or is known to be gone). Otherwise it is newly unknown, never
- * fixed. `view`: only the findings of a filter's zones and accounts (diff --zone, --account).
+ * Finding drift between two stored audits, by fingerprint. Passes are stored as counts only, so a
+ * failure missing from the later audit is fixed only when that audit could have seen it: the rule ran
+ * there without error or unknown for that rule and zone, and the zone was read (or is known gone);
+ * otherwise it is newly unknown. `view`: only a filter's zones and accounts (diff --zone, --account).
  */
 export function findingDrift(
   db: Db,
@@ -58,28 +50,19 @@ export function findingDrift(
     return presence === 'present' || presence === 'absent';
   };
 
-  const counts = Object.fromEntries([...FINDING_CHANGES, ...FINDING_STEADY].map((k) => [k, 0])) as FindingDrift['counts'];
+  const counts = noFindingCounts();
   const changes: FindingChange[] = [];
-  const record = (kind: FindingChangeKind | FindingSteadyKind, f: Finding, before: FindingState, after: FindingState, previousSeverity: string | null) => {
+  const record = (kind: FindingChangeKind | FindingSteadyKind, f: Finding, before: FindingState, after: FindingState, earlier: string | null) => {
     counts[kind]++;
     if ((FINDING_STEADY as readonly string[]).includes(kind)) return;
-    changes.push({
-      change: kind as FindingChangeKind,
-      fingerprint: f.fingerprint,
-      rule: f.rule,
-      category: f.category,
-      severity: f.severity,
-      previousSeverity: previousSeverity !== null && previousSeverity !== f.severity ? (previousSeverity as Finding['severity']) : null,
-      before,
-      after,
-      account: f.account,
-      zone: f.zone,
-      resource: f.resource,
-      message: f.message,
-    });
+    const previousSeverity = earlier !== null && earlier !== f.severity ? (earlier as Finding['severity']) : null;
+    // Keys in the order diff --format json documents.
+    const { fingerprint, rule, category, severity, account, zone, resource, message } = f;
+    const change = kind as FindingChangeKind;
+    changes.push({ change, fingerprint, rule, category, severity, previousSeverity, before, after, account, zone, resource, message });
   };
 
-  for (const [status, n] of merged.steady) counts[status === 'fail' ? 'still-failing' : status === 'waived' ? 'still-waived' : 'still-unknown'] += n;
+  for (const [status, n] of merged.steady) counts[STEADY_OF[status as keyof typeof STEADY_OF]] += n;
   const load = findingByKey(db);
 
   for (const moved of merged.later) {

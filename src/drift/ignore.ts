@@ -2,11 +2,10 @@ import { ZonewardenError } from '../common/errors.js';
 import { RESOURCE_TYPES } from './resources.js';
 
 /**
- * Fields left out of configuration drift because they move without anyone changing the
- * configuration. A pattern is `<resource type>.<field path>`: `*` stands for any resource type or
- * any one field name, array elements are transparent (`certificate.hosts` covers every host), and
- * a pattern covers everything beneath the field it names. The config file's `drift.ignore`
- * replaces this list; `zonewarden diff --format json` prints the list in use.
+ * Fields left out of configuration drift because they move without anyone changing the configuration.
+ * A pattern is `<resource type>.<field path>`: `*` is any type or any one field name, array elements
+ * are transparent, and a pattern covers everything beneath its field. The config file's
+ * `drift.ignore` replaces this list; `zonewarden diff --format json` prints the list in use.
  */
 export const DEFAULT_IGNORED_FIELDS: readonly string[] = [
   // Stamped by every edit, and by the service's own maintenance: the edited fields are shown instead.
@@ -47,11 +46,8 @@ export function ignoreList(patterns: readonly string[]): IgnoreList {
   return {
     patterns,
     ignores(type, path) {
-      return split.some(([t, ...fields]) => {
-        if (t !== '*' && t !== type) return false;
-        if (fields.length > path.length) return false;
-        return fields.every((f, i) => f === '*' || f === path[i]);
-      });
+      const matches = (fields: string[]) => fields.length <= path.length && fields.every((f, i) => f === '*' || f === path[i]);
+      return split.some(([t, ...fields]) => (t === '*' || t === type) && matches(fields));
     },
   };
 }

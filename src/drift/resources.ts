@@ -3,10 +3,9 @@ import { hostsOf, partitionsWhere, specOf, type PartitionKind } from '../cloudfl
 import type { Partition } from '../snapshot/tables.js';
 
 /**
- * The kinds of resource configuration drift compares: the table each is stored in, the partition
- * that reads it (whose coverage decides whether it can be compared), and how to name one for a
- * person. Certificates are stored inside their pack but drift as resources of their own: a renewal
- * replaces a certificate, and "certificate X replaced by Y" reads better than a changed array.
+ * The kinds of resource configuration drift compares: the table, the partition whose coverage decides
+ * whether it can be compared, and how to name one. Certificates are stored inside their pack but drift
+ * on their own: a renewal replaces one, and "certificate X replaced by Y" reads better than a changed array.
  */
 export interface ResourceKind {
   type: string;

@@ -3,10 +3,7 @@ import type { Category, Severity } from '../policy/rule.js';
 import type { CoverageState, ScanScope } from '../snapshot/writer.js';
 import type { FieldChange } from './fields.js';
 
-/**
- * What `diffScans` returns: the programmatic drift result that the diff command prints and that
- * reports and notifications consume. Every list is sorted, so two runs print the same.
- */
+/** What `diffScans` returns, for the diff command, reports and notifications. Every list is sorted, so two runs print the same. */
 
 export interface DriftScan {
   id: number;
@@ -30,6 +27,12 @@ export const FINDING_CHANGES = ['new', 'fixed', 'severity-changed', 'newly-waive
 export type FindingChangeKind = (typeof FINDING_CHANGES)[number];
 export const FINDING_STEADY = ['still-failing', 'still-waived', 'still-unknown'] as const;
 export type FindingSteadyKind = (typeof FINDING_STEADY)[number];
+/** The steady count a status that did not move adds to. */
+export const STEADY_OF = { fail: 'still-failing', waived: 'still-waived', unknown: 'still-unknown' } as const;
+
+/** Every count of a finding drift, at 0. */
+export const noFindingCounts = (): FindingDrift['counts'] =>
+  Object.fromEntries([...FINDING_CHANGES, ...FINDING_STEADY].map((k) => [k, 0])) as FindingDrift['counts'];
 
 /** A finding's status in one scan; null: no finding (the check passed, or the resource is gone). */
 export type FindingState = Exclude<Status, 'pass'> | null;

@@ -1,7 +1,8 @@
-import { kindOf } from './resources.js';
+import { kindOf, kindOfPartition } from './resources.js';
 import type { DriftResult, FindingChangeKind, ResourceChange } from './result.js';
 import type { FieldChange } from './fields.js';
 import { shorten } from '../common/printable.js';
+import type { Partition } from '../snapshot/tables.js';
 
 /** Drift in words, shared by the diff command's text and Markdown and by the reports: labels, counts and values. */
 
@@ -16,6 +17,16 @@ export const FINDING_LABEL: Record<FindingChangeKind, string> = {
 };
 
 export const label = (type: string): string => kindOf(type)?.label ?? type;
+
+/** What a partition holds, by its resource's label where it has one. */
+export const partitionLabel = (endpoint: string): string => kindOfPartition(endpoint as Partition)?.label ?? endpoint;
+
+/** The configuration drift's counts by resource type, by label (`text`: as a format writes it), sorted. */
+export function configurationRows(d: DriftResult, text: (s: string) => string = (s) => s) {
+  return Object.entries(d.configuration.counts)
+    .map(([type, c]) => ({ type: text(label(type)), ...c }))
+    .sort((a, b) => a.type.localeCompare(b.type));
+}
 
 /** Said wherever a drift between scans of different scopes is shown. */
 export const SCOPES_DIFFER = 'The two scans cover different scopes: only what both covered is compared.';
@@ -41,10 +52,7 @@ export function configurationSummary(d: DriftResult): string {
 }
 
 /** A field's value for a person: JSON, shortened; an absent field says so. */
-export function valueText(value: unknown, max = 80): string {
-  if (value === undefined) return '(absent)';
-  return shorten(JSON.stringify(value), max);
-}
+export const valueText = (value: unknown, max = 80): string => (value === undefined ? '(absent)' : shorten(JSON.stringify(value), max));
 
 export function fieldText(f: FieldChange): string {
   return `${f.field}: ${valueText(f.before)} -> ${valueText(f.after)}`;

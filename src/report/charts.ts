@@ -6,10 +6,9 @@ import type { SnapshotReader, ZoneRow } from '../snapshot/reader.js';
 import { parseScope, sameScope, type ScanScope } from '../snapshot/scope.js';
 
 /**
- * The report's two charts as geometry for inline SVG, computed here so the template only draws
- * rectangles and a polyline: certificates by the week they expire, and failures over recent scans.
- * Each carries what a reader needs to take a value from it without hovering: a baseline and a
- * labelled value axis, the count on each bar or point, and the renewal window marked.
+ * The report's two charts as geometry for inline SVG, so the template only draws rectangles and a
+ * polyline: certificates by the week they expire, and failures over recent scans. Each can be read
+ * without hovering: a labelled value axis, the count on each bar or point, the renewal window marked.
  */
 
 const DAY = 86_400_000;
@@ -32,27 +31,12 @@ const axis = (max: number): Axis => ({ y0: PLOT.bottom, yTop: PLOT.top, x0: PLOT
 /** The renewal window of the default 90-day certificate: where a managed certificate should already be renewing. */
 export const RENEWAL_WINDOW_DAYS = renewalWindowDays(null);
 
-export interface Bar {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  label: string;
-  count: number;
-  /** `expired`, `soon` (within the renewal window), or `later`: the colour, explained by the legend. */
-  tone: 'expired' | 'soon' | 'later';
-  /** Where its count is written: over the bar. */
-  labelX: number;
-  labelY: number;
-}
-
-/** Certificates of the scan's zones by expiry: expired, then each of the next 13 weeks. */
-/** `zones`: only these (a report of some zones), default every zone of the scan. */
+/** Certificates of the scan's zones (or of `zones`, a report of some) by expiry: expired, then each of the next 13 weeks. */
 export function expiryTimeline(
   reader: SnapshotReader,
   now: Date,
   zones: readonly ZoneRow[] = reader.zones(),
-): { bars: Bar[]; total: number; beyond: number; axis: Axis; window: { x: number; y: number; width: number; height: number; days: number } } {
+) {
   const buckets = Array.from({ length: 14 }, () => 0);
   let total = 0;
   let beyond = 0;
@@ -72,26 +56,21 @@ export function expiryTimeline(
   }
   const max = Math.max(1, ...buckets);
   const step = (PLOT.right - PLOT.left) / buckets.length;
-  const bars = buckets.map((count, i): Bar => {
+  const bars = buckets.map((count, i) => {
     // Room over the tallest bar for its count.
     const height = Math.round(((PLOT.bottom - PLOT.top - 14) * count) / max);
     const x = Math.round(PLOT.left + i * step + 2);
     const width = Math.round(step - 4);
-    return {
-      x,
-      y: PLOT.bottom - height,
-      width,
-      height,
-      label: i === 0 ? 'expired' : `week ${i}`,
-      count,
-      tone: i === 0 ? 'expired' : (i - 1) * 7 < RENEWAL_WINDOW_DAYS ? 'soon' : 'later',
-      labelX: x + width / 2,
-      labelY: PLOT.bottom - height - 4,
-    };
+    // The colour, explained by the legend: `soon` is within the renewal window.
+    const tone = i === 0 ? 'expired' : (i - 1) * 7 < RENEWAL_WINDOW_DAYS ? 'soon' : 'later';
+    const label = i === 0 ? 'expired' : `week ${i}`;
+    // Its count is written over the bar (labelX, labelY).
+    return { x, y: PLOT.bottom - height, width, height, label, count, tone, labelX: x + width / 2, labelY: PLOT.bottom - height - 4 };
   });
   // Week 1 starts at the scan: the window runs from there for RENEWAL_WINDOW_DAYS.
-  const windowX = PLOT.left + step;
-  return { bars, total, beyond, axis: axis(max), window: { x: Math.round(windowX), y: PLOT.top, height: PLOT.bottom - PLOT.top, width: Math.round((step * RENEWAL_WINDOW_DAYS) / 7), days: RENEWAL_WINDOW_DAYS } };
+  const width = Math.round((step * RENEWAL_WINDOW_DAYS) / 7);
+  const window = { x: Math.round(PLOT.left + step), y: PLOT.top, height: PLOT.bottom - PLOT.top, width, days: RENEWAL_WINDOW_DAYS };
+  return { bars, total, beyond, axis: axis(max), window };
 }
 
 export interface TrendPoint {
@@ -153,16 +132,8 @@ export function failureTrend(
 /** The first screen's small trend: failures per scan as a line, no axes, the last point marked. */
 export const SPARK = { width: 180, height: 40, pad: 4 } as const;
 
-export interface Sparkline {
-  polyline: string;
-  last: { x: number; y: number };
-  /** The fewest and most failures it spans, for its label. */
-  min: number;
-  max: number;
-  shown: boolean;
-}
-
-export function sparkline(values: readonly number[]): Sparkline {
+/** `min` and `max`: the fewest and most failures it spans, for its label. */
+export function sparkline(values: readonly number[]) {
   const max = Math.max(0, ...values);
   const min = values.length ? Math.min(...values) : 0;
   // A flat line sits mid-height rather than on the floor: "no change" reads as level, not as zero.

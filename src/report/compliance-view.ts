@@ -2,14 +2,12 @@ import { catalogue } from '../policy/catalogue.js';
 import { controlLabel, controlsOfId, FRAMEWORKS, type Control } from '../policy/compliance.js';
 import { keptCounts, type ComplianceFilter } from '../audit/compliance-filter.js';
 import type { Finding, Status } from '../policy/findings.js';
-import { CATEGORIES } from '../policy/rule.js';
-import { FINDING_CHANGES, FINDING_STEADY, type DriftResult } from '../drift/result.js';
-import type { ReportData } from './report-data.js';
+import { noFindingCounts, STEADY_OF, type DriftResult } from '../drift/result.js';
+import { categoryRows, TOP_RISKS, topFailures, type ReportData } from './report-data.js';
 
 /**
- * The audit by control of a compliance framework, for the reports: each control the audit's rules
- * map to, with the verdicts of those rules summed. The evidence an auditor asks for ("what shows
- * that 4.2.1 holds?") without reading the findings rule by rule.
+ * The audit by control of a compliance framework: each control the audit's rules map to, with their
+ * verdicts summed. The evidence an auditor asks for ("what shows that 4.2.1 holds?") at a glance.
  */
 export interface ControlRow {
   control: Control;
@@ -19,9 +17,6 @@ export interface ControlRow {
   rules: string[];
   counts: Record<Status, number>;
 }
-
-/** As many as reportData lists by default. */
-const TOP_RISKS = 20;
 
 /** Framework order, then the control's number read as numbers (`SC-8` before `SC-13`). */
 const byControl = (a: Control, b: Control) =>
@@ -43,44 +38,31 @@ export function controlRows(byRule: Readonly<Record<string, Readonly<Record<Stat
 }
 
 /**
- * Drift narrowed to the kept rules. The listed changes are filtered and counted again; the steady
- * counts (`still-*`), which are not listed, are the later audit's verdicts of each status on the
- * kept rules (those both audits ran) that no listed change ends in.
+ * Drift narrowed to the kept rules: the listed changes filtered and counted again; the steady counts
+ * (`still-*`, not listed) are the later audit's verdicts on kept rules both ran that no change ends in.
  */
 function narrowDrift(drift: DriftResult, filter: ComplianceFilter, byRule: Readonly<Record<string, Readonly<Record<Status, number>>>>): DriftResult {
   const notCompared = new Set(drift.findings.rulesNotCompared);
   const changes = drift.findings.changes.filter((c) => filter.matches(c.rule));
-  const counts = Object.fromEntries([...FINDING_CHANGES, ...FINDING_STEADY].map((k) => [k, 0])) as DriftResult['findings']['counts'];
+  const counts = noFindingCounts();
   for (const c of changes) counts[c.change]++;
-  const steady = { fail: 'still-failing', waived: 'still-waived', unknown: 'still-unknown' } as const;
   for (const [rule, c] of Object.entries(byRule)) {
     if (notCompared.has(rule)) continue;
-    for (const s of ['fail', 'waived', 'unknown'] as const) counts[steady[s]] += c[s] ?? 0;
+    for (const s of ['fail', 'waived', 'unknown'] as const) counts[STEADY_OF[s]] += c[s] ?? 0;
   }
-  for (const c of changes) if (c.after !== null) counts[steady[c.after]]--;
+  for (const c of changes) if (c.after !== null) counts[STEADY_OF[c.after]]--;
   return { ...drift, findings: { ...drift.findings, counts, changes, rulesNotCompared: drift.findings.rulesNotCompared.filter((r) => filter.matches(r)) } };
 }
 
 /**
- * What the reports show under `--framework`/`--control`: the kept rules' counts, categories,
- * top risks, drift and errors, and a scope statement that says so. `findings` gives the audit's
- * stored findings (failing, unknown, waived), worst first, each time it is called: they are read,
- * not held. The pass rate by zone is left out: it is stored for all rules together.
+ * What the reports show under `--framework`/`--control`: the kept rules' counts, categories, top risks,
+ * drift and errors, and a scope statement that says so. `findings` reads the stored findings, worst
+ * first, at each call (never held). The pass rate by zone is left out: it is stored for all rules together.
  */
 export function narrowReportData(data: ReportData, filter: ComplianceFilter, findings: () => Iterable<Finding>): ReportData {
   const counts = keptCounts(data.audit.counts, filter, findings());
-  const rules = catalogue();
-  const categories = CATEGORIES.map((category) => ({ category, fail: 0, waived: 0, unknown: 0, pass: 0 }));
-  for (const [rule, c] of Object.entries(counts.byRule)) {
-    const row = categories.find((r) => r.category === rules.get(rule)?.meta.category);
-    if (row) for (const s of ['fail', 'waived', 'unknown', 'pass'] as const) row[s] += c[s];
-  }
-  const topRisks: Finding[] = [];
-  const limit = Math.max(TOP_RISKS, data.topRisks.length);
-  for (const f of findings()) {
-    if (f.status !== 'fail' || topRisks.length >= limit) break;
-    if (filter.matches(f.rule)) topRisks.push(f);
-  }
+  const categories = categoryRows(counts.byRule);
+  const topRisks = topFailures(findings(), Math.max(TOP_RISKS, data.topRisks.length), (rule) => filter.matches(rule));
   const errors = data.audit.errors.filter((e) => filter.matches(e.rule));
   const kept = data.audit.rules.filter((r) => filter.matches(r.id));
   // Stated where a view of some zones states its own: the report never reads as the whole audit.

@@ -4,19 +4,17 @@ import { SCAN_REF_BASE, scanRef } from '../snapshot/scan-ref.js';
 import { ZONE_READS } from '../crawler/reads/index.js';
 
 /**
- * The partitions a full read of a zone reads afresh and a night that carries the zone does not
- * (reads that refresh when the zone changed): the lists, the settings, the rulesets list...
- * Entry points (read by version), certificate packs (by date) and a finished migration (never
- * again) may be carried or read again either way, so they say nothing of a full read.
+ * The partitions a full read of a zone reads afresh and a night that carries the zone does not (those
+ * refreshed when the zone changed). Entry points (read by version), certificate packs (by date) and a
+ * finished migration may be carried or read again either way, so they say nothing of a full read.
  */
 const FULL_READ_PARTITIONS: readonly string[] = ZONE_READS.filter((r) => r.scope === 'zone' && r.refresh === 'zone-changed').flatMap((r) => r.partitions);
 
 /**
  * How fresh a scan's data is, zone by zone: an incremental scan reads a zone in full only when it
- * changed or its turn came, and carries the rest forward from the scan that last read it. A zone
- * is carried when a partition of its full read holds data read by an earlier scan; the latest
- * such scan is when the zone was last read in full. (Not its DNS records alone: a token without
- * DNS Read has no DNS data, read or carried, and the zone would count as read tonight.)
+ * changed or its turn came, and carries the rest forward. A zone is carried when a partition of its
+ * full read holds data of an earlier scan; the latest such scan is its last full read. (Not its DNS
+ * records alone: a token without DNS Read has no DNS data, and the zone would count as read tonight.)
  */
 export interface DataFreshness {
   /** Zones read in full by this scan, and zones carried forward. */
@@ -45,35 +43,31 @@ export function dataFreshness(db: Db, scanId: number): DataFreshness {
       .pluck()
       .get(partitions, ref, ref) as number) ?? 0;
   const startedAt = db.prepare('SELECT started_at FROM scans WHERE id = ?').pluck().get(scanId) as string | undefined;
-  const carried = new Map<string, string>();
+  const carried = new Map(rows.map((r) => [r.zone, r.at ?? prunedReadTime(r.full_read, startedAt) ?? `scan ${r.read_in}`]));
+  const lastReadOf = (zoneId: string) => carried.get(zoneId) ?? '';
+  return { readInFull: total - rows.length, carried: rows.length, oldest: oldestOf(carried.values()), lastReadOf };
+}
+
+/** The oldest of the times of full reads; a pruned scan's zones say `scan N`, no time to compare. */
+function oldestOf(times: Iterable<string>): string | null {
   let oldest: string | null = null;
-  for (const r of rows) {
-    const at = r.at ?? prunedReadTime(r.full_read, startedAt) ?? `scan ${r.read_in}`;
-    carried.set(r.zone, at);
-    if (!at.startsWith('scan ') && (oldest === null || at < oldest)) oldest = at;
-  }
-  return { readInFull: total - rows.length, carried: rows.length, oldest, lastReadOf: (zoneId) => carried.get(zoneId) ?? '' };
+  for (const at of times) if (!at.startsWith('scan ') && (oldest === null || at < oldest)) oldest = at;
+  return oldest;
 }
 
 /**
- * When a carried zone was last read in full, once the scan that read it has been pruned (`--keep`
- * below `--full-every`): the zone's last full read (zone_full_reads) when it is not later than
- * this scan, since no full read came between it and this scan then. A report of an older scan,
- * after the zone was read in full again, cannot tell: null, and the scan's id stands in.
+ * When a carried zone was last read in full once the scan that read it was pruned (`--keep` below
+ * `--full-every`): its last full read (zone_full_reads) if not later than this scan; else (a report
+ * of an older scan, the zone since read again) it cannot tell: null, and the scan's id stands in.
  */
 function prunedReadTime(lastFullRead: string | null, startedAt: string | undefined): string | null {
   return lastFullRead !== null && startedAt !== undefined && lastFullRead <= startedAt ? lastFullRead : null;
 }
 
-/**
- * The same for some of the scan's zones (a report of --zone or --account): its counts and oldest
- * read are those of these zones alone, as findings.json's `dataRead` of the same view.
- */
+/** The same of some zones (a report of --zone or --account), as findings.json's `dataRead` of the same view. */
 export function freshnessOf(f: DataFreshness, zones: ReadonlyArray<{ id: string }>): DataFreshness {
   const view = carriedZones(zones, f.lastReadOf);
-  let oldest: string | null = null;
-  // A pruned scan's zones say `scan N`: no time to compare.
-  for (const at of Object.values(view.carriedZones)) if (!at.startsWith('scan ') && (oldest === null || at < oldest)) oldest = at;
+  const oldest = oldestOf(Object.values(view.carriedZones));
   return { readInFull: view.readInFull, carried: view.carried, oldest, lastReadOf: f.lastReadOf };
 }
 

@@ -1,12 +1,10 @@
 import type { ResourceChange, ResourceChangeKind } from '../drift/result.js';
-import { label } from '../drift/words.js';
-import { shorten } from '../common/printable.js';
+import { label, valueText } from '../drift/words.js';
 
 /**
- * The configuration drift of the HTML report grouped by zone and resource type, so that a night
- * with 20,000 changed records reads as a few lines with counts rather than a page 17,000 px tall.
- * A group of a few changes is shown open; a larger one is collapsed behind its counts, and lists
- * at most GROUP_ITEMS of its changes (the rest are counted, and `zonewarden diff` lists them all).
+ * The HTML report's configuration drift grouped by zone and resource type, so that a night with 20,000
+ * changed records reads as a few lines with counts, not a page 17,000 px tall. A larger group is
+ * collapsed behind its counts and lists GROUP_ITEMS of its changes (`zonewarden diff` lists them all).
  */
 
 /** A group with at most this many changes is shown open. */
@@ -24,7 +22,7 @@ export interface DriftGroup {
   more: number;
 }
 
-const shown = (value: unknown) => (value === undefined ? '(absent)' : shorten(JSON.stringify(value), 120));
+const shown = (value: unknown) => valueText(value, 120);
 
 export function driftGroups(changes: readonly ResourceChange[]): DriftGroup[] {
   const groups = new Map<string, DriftGroup>();

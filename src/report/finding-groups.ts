@@ -6,10 +6,8 @@ import { passRate } from './posture.js';
 import { riskReason, type ReportRisk, type RuleReach, type ZoneRisk } from './risk.js';
 
 /**
- * The findings of the HTML report in groups, by rule and by zone, as the page lays them out: one
- * collapsed group each, with an anchor (#rule-…, #zone-…) that a link anywhere in the page, or a
- * bookmark, can open. Rules come in the order of fixes (most severe, then widest reach), zones by
- * risk; each group carries what its header says and the rows written for it (group-rows.ts).
+ * The HTML report's findings in groups, by rule (in the order of fixes) and by zone (by risk): each
+ * collapsed, with an anchor (#rule-…, #zone-…) a link or bookmark can open, and its rows (group-rows.ts).
  */
 
 /** Zones given a group of their own, riskiest first; the rest are one choice of the zone filter away. */
@@ -22,10 +20,8 @@ export const zoneAnchor = (zoneId: string) => (zoneId === NO_ZONE ? 'no-zone' : 
 
 const total = (t: { failing: number; waived: number; unknown: number }) => t.failing + t.waived + t.unknown;
 
-/** The zones and rules that get a group: every rule, the riskiest ZONE_GROUPS zones, and the findings outside zones. */
-export function groupedZones(risk: ReportRisk): ZoneRisk[] {
-  return risk.zones.slice(0, ZONE_GROUPS);
-}
+/** The zones that get a group: the riskiest ZONE_GROUPS (every rule gets one, and so do the findings outside zones). */
+const groupedZones = (risk: ReportRisk): ZoneRisk[] => risk.zones.slice(0, ZONE_GROUPS);
 
 /** How many rows each group writes (group-rows.ts), in the order the views list the groups. */
 export function groupAllowances(risk: ReportRisk) {

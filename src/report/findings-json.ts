@@ -1,4 +1,4 @@
-import type { AuditCounts, AuditResult } from '../audit/audit.js';
+import type { AuditResult } from '../audit/audit.js';
 import { catalogue } from '../policy/catalogue.js';
 import { controlsOfId, controlsOfRule } from '../policy/compliance.js';
 import { overridesOf } from '../policy/zone-overrides.js';
@@ -12,10 +12,6 @@ import type { SideBySide } from './vendor-insights.js';
 /** The audit as JSON for other tools; `schema` changes only with a new version number. */
 export const AUDIT_JSON_SCHEMA = 'zonewarden.audit/1';
 
-/**
- * Writes the audit as one JSON document, the findings last and one per line: written in chunks,
- * so that 100,000s of findings never become one string in memory, and easy to grep or diff.
- */
 /** Which stored audit a document is of: its id, and why it is a trial (null: the scan's official audit). */
 export interface AuditRef {
   auditId: number;
@@ -48,7 +44,7 @@ export function writeAuditJson(result: AuditResult, findings: Iterable<Finding |
     controls: controlsOfRule(r.rule.meta),
     ...overridesOf(r),
   }));
-  writeJson({ ...head(result.scan, result.zones, options), rules, counts: publicCounts(result.counts), waivers: result.waivers, errors: result.errors, vendorInsights: vendorJson(options.vendorInsights) }, findings, write);
+  writeJson({ ...head(result.scan, result.zones, options, rules), ...tail(result, options.vendorInsights) }, findings, write);
 }
 
 /** The same document from an audit stored with its scan (the report's findings.json). */
@@ -61,14 +57,10 @@ export function writeStoredAuditJson(
   write: (text: string) => void,
 ): void {
   const rules = audit.rules.map((r) => ({ ...r, remediation: remediationOf(r.id), controls: controlsOfId(r.id, catalogue()) }));
-  writeJson({ ...head(scan, zones, { ...options, audit }), rules, counts: publicCounts(audit.counts), waivers: audit.waivers, errors: audit.errors, vendorInsights: vendorJson(options.vendorInsights) }, findings, write);
+  writeJson({ ...head(scan, zones, { ...options, audit }, rules), ...tail(audit, options.vendorInsights) }, findings, write);
 }
 
-/**
- * The side-by-side as docs/audit-json.md documents it: the accounts' views, the counts, each pairing
- * (zonewarden's findings reduced to rule, status, severity and message) and the insights no rule
- * judges; undefined (no key) when the scan did not read the vendor's insights.
- */
+/** The side-by-side as docs/audit-json.md documents it; undefined (no key) when the scan did not read the vendor's insights. */
 function vendorJson(side: SideBySide | null | undefined) {
   if (!side) return undefined;
   return {
@@ -79,11 +71,6 @@ function vendorJson(side: SideBySide | null | undefined) {
   };
 }
 
-/** The counts the JSON documents: the per-zone ones (a line per zone, 10,000 at scale) stay with the reports. */
-function publicCounts(counts: AuditCounts): Omit<AuditCounts, 'byZone'> {
-  const { byZone: _byZone, ...documented } = counts;
-  return documented;
-}
 
 /** Parts the scan could not read, as its summary counts them (names in the scope that matched nothing included). */
 function missingParts(scan: ScanRow): number {
@@ -91,7 +78,8 @@ function missingParts(scan: ScanRow): number {
   return Array.isArray(missing) ? missing.length : 0;
 }
 
-function head(scan: ScanRow, zones: number, options: JsonOptions) {
+/** Keys in the documented order: schema, scan, audit, zones, dataRead (reports only), rules, failOn, exitCode; then tail's. */
+function head(scan: ScanRow, zones: number, options: JsonOptions, rules: unknown[]) {
   return {
     schema: AUDIT_JSON_SCHEMA,
     scan: { id: scan.id, startedAt: scan.startedAt, finishedAt: scan.finishedAt, status: scan.status, scope: scan.scope, missing: missingParts(scan) },
@@ -99,16 +87,21 @@ function head(scan: ScanRow, zones: number, options: JsonOptions) {
     audit: { id: options.audit.auditId, trial: options.audit.trial !== null, reason: options.audit.trial },
     zones,
     ...(options.dataRead ? { dataRead: options.dataRead } : {}),
+    rules,
     failOn: options.failOn,
     exitCode: options.exitCode,
   };
 }
 
-/** `findings`: objects, or texts already in JSON (auditFindingsJson). */
-function writeJson(document: ReturnType<typeof head> & Record<string, unknown>, findings: Iterable<Finding | string>, write: (text: string) => void): void {
-  // Keys in the documented order: schema, scan, audit, zones, dataRead (reports only), rules, failOn, exitCode, counts, waivers, errors, vendorInsights (when read).
-  const { schema, scan, audit, zones, dataRead, rules, failOn, exitCode, counts, waivers, errors, vendorInsights } = document as ReturnType<typeof head> & Record<string, unknown> & { dataRead?: DataRead };
-  const text = JSON.stringify({ schema, scan, audit, zones, dataRead, rules, failOn, exitCode, counts, waivers, errors, vendorInsights }, null, 2);
+/** The counts (the per-zone ones, a line per zone, stay with the reports), waivers, errors, and vendorInsights when read. */
+function tail(audit: Pick<AuditHeader, 'counts' | 'waivers' | 'errors'>, vendor: SideBySide | null | undefined) {
+  const { byZone: _byZone, ...counts } = audit.counts;
+  return { counts, waivers: audit.waivers, errors: audit.errors, vendorInsights: vendorJson(vendor) };
+}
+
+/** The document, then the findings one per line, in chunks (100,000s never become one string); texts already JSON or objects. */
+function writeJson(document: object, findings: Iterable<Finding | string>, write: (text: string) => void): void {
+  const text = JSON.stringify(document, null, 2);
   write(`${text.slice(0, -2)},\n  "findings": [`);
   let n = 0;
   const out = chunkedWriter(write);

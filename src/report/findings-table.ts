@@ -5,10 +5,9 @@ import { resourceText, type Finding } from '../policy/findings.js';
 import { printable } from '../common/printable.js';
 
 /**
- * The findings of the HTML report as the page script (templates/report.js) takes them: JSON
- * `{columns, rows}`, gzipped and base64-encoded, which the browser inflates. Built as a stream
- * from the database cursor through gzip, so a 150,000-finding report never holds the rows, or
- * their 50 MB of JSON, at once: only the compressed few megabytes.
+ * The HTML report's findings for the page script (templates/report.js): JSON `{columns, rows}`,
+ * gzipped and base64-encoded. Streamed from the database cursor through gzip, so a 150,000-finding
+ * report never holds their 50 MB of JSON, only the compressed few megabytes.
  */
 
 export const FINDING_COLUMNS = ['status', 'severity', 'category', 'rule', 'account', 'zone', 'resource', 'message', 'zoneId', 'firstSeen', 'readOn'] as const;
@@ -20,8 +19,7 @@ export interface FindingsTable {
 /** Rows per piece handed to gzip: large enough to compress well, small enough to stay small. */
 const ROWS_PER_PIECE = 500;
 
-/** `firstSeen` gives the start of the first scan of a finding's unbroken run of failures (ISO time), or '' when unknown. */
-/** `readOn` gives when a carried zone's data was last read in full (ISO time), '' for zones read in this scan. */
+/** `firstSeen`: the start of a failure's unbroken run (ISO); `readOn`: when a carried zone was last read in full (ISO), else ''. */
 export async function findingsTable(findings: Iterable<Finding>, firstSeen?: (f: Finding) => string, readOn?: (zoneId: string) => string): Promise<FindingsTable> {
   function* pieces(): Generator<string> {
     yield `{"columns":${JSON.stringify(FINDING_COLUMNS)},"rows":[`;

@@ -4,34 +4,26 @@ import { auditRows } from '../audit/reuse-rows.js';
 import { officialAuditId, officialAudits } from '../audit/audit-identity.js';
 
 /**
- * Since when each failure of a scan has failed: the start of the earliest scan of its unbroken
- * run of failures, walking back through the complete audited scans before it. A scan where the
- * finding did not fail (it passed, was waived or unknown) ends the run; incomplete scans are
- * skipped, since one that did not read a zone says nothing about it. Only failures are followed,
- * one earlier scan at a time, and the walk stops as soon as every run has ended, so a nightly
- * history costs as many scans as the oldest failure is old (at most MAX_SCANS_BACK).
+ * Since when each failure of a scan has failed: the start of the earliest scan of its unbroken run,
+ * walking back through the complete audited scans (an incomplete one says nothing of a zone it did
+ * not read). A scan where it did not fail ends the run; the walk stops once every run has ended.
  */
 
-/**
- * How far back the walk goes (a quarter of nightly scans); a longer run shows the oldest scan looked
- * at. Each scan back costs a read of its failures: 148,656 of them over 30 scans take 1.8 s.
- */
+/** How far back the walk goes (a quarter of nightly scans); each scan back reads its failures: 148,656 over 30 scans take 1.8 s. */
 export const MAX_SCANS_BACK = 90;
 
-export interface FirstSeen {
-  /** ISO start of the first scan of the finding's run of failures; '' for a finding that does not fail. */
-  (finding: Finding): string;
-}
+/** ISO start of the first scan of the finding's run of failures; '' for a finding that does not fail. */
+export type FirstSeen = (finding: Finding) => string;
 
 /** `auditId`: the audit of the scan reported (default its official one); earlier scans count by their official audits. */
 export function firstSeenOf(db: Db, scanId: number, auditId: number | null = officialAuditId(db, scanId)): FirstSeen {
   const current = db.prepare('SELECT started_at FROM scans WHERE id = ?').get(scanId) as { started_at: string } | undefined;
   if (!current || auditId === null) return () => '';
   // An audit that kept verdicts of an earlier one reads some of its rows there (auditRows).
-  const failing = { iterate: (id: number) => auditRows(db, id, 'fingerprint', "status = 'fail'", true) };
+  const failing = (id: number) => auditRows(db, id, 'fingerprint', "status = 'fail'", true) as Iterable<string>;
   // Each failing fingerprint gets a number once; the walk then costs one map lookup per row.
   const index = new Map<string, number>();
-  for (const fp of failing.iterate(auditId) as Iterable<string>) if (!index.has(fp)) index.set(fp, index.size);
+  for (const fp of failing(auditId)) if (!index.has(fp)) index.set(fp, index.size);
   // How many scans back each run reaches: 0 is this scan alone.
   const depth = new Uint16Array(index.size);
 
@@ -44,7 +36,7 @@ export function firstSeenOf(db: Db, scanId: number, auditId: number | null = off
   for (let back = 0; back < earlier.length && open > 0; back++) {
     // A run still open reached `back` scans back; it reaches one more if it failed in this scan too.
     open = 0;
-    for (const fp of failing.iterate(earlier[back]!.id) as Iterable<string>) {
+    for (const fp of failing(earlier[back]!.id)) {
       const i = index.get(fp);
       if (i !== undefined && depth[i] === back) {
         depth[i] = back + 1;

@@ -10,24 +10,17 @@ import { signed, type Posture } from './posture.js';
 import { RISK_WEIGHTS_TEXT, riskReason, type ReportRisk } from './risk.js';
 
 /**
- * The report's first screen, for the morning glance: how are we (pass rate, failures by severity)
- * and whether that is getting better or worse, what changed since the previous scan, the worst
- * zones by risk and the fixes to make first. Each list is short (GLANCE_ITEMS) and links to the
- * full section below, so the screen answers all four at any size of organisation.
+ * The report's first screen: how are we and is it getting better, what changed since the previous
+ * scan, the worst zones and the fixes to make first. Each list is short (GLANCE_ITEMS) and links to
+ * its full section below, so the screen answers all four at any size of organisation.
  */
 
 export const GLANCE_ITEMS = 5;
 
 /** Which groups exist, so that a link is only made to a group the page has. */
-interface Links {
-  zones: ReadonlySet<string>;
-  rules: ReadonlySet<string>;
-}
+type Links = { zones: ReadonlySet<string>; rules: ReadonlySet<string> };
 
-/**
- * Changes of one kind, rule and zone as one line: a night that exposed five records of one zone
- * reads as one line with a count, and leaves room for the other changes.
- */
+/** Changes of one kind, rule and zone as one line with a count, leaving room for the other changes. */
 function changeItems(changes: readonly FindingChange[], kind: 'new' | 'fixed', links: Links) {
   const lines = new Map<string, { first: FindingChange; count: number }>();
   for (const c of changes) {

@@ -2,11 +2,9 @@ import { label } from '../drift/words.js';
 import { resourceText, type Finding } from '../policy/findings.js';
 
 /**
- * The findings the HTML report writes into its groups (by rule and by zone) as HTML, for a reader
- * without the page script: with the script, a group's rows are drawn from the compressed findings
- * when it opens, with every row and the filters applied. Written rows cost page size and parsing
- * time at every load, so each group gets its first rows (worst first) and each view a budget,
- * spent on the groups in the order the view lists them: the worst rules and the riskiest zones.
+ * The findings the HTML report writes into its groups as HTML, for a reader without the page script
+ * (which draws every row from the compressed findings). Written rows cost page size at every load, so
+ * each group gets its first rows and each view a budget, spent on the worst rules and riskiest zones.
  */
 
 /** Rows written in one group. */

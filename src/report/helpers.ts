@@ -1,9 +1,6 @@
 import Handlebars from 'handlebars';
 
-/**
- * Every helper the report templates may use, in one table: templates stay logic-light (compare,
- * format, count), and anything more belongs in the view model, built and tested in code.
- */
+/** Every helper the templates may use: they stay logic-light (compare, format, count); anything more belongs in the view model. */
 
 type Helper = (...args: unknown[]) => unknown;
 

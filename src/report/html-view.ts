@@ -3,13 +3,11 @@ import type { SideBySide } from './vendor-insights.js';
 import { vendorSection } from './vendor-insights-view.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { label } from '../drift/words.js';
-import { kindOfPartition } from '../drift/resources.js';
+import { configurationRows, label, partitionLabel } from '../drift/words.js';
 import { resourceText } from '../policy/findings.js';
 import { SEVERITIES } from '../policy/rule.js';
 import { PACKAGE } from '../common/package-info.js';
 import { printable } from '../common/printable.js';
-import type { Partition } from '../snapshot/tables.js';
 import { CHART, SPARK, type expiryTimeline, type failureTrend } from './charts.js';
 import { driftGroups, type DriftGroup } from './drift-groups.js';
 import { findingGroups, ruleAnchor, zoneAnchor } from './finding-groups.js';
@@ -24,14 +22,11 @@ import { PACKAGE_TEMPLATES, TemplateError } from './templates.js';
 import { zoneSettingLines } from './zone-settings.js';
 
 /**
- * The HTML report's view: the first screen for the morning glance (glance.ts), the findings grouped
- * by rule and by zone (finding-groups.ts) and the sections below, plus the findings as compact rows
- * for the page's script (templates/report.js), which draws the groups' rows, filters, searches,
- * sorts and pages them in the browser, and opens the group a link or the address names.
- * Strings here are plain text: Handlebars escapes them, and the script sets them as textContent.
- * Every string from the API is shown with its bidirectional and invisible characters as visible
- * escapes (as the command line shows them): an override would otherwise reverse the text after
- * it, and a domain would read as another one.
+ * The HTML report's view: the first screen (glance.ts), the findings grouped by rule and by zone
+ * (finding-groups.ts), the sections below, and the findings as compact rows for the page's script
+ * (templates/report.js). Strings are plain text: Handlebars escapes them, the script sets textContent.
+ * Every string from the API shows its bidirectional and invisible characters as visible escapes, as
+ * the command line does: an override would otherwise reverse the text after it.
  */
 
 /** Lists shown in full in the page before "and N more". */
@@ -46,7 +41,6 @@ export function pageScript(overrideDir?: string): { text: string; csp: string } 
   const hash = createHash('sha256').update(text).digest('base64');
   return { text, csp: `default-src 'none'; script-src 'sha256-${hash}'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'` };
 }
-
 
 /** Zone ids: keys the page script matches against the findings' own ids (never shown), so they stay as the API gave them. */
 const KEYS = new Set(['id', 'zoneId']);
@@ -145,32 +139,20 @@ function shownView(data: ReportData, charts: Charts, context: HtmlContext) {
     drift: drift && {
       from: drift.from.id,
       counts: drift.findings.counts,
-      newFindings: capped(
-        moved.filter((c) => c.change === 'new' || c.change === 'unwaived'),
-        changeRow,
-      ),
-      fixed: capped(
-        moved.filter((c) => c.change === 'fixed'),
-        changeRow,
-      ),
-      configuration: Object.entries(drift.configuration.counts)
-        .map(([type, c]) => ({ type: label(type), ...c }))
-        .sort((a, b) => a.type.localeCompare(b.type)),
+      newFindings: capped(moved.filter((c) => c.change === 'new' || c.change === 'unwaived'), changeRow),
+      fixed: capped(moved.filter((c) => c.change === 'fixed'), changeRow),
+      configuration: configurationRows(drift),
       changes: groupList(driftGroups(drift.configuration.changes), drift.configuration.changes.length),
       unknown: drift.configuration.unknown.length,
     },
     health: {
       complete: health.complete,
-      unread: capped(health.unread, (u) => ({ where: u.zone?.name ?? (u.scope || 'user'), what: kindOfPartition(u.endpoint as Partition)?.label ?? u.endpoint, state: u.state, reason: u.reason })),
-      retired: health.retired.map((r) => ({ ...r, what: kindOfPartition(r.endpoint as Partition)?.label ?? r.endpoint })),
+      unread: capped(health.unread, (u) => ({ where: u.zone?.name ?? (u.scope || 'user'), what: partitionLabel(u.endpoint), state: u.state, reason: u.reason })),
+      retired: health.retired.map((r) => ({ ...r, what: partitionLabel(r.endpoint) })),
       ruleErrors: health.ruleErrors.map((e) => ({ rule: e.rule, zone: e.zone?.name ?? '', message: e.message })),
       resolver: health.resolver,
     },
-    waivers: {
-      active: audit.waivers.active,
-      expiring: audit.waivers.expiring,
-      expired: audit.waivers.expired,
-    },
+    waivers: { active: audit.waivers.active, expiring: audit.waivers.expiring, expired: audit.waivers.expired },
     zoneSettings: zoneSettingLines(audit),
     vendor: context.vendor ? vendorSection(context.vendor, LIST_LIMIT) : null,
     chart: CHART,

@@ -5,17 +5,11 @@ import type { AnyRule } from '../policy/rule.js';
 import type { ScanRow, ZoneRow } from '../snapshot/reader.js';
 
 /**
- * The audit as JUnit XML, the test report CI systems (GitLab, Jenkins, GitHub test reporters,
- * Azure Pipelines) show: a test suite per rule that ran, a test case per rule and zone. A failure
- * is a <failure> (its type the severity, its text every failing resource and the remediation); an
- * unknown (the data was not read) is <skipped>; a rule that threw is an <error>; a zone where the
- * rule found nothing, or only waived failures, passes (the waivers in <system-out>). An
- * organisation rule has one case for the organisation, and one per zone its findings name.
- *
- * So JUnit's counts are of cases, not of findings: a zone with three failing records of a rule is
- * one failure here and three failing findings in the audit. The difference is stated in the file:
- * each suite's properties give its counts of findings as the audit counts them, and a comment
- * under the root gives the totals of both.
+ * The audit as JUnit XML for CI systems: a test suite per rule that ran, a test case per rule and zone
+ * (an organisation rule: one for the organisation, and one per zone its findings name). A failure is a
+ * <failure>, an unknown <skipped>, a rule that threw an <error>; a zone with nothing, or only waived
+ * failures, passes (the waivers in <system-out>). So JUnit counts cases, not findings: each suite's
+ * properties, and a comment under the root, give the counts of findings as the audit counts them.
  */
 
 export interface JunitInput {
@@ -77,14 +71,9 @@ const emptyCase = (): Case => ({ failures: [], unknowns: [], waived: [], errors:
 /** A zone where the rule found nothing: the same empty case for all of them. */
 const PASSING: Case = emptyCase();
 
-function where(f: Finding): string {
-  return f.resource.name && f.resource.name !== f.zone?.name ? `${f.resource.type} ${f.resource.name}: ` : '';
-}
+const where = (f: Finding) => (f.resource.name && f.resource.name !== f.zone?.name ? `${f.resource.type} ${f.resource.name}: ` : '');
 
-/**
- * The cases with something to say (failures, unknowns, waivers, errors) of each rule, by zone
- * name. The passing zones are not held: at 10,000 zones and 20 rules that would be 200,000 cases.
- */
+/** Each rule's cases with something to say, by zone name; passing ones are not held (200,000 at 10,000 zones and 20 rules). */
 function casesWithFindings(input: JunitInput): Map<string, Map<string, Case>> {
   const byRule = new Map<string, Map<string, Case>>(input.rules.map((r) => [r.id, new Map()]));
   const caseOf = (rule: string, zone: Named | null): Case | undefined => {
@@ -134,6 +123,12 @@ function caseXml(rule: JunitRule, name: string, c: Case): string {
   return parts.length ? `${open}>\n${parts.join('\n')}\n    </testcase>\n` : `${open}/>\n`;
 }
 
+/** Adds each of `parts` into `zero`, key by key. */
+function sum<K extends string>(parts: Iterable<Record<K, number>>, zero: Record<K, number>): Record<K, number> {
+  for (const n of parts) for (const k of Object.keys(zero) as K[]) zero[k] += n[k];
+  return zero;
+}
+
 const count = (cases: Iterable<[string, Case]>) => {
   const n = { tests: 0, failures: 0, errors: 0, skipped: 0 };
   for (const [, c] of cases) {
@@ -148,15 +143,10 @@ const count = (cases: Iterable<[string, Case]>) => {
 const attributes = (n: ReturnType<typeof count>) => `tests="${n.tests}" failures="${n.failures}" errors="${n.errors}" skipped="${n.skipped}"`;
 
 /** A rule's findings as the audit counts them: one per resource. */
-function findingCounts(cases: Iterable<Case>): { fail: number; unknown: number; waived: number } {
-  const n = { fail: 0, unknown: 0, waived: 0 };
-  for (const c of cases) {
-    n.fail += c.failures.length;
-    n.unknown += c.unknowns.length;
-    n.waived += c.waived.length;
-  }
-  return n;
-}
+const findingCounts = (cases: Iterable<Case>) => {
+  const perCase = [...cases].map((c) => ({ fail: c.failures.length, unknown: c.unknowns.length, waived: c.waived.length }));
+  return sum(perCase, { fail: 0, unknown: 0, waived: 0 });
+};
 
 const property = (name: string, value: string | number) => `      <property name="${name}" value="${xmlText(String(value))}"/>\n`;
 
@@ -165,10 +155,8 @@ export function writeJunit(input: JunitInput, write: (text: string) => void): vo
   const zoneNames = input.zones.map((z) => z.name).sort((a, b) => a.localeCompare(b));
   const counts = new Map(input.rules.map((r) => [r.id, count(casesOf(r, byRule.get(r.id)!, zoneNames))]));
   const found = new Map(input.rules.map((r) => [r.id, findingCounts(byRule.get(r.id)!.values())]));
-  const total = { tests: 0, failures: 0, errors: 0, skipped: 0 };
-  for (const n of counts.values()) for (const k of Object.keys(total) as Array<keyof typeof total>) total[k] += n[k];
-  const findings = { fail: 0, unknown: 0, waived: 0 };
-  for (const n of found.values()) for (const k of Object.keys(findings) as Array<keyof typeof findings>) findings[k] += n[k];
+  const total = sum(counts.values(), { tests: 0, failures: 0, errors: 0, skipped: 0 });
+  const findings = sum(found.values(), { fail: 0, unknown: 0, waived: 0 });
   const timestamp = input.scan.startedAt.replace(/\.\d+Z$/, 'Z');
   write('<?xml version="1.0" encoding="UTF-8"?>\n');
   write(`<testsuites name="zonewarden scan ${input.scan.id}" ${attributes(total)} time="0" timestamp="${timestamp}">\n`);

@@ -1,7 +1,5 @@
-import { configurationSummary, FINDING_LABEL, label } from '../drift/words.js';
-import { kindOfPartition } from '../drift/resources.js';
+import { configurationRows, configurationSummary, FINDING_LABEL, partitionLabel } from '../drift/words.js';
 import type { FindingChange } from '../drift/result.js';
-import type { Partition } from '../snapshot/tables.js';
 import { resourceText, type Finding } from '../policy/findings.js';
 import { SEVERITIES } from '../policy/rule.js';
 import { markdownText as md } from '../common/markdown.js';
@@ -18,17 +16,14 @@ import type { SideBySide } from './vendor-insights.js';
 import { vendorSection } from './vendor-insights-view.js';
 
 /**
- * The Markdown digest for pull requests and chat: summary, new and fixed, top risks, drift counts
- * and scan health. A pull-request comment holds 65,536 characters, so the digest keeps under
- * MAX_DIGEST_CHARS by shortening its lists (halving them until it fits) and says so when it does.
- * Every piece of API text is escaped here, in code; the template only lays the rows out.
+ * The Markdown digest for pull requests and chat. A pull-request comment holds 65,536 characters, so
+ * the digest keeps under MAX_DIGEST_CHARS by halving its lists until it fits, and says so. Every piece
+ * of API text is escaped here, in code; the template only lays the rows out.
  */
 export const MAX_DIGEST_CHARS = 60_000;
 const FIRST_LIMIT = 100;
 
-interface DigestRow {
-  cells: string[];
-}
+type DigestRow = { cells: string[] };
 
 /** A zone's name, and for a zone carried forward, when its data was read (as report.html marks it). */
 function zoneCell(name: string, zoneId: string | undefined, lastReadOf: (zoneId: string) => string): string {
@@ -64,22 +59,18 @@ function listOf<T>(items: readonly T[], limit: number, row: (item: T) => DigestR
 export function digestView(data: ReportData, limit: number, risk: ReportRisk, vendor: SideBySide | null = null) {
   const { audit, scan, drift, health } = data;
   const moved = drift?.findings.changes.filter((c) => c.change === 'new' || c.change === 'fixed' || c.change === 'unwaived') ?? [];
-  const configuration = drift
-    ? Object.entries(drift.configuration.counts)
-        .map(([type, c]) => ({ type: md(label(type)), ...c }))
-        .sort((a, b) => a.type.localeCompare(b.type))
-    : [];
   const unread = listOf(health.unread, limit, (u) => ({
-    cells: [md(u.zone?.name ?? (u.scope || 'user')), md(kindOfPartition(u.endpoint as Partition)?.label ?? u.endpoint), u.state, md(shorten(u.reason, 200))],
+    cells: [md(u.zone?.name ?? (u.scope || 'user')), md(partitionLabel(u.endpoint)), u.state, md(shorten(u.reason, 200))],
   }));
-  const lists = [listOf(data.topRisks, limit, (f) => riskRow(f, data.lastReadOf)), listOf(moved, limit, (c) => changeRow(c, data.lastReadOf)), unread];
+  const risks = listOf(data.topRisks, limit, (f) => riskRow(f, data.lastReadOf));
+  const changes = listOf(moved, limit, (c) => changeRow(c, data.lastReadOf));
   return {
     scan: { id: scan.id, startedAt: scan.startedAt, status: scan.status },
     scope: md(data.freshness ? `${data.scope.statement} ${data.freshness}.` : data.scope.statement),
     counts: audit.counts.byStatus,
     bySeverity: SEVERITIES.map((severity) => ({ severity, count: audit.counts.failBySeverity[severity] })),
     categories: data.categories.map((c) => ({ ...c })),
-    risks: lists[0]!,
+    risks,
     zones: listOf(
       risk.zones.filter((z) => z.failing > 0),
       Math.min(WORST_ZONES, limit),
@@ -95,14 +86,14 @@ export function digestView(data: ReportData, limit: number, risk: ReportRisk, ve
       from: drift.from.id,
       baseline: drift.baseline !== null,
       counts: drift.findings.counts,
-      changes: lists[1]!,
-      configuration,
+      changes,
+      configuration: configurationRows(drift, md),
       configurationSummary: md(configurationSummary(drift)),
     },
     health: {
       complete: health.complete,
       unread,
-      retired: health.retired.map((r) => ({ count: r.count, what: md(kindOfPartition(r.endpoint as Partition)?.label ?? r.endpoint), reason: md(shorten(r.reason, 200)) })),
+      retired: health.retired.map((r) => ({ count: r.count, what: md(partitionLabel(r.endpoint)), reason: md(shorten(r.reason, 200)) })),
       ruleErrors: health.ruleErrors.map((e) => ({ rule: e.rule, zone: md(e.zone?.name ?? '-'), message: md(shorten(e.message, 200)) })),
       resolver: health.resolver === null ? null : md(health.resolver),
     },
@@ -110,7 +101,7 @@ export function digestView(data: ReportData, limit: number, risk: ReportRisk, ve
     zoneSettings: zoneSettingLines(audit).map((z) => ({ rule: z.rule, where: md(z.where), setting: z.setting })),
     // The vendor's scanner beside the findings: the differences first, fewer rows than report.html.
     vendor: vendor && vendorSection(vendor, Math.min(limit, VENDOR_ROWS), (s) => md(shorten(s, 200))),
-    cut: lists.some((l) => l.cut),
+    cut: [risks, changes, unread].some((l) => l.cut),
   };
 }
 

@@ -6,20 +6,12 @@ import { chunkedWriter } from '../common/chunked-write.js';
 import type { ScanRow } from '../snapshot/reader.js';
 
 /**
- * Findings as OCSF (Open Cybersecurity Schema Framework) events, one JSON object per line, the
- * form SIEMs and security lakes ingest. Each finding of the audit is a Compliance Finding (class
- * 2003, category 2 "Findings") of schema version 1.3.0: zonewarden checks configuration against
- * policy, which is what that class describes (Detection Finding is for threats seen in activity).
- *
- * One export is the state of one scan, so every event is activity 1 "Create"; a SIEM follows a
- * finding across nights by `finding_info.uid` (the fingerprint, stable from scan to scan). A
- * failure is finding status New with compliance status Fail; a waived failure is Suppressed, its
- * waiver in `status_detail`; an unknown (the data was not read) is New with compliance status
- * Unknown; a pass (exported on request: `--passes`) is Resolved with compliance status Pass, as
- * Security Hub resolves the findings of a passed control. The compliance object names the
- * frameworks and controls the rule gives evidence for (src/policy/compliance.ts): `standards` the
- * frameworks, `requirements` their controls, `control` the rule. What OCSF has no attribute for
- * (the rule's data, the account, the waiver) is under `unmapped.zonewarden`.
+ * Findings as OCSF 1.3.0 events, a JSON object per line, for SIEMs: each a Compliance Finding (class
+ * 2003, category 2 "Findings"), since zonewarden checks configuration against policy (Detection Finding
+ * is for threats seen in activity). An export is one scan's state, so every event is activity 1
+ * "Create"; a SIEM follows a finding across nights by `finding_info.uid` (the fingerprint). A pass
+ * (`--passes`) is Resolved, as Security Hub resolves a passed control's findings. What OCSF has no
+ * attribute for (the rule's data, the account, the waiver) is under `unmapped.zonewarden`.
  */
 
 export const OCSF_VERSION = '1.3.0';
@@ -30,7 +22,7 @@ const ACTIVITY = { id: 1, name: 'Create' } as const;
 
 /** OCSF severity_id: 1 Informational, 2 Low, 3 Medium, 4 High, 5 Critical. */
 const SEVERITY: Record<Severity, [number, string]> = { info: [1, 'Informational'], low: [2, 'Low'], medium: [3, 'Medium'], high: [4, 'High'], critical: [5, 'Critical'] };
-/** Finding status_id: 1 New, 3 Suppressed; compliance status_id: 0 Unknown, 1 Pass, 3 Fail. */
+/** Finding status_id: 1 New, 3 Suppressed, 4 Resolved; compliance status_id: 0 Unknown, 1 Pass, 3 Fail. */
 const STATUS: Record<Status, { finding: [number, string]; compliance: [number, string] }> = {
   fail: { finding: [1, 'New'], compliance: [3, 'Fail'] },
   unknown: { finding: [1, 'New'], compliance: [0, 'Unknown'] },
@@ -41,11 +33,7 @@ const STATUS: Record<Status, { finding: [number, string]; compliance: [number, s
 /** A rule mapped to no framework is its own standard: OCSF requires `standards`. */
 const OWN_STANDARD = 'zonewarden';
 
-/**
- * OCSF 1.3.0 `compliance` (schema.ocsf.io/1.3.0/objects/compliance): `standards` (required) the
- * frameworks, `requirements` their controls as cited (`PCI DSS 4.2.1`, `NIST SP 800-53 SC-8`),
- * `control` the rule, and the verdict as `status_id`/`status`.
- */
+/** OCSF 1.3.0 `compliance` (schema.ocsf.io/1.3.0/objects/compliance): `standards` (required), `requirements` as cited. */
 function complianceOf(ruleId: string, controls: readonly Control[], status: [number, string]): Record<string, unknown> {
   return {
     control: ruleId,

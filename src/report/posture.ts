@@ -2,10 +2,9 @@ import { SEVERITIES, type Severity } from '../policy/rule.js';
 import { RISK_WEIGHTS } from './risk.js';
 
 /**
- * "How are we, and is it getting better or worse": the pass rate and failures by severity of an
- * audit, against the audit of the scan the report compares with (the complete audited scan of the
- * same scope before it, as "new" and "fixed" are measured). Better or worse is judged on failures
- * weighed by severity (RISK_WEIGHTS), so one new low finding does not outweigh a fixed critical.
+ * "How are we, and is it getting better or worse": an audit's pass rate and failures by severity against
+ * the audit the report compares with (as "new" and "fixed" are measured). Better or worse weighs failures
+ * by severity (RISK_WEIGHTS), so one new low finding does not outweigh a fixed critical.
  */
 
 /** What posture reads of an audit's stored counts. */

@@ -1,41 +1,19 @@
 import { catalogue } from '../policy/catalogue.js';
-import type { Severity } from '../policy/rule.js';
 import type { RuleReach } from './risk.js';
 
-/**
- * What to do about a rule's failures, as the rule says it (`zonewarden rules` shows the same
- * text): every report format carries it next to the findings, so whoever reads a report can act
- * without looking the rule up.
- */
-
-export interface RuleRemediation {
-  rule: string;
-  title: string;
-  remediation: string;
-  /** Why it matters: the rule's description. */
-  why: string;
-  /** How many of the rule's findings fail in this audit. */
-  failing: number;
-  /** The most severe of its failures. */
-  worst: Severity;
-  /** Zones with at least one of its failures. */
-  zones: number;
-}
+/** What to do about a rule's failures, as the rule says it: every report format carries it, so a reader can act without looking it up. */
 
 /** The rule's remediation text; empty for a rule this version does not ship (an audit stored by another version). */
 export function remediationOf(rule: string): string {
   return catalogue().get(rule)?.meta.remediation ?? '';
 }
 
-/**
- * The remediations of the rules that fail at least once, in the order to fix them: the most severe
- * failure first, then the widest reach (zones, then findings), as risk.ts orders `rules`. Rules
- * this version does not ship have no remediation to show and are left out.
- */
-export function fixesInOrder(rules: readonly RuleReach[]): RuleRemediation[] {
+/** The remediations of the failing rules this version ships, in the order risk.ts gives `rules`: the order to fix them. */
+export function fixesInOrder(rules: readonly RuleReach[]) {
   const known = catalogue();
   return rules.flatMap((r) => {
     const meta = known.get(r.rule)?.meta;
+    // `why` it matters: the rule's description.
     return meta && r.worst !== null ? [{ rule: r.rule, title: meta.title, remediation: meta.remediation, why: meta.description, failing: r.failing, worst: r.worst, zones: r.zones }] : [];
   });
 }

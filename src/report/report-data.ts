@@ -14,10 +14,9 @@ import { describeScope, FULL_SCOPE, isFullScope, parseScope, sameScope, scopeSta
 import type { CoverageState } from '../snapshot/writer.js';
 
 /**
- * What every report format shows of one audited scan, gathered in code so that the templates only
- * lay it out: the audit's counts and waivers, the worst failures, drift since the complete scan
- * before it, and the scan's health (what it could not read). The findings themselves are streamed
- * from the database by each format, never held here.
+ * What every report format shows of one audited scan, gathered in code so the templates only lay it
+ * out: counts and waivers, the worst failures, drift since the complete scan before it, and the
+ * scan's health. The findings themselves are streamed by each format, never held here.
  */
 export interface ReportData {
   scan: ScanRow;
@@ -67,6 +66,9 @@ export interface ScanHealth {
   resolver: string | null;
 }
 
+/** The worst failures listed by default. */
+export const TOP_RISKS = 20;
+
 export interface ReportDataOptions {
   topRisks?: number;
   /** The audit to report (report --audit); default: the scan's official audit. */
@@ -84,22 +86,8 @@ export function reportData(db: Db, scanId: number, options: ReportDataOptions = 
   const view = auditView(db, whole, reader, resolveFilter([reader], filter));
   const audit = view.header;
 
-  const rules = catalogue();
-  const categories = CATEGORIES.map((category) => ({ category, fail: 0, waived: 0, unknown: 0, pass: 0 }));
-  for (const [rule, counts] of Object.entries(audit.counts.byRule)) {
-    const row = categories.find((c) => c.category === rules.get(rule)?.meta.category);
-    if (!row) continue;
-    for (const status of ['fail', 'waived', 'unknown', 'pass'] as const) row[status] += counts[status];
-  }
-
-  const topRisks: Finding[] = [];
-  const limit = options.topRisks ?? 20;
-  // Stored worst first: failures, by severity.
-  for (const f of view.findings()) {
-    if (f.status !== 'fail' || topRisks.length >= limit) break;
-    topRisks.push(f);
-  }
-
+  const categories = categoryRows(audit.counts.byRule);
+  const topRisks = topFailures(view.findings(), options.topRisks ?? TOP_RISKS);
   const previous = previousAudited(db, reader.scan);
   // The earlier scan's official audit against the one reported; the view's zones only.
   const drift = previous === null ? null : diffScans(db, { from: previous, to: scanId, toAudit: whole.auditId, filter });
@@ -113,6 +101,27 @@ export function reportData(db: Db, scanId: number, options: ReportDataOptions = 
   const fresh = dataFreshness(db, scanId);
   const freshness = freshnessStatement(view.filter ? freshnessOf(fresh, view.zones) : fresh);
   return { scan: reader.scan, audit, view, categories, topRisks, drift, health, scope, freshness, lastReadOf: fresh.lastReadOf };
+}
+
+/** Findings by category and status, in catalogue category order. */
+export function categoryRows(byRule: Readonly<Record<string, Readonly<Record<Status, number>>>>): ReportData['categories'] {
+  const rules = catalogue();
+  const categories = CATEGORIES.map((category) => ({ category, fail: 0, waived: 0, unknown: 0, pass: 0 }));
+  for (const [rule, counts] of Object.entries(byRule)) {
+    const row = categories.find((c) => c.category === rules.get(rule)?.meta.category);
+    if (row) for (const status of ['fail', 'waived', 'unknown', 'pass'] as const) row[status] += counts[status];
+  }
+  return categories;
+}
+
+/** The first `limit` failures of the kept rules: stored worst first, failures by severity. */
+export function topFailures(findings: Iterable<Finding>, limit: number, keep: (rule: string) => boolean = () => true): Finding[] {
+  const top: Finding[] = [];
+  for (const f of findings) {
+    if (f.status !== 'fail' || top.length >= limit) break;
+    if (keep(f.rule)) top.push(f);
+  }
+  return top;
 }
 
 /** The audited complete scan of the same scope before this one: what "new" and "fixed" are measured from. */

@@ -8,10 +8,9 @@ import type { Templates } from './templates.js';
 import { reportDirName, writeIndex } from './write-report.js';
 
 /**
- * Retention for the nightly job (--keep N): the scans prune deletes, and their report
- * directories with them (those of their trial audits and views too), then the index without them. Only the directories named after the
- * deleted scans are removed, never anything else in the output directory, which may be shared.
- * As with prune, the latest complete scan of each scope and every baseline stay, whatever their age.
+ * Retention for the nightly job (--keep N): the scans prune deletes, their report directories (and
+ * those of their trial audits and views), then the index. Only directories named after deleted scans
+ * go: the output directory may be shared. The latest complete scan of each scope and every baseline stay.
  */
 export function pruneScansAndReports(db: Db, options: { keep: number; out: string; templates: Templates; trendScope?: ScanScope }): PruneResult & { deletedReports: string[] } {
   const started = new Map((db.prepare('SELECT id, started_at FROM scans').all() as Array<{ id: number; started_at: string }>).map((r) => [r.id, r.started_at]));

@@ -4,14 +4,10 @@ import { SEVERITIES, severityRank, type Severity } from '../policy/rule.js';
 import type { Db } from '../snapshot/db.js';
 
 /**
- * Where an audit's risk sits, for "what do I fix first": each rule's reach (its worst failure and
- * how many zones and findings it fails on) and each zone's risk score. Counting findings alone put
- * a zone with forty medium DNS records above one whose certificate had expired, and a rule failing
- * on many records above a critical one; severity comes first here.
- *
- * A zone's score weighs each failing rule once, by its worst failure in the zone: a rule failing on
- * fifty records of a zone is one thing to fix there, not fifty. Waived and unknown findings count
- * for nothing.
+ * Where an audit's risk sits, for "what do I fix first": each rule's reach and each zone's score.
+ * Counting findings put forty medium DNS records above an expired certificate; severity comes first.
+ * A zone's score weighs each failing rule once, by its worst failure there (fifty failing records
+ * are one thing to fix); waived and unknown findings count for nothing.
  */
 
 /** Points per failing rule in a zone, by its worst severity there. */
@@ -80,15 +76,17 @@ const rankOf = (s: Severity | null) => (s === null ? 0 : severityRank(s));
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The order of fixes: the most severe failure first, then the rule that reaches most zones, then most findings. */
-export function compareReach(a: RuleReach, b: RuleReach): number {
+function compareReach(a: RuleReach, b: RuleReach): number {
   return rankOf(b.worst) - rankOf(a.worst) || b.zones - a.zones || b.failing - a.failing || b.waived + b.unknown - (a.waived + a.unknown) || byName(a.rule, b.rule);
 }
 
-export function riskOf(rows: Iterable<RiskRow>): ReportRisk {
+/** `keep`: only these rules (--framework, --control). */
+export function riskOf(rows: Iterable<RiskRow>, keep: (rule: string) => boolean = () => true): ReportRisk {
   const rules = new Map<string, RuleReach & { zoneIds: Set<string> }>();
   const zones = new Map<string, { zone: ZoneRisk; worst: Map<string, Severity> }>();
   const outside = tally();
   for (const row of rows) {
+    if (!keep(row.rule)) continue;
     let rule = rules.get(row.rule);
     if (!rule) rules.set(row.rule, (rule = { rule: row.rule, worst: null, zones: 0, zoneIds: new Set(), ...tally() }));
     count(rule, row);
@@ -118,15 +116,10 @@ export function riskOf(rows: Iterable<RiskRow>): ReportRisk {
   return { rules: ruleList, zones: zoneList, outside };
 }
 
-/** The risk of a stored audit: one pass over its findings' rule, severity, status and zone; `keep` narrows it to some rules (--framework, --control). */
-/** `where`: only these findings rows (a view of some zones: src/audit/audit-view.ts). */
-export function reportRisk(db: Db, auditId: number, keep: (rule: string) => boolean = () => true, where?: RowCondition): ReportRisk {
+/** The risk of a stored audit, in one pass over its findings; `where`: only these rows (a view of some zones: src/audit/audit-view.ts). */
+export function reportRisk(db: Db, auditId: number, keep?: (rule: string) => boolean, where?: RowCondition): ReportRisk {
   const rows = auditRows(db, auditId, 'rule, severity, status, zone_id AS zoneId, zone_name AS zoneName, account_name AS accountName', where) as Iterable<RiskRow>;
-  return riskOf(kept(rows, keep));
-}
-
-function* kept(rows: Iterable<RiskRow>, keep: (rule: string) => boolean): Generator<RiskRow> {
-  for (const row of rows) if (keep(row.rule)) yield row;
+  return riskOf(rows, keep);
 }
 
 /** Why a zone scores what it does, in a few words: its worst rules, then how many more. */

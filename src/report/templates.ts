@@ -6,12 +6,10 @@ import { PACKAGE } from '../common/package-info.js';
 import { HELPERS } from './helpers.js';
 
 /**
- * The one Handlebars environment of the reports. Templates live in the package's `templates/`
- * (`<name>.hbs`, partials in `templates/partials/`); a directory given with `--templates` may
- * replace any of them by file name. Templates compile in strict mode, so a field the view model
- * lacks is an error rather than an empty cell, and HTML escaping stays on. Markdown templates
- * (`*.md.hbs`) compile without HTML escaping: their view model carries text already escaped for
- * Markdown, which HTML escaping would garble; so do partials named `md-*`.
+ * The reports' Handlebars environment: `templates/<name>.hbs` and `templates/partials/`, any of which
+ * `--templates` may replace by file name. Strict mode: a field the view lacks is an error, not an empty
+ * cell. Markdown templates (`*.md.hbs`, partials `md-*`) compile without HTML escaping: their view
+ * carries text already escaped for Markdown, which HTML escaping would garble.
  */
 
 export const TEMPLATE_NAMES = ['report.html', 'report.md', 'index.html'] as const;

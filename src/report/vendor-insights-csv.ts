@@ -3,29 +3,13 @@ import type { SideBySide, VendorIssue } from './vendor-insights.js';
 import { rowsInOrder } from './vendor-insights-view.js';
 
 /**
- * vendor-insights.csv, beside findings.csv: one line per pairing of a vendor insight with
- * zonewarden's verdict (or a zonewarden failure the vendor does not flag), then the insights no
- * rule judges (`agreement` not-judged). Cells go through the CSV writer, which neutralises
- * formulas and control characters in the vendor's text as in zonewarden's own.
+ * vendor-insights.csv, beside findings.csv: a line per pairing of a vendor insight with zonewarden's
+ * verdict (or a zonewarden failure the vendor does not flag), then the insights no rule judges
+ * (`agreement` not-judged). The CSV writer neutralises formulas in the vendor's text as in zonewarden's.
  */
 export const VENDOR_INSIGHTS_CSV_COLUMNS = [
-  'account_id',
-  'zone_id',
-  'zone_name',
-  'insight_id',
-  'issue_class',
-  'insight',
-  'issue_type',
-  'severity',
-  'subject',
-  'resolve_text',
-  'resolve_link',
-  'since',
-  'timestamp',
-  'rules',
-  'zonewarden',
-  'agreement',
-  'why',
+  'account_id', 'zone_id', 'zone_name', 'insight_id', 'issue_class', 'insight', 'issue_type', 'severity', 'subject',
+  'resolve_text', 'resolve_link', 'since', 'timestamp', 'rules', 'zonewarden', 'agreement', 'why',
 ] as const;
 
 export const VENDOR_INSIGHTS_CSV = 'vendor-insights.csv';

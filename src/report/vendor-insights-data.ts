@@ -11,12 +11,9 @@ import { pairInsights, type AccountSide, type SideBySide, type ZoneFinding, type
 import { parseIssue, type VendorIssue } from '../cloudflare/security-insights/issue.js';
 
 /**
- * Gathers what the side-by-side of the vendor's scanner and zonewarden needs from a stored scan and
- * audit (vendor-insights.ts decides): the open insights the scan read of each account in the
- * report's view, the audit's findings of the rules an insight type maps to, and, for the zones the
- * vendor flags, what the snapshot dates of their configuration and whether their account deploys
- * the managed ruleset to them. Null when the scan did not read the vendor's insights of any account
- * in the view (a scan from before the read): the reports then have no such section.
+ * Gathers the side-by-side's inputs from a stored scan and audit (vendor-insights.ts decides): each
+ * account's open insights, the findings of mapped rules, and for flagged zones what the snapshot dates
+ * and whether the account deploys the managed ruleset. Null when the scan read no account's insights.
  */
 
 /** vendor docs: Security Insights, known limitations: no account view above 10,000 zones. */

@@ -1,10 +1,6 @@
 import type { Agreement, SideBySide, SideBySideRow } from './vendor-insights.js';
 
-/**
- * The side-by-side of the vendor's scanner and zonewarden as every report format shows it: plain
- * text, one row per pairing, the strings as served (each format escapes them: Handlebars for
- * HTML, markdownText for Markdown, the CSV writer for CSV).
- */
+/** The side-by-side of the vendor's scanner and zonewarden as the reports show it: plain text, escaped by each format. */
 
 export const AGREEMENT_LABEL: Record<Agreement, string> = {
   agree: 'agree',
@@ -16,21 +12,9 @@ export const AGREEMENT_LABEL: Record<Agreement, string> = {
 
 const VERDICT_LABEL = { fail: 'fail', waived: 'fail (waived)', unknown: 'unknown', pass: 'pass' } as const;
 
-export interface VendorRowText {
-  zone: string;
-  insight: string;
-  issueClass: string;
-  severity: string;
-  subject: string;
-  resolve: string;
-  zonewarden: string;
-  rules: string;
-  agreement: Agreement;
-  agreementLabel: string;
-  why: string;
-}
+type VendorRowText = ReturnType<typeof vendorRowText>;
 
-export function vendorRowText(r: SideBySideRow): VendorRowText {
+function vendorRowText(r: SideBySideRow) {
   return {
     zone: r.zone.name,
     insight: r.insight ? r.type.name : `(not flagged: ${r.type.name})`,
@@ -52,21 +36,12 @@ export function rowsInOrder(side: SideBySide): SideBySideRow[] {
   return [...side.rows].sort((a, b) => rank[a.agreement] - rank[b.agreement] || a.zone.name.localeCompare(b.zone.name) || a.type.name.localeCompare(b.type.name));
 }
 
-/** What each report's section says of the accounts: how many views were read, and why the others were not. */
-export function accountLines(side: SideBySide): { read: number; notRead: Array<{ account: string; state: string; reason: string }> } {
-  return {
-    read: side.accounts.filter((a) => a.state === 'read').length,
-    notRead: side.accounts.filter((a) => a.state !== 'read').map((a) => ({ account: a.name ?? a.id, state: a.state, reason: a.reason ?? a.state })),
-  };
-}
-
 /** A group of more rows than this is collapsed behind its count in report.html. */
 const OPEN_GROUP = 10;
 
 /** The section's view for the HTML and Markdown reports, `limit` rows of each list at most. */
 export function vendorSection(side: SideBySide, limit: number, text: (s: string) => string = (s) => s) {
   const rows = rowsInOrder(side);
-  const accounts = accountLines(side);
   const esc = (r: VendorRowText) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'agreement' ? v : text(v)])) as unknown as VendorRowText;
   const ofKind = (a: Agreement) => rows.filter((r) => r.agreement === a);
   return {
@@ -76,15 +51,14 @@ export function vendorSection(side: SideBySide, limit: number, text: (s: string)
       .filter((g) => g.all.length > 0)
       .map((g) => ({ agreement: g.agreement, label: g.label, count: g.all.length, open: g.all.length <= OPEN_GROUP, rows: g.all.slice(0, limit).map((r) => esc(vendorRowText(r))), more: Math.max(0, g.all.length - limit) })),
     counts: [
-      { label: AGREEMENT_LABEL.agree, count: side.counts.agree },
-      { label: AGREEMENT_LABEL['vendor-only'], count: side.counts['vendor-only'] },
-      { label: AGREEMENT_LABEL['vendor-older'], count: side.counts['vendor-older'] },
-      { label: AGREEMENT_LABEL['zonewarden-only'], count: side.counts['zonewarden-only'] },
-      { label: AGREEMENT_LABEL.unknown, count: side.counts.unknown },
+      ...(Object.entries(AGREEMENT_LABEL) as Array<[Agreement, string]>).map(([a, label]) => ({ label, count: side.counts[a] })),
       { label: 'not judged by zonewarden', count: side.counts.notJudged },
     ],
-    accountsRead: accounts.read,
-    notRead: accounts.notRead.map((a) => ({ account: text(a.account), state: a.state, reason: text(a.reason) })),
+    // How many accounts' views were read, and why the others were not.
+    accountsRead: side.accounts.filter((a) => a.state === 'read').length,
+    notRead: side.accounts
+      .filter((a) => a.state !== 'read')
+      .map((a) => ({ account: text(a.name ?? a.id), state: a.state, reason: text(a.reason ?? a.state) })),
     rows: rows.slice(0, limit).map((r) => esc(vendorRowText(r))),
     more: Math.max(0, rows.length - limit),
     apart: side.vendorOnly.slice(0, limit).map((v) => ({

@@ -4,18 +4,13 @@ import type { VendorIssue } from '../cloudflare/security-insights/issue.js';
 export type { VendorIssue };
 
 /**
- * The vendor's own scanner (Security Insights) side by side with zonewarden: each open insight
- * paired with zonewarden's verdict on the same zone and resource, for every insight type a rule
- * that ran judges (the mapping is src/cloudflare/security-insights/insight-types.ts), and each
- * zonewarden failure the vendor does not flag. Pure: the caller gathers the insights, the findings
- * and what the snapshot says of each zone (vendor-insights-data.ts); this decides what agrees and
- * why not. What the vendor documents about its own limits decides the grounds:
- * - vendor docs: Security Insights, known limitations: managed rules deployed at the account level
- *   can go unseen (a false "managed rules not deployed");
- * - vendor docs: Security Insights, known limitations: a managed ruleset in log mode still counts as
- *   deployed;
- * - vendor docs: Security Insights, how it works: a scan every 7 days (Free), 3 (Pro, Business) or
- *   daily (Enterprise), so an insight can be older than the configuration;
+ * The vendor's scanner (Security Insights) side by side with zonewarden: each open insight paired with
+ * zonewarden's verdict on the same zone and resource, for every insight type a rule that ran judges
+ * (src/cloudflare/security-insights/insight-types.ts), and each zonewarden failure the vendor does not
+ * flag. Pure: vendor-insights-data.ts gathers. The vendor's documented limits decide the grounds:
+ * - vendor docs: Security Insights, known limitations: account-level managed rules can go unseen;
+ * - vendor docs: Security Insights, known limitations: a managed ruleset in log mode counts as deployed;
+ * - vendor docs: Security Insights, how it works: a scan every 7 days (Free), 3 (Pro, Business) or daily (Enterprise);
  * - vendor docs: Security Insights, known limitations: no account view above 10,000 zones.
  */
 
@@ -47,7 +42,7 @@ export interface ZoneSide {
 export interface AccountSide {
   id: string;
   name: string | null;
-  /** `read`; `denied`/`failed`/`not-read` (no view); `too-large`: over 10,000 zones, the vendor gives no account view. */
+  /** `too-large`: over 10,000 zones, the vendor gives no account view. */
   state: 'read' | 'denied' | 'failed' | 'not-read' | 'too-large';
   reason: string | null;
   zones: number;
@@ -55,20 +50,13 @@ export interface AccountSide {
 
 export type Verdict = 'fail' | 'waived' | 'unknown' | 'pass';
 
-/**
- * - `agree`: both flag it;
- * - `vendor-only`: the vendor flags what zonewarden passes (why: the ground, e.g. deployed at the account level);
- * - `vendor-older`: the vendor flags what zonewarden passes, and the configuration changed after the vendor's last scan;
- * - `zonewarden-only`: zonewarden fails what the vendor does not flag (why: e.g. the ruleset runs in log mode);
- * - `unknown`: zonewarden could not judge it.
- */
+/** `vendor-older`: the vendor flags what zonewarden passes, and the configuration changed after the vendor's scan. */
 export type Agreement = 'agree' | 'vendor-only' | 'vendor-older' | 'zonewarden-only' | 'unknown';
 
 export interface SideBySideRow {
   zone: { id: string; name: string };
   /** The vendor's insight; null for a failure the vendor does not flag. */
   insight: VendorIssue | null;
-  /** The insight type: its identifier and the vendor's name for it. */
   type: { issueClass: string | null; name: string };
   /** The zonewarden rules that judge it and ran. */
   rules: string[];
@@ -137,16 +125,10 @@ export function pairInsights(input: PairInput): SideBySide {
       if (f.status !== 'fail' || paired.has(f) || !input.rulesRan.has(f.rule)) continue;
       const type = typeJudgedBy(f.rule);
       if (!type) continue;
-      rows.push({
-        zone: { id: zone.id, name: zone.name },
-        insight: null,
-        type: { issueClass: type.issueClass, name: nameOf(type, type.issueClass) },
-        rules: [f.rule],
-        verdict: 'fail',
-        agreement: 'zonewarden-only',
-        why: zonewardenOnlyWhy(f, type),
-        findings: [f],
-      });
+      const named = { issueClass: type.issueClass, name: nameOf(type, type.issueClass) };
+      const why = zonewardenOnlyWhy(f, type);
+      const row = { zone: { id: zone.id, name: zone.name }, insight: null, type: named, rules: [f.rule], verdict: 'fail' as const };
+      rows.push({ ...row, agreement: 'zonewarden-only', why, findings: [f] });
     }
   }
   const counts = { agree: 0, 'vendor-only': 0, 'vendor-older': 0, 'zonewarden-only': 0, unknown: 0, notJudged: vendorOnly.length };
@@ -186,11 +168,7 @@ function vendorFlagsPass(issue: VendorIssue, zone: ZoneSide, rules: readonly str
   return { agreement: 'vendor-only', why: `zonewarden passes it (${rules.join(', ')})${partly}${type?.differs ? `; zonewarden ${type.differs}` : ''}` };
 }
 
-/**
- * The insight type a rule's failure would be flagged by, among those the vendor documents: only
- * then is its silence a difference. A type known only from an identifier seen in answers may not
- * be raised for what the rule judges at all.
- */
+/** The documented insight type a rule's failure would be flagged by: only then is the vendor's silence a difference. */
 function typeJudgedBy(rule: string): VendorInsightType | undefined {
   return VENDOR_INSIGHT_TYPES.find((t) => t.documented && t.issueClass !== null && t.rules.includes(rule));
 }

@@ -36,23 +36,14 @@ import type { SideBySide } from './vendor-insights.js';
 import { sideBySideOf } from './vendor-insights-data.js';
 import { VENDOR_INSIGHTS_CSV, writeVendorInsightsCsv } from './vendor-insights-csv.js';
 
-/**
- * Writes the reports of one audited scan into `<out>/<scan time>-scan-<id>/` and refreshes
- * `<out>/index.html`. Each file is written under a temporary name and renamed into place, so a
- * report that fails half way never replaces a good one.
- */
+/** Writes an audited scan's reports into `<out>/<scan time>-scan-<id>/` and refreshes `<out>/index.html`. */
 
 export const REPORT_FORMATS = ['html', 'md', 'json', 'csv', 'ocsf', 'junit'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 /** What `report` and `run` write unless --format says otherwise: OCSF and JUnit are for the tools that ask for them. */
 export const DEFAULT_REPORT_FORMATS: readonly ReportFormat[] = ['html', 'md', 'json', 'csv'];
 export const REPORT_FILES: Record<ReportFormat, string> = {
-  html: 'report.html',
-  md: 'report.md',
-  json: 'findings.json',
-  csv: 'findings.csv',
-  ocsf: 'findings.ocsf.jsonl',
-  junit: 'junit.xml',
+  html: 'report.html', md: 'report.md', json: 'findings.json', csv: 'findings.csv', ocsf: 'findings.ocsf.jsonl', junit: 'junit.xml',
 };
 
 export interface WrittenReport {
@@ -64,19 +55,12 @@ export interface WrittenReport {
   drift: DriftResult | null;
 }
 
-/**
- * A directory name that sorts by time and is valid on every file system. `variant`: what makes a
- * report other than the scan's own (a trial audit, a view of some zones: reportVariant), so that
- * it never overwrites the report of the scan's official audit.
- */
+/** A directory name that sorts by time, valid on every file system; `variant` (reportVariant) never overwrites the official report. */
 export function reportDirName(scan: { id: number; startedAt: string }, variant = ''): string {
   return `${scan.startedAt.replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')}-scan-${scan.id}${variant ? `-${variant}` : ''}`;
 }
 
-/**
- * `audit-12` for an audit other than the official one, `zone-shop.example.com` for a view,
- * `framework-pci` or `control-pci-4.2.1` for the rules of a compliance filter; joined.
- */
+/** `audit-12` for an audit other than the official one, `zone-shop.example.com` for a view, `framework-pci` for a filter; joined. */
 export function reportVariant(audit: { auditId: number; trial: string | null }, view: ScanScope | null, compliance: Pick<ComplianceFilter, 'name'> | null = null): string {
   const parts = audit.trial === null ? [] : [`audit-${audit.auditId}`];
   if (view) parts.push(fileSafe([...view.accounts.map((a) => `account-${a}`), ...view.zones.map((z) => `zone-${z}`)].join('+')));
@@ -90,7 +74,7 @@ function fileSafe(named: string): string {
   return safe.length <= 80 ? safe : `${safe.slice(0, 60)}-${createHash('sha256').update(named).digest('hex').slice(0, 8)}`;
 }
 
-/** A report that cannot be written leaves nothing behind: the temporary file goes with the failure. */
+/** Written under a temporary name and renamed into place: a report that fails half way never replaces a good one, nor leaves anything. */
 function writeFileAtomically(path: string, fill: (write: (text: string) => void) => void): void {
   const temporary = `${path}.partial`;
   try {
@@ -196,17 +180,13 @@ export async function writeReport(db: Db, scanId: number, options: ReportOptions
   return { dir, files, index: writeIndex(db, options.out, options.templates, options.trendScope), incomplete, drift: data.drift };
 }
 
-/**
- * The HTML report's findings, read once: streamed through gzip for the page script, with the rows
- * its groups write for readers without the script collected on the way; and what it compares with.
- */
+/** The HTML report's findings, read once: gzipped for the page script, its groups' rows collected on the way; and what it compares with. */
 async function htmlParts(db: Db, scanId: number, data: ReportData, stored: () => Iterable<Finding>, risk: ReportRisk, filter: ComplianceFilter | null) {
   const firstSeen = firstSeenOf(db, scanId, data.audit.auditId);
   const { lastReadOf } = data;
   const rows = new GroupRows(groupAllowances(risk), firstSeen);
   const table = await findingsTable(collecting(stored(), rows), firstSeen, lastReadOf);
-  // The scan compared with, counted the way this report counts (only the kept rules under a filter).
-  // The earlier scan's audit drift compared with, through this report's view (--zone, --account).
+  // The earlier audit drift compared with, through this report's view and counted as it counts (the kept rules under a filter).
   const from = data.drift ? sameView(db, data.drift.from.audit.id, data.view.filter) : null;
   const previous = from && (filter ? keptCounts(from.header.counts, filter, from.findings()) : from.header.counts);
   return { table, context: { risk, rows, readOn: lastReadOf, previous } };
@@ -220,9 +200,8 @@ export function writeIndex(db: Db, out: string, templates: Templates, trendScope
 }
 
 /**
- * Every audited scan, newest first, with links to the reports written for it; the scans of the
- * trend's scope first, with the trend, and the scans of other scopes (a --zone scan, a write
- * command's rescan) apart, so that they never read as a change of the whole.
+ * Every audited scan, newest first, with links to its reports: the trend's scope first, with the trend,
+ * and other scopes (a --zone scan, a write command's rescan) apart, never read as a change of the whole.
  */
 function indexView(db: Db, out: string, trendScope: ScanScope) {
   const dirs = new Set(existsSync(out) ? readdirSync(out) : []);

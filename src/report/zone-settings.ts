@@ -1,10 +1,7 @@
 import type { AuditHeader } from '../audit/store.js';
 import type { ZoneOverride } from '../policy/zone-overrides.js';
 
-/**
- * The config file's per-zone rule settings as the reports list them: one line per override, so a
- * reader sees why a rule is silent on some zones or graded differently there.
- */
+/** The config file's per-zone rule settings, a line per override: why a rule is silent or graded differently on some zones. */
 export interface ZoneSettingLine {
   rule: string;
   /** "zones *.lab.example.com in accounts Acme" */
