@@ -25,27 +25,6 @@ function versioned(table: string, scope: string, columns: string): string {
     CREATE INDEX ${table}_item ON ${table} (${scope}, item_id);`;
 }
 
-/** The coverage table, created by migration 1 and rebuilt by 6 to add a state (`more`: the states added). */
-function coverageTable(table: string, more: string): string {
-  return `CREATE TABLE ${table} (
-    pk INTEGER PRIMARY KEY,
-    kind TEXT NOT NULL,
-    scope_id TEXT NOT NULL,
-    endpoint TEXT NOT NULL,
-    hash TEXT NOT NULL,
-    first_scan INTEGER NOT NULL,
-    last_scan INTEGER NOT NULL,
-    state TEXT NOT NULL CHECK (state IN ('ok', 'failed', 'skipped', 'denied'${more})),
-    http_status INTEGER,
-    api_code INTEGER,
-    error_code TEXT,
-    message TEXT,
-    pages INTEGER NOT NULL,
-    items INTEGER NOT NULL,
-    truncated INTEGER NOT NULL
-  );`;
-}
-
 export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE scans (
@@ -71,7 +50,23 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (kind, scope_id, endpoint)
   ) WITHOUT ROWID;
 
-  ${coverageTable('coverage', '')}
+  CREATE TABLE coverage (
+    pk INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    scope_id TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    first_scan INTEGER NOT NULL,
+    last_scan INTEGER NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('ok', 'failed', 'skipped', 'denied')),
+    http_status INTEGER,
+    api_code INTEGER,
+    error_code TEXT,
+    message TEXT,
+    pages INTEGER NOT NULL,
+    items INTEGER NOT NULL,
+    truncated INTEGER NOT NULL
+  );
   CREATE INDEX coverage_partition ON coverage (kind, scope_id, endpoint);
   CREATE INDEX coverage_first ON coverage (first_scan);
 
@@ -203,7 +198,23 @@ export const MIGRATIONS: readonly string[] = [
   // its 404 equivalent), a permanent answer that is neither a failure to retry nor a denial to
   // grant. SQLite cannot widen a CHECK in place, so the table is rebuilt with the same rows.
   `
-  ${coverageTable('coverage_v6', ", 'retired'")}
+  CREATE TABLE coverage_v6 (
+    pk INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    scope_id TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    first_scan INTEGER NOT NULL,
+    last_scan INTEGER NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('ok', 'failed', 'skipped', 'denied', 'retired')),
+    http_status INTEGER,
+    api_code INTEGER,
+    error_code TEXT,
+    message TEXT,
+    pages INTEGER NOT NULL,
+    items INTEGER NOT NULL,
+    truncated INTEGER NOT NULL
+  );
   INSERT INTO coverage_v6 SELECT * FROM coverage;
   DROP TABLE coverage;
   ALTER TABLE coverage_v6 RENAME TO coverage;
