@@ -14,21 +14,17 @@ export function commonOptions<K extends CommonKey>(...keys: K[]): Record<(typeof
   const out: Record<string, OptionSpec> = {};
   for (const key of keys) {
     const def = COMMON_OPTIONS[key] as OptionDef;
-    const base = { help: def.help, ...(def.value ? { value: def.value } : {}), ...(def.env ? { env: def.env } : {}) };
-    const defaultText = def.default === undefined ? undefined : String(def.default);
-    switch (def.type) {
-      case 'boolean':
-      case 'list':
-        out[def.flag] = { ...base, type: def.type };
-        break;
-      case 'integer':
-      case 'number':
-        out[def.flag] = { ...base, type: def.type, ...(def.min !== undefined ? { min: def.min } : {}), ...(def.max !== undefined ? { max: def.max } : {}), ...(defaultText ? { defaultText } : {}) };
-        break;
-      case 'string':
-        out[def.flag] = { ...base, type: 'string', ...(defaultText ? { defaultText } : {}) };
-        break;
-    }
+    // Switches and lists show no default; the others show the loader's.
+    const shown = def.default !== undefined && def.type !== 'boolean' && def.type !== 'list';
+    out[def.flag] = {
+      help: def.help,
+      type: def.type,
+      ...(def.value ? { value: def.value } : {}),
+      ...(def.env ? { env: def.env } : {}),
+      ...(def.min !== undefined ? { min: def.min } : {}),
+      ...(def.max !== undefined ? { max: def.max } : {}),
+      ...(shown ? { defaultText: String(def.default) } : {}),
+    } as OptionSpec;
   }
   return out as Record<(typeof COMMON_OPTIONS)[K]['flag'], OptionSpec>;
 }

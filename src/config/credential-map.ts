@@ -32,7 +32,7 @@ const ENTRY_KEYS = ['accounts', 'tokenEnv', 'emailEnv', 'keyEnv'] as const;
 const SHAPE = '{"accounts": ["<account id>", ...], "tokenEnv": "<VARIABLE>"} or {"accounts": [...], "emailEnv": "<VARIABLE>", "keyEnv": "<VARIABLE>"}';
 const DEFAULT_NAMES = new Set<string>(Object.values(CREDENTIAL_ENV));
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Checks the section's shape (the commands that call the API read the environment later, so offline
@@ -78,11 +78,8 @@ function accountList(raw: unknown, at: string): string[] {
     if (typeof id !== 'string' || !ACCOUNT_ID.test(id)) throw new ConfigError(`${at}.accounts[${j}] is not an account id: expected 32 hexadecimal characters (the id in the dashboard's URL)`);
     return id.toLowerCase();
   });
-  const seen = new Set<string>();
-  for (const id of ids) {
-    if (seen.has(id)) throw new ConfigError(`${at}.accounts lists ${id} twice: remove one`);
-    seen.add(id);
-  }
+  const twice = ids.find((id, j) => ids.indexOf(id) !== j);
+  if (twice !== undefined) throw new ConfigError(`${at}.accounts lists ${twice} twice: remove one`);
   return ids;
 }
 

@@ -9,6 +9,12 @@ export type Credentials = { kind: 'token'; token: string } | { kind: 'key'; emai
 /** Header values must be single-line printable ASCII; anything else would be refused or mangled. */
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
+/** The value, checked; the error never echoes it, but says what is wrong with it (and, given `what`, what to set). */
+function headerSafe(name: string, value: string, what?: string): string {
+  if (!HEADER_SAFE.test(value)) throw new ConfigError(`${name} contains spaces, line breaks or non-ASCII characters${what ? `; set it to ${what} alone` : ''}`);
+  return value;
+}
+
 const NO_CREDENTIALS =
   `no API credentials: set ${CREDENTIAL_ENV.token} (or ${VENDOR_CREDENTIAL_ENV.token}), ` +
   `or ${CREDENTIAL_ENV.email} and ${CREDENTIAL_ENV.key} (or ${VENDOR_CREDENTIAL_ENV.email} and ${VENDOR_CREDENTIAL_ENV.key})`;
@@ -34,16 +40,12 @@ export function credentialsFromEnv(env: NodeJS.ProcessEnv, source?: CredentialMa
  * mapping names one of them for accounts of its own: then they belong to the mapping.
  */
 function readDefault(env: NodeJS.ProcessEnv, map: CredentialMap): { credentials: Credentials; names: CredentialNames } | null {
-  const names = defaultNames(env, map);
+  const names = anySet(env, CREDENTIAL_ENV)
+    ? CREDENTIAL_ENV
+    : !mapsVendorNames(map) && anySet(env, VENDOR_CREDENTIAL_ENV) ? VENDOR_CREDENTIAL_ENV : null;
   if (!names) return null;
   const credentials = readCredential(env, names);
   return credentials && { credentials, names };
-}
-
-function defaultNames(env: NodeJS.ProcessEnv, map: CredentialMap): CredentialNames | null {
-  if (anySet(env, CREDENTIAL_ENV)) return CREDENTIAL_ENV;
-  if (mapsVendorNames(map)) return null;
-  return anySet(env, VENDOR_CREDENTIAL_ENV) ? VENDOR_CREDENTIAL_ENV : null;
 }
 
 function mapsVendorNames(map: CredentialMap): boolean {
@@ -55,16 +57,8 @@ function readCredential(env: NodeJS.ProcessEnv, names: CredentialNames): Credent
   const token = env[names.token];
   const email = env[names.email];
   const key = env[names.key];
-  if (token) {
-    // Never echo the value: say what is wrong with it.
-    if (!HEADER_SAFE.test(token)) throw new ConfigError(`${names.token} contains spaces, line breaks or non-ASCII characters; set it to the token alone`);
-    return { kind: 'token', token };
-  }
-  if (email && key) {
-    if (!HEADER_SAFE.test(email)) throw new ConfigError(`${names.email} contains spaces, line breaks or non-ASCII characters`);
-    if (!HEADER_SAFE.test(key)) throw new ConfigError(`${names.key} contains spaces, line breaks or non-ASCII characters`);
-    return { kind: 'key', email, key };
-  }
+  if (token) return { kind: 'token', token: headerSafe(names.token, token, 'the token') };
+  if (email && key) return { kind: 'key', email: headerSafe(names.email, email), key: headerSafe(names.key, key) };
   if (email || key) {
     const missing = email ? names.key : names.email;
     throw new ConfigError(`${missing} is not set: the key pair needs both ${names.email} and ${names.key}${vendorIgnoredText(env, names)}`);
@@ -161,8 +155,7 @@ function mappedCredentials(entry: CredentialMapEntry, index: number, env: NodeJS
   const value = (name: string, what: string): string => {
     const v = env[name];
     if (!v) throw new ConfigError(`${name} is not set: the config file's credentials[${index}] reads ${what} for ${accountsText(entry.accounts)} from it; set it, or remove the entry`);
-    if (!HEADER_SAFE.test(v)) throw new ConfigError(`${name} contains spaces, line breaks or non-ASCII characters; set it to ${what} alone`);
-    return v;
+    return headerSafe(name, v, what);
   };
   if (entry.tokenEnv) return { label: entry.tokenEnv, credentials: { kind: 'token', token: value(entry.tokenEnv, 'the API token') } };
   const email = value(entry.emailEnv!, 'the e-mail of the key pair');

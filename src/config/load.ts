@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { didYouMean } from '../common/did-you-mean.js';
 import { COMMON_OPTIONS, CREDENTIAL_ENV, DEFAULT_CONFIG_FILE, FILE_SECTIONS, type CommonKey, type OptionDef } from './options.js';
-import { CREDENTIALS_SECTION, parseCredentialMap, type CredentialMap } from './credential-map.js';
+import { CREDENTIALS_SECTION, isObject, parseCredentialMap, type CredentialMap } from './credential-map.js';
 import { ConfigError } from './config-error.js';
 
 // Callers have always found the error here, beside the loader that throws most of them.
@@ -56,7 +56,7 @@ export function loadConfig(input: LoadInput): Config {
     for (const [key, raw] of Object.entries(readConfigFile(configFile))) {
       if (Object.hasOwn(FILE_SECTIONS, key)) {
         const source = `config file ${configFile}: ${key}`;
-        values[key] = key === 'rules' ? section(raw, source) : key === CREDENTIALS_SECTION ? parseCredentialMap(raw, source) : object(raw, source);
+        values[key] = key === CREDENTIALS_SECTION ? parseCredentialMap(raw, source) : section(raw, source, key === 'rules');
         continue;
       }
       const def = optionDef(key);
@@ -88,21 +88,13 @@ export function loadConfig(input: LoadInput): Config {
   return Object.freeze(values) as Config;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** A section is an object; deeper checks belong to its owner. */
-function object(raw: unknown, source: string): Readonly<Record<string, unknown>> {
-  if (!isObject(raw)) throw new ConfigError(`${source}: expected an object`);
-  return Object.freeze(structuredClone(raw));
-}
-
-/** The rules section is an object of objects, one per rule. */
-function section(raw: unknown, source: string): Readonly<Record<string, Readonly<Record<string, unknown>>>> {
+/** A section is an object (the rules section an object of objects, one per rule); deeper checks belong to its owner. */
+function section(raw: unknown, source: string, ofObjects: boolean): Readonly<Record<string, unknown>> {
   if (!isObject(raw)) throw new ConfigError(`${source}: expected an object`);
   for (const [name, entry] of Object.entries(raw)) {
-    if (!isObject(entry)) throw new ConfigError(`${source}.${name}: expected an object`);
+    if (ofObjects && !isObject(entry)) throw new ConfigError(`${source}.${name}: expected an object`);
   }
-  return Object.freeze(structuredClone(raw)) as Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  return Object.freeze(structuredClone(raw));
 }
 
 /** Own keys only: a config file key such as "toString" must be unknown, not Object.prototype's. */
@@ -134,10 +126,8 @@ function readConfigFile(path: string): Record<string, unknown> {
   } catch (err) {
     throw new ConfigError(`config file ${path}: not valid JSON (${(err as Error).message})`);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new ConfigError(`config file ${path}: expected a JSON object of options`);
-  }
-  return parsed as Record<string, unknown>;
+  if (!isObject(parsed)) throw new ConfigError(`config file ${path}: expected a JSON object of options`);
+  return parsed;
 }
 
 /** Converts and checks one value; strings from the environment are parsed by the option's type. */
@@ -174,14 +164,11 @@ export function coerce(def: OptionDef, raw: unknown, source: string): unknown {
       if (list.length === 0 && Array.isArray(raw) && raw.length > 0) return empty();
       return Object.freeze([...(list as string[])]);
     }
-    case 'string':
+    case 'string': {
       if (typeof raw !== 'string' || raw === '') return fail('a non-empty string');
-      if (def.choices && !def.choices.includes(raw)) return fail(`one of ${def.choices.join(', ')}`);
-      {
-        const problem = def.check?.(raw);
-        if (problem) return fail(problem);
-      }
-      return raw;
+      const problem = def.choices && !def.choices.includes(raw) ? `one of ${def.choices.join(', ')}` : def.check?.(raw);
+      return problem ? fail(problem) : raw;
+    }
   }
 }
 
