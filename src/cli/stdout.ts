@@ -10,13 +10,13 @@ import { writeSync } from 'node:fs';
 let readerGone = false;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
-export function writeStdout(text: string, fd = 1): void {
+export function writeStdout(text: string): void {
   if (readerGone || text === '') return;
   const bytes = Buffer.from(text, 'utf8');
   let written = 0;
   while (written < bytes.length) {
     try {
-      written += writeSync(fd, bytes, written, bytes.length - written);
+      written += writeSync(1, bytes, written, bytes.length - written);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       // A non-blocking pipe that is full: wait a little for the reader.

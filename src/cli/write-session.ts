@@ -2,13 +2,11 @@ import { resolve } from 'node:path';
 import { catalogueReads, loadRules } from '../policy/catalogue.js';
 import { ActionLog } from '../actions/log.js';
 import type { ApiClient } from '../api/client.js';
-import type { ClientSet } from '../api/client-set.js';
 import { redactorFor } from '../config/credentials.js';
 import { ConfigError, type Config } from '../config/load.js';
 import { CREDENTIAL_ENV } from '../config/options.js';
 import { runScan, ScanFailed } from '../crawler/run-scan.js';
 import type { Logger } from '../common/logger.js';
-import type { Redact } from '../common/redact.js';
 import { openSnapshot, type Db } from '../snapshot/db.js';
 import type { CommandIO } from './command.js';
 import { loggerFor } from './common.js';
@@ -18,12 +16,8 @@ import { clientSetFor } from '../jobs/clients.js';
 export interface WriteSession {
   /** The default credential's client: writes act as that user. */
   client: ApiClient;
-  /** Every credential's client (the config file's "credentials"), for the rescans. */
-  clients: ClientSet;
-  db: Db;
   log: ActionLog;
   logger: Logger;
-  redact: Redact;
   /** Scans these zones into a new scan; returns its id, or null when the rescan failed (logged). */
   rescan(zoneNames: string[]): Promise<number | null>;
   close(): Promise<void>;
@@ -46,16 +40,14 @@ export function openWriteSession(config: Config, io: CommandIO): WriteSession {
   }
   return {
     client,
-    clients,
-    db,
     log: new ActionLog(db, redact),
     logger,
-    redact,
     async rescan(zoneNames) {
       const names = [...new Set(zoneNames)];
       if (names.length === 0) return null;
       try {
         await loadRules(config, io.cwd, (line) => io.stderr(`${line}\n`));
+        // Every credential's client (the config file's "credentials") reads the rescan.
         const outcome = await runScan({ db, client, clients, scope: { accounts: [], zones: names }, concurrency: config.concurrency, logger, redact, reads: catalogueReads(config) });
         logger.info(`rescanned ${names.length} zone(s) into scan ${outcome.scanId} (${outcome.status}), a scan of those zones only: audit it with zonewarden audit --scan ${outcome.scanId}`);
         return outcome.scanId;

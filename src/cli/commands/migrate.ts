@@ -26,7 +26,7 @@ import { EXIT, UsageError } from '../../common/errors.js';
 import type { Logger } from '../../common/logger.js';
 import { printable, shorten } from '../../common/printable.js';
 import { defineCommand, type CommandIO } from '../command.js';
-import { applyJson, bulkText, confirmationText, lostSummary, MIGRATION_APPLY_SCHEMA, queryText, SOURCES } from '../output/migration-apply.js';
+import { applyJson, bulkText, confirmationText, lostSummary, MIGRATION_APPLY_SCHEMA, SOURCES } from '../output/migration-apply.js';
 import { MIGRATION_PLAN_SCHEMA, planJson, planText } from '../output/migration-plan.js';
 import { commonOptions, configFrom, loggerFor } from '../common.js';
 import { clientFor } from '../../jobs/clients.js';
@@ -129,11 +129,10 @@ read).`,
       throw new UsageError('--config is one zone\'s configuration, so it does not go with --all-eligible; migrate that zone on its own');
     }
     if (o['confirm-zones'] !== undefined && !all) throw new UsageError('--confirm-zones goes with --all-eligible; one zone named with --zone needs no count');
-    let mode: MigrationMode | null = null;
-    if (action === 'apply') {
-      if (o.mode === undefined) throw new UsageError('apply needs --mode: validation (Enterprise zones; both versions run) or pending (the new managed rules only)');
-      mode = o.mode as MigrationMode;
+    if (action === 'apply' && o.mode === undefined) {
+      throw new UsageError('apply needs --mode: validation (Enterprise zones; both versions run) or pending (the new managed rules only)');
     }
+    const mode = o.mode as MigrationMode;
     const adjusted = o.config === undefined ? undefined : readAdjusted(o.config, io.cwd);
     // --config is this command's configuration file, so it must not reach the config loader.
     const { config: _adjustedFile, ...rest } = o;
@@ -143,9 +142,9 @@ read).`,
     const waitMs = o.wait * 1000;
     if (all) {
       const everything = o.zone.length === 0 && !(o.account as string[] | undefined)?.length;
-      return applyAll(config, io, { mode: mode!, yes: o.yes, format: o.format, waitMs, confirmZones: o['confirm-zones'] ?? null, everything });
+      return applyAll(config, io, { mode, yes: o.yes, format: o.format, waitMs, confirmZones: o['confirm-zones'] ?? null, everything });
     }
-    return applyOne(config, io, { ref: o.zone[0]!, mode: mode!, yes: o.yes, format: o.format, waitMs, ...(adjusted ? { adjusted } : {}) });
+    return applyOne(config, io, { ref: o.zone[0]!, mode, yes: o.yes, format: o.format, waitMs, ...(adjusted ? { adjusted } : {}) });
   },
 });
 
@@ -222,7 +221,7 @@ function applyOne(config: Config, io: CommandIO, opts: ApplyOptions & { ref: str
     const request = prepared.request;
     const p = prepared.plan;
     say(`zone ${zone.name} (${zone.plan ?? 'unknown'} plan, state ${p.state ?? 'unknown'})`);
-    say(`${session ? 'sending' : 'would send'} PUT ${request.path}?${queryText(request)}`);
+    say(`${session ? 'sending' : 'would send'} PUT ${request.path}?${new URLSearchParams(request.query)}`);
     say(`  body: configuration "${request.body.name}" with ${request.body.rules.length} rule(s), from ${SOURCES[request.configSource]}`);
     say(`  effect: ${describeMode(opts.mode, p.stage)}; after it, ${p.owasp.text}`);
     say(`  lost: ${lostSummary(p)}`);

@@ -6,10 +6,6 @@ import { plural } from './migration-plan.js';
 
 export const MIGRATION_APPLY_SCHEMA = 'zonewarden.migration-apply/2';
 
-export function queryText(r: MigrationRequest): string {
-  return new URLSearchParams(r.query).toString();
-}
-
 export const SOURCES: Record<MigrationRequest['configSource'], string> = {
   config: 'GET waf_migration/config',
   entrypoint: 'the entry point validation mode runs',
