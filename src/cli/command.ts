@@ -21,8 +21,7 @@ export type OptionSpec =
   | (OptionBase & { type: 'boolean' })
   | (OptionBase & { type: 'string'; default?: string; choices?: readonly string[] })
   | (OptionBase & { type: 'list' })
-  | (OptionBase & { type: 'integer'; default?: number; min?: number; max?: number })
-  | (OptionBase & { type: 'number'; default?: number; min?: number; max?: number });
+  | (OptionBase & { type: 'integer' | 'number'; default?: number; min?: number; max?: number });
 
 export type OptionTable = Record<string, OptionSpec>;
 

@@ -5,7 +5,7 @@ import type { Config } from '../config/load.js';
 import { loadTemplates } from '../report/templates.js';
 import { pruneScansAndReports } from '../report/retention.js';
 import { newFailures, total } from '../schedule/new-findings.js';
-import type { RunOutcome, RunTrigger } from '../schedule/notifications/notice.js';
+import type { RunTrigger } from '../schedule/notifications/notice.js';
 import { notify } from '../schedule/notifications/notify.js';
 import { notificationSettings, type NotificationSettings } from '../schedule/notifications/settings.js';
 import { beginRun, finishRun, recordDeliveries } from '../schedule/run-log.js';
@@ -52,10 +52,6 @@ export interface NightlyResult {
   error: unknown;
 }
 
-function outcomeOf(job: JobOutcome): RunOutcome {
-  return job.exitCode === EXIT.findings ? 'findings' : job.exitCode === EXIT.incomplete ? 'incomplete' : 'ok';
-}
-
 export async function nightlyRun(config: Config, io: JobIO, settings: NightlySettings, trigger: RunTrigger): Promise<NightlyResult> {
   const redact = redactorFor(io.env, config);
   return closing(openSnapshot(resolve(io.cwd, config.db)), async (db) => {
@@ -72,17 +68,9 @@ export async function nightlyRun(config: Config, io: JobIO, settings: NightlySet
     const done = job && { job, fresh: newFailures(db, job.audit.stored!.auditId, job.report.drift, job.audit.counts.failBySeverity) };
     const report = reportOf(db, { runId, trigger, started, finished, done, error, redact });
     if (config.keep !== undefined && report.outcome !== 'aborted') report.deletedScans = retain(db, config.keep, settings.report, io, settings.report.trendScope ?? configScope(config));
-    finishRun(
-      db,
-      runId,
-      {
-        outcome: report.outcome,
-        exitCode: report.exitCode,
-        scanId: report.scan?.id ?? null,
-        summary: { counts: report.counts, newFindings: report.newFindings, error: report.error, reportDir: report.reportDir, deletedScans: report.deletedScans },
-      },
-      finished,
-    );
+    const { outcome, exitCode, counts, newFindings, reportDir, deletedScans } = report;
+    const summary = { counts, newFindings, error: report.error, reportDir, deletedScans };
+    finishRun(db, runId, { outcome, exitCode, scanId: report.scan?.id ?? null, summary }, finished);
     // Before the webhooks, which may take minutes of retries: a failed run says so too.
     if (settings.metricsFile) publishMetrics(db, settings.metricsFile, configScope(config), settings.maxAgeMs, { warn: io.stderr, redact });
     const stale = staleness(db, settings.maxAgeMs, new Date(), configScope(config));
@@ -155,7 +143,7 @@ function reportOf(db: Db, f: RunFacts): RunReport {
     const { scan, audit } = job;
     return {
       ...base,
-      outcome: outcomeOf(job),
+      outcome: job.exitCode === EXIT.findings ? 'findings' : job.exitCode === EXIT.incomplete ? 'incomplete' : 'ok',
       exitCode: job.exitCode,
       scan: { id: scan.scanId, status: scan.status, startedAt: scan.summary.startedAt, zones: scan.summary.zones, requests: scan.summary.requests.total, unreadPartitions: scan.summary.missing.length },
       counts: { ...audit.counts.byStatus },

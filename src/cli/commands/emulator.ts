@@ -83,10 +83,9 @@ zones, each change written to the audit log
     'zonewarden emulator --dataset generated --account-token 0123456789abcdef0123456789abcdef=tok-acme',
   ],
   async run(o, io) {
-    let now: Date | undefined;
-    if (o.now !== undefined) {
-      now = new Date(o.now);
-      if (Number.isNaN(now.getTime())) throw new UsageError(`emulator: --now must be an ISO 8601 time such as 2026-01-31T00:00:00Z, got "${o.now}"`);
+    const now = o.now === undefined ? undefined : new Date(o.now);
+    if (now && Number.isNaN(now.getTime())) {
+      throw new UsageError(`emulator: --now must be an ISO 8601 time such as 2026-01-31T00:00:00Z, got "${o.now}"`);
     }
     const kinds = o['fault-kinds'].split(',').map((k) => k.trim()).filter(Boolean);
     const unknown = kinds.find((k) => !(FAULT_KINDS as readonly string[]).includes(k));

@@ -57,10 +57,7 @@ and warnings go to stderr. One scheduler per database: a second one on the same 
           publishMetricsAtStart(config, jobIo, settings);
           for (const d of await notifyIfStale(config, jobIo, settings)) log({ ...d, event: 'notification', notice: d.event });
         },
-        job: async (trigger) => {
-          const { report } = await nightlyRun(config, jobIo, settings, trigger);
-          return { ...report };
-        },
+        job: async (trigger) => ({ ...(await nightlyRun(config, jobIo, settings, trigger)).report }),
       });
       return 0;
     });

@@ -87,18 +87,13 @@ export function writeAuditText(result: AuditResult, findings: () => Iterable<Fin
   );
   if (c.byStatus.unknown > 0) lines.push('unknown: the data these checks need was not read in this scan; see the messages, and rescan');
   const w = result.waivers;
-  if (w.expired.length) {
-    lines.push(`expired waivers (no longer applied):`);
-    for (const x of w.expired) lines.push(waiverLine(x, `ended ${x.expires}${x.matched ? `; ${x.matched} failure(s) it covered fail again` : ''}`));
-  }
-  if (w.expiring.length) {
-    lines.push(`waivers ending within 14 days:`);
-    for (const x of w.expiring) lines.push(waiverLine(x, `ends ${x.expires} (${x.daysLeft} days left)`));
-  }
-  if (w.unused.length) {
-    lines.push(`waivers matching no failure (fixed, or a typo):`);
-    for (const x of w.unused) lines.push(waiverLine(x, 'matched nothing'));
-  }
+  const ended = (x: WaiverState) => `ended ${x.expires}${x.matched ? `; ${x.matched} failure(s) it covered fail again` : ''}`;
+  const waiverSections: Array<[string, WaiverState[], (x: WaiverState) => string]> = [
+    ['expired waivers (no longer applied):', w.expired, ended],
+    ['waivers ending within 14 days:', w.expiring, (x) => `ends ${x.expires} (${x.daysLeft} days left)`],
+    ['waivers matching no failure (fixed, or a typo):', w.unused, () => 'matched nothing'],
+  ];
+  for (const [title, list, what] of waiverSections) if (list.length) lines.push(title, ...list.map((x) => waiverLine(x, what(x))));
   if (result.errors.length) {
     lines.push(`rules that failed to run (their verdicts are missing; please report this):`);
     for (const e of result.errors) lines.push(printable(`  ${e.rule}${e.zone ? ` on ${e.zone.name ?? e.zone.id}` : ''}: ${e.message}`));
