@@ -114,8 +114,7 @@ class DatasetLoader {
     if (f.has('notification_policies')) {
       account.notificationPolicies = f.each('notification_policies', (item) => this.notificationPolicy(item, account, accountZones));
     }
-    f.done();
-    return { account, accountZones };
+    return f.done({ account, accountZones });
   }
 
   /** A member of the account (`members[]`): an e-mail, its roles by the vendor's names, whether it has two-factor. */
@@ -129,8 +128,7 @@ class DatasetLoader {
     const names = { first: f.nullableStr('first_name', null), last: f.nullableStr('last_name', null) };
     const member = memberOf(account.id, email, roles.map((r) => MEMBER_ROLES.get(r)!), twoFactor, status, names);
     member.id = f.str('id', member.id);
-    f.done();
-    return member;
+    return f.done(member);
   }
 
   zone(f: Fields, account: Account): Zone {
@@ -152,22 +150,13 @@ class DatasetLoader {
     const zone = newZone({ id, name, status, accountId: account.id, plan, created_on, modified_on, activated_on }, { paused, type, name_servers });
     zone.dns = new ArrayRecordStore(f.each('dns_records', (item, i) => this.dnsRecord(item, zone, i)));
     zone.certificatePacks = f.each('certificate_packs', (item, i) => this.certificatePack(item, zone, i));
-    f.each('filters', (item) => {
-      const filter = this.filter(item, zone, zone.filters.size);
-      if (zone.filters.has(filter.id)) item.fail('id', `duplicate filter id ${filter.id}`);
-      zone.filters.set(filter.id, filter);
-    });
-    f.each('firewall_rules', (item, i) => {
-      const rule = this.firewallRule(item, zone, i);
-      if (zone.firewallRules.has(rule.id)) item.fail('id', `duplicate firewall rule id ${rule.id}`);
-      zone.firewallRules.set(rule.id, rule);
-    });
+    f.each('filters', (item) => addNew(zone.filters, this.filter(item, zone, zone.filters.size), item, 'filter'));
+    f.each('firewall_rules', (item, i) => addNew(zone.firewallRules, this.firewallRule(item, zone, i), item, 'firewall rule'));
     if (f.has('waf')) zone.waf = this.waf(f.object('waf'), zone);
     if (f.has('migration')) zone.migration = this.migration(f.object('migration'), zone);
     if (f.has('security')) zone.security = this.security(f.object('security'), zone);
     else zone.security.universalSslCa = universalCa(zone);
-    f.done();
-    return zone;
+    return f.done(zone);
   }
 
   /** A notification policy; its zone filter names zones of the account, served as their ids. */
@@ -175,7 +164,7 @@ class DatasetLoader {
     const name = f.str('name');
     const created = this.time(f, 'created', account.created_on);
     const zoneIds = f.strArray('zones', []).map((zoneName, i) => zones.find((z) => z.name === zoneName)?.id ?? f.fail(`zones[${i}]`, `no zone ${zoneName} in account ${account.name}`));
-    const policy: NotificationPolicy = {
+    return f.done<NotificationPolicy>({
       id: stableId('policy', `${account.id}/${name}`),
       name,
       description: '',
@@ -185,27 +174,23 @@ class DatasetLoader {
       filters: zoneIds.length ? { zones: zoneIds } : {},
       created,
       modified: created,
-    };
-    f.done();
-    return policy;
+    });
   }
 
   /** Client-side security settings over the defaults (security.ts). */
   pageShield(f: Fields, zone: Zone): PageShieldConfig {
     const d = defaultSecurity(zone.created_on).pageShield;
-    const config: PageShieldConfig = {
+    return f.done<PageShieldConfig>({
       enabled: f.bool('enabled', d.enabled),
       use_cloudflare_reporting_endpoint: f.bool('use_cloudflare_reporting_endpoint', d.use_cloudflare_reporting_endpoint),
       use_connection_url_path: f.bool('use_connection_url_path', d.use_connection_url_path),
       updated_at: this.time(f, 'updated_at', zone.created_on),
-    };
-    f.done();
-    return config;
+    });
   }
 
   /** A security.txt; `expires` may be in the past (an expired file is what the rule looks for). */
   securityTxt(f: Fields): SecurityTxtConfig {
-    const txt: SecurityTxtConfig = {
+    return f.done<SecurityTxtConfig>({
       enabled: f.bool('enabled', true),
       contact: f.strArray('contact', []),
       expires: f.has('expires') ? this.time(f, 'expires', formatApiTime(this.now)) : null,
@@ -215,9 +200,7 @@ class DatasetLoader {
       canonical: [],
       hiring: [],
       preferred_languages: f.str('preferred_languages', 'en'),
-    };
-    f.done();
-    return txt;
+    });
   }
 
   /** A zone's security settings over the vendor's defaults for a new zone (see security.ts). */
@@ -291,8 +274,7 @@ class DatasetLoader {
         const rule: DatasetRulesetRule = ruleHead(r, ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip']);
         if (r.has('action_parameters')) rule.action_parameters = r.raw('action_parameters') as Record<string, unknown>;
         if (rule.action === 'skip' && !rule.action_parameters) r.fail('action_parameters', 'a skip rule names what it skips ({ruleset: "current"}, {phases: [...]} or {products: [...]})');
-        r.done();
-        return rule;
+        return r.done(rule);
       });
       security.customRules = customRuleset(zone.name, since, rules);
     }
@@ -302,8 +284,7 @@ class DatasetLoader {
       if (!execute) f.fail('managed_ruleset_disabled', 'only a zone whose managed entry point executes the managed ruleset can have it disabled');
       execute.enabled = false;
     }
-    f.done();
-    return security;
+    return f.done(security);
   }
 
   /** The rules of a managed-phase entry point (`managed_rules` of a zone's security or an account). */
@@ -321,8 +302,7 @@ class DatasetLoader {
       if (action === 'skip' && !['ruleset', 'rulesets', 'rules'].some((k) => params[k] !== undefined)) {
         r.fail('action_parameters', 'a skip rule names what it skips ({ruleset: "current"}, {rulesets: [ids]} or {rules: {<ruleset id>: [rule ids]}})');
       }
-      r.done();
-      return rule;
+      return r.done(rule);
     });
   }
 
@@ -360,8 +340,7 @@ class DatasetLoader {
       if (product !== 'bot_management') f.fail('using_latest_model', `only Bot Management for Enterprise zones choose their model: ${BOT_PRODUCT_NAMES[product]} always runs the latest`);
       else if (!bots.using_latest_model && bots.auto_update_model) f.fail('using_latest_model', 'a zone with auto_update_model on runs the latest model: set auto_update_model to false as well');
     }
-    f.done();
-    return bots;
+    return f.done(bots);
   }
 
   /** A rate limiting rule (`security.ratelimit_rules[]`), in the shape of the vendor's rulesets API. */
@@ -379,20 +358,17 @@ class DatasetLoader {
     };
     if (!l.has('requests_per_period')) l.fail('requests_per_period', 'is required');
     l.done();
-    r.done();
-    return rule;
+    return r.done(rule);
   }
 
   hsts(f: Fields) {
-    const hsts = {
+    return f.done({
       enabled: f.bool('enabled', false),
       max_age: f.int('max_age', 0, 0),
       include_subdomains: f.bool('include_subdomains', false),
       preload: f.bool('preload', false),
       nosniff: f.bool('nosniff', false),
-    };
-    f.done();
-    return hsts;
+    });
   }
 
   dnsRecord(f: Fields, zone: Zone, index: number): DnsRecord {
@@ -430,8 +406,7 @@ class DatasetLoader {
       if (data === null || typeof data !== 'object' || Array.isArray(data)) f.fail('data', 'expected an object');
       record.data = data as Record<string, unknown>;
     }
-    f.done();
-    return record;
+    return f.done(record);
   }
 
   certificatePack(f: Fields, zone: Zone, index: number): CertificatePack {
@@ -463,8 +438,7 @@ class DatasetLoader {
       } as CertificatePack['certificates'][number];
       const expires = this.nullableTime(c, 'expires_on', defaultExpiry);
       if (expires !== null) cert.expires_on = expires;
-      c.done();
-      return cert;
+      return c.done(cert);
     });
     const pack: CertificatePack = {
       id,
@@ -479,22 +453,16 @@ class DatasetLoader {
       certificate_authority,
     };
     if (f.has('validation_errors')) {
-      pack.validation_errors = f.each('validation_errors', (e) => {
-        const message = e.str('message');
-        e.done();
-        return { message };
-      });
+      pack.validation_errors = f.each('validation_errors', (e) => e.done({ message: e.str('message') }));
     }
-    f.done();
-    return pack;
+    return f.done(pack);
   }
 
   filter(f: Fields, zone: Zone, index: number): Filter {
     const ref = f.has('ref') ? f.str('ref') : undefined;
     const filter: Filter = filterOf(f, f.str('id', stableId('filter', zone.name, ref ?? String(index))));
     if (ref !== undefined) filter.ref = ref;
-    f.done();
-    return filter;
+    return f.done(filter);
   }
 
   firewallRule(f: Fields, zone: Zone, index: number): FirewallRule {
@@ -533,17 +501,14 @@ class DatasetLoader {
     if (products.some((p) => !KNOWN_PRODUCTS.includes(p))) f.fail('products', `expected some of ${KNOWN_PRODUCTS.join(', ')}`);
     if (action === 'bypass' && products.length === 0) f.fail('products', 'bypass rules need at least one product');
     if (products.length > 0) rule.products = products;
-    f.done();
-    return rule;
+    return f.done(rule);
   }
 
   waf(f: Fields, zone: Zone): LegacyWaf {
     const packages = f.each('packages', (item) => this.wafPackage(item, zone));
     const overrides = f.each('overrides', (item, i) => this.wafOverride(item, zone, i));
     if (overrides.length > 0 && zone.plan !== 'enterprise') f.fail('overrides', 'URI-based overrides exist on Enterprise zones only');
-    const waf = { enabled: f.bool('enabled', true), packages, overrides };
-    f.done();
-    return waf;
+    return f.done({ enabled: f.bool('enabled', true), packages, overrides });
   }
 
   wafPackage(f: Fields, zone: Zone): WafPackage {
@@ -566,8 +531,7 @@ class DatasetLoader {
       pkg.action_mode ??= 'challenge';
     }
     pkg.groups = f.each('groups', (item) => this.wafGroup(item, zone, pkg));
-    f.done();
-    return pkg;
+    return f.done(pkg);
   }
 
   wafGroup(f: Fields, zone: Zone, pkg: WafPackage): WafGroup {
@@ -598,17 +562,15 @@ class DatasetLoader {
       if (!rule.allowed_modes.includes(rule.mode) && !(rule.mode === rule.default_mode)) {
         r.fail('mode', `expected one of ${rule.allowed_modes.join(', ')}`);
       }
-      r.done();
-      return rule;
+      return r.done(rule);
     });
-    f.done();
-    return group;
+    return f.done(group);
   }
 
   wafOverride(f: Fields, zone: Zone, index: number): WafOverride {
     const urls = f.strArray('urls', []);
     if (urls.length === 0) f.fail('urls', 'at least one URL pattern is required');
-    const override: WafOverride = {
+    return f.done<WafOverride>({
       id: f.str('id', stableId('waf-override', zone.name, index)),
       description: f.str('description', ''),
       urls,
@@ -617,9 +579,7 @@ class DatasetLoader {
       groups: f.stringMap('groups'),
       rules: f.stringMap('rules'),
       rewrite_action: f.stringMap('rewrite_action'),
-    };
-    f.done();
-    return override;
+    });
   }
 
   migration(f: Fields, zone: Zone): Migration {
@@ -642,8 +602,7 @@ class DatasetLoader {
     }
     // A zone that has started migrating got its entry point from the migration's PUT.
     if (begun) migration.entrypoint = migratedEntrypoint(zone, since);
-    f.done();
-    return migration;
+    return f.done(migration);
   }
 
   invite(f: Fields, index: number, accounts: Account[], userEmail: string): Invite {
@@ -652,13 +611,11 @@ class DatasetLoader {
     if (!account) f.fail('account', `no account named "${accountName}" in this dataset`);
     const invited_on = this.time(f, 'invited_on', 'now-2d');
     const roles = f.has('roles')
-      ? f.each('roles', (r, i) => {
-          const role = { id: r.str('id', stableId('role', index, i)), name: r.str('name'), description: r.str('description', '') };
-          r.done();
-          return role;
-        })
+      ? f.each('roles', (r, i) =>
+          r.done({ id: r.str('id', stableId('role', index, i)), name: r.str('name'), description: r.str('description', '') }),
+        )
       : [{ id: stableId('role', 'administrator'), name: 'Administrator', description: 'Can access the full account, except for membership management and billing.' }];
-    const invite: Invite = {
+    return f.done<Invite>({
       id: f.str('id', stableId('invite', accountName, index)),
       organization_id: account.id,
       organization_name: account.name,
@@ -668,10 +625,14 @@ class DatasetLoader {
       expires_on: this.time(f, 'expires_on', formatApiTime(new Date(Date.parse(invited_on) + 7 * 86_400_000))),
       roles,
       status: f.oneOf('status', ['pending', 'accepted', 'rejected', 'expired'] as const, 'pending'),
-    };
-    f.done();
-    return invite;
+    });
   }
+}
+
+/** Adds an object read from `item` under its id, which must be new to the zone. */
+function addNew<T extends { id: string }>(map: Map<string, T>, value: T, item: Fields, what: string): void {
+  if (map.has(value.id)) item.fail('id', `duplicate ${what} id ${value.id}`);
+  map.set(value.id, value);
 }
 
 /** A filter's expression, switch and description, standalone or inline in a firewall rule. */
