@@ -155,11 +155,6 @@ export class Pacer {
     }
   }
 
-  /** Ours counted in the last `windowMs`, in flight included. */
-  private used(now: number, windowMs: number): number {
-    return this.inFlight + this.done.length - this.firstEndAfter(now - windowMs);
-  }
-
   /** Every request waits until `ms` from now (after a 429, or when the server's quota is spent). */
   pause(ms: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
@@ -203,7 +198,7 @@ export class Pacer {
     const now = this.now();
     const share = this.serverShare && this.serverShare.windowMs === this.options.windowMs ? this.serverShare.limit : Infinity;
     return {
-      used: this.used(now, this.options.windowMs),
+      used: this.inFlight + this.done.length - this.firstEndAfter(now - this.options.windowMs),
       allowed: Math.min(this.options.budget, share),
       windowMs: this.options.windowMs,
       heldBack: this.heldBack,
