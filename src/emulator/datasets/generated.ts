@@ -239,30 +239,27 @@ function generateFirewall(random: () => number, zone: Zone, seed: number): void 
 
 function generateWaf(random: () => number, zone: Zone): LegacyWaf {
   const group = (pkg: WafPackage, name: string, anomaly: boolean, ruleIds: number[]): WafGroup => {
-    const g: WafGroup = {
-      id: stableId('waf-group', zone.name, pkg.name, name),
+    const id = stableId('waf-group', zone.name, pkg.name, name);
+    const default_mode = anomaly ? 'on' : 'block';
+    return {
+      id,
       name,
       description: '',
       mode: random() < 0.05 ? 'off' : 'on',
       default_mode: 'on',
       allowed_modes: ['on', 'off'],
       package_id: pkg.id,
-      rules: [],
-    };
-    g.rules = ruleIds.map((rid, i) => {
-      const default_mode = anomaly ? 'on' : 'block';
-      return {
+      rules: ruleIds.map((rid, i) => ({
         id: String(rid),
         description: `${name} rule ${rid}`,
         priority: String(i + 1),
         default_mode,
         mode: random() < 0.03 ? (anomaly ? 'off' : 'simulate') : default_mode,
         allowed_modes: anomaly ? ['on', 'off'] : ['default', 'disable', 'simulate', 'block', 'challenge'],
-        group: { id: g.id, name },
+        group: { id, name },
         package_id: pkg.id,
-      };
-    });
-    return g;
+      })),
+    };
   };
   const managed: WafPackage = {
     id: stableId('waf-package', zone.name, 'Cloudflare Managed Ruleset'),

@@ -78,10 +78,9 @@ class DatasetLoader {
   load(json: unknown): OrgState {
     const f = Fields.of(json, '');
     if (f.raw('version') !== 1) f.fail('version', 'expected 1 (the only dataset format version)');
-    const u = f.has('user') ? Fields.of(f.raw('user'), 'user') : null;
-    const email = u ? u.str('email', 'admin@example.com') : 'admin@example.com';
-    const user = { id: u ? u.str('id', stableId('user', email)) : stableId('user', email), email };
-    u?.done();
+    const u = f.has('user') ? f.object('user') : Fields.of({}, 'user');
+    const email = u.str('email', 'admin@example.com');
+    const user = u.done({ id: u.str('id', stableId('user', email)), email });
 
     const read = f.each('accounts', (item) => this.account(item));
     const accounts = read.map((r) => r.account);
@@ -536,35 +535,34 @@ class DatasetLoader {
 
   wafGroup(f: Fields, zone: Zone, pkg: WafPackage): WafGroup {
     const name = f.str('name');
-    const group: WafGroup = {
-      id: f.str('id', stableId('waf-group', zone.name, pkg.name, name)),
+    const id = f.str('id', stableId('waf-group', zone.name, pkg.name, name));
+    const anomaly = pkg.detection_mode === 'anomaly';
+    return f.done<WafGroup>({
+      id,
       name,
       description: f.str('description', ''),
       mode: f.oneOf('mode', ['on', 'off'] as const, 'on'),
       default_mode: f.oneOf('default_mode', ['on', 'off'] as const, 'on'),
       allowed_modes: ['on', 'off'],
       package_id: pkg.id,
-      rules: [],
-    };
-    const anomaly = pkg.detection_mode === 'anomaly';
-    group.rules = f.each('rules', (r, i) => {
-      const default_mode = r.str('default_mode', anomaly ? 'on' : 'block');
-      const rule = {
-        id: r.str('id', stableId('waf-rule', zone.name, pkg.name, name, i)),
-        description: r.str('description'),
-        priority: r.str('priority', String(i + 1)),
-        default_mode,
-        mode: r.str('mode', default_mode),
-        allowed_modes: r.strArray('allowed_modes', anomaly ? ['on', 'off'] : ['default', 'disable', 'simulate', 'block', 'challenge']),
-        group: { id: group.id, name },
-        package_id: pkg.id,
-      };
-      if (!rule.allowed_modes.includes(rule.mode) && !(rule.mode === rule.default_mode)) {
-        r.fail('mode', `expected one of ${rule.allowed_modes.join(', ')}`);
-      }
-      return r.done(rule);
+      rules: f.each('rules', (r, i) => {
+        const default_mode = r.str('default_mode', anomaly ? 'on' : 'block');
+        const rule = {
+          id: r.str('id', stableId('waf-rule', zone.name, pkg.name, name, i)),
+          description: r.str('description'),
+          priority: r.str('priority', String(i + 1)),
+          default_mode,
+          mode: r.str('mode', default_mode),
+          allowed_modes: r.strArray('allowed_modes', anomaly ? ['on', 'off'] : ['default', 'disable', 'simulate', 'block', 'challenge']),
+          group: { id, name },
+          package_id: pkg.id,
+        };
+        if (!rule.allowed_modes.includes(rule.mode) && rule.mode !== rule.default_mode) {
+          r.fail('mode', `expected one of ${rule.allowed_modes.join(', ')}`);
+        }
+        return r.done(rule);
+      }),
     });
-    return f.done(group);
   }
 
   wafOverride(f: Fields, zone: Zone, index: number): WafOverride {
