@@ -4,14 +4,7 @@ import { silentLogger, type Logger } from '../common/logger.js';
 import { PACKAGE } from '../common/package-info.js';
 import type { Redact } from '../common/redact.js';
 import { readAnswer, type ApiAnswer } from './envelope.js';
-import {
-  ApiAbortedError,
-  ApiAuthError,
-  ApiError,
-  ApiNetworkError,
-  ApiRateLimitError,
-  ApiTimeoutError,
-} from './errors.js';
+import { ApiAbortedError, ApiAuthError, ApiError, ApiNetworkError, ApiRateLimitError, ApiTimeoutError } from './errors.js';
 import { abortableSleep, Pacer, parseRateLimitHeaders, parseRetryAfter, type Ticket } from './pacer.js';
 import { PagedList, type ListOptions } from './paginate.js';
 import type { PageSource, QueryValue, RequestOptions } from './request.js';

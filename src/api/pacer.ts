@@ -6,6 +6,7 @@
  * A 429 pauses every request of the process. A request counts in a window from its start until its
  * answer plus the window: the server counts it in between, so our count is never below the server's.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What the server says of its window: requests left, seconds until it frees quota, and its quota and length when stated. */
 export interface RateLimitState {
@@ -223,19 +224,9 @@ export class Pacer {
   }
 }
 
+/** Rejects with the signal's reason when it aborts (node's timer rejects with an AbortError of its own). */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return sleep(ms, undefined, signal ? { signal } : {}).catch((err: unknown) => Promise.reject(signal?.aborted ? signal.reason : err));
 }
 
 /** `Ratelimit: "default";r=50;t=30`, or the older `x-ratelimit-remaining` and `-reset` (seconds or an epoch time). */

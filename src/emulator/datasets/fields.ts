@@ -14,10 +14,7 @@ export class DatasetError extends Error {
 export class Fields {
   private readonly read = new Set<string>();
 
-  private constructor(
-    private readonly obj: Record<string, unknown>,
-    readonly path: string,
-  ) {}
+  private constructor(private readonly obj: Record<string, unknown>, readonly path: string) {}
 
   static of(value: unknown, path: string): Fields {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
