@@ -210,7 +210,6 @@ function generatePacks(random: () => number, seed: number, zoneId: string, zone:
 function generateFirewall(random: () => number, zone: Zone, seed: number): void {
   const quota = FIREWALL_RULE_QUOTA[zone.plan];
   const count = random() < 0.01 ? quota : Math.min(quota, Math.floor(random() * 6));
-  const stamp = zone.created_on;
   for (let i = 0; i < count; i++) {
     const filter: Filter = {
       id: stableId('g-filter', seed, zone.name, i),
@@ -226,8 +225,8 @@ function generateFirewall(random: () => number, zone: Zone, seed: number): void 
       paused: random() < 0.05,
       description: `Generated rule ${i}`,
       filterId: filter.id,
-      created_on: stamp,
-      modified_on: stamp,
+      created_on: zone.created_on,
+      modified_on: zone.created_on,
     };
     zone.firewallRules.set(rule.id, rule);
   }

@@ -64,8 +64,7 @@ class DatasetLoader {
   constructor(private readonly now: Date) {}
 
   time(f: Fields, key: string, fallback: string): string {
-    const value = f.str(key, fallback);
-    const d = resolveTime(value, this.now);
+    const d = resolveTime(f.str(key, fallback), this.now);
     if (!d) f.fail(key, 'expected an RFC 3339 time or now±N[dhms] (e.g. now-3d)');
     return formatApiTime(d);
   }
@@ -373,9 +372,8 @@ class DatasetLoader {
   dnsRecord(f: Fields, zone: Zone, index: number): DnsRecord {
     const type = f.str('type').toUpperCase();
     if (!RECORD_TYPES.includes(type)) f.fail('type', `unknown record type; expected one of ${RECORD_TYPES.join(', ')}`);
-    let name = f.str('name');
-    if (name === '@') name = zone.name;
-    else if (name.endsWith('.@')) name = `${name.slice(0, -2)}.${zone.name}`;
+    // `@` is the apex, `x.@` is `x.<zone>`.
+    const name = f.str('name').replace(/^@$|(?<=\.)@$/, () => zone.name);
     if (name !== zone.name && !name.endsWith(`.${zone.name}`)) f.fail('name', `must be ${zone.name} or end in .${zone.name}`);
     // A structured record (CAA, SRV, ...) may come with `data` and no `content`, as in the wild.
     const content = f.has('data') && !f.has('content') ? undefined : f.str('content');
