@@ -224,14 +224,12 @@ class DatasetLoader {
       for (const id of SETTING_IDS) if (m.has(id)) security.modified[id] = this.time(m, id, zone.created_on);
       m.done();
     }
-    if (f.has('settings_locked')) {
-      for (const [i, id] of f.strArray('settings_locked', []).entries()) {
-        const at = `settings_locked[${i}]`;
-        if (!(SETTING_IDS as readonly string[]).includes(id)) f.fail(at, `unknown setting "${id}"; expected one of ${SETTING_IDS.join(', ')}`);
-        if (!offers(zone.plan, id as SettingId)) f.fail(at, `${id} is not offered on the ${zone.plan} plan: its answer says editable false already`);
-        if (security.locked.includes(id as SettingId)) f.fail(at, `${id} is listed twice`);
-        security.locked.push(id as SettingId);
-      }
+    for (const [i, id] of f.strArray('settings_locked', []).entries()) {
+      const at = `settings_locked[${i}]`;
+      if (!(SETTING_IDS as readonly string[]).includes(id)) f.fail(at, `unknown setting "${id}"; expected one of ${SETTING_IDS.join(', ')}`);
+      if (!offers(zone.plan, id as SettingId)) f.fail(at, `${id} is not offered on the ${zone.plan} plan: its answer says editable false already`);
+      if (security.locked.includes(id as SettingId)) f.fail(at, `${id} is listed twice`);
+      security.locked.push(id as SettingId);
     }
     if (security.settings.development_mode === 'on') {
       // Development mode turns itself off 3 hours after it is entered (vendor's API reference): entered
@@ -457,9 +455,8 @@ class DatasetLoader {
 
   filter(f: Fields, zone: Zone, index: number): Filter {
     const ref = f.has('ref') ? f.str('ref') : undefined;
-    const filter: Filter = filterOf(f, f.str('id', stableId('filter', zone.name, ref ?? String(index))));
-    if (ref !== undefined) filter.ref = ref;
-    return f.done(filter);
+    const filter = filterOf(f, f.str('id', stableId('filter', zone.name, ref ?? String(index))));
+    return f.done<Filter>(ref === undefined ? filter : { ...filter, ref });
   }
 
   firewallRule(f: Fields, zone: Zone, index: number): FirewallRule {
