@@ -102,7 +102,6 @@ export class ApiClient implements PageSource {
     const route = `${method} ${path.split('?')[0]}`;
     const template = `${method} ${routeTemplate(path)}`;
     const idempotent = READS.has(method);
-    const maxAttempts = this.options.retries + 1;
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -111,7 +110,7 @@ export class ApiClient implements PageSource {
         if (!(err instanceof ApiError)) throw err;
         err.attempts = attempt;
         const retryable = err.retryable && !(err instanceof ApiTimeoutError && options.retryTimeouts === false);
-        if (!retryable || attempt >= maxAttempts) throw err;
+        if (!retryable || attempt > this.options.retries) throw err;
         const wait = err instanceof ApiRateLimitError ? err.retryAfterMs : this.backoff(attempt);
         if (waited + wait > this.options.maxRetryWaitMs) {
           err.message = `${err.message} (gave up: the next retry would exceed --retry-wait)`;

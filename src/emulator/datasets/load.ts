@@ -57,7 +57,7 @@ export function loadDataset(json: unknown, now: Date): OrgState {
 }
 
 class DatasetLoader {
-  private readonly accountIds = new Set<string>();
+  private readonly accounts = new Map<string, Account>();
   private readonly zoneIds = new Set<string>();
   private readonly zoneNames = new Set<string>();
 
@@ -99,8 +99,7 @@ class DatasetLoader {
       created_on: this.time(f, 'created_on', 'now-1000d'),
       member: f.bool('member', true),
     };
-    if (this.accountIds.has(account.id)) f.fail('id', `duplicate account id ${account.id}`);
-    this.accountIds.add(account.id);
+    addNew(this.accounts, account, f, 'account');
     if (f.has('managed_rules')) {
       // The account-level managed entry point deploys managed rules to zones: an Enterprise feature.
       if (account.type !== 'enterprise') f.fail('managed_rules', 'an account-level managed entry point needs an enterprise account (type: enterprise)');
@@ -622,7 +621,7 @@ class DatasetLoader {
   }
 }
 
-/** Adds an object read from `item` under its id, which must be new to the zone. */
+/** Adds an object read from `item` under its id, which must be new (to the dataset, or the zone). */
 function addNew<T extends { id: string }>(map: Map<string, T>, value: T, item: Fields, what: string): void {
   if (map.has(value.id)) item.fail('id', `duplicate ${what} id ${value.id}`);
   map.set(value.id, value);
