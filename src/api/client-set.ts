@@ -1,7 +1,7 @@
 import { CREDENTIAL_ENV, VENDOR_CREDENTIAL_ENV } from '../config/options.js';
 import type { ApiClient } from './client.js';
 import type { PacerStatus } from './pacer.js';
-import type { ClientStats, RouteCounters } from './stats.js';
+import { StatsRecorder, type ClientStats } from './stats.js';
 
 /**
  * One API client per credential: the API keeps a request budget per user or account-owned token
@@ -107,22 +107,13 @@ export class ClientSet {
   }
 }
 
-const KEYS: Array<keyof RouteCounters> = ['requests', 'retries', 'rateLimited', 'failures', 'bytes'];
-
 /** Sums the counters of several clients, route by route. */
 export function mergeStats(stats: ClientStats[]): ClientStats {
-  const zero = (): RouteCounters => ({ requests: 0, retries: 0, rateLimited: 0, failures: 0, bytes: 0 });
-  const total = zero();
-  const byRoute = new Map<string, RouteCounters>();
-  let pacedMs = 0;
+  const routes = new StatsRecorder();
+  const totals = new StatsRecorder();
   for (const s of stats) {
-    pacedMs += s.pacedMs;
-    for (const k of KEYS) total[k] += s.total[k];
-    for (const [route, c] of Object.entries(s.byRoute)) {
-      let sum = byRoute.get(route);
-      if (!sum) byRoute.set(route, (sum = zero()));
-      for (const k of KEYS) sum[k] += c[k];
-    }
+    totals.add('total', s.total);
+    for (const [route, c] of Object.entries(s.byRoute)) routes.add(route, c);
   }
-  return { total, byRoute: Object.fromEntries([...byRoute].sort(([a], [b]) => (a < b ? -1 : 1))), pacedMs };
+  return { ...routes.snapshot(stats.reduce((ms, s) => ms + s.pacedMs, 0)), total: totals.total };
 }

@@ -4,14 +4,7 @@ import { silentLogger, type Logger } from '../common/logger.js';
 import { PACKAGE } from '../common/package-info.js';
 import type { Redact } from '../common/redact.js';
 import { readAnswer, type ApiAnswer } from './envelope.js';
-import {
-  ApiAbortedError,
-  ApiAuthError,
-  ApiError,
-  ApiNetworkError,
-  ApiRateLimitError,
-  ApiTimeoutError,
-} from './errors.js';
+import { ApiAbortedError, ApiAuthError, ApiError, ApiNetworkError, ApiRateLimitError, ApiTimeoutError } from './errors.js';
 import { abortableSleep, Pacer, parseRateLimitHeaders, parseRetryAfter, type Ticket } from './pacer.js';
 import { PagedList, type ListOptions } from './paginate.js';
 import type { PageSource, QueryValue, RequestOptions } from './request.js';
@@ -109,7 +102,6 @@ export class ApiClient implements PageSource {
     const route = `${method} ${path.split('?')[0]}`;
     const template = `${method} ${routeTemplate(path)}`;
     const idempotent = READS.has(method);
-    const maxAttempts = this.options.retries + 1;
     let waited = 0;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -118,7 +110,7 @@ export class ApiClient implements PageSource {
         if (!(err instanceof ApiError)) throw err;
         err.attempts = attempt;
         const retryable = err.retryable && !(err instanceof ApiTimeoutError && options.retryTimeouts === false);
-        if (!retryable || attempt >= maxAttempts) throw err;
+        if (!retryable || attempt > this.options.retries) throw err;
         const wait = err instanceof ApiRateLimitError ? err.retryAfterMs : this.backoff(attempt);
         if (waited + wait > this.options.maxRetryWaitMs) {
           err.message = `${err.message} (gave up: the next retry would exceed --retry-wait)`;
@@ -128,7 +120,9 @@ export class ApiClient implements PageSource {
         this.stats.add(template, { retries: 1 });
         this.logger.debug(`${route}: ${err.code}, retry ${attempt} of ${this.options.retries} in ${(wait / 1000).toFixed(1)} s`);
         // After a 429 the pacer holds every request; other failures wait here, for this request only.
-        if (!(err instanceof ApiRateLimitError)) await this.sleep(wait, options.signal, route);
+        if (!(err instanceof ApiRateLimitError)) {
+          await abortableSleep(wait, options.signal).catch(() => Promise.reject(new ApiAbortedError(route)));
+        }
       }
     }
   }
@@ -137,14 +131,6 @@ export class ApiClient implements PageSource {
   backoff(attempt: number): number {
     const step = Math.min(BACKOFF_CAP_MS, (this.options.backoffBaseMs ?? BACKOFF_BASE_MS) * 2 ** (attempt - 1));
     return step / 2 + this.random() * (step / 2);
-  }
-
-  private async sleep(ms: number, signal: AbortSignal | undefined, route: string): Promise<void> {
-    try {
-      await abortableSleep(ms, signal);
-    } catch {
-      throw new ApiAbortedError(route);
-    }
   }
 
   private url(path: string, query: Record<string, QueryValue> | undefined): string {
@@ -163,12 +149,8 @@ export class ApiClient implements PageSource {
 
   private async attempt<T>(method: string, path: string, route: string, template: string, options: RequestOptions, idempotent: boolean): Promise<ApiAnswer<T>> {
     // Everything that could throw before the request is made comes first: a ticket must always be released.
-    const headers = { ...this.headers };
-    let body: string | undefined;
-    if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['content-type'] = 'application/json';
-    }
+    const headers = { ...this.headers, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) };
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const url = this.url(path, options.query);
     let ticket: Ticket;
     try {
@@ -181,11 +163,10 @@ export class ApiClient implements PageSource {
     const started = performance.now();
     this.stats.add(template, { requests: 1 });
     if (this.credentialState === 'unused') this.credentialState = 'pending';
-    let status: number;
+    let res: Awaited<ReturnType<typeof undiciRequest>>;
     let text: string;
-    let responseHeaders: Record<string, string | string[] | undefined>;
     try {
-      const res = await undiciRequest(url, {
+      res = await undiciRequest(url, {
         dispatcher: this.agent,
         method: method as 'GET',
         headers,
@@ -194,8 +175,6 @@ export class ApiClient implements PageSource {
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
       });
-      status = res.statusCode;
-      responseHeaders = res.headers;
       text = await res.body.text();
     } catch (err) {
       this.stats.add(template, { failures: 1 });
@@ -203,10 +182,11 @@ export class ApiClient implements PageSource {
     } finally {
       ticket.release();
     }
+    const status = res.statusCode;
     const bytes = Buffer.byteLength(text);
     this.stats.add(template, { bytes });
     const header = (name: string) => {
-      const v = responseHeaders[name];
+      const v = res.headers[name];
       return Array.isArray(v) ? v[0] : v;
     };
     this.observeServerTime(header('date'));

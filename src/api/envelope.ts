@@ -151,7 +151,8 @@ function failure(ctx: AnswerContext, errors: ApiErrorItem[]): ApiError {
     return new ApiAuthError(`${message} (${hint})`, ctx.credential ? { ...fields, credential: ctx.credential } : fields);
   }
   if (status === 410 || (status === 404 && errors.some((e) => RETIRED_MESSAGE.test(e.message)))) return new ApiGoneError(message, fields);
-  if (status >= 500 || (status < 400 && errors.some(saysServerFailed))) return new ApiServerError(message, { ...fields, retryable: ctx.idempotent });
+  const serverFailed = status >= 500 || (status < 400 && errors.some((e) => SERVER_FAILURE_TEXT.test(e.message)));
+  if (serverFailed) return new ApiServerError(message, { ...fields, retryable: ctx.idempotent });
   return new ApiRequestError(message, fields);
 }
 
@@ -160,7 +161,3 @@ function failure(ctx: AnswerContext, errors: ApiErrorItem[]): ApiError {
  * failures that way ("Internal error: please retry"): server failures, retried for reads only.
  */
 const SERVER_FAILURE_TEXT = /\binternal (server )?error\b|\bplease retry\b|\btry again\b|\btemporarily unavailable\b|\bservice unavailable\b/i;
-
-function saysServerFailed(item: ApiErrorItem): boolean {
-  return SERVER_FAILURE_TEXT.test(item.message);
-}

@@ -84,11 +84,7 @@ export const RETIRED_MESSAGE = /\b(no longer (available|supported)|has been (dep
 
 /** 429: over the rate limit. Retried after Retry-After. */
 export class ApiRateLimitError extends ApiError {
-  constructor(
-    message: string,
-    fields: Omit<ApiErrorFields, 'retryable'>,
-    readonly retryAfterMs: number,
-  ) {
+  constructor(message: string, fields: Omit<ApiErrorFields, 'retryable'>, readonly retryAfterMs: number) {
     super('ZW_API_RATE_LIMITED', message, { ...fields, retryable: true });
   }
 }

@@ -6,6 +6,7 @@
  * A 429 pauses every request of the process. A request counts in a window from its start until its
  * answer plus the window: the server counts it in between, so our count is never below the server's.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What the server says of its window: requests left, seconds until it frees quota, and its quota and length when stated. */
 export interface RateLimitState {
@@ -155,11 +156,6 @@ export class Pacer {
     }
   }
 
-  /** Ours counted in the last `windowMs`, in flight included. */
-  private used(now: number, windowMs: number): number {
-    return this.inFlight + this.done.length - this.firstEndAfter(now - windowMs);
-  }
-
   /** Every request waits until `ms` from now (after a 429, or when the server's quota is spent). */
   pause(ms: number): void {
     this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
@@ -203,7 +199,7 @@ export class Pacer {
     const now = this.now();
     const share = this.serverShare && this.serverShare.windowMs === this.options.windowMs ? this.serverShare.limit : Infinity;
     return {
-      used: this.used(now, this.options.windowMs),
+      used: this.inFlight + this.done.length - this.firstEndAfter(now - this.options.windowMs),
       allowed: Math.min(this.options.budget, share),
       windowMs: this.options.windowMs,
       heldBack: this.heldBack,
@@ -228,19 +224,9 @@ export class Pacer {
   }
 }
 
+/** Rejects with the signal's reason when it aborts (node's timer rejects with an AbortError of its own). */
 export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return sleep(ms, undefined, signal ? { signal } : {}).catch((err: unknown) => Promise.reject(signal?.aborted ? signal.reason : err));
 }
 
 /** `Ratelimit: "default";r=50;t=30`, or the older `x-ratelimit-remaining` and `-reset` (seconds or an epoch time). */

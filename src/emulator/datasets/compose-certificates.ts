@@ -22,26 +22,20 @@ export interface PackSpec {
 export function certPack(spec: PackSpec): DatasetCertificatePack {
   const type = spec.type ?? 'universal';
   const status = spec.status ?? 'active';
-  const expiresIn = spec.expiresIn;
+  const { expiresIn } = spec;
   const issuedAgo = expiresIn === null ? null : spec.validityDays - expiresIn;
   const signatures = type === 'advanced' ? ['ECDSAWithSHA256', 'SHA256WithRSA'] : ['ECDSAWithSHA256'];
-  const certificates = signatures.map((signature, i): DatasetCertificate => {
-    const cert: DatasetCertificate = {
-      hosts: spec.hosts,
-      issuer: issuerFor(spec.ca),
-      signature,
-      status: expiresIn === null ? status : expiresIn < 0 ? 'expired' : 'active',
-      bundle_method: 'ubiquitous',
-      expires_on: expiresIn === null ? null : daysFromNow(expiresIn),
-      priority: type === 'advanced' ? i + 1 : null,
-    };
-    if (issuedAgo !== null) {
-      cert.uploaded_on = ago(issuedAgo);
-      cert.modified_on = ago(issuedAgo);
-    }
-    return cert;
-  });
-  const pack: DatasetCertificatePack = {
+  const certificates = signatures.map((signature, i): DatasetCertificate => ({
+    hosts: spec.hosts,
+    issuer: issuerFor(spec.ca),
+    signature,
+    status: expiresIn === null ? status : expiresIn < 0 ? 'expired' : 'active',
+    bundle_method: 'ubiquitous',
+    expires_on: expiresIn === null ? null : daysFromNow(expiresIn),
+    priority: type === 'advanced' ? i + 1 : null,
+    ...(issuedAgo === null ? {} : { uploaded_on: ago(issuedAgo), modified_on: ago(issuedAgo) }),
+  }));
+  return {
     type,
     hosts: spec.hosts,
     status,
@@ -50,9 +44,8 @@ export function certPack(spec: PackSpec): DatasetCertificatePack {
     certificate_authority: spec.ca,
     created_on: spec.created ?? (issuedAgo === null ? 'now-1h' : ago(issuedAgo)),
     certificates,
+    ...(spec.validationErrors ? { validation_errors: spec.validationErrors.map((message) => ({ message })) } : {}),
   };
-  if (spec.validationErrors) pack.validation_errors = spec.validationErrors.map((message) => ({ message }));
-  return pack;
 }
 
 /** The free universal pack: the apex and one level of subdomains. */

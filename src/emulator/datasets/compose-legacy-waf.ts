@@ -155,8 +155,6 @@ export function legacyWaf(spec: WafSpec): DatasetWaf {
   for (const key of [...Object.keys(groupOverrides), ...Object.keys(ruleOverrides)]) {
     if (!used.has(key)) throw new Error(`dataset: override of unknown WAF group or rule ${key}`);
   }
-  const waf: DatasetWaf = { enabled: spec.enabled ?? true, packages };
-  if (spec.overrides) waf.overrides = spec.overrides;
-  return waf;
+  return { enabled: spec.enabled ?? true, packages, ...(spec.overrides ? { overrides: spec.overrides } : {}) };
 }
 

@@ -29,14 +29,7 @@ export type Rec = [type: string, label: string, content: string, options?: Recor
 export function dns(zone: string, records: Rec[]): DatasetDnsRecord[] {
   return records.map(([type, label, content, options]) => {
     const proxied = options?.proxied ?? false;
-    return {
-      type,
-      name: label === '@' ? zone : `${label}.${zone}`,
-      content,
-      proxied,
-      ttl: proxied ? 1 : 3600,
-      ...options,
-    };
+    return { type, name: label === '@' ? zone : `${label}.${zone}`, content, proxied, ttl: proxied ? 1 : 3600, ...options };
   });
 }
 
@@ -55,12 +48,7 @@ export type Ca = keyof typeof CA_DOMAIN;
 
 /** CAA `issue` records at the apex for each CA, with content and data as the API gives both. */
 export function caa(...cas: Ca[]): Rec[] {
-  return cas.map((ca): Rec => [
-    'CAA',
-    '@',
-    `0 issue "${CA_DOMAIN[ca]}"`,
-    { data: { flags: 0, tag: 'issue', value: CA_DOMAIN[ca] } },
-  ]);
+  return cas.map((ca): Rec => ['CAA', '@', `0 issue "${CA_DOMAIN[ca]}"`, { data: { flags: 0, tag: 'issue', value: CA_DOMAIN[ca] } }]);
 }
 
 /** A CAA record as answers in the wild give it: `data` only, no `content`. */
@@ -104,21 +92,11 @@ export const executeManaged = (over: Partial<DatasetManagedRule> = {}): DatasetM
 // Firewall rules (the previous API)
 
 /** A rule created in one call with its filter inline. */
-export function inline(
-  action: string,
-  expression: string,
-  description: string,
-  extra: Partial<DatasetFirewallRule> = {},
-): DatasetFirewallRule {
+export function inline(action: string, expression: string, description: string, extra?: Partial<DatasetFirewallRule>): DatasetFirewallRule {
   return { action, description, priority: null, filter: { expression }, ...extra };
 }
 
 /** A rule referencing a standalone filter by its `ref`. */
-export function using(
-  action: string,
-  filterRef: string,
-  description: string,
-  extra: Partial<DatasetFirewallRule> = {},
-): DatasetFirewallRule {
+export function using(action: string, filterRef: string, description: string, extra?: Partial<DatasetFirewallRule>): DatasetFirewallRule {
   return { action, description, priority: null, filter: filterRef, ...extra };
 }

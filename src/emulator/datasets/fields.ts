@@ -14,10 +14,7 @@ export class DatasetError extends Error {
 export class Fields {
   private readonly read = new Set<string>();
 
-  private constructor(
-    private readonly obj: Record<string, unknown>,
-    readonly path: string,
-  ) {}
+  private constructor(private readonly obj: Record<string, unknown>, readonly path: string) {}
 
   static of(value: unknown, path: string): Fields {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -30,11 +27,6 @@ export class Fields {
     return this.path ? `${this.path}.${key}` : key;
   }
 
-  private get(key: string): unknown {
-    this.read.add(key);
-    return this.obj[key];
-  }
-
   has(key: string): boolean {
     return this.obj[key] !== undefined;
   }
@@ -44,34 +36,33 @@ export class Fields {
   }
 
   raw(key: string): unknown {
-    return this.get(key);
+    this.read.add(key);
+    return this.obj[key];
   }
 
-  str(key: string): string;
-  str(key: string, fallback: string): string;
   str(key: string, fallback?: string): string {
-    const v = this.get(key);
+    const v = this.raw(key);
     if (v === undefined && fallback !== undefined) return fallback;
     if (typeof v !== 'string') this.fail(key, v === undefined ? 'is required' : 'expected a string');
     return v;
   }
 
   nullableStr(key: string, fallback: string | null): string | null {
-    const v = this.get(key);
+    const v = this.raw(key);
     if (v === undefined) return fallback;
     if (v !== null && typeof v !== 'string') this.fail(key, 'expected a string or null');
     return v;
   }
 
   bool(key: string, fallback: boolean): boolean {
-    const v = this.get(key);
+    const v = this.raw(key);
     if (v === undefined) return fallback;
     if (typeof v !== 'boolean') this.fail(key, 'expected true or false');
     return v;
   }
 
   int(key: string, fallback: number, min = -Infinity, max = Infinity): number {
-    const v = this.get(key);
+    const v = this.raw(key);
     if (v === undefined) return fallback;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
       this.fail(key, `expected a whole number from ${min} to ${max}`);
@@ -80,15 +71,11 @@ export class Fields {
   }
 
   nullableInt(key: string, fallback: number | null, min: number, max: number): number | null {
-    if (this.obj[key] === null) {
-      this.read.add(key);
-      return null;
-    }
-    return this.int(key, fallback as number, min, max) ?? null;
+    return this.raw(key) === null ? null : this.int(key, fallback as number, min, max);
   }
 
   oneOf<T extends string>(key: string, values: readonly T[], fallback?: T): T {
-    const v = this.get(key);
+    const v = this.raw(key);
     if (v === undefined && fallback !== undefined) return fallback;
     if (typeof v !== 'string' || !values.includes(v as T)) {
       this.fail(key, `expected one of ${values.join(', ')}`);
@@ -97,14 +84,14 @@ export class Fields {
   }
 
   strArray(key: string, fallback: string[]): string[] {
-    const v = this.get(key);
+    const v = this.raw(key);
     if (v === undefined) return fallback;
     if (!Array.isArray(v) || v.some((s) => typeof s !== 'string')) this.fail(key, 'expected an array of strings');
     return [...(v as string[])];
   }
 
   array(key: string): Array<{ value: unknown; path: string }> {
-    const v = this.get(key);
+    const v = this.raw(key);
     if (v === undefined) return [];
     if (!Array.isArray(v)) this.fail(key, 'expected an array');
     return v.map((value, i) => ({ value, path: `${this.at(key)}[${i}]` }));
@@ -117,11 +104,11 @@ export class Fields {
 
   /** An object field (present: check `has` first). */
   object(key: string): Fields {
-    return Fields.of(this.get(key), this.at(key));
+    return Fields.of(this.raw(key), this.at(key));
   }
 
   stringMap(key: string): Record<string, string> {
-    const v = this.get(key);
+    const v = this.raw(key);
     if (v === undefined) return {};
     if (v === null || typeof v !== 'object' || Array.isArray(v) || Object.values(v).some((s) => typeof s !== 'string')) {
       this.fail(key, 'expected an object of strings');
@@ -129,10 +116,13 @@ export class Fields {
     return { ...(v as Record<string, string>) };
   }
 
-  /** Call after reading: any key never read is a typo or an unsupported field. */
-  done(): void {
+  /** Call after reading: any key never read is a typo or an unsupported field. Returns `result`, what was read. */
+  done(): void;
+  done<T>(result: T): T;
+  done<T>(result?: T): T | undefined {
     for (const key of Object.keys(this.obj)) {
       if (!this.read.has(key)) throw new DatasetError(`${this.at(key)}: unknown field (see docs/dataset-format.md)`);
     }
+    return result;
   }
 }

@@ -128,11 +128,15 @@ export interface DatasetSecurity {
  */
 export type DatasetBotManagement = Partial<Omit<BotConfig, 'enable_js'>> & { enable_js?: boolean };
 
-export interface DatasetRateLimitRule {
-  action: 'block' | 'challenge' | 'managed_challenge' | 'js_challenge' | 'log';
+/** What the rules of every phase have: an action of the phase's, an expression, a description and a switch. */
+interface DatasetRule<Action extends string> {
+  action: Action;
   expression: string;
   description?: string;
   enabled?: boolean;
+}
+
+export interface DatasetRateLimitRule extends DatasetRule<'block' | 'challenge' | 'managed_challenge' | 'js_challenge' | 'log'> {
   ratelimit: {
     /** Must include `cf.colo.id`. */
     characteristics?: string[];
@@ -143,20 +147,12 @@ export interface DatasetRateLimitRule {
 }
 
 /** A rule of a managed-phase entry point (zone or account). */
-export interface DatasetManagedRule {
-  action: 'execute' | 'skip' | 'log';
-  expression: string;
-  description?: string;
-  enabled?: boolean;
+export interface DatasetManagedRule extends DatasetRule<'execute' | 'skip' | 'log'> {
   /** `execute`: `{id: <managed ruleset id>, overrides?}`; `skip`: `{ruleset}`, `{rulesets}` or `{rules}`. */
   action_parameters?: Record<string, unknown>;
 }
 
-export interface DatasetCustomRule {
-  action: 'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log' | 'skip';
-  expression: string;
-  description?: string;
-  enabled?: boolean;
+export interface DatasetCustomRule extends DatasetRule<'block' | 'challenge' | 'js_challenge' | 'managed_challenge' | 'log' | 'skip'> {
   /** Required with `skip`: `{ruleset: "current"}`, `{phase: "current"}`, `{phases: [...]}` or `{products: [...]}`. */
   action_parameters?: Record<string, unknown>;
 }

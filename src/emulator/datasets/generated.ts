@@ -210,7 +210,6 @@ function generatePacks(random: () => number, seed: number, zoneId: string, zone:
 function generateFirewall(random: () => number, zone: Zone, seed: number): void {
   const quota = FIREWALL_RULE_QUOTA[zone.plan];
   const count = random() < 0.01 ? quota : Math.min(quota, Math.floor(random() * 6));
-  const stamp = zone.created_on;
   for (let i = 0; i < count; i++) {
     const filter: Filter = {
       id: stableId('g-filter', seed, zone.name, i),
@@ -226,8 +225,8 @@ function generateFirewall(random: () => number, zone: Zone, seed: number): void 
       paused: random() < 0.05,
       description: `Generated rule ${i}`,
       filterId: filter.id,
-      created_on: stamp,
-      modified_on: stamp,
+      created_on: zone.created_on,
+      modified_on: zone.created_on,
     };
     zone.firewallRules.set(rule.id, rule);
   }
@@ -239,30 +238,27 @@ function generateFirewall(random: () => number, zone: Zone, seed: number): void 
 
 function generateWaf(random: () => number, zone: Zone): LegacyWaf {
   const group = (pkg: WafPackage, name: string, anomaly: boolean, ruleIds: number[]): WafGroup => {
-    const g: WafGroup = {
-      id: stableId('waf-group', zone.name, pkg.name, name),
+    const id = stableId('waf-group', zone.name, pkg.name, name);
+    const default_mode = anomaly ? 'on' : 'block';
+    return {
+      id,
       name,
       description: '',
       mode: random() < 0.05 ? 'off' : 'on',
       default_mode: 'on',
       allowed_modes: ['on', 'off'],
       package_id: pkg.id,
-      rules: [],
-    };
-    g.rules = ruleIds.map((rid, i) => {
-      const default_mode = anomaly ? 'on' : 'block';
-      return {
+      rules: ruleIds.map((rid, i) => ({
         id: String(rid),
         description: `${name} rule ${rid}`,
         priority: String(i + 1),
         default_mode,
         mode: random() < 0.03 ? (anomaly ? 'off' : 'simulate') : default_mode,
         allowed_modes: anomaly ? ['on', 'off'] : ['default', 'disable', 'simulate', 'block', 'challenge'],
-        group: { id: g.id, name },
+        group: { id, name },
         package_id: pkg.id,
-      };
-    });
-    return g;
+      })),
+    };
   };
   const managed: WafPackage = {
     id: stableId('waf-package', zone.name, 'Cloudflare Managed Ruleset'),

@@ -57,15 +57,14 @@ export function loadDataset(json: unknown, now: Date): OrgState {
 }
 
 class DatasetLoader {
-  private readonly accountIds = new Set<string>();
+  private readonly accounts = new Map<string, Account>();
   private readonly zoneIds = new Set<string>();
   private readonly zoneNames = new Set<string>();
 
   constructor(private readonly now: Date) {}
 
   time(f: Fields, key: string, fallback: string): string {
-    const value = f.str(key, fallback);
-    const d = resolveTime(value, this.now);
+    const d = resolveTime(f.str(key, fallback), this.now);
     if (!d) f.fail(key, 'expected an RFC 3339 time or now±N[dhms] (e.g. now-3d)');
     return formatApiTime(d);
   }
@@ -78,10 +77,9 @@ class DatasetLoader {
   load(json: unknown): OrgState {
     const f = Fields.of(json, '');
     if (f.raw('version') !== 1) f.fail('version', 'expected 1 (the only dataset format version)');
-    const u = f.has('user') ? Fields.of(f.raw('user'), 'user') : null;
-    const email = u ? u.str('email', 'admin@example.com') : 'admin@example.com';
-    const user = { id: u ? u.str('id', stableId('user', email)) : stableId('user', email), email };
-    u?.done();
+    const u = f.has('user') ? f.object('user') : Fields.of({}, 'user');
+    const email = u.str('email', 'admin@example.com');
+    const user = u.done({ id: u.str('id', stableId('user', email)), email });
 
     const read = f.each('accounts', (item) => this.account(item));
     const accounts = read.map((r) => r.account);
@@ -101,8 +99,7 @@ class DatasetLoader {
       created_on: this.time(f, 'created_on', 'now-1000d'),
       member: f.bool('member', true),
     };
-    if (this.accountIds.has(account.id)) f.fail('id', `duplicate account id ${account.id}`);
-    this.accountIds.add(account.id);
+    addNew(this.accounts, account, f, 'account');
     if (f.has('managed_rules')) {
       // The account-level managed entry point deploys managed rules to zones: an Enterprise feature.
       if (account.type !== 'enterprise') f.fail('managed_rules', 'an account-level managed entry point needs an enterprise account (type: enterprise)');
@@ -114,8 +111,7 @@ class DatasetLoader {
     if (f.has('notification_policies')) {
       account.notificationPolicies = f.each('notification_policies', (item) => this.notificationPolicy(item, account, accountZones));
     }
-    f.done();
-    return { account, accountZones };
+    return f.done({ account, accountZones });
   }
 
   /** A member of the account (`members[]`): an e-mail, its roles by the vendor's names, whether it has two-factor. */
@@ -129,8 +125,7 @@ class DatasetLoader {
     const names = { first: f.nullableStr('first_name', null), last: f.nullableStr('last_name', null) };
     const member = memberOf(account.id, email, roles.map((r) => MEMBER_ROLES.get(r)!), twoFactor, status, names);
     member.id = f.str('id', member.id);
-    f.done();
-    return member;
+    return f.done(member);
   }
 
   zone(f: Fields, account: Account): Zone {
@@ -152,22 +147,13 @@ class DatasetLoader {
     const zone = newZone({ id, name, status, accountId: account.id, plan, created_on, modified_on, activated_on }, { paused, type, name_servers });
     zone.dns = new ArrayRecordStore(f.each('dns_records', (item, i) => this.dnsRecord(item, zone, i)));
     zone.certificatePacks = f.each('certificate_packs', (item, i) => this.certificatePack(item, zone, i));
-    f.each('filters', (item) => {
-      const filter = this.filter(item, zone, zone.filters.size);
-      if (zone.filters.has(filter.id)) item.fail('id', `duplicate filter id ${filter.id}`);
-      zone.filters.set(filter.id, filter);
-    });
-    f.each('firewall_rules', (item, i) => {
-      const rule = this.firewallRule(item, zone, i);
-      if (zone.firewallRules.has(rule.id)) item.fail('id', `duplicate firewall rule id ${rule.id}`);
-      zone.firewallRules.set(rule.id, rule);
-    });
+    f.each('filters', (item) => addNew(zone.filters, this.filter(item, zone, zone.filters.size), item, 'filter'));
+    f.each('firewall_rules', (item, i) => addNew(zone.firewallRules, this.firewallRule(item, zone, i), item, 'firewall rule'));
     if (f.has('waf')) zone.waf = this.waf(f.object('waf'), zone);
     if (f.has('migration')) zone.migration = this.migration(f.object('migration'), zone);
     if (f.has('security')) zone.security = this.security(f.object('security'), zone);
     else zone.security.universalSslCa = universalCa(zone);
-    f.done();
-    return zone;
+    return f.done(zone);
   }
 
   /** A notification policy; its zone filter names zones of the account, served as their ids. */
@@ -175,7 +161,7 @@ class DatasetLoader {
     const name = f.str('name');
     const created = this.time(f, 'created', account.created_on);
     const zoneIds = f.strArray('zones', []).map((zoneName, i) => zones.find((z) => z.name === zoneName)?.id ?? f.fail(`zones[${i}]`, `no zone ${zoneName} in account ${account.name}`));
-    const policy: NotificationPolicy = {
+    return f.done<NotificationPolicy>({
       id: stableId('policy', `${account.id}/${name}`),
       name,
       description: '',
@@ -185,27 +171,23 @@ class DatasetLoader {
       filters: zoneIds.length ? { zones: zoneIds } : {},
       created,
       modified: created,
-    };
-    f.done();
-    return policy;
+    });
   }
 
   /** Client-side security settings over the defaults (security.ts). */
   pageShield(f: Fields, zone: Zone): PageShieldConfig {
     const d = defaultSecurity(zone.created_on).pageShield;
-    const config: PageShieldConfig = {
+    return f.done<PageShieldConfig>({
       enabled: f.bool('enabled', d.enabled),
       use_cloudflare_reporting_endpoint: f.bool('use_cloudflare_reporting_endpoint', d.use_cloudflare_reporting_endpoint),
       use_connection_url_path: f.bool('use_connection_url_path', d.use_connection_url_path),
       updated_at: this.time(f, 'updated_at', zone.created_on),
-    };
-    f.done();
-    return config;
+    });
   }
 
   /** A security.txt; `expires` may be in the past (an expired file is what the rule looks for). */
   securityTxt(f: Fields): SecurityTxtConfig {
-    const txt: SecurityTxtConfig = {
+    return f.done<SecurityTxtConfig>({
       enabled: f.bool('enabled', true),
       contact: f.strArray('contact', []),
       expires: f.has('expires') ? this.time(f, 'expires', formatApiTime(this.now)) : null,
@@ -215,9 +197,7 @@ class DatasetLoader {
       canonical: [],
       hiring: [],
       preferred_languages: f.str('preferred_languages', 'en'),
-    };
-    f.done();
-    return txt;
+    });
   }
 
   /** A zone's security settings over the vendor's defaults for a new zone (see security.ts). */
@@ -243,14 +223,12 @@ class DatasetLoader {
       for (const id of SETTING_IDS) if (m.has(id)) security.modified[id] = this.time(m, id, zone.created_on);
       m.done();
     }
-    if (f.has('settings_locked')) {
-      for (const [i, id] of f.strArray('settings_locked', []).entries()) {
-        const at = `settings_locked[${i}]`;
-        if (!(SETTING_IDS as readonly string[]).includes(id)) f.fail(at, `unknown setting "${id}"; expected one of ${SETTING_IDS.join(', ')}`);
-        if (!offers(zone.plan, id as SettingId)) f.fail(at, `${id} is not offered on the ${zone.plan} plan: its answer says editable false already`);
-        if (security.locked.includes(id as SettingId)) f.fail(at, `${id} is listed twice`);
-        security.locked.push(id as SettingId);
-      }
+    for (const [i, id] of f.strArray('settings_locked', []).entries()) {
+      const at = `settings_locked[${i}]`;
+      if (!(SETTING_IDS as readonly string[]).includes(id)) f.fail(at, `unknown setting "${id}"; expected one of ${SETTING_IDS.join(', ')}`);
+      if (!offers(zone.plan, id as SettingId)) f.fail(at, `${id} is not offered on the ${zone.plan} plan: its answer says editable false already`);
+      if (security.locked.includes(id as SettingId)) f.fail(at, `${id} is listed twice`);
+      security.locked.push(id as SettingId);
     }
     if (security.settings.development_mode === 'on') {
       // Development mode turns itself off 3 hours after it is entered (vendor's API reference): entered
@@ -291,8 +269,7 @@ class DatasetLoader {
         const rule: DatasetRulesetRule = ruleHead(r, ['block', 'challenge', 'js_challenge', 'managed_challenge', 'log', 'skip']);
         if (r.has('action_parameters')) rule.action_parameters = r.raw('action_parameters') as Record<string, unknown>;
         if (rule.action === 'skip' && !rule.action_parameters) r.fail('action_parameters', 'a skip rule names what it skips ({ruleset: "current"}, {phases: [...]} or {products: [...]})');
-        r.done();
-        return rule;
+        return r.done(rule);
       });
       security.customRules = customRuleset(zone.name, since, rules);
     }
@@ -302,8 +279,7 @@ class DatasetLoader {
       if (!execute) f.fail('managed_ruleset_disabled', 'only a zone whose managed entry point executes the managed ruleset can have it disabled');
       execute.enabled = false;
     }
-    f.done();
-    return security;
+    return f.done(security);
   }
 
   /** The rules of a managed-phase entry point (`managed_rules` of a zone's security or an account). */
@@ -321,8 +297,7 @@ class DatasetLoader {
       if (action === 'skip' && !['ruleset', 'rulesets', 'rules'].some((k) => params[k] !== undefined)) {
         r.fail('action_parameters', 'a skip rule names what it skips ({ruleset: "current"}, {rulesets: [ids]} or {rules: {<ruleset id>: [rule ids]}})');
       }
-      r.done();
-      return rule;
+      return r.done(rule);
     });
   }
 
@@ -360,8 +335,7 @@ class DatasetLoader {
       if (product !== 'bot_management') f.fail('using_latest_model', `only Bot Management for Enterprise zones choose their model: ${BOT_PRODUCT_NAMES[product]} always runs the latest`);
       else if (!bots.using_latest_model && bots.auto_update_model) f.fail('using_latest_model', 'a zone with auto_update_model on runs the latest model: set auto_update_model to false as well');
     }
-    f.done();
-    return bots;
+    return f.done(bots);
   }
 
   /** A rate limiting rule (`security.ratelimit_rules[]`), in the shape of the vendor's rulesets API. */
@@ -379,28 +353,24 @@ class DatasetLoader {
     };
     if (!l.has('requests_per_period')) l.fail('requests_per_period', 'is required');
     l.done();
-    r.done();
-    return rule;
+    return r.done(rule);
   }
 
   hsts(f: Fields) {
-    const hsts = {
+    return f.done({
       enabled: f.bool('enabled', false),
       max_age: f.int('max_age', 0, 0),
       include_subdomains: f.bool('include_subdomains', false),
       preload: f.bool('preload', false),
       nosniff: f.bool('nosniff', false),
-    };
-    f.done();
-    return hsts;
+    });
   }
 
   dnsRecord(f: Fields, zone: Zone, index: number): DnsRecord {
     const type = f.str('type').toUpperCase();
     if (!RECORD_TYPES.includes(type)) f.fail('type', `unknown record type; expected one of ${RECORD_TYPES.join(', ')}`);
-    let name = f.str('name');
-    if (name === '@') name = zone.name;
-    else if (name.endsWith('.@')) name = `${name.slice(0, -2)}.${zone.name}`;
+    // `@` is the apex, `x.@` is `x.<zone>`.
+    const name = f.str('name').replace(/^@$|(?<=\.)@$/, () => zone.name);
     if (name !== zone.name && !name.endsWith(`.${zone.name}`)) f.fail('name', `must be ${zone.name} or end in .${zone.name}`);
     // A structured record (CAA, SRV, ...) may come with `data` and no `content`, as in the wild.
     const content = f.has('data') && !f.has('content') ? undefined : f.str('content');
@@ -430,8 +400,7 @@ class DatasetLoader {
       if (data === null || typeof data !== 'object' || Array.isArray(data)) f.fail('data', 'expected an object');
       record.data = data as Record<string, unknown>;
     }
-    f.done();
-    return record;
+    return f.done(record);
   }
 
   certificatePack(f: Fields, zone: Zone, index: number): CertificatePack {
@@ -463,8 +432,7 @@ class DatasetLoader {
       } as CertificatePack['certificates'][number];
       const expires = this.nullableTime(c, 'expires_on', defaultExpiry);
       if (expires !== null) cert.expires_on = expires;
-      c.done();
-      return cert;
+      return c.done(cert);
     });
     const pack: CertificatePack = {
       id,
@@ -479,22 +447,15 @@ class DatasetLoader {
       certificate_authority,
     };
     if (f.has('validation_errors')) {
-      pack.validation_errors = f.each('validation_errors', (e) => {
-        const message = e.str('message');
-        e.done();
-        return { message };
-      });
+      pack.validation_errors = f.each('validation_errors', (e) => e.done({ message: e.str('message') }));
     }
-    f.done();
-    return pack;
+    return f.done(pack);
   }
 
   filter(f: Fields, zone: Zone, index: number): Filter {
     const ref = f.has('ref') ? f.str('ref') : undefined;
-    const filter: Filter = filterOf(f, f.str('id', stableId('filter', zone.name, ref ?? String(index))));
-    if (ref !== undefined) filter.ref = ref;
-    f.done();
-    return filter;
+    const filter = filterOf(f, f.str('id', stableId('filter', zone.name, ref ?? String(index))));
+    return f.done<Filter>(ref === undefined ? filter : { ...filter, ref });
   }
 
   firewallRule(f: Fields, zone: Zone, index: number): FirewallRule {
@@ -533,17 +494,14 @@ class DatasetLoader {
     if (products.some((p) => !KNOWN_PRODUCTS.includes(p))) f.fail('products', `expected some of ${KNOWN_PRODUCTS.join(', ')}`);
     if (action === 'bypass' && products.length === 0) f.fail('products', 'bypass rules need at least one product');
     if (products.length > 0) rule.products = products;
-    f.done();
-    return rule;
+    return f.done(rule);
   }
 
   waf(f: Fields, zone: Zone): LegacyWaf {
     const packages = f.each('packages', (item) => this.wafPackage(item, zone));
     const overrides = f.each('overrides', (item, i) => this.wafOverride(item, zone, i));
     if (overrides.length > 0 && zone.plan !== 'enterprise') f.fail('overrides', 'URI-based overrides exist on Enterprise zones only');
-    const waf = { enabled: f.bool('enabled', true), packages, overrides };
-    f.done();
-    return waf;
+    return f.done({ enabled: f.bool('enabled', true), packages, overrides });
   }
 
   wafPackage(f: Fields, zone: Zone): WafPackage {
@@ -566,49 +524,45 @@ class DatasetLoader {
       pkg.action_mode ??= 'challenge';
     }
     pkg.groups = f.each('groups', (item) => this.wafGroup(item, zone, pkg));
-    f.done();
-    return pkg;
+    return f.done(pkg);
   }
 
   wafGroup(f: Fields, zone: Zone, pkg: WafPackage): WafGroup {
     const name = f.str('name');
-    const group: WafGroup = {
-      id: f.str('id', stableId('waf-group', zone.name, pkg.name, name)),
+    const id = f.str('id', stableId('waf-group', zone.name, pkg.name, name));
+    const anomaly = pkg.detection_mode === 'anomaly';
+    return f.done<WafGroup>({
+      id,
       name,
       description: f.str('description', ''),
       mode: f.oneOf('mode', ['on', 'off'] as const, 'on'),
       default_mode: f.oneOf('default_mode', ['on', 'off'] as const, 'on'),
       allowed_modes: ['on', 'off'],
       package_id: pkg.id,
-      rules: [],
-    };
-    const anomaly = pkg.detection_mode === 'anomaly';
-    group.rules = f.each('rules', (r, i) => {
-      const default_mode = r.str('default_mode', anomaly ? 'on' : 'block');
-      const rule = {
-        id: r.str('id', stableId('waf-rule', zone.name, pkg.name, name, i)),
-        description: r.str('description'),
-        priority: r.str('priority', String(i + 1)),
-        default_mode,
-        mode: r.str('mode', default_mode),
-        allowed_modes: r.strArray('allowed_modes', anomaly ? ['on', 'off'] : ['default', 'disable', 'simulate', 'block', 'challenge']),
-        group: { id: group.id, name },
-        package_id: pkg.id,
-      };
-      if (!rule.allowed_modes.includes(rule.mode) && !(rule.mode === rule.default_mode)) {
-        r.fail('mode', `expected one of ${rule.allowed_modes.join(', ')}`);
-      }
-      r.done();
-      return rule;
+      rules: f.each('rules', (r, i) => {
+        const default_mode = r.str('default_mode', anomaly ? 'on' : 'block');
+        const rule = {
+          id: r.str('id', stableId('waf-rule', zone.name, pkg.name, name, i)),
+          description: r.str('description'),
+          priority: r.str('priority', String(i + 1)),
+          default_mode,
+          mode: r.str('mode', default_mode),
+          allowed_modes: r.strArray('allowed_modes', anomaly ? ['on', 'off'] : ['default', 'disable', 'simulate', 'block', 'challenge']),
+          group: { id, name },
+          package_id: pkg.id,
+        };
+        if (!rule.allowed_modes.includes(rule.mode) && rule.mode !== rule.default_mode) {
+          r.fail('mode', `expected one of ${rule.allowed_modes.join(', ')}`);
+        }
+        return r.done(rule);
+      }),
     });
-    f.done();
-    return group;
   }
 
   wafOverride(f: Fields, zone: Zone, index: number): WafOverride {
     const urls = f.strArray('urls', []);
     if (urls.length === 0) f.fail('urls', 'at least one URL pattern is required');
-    const override: WafOverride = {
+    return f.done<WafOverride>({
       id: f.str('id', stableId('waf-override', zone.name, index)),
       description: f.str('description', ''),
       urls,
@@ -617,9 +571,7 @@ class DatasetLoader {
       groups: f.stringMap('groups'),
       rules: f.stringMap('rules'),
       rewrite_action: f.stringMap('rewrite_action'),
-    };
-    f.done();
-    return override;
+    });
   }
 
   migration(f: Fields, zone: Zone): Migration {
@@ -642,8 +594,7 @@ class DatasetLoader {
     }
     // A zone that has started migrating got its entry point from the migration's PUT.
     if (begun) migration.entrypoint = migratedEntrypoint(zone, since);
-    f.done();
-    return migration;
+    return f.done(migration);
   }
 
   invite(f: Fields, index: number, accounts: Account[], userEmail: string): Invite {
@@ -652,13 +603,11 @@ class DatasetLoader {
     if (!account) f.fail('account', `no account named "${accountName}" in this dataset`);
     const invited_on = this.time(f, 'invited_on', 'now-2d');
     const roles = f.has('roles')
-      ? f.each('roles', (r, i) => {
-          const role = { id: r.str('id', stableId('role', index, i)), name: r.str('name'), description: r.str('description', '') };
-          r.done();
-          return role;
-        })
+      ? f.each('roles', (r, i) =>
+          r.done({ id: r.str('id', stableId('role', index, i)), name: r.str('name'), description: r.str('description', '') }),
+        )
       : [{ id: stableId('role', 'administrator'), name: 'Administrator', description: 'Can access the full account, except for membership management and billing.' }];
-    const invite: Invite = {
+    return f.done<Invite>({
       id: f.str('id', stableId('invite', accountName, index)),
       organization_id: account.id,
       organization_name: account.name,
@@ -668,10 +617,14 @@ class DatasetLoader {
       expires_on: this.time(f, 'expires_on', formatApiTime(new Date(Date.parse(invited_on) + 7 * 86_400_000))),
       roles,
       status: f.oneOf('status', ['pending', 'accepted', 'rejected', 'expired'] as const, 'pending'),
-    };
-    f.done();
-    return invite;
+    });
   }
+}
+
+/** Adds an object read from `item` under its id, which must be new (to the dataset, or the zone). */
+function addNew<T extends { id: string }>(map: Map<string, T>, value: T, item: Fields, what: string): void {
+  if (map.has(value.id)) item.fail('id', `duplicate ${what} id ${value.id}`);
+  map.set(value.id, value);
 }
 
 /** A filter's expression, switch and description, standalone or inline in a firewall rule. */
