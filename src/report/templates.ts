@@ -44,7 +44,7 @@ function oneLine(err: unknown): string {
 
 export function loadTemplates(options: { overrideDir?: string } = {}): Templates {
   const env = Handlebars.create();
-  for (const [name, helper] of Object.entries(HELPERS)) env.registerHelper(name, helper.fn);
+  for (const [name, helper] of Object.entries(HELPERS)) env.registerHelper(name, (...args: unknown[]) => helper.fn(...args.slice(0, -1)));
 
   const templates = hbsFiles(PACKAGE_TEMPLATES);
   const partials = hbsFiles(join(PACKAGE_TEMPLATES, 'partials'));
