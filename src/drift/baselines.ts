@@ -30,7 +30,4 @@ export function listBaselines(db: Db): Baseline[] {
   return (db.prepare('SELECT * FROM baselines ORDER BY id DESC').all() as BaselineRow[]).map(toBaseline);
 }
 
-export function currentBaseline(db: Db): Baseline | null {
-  const row = db.prepare('SELECT * FROM baselines ORDER BY id DESC LIMIT 1').get() as BaselineRow | undefined;
-  return row ? toBaseline(row) : null;
-}
+export const currentBaseline = (db: Db): Baseline | null => listBaselines(db)[0] ?? null;

@@ -136,15 +136,6 @@ function carriedPartitions(db: Db, f: number, t: number): boolean {
   return true;
 }
 
-/** Where a scan's data of one partition lies: the scan itself, or the scan it carried the partition from. */
-function dataRefOf(db: Db, kind: PartitionKind, scopeId: string, partition: Partition, scanId: number): number {
-  const ref = scanRef(scanId);
-  const row = db
-    .prepare('SELECT data_scan FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND first_scan <= ? AND last_scan >= ?')
-    .get(kind, scopeId, partition, ref, ref) as { data_scan: number | null } | undefined;
-  return row?.data_scan ?? ref;
-}
-
 function parse(raw: string): unknown {
   try {
     return JSON.parse(raw);
@@ -158,7 +149,12 @@ const asObject = (v: unknown): Record<string, unknown> => (v && typeof v === 'ob
 /** The resources a scan read in one partition, by name: what an unreadable partition leaves unknown. */
 function itemsAt(db: Db, kind: ResourceKind, scopeId: string, scanId: number): Named[] {
   const spec = TABLES[kind.partition]!;
-  const ref = dataRefOf(db, kind.scope, scopeId, kind.partition, scanId);
+  // Where the scan's data of the partition lies: the scan itself, or the scan it carried the partition from.
+  const scan = scanRef(scanId);
+  const ref = (db
+    .prepare('SELECT data_scan FROM coverage WHERE kind = ? AND scope_id = ? AND endpoint = ? AND first_scan <= ? AND last_scan >= ?')
+    .pluck()
+    .get(kind.scope, scopeId, kind.partition, scan, scan) as number | null | undefined) ?? scan;
   const where = spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : '';
   const rows = db
     .prepare(`SELECT item_id, raw FROM ${kind.table} WHERE ${spec.scopeColumn} = ? AND first_scan <= ? AND last_scan >= ?${where}`)

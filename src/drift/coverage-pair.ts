@@ -122,9 +122,7 @@ export function zoneInfo(db: Db, from: number, to: number): Map<string, ZoneInfo
        WHERE (first_scan <= ? AND last_scan >= ?) OR (first_scan <= ? AND last_scan >= ?) ORDER BY in_to`,
     )
     .all(t, t, f, f, t, t) as Array<{ item_id: string; name: string; account_id: string | null }>;
-  const map = new Map<string, ZoneInfo>();
-  for (const r of rows) map.set(r.item_id, { id: r.item_id, name: r.name, accountId: r.account_id });
-  return map;
+  return new Map(rows.map((r) => [r.item_id, { id: r.item_id, name: r.name, accountId: r.account_id }]));
 }
 
 export const named = (zone: ZoneInfo | undefined, id: string): Named => ({ id, name: zone?.name ?? null });

@@ -35,22 +35,14 @@ export function sameJson(a: unknown, b: unknown): boolean {
 
 /** The id that matches an element across versions, when every element has a distinct one. */
 function idsOf(items: unknown[]): string[] | null {
-  const ids: string[] = [];
-  for (const item of items) {
-    if (!isObject(item)) return null;
-    const id = item['id'];
-    if (typeof id !== 'string' && typeof id !== 'number') return null;
-    ids.push(String(id));
-  }
-  return new Set(ids).size === ids.length ? ids : null;
+  const idOf = (item: unknown) => (isObject(item) && (typeof item['id'] === 'string' || typeof item['id'] === 'number') ? String(item['id']) : null);
+  const ids = items.map(idOf);
+  return ids.every((id) => id !== null) && new Set(ids).size === ids.length ? ids : null;
 }
 
 const isScalar = (v: unknown): boolean => v === null || typeof v !== 'object';
 
-function sameSet(a: unknown[], b: unknown[]): boolean {
-  const sorted = (xs: unknown[]) => xs.map((v) => JSON.stringify(v)).sort();
-  return sameJson(sorted(a), sorted(b));
-}
+const sorted = (xs: unknown[]) => xs.map((v) => JSON.stringify(v)).sort();
 
 export function fieldDiff(type: string, before: unknown, after: unknown, ignore: IgnoreList): FieldDiff {
   const result: FieldDiff = { changes: [], ignored: 0 };
@@ -80,7 +72,7 @@ export function fieldDiff(type: string, before: unknown, after: unknown, ignore:
         return;
       }
       if (a.every(isScalar) && b.every(isScalar)) {
-        if (!sameSet(a, b)) change(path, a, b);
+        if (!sameJson(sorted(a), sorted(b))) change(path, a, b);
         return;
       }
       if (a.length === b.length) {

@@ -41,6 +41,4 @@ export function kindOf(type: string): ResourceKind | undefined {
 }
 
 /** The kind stored by a partition endpoint. */
-export function kindOfPartition(partition: Partition): ResourceKind | undefined {
-  return RESOURCE_KINDS.find((k) => k.partition === partition);
-}
+export const kindOfPartition = (partition: Partition): ResourceKind | undefined => RESOURCE_KINDS.find((k) => k.partition === partition);

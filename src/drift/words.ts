@@ -54,13 +54,10 @@ export function configurationSummary(d: DriftResult): string {
 /** A field's value for a person: JSON, shortened; an absent field says so. */
 export const valueText = (value: unknown, max = 80): string => (value === undefined ? '(absent)' : shorten(JSON.stringify(value), max));
 
-export function fieldText(f: FieldChange): string {
-  return `${f.field}: ${valueText(f.before)} -> ${valueText(f.after)}`;
-}
+export const fieldText = (f: FieldChange): string => `${f.field}: ${valueText(f.before)} -> ${valueText(f.after)}`;
 
-export function resourceTitle(type: string, name: string | null, id?: string): string {
-  return `${label(type)}${name ? ` "${shorten(name, 80)}"` : ''}${id ? ` (${shorten(id, 40)})` : ''}`;
-}
+export const resourceTitle = (type: string, name: string | null, id?: string): string =>
+  `${label(type)}${name ? ` "${shorten(name, 80)}"` : ''}${id ? ` (${shorten(id, 40)})` : ''}`;
 
 export function contentsText(contents: Record<string, number> | undefined): string {
   const parts = Object.entries(contents ?? {}).map(([type, n]) => `${n} ${label(type)}${n === 1 ? '' : 's'}`);

@@ -16,27 +16,14 @@ const DAY = 86_400_000;
 export const CHART = { width: 640, height: 200, pad: 24, left: 44 } as const;
 const PLOT = { top: CHART.pad, bottom: CHART.height - CHART.pad, left: CHART.left, right: CHART.width - 8 } as const;
 
-export interface Axis {
-  /** The baseline's y and the top of the value axis. */
-  y0: number;
-  yTop: number;
-  x0: number;
-  x1: number;
-  /** The value at the top of the axis. */
-  max: number;
-}
-
-const axis = (max: number): Axis => ({ y0: PLOT.bottom, yTop: PLOT.top, x0: PLOT.left, x1: PLOT.right, max });
+/** The value axis: `y0` its baseline, `yTop` its top, where the value is `max`. */
+const axis = (max: number) => ({ y0: PLOT.bottom, yTop: PLOT.top, x0: PLOT.left, x1: PLOT.right, max });
 
 /** The renewal window of the default 90-day certificate: where a managed certificate should already be renewing. */
 export const RENEWAL_WINDOW_DAYS = renewalWindowDays(null);
 
 /** Certificates of the scan's zones (or of `zones`, a report of some) by expiry: expired, then each of the next 13 weeks. */
-export function expiryTimeline(
-  reader: SnapshotReader,
-  now: Date,
-  zones: readonly ZoneRow[] = reader.zones(),
-) {
+export function expiryTimeline(reader: SnapshotReader, now: Date, zones: readonly ZoneRow[] = reader.zones()) {
   const buckets = Array.from({ length: 14 }, () => 0);
   let total = 0;
   let beyond = 0;
@@ -83,21 +70,20 @@ export interface TrendPoint {
   labelled: boolean;
 }
 
-/** Failures (not waived) in the last `count` audited scans, oldest first, as polyline points. */
-export function failureTrend(
-  db: Db,
-  upTo: number,
-  scope: ScanScope,
-  count = 30,
-  /** A report of some zones (--zone, --account): their failures only, from each audit's counts by zone. */
-  zoneIds?: ReadonlySet<string>,
-): { points: TrendPoint[]; polyline: string; max: number; axis: Axis; shown: boolean; first: string; last: string } {
+/** Scans the trend shows at most. */
+const TREND_SCANS = 30;
+
+/**
+ * Failures (not waived) in the last TREND_SCANS audited scans, oldest first, as polyline points.
+ * `zoneIds`: a report of some zones (--zone, --account): their failures only, from each audit's counts by zone.
+ */
+export function failureTrend(db: Db, upTo: number, scope: ScanScope, zoneIds?: ReadonlySet<string>) {
   // Scans of one scope only: a one-zone rescan between two full scans is not a fall in failures.
   const rows: Array<{ id: number; started_at: string; counts: string }> = [];
   for (const r of officialAudits(db, { upTo })) {
     if (!sameScope(parseScope(r.scope), scope)) continue;
     rows.unshift({ id: r.scanId, started_at: r.startedAt, counts: r.counts });
-    if (rows.length >= count) break;
+    if (rows.length >= TREND_SCANS) break;
   }
   const failingOf = (counts: { byStatus: { fail: number }; byZone?: Record<string, { fail: number }> }) =>
     zoneIds ? [...zoneIds].reduce((n, id) => n + (counts.byZone?.[id]?.fail ?? 0), 0) : counts.byStatus.fail;

@@ -26,9 +26,7 @@ export function csvCell(value: CsvValue): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-export function csvRow(values: ReadonlyArray<CsvValue>): string {
-  return `${values.map(csvCell).join(',')}\r\n`;
-}
+export const csvRow = (values: ReadonlyArray<CsvValue>): string => `${values.map(csvCell).join(',')}\r\n`;
 
 export const FINDINGS_CSV_COLUMNS = [
   'rule', 'category', 'severity', 'status', 'account_id', 'account_name', 'zone_id', 'zone_name',

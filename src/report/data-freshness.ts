@@ -43,26 +43,16 @@ export function dataFreshness(db: Db, scanId: number): DataFreshness {
       .pluck()
       .get(partitions, ref, ref) as number) ?? 0;
   const startedAt = db.prepare('SELECT started_at FROM scans WHERE id = ?').pluck().get(scanId) as string | undefined;
-  const carried = new Map(rows.map((r) => [r.zone, r.at ?? prunedReadTime(r.full_read, startedAt) ?? `scan ${r.read_in}`]));
+  // A zone whose last full read's scan was pruned (`--keep` below `--full-every`): its last full read (zone_full_reads) if not
+  // later than this scan; else (a report of an older scan, the zone since read again) it cannot tell, and the scan's id stands in.
+  const pruned = (fullRead: string | null) => (fullRead !== null && startedAt !== undefined && fullRead <= startedAt ? fullRead : null);
+  const carried = new Map(rows.map((r) => [r.zone, r.at ?? pruned(r.full_read) ?? `scan ${r.read_in}`]));
   const lastReadOf = (zoneId: string) => carried.get(zoneId) ?? '';
   return { readInFull: total - rows.length, carried: rows.length, oldest: oldestOf(carried.values()), lastReadOf };
 }
 
 /** The oldest of the times of full reads; a pruned scan's zones say `scan N`, no time to compare. */
-function oldestOf(times: Iterable<string>): string | null {
-  let oldest: string | null = null;
-  for (const at of times) if (!at.startsWith('scan ') && (oldest === null || at < oldest)) oldest = at;
-  return oldest;
-}
-
-/**
- * When a carried zone was last read in full once the scan that read it was pruned (`--keep` below
- * `--full-every`): its last full read (zone_full_reads) if not later than this scan; else (a report
- * of an older scan, the zone since read again) it cannot tell: null, and the scan's id stands in.
- */
-function prunedReadTime(lastFullRead: string | null, startedAt: string | undefined): string | null {
-  return lastFullRead !== null && startedAt !== undefined && lastFullRead <= startedAt ? lastFullRead : null;
-}
+const oldestOf = (times: Iterable<string>): string | null => [...times].filter((at) => !at.startsWith('scan ')).sort()[0] ?? null;
 
 /** The same of some zones (a report of --zone or --account), as findings.json's `dataRead` of the same view. */
 export function freshnessOf(f: DataFreshness, zones: ReadonlyArray<{ id: string }>): DataFreshness {
@@ -73,11 +63,7 @@ export function freshnessOf(f: DataFreshness, zones: ReadonlyArray<{ id: string 
 
 /** The zones of a view that were carried forward, from when each zone's data was last read ('' for read by this scan). */
 export function carriedZones(zones: ReadonlyArray<{ id: string }>, lastReadOf: (zoneId: string) => string): DataRead {
-  const carried: Record<string, string> = {};
-  for (const z of zones) {
-    const at = lastReadOf(z.id);
-    if (at) carried[z.id] = at;
-  }
+  const carried = Object.fromEntries(zones.map((z) => [z.id, lastReadOf(z.id)]).filter(([, at]) => at));
   const n = Object.keys(carried).length;
   return { readInFull: zones.length - n, carried: n, carriedZones: carried };
 }

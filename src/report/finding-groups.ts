@@ -1,6 +1,6 @@
 import { catalogue } from '../policy/catalogue.js';
 import { controlLabel, controlsOfId } from '../policy/compliance.js';
-import { SEVERITIES, type Severity } from '../policy/rule.js';
+import { SEVERITIES } from '../policy/rule.js';
 import { GroupRows, NO_ZONE, allowances, type ShownRow } from './group-rows.js';
 import { passRate } from './posture.js';
 import { riskReason, type ReportRisk, type RuleReach, type ZoneRisk } from './risk.js';
@@ -46,10 +46,6 @@ function shown(row: ShownRow, zoneLinks: ReadonlySet<string>) {
 /** The severity, and the status when it is not a failure: "high", "medium, waived". */
 export const verdictText = (row: { severity: string; status: string }) => (row.status === 'fail' ? row.severity : `${row.severity}, ${row.status}`);
 
-function severityCounts(t: { bySeverity: Record<Severity, number> }) {
-  return SEVERITIES.filter((s) => t.bySeverity[s] > 0).map((severity) => ({ severity, count: t.bySeverity[severity] }));
-}
-
 function ruleGroup(reach: RuleReach, context: GroupContext, zoneLinks: ReadonlySet<string>) {
   const meta = catalogue().get(reach.rule)?.meta;
   const controls = controlsOfId(reach.rule, catalogue());
@@ -85,7 +81,7 @@ function zoneGroup(zone: ZoneRisk, context: GroupContext, zoneLinks: ReadonlySet
     score: zone.score,
     reason: riskReason(zone),
     worst: zone.rules[0]?.severity ?? '',
-    bySeverity: severityCounts(zone),
+    bySeverity: SEVERITIES.filter((s) => zone.bySeverity[s] > 0).map((severity) => ({ severity, count: zone.bySeverity[severity] })),
     failing: zone.failing,
     waived: zone.waived,
     unknown: zone.unknown,

@@ -12,16 +12,11 @@ import type { SideBySide } from './vendor-insights.js';
 /** The audit as JSON for other tools; `schema` changes only with a new version number. */
 export const AUDIT_JSON_SCHEMA = 'zonewarden.audit/1';
 
-/** Which stored audit a document is of: its id, and why it is a trial (null: the scan's official audit). */
-export interface AuditRef {
-  auditId: number;
-  trial: string | null;
-}
-
 export interface JsonOptions {
   failOn: string;
   exitCode: number;
-  audit: AuditRef;
+  /** Which stored audit the document is of: its id, and why it is a trial (null: the scan's official audit). */
+  audit: Pick<AuditHeader, 'auditId' | 'trial'>;
   /** The report's: which zones of the view this scan carried forward, and when their data was read in full. */
   dataRead?: DataRead;
   /** The vendor's own scanner side by side with the audit (vendor-insights.ts); absent when the scan did not read it. */

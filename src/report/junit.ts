@@ -3,6 +3,7 @@ import type { Finding, Named } from '../policy/findings.js';
 import { controlLabels, controlsOfId } from '../policy/compliance.js';
 import type { AnyRule } from '../policy/rule.js';
 import type { ScanRow, ZoneRow } from '../snapshot/reader.js';
+import { entryOf } from '../common/map-entry.js';
 
 /**
  * The audit as JUnit XML for CI systems: a test suite per rule that ran, a test case per rule and zone
@@ -78,11 +79,7 @@ function casesWithFindings(input: JunitInput): Map<string, Map<string, Case>> {
   const byRule = new Map<string, Map<string, Case>>(input.rules.map((r) => [r.id, new Map()]));
   const caseOf = (rule: string, zone: Named | null): Case | undefined => {
     const cases = byRule.get(rule);
-    if (!cases) return undefined;
-    const name = zone ? (zone.name ?? zone.id) : ORGANISATION;
-    let c = cases.get(name);
-    if (!c) cases.set(name, (c = emptyCase()));
-    return c;
+    return cases && entryOf(cases, zone ? (zone.name ?? zone.id) : ORGANISATION, emptyCase);
   };
   for (const f of input.findings) {
     if (f.status === 'pass') continue;

@@ -26,8 +26,8 @@ const FIRST_LIMIT = 100;
 type DigestRow = { cells: string[] };
 
 /** A zone's name, and for a zone carried forward, when its data was read (as report.html marks it). */
-function zoneCell(name: string, zoneId: string | undefined, lastReadOf: (zoneId: string) => string): string {
-  const readOn = zoneId === undefined ? '' : lastReadOf(zoneId);
+function zoneCell(name: string, zoneId: string, lastReadOf: (zoneId: string) => string): string {
+  const readOn = lastReadOf(zoneId);
   return md(readOn ? `${name} (data of ${readOn.slice(0, 10)})` : name);
 }
 

@@ -102,9 +102,8 @@ export function ocsfEvent(f: Finding, scan: ScanRow, rule: AnyRule | undefined, 
 }
 
 /** One finding as a line of OCSF JSON: for lines written after those of writeOcsf (the passes judged again, report --passes). */
-export function ocsfLine(f: Finding, scan: ScanRow, rules: ReadonlyMap<string, AnyRule>): string {
-  return `${JSON.stringify(ocsfEvent(f, scan, rules.get(f.rule)))}\n`;
-}
+export const ocsfLine = (f: Finding, scan: ScanRow, rules: ReadonlyMap<string, AnyRule>): string =>
+  `${JSON.stringify(ocsfEvent(f, scan, rules.get(f.rule)))}\n`;
 
 /** Writes the findings as OCSF JSON lines, in the order given (stored findings come worst first). */
 export function writeOcsf(findings: Iterable<Finding>, scan: ScanRow, rules: ReadonlyMap<string, AnyRule>, write: (text: string) => void): void {

@@ -54,9 +54,6 @@ export function posture(now: PostureCounts, before: { scanId: number; startedAt:
     passRateDelta: rate !== null && previousRate !== null ? Math.round((rate - previousRate) * 10) / 10 : null,
     failingDelta: now.byStatus.fail - before.counts.byStatus.fail,
     verdict: change < 0 ? 'better' : change > 0 ? 'worse' : 'unchanged',
-    moved: bySeverity
-      .filter((s) => s.delta)
-      .map((s) => `${s.severity} ${signed(s.delta!)}`)
-      .join(', '),
+    moved: bySeverity.filter((s) => s.delta).map((s) => `${s.severity} ${signed(s.delta!)}`).join(', '),
   };
 }

@@ -4,9 +4,7 @@ import type { RuleReach } from './risk.js';
 /** What to do about a rule's failures, as the rule says it: every report format carries it, so a reader can act without looking it up. */
 
 /** The rule's remediation text; empty for a rule this version does not ship (an audit stored by another version). */
-export function remediationOf(rule: string): string {
-  return catalogue().get(rule)?.meta.remediation ?? '';
-}
+export const remediationOf = (rule: string): string => catalogue().get(rule)?.meta.remediation ?? '';
 
 /** The remediations of the failing rules this version ships, in the order risk.ts gives `rules`: the order to fix them. */
 export function fixesInOrder(rules: readonly RuleReach[]) {

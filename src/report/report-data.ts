@@ -12,6 +12,7 @@ import { scanRef } from '../snapshot/scan-ref.js';
 import { dataFreshness, freshnessOf, freshnessStatement } from './data-freshness.js';
 import { describeScope, FULL_SCOPE, isFullScope, parseScope, sameScope, scopeStatement, type ScanScope } from '../snapshot/scope.js';
 import type { CoverageState } from '../snapshot/writer.js';
+import { entryOf } from '../common/map-entry.js';
 
 /**
  * What every report format shows of one audited scan, gathered in code so the templates only lay it
@@ -167,10 +168,7 @@ function scanHealth(db: Db, reader: SnapshotReader, audit: AuditHeader, view: Au
     .sort((a, b) => (a.zone?.name ?? a.scope).localeCompare(b.zone?.name ?? b.scope) || a.endpoint.localeCompare(b.endpoint));
   const retired = new Map<string, RetiredPart>();
   for (const c of reader.coverage()) {
-    if (c.state !== 'retired') continue;
-    const part = retired.get(c.endpoint) ?? { endpoint: c.endpoint, count: 0, reason: c.message ?? 'retired' };
-    part.count++;
-    retired.set(c.endpoint, part);
+    if (c.state === 'retired') entryOf(retired, c.endpoint, () => ({ endpoint: c.endpoint, count: 0, reason: c.message ?? 'retired' })).count++;
   }
   return { complete: reader.scan.status === 'complete', unread, retired: [...retired.values()].sort((a, b) => a.endpoint.localeCompare(b.endpoint)), ruleErrors: audit.errors, resolver: unbelievedResolver(reader.scan) };
 }

@@ -29,22 +29,15 @@ export const PACKAGE_TEMPLATES = join(PACKAGE.root, 'templates');
 
 /** `.hbs` files of a directory, by name without the extension. */
 function hbsFiles(dir: string): Map<string, string> {
-  const files = new Map<string, string>();
-  if (!existsSync(dir)) return files;
-  for (const entry of readdirSync(dir)) {
-    const path = join(dir, entry);
-    if (entry.endsWith('.hbs') && statSync(path).isFile()) files.set(basename(entry, '.hbs'), path);
-  }
-  return files;
+  const entries = existsSync(dir) ? readdirSync(dir).filter((entry) => entry.endsWith('.hbs') && statSync(join(dir, entry)).isFile()) : [];
+  return new Map(entries.map((entry) => [basename(entry, '.hbs'), join(dir, entry)]));
 }
 
-function oneLine(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
-}
+const oneLine = (err: unknown): string => (err instanceof Error ? err.message : String(err)).replace(/\s*\n\s*/g, ' ');
 
 export function loadTemplates(options: { overrideDir?: string } = {}): Templates {
   const env = Handlebars.create();
-  for (const [name, helper] of Object.entries(HELPERS)) env.registerHelper(name, helper.fn);
+  for (const [name, helper] of Object.entries(HELPERS)) env.registerHelper(name, (...args: unknown[]) => helper.fn(...args.slice(0, -1)));
 
   const templates = hbsFiles(PACKAGE_TEMPLATES);
   const partials = hbsFiles(join(PACKAGE_TEMPLATES, 'partials'));

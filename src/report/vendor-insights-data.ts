@@ -96,20 +96,16 @@ function managedAtAccount(reader: SnapshotReader, zone: ZoneRow): string | null 
 
 /** What the API dates of the zone's configuration: each setting's modified_on, the managed entry point's last_updated. */
 function datedChanges(reader: SnapshotReader, zoneId: string): Array<{ what: string; at: string }> {
-  const changes: Array<{ what: string; at: string }> = [];
-  const settings = reader.zoneObject(zoneId, 'zone_settings');
-  if (settings.known) {
-    for (const row of settings.items) {
-      const s = JSON.parse(row.raw) as { id?: unknown; modified_on?: unknown };
-      if (typeof s.id === 'string' && typeof s.modified_on === 'string' && s.modified_on !== '') changes.push({ what: `setting ${s.id}`, at: s.modified_on });
-    }
-  }
-  const entrypoint = reader.zoneObject(zoneId, 'entrypoint');
-  if (entrypoint.known) {
-    for (const row of entrypoint.items) {
-      const e = JSON.parse(row.raw) as { last_updated?: unknown };
-      if (typeof e.last_updated === 'string') changes.push({ what: 'the managed rules entry point', at: e.last_updated });
-    }
-  }
-  return changes;
+  const items = (partition: 'zone_settings' | 'entrypoint') => {
+    const read = reader.zoneObject(zoneId, partition);
+    return read.known ? read.items.map((row) => JSON.parse(row.raw) as Record<string, unknown>) : [];
+  };
+  const settings = items('zone_settings').filter(
+    (s) => typeof s['id'] === 'string' && typeof s['modified_on'] === 'string' && s['modified_on'] !== '',
+  );
+  const entrypoints = items('entrypoint').filter((e) => typeof e['last_updated'] === 'string');
+  return [
+    ...settings.map((s) => ({ what: `setting ${s['id'] as string}`, at: s['modified_on'] as string })),
+    ...entrypoints.map((e) => ({ what: 'the managed rules entry point', at: e['last_updated'] as string })),
+  ];
 }

@@ -144,12 +144,9 @@ function sameResource(zone: ZoneSide, rules: readonly string[], subject: string 
   return ofRules.filter((f) => (f.resourceName ?? '').toLowerCase() === wanted);
 }
 
-function verdictOf(findings: readonly ZoneFinding[]): Verdict {
-  if (findings.some((f) => f.status === 'fail')) return 'fail';
-  if (findings.some((f) => f.status === 'waived')) return 'waived';
-  if (findings.some((f) => f.status === 'unknown')) return 'unknown';
-  return 'pass';
-}
+/** The worst status of the findings: fail, then waived, then unknown; pass when there are none. */
+const verdictOf = (findings: readonly ZoneFinding[]): Verdict =>
+  (['fail', 'waived', 'unknown'] as const).find((status) => findings.some((f) => f.status === status)) ?? 'pass';
 
 /** Why the vendor flags what zonewarden passes: a documented limit of the vendor's, a change since its scan, or zonewarden's own reading. */
 function vendorFlagsPass(issue: VendorIssue, zone: ZoneSide, rules: readonly string[], type: VendorInsightType | undefined): { agreement: Agreement; why: string } {
@@ -176,6 +173,5 @@ function typeJudgedBy(rule: string): VendorInsightType | undefined {
 function zonewardenOnlyWhy(f: ZoneFinding, type: VendorInsightType): string {
   // vendor docs: known limitations: a managed ruleset in log mode still counts as deployed.
   if (f.rule === MANAGED_RULE && f.messageId === 'logOnly') return 'the managed ruleset runs in log mode, which the vendor counts as deployed';
-  if (type.differs) return `the vendor does not flag it; zonewarden ${type.differs}`;
-  return 'the vendor does not flag it';
+  return `the vendor does not flag it${type.differs ? `; zonewarden ${type.differs}` : ''}`;
 }

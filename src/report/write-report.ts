@@ -149,7 +149,7 @@ export async function writeReport(db: Db, scanId: number, options: ReportOptions
     const html = format === 'html' ? await htmlParts(db, scanId, data, stored, risk(), filter) : null;
     writeFileAtomically(path, (write) => {
       if (html) {
-        const charts = { timeline: expiryTimeline(reader, new Date(reader.scan.startedAt), view.zones), trend: failureTrend(db, scanId, reader.scan.scope, undefined, view.filter?.zoneIds) };
+        const charts = { timeline: expiryTimeline(reader, new Date(reader.scan.startedAt), view.zones), trend: failureTrend(db, scanId, reader.scan.scope, view.filter?.zoneIds) };
         write(options.templates.render('report.html', htmlView(data, html.table, charts, pageScript(options.templatesDir), { ...html.context, vendor: vendor() })));
       } else if (format === 'md') {
         write(renderDigest(options.templates, data, risk(), vendor()));
