@@ -24,8 +24,6 @@ import { CredentialBudgets, rateLimitHeaders, secondsUntil, type RateLimitHeader
 import { Router, type RouteMatch } from './http/router.js';
 import { createIdFactory, stableId } from './ids.js';
 import { advanceNight, NightOptionError, type NightOptions, type NightReport } from './night.js';
-import { accountRulesetRoutes } from './routes/account-rulesets.js';
-import { accountMemberRoutes } from './routes/account-members.js';
 import { securityInsightRoutes } from './routes/security-insights.js';
 import { accountAndZoneRoutes } from './routes/accounts-zones.js';
 import { AUDIT_LOG_ROUTE, auditLogRoutes } from './routes/audit-log.js';
@@ -157,8 +155,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const stranger: Principal = { label: UNAUTHENTICATED_LABEL, accountOwned: false, owner: null, org };
   const router = new Router().add([
     ...accountAndZoneRoutes,
-    ...accountRulesetRoutes,
-    ...accountMemberRoutes,
     ...auditLogRoutes,
     ...dnsRoutes,
     ...certificatePackRoutes,

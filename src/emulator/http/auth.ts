@@ -111,28 +111,13 @@ export function claimantOf<C extends Claimant>(headers: IncomingHttpHeaders, cla
  */
 export function accountTokenView(org: Organisation, accountIds: readonly string[], memoKey: string): Organisation {
   const allowed = new Set(accountIds);
-  const seen = new WeakMap<Account, Account>();
-  const asSeen = (a: Account): Account => {
-    let view = seen.get(a);
-    if (!view) seen.set(a, (view = new Proxy(a, { get: (t, prop) => (prop === 'member' ? allowed.has(t.id) : Reflect.get(t, prop, t)) })));
-    return view;
-  };
-  const accountsById = new Proxy(org.accountsById, {
-    get(target, prop) {
-      if (prop === 'get') {
-        return (id: string) => {
-          const a = target.get(id);
-          return a && asSeen(a);
-        };
-      }
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  // The dataset's accounts are all there is (none is added while the emulator runs): each seen once, as a member or not.
+  const member = { get: (a: Account, prop: string | symbol) => (prop === 'member' ? allowed.has(a.id) : Reflect.get(a, prop, a)) };
+  const accountsById = new Map([...org.accountsById].map(([id, a]) => [id, new Proxy(a, member)]));
   const view = Object.create(org) as Organisation;
   Object.defineProperties(view, {
     accountsById: { value: accountsById },
-    visibleAccounts: { value: () => org.state.accounts.filter((a) => allowed.has(a.id)).map(asSeen) },
+    visibleAccounts: { value: () => org.state.accounts.filter((a) => allowed.has(a.id)).map((a) => accountsById.get(a.id)!) },
     visibleZone: {
       value: (id: string) => {
         const zone = org.zonesById.get(id);

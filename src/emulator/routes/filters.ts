@@ -23,10 +23,8 @@ function listFilters(ctx: RequestContext) {
 }
 
 function getFilter(ctx: RequestContext) {
-  const zone = zoneFor(ctx);
   const id = param(ctx, 'filter_id');
-  const f = zone.filters.get(id);
-  return f ? ok(serialize.filter(f)) : notFound('filter', id);
+  return ok(serialize.filter(zoneFor(ctx).filters.get(id) ?? notFound('filter', id)));
 }
 
 /**

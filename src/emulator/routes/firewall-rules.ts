@@ -215,8 +215,8 @@ function deleteRules(ctx: RequestContext, ids: string[]) {
 
 function getRule(ctx: RequestContext) {
   const zone = zoneFor(ctx);
-  const rule = zone.firewallRules.get(param(ctx, 'rule_id'));
-  return rule ? ok(serialize.firewallRule(rule, zone)) : notFound('firewall rule', param(ctx, 'rule_id'));
+  const id = param(ctx, 'rule_id');
+  return ok(serialize.firewallRule(zone.firewallRules.get(id) ?? notFound('firewall rule', id), zone));
 }
 
 export const firewallRuleRoutes = collectionRoutes('/zones/{zone_id}/firewall/rules', 'rule_id', 'rules', { list: listRules, create: createRules, get: getRule, update: updateRules, remove: deleteRules });
