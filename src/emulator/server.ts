@@ -206,11 +206,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const sendJson = (status: number, body: Envelope, extra: Record<string, string> = {}) =>
       send(status, envelopeText(body), 'application/json; charset=utf-8', extra);
 
-    if (perIp.limit > 0) {
-      if (!perIp.for(req.socket.remoteAddress ?? 'unknown').take().allowed) {
-        stats.limited(principal.label);
-        return sendJson(429, failureBody([{ code: CODES.rateLimited, message: 'Too many requests from this address; slow down' }]), { 'retry-after': '1' });
-      }
+    if (perIp.limit > 0 && !perIp.for(req.socket.remoteAddress ?? 'unknown').take().allowed) {
+      stats.limited(principal.label);
+      return sendJson(429, failureBody([{ code: CODES.rateLimited, message: 'Too many requests from this address; slow down' }]), { 'retry-after': '1' });
     }
     const budget = budgets.for(principal.label);
     const decision = budget.take();
@@ -294,9 +292,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   async function admin(pathname: string, method: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     let status = 200;
     let body: unknown;
-    if (pathname === '/__emulator/stats' && method === 'GET') body = stats.snapshot();
-    else if (pathname === '/__emulator/stats' && method === 'DELETE') {
-      stats.reset();
+    if (pathname === '/__emulator/stats' && (method === 'GET' || method === 'DELETE')) {
+      if (method === 'DELETE') stats.reset();
       body = stats.snapshot();
     } else if (pathname === '/__emulator/night' && method === 'POST') {
       // The body is optional: `{"share": 0.02, "seed": 1}` (both default as shown).

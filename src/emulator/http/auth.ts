@@ -84,16 +84,8 @@ export interface AccountToken {
   denyRoutes?: string[];
 }
 
-/** Who a request claims to be, before it is authenticated: a budget is kept per claimant. */
-export interface Claimant {
-  label: string;
-  token?: string;
-  email?: string;
-  key?: string;
-}
-
-/** The claimant whose credential the request carries (in constant time); null: authenticate refuses it. */
-export function claimantOf<C extends Claimant>(headers: IncomingHttpHeaders, claimants: readonly C[]): C | null {
+/** Who the request claims to be (compared in constant time), before it is authenticated; null: authenticate refuses it. */
+export function claimantOf(headers: IncomingHttpHeaders, claimants: readonly Principal[]): Principal | null {
   const authorization = header(headers, 'authorization');
   if (authorization !== undefined) {
     const m = BEARER.exec(authorization);
@@ -131,8 +123,12 @@ export function accountTokenView(org: Organisation, accountIds: readonly string[
   return view;
 }
 
-/** A credential the emulator knows, with what it may read and the budget it is counted in. */
-export interface Principal extends Claimant {
+/** A credential the emulator knows, with what it may read and the budget (`label`) it is counted in. */
+export interface Principal {
+  label: string;
+  token?: string;
+  email?: string;
+  key?: string;
   /** Account-owned tokens cannot list accounts nor read the user's endpoints (accountTokenRefusal). */
   accountOwned: boolean;
   /** The account that owns an account-owned token (the audit log's actor); null for the user. */

@@ -60,10 +60,9 @@ export class ApiFailure extends Error {
   }
 }
 
-export function ok(result: unknown, result_info?: ResultInfo | CursorResultInfo, status = 200): Answer {
-  const body: Envelope = { success: true, errors: [], messages: [], result };
-  if (result_info) body.result_info = result_info;
-  return { status, body };
+export function ok(result: unknown, result_info?: ResultInfo | CursorResultInfo): Answer {
+  const body: Envelope = { success: true, errors: [], messages: [], result, ...(result_info && { result_info }) };
+  return { status: 200, body };
 }
 
 export function failureBody(errors: ErrorItem[]): Envelope {
