@@ -439,10 +439,8 @@ class Parser {
 
 export function checkExpression(expression: string): ExpressionCheck {
   const chars = [...expression];
-  const failure = (line: number, col: number, reason: string): ExpressionCheck => ({
-    ok: false,
-    message: `Filter parsing error (${line}:${col}): ${reason}`,
-  });
+  const failure = (line: number, col: number, reason: string): ExpressionCheck =>
+    ({ ok: false, message: `Filter parsing error (${line}:${col}): ${reason}` });
   if (chars.length > MAX_EXPRESSION_CHARACTERS) {
     return failure(1, 1, `expression is longer than ${MAX_EXPRESSION_CHARACTERS} characters`);
   }

@@ -32,13 +32,8 @@ export function planId(zone: Zone): string {
 }
 
 export function account(a: Account): Record<string, unknown> {
-  return {
-    id: a.id,
-    name: a.name,
-    type: a.type,
-    settings: { enforce_twofactor: a.type === 'enterprise', api_access_enabled: null, abuse_contact_email: null },
-    created_on: a.created_on,
-  };
+  const settings = { enforce_twofactor: a.type === 'enterprise', api_access_enabled: null, abuse_contact_email: null };
+  return { id: a.id, name: a.name, type: a.type, settings, created_on: a.created_on };
 }
 
 const zoneJsonCache = new WeakMap<Zone, { stamp: string; json: RawJson }>();
@@ -111,28 +106,14 @@ export function wafPackage(p: WafPackage): Record<string, unknown> {
 
 /** A group: no default mode (the API gives none); `modified_rules_count` says how many of its rules were changed. */
 export function wafGroup(g: WafGroup): Record<string, unknown> {
-  return {
-    id: g.id,
-    name: g.name,
-    description: g.description,
-    mode: g.mode,
-    rules_count: g.rules.length,
-    modified_rules_count: g.rules.filter((r) => r.mode !== r.default_mode).length,
-    package_id: g.package_id,
-    allowed_modes: g.allowed_modes,
-  };
+  const { id, name, description, mode, package_id, allowed_modes } = g;
+  const modified_rules_count = g.rules.filter((r) => r.mode !== r.default_mode).length;
+  return { id, name, description, mode, rules_count: g.rules.length, modified_rules_count, package_id, allowed_modes };
 }
 
 /** A rule of the previous managed rules: the OWASP package's carry no `default_mode`, as in the real API. */
 export function wafRule(r: WafRule, pkg: Pick<WafPackage, 'detection_mode'>): Record<string, unknown> {
-  return {
-    id: r.id,
-    description: r.description,
-    priority: r.priority,
-    group: r.group,
-    package_id: r.package_id,
-    allowed_modes: r.allowed_modes,
-    mode: r.mode,
-    ...(pkg.detection_mode === 'anomaly' ? {} : { default_mode: r.default_mode }),
-  };
+  const { id, description, priority, group, package_id, allowed_modes, mode } = r;
+  const defaultMode = pkg.detection_mode === 'anomaly' ? {} : { default_mode: r.default_mode };
+  return { id, description, priority, group, package_id, allowed_modes, mode, ...defaultMode };
 }
