@@ -18,7 +18,7 @@ import {
   type Principal,
 } from './http/auth.js';
 import { Hang, type ApiEra, type RequestContext } from './http/context.js';
-import { ApiFailure, CODES, envelopeText, fail, failureBody, type Answer, type Envelope } from './http/envelope.js';
+import { ApiFailure, CODES, envelopeText, fail, failureBody, noRoute, type Answer, type Envelope } from './http/envelope.js';
 import { BAD_GATEWAY_PAGE, Faults, type FaultKind } from './http/faults.js';
 import { CredentialBudgets, rateLimitHeaders, secondsUntil, type RateLimitHeaderStyle } from './http/rate-limit.js';
 import { Router, type RouteMatch } from './http/router.js';
@@ -240,12 +240,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const zoneDenied = match.kind === 'found' && options.denyZoneRoutes?.some((d) => d.route === match.key && d.zoneId === match.params['zone_id']);
       if (zoneDenied || options.denyRoutes?.includes(match.key) || principal.denyRoutes?.includes(match.key)) throw fail(403, CODES.invalidToken, 'Unauthorized to access requested resource');
       if (options.auditLog === 'denied' && match.key === AUDIT_LOG_ROUTE) throw fail(403, CODES.authentication, 'Authentication error');
-      if (match.kind === 'none') {
-        throw new ApiFailure(400, [
-          { code: CODES.noRoute, message: `Could not route to ${url.pathname.slice(0, 200)}, perhaps your object identifier is invalid?` },
-          { code: CODES.noRouteChain, message: 'No route for that URI' },
-        ]);
-      }
+      if (match.kind === 'none') throw noRoute(400, url.pathname.slice(0, 200));
       if (match.kind === 'method-not-allowed') {
         throw new ApiFailure(405, [{ code: CODES.methodNotAllowed, message: `${method} is not allowed on ${match.template}; allowed: ${match.allowed.join(', ')}` }]);
       }

@@ -65,6 +65,14 @@ export function ok(result: unknown, result_info?: ResultInfo | CursorResultInfo)
   return { status: 200, body };
 }
 
+/** The API's answer for a path it cannot route: codes 7003 and 7000. */
+export function noRoute(status: number, path: string): ApiFailure {
+  return new ApiFailure(status, [
+    { code: CODES.noRoute, message: `Could not route to ${path}, perhaps your object identifier is invalid?` },
+    { code: CODES.noRouteChain, message: 'No route for that URI' },
+  ]);
+}
+
 export function failureBody(errors: ErrorItem[]): Envelope {
   return { success: false, errors, messages: [], result: null };
 }
