@@ -22,9 +22,7 @@ export type ActionType = (typeof ACTION_TYPES)[number];
 export const RESOURCE_SCOPES = ['accounts', 'user', 'zones', 'memberships'] as const;
 export type ResourceScope = (typeof RESOURCE_SCOPES)[number];
 export const ACTOR_TYPES = ['account', 'cloudflare_admin', 'system', 'user'] as const;
-export type ActorType = (typeof ACTOR_TYPES)[number];
 export const ACTOR_CONTEXTS = ['api_key', 'api_token', 'dash', 'oauth', 'origin_ca_key'] as const;
-export type ActorContext = (typeof ACTOR_CONTEXTS)[number];
 export const ACTION_RESULTS = ['success', 'failure'] as const;
 
 /** Vendor: audit log entries are kept 18 months. */
@@ -32,13 +30,13 @@ export const RETENTION_MONTHS = 18;
 
 export interface AuditActor {
   id: string;
-  context: ActorContext;
+  context: (typeof ACTOR_CONTEXTS)[number];
   email: string;
   ip_address: string;
   /** Emulator's guess: an empty string (not absent) when the actor did not use a token. */
   token_id: string;
   token_name: string;
-  type: ActorType;
+  type: (typeof ACTOR_TYPES)[number];
 }
 
 export interface AuditEntry {

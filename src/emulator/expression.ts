@@ -42,19 +42,6 @@ const FUNCTIONS: ReadonlyMap<string, FunctionSpec> = new Map<string, FunctionSpe
   ['ends_with', { accepts: ['string'], returns: 'bool', literalArgument: true }],
 ]);
 
-const OPERATORS: ReadonlyMap<string, string> = new Map([
-  ['eq', 'eq'], ['==', 'eq'],
-  ['ne', 'ne'], ['!=', 'ne'],
-  ['lt', 'lt'], ['<', 'lt'],
-  ['le', 'le'], ['<=', 'le'],
-  ['gt', 'gt'], ['>', 'gt'],
-  ['ge', 'ge'], ['>=', 'ge'],
-  ['contains', 'contains'],
-  ['matches', 'matches'], ['~', 'matches'],
-  ['wildcard', 'wildcard'],
-  ['in', 'in'],
-]);
-
 const OPERATORS_BY_TYPE: Record<'string' | 'int' | 'ip' | 'bool', ReadonlySet<string>> = {
   string: new Set(['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'contains', 'matches', 'wildcard', 'in']),
   int: new Set(['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'in']),
@@ -62,13 +49,14 @@ const OPERATORS_BY_TYPE: Record<'string' | 'int' | 'ip' | 'bool', ReadonlySet<st
   bool: new Set(['eq', 'ne']),
 };
 
+/** Each operator by its name (strings take every one), and the symbols that spell the same one. */
+const OPERATORS: ReadonlyMap<string, string> = new Map([
+  ...[...OPERATORS_BY_TYPE.string].map((op): [string, string] => [op, op]),
+  ...Object.entries({ '==': 'eq', '!=': 'ne', '<': 'lt', '<=': 'le', '>': 'gt', '>=': 'ge', '~': 'matches' }),
+]);
+
 const TYPE_NAMES: Record<ValueType, string> = {
-  string: 'a string',
-  int: 'an integer',
-  ip: 'an IP address',
-  bool: 'a boolean',
-  array: 'an array',
-  map: 'a map',
+  string: 'a string', int: 'an integer', ip: 'an IP address', bool: 'a boolean', array: 'an array', map: 'a map',
 };
 
 const BINARY = [['or', '||'], ['xor', '^^'], ['and', '&&']];
@@ -451,10 +439,8 @@ class Parser {
 
 export function checkExpression(expression: string): ExpressionCheck {
   const chars = [...expression];
-  const failure = (line: number, col: number, reason: string): ExpressionCheck => ({
-    ok: false,
-    message: `Filter parsing error (${line}:${col}): ${reason}`,
-  });
+  const failure = (line: number, col: number, reason: string): ExpressionCheck =>
+    ({ ok: false, message: `Filter parsing error (${line}:${col}): ${reason}` });
   if (chars.length > MAX_EXPRESSION_CHARACTERS) {
     return failure(1, 1, `expression is longer than ${MAX_EXPRESSION_CHARACTERS} characters`);
   }

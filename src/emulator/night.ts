@@ -59,10 +59,6 @@ export interface NightReport {
 export class NightOptionError extends Error {}
 
 const DAY_MS = 86_400_000;
-/** Emulator: renewed within 30 days of expiry, or a third of the validity if shorter (not a 14-day one every night). */
-function renewalWindowMs(validityDays: number): number {
-  return Math.min(30 * DAY_MS, (validityDays * DAY_MS) / 3);
-}
 
 /**
  * How often each change is drawn (out of 100); one a zone cannot take falls back to a DNS edit. The
@@ -316,8 +312,10 @@ function renewCertificates(org: Organisation, at: Date): NightRenewal[] {
   for (const zone of org.state.zones) {
     for (const pack of zone.certificatePacks) {
       if ((pack.type !== 'universal' && pack.type !== 'advanced') || pack.status !== 'active') continue;
+      // Emulator: renewed within 30 days of expiry, or a third of the validity if shorter (not a 14-day one every night).
+      const windowMs = Math.min(30 * DAY_MS, (pack.validity_days * DAY_MS) / 3);
       for (const cert of pack.certificates) {
-        if (cert.expires_on === undefined || Date.parse(cert.expires_on) - at.getTime() > renewalWindowMs(pack.validity_days)) continue;
+        if (cert.expires_on === undefined || Date.parse(cert.expires_on) - at.getTime() > windowMs) continue;
         cert.expires_on = formatApiTime(new Date(at.getTime() + pack.validity_days * DAY_MS));
         cert.uploaded_on = iso;
         cert.modified_on = iso;

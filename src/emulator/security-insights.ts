@@ -151,12 +151,7 @@ export function zoneInsights(zone: Zone, scannedAt: number): InsightIssue[] {
 
 /** The records the scan saw: those not created or changed since (what they were before is not known, so they wait for the next scan). */
 function seenRecords(zone: Zone, scannedAt: number): DnsRecord[] {
-  const seen: DnsRecord[] = [];
-  for (let i = 0; i < zone.dns.size; i++) {
-    const r = zone.dns.at(i);
-    if (!(Date.parse(r.modified_on) > scannedAt)) seen.push(r);
-  }
-  return seen;
+  return Array.from({ length: zone.dns.size }, (_, i) => zone.dns.at(i)).filter((r) => !(Date.parse(r.modified_on) > scannedAt));
 }
 
 /**

@@ -32,13 +32,8 @@ export function planId(zone: Zone): string {
 }
 
 export function account(a: Account): Record<string, unknown> {
-  return {
-    id: a.id,
-    name: a.name,
-    type: a.type,
-    settings: { enforce_twofactor: a.type === 'enterprise', api_access_enabled: null, abuse_contact_email: null },
-    created_on: a.created_on,
-  };
+  const settings = { enforce_twofactor: a.type === 'enterprise', api_access_enabled: null, abuse_contact_email: null };
+  return { id: a.id, name: a.name, type: a.type, settings, created_on: a.created_on };
 }
 
 const zoneJsonCache = new WeakMap<Zone, { stamp: string; json: RawJson }>();
@@ -88,67 +83,37 @@ export function zone(z: Zone, org: Organisation): Record<string, unknown> {
   };
 }
 
+/** The fields given but those undefined: the API leaves an unset optional field out. */
+function present(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+
 export function filter(f: Filter): Record<string, unknown> {
-  const out: Record<string, unknown> = { id: f.id, paused: f.paused, description: f.description, expression: f.expression };
-  if (f.ref !== undefined) out['ref'] = f.ref;
-  return out;
+  return present({ id: f.id, paused: f.paused, description: f.description, expression: f.expression, ref: f.ref });
 }
 
 export function firewallRule(r: FirewallRule, z: Zone): Record<string, unknown> {
   const f = z.filters.get(r.filterId);
-  const out: Record<string, unknown> = {
-    id: r.id,
-    paused: r.paused,
-    description: r.description,
-    action: r.action,
-    priority: r.priority,
-    filter: f ? filter(f) : { id: r.filterId, deleted: true },
-    created_on: r.created_on,
-    modified_on: r.modified_on,
-  };
-  if (r.ref !== undefined) out['ref'] = r.ref;
-  if (r.products !== undefined) out['products'] = r.products;
-  return out;
+  const { id, paused, description, action, priority, created_on, modified_on, ref, products } = r;
+  const filterJson = f ? filter(f) : { id: r.filterId, deleted: true };
+  return present({ id, paused, description, action, priority, filter: filterJson, created_on, modified_on, ref, products });
 }
 
 export function wafPackage(p: WafPackage): Record<string, unknown> {
-  const out: Record<string, unknown> = {
-    id: p.id,
-    name: p.name,
-    description: p.description,
-    detection_mode: p.detection_mode,
-    zone_id: p.zone_id,
-    status: p.status,
-  };
-  if (p.sensitivity !== undefined) out['sensitivity'] = p.sensitivity;
-  if (p.action_mode !== undefined) out['action_mode'] = p.action_mode;
-  return out;
+  const { id, name, description, detection_mode, zone_id, status, sensitivity, action_mode } = p;
+  return present({ id, name, description, detection_mode, zone_id, status, sensitivity, action_mode });
 }
 
 /** A group: no default mode (the API gives none); `modified_rules_count` says how many of its rules were changed. */
 export function wafGroup(g: WafGroup): Record<string, unknown> {
-  return {
-    id: g.id,
-    name: g.name,
-    description: g.description,
-    mode: g.mode,
-    rules_count: g.rules.length,
-    modified_rules_count: g.rules.filter((r) => r.mode !== r.default_mode).length,
-    package_id: g.package_id,
-    allowed_modes: g.allowed_modes,
-  };
+  const { id, name, description, mode, package_id, allowed_modes } = g;
+  const modified_rules_count = g.rules.filter((r) => r.mode !== r.default_mode).length;
+  return { id, name, description, mode, rules_count: g.rules.length, modified_rules_count, package_id, allowed_modes };
 }
 
 /** A rule of the previous managed rules: the OWASP package's carry no `default_mode`, as in the real API. */
 export function wafRule(r: WafRule, pkg: Pick<WafPackage, 'detection_mode'>): Record<string, unknown> {
-  return {
-    id: r.id,
-    description: r.description,
-    priority: r.priority,
-    group: r.group,
-    package_id: r.package_id,
-    allowed_modes: r.allowed_modes,
-    mode: r.mode,
-    ...(pkg.detection_mode === 'anomaly' ? {} : { default_mode: r.default_mode }),
-  };
+  const { id, description, priority, group, package_id, allowed_modes, mode } = r;
+  const defaultMode = pkg.detection_mode === 'anomaly' ? {} : { default_mode: r.default_mode };
+  return { id, description, priority, group, package_id, allowed_modes, mode, ...defaultMode };
 }

@@ -18,14 +18,12 @@ import {
   type Principal,
 } from './http/auth.js';
 import { Hang, type ApiEra, type RequestContext } from './http/context.js';
-import { ApiFailure, CODES, envelopeText, fail, failureBody, type Answer, type Envelope } from './http/envelope.js';
+import { ApiFailure, CODES, envelopeText, fail, failureBody, noRoute, type Answer, type Envelope } from './http/envelope.js';
 import { BAD_GATEWAY_PAGE, Faults, type FaultKind } from './http/faults.js';
 import { CredentialBudgets, rateLimitHeaders, secondsUntil, type RateLimitHeaderStyle } from './http/rate-limit.js';
 import { Router, type RouteMatch } from './http/router.js';
 import { createIdFactory, stableId } from './ids.js';
 import { advanceNight, NightOptionError, type NightOptions, type NightReport } from './night.js';
-import { accountRulesetRoutes } from './routes/account-rulesets.js';
-import { accountMemberRoutes } from './routes/account-members.js';
 import { securityInsightRoutes } from './routes/security-insights.js';
 import { accountAndZoneRoutes } from './routes/accounts-zones.js';
 import { AUDIT_LOG_ROUTE, auditLogRoutes } from './routes/audit-log.js';
@@ -157,8 +155,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const stranger: Principal = { label: UNAUTHENTICATED_LABEL, accountOwned: false, owner: null, org };
   const router = new Router().add([
     ...accountAndZoneRoutes,
-    ...accountRulesetRoutes,
-    ...accountMemberRoutes,
     ...auditLogRoutes,
     ...dnsRoutes,
     ...certificatePackRoutes,
@@ -210,11 +206,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const sendJson = (status: number, body: Envelope, extra: Record<string, string> = {}) =>
       send(status, envelopeText(body), 'application/json; charset=utf-8', extra);
 
-    if (perIp.limit > 0) {
-      if (!perIp.for(req.socket.remoteAddress ?? 'unknown').take().allowed) {
-        stats.limited(principal.label);
-        return sendJson(429, failureBody([{ code: CODES.rateLimited, message: 'Too many requests from this address; slow down' }]), { 'retry-after': '1' });
-      }
+    if (perIp.limit > 0 && !perIp.for(req.socket.remoteAddress ?? 'unknown').take().allowed) {
+      stats.limited(principal.label);
+      return sendJson(429, failureBody([{ code: CODES.rateLimited, message: 'Too many requests from this address; slow down' }]), { 'retry-after': '1' });
     }
     const budget = budgets.for(principal.label);
     const decision = budget.take();
@@ -246,12 +240,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       const zoneDenied = match.kind === 'found' && options.denyZoneRoutes?.some((d) => d.route === match.key && d.zoneId === match.params['zone_id']);
       if (zoneDenied || options.denyRoutes?.includes(match.key) || principal.denyRoutes?.includes(match.key)) throw fail(403, CODES.invalidToken, 'Unauthorized to access requested resource');
       if (options.auditLog === 'denied' && match.key === AUDIT_LOG_ROUTE) throw fail(403, CODES.authentication, 'Authentication error');
-      if (match.kind === 'none') {
-        throw new ApiFailure(400, [
-          { code: CODES.noRoute, message: `Could not route to ${url.pathname.slice(0, 200)}, perhaps your object identifier is invalid?` },
-          { code: CODES.noRouteChain, message: 'No route for that URI' },
-        ]);
-      }
+      if (match.kind === 'none') throw noRoute(400, url.pathname.slice(0, 200));
       if (match.kind === 'method-not-allowed') {
         throw new ApiFailure(405, [{ code: CODES.methodNotAllowed, message: `${method} is not allowed on ${match.template}; allowed: ${match.allowed.join(', ')}` }]);
       }
@@ -298,9 +287,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   async function admin(pathname: string, method: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     let status = 200;
     let body: unknown;
-    if (pathname === '/__emulator/stats' && method === 'GET') body = stats.snapshot();
-    else if (pathname === '/__emulator/stats' && method === 'DELETE') {
-      stats.reset();
+    if (pathname === '/__emulator/stats' && (method === 'GET' || method === 'DELETE')) {
+      if (method === 'DELETE') stats.reset();
       body = stats.snapshot();
     } else if (pathname === '/__emulator/night' && method === 'POST') {
       // The body is optional: `{"share": 0.02, "seed": 1}` (both default as shown).

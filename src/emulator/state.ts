@@ -360,9 +360,4 @@ export class Organisation {
 export const PLAN_RANK: Record<Plan, number> = { free: 0, pro: 1, business: 2, enterprise: 3 };
 
 /** Custom firewall rules a zone may have, by plan (docs/api-surface.md). */
-export const FIREWALL_RULE_QUOTA: Record<Plan, number> = {
-  free: 5,
-  pro: 20,
-  business: 100,
-  enterprise: 1000,
-};
+export const FIREWALL_RULE_QUOTA: Record<Plan, number> = { free: 5, pro: 20, business: 100, enterprise: 1000 };

@@ -21,16 +21,16 @@ export class StatsCounter {
   faultsInjected = 0;
   hung = 0;
 
-  count(routeKey: string, credential?: string): void {
+  count(routeKey: string, credential: string): void {
     this.total++;
     this.byRoute.set(routeKey, (this.byRoute.get(routeKey) ?? 0) + 1);
-    if (credential !== undefined) this.credential(credential).requests++;
+    this.credential(credential).requests++;
   }
 
   /** A 429, counted for the credential whose request got it. */
-  limited(credential?: string): void {
+  limited(credential: string): void {
     this.rateLimited++;
-    if (credential !== undefined) this.credential(credential).rateLimited++;
+    this.credential(credential).rateLimited++;
   }
 
   private credential(label: string): { requests: number; rateLimited: number } {

@@ -20,12 +20,6 @@ export const SENSITIVITY_MAPPING: Record<Sensitivity, { paranoiaLevel: 1 | 2; th
   default: { paranoiaLevel: 2, threshold: 'medium', score: 40 },
 };
 
-/** Simulate becomes Log; the other actions carry over. */
-export function mapOwaspAction(actionMode: string | undefined): string {
-  if (actionMode === 'simulate') return 'log';
-  return actionMode ?? 'block';
-}
-
 /** Past these the migration fails and needs the vendor's support (spec: Errors rule 7, Limits). */
 export const MIGRATION_LIMITS = { bypassRules: 200, expressionBytes: 4096 } as const;
 
@@ -67,16 +61,8 @@ export function migrationConfig(waf: LegacyWaf, firewallRules: Iterable<Firewall
   const disabledLevels = [mapping.paranoiaLevel + 1, 3, 4].filter((v, i, a) => v <= 4 && a.indexOf(v) === i);
 
   // Rule entries carry id, version and ref as empty strings, as the spec's examples do.
-  const rule = (action: string, expression: string, enabled: boolean, action_parameters: Record<string, unknown>, description = '') => ({
-    id: '',
-    version: '',
-    action,
-    expression,
-    description,
-    ref: '',
-    enabled,
-    action_parameters,
-  });
+  const rule = (action: string, expression: string, enabled: boolean, action_parameters: Record<string, unknown>, description = '') =>
+    ({ id: '', version: '', action, expression, description, ref: '', enabled, action_parameters });
   const rules: MigrationConfig['rules'] = [];
   // Firewall rules that bypassed the previous managed rules become skip rules placed first.
   for (const { rule: fw, expression } of bypassRulesToMigrate(firewallRules, filters)) {
@@ -85,7 +71,9 @@ export function migrationConfig(waf: LegacyWaf, firewallRules: Iterable<Firewall
   const managedEnabled = waf.enabled && waf.packages.some((p) => p.detection_mode === 'traditional');
   rules.push(rule('execute', 'true', managedEnabled, { id: MANAGED_RULESET_ID, overrides: { rules: carriedOverrides(waf) } }));
   if (owasp) {
-    const score = { id: OWASP_SCORE_RULE_ID, action: mapOwaspAction(owasp.action_mode), score_threshold: mapping.score, enabled: true };
+    // Simulate becomes Log; the other actions carry over.
+    const action = owasp.action_mode === 'simulate' ? 'log' : (owasp.action_mode ?? 'block');
+    const score = { id: OWASP_SCORE_RULE_ID, action, score_threshold: mapping.score, enabled: true };
     const categories = disabledLevels.map((level) => ({ category: `paranoia-level-${level}`, enabled: false }));
     // Sensitivity off disables the OWASP package: the migration deploys it disabled (vendor guide).
     // Its group and rule overrides are not carried (spec: Migration mapping rules, rule 2).

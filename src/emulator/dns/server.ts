@@ -14,9 +14,8 @@ export interface RunningDnsServer {
   close(): Promise<void>;
 }
 
-export async function startDnsServer(answer: (q: Question) => DnsReply, options: { host?: string; unref?: boolean } = {}): Promise<RunningDnsServer> {
-  const host = options.host ?? '127.0.0.1';
-  const socket = createSocket(host.includes(':') ? 'udp6' : 'udp4');
+export async function startDnsServer(answer: (q: Question) => DnsReply, options: { unref?: boolean } = {}): Promise<RunningDnsServer> {
+  const socket = createSocket('udp4');
   const questions: string[] = [];
   socket.on('message', (msg, from) => {
     const q = readQuestion(msg);
@@ -34,7 +33,7 @@ export async function startDnsServer(answer: (q: Question) => DnsReply, options:
   });
   await new Promise<void>((resolve, reject) => {
     socket.once('error', reject);
-    socket.bind(0, host, () => {
+    socket.bind(0, '127.0.0.1', () => {
       socket.off('error', reject);
       resolve();
     });
@@ -44,7 +43,7 @@ export async function startDnsServer(answer: (q: Question) => DnsReply, options:
   const port = socket.address().port;
   let closed = false;
   return {
-    address: host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`,
+    address: `127.0.0.1:${port}`,
     port,
     questions,
     close: () =>

@@ -84,16 +84,8 @@ export interface AccountToken {
   denyRoutes?: string[];
 }
 
-/** Who a request claims to be, before it is authenticated: a budget is kept per claimant. */
-export interface Claimant {
-  label: string;
-  token?: string;
-  email?: string;
-  key?: string;
-}
-
-/** The claimant whose credential the request carries (in constant time); null: authenticate refuses it. */
-export function claimantOf<C extends Claimant>(headers: IncomingHttpHeaders, claimants: readonly C[]): C | null {
+/** Who the request claims to be (compared in constant time), before it is authenticated; null: authenticate refuses it. */
+export function claimantOf(headers: IncomingHttpHeaders, claimants: readonly Principal[]): Principal | null {
   const authorization = header(headers, 'authorization');
   if (authorization !== undefined) {
     const m = BEARER.exec(authorization);
@@ -111,28 +103,13 @@ export function claimantOf<C extends Claimant>(headers: IncomingHttpHeaders, cla
  */
 export function accountTokenView(org: Organisation, accountIds: readonly string[], memoKey: string): Organisation {
   const allowed = new Set(accountIds);
-  const seen = new WeakMap<Account, Account>();
-  const asSeen = (a: Account): Account => {
-    let view = seen.get(a);
-    if (!view) seen.set(a, (view = new Proxy(a, { get: (t, prop) => (prop === 'member' ? allowed.has(t.id) : Reflect.get(t, prop, t)) })));
-    return view;
-  };
-  const accountsById = new Proxy(org.accountsById, {
-    get(target, prop) {
-      if (prop === 'get') {
-        return (id: string) => {
-          const a = target.get(id);
-          return a && asSeen(a);
-        };
-      }
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  // The dataset's accounts are all there is (none is added while the emulator runs): each seen once, as a member or not.
+  const member = { get: (a: Account, prop: string | symbol) => (prop === 'member' ? allowed.has(a.id) : Reflect.get(a, prop, a)) };
+  const accountsById = new Map([...org.accountsById].map(([id, a]) => [id, new Proxy(a, member)]));
   const view = Object.create(org) as Organisation;
   Object.defineProperties(view, {
     accountsById: { value: accountsById },
-    visibleAccounts: { value: () => org.state.accounts.filter((a) => allowed.has(a.id)).map(asSeen) },
+    visibleAccounts: { value: () => org.state.accounts.filter((a) => allowed.has(a.id)).map((a) => accountsById.get(a.id)!) },
     visibleZone: {
       value: (id: string) => {
         const zone = org.zonesById.get(id);
@@ -146,8 +123,12 @@ export function accountTokenView(org: Organisation, accountIds: readonly string[
   return view;
 }
 
-/** A credential the emulator knows, with what it may read and the budget it is counted in. */
-export interface Principal extends Claimant {
+/** A credential the emulator knows, with what it may read and the budget (`label`) it is counted in. */
+export interface Principal {
+  label: string;
+  token?: string;
+  email?: string;
+  key?: string;
   /** Account-owned tokens cannot list accounts nor read the user's endpoints (accountTokenRefusal). */
   accountOwned: boolean;
   /** The account that owns an account-owned token (the audit log's actor); null for the user. */

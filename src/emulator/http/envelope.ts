@@ -60,10 +60,17 @@ export class ApiFailure extends Error {
   }
 }
 
-export function ok(result: unknown, result_info?: ResultInfo | CursorResultInfo, status = 200): Answer {
-  const body: Envelope = { success: true, errors: [], messages: [], result };
-  if (result_info) body.result_info = result_info;
-  return { status, body };
+export function ok(result: unknown, result_info?: ResultInfo | CursorResultInfo): Answer {
+  const body: Envelope = { success: true, errors: [], messages: [], result, ...(result_info && { result_info }) };
+  return { status: 200, body };
+}
+
+/** The API's answer for a path it cannot route: codes 7003 and 7000. */
+export function noRoute(status: number, path: string): ApiFailure {
+  return new ApiFailure(status, [
+    { code: CODES.noRoute, message: `Could not route to ${path}, perhaps your object identifier is invalid?` },
+    { code: CODES.noRouteChain, message: 'No route for that URI' },
+  ]);
 }
 
 export function failureBody(errors: ErrorItem[]): Envelope {

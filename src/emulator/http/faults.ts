@@ -47,33 +47,26 @@ export class Faults {
   }
 
   pick(routeKey: string): InjectedFault | null {
-    if (this.options.failRoutes.includes(routeKey)) return makeFault('500');
+    if (this.options.failRoutes.includes(routeKey)) return FAULTS['500'];
     if (this.options.faultRate <= 0 || this.random() >= this.options.faultRate) return null;
     const kinds = this.options.kinds?.length ? this.options.kinds : DEFAULT_KINDS;
-    return makeFault(kinds[this.next++ % kinds.length]!);
+    return FAULTS[kinds[this.next++ % kinds.length]!];
   }
 }
 
 const DEFAULT_KINDS: readonly FaultKind[] = ['500', '502', '503'];
 
-function makeFault(kind: FaultKind): InjectedFault {
-  const json = (status: number, message: string) => ({
-    status,
-    contentType: 'application/json',
-    body: JSON.stringify(failureBody([{ code: CODES.internal, message }])),
-  });
-  switch (kind) {
-    case '500':
-      return json(500, 'Internal server error');
-    case '503':
-      return json(503, 'Service temporarily unavailable');
-    case '502':
-      return { status: 502, contentType: 'text/html', body: BAD_GATEWAY_PAGE };
-    case '200-false':
-      return json(200, 'Internal error: please retry');
-    case 'truncated':
-      return { status: 200, contentType: 'application/json', body: '{"success":true,"errors":[],"messages":[],"result":[{"id":"' };
-    case 'html-200':
-      return { status: 200, contentType: 'text/html', body: '<html><body><h1>Scheduled maintenance</h1></body></html>' };
-  }
-}
+const json = (status: number, message: string): InjectedFault => ({
+  status,
+  contentType: 'application/json',
+  body: JSON.stringify(failureBody([{ code: CODES.internal, message }])),
+});
+
+const FAULTS: Readonly<Record<FaultKind, InjectedFault>> = {
+  '500': json(500, 'Internal server error'),
+  '502': { status: 502, contentType: 'text/html', body: BAD_GATEWAY_PAGE },
+  '503': json(503, 'Service temporarily unavailable'),
+  '200-false': json(200, 'Internal error: please retry'),
+  truncated: { status: 200, contentType: 'application/json', body: '{"success":true,"errors":[],"messages":[],"result":[{"id":"' },
+  'html-200': { status: 200, contentType: 'text/html', body: '<html><body><h1>Scheduled maintenance</h1></body></html>' },
+};

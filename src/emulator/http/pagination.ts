@@ -69,8 +69,7 @@ export function paginate<T>(ctx: RequestContext, items: Indexed<T>, limits: Page
   const servedPage = ctx.list.repeatPage ? 1 : page;
   const start = (servedPage - 1) * perPage;
   const end = Math.min(items.size, start + perPage);
-  const result: unknown[] = [];
-  for (let i = start; i < end; i++) result.push(serialize(items.at(i)));
+  const result = Array.from({ length: Math.max(0, end - start) }, (_, k) => serialize(items.at(start + k)));
   if (ctx.list.shortPages && result.length === perPage && perPage > 1) result.pop();
 
   const info: ResultInfo = { page, per_page: perPage, count: result.length, total_count: items.size };

@@ -53,12 +53,11 @@ export class CredentialBudgets {
   constructor(
     readonly limit: number,
     readonly windowMs: number,
-    private readonly now: () => number = () => performance.now(),
   ) {}
 
   for(label: string): RateLimiter {
     let limiter = this.limiters.get(label);
-    if (!limiter) this.limiters.set(label, (limiter = new RateLimiter(this.limit, this.windowMs, this.now)));
+    if (!limiter) this.limiters.set(label, (limiter = new RateLimiter(this.limit, this.windowMs)));
     return limiter;
   }
 }

@@ -87,10 +87,7 @@ function filtersOf(ctx: RequestContext): (e: AuditEntry) => boolean {
   const tests: Array<(e: AuditEntry) => boolean> = [];
   for (const name of FILTER_NAMES) {
     const [field, values] = [fieldOf(name), VOCABULARY[name]];
-    for (const [key, keep] of [
-      [name, true],
-      [`${name}.not`, false],
-    ] as const) {
+    for (const [key, keep] of [[name, true], [`${name}.not`, false]] as const) {
       const wanted = queryList(ctx.query, key);
       if (wanted.length === 0) continue;
       const unknown = values && wanted.find((v) => !values.includes(v));

@@ -18,10 +18,8 @@ function listPacks(ctx: RequestContext) {
 }
 
 function getPack(ctx: RequestContext) {
-  const zone = zoneFor(ctx);
   const id = param(ctx, 'pack_id');
-  const pack = zone.certificatePacks.find((p) => p.id === id);
-  return pack ? ok(pack) : notFound('certificate pack', id);
+  return ok(zoneFor(ctx).certificatePacks.find((p) => p.id === id) ?? notFound('certificate pack', id));
 }
 
 export const certificatePackRoutes: Route[] = [

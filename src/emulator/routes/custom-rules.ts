@@ -7,8 +7,7 @@ import { FIREWALL_RULE_QUOTA, type Ruleset, type RulesetRule, type Zone } from '
 import { KNOWN_PRODUCTS } from '../vocabulary.js';
 import { isObject, missingFeature, refuse } from './filter-input.js';
 import { zoneEntrypoints } from './rulesets-list.js';
-import { zoneFor } from './lookup.js';
-import { recordEntrypointWrite } from './ruleset-audit.js';
+import { recordEntrypointWrite, zoneFor } from './lookup.js';
 
 /**
  * Writes to a zone's custom rules entry point (vendor docs: WAF, "Create custom rules via API";
@@ -129,13 +128,13 @@ function toRule(ctx: RequestContext, input: RuleInput, now: string, previous?: R
   return rule;
 }
 
-/** Stores the new rules as the entry point's next version, and notes the write for the audit log. */
-function save(ctx: RequestContext, zone: Zone, rules: RulesetRule[], now: string, request: unknown, meta: { name?: string; description?: string } = {}): Ruleset {
+/** Stores the new rules as the entry point's next version, and notes the write for the audit log; `meta`'s name and description are checked. */
+function save(ctx: RequestContext, zone: Zone, rules: RulesetRule[], now: string, request: unknown, meta: { name?: unknown; description?: unknown } = {}): Ruleset {
   const previous = zone.security.customRules;
   const ruleset: Ruleset = {
     id: previous?.id ?? stableId('custom-entrypoint', zone.name),
-    name: meta.name ?? previous?.name ?? 'default',
-    description: meta.description ?? previous?.description ?? '',
+    name: (meta.name as string | undefined) ?? previous?.name ?? 'default',
+    description: (meta.description as string | undefined) ?? previous?.description ?? '',
     phase: CUSTOM_PHASE,
     kind: 'zone',
     version: String(Number(previous?.version ?? '0') + 1),
@@ -166,19 +165,12 @@ function checkedRules(ctx: RequestContext, zone: Zone, body: Record<string, unkn
   return rules;
 }
 
-function metaOf(body: Record<string, unknown>): { name?: string; description?: string } {
-  const meta: { name?: string; description?: string } = {};
-  if (typeof body['name'] === 'string') meta.name = body['name'];
-  if (typeof body['description'] === 'string') meta.description = body['description'];
-  return meta;
-}
-
 function putEntrypoint(ctx: RequestContext) {
   const zone = zoneFor(ctx);
   const body = ctx.body();
   if (!isObject(body) || !Array.isArray(body['rules'])) throw new ApiFailure(400, [invalid('/rules', body === null ? null : typeof body, 'rules', 'the body is a ruleset object with a rules array')]);
   const now = ctx.org.clock.iso();
-  return ok(save(ctx, zone, checkedRules(ctx, zone, body, now), now, body, metaOf(body)));
+  return ok(save(ctx, zone, checkedRules(ctx, zone, body, now), now, body, body));
 }
 
 /**
@@ -200,7 +192,7 @@ function createRuleset(ctx: RequestContext) {
     throw new ApiFailure(400, [invalid('/kind', 'zone', 'kind', `exceeded maximum number of zone rulesets for phase ${CUSTOM_PHASE}`)]);
   }
   const now = ctx.org.clock.iso();
-  return ok(save(ctx, zone, checkedRules(ctx, zone, { ...body, rules: body['rules'] ?? [] }, now), now, body, metaOf(body)));
+  return ok(save(ctx, zone, checkedRules(ctx, zone, { ...body, rules: body['rules'] ?? [] }, now), now, body, body));
 }
 
 /** Where `position` puts a rule among `rules` (vendor docs: change the order of a rule in a ruleset), as an index from 0. */

@@ -68,10 +68,7 @@ function listRecords(ctx: RequestContext) {
 function getRecord(ctx: RequestContext) {
   const zone = zoneFor(ctx);
   const id = param(ctx, 'record_id');
-  for (let i = 0; i < zone.dns.size; i++) {
-    const r = zone.dns.at(i);
-    if (r.id === id) return ok(r);
-  }
+  for (let i = 0; i < zone.dns.size; i++) if (zone.dns.at(i).id === id) return ok(zone.dns.at(i));
   return notFound('DNS record', id);
 }
 

@@ -23,10 +23,8 @@ function listFilters(ctx: RequestContext) {
 }
 
 function getFilter(ctx: RequestContext) {
-  const zone = zoneFor(ctx);
   const id = param(ctx, 'filter_id');
-  const f = zone.filters.get(id);
-  return f ? ok(serialize.filter(f)) : notFound('filter', id);
+  return ok(serialize.filter(zoneFor(ctx).filters.get(id) ?? notFound('filter', id)));
 }
 
 /**
@@ -87,9 +85,10 @@ export function collectionRoutes(base: string, idParam: string, noun: string, c:
   ]);
 }
 
-/** The audit log entry of a filter written through the filters or the firewall rules interface. */
-export function recordFilter(ctx: RequestContext, zone: Zone, type: 'create' | 'update' | 'delete', id: string, request: unknown, response: unknown): void {
+/** The audit log entry of a filter written through the filters or the firewall rules interface; answers `response`. */
+export function recordFilter<T>(ctx: RequestContext, zone: Zone, type: 'create' | 'update' | 'delete', id: string, request: unknown, response: T): T {
   ctx.record(zoneWrite(zone, type, { product: 'filters', type: 'filter', what: 'Filter' }, id, request, response));
+  return response;
 }
 
 function createFilters(ctx: RequestContext) {
@@ -102,9 +101,7 @@ function createFilters(ctx: RequestContext) {
   const created = (inputs as FilterInput[]).map((input, i) => {
     const f = toFilter(ctx.org.newId(), input);
     zone.filters.set(f.id, f);
-    const json = serialize.filter(f);
-    recordFilter(ctx, zone, 'create', f.id, raws[i], json);
-    return json;
+    return recordFilter(ctx, zone, 'create', f.id, raws[i], serialize.filter(f));
   });
   return ok(created);
 }
@@ -126,9 +123,7 @@ function updateFilters(ctx: RequestContext, raws: unknown[], fixedId?: string) {
   if (errors.length) throw new ApiFailure(400, errors);
   return (updated as Filter[]).map((f, i) => {
     zone.filters.set(f.id, f);
-    const json = serialize.filter(f);
-    recordFilter(ctx, zone, 'update', f.id, raws[i], json);
-    return json;
+    return recordFilter(ctx, zone, 'update', f.id, raws[i], serialize.filter(f));
   });
 }
 

@@ -92,8 +92,10 @@ function readRule(zone: Zone, raw: unknown, pointer: string, errors: ErrorItem[]
   return fields && inline && { ...fields, inline };
 }
 
-function recordRule(ctx: RequestContext, zone: Zone, type: 'create' | 'update' | 'delete', id: string, request: unknown, response: unknown): void {
+/** Logs a rule's write; answers `response`. */
+function recordRule<T>(ctx: RequestContext, zone: Zone, type: 'create' | 'update' | 'delete', id: string, request: unknown, response: T): T {
   ctx.record(zoneWrite(zone, type, { product: 'firewall_rules', type: 'firewall_rule', what: 'Firewall rule' }, id, request, response));
+  return response;
 }
 
 /**
@@ -136,9 +138,7 @@ function createRules(ctx: RequestContext) {
   const created = rules.map((input, i) => {
     const rule = toRule(ctx.org.newId(), input, now, now);
     zone.firewallRules.set(rule.id, rule);
-    const json = serialize.firewallRule(rule, zone);
-    recordRule(ctx, zone, 'create', rule.id, raws[i], json);
-    return json;
+    return recordRule(ctx, zone, 'create', rule.id, raws[i], serialize.firewallRule(rule, zone));
   });
   return ok(created);
 }
@@ -188,11 +188,7 @@ function updateRules(ctx: RequestContext, raws: unknown[], fixedId?: string) {
   });
   if (errors.length) throw new ApiFailure(400, errors);
   for (const rule of updates as FirewallRule[]) zone.firewallRules.set(rule.id, rule);
-  return (updates as FirewallRule[]).map((r, i) => {
-    const json = serialize.firewallRule(r, zone);
-    recordRule(ctx, zone, 'update', r.id, raws[i], json);
-    return json;
-  });
+  return (updates as FirewallRule[]).map((r, i) => recordRule(ctx, zone, 'update', r.id, raws[i], serialize.firewallRule(r, zone)));
 }
 
 /** Deleting a rule leaves its filter unless `delete_filter_if_unused=true`. */
@@ -215,8 +211,8 @@ function deleteRules(ctx: RequestContext, ids: string[]) {
 
 function getRule(ctx: RequestContext) {
   const zone = zoneFor(ctx);
-  const rule = zone.firewallRules.get(param(ctx, 'rule_id'));
-  return rule ? ok(serialize.firewallRule(rule, zone)) : notFound('firewall rule', param(ctx, 'rule_id'));
+  const id = param(ctx, 'rule_id');
+  return ok(serialize.firewallRule(zone.firewallRules.get(id) ?? notFound('firewall rule', id), zone));
 }
 
 export const firewallRuleRoutes = collectionRoutes('/zones/{zone_id}/firewall/rules', 'rule_id', 'rules', { list: listRules, create: createRules, get: getRule, update: updateRules, remove: deleteRules });

@@ -40,14 +40,11 @@ function groupOf(ctx: RequestContext): WafGroup {
   return packageOf(ctx).groups.find((g) => g.id === id) ?? notFound('WAF rule group', id);
 }
 
-function ruleOf(ctx: RequestContext): { rule: WafRule; pkg: WafPackage } {
+function ruleOf(ctx: RequestContext): [WafRule, WafPackage] {
   const id = param(ctx, 'rule_id');
   const pkg = packageOf(ctx);
-  for (const g of pkg.groups) {
-    const rule = g.rules.find((r) => r.id === id);
-    if (rule) return { rule, pkg };
-  }
-  return notFound('WAF rule', id);
+  const rule = pkg.groups.flatMap((g) => g.rules).find((r) => r.id === id);
+  return rule ? [rule, pkg] : notFound('WAF rule', id);
 }
 
 /** Logs a write to the previous managed rules (`waf_package`, `waf_group`, ...) and answers `response`. */
@@ -112,22 +109,16 @@ function overridesZone(ctx: RequestContext): Zone {
   return zone;
 }
 
-function overrideIndex(ctx: RequestContext): [WafOverride[], number] {
+function overrideOf(ctx: RequestContext): { overrides: WafOverride[]; override: WafOverride } {
   const overrides = overridesZone(ctx).waf.overrides;
   const id = param(ctx, 'override_id');
-  const index = overrides.findIndex((o) => o.id === id);
-  return index < 0 ? notFound('WAF override', id) : [overrides, index];
-}
-
-function getOverride(ctx: RequestContext) {
-  const [overrides, index] = overrideIndex(ctx);
-  return ok(overrides[index]);
+  return { overrides, override: overrides.find((o) => o.id === id) ?? notFound('WAF override', id) };
 }
 
 function deleteOverride(ctx: RequestContext) {
-  const [overrides, index] = overrideIndex(ctx);
-  const { id } = overrides.splice(index, 1)[0]!;
-  return recordWaf(ctx, 'delete', 'override', id, { id });
+  const { overrides, override } = overrideOf(ctx);
+  overrides.splice(overrides.indexOf(override), 1);
+  return recordWaf(ctx, 'delete', 'override', override.id, { id: override.id });
 }
 
 function patchGroup(ctx: RequestContext) {
@@ -136,13 +127,8 @@ function patchGroup(ctx: RequestContext) {
   return recordWaf(ctx, 'update', 'group', group.id, serialize.wafGroup(group));
 }
 
-function getRule(ctx: RequestContext) {
-  const { rule, pkg } = ruleOf(ctx);
-  return ok(serialize.wafRule(rule, pkg));
-}
-
 function patchRule(ctx: RequestContext) {
-  const { rule, pkg } = ruleOf(ctx);
+  const [rule, pkg] = ruleOf(ctx);
   rule.mode = bodyField(ctx, 'mode', rule.allowed_modes);
   return recordWaf(ctx, 'update', 'rule', rule.id, serialize.wafRule(rule, pkg));
 }
@@ -158,9 +144,9 @@ export const legacyWafRoutes: Route[] = [
   { method: 'GET', template: `${PACKAGES}/{package_id}/groups/{group_id}`, handler: (ctx) => ok(serialize.wafGroup(groupOf(ctx))) },
   { method: 'PATCH', template: `${PACKAGES}/{package_id}/groups/{group_id}`, handler: patchGroup },
   { method: 'GET', template: `${PACKAGES}/{package_id}/rules`, handler: listRules },
-  { method: 'GET', template: `${PACKAGES}/{package_id}/rules/{rule_id}`, handler: getRule },
+  { method: 'GET', template: `${PACKAGES}/{package_id}/rules/{rule_id}`, handler: (ctx) => ok(serialize.wafRule(...ruleOf(ctx))) },
   { method: 'PATCH', template: `${PACKAGES}/{package_id}/rules/{rule_id}`, handler: patchRule },
   { method: 'GET', template: OVERRIDES, handler: (ctx) => paginate(ctx, indexed(overridesZone(ctx).waf.overrides), LIMITS.legacyWaf, (o) => o) },
-  { method: 'GET', template: `${OVERRIDES}/{override_id}`, handler: getOverride },
+  { method: 'GET', template: `${OVERRIDES}/{override_id}`, handler: (ctx) => ok(overrideOf(ctx).override) },
   { method: 'DELETE', template: `${OVERRIDES}/{override_id}`, handler: deleteOverride },
 ];

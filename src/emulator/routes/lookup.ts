@@ -1,3 +1,4 @@
+import { zoneWrite } from '../audit-log.js';
 import { param, type RequestContext } from '../http/context.js';
 import { CODES, fail } from '../http/envelope.js';
 import type { Account, Ruleset, Zone } from '../state.js';
@@ -27,24 +28,22 @@ export function notFound(what: string, id: string): never {
   throw fail(404, CODES.notFound, `${what} not found: ${id.slice(0, 64)}`);
 }
 
+/** The `<op>:` forms of text filters, on lower-cased values. */
+const TEXT_OPERATORS = new Map<string, (value: string, arg: string) => boolean>([
+  ['contains', (v, arg) => v.includes(arg)],
+  ['starts_with', (v, arg) => v.startsWith(arg)],
+  ['ends_with', (v, arg) => v.endsWith(arg)],
+  ['equal', (v, arg) => v === arg],
+  ['not_equal', (v, arg) => v !== arg],
+]);
+
 /** Text filters on lists: exact, or the `contains:`/`starts_with:`/`ends_with:` forms of the zones list. */
 export function textMatcher(raw: string): (value: string) => boolean {
   const [op, ...rest] = raw.split(':');
+  const test = TEXT_OPERATORS.get(op!);
+  if (!test) return (v) => v.toLowerCase() === raw.toLowerCase();
   const arg = rest.join(':').toLowerCase();
-  switch (op) {
-    case 'contains':
-      return (v) => v.toLowerCase().includes(arg);
-    case 'starts_with':
-      return (v) => v.toLowerCase().startsWith(arg);
-    case 'ends_with':
-      return (v) => v.toLowerCase().endsWith(arg);
-    case 'equal':
-      return (v) => v.toLowerCase() === arg;
-    case 'not_equal':
-      return (v) => v.toLowerCase() !== arg;
-    default:
-      return (v) => v.toLowerCase() === raw.toLowerCase();
-  }
+  return (v) => test(v.toLowerCase(), arg);
 }
 
 /** A text filter's predicate, when the query gives one: `value` of an item matched as textMatcher says. */
@@ -60,4 +59,10 @@ export function combine<T>(ctx: RequestContext, predicates: Array<(item: T) => b
   if (match !== 'all' && match !== 'any') throw fail(400, CODES.validation, 'match must be any or all');
   if (predicates.length === 0) return () => true;
   return match === 'all' ? (item) => predicates.every((p) => p(item)) : (item) => predicates.some((p) => p(item));
+}
+
+/** Logs a write of a zone's phase entry point: created by the first, updated by the next; `why` ends the description. */
+export function recordEntrypointWrite(ctx: RequestContext, zone: Zone, ruleset: Ruleset, created: boolean, request: unknown, why = ''): void {
+  const resource = { product: 'rulesets', type: 'ruleset', what: `Ruleset ${ruleset.phase} entry point` };
+  ctx.record(zoneWrite(zone, created ? 'create' : 'update', resource, ruleset.id, request, ruleset, why));
 }

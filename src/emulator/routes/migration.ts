@@ -6,8 +6,7 @@ import { stableId } from '../ids.js';
 import type { MigrationState, Ruleset, RulesetRule, Zone } from '../state.js';
 import { bypassRulesToMigrate, KNOWN_MANAGED_RULESETS, migrationConfig, overLimitReasons } from '../waf-mapping.js';
 import { isObject, refuse, validationError } from './filter-input.js';
-import { entrypointOrMissing, zoneFor } from './lookup.js';
-import { recordEntrypointWrite } from './ruleset-audit.js';
+import { entrypointOrMissing, recordEntrypointWrite, zoneFor } from './lookup.js';
 
 /** The managed-rules migration: check, config, status, and the PUT through the spec's state table, irreversibly. */
 

@@ -54,15 +54,8 @@ export function zoneEntrypoints(zone: Zone): Ruleset[] {
 }
 
 /** Managed rulesets the zone's entry points execute. */
-function executed(zone: Zone): Set<string> {
-  const ids = new Set<string>();
-  for (const ruleset of zoneEntrypoints(zone)) {
-    for (const rule of ruleset.rules) {
-      const target = rule.action === 'execute' ? rule.action_parameters?.['id'] : undefined;
-      if (typeof target === 'string') ids.add(target);
-    }
-  }
-  return ids;
+function executed(zone: Zone): Set<unknown> {
+  return new Set(zoneEntrypoints(zone).flatMap((r) => r.rules.filter((rule) => rule.action === 'execute').map((rule) => rule.action_parameters?.['id'])));
 }
 
 /** Every item of the zone's list, in the order served. */

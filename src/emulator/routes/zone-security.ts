@@ -1,5 +1,5 @@
 import { param, type RequestContext } from '../http/context.js';
-import { ApiFailure, CODES, ok } from '../http/envelope.js';
+import { noRoute, ok } from '../http/envelope.js';
 import type { Route } from '../http/router.js';
 import { botManagementAnswer, developmentModeAnswer, dnssecAnswer, NOT_OFFERED_VALUE, offers, SETTING_IDS, type SettingId, type ZoneSecurity } from '../security.js';
 import type { Ruleset, Zone } from '../state.js';
@@ -14,12 +14,7 @@ import { entrypointOrMissing, zoneFor } from './lookup.js';
 function getSetting(ctx: RequestContext) {
   const zone = zoneFor(ctx);
   const id = param(ctx, 'setting_id') as SettingId;
-  if (!SETTING_IDS.includes(id)) {
-    throw new ApiFailure(404, [
-      { code: CODES.noRoute, message: `Could not route to /zones/${zone.id}/settings/${id.slice(0, 64)}, perhaps your object identifier is invalid?` },
-      { code: CODES.noRouteChain, message: 'No route for that URI' },
-    ]);
-  }
+  if (!SETTING_IDS.includes(id)) throw noRoute(404, `/zones/${zone.id}/settings/${id.slice(0, 64)}`);
   const modified_on = zone.security.modified[id] ?? zone.created_on;
   // vendor's API reference: zone settings, `editable`: false for a setting the plan does not offer (its default) or a locked one.
   if (!offers(zone.plan, id)) return ok({ id, value: NOT_OFFERED_VALUE[id], editable: false, modified_on });
