@@ -6,7 +6,7 @@ import type { Partition } from '../snapshot/tables.js';
 import type { ScanCredentials } from './credentials.js';
 import type { PartitionReader } from './partition-reads.js';
 import { partKey, type PartitionBook } from './partitions.js';
-import type { ZoneItem } from './reads/zone-read.js';
+import type { ZoneItem } from './zone-item.js';
 
 type ItemsFetch = (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number }>;
 

@@ -11,8 +11,8 @@ import { ReadPlan } from './incremental/read-plan.js';
 import { CrawlOutcome, type CrawlResult } from './outcome.js';
 import { PartitionReader } from './partition-reads.js';
 import { PartitionBook } from './partitions.js';
-import { readKit } from './read-kit.js';
-import type { ZoneItem } from './reads/zone-read.js';
+import { ReadKit } from './read-kit.js';
+import type { ZoneItem } from './zone-item.js';
 import { RepairPass } from './repair.js';
 import { TargetResolver } from './resolve/resolver.js';
 import { closestNames, describeUnmatched, ScopeMatchedNothing, type UnmatchedName } from './scope-match.js';
@@ -43,11 +43,11 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   if (resolver) tasks.signal.addEventListener('abort', () => resolver.cancel(), { once: true });
 
   const startedHere = performance.now();
-  const migratedBefore = writer.migratedZones();
   const accounts = new AccountListing(parts);
   const carrier = new Carrier(writer, plan, permissions, options.reads, book);
-  const kit = readKit(parts, { accounts, accountReads: new AccountReads(reader, book, credentials, tasks.signal), carrier, resolver, migratedBefore });
-  const queue = new ZoneQueue(parts, kit, carrier, permissions);
+  const accountReads = new AccountReads(reader, book, credentials, tasks.signal);
+  const kit = new ReadKit(tasks.signal, options.reads, writer, book, reader, credentials, accounts, accountReads, carrier, resolver, writer.migratedZones());
+  const queue = new ZoneQueue(parts, kit, permissions);
   const zones = new ZoneLists(parts, accounts, (zone) => queue.enqueue(zone));
 
   const accountIds = credentials.userLevel ? accounts.withMapped(await accounts.read(() => zones.accountsAndZones())) : accounts.mappedScope();

@@ -1,4 +1,5 @@
 import { ApiAuthError, ApiError, ApiGoneError } from '../api/errors.js';
+import { partitionsWhere, readDeclarationOf, type ReadPartition } from '../cloudflare/reads.js';
 import type { ListSummary } from '../api/paginate.js';
 import type { Logger } from '../common/logger.js';
 import type { Partition, PartitionKind } from '../snapshot/tables.js';
@@ -8,8 +9,7 @@ import type { PermissionStandings } from './incremental/permissions.js';
 import { listProblem } from './list-problem.js';
 import type { CrawlOutcome } from './outcome.js';
 import type { RepairPass } from './repair.js';
-import { ZONE_READS } from './reads/index.js';
-import type { ZoneItem } from './reads/zone-read.js';
+import type { ZoneItem } from './zone-item.js';
 
 /**
  * The scan's account of its partitions: each one's writer (kept open while its read waits for the
@@ -116,6 +116,9 @@ function retiredReason(err: ApiGoneError): string {
 }
 
 /** Parts whose refusal leaves the scan complete: the user's invites (an account-owned token may not read them), and optional zone reads. */
-const OPTIONAL_PARTS: ReadonlySet<Partition> = new Set<Partition>(['invites', ...ZONE_READS.filter((r) => r.optional).flatMap((r) => r.partitions)]);
+const OPTIONAL_PARTS: ReadonlySet<Partition> = new Set<Partition>([
+  'invites',
+  ...partitionsWhere((s) => s.read?.optional === true).flatMap((p) => readDeclarationOf(p as ReadPartition).partitions),
+]);
 
 const refusedList = (partition: Partition) => (OPTIONAL_PARTS.has(partition) ? 'notPermitted' : 'missing');

@@ -6,7 +6,7 @@ import { fillPath, partitionsWhere, specOf } from '../../cloudflare/reads.js';
 import { entryOf } from '../../common/map-entry.js';
 import type { Partition } from '../../snapshot/tables.js';
 import { credentialOf } from '../first-calls.js';
-import type { ZoneItem } from '../reads/zone-read.js';
+import type { ZoneItem } from '../zone-item.js';
 
 /**
  * What a credential may still read, learnt each night before anything is carried forward: losing a
