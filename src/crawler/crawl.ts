@@ -69,7 +69,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   if (!tasks.fatal) await repair.run();
   if (tasks.fatal) throw tasks.fatal.error;
   await checkScopeMatched(parts);
-  const check = await resolver?.checkMade();
+  const check = await resolver?.checked;
   if (check) outcome.result.resolver = check;
   outcome.result.apiStartedAt = apiTimeAt(options, startedHere, startedAt).toISOString();
   return outcome.finished();
@@ -80,12 +80,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
  * of each credential's first answer; this machine's clock if none answered.
  */
 function apiTimeAt(options: CrawlOptions, startedHere: number, startedAt: string): Date {
-  let best: Date | null = null;
-  for (const client of options.clients?.all() ?? [options.client]) {
-    const at = client.serverTimeNearFirstAnswer(startedHere);
-    if (at && (best === null || at < best)) best = at;
-  }
-  return best ?? new Date(startedAt);
+  const answered = (options.clients?.all() ?? [options.client]).flatMap((client) => client.serverTimeNearFirstAnswer(startedHere)?.getTime() ?? []);
+  return new Date(answered.length ? Math.min(...answered) : startedAt);
 }
 
 /**
