@@ -29,7 +29,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   // Every request in flight listens to the stop signal: more than Node's default of 10 at high concurrency.
   if (options.signal) setMaxListeners(Math.max(10, options.concurrency * 4), options.signal);
   const startedAt = new Date().toISOString();
-  const { writer, logger, scope } = options;
+  const { writer, logger, scope, reads } = options;
   const plan = options.plan ?? ReadPlan.full(writer, logger);
   const outcome = new CrawlOutcome({ incremental: plan.incremental, why: plan.why, base: plan.base?.scanId ?? null }, options.onProgress);
   const tasks = new CrawlTasks(options.concurrency, options.client, options.signal);
@@ -44,9 +44,10 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
 
   const startedHere = performance.now();
   const accounts = new AccountListing(parts);
-  const carrier = new Carrier(writer, plan, permissions, options.reads, book);
+  const carrier = new Carrier(writer, plan, permissions, reads, book);
   const accountReads = new AccountReads(reader, book, credentials, tasks.signal);
-  const kit = new ReadKit(tasks.signal, options.reads, writer, book, reader, credentials, accounts, accountReads, carrier, resolver, writer.migratedZones());
+  const migrated = writer.migratedZones();
+  const kit = new ReadKit(tasks.signal, reads, writer, book, reader, credentials, accounts, accountReads, carrier, resolver, migrated);
   const queue = new ZoneQueue(parts, kit, permissions);
   const zones = new ZoneLists(parts, accounts, (zone) => queue.enqueue(zone));
 
@@ -80,7 +81,8 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
  * of each credential's first answer; this machine's clock if none answered.
  */
 function apiTimeAt(options: CrawlOptions, startedHere: number, startedAt: string): Date {
-  const answered = (options.clients?.all() ?? [options.client]).flatMap((client) => client.serverTimeNearFirstAnswer(startedHere)?.getTime() ?? []);
+  const clients = options.clients?.all() ?? [options.client];
+  const answered = clients.flatMap((client) => client.serverTimeNearFirstAnswer(startedHere)?.getTime() ?? []);
   return new Date(answered.length ? Math.min(...answered) : startedAt);
 }
 
