@@ -5,17 +5,17 @@ import { entryOf } from '../common/map-entry.js';
 import type { Partition } from '../snapshot/tables.js';
 import type { ScanCredentials } from './credentials.js';
 import type { PartitionReader } from './partition-reads.js';
-import { partKey, type PartitionBook } from './partitions.js';
-import type { ZoneItem } from './reads/zone-read.js';
+import { partitionKey, type PartitionBook } from './partitions.js';
+import type { ZoneItem } from './zone-item.js';
 
-type ItemsFetch = (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number }>;
+/** Reads an account's partition whole: its items, or what is wrong with its answer. */
+type ItemsFetch = (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number } | string>;
 
 /** What the zone reads ask of their account, read once per account and scan: the first zone to ask reads it for all. */
 export class AccountReads {
   /** Reads made (or being made) this scan, by account id and endpoint. */
   private readonly objects = new Map<string, Promise<Record<string, unknown> | null>>();
   private readonly lists = new Map<string, Promise<unknown>>();
-  private readonly items = new Map<string, Promise<void>>();
 
   constructor(
     private readonly reader: PartitionReader,
@@ -27,26 +27,24 @@ export class AccountReads {
   /** A list of an account into the account's partition. */
   async list(accountId: string, partition: Partition, key: keyof typeof LIST_ENDPOINTS): Promise<void> {
     const client = this.credentials.clientOf(accountId);
-    await entryOf(this.lists, partKey(accountId, partition), () =>
+    await entryOf(this.lists, partitionKey(accountId, partition), () =>
       this.reader.readList('account', accountId, partition, () => this.reader.list(LIST_ENDPOINTS[key], { account_id: accountId }, {}, client), null),
     );
   }
 
   /** A list of an account served whole in one unpaged answer (the notification policies), into the account's partition. */
-  async answer(accountId: string, partition: Partition, path: string): Promise<void> {
-    await entryOf(this.lists, partKey(accountId, partition), () =>
-      this.readWhole(accountId, partition, async (client, signal) => {
-        const answer = await client.get<unknown>(path, { signal });
-        if (!Array.isArray(answer.result)) return 'the API answered without a list';
-        return { items: answer.result.filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object' && !Array.isArray(i)), pages: 1 };
-      }),
-    );
+  answer(accountId: string, partition: Partition, path: string): Promise<void> {
+    return this.itemsOf(accountId, partition, async (client, signal) => {
+      const answer = await client.get<unknown>(path, { signal });
+      if (!Array.isArray(answer.result)) return 'the API answered without a list';
+      return { items: answer.result.filter((i): i is Record<string, unknown> => i !== null && typeof i === 'object' && !Array.isArray(i)), pages: 1 };
+    });
   }
 
   /** An object of the zone's account, read once per account and scan and kept with each of its zones (see reads/account-entrypoint.ts). */
   async object(zone: ZoneItem, accountId: string, partition: Partition, path: string, absentCode?: number): Promise<void> {
     const writer = this.book.partition('zone', zone.id, partition);
-    const key = partKey(accountId, partition);
+    const key = partitionKey(accountId, partition);
     const read = entryOf(this.objects, key, () =>
       this.credentials
         .clientOf(accountId)
@@ -73,13 +71,12 @@ export class AccountReads {
     }
   }
 
-  /** Items of an account into its own partition. */
-  itemsOf(accountId: string, partition: Partition, fetch: ItemsFetch): Promise<void> {
-    return entryOf(this.items, partKey(accountId, partition), () => this.readWhole(accountId, partition, fetch));
+  /** Items of an account into its own partition, read once per account and scan. */
+  async itemsOf(accountId: string, partition: Partition, fetch: ItemsFetch): Promise<void> {
+    await entryOf(this.lists, partitionKey(accountId, partition), () => this.readWhole(accountId, partition, fetch));
   }
 
-  /** An account's partition read whole by one fetch (a string: what is wrong with its answer). */
-  private async readWhole(accountId: string, partition: Partition, fetch: (client: ApiClient, signal: AbortSignal) => Promise<{ items: unknown[]; pages: number } | string>): Promise<void> {
+  private async readWhole(accountId: string, partition: Partition, fetch: ItemsFetch): Promise<void> {
     const writer = this.book.partition('account', accountId, partition);
     try {
       const got = await fetch(this.credentials.clientOf(accountId), this.signal);

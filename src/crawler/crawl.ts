@@ -11,8 +11,8 @@ import { ReadPlan } from './incremental/read-plan.js';
 import { CrawlOutcome, type CrawlResult } from './outcome.js';
 import { PartitionReader } from './partition-reads.js';
 import { PartitionBook } from './partitions.js';
-import { readKit } from './read-kit.js';
-import type { ZoneItem } from './reads/zone-read.js';
+import { ReadKit } from './read-kit.js';
+import type { ZoneItem } from './zone-item.js';
 import { RepairPass } from './repair.js';
 import { TargetResolver } from './resolve/resolver.js';
 import { closestNames, describeUnmatched, ScopeMatchedNothing, type UnmatchedName } from './scope-match.js';
@@ -29,7 +29,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   // Every request in flight listens to the stop signal: more than Node's default of 10 at high concurrency.
   if (options.signal) setMaxListeners(Math.max(10, options.concurrency * 4), options.signal);
   const startedAt = new Date().toISOString();
-  const { writer, logger, scope } = options;
+  const { writer, logger, scope, reads } = options;
   const plan = options.plan ?? ReadPlan.full(writer, logger);
   const outcome = new CrawlOutcome({ incremental: plan.incremental, why: plan.why, base: plan.base?.scanId ?? null }, options.onProgress);
   const tasks = new CrawlTasks(options.concurrency, options.client, options.signal);
@@ -43,11 +43,12 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   if (resolver) tasks.signal.addEventListener('abort', () => resolver.cancel(), { once: true });
 
   const startedHere = performance.now();
-  const migratedBefore = writer.migratedZones();
   const accounts = new AccountListing(parts);
-  const carrier = new Carrier(writer, plan, permissions, options.reads, book);
-  const kit = readKit(parts, { accounts, accountReads: new AccountReads(reader, book, credentials, tasks.signal), carrier, resolver, migratedBefore });
-  const queue = new ZoneQueue(parts, kit, carrier, permissions);
+  const carrier = new Carrier(writer, plan, permissions, reads, book);
+  const accountReads = new AccountReads(reader, book, credentials, tasks.signal);
+  const migrated = writer.migratedZones();
+  const kit = new ReadKit(tasks.signal, reads, writer, book, reader, credentials, accounts, accountReads, carrier, resolver, migrated);
+  const queue = new ZoneQueue(parts, kit, permissions);
   const zones = new ZoneLists(parts, accounts, (zone) => queue.enqueue(zone));
 
   const accountIds = credentials.userLevel ? accounts.withMapped(await accounts.read(() => zones.accountsAndZones())) : accounts.mappedScope();
@@ -69,7 +70,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
   if (!tasks.fatal) await repair.run();
   if (tasks.fatal) throw tasks.fatal.error;
   await checkScopeMatched(parts);
-  const check = await resolver?.checkMade();
+  const check = await resolver?.checked;
   if (check) outcome.result.resolver = check;
   outcome.result.apiStartedAt = apiTimeAt(options, startedHere, startedAt).toISOString();
   return outcome.finished();
@@ -80,12 +81,9 @@ export async function crawl(options: CrawlOptions): Promise<CrawlResult> {
  * of each credential's first answer; this machine's clock if none answered.
  */
 function apiTimeAt(options: CrawlOptions, startedHere: number, startedAt: string): Date {
-  let best: Date | null = null;
-  for (const client of options.clients?.all() ?? [options.client]) {
-    const at = client.serverTimeNearFirstAnswer(startedHere);
-    if (at && (best === null || at < best)) best = at;
-  }
-  return best ?? new Date(startedAt);
+  const clients = options.clients?.all() ?? [options.client];
+  const answered = clients.flatMap((client) => client.serverTimeNearFirstAnswer(startedHere)?.getTime() ?? []);
+  return new Date(answered.length ? Math.min(...answered) : startedAt);
 }
 
 /**

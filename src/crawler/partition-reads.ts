@@ -6,7 +6,7 @@ import type { PagedList } from '../api/paginate.js';
 import type { Partition, PartitionKind } from '../snapshot/tables.js';
 import type { ScanCredentials } from './credentials.js';
 import type { PartitionBook } from './partitions.js';
-import { DEFERRED, type Deferred, type ZoneItem } from './reads/zone-read.js';
+import { DEFERRED, type Deferred, type ZoneItem } from './zone-item.js';
 
 /** A list, an object or a cursor-paged list read into a partition, its outcome recorded in the partition book. */
 export class PartitionReader {

@@ -1,4 +1,5 @@
 import { ApiAuthError, ApiError, ApiGoneError } from '../api/errors.js';
+import { partitionsWhere, readDeclarationOf, type ReadPartition } from '../cloudflare/reads.js';
 import type { ListSummary } from '../api/paginate.js';
 import type { Logger } from '../common/logger.js';
 import type { Partition, PartitionKind } from '../snapshot/tables.js';
@@ -8,8 +9,7 @@ import type { PermissionStandings } from './incremental/permissions.js';
 import { listProblem } from './list-problem.js';
 import type { CrawlOutcome } from './outcome.js';
 import type { RepairPass } from './repair.js';
-import { ZONE_READS } from './reads/index.js';
-import type { ZoneItem } from './reads/zone-read.js';
+import type { ZoneItem } from './zone-item.js';
 
 /**
  * The scan's account of its partitions: each one's writer (kept open while its read waits for the
@@ -17,7 +17,7 @@ import type { ZoneItem } from './reads/zone-read.js';
  */
 export class PartitionBook {
   private readonly awaitingRepair = new Map<string, PartitionWriter>();
-  private readonly retiredParts = new Map<string, { status: number | null; message: string }>();
+  private readonly retiredPartitions = new Map<string, { status: number | null; message: string }>();
 
   constructor(
     private readonly writer: ScanWriter,
@@ -30,7 +30,7 @@ export class PartitionBook {
 
   /** The partition's writer: the one a deferred read left open, or a new one. */
   partition(kind: PartitionKind, scopeId: string, partition: Partition): PartitionWriter {
-    const key = `${kind}\u0000${partKey(scopeId, partition)}`;
+    const key = `${kind}\u0000${partitionKey(scopeId, partition)}`;
     const open = this.awaitingRepair.get(key);
     this.awaitingRepair.delete(key);
     return open ?? this.writer.partition(kind, scopeId, partition);
@@ -43,7 +43,7 @@ export class PartitionBook {
   deferred(err: unknown, partition: PartitionWriter | null, redo: () => Promise<unknown>): boolean {
     this.credentials.stopIfFirst(err);
     if (!this.repair.defer(err, redo)) return false;
-    if (partition) this.awaitingRepair.set(`${partition.kind}\u0000${partKey(partition.scopeId, partition.partition)}`, partition);
+    if (partition) this.awaitingRepair.set(`${partition.kind}\u0000${partitionKey(partition.scopeId, partition.partition)}`, partition);
     return true;
   }
 
@@ -68,7 +68,7 @@ export class PartitionBook {
     if (err instanceof ApiGoneError) {
       const message = retiredReason(err);
       partition.finish({ state: 'retired', pages, items, httpStatus: err.status, apiCode, errorCode: err.code, message });
-      this.retiredParts.set(partKey(partition.scopeId, partition.partition), { status: err.status, message });
+      this.retiredPartitions.set(partitionKey(partition.scopeId, partition.partition), { status: err.status, message });
       this.missing(partition.kind, partition.scopeId, name, partition.partition, 'retired', message, 'retired');
       return;
     }
@@ -103,19 +103,22 @@ export class PartitionBook {
 
   /** Set when a part answered as retired this scan: what lives under it went with it. */
   retired(scopeId: string, partition: Partition): { status: number | null; message: string } | undefined {
-    return this.retiredParts.get(partKey(scopeId, partition));
+    return this.retiredPartitions.get(partitionKey(scopeId, partition));
   }
 }
 
-/** A part's key among a scan's parts: its scope's id and its endpoint. */
-export const partKey = (scopeId: string, partition: Partition): string => `${scopeId}\u0000${partition}`;
+/** A partition's key among a scan's partitions: its scope's id and its endpoint. */
+export const partitionKey = (scopeId: string, partition: Partition): string => `${scopeId}\u0000${partition}`;
 
 function retiredReason(err: ApiGoneError): string {
   const said = err.apiErrors.map((e) => e.message).join('; ');
   return `the API retired this endpoint (HTTP ${err.status ?? '?'}${said ? `: ${said}` : ''}); the data it served no longer exists there`;
 }
 
-/** Parts whose refusal leaves the scan complete: the user's invites (an account-owned token may not read them), and optional zone reads. */
-const OPTIONAL_PARTS: ReadonlySet<Partition> = new Set<Partition>(['invites', ...ZONE_READS.filter((r) => r.optional).flatMap((r) => r.partitions)]);
+/** Partitions whose refusal leaves the scan complete: the user's invites (an account-owned token may not read them), and optional zone reads. */
+const OPTIONAL_PARTITIONS: ReadonlySet<Partition> = new Set<Partition>([
+  'invites',
+  ...partitionsWhere((s) => s.read?.optional === true).flatMap((p) => readDeclarationOf(p as ReadPartition).partitions),
+]);
 
-const refusedList = (partition: Partition) => (OPTIONAL_PARTS.has(partition) ? 'notPermitted' : 'missing');
+const refusedList = (partition: Partition) => (OPTIONAL_PARTITIONS.has(partition) ? 'notPermitted' : 'missing');

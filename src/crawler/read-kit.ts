@@ -1,51 +1,55 @@
-import { LIST_ENDPOINTS } from '../api/endpoints.js';
+import type { ApiClient } from '../api/client.js';
+import { LIST_ENDPOINTS, type DeclaredReads } from '../api/endpoints.js';
+import type { Partition } from '../snapshot/tables.js';
+import type { ScanWriter } from '../snapshot/writer.js';
 import type { AccountReads } from './account-reads.js';
 import type { AccountListing } from './accounts.js';
-import type { CrawlParts } from './crawl-parts.js';
+import type { ScanCredentials } from './credentials.js';
 import type { Carrier } from './incremental/carry.js';
-import type { ReadKit } from './reads/zone-read.js';
-import { recordsTonight } from './resolve/records-tonight.js';
+import type { PartitionReader } from './partition-reads.js';
+import type { PartitionBook } from './partitions.js';
 import type { TargetResolver } from './resolve/resolver.js';
+import type { ZoneItem } from './zone-item.js';
 
-/** The crawler's services as the read modules see them (reads/zone-read.ts). */
-export function readKit(
-  parts: CrawlParts,
-  more: { accounts: AccountListing; accountReads: AccountReads; carrier: Carrier; resolver: TargetResolver | null; migratedBefore: ReadonlySet<string> },
-): ReadKit {
-  const { options, book, reader, credentials, tasks } = parts;
-  const writer = options.writer;
-  const clientOf = (zone: { account?: { id?: string } }) => credentials.clientOf(zone.account?.id);
-  return {
-    signal: tasks.signal,
-    reads: options.reads,
-    client: clientOf,
-    migratedBefore: (zone) => more.migratedBefore.has(writer.storedId(zone.id)),
-    accountType: (id) => more.accounts.accountType(id),
-    readZoneList: (zone, key, partition, repair) => reader.readList('zone', zone.id, partition, () => reader.list(LIST_ENDPOINTS[key], { zone_id: zone.id }, {}, clientOf(zone)), zone.name, repair),
-    readObject: (zone, partition, path, query, absentCode, repair) => reader.readObject(zone, partition, path, query, absentCode, repair),
-    readCursorList: (zone, partition, path, perPage, repair) => reader.readCursorList(zone, partition, path, perPage, repair),
-    partition: (kind, scopeId, partition) => book.partition(kind, scopeId, partition),
-    deferred: (err, partition, redo) => book.deferred(err, partition, redo),
-    failed: (partition, err, pages, items, name) => book.failed(partition, err, pages, items, name),
-    missing: (kind, scopeId, name, partition, state, reason, list) => book.missing(kind, scopeId, name, partition, state, reason, list),
-    skip: (zone, partition, why) => book.skip(zone, partition, why),
-    absent: (zone, partition, why) => book.partition('zone', zone.id, partition).finish({ state: 'ok', pages: 0, items: 0, message: why }),
-    carry: (zone, partition) => more.carrier.carry(clientOf(zone), zone, partition),
-    carrySource: (zone, partition) => more.carrier.source(zone, partition),
-    succeeded: (zone, partition) => {
-      if (zone && partition) book.answered('zone', zone.id, partition);
-      else credentials.anyReadSucceeded = true;
-    },
-    readAccountObject: (zone, accountId, partition, path, absentCode) => more.accountReads.object(zone, accountId, partition, path, absentCode),
-    readAccountList: (accountId, partition, key) => more.accountReads.list(accountId, partition, key),
-    readAccountAnswer: (accountId, partition, path) => more.accountReads.answer(accountId, partition, path),
-    readAccountItems: (_zone, accountId, partition, fetch) => more.accountReads.itemsOf(accountId, partition, fetch),
-    hasPartition: (zone, partition) => writer.hasPartition('zone', zone.id, partition),
-    lastAnswered: (zone, partition) => writer.lastAnswered('zone', zone.id, partition),
-    list: (path, endpoint, zone) => reader.listAt(clientOf(zone), path, endpoint),
-    itemsReadTonight: (zone, partition) => writer.itemsReadTonight(zone.id, partition),
-    retired: (zone, partition) => book.retired(zone.id, partition),
-    resolver: more.resolver,
-    dnsRecordsTonight: (zone) => recordsTonight(writer, zone.id),
-  };
+/** The crawler's services as the read modules (reads/) use them, and what they ask of a zone's credential. */
+export class ReadKit {
+  constructor(
+    readonly signal: AbortSignal,
+    readonly reads: DeclaredReads | undefined,
+    readonly writer: ScanWriter,
+    readonly book: PartitionBook,
+    readonly reader: PartitionReader,
+    private readonly credentials: ScanCredentials,
+    readonly accounts: AccountListing,
+    readonly accountReads: AccountReads,
+    readonly carrier: Carrier,
+    /** One per scan, so each name is asked once; null when the crawl was given none. */
+    readonly resolver: TargetResolver | null,
+    /** Stored ids of the zones an earlier scan that ended saw on the new managed rules only (ScanWriter.migratedZones). */
+    private readonly migratedZones: ReadonlySet<string>,
+  ) {}
+
+  client(zone: ZoneItem): ApiClient {
+    return this.credentials.clientOf(zone.account?.id);
+  }
+
+  migratedBefore(zone: ZoneItem): boolean {
+    return this.migratedZones.has(this.writer.storedId(zone.id));
+  }
+
+  /** A page/per_page list into the zone's partition: true read whole, false failed, null deferred to the repair pass. */
+  readZoneList(zone: ZoneItem, key: keyof typeof LIST_ENDPOINTS, partition: Partition, repair?: () => Promise<unknown>): Promise<boolean | null> {
+    const list = () => this.reader.list(LIST_ENDPOINTS[key], { zone_id: zone.id }, {}, this.client(zone));
+    return this.reader.readList('zone', zone.id, partition, list, zone.name, repair);
+  }
+
+  /** Records a partition as read empty, known without a call (the rulesets list shows no such phase). */
+  absent(zone: ZoneItem, partition: Partition, why: string): void {
+    this.book.partition('zone', zone.id, partition).finish({ state: 'ok', pages: 0, items: 0, message: why });
+  }
+
+  /** Carries the partition forward from the last read; false when there is nothing sound to carry. */
+  carry(zone: ZoneItem, partition: Partition): boolean {
+    return this.carrier.carry(this.client(zone), zone, partition);
+  }
 }

@@ -1,6 +1,8 @@
 import { entryOf } from '../common/map-entry.js';
 import { ZONE_READS } from './reads/index.js';
-import { carriedWhole, DEFERRED, type ReadKit, type ZoneFacts, type ReadModule } from './reads/zone-read.js';
+import type { ReadKit } from './read-kit.js';
+import { carriedWhole, type ZoneFacts, type ReadModule } from './reads/zone-read.js';
+import { DEFERRED } from './zone-item.js';
 
 /**
  * The reads of one zone, in order. Read in full, every read runs (a `terminal` or
@@ -33,7 +35,7 @@ export async function readZoneParts(kit: ReadKit, facts: ZoneFacts): Promise<voi
 function mustRun(read: ReadModule, facts: ZoneFacts, ran: ReadonlySet<ReadModule>, kit: ReadKit): boolean {
   if (facts.mode === 'full') return true;
   if (read.refresh === 'date' && read.dueByDate?.(facts)) return true;
-  const decidedSince = (scan: number) => read.partitions.every((p) => (kit.carrySource(facts.zone, p) ?? -1) >= scan);
+  const decidedSince = (scan: number) => read.partitions.every((p) => (kit.carrier.source(facts.zone, p) ?? -1) >= scan);
   return (read.decidedBy ?? []).some((d) => {
     if (!ran.has(d)) return false;
     const alikeSince = facts.decidedAlike.get(d);

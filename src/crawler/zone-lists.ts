@@ -6,7 +6,7 @@ import type { AccountListing } from './accounts.js';
 import type { CrawlParts } from './crawl-parts.js';
 import { credentialOf } from './first-calls.js';
 import { listProblem } from './list-problem.js';
-import type { ZoneItem } from './reads/zone-read.js';
+import type { ZoneItem } from './zone-item.js';
 
 /**
  * Which zones the scan reads: by account, by name (--zone), or in one list for a token that cannot

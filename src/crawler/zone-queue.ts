@@ -1,9 +1,10 @@
 import type { CrawlParts } from './crawl-parts.js';
-import type { Carrier } from './incremental/carry.js';
 import { listingChanged } from './incremental/listing-change.js';
 import type { PermissionStandings } from './incremental/permissions.js';
 import { readZoneParts } from './read-zone.js';
-import type { ReadKit, ZoneFacts, ZoneItem } from './reads/zone-read.js';
+import type { ReadKit } from './read-kit.js';
+import type { ZoneFacts } from './reads/zone-read.js';
+import type { ZoneItem } from './zone-item.js';
 
 /** Each zone listed, once: recorded, then read within its credential's concurrency as the plan says (read-zone.ts). */
 export class ZoneQueue {
@@ -12,7 +13,6 @@ export class ZoneQueue {
   constructor(
     private readonly parts: CrawlParts,
     private readonly kit: ReadKit,
-    private readonly carrier: Carrier,
     private readonly permissions: PermissionStandings,
   ) {}
 
@@ -43,7 +43,7 @@ export class ZoneQueue {
     const { credentials, tasks, plan, options } = this.parts;
     const client = credentials.clientOf(zone.account?.id);
     const zonePlan = await plan.zone(client, zone, listChanged, tasks.signal);
-    if (zonePlan.mode === 'due-only') await this.carrier.confirmPermissions(client, zone, tasks.signal);
+    if (zonePlan.mode === 'due-only') await this.kit.carrier.confirmPermissions(client, zone, tasks.signal);
     const storedId = options.writer.storedId(zone.id);
     const facts: ZoneFacts = {
       zone,

@@ -1,7 +1,7 @@
 import { allCovered, DAY_MS, freshCoverage, isManaged, isServing, renewalWindowDays, servedUntil, validityDays } from '../cloudflare/ssl/certificates.js';
 import { parseCertificatePack } from '../cloudflare/ssl/certificate-pack.js';
 import type { SnapshotReader } from '../snapshot/reader.js';
-import type { MetricFamily, Sample } from './exposition.js';
+import { gauge, type MetricFamily, type Sample } from './exposition.js';
 
 /**
  * One series per served certificate of the audited scan, in three families with the same labels
@@ -40,23 +40,20 @@ export function certificateFamilies(reader: SnapshotReader | null, now: Date): M
     }
   }
   return [
-    {
-      name: 'zonewarden_certificate_expiry_timestamp_seconds',
-      help: 'When the vendor stops serving the certificate: its expiry (for an uploaded pack, the soonest expiry of the pack, which is removed whole).',
-      type: 'gauge',
-      samples: expiry,
-    },
-    {
-      name: 'zonewarden_certificate_renewal_window_seconds',
-      help: 'How long before expiry the certificate should be renewed: the vendor starts renewing a managed one then (30 days for 90-day and 1-year certificates, 7 for 30-day, 3 for 14-day); 30 days for an uploaded one.',
-      type: 'gauge',
-      samples: window,
-    },
-    {
-      name: 'zonewarden_certificate_has_successor',
-      help: '1 when newer active certificates, outside their own renewal window and served longer, cover every host of the certificate (renewed or replaced), else 0.',
-      type: 'gauge',
-      samples: successor,
-    },
+    gauge(
+      'zonewarden_certificate_expiry_timestamp_seconds',
+      'When the vendor stops serving the certificate: its expiry (for an uploaded pack, the soonest expiry of the pack, which is removed whole).',
+      expiry,
+    ),
+    gauge(
+      'zonewarden_certificate_renewal_window_seconds',
+      'How long before expiry the certificate should be renewed: the vendor starts renewing a managed one then (30 days for 90-day and 1-year certificates, 7 for 30-day, 3 for 14-day); 30 days for an uploaded one.',
+      window,
+    ),
+    gauge(
+      'zonewarden_certificate_has_successor',
+      '1 when newer active certificates, outside their own renewal window and served longer, cover every host of the certificate (renewed or replaced), else 0.',
+      successor,
+    ),
   ];
 }

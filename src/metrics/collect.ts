@@ -11,7 +11,7 @@ import { SEVERITIES } from '../policy/rule.js';
 import { PACKAGE } from '../common/package-info.js';
 import type { ScanSummary } from '../crawler/summary.js';
 import { certificateFamilies } from './certificates.js';
-import type { MetricFamily, Sample } from './exposition.js';
+import { gauge, type MetricFamily, type Sample } from './exposition.js';
 
 /**
  * The metrics of a database for Prometheus (docs/monitoring.md), read only: the metrics command may
@@ -27,7 +27,6 @@ interface CollectOptions {
 }
 
 const seconds = (iso: string) => Date.parse(iso) / 1000;
-const gauge = (name: string, help: string, samples: Sample[]): MetricFamily => ({ name, help, type: 'gauge', samples });
 const one = (value: number): Sample[] => [{ value }];
 const flag = (on: boolean) => (on ? 1 : 0);
 

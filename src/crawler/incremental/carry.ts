@@ -3,7 +3,7 @@ import type { DeclaredReads } from '../../api/endpoints.js';
 import type { Partition } from '../../snapshot/tables.js';
 import type { ScanWriter } from '../../snapshot/writer.js';
 import type { PartitionBook } from '../partitions.js';
-import type { ZoneItem } from '../reads/zone-read.js';
+import type { ZoneItem } from '../zone-item.js';
 import { askedTonight, type PermissionStandings } from './permissions.js';
 import type { ReadPlan } from './read-plan.js';
 

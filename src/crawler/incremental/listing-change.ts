@@ -1,6 +1,6 @@
 import { scanRef } from '../../snapshot/scan-ref.js';
 import type { PartitionWriter } from '../../snapshot/writer.js';
-import type { ZoneItem } from '../reads/zone-read.js';
+import type { ZoneItem } from '../zone-item.js';
 
 /**
  * Fields of a zone list item that move with the clock: `development_mode` counts the seconds left,

@@ -6,7 +6,7 @@ import { fillPath, partitionsWhere, specOf } from '../../cloudflare/reads.js';
 import { entryOf } from '../../common/map-entry.js';
 import type { Partition } from '../../snapshot/tables.js';
 import { credentialOf } from '../first-calls.js';
-import type { ZoneItem } from '../reads/zone-read.js';
+import type { ZoneItem } from '../zone-item.js';
 
 /**
  * What a credential may still read, learnt each night before anything is carried forward: losing a
@@ -59,10 +59,6 @@ function probeOf(partition: Partition): PermissionGroup['probe'] {
 
 const GROUP_OF = new Map<Partition, PermissionGroup>(PERMISSION_GROUPS.flatMap((g) => g.partitions.map((p) => [p, g] as const)));
 
-export function permissionGroupOf(partition: Partition): PermissionGroup | undefined {
-  return GROUP_OF.get(partition);
-}
-
 /** Whether tonight's rules ask for a zone part: an object or the settings when a rule declares them, the lists always. */
 export function askedTonight(partition: Partition, reads: DeclaredReads | undefined): boolean {
   if (partition in ZONE_OBJECT_READS) return reads?.objects.includes(partition as keyof typeof ZONE_OBJECT_READS) ?? false;
@@ -88,7 +84,7 @@ export class PermissionStandings {
    * leave some zones out of a group (vendor docs: API token permissions, zone resources).
    */
   observe(client: ApiClient, partition: Partition, outcome: { granted: true } | { refused: ApiError; what: string; readBefore: boolean }): void {
-    const group = permissionGroupOf(partition);
+    const group = GROUP_OF.get(partition);
     if (!group) return;
     this.wake();
     if ('refused' in outcome && !outcome.readBefore) return;
@@ -128,14 +124,14 @@ export class PermissionStandings {
   }
 
   refusal(client: ApiClient, partition: Partition): { group: PermissionGroup; error: ApiError; what: string } | null {
-    const group = permissionGroupOf(partition);
+    const group = GROUP_OF.get(partition);
     const standing = group ? this.known.get(client)?.get(group) : undefined;
     return group && standing?.kind === 'refused' ? { group, error: standing.error, what: standing.what } : null;
   }
 
   /** The credential's standing with each group of these partitions, known before the zone carries any: a probe each, shared. */
   async confirm(client: ApiClient, zone: ZoneItem, partitions: readonly Partition[], settings: readonly string[], signal: AbortSignal): Promise<void> {
-    const groups = new Set(partitions.map(permissionGroupOf).filter((g): g is PermissionGroup => g !== undefined));
+    const groups = new Set(partitions.map((p) => GROUP_OF.get(p)).filter((g): g is PermissionGroup => g !== undefined));
     const waits: Array<Promise<void>> = [];
     for (const group of groups) {
       if (this.known.get(client)?.has(group)) continue;

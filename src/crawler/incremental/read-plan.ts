@@ -12,8 +12,8 @@ import type { ScanScope } from '../../snapshot/scope.js';
 import { scanToReadOn } from '../../snapshot/scan-choice.js';
 import type { ScanWriter } from '../../snapshot/writer.js';
 import { accountChanges, type AccountChanges } from './audit-log.js';
-import type { ZoneMode } from '../reads/zone-read.js';
-import { DECLARED_ENTRYPOINTS } from '../reads/rulesets-list.js';
+import type { ZoneMode } from '../zone-item.js';
+import { partitionsWhere, type DeclarableObject } from '../../cloudflare/reads.js';
 import type { DeclaredReads } from '../../api/endpoints.js';
 import type { Partition } from '../../snapshot/tables.js';
 import { StoredScan } from './stored-zone.js';
@@ -33,6 +33,9 @@ const LOG_OVERLAP_MS = 60 * 60 * 1000;
 const DAY_MS = 86_400_000;
 /** A zone read in full this long short of `fullEvery` days ago is read tonight whatever the share (nights are not exactly 24 h apart). */
 const TURN_SLACK_MS = 6 * 60 * 60 * 1000;
+
+/** The entry points read only when a rule declares them; each needs the rulesets list on any plan (reads/rulesets-list.ts). */
+export const DECLARED_ENTRYPOINTS = partitionsWhere((s) => s.rules === 'object' && s.api?.endsWith('/entrypoint') === true) as DeclarableObject[];
 
 interface ZonePlan {
   mode: ZoneMode;

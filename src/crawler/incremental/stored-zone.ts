@@ -18,13 +18,32 @@ export function rulesetStamp(ruleset: Record<string, unknown>): string | null {
 }
 
 /** What the last complete scan of the scope holds for a zone, as far as tonight's reads need it. */
-export interface StoredZone {
+export class StoredZone {
+  constructor(
+    private readonly reader: SnapshotReader,
+    private readonly storedId: string,
+  ) {}
+
   /** The stored stamp of an entry point (rulesetStamp): null when stored as absent, undefined when not known. */
-  entrypointStamp(partition: EntrypointPartition): string | null | undefined;
+  entrypointStamp(partition: EntrypointPartition): string | null | undefined {
+    const read = this.reader.zoneObject(this.storedId, partition);
+    if (!read.known) return undefined;
+    const row = read.items[0];
+    return row ? (rulesetStamp(parsed(row)) ?? undefined) : null;
+  }
+
   /** A certificate pack not active, a certificate not active, or one in its renewal window. */
-  certificatesDue(now: number): boolean;
+  certificatesDue(now: number): boolean {
+    const packs = this.reader.certificatePacks(this.storedId);
+    return !packs.known || packs.items.some((row) => packDue(parsed(row), now));
+  }
+
   /** The registrar's DS record is awaited, unlogged. */
-  dnssecPending(): boolean;
+  dnssecPending(): boolean {
+    const read = this.reader.zoneObject(this.storedId, 'dnssec');
+    const status = read.known && read.items[0] ? parsed(read.items[0])['status'] : undefined;
+    return typeof status === 'string' && status.startsWith('pending');
+  }
 }
 
 export class StoredScan {
@@ -50,27 +69,7 @@ export class StoredScan {
   }
 
   zone(storedId: string): StoredZone {
-    const reader = this.reader;
-    return {
-      entrypointStamp(partition) {
-        const read = reader.zoneObject(storedId, partition);
-        if (!read.known) return undefined;
-        const row = read.items[0];
-        if (!row) return null;
-        return rulesetStamp(parsed(row)) ?? undefined;
-      },
-      certificatesDue(now) {
-        const packs = reader.certificatePacks(storedId);
-        if (!packs.known) return true;
-        return packs.items.some((row) => packDue(parsed(row), now));
-      },
-      dnssecPending() {
-        const read = reader.zoneObject(storedId, 'dnssec');
-        if (!read.known || !read.items[0]) return false;
-        const status = parsed(read.items[0])['status'];
-        return typeof status === 'string' && status.startsWith('pending');
-      },
-    };
+    return new StoredZone(this.reader, storedId);
   }
 }
 

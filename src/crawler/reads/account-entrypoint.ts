@@ -13,12 +13,12 @@ export const accountEntrypoint: ReadModule = {
   dueByDate: () => true,
   async run(kit, { zone }) {
     const accountId = zone.account?.id;
-    const type = typeof accountId === 'string' ? kit.accountType(accountId) : undefined;
+    const type = typeof accountId === 'string' ? kit.accounts.accountType(accountId) : undefined;
     if (typeof accountId !== 'string' || !(type === 'enterprise' || (type === undefined && zone.plan?.legacy_id === 'enterprise'))) {
-      kit.skip(zone, 'account_entrypoint', 'account-level entry points deploy managed rules on Enterprise accounts only');
+      kit.book.skip(zone, 'account_entrypoint', 'account-level entry points deploy managed rules on Enterprise accounts only');
       return;
     }
     const { api, paging } = PARTITIONS.account_entrypoint;
-    await kit.readAccountObject(zone, accountId, 'account_entrypoint', fillPath(api, { account_id: accountId }), paging.absentCode);
+    await kit.accountReads.object(zone, accountId, 'account_entrypoint', fillPath(api, { account_id: accountId }), paging.absentCode);
   },
 };

@@ -13,6 +13,6 @@ export const accountMembers: ReadModule = {
     if (!kit.reads?.accounts?.includes('account_members')) return;
     const accountId = zone.account?.id;
     if (typeof accountId !== 'string') return;
-    await kit.readAccountList(accountId, 'account_members', 'accountMembers');
+    await kit.accountReads.list(accountId, 'account_members', 'accountMembers');
   },
 };

@@ -1,5 +1,6 @@
 import { readDeclarationOf } from '../../cloudflare/reads.js';
-import { DEFERRED, repairedThenWaiting, type ReadModule } from './zone-read.js';
+import { DEFERRED } from '../zone-item.js';
+import { repairedThenWaiting, type ReadModule } from './zone-read.js';
 
 /** The zone's DNS records: changed only by writes, which the audit log records. */
 export const dnsRecords: ReadModule = {

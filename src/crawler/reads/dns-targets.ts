@@ -2,6 +2,7 @@ import { unbelievedAnswer, type DnsTargetItem } from '../../common/dns-target-an
 import { canonicalName, isAtOrUnder, recordTarget } from '../../common/dns-targets.js';
 import { entryOf } from '../../common/map-entry.js';
 import { readDeclarationOf } from '../../cloudflare/reads.js';
+import { recordsTonight } from '../resolve/records-tonight.js';
 import { dnsRecords } from './dns-records.js';
 import type { ReadModule } from './zone-read.js';
 
@@ -25,10 +26,10 @@ export const dnsTargets: ReadModule = {
     // No resolver (a library caller, a write command's rescan): unrecorded, the rule says so.
     const resolver = kit.resolver;
     if (!resolver) return;
-    const records = kit.dnsRecordsTonight(zone);
+    const records = recordsTonight(kit.writer, zone.id);
     // Not read whole tonight: the rule reports the records' gap.
     if (records === null) {
-      kit.skip(zone, 'dns_targets', "the zone's DNS records were not read in this scan: there is nothing to resolve");
+      kit.book.skip(zone, 'dns_targets', "the zone's DNS records were not read in this scan: there is nothing to resolve");
       return;
     }
     // In a partial (CNAME) setup the organisation's own DNS answers for the zone, not these records: its names are asked too.
@@ -48,7 +49,7 @@ export const dnsTargets: ReadModule = {
       const a = answers[i]!;
       return { name, type: [...types.get(name)!].sort().join(','), answer: a.answer, ...(a.answer === 'unknown' ? { reason: a.reason } : {}) };
     });
-    const partition = kit.partition('zone', zone.id, 'dns_targets');
+    const partition = kit.book.partition('zone', zone.id, 'dns_targets');
     partition.write(items);
     partition.finish({ state: 'ok', pages: 0, items: items.length });
   },

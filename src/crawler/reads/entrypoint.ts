@@ -1,7 +1,8 @@
 import { fillPath, PARTITIONS } from '../../cloudflare/reads.js';
 import type { Partition } from '../../snapshot/tables.js';
 import type { EntrypointPartition } from '../incremental/stored-zone.js';
-import type { ReadKit, ZoneFacts } from './zone-read.js';
+import type { ReadKit } from '../read-kit.js';
+import type { ZoneFacts } from './zone-read.js';
 
 /**
  * A phase entry point, by its version: absent without a call when tonight's rulesets list shows no
@@ -17,5 +18,5 @@ export async function readEntrypoint(kit: ReadKit, facts: ZoneFacts, partition: 
     const stamp = facts.phases.get(phase);
     if (stamp !== null && stamp !== undefined && facts.stored?.entrypointStamp(partition) === stamp && kit.carry(zone, partition)) return;
   }
-  await kit.readObject(zone, partition, fillPath(api, { zone_id: zone.id }), {}, paging.absentCode);
+  await kit.reader.readObject(zone, partition, fillPath(api, { zone_id: zone.id }), {}, paging.absentCode);
 }

@@ -12,7 +12,7 @@ export const managedEntrypoint: ReadModule = {
   decidedBy: [migration],
   async run(kit, facts) {
     if (hasManagedPhase(facts)) return readEntrypoint(kit, facts, 'entrypoint');
-    kit.skip(facts.zone, 'entrypoint', "a Free zone that has not started migrating: its free managed ruleset is the vendor's to deploy");
+    kit.book.skip(facts.zone, 'entrypoint', "a Free zone that has not started migrating: its free managed ruleset is the vendor's to deploy");
   },
 };
 

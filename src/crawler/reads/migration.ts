@@ -1,7 +1,8 @@
 import { readDeclarationOf } from '../../cloudflare/reads.js';
 import { isNativeToNewManagedRules, migrationStatusOf } from '../../cloudflare/waf-migration/models.js';
 import { legacyWaf } from './legacy-waf.js';
-import { carriedWhole, DEFERRED, repairedThenWaiting, type ReadModule } from './zone-read.js';
+import { DEFERRED } from '../zone-item.js';
+import { carriedWhole, repairedThenWaiting, type ReadModule } from './zone-read.js';
 
 /** Read or skipped together after the status (the registry's `also`). */
 const FOLLOWERS = readDeclarationOf('migration_status').partitions.slice(1);
@@ -17,10 +18,10 @@ export const migration: ReadModule = {
     const base = `/zones/${encodeURIComponent(zone.id)}/waf_migration`;
     if (!(kit.migratedBefore(zone) && kit.carry(zone, 'migration_status'))) {
       // Which reads follow depends on the status: an unreadable one defers them all to the repair pass.
-      const status = await kit.readObject(zone, 'migration_status', `${base}/status`, {}, undefined, () => repairedThenWaiting(migration, kit, facts));
+      const status = await kit.reader.readObject(zone, 'migration_status', `${base}/status`, {}, undefined, () => repairedThenWaiting(migration, kit, facts));
       if (status === DEFERRED) return DEFERRED;
       // Unanswered tonight: what follows is decided as on every scan since the status's last answer.
-      const alikeSince = status === null ? kit.lastAnswered(zone, 'migration_status') + 1 : null;
+      const alikeSince = status === null ? kit.writer.lastAnswered('zone', zone.id, 'migration_status') + 1 : null;
       if (alikeSince !== null) facts.decidedAlike.set(migration, alikeSince);
       const state = typeof status?.['migration_state'] === 'string' ? status['migration_state'] : null;
       facts.migrationState = state;
@@ -32,11 +33,11 @@ export const migration: ReadModule = {
     }
     if (facts.migrated) {
       const why = 'the zone runs the new managed rules only: the previous managed rules no longer exist for it';
-      for (const e of FOLLOWERS) kit.skip(zone, e, why);
+      for (const e of FOLLOWERS) kit.book.skip(zone, e, why);
       return;
     }
-    await kit.readObject(zone, 'migration_check', `${base}/check`, { phase_two: '1' });
-    await kit.readObject(zone, 'migration_config', `${base}/config`, { phase_two: '1' });
+    await kit.reader.readObject(zone, 'migration_check', `${base}/check`, { phase_two: '1' });
+    await kit.reader.readObject(zone, 'migration_config', `${base}/config`, { phase_two: '1' });
     await legacyWaf(kit, facts);
   },
 };

@@ -1,11 +1,10 @@
-import { readDeclarationOf, fillPath, PARTITIONS, partitionsWhere, type DeclarableObject } from '../../cloudflare/reads.js';
+import { readDeclarationOf, fillPath, PARTITIONS } from '../../cloudflare/reads.js';
+import { DECLARED_ENTRYPOINTS } from '../incremental/read-plan.js';
 import { hasManagedPhase } from './managed-entrypoint.js';
 import { migration } from './migration.js';
-import { DEFERRED, type ReadModule } from './zone-read.js';
+import { DEFERRED } from '../zone-item.js';
+import type { ReadModule } from './zone-read.js';
 import { rulesetStamp } from '../incremental/stored-zone.js';
-
-/** The entry points read only when a rule declares them; each needs the list on any plan. */
-export const DECLARED_ENTRYPOINTS = partitionsWhere((s) => s.rules === 'object' && s.api?.endsWith('/entrypoint') === true) as DeclarableObject[];
 
 /**
  * The zone's rulesets list, without rules: one call says which phase entry points exist (a phase
@@ -17,10 +16,10 @@ export const rulesetsList: ReadModule = {
   async run(kit, facts) {
     // Only where an entry point is to be read: a Free zone not migrating, with no custom or rate limiting rules declared, needs none.
     if (!hasManagedPhase(facts) && !DECLARED_ENTRYPOINTS.some((e) => kit.reads?.objects.includes(e))) {
-      return kit.skip(facts.zone, 'rulesets', 'no entry point of this zone is read: a Free zone that has not started migrating, and no rule reads custom or rate limiting rules');
+      return kit.book.skip(facts.zone, 'rulesets', 'no entry point of this zone is read: a Free zone that has not started migrating, and no rule reads custom or rate limiting rules');
     }
     const { api, paging } = PARTITIONS.rulesets;
-    const items = await kit.readCursorList(facts.zone, 'rulesets', fillPath(api, { zone_id: facts.zone.id }), paging.perPage);
+    const items = await kit.reader.readCursorList(facts.zone, 'rulesets', fillPath(api, { zone_id: facts.zone.id }), paging.perPage);
     if (items === null || items === DEFERRED) return;
     const phases = new Map<string, string | null>();
     for (const item of items) {

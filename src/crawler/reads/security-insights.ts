@@ -16,7 +16,7 @@ export const securityInsights: ReadModule = {
     const accountId = zone.account?.id;
     // A zone list that named no account leaves no account to ask (nothing to pair with either).
     if (typeof accountId !== 'string') return;
-    await kit.readAccountItems(zone, accountId, 'security_insights', (client, signal) => openInsights(client, accountId, signal));
+    await kit.accountReads.itemsOf(accountId, 'security_insights', (client, signal) => openInsights(client, accountId, signal));
   },
 };
 

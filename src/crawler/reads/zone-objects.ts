@@ -10,7 +10,7 @@ function declaredObject(partition: DeclarableObject & ReadPartition, more: Parti
     async run(kit, facts) {
       if (!kit.reads?.objects.includes(partition)) return;
       if (partition === 'custom_entrypoint' || partition === 'ratelimit_entrypoint') return readEntrypoint(kit, facts, partition);
-      await kit.readObject(facts.zone, partition, fillPath(PARTITIONS[partition].api, { zone_id: facts.zone.id }));
+      await kit.reader.readObject(facts.zone, partition, fillPath(PARTITIONS[partition].api, { zone_id: facts.zone.id }));
     },
   };
 }
@@ -48,6 +48,6 @@ export const notificationPolicies: ReadModule = {
   async run(kit, { zone }) {
     const accountId = zone.account?.id;
     if (!kit.reads?.accounts?.includes('notification_policies') || typeof accountId !== 'string') return;
-    await kit.readAccountAnswer(accountId, 'notification_policies', fillPath(PARTITIONS.notification_policies.api, { account_id: accountId }));
+    await kit.accountReads.answer(accountId, 'notification_policies', fillPath(PARTITIONS.notification_policies.api, { account_id: accountId }));
   },
 };

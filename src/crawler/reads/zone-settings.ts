@@ -1,5 +1,6 @@
 import { migration } from './migration.js';
-import { listTellsDevelopmentMode, type ReadModule } from './zone-read.js';
+import { listTellsDevelopmentMode } from '../zone-item.js';
+import type { ReadModule } from './zone-read.js';
 
 /**
  * The settings the rules declare, one call each (the all-settings call was switched off on
@@ -20,18 +21,18 @@ export const zoneSettings: ReadModule = {
     const zone = facts.zone;
     const settings = reads.settings.filter((s) => (s !== 'waf' || (!facts.migrated && zone.plan?.legacy_id !== 'free')) && (s !== 'development_mode' || !listTellsDevelopmentMode(zone)));
     if (settings.length === 0) return;
-    const partition = kit.partition('zone', zone.id, 'zone_settings');
+    const partition = kit.book.partition('zone', zone.id, 'zone_settings');
     const items: Array<Record<string, unknown>> = [];
     for (const id of settings) {
       try {
         const answer = await kit.client(zone).get<Record<string, unknown>>(`/zones/${encodeURIComponent(zone.id)}/settings/${id}`, { signal: kit.signal });
         const r = answer.result;
         items.push(r && typeof r === 'object' ? { ...r, id } : { id, value: r });
-        kit.succeeded(zone, 'zone_settings');
+        kit.book.answered('zone', zone.id, 'zone_settings');
       } catch (err) {
-        if (kit.deferred(err, partition, () => zoneSettings.run(kit, facts))) return;
+        if (kit.book.deferred(err, partition, () => zoneSettings.run(kit, facts))) return;
         partition.write(items);
-        kit.failed(partition, err, items.length, items.length, zone.name);
+        kit.book.failed(partition, err, items.length, items.length, zone.name);
         return;
       }
     }

@@ -38,7 +38,8 @@ export class TargetResolver {
   private readonly rounds: number;
   private readonly pauseMs: number;
   private readonly known = new KnownNames();
-  private checkResult: Promise<ResolverCheck> | null = null;
+  /** The check's result, when the scan made it (only when some target is resolved). */
+  checked: Promise<ResolverCheck> | null = null;
   private readonly stopped = new AbortController();
   /** Questions sent. */
   asked = 0;
@@ -69,12 +70,7 @@ export class TargetResolver {
    * name known to exist may be NXDOMAIN, and one must have answered.
    */
   check(): Promise<ResolverCheck> {
-    return (this.checkResult ??= this.runCheck());
-  }
-
-  /** The check's result, when the scan made it (only when some target is resolved). */
-  async checkMade(): Promise<ResolverCheck | null> {
-    return this.checkResult === null ? null : this.checkResult;
+    return (this.checked ??= this.runCheck());
   }
 
   resolve(name: string): Promise<TargetAnswer> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listingChanged } from '../../../src/crawler/incremental/listing-change.js';
-import type { ZoneItem } from '../../../src/crawler/reads/zone-read.js';
+import type { ZoneItem } from '../../../src/crawler/zone-item.js';
 import { openSnapshot, type Db } from '../../../src/snapshot/db.js';
 import { ScanWriter } from '../../../src/snapshot/writer.js';
 

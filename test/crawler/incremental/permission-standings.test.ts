@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../../src/api/client.js';
 import type { Logger } from '../../../src/common/logger.js';
 import { PERMISSION_GROUPS, PermissionStandings } from '../../../src/crawler/incremental/permissions.js';
-import type { ZoneItem } from '../../../src/crawler/reads/zone-read.js';
+import type { ZoneItem } from '../../../src/crawler/zone-item.js';
 
 const quiet = { warn() {}, info() {}, verbose() {}, error() {} } as unknown as Logger;
 
