@@ -1,4 +1,4 @@
-import type { DnsRecordFields, FilterRow, FirewallRuleRow, Readout, SnapshotReader, ZoneRow } from '../snapshot/reader.js';
+import type { DnsRecordFields, FilterRow, FirewallRuleRow, Readout, SnapshotReader, ZoneObjectPartition, ZoneRow } from '../snapshot/reader.js';
 
 // A DNS record as dnsRecords() hands it to the rules: part of the view's vocabulary.
 export type { DnsRecordFields };
@@ -78,6 +78,11 @@ export class ZoneView {
     return value;
   }
 
+  /** A single-object read of the zone, parsed once. */
+  private object<T>(partition: ZoneObjectPartition, parse: (raw: string) => T): ObjectReadout<T> {
+    return this.memo(partition, () => single(this.reader.zoneObject(this.zone.id, partition), (r) => parse(r.raw)));
+  }
+
   dnsRecords(): Readout<DnsRecordFields> {
     return this.memo('dns', () => this.reader.dnsRecordFields(this.zone.id));
   }
@@ -133,17 +138,11 @@ export class ZoneView {
   }
 
   /** The new configuration GET waf_migration/config answered: what the migration would deploy. */
-  migrationConfig(): ObjectReadout<ManagedRulesConfig> {
-    return this.memo('config', () => single(this.reader.zoneObject(this.zone.id, 'migration_config'), (r) => parseManagedRulesConfig(r.raw)));
-  }
+  migrationConfig(): ObjectReadout<ManagedRulesConfig> { return this.object('migration_config', parseManagedRulesConfig); }
 
-  migrationStatus(): ObjectReadout<MigrationStatus> {
-    return this.memo('status', () => single(this.reader.zoneObject(this.zone.id, 'migration_status'), (r) => parseMigrationStatus(r.raw)));
-  }
+  migrationStatus(): ObjectReadout<MigrationStatus> { return this.object('migration_status', parseMigrationStatus); }
 
-  migrationCheck(): ObjectReadout<MigrationCheck> {
-    return this.memo('check', () => single(this.reader.zoneObject(this.zone.id, 'migration_check'), (r) => parseMigrationCheck(r.raw)));
-  }
+  migrationCheck(): ObjectReadout<MigrationCheck> { return this.object('migration_check', parseMigrationCheck); }
 
   wafPackages(): Readout<WafPackage> {
     return this.memo('packages', () => mapReadout(this.legacyWaf(this.reader.wafPackages(this.zone.id)), (r) => parseWafPackage(r.id, r.raw)));
@@ -180,44 +179,29 @@ export class ZoneView {
     return { known: true, value: found };
   }
 
-  dnssec(): ObjectReadout<Dnssec> {
-    return this.memo('dnssec', () => single(this.reader.zoneObject(this.zone.id, 'dnssec'), (r) => parseDnssec(r.raw)));
-  }
+  dnssec(): ObjectReadout<Dnssec> { return this.object('dnssec', parseDnssec); }
 
-  universalSsl(): ObjectReadout<{ enabled: boolean | null }> {
-    return this.memo('universalSsl', () => single(this.reader.zoneObject(this.zone.id, 'universal_ssl'), (r) => parseUniversalSsl(r.raw)));
-  }
+  universalSsl(): ObjectReadout<{ enabled: boolean | null }> { return this.object('universal_ssl', parseUniversalSsl); }
 
   /** The custom-rules phase's entry point (`http_request_firewall_custom`); null: no custom rules yet. */
-  customRules(): ObjectReadout<Entrypoint> {
-    return this.memo('customRules', () => single(this.reader.zoneObject(this.zone.id, 'custom_entrypoint'), (r) => parseEntrypoint(r.raw)));
-  }
+  customRules(): ObjectReadout<Entrypoint> { return this.object('custom_entrypoint', parseEntrypoint); }
 
   /** The rate limiting rules phase's entry point (`http_ratelimit`); null: no rate limiting rules yet. */
-  rateLimitRules(): ObjectReadout<Entrypoint> {
-    return this.memo('rateLimitRules', () => single(this.reader.zoneObject(this.zone.id, 'ratelimit_entrypoint'), (r) => parseEntrypoint(r.raw)));
-  }
+  rateLimitRules(): ObjectReadout<Entrypoint> { return this.object('ratelimit_entrypoint', parseEntrypoint); }
 
   /** The zone's bot settings (Bot Fight Mode, Super Bot Fight Mode or Bot Management). */
-  botManagement(): ObjectReadout<BotManagement> {
-    return this.memo('botManagement', () => single(this.reader.zoneObject(this.zone.id, 'bot_management'), (r) => parseBotManagement(r.raw)));
-  }
+  botManagement(): ObjectReadout<BotManagement> { return this.object('bot_management', parseBotManagement); }
 
   /** Zone-level authenticated origin pulls. */
-  originPulls(): ObjectReadout<{ enabled: boolean | null }> {
-    return this.memo('originPulls', () => single(this.reader.zoneObject(this.zone.id, 'origin_pulls'), (r) => parseOriginPulls(r.raw)));
-  }
+  originPulls(): ObjectReadout<{ enabled: boolean | null }> { return this.object('origin_pulls', parseOriginPulls); }
 
   /** Client-side security (formerly Page Shield) settings. */
   pageShield(): ObjectReadout<PageShieldSettings> {
-    if (this.pageShieldOf) return this.pageShieldOf(this.zone.id);
-    return this.memo('pageShield', () => single(this.reader.zoneObject(this.zone.id, 'page_shield'), (r) => parsePageShield(r.raw)));
+    return this.pageShieldOf ? this.pageShieldOf(this.zone.id) : this.object('page_shield', parsePageShield);
   }
 
   /** The security.txt the edge serves for the zone; null: the API answered none. */
-  securityTxt(): ObjectReadout<SecurityTxt> {
-    return this.memo('securityTxt', () => single(this.reader.zoneObject(this.zone.id, 'security_txt'), (r) => parseSecurityTxt(r.raw)));
-  }
+  securityTxt(): ObjectReadout<SecurityTxt> { return this.object('security_txt', parseSecurityTxt); }
 
   /** Whether the edge serves the zone's pages: active, not paused, and a proxied A, AAAA or CNAME (vendor docs: proxy status). */
   servesPages(): { known: true; value: boolean } | { known: false; state: string; reason: string } {
@@ -242,9 +226,7 @@ export class ZoneView {
   }
 
   /** The account's managed-phase entry point (Enterprise); null: none; unknown: not read (skipped off Enterprise) or refused. */
-  accountManagedEntrypoint(): ObjectReadout<Entrypoint> {
-    return this.memo('accountEntrypoint', () => single(this.reader.zoneObject(this.zone.id, 'account_entrypoint'), (r) => parseEntrypoint(r.raw)));
-  }
+  accountManagedEntrypoint(): ObjectReadout<Entrypoint> { return this.object('account_entrypoint', parseEntrypoint); }
 
   /** Development Mode's seconds left as the zone list gave them (vendor's API reference, zones); null: not in the list. */
   get listedDevelopmentMode(): number | null {
@@ -273,9 +255,7 @@ export class ZoneView {
   }
 
   /** The managed phase's entry point (`http_request_firewall_managed`); null: none written yet. */
-  managedEntrypoint(): ObjectReadout<Entrypoint> {
-    return this.memo('managedEntrypoint', () => single(this.reader.zoneObject(this.zone.id, 'entrypoint'), (r) => parseEntrypoint(r.raw)));
-  }
+  managedEntrypoint(): ObjectReadout<Entrypoint> { return this.object('entrypoint', parseEntrypoint); }
 
   /** Where the zone stands in the managed-rules migration, from the status endpoint. */
   migration(): ObjectReadout<Migration> {

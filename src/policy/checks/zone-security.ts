@@ -56,3 +56,11 @@ export function passUnlessFailed(ctx: Pick<ZoneContext<RuleOptions>, 'pass' | 'f
   });
   if (!failed) ctx.pass(resource);
 }
+
+/** A switch setting: fails when it is `bad` (the finding's data: the lock note and `{id}: bad`), else passes. */
+export function judgeSwitch(ctx: ZoneContext<RuleOptions>, id: ZoneSetting, bad: 'on' | 'off', messageId: string = bad): void {
+  const setting = settingOrAnswer(ctx, id);
+  if (!setting) return;
+  if (setting.value !== bad) return ctx.pass();
+  ctx.fail(settingRef(ctx, id), messageId, { locked: setting.lockedNote, [id]: bad });
+}
