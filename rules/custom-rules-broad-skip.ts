@@ -125,16 +125,15 @@ export default defineRule({
   check(ctx) {
     const entrypoint = customRulesOrAnswer(ctx);
     if (!entrypoint) return;
-    let managed: ManagedPhase | undefined;
-    const managedState = () => (managed ??= managedPhase(ctx.zone));
-    let gone: boolean | undefined;
-    const previousWafGoneState = () => (gone ??= previousWafGone(ctx.zone));
+    // Both read memoised views of the zone: asked only when a skip rule names what they decide.
+    const managed = () => managedPhase(ctx.zone);
+    const gone = () => previousWafGone(ctx.zone);
     const after = actingRulesAfter(entrypoint.rules);
     passUnlessFailed(ctx, (fail) => entrypoint.rules.forEach((rule, i) => {
       if (rule.action !== 'skip' || !rule.enabled) return;
       const traffic = broadReach(rule.expression, ctx.zone.name);
       if (!traffic) return;
-      const what = skipped(rule.parameters, { laterRules: after[i]!, managed: managedState, previousWafGone: previousWafGoneState });
+      const what = skipped(rule.parameters, { laterRules: after[i]!, managed, previousWafGone: gone });
       if (what) fail(customRuleRef(rule), 'broadSkip', { rule: rule.description || rule.id, skipped: what, traffic, expression: shortened(rule.expression) });
     }));
   },
