@@ -1,4 +1,5 @@
-import type { DnsRecordFields, FilterRow, FirewallRuleRow, Readout, SnapshotReader, ZoneObjectPartition, ZoneRow } from '../snapshot/reader.js';
+import type { DnsRecordFields, FilterRow, FirewallRuleRow, RawRow, Readout } from '../snapshot/reader.js';
+import type { SnapshotReader, ZoneObjectPartition, ZoneRow } from '../snapshot/reader.js';
 
 // A DNS record as dnsRecords() hands it to the rules: part of the view's vocabulary.
 export type { DnsRecordFields };
@@ -144,25 +145,17 @@ export class ZoneView {
 
   migrationCheck(): ObjectReadout<MigrationCheck> { return this.object('migration_check', parseMigrationCheck); }
 
-  wafPackages(): Readout<WafPackage> {
-    return this.memo('packages', () => mapReadout(this.legacyWaf(this.reader.wafPackages(this.zone.id)), (r) => parseWafPackage(r.id, r.raw)));
-  }
+  wafPackages(): Readout<WafPackage> { return this.legacyWaf('wafPackages', (r) => parseWafPackage(r.id, r.raw)); }
+  wafGroups(): Readout<WafSetting> { return this.legacyWaf('wafGroups', (r) => parseWafGroup(r.raw)); }
+  wafRules(): Readout<WafSetting> { return this.legacyWaf('wafRules', (r) => parseWafRule(r.raw)); }
+  wafOverrides(): Readout<WafOverride> { return this.legacyWaf('wafOverrides', (r) => parseWafOverride(r.id, r.raw)); }
 
-  wafGroups(): Readout<WafSetting> {
-    return this.memo('groups', () => mapReadout(this.legacyWaf(this.reader.wafGroups(this.zone.id)), (r) => parseWafGroup(r.raw)));
-  }
-
-  wafRules(): Readout<WafSetting> {
-    return this.memo('wafRules', () => mapReadout(this.legacyWaf(this.reader.wafRules(this.zone.id)), (r) => parseWafRule(r.raw)));
-  }
-
-  wafOverrides(): Readout<WafOverride> {
-    return this.memo('overrides', () => mapReadout(this.legacyWaf(this.reader.wafOverrides(this.zone.id)), (r) => parseWafOverride(r.id, r.raw)));
-  }
-
-  /** The previous managed rules come with Pro and above: a Free zone's, not asked for, are known to be none. */
-  private legacyWaf<T>(readout: Readout<T>): Readout<T> {
-    return !readout.known && readout.state === 'skipped' && this.zone.plan === 'free' ? { known: true, items: [] } : readout;
+  /** A list of the previous managed rules, which come with Pro and above: a Free zone's, not asked for, are known to be none. */
+  private legacyWaf<T>(list: 'wafPackages' | 'wafGroups' | 'wafRules' | 'wafOverrides', parse: (r: RawRow) => T): Readout<T> {
+    return this.memo(list, () => {
+      const read = this.reader[list](this.zone.id);
+      return !read.known && read.state === 'skipped' && this.zone.plan === 'free' ? { known: true, items: [] } : mapReadout(read, parse);
+    });
   }
 
   /** The zone's settings that were read, by id (the scan reads those the rules declare). */
@@ -207,8 +200,7 @@ export class ZoneView {
   servesPages(): { known: true; value: boolean } | { known: false; state: string; reason: string } {
     if (this.zone.status !== 'active' || this.zone.paused === true) return { known: true, value: false };
     const records = this.proxiedWebRecords();
-    if (!records.known) return records;
-    return { known: true, value: records.items.length > 0 };
+    return records.known ? { known: true, value: records.items.length > 0 } : records;
   }
 
   /** The proxied A, AAAA and CNAME records: the names whose pages the edge serves (when the zone is active). */
@@ -221,8 +213,7 @@ export class ZoneView {
   /** Whether any record is proxied: the edge's protections see proxied requests only (vendor docs: proxy status). */
   proxiesTraffic(): { known: true; value: boolean } | { known: false; state: string; reason: string } {
     const records = this.dnsRecords();
-    if (!records.known) return records;
-    return { known: true, value: records.items.some((r) => r.proxied === true) };
+    return records.known ? { known: true, value: records.items.some((r) => r.proxied === true) } : records;
   }
 
   /** The account's managed-phase entry point (Enterprise); null: none; unknown: not read (skipped off Enterprise) or refused. */
