@@ -27,7 +27,7 @@ import { originAnsweredAs, publicDnsIsHere } from '../cloudflare/zones/zone-setu
 export type FirewallRule = FirewallRuleRow & FirewallRuleDetail;
 export type Filter = FilterRow & { description: string | null };
 
-function mapReadout<A, B>(r: Readout<A>, f: (a: A) => B): Readout<B> {
+export function mapReadout<A, B>(r: Readout<A>, f: (a: A) => B): Readout<B> {
   return r.known ? { known: true, items: r.items.map(f) } : r;
 }
 
