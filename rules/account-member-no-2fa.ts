@@ -86,21 +86,14 @@ export default defineRule({
         // Pending (invited, not joined) and rejected members cannot sign in to the account: judged once they accept.
         if (m.status !== null && m.status !== 'accepted') continue;
         judged++;
-        if (m.status === null) {
-          ctx.unknown(resource, 'the API gave no status for the membership');
-          continue;
+        if (m.status === null) ctx.unknown(resource, 'the API gave no status for the membership');
+        else if (m.twoFactor === null) ctx.unknown(resource, 'the API did not say whether the member has two-factor authentication');
+        else if (m.twoFactor) ctx.pass(resource);
+        else {
+          const access = memberAccess(m);
+          const severity: Severity | undefined = access === 'read' ? 'medium' : undefined;
+          ctx.fail(resource, access === 'read' ? 'readOnly' : 'canChange', { member: resource.name, roles: rolesText(m), account: accountName ?? accountId, access }, severity);
         }
-        if (m.twoFactor === null) {
-          ctx.unknown(resource, 'the API did not say whether the member has two-factor authentication');
-          continue;
-        }
-        if (m.twoFactor) {
-          ctx.pass(resource);
-          continue;
-        }
-        const access = memberAccess(m);
-        const severity: Severity | undefined = access === 'read' ? 'medium' : undefined;
-        ctx.fail(resource, access === 'read' ? 'readOnly' : 'canChange', { member: resource.name, roles: rolesText(m), account: accountName ?? accountId, access }, severity);
       }
       // No member to judge (only invitations): the account itself has no one signing in without it.
       if (judged === 0) ctx.pass(account);

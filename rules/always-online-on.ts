@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
+import { judgeSwitch } from '../src/policy/checks/zone-security.js';
 
 /**
  * Always Online is on by default (vendor API reference); on is the finding (as Prowler's
@@ -29,9 +29,6 @@ export default defineRule({
   },
   defaultOptions: {},
   check(ctx) {
-    const setting = settingOrAnswer(ctx, 'always_online');
-    if (!setting) return;
-    if (setting.value === 'on') return ctx.fail(settingRef(ctx, 'always_online'), 'on', { locked: setting.lockedNote, always_online: 'on' });
-    ctx.pass();
+    judgeSwitch(ctx, 'always_online', 'on');
   },
 });

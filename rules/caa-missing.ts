@@ -3,6 +3,7 @@ import { isManaged, packStatus } from '../src/cloudflare/ssl/certificates.js';
 import { normaliseHostname } from '../src/cloudflare/dns/hostnames.js';
 import type { CertificatePack } from '../src/cloudflare/ssl/certificate-pack.js';
 import { defineRule } from '../src/policy/rule.js';
+import { passUnlessFailed } from '../src/policy/checks/zone-security.js';
 
 /** A pack's hosts whose CAA does not name the pack's CA, with the records that decided it. */
 interface Refusal {
@@ -79,60 +80,52 @@ export default defineRule({
     if (!packs.known) return ctx.unknown(ctx.zone.resource, packs.reason);
     const zone = normaliseHostname(ctx.zone.name);
     const byName = new Map<string, CaaRecord[]>();
-    let failed = false;
-    for (const r of records.items) {
-      // vendor docs (DNS records): a CAA record may come with data {flags, tag, value} and no content.
-      const caa = caaOf(r);
-      if (!caa) continue;
-      byName.set(caa.name, [...(byName.get(caa.name) ?? []), caa]);
-      if (mayStopIssuance(caa)) {
-        ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, 'criticalUnknown', { caaName: caa.name, record: servedForm(r), tag: caa.tag, flags: caa.flags }, 'high');
-        failed = true;
+    passUnlessFailed(ctx, (fail) => {
+      for (const r of records.items) {
+        // vendor docs (DNS records): a CAA record may come with data {flags, tag, value} and no content.
+        const caa = caaOf(r);
+        if (!caa) continue;
+        byName.set(caa.name, [...(byName.get(caa.name) ?? []), caa]);
+        if (mayStopIssuance(caa)) {
+          fail({ type: 'dns_record', id: r.id, name: r.name }, 'criticalUnknown', { caaName: caa.name, record: servedForm(r), tag: caa.tag, flags: caa.flags }, 'high');
+        }
       }
-    }
 
-    const apex = byName.get(zone) ?? [];
-    if (apex.length === 0) {
-      ctx.fail(ctx.zone.resource, 'missing', { zone });
-      failed = true;
-    } else if (!apex.some(mayStopIssuance) && governingProperties(apex, false).length === 0) {
-      // RFC 8659 4: a set of iodef, issuewild or unknown non-critical tags does not restrict the name
-      // itself. One with a critical tag beyond those is reported on that record instead.
-      ctx.fail(ctx.zone.resource, 'unrestricted', { zone, tags: [...new Set(apex.map((r) => r.tag))].sort().join(', ') });
-      failed = true;
-    }
-
-    for (const pack of packs.items) {
-      const status = packStatus(pack);
-      if (status === 'deleted' || status === 'expired' || pack.certificateAuthority === null) continue;
-      const issuers = CA_DOMAINS[pack.certificateAuthority];
-      // A CA the vendor adds later: its issuer domain is not known here, so nothing is claimed.
-      if (!issuers) continue;
-      const refusal = refusalOf(pack, issuers, byName, zone);
-      if (!refusal) continue;
-      const hosts = refusal.hosts.join(', ');
-      const data = {
-        caaName: [...refusal.caaNames].join(', '),
-        ca: pack.certificateAuthority,
-        issuers: issuers.join(' or '),
-        type: pack.type ?? 'certificate',
-        hosts,
-        certificate: isManaged(pack) ? `issues the vendor-managed ${pack.type ?? 'certificate'} pack` : `issued the uploaded ${pack.type ?? 'certificate'} certificate`,
-        note: isManaged(pack) ? '; the vendor adds CAA records only for pki.goog, letsencrypt.org, ssl.com and sectigo.com, not for this CA' : '',
-        allowed: [...new Set(refusal.governing.map(describeProperty))].join(', '),
-        properties: refusal.governing.map((r) => ({ name: r.name, tag: r.tag, issuer: r.issuer, parameters: r.parameters })),
-      };
-      // vendor docs (Add CAA records): for managed packs the vendor adds issue and issuewild records
-      // for the CAs it uses (pki.goog, letsencrypt.org, ssl.com, sectigo.com), so such a pack renews
-      // whatever the listed records say: it passes, with a note.
-      const resource = { type: 'certificate_pack', id: pack.id, name: hosts };
-      if (isManaged(pack) && VENDOR_CAA_CAS.has(pack.certificateAuthority)) {
-        ctx.pass(resource, 'managedNotNamed', data);
-        continue;
+      const apex = byName.get(zone) ?? [];
+      if (apex.length === 0) fail(ctx.zone.resource, 'missing', { zone });
+      else if (!apex.some(mayStopIssuance) && governingProperties(apex, false).length === 0) {
+        // RFC 8659 4: a set of iodef, issuewild or unknown non-critical tags does not restrict the name
+        // itself. One with a critical tag beyond those is reported on that record instead.
+        fail(ctx.zone.resource, 'unrestricted', { zone, tags: [...new Set(apex.map((r) => r.tag))].sort().join(', ') });
       }
-      ctx.fail(resource, 'caNotAllowed', data, 'high');
-      failed = true;
-    }
-    if (!failed) ctx.pass();
+
+      for (const pack of packs.items) {
+        const status = packStatus(pack);
+        if (status === 'deleted' || status === 'expired' || pack.certificateAuthority === null) continue;
+        const issuers = CA_DOMAINS[pack.certificateAuthority];
+        // A CA the vendor adds later: its issuer domain is not known here, so nothing is claimed.
+        if (!issuers) continue;
+        const refusal = refusalOf(pack, issuers, byName, zone);
+        if (!refusal) continue;
+        const hosts = refusal.hosts.join(', ');
+        const data = {
+          caaName: [...refusal.caaNames].join(', '),
+          ca: pack.certificateAuthority,
+          issuers: issuers.join(' or '),
+          type: pack.type ?? 'certificate',
+          hosts,
+          certificate: isManaged(pack) ? `issues the vendor-managed ${pack.type ?? 'certificate'} pack` : `issued the uploaded ${pack.type ?? 'certificate'} certificate`,
+          note: isManaged(pack) ? '; the vendor adds CAA records only for pki.goog, letsencrypt.org, ssl.com and sectigo.com, not for this CA' : '',
+          allowed: [...new Set(refusal.governing.map(describeProperty))].join(', '),
+          properties: refusal.governing.map((r) => ({ name: r.name, tag: r.tag, issuer: r.issuer, parameters: r.parameters })),
+        };
+        // vendor docs (Add CAA records): for managed packs the vendor adds issue and issuewild records
+        // for the CAs it uses (pki.goog, letsencrypt.org, ssl.com, sectigo.com), so such a pack renews
+        // whatever the listed records say: it passes, with a note.
+        const resource = { type: 'certificate_pack', id: pack.id, name: hosts };
+        if (isManaged(pack) && VENDOR_CAA_CAS.has(pack.certificateAuthority)) ctx.pass(resource, 'managedNotNamed', data);
+        else fail(resource, 'caNotAllowed', data, 'high');
+      }
+    });
   },
 });

@@ -4,7 +4,7 @@ import { strings } from '../src/cloudflare/fields.js';
 import { defineRule } from '../src/policy/rule.js';
 import { joinedWithAnd } from '../src/policy/findings.js';
 import type { ZoneView } from '../src/policy/zone-view.js';
-import { customRuleRef, customRulesOrAnswer } from '../src/policy/checks/zone-security.js';
+import { customRuleRef, customRulesOrAnswer, passUnlessFailed } from '../src/policy/checks/zone-security.js';
 
 const MANAGED_PHASE = 'http_request_firewall_managed';
 
@@ -125,21 +125,16 @@ export default defineRule({
   check(ctx) {
     const entrypoint = customRulesOrAnswer(ctx);
     if (!entrypoint) return;
-    let managed: ManagedPhase | undefined;
-    const managedState = () => (managed ??= managedPhase(ctx.zone));
-    let gone: boolean | undefined;
-    const previousWafGoneState = () => (gone ??= previousWafGone(ctx.zone));
+    // Both read memoised views of the zone: asked only when a skip rule names what they decide.
+    const managed = () => managedPhase(ctx.zone);
+    const gone = () => previousWafGone(ctx.zone);
     const after = actingRulesAfter(entrypoint.rules);
-    let failed = false;
-    entrypoint.rules.forEach((rule, i) => {
+    passUnlessFailed(ctx, (fail) => entrypoint.rules.forEach((rule, i) => {
       if (rule.action !== 'skip' || !rule.enabled) return;
       const traffic = broadReach(rule.expression, ctx.zone.name);
       if (!traffic) return;
-      const what = skipped(rule.parameters, { laterRules: after[i]!, managed: managedState, previousWafGone: previousWafGoneState });
-      if (!what) return;
-      ctx.fail(customRuleRef(rule), 'broadSkip', { rule: rule.description || rule.id, skipped: what, traffic, expression: shortened(rule.expression) });
-      failed = true;
-    });
-    if (!failed) ctx.pass();
+      const what = skipped(rule.parameters, { laterRules: after[i]!, managed, previousWafGone: gone });
+      if (what) fail(customRuleRef(rule), 'broadSkip', { rule: rule.description || rule.id, skipped: what, traffic, expression: shortened(rule.expression) });
+    }));
   },
 });

@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import { customRuleRef, customRulesOrAnswer } from '../src/policy/checks/zone-security.js';
+import { customRuleRef, customRulesOrAnswer, passUnlessFailed } from '../src/policy/checks/zone-security.js';
 
 export default defineRule({
   meta: {
@@ -20,12 +20,10 @@ export default defineRule({
   check(ctx) {
     const entrypoint = customRulesOrAnswer(ctx);
     if (!entrypoint) return;
-    let failed = false;
-    for (const rule of entrypoint.rules) {
-      if (rule.enabled) continue;
-      ctx.fail(customRuleRef(rule), 'disabled', { rule: rule.description || rule.id, action: rule.action ?? 'no action' });
-      failed = true;
-    }
-    if (!failed) ctx.pass();
+    passUnlessFailed(ctx, (fail) => {
+      for (const rule of entrypoint.rules) {
+        if (!rule.enabled) fail(customRuleRef(rule), 'disabled', { rule: rule.description || rule.id, action: rule.action ?? 'no action' });
+      }
+    });
   },
 });

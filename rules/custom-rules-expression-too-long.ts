@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import { customRuleRef, customRulesOrAnswer } from '../src/policy/checks/zone-security.js';
+import { customRuleRef, customRulesOrAnswer, passUnlessFailed } from '../src/policy/checks/zone-security.js';
 
 export default defineRule({
   meta: {
@@ -21,13 +21,11 @@ export default defineRule({
   check(ctx) {
     const entrypoint = customRulesOrAnswer(ctx);
     if (!entrypoint) return;
-    let failed = false;
-    for (const rule of entrypoint.rules) {
-      const length = rule.expression?.length ?? 0;
-      if (length <= ctx.options.limit) continue;
-      ctx.fail(customRuleRef(rule), 'tooLong', { rule: rule.description || rule.id, length, limit: ctx.options.limit });
-      failed = true;
-    }
-    if (!failed) ctx.pass();
+    passUnlessFailed(ctx, (fail) => {
+      for (const rule of entrypoint.rules) {
+        const length = rule.expression?.length ?? 0;
+        if (length > ctx.options.limit) fail(customRuleRef(rule), 'tooLong', { rule: rule.description || rule.id, length, limit: ctx.options.limit });
+      }
+    });
   },
 });

@@ -1,5 +1,6 @@
 import { DOCUMENTATION_RANGES, specialKind } from '../src/cloudflare/dns/addresses.js';
 import { defineRule } from '../src/policy/rule.js';
+import { passUnlessFailed } from '../src/policy/checks/zone-security.js';
 
 export default defineRule({
   meta: {
@@ -43,16 +44,15 @@ export default defineRule({
     if (!records.known) return ctx.unknown(ctx.zone.resource, records.reason);
     // A paused or not yet active zone resolves proxied records to their origin (vendor docs: pausing, zone status).
     const proxyServes = ctx.zone.originAnsweredAs === null;
-    let failed = false;
-    for (const r of records.items) {
-      if ((r.type !== 'A' && r.type !== 'AAAA') || r.content === null) continue;
-      // Content that is not an address is ignored rather than reported unknown: it points nowhere, so it cannot leak an internal one.
-      const kind = specialKind(r.content, special);
-      if (kind === null) continue;
-      const broken = r.proxied === true && proxyServes;
-      ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, broken ? 'brokenOrigin' : 'internal', { name: r.name ?? r.id, type: r.type, kind, address: r.content }, broken ? 'low' : undefined);
-      failed = true;
-    }
-    if (!failed) ctx.pass();
+    passUnlessFailed(ctx, (fail) => {
+      for (const r of records.items) {
+        if ((r.type !== 'A' && r.type !== 'AAAA') || r.content === null) continue;
+        // Content that is not an address is ignored rather than reported unknown: it points nowhere, so it cannot leak an internal one.
+        const kind = specialKind(r.content, special);
+        if (kind === null) continue;
+        const broken = r.proxied === true && proxyServes;
+        fail({ type: 'dns_record', id: r.id, name: r.name }, broken ? 'brokenOrigin' : 'internal', { name: r.name ?? r.id, type: r.type, kind, address: r.content }, broken ? 'low' : undefined);
+      }
+    });
   },
 });

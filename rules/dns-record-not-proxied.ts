@@ -3,6 +3,7 @@ import { ipFamily, specialKind } from '../src/cloudflare/dns/addresses.js';
 import { targetJudge } from '../src/policy/checks/dangling-targets.js';
 import { normaliseHostname } from '../src/cloudflare/dns/hostnames.js';
 import { NameGlobs } from '../src/policy/checks/name-globs.js';
+import { passUnlessFailed } from '../src/policy/checks/zone-security.js';
 import { originExposures } from '../src/cloudflare/dns/origin-exposure.js';
 import { defineRule } from '../src/policy/rule.js';
 import type { DnsRecordFields } from '../src/policy/zone-view.js';
@@ -139,13 +140,12 @@ export default defineRule({
     // The records dns-origin-exposed reports (shared with it: one pass a zone) and the dangling CNAMEs dns-dangling-target reports are theirs.
     const exposing = suspects.length === 0 ? new Set<string>() : new Set(originExposures(records.items, ctx.zone.originAnsweredAs, special).map((e) => e.record.id));
     const judge = targetJudge(ctx);
-    let failed = false;
-    for (const { record: r, content, target } of suspects) {
-      if (target !== null && proxiedTargets.has(target)) continue;
-      if (exposing.has(r.id) || (target !== null && judge(r).status === 'dangling')) continue;
-      ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, proxiesNothing ? 'notProxiedZone' : 'notProxied', { name: r.name, type: r.type, content });
-      failed = true;
-    }
-    if (!failed) ctx.pass();
+    passUnlessFailed(ctx, (fail) => {
+      for (const { record: r, content, target } of suspects) {
+        if (target !== null && proxiedTargets.has(target)) continue;
+        if (exposing.has(r.id) || (target !== null && judge(r).status === 'dangling')) continue;
+        fail({ type: 'dns_record', id: r.id, name: r.name }, proxiesNothing ? 'notProxiedZone' : 'notProxied', { name: r.name, type: r.type, content });
+      }
+    });
   },
 });

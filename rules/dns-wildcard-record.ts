@@ -3,6 +3,7 @@ import { ADDRESS_OPTION_DEFAULTS, ADDRESS_OPTIONS_FROM, FOLLOWED_ADDRESS_HELP, s
 import { specialKind } from '../src/cloudflare/dns/addresses.js';
 import { targetJudge } from '../src/policy/checks/dangling-targets.js';
 import { normaliseHostname } from '../src/cloudflare/dns/hostnames.js';
+import { passUnlessFailed } from '../src/policy/checks/zone-security.js';
 import { NameGlobs } from '../src/policy/checks/name-globs.js';
 import { originExposures } from '../src/cloudflare/dns/origin-exposure.js';
 import { defineRule } from '../src/policy/rule.js';
@@ -65,33 +66,31 @@ export default defineRule({
       theirs ??= { exposing: new Set(originExposures(records.items, ctx.zone.originAnsweredAs, special).map((e) => e.record.id)), judge: targetJudge(ctx) };
       return theirs.exposing.has(r.id) || theirs.judge(r).status === 'dangling';
     };
-    let failed = false;
-    for (const r of records.items) {
-      // A string test first: the wildcards are a handful among up to a million records.
-      if (r.name === null || !r.name.startsWith('*.') || r.type === null) continue;
-      const routes = ROUTING_MESSAGE[r.type];
-      if (routes !== undefined) {
-        // MX and SRV records are never proxied, so the zone's state and proxying change nothing;
-        // a partial zone's DNS is another provider's, as for DNS-only records below. A dangling
-        // target is dns-dangling-target's to report.
-        const target = recordTarget(r.type, r.content);
-        if (target === null || partial || allow.matches(r.name) || othersReport(r)) continue;
-        ctx.fail({ type: 'dns_record', id: r.id, name: r.name }, routes, { name: r.name, type: r.type, content: r.content ?? '', base: normaliseHostname(r.name.slice(2)), target }, 'low');
-        failed = true;
-        continue;
+    passUnlessFailed(ctx, (fail) => {
+      for (const r of records.items) {
+        // A string test first: the wildcards are a handful among up to a million records.
+        if (r.name === null || !r.name.startsWith('*.') || r.type === null) continue;
+        const routes = ROUTING_MESSAGE[r.type];
+        if (routes !== undefined) {
+          // MX and SRV records are never proxied, so the zone's state and proxying change nothing;
+          // a partial zone's DNS is another provider's, as for DNS-only records below. A dangling
+          // target is dns-dangling-target's to report.
+          const target = recordTarget(r.type, r.content);
+          if (target === null || partial || allow.matches(r.name) || othersReport(r)) continue;
+          fail({ type: 'dns_record', id: r.id, name: r.name }, routes, { name: r.name, type: r.type, content: r.content ?? '', base: normaliseHostname(r.name.slice(2)), target }, 'low');
+          continue;
+        }
+        if (!RESOLVING_TYPES.has(r.type)) continue;
+        // The API states the proxy status of every A, AAAA and CNAME record; one without it cannot be graded.
+        if (r.proxied !== true && r.proxied !== false) continue;
+        // vendor docs, partial setup: the zone's authoritative DNS is elsewhere, so a DNS-only record here answers nobody.
+        if (r.proxied === false && partial) continue;
+        if (allow.matches(r.name) || othersReport(r)) continue;
+        const data = { name: r.name, type: r.type, content: r.content ?? '', base: normaliseHostname(r.name.slice(2)) };
+        const resource = { type: 'dns_record', id: r.id, name: r.name };
+        if (r.proxied === false) fail(resource, 'dnsOnly', data);
+        else fail(resource, 'proxied', data, 'low');
       }
-      if (!RESOLVING_TYPES.has(r.type)) continue;
-      // The API states the proxy status of every A, AAAA and CNAME record; one without it cannot be graded.
-      if (r.proxied !== true && r.proxied !== false) continue;
-      // vendor docs, partial setup: the zone's authoritative DNS is elsewhere, so a DNS-only record here answers nobody.
-      if (r.proxied === false && partial) continue;
-      if (allow.matches(r.name) || othersReport(r)) continue;
-      const data = { name: r.name, type: r.type, content: r.content ?? '', base: normaliseHostname(r.name.slice(2)) };
-      const resource = { type: 'dns_record', id: r.id, name: r.name };
-      if (r.proxied === false) ctx.fail(resource, 'dnsOnly', data);
-      else ctx.fail(resource, 'proxied', data, 'low');
-      failed = true;
-    }
-    if (!failed) ctx.pass();
+    });
   },
 });

@@ -1,6 +1,7 @@
 import { mailRecordsOrAnswer } from '../src/policy/checks/mail-records.js';
 import { parseDmarc, sendsMail, type DmarcRecord, type TxtRecord } from '../src/cloudflare/dns/email-records.js';
 import { defineRule, type Severity } from '../src/policy/rule.js';
+import { passUnlessFailed } from '../src/policy/checks/zone-security.js';
 
 /** RFC 7489 6.6.4: mail left out by pct gets the next weaker policy. */
 const WEAKER: Readonly<Record<string, string>> = { reject: 'p=quarantine', quarantine: 'p=none (delivered)' };
@@ -95,23 +96,13 @@ export default defineRule({
       return ctx.fail(resource, 'invalid', { zone, text: t.text, problem, effect }, asNone && sending ? 'medium' : noneSeverity);
     }
 
-    let failed = false;
     const p = d.p!;
-    if (!sending && p !== 'reject') {
-      ctx.fail(resource, 'nonSendingNotReject', { zone, mxState, p }, 'low');
-      failed = true;
-    } else if (p === 'none') {
-      ctx.fail(resource, 'monitoringOnly', { zone, p }, 'medium');
-      failed = true;
-    } else if (d.pct !== null && d.pct < 100) {
-      ctx.fail(resource, 'partialEnforcement', { zone, p, pct: d.pct, weaker: WEAKER[p] }, 'low');
-      failed = true;
-    }
-    if (p !== 'none' && d.sp === 'none') {
+    passUnlessFailed(ctx, (fail) => {
+      if (!sending && p !== 'reject') fail(resource, 'nonSendingNotReject', { zone, mxState, p }, 'low');
+      else if (p === 'none') fail(resource, 'monitoringOnly', { zone, p }, 'medium');
+      else if (d.pct !== null && d.pct < 100) fail(resource, 'partialEnforcement', { zone, p, pct: d.pct, weaker: WEAKER[p] }, 'low');
       // On the zone: the record may carry a finding of its own, and this one is about the zone's subdomains.
-      ctx.fail(ctx.zone.resource, 'weakSubdomains', { zone, p, record: t.record.id }, sending ? 'medium' : 'low');
-      failed = true;
-    }
-    if (!failed) ctx.pass(resource);
+      if (p !== 'none' && d.sp === 'none') fail(ctx.zone.resource, 'weakSubdomains', { zone, p, record: t.record.id }, sending ? 'medium' : 'low');
+    }, resource);
   },
 });

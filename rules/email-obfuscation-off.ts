@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
+import { judgeSwitch } from '../src/policy/checks/zone-security.js';
 
 /** Low: Email Address Obfuscation only keeps simple harvesters from addresses in HTML pages. */
 export default defineRule({
@@ -25,9 +25,6 @@ export default defineRule({
   },
   defaultOptions: {},
   check(ctx) {
-    const setting = settingOrAnswer(ctx, 'email_obfuscation');
-    if (!setting) return;
-    if (setting.value === 'off') return ctx.fail(settingRef(ctx, 'email_obfuscation'), 'off', { locked: setting.lockedNote, email_obfuscation: 'off' });
-    ctx.pass();
+    judgeSwitch(ctx, 'email_obfuscation', 'off');
   },
 });

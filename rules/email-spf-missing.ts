@@ -1,6 +1,7 @@
 import { mailRecordsOrAnswer } from '../src/policy/checks/mail-records.js';
 import { parseSpf, sendsMail, spfAll, spfLookups, spfRedirect } from '../src/cloudflare/dns/email-records.js';
 import { defineRule } from '../src/policy/rule.js';
+import { passUnlessFailed } from '../src/policy/checks/zone-security.js';
 
 export default defineRule({
   meta: {
@@ -78,27 +79,17 @@ export default defineRule({
       return ctx.fail(resource, 'nullSpfWeak', { zone, mxState, text, all: all?.text ?? 'no all mechanism (neutral, RFC 7208 4.7)' }, 'low');
     }
 
-    let failed = false;
-    if (all?.qualifier === '+') {
-      ctx.fail(resource, 'allowsAll', { zone, text, all: all.text === 'all' ? 'all (a bare all is +all, RFC 7208 4.6.2)' : all.text }, 'high');
-      failed = true;
-    } else if (all?.qualifier === '?') {
-      ctx.fail(resource, 'neutralAll', { zone, text, all: all.text }, 'medium');
-      failed = true;
-    } else if (!all && spfRedirect(policy) === null) {
-      ctx.fail(resource, 'noAll', { zone, text }, 'medium');
-      failed = true;
-    }
-
     const lookups = spfLookups(policy);
-    if (lookups.count > ctx.options.maxLookups) {
+    passUnlessFailed(ctx, (fail) => {
+      if (all?.qualifier === '+') fail(resource, 'allowsAll', { zone, text, all: all.text === 'all' ? 'all (a bare all is +all, RFC 7208 4.6.2)' : all.text }, 'high');
+      else if (all?.qualifier === '?') fail(resource, 'neutralAll', { zone, text, all: all.text }, 'medium');
+      else if (!all && spfRedirect(policy) === null) fail(resource, 'noAll', { zone, text }, 'medium');
+      if (lookups.count <= ctx.options.maxLookups) return;
       // Another finding may sit on the record: the lookup count is the zone's SPF evaluation, reported on the zone.
       const note = lookups.delegations.length
         ? `; ${lookups.delegations.join(', ')} add lookups of their own, not counted here (following them needs DNS queries the scan does not make)`
         : '';
-      ctx.fail(ctx.zone.resource, 'tooManyLookups', { zone, count: lookups.count, max: ctx.options.maxLookups, note, record: record.id, notFollowed: lookups.delegations, countedInRecordOnly: true }, 'medium');
-      failed = true;
-    }
-    if (!failed) ctx.pass(resource);
+      fail(ctx.zone.resource, 'tooManyLookups', { zone, count: lookups.count, max: ctx.options.maxLookups, note, record: record.id, notFollowed: lookups.delegations, countedInRecordOnly: true }, 'medium');
+    }, resource);
   },
 });

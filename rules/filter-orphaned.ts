@@ -1,5 +1,6 @@
 import { defineRule } from '../src/policy/rule.js';
 import { shorten } from '../src/common/printable.js';
+import { passUnlessFailed } from '../src/policy/checks/zone-security.js';
 
 export default defineRule({
   meta: {
@@ -26,12 +27,10 @@ export default defineRule({
     const filters = ctx.zone.filters();
     if (!filters.known) return ctx.unknown(ctx.zone.resource, filters.reason);
     const used = new Set(rules.items.map((r) => r.filterId));
-    let failed = false;
-    for (const filter of filters.items) {
-      if (used.has(filter.id)) continue;
-      failed = true;
-      ctx.fail({ type: 'filter', id: filter.id, name: filter.description }, 'orphaned', { expression: shorten(filter.expression ?? '(no expression)', 80) });
-    }
-    if (!failed) ctx.pass();
+    passUnlessFailed(ctx, (fail) => {
+      for (const filter of filters.items.filter((f) => !used.has(f.id))) {
+        fail({ type: 'filter', id: filter.id, name: filter.description }, 'orphaned', { expression: shorten(filter.expression ?? '(no expression)', 80) });
+      }
+    });
   },
 });

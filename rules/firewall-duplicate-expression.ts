@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { defineRule } from '../src/policy/rule.js';
 import { normaliseExpression } from '../src/common/expression-text.js';
 import { shorten } from '../src/common/printable.js';
+import { passUnlessFailed } from '../src/policy/checks/zone-security.js';
 import type { FirewallRule } from '../src/policy/zone-view.js';
 
 const SHOWN = 5;
@@ -60,16 +61,15 @@ export default defineRule({
       if (group) group.push(rule);
       else byExpression.set(key, [rule]);
     }
-    let failed = false;
-    for (const [expression, rules] of byExpression) {
-      if (rules.length < 2 || !duplicated(rules)) continue;
-      failed = true;
-      const shown = rules.slice(0, SHOWN).map(label);
-      if (rules.length > SHOWN) shown.push(`and ${rules.length - SHOWN} more`);
-      // The id is the expression's hash: the same duplicate keeps its fingerprint from scan to scan.
-      const id = createHash('sha256').update(expression).digest('hex').slice(0, 16);
-      ctx.fail({ type: 'expression', id, name: shorten(expression, 80) }, 'duplicate', { count: rules.length, rules: shown, ruleIds: rules.map((r) => r.id) });
-    }
-    if (!failed) ctx.pass();
+    passUnlessFailed(ctx, (fail) => {
+      for (const [expression, rules] of byExpression) {
+        if (rules.length < 2 || !duplicated(rules)) continue;
+        const shown = rules.slice(0, SHOWN).map(label);
+        if (rules.length > SHOWN) shown.push(`and ${rules.length - SHOWN} more`);
+        // The id is the expression's hash: the same duplicate keeps its fingerprint from scan to scan.
+        const id = createHash('sha256').update(expression).digest('hex').slice(0, 16);
+        fail({ type: 'expression', id, name: shorten(expression, 80) }, 'duplicate', { count: rules.length, rules: shown, ruleIds: rules.map((r) => r.id) });
+      }
+    });
   },
 });

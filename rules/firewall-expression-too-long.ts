@@ -1,6 +1,7 @@
 import { migrationBlockingExpressions } from '../src/policy/checks/migration-long-expressions.js';
 import { MIGRATION_LIMITS } from '../src/cloudflare/waf-migration/preview.js';
 import { defineRule, type ResourceRef } from '../src/policy/rule.js';
+import { passUnlessFailed } from '../src/policy/checks/zone-security.js';
 
 /** Counted in code points, as the rules language counts characters: an emoji is one, not two. */
 function lengthOver(expression: string, max: number): number | null {
@@ -41,30 +42,28 @@ export default defineRule({
     // Either list alone covers the expressions rules run: every rule's filter is in the filters
     // list, and each rule carries a copy of its filter. Only with neither is nothing known.
     if (!filters.known && !expressions.known) return ctx.unknown(ctx.zone.resource, `${filters.reason}; ${expressions.reason}`);
-    let failed = false;
-    const judge = (expression: string | null, messageId: string, resource: () => ResourceRef) => {
-      const length = expression === null ? null : lengthOver(expression, max);
-      if (length === null) return;
-      failed = true;
-      ctx.fail(resource(), messageId, { length, limit: max });
-    };
-    // The bypass rules that block the migration are migration-expression-too-long's: one expression, one finding.
-    const leftToMigration = new Set(migrationBlockingExpressions(ctx.zone, ctx.options.maxBytes).map((b) => b.rule.id));
-    if (filters.known) {
-      // A filter no rule uses is filter-orphaned's: it runs nowhere, so its length blocks nothing yet.
-      // A filter used only by rules left to the migration rule is left with them.
-      const rules = ctx.zone.firewallRules();
-      const judged = rules.known ? new Set(rules.items.filter((r) => !leftToMigration.has(r.id)).map((r) => r.filterId)) : null;
-      for (const f of filters.items) {
-        if (judged === null || judged.has(f.id)) judge(f.expression, 'filterTooLong', () => ({ type: 'filter', id: f.id, name: f.description }));
+    passUnlessFailed(ctx, (fail) => {
+      const judge = (expression: string | null, messageId: string, resource: () => ResourceRef) => {
+        const length = expression === null ? null : lengthOver(expression, max);
+        if (length !== null) fail(resource(), messageId, { length, limit: max });
+      };
+      // The bypass rules that block the migration are migration-expression-too-long's: one expression, one finding.
+      const leftToMigration = new Set(migrationBlockingExpressions(ctx.zone, ctx.options.maxBytes).map((b) => b.rule.id));
+      if (filters.known) {
+        // A filter no rule uses is filter-orphaned's: it runs nowhere, so its length blocks nothing yet.
+        // A filter used only by rules left to the migration rule is left with them.
+        const rules = ctx.zone.firewallRules();
+        const judged = rules.known ? new Set(rules.items.filter((r) => !leftToMigration.has(r.id)).map((r) => r.filterId)) : null;
+        for (const f of filters.items) {
+          if (judged === null || judged.has(f.id)) judge(f.expression, 'filterTooLong', () => ({ type: 'filter', id: f.id, name: f.description }));
+        }
       }
-    }
-    if (expressions.known) {
-      // Rules whose expression was judged with their filter above are not reported twice.
-      for (const { rule, filter, expression } of expressions.items) {
-        if (filter === null && !leftToMigration.has(rule.id)) judge(expression, 'ruleTooLong', () => ({ type: 'firewall_rule', id: rule.id, name: rule.description || null }));
+      if (expressions.known) {
+        // Rules whose expression was judged with their filter above are not reported twice.
+        for (const { rule, filter, expression } of expressions.items) {
+          if (filter === null && !leftToMigration.has(rule.id)) judge(expression, 'ruleTooLong', () => ({ type: 'firewall_rule', id: rule.id, name: rule.description || null }));
+        }
       }
-    }
-    if (!failed) ctx.pass();
+    });
   },
 });

@@ -30,11 +30,9 @@ export default defineRule({
       const resource = { type: 'firewall_rule', id: rule.id, name: rule.description || null };
       const filterId = rule.filterId ?? '(unknown)';
       // A rule without its filter cannot run even if unpaused: that is the first thing to fix.
-      if (rule.filterDeleted) {
-        ctx.fail(resource, 'filterDeleted', { filterId });
-      } else if (rule.paused === true) {
-        ctx.fail(resource, 'rulePaused');
-      } else {
+      if (rule.filterDeleted) ctx.fail(resource, 'filterDeleted', { filterId });
+      else if (rule.paused === true) ctx.fail(resource, 'rulePaused');
+      else {
         // The filters list is the filter's current state; the copy each rule carries serves when
         // that list was not read (or lacks the filter), since the API embeds the whole filter.
         const paused = (rule.filterId === null ? null : filterPaused.get(rule.filterId)) ?? rule.inlineFilterPaused;

@@ -1,6 +1,7 @@
 import { packStatus } from '../src/cloudflare/ssl/certificates.js';
 import { HostPatterns, normaliseHostname } from '../src/cloudflare/dns/hostnames.js';
 import { defineRule } from '../src/policy/rule.js';
+import { passUnlessFailed } from '../src/policy/checks/zone-security.js';
 
 export default defineRule({
   meta: {
@@ -45,20 +46,14 @@ export default defineRule({
       }
     }
 
-    const seen = new Set<string>();
-    let failed = false;
-    for (const record of records.items) {
-      if (record.proxied !== true || record.name === null) continue;
-      const hostname = normaliseHostname(record.name);
-      if (seen.has(hostname)) continue;
-      seen.add(hostname);
-      if (active.covers(hostname)) continue;
-      failed = true;
-      const status = inactive.match(hostname);
-      const resource = { type: 'hostname', id: hostname, name: hostname };
-      if (status === undefined) ctx.fail(resource, 'notCovered', { hostname });
-      else ctx.fail(resource, 'onlyInactive', { hostname, status });
-    }
-    if (!failed) ctx.pass();
+    const proxied = new Set(records.items.flatMap((r) => (r.proxied === true && r.name !== null ? [normaliseHostname(r.name)] : [])));
+    passUnlessFailed(ctx, (fail) => {
+      for (const hostname of [...proxied].filter((h) => !active.covers(h))) {
+        const status = inactive.match(hostname);
+        const resource = { type: 'hostname', id: hostname, name: hostname };
+        if (status === undefined) fail(resource, 'notCovered', { hostname });
+        else fail(resource, 'onlyInactive', { hostname, status });
+      }
+    });
   },
 });

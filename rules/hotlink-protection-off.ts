@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
+import { judgeSwitch } from '../src/policy/checks/zone-security.js';
 
 /** Low: Hotlink Protection guards bandwidth, not access, and costs images on search and social sites. */
 export default defineRule({
@@ -25,9 +25,6 @@ export default defineRule({
   },
   defaultOptions: {},
   check(ctx) {
-    const setting = settingOrAnswer(ctx, 'hotlink_protection');
-    if (!setting) return;
-    if (setting.value === 'off') return ctx.fail(settingRef(ctx, 'hotlink_protection'), 'off', { locked: setting.lockedNote, hotlink_protection: 'off' });
-    ctx.pass();
+    judgeSwitch(ctx, 'hotlink_protection', 'off');
   },
 });

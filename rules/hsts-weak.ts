@@ -1,6 +1,6 @@
 import { defineRule } from '../src/policy/rule.js';
 import { parseHsts } from '../src/cloudflare/zone-settings/setting.js';
-import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
+import { passUnlessFailed, settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
 
 /** hstspreload.org submission requirements: the shortest max-age the preload list accepts (one year). */
 const PRELOAD_MIN_MAX_AGE = 31_536_000;
@@ -41,27 +41,23 @@ export default defineRule({
     const hsts = parseHsts(setting.value);
     // A max-age of 0 tells browsers to forget the policy: HSTS off, whatever `enabled` says.
     if (hsts.enabled !== true || hsts.maxAge === 0) return ctx.fail(settingRef(ctx, 'security_header'), 'off', { locked: setting.lockedNote, enabled: hsts.enabled, maxAge: hsts.maxAge });
-    let failed = false;
     const minMaxAge = ctx.options.minMaxAge;
-    if (hsts.maxAge === null || hsts.maxAge < minMaxAge) {
-      ctx.fail(settingRef(ctx, 'security_header', 'max-age'), 'shortMaxAge', { locked: setting.lockedNote, maxAge: hsts.maxAge ?? 0, minMaxAge, minDays: Math.round(minMaxAge / 86_400) });
-      failed = true;
-    }
-    if (ctx.options.requireSubdomains && hsts.includeSubdomains !== true) {
-      ctx.fail(settingRef(ctx, 'security_header', 'includeSubDomains'), 'noSubdomains', { locked: setting.lockedNote, includeSubdomains: hsts.includeSubdomains }, 'low');
-      failed = true;
-    }
-    if (hsts.preload === true) {
+    passUnlessFailed(ctx, (fail) => {
+      if (hsts.maxAge === null || hsts.maxAge < minMaxAge) {
+        fail(settingRef(ctx, 'security_header', 'max-age'), 'shortMaxAge', { locked: setting.lockedNote, maxAge: hsts.maxAge ?? 0, minMaxAge, minDays: Math.round(minMaxAge / 86_400) });
+      }
+      if (ctx.options.requireSubdomains && hsts.includeSubdomains !== true) {
+        fail(settingRef(ctx, 'security_header', 'includeSubDomains'), 'noSubdomains', { locked: setting.lockedNote, includeSubdomains: hsts.includeSubdomains }, 'low');
+      }
+      if (hsts.preload !== true) return;
       // hstspreload.org submission requirements: a header with the preload directive requests
       // inclusion, which is accepted only with max-age >= one year and includeSubDomains.
       const missing: string[] = [];
       if (hsts.maxAge === null || hsts.maxAge < PRELOAD_MIN_MAX_AGE) missing.push(`a max-age of at least one year (${PRELOAD_MIN_MAX_AGE.toLocaleString('en-US')} seconds; it is ${hsts.maxAge?.toLocaleString('en-US') ?? 'not set'})`);
       if (hsts.includeSubdomains !== true) missing.push('includeSubDomains');
       if (missing.length > 0) {
-        ctx.fail(settingRef(ctx, 'security_header', 'preload'), 'preloadRefused', { locked: setting.lockedNote, missing: missing.join(' and '), maxAge: hsts.maxAge, includeSubdomains: hsts.includeSubdomains }, 'low');
-        failed = true;
+        fail(settingRef(ctx, 'security_header', 'preload'), 'preloadRefused', { locked: setting.lockedNote, missing: missing.join(' and '), maxAge: hsts.maxAge, includeSubdomains: hsts.includeSubdomains }, 'low');
       }
-    }
-    if (!failed) ctx.pass();
+    });
   },
 });

@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
+import { passUnlessFailed, settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
 
 export default defineRule({
   meta: {
@@ -25,15 +25,11 @@ export default defineRule({
     if (!enforce) return;
     const rewrites = settingOrAnswer(ctx, 'automatic_https_rewrites');
     if (!rewrites) return;
-    let failed = false;
-    if (enforce.value === 'off') {
-      ctx.fail(settingRef(ctx, 'always_use_https'), 'notEnforced', { locked: enforce.lockedNote, always_use_https: 'off' });
-      failed = true;
-    }
-    if (rewrites.value === 'off') {
-      ctx.fail(settingRef(ctx, 'automatic_https_rewrites'), 'rewritesOff', { locked: rewrites.lockedNote, automatic_https_rewrites: 'off' }, 'low');
-      failed = true;
-    }
-    if (!failed) ctx.pass();
+    passUnlessFailed(ctx, (fail) => {
+      if (enforce.value === 'off') fail(settingRef(ctx, 'always_use_https'), 'notEnforced', { locked: enforce.lockedNote, always_use_https: 'off' });
+      if (rewrites.value === 'off') {
+        fail(settingRef(ctx, 'automatic_https_rewrites'), 'rewritesOff', { locked: rewrites.lockedNote, automatic_https_rewrites: 'off' }, 'low');
+      }
+    });
   },
 });

@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
+import { judgeSwitch } from '../src/policy/checks/zone-security.js';
 
 /** Informational: IP Geolocation (CF-IPCountry) blocks nothing; off loses the country the origin relies on. */
 export default defineRule({
@@ -26,9 +26,6 @@ export default defineRule({
   },
   defaultOptions: {},
   check(ctx) {
-    const setting = settingOrAnswer(ctx, 'ip_geolocation');
-    if (!setting) return;
-    if (setting.value === 'off') return ctx.fail(settingRef(ctx, 'ip_geolocation'), 'off', { locked: setting.lockedNote, ip_geolocation: 'off' });
-    ctx.pass();
+    judgeSwitch(ctx, 'ip_geolocation', 'off');
   },
 });

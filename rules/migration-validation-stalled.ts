@@ -33,9 +33,7 @@ export default defineRule({
     const elapsed = ctx.now.getTime() - since.getTime();
     const limit = ctx.options.days * DAY;
     // Exactly the limit is still within it: only longer than `days` days is stalled.
-    if (elapsed <= limit) {
-      return ctx.pass();
-    }
+    if (elapsed <= limit) return ctx.pass();
     ctx.fail(ctx.zone.resource, 'stalled', { days: Math.floor(elapsed / DAY), since: since.toISOString().slice(0, 10), limit: ctx.options.days });
   },
 });

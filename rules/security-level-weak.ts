@@ -1,5 +1,5 @@
 import { defineRule } from '../src/policy/rule.js';
-import { settingOrAnswer, settingRef } from '../src/policy/checks/zone-security.js';
+import { judgeSwitch } from '../src/policy/checks/zone-security.js';
 
 /**
  * The rule keeps its id (configurations and fingerprints name it), but the security level is not
@@ -29,9 +29,6 @@ export default defineRule({
   },
   defaultOptions: {},
   check(ctx) {
-    const browser = settingOrAnswer(ctx, 'browser_check');
-    if (!browser) return;
-    if (browser.value === 'off') return ctx.fail(settingRef(ctx, 'browser_check'), 'browserCheckOff', { locked: browser.lockedNote, browser_check: 'off' });
-    ctx.pass();
+    judgeSwitch(ctx, 'browser_check', 'off', 'browserCheckOff');
   },
 });

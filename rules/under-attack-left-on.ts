@@ -49,9 +49,7 @@ export default defineRule({
     const elapsed = ctx.now.getTime() - since.getTime();
     const limit = ctx.options.maxHours * HOUR;
     // Exactly the limit is still within it: only longer than maxHours is left on.
-    if (elapsed <= limit) {
-      return ctx.pass();
-    }
+    if (elapsed <= limit) return ctx.pass();
     ctx.fail(settingRef(ctx, 'security_level'), 'leftOn', {
       locked: setting.lockedNote,
       security_level: 'under_attack',

@@ -6,7 +6,7 @@ import { parseInvite, type Invite } from '../cloudflare/accounts/invite.js';
 import { parseAccountMember, type AccountMember } from '../cloudflare/accounts/member.js';
 import { parseNotificationPolicy, type NotificationPolicy } from '../cloudflare/alerting/notification-policy.js';
 import { parsePageShield, type PageShieldSettings } from '../cloudflare/page-shield/client-side.js';
-import type { ObjectReadout } from './zone-view.js';
+import { mapReadout, type ObjectReadout } from './zone-view.js';
 
 type PageShieldReadout = ObjectReadout<PageShieldSettings>;
 
@@ -36,21 +36,17 @@ export class SnapshotView {
   }
 
   invites(): Readout<Invite> {
-    if (this.invitesCache) return this.invitesCache;
-    const r = this.reader.invites();
-    return (this.invitesCache = r.known ? { known: true, items: r.items.map((i) => parseInvite(i.id, i.raw)) } : r);
+    return (this.invitesCache ??= mapReadout(this.reader.invites(), (i) => parseInvite(i.id, i.raw)));
   }
 
   /** An account's members, when the scan read them (rules declaring `account_members`). */
   accountMembers(accountId: string): Readout<AccountMember> {
-    const r = this.reader.accountMembers(accountId);
-    return r.known ? { known: true, items: r.items.map((m) => parseAccountMember(m.id, m.raw)) } : r;
+    return mapReadout(this.reader.accountMembers(accountId), (m) => parseAccountMember(m.id, m.raw));
   }
 
   /** An account's notification policies (unknown when not read, refused or failed). */
   notificationPolicies(accountId: string): Readout<NotificationPolicy> {
-    const r = this.reader.accountObjects(accountId, 'notification_policies');
-    return r.known ? { known: true, items: r.items.map((i) => parseNotificationPolicy(i.id, i.raw)) } : r;
+    return mapReadout(this.reader.accountObjects(accountId, 'notification_policies'), (i) => parseNotificationPolicy(i.id, i.raw));
   }
 
   /** A zone's client-side security settings; null: the API answered none. */

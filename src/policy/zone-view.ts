@@ -1,4 +1,5 @@
-import type { DnsRecordFields, FilterRow, FirewallRuleRow, Readout, SnapshotReader, ZoneRow } from '../snapshot/reader.js';
+import type { DnsRecordFields, FilterRow, FirewallRuleRow, RawRow, Readout } from '../snapshot/reader.js';
+import type { SnapshotReader, ZoneObjectPartition, ZoneRow } from '../snapshot/reader.js';
 
 // A DNS record as dnsRecords() hands it to the rules: part of the view's vocabulary.
 export type { DnsRecordFields };
@@ -26,7 +27,7 @@ import { originAnsweredAs, publicDnsIsHere } from '../cloudflare/zones/zone-setu
 export type FirewallRule = FirewallRuleRow & FirewallRuleDetail;
 export type Filter = FilterRow & { description: string | null };
 
-function mapReadout<A, B>(r: Readout<A>, f: (a: A) => B): Readout<B> {
+export function mapReadout<A, B>(r: Readout<A>, f: (a: A) => B): Readout<B> {
   return r.known ? { known: true, items: r.items.map(f) } : r;
 }
 
@@ -76,6 +77,11 @@ export class ZoneView {
     const value = load();
     this.cache.set(key, value);
     return value;
+  }
+
+  /** A single-object read of the zone, parsed once. */
+  private object<T>(partition: ZoneObjectPartition, parse: (raw: string) => T): ObjectReadout<T> {
+    return this.memo(partition, () => single(this.reader.zoneObject(this.zone.id, partition), (r) => parse(r.raw)));
   }
 
   dnsRecords(): Readout<DnsRecordFields> {
@@ -133,37 +139,23 @@ export class ZoneView {
   }
 
   /** The new configuration GET waf_migration/config answered: what the migration would deploy. */
-  migrationConfig(): ObjectReadout<ManagedRulesConfig> {
-    return this.memo('config', () => single(this.reader.zoneObject(this.zone.id, 'migration_config'), (r) => parseManagedRulesConfig(r.raw)));
-  }
+  migrationConfig(): ObjectReadout<ManagedRulesConfig> { return this.object('migration_config', parseManagedRulesConfig); }
 
-  migrationStatus(): ObjectReadout<MigrationStatus> {
-    return this.memo('status', () => single(this.reader.zoneObject(this.zone.id, 'migration_status'), (r) => parseMigrationStatus(r.raw)));
-  }
+  migrationStatus(): ObjectReadout<MigrationStatus> { return this.object('migration_status', parseMigrationStatus); }
 
-  migrationCheck(): ObjectReadout<MigrationCheck> {
-    return this.memo('check', () => single(this.reader.zoneObject(this.zone.id, 'migration_check'), (r) => parseMigrationCheck(r.raw)));
-  }
+  migrationCheck(): ObjectReadout<MigrationCheck> { return this.object('migration_check', parseMigrationCheck); }
 
-  wafPackages(): Readout<WafPackage> {
-    return this.memo('packages', () => mapReadout(this.legacyWaf(this.reader.wafPackages(this.zone.id)), (r) => parseWafPackage(r.id, r.raw)));
-  }
+  wafPackages(): Readout<WafPackage> { return this.legacyWaf('wafPackages', (r) => parseWafPackage(r.id, r.raw)); }
+  wafGroups(): Readout<WafSetting> { return this.legacyWaf('wafGroups', (r) => parseWafGroup(r.raw)); }
+  wafRules(): Readout<WafSetting> { return this.legacyWaf('wafRules', (r) => parseWafRule(r.raw)); }
+  wafOverrides(): Readout<WafOverride> { return this.legacyWaf('wafOverrides', (r) => parseWafOverride(r.id, r.raw)); }
 
-  wafGroups(): Readout<WafSetting> {
-    return this.memo('groups', () => mapReadout(this.legacyWaf(this.reader.wafGroups(this.zone.id)), (r) => parseWafGroup(r.raw)));
-  }
-
-  wafRules(): Readout<WafSetting> {
-    return this.memo('wafRules', () => mapReadout(this.legacyWaf(this.reader.wafRules(this.zone.id)), (r) => parseWafRule(r.raw)));
-  }
-
-  wafOverrides(): Readout<WafOverride> {
-    return this.memo('overrides', () => mapReadout(this.legacyWaf(this.reader.wafOverrides(this.zone.id)), (r) => parseWafOverride(r.id, r.raw)));
-  }
-
-  /** The previous managed rules come with Pro and above: a Free zone's, not asked for, are known to be none. */
-  private legacyWaf<T>(readout: Readout<T>): Readout<T> {
-    return !readout.known && readout.state === 'skipped' && this.zone.plan === 'free' ? { known: true, items: [] } : readout;
+  /** A list of the previous managed rules, which come with Pro and above: a Free zone's, not asked for, are known to be none. */
+  private legacyWaf<T>(list: 'wafPackages' | 'wafGroups' | 'wafRules' | 'wafOverrides', parse: (r: RawRow) => T): Readout<T> {
+    return this.memo(list, () => {
+      const read = this.reader[list](this.zone.id);
+      return !read.known && read.state === 'skipped' && this.zone.plan === 'free' ? { known: true, items: [] } : mapReadout(read, parse);
+    });
   }
 
   /** The zone's settings that were read, by id (the scan reads those the rules declare). */
@@ -180,51 +172,35 @@ export class ZoneView {
     return { known: true, value: found };
   }
 
-  dnssec(): ObjectReadout<Dnssec> {
-    return this.memo('dnssec', () => single(this.reader.zoneObject(this.zone.id, 'dnssec'), (r) => parseDnssec(r.raw)));
-  }
+  dnssec(): ObjectReadout<Dnssec> { return this.object('dnssec', parseDnssec); }
 
-  universalSsl(): ObjectReadout<{ enabled: boolean | null }> {
-    return this.memo('universalSsl', () => single(this.reader.zoneObject(this.zone.id, 'universal_ssl'), (r) => parseUniversalSsl(r.raw)));
-  }
+  universalSsl(): ObjectReadout<{ enabled: boolean | null }> { return this.object('universal_ssl', parseUniversalSsl); }
 
   /** The custom-rules phase's entry point (`http_request_firewall_custom`); null: no custom rules yet. */
-  customRules(): ObjectReadout<Entrypoint> {
-    return this.memo('customRules', () => single(this.reader.zoneObject(this.zone.id, 'custom_entrypoint'), (r) => parseEntrypoint(r.raw)));
-  }
+  customRules(): ObjectReadout<Entrypoint> { return this.object('custom_entrypoint', parseEntrypoint); }
 
   /** The rate limiting rules phase's entry point (`http_ratelimit`); null: no rate limiting rules yet. */
-  rateLimitRules(): ObjectReadout<Entrypoint> {
-    return this.memo('rateLimitRules', () => single(this.reader.zoneObject(this.zone.id, 'ratelimit_entrypoint'), (r) => parseEntrypoint(r.raw)));
-  }
+  rateLimitRules(): ObjectReadout<Entrypoint> { return this.object('ratelimit_entrypoint', parseEntrypoint); }
 
   /** The zone's bot settings (Bot Fight Mode, Super Bot Fight Mode or Bot Management). */
-  botManagement(): ObjectReadout<BotManagement> {
-    return this.memo('botManagement', () => single(this.reader.zoneObject(this.zone.id, 'bot_management'), (r) => parseBotManagement(r.raw)));
-  }
+  botManagement(): ObjectReadout<BotManagement> { return this.object('bot_management', parseBotManagement); }
 
   /** Zone-level authenticated origin pulls. */
-  originPulls(): ObjectReadout<{ enabled: boolean | null }> {
-    return this.memo('originPulls', () => single(this.reader.zoneObject(this.zone.id, 'origin_pulls'), (r) => parseOriginPulls(r.raw)));
-  }
+  originPulls(): ObjectReadout<{ enabled: boolean | null }> { return this.object('origin_pulls', parseOriginPulls); }
 
   /** Client-side security (formerly Page Shield) settings. */
   pageShield(): ObjectReadout<PageShieldSettings> {
-    if (this.pageShieldOf) return this.pageShieldOf(this.zone.id);
-    return this.memo('pageShield', () => single(this.reader.zoneObject(this.zone.id, 'page_shield'), (r) => parsePageShield(r.raw)));
+    return this.pageShieldOf ? this.pageShieldOf(this.zone.id) : this.object('page_shield', parsePageShield);
   }
 
   /** The security.txt the edge serves for the zone; null: the API answered none. */
-  securityTxt(): ObjectReadout<SecurityTxt> {
-    return this.memo('securityTxt', () => single(this.reader.zoneObject(this.zone.id, 'security_txt'), (r) => parseSecurityTxt(r.raw)));
-  }
+  securityTxt(): ObjectReadout<SecurityTxt> { return this.object('security_txt', parseSecurityTxt); }
 
   /** Whether the edge serves the zone's pages: active, not paused, and a proxied A, AAAA or CNAME (vendor docs: proxy status). */
   servesPages(): { known: true; value: boolean } | { known: false; state: string; reason: string } {
     if (this.zone.status !== 'active' || this.zone.paused === true) return { known: true, value: false };
     const records = this.proxiedWebRecords();
-    if (!records.known) return records;
-    return { known: true, value: records.items.length > 0 };
+    return records.known ? { known: true, value: records.items.length > 0 } : records;
   }
 
   /** The proxied A, AAAA and CNAME records: the names whose pages the edge serves (when the zone is active). */
@@ -237,14 +213,11 @@ export class ZoneView {
   /** Whether any record is proxied: the edge's protections see proxied requests only (vendor docs: proxy status). */
   proxiesTraffic(): { known: true; value: boolean } | { known: false; state: string; reason: string } {
     const records = this.dnsRecords();
-    if (!records.known) return records;
-    return { known: true, value: records.items.some((r) => r.proxied === true) };
+    return records.known ? { known: true, value: records.items.some((r) => r.proxied === true) } : records;
   }
 
   /** The account's managed-phase entry point (Enterprise); null: none; unknown: not read (skipped off Enterprise) or refused. */
-  accountManagedEntrypoint(): ObjectReadout<Entrypoint> {
-    return this.memo('accountEntrypoint', () => single(this.reader.zoneObject(this.zone.id, 'account_entrypoint'), (r) => parseEntrypoint(r.raw)));
-  }
+  accountManagedEntrypoint(): ObjectReadout<Entrypoint> { return this.object('account_entrypoint', parseEntrypoint); }
 
   /** Development Mode's seconds left as the zone list gave them (vendor's API reference, zones); null: not in the list. */
   get listedDevelopmentMode(): number | null {
@@ -273,9 +246,7 @@ export class ZoneView {
   }
 
   /** The managed phase's entry point (`http_request_firewall_managed`); null: none written yet. */
-  managedEntrypoint(): ObjectReadout<Entrypoint> {
-    return this.memo('managedEntrypoint', () => single(this.reader.zoneObject(this.zone.id, 'entrypoint'), (r) => parseEntrypoint(r.raw)));
-  }
+  managedEntrypoint(): ObjectReadout<Entrypoint> { return this.object('entrypoint', parseEntrypoint); }
 
   /** Where the zone stands in the managed-rules migration, from the status endpoint. */
   migration(): ObjectReadout<Migration> {

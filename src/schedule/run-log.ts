@@ -40,14 +40,8 @@ export function beginRun(db: Db, trigger: RunTrigger, now = new Date()): number 
 }
 
 export function finishRun(db: Db, id: number, end: { outcome: RunOutcome; exitCode: number; scanId: number | null; summary: RunSummary }, now = new Date()): void {
-  db.prepare('UPDATE runs SET finished_at = ?, outcome = ?, exit_code = ?, scan_id = ?, summary = ? WHERE id = ?').run(
-    now.toISOString(),
-    end.outcome,
-    end.exitCode,
-    end.scanId,
-    JSON.stringify(end.summary),
-    id,
-  );
+  const update = 'UPDATE runs SET finished_at = ?, outcome = ?, exit_code = ?, scan_id = ?, summary = ? WHERE id = ?';
+  db.prepare(update).run(now.toISOString(), end.outcome, end.exitCode, end.scanId, JSON.stringify(end.summary), id);
 }
 
 /** Marks aborted the unfinished runs of this host whose process is gone (other hosts' cannot be checked). */

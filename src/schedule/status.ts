@@ -66,11 +66,9 @@ function problemsOf(s: Staleness, run: StatusView['lastRun'], scan: StatusView['
     problems.push(`the last run (${run.id}) ended ${run.outcome}${run.error ? `: ${run.error}` : ''}`);
   }
   const newer = scan !== null && (s.lastComplete === null || scan.id > s.lastComplete.id);
-  if (newer && (scan.status === 'incomplete' || scan.status === 'aborted') && scan.id !== run?.scanId) {
-    problems.push(`the last scan (${scan.id}) is ${scan.status}`);
-  }
-  if (newer && scan.status === 'interrupted' && scan.id !== run?.scanId) {
-    problems.push(`the last scan (${scan.id}) was interrupted: ${interruptedText(scan)}`);
+  if (newer && scan.id !== run?.scanId) {
+    if (scan.status === 'incomplete' || scan.status === 'aborted') problems.push(`the last scan (${scan.id}) is ${scan.status}`);
+    if (scan.status === 'interrupted') problems.push(`the last scan (${scan.id}) was interrupted: ${interruptedText(scan)}`);
   }
   return problems;
 }

@@ -9,7 +9,7 @@ import { parseWafPackageObject, wafSettingOf, type WafPackage, type WafSetting }
 import { ZonewardenError } from '../../common/errors.js';
 import { IncompleteList, listAll } from '../lists.js';
 import { type ZoneTarget } from '../zones.js';
-import { obj, str } from '../../cloudflare/fields.js';
+import { arr, obj, str, strings } from '../../cloudflare/fields.js';
 
 /**
  * Migrating a zone's managed rules in the spec's sequence: status, compatibility, configuration, then
@@ -26,9 +26,6 @@ const RULESET_NOT_FOUND = 10003;
 export type { ManagedRulesConfig };
 
 export type Readout<T> = { known: true; items: T[] } | { known: false; reason: string };
-
-/** A group or rule of the previous managed rules. */
-export type LegacySetting = WafSetting;
 
 export interface UriOverride {
   id: string;
@@ -59,8 +56,8 @@ export interface MigrationFacts {
   /** `config`: GET waf_migration/config; `entrypoint`: what validation mode already runs. */
   configSource: 'config' | 'entrypoint' | null;
   packages: Readout<WafPackage>;
-  groups: Readout<LegacySetting>;
-  rules: Readout<LegacySetting>;
+  groups: Readout<WafSetting>;
+  rules: Readout<WafSetting>;
   /** Null where URI-based overrides do not exist (every plan but Enterprise). */
   overrides: Readout<UriOverride> | null;
   firewallRules: Readout<RuleExpression>;
@@ -86,7 +83,7 @@ export interface MigrationPlan {
   owasp: (OwaspOutcome & { known: true }) | { known: false; text: string };
   validationMode: { available: boolean; text: string };
   /** OWASP overrides the migration drops, and the vendor-package rule overrides it carries. */
-  overrides: { known: true; lost: OwaspGroupChange[]; carried: LegacySetting[] } | { known: false; reason: string };
+  overrides: { known: true; lost: OwaspGroupChange[]; carried: WafSetting[] } | { known: false; reason: string };
   /** All firewall rules, and the bypass rules among them the migration carries (the only ones the limits apply to). */
   firewallRules: {
     count: number | null;
@@ -131,7 +128,7 @@ async function readout<T>(read: () => Promise<T[]>): Promise<Readout<T>> {
 /** The entry point as a PUT body: server-managed fields (version, last_updated) left out. */
 function configFromEntrypoint(raw: unknown): ManagedRulesConfig {
   const o = obj(raw);
-  const rules = (Array.isArray(o['rules']) ? o['rules'] : []).filter(isObject).map((r) => {
+  const rules = arr(o['rules']).filter(isObject).map((r) => {
     const { version: _version, last_updated: _updated, ...rest } = r;
     return rest;
   });
@@ -161,7 +158,7 @@ async function firewallExpressions(client: ApiClient, zoneId: string): Promise<R
       id: str(r['id']) ?? '',
       description: str(r['description']),
       action: str(r['action']),
-      products: (Array.isArray(r['products']) ? r['products'] : []).filter((p): p is string => typeof p === 'string'),
+      products: strings(r['products']),
       paused: r['paused'] === true,
       expression: str(f['expression']) ?? (filterId === null ? null : (byId.get(filterId) ?? null)),
     };
@@ -178,7 +175,7 @@ async function legacyWaf(client: ApiClient, zoneId: string): Promise<Pick<Migrat
   }
   const each = (endpoint: ListEndpoint, nameKey: 'name' | 'description') =>
     readout(async () => {
-      const out: LegacySetting[] = [];
+      const out: WafSetting[] = [];
       for (const p of packages.items) {
         for (const raw of await listAll(client, endpoint, { zone_id: zoneId, package_id: p.id })) out.push(wafSettingOf(obj(raw), nameKey, p.id));
       }
@@ -223,7 +220,7 @@ export async function gatherFacts(client: ApiClient, zone: ZoneTarget): Promise<
       ? await readout(async () =>
           (await listAll(client, LIST_ENDPOINTS.wafOverrides, { zone_id: zone.id })).map((raw): UriOverride => {
             const o = obj(raw);
-            return { id: str(o['id']) ?? '', urls: (Array.isArray(o['urls']) ? o['urls'] : []).filter((u): u is string => typeof u === 'string'), description: str(o['description']), paused: o['paused'] === true };
+            return { id: str(o['id']) ?? '', urls: strings(o['urls']), description: str(o['description']), paused: o['paused'] === true };
           }),
         )
       : null;

@@ -1,5 +1,5 @@
 import type { ZoneSetting } from '../../api/endpoints.js';
-import type { ZoneContext, RuleOptions } from '../rule.js';
+import type { ResourceRef, ZoneContext, RuleOptions } from '../rule.js';
 import type { Entrypoint } from '../../cloudflare/rulesets/entrypoint.js';
 
 /** What the security rules share: reading a setting or entry point, answering the cases that end the check. */
@@ -43,4 +43,24 @@ export function settingRef(ctx: ZoneContext<RuleOptions>, id: ZoneSetting, part?
 /** A custom rule as findings point at it: stable id, its description as the name. */
 export function customRuleRef(rule: { id: string; description: string }): { type: string; id: string; name: string | null } {
   return { type: 'custom_rule', id: rule.id, name: rule.description || null };
+}
+
+type Fail = ZoneContext<RuleOptions>['fail'];
+
+/** Runs `judge` with a `fail` that is counted; when it failed nothing, `resource` (the zone when omitted) passes. */
+export function passUnlessFailed(ctx: Pick<ZoneContext<RuleOptions>, 'pass' | 'fail'>, judge: (fail: Fail) => void, resource?: ResourceRef): void {
+  let failed = false;
+  judge((...args) => {
+    failed = true;
+    ctx.fail(...args);
+  });
+  if (!failed) ctx.pass(resource);
+}
+
+/** A switch setting: fails when it is `bad` (the finding's data: the lock note and `{id}: bad`), else passes. */
+export function judgeSwitch(ctx: ZoneContext<RuleOptions>, id: ZoneSetting, bad: 'on' | 'off', messageId: string = bad): void {
+  const setting = settingOrAnswer(ctx, id);
+  if (!setting) return;
+  if (setting.value !== bad) return ctx.pass();
+  ctx.fail(settingRef(ctx, id), messageId, { locked: setting.lockedNote, [id]: bad });
 }
