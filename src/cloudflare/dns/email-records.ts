@@ -14,37 +14,10 @@ import type { DnsRecordFields } from './record.js';
 export function joinTxt(content: string): string {
   const text = content.trim();
   if (!text.startsWith('"')) return text;
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === ' ' || c === '\t') {
-      i++;
-      continue;
-    }
-    const quoted = c === '"';
-    if (quoted) i++;
-    // RFC 1035 5.1: inside a string, \X is X and \DDD the octet of that decimal value.
-    while (i < text.length) {
-      const d = text[i]!;
-      if (quoted ? d === '"' : d === ' ' || d === '\t') break;
-      if (d === '\\' && i + 1 < text.length) {
-        const digits = text.slice(i + 1, i + 4);
-        if (/^\d{3}$/.test(digits)) {
-          out += String.fromCharCode(Number(digits));
-          i += 4;
-        } else {
-          out += text[i + 1];
-          i += 2;
-        }
-        continue;
-      }
-      out += d;
-      i++;
-    }
-    if (quoted) i++;
-  }
-  return out;
+  // RFC 1035 5.1: a string is quoted (an unclosed one runs to the end) or a run without blanks; \X is X, \DDD that octet.
+  const pieces = text.matchAll(/"((?:[^"\\]|\\[\s\S]?)*)"?|((?:[^ \t\\]|\\[\s\S]?)+)/g);
+  const unescape = (piece: string) => piece.replace(/\\(\d{3}|[\s\S])/g, (_, c: string) => (c.length === 3 ? String.fromCharCode(Number(c)) : c));
+  return [...pieces].map((m) => unescape(m[1] ?? m[2]!)).join('');
 }
 
 export interface Tag {
@@ -77,14 +50,8 @@ export function parseTagList(text: string): TagList {
 
 /** Tag names given more than once (RFC 6376 3.2: the whole tag list is then invalid). */
 function duplicated(tags: readonly Tag[], caseless: boolean): string[] {
-  const seen = new Set<string>();
-  const twice = new Set<string>();
-  for (const t of tags) {
-    const name = caseless ? t.name.toLowerCase() : t.name;
-    if (seen.has(name)) twice.add(name);
-    seen.add(name);
-  }
-  return [...twice];
+  const names = tags.map((t) => (caseless ? t.name.toLowerCase() : t.name));
+  return [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
 }
 
 /** RFC 7208 4.5: an SPF record begins with exactly `v=spf1`, followed by a space or the end (ABNF: case-insensitive). */
