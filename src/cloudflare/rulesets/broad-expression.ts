@@ -13,6 +13,7 @@ const PUNCT = ['&&', '||', '^^', '==', '!=', '<=', '>=', '<', '>', '!', '~', '('
 const WORD = /[A-Za-z0-9_.:/]+/y;
 const LIST = /\$[a-z0-9_.]+/y;
 const RAW = /r(#*)"/y;
+const QUOTED = /"((?:[^"\\]|\\[\s\S])*)"/y;
 
 function tokenize(text: string): Token[] {
   const out: Token[] = [];
@@ -37,19 +38,11 @@ function tokenize(text: string): Token[] {
       continue;
     }
     if (text[i] === '"') {
-      // vendor docs: values: a quoted string escapes `"` and `\` with a backslash.
-      let j = i + 1;
-      let value = '';
-      while (j < text.length && text[j] !== '"') {
-        if (text[j] === '\\') {
-          if (j + 1 >= text.length) throw new Error('unterminated string');
-          value += text[j + 1] === '"' || text[j + 1] === '\\' ? text[j + 1] : text.slice(j, j + 2);
-          j += 2;
-        } else value += text[j++];
-      }
-      if (j >= text.length) throw new Error('unterminated string');
-      out.push({ t: 'str', value });
-      i = j + 1;
+      // vendor docs: values: a quoted string escapes `"` and `\` with a backslash (any other pair is kept as written).
+      const quoted = at(QUOTED);
+      if (!quoted) throw new Error('unterminated string');
+      out.push({ t: 'str', value: quoted[1]!.replace(/\\(["\\])/g, '$1') });
+      i += quoted[0].length;
       continue;
     }
     const punct = PUNCT.find((p) => text.startsWith(p, i));
@@ -415,13 +408,6 @@ function zoneNameHolds(node: TestNode, zoneName: string): boolean | null {
   return node.op === 'ne' ? !named : named;
 }
 
-/** The hosts a host comparison names outright (`eq` a string, `in` a list of strings); null for anything else. */
-function hostsNamed(node: TestNode): string[] | null {
-  const field = presentField(node.left);
-  if (field === null || !REACH_HOST_FIELDS.has(field) || (node.op !== 'eq' && node.op !== 'in')) return null;
-  return stringValues(node.right);
-}
-
 /** How a walk reads tests and combines host conditions `H`; the boolean structure is walked alike for every reader. */
 export interface HostReader<H extends { kind: 'hosts' }> {
   /** The zone cf.zone.name is read for; null: it is read as a host condition. */
@@ -482,7 +468,9 @@ function reachReader(zoneName: string | null): HostReader<HostsNamed> {
     test: (node) => {
       const fields = node.left.fields;
       if (fields.length === 0 || !fields.every((f) => REACH_HOST_FIELDS.has(f))) return PART;
-      return { kind: 'hosts', names: hostsNamed(node) };
+      // The hosts it names outright: `eq` a string, `in` a list of strings, of the host itself.
+      const named = presentField(node.left) !== null && (node.op === 'eq' || node.op === 'in');
+      return { kind: 'hosts', names: named ? stringValues(node.right) : null };
     },
     // Every host but the ones named is still decided by the host, but names no host.
     not: () => HOST_ALONE,

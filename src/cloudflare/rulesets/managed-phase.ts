@@ -69,16 +69,12 @@ const RANK: Record<Outcome['kind'], number> = { runs: 0, narrow: 1, hostSkipped:
 
 /** A partial override (some rules still enabled or acting) protects more than a whole one. */
 function rank(o: Outcome): number {
-  if (o.kind === 'logOnly' && o.acting > 0) return RANK.narrow + 0.5;
-  if (o.kind === 'overriddenOff' && o.kept > 0) return RANK.narrow + 0.5;
-  return RANK[o.kind];
+  return (o.kind === 'logOnly' && o.acting > 0) || (o.kind === 'overriddenOff' && o.kept > 0) ? RANK.narrow + 0.5 : RANK[o.kind];
 }
 
 /** The deployment that protects the zone most; on a tie the earlier one (zone before account when listed so). */
 export function best(deployments: readonly Deployment[]): Deployment | null {
-  let found: Deployment | null = null;
-  for (const d of deployments) if (!found || rank(d.outcome) < rank(found.outcome)) found = d;
-  return found;
+  return deployments.reduce<Deployment | null>((found, d) => (!found || rank(d.outcome) < rank(found.outcome) ? d : found), null);
 }
 
 interface SkipFound {
@@ -218,22 +214,22 @@ function complement(r: Reading): Reading {
   return SOME_HOSTS;
 }
 
-function intersect(a: Reading, b: Reading): Reading {
+/** Two readings combined by `sets` when both are known host sets: part when either is not a host condition. */
+const combining = (sets: (x: HostSet, y: HostSet) => Reading) => (a: Reading, b: Reading): Reading => {
   if (a.kind !== 'hosts' || b.kind !== 'hosts') return PART;
-  if (!a.set || !b.set) return SOME_HOSTS;
-  const [x, y] = [a.set, b.set];
+  return a.set && b.set ? sets(a.set, b.set) : SOME_HOSTS;
+};
+
+const intersect = combining((x, y) => {
   const subdomains = new Set([...x.subdomains].filter((h) => y.everySubdomain || y.subdomains.has(h)));
   if (x.everySubdomain) for (const h of y.subdomains) subdomains.add(h);
   return hostsReading({ apex: x.apex, hasApex: x.hasApex && y.hasApex, everySubdomain: x.everySubdomain && y.everySubdomain, subdomains });
-}
+});
 
-function union(a: Reading, b: Reading): Reading {
-  if (a.kind !== 'hosts' || b.kind !== 'hosts') return PART;
-  if (!a.set || !b.set) return SOME_HOSTS;
-  const [x, y] = [a.set, b.set];
+const union = combining((x, y) => {
   const everySubdomain = x.everySubdomain || y.everySubdomain;
   return hostsReading({ apex: x.apex, hasApex: x.hasApex || y.hasApex, everySubdomain, subdomains: everySubdomain ? new Set() : new Set([...x.subdomains, ...y.subdomains]) });
-}
+});
 
 /** One comparison or function call, for this zone (walk has judged the forms every reader shares). */
 function readTest(node: TestNode, zone: ZoneIdentity): Reading {
