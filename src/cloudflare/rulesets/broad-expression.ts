@@ -243,12 +243,11 @@ const parsed = new Map<string, Node | null>();
 export function parseExpression(expression: string): ExpressionNode | null {
   const cached = parsed.get(expression);
   if (cached !== undefined || parsed.has(expression)) return cached ?? null;
-  let node: Node | null;
+  let node: Node | null = null;
   try {
     node = new Parser(tokenize(expression)).parse();
   } catch {
     // A syntax error, or nesting deeper than the stack (a RangeError): not read.
-    node = null;
   }
   if (parsed.size >= PARSE_CACHE_LIMIT) parsed.clear();
   parsed.set(expression, node);
@@ -289,9 +288,7 @@ const TRANSFORMS = new Set(['lower', 'upper']);
 export function presentField(operand: Operand): string | null {
   if (operand.field) return operand.field;
   const call = operand.call;
-  if (!call || !TRANSFORMS.has(call.name) || call.args.length !== 1) return null;
-  const arg = call.args[0]!;
-  return arg.kind === 'test' && arg.op === null ? presentField(arg.left) : null;
+  return call && TRANSFORMS.has(call.name) && call.args.length === 1 ? fieldArg(call.args[0]!) : null;
 }
 
 /** The field a bare operand node always has a value of (presentField), else null. */
