@@ -141,14 +141,6 @@ export function ipFamily(text: string): 0 | 4 | 6 {
   return parseV6(text, scratch) ? 6 : 0;
 }
 
-/** An IPv6 address (a trailing dotted quad allowed) as a 128-bit number, or null when it is not one. */
-export function v6(address: string): bigint | null {
-  if (!parseV6(address, scratch)) return null;
-  let n = 0n;
-  for (const group of scratch) n = (n << 16n) | BigInt(group);
-  return n;
-}
-
 /** The IPv4 address in the last two groups (IPv4-mapped, NAT64). */
 const lowV4 = (groups: Groups): number => groups[6]! * 0x10000 + groups[7]!;
 
