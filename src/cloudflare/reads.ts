@@ -110,8 +110,6 @@ export interface PartitionSpec {
 const list = <const L extends Omit<ListPaging, 'kind'>>(limits: L) => ({ kind: 'list', ...limits }) as const;
 const shared = <const T extends 'zone_objects' | 'account_objects'>(table: T) => ({ table, itemId: byId }) as const;
 const OBJECT = { kind: 'object' } as const;
-/** 10003: the phase has no entry point yet (vendor docs: rulesets API, entry point of a phase). */
-const ENTRYPOINT = { kind: 'object', absentCode: 10003 } as const;
 
 /** The previous firewall's and WAF's lists: one permission, one page size. */
 const FIREWALL = {
@@ -123,6 +121,14 @@ const FIREWALL = {
 /** A single object of the zone (paged as OBJECT unless told): its partition's only row in zone_objects. */
 function zoneObject<const T extends Omit<PartitionSpec, 'kind' | 'api' | 'storage' | 'paging'> & { paging?: Paging }>(api: string, rest: T) {
   return { kind: 'zone', api, paging: OBJECT, storage: { table: 'zone_objects' }, ...rest } as const;
+}
+
+/** A phase's entry point, named by its `name`; its drift label is its read's name. */
+function entrypointObject<const T extends Pick<PartitionSpec, 'fixture' | 'rules'>>(api: string, type: string, label: string, read: Omit<ReadEntry, 'name'>, rest: T) {
+  const permission = api.startsWith('/accounts/') ? 'Account · Account WAF · Read' : 'Zone · Zone WAF · Read';
+  // 10003: the phase has no entry point yet (vendor docs: rulesets API, entry point of a phase).
+  const paging = { kind: 'object', absentCode: 10003 } as const;
+  return zoneObject(api, { permission, paging, drift: { type, label, name: (i: Item) => text(i['name']) }, read: { name: label, ...read }, ...rest });
 }
 
 /** The certificate packs' hosts, as drift names a pack (and a certificate). */
@@ -224,13 +230,9 @@ export const PARTITIONS = {
   }),
   migration_check: zoneObject('/zones/{zone_id}/waf_migration/check', { drift: { type: 'migration_check', label: 'migration check' }, fixture: 'migrationCheck' }),
   migration_config: zoneObject('/zones/{zone_id}/waf_migration/config', { drift: { type: 'migration_config', label: 'migration configuration' }, fixture: 'migrationConfig' }),
-  entrypoint: zoneObject('/zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint', {
-    permission: 'Zone · Zone WAF · Read',
-    paging: ENTRYPOINT,
-    drift: { type: 'ruleset_entrypoint', label: 'managed rules entry point', name: (i: Item) => text(i['name']) },
-    fixture: 'entrypoint',
-    read: { name: 'managed rules entry point', refresh: 'ruleset-version' },
-  }),
+  entrypoint: entrypointObject('/zones/{zone_id}/rulesets/phases/http_request_firewall_managed/entrypoint', 'ruleset_entrypoint', 'managed rules entry point', {
+    refresh: 'ruleset-version',
+  }, { fixture: 'entrypoint' }),
   // One row per setting read, a drift resource named by its id: a changed value is field-level drift of that row.
   zone_settings: {
     kind: 'zone', permission: 'Zone · Zone Settings · Read', probe: 'group',
@@ -253,29 +255,21 @@ export const PARTITIONS = {
     fixture: 'universalSsl', rules: 'object',
     read: { name: 'Universal SSL settings', refresh: 'zone-changed' },
   }),
-  custom_entrypoint: zoneObject('/zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint', {
-    permission: 'Zone · Zone WAF · Read',
-    paging: ENTRYPOINT,
-    drift: { type: 'custom_rules_entrypoint', label: 'custom rules entry point', name: (i: Item) => text(i['name']) },
-    fixture: 'customEntrypoint', rules: 'object',
-    read: { name: 'custom rules entry point', refresh: 'ruleset-version' },
-  }),
+  custom_entrypoint: entrypointObject('/zones/{zone_id}/rulesets/phases/http_request_firewall_custom/entrypoint', 'custom_rules_entrypoint', 'custom rules entry point', {
+    refresh: 'ruleset-version',
+  }, { fixture: 'customEntrypoint', rules: 'object' }),
   // The account's managed-phase entry point as it applies to the zone: read once per account, kept with each zone.
-  account_entrypoint: zoneObject('/accounts/{account_id}/rulesets/phases/http_request_firewall_managed/entrypoint', {
-    permission: 'Account · Account WAF · Read',
-    paging: ENTRYPOINT,
-    drift: { type: 'account_ruleset_entrypoint', label: 'account managed rules entry point', name: (i: Item) => text(i['name']) },
-    fixture: 'accountEntrypoint',
+  account_entrypoint: entrypointObject(
+    '/accounts/{account_id}/rulesets/phases/http_request_firewall_managed/entrypoint',
+    'account_ruleset_entrypoint',
+    'account managed rules entry point',
     // A token without the account's rulesets permission still audits every zone's own entry point.
-    read: { name: 'account managed rules entry point', refresh: 'date', optional: true },
-  }),
-  ratelimit_entrypoint: zoneObject('/zones/{zone_id}/rulesets/phases/http_ratelimit/entrypoint', {
-    permission: 'Zone · Zone WAF · Read',
-    paging: ENTRYPOINT,
-    drift: { type: 'ratelimit_entrypoint', label: 'rate limiting rules entry point', name: (i: Item) => text(i['name']) },
-    fixture: 'rateLimitEntrypoint', rules: 'object',
-    read: { name: 'rate limiting rules entry point', refresh: 'ruleset-version' },
-  }),
+    { refresh: 'date', optional: true },
+    { fixture: 'accountEntrypoint' },
+  ),
+  ratelimit_entrypoint: entrypointObject('/zones/{zone_id}/rulesets/phases/http_ratelimit/entrypoint', 'ratelimit_entrypoint', 'rate limiting rules entry point', {
+    refresh: 'ruleset-version',
+  }, { fixture: 'rateLimitEntrypoint', rules: 'object' }),
   bot_management: zoneObject('/zones/{zone_id}/bot_management', {
     permission: 'Zone · Bot Management · Read', probe: 'group',
     drift: { type: 'bot_management', label: 'bot management settings' },

@@ -1,4 +1,5 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
+import { normaliseHostname } from './hostnames.js';
 import type { DnsRecordFields } from './record.js';
 
 /**
@@ -14,37 +15,10 @@ import type { DnsRecordFields } from './record.js';
 export function joinTxt(content: string): string {
   const text = content.trim();
   if (!text.startsWith('"')) return text;
-  let out = '';
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (c === ' ' || c === '\t') {
-      i++;
-      continue;
-    }
-    const quoted = c === '"';
-    if (quoted) i++;
-    // RFC 1035 5.1: inside a string, \X is X and \DDD the octet of that decimal value.
-    while (i < text.length) {
-      const d = text[i]!;
-      if (quoted ? d === '"' : d === ' ' || d === '\t') break;
-      if (d === '\\' && i + 1 < text.length) {
-        const digits = text.slice(i + 1, i + 4);
-        if (/^\d{3}$/.test(digits)) {
-          out += String.fromCharCode(Number(digits));
-          i += 4;
-        } else {
-          out += text[i + 1];
-          i += 2;
-        }
-        continue;
-      }
-      out += d;
-      i++;
-    }
-    if (quoted) i++;
-  }
-  return out;
+  // RFC 1035 5.1: a string is quoted (an unclosed one runs to the end) or a run without blanks; \X is X, \DDD that octet.
+  const pieces = text.matchAll(/"((?:[^"\\]|\\[\s\S]?)*)"?|((?:[^ \t\\]|\\[\s\S]?)+)/g);
+  const unescape = (piece: string) => piece.replace(/\\(\d{3}|[\s\S])/g, (_, c: string) => (c.length === 3 ? String.fromCharCode(Number(c)) : c));
+  return [...pieces].map((m) => unescape(m[1] ?? m[2]!)).join('');
 }
 
 export interface Tag {
@@ -77,14 +51,8 @@ export function parseTagList(text: string): TagList {
 
 /** Tag names given more than once (RFC 6376 3.2: the whole tag list is then invalid). */
 function duplicated(tags: readonly Tag[], caseless: boolean): string[] {
-  const seen = new Set<string>();
-  const twice = new Set<string>();
-  for (const t of tags) {
-    const name = caseless ? t.name.toLowerCase() : t.name;
-    if (seen.has(name)) twice.add(name);
-    seen.add(name);
-  }
-  return [...twice];
+  const names = tags.map((t) => (caseless ? t.name.toLowerCase() : t.name));
+  return [...new Set(names.filter((name, i) => names.indexOf(name) !== i))];
 }
 
 /** RFC 7208 4.5: an SPF record begins with exactly `v=spf1`, followed by a space or the end (ABNF: case-insensitive). */
@@ -168,20 +136,12 @@ export interface SpfLookups {
  * applies (6.1). What included and redirected records add is not counted: the scan makes no such DNS queries.
  */
 export function spfLookups(policy: SpfPolicy): SpfLookups {
-  let count = 0;
-  const delegations: string[] = [];
+  const all = spfAll(policy);
+  const reached = all ? policy.terms.slice(0, policy.terms.indexOf(all)) : policy.terms;
+  const lookups = reached.filter((t) => t.kind === 'mechanism' && SPF_LOOKUP_TERMS.has(t.name));
   const redirect = spfRedirect(policy);
-  for (const t of policy.terms) {
-    if (t.kind === 'mechanism' && t.name === 'all') break;
-    if (t.kind === 'modifier' || !SPF_LOOKUP_TERMS.has(t.name)) continue;
-    count++;
-    if (t.name === 'include') delegations.push(t.text);
-  }
-  if (redirect !== null) {
-    count++;
-    delegations.push(`redirect=${redirect}`);
-  }
-  return { count, delegations };
+  const delegations = [...lookups.filter((t) => t.name === 'include').map((t) => t.text), ...(redirect === null ? [] : [`redirect=${redirect}`])];
+  return { count: lookups.length + (redirect === null ? 0 : 1), delegations };
 }
 
 /**
@@ -276,6 +236,15 @@ function decodeBase64(value: string): Buffer | null {
   return Buffer.from(m[1]!, 'base64');
 }
 
+/** The public key DER `key` holds in the form `type`, or null when it holds none. */
+function publicKeyOf(key: Buffer, type: 'spki' | 'pkcs1'): KeyObject | null {
+  try {
+    return createPublicKey({ key, format: 'der', type });
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Why the key a verifier would build from p= cannot verify anything; null when it is a key of its
  * declared type. rsa (RFC 6376 3.6.1, erratum 3017): an RSAPublicKey, bare or inside a
@@ -287,23 +256,10 @@ function publicKeyProblem(type: string, p: string): string | null {
   if (der === null) return 'p= is not valid base64';
   if (type === 'ed25519') {
     if (der.length !== 32) return `p= holds ${der.length} bytes, not the 32 of a raw Ed25519 key (RFC 8463 4.2)`;
-    try {
-      createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, der]), format: 'der', type: 'spki' });
-      return null;
-    } catch {
-      return 'p= is not an Ed25519 public key (RFC 8463 4.2)';
-    }
+    return publicKeyOf(Buffer.concat([ED25519_SPKI_PREFIX, der]), 'spki') ? null : 'p= is not an Ed25519 public key (RFC 8463 4.2)';
   }
   if (type !== 'rsa') return `k=${type} is not a key type verifiers know (rsa, ed25519): they ignore the record`;
-  let key: KeyObject | null = null;
-  for (const form of ['spki', 'pkcs1'] as const) {
-    try {
-      key = createPublicKey({ key: der, format: 'der', type: form });
-      break;
-    } catch {
-      // Not this form: try the next.
-    }
-  }
+  const key = publicKeyOf(der, 'spki') ?? publicKeyOf(der, 'pkcs1');
   if (key === null) return 'p= decodes, but not to an RSA public key (RFC 6376 3.6.1)';
   if (key.asymmetricKeyType !== 'rsa') return `p= holds a key of type ${key.asymmetricKeyType ?? 'unknown'}, not the RSA key k=rsa declares`;
   const bits = key.asymmetricKeyDetails?.modulusLength ?? 0;
@@ -368,11 +324,6 @@ export interface MailRecords {
   dkimCnames: DkimDelegation[];
 }
 
-function lowerName(name: string): string {
-  const lower = name.toLowerCase();
-  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
-}
-
 /**
  * The exchange of an MX record's content: the API keeps the preference in `priority`, but zone-file style ("0 .") is
  * read too. The null MX (RFC 7505 3) is the exchange `.`; its preference 0 cannot be checked here.
@@ -381,14 +332,14 @@ export function mxExchange(content: string): string {
   const text = content.trim();
   const space = Math.max(text.lastIndexOf(' '), text.lastIndexOf('\t'));
   const exchange = space === -1 ? text : text.slice(space + 1);
-  return exchange === '.' ? '.' : lowerName(exchange);
+  return exchange === '.' ? '.' : normaliseHostname(exchange);
 }
 
 const cache = new WeakMap<readonly DnsRecordFields[], MailRecords>();
 
 /** The mail records of a zone, in one pass, kept with the records list so the three email rules share the pass. */
 export function mailRecords(zoneName: string, records: readonly DnsRecordFields[]): MailRecords {
-  const zone = lowerName(zoneName);
+  const zone = normaliseHostname(zoneName);
   const cached = cache.get(records);
   if (cached && cached.zone === zone) return cached;
   const dmarcName = `_dmarc.${zone}`;
@@ -396,9 +347,8 @@ export function mailRecords(zoneName: string, records: readonly DnsRecordFields[
   const out: MailRecords = { zone, spf: [], mx: [], nullMx: [], dmarc: [], dmarcCname: null, dkim: [], dkimCnames: [] };
   for (const r of records) {
     const type = r.type;
-    if (type !== 'TXT' && type !== 'MX' && type !== 'CNAME') continue;
-    if (r.name === null || r.content === null) continue;
-    const name = lowerName(r.name);
+    if ((type !== 'TXT' && type !== 'MX' && type !== 'CNAME') || r.name === null || r.content === null) continue;
+    const name = normaliseHostname(r.name);
     if (type === 'MX') {
       if (name !== zone) continue;
       const exchange = mxExchange(r.content);
@@ -414,7 +364,7 @@ export function mailRecords(zoneName: string, records: readonly DnsRecordFields[
     } else if (name.endsWith(dkimSuffix) && name.length > dkimSuffix.length) {
       const selector = name.slice(0, name.length - dkimSuffix.length);
       if (type === 'TXT') out.dkim.push({ record: r, selector, text: joinTxt(r.content) });
-      else out.dkimCnames.push({ record: r, selector, target: lowerName(r.content.trim()) });
+      else out.dkimCnames.push({ record: r, selector, target: normaliseHostname(r.content) });
     }
   }
   cache.set(records, out);

@@ -5,12 +5,6 @@ export function normaliseHostname(name: string): string {
   return lower.endsWith('.') ? lower.slice(0, -1) : lower;
 }
 
-/** The name without its first label (`a.b.example` -> `b.example`), or null for a single label. */
-function parent(host: string): string | null {
-  const dot = host.indexOf('.');
-  return dot === -1 ? null : host.slice(dot + 1);
-}
-
 /**
  * Certificate host patterns, looked up in constant time so a large zone stays linear. A wildcard `*.example.com`
  * covers exactly one label: `a.example.com`, not `example.com` nor `a.b.example.com` (RFC 6125, 6.4.3).
@@ -38,8 +32,9 @@ export class HostPatterns<T> {
     if (exact !== undefined) return exact;
     // A wildcard record name (`*.example.com`) is served by the same wildcard only.
     if (h.startsWith('*.')) return this.wildcard.get(h.slice(2));
-    const base = parent(h);
-    return base === null ? undefined : this.wildcard.get(base);
+    // Below the first label (`a.b.example` -> `b.example`); a single label has no wildcard.
+    const dot = h.indexOf('.');
+    return dot === -1 ? undefined : this.wildcard.get(h.slice(dot + 1));
   }
 
   covers(host: string): boolean {

@@ -77,13 +77,10 @@ const memo = new WeakMap<readonly DnsRecordFields[], Map<string, Exposure[]>>();
  */
 export function originExposures(records: readonly DnsRecordFields[], answeredAs: string | null, special: SpecialOptions = {}): Exposure[] {
   const key = `${answeredAs ?? ''}|${special.documentation === true}|${[...(special.standIns ?? [])].sort().join(',')}`;
-  let byKey = memo.get(records);
-  const known = byKey?.get(key);
-  if (known) return known;
-  const found = exposuresOf(records, answeredAs, special);
-  if (!byKey) memo.set(records, (byKey = new Map()));
-  byKey.set(key, found);
-  return found;
+  const byKey = memo.get(records) ?? new Map<string, Exposure[]>();
+  memo.set(records, byKey);
+  if (!byKey.has(key)) byKey.set(key, exposuresOf(records, answeredAs, special));
+  return byKey.get(key)!;
 }
 
 function exposuresOf(records: readonly DnsRecordFields[], answeredAs: string | null, special: SpecialOptions): Exposure[] {

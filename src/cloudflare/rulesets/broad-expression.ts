@@ -13,6 +13,7 @@ const PUNCT = ['&&', '||', '^^', '==', '!=', '<=', '>=', '<', '>', '!', '~', '('
 const WORD = /[A-Za-z0-9_.:/]+/y;
 const LIST = /\$[a-z0-9_.]+/y;
 const RAW = /r(#*)"/y;
+const QUOTED = /"((?:[^"\\]|\\[\s\S])*)"/y;
 
 function tokenize(text: string): Token[] {
   const out: Token[] = [];
@@ -37,19 +38,11 @@ function tokenize(text: string): Token[] {
       continue;
     }
     if (text[i] === '"') {
-      // vendor docs: values: a quoted string escapes `"` and `\` with a backslash.
-      let j = i + 1;
-      let value = '';
-      while (j < text.length && text[j] !== '"') {
-        if (text[j] === '\\') {
-          if (j + 1 >= text.length) throw new Error('unterminated string');
-          value += text[j + 1] === '"' || text[j + 1] === '\\' ? text[j + 1] : text.slice(j, j + 2);
-          j += 2;
-        } else value += text[j++];
-      }
-      if (j >= text.length) throw new Error('unterminated string');
-      out.push({ t: 'str', value });
-      i = j + 1;
+      // vendor docs: values: a quoted string escapes `"` and `\` with a backslash (any other pair is kept as written).
+      const quoted = at(QUOTED);
+      if (!quoted) throw new Error('unterminated string');
+      out.push({ t: 'str', value: quoted[1]!.replace(/\\(["\\])/g, '$1') });
+      i += quoted[0].length;
       continue;
     }
     const punct = PUNCT.find((p) => text.startsWith(p, i));
@@ -250,12 +243,11 @@ const parsed = new Map<string, Node | null>();
 export function parseExpression(expression: string): ExpressionNode | null {
   const cached = parsed.get(expression);
   if (cached !== undefined || parsed.has(expression)) return cached ?? null;
-  let node: Node | null;
+  let node: Node | null = null;
   try {
     node = new Parser(tokenize(expression)).parse();
   } catch {
     // A syntax error, or nesting deeper than the stack (a RangeError): not read.
-    node = null;
   }
   if (parsed.size >= PARSE_CACHE_LIMIT) parsed.clear();
   parsed.set(expression, node);
@@ -267,18 +259,17 @@ export function parsedExpressionsKept(): number {
   return parsed.size;
 }
 
-/** `host`: decided by the host name alone; `names`: the hosts it lists outright (`eq`, `in`, joined by `or`), else null. */
-type Reach = { kind: 'all' } | { kind: 'never' } | { kind: 'other' } | { kind: 'host'; names: string[] | null };
+/** What a walk of an expression concludes: every request, none, part (not judged further), or a host condition `H`. */
+export type Verdict<H> = { kind: 'all' } | { kind: 'none' } | { kind: 'part' } | H;
 
-const ALL: Reach = { kind: 'all' };
-const NEVER: Reach = { kind: 'never' };
-const OTHER: Reach = { kind: 'other' };
-const HOST_ALONE: Reach = { kind: 'host', names: null };
+export const ALL = { kind: 'all' } as const;
+export const NONE = { kind: 'none' } as const;
+export const PART = { kind: 'part' } as const;
 
 /** The fields holding the request's host name. */
 export const HOST_FIELDS: ReadonlySet<string> = new Set(['http.host', 'http.request.host']);
 /** vendor docs: fields: cf.zone.name, the zone the request is for: a condition on the host, for one zone true or false. */
-export const ZONE_NAME_FIELD = 'cf.zone.name';
+const ZONE_NAME_FIELD = 'cf.zone.name';
 const REACH_HOST_FIELDS = new Set([...HOST_FIELDS, ZONE_NAME_FIELD]);
 // RFC 9110 4.1 / RFC 9112 3.2.1: a request's path is an absolute-path, "/" followed by segments
 // (the one exception, the asterisk-form `OPTIONS *`, asks about the server, not a resource).
@@ -297,9 +288,7 @@ const TRANSFORMS = new Set(['lower', 'upper']);
 export function presentField(operand: Operand): string | null {
   if (operand.field) return operand.field;
   const call = operand.call;
-  if (!call || !TRANSFORMS.has(call.name) || call.args.length !== 1) return null;
-  const arg = call.args[0]!;
-  return arg.kind === 'test' && arg.op === null ? presentField(arg.left) : null;
+  return call && TRANSFORMS.has(call.name) && call.args.length === 1 ? fieldArg(call.args[0]!) : null;
 }
 
 /** The field a bare operand node always has a value of (presentField), else null. */
@@ -332,7 +321,7 @@ function familiesCovered(node: Node): Set<'v4' | 'v6'> {
 }
 
 /** Whether one comparison or function call is true of every request. */
-export function alwaysTrueTest(node: TestNode): boolean {
+function alwaysTrueTest(node: TestNode): boolean {
   const { left, op, right } = node;
   if (familiesCovered(node).size === 2) return true;
   if (op === null) {
@@ -356,7 +345,7 @@ export function alwaysTrueTest(node: TestNode): boolean {
 }
 
 /** Whether a test is `X in {}`: an empty inline list holds nothing, so no request matches. */
-export function emptyList(node: TestNode): boolean {
+function emptyList(node: TestNode): boolean {
   return node.op === 'in' && node.right?.kind === 'set' && node.right.items.length === 0;
 }
 
@@ -384,7 +373,7 @@ function complementary(operands: Node[]): boolean {
 }
 
 /** Whether the disjuncts of an `or` cover every request between them: A or not A, or every IPv4 and every IPv6 address. */
-export function tautologicalOr(operands: ExpressionNode[]): boolean {
+function tautologicalOr(operands: ExpressionNode[]): boolean {
   if (complementary(operands)) return true;
   return new Set(operands.flatMap((o) => [...familiesCovered(o)])).size === 2;
 }
@@ -393,7 +382,7 @@ export function tautologicalOr(operands: ExpressionNode[]): boolean {
  * Whether the conjuncts of an `and` compare one operand (`eq`, `in`) to strings no value equals at once (vendor docs:
  * operators: string comparisons are exact, case-sensitive).
  */
-export function contradictoryAnd(operands: ExpressionNode[]): boolean {
+function contradictoryAnd(operands: ExpressionNode[]): boolean {
   const allowed = new Map<string, Set<string>>();
   for (const o of operands) {
     if (o.kind !== 'test' || (o.op !== 'eq' && o.op !== 'in')) continue;
@@ -408,7 +397,7 @@ export function contradictoryAnd(operands: ExpressionNode[]): boolean {
 }
 
 /** For one zone, whether a comparison of cf.zone.name (`eq`, `ne`, `in` an inline list) holds; null for another test. */
-export function zoneNameHolds(node: TestNode, zoneName: string): boolean | null {
+function zoneNameHolds(node: TestNode, zoneName: string): boolean | null {
   if (presentField(node.left) !== ZONE_NAME_FIELD || (node.op !== 'eq' && node.op !== 'ne' && node.op !== 'in')) return null;
   const values = stringValues(node.right);
   if (values === null) return null;
@@ -416,63 +405,76 @@ export function zoneNameHolds(node: TestNode, zoneName: string): boolean | null 
   return node.op === 'ne' ? !named : named;
 }
 
-/** The hosts a host comparison names outright (`eq` a string, `in` a list of strings); null for anything else. */
-function hostsNamed(node: TestNode): string[] | null {
-  const field = presentField(node.left);
-  if (field === null || !REACH_HOST_FIELDS.has(field) || (node.op !== 'eq' && node.op !== 'in')) return null;
-  return stringValues(node.right);
+/** How a walk reads tests and combines host conditions `H`; the boolean structure is walked alike for every reader. */
+export interface HostReader<H extends { kind: 'hosts' }> {
+  /** The zone cf.zone.name is read for; null: it is read as a host condition. */
+  zoneName: string | null;
+  /** A test neither always true, nor an empty list, nor of cf.zone.name for a known zone. */
+  test(node: TestNode): Verdict<H>;
+  not(hosts: H): Verdict<H>;
+  and(hosts: H[]): Verdict<H>;
+  or(hosts: H[]): Verdict<H>;
+  /** Decided by the host name alone, which hosts not known. */
+  someHosts: H;
 }
 
-function testReach(node: TestNode, zoneName: string | null): Reach {
-  if (alwaysTrueTest(node)) return ALL;
-  if (emptyList(node)) return NEVER;
-  const fields = node.left.fields;
-  if (zoneName !== null && fields.includes(ZONE_NAME_FIELD)) {
-    // For a known zone the test is true or false; a form not read here concludes nothing.
-    const holds = zoneNameHolds(node, zoneName);
-    return holds === null ? OTHER : holds ? ALL : NEVER;
-  }
-  if (fields.length === 0 || !fields.every((f) => REACH_HOST_FIELDS.has(f))) return OTHER;
-  return { kind: 'host', names: hostsNamed(node) };
-}
-
-function reachOf(node: Node, zoneName: string | null): Reach {
+/** Which requests an expression selects, as `reader` reads its tests. */
+export function walk<H extends { kind: 'hosts' }>(node: Node, reader: HostReader<H>): Verdict<H> {
+  const isHosts = (p: Verdict<H>): p is H => p.kind === 'hosts';
+  const parts = node.kind === 'and' || node.kind === 'or' || node.kind === 'xor' ? node.operands.map((o) => walk(o, reader)) : [];
   switch (node.kind) {
     case 'bool':
-      return node.value ? ALL : NEVER;
+      return node.value ? ALL : NONE;
     case 'not': {
-      const inner = reachOf(node.operand, zoneName);
-      // Every host but the ones named is still decided by the host, but names no host.
-      return inner.kind === 'all' ? NEVER : inner.kind === 'never' ? ALL : inner.kind === 'host' ? HOST_ALONE : inner;
+      const inner = walk(node.operand, reader);
+      return inner.kind === 'all' ? NONE : inner.kind === 'none' ? ALL : isHosts(inner) ? reader.not(inner) : inner;
     }
     case 'and': {
-      const parts = node.operands.map((o) => reachOf(o, zoneName));
-      if (parts.some((p) => p.kind === 'never') || contradictoryAnd(node.operands)) return NEVER;
+      if (parts.some((p) => p.kind === 'none') || contradictoryAnd(node.operands)) return NONE;
       const rest = parts.filter((p) => p.kind !== 'all');
       if (rest.length === 0) return ALL;
-      if (!rest.every((p) => p.kind === 'host')) return OTHER;
-      return rest.length === 1 ? rest[0]! : HOST_ALONE;
+      return rest.every(isHosts) ? reader.and(rest) : PART;
     }
     case 'or': {
-      const parts = node.operands.map((o) => reachOf(o, zoneName));
       if (parts.some((p) => p.kind === 'all') || tautologicalOr(node.operands)) return ALL;
-      const rest = parts.filter((p) => p.kind !== 'never');
-      if (rest.length === 0) return NEVER;
-      const hosts = rest.filter((p): p is Extract<Reach, { kind: 'host' }> => p.kind === 'host');
-      if (hosts.length !== rest.length) return OTHER;
-      return hosts.every((p) => p.names !== null) ? { kind: 'host', names: [...new Set(hosts.flatMap((p) => p.names!))] } : HOST_ALONE;
+      const rest = parts.filter((p) => p.kind !== 'none');
+      if (rest.length === 0) return NONE;
+      return rest.every(isHosts) ? reader.or(rest) : PART;
     }
     case 'xor':
-      return node.operands
-        .map((o) => reachOf(o, zoneName))
-        .reduce((a, b) => {
-          const constant = (r: Reach) => r.kind === 'all' || r.kind === 'never';
-          if (constant(a) && constant(b)) return a.kind === b.kind ? NEVER : ALL;
-          return a.kind !== 'other' && b.kind !== 'other' ? HOST_ALONE : OTHER;
-        });
-    case 'test':
-      return testReach(node, zoneName);
+      if (parts.every((p) => p.kind === 'all' || p.kind === 'none')) return parts.filter((p) => p.kind === 'all').length % 2 === 1 ? ALL : NONE;
+      return parts.some((p) => p.kind === 'part') ? PART : reader.someHosts;
+    case 'test': {
+      if (alwaysTrueTest(node)) return ALL;
+      if (emptyList(node)) return NONE;
+      if (reader.zoneName === null || !node.left.fields.includes(ZONE_NAME_FIELD)) return reader.test(node);
+      // For a known zone the test is true or false; a form not read here concludes nothing.
+      const holds = zoneNameHolds(node, reader.zoneName);
+      return holds === null ? PART : holds ? ALL : NONE;
+    }
   }
+}
+
+/** `names`: the hosts a condition lists outright (`eq`, `in`, joined by `or`), else null. */
+type HostsNamed = { kind: 'hosts'; names: string[] | null };
+const HOST_ALONE: HostsNamed = { kind: 'hosts', names: null };
+
+function reachReader(zoneName: string | null): HostReader<HostsNamed> {
+  return {
+    zoneName,
+    test: (node) => {
+      const fields = node.left.fields;
+      if (fields.length === 0 || !fields.every((f) => REACH_HOST_FIELDS.has(f))) return PART;
+      // The hosts it names outright: `eq` a string, `in` a list of strings, of the host itself.
+      const named = presentField(node.left) !== null && (node.op === 'eq' || node.op === 'in');
+      return { kind: 'hosts', names: named ? stringValues(node.right) : null };
+    },
+    // Every host but the ones named is still decided by the host, but names no host.
+    not: () => HOST_ALONE,
+    and: (hosts) => (hosts.length === 1 ? hosts[0]! : HOST_ALONE),
+    or: (hosts) => (hosts.every((p) => p.names !== null) ? { kind: 'hosts', names: [...new Set(hosts.flatMap((p) => p.names!))] } : HOST_ALONE),
+    someHosts: HOST_ALONE,
+  };
 }
 
 /** The traffic a broad expression matches, in words. */
@@ -485,9 +487,9 @@ export type BroadTraffic = 'every request' | 'every request to the host' | 'ever
 export function broadReach(expression: string | null, zoneName: string | null = null): BroadTraffic | null {
   if (expression === null) return 'every request';
   const node = parseExpression(expression);
-  const reach = node ? reachOf(node, zoneName) : OTHER;
+  const reach = node ? walk(node, reachReader(zoneName)) : PART;
   if (reach.kind === 'all') return 'every request';
-  if (reach.kind !== 'host') return null;
+  if (reach.kind !== 'hosts') return null;
   if (reach.names === null) return 'requests decided by the host name alone';
   return reach.names.length === 1 ? 'every request to the host' : 'every request to the hosts it names';
 }

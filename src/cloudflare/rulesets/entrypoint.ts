@@ -1,6 +1,6 @@
 /** A ruleset entry point (`GET /zones/{id}/rulesets/phases/{phase}/entrypoint`, or the account's), parsed defensively. */
 
-import { bool, obj, parseJson, str } from '../fields.js';
+import { arr, bool, obj, parseJson, str } from '../fields.js';
 
 export interface EntrypointRule {
   id: string;
@@ -22,11 +22,10 @@ export interface Entrypoint {
 
 export function parseEntrypoint(raw: string): Entrypoint {
   const e = parseJson(raw);
-  const rules = Array.isArray(e['rules']) ? e['rules'] : [];
   return {
     id: str(e['id']),
     phase: str(e['phase']),
-    rules: rules.map((r, i) => {
+    rules: arr(e['rules']).map((r, i) => {
       const rule = obj(r);
       return {
         id: str(rule['id']) ?? `#${i + 1}`,

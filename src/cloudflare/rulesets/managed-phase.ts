@@ -1,18 +1,17 @@
 import {
-  alwaysTrueTest,
-  contradictoryAnd,
-  emptyList,
+  ALL,
   fieldArg,
   HOST_FIELDS,
+  NONE,
+  PART,
   parseExpression,
   presentField,
   stringArg,
   stringValues,
-  tautologicalOr,
-  ZONE_NAME_FIELD,
-  zoneNameHolds,
-  type ExpressionNode,
+  walk,
+  type HostReader,
   type TestNode,
+  type Verdict,
 } from './broad-expression.js';
 import type { Entrypoint, EntrypointRule } from './entrypoint.js';
 import { obj, objects, strings } from '../fields.js';
@@ -70,16 +69,12 @@ const RANK: Record<Outcome['kind'], number> = { runs: 0, narrow: 1, hostSkipped:
 
 /** A partial override (some rules still enabled or acting) protects more than a whole one. */
 function rank(o: Outcome): number {
-  if (o.kind === 'logOnly' && o.acting > 0) return RANK.narrow + 0.5;
-  if (o.kind === 'overriddenOff' && o.kept > 0) return RANK.narrow + 0.5;
-  return RANK[o.kind];
+  return (o.kind === 'logOnly' && o.acting > 0) || (o.kind === 'overriddenOff' && o.kept > 0) ? RANK.narrow + 0.5 : RANK[o.kind];
 }
 
 /** The deployment that protects the zone most; on a tie the earlier one (zone before account when listed so). */
 export function best(deployments: readonly Deployment[]): Deployment | null {
-  let found: Deployment | null = null;
-  for (const d of deployments) if (!found || rank(d.outcome) < rank(found.outcome)) found = d;
-  return found;
+  return deployments.reduce<Deployment | null>((found, d) => (!found || rank(d.outcome) < rank(found.outcome) ? d : found), null);
 }
 
 interface SkipFound {
@@ -107,13 +102,13 @@ export function deploymentsOf(entrypoint: Entrypoint, rulesetId: string, zone: Z
       // `rules: {<ruleset>: [...]}` skips some rules of a ruleset, not the ruleset: an exception, not a switch-off.
       if (!skipsRest && !skipsRuleset) continue;
       // Decision (docs silent): a skip without an expression is read as matching every request, the worst case for a skip.
-      const reading = readExpression(rule.expression, zone, ALL_READING);
+      const reading = readExpression(rule.expression, zone, ALL);
       if (reading.kind === 'all' || reading.kind === 'hosts') skips[reading.kind][skipsRest ? 'rest' : 'ruleset'] ??= { rule, reading };
       continue;
     }
     if (rule.action !== 'execute' || rule.parameters['id'] !== rulesetId) continue;
     // An execute rule without an expression is read as running for part of the traffic, the worst case for it.
-    const coverage = coverageOfReading(readExpression(rule.expression, zone, PART_READING));
+    const coverage = coverageOf(rule.expression, zone);
     if (coverage === 'none') continue;
     found.push({ level, rule, outcome: outcomeOf(rule, coverage, first(skips.all), first(skips.hosts)) });
   }
@@ -163,13 +158,11 @@ interface HostSet {
   subdomains: ReadonlySet<string>;
 }
 
-/** `hosts`: decided by the host name alone, some but not all of the zone's hosts (`set` null when not known which). */
-type Reading = { kind: 'all' } | { kind: 'none' } | { kind: 'part' } | { kind: 'hosts'; set: HostSet | null };
+/** `set`: the zone's hosts a condition decided by the host name alone selects (null when not known which). */
+type HostsRead = { kind: 'hosts'; set: HostSet | null };
+type Reading = Verdict<HostsRead>;
 
-const ALL_READING: Reading = { kind: 'all' };
-const NONE_READING: Reading = { kind: 'none' };
-const PART_READING: Reading = { kind: 'part' };
-const SOME_HOSTS: Reading = { kind: 'hosts', set: null };
+const SOME_HOSTS: HostsRead = { kind: 'hosts', set: null };
 
 /** The hosts a skip names, for a message; null when its condition names none outright (a negation, a pattern). */
 function hostNames(set: HostSet | null): string[] | null {
@@ -179,8 +172,8 @@ function hostNames(set: HostSet | null): string[] | null {
 }
 
 function hostsReading(set: HostSet): Reading {
-  if (set.hasApex && set.everySubdomain) return ALL_READING;
-  if (!set.hasApex && !set.everySubdomain && set.subdomains.size === 0) return NONE_READING;
+  if (set.hasApex && set.everySubdomain) return ALL;
+  if (!set.hasApex && !set.everySubdomain && set.subdomains.size === 0) return NONE;
   return { kind: 'hosts', set };
 }
 
@@ -189,54 +182,30 @@ function hostsReading(set: HostSet): Reading {
  * and host conditions are judged for this zone; anything else, an unreadable or a missing expression is part.
  */
 export function coverageOf(expression: string | null, zone: ZoneIdentity): Coverage {
-  return coverageOfReading(readExpression(expression, zone, PART_READING));
-}
-
-function coverageOfReading(reading: Reading): Coverage {
-  return reading.kind === 'all' ? 'all' : reading.kind === 'none' ? 'none' : 'part';
+  const reading = readExpression(expression, zone, PART);
+  return reading.kind === 'hosts' ? 'part' : reading.kind;
 }
 
 function readExpression(expression: string | null, zone: ZoneIdentity, missing: Reading): Reading {
   if (expression === null) return missing;
   const node = parseExpression(expression);
-  return node ? read(node, zone) : PART_READING;
+  return node ? walk(node, readerFor(zone)) : PART;
 }
 
-function read(node: ExpressionNode, zone: ZoneIdentity): Reading {
-  switch (node.kind) {
-    case 'bool':
-      return node.value ? ALL_READING : NONE_READING;
-    case 'not':
-      return complement(read(node.operand, zone));
-    case 'and': {
-      const parts = node.operands.map((o) => read(o, zone));
-      if (parts.some((p) => p.kind === 'none') || contradictoryAnd(node.operands)) return NONE_READING;
-      const rest = parts.filter((p) => p.kind !== 'all');
-      if (rest.length === 0) return ALL_READING;
-      if (!rest.every((p) => p.kind === 'hosts')) return PART_READING;
-      return rest.slice(1).reduce<Reading>(intersect, rest[0]!);
-    }
-    case 'or': {
-      const parts = node.operands.map((o) => read(o, zone));
-      if (parts.some((p) => p.kind === 'all') || tautologicalOr(node.operands)) return ALL_READING;
-      const rest = parts.filter((p) => p.kind !== 'none');
-      if (rest.length === 0) return NONE_READING;
-      if (!rest.every((p) => p.kind === 'hosts')) return PART_READING;
-      return rest.slice(1).reduce<Reading>(union, rest[0]!);
-    }
-    case 'xor': {
-      const parts = node.operands.map((o) => read(o, zone));
-      if (parts.every((p) => p.kind === 'all' || p.kind === 'none')) return parts.filter((p) => p.kind === 'all').length % 2 === 1 ? ALL_READING : NONE_READING;
-      return parts.every((p) => p.kind !== 'part') ? SOME_HOSTS : PART_READING;
-    }
-    case 'test':
-      return readTest(node, zone);
-  }
+function readerFor(zone: ZoneIdentity): HostReader<HostsRead> {
+  return {
+    zoneName: zone.name,
+    test: (node) => readTest(node, zone),
+    not: complement,
+    and: (hosts) => hosts.slice(1).reduce<Reading>(intersect, hosts[0]!),
+    or: (hosts) => hosts.slice(1).reduce<Reading>(union, hosts[0]!),
+    someHosts: SOME_HOSTS,
+  };
 }
 
 function complement(r: Reading): Reading {
-  if (r.kind === 'all') return NONE_READING;
-  if (r.kind === 'none') return ALL_READING;
+  if (r.kind === 'all') return NONE;
+  if (r.kind === 'none') return ALL;
   if (r.kind === 'part' || r.set === null) return r;
   const s = r.set;
   // Every subdomain but those named is not a list: known only when none or all were.
@@ -245,35 +214,29 @@ function complement(r: Reading): Reading {
   return SOME_HOSTS;
 }
 
-function intersect(a: Reading, b: Reading): Reading {
-  if (a.kind !== 'hosts' || b.kind !== 'hosts') return PART_READING;
-  if (!a.set || !b.set) return SOME_HOSTS;
-  const [x, y] = [a.set, b.set];
+/** Two readings combined by `sets` when both are known host sets: part when either is not a host condition. */
+const combining = (sets: (x: HostSet, y: HostSet) => Reading) => (a: Reading, b: Reading): Reading => {
+  if (a.kind !== 'hosts' || b.kind !== 'hosts') return PART;
+  return a.set && b.set ? sets(a.set, b.set) : SOME_HOSTS;
+};
+
+const intersect = combining((x, y) => {
   const subdomains = new Set([...x.subdomains].filter((h) => y.everySubdomain || y.subdomains.has(h)));
   if (x.everySubdomain) for (const h of y.subdomains) subdomains.add(h);
   return hostsReading({ apex: x.apex, hasApex: x.hasApex && y.hasApex, everySubdomain: x.everySubdomain && y.everySubdomain, subdomains });
-}
+});
 
-function union(a: Reading, b: Reading): Reading {
-  if (a.kind !== 'hosts' || b.kind !== 'hosts') return PART_READING;
-  if (!a.set || !b.set) return SOME_HOSTS;
-  const [x, y] = [a.set, b.set];
+const union = combining((x, y) => {
   const everySubdomain = x.everySubdomain || y.everySubdomain;
   return hostsReading({ apex: x.apex, hasApex: x.hasApex || y.hasApex, everySubdomain, subdomains: everySubdomain ? new Set() : new Set([...x.subdomains, ...y.subdomains]) });
-}
+});
 
-/** One comparison or function call, for this zone. */
+/** One comparison or function call, for this zone (walk has judged the forms every reader shares). */
 function readTest(node: TestNode, zone: ZoneIdentity): Reading {
-  if (alwaysTrueTest(node)) return ALL_READING;
-  if (emptyList(node)) return NONE_READING;
   const fields = node.left.fields;
-  if (fields.includes(ZONE_NAME_FIELD)) {
-    const holds = zoneNameHolds(node, zone.name);
-    return holds === null ? PART_READING : holds ? ALL_READING : NONE_READING;
-  }
   if (presentField(node.left) === 'cf.zone.plan') return readPlan(node, zone);
   if (fields.length > 0 && fields.every((f) => HOST_FIELDS.has(f))) return readHost(node, zone.name.toLowerCase());
-  return PART_READING;
+  return PART;
 }
 
 /**
@@ -282,10 +245,10 @@ function readTest(node: TestNode, zone: ZoneIdentity): Reading {
  */
 function readPlan(node: TestNode, zone: ZoneIdentity): Reading {
   const values = stringValues(node.right);
-  if (zone.plan === null || values === null || values.length === 0 || !values.every((v) => v.toLowerCase() === 'ent')) return PART_READING;
-  if (node.op !== 'eq' && node.op !== 'ne' && node.op !== 'in') return PART_READING;
+  if (zone.plan === null || values === null || values.length === 0 || !values.every((v) => v.toLowerCase() === 'ent')) return PART;
+  if (node.op !== 'eq' && node.op !== 'ne' && node.op !== 'in') return PART;
   const named = zone.plan === 'enterprise';
-  return (node.op === 'ne' ? !named : named) ? ALL_READING : NONE_READING;
+  return (node.op === 'ne' ? !named : named) ? ALL : NONE;
 }
 
 /** A condition on the host name, for the zone `apex`: the hosts of the zone it selects. */
@@ -314,8 +277,8 @@ function readHost(node: TestNode, apex: string): Reading {
 
 /** The zone's hosts ending with `s`: each of them ends with the apex, so all, every subdomain, some, or none. */
 function suffix(s: string, apex: string): Reading {
-  if (apex.endsWith(s)) return ALL_READING;
+  if (apex.endsWith(s)) return ALL;
   if (s === `.${apex}`) return hostsReading({ apex, hasApex: false, everySubdomain: true, subdomains: new Set() });
   if (s.endsWith(`.${apex}`)) return SOME_HOSTS;
-  return NONE_READING;
+  return NONE;
 }

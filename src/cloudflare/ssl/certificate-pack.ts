@@ -37,9 +37,7 @@ export function parseCertificatePack(id: string, raw: string): CertificatePack {
       const o = obj(c);
       return { id: str(o['id']) ?? `${id}#${i}`, hosts: strings(o['hosts']), status: str(o['status']), expiresOn: date(o['expires_on']), uploadedOn: date(o['uploaded_on']) };
     }),
-    validationErrors: arr(p['validation_errors'])
-      .map((e) => str(obj(e)['message']))
-      .filter((m): m is string => m !== null),
+    validationErrors: arr(p['validation_errors']).flatMap((e) => str(obj(e)['message']) ?? []),
     validityDays: typeof p['validity_days'] === 'number' && p['validity_days'] > 0 ? p['validity_days'] : null,
     createdOn: date(p['created_on']),
     certificateAuthority: str(p['certificate_authority']),

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { canonicalAddress, inNetwork, ipFamily, specialKind, v6 } from '../../../src/cloudflare/dns/addresses.js';
+import { canonicalAddress, inNetwork, ipFamily, specialKind } from '../../../src/cloudflare/dns/addresses.js';
 
 // Expected answers are literals taken from the sources cited beside them, never from running
 // another implementation; only the property tests at the end compare with node:net's isIP, whose
@@ -235,6 +235,12 @@ describe('canonicalAddress', () => {
     expect(canonicalAddress('10.0.0.1')).not.toBe(canonicalAddress('::ffff:10.0.0.1'));
   });
 });
+
+/** An IPv6 address's 128-bit value, read through its canonical text; null when it is not one. */
+function v6(text: string): bigint | null {
+  const canonical = canonicalAddress(text);
+  return canonical?.startsWith('v6:') ? BigInt(`0x${canonical.slice(3)}`) : null;
+}
 
 describe('v6', () => {
   it.each([
