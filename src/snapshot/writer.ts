@@ -279,7 +279,13 @@ export class ScanWriter {
       // A write that failed (a full disk) may leave its transaction open: the mark would join it
       // and never be committed. Rolled back, its room in the WAL is free for the mark.
       if (status === 'aborted' && this.db.inTransaction) this.db.exec('ROLLBACK');
-      this.markRetryingOnFullDisk(mark);
+      try {
+        mark();
+      } catch (err) {
+        // On a full disk, once more with the reserve given back.
+        if (!diskIsFull(err) || !this.reserve.release()) throw err;
+        mark();
+      }
     } catch (err) {
       // Marking a failed scan aborted can still fail (no reserve could be made, another failure):
       // the row stays `running` with no live writer behind it, and the next start or open marks it aborted.
@@ -295,16 +301,6 @@ export class ScanWriter {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
     } catch {
       // The scan's outcome is committed; folding the WAL in is housekeeping the next writer repeats.
-    }
-  }
-
-  /** Runs `mark`; on a full disk, once more with the reserve given back. */
-  private markRetryingOnFullDisk(mark: () => void): void {
-    try {
-      mark();
-    } catch (err) {
-      if (!diskIsFull(err) || !this.reserve.release()) throw err;
-      mark();
     }
   }
 }
@@ -335,8 +331,8 @@ export class PartitionWriter {
     readonly kind: PartitionKind,
     readonly scopeId: string,
     readonly partition: Partition,
-    /** The last scan that read this partition completely: its versions are the current ones. */
-    private readonly lastOk: number | null,
+    /** The last scan before this one that read this partition completely: its versions are the current ones. */
+    readonly previousOk: number | null,
     private readonly lastAttempt: number | null,
   ) {
     this.spec = TABLES[partition];
@@ -351,11 +347,6 @@ export class PartitionWriter {
   /** Whether a version this read holds was first stored after the given scan (by this one, or by one between). */
   storedSince(scanId: number): boolean {
     return this.newestFirstScan > scanRef(scanId);
-  }
-
-  /** The last scan before this one that read the partition completely. */
-  get previousOk(): number | null {
-    return this.lastOk;
   }
 
   /**
@@ -393,7 +384,7 @@ export class PartitionWriter {
     this.lookup ??= this.scan.statement(
       `SELECT pk, hash, first_scan, last_scan FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND item_id = ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''} ORDER BY last_scan DESC`,
     );
-    const params = [this.storedScopeId, id, this.lastOk ?? 0, ...(spec.endpointColumn ? [this.partition] : [])];
+    const params = [this.storedScopeId, id, this.previousOk ?? 0, ...(spec.endpointColumn ? [this.partition] : [])];
     return this.lookup.all(...params) as Version[];
   }
 
@@ -421,7 +412,7 @@ export class PartitionWriter {
         if (same) {
           this.scan.run(`UPDATE ${spec.table} SET last_scan = ? WHERE pk = ?`, scanId, same.pk);
           // Written by a read stopped since the last complete one: new to whoever judged that read.
-          if (same.first_scan > (this.lastOk ?? 0)) this.inserted++;
+          if (same.first_scan > (this.previousOk ?? 0)) this.inserted++;
           else this.extended++;
           this.newestFirstScan = Math.max(this.newestFirstScan, same.first_scan);
         } else {
@@ -447,9 +438,9 @@ export class PartitionWriter {
   private dataChanged(outcome: CoverageOutcome): boolean {
     const spec = this.spec;
     if (!spec || outcome.state !== 'ok') return false;
-    if (this.lastOk === null || this.inserted > 0) return true;
+    if (this.previousOk === null || this.inserted > 0) return true;
     const where = `${spec.scopeColumn} = ? AND first_scan <= ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''}`;
-    const before = this.scan.get<{ n: number }>(`SELECT count(*) AS n FROM ${spec.table} WHERE ${where}`, this.storedScopeId, this.lastOk, this.lastOk, ...(spec.endpointColumn ? [this.partition] : []));
+    const before = this.scan.get<{ n: number }>(`SELECT count(*) AS n FROM ${spec.table} WHERE ${where}`, this.storedScopeId, this.previousOk, this.previousOk, ...(spec.endpointColumn ? [this.partition] : []));
     return (before?.n ?? 0) !== this.extended;
   }
 
