@@ -249,9 +249,9 @@ export class ScanWriter {
   itemsReadTonight(zoneId: string, partition: Partition): string[] {
     const spec = TABLES[partition];
     if (!spec) throw new Error(`${partition} stores no items`);
-    const shared = spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : '';
-    const params = [this.storedId(zoneId), this.ref, ...(spec.endpointColumn ? [partition] : [])];
-    return this.all<{ item_id: string }>(`SELECT item_id FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND last_scan = ?${shared}`, ...params).map((r) => r.item_id);
+    const shared = ofPartition(spec, partition);
+    const sql = `SELECT item_id FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND last_scan = ?${shared.sql}`;
+    return this.all<{ item_id: string }>(sql, this.storedId(zoneId), this.ref, ...shared.params).map((r) => r.item_id);
   }
 
   redactRaw(text: string): string {
@@ -303,6 +303,11 @@ export class ScanWriter {
       // The scan's outcome is committed; folding the WAL in is housekeeping the next writer repeats.
     }
   }
+}
+
+/** The condition and parameter that pick a partition's rows of a table several partitions share (its endpoint column). */
+function ofPartition(spec: TableSpec, partition: Partition): { sql: string; params: Partition[] } {
+  return spec.endpointColumn ? { sql: ` AND ${spec.endpointColumn} = ?`, params: [partition] } : { sql: '', params: [] };
 }
 
 /** A stored version of an item, as the writer compares it. */
@@ -369,9 +374,10 @@ export class PartitionWriter {
   storedRawAt(itemId: string, ref: number): string | undefined {
     const spec = this.spec;
     if (!spec) return undefined;
-    const where = `${spec.scopeColumn} = ? AND item_id = ? AND first_scan <= ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''}`;
-    const row = this.scan.get<{ raw: string }>(`SELECT raw FROM ${spec.table} WHERE ${where} LIMIT 1`, this.storedScopeId, this.scan.storedId(itemId), ref, ref, ...(spec.endpointColumn ? [this.partition] : []));
-    return row?.raw;
+    const shared = ofPartition(spec, this.partition);
+    const valid = `${spec.scopeColumn} = ? AND item_id = ? AND first_scan <= ? AND last_scan >= ?${shared.sql}`;
+    const sql = `SELECT raw FROM ${spec.table} WHERE ${valid} LIMIT 1`;
+    return this.scan.get<{ raw: string }>(sql, this.storedScopeId, this.scan.storedId(itemId), ref, ref, ...shared.params)?.raw;
   }
 
   /**
@@ -381,11 +387,12 @@ export class PartitionWriter {
    * transaction, so memory does not grow with the zone; a version pruned meanwhile is written afresh.
    */
   private versions(spec: TableSpec, id: string): Version[] {
+    const shared = ofPartition(spec, this.partition);
     this.lookup ??= this.scan.statement(
-      `SELECT pk, hash, first_scan, last_scan FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND item_id = ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''} ORDER BY last_scan DESC`,
+      `SELECT pk, hash, first_scan, last_scan FROM ${spec.table}
+       WHERE ${spec.scopeColumn} = ? AND item_id = ? AND last_scan >= ?${shared.sql} ORDER BY last_scan DESC`,
     );
-    const params = [this.storedScopeId, id, this.previousOk ?? 0, ...(spec.endpointColumn ? [this.partition] : [])];
-    return this.lookup.all(...params) as Version[];
+    return this.lookup.all(this.storedScopeId, id, this.previousOk ?? 0, ...shared.params) as Version[];
   }
 
   /** Writes a page of items in one transaction. */
@@ -421,7 +428,7 @@ export class PartitionWriter {
           const cols = spec.columns(item);
           // The columns are copies of the item's fields: a secret the API served back is redacted there as in raw.
           const redacted = (v: string | number | null | undefined) => (typeof v === 'string' ? this.scan.redactRaw(v) : (v ?? null));
-          const values = [...Object.keys(sample).map((c) => redacted(cols[c])), ...(spec.endpointColumn ? [this.partition] : [])];
+          const values = [...Object.keys(sample).map((c) => redacted(cols[c])), ...ofPartition(spec, this.partition).params];
           this.scan.run(insertSql, this.storedScopeId, id, hash, scanId, scanId, ...values, raw);
         }
       }
@@ -439,8 +446,9 @@ export class PartitionWriter {
     const spec = this.spec;
     if (!spec || outcome.state !== 'ok') return false;
     if (this.previousOk === null || this.inserted > 0) return true;
-    const where = `${spec.scopeColumn} = ? AND first_scan <= ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''}`;
-    const before = this.scan.get<{ n: number }>(`SELECT count(*) AS n FROM ${spec.table} WHERE ${where}`, this.storedScopeId, this.previousOk, this.previousOk, ...(spec.endpointColumn ? [this.partition] : []));
+    const shared = ofPartition(spec, this.partition);
+    const sql = `SELECT count(*) AS n FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND first_scan <= ? AND last_scan >= ?${shared.sql}`;
+    const before = this.scan.get<{ n: number }>(sql, this.storedScopeId, this.previousOk, this.previousOk, ...shared.params);
     return (before?.n ?? 0) !== this.extended;
   }
 
