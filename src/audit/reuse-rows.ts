@@ -33,9 +33,9 @@ export function referencedAudits(db: Db, auditId: number): number[] {
 }
 
 /** The parts of an audit's findings: its own rows, then, per referenced audit, the rows of the zones it kept. */
-export function rowParts(db: Db, auditId: number): RowPart[] {
+export function rowParts(db: Db, auditId: number): [RowPart, ...RowPart[]] {
   const audit = db.prepare('SELECT findings_from, findings_to, reused_rules FROM audits WHERE id = ?').get(auditId) as AuditRow | undefined;
-  const parts: RowPart[] = [{ auditId, run: runOf(audit), where: 'audit_id = ?', params: [auditId] }];
+  const parts: [RowPart, ...RowPart[]] = [{ auditId, run: runOf(audit), where: 'audit_id = ?', params: [auditId] }];
   const sources = referencedAudits(db, auditId);
   if (sources.length === 0) return parts;
   const rules = audit?.reused_rules ?? '[]';

@@ -401,13 +401,17 @@ function findingFromRow(r: Record<string, string | null>): Finding {
 /** The stored findings of an audit, worst first, one at a time; `where` narrows them (a view of some zones). */
 export function* auditFindings(db: Db, auditId: number, where?: RowCondition): Generator<Finding> {
   const heap = new HeapCeiling(96, 1000);
-  // The sort's buffers follow the page cache's size: small, as in the audit that wrote them.
+  for (const row of withSmallPageCache(db, () => inListingOrder(db, auditId, '*', false, where))) {
+    heap.check();
+    yield findingFromRow(row as Record<string, string | null>);
+  }
+}
+
+/** Rows read with small page caches: the sort's buffers follow them, small as in the audit that wrote the rows. */
+function* withSmallPageCache<T>(db: Db, rows: () => Iterable<T>): Generator<T> {
   const restore = smallPageCache(db);
   try {
-    for (const row of inListingOrder(db, auditId, '*', false, where)) {
-      heap.check();
-      yield findingFromRow(row as Record<string, string | null>);
-    }
+    yield* rows();
   } finally {
     restore();
   }
@@ -427,19 +431,18 @@ const FINDING_JSON_WITH_WAIVER = `CASE WHEN waiver IS NULL OR waiver = '' THEN $
   ELSE json_insert(${FINDING_JSON}, '$.waiver', json(waiver)) END`;
 
 /** The stored findings of an audit as JSON texts, worst first (see auditFindings). */
-export function* auditFindingsJson(db: Db, auditId: number, where?: RowCondition): Generator<string> {
-  const restore = smallPageCache(db);
-  try {
-    yield* inListingOrder(db, auditId, FINDING_JSON_WITH_WAIVER, true, where) as Iterable<string>;
-  } finally {
-    restore();
-  }
+export function auditFindingsJson(db: Db, auditId: number, where?: RowCondition): Generator<string> {
+  return withSmallPageCache(db, () => inListingOrder(db, auditId, FINDING_JSON_WITH_WAIVER, true, where) as Iterable<string>);
 }
 
-/** `select` of the audit's findings, worst first (`pluck`: first column alone): a key range, or a sort for audits before schema 7. */
+/**
+ * `select` of the audit's findings, worst first (`pluck`: first column alone): a key range (since
+ * schema 7), or a sort for audits before it. Queries read the run with `+audit_id`: else SQLite picks
+ * the fingerprint index and sorts the run before the first row.
+ */
 function inListingOrder(db: Db, auditId: number, select: string, pluck: boolean, where?: RowCondition): IterableIterator<unknown> {
-  if (referencedAudits(db, auditId).length > 0) return mergedInListingOrder(db, auditId, select, pluck, where);
-  const run = storedRun(db, auditId);
+  const [{ run }, ...referenced] = rowParts(db, auditId);
+  if (referenced.length > 0) return mergedInListingOrder(db, auditId, select, pluck, where);
   const narrow = where ? ` AND (${where.sql})` : '';
   const statement = db.prepare(
     run
@@ -449,15 +452,6 @@ function inListingOrder(db: Db, auditId: number, select: string, pluck: boolean,
   if (pluck) statement.pluck();
   const params = where?.params ?? [];
   return run ? statement.iterate(run.from, run.to, auditId, ...params) : statement.iterate(auditId, ...params);
-}
-
-/**
- * Where an audit's findings are, in listing order (since schema 7); null before. Queries read the
- * run with `+audit_id`: else SQLite picks the fingerprint index and sorts the run before the first row.
- */
-function storedRun(db: Db, auditId: number): { from: number; to: number } | null {
-  const run = db.prepare('SELECT findings_from, findings_to FROM audits WHERE id = ?').get(auditId) as { findings_from: number | null; findings_to: number | null } | undefined;
-  return run?.findings_from != null && run.findings_to != null ? { from: run.findings_from, to: run.findings_to } : null;
 }
 
 /** The columns of an audit's header stored as JSON texts. */

@@ -19,13 +19,11 @@ export { SnapshotError };
 /** A running scan whose heartbeat is older than this is taken as dead (its process was killed). */
 export const STALE_HEARTBEAT_MS = 120_000;
 
-export interface OpenOptions {
-  /** Open without changing anything: no migrations, no recovery. */
-  readonly?: boolean;
-}
-
-/** Opens the snapshot database: creates or migrates it, refuses a newer or foreign one, and marks scans of killed processes aborted. */
-export function openSnapshot(path: string, options: OpenOptions = {}): Db {
+/**
+ * Opens the snapshot database: creates or migrates it, refuses a newer or foreign one, and marks scans
+ * of killed processes aborted. `readonly`: opens without changing anything (no migrations, no recovery).
+ */
+export function openSnapshot(path: string, options: { readonly?: boolean } = {}): Db {
   if (options.readonly && !existsSync(path)) {
     throw new SnapshotError('ZW_DB_MISSING', `no database at ${path}: run zonewarden scan first, or point --db at one`);
   }
@@ -104,10 +102,8 @@ export function databasePath(): string | null {
 
 /** An error's one line for a log, a SQLite failure named as one on the database this process opened. */
 export function failureMessage(err: unknown): string {
-  const path = databasePath();
-  const failure = path === null ? null : snapshotFailure(err, path);
-  if (failure) return failure.message;
-  return err instanceof Error ? err.message : String(err);
+  const failure = openedPath === null ? null : snapshotFailure(err, openedPath);
+  return failure?.message ?? (err instanceof Error ? err.message : String(err));
 }
 
 /**
@@ -130,11 +126,13 @@ function openReadOnly(path: string): Db {
 }
 
 function readVersion(db: Db, path: string): number {
-  let version: number;
-  let tables: number;
   try {
-    version = db.pragma('user_version', { simple: true }) as number;
-    tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
+    const version = db.pragma('user_version', { simple: true }) as number;
+    const tables = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number }).n;
+    if (version === 0 && tables > 0) {
+      throw new SnapshotError('ZW_DB_FOREIGN', `${path} is a SQLite database of something else, not zonewarden's: use another --db`);
+    }
+    return version;
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code === 'SQLITE_NOTADB') {
@@ -142,10 +140,6 @@ function readVersion(db: Db, path: string): number {
     }
     throw err;
   }
-  if (version === 0 && tables > 0) {
-    throw new SnapshotError('ZW_DB_FOREIGN', `${path} is a SQLite database of something else, not zonewarden's: use another --db`);
-  }
-  return version;
 }
 
 /** Brings the schema up to date. The version is read again inside the write lock: a second process creating it finds the first's schema. */

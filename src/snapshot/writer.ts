@@ -249,9 +249,9 @@ export class ScanWriter {
   itemsReadTonight(zoneId: string, partition: Partition): string[] {
     const spec = TABLES[partition];
     if (!spec) throw new Error(`${partition} stores no items`);
-    const shared = spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : '';
-    const params = [this.storedId(zoneId), this.ref, ...(spec.endpointColumn ? [partition] : [])];
-    return this.all<{ item_id: string }>(`SELECT item_id FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND last_scan = ?${shared}`, ...params).map((r) => r.item_id);
+    const shared = ofPartition(spec, partition);
+    const sql = `SELECT item_id FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND last_scan = ?${shared.sql}`;
+    return this.all<{ item_id: string }>(sql, this.storedId(zoneId), this.ref, ...shared.params).map((r) => r.item_id);
   }
 
   redactRaw(text: string): string {
@@ -279,7 +279,13 @@ export class ScanWriter {
       // A write that failed (a full disk) may leave its transaction open: the mark would join it
       // and never be committed. Rolled back, its room in the WAL is free for the mark.
       if (status === 'aborted' && this.db.inTransaction) this.db.exec('ROLLBACK');
-      this.markRetryingOnFullDisk(mark);
+      try {
+        mark();
+      } catch (err) {
+        // On a full disk, once more with the reserve given back.
+        if (!diskIsFull(err) || !this.reserve.release()) throw err;
+        mark();
+      }
     } catch (err) {
       // Marking a failed scan aborted can still fail (no reserve could be made, another failure):
       // the row stays `running` with no live writer behind it, and the next start or open marks it aborted.
@@ -297,16 +303,11 @@ export class ScanWriter {
       // The scan's outcome is committed; folding the WAL in is housekeeping the next writer repeats.
     }
   }
+}
 
-  /** Runs `mark`; on a full disk, once more with the reserve given back. */
-  private markRetryingOnFullDisk(mark: () => void): void {
-    try {
-      mark();
-    } catch (err) {
-      if (!diskIsFull(err) || !this.reserve.release()) throw err;
-      mark();
-    }
-  }
+/** The condition and parameter that pick a partition's rows of a table several partitions share (its endpoint column). */
+function ofPartition(spec: TableSpec, partition: Partition): { sql: string; params: Partition[] } {
+  return spec.endpointColumn ? { sql: ` AND ${spec.endpointColumn} = ?`, params: [partition] } : { sql: '', params: [] };
 }
 
 /** A stored version of an item, as the writer compares it. */
@@ -335,8 +336,8 @@ export class PartitionWriter {
     readonly kind: PartitionKind,
     readonly scopeId: string,
     readonly partition: Partition,
-    /** The last scan that read this partition completely: its versions are the current ones. */
-    private readonly lastOk: number | null,
+    /** The last scan before this one that read this partition completely: its versions are the current ones. */
+    readonly previousOk: number | null,
     private readonly lastAttempt: number | null,
   ) {
     this.spec = TABLES[partition];
@@ -351,11 +352,6 @@ export class PartitionWriter {
   /** Whether a version this read holds was first stored after the given scan (by this one, or by one between). */
   storedSince(scanId: number): boolean {
     return this.newestFirstScan > scanRef(scanId);
-  }
-
-  /** The last scan before this one that read the partition completely. */
-  get previousOk(): number | null {
-    return this.lastOk;
   }
 
   /**
@@ -378,9 +374,10 @@ export class PartitionWriter {
   storedRawAt(itemId: string, ref: number): string | undefined {
     const spec = this.spec;
     if (!spec) return undefined;
-    const where = `${spec.scopeColumn} = ? AND item_id = ? AND first_scan <= ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''}`;
-    const row = this.scan.get<{ raw: string }>(`SELECT raw FROM ${spec.table} WHERE ${where} LIMIT 1`, this.storedScopeId, this.scan.storedId(itemId), ref, ref, ...(spec.endpointColumn ? [this.partition] : []));
-    return row?.raw;
+    const shared = ofPartition(spec, this.partition);
+    const valid = `${spec.scopeColumn} = ? AND item_id = ? AND first_scan <= ? AND last_scan >= ?${shared.sql}`;
+    const sql = `SELECT raw FROM ${spec.table} WHERE ${valid} LIMIT 1`;
+    return this.scan.get<{ raw: string }>(sql, this.storedScopeId, this.scan.storedId(itemId), ref, ref, ...shared.params)?.raw;
   }
 
   /**
@@ -390,11 +387,12 @@ export class PartitionWriter {
    * transaction, so memory does not grow with the zone; a version pruned meanwhile is written afresh.
    */
   private versions(spec: TableSpec, id: string): Version[] {
+    const shared = ofPartition(spec, this.partition);
     this.lookup ??= this.scan.statement(
-      `SELECT pk, hash, first_scan, last_scan FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND item_id = ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''} ORDER BY last_scan DESC`,
+      `SELECT pk, hash, first_scan, last_scan FROM ${spec.table}
+       WHERE ${spec.scopeColumn} = ? AND item_id = ? AND last_scan >= ?${shared.sql} ORDER BY last_scan DESC`,
     );
-    const params = [this.storedScopeId, id, this.lastOk ?? 0, ...(spec.endpointColumn ? [this.partition] : [])];
-    return this.lookup.all(...params) as Version[];
+    return this.lookup.all(this.storedScopeId, id, this.previousOk ?? 0, ...shared.params) as Version[];
   }
 
   /** Writes a page of items in one transaction. */
@@ -421,7 +419,7 @@ export class PartitionWriter {
         if (same) {
           this.scan.run(`UPDATE ${spec.table} SET last_scan = ? WHERE pk = ?`, scanId, same.pk);
           // Written by a read stopped since the last complete one: new to whoever judged that read.
-          if (same.first_scan > (this.lastOk ?? 0)) this.inserted++;
+          if (same.first_scan > (this.previousOk ?? 0)) this.inserted++;
           else this.extended++;
           this.newestFirstScan = Math.max(this.newestFirstScan, same.first_scan);
         } else {
@@ -430,7 +428,7 @@ export class PartitionWriter {
           const cols = spec.columns(item);
           // The columns are copies of the item's fields: a secret the API served back is redacted there as in raw.
           const redacted = (v: string | number | null | undefined) => (typeof v === 'string' ? this.scan.redactRaw(v) : (v ?? null));
-          const values = [...Object.keys(sample).map((c) => redacted(cols[c])), ...(spec.endpointColumn ? [this.partition] : [])];
+          const values = [...Object.keys(sample).map((c) => redacted(cols[c])), ...ofPartition(spec, this.partition).params];
           this.scan.run(insertSql, this.storedScopeId, id, hash, scanId, scanId, ...values, raw);
         }
       }
@@ -447,9 +445,10 @@ export class PartitionWriter {
   private dataChanged(outcome: CoverageOutcome): boolean {
     const spec = this.spec;
     if (!spec || outcome.state !== 'ok') return false;
-    if (this.lastOk === null || this.inserted > 0) return true;
-    const where = `${spec.scopeColumn} = ? AND first_scan <= ? AND last_scan >= ?${spec.endpointColumn ? ` AND ${spec.endpointColumn} = ?` : ''}`;
-    const before = this.scan.get<{ n: number }>(`SELECT count(*) AS n FROM ${spec.table} WHERE ${where}`, this.storedScopeId, this.lastOk, this.lastOk, ...(spec.endpointColumn ? [this.partition] : []));
+    if (this.previousOk === null || this.inserted > 0) return true;
+    const shared = ofPartition(spec, this.partition);
+    const sql = `SELECT count(*) AS n FROM ${spec.table} WHERE ${spec.scopeColumn} = ? AND first_scan <= ? AND last_scan >= ?${shared.sql}`;
+    const before = this.scan.get<{ n: number }>(sql, this.storedScopeId, this.previousOk, this.previousOk, ...shared.params);
     return (before?.n ?? 0) !== this.extended;
   }
 
